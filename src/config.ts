@@ -1,0 +1,120 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The only reader of process.env. Every variable is parsed here; an invalid value stops the start with a
+ * message naming the variable (see {@link ConfigError}).
+ */
+
+const emptyToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+const int = (min: number, max: number, fallback: number) =>
+  z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max).default(fallback));
+const bool = (fallback: boolean) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
+      .default(fallback ? 'true' : 'false')
+      .transform((value) => ['1', 'true', 'yes', 'on'].includes(value)),
+  );
+
+const EnvSchema = z.object({
+  PORT: int(0, 65_535, 3000),
+  HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+  REDIS_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^rediss?$/ }).optional()),
+  GEMINI_API_KEY: optionalString,
+  GOOGLE_API_KEY: optionalString,
+  GEMINI_BASE_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  GEMINI_MODEL: z.preprocess(emptyToUndefined, z.string().default('gemini-flash-latest')),
+  GEMINI_JUDGE_MODEL: z.preprocess(emptyToUndefined, z.string().default('gemini-pro-latest')),
+  GEMINI_EMBEDDING_MODEL: z.preprocess(emptyToUndefined, z.string().default('gemini-embedding-001')),
+  GEMINI_TIMEOUT_MS: int(1_000, 600_000, 120_000),
+  GEMINI_IDLE_TIMEOUT_MS: int(500, 300_000, 30_000),
+  GEMINI_MAX_ATTEMPTS: int(1, 10, 4),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('data')),
+  TOKEN_SECRET: optionalString,
+  MAX_PDF_MB: int(1, 1024, 50),
+  MAX_PDF_PAGES: int(1, 10_000, 500),
+  PDF_TIMEOUT_MS: int(500, 600_000, 30_000),
+  LECTURE_CONCURRENCY: int(1, 32, 3),
+  PRELOAD_SAMPLE: bool(true),
+});
+
+export type ModelRole = 'generation' | 'judge' | 'embedding';
+
+export interface Config {
+  port: number;
+  host: string;
+  redisUrl: string | undefined;
+  gemini:
+    | {
+        apiKey: string;
+        baseUrl: string | undefined;
+        models: Record<ModelRole, string>;
+        timeoutMs: number;
+        idleTimeoutMs: number;
+        maxAttempts: number;
+      }
+    | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  dataDir: string;
+  /** HMAC secret for tokens; when unset a random one is made per process (fine for one node only). */
+  tokenSecret: string | undefined;
+  limits: {
+    maxPdfBytes: number;
+    maxPdfPages: number;
+    pdfTimeoutMs: number;
+  };
+  lectureConcurrency: number;
+  preloadSample: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly issues: { variable: string; message: string }[]) {
+    super(`Invalid configuration: ${issues.map((issue) => `${issue.variable}: ${issue.message}`).join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses an environment (process.env by default) into a typed Config, or throws ConfigError naming each bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => ({ variable: String(issue.path[0] ?? '?'), message: issue.message })),
+    );
+  }
+  const e = parsed.data;
+  const apiKey = e.GEMINI_API_KEY ?? e.GOOGLE_API_KEY;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    redisUrl: e.REDIS_URL,
+    gemini:
+      apiKey === undefined
+        ? undefined
+        : {
+            apiKey,
+            baseUrl: e.GEMINI_BASE_URL,
+            models: { generation: e.GEMINI_MODEL, judge: e.GEMINI_JUDGE_MODEL, embedding: e.GEMINI_EMBEDDING_MODEL },
+            timeoutMs: e.GEMINI_TIMEOUT_MS,
+            idleTimeoutMs: e.GEMINI_IDLE_TIMEOUT_MS,
+            maxAttempts: e.GEMINI_MAX_ATTEMPTS,
+          },
+    logLevel: e.LOG_LEVEL,
+    dataDir: path.resolve(e.DATA_DIR),
+    tokenSecret: e.TOKEN_SECRET,
+    limits: {
+      maxPdfBytes: e.MAX_PDF_MB * 1024 * 1024,
+      maxPdfPages: e.MAX_PDF_PAGES,
+      pdfTimeoutMs: e.PDF_TIMEOUT_MS,
+    },
+    lectureConcurrency: e.LECTURE_CONCURRENCY,
+    preloadSample: e.PRELOAD_SAMPLE,
+  };
+}

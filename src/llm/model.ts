@@ -1,0 +1,72 @@
+import type { z } from 'zod';
+import type { ModelRole } from '../config.js';
+
+export type { ModelRole };
+
+/**
+ * Our own model interface. Agents call these two methods and never know whether Gemini, the offline model or
+ * a test server answers. Vendor types stay inside the adapter files.
+ */
+
+export interface ModelFile {
+  mimeType: string;
+  data: Uint8Array;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export type FinishReason = 'stop' | 'length' | 'safety' | 'other';
+
+/** Who a call's token usage is billed to (recorded per call by the metered model). */
+export interface Attribution {
+  sessionId?: string;
+  roomId?: string;
+  materialId?: string;
+}
+
+export interface ModelRequestBase {
+  /** Stable task name, e.g. 'lecture.write'. The offline model dispatches on it. */
+  task: string;
+  /** The structured input the prompt was built from; the offline model works from this, never the prompt text. */
+  input: unknown;
+  /** The rendered user prompt (see prompt-loader.ts). */
+  prompt: string;
+  system?: string;
+  temperature?: number;
+  role?: ModelRole;
+  files?: ModelFile[];
+  signal?: AbortSignal;
+  attribution?: Attribution;
+}
+
+export interface GenerateObjectRequest<T> extends ModelRequestBase {
+  schema: z.ZodType<T>;
+}
+
+export interface GenerateObjectResult<T> {
+  object: T;
+  usage: Usage;
+  finishReason: FinishReason;
+}
+
+export interface StreamTextResult {
+  usage: Usage;
+  finishReason: FinishReason;
+}
+
+/** An async iterable of text deltas; `result` settles after the last delta (or with the stream's error). */
+export interface TextStream extends AsyncIterable<string> {
+  readonly result: Promise<StreamTextResult>;
+}
+
+export interface LanguageModel {
+  readonly kind: 'offline' | 'gemini';
+  /** The model name used for a role; part of every generation cache key. */
+  modelName(role: ModelRole): string;
+  generateObject<T>(request: GenerateObjectRequest<T>): Promise<GenerateObjectResult<T>>;
+  streamText(request: ModelRequestBase): TextStream;
+  embed(texts: string[], options?: { signal?: AbortSignal; attribution?: Attribution }): Promise<number[][]>;
+}

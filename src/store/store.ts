@@ -1,0 +1,95 @@
+/**
+ * The store: a small set of primitives that every piece of shared state is built from. Two implementations
+ * satisfy it — memory (one process, the default) and Redis (several nodes) — and one contract suite
+ * (test/store-contract.ts) runs the same cases against both.
+ *
+ * Every method may reject with StoreUnavailableError (code STORE_UNAVAILABLE) when the backing service cannot be
+ * reached; callers never see driver-specific errors. Keys are built in ./keys.ts only.
+ */
+
+export interface SetOptions {
+  /** Expire the key after this many milliseconds. */
+  ttlMs?: number;
+  /** Only set when the key does not exist yet (first write wins). */
+  nx?: boolean;
+}
+
+export interface StreamEntry {
+  /** Monotonic id, comparable as `${ms}-${seq}` (Redis stream id format in both implementations). */
+  id: string;
+  fields: Record<string, string>;
+}
+
+export interface TailOptions {
+  /** Stop tailing when this aborts; the iterator then ends without error. */
+  signal?: AbortSignal;
+  /** Entries per read. */
+  count?: number;
+}
+
+export interface ScoredMember {
+  member: string;
+  score: number;
+}
+
+export interface Store {
+  readonly kind: 'memory' | 'redis';
+
+  // strings
+  get(key: string): Promise<string | null>;
+  /** Returns false only when `nx` was asked and the key already existed. */
+  set(key: string, value: string, options?: SetOptions): Promise<boolean>;
+  /** Atomic integer increment; creates the key at 0 first. */
+  incr(key: string, by?: number): Promise<number>;
+  getBytes(key: string): Promise<Buffer | null>;
+  setBytes(key: string, value: Uint8Array, options?: SetOptions): Promise<boolean>;
+  del(...keys: string[]): Promise<number>;
+  exists(key: string): Promise<boolean>;
+  /** Sets a TTL on an existing key; false when the key does not exist. */
+  expire(key: string, ttlMs: number): Promise<boolean>;
+  /** Remaining TTL in ms; -1 when the key has none, -2 when it does not exist. */
+  pttl(key: string): Promise<number>;
+
+  // hashes
+  hget(key: string, field: string): Promise<string | null>;
+  hset(key: string, fields: Record<string, string>): Promise<void>;
+  /** First write wins: returns false (and changes nothing) when the field already exists. */
+  hsetnx(key: string, field: string, value: string): Promise<boolean>;
+  hincrby(key: string, field: string, by: number): Promise<number>;
+  hgetall(key: string): Promise<Record<string, string>>;
+  hdel(key: string, ...fields: string[]): Promise<number>;
+  hlen(key: string): Promise<number>;
+
+  // sorted sets (equal scores order by member, as in Redis)
+  zadd(key: string, score: number, member: string): Promise<void>;
+  zincrby(key: string, by: number, member: string): Promise<number>;
+  zscore(key: string, member: string): Promise<number | null>;
+  zrem(key: string, ...members: string[]): Promise<number>;
+  zcard(key: string): Promise<number>;
+  /** Members by rank, inclusive, negative indexes from the end; `reverse` ranks highest score first. */
+  zrange(key: string, start: number, stop: number, options?: { reverse?: boolean }): Promise<ScoredMember[]>;
+  /** 0-based rank, or null when absent; `reverse` ranks highest score first. */
+  zrank(key: string, member: string, options?: { reverse?: boolean }): Promise<number | null>;
+
+  // append-only streams
+  /** Appends an entry and returns its id. `maxLen` trims old entries approximately. */
+  xadd(key: string, fields: Record<string, string>, options?: { maxLen?: number }): Promise<string>;
+  /** Entries with id strictly greater than `afterId` ('0' for all), oldest first. */
+  xread(key: string, afterId: string, count?: number): Promise<StreamEntry[]>;
+  xlen(key: string): Promise<number>;
+  /**
+   * Yields every entry after `afterId`, then waits for new ones until the signal aborts. The Redis implementation
+   * shares one subscriber connection per store for all tails (no connection per tail), so thousands of tails are cheap.
+   */
+  xtail(key: string, afterId: string, options?: TailOptions): AsyncIterable<StreamEntry>;
+
+  // leases: a key owned by one holder until it expires; renew/release only by the owner
+  acquireLease(key: string, owner: string, ttlMs: number): Promise<boolean>;
+  renewLease(key: string, owner: string, ttlMs: number): Promise<boolean>;
+  releaseLease(key: string, owner: string): Promise<boolean>;
+  leaseOwner(key: string): Promise<string | null>;
+
+  /** Resolves when the backing service answers; rejects with StoreUnavailableError otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
