@@ -1,0 +1,42 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { AppError, toWireError } from '../errors.js';
+import { ErrorCode } from '../protocol/error-codes.js';
+import type { Logger } from '../logger.js';
+
+/** Unknown routes under /api answer a JSON NOT_FOUND instead of express's HTML page. */
+export const apiNotFound: RequestHandler = (request, response) => {
+  response.status(404).json({
+    error: { code: ErrorCode.NOT_FOUND, message: `요청한 주소를 찾을 수 없습니다: ${request.method} ${request.originalUrl}` },
+  });
+};
+
+/** The single place HTTP errors become `{"error":{"code","message"}}`; unexpected ones are logged, not leaked. */
+export function errorMiddleware(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, request, response, next) => {
+    if (response.headersSent) {
+      next(error);
+      return;
+    }
+    let mapped = error;
+    // express.json() failures carry a status and type; they are the client's fault.
+    if (isBodyParserError(error)) {
+      mapped =
+        error.type === 'entity.too.large'
+          ? new AppError(ErrorCode.INVALID_PAYLOAD, '요청 본문이 너무 큽니다.', { status: 413 })
+          : new AppError(ErrorCode.INVALID_PAYLOAD, '요청 본문이 올바른 JSON이 아닙니다.', { status: 400 });
+    }
+    const { status, body } = toWireError(mapped);
+    if (status >= 500) logger.error({ err: error, path: request.originalUrl }, 'request failed');
+    response.status(status).json({ error: body });
+  };
+}
+
+function isBodyParserError(error: unknown): error is { type: string; status: number } {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'type' in error &&
+    typeof (error as { type: unknown }).type === 'string' &&
+    'status' in error
+  );
+}

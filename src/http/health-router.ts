@@ -1,0 +1,37 @@
+import { Router } from 'express';
+import type { LanguageModel } from '../llm/model.js';
+import type { Metrics } from '../metrics.js';
+import type { Store } from '../store/store.js';
+import { appVersion } from '../paths.js';
+
+export interface HealthDeps {
+  store: Store;
+  model: LanguageModel;
+  metrics: Metrics;
+}
+
+/** Liveness (`/healthz`), readiness (`/readyz`: the store answers) and Prometheus metrics (`/metrics`). */
+export function createHealthRouter({ store, model, metrics }: HealthDeps): Router {
+  const router = Router();
+
+  router.get('/healthz', (_request, response) => {
+    response.json({ status: 'ok', store: store.kind, model: model.kind, version: appVersion });
+  });
+
+  router.get('/readyz', async (_request, response) => {
+    try {
+      await store.ping();
+      response.json({ status: 'ready', store: store.kind, model: model.kind });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      response.status(503).json({ status: 'unavailable', store: store.kind, reason });
+    }
+  });
+
+  router.get('/metrics', async (_request, response) => {
+    response.setHeader('Content-Type', metrics.registry.contentType);
+    response.send(await metrics.registry.metrics());
+  });
+
+  return router;
+}

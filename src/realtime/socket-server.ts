@@ -1,0 +1,37 @@
+import type { Server as HttpServer } from 'node:http';
+import { Server, type ServerOptions } from 'socket.io';
+import type { Metrics } from '../metrics.js';
+
+export const NAMESPACES = ['/tutor', '/monitor', '/quiz'] as const;
+export type NamespaceName = (typeof NAMESPACES)[number];
+
+export interface SocketServerOptions {
+  metrics: Metrics;
+  /** socket.io adapter (the Redis streams adapter on several nodes); the in-memory one otherwise. */
+  adapter?: ServerOptions['adapter'];
+}
+
+/**
+ * socket.io with connection-state recovery. `skipMiddlewares: false` makes auth middleware run again on
+ * recovered connections, so an expired or revoked token cannot ride a recovery.
+ */
+export function createSocketServer(httpServer: HttpServer, options: SocketServerOptions): Server {
+  const io = new Server(httpServer, {
+    ...(options.adapter ? { adapter: options.adapter } : {}),
+    connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000, skipMiddlewares: false },
+    maxHttpBufferSize: 64 * 1024,
+    pingInterval: 20_000,
+    pingTimeout: 20_000,
+    serveClient: true,
+  });
+  for (const name of NAMESPACES) {
+    const namespace = io.of(name);
+    const gauge = options.metrics.socketsConnected.labels(name);
+    gauge.set(0);
+    namespace.on('connection', (socket) => {
+      gauge.inc();
+      socket.on('disconnect', () => gauge.dec());
+    });
+  }
+  return io;
+}

@@ -1,0 +1,80 @@
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import path from 'node:path';
+import express, { type Express } from 'express';
+import type { Server as SocketServer, ServerOptions } from 'socket.io';
+import type { Config } from './config.js';
+import { apiNotFound, errorMiddleware } from './http/error-middleware.js';
+import { createHealthRouter } from './http/health-router.js';
+import type { LanguageModel } from './llm/model.js';
+import type { Logger } from './logger.js';
+import type { Metrics } from './metrics.js';
+import { nodeModulesDir, publicDir } from './paths.js';
+import { createSocketServer } from './realtime/socket-server.js';
+import type { Store } from './store/store.js';
+
+export interface ServerDeps {
+  config: Config;
+  store: Store;
+  model: LanguageModel;
+  logger: Logger;
+  metrics: Metrics;
+  /** socket.io adapter for several nodes (Redis streams); in-memory when absent. */
+  socketAdapter?: ServerOptions['adapter'];
+}
+
+export interface LecternServer {
+  app: Express;
+  httpServer: HttpServer;
+  io: SocketServer;
+  /** Stops accepting, closes every socket and waits for in-flight HTTP requests. Does not close the store. */
+  close(): Promise<void>;
+}
+
+/** Client libraries served from node_modules so pages never load anything from a CDN. */
+const VENDOR_ASSETS: Record<string, string> = {
+  katex: 'katex/dist',
+  marked: 'marked/lib',
+  dompurify: 'dompurify/dist',
+};
+
+/** Builds express + http server + socket.io from its dependencies. Never listens by itself (see main.ts). */
+export function createServer(deps: ServerDeps): LecternServer {
+  const { store, model, logger, metrics } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+
+  app.use((request, response, next) => {
+    response.on('finish', () => {
+      const route = (request.route as { path?: string } | undefined)?.path ?? 'unmatched';
+      metrics.httpRequests.labels(request.method, String(route), String(response.statusCode)).inc();
+    });
+    next();
+  });
+
+  app.use(createHealthRouter({ store, model, metrics }));
+  app.use(express.json({ limit: '256kb' }));
+
+  app.use('/api', apiNotFound);
+
+  for (const [name, folder] of Object.entries(VENDOR_ASSETS)) {
+    app.use(`/vendor/${name}`, express.static(path.join(nodeModulesDir, folder), { fallthrough: false, maxAge: '1h' }));
+  }
+  app.use(express.static(publicDir, { extensions: ['html'] }));
+  app.use(errorMiddleware(logger));
+
+  const httpServer = createHttpServer(app);
+  const io = createSocketServer(httpServer, { metrics, ...(deps.socketAdapter ? { adapter: deps.socketAdapter } : {}) });
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= new Promise<void>((resolve) => {
+      // io.close() also closes the http server; closeAllConnections() ends idle keep-alive sockets so it can finish.
+      void io.close(() => resolve());
+      httpServer.closeIdleConnections();
+    });
+    return closing;
+  };
+
+  return { app, httpServer, io, close };
+}
