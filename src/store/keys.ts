@@ -16,6 +16,20 @@ export const keys = {
   materialIndex: () => key('materials'),
   materialLock: (id: string) => key('material', id, 'lock'),
   blob: (name: string) => key('blob', name),
+  /** Generated chapter lecture, shared by every student and node: raw model text as an append-only stream. */
+  lectureText: (cacheKey: string) => key('lecture', cacheKey, 'text'),
+  /** 'done' once the chapter is complete; absent while generating or after a failed attempt. */
+  lectureStatus: (cacheKey: string) => key('lecture', cacheKey, 'status'),
+  /** Single-flight lease of the node generating a chapter. */
+  lectureLock: (cacheKey: string) => key('lecture', cacheKey, 'lock'),
+  /** A tutoring session's record (hash: profile fields, `state` JSON, `speed`). */
+  session: (id: string) => key('session', id),
+  /** Every event sent to the session, numbered by seq (capped stream), for replay on resume. */
+  sessionLog: (id: string) => key('session', id, 'log'),
+  /** The rendered history besides lecture text: questions, answers, verdicts, finished replies. */
+  sessionTranscript: (id: string) => key('session', id, 'transcript'),
+  /** Lease of the node currently driving the session. */
+  sessionDriver: (id: string) => key('session', id, 'driver'),
 };
 
 export type Keys = typeof keys;

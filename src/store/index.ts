@@ -1,0 +1,20 @@
+import type { Logger } from '../logger.js';
+import { MemoryStore } from './memory-store.js';
+import { RedisStore } from './redis-store.js';
+import type { Store } from './store.js';
+
+export type { ScoredMember, SetOptions, Store, StreamEntry, TailOptions } from './store.js';
+export { MemoryStore, type MemoryStoreOptions } from './memory-store.js';
+export { RedisStore, type RedisStoreOptions } from './redis-store.js';
+export { KEY_PREFIX, keys, type Keys } from './keys.js';
+
+export interface CreateStoreOptions {
+  /** Redis when set (and not empty); the one-process memory store otherwise. */
+  redisUrl: string | undefined;
+  logger?: Logger;
+}
+
+export function createStore(options: CreateStoreOptions): Store {
+  if (!options.redisUrl) return new MemoryStore();
+  return new RedisStore({ url: options.redisUrl, ...(options.logger ? { logger: options.logger } : {}) });
+}

@@ -1,0 +1,143 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import net from 'node:net';
+
+/** The Redis most tests share; every test keeps to its own random key prefix (see uniquePrefix). */
+export const SHARED_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** A key prefix no other test (or test run) uses, so tests can share one Redis and clean up after themselves. */
+export function uniquePrefix(label = 'test'): string {
+  return `${label}:${randomUUID()}:`;
+}
+
+export interface RedisServer {
+  port: number;
+  url: string;
+  /** Graceful stop (SIGTERM); resolves when the process has exited. */
+  stop(): Promise<void>;
+  /** Starts the server again on the same port (stopping it first if it still runs). */
+  restart(): Promise<void>;
+  /** Abrupt death (SIGKILL), like a crashed or unplugged server. */
+  kill(): Promise<void>;
+}
+
+const READY_TIMEOUT_MS = 10_000;
+const START_ATTEMPTS = 3;
+
+/** Every child we started; killed when the worker exits, so a failing test cannot leak a redis-server. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** A throwaway redis-server on a free port, with no persistence, answering PING when this resolves. */
+export async function startRedisServer(): Promise<RedisServer> {
+  let lastError: unknown;
+  // The free port can be taken between our probe and redis binding it; pick another one then.
+  for (let attempt = 0; attempt < START_ATTEMPTS; attempt += 1) {
+    const port = await freePort();
+    try {
+      let child = await spawnRedis(port);
+      const stopWith = async (signal: NodeJS.Signals) => {
+        await terminate(child, signal);
+      };
+      return {
+        port,
+        url: `redis://127.0.0.1:${port}`,
+        stop: () => stopWith('SIGTERM'),
+        kill: () => stopWith('SIGKILL'),
+        restart: async () => {
+          await terminate(child, 'SIGTERM');
+          child = await spawnRedis(port);
+        },
+      };
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  throw new Error(`could not start redis-server after ${START_ATTEMPTS} attempts`, { cause: lastError });
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  await once(server, 'close');
+  if (address === null || typeof address === 'string') throw new Error('no TCP address for the probe server');
+  return address.port;
+}
+
+async function spawnRedis(port: number): Promise<ChildProcess> {
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  running.add(child);
+  // Keep the tail of the output for the error message; reading the pipes also keeps them from filling up.
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-4_000);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  child.once('exit', () => running.delete(child));
+
+  const exited = new Promise<never>((_resolve, reject) => {
+    child.once('error', (error) => reject(new Error(`redis-server failed to spawn: ${error.message}`)));
+    child.once('exit', (code, signal) => reject(new Error(`redis-server exited early (${code ?? signal}):\n${output}`)));
+  });
+  // Only the readiness race below looks at `exited`; later exits are expected (stop/kill) and must not surface.
+  exited.catch(() => {});
+  try {
+    await Promise.race([waitForPong(port), exited]);
+  } catch (error) {
+    await terminate(child, 'SIGKILL');
+    throw error;
+  }
+  return child;
+}
+
+async function waitForPong(port: number): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (await answersPing(port)) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`redis-server on port ${port} did not answer PING within ${READY_TIMEOUT_MS} ms`);
+}
+
+function answersPing(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host: '127.0.0.1' });
+    let reply = '';
+    const finish = (result: boolean) => {
+      socket.destroy();
+      resolve(result);
+    };
+    socket.setTimeout(500, () => finish(false));
+    socket.once('error', () => finish(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (chunk) => {
+      reply += chunk.toString('utf8');
+      // "-LOADING ..." and friends mean not ready yet.
+      if (reply.includes('\r\n')) finish(reply.startsWith('+PONG'));
+    });
+  });
+}
+
+async function terminate(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill(signal);
+  // A graceful stop that hangs is escalated, so teardown never waits forever.
+  const escalate = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  try {
+    await exited;
+  } finally {
+    clearTimeout(escalate);
+  }
+}
