@@ -1,0 +1,49 @@
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
+import type { Store } from '../store/store.js';
+import { createGeminiModel } from './gemini-model.js';
+import type { LanguageModel } from './model.js';
+import { meterModel } from './metered-model.js';
+import { createOfflineModel, type OfflineTasks } from './offline-model.js';
+
+export type {
+  Attribution,
+  FinishReason,
+  GenerateObjectRequest,
+  GenerateObjectResult,
+  LanguageModel,
+  ModelFile,
+  ModelRequestBase,
+  ModelRole,
+  StreamTextResult,
+  TextStream,
+  Usage,
+} from './model.js';
+export { ModelError, type ModelErrorCode, type ModelErrorDetails } from './model-error.js';
+export type { OfflineTaskHandlers, OfflineTasks } from './offline-model.js';
+export { createOfflineModel, embedOffline, cosineSimilarity } from './offline-model.js';
+export { createGeminiModel, type GeminiModelOptions } from './gemini-model.js';
+export { meterModel, type MeterOptions } from './metered-model.js';
+export { loadPrompt, loadAllPrompts, createPrompt, PromptError, type Prompt } from './prompt-loader.js';
+export { parseJson, parseWithSchema, type ParseResult, type SchemaParseResult } from './safe-json.js';
+
+export interface ModelDependencies {
+  metrics: Metrics;
+  store?: Store | undefined;
+  logger?: Logger | undefined;
+  offlineTasks: OfflineTasks;
+}
+
+/**
+ * The model the server runs with: Gemini when a key is configured, otherwise the offline model, always metered.
+ */
+export function createModel(config: Config, deps: ModelDependencies): LanguageModel {
+  const logger = deps.logger?.child({ component: 'model' });
+  const model =
+    config.gemini === undefined
+      ? createOfflineModel(deps.offlineTasks)
+      : createGeminiModel({ ...config.gemini, logger });
+  logger?.info({ kind: model.kind, generation: model.modelName('generation') }, 'language model ready');
+  return meterModel(model, { metrics: deps.metrics, store: deps.store, logger });
+}

@@ -1,0 +1,178 @@
+import type { ModelRole } from '../config.js';
+import { ErrorCode } from '../protocol/error-codes.js';
+import type {
+  Attribution,
+  GenerateObjectRequest,
+  GenerateObjectResult,
+  LanguageModel,
+  ModelRequestBase,
+  TextStream,
+  Usage,
+} from './model.js';
+import { ModelError } from './model-error.js';
+import { validateWithSchema } from './safe-json.js';
+import { createTextStream } from './text-stream.js';
+
+/**
+ * The offline model: deterministic and network-free, so the whole product runs without a key. It never reads
+ * the prompt; each task's handler works from the request's structured `input`, and the feature folder that owns
+ * the agent supplies it. A task without a handler is an UNKNOWN_TASK error, never an invented answer.
+ */
+
+export interface OfflineTaskHandlers {
+  /** Produces the object for generateObject; it is validated with the request's schema like any model reply. */
+  object?: (input: unknown) => unknown;
+  /** Produces the text for streamText, whole or already in segments. */
+  text?: (input: unknown) => string | Iterable<string>;
+}
+
+export type OfflineTasks = Record<string, OfflineTaskHandlers>;
+
+export const OFFLINE_MODEL_NAME = 'offline-v1';
+/** Dimension of offline embeddings; large enough that bigram hash collisions rarely matter for short passages. */
+export const OFFLINE_EMBEDDING_DIMENSION = 512;
+
+/** Creates the offline LanguageModel (kind 'offline'). */
+export function createOfflineModel(tasks: OfflineTasks): LanguageModel {
+  const handlerFor = <K extends keyof OfflineTaskHandlers>(task: string, kind: K): NonNullable<OfflineTaskHandlers[K]> => {
+    const handler = Object.hasOwn(tasks, task) ? tasks[task]?.[kind] : undefined;
+    if (handler === undefined) {
+      throw new ModelError(ErrorCode.UNKNOWN_TASK, `오프라인 모델이 처리할 수 없는 작업입니다: ${task}`, {
+        cause: new Error(`no offline '${kind}' handler for task '${task}'`),
+      });
+    }
+    return handler;
+  };
+
+  return {
+    kind: 'offline',
+
+    modelName: (_role: ModelRole) => OFFLINE_MODEL_NAME,
+
+    async generateObject<T>(request: GenerateObjectRequest<T>): Promise<GenerateObjectResult<T>> {
+      throwIfAborted(request.signal);
+      const handler = handlerFor(request.task, 'object');
+      const output: unknown = await handler(request.input);
+      throwIfAborted(request.signal);
+      const rawText = safeStringify(output);
+      const usage: Usage = { inputTokens: promptTokens(request), outputTokens: approximateTokens(rawText) };
+      const validated = validateWithSchema(output, request.schema);
+      if (!validated.ok) {
+        throw new ModelError(ErrorCode.MODEL_OUTPUT_INVALID, '오프라인 모델의 응답 형식이 올바르지 않습니다.', {
+          rawText,
+          usage,
+          finishReason: 'stop',
+          cause: new Error(`${request.task}: ${validated.error}`),
+        });
+      }
+      return { object: validated.value, usage, finishReason: 'stop' };
+    },
+
+    streamText(request: ModelRequestBase): TextStream {
+      return createTextStream(async (push, cancelSignal) => {
+        const signals = [request.signal, cancelSignal].filter((signal): signal is AbortSignal => signal !== undefined);
+        throwIfAborted(...signals);
+        const handler = handlerFor(request.task, 'text');
+        const produced = handler(request.input);
+        let outputChars = 0;
+        for (const segment of typeof produced === 'string' ? [produced] : produced) {
+          for (const piece of splitIntoPieces(segment)) {
+            // Yield to the event loop between pieces, as a network stream would, so consumers interleave and
+            // an abort lands between pieces.
+            await new Promise<void>((resolve) => setImmediate(resolve));
+            throwIfAborted(...signals);
+            outputChars += piece.length;
+            push(piece);
+          }
+        }
+        return {
+          usage: { inputTokens: promptTokens(request), outputTokens: Math.ceil(outputChars / 4) },
+          finishReason: 'stop',
+        };
+      });
+    },
+
+    async embed(texts: string[], options?: { signal?: AbortSignal; attribution?: Attribution }): Promise<number[][]> {
+      throwIfAborted(options?.signal);
+      return texts.map((text) => embedOffline(text));
+    },
+  };
+}
+
+/**
+ * Splits text into word-sized pieces (each word keeps its trailing whitespace), so concatenating the pieces gives
+ * back the text exactly. Deterministic, and small enough that consumers see realistic streaming.
+ */
+export function splitIntoPieces(text: string): string[] {
+  return text.match(/\s+|\S+\s*/gu) ?? [];
+}
+
+/**
+ * A deterministic embedding: hashed bag of character bigrams (signed feature hashing), L2-normalised. Korean has
+ * no reliable word boundaries for a tokenizer-free model, but shared syllable pairs track shared vocabulary well
+ * enough for offline retrieval. Text with no bigram falls back to its single character; empty text is a zero vector.
+ */
+export function embedOffline(text: string, dimension = OFFLINE_EMBEDDING_DIMENSION): number[] {
+  const vector = new Array<number>(dimension).fill(0);
+  const characters = Array.from(text.normalize('NFC').toLowerCase().replace(/\s+/gu, ' ').trim());
+  const grams: string[] = [];
+  for (let index = 0; index + 1 < characters.length; index++) grams.push(`${characters[index]}${characters[index + 1]}`);
+  if (grams.length === 0 && characters.length === 1) grams.push(characters[0] ?? '');
+  for (const gram of grams) {
+    const hash = fnv1a(gram);
+    const slot = hash % dimension;
+    // The sign bit comes from a different part of the hash than the slot, so collisions cancel on average.
+    vector[slot] = (vector[slot] ?? 0) + ((hash >>> 31) & 1 ? -1 : 1);
+  }
+  const norm = Math.sqrt(vector.reduce((sum, value) => sum + value * value, 0));
+  return norm === 0 ? vector : vector.map((value) => value / norm);
+}
+
+/** Cosine similarity; for L2-normalised vectors this is the dot product. */
+export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let index = 0; index < Math.min(a.length, b.length); index++) {
+    const x = a[index] ?? 0;
+    const y = b[index] ?? 0;
+    dot += x * y;
+    normA += x * x;
+    normB += y * y;
+  }
+  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
+}
+
+const encoder = new TextEncoder();
+
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (const unit of encoder.encode(text)) {
+    hash ^= unit;
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** About four characters per token: rough, but keeps token metrics and usage attribution non-zero offline. */
+export function approximateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+function promptTokens(request: ModelRequestBase): number {
+  return approximateTokens(request.prompt) + approximateTokens(request.system ?? '');
+}
+
+function safeStringify(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+function throwIfAborted(...signals: (AbortSignal | undefined)[]): void {
+  if (signals.some((signal) => signal?.aborted === true)) {
+    throw new ModelError(ErrorCode.MODEL_ABORTED, 'AI 모델 호출이 취소되었습니다.');
+  }
+}

@@ -1,0 +1,377 @@
+import { createServer } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createGeminiModel, type GeminiModelOptions } from '../src/llm/gemini-model.js';
+import { ModelError } from '../src/llm/model-error.js';
+import type { TextStream } from '../src/llm/model.js';
+import { FakeGemini } from './support/fake-gemini.js';
+
+/** Every test goes through the real @google/genai SDK over HTTP to the fake Gemini server. */
+
+const Answer = z.object({ answer: z.string(), score: z.number().int().min(0).max(5) });
+
+let fake: FakeGemini;
+
+beforeEach(async () => {
+  fake = await FakeGemini.start();
+});
+
+afterEach(async () => {
+  await fake.close();
+});
+
+function gemini(overrides: Partial<GeminiModelOptions> = {}) {
+  return createGeminiModel({
+    apiKey: 'test-key',
+    baseUrl: fake.baseUrl,
+    models: { generation: 'gen-model', judge: 'judge-model', embedding: 'embed-model' },
+    timeoutMs: 5_000,
+    idleTimeoutMs: 2_000,
+    maxAttempts: 3,
+    retry: { baseDelayMs: 5, maxDelayMs: 20 },
+    ...overrides,
+  });
+}
+
+const baseRequest = { task: 'test.answer', input: {}, prompt: '질문에 답하세요.' };
+
+async function collect(stream: TextStream): Promise<{ deltas: string[]; error: unknown }> {
+  const deltas: string[] = [];
+  try {
+    for await (const delta of stream) deltas.push(delta);
+    return { deltas, error: undefined };
+  } catch (error) {
+    return { deltas, error };
+  }
+}
+
+async function modelError(promise: Promise<unknown>): Promise<ModelError> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(ModelError);
+  return error as ModelError;
+}
+
+type Body = {
+  contents: { role: string; parts: { text?: string; inlineData?: { mimeType: string; data: string } }[] }[];
+  systemInstruction?: { parts: { text: string }[] };
+  generationConfig?: Record<string, unknown>;
+  requests?: { model: string; content: { parts: { text: string }[] } }[];
+};
+
+const bodyOf = (index: number) => fake.requests[index]?.body as Body;
+
+describe('gemini generateObject', () => {
+  it('returns the validated object with usage and finish reason', async () => {
+    fake.enqueue({ json: { answer: '미분', score: 4 }, usage: { input: 12, output: 5 } });
+    const result = await gemini().generateObject({ ...baseRequest, schema: Answer });
+    expect(result).toEqual({ object: { answer: '미분', score: 4 }, usage: { inputTokens: 12, outputTokens: 5 }, finishReason: 'stop' });
+  });
+
+  it('sends the schema, temperature, system instruction and an inline PDF before the prompt', async () => {
+    fake.enqueue({ json: { answer: 'x', score: 1 } });
+    const pdf = new TextEncoder().encode('%PDF-1.7 fake');
+    await gemini().generateObject({
+      ...baseRequest,
+      role: 'judge',
+      schema: Answer,
+      system: '당신은 채점자입니다.',
+      temperature: 0.2,
+      files: [{ mimeType: 'application/pdf', data: pdf }],
+    });
+    const request = fake.requests[0];
+    expect(request?.path).toBe('/v1beta/models/judge-model:generateContent');
+    const body = bodyOf(0);
+    expect(body.generationConfig).toMatchObject({ temperature: 0.2, responseMimeType: 'application/json' });
+    expect(body.generationConfig?.['responseJsonSchema']).toEqual({
+      type: 'object',
+      properties: {
+        answer: { type: 'string' },
+        score: { type: 'integer', minimum: 0, maximum: 5 },
+      },
+      required: ['answer', 'score'],
+    });
+    expect(body.systemInstruction?.parts[0]?.text).toBe('당신은 채점자입니다.');
+    expect(body.contents).toEqual([
+      {
+        role: 'user',
+        parts: [
+          { inlineData: { mimeType: 'application/pdf', data: Buffer.from(pdf).toString('base64') } },
+          { text: '질문에 답하세요.' },
+        ],
+      },
+    ]);
+  });
+
+  it('accepts a reply wrapped in a ```json fence', async () => {
+    fake.enqueue({ text: '```json\n{"answer":"적분","score":2}\n```' });
+    const result = await gemini().generateObject({ ...baseRequest, schema: Answer });
+    expect(result.object).toEqual({ answer: '적분', score: 2 });
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('repairs broken JSON once, showing the model its reply and the parse error', async () => {
+    fake.enqueue({ malformed: true, usage: { input: 10, output: 3 } }, { json: { answer: '극한', score: 3 }, usage: { input: 20, output: 4 } });
+    const result = await gemini().generateObject({ ...baseRequest, schema: Answer });
+    expect(result.object).toEqual({ answer: '극한', score: 3 });
+    expect(result.usage).toEqual({ inputTokens: 30, outputTokens: 7 });
+    expect(fake.requests).toHaveLength(2);
+    const repair = bodyOf(1).contents;
+    expect(repair.map((content) => content.role)).toEqual(['user', 'model', 'user']);
+    expect(repair[1]?.parts[0]?.text).toBe('{"answer": "unfinished');
+    expect(repair[2]?.parts[0]?.text).toContain('not valid JSON');
+    expect(bodyOf(1).generationConfig?.['responseJsonSchema']).toEqual(bodyOf(0).generationConfig?.['responseJsonSchema']);
+  });
+
+  it('repairs a schema violation with the failing path in the repair turn', async () => {
+    fake.enqueue({ json: { answer: '극한', score: 9 } }, { json: { answer: '극한', score: 5 } });
+    const result = await gemini().generateObject({ ...baseRequest, schema: Answer });
+    expect(result.object.score).toBe(5);
+    const repairText = bodyOf(1).contents[2]?.parts[0]?.text ?? '';
+    expect(repairText).toContain('does not match the schema');
+    expect(repairText).toContain('score');
+  });
+
+  it('fails with MODEL_OUTPUT_INVALID carrying raw text, summed usage and finish reason when the repair is bad too', async () => {
+    fake.enqueue(
+      { json: { answer: 1 }, usage: { input: 10, output: 2 } },
+      { text: '{"answer": "still wrong"}', usage: { input: 15, output: 3 }, finishReason: 'MAX_TOKENS' },
+    );
+    const error = await modelError(gemini().generateObject({ ...baseRequest, schema: Answer }));
+    expect(error.code).toBe('MODEL_OUTPUT_INVALID');
+    expect(error.rawText).toBe('{"answer": "still wrong"}');
+    expect(error.usage).toEqual({ inputTokens: 25, outputTokens: 5 });
+    expect(error.finishReason).toBe('length');
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('retries a 429 no sooner than its RetryInfo retryDelay', async () => {
+    fake.enqueue({ status: 429, retryDelay: '0.2s' }, { json: { answer: 'ok', score: 1 } });
+    const result = await gemini().generateObject({ ...baseRequest, schema: Answer });
+    expect(result.object.answer).toBe('ok');
+    const [first, second] = fake.requests;
+    expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(195);
+  });
+
+  it('retries a 503 and then succeeds', async () => {
+    fake.enqueue({ status: 503 }, { json: { answer: 'ok', score: 1 } });
+    const result = await gemini().generateObject({ ...baseRequest, schema: Answer });
+    expect(result.object.answer).toBe('ok');
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('gives up with MODEL_UNAVAILABLE (retryable, provider status kept) when the attempts are spent', async () => {
+    fake.enqueue({ status: 503 }, { status: 500 }, { status: 503 }, { json: { answer: 'never', score: 1 } });
+    const error = await modelError(gemini({ maxAttempts: 3 }).generateObject({ ...baseRequest, schema: Answer }));
+    expect(error.code).toBe('MODEL_UNAVAILABLE');
+    expect(error.providerStatus).toBe(503);
+    expect(error.retryable).toBe(true);
+    expect(error.cause).toBeInstanceOf(Error);
+    expect(fake.requests).toHaveLength(3);
+  });
+
+  it('does not retry a 400', async () => {
+    fake.enqueue({ status: 400, message: 'bad schema' }, { json: { answer: 'never', score: 1 } });
+    const error = await modelError(gemini().generateObject({ ...baseRequest, schema: Answer }));
+    expect(error.code).toBe('MODEL_UNAVAILABLE');
+    expect(error.providerStatus).toBe(400);
+    expect(error.retryable).toBe(false);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('retries a refused connection, then reports MODEL_UNAVAILABLE', async () => {
+    const closedPort = await new Promise<number>((resolve) => {
+      const server = createServer();
+      server.listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
+    });
+    const attempts: number[] = [];
+    const model = gemini({
+      baseUrl: `http://127.0.0.1:${closedPort}`,
+      retry: { baseDelayMs: 1, maxDelayMs: 2, sleep: async (ms) => void attempts.push(ms) },
+    });
+    const error = await modelError(model.generateObject({ ...baseRequest, schema: Answer }));
+    expect(error.code).toBe('MODEL_UNAVAILABLE');
+    expect(error.retryable).toBe(true);
+    expect(attempts).toHaveLength(2);
+  });
+
+  it('times out a reply that never comes (overall timeout)', async () => {
+    fake.enqueue({ stallMs: 5_000 });
+    const started = performance.now();
+    const error = await modelError(gemini({ timeoutMs: 200 }).generateObject({ ...baseRequest, schema: Answer }));
+    expect(error.code).toBe('MODEL_TIMEOUT');
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('aborts on the caller signal, also during a retry wait', async () => {
+    fake.enqueue({ status: 429, retryDelay: '5s' });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = performance.now();
+    const error = await modelError(
+      gemini().generateObject({ ...baseRequest, schema: Answer, signal: controller.signal }),
+    );
+    expect(error.code).toBe('MODEL_ABORTED');
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(fake.requests).toHaveLength(1);
+  });
+});
+
+describe('gemini streamText', () => {
+  const korean = ['안녕하세요, 여러분. ', '오늘은 미적분의 ', '기본 정리를 배웁니다. ', '[질문] 도함수란? [\\질문]'];
+
+  it('reassembles chunks split inside multi-byte Korean characters exactly', async () => {
+    fake.enqueue({ stream: korean, splitBytes: true });
+    const { deltas, error } = await collect(gemini().streamText(baseRequest));
+    expect(error).toBeUndefined();
+    expect(deltas).toEqual(korean);
+    expect(fake.requests[0]?.path).toBe('/v1beta/models/gen-model:streamGenerateContent');
+    expect(fake.requests[0]?.query).toEqual({ alt: 'sse' });
+  });
+
+  it('reports usage from the last chunk and maps the finish reason', async () => {
+    fake.enqueue({ stream: ['하나 ', '둘'], usage: { input: 7, output: 11 }, finishReason: 'MAX_TOKENS' });
+    const stream = gemini().streamText(baseRequest);
+    await collect(stream);
+    await expect(stream.result).resolves.toEqual({ usage: { inputTokens: 7, outputTokens: 11 }, finishReason: 'length' });
+  });
+
+  it('settles result without iterating (the request starts eagerly)', async () => {
+    fake.enqueue({ stream: ['a', 'b'], finishReason: 'SAFETY' });
+    const result = await gemini().streamText(baseRequest).result;
+    expect(result.finishReason).toBe('safety');
+  });
+
+  it('retries an error event that arrives before any delta', async () => {
+    fake.enqueue({ streamError: { afterChunks: 0, code: 503 } }, { stream: ['다시 ', '시작'] });
+    const stream = gemini().streamText(baseRequest);
+    const { deltas, error } = await collect(stream);
+    expect(error).toBeUndefined();
+    expect(deltas).toEqual(['다시 ', '시작']);
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('retries an HTTP 503 before the stream opens', async () => {
+    fake.enqueue({ status: 503 }, { stream: ['ok'] });
+    const { deltas } = await collect(gemini().streamText(baseRequest));
+    expect(deltas).toEqual(['ok']);
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('fails with a retryable MODEL_UNAVAILABLE on an error event after deltas, without retrying', async () => {
+    fake.enqueue({ stream: ['첫 문장. ', '둘째 문장.'], streamError: { afterChunks: 1, code: 503 } }, { stream: ['never'] });
+    const stream = gemini().streamText(baseRequest);
+    const { deltas, error } = await collect(stream);
+    expect(deltas).toEqual(['첫 문장. ']);
+    expect(error).toBeInstanceOf(ModelError);
+    expect((error as ModelError).code).toBe('MODEL_UNAVAILABLE');
+    expect((error as ModelError).retryable).toBe(true);
+    expect((error as ModelError).providerStatus).toBe(503);
+    await expect(stream.result).rejects.toBe(error);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('ends a stalled stream with MODEL_TIMEOUT after the idle timeout', async () => {
+    fake.enqueue({ stream: ['하나 ', '둘 ', '셋'], stall: { afterChunks: 1 } });
+    const started = performance.now();
+    const stream = gemini({ idleTimeoutMs: 150 }).streamText(baseRequest);
+    const { deltas, error } = await collect(stream);
+    expect(deltas).toEqual(['하나 ']);
+    expect((error as ModelError).code).toBe('MODEL_TIMEOUT');
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('times out when nothing at all arrives within the idle timeout', async () => {
+    fake.enqueue({ stallMs: 5_000 });
+    const { error } = await collect(gemini({ idleTimeoutMs: 150 }).streamText(baseRequest));
+    expect((error as ModelError).code).toBe('MODEL_TIMEOUT');
+  });
+
+  it('applies the overall timeout to a stream that keeps trickling', async () => {
+    fake.enqueue({ stream: Array.from({ length: 40 }, (_, index) => `${index} `), delayMs: 30 });
+    const stream = gemini({ timeoutMs: 300, idleTimeoutMs: 1_000 }).streamText(baseRequest);
+    const { deltas, error } = await collect(stream);
+    expect((error as ModelError).code).toBe('MODEL_TIMEOUT');
+    expect(deltas.length).toBeGreaterThan(0);
+    expect(deltas.length).toBeLessThan(40);
+  });
+
+  it('aborts with MODEL_ABORTED on the caller signal and never retries', async () => {
+    fake.enqueue({ stream: ['하나 ', '둘 ', '셋 ', '넷'], delayMs: 100 }, { stream: ['never'] });
+    const controller = new AbortController();
+    const stream = gemini().streamText({ ...baseRequest, signal: controller.signal });
+    const deltas: string[] = [];
+    let error: unknown;
+    try {
+      for await (const delta of stream) {
+        deltas.push(delta);
+        controller.abort();
+      }
+    } catch (caught) {
+      error = caught;
+    }
+    expect(deltas).toEqual(['하나 ']);
+    expect((error as ModelError).code).toBe('MODEL_ABORTED');
+    await expect(stream.result).rejects.toMatchObject({ code: 'MODEL_ABORTED' });
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('cancels the request when the consumer stops iterating', async () => {
+    fake.enqueue({ stream: ['하나 ', '둘'], stall: { afterChunks: 1 } });
+    const stream = gemini().streamText(baseRequest);
+    for await (const delta of stream) {
+      expect(delta).toBe('하나 ');
+      break;
+    }
+    await expect(stream.result).rejects.toMatchObject({ code: 'MODEL_ABORTED' });
+  });
+
+  it('never leaves an unhandled rejection when result is not observed', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      fake.enqueue({ status: 400 });
+      const { error } = await collect(gemini().streamText(baseRequest));
+      expect((error as ModelError).code).toBe('MODEL_UNAVAILABLE');
+      gemini().streamText(baseRequest); // never iterated, result never read: the fake answers 400 by default
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});
+
+describe('gemini embed', () => {
+  it('embeds a batch through batchEmbedContents with the embedding model', async () => {
+    fake.enqueue({ embeddings: [[0.1, 0.2], [0.3, 0.4]] });
+    const vectors = await gemini().embed(['미분', '적분']);
+    expect(vectors).toEqual([[0.1, 0.2], [0.3, 0.4]]);
+    expect(fake.requests[0]?.path).toBe('/v1beta/models/embed-model:batchEmbedContents');
+    expect(bodyOf(0).requests).toEqual([
+      { model: 'models/embed-model', content: { parts: [{ text: '미분' }], role: 'user' } },
+      { model: 'models/embed-model', content: { parts: [{ text: '적분' }], role: 'user' } },
+    ]);
+  });
+
+  it('splits large inputs into batches of 100 and keeps the order', async () => {
+    const texts = Array.from({ length: 150 }, (_, index) => 'x'.repeat(index + 1));
+    const vectors = await gemini().embed(texts);
+    expect(fake.requests).toHaveLength(2);
+    expect(vectors.map((vector) => vector[0])).toEqual(texts.map((text) => text.length));
+  });
+
+  it('retries a 503 and rejects a reply with the wrong number of vectors', async () => {
+    fake.enqueue({ status: 503 }, { embeddings: [[1]] });
+    const error = await modelError(gemini().embed(['a', 'b']));
+    expect(error.code).toBe('MODEL_OUTPUT_INVALID');
+    expect(fake.requests).toHaveLength(2);
+  });
+});

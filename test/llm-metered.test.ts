@@ -1,0 +1,131 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createModel } from '../src/llm/index.js';
+import { meterModel } from '../src/llm/metered-model.js';
+import { ModelError } from '../src/llm/model-error.js';
+import type { LanguageModel } from '../src/llm/model.js';
+import { createOfflineModel, type OfflineTasks } from '../src/llm/offline-model.js';
+import { loadConfig } from '../src/config.js';
+import { createMetrics, type Metrics } from '../src/metrics.js';
+import { keys } from '../src/store/keys.js';
+import { MemoryStore } from '../src/store/memory-store.js';
+import type { Store } from '../src/store/store.js';
+
+const Out = z.object({ value: z.string() });
+const tasks: OfflineTasks = {
+  'test.object': { object: () => ({ value: 'x'.repeat(40) }) },
+  'test.invalid': { object: () => ({ value: 1 }) },
+  'test.text': { text: () => '하나 둘 셋 넷' },
+};
+
+let metrics: Metrics;
+let store: MemoryStore;
+
+beforeEach(() => {
+  metrics = createMetrics();
+  store = new MemoryStore();
+});
+
+afterEach(async () => {
+  await store.close();
+});
+
+/** A sample's value by full sample name (histograms: `<name>_count`), summed over the series matching `labels`. */
+async function value(name: string, labels: Record<string, string>): Promise<number> {
+  const metricName = name.replace(/_count$/, '');
+  const metric = await metrics.registry.getSingleMetric(metricName)?.get();
+  return (metric?.values ?? [])
+    .filter((entry) => ((entry as { metricName?: string }).metricName ?? metricName) === name)
+    .filter((entry) => Object.entries(labels).every(([key, label]) => (entry.labels as Record<string, unknown>)[key] === label))
+    .reduce((sum, entry) => sum + entry.value, 0);
+}
+
+const prompt = 'p'.repeat(80); // 20 approximate tokens
+
+describe('meterModel', () => {
+  it('counts calls, tokens and latency, and attributes usage to session, room and material', async () => {
+    const model = meterModel(createOfflineModel(tasks), { metrics, store });
+    const result = await model.generateObject({
+      task: 'test.object',
+      input: {},
+      prompt,
+      schema: Out,
+      role: 'judge',
+      attribution: { sessionId: 's1', roomId: 'r1', materialId: 'm1' },
+    });
+    expect(result.usage).toEqual({ inputTokens: 20, outputTokens: 13 });
+    expect(await value('lectern_model_calls_total', { role: 'judge', kind: 'offline', method: 'generateObject' })).toBe(1);
+    expect(await value('lectern_model_tokens_total', { role: 'judge', direction: 'input' })).toBe(20);
+    expect(await value('lectern_model_tokens_total', { role: 'judge', direction: 'output' })).toBe(13);
+    expect(await value('lectern_model_latency_seconds_count', { role: 'judge', method: 'generateObject' })).toBe(1);
+    for (const key of [keys.usage('session', 's1'), keys.usage('room', 'r1'), keys.usage('material', 'm1')]) {
+      expect(await store.hgetall(key)).toEqual({ input: '20', output: '13', 'judge:input': '20', 'judge:output': '13' });
+    }
+  });
+
+  it('accumulates usage across calls and attributes streamed text when its result settles', async () => {
+    const model = meterModel(createOfflineModel(tasks), { metrics, store });
+    const attribution = { sessionId: 's2' };
+    await model.generateObject({ task: 'test.object', input: {}, prompt, schema: Out, attribution });
+    const stream = model.streamText({ task: 'test.text', input: {}, prompt, attribution });
+    const deltas: string[] = [];
+    for await (const delta of stream) deltas.push(delta);
+    const streamed = await stream.result;
+    expect(deltas.join('')).toBe('하나 둘 셋 넷');
+    expect(await value('lectern_model_calls_total', { role: 'generation', method: 'streamText' })).toBe(1);
+    expect(await value('lectern_model_latency_seconds_count', { method: 'streamText' })).toBe(1);
+    expect(await store.hgetall(keys.usage('session', 's2'))).toMatchObject({
+      input: String(20 + streamed.usage.inputTokens),
+      output: String(13 + streamed.usage.outputTokens),
+    });
+  });
+
+  it('counts errors by code and still attributes the tokens an invalid reply used', async () => {
+    const model = meterModel(createOfflineModel(tasks), { metrics, store });
+    await expect(
+      model.generateObject({ task: 'test.invalid', input: {}, prompt, schema: Out, attribution: { roomId: 'r9' } }),
+    ).rejects.toBeInstanceOf(ModelError);
+    await expect(model.generateObject({ task: 'missing', input: {}, prompt, schema: Out })).rejects.toMatchObject({
+      code: 'UNKNOWN_TASK',
+    });
+    const stream = model.streamText({ task: 'missing', input: {}, prompt });
+    await expect(stream.result).rejects.toMatchObject({ code: 'UNKNOWN_TASK' });
+    expect(await value('lectern_model_errors_total', { role: 'generation', code: 'MODEL_OUTPUT_INVALID' })).toBe(1);
+    expect(await value('lectern_model_errors_total', { role: 'generation', code: 'UNKNOWN_TASK' })).toBe(2);
+    expect((await store.hgetall(keys.usage('room', 'r9')))['input']).toBe('20');
+  });
+
+  it('counts embed calls under the embedding role', async () => {
+    const model = meterModel(createOfflineModel(tasks), { metrics });
+    await model.embed(['가나다']);
+    expect(await value('lectern_model_calls_total', { role: 'embedding', method: 'embed' })).toBe(1);
+    expect(await value('lectern_model_latency_seconds_count', { role: 'embedding', method: 'embed' })).toBe(1);
+  });
+
+  it('logs a failure to record usage and never fails the call', async () => {
+    const warnings: unknown[] = [];
+    const failingStore = new Proxy(store, {
+      get: (target, property, receiver) =>
+        property === 'hincrby' ? () => Promise.reject(new Error('store down')) : Reflect.get(target, property, receiver),
+    }) as Store;
+    const logger = { warn: (...args: unknown[]) => warnings.push(args) } as unknown as Parameters<typeof meterModel>[1]['logger'];
+    const model = meterModel(createOfflineModel(tasks), { metrics, store: failingStore, logger });
+    const result = await model.generateObject({ task: 'test.object', input: {}, prompt, schema: Out, attribution: { sessionId: 's3' } });
+    expect(result.object.value).toHaveLength(40);
+    expect(warnings).toHaveLength(1);
+  });
+});
+
+describe('createModel', () => {
+  it('chooses the offline model without a key and the Gemini model with one, both metered', async () => {
+    const offline: LanguageModel = createModel(loadConfig({}), { metrics, offlineTasks: tasks });
+    expect(offline.kind).toBe('offline');
+    await offline.generateObject({ task: 'test.object', input: {}, prompt, schema: Out });
+    expect(await value('lectern_model_calls_total', { kind: 'offline' })).toBe(1);
+
+    const gemini = createModel(loadConfig({ GEMINI_API_KEY: 'k', GEMINI_MODEL: 'gemini-test' }), { metrics, offlineTasks: tasks });
+    expect(gemini.kind).toBe('gemini');
+    expect(gemini.modelName('generation')).toBe('gemini-test');
+    expect(gemini.modelName('embedding')).toBe('gemini-embedding-001');
+  });
+});
