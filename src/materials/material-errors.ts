@@ -1,0 +1,63 @@
+import { AppError } from '../errors.js';
+import { ErrorCode } from '../protocol/error-codes.js';
+import type { PdfJobError } from './pdf-worker-pool.js';
+
+/**
+ * Every error an upload can end in, with the status and the plain-Korean message the upload page shows as is.
+ * The messages say what to do next, not what went wrong inside.
+ */
+export const materialErrors = {
+  fileRequired: () =>
+    new AppError(ErrorCode.FILE_REQUIRED, 'PDF 파일을 첨부해 주세요. (multipart 필드 이름: file)', { status: 400 }),
+  notAPdf: () => new AppError(ErrorCode.NOT_A_PDF, '올린 파일이 PDF가 아닙니다. PDF 파일을 골라 주세요.', { status: 415 }),
+  tooLarge: (maxBytes: number) =>
+    new AppError(
+      ErrorCode.PDF_TOO_LARGE,
+      `파일이 너무 큽니다. ${Math.floor(maxBytes / (1024 * 1024))}MB 이하의 PDF만 올릴 수 있습니다.`,
+      { status: 413 },
+    ),
+  corrupt: (cause?: unknown) =>
+    new AppError(
+      ErrorCode.CORRUPT_PDF,
+      'PDF 파일이 손상되었거나 끝까지 전송되지 않아 열 수 없습니다. 원본 파일을 다시 올려 주세요.',
+      { status: 422, cause },
+    ),
+  encrypted: () =>
+    new AppError(ErrorCode.ENCRYPTED_PDF, '암호가 걸린 PDF는 읽을 수 없습니다. 암호를 해제한 뒤 다시 올려 주세요.', {
+      status: 422,
+    }),
+  tooManyPages: (pageCount: number | undefined, maxPages: number) =>
+    new AppError(
+      ErrorCode.TOO_MANY_PAGES,
+      `쪽수가 너무 많습니다${pageCount === undefined ? '' : `(${pageCount}쪽)`}. ${maxPages}쪽 이하의 PDF만 올릴 수 있습니다.`,
+      { status: 422 },
+    ),
+  noTextLayer: () =>
+    new AppError(
+      ErrorCode.NO_TEXT_LAYER,
+      '이 PDF에는 글자 정보가 없습니다(스캔한 이미지로 보입니다). 글자를 선택하거나 복사할 수 있는 PDF를 올려 주세요.',
+      { status: 422 },
+    ),
+  timeout: () =>
+    new AppError(
+      ErrorCode.PDF_TIMEOUT,
+      'PDF를 분석하는 데 너무 오래 걸려 중단했습니다. 파일을 더 작게 나누어 다시 올려 주세요.',
+      { status: 422 },
+    ),
+  materialNotFound: () => new AppError(ErrorCode.NOT_FOUND, '해당 자료를 찾을 수 없습니다.', { status: 404 }),
+  chapterNotFound: () => new AppError(ErrorCode.NOT_FOUND, '해당 챕터를 찾을 수 없습니다.', { status: 404 }),
+};
+
+/** Maps a failed PDF worker job to its wire error. */
+export function fromPdfJobError(error: PdfJobError, maxPages: number): AppError {
+  switch (error.kind) {
+    case 'encrypted':
+      return materialErrors.encrypted();
+    case 'too-many-pages':
+      return materialErrors.tooManyPages(error.pageCount, maxPages);
+    case 'timeout':
+      return materialErrors.timeout();
+    case 'corrupt':
+      return materialErrors.corrupt(error);
+  }
+}

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { keys } from '../store/keys.js';
+import type { Store } from '../store/store.js';
+import type { BlobStore } from './blob-store.js';
+import type { Material, MaterialRecord } from './types.js';
+
+/**
+ * Material records (in the store) and their blobs (original bytes, per-chapter slices, page texts). The record is
+ * written last, so a record that exists always has its blobs; readers never see half an ingest.
+ */
+
+const ChapterSchema = z.object({
+  index: z.number().int().min(0),
+  title: z.string(),
+  startPage: z.number().int().min(1),
+  endPage: z.number().int().min(1),
+});
+
+const RecordSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  pageCount: z.number().int().min(1),
+  hasTextLayer: z.boolean(),
+  chapterSource: z.enum(['outline', 'headings', 'analyst', 'pages']),
+  chapters: z.array(ChapterSchema).min(1),
+  sha256: z.string(),
+  bytes: z.number().int().min(0),
+  filename: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+const PagesSchema = z.array(z.string());
+
+export const blobNames = {
+  original: (id: string) => `${id}.pdf`,
+  chapter: (id: string, index: number) => `${id}.chapter-${index}.pdf`,
+  pages: (id: string) => `${id}.pages.json`,
+};
+
+/** The client view of a record (bookkeeping fields stay on the server). */
+export function toMaterial(record: MaterialRecord): Material {
+  const { id, title, pageCount, hasTextLayer, chapterSource, chapters } = record;
+  return { id, title, pageCount, hasTextLayer, chapterSource, chapters };
+}
+
+/** Page texts are read for every chapter lecture and question; a few materials' worth stays in memory. */
+const PAGE_CACHE_SIZE = 16;
+
+export class MaterialRepository {
+  private readonly pageCache = new Map<string, string[]>();
+
+  constructor(
+    private readonly store: Store,
+    readonly blobs: BlobStore,
+  ) {}
+
+  async get(id: string): Promise<MaterialRecord | null> {
+    const raw = await this.store.get(keys.material(id));
+    if (raw === null) return null;
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      return null;
+    }
+    const parsed = RecordSchema.safeParse(json);
+    // A record we cannot read is as good as absent: a fresh upload of the same bytes rewrites it.
+    return parsed.success ? parsed.data : null;
+  }
+
+  /** Newest first. */
+  async list(): Promise<MaterialRecord[]> {
+    const members = await this.store.zrange(keys.materialIndex(), 0, -1, { reverse: true });
+    const records = await Promise.all(members.map((member) => this.get(member.member)));
+    return records.filter((record): record is MaterialRecord => record !== null);
+  }
+
+  async saveBlobs(id: string, original: Uint8Array, slices: readonly Uint8Array[], pages: readonly string[]): Promise<void> {
+    await Promise.all([
+      this.blobs.put(blobNames.original(id), original),
+      this.blobs.put(blobNames.pages(id), Buffer.from(JSON.stringify(pages))),
+      ...slices.map((slice, index) => this.blobs.put(blobNames.chapter(id, index), slice)),
+    ]);
+  }
+
+  async saveRecord(record: MaterialRecord): Promise<void> {
+    await this.store.set(keys.material(record.id), JSON.stringify(record));
+    await this.store.zadd(keys.materialIndex(), Date.parse(record.createdAt), record.id);
+  }
+
+  async pages(id: string): Promise<string[] | null> {
+    const cached = this.pageCache.get(id);
+    if (cached) return cached;
+    const raw = await this.blobs.get(blobNames.pages(id));
+    if (!raw) return null;
+    const pages = PagesSchema.parse(JSON.parse(raw.toString('utf8')));
+    this.pageCache.set(id, pages);
+    if (this.pageCache.size > PAGE_CACHE_SIZE) {
+      const oldest = this.pageCache.keys().next().value;
+      if (oldest !== undefined) this.pageCache.delete(oldest);
+    }
+    return pages;
+  }
+}

@@ -1,0 +1,270 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { LanguageModel } from '../llm/model.js';
+import { keys } from '../store/keys.js';
+import type { Store } from '../store/store.js';
+import { analyseChapters } from './analyst.js';
+import { createBlobStore, type BlobStore } from './blob-store.js';
+import { chapterProblems, planByPages, planFromDocument } from './chapter-plan.js';
+import { fromPdfJobError, materialErrors } from './material-errors.js';
+import { MaterialRepository, blobNames, toMaterial } from './material-repository.js';
+import { PdfJobError, createPdfWorkerPool, type PdfWorkerPool } from './pdf-worker-pool.js';
+import { SAMPLE_FILENAME, buildSamplePdf } from './sample-pdf.js';
+import type { Chapter, ChapterSource, ExtractedPdf, Material, MaterialRecord } from './types.js';
+
+export interface MaterialServiceDeps {
+  config: Pick<Config, 'limits' | 'dataDir'>;
+  store: Store;
+  model: LanguageModel;
+  logger: Logger;
+  /** Defaults to the store's own blob store (Redis) or DATA_DIR/blobs (memory). */
+  blobs?: BlobStore;
+  /** Defaults to a pool sized for the machine with the configured time limit. */
+  pool?: PdfWorkerPool;
+}
+
+export interface IngestInput {
+  bytes: Uint8Array;
+  filename?: string | null;
+  /** Hex sha256 of bytes when already computed while streaming. */
+  sha256?: string;
+}
+
+export interface IngestTimings {
+  extractMs: number;
+  planMs: number;
+  sliceMs: number;
+  storeMs: number;
+}
+
+export interface IngestResult {
+  material: Material;
+  /** False when these bytes were already a material (or another upload of them finished first). */
+  created: boolean;
+  timings?: IngestTimings;
+}
+
+export interface MaterialService {
+  readonly limits: { maxPdfBytes: number; maxPdfPages: number };
+  ingest(input: IngestInput): Promise<IngestResult>;
+  get(id: string): Promise<Material | null>;
+  list(): Promise<Material[]>;
+  /** Text of one chapter's pages (throws NOT_FOUND). */
+  chapterText(id: string, index: number): Promise<string>;
+  /** The chapter's slice: a PDF of exactly its pages (throws NOT_FOUND). */
+  chapterPdf(id: string, index: number): Promise<Uint8Array>;
+  /** Text of every page, pages separated by a blank line (throws NOT_FOUND). */
+  materialText(id: string): Promise<string>;
+  pageTexts(id: string): Promise<string[]>;
+  /** The original upload (throws NOT_FOUND). */
+  materialPdf(id: string): Promise<Uint8Array>;
+  /** Ingests the built-in sample "기초 통계" (free when it is already there). */
+  preloadSample(): Promise<Material>;
+  close(): Promise<void>;
+}
+
+/** Material ids are the first 128 bits of the content hash: same bytes, same id, on every node. */
+export const materialIdFromHash = (sha256: string) => sha256.slice(0, 32);
+export const MATERIAL_ID = /^[0-9a-f]{32}$/;
+
+const LOCK_TTL_MS = 30_000;
+const LOCK_POLL_MS = 100;
+const MIN_TEXT_CHARS_PER_PAGE = 8;
+
+/** A page counts as text when it has a few visible characters; the document needs them on a tenth of its pages. */
+export function hasTextLayer(pages: readonly string[]): boolean {
+  const textPages = pages.filter((text) => text.replace(/\s+/g, '').length >= MIN_TEXT_CHARS_PER_PAGE).length;
+  return textPages >= Math.max(1, Math.ceil(pages.length * 0.1));
+}
+
+function titleFor(extracted: ExtractedPdf, filename: string | null | undefined): string {
+  const stem = filename?.replace(/\.pdf$/i, '').replace(/[_-]+/g, ' ').trim();
+  const firstLine = extracted.pages
+    .flatMap((page) => page.text.split('\n'))
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .find((line) => line.length >= 2);
+  const title = extracted.metadataTitle || stem || firstLine || '제목 없는 자료';
+  return title.slice(0, 200);
+}
+
+export function createMaterialService(deps: MaterialServiceDeps): MaterialService {
+  const { config, store, model } = deps;
+  const logger = deps.logger.child({ component: 'materials' });
+  const { maxPdfBytes, maxPdfPages, pdfTimeoutMs } = config.limits;
+  const repository = new MaterialRepository(store, deps.blobs ?? createBlobStore(store, config.dataDir));
+  const pool = deps.pool ?? createPdfWorkerPool({ timeoutMs: pdfTimeoutMs, logger });
+  // Uploads of the same bytes on this node share one promise; across nodes the store lease decides.
+  const inflight = new Map<string, Promise<IngestResult>>();
+
+  const runPdfJob = async <T>(job: () => Promise<T>): Promise<T> => {
+    try {
+      return await job();
+    } catch (error) {
+      if (error instanceof PdfJobError) throw fromPdfJobError(error, maxPdfPages);
+      throw error;
+    }
+  };
+
+  const plan = async (id: string, bytes: Uint8Array, extracted: ExtractedPdf) => {
+    const pageTexts = extracted.pages.map((page) => page.text);
+    let planned: { source: ChapterSource; chapters: Chapter[] } | null = planFromDocument(extracted);
+    if (!planned) {
+      const chapters = await analyseChapters({ model, bytes, pageCount: extracted.pageCount, pageTexts, materialId: id, logger });
+      if (chapters) planned = { source: 'analyst', chapters };
+    }
+    const fallback = () => ({ source: 'pages' as const, chapters: planByPages(extracted.pageCount, pageTexts) });
+    planned ??= fallback();
+    const problems = chapterProblems(planned.chapters, extracted.pageCount);
+    if (problems.length > 0) {
+      // A planner bug must not produce a broken material; page windows always tile.
+      logger.error({ materialId: id, source: planned.source, problems }, 'chapter plan broke its invariant');
+      planned = fallback();
+    }
+    return planned;
+  };
+
+  const ingestNow = async (id: string, sha256: string, input: IngestInput): Promise<IngestResult> => {
+    const { bytes } = input;
+    let started = performance.now();
+    const extracted = await runPdfJob(() => pool.extract(bytes, { maxPages: maxPdfPages, key: sha256 }));
+    const extractMs = performance.now() - started;
+    const pageTexts = extracted.pages.map((page) => page.text);
+    const textLayer = hasTextLayer(pageTexts);
+    // Gemini reads page images, so a scan is fine there; the offline model only has the text.
+    if (!textLayer && model.kind !== 'gemini') throw materialErrors.noTextLayer();
+
+    started = performance.now();
+    const { source, chapters } = await plan(id, bytes, extracted);
+    const planMs = performance.now() - started;
+
+    started = performance.now();
+    const ranges = chapters.map((chapter) => ({ start: chapter.startPage - 1, end: chapter.endPage - 1 }));
+    const slices = await runPdfJob(() => pool.slice(bytes, ranges, { key: sha256 }));
+    const sliceMs = performance.now() - started;
+
+    started = performance.now();
+    await repository.saveBlobs(id, bytes, slices, pageTexts);
+    const record: MaterialRecord = {
+      id,
+      title: titleFor(extracted, input.filename),
+      pageCount: extracted.pageCount,
+      hasTextLayer: textLayer,
+      chapterSource: source,
+      chapters,
+      sha256,
+      bytes: bytes.byteLength,
+      filename: input.filename ?? null,
+      createdAt: new Date().toISOString(),
+    };
+    await repository.saveRecord(record);
+    const timings = { extractMs, planMs, sliceMs, storeMs: performance.now() - started };
+    logger.info({ materialId: id, pages: record.pageCount, source, chapters: chapters.length, timings }, 'material ingested');
+    return { material: toMaterial(record), created: true, timings };
+  };
+
+  /** One ingest per id across nodes: the lease holder works, everyone else waits for its record. */
+  const ingestOnce = async (id: string, sha256: string, input: IngestInput): Promise<IngestResult> => {
+    const lockKey = keys.materialLock(id);
+    const owner = randomUUID();
+    const deadline = Date.now() + pdfTimeoutMs * 2 + 120_000;
+    for (;;) {
+      const existing = await repository.get(id);
+      if (existing) return { material: toMaterial(existing), created: false };
+      if (await store.acquireLease(lockKey, owner, LOCK_TTL_MS)) break;
+      if (Date.now() > deadline) throw materialErrors.timeout();
+      await sleep(LOCK_POLL_MS);
+    }
+    const renew = setInterval(() => void store.renewLease(lockKey, owner, LOCK_TTL_MS).catch(() => undefined), LOCK_TTL_MS / 3);
+    try {
+      // The previous holder may have finished between our check and our lease.
+      const existing = await repository.get(id);
+      if (existing) return { material: toMaterial(existing), created: false };
+      return await ingestNow(id, sha256, input);
+    } finally {
+      clearInterval(renew);
+      await store.releaseLease(lockKey, owner).catch(() => undefined);
+    }
+  };
+
+  const requireRecord = async (id: string): Promise<MaterialRecord> => {
+    const record = MATERIAL_ID.test(id) ? await repository.get(id) : null;
+    if (!record) throw materialErrors.materialNotFound();
+    return record;
+  };
+
+  const requireChapter = async (id: string, index: number) => {
+    const record = await requireRecord(id);
+    const chapter = record.chapters[index];
+    if (!chapter || chapter.index !== index) throw materialErrors.chapterNotFound();
+    return { record, chapter };
+  };
+
+  const pageTexts = async (id: string): Promise<string[]> => {
+    await requireRecord(id);
+    const pages = await repository.pages(id);
+    if (!pages) throw materialErrors.materialNotFound();
+    return pages;
+  };
+
+  const materialPdf = async (id: string): Promise<Uint8Array> => {
+    await requireRecord(id);
+    const bytes = await repository.blobs.get(blobNames.original(id));
+    if (!bytes) throw materialErrors.materialNotFound();
+    return bytes;
+  };
+
+  const service: MaterialService = {
+    limits: { maxPdfBytes, maxPdfPages },
+    async ingest(input) {
+      if (input.bytes.byteLength > maxPdfBytes) throw materialErrors.tooLarge(maxPdfBytes);
+      const sha256 = input.sha256 ?? createHash('sha256').update(input.bytes).digest('hex');
+      const id = materialIdFromHash(sha256);
+      const running = inflight.get(id);
+      if (running) return { material: (await running).material, created: false };
+      const job = ingestOnce(id, sha256, input);
+      inflight.set(id, job);
+      try {
+        return await job;
+      } finally {
+        inflight.delete(id);
+      }
+    },
+    async get(id) {
+      const record = MATERIAL_ID.test(id) ? await repository.get(id) : null;
+      return record ? toMaterial(record) : null;
+    },
+    async list() {
+      return (await repository.list()).map(toMaterial);
+    },
+    async chapterText(id, index) {
+      const { chapter } = await requireChapter(id, index);
+      const pages = await pageTexts(id);
+      return pages.slice(chapter.startPage - 1, chapter.endPage).join('\n\n');
+    },
+    async chapterPdf(id, index) {
+      await requireChapter(id, index);
+      const cached = await repository.blobs.get(blobNames.chapter(id, index));
+      if (cached) return cached;
+      // The slice is derived data: re-cut it from the original if its blob was lost.
+      const { chapter } = await requireChapter(id, index);
+      const [slice] = await runPdfJob(async () => pool.slice(await materialPdf(id), [{ start: chapter.startPage - 1, end: chapter.endPage - 1 }]));
+      if (!slice) throw materialErrors.chapterNotFound();
+      await repository.blobs.put(blobNames.chapter(id, index), slice);
+      return slice;
+    },
+    async materialText(id) {
+      return (await pageTexts(id)).join('\n\n');
+    },
+    pageTexts,
+    materialPdf,
+    async preloadSample() {
+      const { material, created } = await service.ingest({ bytes: await buildSamplePdf(), filename: SAMPLE_FILENAME });
+      logger.info({ materialId: material.id, created }, 'sample material ready');
+      return material;
+    },
+    close: () => pool.close(),
+  };
+  return service;
+}

@@ -1,0 +1,223 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '../logger.js';
+import type { PdfFailureKind } from './pdf-reader.js';
+import type { ExtractedPdf, PageRange } from './types.js';
+
+/**
+ * Parsing and slicing PDFs is CPU work measured in seconds for large files, so it runs in worker threads and the
+ * event loop keeps serving sockets meanwhile. The pool bounds how many parses run at once (a burst of uploads
+ * queues instead of starving the process), keeps a warm worker for a while (pdf.js takes ~100 ms to load), and
+ * enforces the time limit by terminating the worker — the only way to stop a parser stuck inside one call.
+ */
+
+export type WorkerRequest = { id: number } & JobInput;
+
+/** `key` names the document (e.g. its hash): a slice job goes to the worker that just extracted the same key. */
+type JobInput =
+  | { type: 'extract'; bytes: Uint8Array; maxPages: number; key?: string }
+  | { type: 'slice'; bytes: Uint8Array; ranges: PageRange[]; key?: string };
+
+export type WorkerResponse = (
+  | { id: number; ok: true; type: 'extract'; extracted: ExtractedPdf }
+  | { id: number; ok: true; type: 'slice'; slices: Uint8Array[] }
+  | { id: number; ok: false; kind: PdfFailureKind; detail: string; pageCount?: number }
+) & {
+  /** What the PDF libraries complained about while reading (recoverable problems of the file). */
+  warnings?: string[];
+};
+
+export type PdfJobFailureKind = PdfFailureKind | 'timeout';
+
+/** A PDF job that did not produce a result: the file's fault (kind) or the time limit ('timeout'). */
+export class PdfJobError extends Error {
+  constructor(
+    readonly kind: PdfJobFailureKind,
+    message: string,
+    readonly pageCount?: number,
+  ) {
+    super(message);
+    this.name = 'PdfJobError';
+  }
+}
+
+export interface PdfWorkerPoolOptions {
+  /** Wall-clock limit per job, from the moment a worker takes it (queue time is not counted). */
+  timeoutMs: number;
+  /** Parallel workers; defaults to min(2, cores). */
+  size?: number;
+  /** An idle worker is stopped after this long. */
+  idleMs?: number;
+  logger?: Logger;
+}
+
+export interface PdfWorkerPool {
+  extract(bytes: Uint8Array, options: { maxPages: number; key?: string }): Promise<ExtractedPdf>;
+  slice(bytes: Uint8Array, ranges: PageRange[], options?: { key?: string }): Promise<Uint8Array[]>;
+  /** Stops every worker; queued jobs are rejected. */
+  close(): Promise<void>;
+}
+
+interface Job {
+  input: JobInput;
+  resolve: (response: WorkerResponse & { ok: true }) => void;
+  reject: (error: Error) => void;
+}
+
+interface Slot {
+  worker: Worker | null;
+  busy: boolean;
+  /** The document key of this worker's last job. */
+  lastKey: string | undefined;
+  idleTimer: NodeJS.Timeout | null;
+}
+
+/**
+ * From src (tsx, vitest) the worker file is TypeScript, which a bare worker thread cannot load: bootstrap it
+ * through tsx's programmatic import. From dist it is plain JavaScript.
+ */
+function spawnWorker(): Worker {
+  const options = { resourceLimits: { maxOldGenerationSizeMb: 1024 } };
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./pdf-worker.js', import.meta.url), options);
+  const workerUrl = new URL('./pdf-worker.ts', import.meta.url).href;
+  const tsxApi = pathToFileURL(tsxEsmApiPath()).href;
+  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((api) => api.tsImport(${JSON.stringify(workerUrl)}, ${JSON.stringify(import.meta.url)}))`;
+  return new Worker(bootstrap, { ...options, eval: true });
+}
+
+/** tsx's ESM API file, read from its exports map (require.resolve would pick the CommonJS build). */
+function tsxEsmApiPath(): string {
+  const packageJson = createRequire(import.meta.url).resolve('tsx/package.json');
+  const manifest = JSON.parse(readFileSync(packageJson, 'utf8')) as {
+    exports?: Record<string, { import?: { default?: string } | string }>;
+  };
+  const entry = manifest.exports?.['./esm/api']?.import;
+  const relative = typeof entry === 'string' ? entry : (entry?.default ?? './dist/esm/api/index.mjs');
+  return path.join(path.dirname(packageJson), relative);
+}
+
+export function createPdfWorkerPool(options: PdfWorkerPoolOptions): PdfWorkerPool {
+  const size = Math.max(1, options.size ?? Math.min(2, availableParallelism()));
+  const idleMs = options.idleMs ?? 30_000;
+  const slots: Slot[] = Array.from({ length: size }, () => ({ worker: null, busy: false, lastKey: undefined, idleTimer: null }));
+  const queue: Job[] = [];
+  let nextId = 1;
+  let closed = false;
+
+  const stop = (slot: Slot) => {
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = null;
+    const worker = slot.worker;
+    slot.worker = null;
+    if (worker) void worker.terminate();
+  };
+
+  const dispatch = () => {
+    while (queue.length > 0) {
+      const job = queue[0] as Job;
+      const idle = slots.filter((slot) => !slot.busy);
+      const slot = idle.find((candidate) => job.input.key !== undefined && candidate.lastKey === job.input.key) ?? idle[0];
+      if (!slot) return;
+      queue.shift();
+      run(slot, job);
+    }
+  };
+
+  const run = (slot: Slot, job: Job) => {
+    slot.busy = true;
+    slot.lastKey = job.input.key;
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = null;
+    if (!slot.worker) {
+      const spawned = spawnWorker();
+      // A worker that dies between jobs must not be handed the next one.
+      spawned.once('exit', () => {
+        if (slot.worker === spawned) slot.worker = null;
+      });
+      slot.worker = spawned;
+    }
+    const worker = slot.worker;
+    worker.ref();
+    const id = nextId++;
+    let settled = false;
+    const finish = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      slot.busy = false;
+      if (slot.worker === worker) {
+        worker.unref();
+        slot.idleTimer = setTimeout(() => stop(slot), idleMs);
+        slot.idleTimer.unref();
+      }
+      outcome();
+      dispatch();
+    };
+    const fail = (error: Error, kill: boolean) =>
+      finish(() => {
+        if (kill && slot.worker === worker) stop(slot);
+        job.reject(error);
+      });
+    const onMessage = (response: WorkerResponse) => {
+      if (response.id !== id) return;
+      if (response.warnings) options.logger?.debug({ warnings: response.warnings }, 'pdf parser warnings');
+      if (response.ok) finish(() => job.resolve(response));
+      else fail(new PdfJobError(response.kind, response.detail, response.pageCount), false);
+    };
+    const onError = (error: Error) => {
+      // A crash (e.g. the heap limit) is the file's doing; the worker is gone, a fresh one serves the next job.
+      options.logger?.warn({ err: error }, 'pdf worker crashed');
+      fail(new PdfJobError('corrupt', `worker crashed: ${error.message}`), true);
+    };
+    const onExit = (code: number) => fail(new PdfJobError('corrupt', `worker exited with code ${code}`), true);
+    const timer = setTimeout(() => fail(new PdfJobError('timeout', `over ${options.timeoutMs} ms`), true), options.timeoutMs);
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    // The worker gets its own copy, transferred rather than cloned; the caller keeps its bytes.
+    const bytes = new Uint8Array(job.input.bytes);
+    const request: WorkerRequest = { ...job.input, bytes, id };
+    worker.postMessage(request, [bytes.buffer]);
+  };
+
+  const submit = (input: JobInput) =>
+    new Promise<WorkerResponse & { ok: true }>((resolve, reject) => {
+      if (closed) {
+        reject(new Error('pdf worker pool is closed'));
+        return;
+      }
+      queue.push({ input, resolve, reject });
+      dispatch();
+    });
+
+  return {
+    async extract(bytes, { maxPages, key }) {
+      const response = await submit({ type: 'extract', bytes, maxPages, ...(key === undefined ? {} : { key }) });
+      if (response.type !== 'extract') throw new Error('pdf worker answered the wrong job type');
+      return response.extracted;
+    },
+    async slice(bytes, ranges, options = {}) {
+      const { key } = options;
+      const response = await submit({ type: 'slice', bytes, ranges, ...(key === undefined ? {} : { key }) });
+      if (response.type !== 'slice') throw new Error('pdf worker answered the wrong job type');
+      return response.slices;
+    },
+    async close() {
+      closed = true;
+      for (const job of queue.splice(0)) job.reject(new Error('pdf worker pool is closed'));
+      const workers = slots.map((slot) => slot.worker).filter((worker): worker is Worker => worker !== null);
+      for (const slot of slots) {
+        if (slot.idleTimer) clearTimeout(slot.idleTimer);
+        slot.worker = null;
+      }
+      await Promise.all(workers.map((worker) => worker.terminate()));
+    },
+  };
+}

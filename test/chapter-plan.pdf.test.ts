@@ -1,0 +1,47 @@
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { chapterProblems, MAX_CHAPTERS, planByPages, planFromDocument } from '../src/materials/chapter-plan.js';
+import { createPdfWorkerPool } from '../src/materials/pdf-worker-pool.js';
+import { sectionedPdf } from '../scripts/pdf-fixtures.js';
+
+/**
+ * The same invariant as chapter-plan.test.ts, but through real PDFs: generated with pdf-lib (outline and/or
+ * headings or neither), read back by pdf.js in the worker, then planned.
+ */
+const pool = createPdfWorkerPool({ timeoutMs: 30_000, size: 1 });
+afterAll(() => pool.close());
+
+const layout = fc.record({
+  sizes: fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 14 }),
+  outline: fc.boolean(),
+  headings: fc.boolean(),
+  namedDestinations: fc.boolean(),
+});
+
+describe('chapter plan over generated PDFs (property)', () => {
+  it('covers every page once, in order, and follows the outline or the headings when there are any', async () => {
+    await fc.assert(
+      fc.asyncProperty(layout, async ({ sizes, outline, headings, namedDestinations }) => {
+        const sections = sizes.map((pages, index) => ({ title: `Section ${String.fromCharCode(65 + index)}`, pages }));
+        const bytes = await sectionedPdf({ sections, outline, headings, namedDestinations, linesPerPage: 4 });
+        const extracted = await pool.extract(bytes, { maxPages: 500 });
+        const pageCount = sizes.reduce((sum, size) => sum + size, 0);
+        expect(extracted.pageCount).toBe(pageCount);
+
+        const plan = planFromDocument(extracted);
+        const chapters = plan?.chapters ?? planByPages(pageCount, extracted.pages.map((page) => page.text));
+        expect(chapterProblems(chapters, pageCount)).toEqual([]);
+        expect(chapters.length).toBeLessThanOrEqual(MAX_CHAPTERS);
+
+        const sectionStarts = new Set(sizes.map((_, index) => sizes.slice(0, index).reduce((sum, size) => sum + size, 0) + 1));
+        if (sizes.length >= 2 && (outline || headings)) {
+          expect(plan?.source).toBe(outline ? 'outline' : 'headings');
+          // Merging may drop boundaries but never invents one.
+          expect(chapters.every((chapter) => sectionStarts.has(chapter.startPage))).toBe(true);
+        }
+        if (!outline && !headings) expect(plan).toBeNull();
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
