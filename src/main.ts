@@ -1,14 +1,10 @@
 import { Redis } from 'ioredis';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
+import { createApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createModel } from './llm/index.js';
 import { createLogger, type Logger } from './logger.js';
-import { createMetrics } from './metrics.js';
-import { createServer } from './server.js';
-import { createStore } from './store/index.js';
-import { offlineTasks } from './offline-tasks.js';
 
-/** Composition root: config -> store -> model -> services -> server.listen, plus graceful shutdown. */
+/** Entry point: config -> app (store, model, services, server) -> listen, plus graceful shutdown. */
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -20,24 +16,14 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-
   const logger = createLogger(config.logLevel);
-  const metrics = createMetrics();
-  const store = createStore({ redisUrl: config.redisUrl, logger });
-  const model = createModel(config, { metrics, store, logger, offlineTasks });
 
   // The streams adapter needs its own connection: it blocks on XREAD for inter-node packets.
   const adapterClient = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: null }) : undefined;
   adapterClient?.on('error', (error: Error) => logger.warn({ err: error }, 'socket.io adapter redis error'));
 
-  const server = createServer({
-    config,
-    store,
-    model,
-    logger,
-    metrics,
-    ...(adapterClient ? { socketAdapter: createAdapter(adapterClient) } : {}),
-  });
+  const app = createApp(config, logger, adapterClient ? { socketAdapter: createAdapter(adapterClient) } : {});
+  const { server, store, model } = app;
 
   await new Promise<void>((resolve, reject) => {
     server.httpServer.once('error', reject);
@@ -45,16 +31,20 @@ async function main(): Promise<void> {
   });
   const address = server.httpServer.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info(
-    { port, store: store.kind, model: model.kind, url: `http://localhost:${port}/` },
-    `lectern listening on http://localhost:${port}/`,
-  );
+  logger.info({ port, store: store.kind, model: model.kind }, `lectern listening on http://localhost:${port}/`);
 
   installShutdown(logger, async () => {
-    await server.close();
-    await store.close();
+    await app.close();
     await adapterClient?.quit().catch(() => undefined);
   });
+
+  if (config.preloadSample) {
+    // After listen, so /healthz answers at once; a failure here only means no sample in the list.
+    app.materials.preloadSample().then(
+      (material) => logger.info({ materialId: material.id, chapters: material.chapters.length }, 'sample material ready'),
+      (error: unknown) => logger.warn({ err: error }, 'could not preload the sample material'),
+    );
+  }
 }
 
 function installShutdown(logger: Logger, shutdown: () => Promise<void>): void {

@@ -1,7 +1,10 @@
+import { lectureOfflineTasks } from './lecture/offline-tasks.js';
 import type { OfflineTasks } from './llm/offline-model.js';
 
 /**
  * Every task the offline model can answer, gathered from the feature folders that own the agents. A task missing
  * here is answered with UNKNOWN_TASK, never with an invented reply.
  */
-export const offlineTasks: OfflineTasks = {};
+export const offlineTasks: OfflineTasks = {
+  ...lectureOfflineTasks,
+};

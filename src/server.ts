@@ -11,6 +11,12 @@ import type { Metrics } from './metrics.js';
 import { nodeModulesDir, publicDir } from './paths.js';
 import { createSocketServer } from './realtime/socket-server.js';
 import type { Store } from './store/store.js';
+import type { MaterialService } from './materials/material-service.js';
+import type { LectureService } from './lecture/lecture-service.js';
+import type { TokenSigner } from './classroom/tokens.js';
+import { createMaterialsRouter } from './http/materials-router.js';
+import { createSessionsRouter } from './http/sessions-router.js';
+import { registerTutorNamespace } from './realtime/tutor-namespace.js';
 
 export interface ServerDeps {
   config: Config;
@@ -18,6 +24,9 @@ export interface ServerDeps {
   model: LanguageModel;
   logger: Logger;
   metrics: Metrics;
+  materials: MaterialService;
+  lectures: LectureService;
+  signer: TokenSigner;
   /** socket.io adapter for several nodes (Redis streams); in-memory when absent. */
   socketAdapter?: ServerOptions['adapter'];
 }
@@ -35,6 +44,8 @@ const VENDOR_ASSETS: Record<string, string> = {
   katex: 'katex/dist',
   marked: 'marked/lib',
   dompurify: 'dompurify/dist',
+  // A Korean web font, so pages read well on machines without Korean system fonts.
+  pretendard: 'pretendard/dist/web/static',
 };
 
 /** Builds express + http server + socket.io from its dependencies. Never listens by itself (see main.ts). */
@@ -53,7 +64,9 @@ export function createServer(deps: ServerDeps): LecternServer {
   });
 
   app.use(createHealthRouter({ store, model, metrics }));
+  app.use('/api/materials', createMaterialsRouter({ materials: deps.materials, logger }));
   app.use(express.json({ limit: '256kb' }));
+  app.use('/api/sessions', createSessionsRouter({ lectures: deps.lectures }));
 
   app.use('/api', apiNotFound);
 
@@ -65,6 +78,7 @@ export function createServer(deps: ServerDeps): LecternServer {
 
   const httpServer = createHttpServer(app);
   const io = createSocketServer(httpServer, { metrics, ...(deps.socketAdapter ? { adapter: deps.socketAdapter } : {}) });
+  registerTutorNamespace(io.of('/tutor'), { lectures: deps.lectures, signer: deps.signer, logger });
 
   let closing: Promise<void> | undefined;
   const close = () => {

@@ -1,0 +1,81 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/** Shared helpers of the benchmark scripts: argument parsing, a server child process, percentiles. */
+
+export function numberArg(name: string, fallback: number): number {
+  const index = process.argv.indexOf(`--${name}`);
+  if (index === -1) return fallback;
+  const value = Number(process.argv[index + 1]);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} needs a positive number`);
+  return value;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Runs the real server (src/main.ts) in its own process, so client load does not share its event loop. */
+export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the server side of a run.
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'lectern-bench-')),
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      // not yet listening
+    }
+    if (Date.now() > deadline) throw new Error('server did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    child,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
+
+/** Reads one metric's value from a Prometheus text body (first sample without labels, or with `labels`). */
+export function metricValue(body: string, name: string, labels = ''): number | undefined {
+  const line = body.split('\n').find((candidate) => candidate.startsWith(`${name}${labels} `));
+  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+}
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index] ?? 0;
+}
+
+export const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;

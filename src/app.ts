@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import type { ServerOptions } from 'socket.io';
+import { TokenSigner } from './classroom/tokens.js';
+import type { Config } from './config.js';
+import { LectureService } from './lecture/lecture-service.js';
+import type { SessionObserver } from './lecture/session-actor.js';
+import type { PacerEmitMeta } from './lecture/pacer.js';
+import { createModel } from './llm/index.js';
+import type { LanguageModel } from './llm/model.js';
+import type { Logger } from './logger.js';
+import { createMaterialService, type MaterialService } from './materials/material-service.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import { offlineTasks } from './offline-tasks.js';
+import { createServer, type LecternServer } from './server.js';
+import { createStore } from './store/index.js';
+import type { Store } from './store/store.js';
+
+export interface AppOverrides {
+  store?: Store;
+  model?: LanguageModel;
+  socketAdapter?: ServerOptions['adapter'];
+  nodeId?: string;
+  observer?: SessionObserver;
+  onDelta?: (meta: PacerEmitMeta) => void;
+}
+
+export interface App {
+  config: Config;
+  store: Store;
+  model: LanguageModel;
+  metrics: Metrics;
+  materials: MaterialService;
+  lectures: LectureService;
+  signer: TokenSigner;
+  server: LecternServer;
+  /** Graceful stop: sockets and HTTP first, then services, then the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the whole product from a config: store -> model -> services -> server. main.ts listens on the result;
+ * tests and benchmarks build the same thing on port 0, overriding only what they must (a store, a model).
+ */
+export function createApp(config: Config, logger: Logger, overrides: AppOverrides = {}): App {
+  const metrics = createMetrics();
+  const store = overrides.store ?? createStore({ redisUrl: config.redisUrl, logger });
+  const model = overrides.model ?? createModel(config, { metrics, store, logger, offlineTasks });
+  const signer = new TokenSigner(config.tokenSecret);
+  const materials = createMaterialService({ config, store, model, logger: logger.child({ part: 'materials' }) });
+  const lectures = new LectureService({
+    store,
+    model,
+    materials,
+    signer,
+    logger: logger.child({ part: 'lecture' }),
+    lectureConcurrency: config.lectureConcurrency,
+    nodeId: overrides.nodeId ?? randomUUID(),
+    ...(overrides.observer ? { observer: overrides.observer } : {}),
+    ...(overrides.onDelta ? { onDelta: overrides.onDelta } : {}),
+  });
+  const server = createServer({
+    config,
+    store,
+    model,
+    logger,
+    metrics,
+    materials,
+    lectures,
+    signer,
+    ...(overrides.socketAdapter ? { socketAdapter: overrides.socketAdapter } : {}),
+  });
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      await server.close();
+      await lectures.close();
+      await materials.close();
+      if (!overrides.store) await store.close();
+    })();
+    return closing;
+  };
+  return { config, store, model, metrics, materials, lectures, signer, server, close };
+}

@@ -1,0 +1,200 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from '../logger.js';
+import type { LanguageModel } from '../llm/model.js';
+import { toWireError } from '../errors.js';
+import type { Store } from '../store/store.js';
+import { keys } from '../store/keys.js';
+import { LECTURE_TASKS, lecturePrompts } from './lecture-prompts.js';
+
+/** What the generator needs from a material (MaterialService satisfies it). */
+export interface LectureMaterialReader {
+  chapterText(materialId: string, index: number): Promise<string>;
+  chapterPdf(materialId: string, index: number): Promise<Uint8Array>;
+}
+
+export interface LectureMaterial {
+  id: string;
+  title: string;
+  chapters: readonly { index: number; title: string }[];
+}
+
+export interface LectureGeneratorOptions {
+  store: Store;
+  model: LanguageModel;
+  materials: LectureMaterialReader;
+  logger: Logger;
+  /** Chapters generated in parallel per material on this node. */
+  concurrency: number;
+  /** Identifies this node as a lease owner. */
+  nodeId: string;
+  leaseMs?: number;
+  /** How often interested materials are re-checked for chapters nobody is generating (a dead node's). */
+  watchdogMs?: number;
+}
+
+const INTEREST_MS = 10 * 60_000;
+
+/**
+ * The Delegator's generation side: writes every chapter lecture of a material once, shared by every student and
+ * node. A chapter's raw model text is appended to a store stream as it arrives (students tail it, so chapter 1
+ * streams while later chapters are still being written). A lease makes generation single-flight across nodes; a
+ * watchdog picks up chapters whose generating node died. A failed attempt keeps its text, and the next attempt
+ * continues from it, so the stream is append-only and no student ever sees text change under them.
+ */
+export class LectureGenerator {
+  private readonly leaseMs: number;
+  private readonly running = new Set<string>();
+  private readonly interest = new Map<string, { material: LectureMaterial; until: number }>();
+  private readonly queues = new Map<string, Promise<void>>();
+  private readonly watchdog: NodeJS.Timeout;
+
+  constructor(private readonly options: LectureGeneratorOptions) {
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.watchdog = setInterval(() => this.checkInterest(), options.watchdogMs ?? this.leaseMs / 2);
+    this.watchdog.unref();
+  }
+
+  /** The cache key of a chapter: material, chapter, prompt version and model name. */
+  cacheKey(materialId: string, chapter: number): string {
+    const prompts = lecturePrompts();
+    return createHash('sha256')
+      .update([materialId, chapter, prompts.write.hash, prompts.continue.hash, this.modelName()].join('\n'))
+      .digest('hex')
+      .slice(0, 32);
+  }
+
+  /**
+   * Makes sure every chapter of the material is (being) generated, in chapter order with bounded parallelism.
+   * Cheap and idempotent: call it whenever a student starts or resumes.
+   */
+  ensure(material: LectureMaterial): void {
+    this.interest.set(material.id, { material, until: Date.now() + INTEREST_MS });
+    if (this.queues.has(material.id)) return;
+    const run = this.generateAll(material).finally(() => this.queues.delete(material.id));
+    this.queues.set(material.id, run);
+  }
+
+  close(): void {
+    clearInterval(this.watchdog);
+  }
+
+  private modelName(): string {
+    return `${this.options.model.kind}:${this.options.model.modelName('generation')}`;
+  }
+
+  private async generateAll(material: LectureMaterial): Promise<void> {
+    const pending = [...material.chapters];
+    const worker = async () => {
+      for (let chapter = pending.shift(); chapter; chapter = pending.shift()) {
+        await this.ensureChapter(material, chapter.index);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, this.options.concurrency) }, worker));
+  }
+
+  private checkInterest(): void {
+    const now = Date.now();
+    for (const [id, { material, until }] of this.interest) {
+      if (until < now) this.interest.delete(id);
+      else if (!this.queues.has(id)) {
+        const run = this.generateAll(material).finally(() => this.queues.delete(id));
+        this.queues.set(id, run);
+      }
+    }
+  }
+
+  /** Generates (or continues) one chapter unless it is done or another node holds its lease. Never throws. */
+  async ensureChapter(material: LectureMaterial, chapter: number): Promise<void> {
+    const { store, logger, nodeId } = this.options;
+    const cacheKey = this.cacheKey(material.id, chapter);
+    if (this.running.has(cacheKey)) return;
+    this.running.add(cacheKey);
+    let renew: NodeJS.Timeout | undefined;
+    const abort = new AbortController();
+    try {
+      if ((await store.get(keys.lectureStatus(cacheKey))) === 'done') return;
+      if (!(await store.acquireLease(keys.lectureLock(cacheKey), nodeId, this.leaseMs))) return;
+      renew = setInterval(() => {
+        store.renewLease(keys.lectureLock(cacheKey), nodeId, this.leaseMs).then(
+          (held) => {
+            if (!held) abort.abort(new Error('lease lost'));
+          },
+          () => undefined, // a store blip: the next renewal decides
+        );
+      }, this.leaseMs / 3);
+      // Another node may have finished between our status check and the lease.
+      if ((await store.get(keys.lectureStatus(cacheKey))) === 'done') return;
+      await this.generate(material, chapter, cacheKey, abort.signal);
+    } catch (error) {
+      logger.warn({ err: error, materialId: material.id, chapter }, 'lecture generation failed');
+      const { body } = toWireError(error);
+      await store
+        .xadd(keys.lectureText(cacheKey), { e: 'failed', code: body.code, message: body.message })
+        .catch(() => undefined);
+    } finally {
+      if (renew) clearInterval(renew);
+      await store.releaseLease(keys.lectureLock(cacheKey), nodeId).catch(() => undefined);
+      this.running.delete(cacheKey);
+    }
+  }
+
+  private async generate(material: LectureMaterial, chapter: number, cacheKey: string, signal: AbortSignal) {
+    const { store, model, materials } = this.options;
+    const streamKey = keys.lectureText(cacheKey);
+    const previous = await store.xread(streamKey, '0');
+    const prefix = previous.map((entry) => entry.fields.t ?? '').join('');
+    if (previous.at(-1)?.fields.e === 'failed') await store.xadd(streamKey, { e: 'attempt' });
+
+    const info = material.chapters.find((candidate) => candidate.index === chapter);
+    const text = await materials.chapterText(material.id, chapter);
+    const input = { materialTitle: material.title, title: info?.title ?? '', text, prefix };
+    const prompts = lecturePrompts();
+    const continuing = prefix.length > 0;
+    const prompt = continuing
+      ? prompts.continue.render({ title: input.title, prefix })
+      : prompts.write.render({ title: input.title, materialTitle: material.title });
+    const files =
+      model.kind === 'gemini' ? [{ mimeType: 'application/pdf', data: await materials.chapterPdf(material.id, chapter) }] : [];
+
+    const stream = model.streamText({
+      task: continuing ? LECTURE_TASKS.continue : LECTURE_TASKS.write,
+      input,
+      prompt,
+      system: prompts.system.render({}),
+      role: 'generation',
+      temperature: 0.4,
+      files,
+      signal,
+      attribution: { materialId: material.id },
+    });
+
+    // Write-behind batching: whatever arrives while one append is in flight goes out as the next single append.
+    let buffer = '';
+    let writing: Promise<void> | undefined;
+    let writeFailure: unknown;
+    const flush = async () => {
+      while (buffer.length > 0) {
+        const piece = buffer;
+        buffer = '';
+        await store.xadd(streamKey, { t: piece });
+      }
+    };
+    for await (const delta of stream) {
+      if (writeFailure !== undefined) throw writeFailure;
+      buffer += delta;
+      writing ??= flush()
+        .catch((error: unknown) => {
+          writeFailure = error;
+        })
+        .finally(() => {
+          writing = undefined;
+        });
+    }
+    await writing;
+    if (writeFailure !== undefined) throw writeFailure;
+    await flush();
+    await stream.result;
+    await store.set(keys.lectureStatus(cacheKey), 'done');
+    await store.xadd(streamKey, { e: 'done' });
+  }
+}

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import type { OfflineTasks } from '../llm/offline-model.js';
+import { keyTerms, withParticle } from './korean-text.js';
+import { LECTURE_TASKS } from './lecture-prompts.js';
+import { judgeOfflineAnswer, offlineSubconcepts, writeOfflineLecture } from './offline-lecture.js';
+import { TUTOR_TASKS } from './qa-tutor.js';
+
+/**
+ * The offline model's answers for the lecture agents: extractive and deterministic, built from the structured
+ * input each agent passes (never from the prompt text).
+ */
+const LectureInput = z.object({ title: z.string(), text: z.string(), prefix: z.string().default('') });
+const QuestionInput = z.object({ question: z.string(), lecture: z.string() });
+const JudgeInput = z.object({ question: z.string(), modelAnswer: z.string(), answer: z.string() });
+const SupplementInput = z.object({ question: z.string(), lecture: z.string(), modelAnswer: z.string(), answer: z.string() });
+const RemedialInput = z.object({ concept: z.string(), explanation: z.string(), question: z.string(), answer: z.string() });
+
+/** `'term'` followed by the particle that fits the term (not the quote mark). */
+function quoted(term: string, pair: '을/를' | '이/가'): string {
+  return `'${term}'${withParticle(term, pair).slice(term.length)}`;
+}
+
+export const lectureOfflineTasks: OfflineTasks = {
+  [LECTURE_TASKS.write]: {
+    text: (input) => writeOfflineLecture(LectureInput.parse(input)),
+  },
+  [LECTURE_TASKS.continue]: {
+    // The offline lecture is deterministic, so continuing means writing it again and skipping what was sent.
+    text: (input) => {
+      const { title, text, prefix } = LectureInput.parse(input);
+      const full = writeOfflineLecture({ title, text });
+      return full.startsWith(prefix) ? full.slice(prefix.length) : '';
+    },
+  },
+  [TUTOR_TASKS.modelAnswer]: {
+    object: (input) => {
+      const { question, lecture } = QuestionInput.parse(input);
+      const { modelAnswer } = judgeOfflineAnswer({ question, reference: lecture, answer: '' });
+      const keyPoints = keyTerms(modelAnswer, 5);
+      return { modelAnswer, keyPoints: keyPoints.length > 0 ? keyPoints : [modelAnswer.slice(0, 40)] };
+    },
+  },
+  [TUTOR_TASKS.judge]: {
+    object: (input) => {
+      const { question, modelAnswer, answer } = JudgeInput.parse(input);
+      const judgement = judgeOfflineAnswer({ question, reference: modelAnswer, answer });
+      return { verdict: judgement.verdict, feedback: judgement.feedback };
+    },
+  },
+  [TUTOR_TASKS.subconcepts]: {
+    object: (input) => {
+      const { question, lecture } = QuestionInput.parse(input);
+      return { subconcepts: offlineSubconcepts({ question, passage: lecture }) };
+    },
+  },
+  [TUTOR_TASKS.supplement]: {
+    text: (input) => {
+      const { modelAnswer } = SupplementInput.parse(input);
+      const terms = keyTerms(modelAnswer, 3);
+      const focus = terms.length > 0 ? `핵심은 ${quoted(terms.join("', '"), '이/가')} 어떻게 연결되는지입니다.` : '';
+      return `**정리해 볼까요?**\n\n${modelAnswer}\n\n${focus} 이 점을 기억하면서 강의를 이어가겠습니다.\n`;
+    },
+  },
+  [TUTOR_TASKS.remedial]: {
+    text: (input) => {
+      const { concept, explanation } = RemedialInput.parse(input);
+      return `${quoted(concept, '을/를')} 다시 한 번 살펴볼게요.\n\n${explanation}\n\n이 내용을 떠올리며 다음 질문으로 넘어가 봅시다.\n`;
+    },
+  },
+};

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import type { Attribution, LanguageModel, TextStream } from '../llm/model.js';
+import { loadPrompt } from '../llm/prompt-loader.js';
+import { delimitStudentText } from './student-text.js';
+
+/**
+ * The Main Q&A Agent and its helpers (seed 003, steps 5–7): a model answer written from the question and the
+ * chapter's lecture, a verdict on the student's reply, subconcepts for Bad mode, and the streamed explanations.
+ * Each agent is one function, one zod schema, one prompt file.
+ */
+
+export const TUTOR_TASKS = {
+  modelAnswer: 'tutor.model-answer',
+  judge: 'tutor.judge',
+  subconcepts: 'tutor.subconcepts',
+  supplement: 'tutor.supplement',
+  remedial: 'tutor.remedial',
+} as const;
+
+export const ModelAnswerSchema = z.object({
+  modelAnswer: z.string().min(1).describe('질문에 대한 모범 답안'),
+  keyPoints: z.array(z.string().min(1)).min(1).max(8).describe('답에 꼭 들어가야 할 핵심 요소'),
+});
+export type ModelAnswer = z.infer<typeof ModelAnswerSchema>;
+
+export const VerdictSchema = z.object({
+  verdict: z.enum(['good', 'bad']).describe('good: 핵심을 이해함, bad: 틀렸거나 핵심이 빠짐'),
+  feedback: z.string().min(1).max(1000).describe('학생에게 건네는 1~3문장의 피드백'),
+});
+export type VerdictResult = z.infer<typeof VerdictSchema>;
+
+export const SubconceptSchema = z.object({
+  concept: z.string().min(1).max(200).describe('하위 개념의 이름'),
+  question: z.string().min(1).max(500).describe('이 하위 개념을 확인하는 짧은 질문'),
+  explanation: z.string().min(1).max(2000).describe('이 하위 개념의 핵심 설명'),
+});
+export const SubconceptsSchema = z.object({
+  subconcepts: z.array(SubconceptSchema).min(2).max(3).describe('쉬운 것부터 순서대로 2~3개'),
+});
+export type Subconcept = z.infer<typeof SubconceptSchema>;
+
+export interface QuestionContext {
+  question: string;
+  /** The chapter's lecture text as the student saw it (markers removed). */
+  lecture: string;
+  attribution?: Attribution;
+  signal?: AbortSignal;
+}
+
+const prompt = (name: string) => loadPrompt(name);
+const system = () => prompt('tutor-system').render({});
+
+export class QaTutor {
+  constructor(private readonly model: LanguageModel) {}
+
+  async modelAnswer(context: QuestionContext): Promise<ModelAnswer> {
+    const input = { question: context.question, lecture: context.lecture };
+    const result = await this.model.generateObject({
+      task: TUTOR_TASKS.modelAnswer,
+      input,
+      prompt: prompt('tutor-model-answer').render(input),
+      system: system(),
+      schema: ModelAnswerSchema,
+      role: 'judge',
+      temperature: 0.2,
+      ...extras(context),
+    });
+    return result.object;
+  }
+
+  async judge(context: QuestionContext & { modelAnswer: string; answer: string }): Promise<VerdictResult> {
+    const input = { question: context.question, modelAnswer: context.modelAnswer, answer: context.answer };
+    const result = await this.model.generateObject({
+      task: TUTOR_TASKS.judge,
+      input,
+      prompt: prompt('tutor-judge').render({ ...input, answer: delimitStudentText(context.answer) }),
+      system: system(),
+      schema: VerdictSchema,
+      role: 'judge',
+      temperature: 0,
+      ...extras(context),
+    });
+    return result.object;
+  }
+
+  async subconcepts(context: QuestionContext & { modelAnswer: string }): Promise<Subconcept[]> {
+    const input = { question: context.question, lecture: context.lecture, modelAnswer: context.modelAnswer };
+    const result = await this.model.generateObject({
+      task: TUTOR_TASKS.subconcepts,
+      input,
+      prompt: prompt('tutor-subconcepts').render(input),
+      system: system(),
+      schema: SubconceptsSchema,
+      role: 'generation',
+      temperature: 0.3,
+      ...extras(context),
+    });
+    return result.object.subconcepts;
+  }
+
+  supplement(context: QuestionContext & { modelAnswer: string; answer: string }): TextStream {
+    const input = {
+      question: context.question,
+      lecture: context.lecture,
+      modelAnswer: context.modelAnswer,
+      answer: context.answer,
+    };
+    return this.model.streamText({
+      task: TUTOR_TASKS.supplement,
+      input,
+      prompt: prompt('tutor-supplement').render({ ...input, answer: delimitStudentText(context.answer) }),
+      system: system(),
+      role: 'generation',
+      temperature: 0.4,
+      ...extras(context),
+    });
+  }
+
+  remedial(context: { subconcept: Subconcept; answer: string; attribution?: Attribution; signal?: AbortSignal }): TextStream {
+    const input = {
+      concept: context.subconcept.concept,
+      explanation: context.subconcept.explanation,
+      question: context.subconcept.question,
+      answer: context.answer,
+    };
+    return this.model.streamText({
+      task: TUTOR_TASKS.remedial,
+      input,
+      prompt: prompt('tutor-remedial').render({ ...input, answer: delimitStudentText(context.answer) }),
+      system: system(),
+      role: 'generation',
+      temperature: 0.4,
+      ...extras(context),
+    });
+  }
+}
+
+function extras(context: { attribution?: Attribution; signal?: AbortSignal }) {
+  return {
+    ...(context.attribution ? { attribution: context.attribution } : {}),
+    ...(context.signal ? { signal: context.signal } : {}),
+  };
+}

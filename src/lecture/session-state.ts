@@ -1,0 +1,107 @@
+import type { PublicPhase } from '../protocol/tutor.js';
+import type { Subconcept } from './qa-tutor.js';
+
+/**
+ * The tutoring session as a discriminated union: fields exist only in the states where they mean something.
+ * `offset` is always a source offset into the chapter's raw generated text (markers included), so it means the
+ * same thing on every node that reads the same stream.
+ */
+export interface PendingQuestion {
+  id: string;
+  text: string;
+  /** Source offsets of the question (markers included); the lecture resumes at `end`. */
+  start: number;
+  end: number;
+}
+
+export type TutoringStep =
+  /** The model answer and verdict are being written. */
+  | { kind: 'judging' }
+  /** Bad mode: the verdict was sent; the concept is being split into subconcepts. */
+  | { kind: 'splitting' }
+  /** Good mode: the supplementary explanation streams, then the lecture resumes. */
+  | { kind: 'supplement' }
+  /** Bad mode: subconcept `index` is asked; waiting for the student's reply. */
+  | { kind: 'subquestion'; index: number }
+  /** Bad mode: the reply to subconcept `index` was judged; `wrong` replies get a remedial explanation. */
+  | { kind: 'subjudging'; index: number; answer: string }
+  | { kind: 'remedial'; index: number; answer: string };
+
+export type ActiveState =
+  | { kind: 'streaming'; chapter: number; offset: number }
+  | { kind: 'awaiting-answer'; chapter: number; question: PendingQuestion }
+  | {
+      kind: 'tutoring';
+      chapter: number;
+      question: PendingQuestion;
+      answer: string;
+      modelAnswer?: string;
+      subconcepts?: Subconcept[];
+      step: TutoringStep;
+    };
+
+export type SessionState =
+  | { kind: 'idle' }
+  | ActiveState
+  | { kind: 'paused'; reason: 'student' | 'error'; previous: ActiveState }
+  | { kind: 'finished' };
+
+/** The chapter a state is in (for progress and snapshots). */
+export function chapterOf(state: SessionState): number | undefined {
+  switch (state.kind) {
+    case 'idle':
+    case 'finished':
+      return undefined;
+    case 'paused':
+      return state.previous.chapter;
+    case 'streaming':
+    case 'awaiting-answer':
+    case 'tutoring':
+      return state.chapter;
+  }
+}
+
+/** The id of the question the student must answer now, if any (a subquestion id while one is asked). */
+export function pendingQuestionId(state: SessionState): string | undefined {
+  if (state.kind === 'awaiting-answer') return state.question.id;
+  if (state.kind === 'tutoring' && state.step.kind === 'subquestion') return subquestionId(state.question.id, state.step.index);
+  return undefined;
+}
+
+export function subquestionId(parentId: string, index: number): string {
+  return `${parentId}.s${index + 1}`;
+}
+
+export function questionId(chapter: number, ordinal: number): string {
+  return `c${chapter}q${ordinal}`;
+}
+
+/** What the client is told about the phase. Never includes model answers. */
+export function toPublicPhase(state: SessionState): PublicPhase {
+  switch (state.kind) {
+    case 'idle':
+      return { kind: 'idle' };
+    case 'finished':
+      return { kind: 'finished' };
+    case 'streaming':
+      return { kind: 'streaming', chapter: state.chapter };
+    case 'paused':
+      return { kind: 'paused', chapter: state.previous.chapter, reason: state.reason };
+    case 'awaiting-answer':
+      return { kind: 'awaiting-answer', chapter: state.chapter, questionId: state.question.id, text: state.question.text };
+    case 'tutoring': {
+      const step = state.step;
+      const sub = step.kind === 'subquestion' ? state.subconcepts?.[step.index] : undefined;
+      if (step.kind === 'subquestion' && sub) {
+        return {
+          kind: 'awaiting-answer',
+          chapter: state.chapter,
+          questionId: subquestionId(state.question.id, step.index),
+          text: sub.question,
+          parentQuestionId: state.question.id,
+        };
+      }
+      return { kind: 'tutoring', chapter: state.chapter, questionId: state.question.id };
+    }
+  }
+}

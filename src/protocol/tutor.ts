@@ -1,0 +1,111 @@
+import { z } from 'zod';
+
+/**
+ * The `/tutor` namespace: one student's live lecture. Inbound payloads are zod schemas (validated by onEvent);
+ * outbound events are types. Every server event carries the session's increasing `seq`.
+ */
+
+// ---- HTTP
+export const CreateSessionBody = z.object({
+  materialId: z.string().trim().min(1).max(128),
+  nickname: z
+    .string()
+    .trim()
+    .min(1)
+    .max(20)
+    // eslint-disable-next-line no-control-regex
+    .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), '제어 문자는 쓸 수 없습니다.'),
+});
+export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
+
+// ---- client -> server commands
+export const EmptyPayload = z.object({}).strict();
+export const SpeedPayload = z.object({ tokensPerSecond: z.number().int().min(1).max(200) }).strict();
+export const AnswerSubmitPayload = z
+  .object({ questionId: z.string().min(1).max(64), text: z.string().trim().min(1).max(2000) })
+  .strict();
+export const SessionResumePayload = z.object({ lastSeq: z.number().int().min(0) }).strict();
+
+export type SpeedPayload = z.infer<typeof SpeedPayload>;
+export type AnswerSubmitPayload = z.infer<typeof AnswerSubmitPayload>;
+export type SessionResumePayload = z.infer<typeof SessionResumePayload>;
+
+export const TUTOR_COMMANDS = {
+  'lecture:start': EmptyPayload,
+  'lecture:pause': EmptyPayload,
+  'lecture:resume': EmptyPayload,
+  'lecture:speed': SpeedPayload,
+  'answer:submit': AnswerSubmitPayload,
+  'session:resume': SessionResumePayload,
+} as const;
+
+// ---- server -> client events
+export type ReplyKind = 'supplement' | 'remedial';
+export type Verdict = 'good' | 'bad';
+
+/** What a client needs to render the session's phase. Fields exist only where they mean something. */
+export type PublicPhase =
+  | { kind: 'idle' }
+  | { kind: 'streaming'; chapter: number }
+  | { kind: 'paused'; chapter: number; reason: 'student' | 'error' }
+  | { kind: 'awaiting-answer'; chapter: number; questionId: string; text: string; parentQuestionId?: string }
+  | { kind: 'tutoring'; chapter: number; questionId: string }
+  | { kind: 'finished' };
+
+/** One item of the rendered history besides the lecture text itself; `at` is the display offset in its chapter. */
+export type TranscriptItem =
+  | { type: 'question'; chapter: number; at: number; questionId: string; text: string }
+  | {
+      type: 'subquestion';
+      chapter: number;
+      at: number;
+      questionId: string;
+      parentQuestionId: string;
+      index: number;
+      total: number;
+      concept: string;
+      text: string;
+    }
+  | { type: 'answer'; chapter: number; at: number; questionId: string; text: string }
+  | { type: 'verdict'; chapter: number; at: number; questionId: string; verdict: Verdict; feedback: string }
+  | { type: 'reply'; chapter: number; at: number; replyId: string; kind: ReplyKind; text: string; complete: boolean };
+
+export interface SessionSnapshot {
+  sessionId: string;
+  nickname: string;
+  material: { id: string; title: string; chapters: { index: number; title: string }[] };
+  phase: PublicPhase;
+  speed: number;
+  /** Chapters started so far with the lecture text delivered in each. */
+  chapters: { index: number; title: string; text: string; complete: boolean }[];
+  transcript: TranscriptItem[];
+}
+
+export interface TutorServerEvents {
+  'lecture:chapter-start': { seq: number; chapter: number; title: string };
+  'lecture:delta': { seq: number; chapter: number; text: string };
+  'lecture:chapter-end': { seq: number; chapter: number };
+  'lecture:question': { seq: number; questionId: string; chapter: number; text: string };
+  'tutor:verdict': { seq: number; questionId: string; verdict: Verdict; feedback: string };
+  'tutor:subquestion': {
+    seq: number;
+    questionId: string;
+    parentQuestionId: string;
+    index: number;
+    total: number;
+    concept: string;
+    text: string;
+  };
+  'tutor:reply-start': { seq: number; replyId: string; kind: ReplyKind };
+  'tutor:reply-delta': { seq: number; replyId: string; text: string };
+  'tutor:reply-end': { seq: number; replyId: string };
+  'lecture:end': { seq: number };
+  'session:state': { seq: number; state: SessionSnapshot };
+  'session:error': { seq: number; code: string; message: string };
+}
+
+export type TutorEventName = keyof TutorServerEvents;
+/** An event without its seq, as produced by the session before the log numbers it. */
+export type TutorEvent = {
+  [K in TutorEventName]: { event: K; payload: Omit<TutorServerEvents[K], 'seq'> };
+}[TutorEventName];

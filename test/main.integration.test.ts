@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeGemini } from './support/fake-gemini.js';
+
+/** The real entry point (src/main.ts through tsx), as `npm start` runs it after building. */
+function startMain(env: Record<string, string>): { child: ChildProcess; output: () => string } {
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function waitForHealth(url: string, timeoutMs: number): Promise<unknown> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return await response.json();
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`no answer from ${url} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the entry point', () => {
+  it('starts with no configuration (memory store, offline model), answers /healthz, and exits 0 on SIGTERM', async () => {
+    const port = await freePort();
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'lectern-main-'));
+    dirs.push(dataDir);
+    const { child, output } = startMain({ PORT: String(port), DATA_DIR: dataDir });
+    children.push(child);
+    const health = await waitForHealth(`http://127.0.0.1:${port}/healthz`, 15_000);
+    expect(health).toMatchObject({ status: 'ok', store: 'memory', model: 'offline' });
+
+    child.kill('SIGTERM');
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+    expect(output()).toContain('shutting down');
+  });
+
+  it('uses Redis when REDIS_URL is set', async () => {
+    const port = await freePort();
+    const { child } = startMain({ PORT: String(port), REDIS_URL: 'redis://127.0.0.1:6379', PRELOAD_SAMPLE: 'false' });
+    children.push(child);
+    const health = await waitForHealth(`http://127.0.0.1:${port}/healthz`, 15_000);
+    expect(health).toMatchObject({ store: 'redis', model: 'offline' });
+    child.kill('SIGTERM');
+    expect(((await once(child, 'exit')) as [number | null])[0]).toBe(0);
+  });
+
+  it('uses Gemini when GEMINI_API_KEY is set, through GEMINI_BASE_URL', async () => {
+    const fake = await FakeGemini.start();
+    try {
+      const port = await freePort();
+      const { child } = startMain({
+        PORT: String(port),
+        GEMINI_API_KEY: 'test-key',
+        GEMINI_BASE_URL: fake.baseUrl,
+        PRELOAD_SAMPLE: 'false',
+      });
+      children.push(child);
+      const health = await waitForHealth(`http://127.0.0.1:${port}/healthz`, 15_000);
+      expect(health).toMatchObject({ store: 'memory', model: 'gemini' });
+      child.kill('SIGTERM');
+      expect(((await once(child, 'exit')) as [number | null])[0]).toBe(0);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('refuses to start on an invalid variable and names it', async () => {
+    const { child, output } = startMain({ PORT: 'not-a-port' });
+    children.push(child);
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(1);
+    expect(output()).toContain('PORT');
+  });
+});
