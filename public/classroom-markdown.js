@@ -1,0 +1,54 @@
+// Markdown with math for the classroom: marked -> DOMPurify -> KaTeX auto-render. Model output is untrusted, so
+// every piece of HTML goes through DOMPurify before it touches the DOM. All three libraries are served locally.
+import { Marked } from '/vendor/marked/marked.esm.js';
+import DOMPurify from '/vendor/dompurify/purify.es.mjs';
+import renderMathInElement from '/vendor/katex/contrib/auto-render.mjs';
+
+const marked = new Marked({ gfm: true, breaks: false, async: false });
+
+// Math is taken out before markdown runs (so `_`, `*` and `\\` inside formulas are not read as markdown) and put
+// back, escaped, as plain text for auto-render. Private-use characters mark the places; marked leaves them alone.
+const MATH = /\$\$[\s\S]+?\$\$|\\\[[\s\S]+?\\\]|\\\([\s\S]+?\\\)|\$(?=\S)(?:\\.|[^$\\\n])+?(?<=\S)\$/g;
+const MARK = /\uE000(\d+)\uE001/g;
+
+const MATH_DELIMITERS = [
+  { left: '$$', right: '$$', display: true },
+  { left: '\\[', right: '\\]', display: true },
+  { left: '\\(', right: '\\)', display: false },
+  { left: '$', right: '$', display: false },
+];
+
+const FORBID_TAGS = ['img', 'picture', 'source', 'video', 'audio', 'iframe', 'object', 'embed', 'style', 'link', 'meta', 'form', 'input', 'button', 'textarea', 'select', 'svg', 'math'];
+
+DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+  // Links from the model open elsewhere and carry nothing of ours.
+  if (node.tagName === 'A') {
+    node.setAttribute('target', '_blank');
+    node.setAttribute('rel', 'noopener noreferrer nofollow');
+  }
+});
+
+const escapeHtml = (text) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/** Sanitized HTML for a markdown source (math left as text for `typeset`). */
+export function markdownToSafeHtml(source) {
+  const formulas = [];
+  const protectedSource = source.replace(/[\uE000\uE001]/g, '').replace(MATH, (formula) => {
+    formulas.push(formula);
+    return `\uE000${formulas.length - 1}\uE001`;
+  });
+  const html = marked.parse(protectedSource).replace(MARK, (_whole, index) => escapeHtml(formulas[Number(index)] ?? ''));
+  return DOMPurify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_TAGS, FORBID_ATTR: ['style', 'srcset', 'class', 'id'] });
+}
+
+/** Renders the math of an element that holds sanitized HTML. */
+export function typeset(element) {
+  if (!element.textContent.includes('$') && !element.textContent.includes('\\')) return;
+  renderMathInElement(element, { delimiters: MATH_DELIMITERS, throwOnError: false, output: 'htmlAndMathml' });
+}
+
+/** Puts a markdown source into an element: sanitized HTML, then KaTeX. */
+export function renderMarkdownInto(element, source) {
+  element.innerHTML = markdownToSafeHtml(source);
+  typeset(element);
+}
