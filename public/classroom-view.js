@@ -320,9 +320,17 @@ export class LectureView {
     this.schedule(block);
   }
 
-  replyEnd({ replyId }) {
+  replyEnd({ replyId, abandoned }) {
     const block = this.replies.get(replyId);
-    if (block) block.parentElement.dataset.state = 'complete';
+    if (!block) return;
+    if (abandoned) {
+      // The server cut this reply off and writes it again under a new id.
+      block.parentElement.remove();
+      this.replies.delete(replyId);
+      this.dirty.delete(block);
+      return;
+    }
+    block.parentElement.dataset.state = 'complete';
   }
 
   // ---- the end -----------------------------------------------------------------------------------------------------

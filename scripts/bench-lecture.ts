@@ -1,10 +1,13 @@
 /**
- * npm run bench:lecture -- --students N [--speed 25] [--seconds 20]
+ * npm run bench:lecture -- --students N [--speed 25] [--seconds 20] [--window 50] [--ramp 10] [--think 5]
  *
  * N socket.io-client students in one process stream the sample lecture from a server in another process (offline
- * model, memory store) at a fixed speed, answering every question at once. A delta's lag is how late it arrives
- * against the pacer's schedule: within one uninterrupted run of deltas, the k-th token is due `k / speed` s after
- * the run's first delta arrived (tokens counted with the server's own tokenizer). Prints one JSON line.
+ * model, memory store) at a fixed speed. Like a real class, students start over `--ramp` seconds and answer each
+ * question after `--think` seconds (0 for at once). Lecture text and tutor replies are both
+ * paced, so both count. A delta's lag is how late it arrives against the pacer's schedule: within one uninterrupted
+ * run of deltas, the k-th token is due `k / speed` s after the run's first delta arrived (tokens counted with the
+ * server's own tokenizer). Prints one JSON line; `clientCpuPct` shows whether the client process itself was the
+ * limit (it shares this machine's two cores with the server).
  */
 import { io, type Socket } from 'socket.io-client';
 import { countTokens } from '../src/lecture/tokenizer.js';
@@ -13,8 +16,11 @@ import { metricValue, numberArg, percentile, round, startServerProcess } from '.
 const students = numberArg('students', 100);
 const speed = numberArg('speed', 25);
 const seconds = numberArg('seconds', 20);
+const windowMs = numberArg('window', 50);
+const rampSeconds = numberArg('ramp', 10, true);
+const thinkSeconds = numberArg('think', 5, true);
 
-const server = await startServerProcess({ PRELOAD_SAMPLE: 'true' });
+const server = await startServerProcess({ PRELOAD_SAMPLE: 'true', PACER_WINDOW_MS: String(windowMs) });
 try {
   let materialId: string | undefined;
   for (let attempt = 0; attempt < 200 && !materialId; attempt += 1) {
@@ -43,10 +49,11 @@ try {
     // One uninterrupted run of lecture deltas: its first arrival and the tokens delivered since.
     let run: { start: number; tokens: number } | undefined;
     socket.onAny((event: string, payload: { text?: string; questionId?: string }) => {
-      if (event !== 'lecture:delta') {
+      if (event !== 'lecture:delta' && event !== 'tutor:reply-delta') {
         run = undefined;
         if (event === 'lecture:question' || event === 'tutor:subquestion') {
-          socket.emit('answer:submit', { questionId: payload.questionId, text: '평균은 값을 모두 더해 개수로 나눈 값입니다' }, () => undefined);
+          const answer = { questionId: payload.questionId, text: '평균은 값을 모두 더해 개수로 나눈 값입니다' };
+          setTimeout(() => socket.emit('answer:submit', answer, () => undefined), thinkSeconds * 1000);
         }
         return;
       }
@@ -73,12 +80,19 @@ try {
   for (let index = 0; index < students; index += 50) {
     await Promise.all(Array.from({ length: Math.min(50, students - index) }, (_, offset) => connectStudent(index + offset)));
   }
-  await Promise.all(sockets.map((socket) => socket.emitWithAck('lecture:start', {})));
+  await Promise.all(
+    sockets.map(async (socket, index) => {
+      await new Promise((resolve) => setTimeout(resolve, (index / sockets.length) * rampSeconds * 1000));
+      await socket.emitWithAck('lecture:start', {});
+    }),
+  );
 
-  await fetch(`${server.url}/metrics`); // resets the event-loop lag histogram's max
   await new Promise((resolve) => setTimeout(resolve, 2_000)); // warm-up
+  await fetch(`${server.url}/metrics`); // resets the event-loop lag histogram's max
   measuring = true;
+  const cpuBefore = process.cpuUsage();
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const cpu = process.cpuUsage(cpuBefore);
   measuring = false;
   const metrics = await (await fetch(`${server.url}/metrics`)).text();
   for (const socket of sockets) socket.disconnect();
@@ -87,6 +101,9 @@ try {
   process.stdout.write(
     JSON.stringify({
       students,
+      windowMs,
+      rampSeconds,
+      thinkSeconds,
       tokensPerSecondEach: round(tokens / students / seconds, 2),
       deliveredCharsPerS: Math.round(chars / seconds),
       lagP50Ms: round(percentile(lags, 50)),
@@ -94,6 +111,7 @@ try {
       maxEventLoopLagMs: round((metricValue(metrics, 'nodejs_eventloop_lag_max_seconds') ?? 0) * 1000),
       rssMb: Math.round((metricValue(metrics, 'process_resident_memory_bytes') ?? 0) / 1024 / 1024),
       emitsPerStudentPerS: round(deltas / students / seconds, 2),
+      clientCpuPct: Math.round(((cpu.user + cpu.system) / 1000 / (seconds * 1000)) * 100),
     }) + '\n',
   );
 } finally {

@@ -6,11 +6,13 @@ import path from 'node:path';
 
 /** Shared helpers of the benchmark scripts: argument parsing, a server child process, percentiles. */
 
-export function numberArg(name: string, fallback: number): number {
+export function numberArg(name: string, fallback: number, allowZero = false): number {
   const index = process.argv.indexOf(`--${name}`);
   if (index === -1) return fallback;
   const value = Number(process.argv[index + 1]);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} needs a positive number`);
+  if (!Number.isFinite(value) || value < 0 || (value === 0 && !allowZero)) {
+    throw new Error(`--${name} needs a ${allowZero ? 'non-negative' : 'positive'} number`);
+  }
   return value;
 }
 

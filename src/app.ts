@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerOptions } from 'socket.io';
+import { ClassMonitor } from './classroom/class-monitor.js';
+import { ClassRepository } from './classroom/class-repository.js';
+import { ClassService } from './classroom/class-service.js';
 import { TokenSigner } from './classroom/tokens.js';
 import type { Config } from './config.js';
 import { LectureService } from './lecture/lecture-service.js';
@@ -31,6 +34,9 @@ export interface App {
   metrics: Metrics;
   materials: MaterialService;
   lectures: LectureService;
+  classes: ClassService;
+  /** The instructors' live feed; also the lecture's session observer. */
+  monitor: ClassMonitor;
   signer: TokenSigner;
   server: LecternServer;
   /** Graceful stop: sockets and HTTP first, then services, then the store. */
@@ -47,6 +53,18 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   const model = overrides.model ?? createModel(config, { metrics, store, logger, offlineTasks });
   const signer = new TokenSigner(config.tokenSecret);
   const materials = createMaterialService({ config, store, model, logger: logger.child({ part: 'materials' }) });
+  const classRepository = new ClassRepository(store);
+  const monitor = new ClassMonitor({ repository: classRepository, materials, logger: logger.child({ part: 'monitor' }) });
+  const extra = overrides.observer;
+  // The monitor always watches sessions; a test's or benchmark's observer watches alongside it.
+  const observer: SessionObserver = extra
+    ? {
+        onEvent: (session, event, state) => {
+          monitor.onEvent(session, event, state);
+          extra.onEvent?.(session, event, state);
+        },
+      }
+    : monitor;
   const lectures = new LectureService({
     store,
     model,
@@ -54,10 +72,12 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     signer,
     logger: logger.child({ part: 'lecture' }),
     lectureConcurrency: config.lectureConcurrency,
+    pacerWindowMs: config.pacerWindowMs,
     nodeId: overrides.nodeId ?? randomUUID(),
-    ...(overrides.observer ? { observer: overrides.observer } : {}),
+    observer,
     ...(overrides.onDelta ? { onDelta: overrides.onDelta } : {}),
   });
+  const classes = new ClassService({ repository: classRepository, monitor, signer, sessions: lectures, materials });
   const server = createServer({
     config,
     store,
@@ -66,6 +86,8 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     metrics,
     materials,
     lectures,
+    classes,
+    monitor,
     signer,
     ...(overrides.socketAdapter ? { socketAdapter: overrides.socketAdapter } : {}),
   });
@@ -75,10 +97,12 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     closing ??= (async () => {
       await server.close();
       await lectures.close();
+      // After the sessions stopped: the monitor writes the progress it still owes before the store closes.
+      await monitor.close();
       await materials.close();
       if (!overrides.store) await store.close();
     })();
     return closing;
   };
-  return { config, store, model, metrics, materials, lectures, signer, server, close };
+  return { config, store, model, metrics, materials, lectures, classes, monitor, signer, server, close };
 }

@@ -42,6 +42,7 @@ const EnvSchema = z.object({
   MAX_PDF_PAGES: int(1, 10_000, 500),
   PDF_TIMEOUT_MS: int(500, 600_000, 30_000),
   LECTURE_CONCURRENCY: int(1, 32, 3),
+  PACER_WINDOW_MS: int(50, 1_000, 50),
   PRELOAD_SAMPLE: bool(true),
 });
 
@@ -71,6 +72,8 @@ export interface Config {
     pdfTimeoutMs: number;
   };
   lectureConcurrency: number;
+  /** Shortest spacing of two streamed deltas of one session (the pacer merges what is due meanwhile). */
+  pacerWindowMs: number;
   preloadSample: boolean;
 }
 
@@ -115,6 +118,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pdfTimeoutMs: e.PDF_TIMEOUT_MS,
     },
     lectureConcurrency: e.LECTURE_CONCURRENCY,
+    pacerWindowMs: e.PACER_WINDOW_MS,
     preloadSample: e.PRELOAD_SAMPLE,
   };
 }

@@ -1,3 +1,4 @@
+import { handOfflineTasks } from './classroom/assistant-offline.js';
 import { lectureOfflineTasks } from './lecture/offline-tasks.js';
 import type { OfflineTasks } from './llm/offline-model.js';
 
@@ -7,4 +8,5 @@ import type { OfflineTasks } from './llm/offline-model.js';
  */
 export const offlineTasks: OfflineTasks = {
   ...lectureOfflineTasks,
+  ...handOfflineTasks,
 };

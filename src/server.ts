@@ -14,6 +14,10 @@ import type { Store } from './store/store.js';
 import type { MaterialService } from './materials/material-service.js';
 import type { LectureService } from './lecture/lecture-service.js';
 import type { TokenSigner } from './classroom/tokens.js';
+import type { ClassMonitor } from './classroom/class-monitor.js';
+import type { ClassService } from './classroom/class-service.js';
+import { createClassesRouter } from './http/classes-router.js';
+import { createMonitorPort, registerMonitorNamespace } from './realtime/monitor-namespace.js';
 import { createMaterialsRouter } from './http/materials-router.js';
 import { createSessionsRouter } from './http/sessions-router.js';
 import { registerTutorNamespace } from './realtime/tutor-namespace.js';
@@ -26,6 +30,8 @@ export interface ServerDeps {
   metrics: Metrics;
   materials: MaterialService;
   lectures: LectureService;
+  classes: ClassService;
+  monitor: ClassMonitor;
   signer: TokenSigner;
   /** socket.io adapter for several nodes (Redis streams); in-memory when absent. */
   socketAdapter?: ServerOptions['adapter'];
@@ -66,7 +72,8 @@ export function createServer(deps: ServerDeps): LecternServer {
   app.use(createHealthRouter({ store, model, metrics }));
   app.use('/api/materials', createMaterialsRouter({ materials: deps.materials, logger }));
   app.use(express.json({ limit: '256kb' }));
-  app.use('/api/sessions', createSessionsRouter({ lectures: deps.lectures }));
+  app.use('/api/sessions', createSessionsRouter({ lectures: deps.lectures, classes: deps.classes }));
+  app.use('/api/classes', createClassesRouter({ classes: deps.classes, signer: deps.signer }));
 
   app.use('/api', apiNotFound);
 
@@ -78,7 +85,9 @@ export function createServer(deps: ServerDeps): LecternServer {
 
   const httpServer = createHttpServer(app);
   const io = createSocketServer(httpServer, { metrics, ...(deps.socketAdapter ? { adapter: deps.socketAdapter } : {}) });
-  registerTutorNamespace(io.of('/tutor'), { lectures: deps.lectures, signer: deps.signer, logger });
+  registerTutorNamespace(io.of('/tutor'), { lectures: deps.lectures, signer: deps.signer, logger, presence: deps.monitor });
+  registerMonitorNamespace(io.of('/monitor'), { monitor: deps.monitor, classes: deps.classes, signer: deps.signer, logger });
+  deps.monitor.attach(createMonitorPort(io));
 
   let closing: Promise<void> | undefined;
   const close = () => {

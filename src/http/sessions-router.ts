@@ -1,16 +1,26 @@
 import { Router } from 'express';
+import type { ClassService } from '../classroom/class-service.js';
 import type { LectureService } from '../lecture/lecture-service.js';
 import { CreateSessionBody } from '../protocol/tutor.js';
 import { withBody } from './validate.js';
 
-/** `POST /api/sessions {materialId, nickname}` -> `201 {sessionId, token}` for the `/tutor` namespace. */
-export function createSessionsRouter({ lectures }: { lectures: LectureService }): Router {
+/**
+ * `POST /api/sessions {materialId, nickname}` -> `201 {sessionId, token}` for the `/tutor` namespace. With
+ * `classCode` it is the class join (`POST /api/classes/:code/join`) and answers its `{sessionId, token, classId,
+ * materialId}`.
+ */
+export function createSessionsRouter({ lectures, classes }: { lectures: LectureService; classes: ClassService }): Router {
   const router = Router();
   router.post(
     '/',
     withBody(CreateSessionBody, async (body, _request, response) => {
-      const created = await lectures.createSession(body);
-      response.status(201).json(created);
+      const { classCode, materialId, nickname } = body;
+      if (classCode !== undefined) {
+        response.status(201).json(await classes.join(classCode, { nickname, ...(materialId !== undefined ? { materialId } : {}) }));
+        return;
+      }
+      // The schema requires materialId when there is no classCode.
+      response.status(201).json(await lectures.createSession({ materialId: materialId ?? '', nickname }));
     }),
   );
   return router;

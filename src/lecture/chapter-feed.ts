@@ -23,6 +23,12 @@ export class ChapterFeed {
   readonly segments: LectureSegment[] = [];
   state: FeedState = 'generating';
   failure: FeedFailure | undefined;
+  /**
+   * Failed attempts seen so far (the number of `failed` entries in the stream, the same on every node). A session
+   * remembers how many it has reported, so after `lecture:resume` it waits for the retry instead of reporting the
+   * same failure again.
+   */
+  failures = 0;
   private raw = '';
   private parser: MarkerParser = createMarkerParser();
   private readonly listeners = new Set<() => void>();
@@ -71,6 +77,7 @@ export class ChapterFeed {
       this.state = 'done';
     } else if (fields.e === 'failed') {
       this.state = 'failed';
+      this.failures += 1;
       this.failure = { code: fields.code ?? 'MODEL_UNAVAILABLE', message: fields.message ?? '' };
     } else if (fields.e === 'attempt') {
       this.state = 'generating';

@@ -44,6 +44,9 @@ const INTEREST_MS = 10 * 60_000;
 export class LectureGenerator {
   private readonly leaseMs: number;
   private readonly running = new Set<string>();
+  private readonly cacheKeys = new Map<string, string>();
+  /** Chapters whose last attempt on this node failed (cache keys); ensure() retries them. */
+  private readonly failed = new Set<string>();
   private readonly interest = new Map<string, { material: LectureMaterial; until: number }>();
   private readonly queues = new Map<string, Promise<void>>();
   private readonly watchdog: NodeJS.Timeout;
@@ -56,11 +59,17 @@ export class LectureGenerator {
 
   /** The cache key of a chapter: material, chapter, prompt version and model name. */
   cacheKey(materialId: string, chapter: number): string {
+    // Asked on every step of every session: remembered, since none of its inputs change while the process runs.
+    const memoKey = `${materialId}:${chapter}`;
+    const known = this.cacheKeys.get(memoKey);
+    if (known) return known;
     const prompts = lecturePrompts();
-    return createHash('sha256')
+    const computed = createHash('sha256')
       .update([materialId, chapter, prompts.write.hash, prompts.continue.hash, this.modelName()].join('\n'))
       .digest('hex')
       .slice(0, 32);
+    this.cacheKeys.set(memoKey, computed);
+    return computed;
   }
 
   /**
@@ -69,7 +78,14 @@ export class LectureGenerator {
    */
   ensure(material: LectureMaterial): void {
     this.interest.set(material.id, { material, until: Date.now() + INTEREST_MS });
-    if (this.queues.has(material.id)) return;
+    if (this.queues.has(material.id)) {
+      // The run in progress has already passed the chapters that failed; a student resuming after a failure must
+      // not wait for the whole run (or the watchdog) before the retry starts.
+      for (const chapter of material.chapters) {
+        if (this.failed.has(this.cacheKey(material.id, chapter.index))) void this.ensureChapter(material, chapter.index);
+      }
+      return;
+    }
     const run = this.generateAll(material).finally(() => this.queues.delete(material.id));
     this.queues.set(material.id, run);
   }
@@ -114,6 +130,7 @@ export class LectureGenerator {
     try {
       if ((await store.get(keys.lectureStatus(cacheKey))) === 'done') return;
       if (!(await store.acquireLease(keys.lectureLock(cacheKey), nodeId, this.leaseMs))) return;
+      this.failed.delete(cacheKey);
       renew = setInterval(() => {
         store.renewLease(keys.lectureLock(cacheKey), nodeId, this.leaseMs).then(
           (held) => {
@@ -127,6 +144,7 @@ export class LectureGenerator {
       await this.generate(material, chapter, cacheKey, abort.signal);
     } catch (error) {
       logger.warn({ err: error, materialId: material.id, chapter }, 'lecture generation failed');
+      this.failed.add(cacheKey);
       const { body } = toWireError(error);
       await store
         .xadd(keys.lectureText(cacheKey), { e: 'failed', code: body.code, message: body.message })

@@ -10,11 +10,12 @@ import { FeedHub } from './chapter-feed.js';
 import { LectureGenerator, type LectureMaterial, type LectureMaterialReader } from './lecture-generator.js';
 import { DEFAULT_SPEED, systemScheduler, type PacerEmitMeta, type PacerScheduler } from './pacer.js';
 import { QaTutor } from './qa-tutor.js';
+import { StudentAssistant, type MaterialSource } from '../classroom/student-assistant.js';
 import { SessionActor, type SessionObserver, type SessionPort } from './session-actor.js';
 import { SessionRepository } from './session-repository.js';
 
 /** What the lecture needs from the material catalogue (MaterialService satisfies it). */
-export interface MaterialCatalog extends LectureMaterialReader {
+export interface MaterialCatalog extends LectureMaterialReader, MaterialSource {
   get(id: string): Promise<LectureMaterial | null>;
 }
 
@@ -25,12 +26,18 @@ export interface LectureServiceOptions {
   signer: TokenSigner;
   logger: Logger;
   lectureConcurrency: number;
+  pacerWindowMs?: number;
   nodeId?: string;
   scheduler?: PacerScheduler;
   observer?: SessionObserver;
   onDelta?: (meta: PacerEmitMeta) => void;
   /** Session driver lease; a node that died holding it blocks its sessions this long at most. */
   driverLeaseMs?: number;
+  /**
+   * How long a session whose last socket left stays driven here (display held, work in flight going on), so a
+   * reload or a network drop continues seamlessly, mid-reply included.
+   */
+  graceMs?: number;
   generatorLeaseMs?: number;
 }
 
@@ -40,6 +47,8 @@ interface Attached {
   actor: SessionActor;
   sockets: number;
   renew: NodeJS.Timeout;
+  /** Set while no socket is attached: when it fires, the actor is closed and the lease released. */
+  grace?: NodeJS.Timeout;
 }
 
 /**
@@ -52,10 +61,14 @@ export class LectureService {
   readonly feeds: FeedHub;
   readonly generator: LectureGenerator;
   readonly tutor: QaTutor;
+  readonly assistant: StudentAssistant;
   private readonly nodeId: string;
   private readonly attached = new Map<string, Attached>();
   private readonly attaching = new Map<string, Promise<Attached>>();
   private readonly driverLeaseMs: number;
+  private readonly graceMs: number;
+  /** Asks the other nodes to let go of a session they hold in grace (wired to socket.io's serverSideEmit). */
+  private requestRelease: ((sessionId: string) => void) | undefined;
 
   constructor(private readonly options: LectureServiceOptions) {
     this.nodeId = options.nodeId ?? randomUUID();
@@ -71,7 +84,20 @@ export class LectureService {
       ...(options.generatorLeaseMs ? { leaseMs: options.generatorLeaseMs } : {}),
     });
     this.tutor = new QaTutor(options.model);
+    this.assistant = new StudentAssistant(options.model, options.materials);
     this.driverLeaseMs = options.driverLeaseMs ?? 5_000;
+    this.graceMs = options.graceMs ?? 30_000;
+  }
+
+  /** Wires how this node asks the others to release a session (see `release`). */
+  onReleaseRequest(request: (sessionId: string) => void): void {
+    this.requestRelease = request;
+  }
+
+  /** Another node wants to drive this session: let go now if no socket of it is here. */
+  async release(sessionId: string): Promise<void> {
+    const entry = this.attached.get(sessionId);
+    if (entry && entry.sockets === 0) await this.finish(sessionId, entry);
   }
 
   async createSession(input: { materialId: string; nickname: string; classId?: string }): Promise<{ sessionId: string; token: string }> {
@@ -102,6 +128,8 @@ export class LectureService {
     const existing = this.attached.get(sessionId);
     if (existing) {
       existing.sockets += 1;
+      if (existing.grace) clearTimeout(existing.grace);
+      delete existing.grace;
       return existing.actor;
     }
     let pending = this.attaching.get(sessionId);
@@ -122,14 +150,22 @@ export class LectureService {
     if (!entry) return;
     entry.sockets -= 1;
     if (entry.sockets > 0) return;
+    entry.actor.suspend();
+    entry.grace = setTimeout(() => void this.finish(sessionId, entry), this.graceMs);
+    entry.grace.unref();
+  }
+
+  private async finish(sessionId: string, entry: Attached): Promise<void> {
+    if (this.attached.get(sessionId) !== entry) return;
     this.attached.delete(sessionId);
+    if (entry.grace) clearTimeout(entry.grace);
     clearInterval(entry.renew);
     await entry.actor.close();
     await this.options.store.releaseLease(keys.sessionDriver(sessionId), this.nodeId).catch(() => undefined);
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.attached.keys()].map((id) => this.detach(id)));
+    await Promise.all([...this.attached.entries()].map(([id, entry]) => this.finish(id, entry)));
     this.generator.close();
     this.feeds.close();
   }
@@ -154,8 +190,10 @@ export class LectureService {
           generator: this.generator,
           feeds: this.feeds,
           tutor: this.tutor,
+          assistant: this.assistant,
           material,
           scheduler: this.options.scheduler ?? systemScheduler,
+          ...(this.options.pacerWindowMs ? { pacerWindowMs: this.options.pacerWindowMs } : {}),
           logger: logger.child({ sessionId }),
           port,
           ...(this.options.observer ? { observer: this.options.observer } : {}),
@@ -174,8 +212,9 @@ export class LectureService {
   /** Waits (bounded) for another node's driver of this session to let go. */
   private async takeDriverLease(sessionId: string): Promise<void> {
     const deadline = Date.now() + this.driverLeaseMs + 1_000;
-    for (;;) {
+    for (let attempt = 0; ; attempt += 1) {
       if (await this.options.store.acquireLease(keys.sessionDriver(sessionId), this.nodeId, this.driverLeaseMs)) return;
+      if (attempt === 0) this.requestRelease?.(sessionId);
       if (Date.now() > deadline) {
         throw new AppError(ErrorCode.SESSION_BUSY, '이 세션은 다른 곳에서 진행 중입니다. 잠시 후 다시 연결해 주세요.', {
           status: 409,

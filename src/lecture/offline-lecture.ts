@@ -274,7 +274,16 @@ function listTerms(terms: readonly string[]): string {
 
 /** The offline Main Q&A Agent's verdict: extractive model answer, term overlap, documented threshold. */
 export function judgeOfflineAnswer({ question, reference, answer }: OfflineJudgeInput): OfflineJudgement {
-  const modelAnswer = modelAnswerFor(question, reference) || question;
+  return judgeAgainstModelAnswer(offlineModelAnswer(question, reference), answer);
+}
+
+/** The extractive model answer: the reference sentences that best answer the question (the question itself if none). */
+export function offlineModelAnswer(question: string, reference: string): string {
+  return modelAnswerFor(question, reference) || question;
+}
+
+/** The verdict on an answer against a model answer already written (by the tutor's model-answer step). */
+export function judgeAgainstModelAnswer(modelAnswer: string, answer: string): OfflineJudgement {
   const trimmed = answer.trim();
   if (letterCount(trimmed) < MIN_ANSWER_CHARACTERS || (GIVE_UP.test(trimmed) && contentTerms(trimmed).length < 4)) {
     const focus = listTerms(rankedTerms(modelAnswer).map((entry) => entry.term));

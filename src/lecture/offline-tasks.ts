@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { OfflineTasks } from '../llm/offline-model.js';
 import { keyTerms, withParticle } from './korean-text.js';
 import { LECTURE_TASKS } from './lecture-prompts.js';
-import { judgeOfflineAnswer, offlineSubconcepts, writeOfflineLecture } from './offline-lecture.js';
+import { judgeAgainstModelAnswer, offlineModelAnswer, offlineSubconcepts, writeOfflineLecture } from './offline-lecture.js';
 import { TUTOR_TASKS } from './qa-tutor.js';
 
 /**
@@ -35,15 +35,15 @@ export const lectureOfflineTasks: OfflineTasks = {
   [TUTOR_TASKS.modelAnswer]: {
     object: (input) => {
       const { question, lecture } = QuestionInput.parse(input);
-      const { modelAnswer } = judgeOfflineAnswer({ question, reference: lecture, answer: '' });
+      const modelAnswer = offlineModelAnswer(question, lecture);
       const keyPoints = keyTerms(modelAnswer, 5);
       return { modelAnswer, keyPoints: keyPoints.length > 0 ? keyPoints : [modelAnswer.slice(0, 40)] };
     },
   },
   [TUTOR_TASKS.judge]: {
     object: (input) => {
-      const { question, modelAnswer, answer } = JudgeInput.parse(input);
-      const judgement = judgeOfflineAnswer({ question, reference: modelAnswer, answer });
+      const { modelAnswer, answer } = JudgeInput.parse(input);
+      const judgement = judgeAgainstModelAnswer(modelAnswer, answer);
       return { verdict: judgement.verdict, feedback: judgement.feedback };
     },
   },

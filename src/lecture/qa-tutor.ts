@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Attribution, LanguageModel, TextStream } from '../llm/model.js';
 import { loadPrompt } from '../llm/prompt-loader.js';
+import { SharedResults } from './shared-results.js';
 import { delimitStudentText } from './student-text.js';
 
 /**
@@ -51,9 +52,27 @@ const prompt = (name: string) => loadPrompt(name);
 const system = () => prompt('tutor-system').render({});
 
 export class QaTutor {
+  // A question's model answer and subconcepts depend only on the question and the lecture, which every student
+  // of a material shares: a class reaching the same question together costs one model call, not one per student.
+  private readonly modelAnswers = new SharedResults<ModelAnswer>();
+  private readonly splits = new SharedResults<Subconcept[]>();
+
   constructor(private readonly model: LanguageModel) {}
 
-  async modelAnswer(context: QuestionContext): Promise<ModelAnswer> {
+  modelAnswer(context: QuestionContext): Promise<ModelAnswer> {
+    const key = SharedResults.key(this.model.modelName('judge'), context.question, context.lecture);
+    // Not the caller's signal: one student leaving must not cancel the call the others wait on.
+    return this.modelAnswers.get(key, () => this.writeModelAnswer({ question: context.question, lecture: context.lecture }));
+  }
+
+  subconcepts(context: QuestionContext & { modelAnswer: string }): Promise<Subconcept[]> {
+    const key = SharedResults.key(this.model.modelName('generation'), context.question, context.lecture, context.modelAnswer);
+    return this.splits.get(key, () =>
+      this.split({ question: context.question, lecture: context.lecture, modelAnswer: context.modelAnswer }),
+    );
+  }
+
+  private async writeModelAnswer(context: QuestionContext): Promise<ModelAnswer> {
     const input = { question: context.question, lecture: context.lecture };
     const result = await this.model.generateObject({
       task: TUTOR_TASKS.modelAnswer,
@@ -83,7 +102,7 @@ export class QaTutor {
     return result.object;
   }
 
-  async subconcepts(context: QuestionContext & { modelAnswer: string }): Promise<Subconcept[]> {
+  private async split(context: QuestionContext & { modelAnswer: string }): Promise<Subconcept[]> {
     const input = { question: context.question, lecture: context.lecture, modelAnswer: context.modelAnswer };
     const result = await this.model.generateObject({
       task: TUTOR_TASKS.subconcepts,

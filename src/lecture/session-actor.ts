@@ -8,7 +8,10 @@ import type { LectureGenerator, LectureMaterial } from './lecture-generator.js';
 import { parseLecture, type LectureSegment } from './marker-parser.js';
 import { createPacer, type Pacer, type PacerEmitMeta, type PacerScheduler } from './pacer.js';
 import type { QaTutor } from './qa-tutor.js';
-import type { SessionRecord, SessionRepository } from './session-repository.js';
+import { acceptsAsk, acceptsReply, onAsk, onReply, startDialogue } from '../classroom/hand-dialogue.js';
+import type { StudentAssistant } from '../classroom/student-assistant.js';
+import { runHandStep, type HandHost, type HandRaised } from './hand-steps.js';
+import type { SessionProfile, SessionRecord, SessionRepository } from './session-repository.js';
 import {
   pendingQuestionId,
   questionId,
@@ -28,7 +31,7 @@ export interface SessionPort {
 
 /** Progress facts for observers (the instructor's monitor); called after the fact is persisted. */
 export interface SessionObserver {
-  onEvent?(sessionId: string, event: TutorEvent, state: SessionState): void;
+  onEvent?(session: SessionProfile, event: TutorEvent, state: SessionState): void;
 }
 
 export interface SessionActorDeps {
@@ -37,8 +40,10 @@ export interface SessionActorDeps {
   generator: LectureGenerator;
   feeds: FeedHub;
   tutor: QaTutor;
+  assistant: StudentAssistant;
   material: LectureMaterial;
   scheduler: PacerScheduler;
+  pacerWindowMs?: number;
   logger: Logger;
   port: SessionPort;
   observer?: SessionObserver;
@@ -71,7 +76,21 @@ export class SessionActor {
   private readonly wakers = new Set<() => void>();
   private abort = new AbortController();
   private driving: Promise<void> | undefined;
+  private kicked = false;
   private closed = false;
+  /** No socket is attached (or none has caught up yet): the display holds, work in flight goes on. */
+  private suspended = true;
+  /** The student paused while a reply streams: its display holds while it keeps generating. */
+  private replyHeld = false;
+  /**
+   * What the client has been sent so far: updated in the queue right after each emit, so a snapshot or replay
+   * built in the queue matches the events exactly (the in-memory record runs ahead of the queue).
+   */
+  private readonly emitted: {
+    seq: number;
+    state: SessionState;
+    reply: { replyId: string; kind: ReplyKind; chapter: number; at: number; text: string } | undefined;
+  };
 
   constructor(
     private readonly deps: SessionActorDeps,
@@ -80,8 +99,29 @@ export class SessionActor {
     this.pacer = createPacer({
       scheduler: deps.scheduler,
       speed: record.speed,
+      ...(deps.pacerWindowMs ? { windowMs: deps.pacerWindowMs } : {}),
       emit: (text, meta) => this.onPacerEmit(text, meta),
     });
+    this.pacer.pause();
+    this.emitted = { seq: record.seq, state: record.state, reply: undefined };
+  }
+
+  /** A socket is attached and caught up: show what is due and drive the session. */
+  wake(): void {
+    this.suspended = false;
+    this.syncPacer();
+    this.kick();
+  }
+
+  /** The last socket left: hold the display but let work in flight finish (a reconnect continues seamlessly). */
+  suspend(): void {
+    this.suspended = true;
+    this.syncPacer();
+  }
+
+  private syncPacer(): void {
+    if (this.suspended || this.replyHeld) this.pacer.pause();
+    else this.pacer.resume();
   }
 
   get id(): string {
@@ -122,7 +162,8 @@ export class SessionActor {
       this.transition({ kind: 'paused', reason: 'student', previous: state });
     } else if (state.kind === 'tutoring' && (state.step.kind === 'supplement' || state.step.kind === 'remedial')) {
       // A reply keeps generating; only its display holds.
-      this.pacer.pause();
+      this.replyHeld = true;
+      this.syncPacer();
       this.transition({ kind: 'paused', reason: 'student', previous: state });
     } else {
       throw commandError(ErrorCode.NOT_STREAMING, '지금은 강의가 흐르고 있지 않아 일시정지할 수 없습니다.');
@@ -136,7 +177,8 @@ export class SessionActor {
     if (state.kind !== 'paused') throw commandError(ErrorCode.NOT_PAUSED, '일시정지된 상태가 아닙니다.');
     this.deps.generator.ensure(this.deps.material);
     this.transition(state.previous);
-    if (this.pacer.paused) this.pacer.resume();
+    this.replyHeld = false;
+    this.syncPacer();
     this.kick();
     await this.queue;
     return { state: this.record.state.kind };
@@ -172,33 +214,134 @@ export class SessionActor {
     return { questionId: id };
   }
 
+  // ---- raise hand (seed 003, 번외 1–4) ---------------------------------------------------------------------------
+
+  /** Pauses the lecture (persisted) and opens the side dialogue; one hand at a time. */
+  async raiseHand(): Promise<{ state: string }> {
+    const state = this.record.state;
+    if (state.kind === 'hand-raised') throw commandError(ErrorCode.HAND_ALREADY_RAISED, '이미 손을 들었습니다.');
+    const previous = state.kind === 'paused' ? state.previous : isActive(state) ? state : undefined;
+    if (!previous || (previous.kind === 'tutoring' && !['subquestion'].includes(previous.step.kind))) {
+      throw commandError(ErrorCode.HAND_NOT_NOW, '지금은 손을 들 수 없습니다. 잠시 후 다시 시도해 주세요.');
+    }
+    if (state.kind === 'streaming') {
+      this.interrupt();
+      this.pacer.clear();
+    }
+    this.transition({ kind: 'hand-raised', dialogue: startDialogue(), previous: this.latest(previous) });
+    this.kick();
+    await this.queue;
+    return { state: this.record.state.kind };
+  }
+
+  async askHand(text: string): Promise<{ state: string }> {
+    const state = this.handState();
+    if (!acceptsAsk(state.dialogue)) throw commandError(ErrorCode.NOT_ASKED, '지금은 질문을 받을 차례가 아닙니다.');
+    const place = this.handPlace(state);
+    this.transition(
+      { ...state, dialogue: onAsk(state.dialogue, text) },
+      [{ event: 'hand:asked', payload: { text } }],
+      [{ type: 'student', ...place, text }],
+    );
+    this.kick();
+    await this.queue;
+    return { state: this.record.state.kind };
+  }
+
+  async replyHand(text: string): Promise<{ state: string }> {
+    const state = this.handState();
+    if (!acceptsReply(state.dialogue)) throw commandError(ErrorCode.NOT_ASKED, '지금은 답할 확인 질문이 없습니다.');
+    this.transition({ ...state, dialogue: onReply(state.dialogue, text) }, [], [{ type: 'student', ...this.handPlace(state), text }]);
+    this.kick();
+    await this.queue;
+    return { state: this.record.state.kind };
+  }
+
+  /** Cancels the dialogue at any point; the lecture goes on where it waited. */
+  async lowerHand(): Promise<{ state: string }> {
+    const state = this.handState();
+    this.interrupt();
+    this.pacer.clear();
+    const open = this.emittedReplyId();
+    if (open) this.send({ event: 'tutor:reply-end', payload: { replyId: open } });
+    this.target = undefined;
+    this.transition(
+      state.previous,
+      [{ event: 'hand:closed', payload: { kind: 'cancelled' } }],
+      [{ type: 'hand-closed', ...this.handPlace(state), kind: 'cancelled' }],
+    );
+    this.kick();
+    await this.queue;
+    return { state: this.record.state.kind };
+  }
+
+  private handState(): HandRaised {
+    const state = this.record.state;
+    if (state.kind !== 'hand-raised') throw commandError(ErrorCode.HAND_NOT_RAISED, '손을 든 상태가 아닙니다.');
+    return state;
+  }
+
+  private handPlace(state: HandRaised): { chapter: number; at: number } {
+    return this.displayOffsetNow(state.previous);
+  }
+
+  /** The id of a reply started but not ended (as far as queued events go). */
+  private emittedReplyId(): string | undefined {
+    return this.target?.kind === 'reply' ? this.target.replyId : undefined;
+  }
+
+  /** `state` with the freshest offset when it is the streaming state in memory. */
+  private latest(state: ActiveState): ActiveState {
+    const current = this.record.state;
+    return current.kind === state.kind ? (current as ActiveState) : state;
+  }
+
+  private get handHost(): HandHost {
+    return {
+      materialId: this.deps.material.id,
+      assistant: this.deps.assistant,
+      transition: (state, events, items) => this.transition(state, events, items),
+      streamReply: (kind, epoch, open, options) => this.streamReply(kind, epoch, open, options),
+      place: (state) => this.handPlace(state),
+      callOptions: () => this.callOptions(),
+      isCurrent: (epoch) => epoch === this.epoch,
+    };
+  }
+
   /**
    * Brings a (re)connected client up to date: the events after `lastSeq` when the log still has them all,
-   * otherwise one `session:state` snapshot. Then the session goes on where it was.
+   * otherwise one `session:state` snapshot. It runs in the event queue, so nothing is emitted between what it
+   * sends and `onReady` (where the caller joins the socket to the session's room): no gap, no duplicate.
    */
-  async catchUp(lastSeq: number, to: SessionPort = this.deps.port): Promise<{ replayed: number; snapshot: boolean; seq: number }> {
-    await this.queue;
-    let replayed = 0;
-    let snapshot = false;
-    if (lastSeq < this.record.seq) {
-      const log = lastSeq === 0 ? [] : await this.deps.repository.readLog(this.id);
-      const missed = log.filter((entry) => entry.seq > lastSeq);
-      const complete = missed.length > 0 && missed[0]?.seq === lastSeq + 1 && missed.at(-1)?.seq === this.record.seq;
-      if (complete) {
-        for (const entry of missed) to.emit(entry.event.event, { seq: entry.seq, ...entry.event.payload });
-        replayed = missed.length;
-      } else {
-        to.emit('session:state', { seq: this.record.seq, state: await this.snapshot() });
-        snapshot = true;
+  async catchUp(
+    lastSeq: number,
+    to: SessionPort = this.deps.port,
+    onReady?: () => void,
+  ): Promise<{ replayed: number; snapshot: boolean; seq: number }> {
+    const outcome = { replayed: 0, snapshot: false, seq: 0 };
+    await this.enqueue(async () => {
+      const seq = this.emitted.seq;
+      outcome.seq = seq;
+      if (lastSeq < seq) {
+        const log = lastSeq === 0 ? [] : await this.deps.repository.readLog(this.id);
+        const missed = log.filter((entry) => entry.seq > lastSeq && entry.seq <= seq);
+        const complete = missed.length > 0 && missed[0]?.seq === lastSeq + 1 && missed.at(-1)?.seq === seq;
+        if (complete) {
+          for (const entry of missed) to.emit(entry.event.event, { seq: entry.seq, ...entry.event.payload });
+          outcome.replayed = missed.length;
+        } else {
+          to.emit('session:state', { seq, state: await this.snapshot() });
+          outcome.snapshot = true;
+        }
+      } else if (lastSeq > seq) {
+        // The client saw events this store never recorded (a lost write): only a snapshot is trustworthy.
+        to.emit('session:state', { seq, state: await this.snapshot() });
+        outcome.snapshot = true;
       }
-    } else if (lastSeq > this.record.seq) {
-      // The client saw events this store never recorded (a lost write): only a snapshot is trustworthy.
-      to.emit('session:state', { seq: this.record.seq, state: await this.snapshot() });
-      snapshot = true;
-    }
+      onReady?.();
+    });
     this.deps.generator.ensure(this.deps.material);
-    this.kick();
-    return { replayed, snapshot, seq: this.record.seq };
+    return outcome;
   }
 
   /** Stops everything this node does for the session; the store keeps the exact position. */
@@ -212,23 +355,14 @@ export class SessionActor {
 
   // ---- snapshot -------------------------------------------------------------------------------------------------
 
-  async snapshot(): Promise<SessionSnapshot> {
+  /** The client's whole view as of the last emitted event (call it from the queue to keep it exact). */
+  private async snapshot(): Promise<SessionSnapshot> {
     const { material } = this.deps;
-    const state = this.record.state;
+    const state = this.emitted.state;
     const active = state.kind === 'paused' ? state.previous : state;
     const transcript = await this.deps.repository.readTranscript(this.id);
-    const target = this.target;
-    if (target?.kind === 'reply') {
-      transcript.push({
-        type: 'reply',
-        chapter: target.chapter,
-        at: target.at,
-        replyId: target.replyId,
-        kind: target.replyKind,
-        text: target.text,
-        complete: false,
-      });
-    }
+    const reply = this.emitted.reply;
+    if (reply) transcript.push({ type: 'reply', ...reply, complete: false });
     const chapters: SessionSnapshot['chapters'] = [];
     const current = 'chapter' in active ? active.chapter : undefined;
     for (const chapter of material.chapters) {
@@ -258,8 +392,18 @@ export class SessionActor {
   // ---- the drive loop -------------------------------------------------------------------------------------------
 
   private kick(): void {
-    if (this.driving || this.closed) return;
-    this.driving = this.drive().finally(() => {
+    if (this.closed) return;
+    if (this.driving) {
+      // The running loop may already have decided to stop (e.g. it saw `idle`): make it look again.
+      this.kicked = true;
+      return;
+    }
+    this.driving = (async () => {
+      do {
+        this.kicked = false;
+        await this.drive();
+      } while (this.kicked && !this.closed);
+    })().finally(() => {
       this.driving = undefined;
     });
   }
@@ -289,6 +433,8 @@ export class SessionActor {
         return false;
       case 'streaming':
         return this.streamLecture(state, epoch);
+      case 'hand-raised':
+        return runHandStep(this.handHost, state, epoch);
       case 'tutoring':
         switch (state.step.kind) {
           case 'subquestion':
@@ -343,8 +489,13 @@ export class SessionActor {
         this.finishChapter(chapter);
         return true;
       }
-      if (feed.state === 'failed') {
+      // A failure the student was already told about is being retried (lecture:resume asked the generator to):
+      // wait for the new attempt's text instead of reporting the same failure again at once.
+      if (feed.state === 'failed' && feed.failures > (state.failures ?? 0)) {
         if (!(await this.drained(epoch))) return false;
+        // Kept in the paused state fail() writes, so a resume on any node knows this failure was reported.
+        const current = this.record.state;
+        if (current.kind === 'streaming') this.record.state = { ...current, failures: feed.failures };
         throw new AppError(
           ErrorCode.MODEL_UNAVAILABLE,
           feed.failure?.message || '강의를 생성하지 못했습니다. 다시 시도해 주세요.',
@@ -456,10 +607,10 @@ export class SessionActor {
   private async remedial(state: Tutoring, index: number, answer: string, epoch: number): Promise<boolean> {
     const sub = state.subconcepts?.[index];
     if (sub) {
-      const done = await this.streamReply('remedial', state, epoch, () =>
+      const done = await this.tutorReply('remedial', state, epoch, () =>
         this.deps.tutor.remedial({ subconcept: sub, answer, ...this.callOptions() }),
       );
-      if (!done) return false;
+      if (done === false) return false;
     }
     this.askSubquestion(state, index + 1);
     return true;
@@ -467,7 +618,7 @@ export class SessionActor {
 
   private async supplement(state: Tutoring, epoch: number): Promise<boolean> {
     const lecture = await this.chapterLecture(state.chapter);
-    const done = await this.streamReply('supplement', state, epoch, () =>
+    const done = await this.tutorReply('supplement', state, epoch, () =>
       this.deps.tutor.supplement({
         question: state.question.text,
         lecture,
@@ -476,18 +627,46 @@ export class SessionActor {
         ...this.callOptions(),
       }),
     );
-    if (!done) return false;
+    if (done === false) return false;
     this.transition({ kind: 'streaming', chapter: state.chapter, offset: state.question.end });
     return true;
   }
 
-  /** Streams one model reply through the pacer as tutor:reply-*; false when interrupted. */
-  private async streamReply(kind: ReplyKind, state: Tutoring, epoch: number, open: () => TextStream): Promise<boolean> {
+  /** Streams one tutoring reply; its id is kept in the step so a reload can tell a reply was cut off. */
+  private tutorReply(kind: ReplyKind, state: Tutoring, epoch: number, open: () => TextStream): Promise<string | false> {
+    const step = state.step;
+    if (step.kind !== 'supplement' && step.kind !== 'remedial') return Promise.resolve('');
+    return this.streamReply(kind, epoch, open, {
+      place: this.displayOffsetNow(state),
+      previousReplyId: step.replyId,
+      withReplyId: (replyId) => ({ ...state, step: { ...step, replyId } }),
+    });
+  }
+
+  /**
+   * Streams one model reply through the pacer as tutor:reply-*; resolves with its text, or false when
+   * interrupted. The state returned by `withReplyId` is saved before reply-start is sent, so a session reloaded
+   * elsewhere knows a reply was under way: that one (its text was never stored) is closed as abandoned, so
+   * clients drop it, and written again.
+   */
+  private async streamReply(
+    kind: ReplyKind,
+    epoch: number,
+    open: () => TextStream,
+    options: {
+      place: { chapter: number; at: number };
+      previousReplyId: string | undefined;
+      withReplyId: (replyId: string) => SessionState;
+    },
+  ): Promise<string | false> {
+    const { place: at } = options;
+    if (options.previousReplyId) {
+      this.send({ event: 'tutor:reply-end', payload: { replyId: options.previousReplyId, abandoned: true } });
+    }
     const replyId = `r${this.record.seq + 1}`;
-    const at = this.displayOffsetNow(state);
-    this.send({ event: 'tutor:reply-start', payload: { replyId, kind } });
     const target: Target = { kind: 'reply', replyId, replyKind: kind, text: '', chapter: at.chapter, at: at.at };
     this.target = target;
+    this.transition(options.withReplyId(replyId), [{ event: 'tutor:reply-start', payload: { replyId, kind } }]);
     let full = '';
     try {
       const stream = open();
@@ -515,7 +694,7 @@ export class SessionActor {
       this.deps.repository.appendTranscript(this.id, { type: 'reply', ...at, replyId, kind, text: full, complete: true }),
     );
     this.send({ event: 'tutor:reply-end', payload: { replyId } });
-    return true;
+    return full;
   }
 
   /** A failed step pauses the session with an error; `lecture:resume` retries the step. */
@@ -523,13 +702,12 @@ export class SessionActor {
     const { body } = toWireError(error);
     this.deps.logger.warn({ err: error, sessionId: this.id, state: state.kind }, 'session step failed');
     const code = body.code === ErrorCode.INTERNAL ? ErrorCode.INTERNAL : body.code;
-    const previous = isActive(state) ? state : undefined;
+    // The in-memory state is the freshest (a streaming state carries the offset actually shown).
+    const current = this.record.state;
+    const previous = isActive(current) ? current : isActive(state) ? state : undefined;
     if (previous) {
-      // The lecture resumes from what was actually shown.
-      const resumeAt: ActiveState =
-        previous.kind === 'streaming' ? { ...previous } : previous;
       this.pacer.clear();
-      this.transition({ kind: 'paused', reason: 'error', previous: resumeAt });
+      this.transition({ kind: 'paused', reason: 'error', previous });
     }
     const modelCodes: string[] = [
       ErrorCode.MODEL_UNAVAILABLE,
@@ -561,7 +739,8 @@ export class SessionActor {
     }
     const offset = advancePieces(target.pieces, text.length);
     const state = this.record.state;
-    if (state.kind === 'streaming' && state.chapter === target.chapter) state.offset = offset;
+    // A new state object, never a mutation: states captured for the emitted view must not change afterwards.
+    if (state.kind === 'streaming' && state.chapter === target.chapter) this.record.state = { ...state, offset };
     this.send({ event: 'lecture:delta', payload: { chapter: target.chapter, text } }, { chapter: target.chapter, offset });
     this.deps.onDelta?.(meta);
   }
@@ -570,17 +749,35 @@ export class SessionActor {
   private send(event: TutorEvent, reached?: { chapter: number; offset: number }): void {
     const seq = ++this.record.seq;
     const stateAtSend = this.record.state;
+    const replyPlace = event.event === 'tutor:reply-start' && this.target?.kind === 'reply' ? this.target : undefined;
     this.enqueue(async () => {
       await this.deps.repository.appendLog(this.id, { seq, event }, reached);
       this.deps.port.emit(event.event, { seq, ...event.payload });
-      this.deps.observer?.onEvent?.(this.id, event, stateAtSend);
+      this.trackEmitted(seq, event, stateAtSend, replyPlace);
+      this.deps.observer?.onEvent?.(this.record.profile, event, stateAtSend);
     });
+  }
+
+  private trackEmitted(seq: number, event: TutorEvent, state: SessionState, replyPlace: Target | undefined): void {
+    this.emitted.seq = seq;
+    this.emitted.state = state;
+    if (event.event === 'tutor:reply-start' && replyPlace?.kind === 'reply') {
+      const { replyId, replyKind: kind, chapter, at } = replyPlace;
+      this.emitted.reply = { replyId, kind, chapter, at, text: '' };
+    } else if (event.event === 'tutor:reply-delta' && this.emitted.reply) {
+      this.emitted.reply.text += event.payload.text;
+    } else if (event.event === 'tutor:reply-end') {
+      this.emitted.reply = undefined;
+    }
   }
 
   /** Persists the new state, then the transcript items, then emits the events — all in queue order. */
   private transition(state: SessionState, events: TutorEvent[] = [], items: TranscriptItem[] = []): void {
     this.record.state = state;
-    this.enqueue(() => this.deps.repository.saveState(this.id, state));
+    this.enqueue(async () => {
+      await this.deps.repository.saveState(this.id, state);
+      this.emitted.state = state;
+    });
     for (const item of items) this.enqueue(() => this.deps.repository.appendTranscript(this.id, item));
     for (const event of events) this.send(event);
   }
@@ -636,12 +833,18 @@ export class SessionActor {
 
   /** The chapter's lecture as the student sees it (what the tutor judges against). */
   private async chapterLecture(chapter: number): Promise<string> {
+    const feed = this.deps.feeds.get(this.deps.generator.cacheKey(this.deps.material.id, chapter));
+    // The feed this node streams from is the cheap source; a feed still loading is read from the store instead.
+    if (feed.state === 'done') return feed.displayText();
     return displayText(await this.readSegments(chapter), Number.POSITIVE_INFINITY);
   }
 
   private async displayOffset(state: SessionState): Promise<{ chapter: number; at: number }> {
     const active = state.kind === 'paused' ? state.previous : state;
     if (!isActive(active)) return { chapter: 0, at: 0 };
+    const feed = this.deps.feeds.get(this.deps.generator.cacheKey(this.deps.material.id, active.chapter));
+    // This node's feed usually holds the text already; only a freshly loaded session reads the store.
+    if (feed.rawLength >= sourceOffset(active)) return this.displayOffsetNow(active);
     return { chapter: active.chapter, at: displayText(await this.readSegments(active.chapter), sourceOffset(active)).length };
   }
 

@@ -1,3 +1,4 @@
+import { pendingCheck, type HandDialogue } from '../classroom/hand-dialogue.js';
 import type { PublicPhase } from '../protocol/tutor.js';
 import type { Subconcept } from './qa-tutor.js';
 
@@ -20,15 +21,16 @@ export type TutoringStep =
   /** Bad mode: the verdict was sent; the concept is being split into subconcepts. */
   | { kind: 'splitting' }
   /** Good mode: the supplementary explanation streams, then the lecture resumes. */
-  | { kind: 'supplement' }
+  | { kind: 'supplement'; replyId?: string }
   /** Bad mode: subconcept `index` is asked; waiting for the student's reply. */
   | { kind: 'subquestion'; index: number }
   /** Bad mode: the reply to subconcept `index` was judged; `wrong` replies get a remedial explanation. */
   | { kind: 'subjudging'; index: number; answer: string }
-  | { kind: 'remedial'; index: number; answer: string };
+  | { kind: 'remedial'; index: number; answer: string; replyId?: string };
 
 export type ActiveState =
-  | { kind: 'streaming'; chapter: number; offset: number }
+  /** `failures`: failed generation attempts of this chapter already reported to the student (see ChapterFeed). */
+  | { kind: 'streaming'; chapter: number; offset: number; failures?: number }
   | { kind: 'awaiting-answer'; chapter: number; question: PendingQuestion }
   | {
       kind: 'tutoring';
@@ -44,6 +46,8 @@ export type SessionState =
   | { kind: 'idle' }
   | ActiveState
   | { kind: 'paused'; reason: 'student' | 'error'; previous: ActiveState }
+  /** The raise-hand side dialogue; the lecture waits in `previous`. `replyId`: a dialogue reply under way. */
+  | { kind: 'hand-raised'; dialogue: HandDialogue; previous: ActiveState; replyId?: string }
   | { kind: 'finished' };
 
 /** The chapter a state is in (for progress and snapshots). */
@@ -53,6 +57,7 @@ export function chapterOf(state: SessionState): number | undefined {
     case 'finished':
       return undefined;
     case 'paused':
+    case 'hand-raised':
       return state.previous.chapter;
     case 'streaming':
     case 'awaiting-answer':
@@ -87,6 +92,16 @@ export function toPublicPhase(state: SessionState): PublicPhase {
       return { kind: 'streaming', chapter: state.chapter };
     case 'paused':
       return { kind: 'paused', chapter: state.previous.chapter, reason: state.reason };
+    case 'hand-raised': {
+      const check = pendingCheck(state.dialogue);
+      const waiting = state.dialogue.asked ? (state.dialogue.step === 'asking' ? 'ask' : 'reply') : null;
+      return {
+        kind: 'hand-raised',
+        chapter: state.previous.chapter,
+        waiting,
+        ...(waiting === 'reply' && check ? { check } : {}),
+      };
+    }
     case 'awaiting-answer':
       return { kind: 'awaiting-answer', chapter: state.chapter, questionId: state.question.id, text: state.question.text };
     case 'tutoring': {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JoinCode } from './classroom.js';
 
 /**
  * The `/tutor` namespace: one student's live lecture. Inbound payloads are zod schemas (validated by onEvent);
@@ -6,16 +7,24 @@ import { z } from 'zod';
  */
 
 // ---- HTTP
-export const CreateSessionBody = z.object({
-  materialId: z.string().trim().min(1).max(128),
-  nickname: z
-    .string()
-    .trim()
-    .min(1)
-    .max(20)
-    // eslint-disable-next-line no-control-regex
-    .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), '제어 문자는 쓸 수 없습니다.'),
-});
+export const CreateSessionBody = z
+  .object({
+    /** Optional only with `classCode` whose class has a material. */
+    materialId: z.string().trim().min(1).max(128).optional(),
+    nickname: z
+      .string()
+      .trim()
+      .min(1)
+      .max(20)
+      // eslint-disable-next-line no-control-regex
+      .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), '제어 문자는 쓸 수 없습니다.'),
+    /** Join a class (same as `POST /api/classes/:code/join`). */
+    classCode: JoinCode.optional(),
+  })
+  .refine((body) => body.materialId !== undefined || body.classCode !== undefined, {
+    message: 'materialId 또는 classCode가 필요합니다.',
+    path: ['materialId'],
+  });
 export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
 
 // ---- client -> server commands
@@ -25,6 +34,7 @@ export const AnswerSubmitPayload = z
   .object({ questionId: z.string().min(1).max(64), text: z.string().trim().min(1).max(2000) })
   .strict();
 export const SessionResumePayload = z.object({ lastSeq: z.number().int().min(0) }).strict();
+export const HandTextPayload = z.object({ text: z.string().trim().min(1).max(2000) }).strict();
 
 export type SpeedPayload = z.infer<typeof SpeedPayload>;
 export type AnswerSubmitPayload = z.infer<typeof AnswerSubmitPayload>;
@@ -37,10 +47,14 @@ export const TUTOR_COMMANDS = {
   'lecture:speed': SpeedPayload,
   'answer:submit': AnswerSubmitPayload,
   'session:resume': SessionResumePayload,
+  'hand:raise': EmptyPayload,
+  'hand:ask': HandTextPayload,
+  'hand:reply': HandTextPayload,
+  'hand:lower': EmptyPayload,
 } as const;
 
 // ---- server -> client events
-export type ReplyKind = 'supplement' | 'remedial';
+export type ReplyKind = 'supplement' | 'remedial' | 'answer' | 'explain' | 'summary';
 export type Verdict = 'good' | 'bad';
 
 /** What a client needs to render the session's phase. Fields exist only where they mean something. */
@@ -50,6 +64,13 @@ export type PublicPhase =
   | { kind: 'paused'; chapter: number; reason: 'student' | 'error' }
   | { kind: 'awaiting-answer'; chapter: number; questionId: string; text: string; parentQuestionId?: string }
   | { kind: 'tutoring'; chapter: number; questionId: string }
+  /** `waiting`: what the assistant waits for (the question, or the reply to `check`); null while it works. */
+  | {
+      kind: 'hand-raised';
+      chapter: number;
+      waiting: 'ask' | 'reply' | null;
+      check?: { index: number; total: number; concept: string; text: string };
+    }
   | { kind: 'finished' };
 
 /** One item of the rendered history besides the lecture text itself; `at` is the display offset in its chapter. */
@@ -68,7 +89,11 @@ export type TranscriptItem =
     }
   | { type: 'answer'; chapter: number; at: number; questionId: string; text: string }
   | { type: 'verdict'; chapter: number; at: number; questionId: string; verdict: Verdict; feedback: string }
-  | { type: 'reply'; chapter: number; at: number; replyId: string; kind: ReplyKind; text: string; complete: boolean };
+  | { type: 'reply'; chapter: number; at: number; replyId: string; kind: ReplyKind; text: string; complete: boolean }
+  /** Raise-hand dialogue: what the assistant said (the prompt, a check), what the student wrote, how it ended. */
+  | { type: 'assistant'; chapter: number; at: number; text: string }
+  | { type: 'student'; chapter: number; at: number; text: string }
+  | { type: 'hand-closed'; chapter: number; at: number; kind: 'specific' | 'vague' | 'cancelled' };
 
 export interface SessionSnapshot {
   sessionId: string;
@@ -98,10 +123,15 @@ export interface TutorServerEvents {
   };
   'tutor:reply-start': { seq: number; replyId: string; kind: ReplyKind };
   'tutor:reply-delta': { seq: number; replyId: string; text: string };
-  'tutor:reply-end': { seq: number; replyId: string };
+  /** `abandoned`: the reply was cut off (its session moved to another node) and is written again; drop it. */
+  'tutor:reply-end': { seq: number; replyId: string; abandoned?: true };
   'lecture:end': { seq: number };
   'session:state': { seq: number; state: SessionSnapshot };
   'session:error': { seq: number; code: string; message: string };
+  'assistant:prompt': { seq: number; text: string };
+  'hand:asked': { seq: number; text: string };
+  'assistant:check': { seq: number; text: string; concept: string; index: number; total: number };
+  'hand:closed': { seq: number; kind: 'specific' | 'vague' | 'cancelled' };
 }
 
 export type TutorEventName = keyof TutorServerEvents;

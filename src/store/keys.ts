@@ -30,6 +30,16 @@ export const keys = {
   sessionTranscript: (id: string) => key('session', id, 'transcript'),
   /** Lease of the node currently driving the session. */
   sessionDriver: (id: string) => key('session', id, 'driver'),
+  /** A class (hash: name, code, materialId?, createdAt); no TTL. */
+  classRecord: (id: string) => key('class', id),
+  /** Join code -> class id, reserved with SET NX so two classes never share a code; no TTL. */
+  classCode: (code: string) => key('classcode', code),
+  /** Nicknames taken in a class (hash: case-folded nickname -> session id). */
+  classNicknames: (id: string) => key('class', id, 'nicknames'),
+  /** The class's students (sorted set of session ids scored by join time: the roster's order). */
+  classStudents: (id: string) => key('class', id, 'students'),
+  /** One roster entry (hash of scalar fields; see classroom/class-repository.ts). */
+  classStudent: (id: string, sessionId: string) => key('class', id, 'student', sessionId),
 };
 
 export type Keys = typeof keys;

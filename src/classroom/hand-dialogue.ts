@@ -1,0 +1,306 @@
+import { withParticle } from '../lecture/korean-text.js';
+import type { HandKind } from '../protocol/classroom.js';
+import { MAX_SUBCONCEPTS } from './assistant-schemas.js';
+import type { Classification, ControlResult, ExplainedPart, HandSubconcept } from './assistant-schemas.js';
+
+/**
+ * The raise-hand side dialogue (seed 003, 번외 1–4) as a pure state machine: plain JSON data and functions from
+ * (dialogue, event) to the next dialogue, no I/O and no clock. The session actor keeps the dialogue in the
+ * session state, asks `nextAction` what to do, does it (a model call, an emit), feeds the outcome back through the
+ * matching `on…` function and persists the result — so any node can resume a dialogue where another left it.
+ *
+ * Cancelling (hand:lower) is not an event here: the actor simply drops the dialogue.
+ */
+
+/** Explanations of one part (or of the final concept) before the dialogue moves on even if not understood. */
+export const MAX_TRIES_PER_PART = 3;
+
+export const HAND_PROMPT_TEXT = '무엇이 궁금한가요? 궁금한 내용을 적어 주세요.';
+const CHECK_HINT = '(네/아니요, 또는 헷갈리는 부분을 적어 주세요)';
+
+export type HandStep =
+  /** Waiting for the question (after the prompt is sent). */
+  | 'asking'
+  | 'classifying'
+  /** Specific question: the answer streams. */
+  | 'answering'
+  /** Vague: the explanation of `parts[index]` streams (a re-explanation when it already has some). */
+  | 'explaining'
+  /** Asking whether `parts[index]` was understood, then waiting for the reply. */
+  | 'checking'
+  /** Control judges the reply to the check of `parts[index]`. */
+  | 'controlling'
+  /** The final explanation of the original concept streams. */
+  | 'final'
+  | 'final-checking'
+  | 'final-controlling'
+  | 'summarizing'
+  | 'done';
+
+export interface HandPart extends HandSubconcept {
+  /** Every explanation streamed for this part, oldest first: its length is the number of tries. */
+  explanations: string[];
+  /** Control's last word on this part; false also when it was left after MAX_TRIES_PER_PART tries. */
+  understood?: boolean;
+}
+
+export interface HandDialogue {
+  question: string | null;
+  kind?: HandKind;
+  concept?: string;
+  parts: HandPart[];
+  /** The part being explained or checked; `parts.length` once the dialogue reaches the final explanation. */
+  index: number;
+  step: HandStep;
+  /** Whether the student was asked (the prompt or the check) and the dialogue now waits for their text. */
+  asked: boolean;
+  /** The reply Control is judging. */
+  lastReply?: string;
+  /** What the student did not understand: the next explanation of the same part aims at it. */
+  confusion?: string;
+  /** Final explanations of the original concept, oldest first. */
+  final: string[];
+  /** Control's last word on the final explanation. */
+  finalUnderstood?: boolean;
+}
+
+export interface HandCheck {
+  /** 0-based; the final check has index `parts.length`. */
+  index: number;
+  /** Checks in this dialogue: one per part plus the final one. */
+  total: number;
+  concept: string;
+  text: string;
+}
+
+export type HandAction =
+  | { type: 'prompt-ask'; text: string }
+  | { type: 'wait-for-ask' }
+  | { type: 'classify'; question: string }
+  | { type: 'stream-answer'; question: string; concept: string }
+  | {
+      type: 'stream-explain';
+      index: number;
+      /** Number of parts (the explanation's "1/3"). */
+      total: number;
+      reExplain: boolean;
+      question: string;
+      concept: string;
+      subconcept: HandSubconcept;
+      previous: string[];
+      confusion: string;
+    }
+  | ({ type: 'ask-check' } & HandCheck)
+  | { type: 'wait-for-reply' }
+  | { type: 'control'; target: 'part' | 'final'; index: number; concept: string; explanation: string; reply: string }
+  | { type: 'stream-final'; reExplain: boolean; question: string; concept: string; parts: ExplainedPart[]; previous: string[]; confusion: string }
+  | { type: 'summarize'; question: string; concept: string; parts: ExplainedPart[] }
+  | { type: 'close'; kind: HandKind };
+
+/** An event that does not fit the dialogue's step (a race the actor must drop, or a programming error). */
+export class HandDialogueError extends Error {
+  constructor(
+    readonly step: HandStep,
+    readonly event: string,
+  ) {
+    super(`hand dialogue: '${event}' does not apply in step '${step}'`);
+    this.name = 'HandDialogueError';
+  }
+}
+
+function requireStep(d: HandDialogue, event: string, ...steps: HandStep[]): void {
+  if (!steps.includes(d.step)) throw new HandDialogueError(d.step, event);
+}
+
+function field<T>(value: T | undefined | null, d: HandDialogue, event: string): T {
+  if (value === undefined || value === null) throw new HandDialogueError(d.step, event);
+  return value;
+}
+
+/** Drops the per-turn fields (exactOptionalPropertyTypes: absent, never `undefined`). */
+function withoutTurn(d: HandDialogue): HandDialogue {
+  const { lastReply: _reply, confusion: _confusion, ...rest } = d;
+  return rest;
+}
+
+export function startDialogue(): HandDialogue {
+  return { question: null, parts: [], index: 0, step: 'asking', asked: false, final: [] };
+}
+
+/** The student may send their question now. */
+export function acceptsAsk(d: HandDialogue): boolean {
+  return d.step === 'asking';
+}
+
+/** The student may reply to a check now. */
+export function acceptsReply(d: HandDialogue): boolean {
+  return d.step === 'checking' || d.step === 'final-checking';
+}
+
+/** The prompt or the check was sent: from now on the dialogue waits for the student. */
+export function onPrompted(d: HandDialogue): HandDialogue {
+  requireStep(d, 'prompted', 'asking', 'checking', 'final-checking');
+  return { ...d, asked: true };
+}
+
+export function onAsk(d: HandDialogue, text: string): HandDialogue {
+  requireStep(d, 'ask', 'asking');
+  const question = field(text.trim() || null, d, 'ask');
+  return { ...d, question, step: 'classifying', asked: false };
+}
+
+export function onClassified(d: HandDialogue, result: Classification): HandDialogue {
+  requireStep(d, 'classified', 'classifying');
+  if (result.kind === 'specific') return { ...d, kind: 'specific', concept: result.concept, step: 'answering' };
+  const parts = result.subconcepts.slice(0, MAX_SUBCONCEPTS).map((sub) => ({ concept: sub.concept, focus: sub.focus, explanations: [] }));
+  // A vague question with nothing to split goes straight to the explanation of the concept itself.
+  return { ...d, kind: 'vague', concept: result.concept, parts, index: 0, step: parts.length > 0 ? 'explaining' : 'final' };
+}
+
+export function onAnswered(d: HandDialogue): HandDialogue {
+  requireStep(d, 'answered', 'answering');
+  return { ...d, step: 'done' };
+}
+
+export function onExplained(d: HandDialogue, text: string): HandDialogue {
+  requireStep(d, 'explained', 'explaining');
+  const parts = d.parts.map((part, index) => (index === d.index ? { ...part, explanations: [...part.explanations, text] } : part));
+  return { ...withoutTurn(d), parts, step: 'checking', asked: false };
+}
+
+export function onReply(d: HandDialogue, text: string): HandDialogue {
+  requireStep(d, 'reply', 'checking', 'final-checking');
+  return { ...d, lastReply: text.trim(), step: d.step === 'checking' ? 'controlling' : 'final-controlling', asked: false };
+}
+
+/** Control's verdict on the reply: next part, the same part again (bounded), the final, or the summary. */
+export function onControl(d: HandDialogue, result: ControlResult): HandDialogue {
+  requireStep(d, 'control', 'controlling', 'final-controlling');
+  const confusion = result.confusion.trim() || (d.lastReply ?? '');
+  const base = withoutTurn(d);
+  if (d.step === 'final-controlling') {
+    if (!result.understood && d.final.length < MAX_TRIES_PER_PART) return { ...base, finalUnderstood: false, step: 'final', confusion };
+    return { ...base, finalUnderstood: result.understood, step: 'summarizing' };
+  }
+  const part = field(d.parts[d.index], d, 'control');
+  if (!result.understood && part.explanations.length < MAX_TRIES_PER_PART) {
+    return { ...base, parts: replacePart(d, { ...part, understood: false }), step: 'explaining', confusion };
+  }
+  const parts = replacePart(d, { ...part, understood: result.understood });
+  const index = d.index + 1;
+  return { ...base, parts, index, step: index < parts.length ? 'explaining' : 'final' };
+}
+
+function replacePart(d: HandDialogue, part: HandPart): HandPart[] {
+  return d.parts.map((existing, index) => (index === d.index ? part : existing));
+}
+
+export function onFinalExplained(d: HandDialogue, text: string): HandDialogue {
+  requireStep(d, 'final-explained', 'final');
+  return { ...withoutTurn(d), final: [...d.final, text], step: 'final-checking', asked: false };
+}
+
+export function onSummarised(d: HandDialogue): HandDialogue {
+  requireStep(d, 'summarised', 'summarizing');
+  return { ...d, step: 'done' };
+}
+
+/** `'term'` followed by the particle that fits the term (not the quote mark). */
+function quoted(term: string, pair: '을/를' | '이/가'): string {
+  return `'${term}'${withParticle(term, pair).slice(term.length)}`;
+}
+
+/** The "이해했나요?" question after the `attempt`-th explanation (1-based) of a part or of the final concept. */
+export function checkText(concept: string, attempt: number, final: boolean): string {
+  if (attempt > 1) return `${quoted(concept, '을/를')} 다시 설명했어요. 이번에는 이해되셨나요? ${CHECK_HINT}`;
+  if (final) return `지금까지의 내용을 바탕으로 ${quoted(concept, '을/를')} 정리했어요. 이해되셨나요? ${CHECK_HINT}`;
+  return `'${concept}' 설명이 이해되셨나요? ${CHECK_HINT}`;
+}
+
+/** The check the student is (or is about to be) asked, so a reconnecting client can be shown it again. */
+export function pendingCheck(d: HandDialogue): HandCheck | null {
+  const total = d.parts.length + 1;
+  if (d.step === 'checking') {
+    const part = field(d.parts[d.index], d, 'check');
+    return { index: d.index, total, concept: part.concept, text: checkText(part.concept, part.explanations.length, false) };
+  }
+  if (d.step === 'final-checking') {
+    const concept = field(d.concept, d, 'check');
+    return { index: d.parts.length, total, concept, text: checkText(concept, d.final.length, true) };
+  }
+  return null;
+}
+
+/** The parts as taught, each part's explanations joined (re-explanations included, in order). */
+export function explainedParts(d: HandDialogue): ExplainedPart[] {
+  return d.parts.map((part) => ({ concept: part.concept, explanation: part.explanations.join('\n\n') }));
+}
+
+/** `[(subconcept, explanation)…, (concept, final explanation)]`: what the summary agent summarises. */
+export function summaryParts(d: HandDialogue): ExplainedPart[] {
+  const concept = field(d.concept, d, 'summary');
+  return [...explainedParts(d), { concept, explanation: d.final.join('\n\n') }];
+}
+
+/** What the actor must do next. Waiting actions mean: do nothing until the student's next event. */
+export function nextAction(d: HandDialogue): HandAction {
+  switch (d.step) {
+    case 'asking':
+      return d.asked ? { type: 'wait-for-ask' } : { type: 'prompt-ask', text: HAND_PROMPT_TEXT };
+    case 'classifying':
+      return { type: 'classify', question: field(d.question, d, 'classify') };
+    case 'answering':
+      return { type: 'stream-answer', question: field(d.question, d, 'answer'), concept: field(d.concept, d, 'answer') };
+    case 'explaining': {
+      const part = field(d.parts[d.index], d, 'explain');
+      return {
+        type: 'stream-explain',
+        index: d.index,
+        total: d.parts.length,
+        reExplain: part.explanations.length > 0,
+        question: field(d.question, d, 'explain'),
+        concept: field(d.concept, d, 'explain'),
+        subconcept: { concept: part.concept, focus: part.focus },
+        previous: part.explanations,
+        confusion: d.confusion ?? '',
+      };
+    }
+    case 'checking':
+    case 'final-checking':
+      return d.asked ? { type: 'wait-for-reply' } : { type: 'ask-check', ...field(pendingCheck(d), d, 'check') };
+    case 'controlling': {
+      const part = field(d.parts[d.index], d, 'control');
+      return {
+        type: 'control',
+        target: 'part',
+        index: d.index,
+        concept: part.concept,
+        explanation: field(part.explanations.at(-1), d, 'control'),
+        reply: field(d.lastReply, d, 'control'),
+      };
+    }
+    case 'final-controlling':
+      return {
+        type: 'control',
+        target: 'final',
+        index: d.parts.length,
+        concept: field(d.concept, d, 'control'),
+        explanation: field(d.final.at(-1), d, 'control'),
+        reply: field(d.lastReply, d, 'control'),
+      };
+    case 'final':
+      return {
+        type: 'stream-final',
+        reExplain: d.final.length > 0,
+        question: field(d.question, d, 'final'),
+        concept: field(d.concept, d, 'final'),
+        parts: explainedParts(d),
+        previous: d.final,
+        confusion: d.confusion ?? '',
+      };
+    case 'summarizing':
+      return { type: 'summarize', question: field(d.question, d, 'summarize'), concept: field(d.concept, d, 'summarize'), parts: summaryParts(d) };
+    case 'done':
+      return { type: 'close', kind: field(d.kind, d, 'close') };
+  }
+}

@@ -1,0 +1,259 @@
+import { SharedResults } from '../lecture/shared-results.js';
+import type { Attribution, LanguageModel, ModelFile, ModelRequestBase, TextStream } from '../llm/model.js';
+import { loadPrompt } from '../llm/prompt-loader.js';
+import { createTextStream } from '../llm/text-stream.js';
+import { questionFocus } from './assistant-cues.js';
+import { passageText, selectPassages, splitPassages } from './assistant-retrieval.js';
+import type { Passage } from './assistant-retrieval.js';
+import { ASSISTANT_TASKS, ClassificationSchema, ControlSchema, delimitAssistantText } from './assistant-schemas.js';
+import type { Classification, ControlResult, ExplainedPart, HandSubconcept } from './assistant-schemas.js';
+
+/**
+ * The raise-hand agents behind one facade (seed 003, 번외 1–4), mirroring QaTutor: the Student Assistant
+ * (classify, answer), the explanation agent (explain, final), the Control Agent and the summary agent. Each is one
+ * method, one task, one prompt file. Before any call the facade retrieves the material passages the question is
+ * about; the offline model works only from them, Gemini gets them too and, for the Student Assistant's calls, the
+ * whole material PDF.
+ */
+
+/** What the assistant needs of the materials (MaterialService has both). */
+export interface MaterialSource {
+  materialText(id: string): Promise<string>;
+  materialPdf(id: string): Promise<Uint8Array>;
+}
+
+/**
+ * Gemini takes at most 20 MB of inline request data and base64 grows bytes by a third: larger PDFs are not
+ * attached and the model works from the retrieved passages alone.
+ */
+export const MAX_INLINE_PDF_BYTES = 14 * 1024 * 1024;
+
+export interface CallOptions {
+  attribution?: Attribution;
+  signal?: AbortSignal;
+}
+
+export interface MaterialCall extends CallOptions {
+  materialId: string;
+}
+
+export interface ExplainRequest extends MaterialCall {
+  question: string;
+  concept: string;
+  subconcept: HandSubconcept;
+  index: number;
+  total: number;
+  /** Earlier explanations of this subconcept; non-empty makes this a re-explanation. */
+  previous: string[];
+  /** What the student said they did not understand ('' on a first explanation). */
+  confusion: string;
+}
+
+export interface FinalRequest extends MaterialCall {
+  question: string;
+  concept: string;
+  parts: ExplainedPart[];
+  previous: string[];
+  confusion: string;
+}
+
+const prompt = (name: string) => loadPrompt(name);
+const system = () => prompt('assistant-system').render({});
+
+function renderPassages(passages: readonly string[]): string {
+  return passages.length > 0 ? delimitAssistantText(passages.join('\n\n---\n\n')) : '(관련된 발췌가 없습니다)';
+}
+
+function renderExplanations(texts: readonly string[]): string {
+  return delimitAssistantText(texts.map((text, index) => `[설명 ${index + 1}]\n${text.trim()}`).join('\n\n'));
+}
+
+function renderParts(parts: readonly ExplainedPart[]): string {
+  const rendered = parts.map((part, index) => `## ${index + 1}. ${part.concept}\n${part.explanation.trim()}`).join('\n\n');
+  return delimitAssistantText(rendered || '(하위 개념 없이 바로 설명합니다)');
+}
+
+function extras(options: CallOptions) {
+  return {
+    ...(options.attribution ? { attribution: options.attribution } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+}
+
+export class StudentAssistant {
+  // A material's passages are derived from its immutable text (ids are content hashes): split once per material.
+  private readonly passages: SharedResults<Passage[]>;
+  // The classification depends only on the question and the material: students asking the same thing share it.
+  private readonly classifications = new SharedResults<Classification>();
+
+  constructor(
+    private readonly model: LanguageModel,
+    private readonly materials: MaterialSource,
+    options: { materialCapacity?: number } = {},
+  ) {
+    this.passages = new SharedResults<Passage[]>(options.materialCapacity ?? 32);
+  }
+
+  /** The material passages most relevant to `query`, as the texts agents see. */
+  async retrieve(materialId: string, query: string): Promise<string[]> {
+    const passages = await this.passages.get(materialId, async () => splitPassages(await this.materials.materialText(materialId)));
+    return selectPassages(passages, query).map(passageText);
+  }
+
+  /** The whole material PDF for Gemini (offline works from passages only). */
+  private async pdfFiles(materialId: string): Promise<ModelFile[]> {
+    if (this.model.kind !== 'gemini') return [];
+    const data = await this.materials.materialPdf(materialId);
+    return data.byteLength <= MAX_INLINE_PDF_BYTES ? [{ mimeType: 'application/pdf', data }] : [];
+  }
+
+  /** Student Assistant: is the question specific or vague, about which concept, and (vague) its subconcepts. */
+  classify(request: MaterialCall & { question: string }): Promise<Classification> {
+    const question = request.question.replace(/\s+/gu, ' ').trim();
+    const key = SharedResults.key(this.model.modelName('judge'), request.materialId, question);
+    // Not the caller's signal: one student lowering their hand must not cancel a call others may share.
+    return this.classifications.get(key, () => this.writeClassification(request.materialId, question));
+  }
+
+  private async writeClassification(materialId: string, question: string): Promise<Classification> {
+    const [passages, files] = await Promise.all([this.retrieve(materialId, questionFocus(question)), this.pdfFiles(materialId)]);
+    const input = { question, passages };
+    const result = await this.model.generateObject({
+      task: ASSISTANT_TASKS.classify,
+      input,
+      prompt: prompt('assistant-classify').render({ passages: renderPassages(passages), question: delimitAssistantText(question) }),
+      system: system(),
+      schema: ClassificationSchema,
+      role: 'judge',
+      temperature: 0.2,
+      files,
+      attribution: { materialId },
+    });
+    const { kind, concept, subconcepts } = result.object;
+    return { kind, concept: concept.trim(), subconcepts: kind === 'specific' ? [] : subconcepts };
+  }
+
+  /** Student Assistant, specific question: the answer, streamed as markdown. */
+  answer(request: MaterialCall & { question: string; concept: string }): TextStream {
+    return this.streamAfter(request, async () => {
+      const query = `${questionFocus(request.question)} ${request.concept}`;
+      const [passages, files] = await Promise.all([this.retrieve(request.materialId, query), this.pdfFiles(request.materialId)]);
+      const input = { question: request.question, concept: request.concept, passages };
+      return {
+        task: ASSISTANT_TASKS.answer,
+        input,
+        prompt: prompt('assistant-answer').render({
+          passages: renderPassages(passages),
+          concept: delimitAssistantText(request.concept),
+          question: delimitAssistantText(request.question),
+        }),
+        files,
+      };
+    });
+  }
+
+  /** Explanation agent: one subconcept; a re-explanation aims at what the student did not understand. */
+  explain(request: ExplainRequest): TextStream {
+    return this.streamAfter(request, async () => {
+      const { question, concept, subconcept, index, total, previous, confusion } = request;
+      const passages = await this.retrieve(request.materialId, `${subconcept.concept} ${concept} ${questionFocus(confusion)}`);
+      const input = { question, concept, subconcept, index, total, passages, previous, confusion };
+      const common = { passages: renderPassages(passages), question: delimitAssistantText(question), concept: delimitAssistantText(concept) };
+      const rendered =
+        previous.length === 0
+          ? prompt('assistant-explain').render({
+              ...common,
+              subconcept: delimitAssistantText(subconcept.concept),
+              focus: delimitAssistantText(subconcept.focus),
+              position: `${index + 1}/${total}`,
+            })
+          : prompt('assistant-reexplain').render({
+              ...common,
+              target: delimitAssistantText(subconcept.concept),
+              previous: renderExplanations(previous),
+              confusion: delimitAssistantText(confusion),
+            });
+      return { task: ASSISTANT_TASKS.explain, input, prompt: rendered };
+    });
+  }
+
+  /** Control Agent: whether the reply to "이해했나요?" says the explanation was understood, and what was not. */
+  async control(request: CallOptions & { concept: string; explanation: string; reply: string }): Promise<ControlResult> {
+    const input = { concept: request.concept, explanation: request.explanation, reply: request.reply };
+    const result = await this.model.generateObject({
+      task: ASSISTANT_TASKS.control,
+      input,
+      prompt: prompt('assistant-control').render({
+        concept: delimitAssistantText(request.concept),
+        explanation: delimitAssistantText(request.explanation),
+        reply: delimitAssistantText(request.reply),
+      }),
+      system: system(),
+      schema: ControlSchema,
+      role: 'judge',
+      temperature: 0,
+      ...extras(request),
+    });
+    return result.object;
+  }
+
+  /** Explanation agent: the original concept once every subconcept is done (or again, aimed at the confusion). */
+  finalExplanation(request: FinalRequest): TextStream {
+    return this.streamAfter(request, async () => {
+      const { question, concept, parts, previous, confusion } = request;
+      const query = `${concept} ${questionFocus(question)} ${questionFocus(confusion)}`;
+      const passages = await this.retrieve(request.materialId, query);
+      const input = { question, concept, parts, passages, previous, confusion };
+      const common = { passages: renderPassages(passages), question: delimitAssistantText(question), concept: delimitAssistantText(concept) };
+      const rendered =
+        previous.length === 0
+          ? prompt('assistant-final').render({ ...common, parts: renderParts(parts) })
+          : prompt('assistant-reexplain').render({
+              ...common,
+              target: delimitAssistantText(concept),
+              previous: renderExplanations(previous),
+              confusion: delimitAssistantText(confusion),
+            });
+      return { task: ASSISTANT_TASKS.final, input, prompt: rendered };
+    });
+  }
+
+  /** Summary agent: every part, section by section, as one markdown document. */
+  summary(request: CallOptions & { question: string; concept: string; parts: ExplainedPart[] }): TextStream {
+    const input = { question: request.question, concept: request.concept, parts: request.parts };
+    return this.model.streamText({
+      task: ASSISTANT_TASKS.summary,
+      input,
+      prompt: prompt('assistant-summary').render({
+        question: delimitAssistantText(request.question),
+        concept: delimitAssistantText(request.concept),
+        parts: renderParts(request.parts),
+      }),
+      system: system(),
+      role: 'generation',
+      temperature: 0.3,
+      ...extras(request),
+    });
+  }
+
+  /**
+   * A stream whose request needs material first (passages, the PDF). The model call starts once they are there;
+   * the caller's signal and the consumer stopping early both abort it.
+   */
+  private streamAfter(options: CallOptions, prepare: () => Promise<Pick<ModelRequestBase, 'task' | 'input' | 'prompt' | 'files'>>): TextStream {
+    return createTextStream(async (push, cancel) => {
+      const request = await prepare();
+      const signal = options.signal ? AbortSignal.any([options.signal, cancel]) : cancel;
+      const stream = this.model.streamText({
+        ...request,
+        system: system(),
+        role: 'generation',
+        temperature: 0.4,
+        signal,
+        ...(options.attribution ? { attribution: options.attribution } : {}),
+      });
+      for await (const delta of stream) push(delta);
+      return stream.result;
+    });
+  }
+}

@@ -1,0 +1,128 @@
+import {
+  nextAction,
+  onAnswered,
+  onClassified,
+  onControl,
+  onExplained,
+  onFinalExplained,
+  onPrompted,
+  onSummarised,
+} from '../classroom/hand-dialogue.js';
+import type { StudentAssistant } from '../classroom/student-assistant.js';
+import type { Attribution, TextStream } from '../llm/model.js';
+import type { ReplyKind, TranscriptItem, TutorEvent } from '../protocol/tutor.js';
+import type { SessionState } from './session-state.js';
+
+export type HandRaised = Extract<SessionState, { kind: 'hand-raised' }>;
+
+/** What the raise-hand steps need from the session actor (its persistence and streaming, nothing else). */
+export interface HandHost {
+  readonly materialId: string;
+  readonly assistant: StudentAssistant;
+  transition(state: SessionState, events?: TutorEvent[], items?: TranscriptItem[]): void;
+  streamReply(
+    kind: ReplyKind,
+    epoch: number,
+    open: () => TextStream,
+    options: {
+      place: { chapter: number; at: number };
+      previousReplyId: string | undefined;
+      withReplyId: (replyId: string) => SessionState;
+    },
+  ): Promise<string | false>;
+  /** Where the dialogue sits in the lecture's rendered history. */
+  place(state: HandRaised): { chapter: number; at: number };
+  callOptions(): { attribution: Attribution; signal: AbortSignal };
+  isCurrent(epoch: number): boolean;
+}
+
+/**
+ * Runs one action of the raise-hand dialogue (seed 003, 번외 1–4) and saves its outcome: the pure dialogue machine
+ * decides what comes next, the Student Assistant's agents do the work. Returns false when the dialogue waits for
+ * the student (or was interrupted).
+ */
+export async function runHandStep(host: HandHost, state: HandRaised, epoch: number): Promise<boolean> {
+  const { dialogue } = state;
+  const action = nextAction(dialogue);
+  const place = host.place(state);
+  const call = { materialId: host.materialId, ...host.callOptions() };
+  const next = (changes: Partial<HandRaised>): HandRaised => {
+    const { replyId: _replyId, ...rest } = state;
+    return { ...rest, ...changes };
+  };
+  const stream = (kind: ReplyKind, open: () => TextStream) =>
+    host.streamReply(kind, epoch, open, {
+      place,
+      previousReplyId: state.replyId,
+      withReplyId: (replyId) => ({ ...state, replyId }),
+    });
+
+  switch (action.type) {
+    case 'wait-for-ask':
+    case 'wait-for-reply':
+      return false;
+    case 'prompt-ask':
+      host.transition(
+        next({ dialogue: onPrompted(dialogue) }),
+        [{ event: 'assistant:prompt', payload: { text: action.text } }],
+        [{ type: 'assistant', ...place, text: action.text }],
+      );
+      return true;
+    case 'ask-check': {
+      const { type: _type, ...check } = action;
+      host.transition(
+        next({ dialogue: onPrompted(dialogue) }),
+        [{ event: 'assistant:check', payload: check }],
+        [{ type: 'assistant', ...place, text: action.text }],
+      );
+      return true;
+    }
+    case 'classify': {
+      const result = await host.assistant.classify({ ...call, question: action.question });
+      if (!host.isCurrent(epoch)) return false;
+      host.transition(next({ dialogue: onClassified(dialogue, result) }));
+      return true;
+    }
+    case 'stream-answer': {
+      const text = await stream('answer', () => host.assistant.answer({ ...call, question: action.question, concept: action.concept }));
+      if (text === false) return false;
+      host.transition(next({ dialogue: onAnswered(dialogue) }));
+      return true;
+    }
+    case 'stream-explain': {
+      const { type: _type, ...request } = action;
+      const text = await stream('explain', () => host.assistant.explain({ ...call, ...request }));
+      if (text === false) return false;
+      host.transition(next({ dialogue: onExplained(dialogue, text) }));
+      return true;
+    }
+    case 'control': {
+      const { type: _type, ...request } = action;
+      const result = await host.assistant.control({ ...host.callOptions(), ...request });
+      if (!host.isCurrent(epoch)) return false;
+      host.transition(next({ dialogue: onControl(dialogue, result) }));
+      return true;
+    }
+    case 'stream-final': {
+      const { type: _type, ...request } = action;
+      const text = await stream('explain', () => host.assistant.finalExplanation({ ...call, ...request }));
+      if (text === false) return false;
+      host.transition(next({ dialogue: onFinalExplained(dialogue, text) }));
+      return true;
+    }
+    case 'summarize': {
+      const { type: _type, ...request } = action;
+      const text = await stream('summary', () => host.assistant.summary({ ...host.callOptions(), ...request }));
+      if (text === false) return false;
+      host.transition(next({ dialogue: onSummarised(dialogue) }));
+      return true;
+    }
+    case 'close':
+      host.transition(
+        state.previous,
+        [{ event: 'hand:closed', payload: { kind: action.kind } }],
+        [{ type: 'hand-closed', ...place, kind: action.kind }],
+      );
+      return true;
+  }
+}

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+
+/**
+ * Classes, the raise-hand dialogue on `/tutor`, and the instructor's `/monitor` namespace. Inbound payloads are zod
+ * schemas (validated by onEvent); outbound events are types.
+ */
+
+const Nickname = z
+  .string()
+  .trim()
+  .min(1)
+  .max(20)
+  // eslint-disable-next-line no-control-regex
+  .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), '제어 문자는 쓸 수 없습니다.');
+
+// ---- HTTP
+export const CreateClassBody = z.object({
+  name: z.string().trim().min(1).max(60),
+  /** The lecture material students of this class study (they may pick one themselves when absent). */
+  materialId: z.string().trim().min(1).max(128).optional(),
+});
+export type CreateClassBody = z.infer<typeof CreateClassBody>;
+
+export const JoinClassBody = z.object({
+  nickname: Nickname,
+  materialId: z.string().trim().min(1).max(128).optional(),
+});
+export type JoinClassBody = z.infer<typeof JoinClassBody>;
+
+/** Join codes: 6 characters from an alphabet without look-alikes (no 0/O, 1/I/L, 2/Z, 5/S, 8/B). */
+export const JOIN_CODE_ALPHABET = 'ACDEFGHJKMNPQRTUVWXY34679';
+export const JoinCode = z
+  .string()
+  .trim()
+  .transform((value) => value.toUpperCase())
+  .pipe(z.string().regex(new RegExp(`^[${JOIN_CODE_ALPHABET}]{6}$`)));
+
+// ---- /tutor: raise hand (student -> server)
+export const HandAskPayload = z.object({ text: z.string().trim().min(1).max(2000) }).strict();
+export const HandReplyPayload = z.object({ text: z.string().trim().min(1).max(2000) }).strict();
+
+// ---- /tutor: raise hand (server -> student), each with the session's seq
+export type HandKind = 'specific' | 'vague';
+export interface HandServerEvents {
+  /** The hand is raised and the lecture paused: the assistant asks what the question is. */
+  'assistant:prompt': { seq: number; text: string };
+  /** Echo of the student's question (so every tab and the transcript have it). */
+  'hand:asked': { seq: number; text: string };
+  'assistant:check': { seq: number; text: string; concept: string; index: number; total: number };
+  /** The dialogue is over (answered, summarised or cancelled with hand:lower); the lecture resumes. */
+  'hand:closed': { seq: number; kind: HandKind | 'cancelled' };
+  /**
+   * The instructor saw the raised hand. Like `class:announcement`, an ephemeral notice from outside the session:
+   * it carries no `seq` (it is not in the session log and is not replayed), so clients that drop events with
+   * `seq <= lastSeq` must not drop it.
+   */
+  'hand:acknowledged': { at: number };
+  'class:announcement': { text: string; at: number };
+}
+
+// ---- /monitor (instructor -> server)
+export const AnnouncePayload = z.object({ text: z.string().trim().min(1).max(500) }).strict();
+export const AcknowledgePayload = z.object({ sessionId: z.string().min(1).max(64) }).strict();
+export type AnnouncePayload = z.infer<typeof AnnouncePayload>;
+export type AcknowledgePayload = z.infer<typeof AcknowledgePayload>;
+
+export const MONITOR_COMMANDS = {
+  'class:announce': AnnouncePayload,
+  'hand:acknowledge': AcknowledgePayload,
+} as const;
+
+// ---- /monitor (server -> instructor)
+export interface RosterEntry {
+  sessionId: string;
+  nickname: string;
+  connected: boolean;
+  /** Chapter index being studied, -1 before the lecture starts. */
+  chapter: number;
+  /** Overall progress through the material, 0–100. */
+  percent: number;
+  /**
+   * `idle`, `streaming`, `paused`, `awaiting-answer`, `tutoring` (judging or a supplement), `remediation` (the bad
+   * path: subquestions and remedial replies), `finished`; raise-hand states use their session state name.
+   */
+  state: string;
+  lastVerdict: 'good' | 'bad' | null;
+  /** Bad verdicts in a row (the page flags "struggling" at 2). */
+  badStreak: number;
+  hand: { raisedAt: number; question: string | null; acknowledged: boolean } | null;
+}
+
+export interface MonitorServerEvents {
+  'class:roster': { classId: string; name: string; code: string; students: RosterEntry[] };
+  'student:joined': { student: RosterEntry };
+  'student:left': { sessionId: string };
+  'student:progress': { sessionId: string; chapter: number; percent: number; state: string };
+  'student:answered': { sessionId: string; questionId: string; verdict: 'good' | 'bad'; badStreak: number };
+  'student:remediation': { sessionId: string; concept: string; index: number; total: number };
+  'hand:raised': { sessionId: string; question?: string; raisedAt: number };
+  'hand:resolved': { sessionId: string; kind: HandKind | 'cancelled' };
+  /** An instructor (any tab of the class) acknowledged the student's raised hand. */
+  'hand:acknowledged': { sessionId: string; at: number };
+  /** The class of the token no longer exists; the socket is disconnected after it. */
+  'monitor:error': { code: string; message: string };
+}
+
+/** `GET /api/classes/:id` (instructor bearer token). */
+export interface ClassInfo {
+  classId: string;
+  name: string;
+  code: string;
+  materialId: string | null;
+  createdAt: number;
+  students: RosterEntry[];
+}

@@ -1,0 +1,7 @@
+/** socket.io room names, shared by the namespaces that emit into each other's rooms. */
+
+/** Every socket of one tutoring session (on `/tutor`). */
+export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
+
+/** A class: its instructors on `/monitor`, its students on `/tutor`. */
+export const classRoom = (classId: string) => `class:${classId}`;

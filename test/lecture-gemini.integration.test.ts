@@ -1,0 +1,177 @@
+import { PDFDocument } from 'pdf-lib';
+import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import type { Material } from '../src/materials/index.js';
+import { FakeGemini } from './support/fake-gemini.js';
+import {
+  episodes,
+  generatedChapter,
+  joinLecture,
+  loadSample,
+  samplePdfBytes,
+  WRONG_ANSWER,
+  type AnswerPolicy,
+  type LectureClient,
+} from './support/lecture-client.js';
+import {
+  askedQuestions,
+  bodyOf,
+  chunk,
+  cutsAMarker,
+  displayedLecture,
+  isLectureContinue,
+  isLectureWrite,
+  lectureGemini,
+  rawLecture,
+  SCRIPTED_CHAPTERS,
+  type LectureGeminiOptions,
+} from './support/lecture-gemini.js';
+import { startRedisServer, type RedisServer } from './support/redis-server.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+/**
+ * The lecture on Gemini through the real SDK, against a fake Gemini HTTP server speaking the real wire format:
+ * lectures streamed as SSE with markers cut across chunks and the body cut through UTF-8 sequences; tutor replies
+ * as JSON for the requested schema. Rule ids: test/SPEC.md.
+ */
+
+beforeAll(async () => {
+  await samplePdfBytes();
+});
+
+async function boot(
+  context: TestContext,
+  options: { store: 'memory' | 'redis'; gemini?: LectureGeminiOptions; env?: Record<string, string> },
+) {
+  // Cleanups run in reverse order: the app first, then Redis and the fake it talks to.
+  const fake = await FakeGemini.start({ respond: lectureGemini(options.gemini) });
+  context.onTestFinished(() => fake.close());
+  let redis: RedisServer | undefined;
+  if (options.store === 'redis') {
+    // A fresh Redis: Gemini lectures are cached by (material, chapter, prompt, model name), and every test scripts
+    // a different lecture under the same model name.
+    redis = await startRedisServer();
+    context.onTestFinished(() => redis?.stop());
+  }
+  const app = await startTestApp({
+    GEMINI_API_KEY: 'test',
+    GEMINI_BASE_URL: fake.baseUrl,
+    ...(redis ? { REDIS_URL: redis.url } : {}),
+    ...options.env,
+  });
+  context.onTestFinished(() => app.stop());
+  const material = await loadSample(app);
+  expect(material.chapters.map((chapter) => chapter.title)).toEqual(SCRIPTED_CHAPTERS.map((chapter) => chapter.title));
+  return { fake, app, material };
+}
+
+/** Odd lecture questions answered wrongly, even ones well; subquestion 1 wrongly, the others well. */
+const mixedStudent = (): AnswerPolicy => {
+  let questions = 0;
+  return (asked) => {
+    if (asked.parentQuestionId !== undefined) return asked.index === 1 ? WRONG_ANSWER : '세어 보면 3개입니다.';
+    questions += 1;
+    return questions % 2 === 1 ? WRONG_ANSWER : '모든 값을 더한 다음 값의 개수로 나누면 됩니다.';
+  };
+};
+
+async function expectScriptedLecture(app: TestApp, material: Material, client: LectureClient): Promise<void> {
+  expect(client.seqErrors).toEqual([]);
+  expect(client.answerErrors).toEqual([]);
+  expect(client.events.at(-1)?.event).toBe('lecture:end');
+  for (const [index, script] of SCRIPTED_CHAPTERS.entries()) {
+    // L1: exactly the scripted text, markers and questions removed, whatever the chunking was.
+    expect(client.text.get(index)).toBe(displayedLecture(script));
+    expect((await generatedChapter(app, material.id, index)).raw).toBe(rawLecture(script));
+    // L2: every question asked, in order, trimmed, including the unterminated one at the end of chapter 2.
+    expect(client.all('lecture:question').filter((question) => question.chapter === index).map((question) => question.text)).toEqual(
+      askedQuestions(script),
+    );
+  }
+}
+
+describe.concurrent.each(['memory', 'redis'] as const)('a whole lecture on the fake Gemini (%s store)', (store) => {
+  it('L1 L2 L3 L4 L5 L6 L11: streams SSE lectures with split markers, tutors both paths, ends', async (context) => {
+    for (const script of SCRIPTED_CHAPTERS) expect(cutsAMarker(chunk(rawLecture(script)))).toBe(true);
+    const { fake, app, material } = await boot(context, { store });
+    const { client } = await joinLecture(app, material.id, { policy: mixedStudent() });
+    await client.ok('lecture:speed', { tokensPerSecond: 200 });
+    await client.ok('lecture:start');
+    await client.waitForEvent('lecture:end', { timeoutMs: 25_000 });
+
+    await expectScriptedLecture(app, material, client);
+    const shapes = episodes(client.events).map((episode) => [episode.questionId, episode.shape, episode.next]);
+    const bad = 'answer verdict:bad sub1/2 answer verdict:bad reply:remedial sub2/2 answer verdict:good reply:supplement';
+    const good = 'answer verdict:good reply:supplement';
+    expect(shapes).toEqual([
+      ['c0q1', bad, 'lecture:delta'],
+      ['c0q2', good, 'lecture:delta'],
+      ['c1q1', bad, 'lecture:delta'],
+      ['c2q1', good, 'lecture:delta'],
+      // The chapter's last question: after the tutoring the chapter ends.
+      ['c2q2', bad, 'lecture:chapter-end'],
+    ]);
+    const first = episodes(client.events)[0];
+    expect(first?.subquestions.map(({ index, total, concept, text }) => ({ index, total, concept, text }))).toEqual([
+      { index: 1, total: 2, concept: '자료의 합', text: '70, 80, 90의 합은 얼마인가요?' },
+      { index: 2, total: 2, concept: '자료의 개수', text: '70, 80, 90은 모두 몇 개인가요?' },
+    ]);
+    expect(first?.replies).toEqual([
+      { kind: 'remedial', text: '다시 살펴볼게요. 자료의 합은 모든 값을 더한 것입니다.' },
+      { kind: 'supplement', text: '**정리해 볼까요?** 평균은 합을 개수로 나눈 값입니다.' },
+    ]);
+    expect(client.all('tutor:verdict')[0]).toMatchObject({ questionId: 'c0q1', verdict: 'bad', feedback: '핵심이 빠져 있어요. 하나씩 짚어 봅시다.' });
+
+    // L11: one writer call per chapter, each carrying that chapter's PDF slice before the prompt.
+    const writes = fake.requests.filter(isLectureWrite);
+    expect(writes).toHaveLength(material.chapters.length);
+    expect(fake.requests.filter(isLectureContinue)).toHaveLength(0);
+    for (const chapter of material.chapters) {
+      const request = writes.find((candidate) => JSON.stringify(candidate.body).includes(`「${chapter.title}」`));
+      const parts = bodyOf(request ?? fake.requests[0]!).contents?.[0]?.parts ?? [];
+      const file = parts[0]?.inlineData;
+      expect(file?.mimeType).toBe('application/pdf');
+      const pdf = await PDFDocument.load(Buffer.from(file?.data ?? '', 'base64'));
+      expect(pdf.getPageCount()).toBe(chapter.endPage - chapter.startPage + 1);
+      expect(parts.at(-1)?.text).toContain('강의를 작성하세요');
+    }
+  });
+});
+
+describe('a model failure mid-stream', () => {
+  it('L12: the student gets MODEL_UNAVAILABLE, and lecture:resume continues the lecture from the text already written', async (context) => {
+    let failures = 0;
+    const { fake, app, material } = await boot(context, {
+      store: 'memory',
+      env: { GEMINI_MAX_ATTEMPTS: '1' },
+      gemini: {
+        writer: (chapter, raw) => {
+          if (chapter !== 0 || failures > 0) return { stream: chunk(raw), splitBytes: true };
+          failures += 1;
+          // About 75 characters arrive, then the stream breaks (no retry: GEMINI_MAX_ATTEMPTS=1, and text was sent).
+          return { stream: chunk(raw), streamError: { afterChunks: 10, code: 503 } };
+        },
+      },
+    });
+    const { client } = await joinLecture(app, material.id, { policy: () => '모든 값을 더한 다음 값의 개수로 나누면 됩니다.' });
+    await client.ok('lecture:speed', { tokensPerSecond: 200 });
+    await client.ok('lecture:start');
+
+    const error = await client.waitForEvent('session:error');
+    expect(error.code).toBe('MODEL_UNAVAILABLE');
+    expect(error.message).toMatch(/[가-힣]/);
+    const shownBeforeFailure = client.text.get(0) ?? '';
+    expect(shownBeforeFailure).toBe(chunk(rawLecture(SCRIPTED_CHAPTERS[0]!)).slice(0, 10).join(''));
+    expect(await app.lectures.repository.load(client.sessionId)).toMatchObject({ state: { kind: 'paused', reason: 'error' } });
+
+    expect(await client.ok('lecture:resume')).toMatchObject({ state: 'streaming' });
+    await client.waitForEvent('lecture:end', { timeoutMs: 25_000 });
+
+    expect(client.all('session:error')).toHaveLength(1);
+    await expectScriptedLecture(app, material, client);
+    // The second attempt continued after the text already written instead of starting over.
+    const continued = fake.requests.filter(isLectureContinue);
+    expect(continued).toHaveLength(1);
+    expect(JSON.stringify(continued[0]?.body)).toContain(JSON.stringify(shownBeforeFailure).slice(1, -1));
+    expect(fake.requests.filter(isLectureWrite)).toHaveLength(material.chapters.length);
+  });
+});

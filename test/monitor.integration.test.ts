@@ -1,0 +1,193 @@
+import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import type { Material } from '../src/materials/index.js';
+import type { ClassInfo } from '../src/protocol/classroom.js';
+import {
+  connectInstructor,
+  countNotices,
+  createClass,
+  getJson,
+  joinClass,
+  playSessionEvent,
+  postJson,
+  waitForNotice,
+} from './support/classroom-client.js';
+import { connectedOrThrow, joinLecture, loadSample, offlineStudent, samplePdfBytes } from './support/lecture-client.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+/** The instructor's `/monitor` room on a real server (memory store, offline model): rules M1–M8 of test/SPEC.md. */
+
+beforeAll(async () => {
+  await samplePdfBytes();
+});
+
+async function boot(context: TestContext): Promise<{ app: TestApp; material: Material }> {
+  const app = await startTestApp();
+  context.onTestFinished(() => app.stop());
+  return { app, material: await loadSample(app) };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the /monitor room', () => {
+  it('M1: an instructor gets class:roster on connect with every student of the class', async (context) => {
+    const { app, material } = await boot(context);
+    const created = await createClass(app, { name: '통계', materialId: material.id });
+    const online = await joinClass(app, created.code, '민지');
+    const offline = await postJson<{ sessionId: string }>(`${app.url}/api/classes/${created.code}/join`, { nickname: '준호' });
+    await expect.poll(async () => (await app.classes.info(created.classId)).students.find((student) => student.nickname === '민지')?.connected).toBe(true);
+
+    const { roster } = await connectInstructor(app, created.instructorToken);
+    expect(roster).toMatchObject({ classId: created.classId, name: '통계', code: created.code });
+    expect(roster.students).toEqual([
+      expect.objectContaining({ sessionId: online.sessionId, nickname: '민지', connected: true, chapter: -1, percent: 0, state: 'idle', hand: null }),
+      expect.objectContaining({ sessionId: offline.body.sessionId, nickname: '준호', connected: false, lastVerdict: null, badStreak: 0 }),
+    ]);
+  });
+
+  it('M2: student:joined when a student joins and when they connect, student:left when their last socket goes', async (context) => {
+    const { app, material } = await boot(context);
+    const created = await createClass(app, { name: '반', materialId: material.id });
+    const { monitor } = await connectInstructor(app, created.instructorToken);
+
+    const joined = await postJson<{ sessionId: string; token: string }>(`${app.url}/api/classes/${created.code}/join`, { nickname: '서연' });
+    const sessionId = joined.body.sessionId ?? '';
+    expect(await monitor.waitFor('student:joined', ({ student }) => student.sessionId === sessionId)).toMatchObject({
+      student: { nickname: '서연', connected: false, state: 'idle' },
+    });
+    const first = app.socket('/tutor', { token: joined.body.token });
+    const second = app.socket('/tutor', { token: joined.body.token });
+    await Promise.all([connectedOrThrow(first), connectedOrThrow(second)]);
+    await monitor.waitFor('student:joined', ({ student }) => student.sessionId === sessionId && student.connected);
+
+    first.disconnect();
+    await sleep(300);
+    expect(monitor.all('student:left')).toEqual([]);
+    second.disconnect();
+    expect(await monitor.waitFor('student:left')).toEqual({ sessionId });
+    expect((await app.classes.info(created.classId)).students[0]?.connected).toBe(false);
+  });
+
+  it('M3: a student streaming at 200 tokens/s for 3 s gives at most 4 progress events; the last one matches the roster', async (context) => {
+    const { app, material } = await boot(context);
+    const created = await createClass(app, { name: '반', materialId: material.id });
+    const { monitor } = await connectInstructor(app, created.instructorToken);
+    const { client, sessionId } = await joinClass(app, created.code, '하준', { policy: offlineStudent(app, material.id, () => true) });
+    await client.ok('lecture:speed', { tokensPerSecond: 200 });
+    const startedAt = Date.now();
+    await client.ok('lecture:start');
+    await sleep(3_000);
+    const inWindow = monitor.events.filter(
+      (event) => event.event === 'student:progress' && event.payload.sessionId === sessionId && event.at <= startedAt + 3_000,
+    );
+    expect(client.all('lecture:delta').length).toBeGreaterThan(30);
+    expect(inWindow.length).toBeGreaterThanOrEqual(1);
+    expect(inWindow.length).toBeLessThanOrEqual(4);
+
+    // Stop the student where it is: the trailing edge delivers the final state, and the roster agrees.
+    client.socket.disconnect();
+    await monitor.waitFor('student:left');
+    await sleep(1_300);
+    const last = monitor.all('student:progress').at(-1);
+    const entry = (await app.classes.info(created.classId)).students[0];
+    expect(last).toEqual({ sessionId, chapter: entry?.chapter, percent: entry?.percent, state: entry?.state });
+    expect(entry?.chapter).toBeGreaterThanOrEqual(0);
+  });
+
+  it('M4 M5: answers arrive as student:answered with the bad streak, subquestions as student:remediation', async (context) => {
+    const { app, material } = await boot(context);
+    const created = await createClass(app, { name: '반', materialId: material.id });
+    const { monitor } = await connectInstructor(app, created.instructorToken);
+    // The first question badly, subquestion 1 badly, subquestion 2 well (and 3, if any, badly); then everything well.
+    let lectureQuestions = 0;
+    const policy = offlineStudent(app, material.id, (asked, ordinal) => {
+      if (!asked.parentQuestionId) lectureQuestions += 1;
+      if (lectureQuestions > 1) return true;
+      return asked.parentQuestionId !== undefined && ordinal === 2;
+    });
+    const { client, sessionId } = await joinClass(app, created.code, '도윤', { policy });
+    await client.ok('lecture:speed', { tokensPerSecond: 200 });
+    await client.ok('lecture:start');
+    await client.waitForEvent('tutor:reply-start', { where: (reply) => reply.kind === 'supplement', timeoutMs: 20_000 });
+
+    const verdicts = client.all('tutor:verdict');
+    const subquestions = client.all('tutor:subquestion');
+    expect(verdicts.length).toBeGreaterThanOrEqual(3);
+    let streak = 0;
+    const expected = verdicts.map(({ questionId, verdict }) => {
+      streak = verdict === 'bad' ? streak + 1 : 0;
+      return { sessionId, questionId, verdict, badStreak: streak };
+    });
+    expect(expected.slice(0, 3).map((entry) => entry.badStreak)).toEqual([1, 2, 0]);
+    await expect.poll(() => monitor.all('student:answered').length).toBeGreaterThanOrEqual(expected.length);
+    expect(monitor.all('student:answered').slice(0, expected.length)).toEqual(expected);
+    await expect.poll(() => monitor.all('student:remediation').length).toBeGreaterThanOrEqual(subquestions.length);
+    expect(monitor.all('student:remediation').slice(0, subquestions.length)).toEqual(
+      subquestions.map(({ concept, index, total }) => ({ sessionId, concept, index, total })),
+    );
+    const entry = (await getJson<ClassInfo>(`${app.url}/api/classes/${created.classId}`, { authorization: `Bearer ${created.instructorToken}` })).body
+      .students?.[0];
+    expect(entry?.lastVerdict).toBe(expected.at(-1)?.verdict);
+    expect(client.seqErrors).toEqual([]);
+  });
+
+  it('M7: class:announce reaches every student socket of the class and no other', async (context) => {
+    const { app, material } = await boot(context);
+    const classA = await createClass(app, { name: 'A', materialId: material.id });
+    const classB = await createClass(app, { name: 'B', materialId: material.id });
+    const a1 = await joinClass(app, classA.code, 'a1');
+    const a2 = await joinClass(app, classA.code, 'a2');
+    const b1 = await joinClass(app, classB.code, 'b1');
+    const { client: solo } = await joinLecture(app, material.id, { nickname: 'solo' });
+    const { monitor: instructorA } = await connectInstructor(app, classA.instructorToken);
+    const { monitor: instructorB } = await connectInstructor(app, classB.instructorToken);
+
+    const ack = await instructorA.command<{ at: number }>('class:announce', { text: '  10분 뒤에 퀴즈를 봅니다  ' });
+    expect(ack).toMatchObject({ ok: true, at: expect.any(Number) });
+    const at = ack.ok ? ack.at : 0;
+    for (const student of [a1, a2]) {
+      expect(await waitForNotice(student.client, 'class:announcement')).toEqual({ text: '10분 뒤에 퀴즈를 봅니다', at });
+    }
+    // B's own announcement is the first one B's student sees: A's never reached it.
+    expect(await instructorB.command('class:announce', { text: 'B반 공지' })).toMatchObject({ ok: true });
+    expect(await waitForNotice(b1.client, 'class:announcement')).toMatchObject({ text: 'B반 공지' });
+    await sleep(200);
+    for (const client of [a1.client, a2.client, b1.client, solo]) {
+      expect(countNotices(client, 'class:announcement')).toBe(client === solo ? 0 : 1);
+      expect(client.seqErrors).toEqual([]);
+    }
+  });
+
+  it('M6 M8: a raised hand reaches the instructor; hand:acknowledge reaches the student and every instructor tab', async (context) => {
+    const { app, material } = await boot(context);
+    const created = await createClass(app, { name: '반', materialId: material.id });
+    const { monitor } = await connectInstructor(app, created.instructorToken);
+    const { monitor: otherTab } = await connectInstructor(app, created.instructorToken);
+    const { client, sessionId } = await joinClass(app, created.code, '지유');
+
+    const early = await monitor.command('hand:acknowledge', { sessionId });
+    expect(early).toMatchObject({ ok: false, error: { code: 'HAND_NOT_RAISED' } });
+
+    await playSessionEvent(app, sessionId, 'assistant:prompt', { seq: 1, text: '무엇이 궁금한가요?' });
+    const raised = await monitor.waitFor('hand:raised');
+    expect(raised).toEqual({ sessionId, raisedAt: expect.any(Number) });
+    await playSessionEvent(app, sessionId, 'hand:asked', { text: '표준편차는 왜 제곱근을 하나요?' });
+    expect(await monitor.waitFor('hand:raised', (payload) => payload.question !== undefined)).toEqual({
+      sessionId,
+      raisedAt: raised.raisedAt,
+      question: '표준편차는 왜 제곱근을 하나요?',
+    });
+
+    const ack = await monitor.command<{ at: number }>('hand:acknowledge', { sessionId });
+    expect(ack).toMatchObject({ ok: true, at: expect.any(Number) });
+    const at = ack.ok ? ack.at : 0;
+    expect(await waitForNotice(client, 'hand:acknowledged')).toEqual({ at });
+    expect(await otherTab.waitFor('hand:acknowledged')).toEqual({ sessionId, at });
+    const roster = await app.classes.info(created.classId);
+    expect(roster.students[0]?.hand).toEqual({ raisedAt: raised.raisedAt, question: '표준편차는 왜 제곱근을 하나요?', acknowledged: true });
+
+    await playSessionEvent(app, sessionId, 'hand:closed', { kind: 'vague' });
+    expect(await monitor.waitFor('hand:resolved')).toEqual({ sessionId, kind: 'vague' });
+    await expect.poll(async () => (await app.classes.info(created.classId)).students[0]?.hand).toBeNull();
+    expect(client.seqErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,183 @@
+import type { Socket } from 'socket.io-client';
+import type { SessionProfile } from '../../src/lecture/session-repository.js';
+import type { SessionState } from '../../src/lecture/session-state.js';
+import type { Ack } from '../../src/protocol/ack.js';
+import type { HandServerEvents, MonitorServerEvents } from '../../src/protocol/classroom.js';
+import type { TutorEvent } from '../../src/protocol/tutor.js';
+import { connectedOrThrow, LectureClient, type AnswerPolicy } from './lecture-client.js';
+import type { TestApp } from './test-app.js';
+
+/** Classes over HTTP, students in a class, and a recording instructor on `/monitor`. */
+
+export interface CreatedClass {
+  classId: string;
+  code: string;
+  instructorToken: string;
+}
+
+/** A JSON reply: the success body's fields, or `error` on failure. */
+export interface HttpReply<T = Record<string, unknown>> {
+  status: number;
+  body: Partial<T> & { error?: { code: string; message: string } };
+  headers: Headers;
+}
+
+export async function postJson<T = Record<string, unknown>>(url: string, body: unknown, headers: Record<string, string> = {}): Promise<HttpReply<T>> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as HttpReply<T>['body'], headers: response.headers };
+}
+
+export async function getJson<T = Record<string, unknown>>(url: string, headers: Record<string, string> = {}): Promise<HttpReply<T>> {
+  const response = await fetch(url, { headers });
+  return { status: response.status, body: (await response.json()) as HttpReply<T>['body'], headers: response.headers };
+}
+
+export async function createClass(app: Pick<TestApp, 'url'>, body: { name: string; materialId?: string }): Promise<CreatedClass> {
+  const response = await postJson<CreatedClass>(`${app.url}/api/classes`, body);
+  if (response.status !== 201) throw new Error(`POST /api/classes: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body as CreatedClass;
+}
+
+export interface JoinedStudent {
+  client: LectureClient;
+  sessionId: string;
+  token: string;
+  classId: string;
+}
+
+/**
+ * Joins a class by code over HTTP and connects a LectureClient with the session token; like a real client it then
+ * sends `session:resume`, which puts the socket in its session's room (where `hand:acknowledged` arrives).
+ */
+export async function joinClass(
+  app: TestApp,
+  code: string,
+  nickname: string,
+  options: { policy?: AnswerPolicy } = {},
+): Promise<JoinedStudent> {
+  const response = await postJson(`${app.url}/api/classes/${code}/join`, { nickname });
+  if (response.status !== 201) throw new Error(`join: ${response.status} ${JSON.stringify(response.body)}`);
+  const { sessionId, token, classId } = response.body as { sessionId: string; token: string; classId: string };
+  const socket = app.socket('/tutor', { token });
+  const client = new LectureClient(socket, options.policy);
+  client.sessionId = sessionId;
+  await connectedOrThrow(socket);
+  await client.ok('session:resume', { lastSeq: 0 });
+  return { client, sessionId, token, classId };
+}
+
+type MonitorName = keyof MonitorServerEvents;
+export type MonitorEvent = { [K in MonitorName]: { event: K; payload: MonitorServerEvents[K]; at: number } }[MonitorName];
+
+/** An instructor socket that records every `/monitor` event with its arrival time. */
+export class MonitorClient {
+  readonly events: MonitorEvent[] = [];
+  private readonly waiters = new Set<{ test: (event: MonitorEvent) => boolean; resolve: (event: MonitorEvent) => void }>();
+
+  constructor(readonly socket: Socket) {
+    socket.onAny((event: string, payload: unknown) => {
+      const recorded = { event, payload, at: Date.now() } as MonitorEvent;
+      this.events.push(recorded);
+      for (const waiter of [...this.waiters]) {
+        if (waiter.test(recorded)) {
+          this.waiters.delete(waiter);
+          waiter.resolve(recorded);
+        }
+      }
+    });
+  }
+
+  waitFor<K extends MonitorName>(
+    name: K,
+    where: (payload: MonitorServerEvents[K]) => boolean = () => true,
+    timeoutMs = 15_000,
+  ): Promise<MonitorServerEvents[K]> {
+    const test = (event: MonitorEvent) => event.event === name && where(event.payload as MonitorServerEvents[K]);
+    const found = this.events.find(test);
+    if (found) return Promise.resolve(found.payload as MonitorServerEvents[K]);
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        test,
+        resolve: (event: MonitorEvent) => {
+          clearTimeout(timer);
+          resolve(event.payload as MonitorServerEvents[K]);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        const tail = this.events.slice(-6).map((event) => `${event.event} ${JSON.stringify(event.payload).slice(0, 100)}`);
+        reject(new Error(`timed out waiting for ${name}; last: ${tail.join(' | ')}`));
+      }, timeoutMs);
+      this.waiters.add(waiter);
+    });
+  }
+
+  all<K extends MonitorName>(name: K): MonitorServerEvents[K][] {
+    return this.events.filter((event) => event.event === name).map((event) => event.payload as MonitorServerEvents[K]);
+  }
+
+  async command<T extends object = object>(event: string, payload: unknown): Promise<Ack<T>> {
+    return (await this.socket.timeout(10_000).emitWithAck(event, payload)) as Ack<T>;
+  }
+}
+
+/** Connects an instructor and waits for the roster. */
+export async function connectInstructor(app: TestApp, token: string): Promise<{ monitor: MonitorClient; roster: MonitorServerEvents['class:roster'] }> {
+  const socket = app.socket('/monitor', { token });
+  const monitor = new MonitorClient(socket);
+  await connectedOrThrow(socket);
+  const roster = await monitor.waitFor('class:roster');
+  return { monitor, roster };
+}
+
+/** The handshake error a socket gets (`connect_error` message and data), or 'connected'. */
+export function handshakeOutcome(socket: Socket): Promise<{ message: string; data: { code?: string; reason?: string } | undefined } | 'connected'> {
+  return new Promise((resolve) => {
+    socket.once('connect', () => resolve('connected'));
+    socket.once('connect_error', (error: Error & { data?: { code?: string; reason?: string } }) =>
+      resolve({ message: error.message, data: error.data }),
+    );
+  });
+}
+
+/**
+ * Plays a raise-hand session event into the app's monitor as the session actor would (the raise-hand dialogue is
+ * wired into the actor separately; the monitor only sees its events).
+ */
+export async function playSessionEvent(
+  app: TestApp,
+  sessionId: string,
+  event: string,
+  payload: Record<string, unknown>,
+): Promise<void> {
+  const record = await app.lectures.repository.load(sessionId);
+  if (!record) throw new Error(`no session ${sessionId}`);
+  const profile: SessionProfile = record.profile;
+  const state: SessionState = record.state;
+  app.monitor.onEvent(profile, { event, payload } as unknown as TutorEvent, state);
+}
+
+/** Changes a signed token's payload but keeps its signature (a tampered token). */
+export function tamper(token: string, change: (payload: Record<string, unknown>) => void): string {
+  const [body, mac] = token.split('.');
+  const payload = JSON.parse(Buffer.from(body ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+  change(payload);
+  return `${Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url')}.${mac ?? ''}`;
+}
+
+/** Waits for a class notice on a student's socket (these events have no seq, so the lecture's event types omit them). */
+export async function waitForNotice<K extends 'class:announcement' | 'hand:acknowledged'>(
+  client: LectureClient,
+  name: K,
+  timeoutMs = 10_000,
+): Promise<HandServerEvents[K]> {
+  const event = await client.waitFor((candidate) => (candidate.event as string) === name, { timeoutMs });
+  return event.payload as unknown as HandServerEvents[K];
+}
+
+/** How many notices of a kind a student got. */
+export const countNotices = (client: LectureClient, name: string) => client.events.filter((event) => (event.event as string) === name).length;
