@@ -20,6 +20,7 @@ afterAll(() => pool.close());
 const sharedPool: PdfWorkerPool = {
   extract: (bytes, options) => pool.extract(bytes, options),
   slice: (bytes, ranges, options) => pool.slice(bytes, ranges, options),
+  sample: () => pool.sample(),
   close: async () => undefined,
 };
 

@@ -53,7 +53,12 @@ async function makeService(overrides: Partial<MaterialServiceDeps> & { maxPdfPag
 
 /** The shared pool without its close(), so one service's close cannot stop the others' workers. */
 function sharedPool(): PdfWorkerPool {
-  return { extract: (bytes, options) => pool.extract(bytes, options), slice: (bytes, ranges, options) => pool.slice(bytes, ranges, options), close: async () => undefined };
+  return {
+    extract: (bytes, options) => pool.extract(bytes, options),
+    slice: (bytes, ranges, options) => pool.slice(bytes, ranges, options),
+    sample: () => pool.sample(),
+    close: async () => undefined,
+  };
 }
 
 async function errorCode(promise: Promise<unknown>): Promise<string> {

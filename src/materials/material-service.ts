@@ -11,7 +11,7 @@ import { chapterProblems, planByPages, planFromDocument } from './chapter-plan.j
 import { fromPdfJobError, materialErrors } from './material-errors.js';
 import { MaterialRepository, blobNames, toMaterial } from './material-repository.js';
 import { PdfJobError, createPdfWorkerPool, type PdfWorkerPool } from './pdf-worker-pool.js';
-import { SAMPLE_FILENAME, buildSamplePdf } from './sample-pdf.js';
+import { SAMPLE_FILENAME } from './sample-pdf.js';
 import type { Chapter, ChapterSource, ExtractedPdf, Material, MaterialRecord } from './types.js';
 
 export interface MaterialServiceDeps {
@@ -260,7 +260,7 @@ export function createMaterialService(deps: MaterialServiceDeps): MaterialServic
     pageTexts,
     materialPdf,
     async preloadSample() {
-      const { material, created } = await service.ingest({ bytes: await buildSamplePdf(), filename: SAMPLE_FILENAME });
+      const { material, created } = await service.ingest({ bytes: await pool.sample(), filename: SAMPLE_FILENAME });
       logger.info({ materialId: material.id, created }, 'sample material ready');
       return material;
     },

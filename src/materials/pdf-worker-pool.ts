@@ -20,11 +20,14 @@ export type WorkerRequest = { id: number } & JobInput;
 /** `key` names the document (e.g. its hash): a slice job goes to the worker that just extracted the same key. */
 type JobInput =
   | { type: 'extract'; bytes: Uint8Array; maxPages: number; key?: string }
-  | { type: 'slice'; bytes: Uint8Array; ranges: PageRange[]; key?: string };
+  | { type: 'slice'; bytes: Uint8Array; ranges: PageRange[]; key?: string }
+  /** Builds the Korean sample lecture (font shaping takes ~1 s of CPU: kept off the event loop too). */
+  | { type: 'sample'; bytes: Uint8Array; key?: string };
 
 export type WorkerResponse = (
   | { id: number; ok: true; type: 'extract'; extracted: ExtractedPdf }
   | { id: number; ok: true; type: 'slice'; slices: Uint8Array[] }
+  | { id: number; ok: true; type: 'sample'; pdf: Uint8Array }
   | { id: number; ok: false; kind: PdfFailureKind; detail: string; pageCount?: number }
 ) & {
   /** What the PDF libraries complained about while reading (recoverable problems of the file). */
@@ -58,6 +61,7 @@ export interface PdfWorkerPoolOptions {
 export interface PdfWorkerPool {
   extract(bytes: Uint8Array, options: { maxPages: number; key?: string }): Promise<ExtractedPdf>;
   slice(bytes: Uint8Array, ranges: PageRange[], options?: { key?: string }): Promise<Uint8Array[]>;
+  sample(): Promise<Uint8Array>;
   /** Stops every worker; queued jobs are rejected. */
   close(): Promise<void>;
 }
@@ -208,6 +212,11 @@ export function createPdfWorkerPool(options: PdfWorkerPoolOptions): PdfWorkerPoo
       const response = await submit({ type: 'slice', bytes, ranges, ...(key === undefined ? {} : { key }) });
       if (response.type !== 'slice') throw new Error('pdf worker answered the wrong job type');
       return response.slices;
+    },
+    async sample() {
+      const response = await submit({ type: 'sample', bytes: new Uint8Array(0) });
+      if (response.type !== 'sample') throw new Error('pdf worker answered the wrong job type');
+      return response.pdf;
     },
     async close() {
       closed = true;

@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { PDFDocument } from 'pdf-lib';
 import { PdfReadFailure, loadStructure, readPdf, slicePdf } from './pdf-reader.js';
+import { buildSamplePdf } from './sample-pdf.js';
 import type { WorkerRequest, WorkerResponse } from './pdf-worker-pool.js';
 
 /**
@@ -23,7 +24,12 @@ port.on('message', (request: WorkerRequest) => {
   warnings = [];
   void handle(request).then((answer) => {
     const response: WorkerResponse = warnings.length > 0 ? { ...answer, warnings } : answer;
-    const transfer = response.ok && response.type === 'slice' ? response.slices.map((slice) => slice.buffer as ArrayBuffer) : [];
+    const transfer =
+      response.ok && response.type === 'slice'
+        ? response.slices.map((slice) => slice.buffer as ArrayBuffer)
+        : response.ok && response.type === 'sample'
+          ? [response.pdf.buffer as ArrayBuffer]
+          : [];
     port.postMessage(response, transfer);
   });
 });
@@ -43,6 +49,7 @@ async function handle(request: WorkerRequest): Promise<WorkerResponse> {
       const extracted = await readPdf(request.bytes, { maxPages: request.maxPages, structure });
       return { id: request.id, ok: true, type: 'extract', extracted };
     }
+    if (request.type === 'sample') return { id: request.id, ok: true, type: 'sample', pdf: await buildSamplePdf() };
     const document = kept !== null && kept.key === request.key ? kept.document : undefined;
     kept = null;
     return { id: request.id, ok: true, type: 'slice', slices: await slicePdf(request.bytes, request.ranges, document) };
