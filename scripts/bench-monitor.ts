@@ -143,7 +143,6 @@ try {
     if (measuring) instructorEvents += 1;
     const sessionId = payload.sessionId ?? '';
     if (event === 'student:answered') answered.instructor(`${sessionId}|${payload.questionId ?? ''}`, now, measuring);
-    if (process.env.BENCH_DEBUG && event === 'student:progress') process.stderr.write(JSON.stringify(payload) + '\n');
     if (event === 'student:progress') progressed.instructor(sessionId, { chapter: payload.chapter ?? -1, state: payload.state ?? '' }, now, measuring);
   });
   await connect(instructor);

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ClassMonitor, type MonitorPort } from '../src/classroom/class-monitor.js';
 import { ClassRepository } from '../src/classroom/class-repository.js';
+import { rosterProgress } from '../src/classroom/roster-progress.js';
 import type { SessionProfile } from '../src/lecture/session-repository.js';
-import type { PendingQuestion, SessionState } from '../src/lecture/session-state.js';
+import type { ActiveState, PendingQuestion, SessionState } from '../src/lecture/session-state.js';
 import { createLogger } from '../src/logger.js';
 import type { TutorEvent } from '../src/protocol/tutor.js';
 import { keys } from '../src/store/keys.js';
@@ -13,7 +14,7 @@ import { MemoryStore } from '../src/store/memory-store.js';
 const CLASS = 'class-1';
 const profile: SessionProfile = { id: 'session-1', materialId: 'material-1', nickname: '민지', classId: CLASS, createdAt: 0 };
 const question: PendingQuestion = { id: 'c0q1', text: '평균이란?', start: 10, end: 20 };
-const streaming = (chapter: number): SessionState => ({ kind: 'streaming', chapter, offset: 0 });
+const streaming = (chapter: number): ActiveState => ({ kind: 'streaming', chapter, offset: 0 });
 const awaiting = (chapter: number): SessionState => ({ kind: 'awaiting-answer', chapter, question });
 const judging = (chapter: number): SessionState => ({ kind: 'tutoring', chapter, question, answer: 'a', step: { kind: 'judging' } });
 const subquestion = (chapter: number): SessionState => ({
@@ -213,5 +214,22 @@ describe('ClassMonitor', () => {
     expect(progress()).toHaveLength(1);
     await monitor.close();
     expect(progress().at(-1)).toMatchObject({ chapter: 3, percent: 75 });
+  });
+
+  it('M3: percent is chapter-level over the material; states name the bad path remediation', () => {
+    const start = { chapter: -1, percent: 0, state: 'idle' };
+    const chapters = [0, 1, 2, 3];
+    expect(rosterProgress(chapters, { kind: 'idle' }, start)).toEqual(start);
+    expect(rosterProgress(chapters, streaming(0), start)).toEqual({ chapter: 0, percent: 0, state: 'streaming' });
+    expect(rosterProgress(chapters, awaiting(1), start)).toEqual({ chapter: 1, percent: 25, state: 'awaiting-answer' });
+    expect(rosterProgress(chapters, judging(2), start)).toEqual({ chapter: 2, percent: 50, state: 'tutoring' });
+    expect(rosterProgress(chapters, subquestion(3), start)).toEqual({ chapter: 3, percent: 75, state: 'remediation' });
+    expect(rosterProgress(chapters, { kind: 'paused', reason: 'student', previous: streaming(2) }, start)).toEqual({
+      chapter: 2,
+      percent: 50,
+      state: 'paused',
+    });
+    const last = { chapter: 3, percent: 75, state: 'streaming' };
+    expect(rosterProgress(chapters, { kind: 'finished' }, last)).toEqual({ chapter: 3, percent: 100, state: 'finished' });
   });
 });

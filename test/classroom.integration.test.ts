@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { Material } from '../src/materials/index.js';
 import { JOIN_CODE_ALPHABET, type ClassInfo } from '../src/protocol/classroom.js';
-import { createClass, getJson, postJson, type CreatedClass } from './support/classroom-client.js';
+import { createClass, getJson, postJson, storeReady, type CreatedClass } from './support/classroom-client.js';
 import { connectedOrThrow, loadSample, samplePdfBytes } from './support/lecture-client.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -20,6 +20,7 @@ afterAll(async () => {
 async function boot(store: 'memory' | 'redis', context: TestContext): Promise<{ app: TestApp; material: Material }> {
   const app = await startTestApp(store === 'redis' ? { REDIS_URL: redis.url } : {});
   context.onTestFinished(() => app.stop());
+  await storeReady(app);
   return { app, material: await loadSample(app) };
 }
 

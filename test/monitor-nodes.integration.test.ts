@@ -1,7 +1,7 @@
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import { Redis } from 'ioredis';
 import { afterEach, expect, it } from 'vitest';
-import { connectInstructor, createClass, joinClass, playSessionEvent, waitForNotice } from './support/classroom-client.js';
+import { connectInstructor, createClass, joinClass, playSessionEvent, storeReady, waitForNotice } from './support/classroom-client.js';
 import { loadSample, offlineStudent } from './support/lecture-client.js';
 import { startRedisServer } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -21,6 +21,7 @@ async function startNode(redisUrl: string): Promise<TestApp> {
   cleanups.push(() => adapterClient.quit());
   const app = await startTestApp({ REDIS_URL: redisUrl, TOKEN_SECRET: 'two-node-secret' }, { socketAdapter: createAdapter(adapterClient) });
   cleanups.push(() => app.stop());
+  await storeReady(app);
   return app;
 }
 

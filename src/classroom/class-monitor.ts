@@ -7,6 +7,7 @@ import type { HandServerEvents, MonitorServerEvents } from '../protocol/classroo
 import { ErrorCode } from '../protocol/error-codes.js';
 import type { TutorEvent } from '../protocol/tutor.js';
 import type { ClassRepository } from './class-repository.js';
+import { rosterProgress, sameProgress, type Progress } from './roster-progress.js';
 
 /**
  * Where monitor events go. The socket.io implementation (realtime/monitor-namespace.ts) emits through the adapter,
@@ -33,12 +34,6 @@ export interface StudentRef {
   classId: string;
 }
 
-interface Progress {
-  chapter: number;
-  percent: number;
-  state: string;
-}
-
 /** What this node knows of a student whose session (or socket) it holds; loaded from the roster on first use. */
 interface Tracker {
   classId: string;
@@ -56,17 +51,6 @@ interface Tracker {
   timer: NodeJS.Timeout | undefined;
   sockets: number;
 }
-
-const REMEDIATION_STEPS: ReadonlySet<string> = new Set(['splitting', 'subquestion', 'subjudging', 'remedial']);
-
-/** The roster's `state` for a session state: the bad path is `remediation`, so the page can show who is stuck. */
-export function monitorState(state: SessionState): string {
-  if (state.kind === 'tutoring') return REMEDIATION_STEPS.has(state.step.kind) ? 'remediation' : 'tutoring';
-  return state.kind;
-}
-
-const sameProgress = (left: Progress, right: Progress) =>
-  left.chapter === right.chapter && left.percent === right.percent && left.state === right.state;
 
 /**
  * The instructor's live feed. As the lecture's SessionObserver it turns session events of class members into roster
@@ -236,11 +220,9 @@ export class ClassMonitor implements SessionObserver {
       this.port?.toInstructors(classId, 'student:remediation', { sessionId, concept, index, total });
       return;
     }
-    // Raise-hand events are matched by name: the session may emit them before TutorEvent lists them.
-    const name: string = event.event;
-    const payload = event.payload as Record<string, unknown>;
-    if (name === 'assistant:prompt' || name === 'hand:asked') {
-      const question = name === 'hand:asked' && typeof payload.text === 'string' ? payload.text : null;
+    if (event.event === 'assistant:prompt' || event.event === 'hand:asked') {
+      // The prompt raises the hand; the question it asks for arrives with hand:asked (a repeated prompt keeps both).
+      const question = event.event === 'hand:asked' ? event.payload.text : null;
       const fresh = tracker.hand === null;
       const hand = tracker.hand ?? { raisedAt: this.now(), question: null };
       if (question !== null) hand.question = question;
@@ -255,24 +237,16 @@ export class ClassMonitor implements SessionObserver {
         raisedAt: hand.raisedAt,
         ...(hand.question !== null ? { question: hand.question } : {}),
       });
-    } else if (name === 'hand:closed') {
-      const kind = payload.kind === 'specific' || payload.kind === 'vague' ? payload.kind : 'cancelled';
+    } else if (event.event === 'hand:closed') {
       tracker.hand = null;
       await repository.clearHand(classId, sessionId);
-      this.port?.toInstructors(classId, 'hand:resolved', { sessionId, kind });
+      this.port?.toInstructors(classId, 'hand:resolved', { sessionId, kind: event.payload.kind });
     }
   }
 
-  /** Chapter-level progress: chapters before the current one over all chapters; 100 once finished. */
   private async progressOf(materialId: string, state: SessionState, previous: Progress): Promise<Progress> {
-    const label = monitorState(state);
-    if (state.kind === 'finished') return { chapter: previous.chapter, percent: 100, state: label };
-    const chapter = chapterOf(state);
-    if (chapter === undefined) return { chapter: previous.chapter, percent: previous.percent, state: label };
-    const indexes = await this.chapterIndexes(materialId);
-    const position = indexes.indexOf(chapter);
-    const percent = position < 0 || indexes.length === 0 ? previous.percent : Math.round((100 * position) / indexes.length);
-    return { chapter, percent, state: label };
+    const needsChapters = state.kind !== 'finished' && chapterOf(state) !== undefined;
+    return rosterProgress(needsChapters ? await this.chapterIndexes(materialId) : [], state, previous);
   }
 
   private chapterIndexes(materialId: string): Promise<number[]> {

@@ -30,10 +30,12 @@ export interface HandHost {
       withReplyId: (replyId: string) => SessionState;
     },
   ): Promise<string | false>;
-  /** Where the dialogue sits in the lecture's rendered history. */
-  place(state: HandRaised): { chapter: number; at: number };
+  /** Where the dialogue sits in the lecture's rendered history (async: may read the chapter's text from the store). */
+  place(state: HandRaised): Promise<{ chapter: number; at: number }>;
   callOptions(): { attribution: Attribution; signal: AbortSignal };
   isCurrent(epoch: number): boolean;
+  /** The session's state now (the step's `state` may be stale after an await). */
+  current(): SessionState;
 }
 
 /**
@@ -44,7 +46,11 @@ export interface HandHost {
 export async function runHandStep(host: HandHost, state: HandRaised, epoch: number): Promise<boolean> {
   const { dialogue } = state;
   const action = nextAction(dialogue);
-  const place = host.place(state);
+  const place = await host.place(state);
+  if (!host.isCurrent(epoch)) return false;
+  // The student may have acted while the place was read (a hand:ask sent before the prompt arrived): acting on the
+  // stale state would overwrite that. Report progress so the drive loop runs the next step from the new state.
+  if (host.current() !== state) return true;
   const call = { materialId: host.materialId, ...host.callOptions() };
   const next = (changes: Partial<HandRaised>): HandRaised => {
     const { replyId: _replyId, ...rest } = state;

@@ -235,9 +235,10 @@ export class SessionActor {
   }
 
   async askHand(text: string): Promise<{ state: string }> {
+    const place = await this.handPlace();
+    // Checked after the await, in the same tick as the transition: a concurrent command cannot slip in between.
     const state = this.handState();
     if (!acceptsAsk(state.dialogue)) throw commandError(ErrorCode.NOT_ASKED, '지금은 질문을 받을 차례가 아닙니다.');
-    const place = this.handPlace(state);
     this.transition(
       { ...state, dialogue: onAsk(state.dialogue, text) },
       [{ event: 'hand:asked', payload: { text } }],
@@ -249,9 +250,10 @@ export class SessionActor {
   }
 
   async replyHand(text: string): Promise<{ state: string }> {
+    const place = await this.handPlace();
     const state = this.handState();
     if (!acceptsReply(state.dialogue)) throw commandError(ErrorCode.NOT_ASKED, '지금은 답할 확인 질문이 없습니다.');
-    this.transition({ ...state, dialogue: onReply(state.dialogue, text) }, [], [{ type: 'student', ...this.handPlace(state), text }]);
+    this.transition({ ...state, dialogue: onReply(state.dialogue, text) }, [], [{ type: 'student', ...place, text }]);
     this.kick();
     await this.queue;
     return { state: this.record.state.kind };
@@ -259,6 +261,7 @@ export class SessionActor {
 
   /** Cancels the dialogue at any point; the lecture goes on where it waited. */
   async lowerHand(): Promise<{ state: string }> {
+    const place = await this.handPlace();
     const state = this.handState();
     this.interrupt();
     this.pacer.clear();
@@ -268,7 +271,7 @@ export class SessionActor {
     this.transition(
       state.previous,
       [{ event: 'hand:closed', payload: { kind: 'cancelled' } }],
-      [{ type: 'hand-closed', ...this.handPlace(state), kind: 'cancelled' }],
+      [{ type: 'hand-closed', ...place, kind: 'cancelled' }],
     );
     this.kick();
     await this.queue;
@@ -281,8 +284,15 @@ export class SessionActor {
     return state;
   }
 
-  private handPlace(state: HandRaised): { chapter: number; at: number } {
-    return this.displayOffsetNow(state.previous);
+  /**
+   * Where the dialogue sits in the lecture's rendered history (the display offset where the lecture stopped), for
+   * the transcript. Not from this node's feed alone: right after a session moved here (a reconnect to another node,
+   * a restart) the feed may still be loading, and the feed-only offset was 0 — every dialogue item written then was
+   * placed at the start of the chapter. displayOffset reads the store when the feed is behind. Throws
+   * HAND_NOT_RAISED when no hand is up; callers check the state again after the await.
+   */
+  private handPlace(state: HandRaised = this.handState()): Promise<{ chapter: number; at: number }> {
+    return this.displayOffset(state.previous);
   }
 
   /** The id of a reply started but not ended (as far as queued events go). */
@@ -305,6 +315,7 @@ export class SessionActor {
       place: (state) => this.handPlace(state),
       callOptions: () => this.callOptions(),
       isCurrent: (epoch) => epoch === this.epoch,
+      current: () => this.record.state,
     };
   }
 
@@ -359,7 +370,8 @@ export class SessionActor {
   private async snapshot(): Promise<SessionSnapshot> {
     const { material } = this.deps;
     const state = this.emitted.state;
-    const active = state.kind === 'paused' ? state.previous : state;
+    // A raised hand holds the lecture like a pause: its text ends where the lecture stopped (not every chapter whole).
+    const active = state.kind === 'paused' || state.kind === 'hand-raised' ? state.previous : state;
     const transcript = await this.deps.repository.readTranscript(this.id);
     const reply = this.emitted.reply;
     if (reply) transcript.push({ type: 'reply', ...reply, complete: false });

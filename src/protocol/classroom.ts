@@ -35,20 +35,10 @@ export const JoinCode = z
   .transform((value) => value.toUpperCase())
   .pipe(z.string().regex(new RegExp(`^[${JOIN_CODE_ALPHABET}]{6}$`)));
 
-// ---- /tutor: raise hand (student -> server)
-export const HandAskPayload = z.object({ text: z.string().trim().min(1).max(2000) }).strict();
-export const HandReplyPayload = z.object({ text: z.string().trim().min(1).max(2000) }).strict();
-
-// ---- /tutor: raise hand (server -> student), each with the session's seq
+// ---- /tutor: notices to class members from outside the session (the raise-hand dialogue's own events, which
+// carry the session's seq, are in ./tutor.ts)
 export type HandKind = 'specific' | 'vague';
 export interface HandServerEvents {
-  /** The hand is raised and the lecture paused: the assistant asks what the question is. */
-  'assistant:prompt': { seq: number; text: string };
-  /** Echo of the student's question (so every tab and the transcript have it). */
-  'hand:asked': { seq: number; text: string };
-  'assistant:check': { seq: number; text: string; concept: string; index: number; total: number };
-  /** The dialogue is over (answered, summarised or cancelled with hand:lower); the lecture resumes. */
-  'hand:closed': { seq: number; kind: HandKind | 'cancelled' };
   /**
    * The instructor saw the raised hand. Like `class:announcement`, an ephemeral notice from outside the session:
    * it carries no `seq` (it is not in the session log and is not replayed), so clients that drop events with

@@ -181,3 +181,20 @@ export async function waitForNotice<K extends 'class:announcement' | 'hand:ackno
 
 /** How many notices of a kind a student got. */
 export const countNotices = (client: LectureClient, name: string) => client.events.filter((event) => (event.event as string) === name).length;
+
+/**
+ * Waits until the app's store answers. On a loaded machine a Redis store's first connection can time out; the store
+ * reconnects by itself, but calls made meanwhile fail at once with STORE_UNAVAILABLE.
+ */
+export async function storeReady(app: Pick<TestApp, 'store'>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await app.store.ping();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}

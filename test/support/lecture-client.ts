@@ -15,7 +15,11 @@ import type { TestApp } from './test-app.js';
  */
 
 /** Server events plus the pseudo-event the client records for each answer it sends. */
-export type RecordedPayloads = TutorServerEvents & { 'client:answer': { questionId: string; text: string } };
+export type RecordedPayloads = TutorServerEvents & {
+  'client:answer': { questionId: string; text: string };
+  /** A raise-hand command the student sent (recorded before sending; see test/support/hand-client.ts). */
+  'client:hand': { command: 'ask' | 'reply' | 'lower'; text?: string };
+};
 export type RecordedName = keyof RecordedPayloads;
 export type RecordedEvent = { [K in RecordedName]: { event: K; payload: RecordedPayloads[K] } }[RecordedName];
 

@@ -1,0 +1,224 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser.js';
+import { chapterGenerated, generatedChapter } from '../support/lecture-client.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+/**
+ * The instructor's monitor and the student's raise-hand panel in a real (headless Debian) chromium against the real
+ * app (memory store, offline model): two browser contexts, one class.
+ */
+
+let app: TestApp;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  app = await startTestApp();
+  await app.materials.preloadSample();
+  browser = await launchBrowser();
+});
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+/** Browser globals used inside page functions (the project compiles without DOM types). */
+interface PageGlobals {
+  sessionStorage: { getItem(key: string): string | null };
+}
+
+/** Set LECTERN_SCREENSHOTS=1 to write /tmp/monitor.png and /tmp/classroom-hand.png along the way. */
+const SCREENSHOTS = process.env.LECTERN_SCREENSHOTS === '1';
+
+/** A page that records anything leaving the test server and any error it shows. */
+async function openPage(options: { width: number; height: number }, foreign: string[], problems: string[], name: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: options });
+  contexts.push(context);
+  const page = await context.newPage();
+  const origin = new URL(app.url);
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.origin !== origin.origin && url.protocol !== 'data:') foreign.push(`${name}: ${request.url()}`);
+  });
+  page.on('websocket', (socket) => {
+    if (new URL(socket.url()).host !== origin.host) foreign.push(`${name}: ${socket.url()}`);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`${name}: HTTP ${response.status()} ${response.url()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`${name}: pageerror ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`${name}: console ${message.text()}`);
+  });
+  return page;
+}
+
+/** Moves a range input the way a user does (input, then change). */
+async function setRange(page: Page, selector: string, value: number): Promise<void> {
+  await page.locator(selector).evaluate((input, next) => {
+    const range = input as unknown as { value: string; dispatchEvent(event: Event): boolean };
+    range.value = String(next);
+    range.dispatchEvent(new Event('input', { bubbles: true }));
+    range.dispatchEvent(new Event('change', { bubbles: true }));
+  }, value);
+}
+
+describe('instructor monitor and raise hand', () => {
+  it('shows a joined student, their progress and raised hand to the instructor; acknowledgement and announcement reach the student', async () => {
+    const foreign: string[] = [];
+    const problems: string[] = [];
+    const teacher = await openPage({ width: 1280, height: 900 }, foreign, problems, 'monitor');
+    const student = await openPage({ width: 1280, height: 900 }, foreign, problems, 'classroom');
+
+    // The instructor creates a class for the sample material and reads the join code.
+    await teacher.goto(`${app.url}/monitor.html`);
+    await teacher.locator('[data-testid=class-material] option', { hasText: '기초 통계' }).waitFor({ state: 'attached' });
+    await teacher.fill('[data-testid=class-name]', '통계 1반');
+    const materialId = await teacher.locator('[data-testid=class-material] option', { hasText: '기초 통계' }).getAttribute('value');
+    await teacher.selectOption('[data-testid=class-material]', materialId ?? '');
+    await teacher.click('[data-testid=create-class]');
+    await teacher.locator('[data-testid=monitor-connection][data-state=connected]').waitFor();
+    const code = (await teacher.locator('[data-testid=join-code]').textContent())?.trim() ?? '';
+    expect(code).toMatch(/^[ACDEFGHJKMNPQRTUVWXY34679]{6}$/);
+    expect(await teacher.locator('[data-testid=class-title]').textContent()).toBe('통계 1반');
+    await teacher.locator('[data-testid=roster-empty]').waitFor();
+
+    // The student joins with the code; the lecture starts on its own.
+    await student.goto(`${app.url}/classroom.html`);
+    await student.fill('[data-testid=nickname]', '민지');
+    await student.fill('[data-testid=class-code]', code.toLowerCase());
+    await student.click('[data-testid=join-class]');
+    await student.locator('[data-testid=connection][data-state=connected]').waitFor();
+    await setRange(student, '[data-testid=speed]', 200);
+
+    // The instructor sees the student connect and move from "not started" into chapter 1.
+    const entry = teacher.locator('[data-testid=roster-entry]', { hasText: '민지' });
+    await entry.waitFor();
+    await teacher.locator('[data-testid=roster-entry][data-connected=true]', { hasText: '민지' }).waitFor();
+    await teacher.locator('[data-testid=roster-entry][data-chapter="0"]', { hasText: '민지' }).waitFor();
+    expect(await entry.locator('[data-testid=student-progress]').textContent()).toMatch(/^1\/3장 평균의 의미 · \d+%$/);
+    expect(await entry.locator('[data-testid=student-state]').textContent()).toMatch(/강의 듣는 중|질문에 답하는 중/);
+
+    // The lecture asks its first question; the student raises a hand instead of answering: the assistant asks what
+    // the question is.
+    const firstQuestion = student.locator('[data-testid=question-card][data-kind=question][data-state=pending]');
+    await firstQuestion.locator('[data-testid=answer-input]').waitFor();
+    await teacher.locator('[data-testid=roster-entry][data-state=awaiting-answer]', { hasText: '민지' }).waitFor();
+    await student.click('[data-testid=raise-hand]');
+    const panel = student.locator('[data-testid=hand-panel]');
+    await panel.waitFor();
+    await panel.locator('[data-testid=hand-assistant]', { hasText: '무엇이 궁금한가요' }).waitFor();
+    await student.locator('[data-testid=lecture][data-phase=hand-raised]').waitFor();
+    expect(await student.locator('[data-testid=raise-hand]').isDisabled()).toBe(true);
+    const question = '기댓값이 무슨 내용인지 모르겠어요';
+    await panel.locator('[data-testid=hand-input]').fill(question);
+    await panel.locator('[data-testid=hand-send]').click();
+    await panel.locator('[data-testid=hand-student]', { hasText: question }).waitFor();
+
+    // The instructor's queue shows the hand with the question; 확인 reaches the student.
+    const hand = teacher.locator('[data-testid=hand-item]', { hasText: '민지' });
+    await hand.locator('[data-testid=hand-question]', { hasText: question }).waitFor();
+    await teacher.locator('[data-testid=roster-entry][data-hand=true]', { hasText: '민지' }).waitFor();
+    expect(await teacher.locator('[data-testid=queue-count]').textContent()).toBe('1');
+    await hand.locator('[data-testid=hand-ack]').click();
+    await hand.locator('[data-testid=hand-acked]').waitFor();
+    await panel.locator('[data-testid=hand-acknowledged]', { hasText: '선생님이 손 든 것을 확인했어요' }).waitFor();
+
+    // An announcement reaches the student.
+    const notice = '5분 뒤에 다 같이 2장을 시작해요.';
+    await teacher.fill('[data-testid=announce-input]', notice);
+    await teacher.click('[data-testid=announce-send]');
+    await teacher.locator('[data-testid=announce-item]', { hasText: notice }).waitFor();
+    await student.locator('[data-testid=announcement]', { hasText: notice }).waitFor();
+
+    // The instructor's connection drops and comes back: the roster and the queue are whole again.
+    for (const socket of app.server.io.of('/monitor').sockets.values()) socket.conn.close();
+    await teacher.locator('[data-testid=monitor-connection][data-state=reconnecting]').waitFor();
+    await teacher.locator('[data-testid=monitor-connection][data-state=connected]').waitFor();
+    await hand.locator('[data-testid=hand-question]', { hasText: question }).waitFor();
+    await hand.locator('[data-testid=hand-acked]').waitFor();
+    expect(await teacher.locator('[data-testid=roster-entry]').count()).toBe(1);
+
+    // The vague question is explained part by part; the first check waits for the student.
+    const pendingCheck = panel.locator('[data-testid=hand-check][data-state=pending]');
+    await pendingCheck.locator('[data-testid=hand-reply-input]').waitFor();
+    expect(await panel.locator('[data-testid=reply][data-kind=explain]').count()).toBeGreaterThan(0);
+    if (SCREENSHOTS) {
+      await teacher.screenshot({ path: '/tmp/monitor.png', fullPage: true });
+      await student.screenshot({ path: '/tmp/classroom-hand.png' });
+      await student.setViewportSize({ width: 390, height: 844 });
+      await student.screenshot({ path: '/tmp/classroom-hand-phone.png' });
+      await student.setViewportSize({ width: 1280, height: 900 });
+    }
+
+    // A reload in the middle of the dialogue restores it from the snapshot: the question, the explanation, the check.
+    const checkText = await pendingCheck.locator('.hand-check-text').textContent();
+    await student.reload();
+    await student.locator('[data-testid=connection][data-state=connected]').waitFor();
+    await pendingCheck.locator('[data-testid=hand-reply-input]').waitFor();
+    expect(await pendingCheck.locator('.hand-check-text').textContent()).toBe(checkText);
+    expect(await panel.locator('[data-testid=hand-student]').first().textContent()).toContain(question);
+    expect(await panel.locator('[data-testid=reply][data-kind=explain]').count()).toBeGreaterThan(0);
+    expect(await student.locator('[data-testid=lecture]').getAttribute('data-phase')).toBe('hand-raised');
+    // The lecture's question still waits behind the dialogue, with its answer box.
+    expect(await firstQuestion.count()).toBe(1);
+
+    // Every check answered with "네": the final explanation, the summary, and the closing line.
+    for (let turn = 0; turn < 10; turn += 1) {
+      const next = panel.locator('[data-testid=hand-check][data-state=pending], [data-testid=hand-closed]').first();
+      await next.waitFor();
+      if ((await next.getAttribute('data-testid')) === 'hand-closed') break;
+      await next.locator('[data-testid=hand-reply-input]').fill('네');
+      await next.locator('[data-testid=hand-reply-send]').click();
+      await panel.locator('[data-testid=hand-student] p', { hasText: /^네$/ }).nth(turn).waitFor();
+    }
+    await panel.locator('[data-testid=hand-closed][data-kind=vague]').waitFor();
+    expect(await panel.locator('[data-testid=reply][data-kind=summary]').count()).toBe(1);
+    expect(await panel.locator('[data-testid=reply][data-kind=summary] [data-testid=reply-text]').textContent()).toContain('기댓값');
+
+    // The hand is resolved: the instructor's queue empties; the student's lecture goes on.
+    await teacher.locator('[data-testid=queue-empty]').waitFor();
+    expect(await teacher.locator('[data-testid=hand-item]').count()).toBe(0);
+    await teacher.locator('[data-testid=roster-entry][data-hand=false]', { hasText: '민지' }).waitFor();
+    await student.locator('[data-testid=lecture][data-phase=awaiting-answer]').waitFor();
+    expect(await student.locator('[data-testid=raise-hand]').getAttribute('aria-pressed')).toBe('false');
+    await panel.locator('[data-testid=hand-close]').click();
+    await panel.waitFor({ state: 'hidden' });
+    const record = student.locator('details[data-testid=hand-record]');
+    expect(await record.locator('summary').textContent()).toContain(question);
+
+    // The student answers chapter 1's questions well (with the tutor's own model answer): the instructor sees the
+    // verdict and the progress move on to chapter 2.
+    const sessionId = await student.evaluate(
+      () => (JSON.parse((globalThis as unknown as PageGlobals).sessionStorage.getItem('lectern.classroom') ?? '{}') as { sessionId?: string }).sessionId ?? '',
+    );
+    for (let turn = 0; turn < 6; turn += 1) {
+      const next = student.locator('[data-testid=question-card][data-state=pending], [data-testid=chapter][data-chapter="1"]').first();
+      await next.waitFor();
+      if ((await next.getAttribute('data-testid')) === 'chapter') break;
+      const state = (await app.lectures.repository.load(sessionId))?.state;
+      if (state?.kind !== 'awaiting-answer') throw new Error(`expected a pending question, the session is ${state?.kind}`);
+      await chapterGenerated(app, materialId ?? '', state.chapter);
+      const lecture = (await generatedChapter(app, materialId ?? '', state.chapter)).text;
+      const { modelAnswer } = await app.lectures.tutor.modelAnswer({ question: state.question.text, lecture });
+      const card = student.locator(`[data-testid=question-card][data-question-id="${state.question.id}"]`);
+      await card.locator('[data-testid=answer-input]').fill(modelAnswer.slice(0, 2000));
+      await card.locator('[data-testid=answer-submit]').click();
+      await card.locator('[data-testid=verdict][data-verdict=good]').waitFor();
+      await entry.locator('[data-testid=student-verdict][data-verdict=good]', { hasText: '잘했어요' }).waitFor();
+    }
+    await teacher.locator('[data-testid=roster-entry][data-chapter="1"]', { hasText: '민지' }).waitFor();
+    expect(await entry.locator('[data-testid=student-progress]').textContent()).toMatch(/^2\/3장 기댓값 · 33%$/);
+    expect(Number(await entry.locator('[data-testid=student-bar]').getAttribute('aria-valuenow'))).toBe(33);
+    expect(await entry.locator('[data-testid=struggling]').isHidden()).toBe(true);
+
+    expect(foreign).toEqual([]);
+    expect(problems).toEqual([]);
+  }, 60_000);
+});
