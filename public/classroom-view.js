@@ -4,11 +4,13 @@
 // Server text only ever reaches the DOM as textContent or as DOMPurify-sanitized markdown.
 import { renderMarkdownInto } from './classroom-markdown.js';
 
-const REPLY_LABELS = { supplement: '보충 설명', remedial: '다시 설명' };
+const REPLY_LABELS = { supplement: '보충 설명', remedial: '다시 설명', answer: '답변', explain: '설명', summary: '정리 노트' };
+/** Reply kinds of the raise-hand dialogue: they go to the hand panel, not the lecture flow. */
+export const HAND_REPLY_KINDS = new Set(['answer', 'explain', 'summary']);
 const VERDICT_LABELS = { good: '잘했어요', bad: '다시 살펴봐요' };
 export const MAX_ANSWER_LENGTH = 2000;
 
-function element(tag, attributes = {}, ...children) {
+export function element(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
     if (value === undefined || value === null || value === false) continue;
@@ -31,6 +33,8 @@ export class LectureView {
   constructor(root, handlers) {
     this.root = root;
     this.handlers = handlers;
+    /** The raise-hand panel (classroom-hand.js), which renders the dialogue items of snapshots. */
+    this.hand = null;
     this.material = null;
     /** chapter index -> { index, title, section, body, complete } */
     this.chapters = new Map();
@@ -245,6 +249,12 @@ export class LectureView {
     return form;
   }
 
+  /** The question card still waiting for an answer, if any: `{questionId, parentQuestionId}`. */
+  pendingQuestion() {
+    const card = [...this.cards.values()].find((candidate) => candidate.dataset.state === 'pending');
+    return card ? { questionId: card.dataset.questionId, parentQuestionId: card.dataset.parentQuestionId } : null;
+  }
+
   /** Focuses the answer box of a pending question (without jumping the page). */
   focusAnswer(questionId) {
     const input = this.cards.get(questionId)?.querySelector('textarea');
@@ -290,7 +300,8 @@ export class LectureView {
 
   // ---- replies -----------------------------------------------------------------------------------------------------
 
-  replyStart({ replyId, kind }, chapter) {
+  /** `container`: where the reply goes instead of the lecture flow (the raise-hand panel's dialogue). */
+  replyStart({ replyId, kind }, chapter, container) {
     if (this.replies.has(replyId)) return this.replies.get(replyId);
     // The server streams one reply at a time. A reply still open when the next starts was cut off (its session
     // moved to a new connection and starts it over): drop it, as a snapshot would.
@@ -309,13 +320,16 @@ export class LectureView {
       element('div', { className: 'reply-head' }, element('span', { className: 'badge', text: REPLY_LABELS[kind] ?? '설명' })),
       text,
     );
-    this.currentBody(chapter).append(reply);
+    (container ?? this.currentBody(chapter)).append(reply);
     this.replies.set(replyId, text);
     return text;
   }
 
   replyDelta({ replyId, text }) {
-    const block = this.replies.get(replyId) ?? this.replyStart({ replyId, kind: 'supplement' });
+    // A delta without its start (should not happen): keep the text where the session is.
+    const block =
+      this.replies.get(replyId) ??
+      (this.hand?.active ? this.replyStart({ replyId, kind: 'explain' }, undefined, this.hand.replyContainer()) : this.replyStart({ replyId, kind: 'supplement' }));
     block.source += text;
     this.schedule(block);
   }
@@ -356,8 +370,12 @@ export class LectureView {
     this.clear();
     this.setMaterial(snapshot.material);
     const { phase } = snapshot;
-    const pending = phase.kind === 'awaiting-answer' ? phase.questionId : undefined;
+    this.hand?.beginSnapshot();
     const answered = new Set(snapshot.transcript.filter((item) => item.type === 'answer').map((item) => item.questionId));
+    // While a hand is up the phase does not say what the lecture waits in: a question still without an answer is
+    // asked again once the dialogue closes, so it keeps its answer box.
+    const unanswered = snapshot.transcript.findLast((item) => (item.type === 'question' || item.type === 'subquestion') && !answered.has(item.questionId));
+    const pending = phase.kind === 'awaiting-answer' ? phase.questionId : phase.kind === 'hand-raised' ? unanswered?.questionId : undefined;
     const known = new Set(snapshot.chapters.map((chapter) => chapter.index));
     const orphans = snapshot.transcript.filter((item) => !known.has(item.chapter));
     const last = snapshot.chapters.at(-1)?.index;
@@ -380,6 +398,7 @@ export class LectureView {
       if (position < chapter.text.length) this.appendText(chapter.index, chapter.text.slice(position));
       if (chapter.complete) this.chapterEnd(chapter.index);
     }
+    this.hand?.endSnapshot(phase);
     if (phase.kind === 'finished') this.end();
     this.flush();
   }
@@ -398,8 +417,14 @@ export class LectureView {
       case 'verdict':
         this.verdict(item);
         break;
+      case 'assistant':
+      case 'student':
+      case 'hand-closed':
+        this.hand?.restore(item, chapter);
+        break;
       case 'reply': {
-        const block = this.replyStart(item, chapter);
+        const container = HAND_REPLY_KINDS.has(item.kind) ? this.hand?.replyContainer(chapter) : undefined;
+        const block = this.replyStart(item, chapter, container);
         block.source = item.text;
         this.schedule(block);
         if (ended) this.replyEnd(item);
@@ -420,9 +445,11 @@ export class LectureView {
     this.frame = 0;
     if (this.dirty.size === 0) return;
     const follow = nearBottom();
+    const followHand = this.hand?.nearBottom() ?? false;
     for (const block of this.dirty) renderMarkdownInto(block, block.source);
     this.dirty.clear();
     if (follow) window.scrollTo({ top: document.documentElement.scrollHeight });
+    if (followHand) this.hand.scrollToEnd();
   }
 }
 

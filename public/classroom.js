@@ -4,7 +4,12 @@
 // Sequencing: every server event carries the session's `seq`. Events at or below `lastSeq` are ignored; a jump
 // (seq > lastSeq + 1) asks the server for what was missed with `session:resume {lastSeq}`; a `session:state`
 // snapshot replaces everything. A freshly loaded page has rendered nothing, so it always resumes from 0.
-import { LectureView } from './classroom-view.js';
+//
+// A student may also join an instructor's class with its code (POST /api/classes/:code/join): the same session flow,
+// plus the class's announcements and the instructor's acknowledgement of a raised hand, which carry no seq (they are
+// not session events) and so bypass the seq checks. The raise-hand dialogue lives in classroom-hand.js.
+import { HandPanel } from './classroom-hand.js';
+import { HAND_REPLY_KINDS, LectureView } from './classroom-view.js';
 
 const STORAGE_KEY = 'lectern.classroom';
 const NICKNAME_KEY = 'lectern.nickname';
@@ -22,7 +27,14 @@ const SERVER_EVENTS = [
   'lecture:end',
   'session:state',
   'session:error',
+  'assistant:prompt',
+  'hand:asked',
+  'assistant:check',
+  'hand:closed',
 ];
+/** Phases from which the server lets a hand go up (a subquestion shows as awaiting-answer). */
+const HAND_PHASES = new Set(['streaming', 'awaiting-answer', 'paused']);
+const MAX_ANNOUNCEMENTS = 3;
 const FALLBACK_MESSAGES = {
   RATE_LIMITED: '요청이 너무 많습니다. 잠시 후 다시 시도해 주세요.',
   INVALID_PAYLOAD: '보낸 내용이 올바르지 않습니다. 답은 1~2000자로 적어 주세요.',
@@ -34,6 +46,13 @@ const FALLBACK_MESSAGES = {
   MATERIAL_NOT_FOUND: '강의 자료를 찾을 수 없습니다.',
   UNAUTHORIZED: '입장 권한이 만료되었습니다. 새로 시작해 주세요.',
   MODEL_UNAVAILABLE: 'AI 모델이 응답하지 않습니다. 잠시 후 "계속"을 눌러 다시 시도해 주세요.',
+  HAND_ALREADY_RAISED: '이미 손을 들었습니다.',
+  HAND_NOT_NOW: '지금은 손을 들 수 없습니다. 잠시 후 다시 시도해 주세요.',
+  HAND_NOT_RAISED: '손을 든 상태가 아닙니다.',
+  NOT_ASKED: '지금은 보낼 차례가 아닙니다. 도우미의 말을 기다려 주세요.',
+  CLASS_NOT_FOUND: '수업을 찾을 수 없습니다. 참여 코드를 확인해 주세요.',
+  NICKNAME_TAKEN: '이 수업에서 이미 쓰이는 닉네임입니다. 다른 닉네임을 골라 주세요.',
+  MATERIAL_REQUIRED: '이 수업에는 정해진 강의 자료가 없습니다. 아래에서 자료를 고른 뒤 다시 참여해 주세요.',
 };
 
 const $ = (id) => document.getElementById(id);
@@ -59,8 +78,25 @@ const errorText = $('session-error-text');
 const errorResume = $('session-error-resume');
 const errorRestart = $('session-error-restart');
 const lecture = $('lecture');
+const joinForm = $('join-form');
+const classCodeInput = $('class-code');
+const joinButton = $('join-button');
+const joinError = $('join-error');
+const raiseButton = $('raise-hand');
+const announcements = $('announcements');
+const handPaused = $('hand-paused');
 
 const view = new LectureView(lecture, { onAnswer: submitAnswer });
+const hand = new HandPanel({
+  view,
+  onAsk: (text) => handCommand('hand:ask', { text }),
+  onReply: (text) => handCommand('hand:reply', { text }),
+  onLower: () => handCommand('hand:lower', {}),
+  // A step that failed waits; a resume wakes the session, which runs the step again.
+  onRetry: () => handCommand('session:resume', { lastSeq }),
+  onDismiss: () => raiseButton.focus(),
+});
+view.hand = hand;
 
 /** The stored session: { sessionId, token, lastSeq, started, nickname, material: {id, title, chapters} }. */
 let session = null;
@@ -72,6 +108,8 @@ let resumeInFlight = false;
 let resumeRetries = 0;
 let resumeTimer = 0;
 let errorMode = 'resume';
+/** The phase when the hand went up (restored when the dialogue closes). */
+let phaseBeforeHand = null;
 
 // ---- storage -----------------------------------------------------------------------------------------------------
 
@@ -106,6 +144,8 @@ async function showSetup() {
   setup.hidden = false;
   document.title = '강의실 입장 — lectern';
   nicknameInput.value = localStorage.getItem(NICKNAME_KEY) ?? '';
+  const code = new URLSearchParams(location.search).get('code');
+  if (code && !classCodeInput.value) classCodeInput.value = code.trim().toUpperCase().slice(0, 6);
   await loadMaterials();
 }
 
@@ -167,20 +207,104 @@ function note(text, className = 'muted') {
   return paragraph;
 }
 
+/** The nickname typed on the setup screen, or null (with the error shown in `errorLine`). */
+function readNickname(errorLine) {
+  const nickname = nicknameInput.value.trim();
+  if (!nickname) {
+    errorLine.textContent = '닉네임을 적어 주세요.';
+    nicknameInput.focus();
+    return null;
+  }
+  return nickname;
+}
+
+const httpError = (body, fallback) => new Error(body.error?.message || FALLBACK_MESSAGES[body.error?.code] || fallback);
+
+classCodeInput.addEventListener('input', () => {
+  const upper = classCodeInput.value.toUpperCase().replace(/\s+/g, '');
+  if (upper !== classCodeInput.value) classCodeInput.value = upper;
+  joinError.textContent = '';
+});
+
+joinForm.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  joinError.textContent = '';
+  const code = classCodeInput.value.trim().toUpperCase();
+  if (!/^[A-Z0-9]{6}$/.test(code)) {
+    joinError.textContent = '수업 코드는 6자리입니다. 선생님 화면의 코드를 확인해 주세요.';
+    classCodeInput.focus();
+    return;
+  }
+  const nickname = readNickname(joinError);
+  if (!nickname) return;
+  joinButton.disabled = true;
+  joinButton.textContent = '참여하는 중…';
+  try {
+    const post = (body) =>
+      fetch(`/api/classes/${encodeURIComponent(code)}/join`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    let response = await post({ nickname });
+    let body = await response.json().catch(() => ({}));
+    const chosen = setupForm.querySelector('input[name=material]:checked');
+    if (!response.ok && body.error?.code === 'MATERIAL_REQUIRED' && chosen) {
+      // A class without its own material: the student studies the one picked below.
+      response = await post({ nickname, materialId: chosen.value });
+      body = await response.json().catch(() => ({}));
+    }
+    if (!response.ok) throw httpError(body, '수업에 참여하지 못했습니다.');
+    localStorage.setItem(NICKNAME_KEY, nickname);
+    session = {
+      sessionId: body.sessionId,
+      token: body.token,
+      lastSeq: 0,
+      started: false,
+      nickname,
+      classId: body.classId,
+      classCode: code,
+      material: await materialSummary(body.materialId),
+    };
+    saveSession();
+    enterClassroom();
+  } catch (error) {
+    joinError.textContent = error instanceof TypeError ? '서버에 연결할 수 없습니다.' : error.message;
+  } finally {
+    joinButton.disabled = false;
+    joinButton.textContent = '수업 참여';
+  }
+});
+
+/** `{id, title, chapters}` of a material (the first snapshot fills in whatever this cannot get). */
+async function materialSummary(id) {
+  const listed = [...setupForm.querySelectorAll('input[name=material]')].find((radio) => radio.value === id)?.material;
+  let material = listed;
+  if (!material) {
+    try {
+      const response = await fetch(`/api/materials/${encodeURIComponent(id)}`);
+      if (response.ok) material = await response.json();
+    } catch {
+      // The snapshot brings the material too.
+    }
+  }
+  return {
+    id,
+    title: material?.title ?? '수업 강의',
+    chapters: (material?.chapters ?? []).map((chapter) => ({ index: chapter.index, title: chapter.title })),
+  };
+}
+
 setupForm.addEventListener('submit', async (event) => {
   event.preventDefault();
   setupError.textContent = '';
   const radio = setupForm.querySelector('input[name=material]:checked');
-  const nickname = nicknameInput.value.trim();
   if (!radio) {
     setupError.textContent = '강의 자료를 골라 주세요.';
     return;
   }
-  if (!nickname) {
-    setupError.textContent = '닉네임을 적어 주세요.';
-    nicknameInput.focus();
-    return;
-  }
+  const nickname = readNickname(setupError);
+  if (!nickname) return;
   startButton.disabled = true;
   startButton.textContent = '준비 중…';
   try {
@@ -190,7 +314,7 @@ setupForm.addEventListener('submit', async (event) => {
       body: JSON.stringify({ materialId: radio.value, nickname }),
     });
     const body = await response.json().catch(() => ({}));
-    if (!response.ok) throw new Error(body.error?.message ?? '강의를 시작하지 못했습니다.');
+    if (!response.ok) throw httpError(body, '강의를 시작하지 못했습니다.');
     localStorage.setItem(NICKNAME_KEY, nickname);
     const { id, title, chapters } = radio.material;
     session = {
@@ -218,14 +342,20 @@ function enterClassroom() {
   classroom.hidden = false;
   document.title = `${session.material.title} — lectern 강의실`;
   materialTitle.textContent = session.material.title;
-  sessionInfo.textContent = `${session.nickname} 님의 강의실`;
+  showSessionInfo();
   view.clear();
+  hand.reset();
+  announcements.replaceChildren();
   view.setMaterial(session.material);
   // This page has rendered nothing yet: resume from 0 (a snapshot when anything happened).
   lastSeq = 0;
   highestSeen = 0;
   setPhase({ kind: 'idle' });
   connect();
+}
+
+function showSessionInfo() {
+  sessionInfo.textContent = session.classCode ? `${session.nickname} 님 · 수업 ${session.classCode}` : `${session.nickname} 님의 강의실`;
 }
 
 function connect() {
@@ -246,6 +376,13 @@ function connect() {
     fatal(`이전 강의에 다시 들어갈 수 없습니다: ${message}`);
   });
   for (const name of SERVER_EVENTS) socket.on(name, (payload) => receive(name, payload));
+  // Notices from the class's instructor: no seq, never replayed, never dropped by the seq checks.
+  socket.on('class:announcement', (payload) => {
+    if (payload && typeof payload.text === 'string') showAnnouncement(payload.text, payload.at);
+  });
+  socket.on('hand:acknowledged', () => {
+    if (!hand.acknowledged()) showAnnouncement('선생님이 손 든 것을 확인했어요', Date.now(), 'ack');
+  });
 }
 
 async function onConnect() {
@@ -366,6 +503,11 @@ function apply(name, payload) {
       setPhase({ kind: 'tutoring', chapter: phase.chapter });
       break;
     case 'tutor:reply-start':
+      if (HAND_REPLY_KINDS.has(payload.kind)) {
+        enterHandPhase(null);
+        view.replyStart(payload, undefined, hand.replyContainer());
+        break;
+      }
       view.replyStart(payload);
       if (phase.kind !== 'paused') setPhase({ kind: 'tutoring', chapter: phase.chapter });
       break;
@@ -379,7 +521,29 @@ function apply(name, payload) {
       view.end();
       setPhase({ kind: 'finished' });
       break;
+    case 'assistant:prompt':
+      enterHandPhase('ask');
+      hand.prompt(payload);
+      break;
+    case 'hand:asked':
+      enterHandPhase(null);
+      hand.asked(payload);
+      break;
+    case 'assistant:check':
+      enterHandPhase('reply');
+      hand.check(payload);
+      break;
+    case 'hand:closed':
+      view.flush();
+      hand.closed(payload);
+      leaveHandPhase();
+      break;
     case 'session:error':
+      if (phase.kind === 'hand-raised') {
+        // The dialogue's step failed and waits: the panel offers a retry, and lowering the hand always works.
+        hand.failed(payload.message || FALLBACK_MESSAGES[payload.code] || '문제가 생겨 질문 대화가 멈췄습니다.');
+        break;
+      }
       setPhase({ kind: 'paused', chapter: phase.chapter, reason: 'error' });
       showSessionError(payload.message || FALLBACK_MESSAGES[payload.code] || '문제가 생겨 강의가 멈췄습니다.');
       break;
@@ -394,10 +558,11 @@ function applySnapshot({ seq, state }) {
   session.nickname = state.nickname;
   session.started = session.started || state.phase.kind !== 'idle';
   saveSession();
-  sessionInfo.textContent = `${state.nickname} 님의 강의실`;
+  showSessionInfo();
   materialTitle.textContent = state.material.title;
   setSpeed(state.speed);
   view.renderSnapshot(state);
+  phaseBeforeHand = null;
   setPhase(state.phase);
   if (state.phase.kind === 'paused' && state.phase.reason === 'error') {
     showSessionError('문제가 생겨 강의가 멈춰 있습니다. "계속"을 눌러 다시 시도해 주세요.');
@@ -415,6 +580,11 @@ function setPhase(next) {
   pauseButton.setAttribute('aria-label', paused ? '강의 계속' : '강의 일시정지');
   pauseButton.setAttribute('aria-pressed', String(paused));
   pauseButton.disabled = !(paused || next.kind === 'streaming' || next.kind === 'tutoring');
+  const handUp = next.kind === 'hand-raised';
+  raiseButton.disabled = handUp || !HAND_PHASES.has(next.kind);
+  raiseButton.setAttribute('aria-pressed', String(handUp));
+  raiseButton.textContent = handUp ? '손 든 중' : '손 들기';
+  handPaused.hidden = !handUp;
   if (next.kind !== 'paused' && next.kind !== 'idle' && errorMode === 'resume') hideSessionError();
   updateProgress();
 }
@@ -480,7 +650,68 @@ speedInput.addEventListener('change', async () => {
   else showControlError(ack);
 });
 
+// ---- raise hand ----------------------------------------------------------------------------------------------------
+
+/** The session is in the raise-hand dialogue; `waiting`: what the assistant waits for ('ask', 'reply' or null). */
+function enterHandPhase(waiting) {
+  if (phase.kind !== 'hand-raised') phaseBeforeHand = phase;
+  setPhase({ kind: 'hand-raised', chapter: phase.chapter ?? view.current?.index, waiting });
+}
+
+/** The dialogue closed: the lecture goes on where it waited (a pending question is asked again). */
+function leaveHandPhase() {
+  const chapter = phase.chapter ?? view.current?.index;
+  const pending = view.pendingQuestion();
+  const before = phaseBeforeHand;
+  phaseBeforeHand = null;
+  if (pending) setPhase({ kind: 'awaiting-answer', chapter, ...pending });
+  else if (before && before.kind === 'streaming') setPhase(before);
+  else setPhase({ kind: 'streaming', chapter });
+}
+
+async function handCommand(name, payload) {
+  const ack = await command(name, payload);
+  return ack.ok ? { ok: true } : { ok: false, message: errorMessage(ack) };
+}
+
+raiseButton.addEventListener('click', async () => {
+  showControlError(null);
+  raiseButton.disabled = true;
+  const ack = await command('hand:raise', {});
+  if (ack.ok) {
+    if (phase.kind !== 'hand-raised') enterHandPhase(null);
+    hand.raised();
+  } else {
+    showControlError(ack);
+    setPhase(phase);
+  }
+});
+
+function showAnnouncement(text, at, kind = 'announcement') {
+  const time = new Date(typeof at === 'number' ? at : Date.now()).toLocaleTimeString('ko-KR', { hour: '2-digit', minute: '2-digit' });
+  const item = document.createElement('div');
+  item.className = `announcement announcement-${kind}`;
+  item.dataset.testid = kind === 'ack' ? 'hand-ack-toast' : 'announcement';
+  const label = document.createElement('strong');
+  label.textContent = kind === 'ack' ? '✓ 선생님' : '선생님 공지';
+  const body = document.createElement('p');
+  body.textContent = text;
+  const stamp = document.createElement('time');
+  stamp.className = 'muted';
+  stamp.textContent = time;
+  const close = document.createElement('button');
+  close.type = 'button';
+  close.className = 'announcement-close';
+  close.setAttribute('aria-label', '공지 닫기');
+  close.textContent = '×';
+  close.addEventListener('click', () => item.remove());
+  item.append(label, body, stamp, close);
+  announcements.append(item);
+  while (announcements.childElementCount > MAX_ANNOUNCEMENTS) announcements.firstElementChild.remove();
+}
+
 async function submitAnswer(questionId, text) {
+  if (phase.kind === 'hand-raised') return { ok: false, message: '질문 대화가 끝난 뒤에 답해 주세요. (손 내리기로 바로 돌아올 수 있어요)' };
   const ack = await command('answer:submit', { questionId, text });
   if (!ack.ok) return { ok: false, message: errorMessage(ack) };
   if (phase.questionId === questionId) setPhase({ kind: 'tutoring', chapter: phase.chapter });
@@ -536,6 +767,9 @@ function leave() {
   hideSessionError();
   showControlError(null);
   view.clear();
+  hand.reset();
+  announcements.replaceChildren();
+  phaseBeforeHand = null;
   void showSetup();
 }
 

@@ -174,6 +174,12 @@ export class SessionActor {
 
   async resume(): Promise<{ state: string }> {
     const state = this.record.state;
+    if (state.kind === 'hand-raised') {
+      // A failed dialogue step stays where it was (see fail()): "계속" runs it again.
+      this.kick();
+      await this.queue;
+      return { state: state.kind };
+    }
     if (state.kind !== 'paused') throw commandError(ErrorCode.NOT_PAUSED, '일시정지된 상태가 아닙니다.');
     this.deps.generator.ensure(this.deps.material);
     this.transition(state.previous);

@@ -1,0 +1,497 @@
+// The raise-hand dialogue (seed 003, 번외 1–4) as the student sees it: a side panel (a bottom sheet on phones) with the
+// assistant's prompt, the question box, the streamed answer / explanations / summary, the "did you understand?"
+// checks with a reply box, and a closing line. The lecture waits meanwhile. When the student closes the finished
+// panel (or raises a hand again) the dialogue moves into the lecture as a folded record at the place it happened —
+// exactly where a `session:state` snapshot puts the same items, so a reload looks the same.
+// Server text reaches the DOM as textContent only (replies go through the lecture view's sanitized markdown).
+import { element, MAX_ANSWER_LENGTH } from './classroom-view.js';
+
+const CLOSING = {
+  specific: '질문에 답했어요. 강의를 이어서 진행합니다.',
+  vague: '설명과 정리를 모두 마쳤어요. 강의를 이어서 진행합니다.',
+  cancelled: '손을 내렸어요. 강의를 이어서 진행합니다.',
+};
+const STATUS = {
+  raising: '도우미를 부르는 중…',
+  ask: '궁금한 내용을 적어 주세요',
+  working: '도우미가 답을 준비하는 중…',
+  reply: '이해했는지 알려 주세요',
+  closed: '질문이 끝났어요',
+  error: '문제가 생겼어요',
+};
+const QUICK_REPLIES = [
+  { text: '네, 이해했어요', testid: 'hand-quick-yes' },
+  { text: '아니요, 잘 모르겠어요', testid: 'hand-quick-no' },
+];
+
+function recordTitle({ question, kind }) {
+  const title = question ? `손 들고 한 질문: ${question}` : '손 들고 한 질문';
+  return kind === 'cancelled' ? `${title} (손 내림)` : title;
+}
+
+export class HandPanel {
+  /**
+   * @param {object} options
+   * @param {import('./classroom-view.js').LectureView} options.view
+   * @param {(text: string) => Promise<{ok: boolean, message?: string}>} options.onAsk
+   * @param {(text: string) => Promise<{ok: boolean, message?: string}>} options.onReply
+   * @param {() => Promise<{ok: boolean, message?: string}>} options.onLower
+   * @param {() => Promise<{ok: boolean, message?: string}>} options.onRetry
+   * @param {() => void} options.onDismiss the student closed the finished panel
+   */
+  constructor(options) {
+    this.view = options.view;
+    this.options = options;
+    const $ = (id) => document.getElementById(id);
+    this.panel = $('hand-panel');
+    this.status = $('hand-status');
+    this.toggle = $('hand-toggle');
+    this.body = $('hand-body');
+    this.ack = $('hand-ack');
+    this.logRoot = $('hand-log');
+    this.working = $('hand-working');
+    this.form = $('hand-form');
+    this.input = $('hand-input');
+    this.counter = $('hand-counter');
+    this.send = $('hand-send');
+    this.error = $('hand-error');
+    this.retry = $('hand-retry');
+    this.lower = $('hand-lower');
+    this.close = $('hand-close');
+    /** The dialogue shown: { log, record, question, closed, kind, lastAssistant } or null. */
+    this.dialogue = null;
+    this.state = 'closed';
+    this.replyDraft = '';
+    this.restoring = false;
+    this.wire();
+  }
+
+  /** A dialogue is under way (not finished). */
+  get active() {
+    return this.dialogue !== null && !this.dialogue.closed;
+  }
+
+  get visible() {
+    return !this.panel.hidden;
+  }
+
+  wire() {
+    this.input.addEventListener('input', () => {
+      this.counter.textContent = `${this.input.value.length}/${MAX_ANSWER_LENGTH}`;
+      this.error.textContent = '';
+    });
+    this.input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+        event.preventDefault();
+        this.form.requestSubmit();
+      }
+    });
+    this.form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const text = this.input.value.trim();
+      if (!text) {
+        this.error.textContent = '궁금한 내용을 적어 주세요.';
+        this.input.focus();
+        return;
+      }
+      this.send.disabled = true;
+      this.input.readOnly = true;
+      this.send.textContent = '보내는 중…';
+      const result = await this.safely(() => this.options.onAsk(text));
+      this.send.disabled = false;
+      this.input.readOnly = false;
+      this.send.textContent = '질문 보내기';
+      if (!result.ok) {
+        this.error.textContent = result.message ?? '질문을 보내지 못했습니다.';
+        return;
+      }
+      this.input.value = '';
+      this.counter.textContent = `0/${MAX_ANSWER_LENGTH}`;
+      // The echo (hand:asked) puts the question in the log; until then the assistant is at work.
+      if (this.state === 'ask') this.setState('working');
+    });
+    this.lower.addEventListener('click', async () => {
+      this.lower.disabled = true;
+      const result = await this.safely(() => this.options.onLower());
+      this.lower.disabled = false;
+      if (!result.ok) this.error.textContent = result.message ?? '손을 내리지 못했습니다.';
+    });
+    this.close.addEventListener('click', () => {
+      this.dismiss();
+      this.options.onDismiss();
+    });
+    this.retry.addEventListener('click', async () => {
+      this.retry.disabled = true;
+      const result = await this.safely(() => this.options.onRetry());
+      this.retry.disabled = false;
+      if (result.ok) {
+        this.retry.hidden = true;
+        this.error.textContent = '';
+        if (this.state === 'error') this.setState('working');
+      } else {
+        this.error.textContent = result.message ?? '다시 시도하지 못했습니다.';
+      }
+    });
+    this.toggle.addEventListener('click', () => this.setCollapsed(this.panel.dataset.collapsed !== 'true'));
+  }
+
+  async safely(run) {
+    try {
+      return await run();
+    } catch {
+      return { ok: false, message: '요청을 처리하지 못했습니다. 다시 시도해 주세요.' };
+    }
+  }
+
+  // ---- the panel ---------------------------------------------------------------------------------------------------
+
+  show() {
+    if (this.restoring) return;
+    const wasHidden = this.panel.hidden;
+    this.panel.hidden = false;
+    document.body.classList.add('hand-open');
+    if (wasHidden) this.setCollapsed(false);
+  }
+
+  hide() {
+    this.panel.hidden = true;
+    document.body.classList.remove('hand-open');
+  }
+
+  setCollapsed(collapsed) {
+    this.panel.dataset.collapsed = String(collapsed);
+    this.body.hidden = collapsed;
+    this.toggle.textContent = collapsed ? '펼치기' : '접기';
+    this.toggle.setAttribute('aria-expanded', String(!collapsed));
+  }
+
+  /** raising | ask | working | reply | closed | error */
+  setState(state) {
+    this.state = state;
+    this.panel.dataset.state = state;
+    this.status.textContent = STATUS[state] ?? '';
+    this.status.dataset.state = state;
+    this.form.hidden = state !== 'ask';
+    this.working.hidden = !(state === 'working' || state === 'raising');
+    this.working.textContent = state === 'raising' ? '도우미를 부르는 중…' : '도우미가 생각하는 중…';
+    this.lower.hidden = state === 'closed';
+    this.close.hidden = state !== 'closed';
+    if (state !== 'error') this.retry.hidden = true;
+    if (state === 'ask' && !this.restoring) this.input.focus({ preventScroll: true });
+    if (state === 'closed' && !this.restoring) this.close.focus({ preventScroll: true });
+  }
+
+  nearBottom() {
+    if (this.panel.hidden) return false;
+    const { scrollTop, scrollHeight, clientHeight } = this.body;
+    return scrollHeight - (scrollTop + clientHeight) < 120;
+  }
+
+  scrollToEnd() {
+    this.body.scrollTop = this.body.scrollHeight;
+  }
+
+  // ---- dialogues -----------------------------------------------------------------------------------------------------
+
+  /** The dialogue under way, or a new one whose record sits where the lecture is now (`chapter`: in snapshots). */
+  open(chapter) {
+    if (this.active) return this.dialogue;
+    this.archive();
+    const log = element('div', { className: 'hand-dialogue' });
+    const record = element(
+      'div',
+      { className: 'hand-record hand-record-live', 'data-testid': 'hand-record', 'data-state': 'open' },
+      element('span', { className: 'hand-record-icon', 'aria-hidden': 'true' }),
+      element('span', { text: '여기서 손을 들었어요. 질문 대화가 진행 중입니다.' }),
+    );
+    this.view.currentBody(chapter).append(record);
+    this.dialogue = { log, record, question: null, closed: false, kind: null, lastAssistant: null };
+    this.logRoot.replaceChildren(log);
+    this.ack.hidden = true;
+    this.error.textContent = '';
+    this.show();
+    return this.dialogue;
+  }
+
+  /** Moves a finished dialogue out of the panel into its folded record in the lecture. */
+  archive() {
+    const dialogue = this.dialogue;
+    if (!dialogue || !dialogue.closed) return;
+    this.view.flush();
+    const summary = element(
+      'summary',
+      {},
+      element('span', { className: 'hand-record-icon', 'aria-hidden': 'true' }),
+      element('span', { className: 'hand-record-title', text: recordTitle(dialogue) }),
+    );
+    const details = element('details', { className: 'hand-record', 'data-testid': 'hand-record', 'data-state': 'closed', 'data-kind': dialogue.kind ?? '' }, summary, dialogue.log);
+    dialogue.record.replaceWith(details);
+    this.dialogue = null;
+    this.logRoot.replaceChildren();
+  }
+
+  /** The student closed the finished panel. */
+  dismiss() {
+    this.archive();
+    this.hide();
+    this.setState('closed');
+  }
+
+  append(node) {
+    const { log } = this.open();
+    log.append(node);
+    if (!this.restoring) this.scrollToEnd();
+    return node;
+  }
+
+  bubble(who, text) {
+    const assistant = who === 'assistant';
+    return element(
+      'div',
+      { className: `hand-msg hand-${who}`, 'data-testid': assistant ? 'hand-assistant' : 'hand-student' },
+      element('span', { className: 'hand-msg-label', text: assistant ? '도우미' : '나' }),
+      element('p', { text }),
+    );
+  }
+
+  assistantSays(text) {
+    const node = this.append(this.bubble('assistant', text));
+    this.dialogue.lastAssistant = node;
+    return node;
+  }
+
+  studentSays(text) {
+    const dialogue = this.open();
+    if (dialogue.question === null) dialogue.question = text;
+    return this.append(this.bubble('student', text));
+  }
+
+  // ---- live events -----------------------------------------------------------------------------------------------
+
+  /** The hand went up (this tab's command was accepted); the prompt follows. */
+  raised() {
+    if (this.active) return;
+    this.open();
+    this.setState('raising');
+  }
+
+  prompt({ text }) {
+    this.open();
+    this.assistantSays(text);
+    this.setState('ask');
+  }
+
+  asked({ text }) {
+    this.studentSays(text);
+    this.setState('working');
+  }
+
+  /** Where a dialogue reply (answer, explain, summary) streams. */
+  replyContainer(chapter) {
+    const { log } = this.open(chapter);
+    this.settleCheck();
+    if (!this.restoring) this.setState('working');
+    return log;
+  }
+
+  check(payload) {
+    this.settleCheck();
+    this.append(this.checkCard(payload, true));
+    this.setState('reply');
+    if (!this.restoring) this.focusReply();
+  }
+
+  closed({ kind }) {
+    const dialogue = this.open();
+    this.settleCheck();
+    this.view.flush();
+    this.append(element('p', { className: 'hand-closed', 'data-testid': 'hand-closed', 'data-kind': kind, role: 'status', text: CLOSING[kind] ?? CLOSING.cancelled }));
+    dialogue.closed = true;
+    dialogue.kind = kind;
+    dialogue.record.dataset.state = 'done';
+    dialogue.record.lastElementChild.textContent = '여기서 손을 들었어요. 대화는 질문 패널에서 볼 수 있어요.';
+    this.setState('closed');
+  }
+
+  /** `hand:acknowledged`: true when the panel showed it. */
+  acknowledged() {
+    if (!this.active) return false;
+    this.ack.hidden = false;
+    return true;
+  }
+
+  /** A `session:error` while the dialogue runs: it waits; retrying asks the session to carry on. */
+  failed(message) {
+    this.open();
+    this.error.textContent = message;
+    this.setState('error');
+    this.retry.hidden = false;
+  }
+
+  // ---- checks ------------------------------------------------------------------------------------------------------
+
+  checkCard({ text, concept, index, total }, pending) {
+    const label = `이해 확인 ${index + 1}/${total}`;
+    const card = element(
+      'article',
+      { className: 'hand-check', 'data-testid': 'hand-check', 'data-state': pending ? 'pending' : 'answered', 'aria-label': concept ? `${label}: ${concept}` : label },
+      element(
+        'div',
+        { className: 'qcard-head' },
+        element('span', { className: 'badge hand-check-label', text: label }),
+        concept ? element('span', { className: 'qcard-concept', text: concept }) : null,
+      ),
+      element('p', { className: 'hand-check-text', text }),
+    );
+    if (pending) card.append(this.replyForm(card));
+    return card;
+  }
+
+  replyForm(card) {
+    const id = `hand-reply-${Math.random().toString(36).slice(2, 8)}`;
+    const input = element('textarea', {
+      id,
+      rows: 2,
+      maxLength: MAX_ANSWER_LENGTH,
+      placeholder: '네 / 아니요, 또는 헷갈리는 부분을 적어 주세요.',
+      'data-testid': 'hand-reply-input',
+    });
+    input.value = this.replyDraft;
+    const submit = element('button', { type: 'submit', 'data-testid': 'hand-reply-send', text: '답하기' });
+    const error = element('p', { className: 'error form-error', role: 'alert', 'data-testid': 'hand-reply-error' });
+    const quick = element(
+      'div',
+      { className: 'hand-quick', role: 'group', 'aria-label': '빠른 답' },
+      ...QUICK_REPLIES.map((reply) => {
+        const button = element('button', { type: 'button', className: 'secondary small', 'data-testid': reply.testid, text: reply.text });
+        button.addEventListener('click', () => {
+          input.value = reply.text;
+          form.requestSubmit();
+        });
+        return button;
+      }),
+    );
+    const form = element(
+      'form',
+      { className: 'answer-form hand-reply-form', noValidate: true },
+      element('label', { for: id, text: '내 답' }),
+      quick,
+      input,
+      element('div', { className: 'answer-actions' }, element('span'), submit),
+      error,
+    );
+    input.addEventListener('input', () => {
+      this.replyDraft = input.value;
+      error.textContent = '';
+    });
+    input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+        event.preventDefault();
+        form.requestSubmit();
+      }
+    });
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const text = input.value.trim();
+      if (!text) {
+        error.textContent = '답을 적어 주세요.';
+        input.focus();
+        return;
+      }
+      const controls = form.querySelectorAll('button, textarea');
+      for (const control of controls) control.disabled = true;
+      submit.textContent = '보내는 중…';
+      const result = await this.safely(() => this.options.onReply(text));
+      if (result.ok) {
+        this.replyDraft = '';
+        this.settleCheck(card, text);
+        if (this.state === 'reply') this.setState('working');
+        return;
+      }
+      for (const control of controls) control.disabled = false;
+      submit.textContent = '답하기';
+      error.textContent = result.message ?? '답을 보내지 못했습니다.';
+    });
+    return form;
+  }
+
+  focusReply() {
+    this.dialogue?.log.querySelector('.hand-check[data-state=pending] textarea')?.focus({ preventScroll: true });
+  }
+
+  /** Closes the pending check (answered here, in another tab, or passed by the next step); `text`: the reply sent here. */
+  settleCheck(card = this.dialogue?.log.querySelector('.hand-check[data-state=pending]'), text) {
+    if (!card || card.dataset.state !== 'pending') return;
+    card.querySelector('form')?.remove();
+    card.dataset.state = 'answered';
+    if (text !== undefined) card.after(this.bubble('student', text));
+  }
+
+  /** Forgets everything (the student left the session). */
+  reset() {
+    this.dialogue = null;
+    this.restoring = false;
+    this.replyDraft = '';
+    this.logRoot.replaceChildren();
+    this.input.value = '';
+    this.error.textContent = '';
+    this.ack.hidden = true;
+    this.hide();
+    this.setState('closed');
+  }
+
+  // ---- snapshots ---------------------------------------------------------------------------------------------------
+
+  /** A snapshot rebuilds the lecture (records included): start from an empty panel. */
+  beginSnapshot() {
+    this.restoring = true;
+    this.dialogue = null;
+    this.logRoot.replaceChildren();
+    this.ack.hidden = true;
+  }
+
+  restore(item, chapter) {
+    switch (item.type) {
+      case 'assistant':
+        this.open(chapter);
+        this.assistantSays(item.text);
+        break;
+      case 'student':
+        this.open(chapter);
+        this.studentSays(item.text);
+        break;
+      case 'hand-closed':
+        this.open(chapter);
+        this.closed(item);
+        this.archive();
+        break;
+    }
+  }
+
+  endSnapshot(phase) {
+    if (phase.kind === 'hand-raised') {
+      const dialogue = this.open(phase.chapter);
+      if (phase.waiting === 'reply' && phase.check) {
+        // The pending check is the last thing the assistant said: show it as a card with the reply box.
+        const last = dialogue.lastAssistant;
+        const card = this.checkCard(phase.check, true);
+        if (last && last.isConnected && last.querySelector('p')?.textContent === phase.check.text) last.replaceWith(card);
+        else dialogue.log.append(card);
+      }
+      this.restoring = false;
+      this.show();
+      this.setState(phase.waiting === 'ask' ? 'ask' : phase.waiting === 'reply' ? 'reply' : 'working');
+      if (phase.waiting === 'reply') this.focusReply();
+      this.scrollToEnd();
+      return;
+    }
+    if (this.dialogue) {
+      // Items of a dialogue the transcript never closed: keep them as a record.
+      this.dialogue.closed = true;
+      this.archive();
+    }
+    this.restoring = false;
+    this.hide();
+    this.setState('closed');
+  }
+}
