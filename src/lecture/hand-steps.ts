@@ -15,21 +15,20 @@ import type { SessionState } from './session-state.js';
 
 export type HandRaised = Extract<SessionState, { kind: 'hand-raised' }>;
 
+/** Where a streamed reply sits and how its id is saved with the state that streams it. */
+export interface ReplyOptions {
+  place: { chapter: number; at: number };
+  /** A reply of this step started before a reload (it is closed as abandoned first). */
+  previousReplyId: string | undefined;
+  withReplyId: (replyId: string) => SessionState;
+}
+
 /** What the raise-hand steps need from the session actor (its persistence and streaming, nothing else). */
 export interface HandHost {
   readonly materialId: string;
   readonly assistant: StudentAssistant;
   transition(state: SessionState, events?: TutorEvent[], items?: TranscriptItem[]): void;
-  streamReply(
-    kind: ReplyKind,
-    epoch: number,
-    open: () => TextStream,
-    options: {
-      place: { chapter: number; at: number };
-      previousReplyId: string | undefined;
-      withReplyId: (replyId: string) => SessionState;
-    },
-  ): Promise<string | false>;
+  streamReply(kind: ReplyKind, epoch: number, open: () => TextStream, options: ReplyOptions): Promise<string | false>;
   /** Where the dialogue sits in the lecture's rendered history (async: may read the chapter's text from the store). */
   place(state: HandRaised): Promise<{ chapter: number; at: number }>;
   callOptions(): { attribution: Attribution; signal: AbortSignal };

@@ -10,7 +10,7 @@ import { createPacer, type Pacer, type PacerEmitMeta, type PacerScheduler } from
 import type { QaTutor } from './qa-tutor.js';
 import { acceptsAsk, acceptsReply, onAsk, onReply, startDialogue } from '../classroom/hand-dialogue.js';
 import type { StudentAssistant } from '../classroom/student-assistant.js';
-import { runHandStep, type HandHost, type HandRaised } from './hand-steps.js';
+import { runHandStep, type HandHost, type HandRaised, type ReplyOptions } from './hand-steps.js';
 import type { SessionProfile, SessionRecord, SessionRepository } from './session-repository.js';
 import {
   pendingQuestionId,
@@ -667,16 +667,7 @@ export class SessionActor {
    * elsewhere knows a reply was under way: that one (its text was never stored) is closed as abandoned, so
    * clients drop it, and written again.
    */
-  private async streamReply(
-    kind: ReplyKind,
-    epoch: number,
-    open: () => TextStream,
-    options: {
-      place: { chapter: number; at: number };
-      previousReplyId: string | undefined;
-      withReplyId: (replyId: string) => SessionState;
-    },
-  ): Promise<string | false> {
+  private async streamReply(kind: ReplyKind, epoch: number, open: () => TextStream, options: ReplyOptions): Promise<string | false> {
     const { place: at } = options;
     if (options.previousReplyId) {
       this.send({ event: 'tutor:reply-end', payload: { replyId: options.previousReplyId, abandoned: true } });
