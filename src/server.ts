@@ -85,7 +85,13 @@ export function createServer(deps: ServerDeps): LecternServer {
 
   const httpServer = createHttpServer(app);
   const io = createSocketServer(httpServer, { metrics, ...(deps.socketAdapter ? { adapter: deps.socketAdapter } : {}) });
-  registerTutorNamespace(io.of('/tutor'), { lectures: deps.lectures, signer: deps.signer, logger, presence: deps.monitor });
+  registerTutorNamespace(io.of('/tutor'), {
+    lectures: deps.lectures,
+    signer: deps.signer,
+    logger,
+    presence: deps.monitor,
+    multiNode: deps.socketAdapter !== undefined,
+  });
   registerMonitorNamespace(io.of('/monitor'), { monitor: deps.monitor, classes: deps.classes, signer: deps.signer, logger });
   deps.monitor.attach(createMonitorPort(io));
 

@@ -77,6 +77,8 @@ export class SessionActor {
   private abort = new AbortController();
   private driving: Promise<void> | undefined;
   private kicked = false;
+  /** A raise-hand step failed and was reported; lecture:resume retries it. */
+  private handStepFailed = false;
   private closed = false;
   /** No socket is attached (or none has caught up yet): the display holds, work in flight goes on. */
   private suspended = true;
@@ -174,8 +176,9 @@ export class SessionActor {
 
   async resume(): Promise<{ state: string }> {
     const state = this.record.state;
-    if (state.kind === 'hand-raised') {
+    if (state.kind === 'hand-raised' && this.handStepFailed) {
       // A failed dialogue step stays where it was (see fail()): "계속" runs it again.
+      this.handStepFailed = false;
       this.kick();
       await this.queue;
       return { state: state.kind };
@@ -714,7 +717,8 @@ export class SessionActor {
     // The in-memory state is the freshest (a streaming state carries the offset actually shown).
     const current = this.record.state;
     const previous = isActive(current) ? current : isActive(state) ? state : undefined;
-    if (previous) {
+    if (current.kind === 'hand-raised') this.handStepFailed = true;
+    else if (previous) {
       this.pacer.clear();
       this.transition({ kind: 'paused', reason: 'error', previous });
     }

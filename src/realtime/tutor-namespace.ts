@@ -25,18 +25,19 @@ export interface StudentPresence {
  */
 export function registerTutorNamespace(
   namespace: Namespace,
-  deps: { lectures: LectureService; signer: TokenSigner; logger: Logger; presence?: StudentPresence },
+  deps: {
+    lectures: LectureService;
+    signer: TokenSigner;
+    logger: Logger;
+    presence?: StudentPresence;
+    /** Several nodes share an adapter: a reconnecting session may be held by another node. */
+    multiNode?: boolean;
+  },
 ): void {
   const { lectures, logger } = deps;
   namespace.use(socketAuth(deps.signer, ['session']));
   // A session reconnecting to this node while another node holds it in grace asks that node to let go.
-  lectures.onReleaseRequest((sessionId) => {
-    try {
-      namespace.serverSideEmit('session:release', sessionId);
-    } catch {
-      // The in-memory adapter (one node) has no other node to ask.
-    }
-  });
+  if (deps.multiNode) lectures.onReleaseRequest((sessionId) => namespace.serverSideEmit('session:release', sessionId));
   namespace.on('session:release', (sessionId: unknown) => {
     if (typeof sessionId === 'string') void lectures.release(sessionId);
   });
