@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeGemini } from './support/fake-gemini.js';
 
-/** The real entry point (src/main.ts through tsx), as `npm start` runs it after building. */
+/** The real entry point, run exactly as `npm start` runs it (src/main.ts through tsx). */
 function startMain(env: Record<string, string>): { child: ChildProcess; output: () => string } {
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
