@@ -11,7 +11,16 @@
  */
 import { io, type Socket } from 'socket.io-client';
 import { countTokens } from '../src/lecture/tokenizer.js';
-import { metricValue, numberArg, percentile, round, startServerProcess } from './bench-support.js';
+import {
+  connectInBatches,
+  measureWindow,
+  metricValue,
+  numberArg,
+  percentile,
+  round,
+  startLecturesOverRamp,
+  startServerProcess,
+} from './bench-support.js';
 
 const students = numberArg('students', 100);
 const speed = numberArg('speed', 25);
@@ -76,24 +85,11 @@ try {
     await socket.emitWithAck('lecture:speed', { tokensPerSecond: speed });
   };
 
-  // Connect in small batches so the handshake storm does not dominate the measurement.
-  for (let index = 0; index < students; index += 50) {
-    await Promise.all(Array.from({ length: Math.min(50, students - index) }, (_, offset) => connectStudent(index + offset)));
-  }
-  await Promise.all(
-    sockets.map(async (socket, index) => {
-      await new Promise((resolve) => setTimeout(resolve, (index / sockets.length) * rampSeconds * 1000));
-      await socket.emitWithAck('lecture:start', {});
-    }),
-  );
-
-  await new Promise((resolve) => setTimeout(resolve, 2_000)); // warm-up
-  await fetch(`${server.url}/metrics`); // resets the event-loop lag histogram's max
-  measuring = true;
-  const cpuBefore = process.cpuUsage();
-  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-  const cpu = process.cpuUsage(cpuBefore);
-  measuring = false;
+  await connectInBatches(students, connectStudent);
+  await startLecturesOverRamp(sockets, rampSeconds);
+  const { clientCpuPct } = await measureWindow(server.url, seconds, (on) => {
+    measuring = on;
+  });
   const metrics = await (await fetch(`${server.url}/metrics`)).text();
   for (const socket of sockets) socket.disconnect();
 
@@ -111,7 +107,7 @@ try {
       maxEventLoopLagMs: round((metricValue(metrics, 'nodejs_eventloop_lag_max_seconds') ?? 0) * 1000),
       rssMb: Math.round((metricValue(metrics, 'process_resident_memory_bytes') ?? 0) / 1024 / 1024),
       emitsPerStudentPerS: round(deltas / students / seconds, 2),
-      clientCpuPct: Math.round(((cpu.user + cpu.system) / 1000 / (seconds * 1000)) * 100),
+      clientCpuPct,
     }) + '\n',
   );
 } finally {

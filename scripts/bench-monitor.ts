@@ -10,7 +10,16 @@
  * throttle). Prints one JSON line.
  */
 import { io, type Socket } from 'socket.io-client';
-import { metricValue, numberArg, percentile, round, startServerProcess } from './bench-support.js';
+import {
+  connectInBatches,
+  measureWindow,
+  metricValue,
+  numberArg,
+  percentile,
+  round,
+  startLecturesOverRamp,
+  startServerProcess,
+} from './bench-support.js';
 
 const students = numberArg('students', 100);
 const speed = numberArg('speed', 25);
@@ -175,24 +184,11 @@ try {
     await socket.emitWithAck('lecture:speed', { tokensPerSecond: speed });
   };
 
-  // Join in small batches so the handshake storm does not dominate the measurement.
-  for (let index = 0; index < students; index += 50) {
-    await Promise.all(Array.from({ length: Math.min(50, students - index) }, (_, offset) => connectStudent(index + offset)));
-  }
-  await Promise.all(
-    sockets.map(async (socket, index) => {
-      await new Promise((resolve) => setTimeout(resolve, (index / sockets.length) * rampSeconds * 1000));
-      await socket.emitWithAck('lecture:start', {});
-    }),
-  );
-
-  await new Promise((resolve) => setTimeout(resolve, 2_000)); // warm-up
-  await fetch(`${server.url}/metrics`); // resets the event-loop lag histogram's max
-  measuring = true;
-  const cpuBefore = process.cpuUsage();
-  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-  const cpu = process.cpuUsage(cpuBefore);
-  measuring = false;
+  await connectInBatches(students, connectStudent);
+  await startLecturesOverRamp(sockets, rampSeconds);
+  const { clientCpuPct } = await measureWindow(server.url, seconds, (on) => {
+    measuring = on;
+  });
   // Pairs whose instructor side arrives after the window still count (their student side was inside it).
   await new Promise((resolve) => setTimeout(resolve, 1_500));
   const metrics = await (await fetch(`${server.url}/metrics`)).text();
@@ -215,7 +211,7 @@ try {
       answeredSamples: answered.lags.length,
       progressSamples: progressed.lags.length,
       maxEventLoopLagMs: round((metricValue(metrics, 'nodejs_eventloop_lag_max_seconds') ?? 0) * 1000),
-      clientCpuPct: Math.round(((cpu.user + cpu.system) / 1000 / (seconds * 1000)) * 100),
+      clientCpuPct,
     }) + '\n',
   );
 } finally {

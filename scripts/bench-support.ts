@@ -81,3 +81,43 @@ export function percentile(sorted: readonly number[], p: number): number {
 }
 
 export const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** Connects `count` students in batches of 50, so the handshake storm does not dominate the measurement. */
+export async function connectInBatches(count: number, connect: (index: number) => Promise<void>): Promise<void> {
+  for (let index = 0; index < count; index += 50) {
+    await Promise.all(Array.from({ length: Math.min(50, count - index) }, (_, offset) => connect(index + offset)));
+  }
+}
+
+/** Starts every socket's lecture, spread evenly over `rampSeconds`, as a class would. */
+export async function startLecturesOverRamp(
+  sockets: readonly { emitWithAck(event: string, payload: object): Promise<unknown> }[],
+  rampSeconds: number,
+): Promise<void> {
+  await Promise.all(
+    sockets.map(async (socket, index) => {
+      await new Promise((resolve) => setTimeout(resolve, (index / sockets.length) * rampSeconds * 1000));
+      await socket.emitWithAck('lecture:start', {});
+    }),
+  );
+}
+
+/**
+ * Warms up for 2 s, resets the server's event-loop lag maximum (read on every /metrics), then runs `measure` for
+ * `seconds` and returns this process's CPU use over that window.
+ */
+export async function measureWindow(
+  serverUrl: string,
+  seconds: number,
+  measuring: (on: boolean) => void,
+): Promise<{ clientCpuPct: number }> {
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  await fetch(`${serverUrl}/metrics`);
+  measuring(true);
+  const cpuBefore = process.cpuUsage();
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const cpu = process.cpuUsage(cpuBefore);
+  measuring(false);
+  return { clientCpuPct: Math.round(((cpu.user + cpu.system) / 1000 / (seconds * 1000)) * 100) };
+}
+

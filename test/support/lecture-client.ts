@@ -6,7 +6,7 @@ import type { Ack } from '../../src/protocol/ack.js';
 import type { SessionObserver } from '../../src/lecture/session-actor.js';
 import type { SessionSnapshot, TutorServerEvents } from '../../src/protocol/tutor.js';
 import { keys } from '../../src/store/keys.js';
-import type { TestApp } from './test-app.js';
+import { connected, type TestApp } from './test-app.js';
 
 /**
  * A scripted student on `/tutor`: records every event it receives (and every answer it sends, as a pseudo-event
@@ -237,21 +237,8 @@ export async function joinLecture(
   return { client, sessionId, token };
 }
 
-/** Resolves once connected; rejects with the connect_error. */
-export function connectedOrThrow(socket: Socket, timeoutMs = 10_000): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    if (socket.connected) return resolve();
-    const timer = setTimeout(() => reject(new Error('timed out connecting')), timeoutMs);
-    socket.once('connect', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    socket.once('connect_error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-  });
-}
+/** Resolves once connected; rejects with the connect_error (the shared helper of test-app.ts). */
+export const connectedOrThrow = connected;
 
 /** A chapter's lecture as generated (from the store): what the student must see, and the questions cut out of it. */
 export async function generatedChapter(
