@@ -183,9 +183,14 @@ describe('a slow parse', () => {
       }
       const uploaded = await uploading;
       expect(uploaded.status).toBe(201);
-      expect(performance.now() - started).toBeGreaterThan(300);
+      const parseMs = performance.now() - started;
+      expect(parseMs).toBeGreaterThan(300);
       expect(timings.length).toBeGreaterThan(5);
-      expect(Math.max(...timings)).toBeLessThan(250);
+      // A blocked event loop would hold a request for the whole parse. The bounds leave room for a loaded CI
+      // machine (another test worker shares the cores) without letting a blocking parse pass.
+      const sorted = [...timings].sort((left, right) => left - right);
+      expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(100);
+      expect(sorted.at(-1)).toBeLessThan(Math.max(250, parseMs / 2));
 
       expectError(await upload(tight.url, form(big)), 422, 'PDF_TIMEOUT');
     } finally {

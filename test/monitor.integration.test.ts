@@ -67,7 +67,7 @@ describe('the /monitor room', () => {
     expect((await app.classes.info(created.classId)).students[0]?.connected).toBe(false);
   });
 
-  it('M3: a student streaming at 200 tokens/s for 3 s gives at most 4 progress events; the last one matches the roster', async (context) => {
+  it('M3: a student streaming at 200 tokens/s gives at most one progress event per second (plus the trailing one); the last one matches the roster', async (context) => {
     const { app, material } = await boot(context);
     const created = await createClass(app, { name: '반', materialId: material.id });
     const { monitor } = await connectInstructor(app, created.instructorToken);
@@ -75,13 +75,17 @@ describe('the /monitor room', () => {
     await client.ok('lecture:speed', { tokensPerSecond: 200 });
     const startedAt = Date.now();
     await client.ok('lecture:start');
-    await sleep(3_000);
+    // Many progress-worthy changes (deltas, questions, verdicts) must have happened, however loaded the machine is.
+    const deadline = startedAt + 20_000;
+    while (client.all('lecture:delta').length < 40 && Date.now() < deadline) await sleep(50);
+    expect(client.all('lecture:delta').length).toBeGreaterThanOrEqual(40);
+    const windowEnd = Date.now();
     const inWindow = monitor.events.filter(
-      (event) => event.event === 'student:progress' && event.payload.sessionId === sessionId && event.at <= startedAt + 3_000,
+      (event) => event.event === 'student:progress' && event.payload.sessionId === sessionId && event.at <= windowEnd,
     );
-    expect(client.all('lecture:delta').length).toBeGreaterThan(30);
     expect(inWindow.length).toBeGreaterThanOrEqual(1);
-    expect(inWindow.length).toBeLessThanOrEqual(4);
+    // Coalesced: the leading event, then at most one per started second.
+    expect(inWindow.length).toBeLessThanOrEqual(Math.ceil((windowEnd - startedAt) / 1000) + 1);
 
     // Stop the student where it is: the trailing edge delivers the final state, and the roster agrees.
     client.socket.disconnect();
