@@ -5,6 +5,7 @@
 // exactly where a `session:state` snapshot puts the same items, so a reload looks the same.
 // Server text reaches the DOM as textContent only (replies go through the lecture view's sanitized markdown).
 import { element, MAX_ANSWER_LENGTH } from './classroom-view.js';
+import { requiredText, submitOnCtrlEnter } from './forms.js';
 
 const CLOSING = {
   specific: '질문에 답했어요. 강의를 이어서 진행합니다.',
@@ -80,20 +81,11 @@ export class HandPanel {
       this.counter.textContent = `${this.input.value.length}/${MAX_ANSWER_LENGTH}`;
       this.error.textContent = '';
     });
-    this.input.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-        event.preventDefault();
-        this.form.requestSubmit();
-      }
-    });
+    submitOnCtrlEnter(this.input, this.form);
     this.form.addEventListener('submit', async (event) => {
       event.preventDefault();
-      const text = this.input.value.trim();
-      if (!text) {
-        this.error.textContent = '궁금한 내용을 적어 주세요.';
-        this.input.focus();
-        return;
-      }
+      const text = requiredText(this.input, this.error, '궁금한 내용을 적어 주세요.');
+      if (text === null) return;
       this.send.disabled = true;
       this.input.readOnly = true;
       this.send.textContent = '보내는 중…';
@@ -384,20 +376,11 @@ export class HandPanel {
       this.replyDraft = input.value;
       error.textContent = '';
     });
-    input.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-        event.preventDefault();
-        form.requestSubmit();
-      }
-    });
+    submitOnCtrlEnter(input, form);
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
-      const text = input.value.trim();
-      if (!text) {
-        error.textContent = '답을 적어 주세요.';
-        input.focus();
-        return;
-      }
+      const text = requiredText(input, error, '답을 적어 주세요.');
+      if (text === null) return;
       const controls = form.querySelectorAll('button, textarea');
       for (const control of controls) control.disabled = true;
       submit.textContent = '보내는 중…';

@@ -3,6 +3,7 @@
 // happened. Live events and `session:state` snapshots build exactly the same blocks, so a reload looks the same.
 // Server text only ever reaches the DOM as textContent or as DOMPurify-sanitized markdown.
 import { renderMarkdownInto } from './classroom-markdown.js';
+import { requiredText, submitOnCtrlEnter } from './forms.js';
 
 const REPLY_LABELS = { supplement: '보충 설명', remedial: '다시 설명', answer: '답변', explain: '설명', summary: '정리 노트' };
 /** Reply kinds of the raise-hand dialogue: they go to the hand panel, not the lecture flow. */
@@ -213,20 +214,11 @@ export class LectureView {
       counter.textContent = `${input.value.length}/${MAX_ANSWER_LENGTH}`;
       error.textContent = '';
     });
-    input.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-        event.preventDefault();
-        form.requestSubmit();
-      }
-    });
+    submitOnCtrlEnter(input, form);
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
-      const text = input.value.trim();
-      if (!text) {
-        error.textContent = '답을 적어 주세요.';
-        input.focus();
-        return;
-      }
+      const text = requiredText(input, error, '답을 적어 주세요.');
+      if (text === null) return;
       submit.disabled = true;
       input.readOnly = true;
       submit.textContent = '보내는 중…';

@@ -4,6 +4,8 @@
 // keeps the room. After a reconnect the server sends a fresh `class:roster` (or replays what was missed), so the page
 // simply replaces or upserts what it shows. Server text reaches the DOM as textContent only.
 
+import { requiredText, submitOnCtrlEnter } from './forms.js';
+
 const CLASSES_KEY = 'lectern.monitor.classes';
 const CURRENT_KEY = 'lectern.monitor.current';
 const ACK_TIMEOUT_MS = 10_000;
@@ -579,20 +581,11 @@ announceInput.addEventListener('input', () => {
   announceCounter.textContent = `${announceInput.value.length}/500`;
   announceError.textContent = '';
 });
-announceInput.addEventListener('keydown', (event) => {
-  if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-    event.preventDefault();
-    announceForm.requestSubmit();
-  }
-});
+submitOnCtrlEnter(announceInput, announceForm);
 announceForm.addEventListener('submit', async (event) => {
   event.preventDefault();
-  const text = announceInput.value.trim();
-  if (!text) {
-    announceError.textContent = '공지 내용을 적어 주세요.';
-    announceInput.focus();
-    return;
-  }
+  const text = requiredText(announceInput, announceError, '공지 내용을 적어 주세요.');
+  if (text === null) return;
   announceSend.disabled = true;
   announceSend.textContent = '보내는 중…';
   const ack = await sendCommand('class:announce', { text });
