@@ -15,6 +15,9 @@ import { createMaterialService, type MaterialService } from './materials/materia
 import { createMetrics, type Metrics } from './metrics.js';
 import { offlineTasks } from './offline-tasks.js';
 import { createServer, type LecternServer } from './server.js';
+import { QuizRepository } from './quiz/quiz-repository.js';
+import { RoomRuntime } from './quiz/room-runtime.js';
+import { RoomService } from './quiz/room-service.js';
 import { createStore } from './store/index.js';
 import type { Store } from './store/store.js';
 
@@ -38,6 +41,11 @@ export interface App {
   /** The instructors' live feed; also the lecture's session observer. */
   monitor: ClassMonitor;
   signer: TokenSigner;
+  quizzes: QuizRepository;
+  /** Live quiz rooms: commands and phase changes (any node). */
+  rooms: RoomService;
+  /** This node's part of live rooms: its sockets' views, and the timers of the rooms it drives. */
+  roomRuntime: RoomRuntime;
   server: LecternServer;
   /** Graceful stop: sockets and HTTP first, then services, then the store. */
   close(): Promise<void>;
@@ -49,6 +57,7 @@ export interface App {
  */
 export function createApp(config: Config, logger: Logger, overrides: AppOverrides = {}): App {
   const metrics = createMetrics();
+  const nodeId = overrides.nodeId ?? config.nodeId ?? randomUUID();
   const store = overrides.store ?? createStore({ redisUrl: config.redisUrl, logger });
   const model = overrides.model ?? createModel(config, { metrics, store, logger, offlineTasks });
   const signer = new TokenSigner(config.tokenSecret);
@@ -73,11 +82,14 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     logger: logger.child({ part: 'lecture' }),
     lectureConcurrency: config.lectureConcurrency,
     pacerWindowMs: config.pacerWindowMs,
-    nodeId: overrides.nodeId ?? randomUUID(),
+    nodeId,
     observer,
     ...(overrides.onDelta ? { onDelta: overrides.onDelta } : {}),
   });
   const classes = new ClassService({ repository: classRepository, monitor, signer, sessions: lectures, materials });
+  const quizzes = new QuizRepository(store);
+  const rooms = new RoomService({ store, quizzes, signer, logger: logger.child({ part: 'rooms' }), answerGraceMs: config.quizAnswerGraceMs });
+  const roomRuntime = new RoomRuntime({ service: rooms, store, logger: logger.child({ part: 'rooms' }), nodeId });
   const server = createServer({
     config,
     store,
@@ -89,6 +101,9 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     classes,
     monitor,
     signer,
+    quizzes,
+    rooms,
+    roomRuntime,
     ...(overrides.socketAdapter ? { socketAdapter: overrides.socketAdapter } : {}),
   });
 
@@ -96,6 +111,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   const close = () => {
     closing ??= (async () => {
       await server.close();
+      await roomRuntime.close();
       await lectures.close();
       // After the sessions stopped: the monitor writes the progress it still owes before the store closes.
       await monitor.close();
@@ -104,5 +120,6 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     })();
     return closing;
   };
-  return { config, store, model, metrics, materials, lectures, classes, monitor, signer, server, close };
+  roomRuntime.start();
+  return { config, store, model, metrics, materials, lectures, classes, monitor, signer, quizzes, rooms, roomRuntime, server, close };
 }

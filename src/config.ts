@@ -38,11 +38,15 @@ const EnvSchema = z.object({
   ),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('data')),
   TOKEN_SECRET: optionalString,
+  NODE_ID: z.preprocess(emptyToUndefined, z.string().regex(/^[\w.-]{1,64}$/).optional()),
   MAX_PDF_MB: int(1, 1024, 50),
   MAX_PDF_PAGES: int(1, 10_000, 500),
   PDF_TIMEOUT_MS: int(500, 600_000, 30_000),
   LECTURE_CONCURRENCY: int(1, 32, 3),
   PACER_WINDOW_MS: int(50, 1_000, 50),
+  QUIZ_ANSWER_GRACE_MS: int(0, 2_000, 250),
+  QUIZ_JOIN_BURST: int(1, 100_000, 120),
+  QUIZ_JOIN_PER_SECOND: int(1, 100_000, 20),
   PRELOAD_SAMPLE: bool(true),
 });
 
@@ -66,6 +70,8 @@ export interface Config {
   dataDir: string;
   /** HMAC secret for tokens; when unset a random one is made per process (fine for one node only). */
   tokenSecret: string | undefined;
+  /** This process's name among several nodes (leases, logs); random when unset. */
+  nodeId: string | undefined;
   limits: {
     maxPdfBytes: number;
     maxPdfPages: number;
@@ -74,6 +80,10 @@ export interface Config {
   lectureConcurrency: number;
   /** Shortest spacing of two streamed deltas of one session (the pacer merges what is due meanwhile). */
   pacerWindowMs: number;
+  /** Quiz answers this long after a question's deadline still count; later ones are LATE. */
+  quizAnswerGraceMs: number;
+  /** `room:join` attempts per client address: burst and refill per second. */
+  quizJoinLimit: { capacity: number; refillPerSecond: number };
   preloadSample: boolean;
 }
 
@@ -112,6 +122,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     dataDir: path.resolve(e.DATA_DIR),
     tokenSecret: e.TOKEN_SECRET,
+    nodeId: e.NODE_ID,
     limits: {
       maxPdfBytes: e.MAX_PDF_MB * 1024 * 1024,
       maxPdfPages: e.MAX_PDF_PAGES,
@@ -119,6 +130,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     lectureConcurrency: e.LECTURE_CONCURRENCY,
     pacerWindowMs: e.PACER_WINDOW_MS,
+    quizAnswerGraceMs: e.QUIZ_ANSWER_GRACE_MS,
+    quizJoinLimit: { capacity: e.QUIZ_JOIN_BURST, refillPerSecond: e.QUIZ_JOIN_PER_SECOND },
     preloadSample: e.PRELOAD_SAMPLE,
   };
 }

@@ -1,6 +1,7 @@
 import { handOfflineTasks } from './classroom/assistant-offline.js';
 import { lectureOfflineTasks } from './lecture/offline-tasks.js';
 import type { OfflineTasks } from './llm/offline-model.js';
+import { quizOfflineTasks } from './quiz/quiz-offline.js';
 
 /**
  * Every task the offline model can answer, gathered from the feature folders that own the agents. A task missing
@@ -9,4 +10,5 @@ import type { OfflineTasks } from './llm/offline-model.js';
 export const offlineTasks: OfflineTasks = {
   ...lectureOfflineTasks,
   ...handOfflineTasks,
+  ...quizOfflineTasks,
 };

@@ -21,6 +21,12 @@ import { createMonitorPort, registerMonitorNamespace } from './realtime/monitor-
 import { createMaterialsRouter } from './http/materials-router.js';
 import { createSessionsRouter } from './http/sessions-router.js';
 import { registerTutorNamespace } from './realtime/tutor-namespace.js';
+import { registerQuizNamespace } from './realtime/quiz-namespace.js';
+import { createRoomsRouter } from './http/rooms-router.js';
+import { createMaterialQuizRouter, createQuizzesRouter } from './http/quizzes-router.js';
+import type { QuizRepository } from './quiz/quiz-repository.js';
+import type { RoomService } from './quiz/room-service.js';
+import type { RoomRuntime } from './quiz/room-runtime.js';
 
 export interface ServerDeps {
   config: Config;
@@ -33,6 +39,9 @@ export interface ServerDeps {
   classes: ClassService;
   monitor: ClassMonitor;
   signer: TokenSigner;
+  quizzes: QuizRepository;
+  rooms: RoomService;
+  roomRuntime: RoomRuntime;
   /** socket.io adapter for several nodes (Redis streams); in-memory when absent. */
   socketAdapter?: ServerOptions['adapter'];
 }
@@ -74,6 +83,13 @@ export function createServer(deps: ServerDeps): LecternServer {
   app.use(express.json({ limit: '256kb' }));
   app.use('/api/sessions', createSessionsRouter({ lectures: deps.lectures, classes: deps.classes }));
   app.use('/api/classes', createClassesRouter({ classes: deps.classes, signer: deps.signer }));
+  app.use('/api/rooms', createRoomsRouter({ rooms: deps.rooms, signer: deps.signer }));
+  app.use('/api/quizzes', createQuizzesRouter({ quizzes: deps.quizzes, signer: deps.signer, materials: deps.materials }));
+  // Generating a quiz takes a JSON body, so this part of /api/materials is mounted after the parser.
+  app.use(
+    '/api/materials',
+    createMaterialQuizRouter({ quizzes: deps.quizzes, signer: deps.signer, materials: deps.materials, model, logger }),
+  );
 
   app.use('/api', apiNotFound);
 
@@ -94,6 +110,13 @@ export function createServer(deps: ServerDeps): LecternServer {
   });
   registerMonitorNamespace(io.of('/monitor'), { monitor: deps.monitor, classes: deps.classes, signer: deps.signer, logger });
   deps.monitor.attach(createMonitorPort(io));
+  registerQuizNamespace(io.of('/quiz'), {
+    rooms: deps.rooms,
+    runtime: deps.roomRuntime,
+    signer: deps.signer,
+    logger,
+    joinLimit: deps.config.quizJoinLimit,
+  });
 
   let closing: Promise<void> | undefined;
   const close = () => {

@@ -237,6 +237,22 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, cle
         expect(await store.hget(k, 'race')).toBe(`writer-${winner}`);
       });
 
+      it('hsetnxUnless: first write wins until the guard field exists, among concurrent writers too', async () => {
+        const k = key('answers-q0');
+        expect(await store.hsetnxUnless(k, 'alice', '1', '~closed')).toBe('set');
+        expect(await store.hsetnxUnless(k, 'alice', '2', '~closed')).toBe('exists');
+        expect(await store.hget(k, 'alice')).toBe('1');
+        const results = await Promise.all(
+          Array.from({ length: 40 }, (_, index) => store.hsetnxUnless(k, 'bob', `writer-${index}`, '~closed')),
+        );
+        expect(results.filter((result) => result === 'set')).toHaveLength(1);
+        await store.hset(k, { '~closed': '1' });
+        expect(await store.hsetnxUnless(k, 'carol', '3', '~closed')).toBe('guarded');
+        expect(await store.hsetnxUnless(k, 'alice', '3', '~closed')).toBe('guarded');
+        expect(await store.hget(k, 'carol')).toBeNull();
+        expect(await store.hsetnxUnless(key('fresh'), 'dave', '4', '~closed')).toBe('set');
+      });
+
       it('hincrby creates at 0 and sums concurrent increments', async () => {
         const k = key('usage');
         expect(await store.hincrby(k, 'tokens', 10)).toBe(10);

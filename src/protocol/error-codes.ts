@@ -31,6 +31,23 @@ export const ErrorCode = {
   NICKNAME_TAKEN: 'NICKNAME_TAKEN',
   MATERIAL_REQUIRED: 'MATERIAL_REQUIRED',
   HAND_NOT_RAISED: 'HAND_NOT_RAISED',
+  // quizzes and live rooms
+  QUIZ_NOT_FOUND: 'QUIZ_NOT_FOUND',
+  ROOM_NOT_FOUND: 'ROOM_NOT_FOUND',
+  ROOM_LOCKED: 'ROOM_LOCKED',
+  ROOM_FULL: 'ROOM_FULL',
+  ROOM_STARTED: 'ROOM_STARTED',
+  ROOM_ENDED: 'ROOM_ENDED',
+  /** A host command the room's current phase does not allow (e.g. room:next while a question is open). */
+  WRONG_PHASE: 'WRONG_PHASE',
+  /** An answer for a question that is not the open one. */
+  QUESTION_NOT_OPEN: 'QUESTION_NOT_OPEN',
+  /** The question is paused; answers wait for room:resume. */
+  ROOM_PAUSED: 'ROOM_PAUSED',
+  /** An answer that arrived after the question's deadline (plus grace). */
+  LATE: 'LATE',
+  KICKED: 'KICKED',
+  PLAYER_NOT_FOUND: 'PLAYER_NOT_FOUND',
   // materials
   FILE_REQUIRED: 'FILE_REQUIRED',
   NOT_A_PDF: 'NOT_A_PDF',

@@ -40,6 +40,34 @@ export const keys = {
   classStudents: (id: string) => key('class', id, 'students'),
   /** One roster entry (hash of scalar fields; see classroom/class-repository.ts). */
   classStudent: (id: string, sessionId: string) => key('class', id, 'student', sessionId),
+  /** A quiz (JSON: title, items with solutions, classId); no TTL. */
+  quiz: (id: string) => key('quiz', id),
+  /** The quizzes of a class (sorted set of quiz ids scored by creation time); no TTL. */
+  classQuizzes: (classId: string) => key('class', classId, 'quizzes'),
+  /** A live room (hash: `meta` JSON fixed at creation, `phase` JSON, `locked`); TTL. */
+  room: (id: string) => key('room', id),
+  /** Room code -> room id, reserved with SET NX; TTL like the room. */
+  roomCode: (code: string) => key('roomcode', code),
+  /** Players of a room (hash: player id -> JSON record). */
+  roomPlayers: (id: string) => key('room', id, 'players'),
+  /** Nicknames taken in a room (hash: case-folded nickname -> player id; HSETNX makes them unique). */
+  roomNicknames: (id: string) => key('room', id, 'nicknames'),
+  /** Live sockets per player of a room (hash: player id -> count), for the host's player list. */
+  roomPresence: (id: string) => key('room', id, 'presence'),
+  /** Answers to one question (hash: player id -> JSON {choice, responseMs}; HSETNX: first write wins). */
+  roomAnswers: (id: string, questionIndex: number) => key('room', id, 'answers', questionIndex),
+  /** Phase changes of a room, in order (stream); every node tails it to render its own sockets' views. */
+  roomEvents: (id: string) => key('room', id, 'events'),
+  /** Lease of the node driving the room's timers. */
+  roomDriver: (id: string) => key('room', id, 'driver'),
+  /** Short mutex around a phase transition (read phase, check, write), so host commands and timers never race. */
+  roomTransition: (id: string) => key('room', id, 'transition'),
+  /** Rooms not yet ended (sorted set of room ids scored by creation time): what drivers look after. */
+  activeRooms: () => key('rooms', 'active'),
+  /** The rooms of a class (sorted set scored by creation time); no TTL. */
+  classRooms: (classId: string) => key('class', classId, 'rooms'),
+  /** A room's results (JSON, derived from the recorded answers; rewritten at each reveal and at the end); no TTL. */
+  roomResults: (id: string) => key('room', id, 'results'),
 };
 
 export type Keys = typeof keys;

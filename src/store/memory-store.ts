@@ -1,4 +1,4 @@
-import type { ScoredMember, SetOptions, Store, StreamEntry, TailOptions } from './store.js';
+import type { HsetnxUnlessResult, ScoredMember, SetOptions, Store, StreamEntry, TailOptions } from './store.js';
 
 /**
  * The one-process store (the default when no REDIS_URL is set). It follows Redis semantics wherever callers could
@@ -134,6 +134,14 @@ export class MemoryStore implements Store {
     if (hash.data.has(field)) return false;
     hash.data.set(field, value);
     return true;
+  }
+
+  async hsetnxUnless(key: string, field: string, value: string, guard: string): Promise<HsetnxUnlessResult> {
+    const existing = this.read(key, 'hash')?.data;
+    if (existing?.has(guard)) return 'guarded';
+    if (existing?.has(field)) return 'exists';
+    this.write(key, 'hash', () => ({ type: 'hash', data: new Map() })).data.set(field, value);
+    return 'set';
   }
 
   async hincrby(key: string, field: string, by: number): Promise<number> {

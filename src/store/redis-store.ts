@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { StoreUnavailableError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { ScoredMember, SetOptions, Store, StreamEntry, TailOptions } from './store.js';
+import type { HsetnxUnlessResult, ScoredMember, SetOptions, Store, StreamEntry, TailOptions } from './store.js';
 
 /**
  * The multi-node store on Redis 7 (ioredis 5).
@@ -50,6 +50,12 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
 end
 return 0`);
+
+const HSETNX_UNLESS_SCRIPT = script(`
+if redis.call('HEXISTS', KEYS[1], ARGV[3]) == 1 then
+  return 2
+end
+return redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])`);
 
 // ARGV: maxLen ('' for none), notification channel, then field/value pairs.
 const XADD_SCRIPT = script(`
@@ -170,6 +176,11 @@ export class RedisStore implements Store {
 
   async hsetnx(key: string, field: string, value: string): Promise<boolean> {
     return asNumber(await this.call('HSETNX', [key, field, value])) === 1;
+  }
+
+  async hsetnxUnless(key: string, field: string, value: string, guard: string): Promise<HsetnxUnlessResult> {
+    const result = asNumber(await this.eval('hsetnxUnless', HSETNX_UNLESS_SCRIPT, [key], [field, value, guard]));
+    return result === 1 ? 'set' : result === 2 ? 'guarded' : 'exists';
   }
 
   async hincrby(key: string, field: string, by: number): Promise<number> {

@@ -32,6 +32,8 @@ export interface ScoredMember {
   score: number;
 }
 
+export type HsetnxUnlessResult = 'set' | 'exists' | 'guarded';
+
 export interface Store {
   readonly kind: 'memory' | 'redis';
 
@@ -55,6 +57,12 @@ export interface Store {
   hset(key: string, fields: Record<string, string>): Promise<void>;
   /** First write wins: returns false (and changes nothing) when the field already exists. */
   hsetnx(key: string, field: string, value: string): Promise<boolean>;
+  /**
+   * HSETNX unless `guard` is already a field of the hash, atomically: 'set' (written), 'exists' (field was there;
+   * nothing changed) or 'guarded' (the guard field exists; nothing written). A quiz question's close writes the
+   * guard, so an answer is either recorded before the close (and counted) or refused; never both.
+   */
+  hsetnxUnless(key: string, field: string, value: string, guard: string): Promise<HsetnxUnlessResult>;
   hincrby(key: string, field: string, by: number): Promise<number>;
   hgetall(key: string): Promise<Record<string, string>>;
   hdel(key: string, ...fields: string[]): Promise<number>;

@@ -1,0 +1,109 @@
+import { Router, type Request, type Response } from 'express';
+import QRCode from 'qrcode';
+import type { TokenSigner } from '../classroom/tokens.js';
+import { AppError } from '../errors.js';
+import { ErrorCode } from '../protocol/error-codes.js';
+import { CreateRoomBody, RoomCode } from '../protocol/quiz.js';
+import { resultsCsv, type RoomResults } from '../quiz/room-results.js';
+import type { RoomService } from '../quiz/room-service.js';
+import { parseOrThrow, withBody } from './validate.js';
+
+/**
+ * `POST /api/rooms` (instructor token: a room for one of the class's quizzes), `GET /api/rooms` (the class's
+ * rooms), `GET /api/rooms/:id/results` and `/results.csv` (instructor of the class or the room's host), and
+ * `GET /api/rooms/join-qr.svg?code=` (the join link as a QR code, made here: no outside service).
+ */
+export function createRoomsRouter({ rooms, signer }: { rooms: RoomService; signer: TokenSigner }): Router {
+  const router = Router();
+
+  router.post(
+    '/',
+    withBody(CreateRoomBody, async (body, request, response) => {
+      const classId = bearer(signer, request, response, ['instructor']).sub;
+      response.status(201).json(await rooms.create(classId, body));
+    }),
+  );
+
+  router.get('/', async (request, response, next) => {
+    try {
+      const classId = bearer(signer, request, response, ['instructor']).sub;
+      const list = [];
+      for (const roomId of await rooms.repository.classRooms(classId)) {
+        const results = await rooms.repository.results(roomId);
+        if (!results) continue;
+        const live = await rooms.repository.phase(roomId);
+        list.push({
+          roomId,
+          code: results.code,
+          title: results.title,
+          createdAt: results.createdAt,
+          phase: live?.phase ?? results.phase,
+          players: results.players.length,
+          resultsUrl: `/api/rooms/${roomId}/results`,
+          csvUrl: `/api/rooms/${roomId}/results.csv`,
+        });
+      }
+      response.json({ rooms: list });
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  router.get('/join-qr.svg', async (request, response, next) => {
+    try {
+      const code = parseOrThrow(RoomCode, request.query.code);
+      const svg = await QRCode.toString(`${request.protocol}://${request.get('host') ?? 'localhost'}/play.html?code=${code}`, {
+        type: 'svg',
+        margin: 1,
+        errorCorrectionLevel: 'M',
+      });
+      response.type('image/svg+xml').set('Cache-Control', 'public, max-age=3600').send(svg);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  const results = async (request: Request, response: Response): Promise<RoomResults> => {
+    const roomId = String(request.params.id);
+    const token = bearer(signer, request, response, ['instructor', 'host']);
+    const stored = await rooms.repository.results(roomId);
+    const allowed = stored && (token.kind === 'host' ? token.sub === roomId : token.sub === stored.classId);
+    if (!stored) throw new AppError(ErrorCode.ROOM_NOT_FOUND, '퀴즈 방을 찾을 수 없습니다.', { status: 404 });
+    if (!allowed) throw new AppError(ErrorCode.FORBIDDEN, '이 방의 결과를 볼 수 없는 토큰입니다.', { status: 403 });
+    // Results are rewritten at each reveal and at the end; the phase in between is the live one.
+    const live = await rooms.repository.phase(roomId);
+    return live ? { ...stored, phase: live.phase } : stored;
+  };
+  router.get('/:id/results', async (request, response, next) => {
+    try {
+      response.json(await results(request, response));
+    } catch (error) {
+      next(error);
+    }
+  });
+  router.get('/:id/results.csv', async (request, response, next) => {
+    try {
+      const stored = await results(request, response);
+      response
+        .type('text/csv; charset=utf-8')
+        .set('Content-Disposition', `attachment; filename="quiz-${stored.code}-results.csv"`)
+        .send(resultsCsv(stored));
+    } catch (error) {
+      next(error);
+    }
+  });
+  return router;
+}
+
+/**
+ * The request's bearer token (`Authorization: Bearer …`; never in the URL, where logs would keep it) must be
+ * valid and of one of `kinds`: 401 when missing, forged or expired, 403 when valid but of another kind.
+ */
+function bearer(signer: TokenSigner, request: Request, response: Response, kinds: ('instructor' | 'host')[]) {
+  const header = /^Bearer\s+(\S+)\s*$/i.exec(request.get('authorization') ?? '')?.[1];
+  const check = signer.verify(header, kinds);
+  if (check.ok) return check.payload;
+  if (check.reason === 'kind') throw new AppError(ErrorCode.FORBIDDEN, '이 일을 할 수 있는 토큰이 아닙니다.', { status: 403 });
+  response.set('WWW-Authenticate', 'Bearer');
+  throw new AppError(ErrorCode.UNAUTHORIZED, check.reason === 'expired' ? '토큰이 만료되었습니다.' : '유효한 토큰이 필요합니다.', { status: 401 });
+}

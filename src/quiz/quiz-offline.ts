@@ -1,0 +1,388 @@
+import { rankedTerms, stripParticles, termsMatch } from '../lecture/korean-text.js';
+import type { OfflineTasks } from '../llm/offline-model.js';
+import type { Difficulty, QuizItem } from '../protocol/quiz.js';
+import { QUIZ_TASKS, QuizGenerateInput, questionKey } from './quiz-agent.js';
+
+/**
+ * The offline QuizAgent: deterministic, extractive cloze items. It picks explanatory sentences of the source that
+ * contain one of the material's key terms, blanks the term out, and offers the term with three other key terms of
+ * the same material as choices (shuffled by a seed taken from the sentence, so the same text always gives the same
+ * quiz). The explanation quotes the original sentence, so an item never states anything the material does not.
+ *
+ * Difficulty: every (sentence, term) pair gets a hardness in [0, 1] from how rare the term is in the material
+ * (mostly) and how long the sentence is; easy slots take the lowest, hard slots the highest, medium the middle.
+ * Hard items also get the distractors that look most like the answer (shared syllables, same length).
+ */
+
+export const CLOZE_QUESTION = '다음 빈칸에 들어갈 말로 알맞은 것은?';
+export const BLANK = '____';
+
+const HANGUL_TERM = /^[\uac00-\ud7a3]{2,10}$/u;
+const WORD = /[\p{L}\p{N}]+/gu;
+const HANGUL = /[\uac00-\ud7a3]/gu;
+const LETTER = /[\p{L}]/gu;
+const MIN_SENTENCE_SYLLABLES = 8;
+/** Key terms considered for answers and distractors; the rest are too rare to ask about. */
+const MAX_TERMS = 150;
+const MAX_SENTENCE_CHARS = 300;
+/** Shortest line that can be wrapped prose (continued on the next line) rather than a heading or subtitle. */
+const MIN_WRAPPED_LINE_CHARS = 25;
+/** A line is wrapped prose when it is nearly as long as the long lines of the text (the column width). */
+const WRAPPED_LINE_SHARE = 0.8;
+const FORMULA_LINE = /[=≈≠≤≥Σ∑∫√→←]/u;
+const TARGET: Record<Difficulty, number> = { easy: 0, medium: 0.5, hard: 1 };
+
+/**
+ * Endings after which a word is a noun followed by a particle or the copula (`평균은`, `기댓값에`, `가중평균입니다`),
+ * as opposed to a verb or adverb the stemmer cut (`가까워집|니다`, `모두`).
+ */
+const NOMINAL_ENDINGS: ReadonlySet<string> = new Set([
+  '은', '는', '이', '가', '을', '를', '의', '에', '에서', '에게', '에는', '에도', '와', '과', '도', '만', '로', '으로',
+  '로는', '으로는', '로써', '으로써', '로서', '으로서', '까지', '부터', '보다', '처럼', '마다', '조차', '만큼', '이다',
+  '입니다', '이며', '이고', '이나', '이란', '이라', '이라고', '이라는', '이라면', '이지만', '이므로', '이었습니다', '였습니다',
+  '이에요', '이예요', '란', '라고', '라는',
+]);
+
+/**
+ * Everyday nouns that are never what a material teaches: as answers or distractors they make silly questions
+ * (`대부분`, `사실`). Key terms stay dictionary-free; this list only trims the obvious.
+ */
+const GENERIC_NOUNS: ReadonlySet<string> = new Set([
+  '대부분', '사람', '사실', '일부', '전체', '거리', '근처', '정리', '요약', '방법', '이유', '결과', '의미', '경우', '자료',
+  '내용', '문제', '정도', '부분', '다음', '이번', '값들', '자신', '여기', '모든', '각각', '하나', '처음', '마지막', '이상',
+  '이하', '미만', '초과', '가지', '무엇', '사이', '순서', '시간', '동안', '관심', '생각', '이야기', '사용', '활용', '예시',
+  '설명', '질문', '정답', '보기', '우리', '여러분', '오늘', '지금', '이후', '이전', '아래', '위의', '다른', '같은',
+]);
+
+/** Batchim-dependent particles, shown in both forms so the blank's particle does not give the answer away. */
+const NEUTRAL_PARTICLES: readonly [RegExp, string][] = [
+  [/^(?:은|는)/u, '은(는)'],
+  [/^(?:을|를)/u, '을(를)'],
+  [/^(?:과|와)/u, '과(와)'],
+  [/^(?:으로|로)/u, '(으)로'],
+  [/^(?:이라|라)/u, '(이)라'],
+  [/^(?:이며|며)/u, '(이)며'],
+  [/^(?:이나|나)/u, '(이)나'],
+  [/^(?:이란|란)/u, '(이)란'],
+  [/^(?:이|가)$/u, '이(가)'],
+];
+
+export interface Sentence {
+  text: string;
+  /** Its words as written (letters and digits). */
+  words: string[];
+  /** Starts like an example (`예:`, `예를 들어`): a weaker question than a definition. */
+  example: boolean;
+}
+
+export interface Term {
+  term: string;
+  /** 0 is the material's most important term. */
+  rank: number;
+  count: number;
+}
+
+interface Candidate {
+  sentence: Sentence;
+  term: Term;
+  hardness: number;
+  order: number;
+}
+
+const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
+
+/** Lines that repeat on many pages once their numbers are ignored: running headers and footers (`기초 통계 · 3`). */
+function boilerplateLines(lines: readonly string[]): Set<string> {
+  const counts = new Map<string, number>();
+  for (const line of lines) {
+    const shape = lineShape(line);
+    if (shape !== '') counts.set(shape, (counts.get(shape) ?? 0) + 1);
+  }
+  return new Set([...counts].filter(([, seen]) => seen >= 3).map(([shape]) => shape));
+}
+
+function lineShape(line: string): string {
+  return line.replace(/\d+/gu, '#').replace(/\s+/gu, ' ').trim();
+}
+
+/** The 90th percentile of the lengths of the text's lines: about the width of its text column. */
+function longLineLength(lines: readonly string[]): number {
+  const lengths = lines.filter((line) => line.length > 0).map((line) => line.length).sort((left, right) => left - right);
+  return lengths[Math.floor((lengths.length - 1) * 0.9)] ?? 0;
+}
+
+/** Share of letters among the visible characters: formulas, tables and page numbers score low. */
+function letterRatio(text: string): number {
+  const visible = text.replace(/\s+/gu, '').length;
+  return visible === 0 ? 0 : count(text, LETTER) / visible;
+}
+
+const endsSentence = (text: string) => /[.!?。？！]["'”’)]?$/u.test(text);
+
+/**
+ * The source's sentences, cleaned: footers, page numbers and formula lines dropped, lines wrapped in the middle of
+ * a sentence joined back, headings kept apart (they have no final punctuation and are filtered out later).
+ */
+export function sourceSentences(text: string): Sentence[] {
+  const lines = text
+    .normalize('NFC')
+    .split(/\r?\n/u)
+    .map((line) => line.replace(/\s+/gu, ' ').trim());
+  const boilerplate = boilerplateLines(lines);
+  const wrapAt = Math.max(MIN_WRAPPED_LINE_CHARS, WRAPPED_LINE_SHARE * longLineLength(lines));
+  const units: string[] = [];
+  let buffer = '';
+  const flush = () => {
+    if (buffer !== '') units.push(buffer);
+    buffer = '';
+  };
+  for (const line of lines) {
+    // Numbers inside prose (`연봉 3000, 3200, …`) keep their line; a line of numbers and symbols alone is dropped.
+    const junk =
+      line === '' ||
+      boilerplate.has(lineShape(line)) ||
+      count(line, LETTER) < 2 ||
+      (count(line, HANGUL) < 2 && letterRatio(line) < 0.5);
+    if (junk) {
+      flush();
+      continue;
+    }
+    // Formula lines stand alone: joined to prose they would make a sentence of symbols.
+    const formula = FORMULA_LINE.test(line) && !endsSentence(line);
+    const continues =
+      buffer !== '' &&
+      !formula &&
+      !FORMULA_LINE.test(buffer) &&
+      !endsSentence(buffer) &&
+      (/[,，·]$/u.test(buffer) || buffer.length >= wrapAt) &&
+      !/^(?:[-*•·]|\d{1,2}[.)])\s/u.test(line);
+    if (buffer !== '' && !continues) flush();
+    buffer = buffer === '' ? line : `${buffer} ${line}`;
+    if (formula) flush();
+  }
+  flush();
+
+  const seen = new Set<string>();
+  const sentences: Sentence[] = [];
+  for (const unit of units) {
+    for (const piece of unit.split(/(?<=[.!?。？！])\s+/u)) {
+      const sentence = piece.replace(/^(?:[-*•·]|\d{1,2}[.)])\s+/u, '').trim();
+      if (!usableSentence(sentence) || seen.has(sentence)) continue;
+      seen.add(sentence);
+      sentences.push({
+        text: sentence,
+        words: sentence.match(WORD) ?? [],
+        example: /^(?:예|예시|보기)\s*[:：)]|^예를 들(?:어|면)/u.test(sentence),
+      });
+    }
+  }
+  return sentences;
+}
+
+/** A declarative sentence of some length, mostly words: no question, heading, formula or page furniture. */
+function usableSentence(sentence: string): boolean {
+  if (sentence.length > MAX_SENTENCE_CHARS || /[?？]/u.test(sentence)) return false;
+  if (!/[.。]$/u.test(sentence) && !/[다요]$/u.test(sentence)) return false;
+  return count(sentence, HANGUL) >= MIN_SENTENCE_SYLLABLES && letterRatio(sentence) >= 0.6;
+}
+
+/** Whether `word` is `term` itself or `term` plus a noun's particle or copula. */
+function isTermWord(word: string, term: string): boolean {
+  if (word === term) return true;
+  return word.startsWith(term) && NOMINAL_ENDINGS.has(word.slice(term.length)) && stripParticles(word) === term;
+}
+
+/** The nouns a word can be read as: itself, and its stem when it ends in a noun's particle (`평균은` -> `평균`). */
+function nounReadings(word: string): string[] {
+  const readings = [word];
+  const stem = stripParticles(word);
+  if (stem !== word && isTermWord(word, stem)) readings.push(stem);
+  return readings;
+}
+
+/**
+ * The material's answerable key terms, most important first (at most {@link MAX_TERMS}): Hangul nouns of 2–10
+ * syllables that the text uses as nouns somewhere (followed by a particle or the copula), so stemming leftovers of
+ * verbs and adverbs (`가까워집`, `모두`) stay out.
+ */
+export function answerTerms(text: string): Term[] {
+  const usedAsNoun = new Set<string>();
+  for (const word of new Set(text.normalize('NFC').match(WORD) ?? [])) {
+    const stem = stripParticles(word);
+    if (stem !== word && isTermWord(word, stem)) usedAsNoun.add(stem);
+  }
+  const terms: Term[] = [];
+  for (const entry of rankedTerms(text, { nounsOnly: true })) {
+    if (terms.length === MAX_TERMS) break;
+    if (entry.formula || !HANGUL_TERM.test(entry.term) || GENERIC_NOUNS.has(entry.term) || !usedAsNoun.has(entry.term)) continue;
+    terms.push({ term: entry.term, rank: terms.length, count: entry.count });
+  }
+  return terms;
+}
+
+/**
+ * The sentence with every occurrence of `term` blanked, or null when the term also shows inside another word
+ * (`평균` in `표본평균`): the blank would then be answered by the sentence itself.
+ */
+export function blankOut(sentence: string, term: string): string | null {
+  let blanks = 0;
+  let leaked = false;
+  const blanked = sentence.replace(WORD, (word) => {
+    if (!word.includes(term)) return word;
+    if (!isTermWord(word, term)) {
+      leaked = true;
+      return word;
+    }
+    blanks += 1;
+    const rest = word.slice(term.length);
+    const neutral = NEUTRAL_PARTICLES.find(([pattern]) => pattern.test(rest));
+    return BLANK + (neutral ? rest.replace(neutral[0], neutral[1]) : rest);
+  });
+  if (leaked || blanks === 0) return null;
+  // Enough of the sentence must remain to be a question.
+  return count(blanked.replaceAll(BLANK, ''), HANGUL) >= 6 ? blanked : null;
+}
+
+/** FNV-1a of the text: the seed of an item's shuffles. */
+function hashText(text: string): number {
+  let hash = 0x811c9dc5;
+  for (const unit of new TextEncoder().encode(text)) {
+    hash ^= unit;
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** mulberry32: a small seeded generator, so shuffles are the same on every run and node. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let mixed = state;
+    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
+    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
+    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+function shuffled<T>(values: readonly T[], random: () => number): T[] {
+  const out = [...values];
+  for (let index = out.length - 1; index > 0; index -= 1) {
+    const other = Math.floor(random() * (index + 1));
+    [out[index], out[other]] = [out[other] as T, out[index] as T];
+  }
+  return out;
+}
+
+/** How much two terms look alike: shared syllables first, then equal length. */
+function likeness(left: string, right: string): number {
+  const syllables = new Set(Array.from(left));
+  const shared = Array.from(right).filter((syllable) => syllables.has(syllable)).length;
+  return shared * 2 - Math.abs(Array.from(left).length - Array.from(right).length);
+}
+
+/**
+ * Three distractors: other key terms of the material that do not name the same thing as the answer or as each
+ * other (`평균` never sits next to `표본평균`), preferably ones the sentence does not contain.
+ */
+function pickDistractors(answer: Term, sentence: Sentence, terms: readonly Term[], difficulty: Difficulty, random: () => number): string[] | null {
+  const pool = terms.filter((entry) => entry.term !== answer.term && !termsMatch(entry.term, answer.term));
+  const inSentence = (entry: Term) => sentence.words.some((word) => word.includes(entry.term));
+  const ordered =
+    difficulty === 'hard'
+      ? [...pool].sort((left, right) => likeness(answer.term, right.term) - likeness(answer.term, left.term) || left.rank - right.rank)
+      : shuffled(pool, random);
+  const picked: string[] = [];
+  for (const entry of [...ordered.filter((entry) => !inSentence(entry)), ...ordered.filter(inSentence)]) {
+    if (picked.length === 3) break;
+    if (picked.some((other) => termsMatch(other, entry.term))) continue;
+    picked.push(entry.term);
+  }
+  return picked.length === 3 ? picked : null;
+}
+
+function candidatesOf(sentences: readonly Sentence[], terms: readonly Term[]): Candidate[] {
+  const lengths = [...new Set(sentences.map((sentence) => sentence.text.length))].sort((left, right) => left - right);
+  const lengthShare = (length: number) => (lengths.length <= 1 ? 0 : lengths.indexOf(length) / (lengths.length - 1));
+  const rankShare = (rank: number) => (terms.length <= 1 ? 0 : rank / (terms.length - 1));
+  const byTerm = new Map(terms.map((term) => [term.term, term]));
+  const candidates: Candidate[] = [];
+  for (const sentence of sentences) {
+    const found = new Set(sentence.words.flatMap(nounReadings).filter((reading) => byTerm.has(reading)));
+    for (const term of terms.filter((entry) => found.has(entry.term))) {
+      candidates.push({
+        sentence,
+        term,
+        hardness: 0.65 * rankShare(term.rank) + 0.35 * lengthShare(sentence.text.length),
+        order: candidates.length,
+      });
+    }
+  }
+  return candidates;
+}
+
+export interface ClozeRequest {
+  text: string;
+  difficulties: readonly Difficulty[];
+  /** Questions that must not be produced again. */
+  avoid?: readonly string[];
+}
+
+/**
+ * One cloze item per requested difficulty, in order, whenever the text has enough sentences and key terms (at
+ * least four terms: an answer and three distractors); fewer items otherwise, never a broken one.
+ */
+export function buildClozeItems(request: ClozeRequest): QuizItem[] {
+  const sentences = sourceSentences(request.text);
+  const terms = answerTerms(request.text);
+  if (terms.length < 4) return [];
+  const candidates = candidatesOf(sentences, terms);
+  const avoid = new Set((request.avoid ?? []).map(questionKey));
+  const usedSentences = new Set<string>();
+  const usedTerms = new Set<string>();
+  const items: QuizItem[] = [];
+
+  for (const difficulty of request.difficulties) {
+    const cost = (candidate: Candidate) =>
+      Math.abs(candidate.hardness - TARGET[difficulty]) + (usedTerms.has(candidate.term.term) ? 1 : 0) + (candidate.sentence.example ? 0.25 : 0);
+    const ranked = candidates
+      .filter((candidate) => !usedSentences.has(candidate.sentence.text))
+      .sort((left, right) => cost(left) - cost(right) || left.order - right.order);
+    for (const candidate of ranked) {
+      const item = clozeItem(candidate, terms, difficulty);
+      if (item === null || avoid.has(questionKey(item.question))) continue;
+      items.push(item);
+      avoid.add(questionKey(item.question));
+      usedSentences.add(candidate.sentence.text);
+      usedTerms.add(candidate.term.term);
+      break;
+    }
+  }
+  return items;
+}
+
+function clozeItem(candidate: Candidate, terms: readonly Term[], difficulty: Difficulty): QuizItem | null {
+  const { sentence, term } = candidate;
+  const blanked = blankOut(sentence.text, term.term);
+  if (blanked === null) return null;
+  const random = seededRandom(hashText(`${sentence.text}\u0000${term.term}`));
+  const distractors = pickDistractors(term, sentence, terms, difficulty, random);
+  if (distractors === null) return null;
+  const choices = shuffled([term.term, ...distractors], random);
+  return {
+    question: `${CLOZE_QUESTION} 「${blanked}」`,
+    choices,
+    answer: choices.indexOf(term.term),
+    explanation: `자료의 원문은 「${sentence.text}」입니다. 따라서 빈칸에 들어갈 말은 '${term.term}'입니다.`,
+    difficulty,
+  };
+}
+
+export const quizOfflineTasks: OfflineTasks = {
+  [QUIZ_TASKS.generate]: {
+    object: (input) => {
+      const { text, difficulties, avoid } = QuizGenerateInput.parse(input);
+      return { items: buildClozeItems({ text, difficulties, avoid }) };
+    },
+  },
+};

@@ -1,0 +1,235 @@
+import { z } from 'zod';
+import { QuizItem, RoomOptions } from '../protocol/quiz.js';
+import { keys } from '../store/keys.js';
+import type { HsetnxUnlessResult, Store } from '../store/store.js';
+import type { PhaseRecord } from './room-phase.js';
+import type { RecordedAnswer, ScoredPlayer, Standings } from './scoring.js';
+import type { RoomResults } from './room-results.js';
+
+/** How long a room's live state is kept after its creation; results are kept without expiry. */
+export const ROOM_TTL_MS = 24 * 60 * 60_000;
+/** The field an answers hash gets when its question closes; answers after it are refused (see hsetnxUnless). */
+export const CLOSED_FIELD = '~closed';
+const EVENTS_MAX_LEN = 500;
+
+/** Fixed at creation; holds the quiz items (with solutions), so it never leaves the server. */
+export const RoomMeta = z.object({
+  roomId: z.string(),
+  classId: z.string(),
+  quizId: z.string(),
+  code: z.string(),
+  title: z.string(),
+  options: RoomOptions,
+  items: z.array(QuizItem),
+  createdAt: z.number(),
+});
+export type RoomMeta = z.infer<typeof RoomMeta>;
+
+const PlayerRecord = z.object({
+  playerId: z.string(),
+  nickname: z.string(),
+  joinedAt: z.number(),
+  kicked: z.boolean().optional(),
+});
+export type PlayerRecord = z.infer<typeof PlayerRecord>;
+
+const Answer = z.object({ choice: z.number().int().min(0).max(3), responseMs: z.number().int().min(0) });
+
+/** An entry of a room's event stream: what every node renders to its own sockets. */
+export type RoomEvent =
+  | { type: 'phase'; record: PhaseRecord }
+  | { type: 'locked'; locked: boolean }
+  | { type: 'count'; q: number; answered: number; players: number }
+  | { type: 'players' }
+  | { type: 'kick'; playerId: string };
+
+/** Store access of live rooms. Every key comes from keys.ts; every JSON read is parsed, never trusted. */
+export class RoomRepository {
+  constructor(private readonly store: Store) {}
+
+  /** Reserves the code (SET NX) first; false when another room holds it. */
+  async reserveCode(code: string, roomId: string): Promise<boolean> {
+    return this.store.set(keys.roomCode(code), roomId, { nx: true, ttlMs: ROOM_TTL_MS });
+  }
+
+  async create(meta: RoomMeta, lobby: PhaseRecord): Promise<void> {
+    const roomKey = keys.room(meta.roomId);
+    await this.store.hset(roomKey, { meta: JSON.stringify(meta), phase: JSON.stringify(lobby), locked: '0', playerCount: '0' });
+    await this.store.expire(roomKey, ROOM_TTL_MS);
+    await this.appendEvent(meta.roomId, { type: 'phase', record: lobby });
+    await this.store.expire(keys.roomEvents(meta.roomId), ROOM_TTL_MS);
+    await this.store.zadd(keys.activeRooms(), meta.createdAt, meta.roomId);
+    await this.store.zadd(keys.classRooms(meta.classId), meta.createdAt, meta.roomId);
+  }
+
+  async roomIdByCode(code: string): Promise<string | null> {
+    return this.store.get(keys.roomCode(code));
+  }
+
+  async meta(roomId: string): Promise<RoomMeta | null> {
+    const raw = await this.store.hget(keys.room(roomId), 'meta');
+    return raw === null ? null : RoomMeta.parse(JSON.parse(raw));
+  }
+
+  async phase(roomId: string): Promise<PhaseRecord | null> {
+    const raw = await this.store.hget(keys.room(roomId), 'phase');
+    return raw === null ? null : (JSON.parse(raw) as PhaseRecord);
+  }
+
+  async setPhase(roomId: string, record: PhaseRecord): Promise<void> {
+    await this.store.hset(keys.room(roomId), { phase: JSON.stringify(record) });
+  }
+
+  async locked(roomId: string): Promise<boolean> {
+    return (await this.store.hget(keys.room(roomId), 'locked')) === '1';
+  }
+
+  async setLocked(roomId: string, locked: boolean): Promise<void> {
+    await this.store.hset(keys.room(roomId), { locked: locked ? '1' : '0' });
+  }
+
+  async playerCount(roomId: string): Promise<number> {
+    return Number((await this.store.hget(keys.room(roomId), 'playerCount')) ?? '0');
+  }
+
+  /** Adds `by` to the active player count and returns the new count (join +1, its rollback or a kick −1). */
+  async addPlayerCount(roomId: string, by: number): Promise<number> {
+    return this.store.hincrby(keys.room(roomId), 'playerCount', by);
+  }
+
+  /** Claims a nickname (case-folded) for a player: false when another player of the room has it. */
+  async claimNickname(roomId: string, folded: string, playerId: string): Promise<boolean> {
+    const key = keys.roomNicknames(roomId);
+    const claimed = await this.store.hsetnx(key, folded, playerId);
+    if (claimed) await this.store.expire(key, ROOM_TTL_MS);
+    return claimed;
+  }
+
+  async releaseNickname(roomId: string, folded: string): Promise<void> {
+    await this.store.hdel(keys.roomNicknames(roomId), folded);
+  }
+
+  async savePlayer(roomId: string, player: PlayerRecord): Promise<void> {
+    const key = keys.roomPlayers(roomId);
+    await this.store.hset(key, { [player.playerId]: JSON.stringify(player) });
+    await this.store.expire(key, ROOM_TTL_MS);
+  }
+
+  async player(roomId: string, playerId: string): Promise<PlayerRecord | null> {
+    const raw = await this.store.hget(keys.roomPlayers(roomId), playerId);
+    return raw === null ? null : PlayerRecord.parse(JSON.parse(raw));
+  }
+
+  /** Every player who ever joined, kicked ones included, in join order. */
+  async players(roomId: string): Promise<PlayerRecord[]> {
+    const all = await this.store.hgetall(keys.roomPlayers(roomId));
+    return Object.values(all)
+      .map((raw) => PlayerRecord.parse(JSON.parse(raw)))
+      .sort((left, right) => left.joinedAt - right.joinedAt || (left.playerId < right.playerId ? -1 : 1));
+  }
+
+  /** Active players as scoring sees them. */
+  async scoredPlayers(roomId: string): Promise<ScoredPlayer[]> {
+    return (await this.players(roomId)).filter((player) => !player.kicked);
+  }
+
+  /** Gives the answers hash its TTL when the question opens (before any answer can arrive). */
+  async openAnswers(roomId: string, q: number): Promise<void> {
+    const key = keys.roomAnswers(roomId, q);
+    await this.store.hset(key, { '~opened': '1' });
+    await this.store.expire(key, ROOM_TTL_MS);
+  }
+
+  /** First write wins; refused once the question is closed. */
+  async recordAnswer(roomId: string, q: number, playerId: string, answer: RecordedAnswer): Promise<HsetnxUnlessResult> {
+    return this.store.hsetnxUnless(keys.roomAnswers(roomId, q), playerId, JSON.stringify(answer), CLOSED_FIELD);
+  }
+
+  async answer(roomId: string, q: number, playerId: string): Promise<RecordedAnswer | null> {
+    const raw = await this.store.hget(keys.roomAnswers(roomId, q), playerId);
+    return raw === null ? null : Answer.parse(JSON.parse(raw));
+  }
+
+  async dropAnswer(roomId: string, q: number, playerId: string): Promise<void> {
+    await this.store.hdel(keys.roomAnswers(roomId, q), playerId);
+  }
+
+  /** Answers recorded so far (player entries only). */
+  async answerCount(roomId: string, q: number): Promise<number> {
+    const all = await this.store.hlen(keys.roomAnswers(roomId, q));
+    const markers = (await this.store.hget(keys.roomAnswers(roomId, q), CLOSED_FIELD)) === null ? 1 : 2;
+    return Math.max(all - markers, 0);
+  }
+
+  /** Closes the question (no answer is recorded after this) and returns what was recorded. */
+  async closeAnswers(roomId: string, q: number): Promise<void> {
+    await this.store.hset(keys.roomAnswers(roomId, q), { [CLOSED_FIELD]: '1' });
+  }
+
+  async answers(roomId: string, q: number): Promise<Map<string, RecordedAnswer>> {
+    const all = await this.store.hgetall(keys.roomAnswers(roomId, q));
+    const answers = new Map<string, RecordedAnswer>();
+    for (const [playerId, raw] of Object.entries(all)) {
+      if (playerId.startsWith('~')) continue;
+      const parsed = Answer.safeParse(JSON.parse(raw));
+      if (parsed.success) answers.set(playerId, parsed.data);
+    }
+    return answers;
+  }
+
+  async saveStandings(roomId: string, standings: Standings): Promise<void> {
+    await this.store.hset(keys.room(roomId), { [`standings:${standings.afterQuestion}`]: JSON.stringify(standings) });
+  }
+
+  async standings(roomId: string, afterQuestion: number): Promise<Standings | null> {
+    const raw = await this.store.hget(keys.room(roomId), `standings:${afterQuestion}`);
+    return raw === null ? null : (JSON.parse(raw) as Standings);
+  }
+
+  async saveResults(roomId: string, results: RoomResults): Promise<void> {
+    await this.store.set(keys.roomResults(roomId), JSON.stringify(results));
+  }
+
+  async results(roomId: string): Promise<RoomResults | null> {
+    const raw = await this.store.get(keys.roomResults(roomId));
+    return raw === null ? null : (JSON.parse(raw) as RoomResults);
+  }
+
+  async appendEvent(roomId: string, event: RoomEvent): Promise<string> {
+    return this.store.xadd(keys.roomEvents(roomId), { event: JSON.stringify(event) }, { maxLen: EVENTS_MAX_LEN });
+  }
+
+  tailEvents(roomId: string, afterId: string, signal: AbortSignal): AsyncIterable<{ id: string; event: RoomEvent }> {
+    const store = this.store;
+    return {
+      async *[Symbol.asyncIterator]() {
+        for await (const entry of store.xtail(keys.roomEvents(roomId), afterId, { signal })) {
+          const raw = entry.fields.event;
+          if (raw) yield { id: entry.id, event: JSON.parse(raw) as RoomEvent };
+        }
+      },
+    };
+  }
+
+  /** The id of the last event, to tail from after a snapshot. */
+  async lastEventId(roomId: string): Promise<string> {
+    const key = keys.roomEvents(roomId);
+    const length = await this.store.xlen(key);
+    if (length === 0) return '0';
+    // xread from '0' is bounded by the stream's cap (EVENTS_MAX_LEN).
+    const entries = await this.store.xread(key, '0', EVENTS_MAX_LEN + 50);
+    return entries.at(-1)?.id ?? '0';
+  }
+
+  async activeRooms(): Promise<string[]> {
+    return (await this.store.zrange(keys.activeRooms(), 0, -1)).map((entry) => entry.member);
+  }
+
+  async markInactive(roomId: string): Promise<void> {
+    await this.store.zrem(keys.activeRooms(), roomId);
+  }
+
+  async classRooms(classId: string): Promise<string[]> {
+    return (await this.store.zrange(keys.classRooms(classId), 0, -1, { reverse: true })).map((entry) => entry.member);
+  }
+}

@@ -1,0 +1,487 @@
+import type { Socket } from 'socket.io';
+import type { Logger } from '../logger.js';
+import type { MyAnswer, PlayerSummary, QuizServerEvents, RoomStatePayload } from '../protocol/quiz.js';
+import { keys } from '../store/keys.js';
+import type { Store } from '../store/store.js';
+import { dueAt, dueTransition, type PhaseRecord } from './room-phase.js';
+import type { RoomEvent } from './room-repository.js';
+import type { RoomService } from './room-service.js';
+import {
+  leaderboardView,
+  podiumView,
+  questionView,
+  revealView,
+  snapshotView,
+  StandingsIndex,
+  type Viewer,
+} from './room-views.js';
+
+/** What a `/quiz` socket is, kept on `socket.data`. */
+export type QuizSocketData =
+  | { role: 'guest' }
+  | { role: 'host'; roomId: string }
+  | { role: 'player'; roomId: string; playerId: string; nickname: string; answer: MyAnswer | null };
+
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export type QuizSocket = Socket<{}, QuizServerEvents, {}, QuizSocketData>;
+type MemberSocket = QuizSocket & { data: Exclude<QuizSocketData, { role: 'guest' }> };
+
+/** The driver's lease: renewed every scan, so a dead node's rooms are taken over within a few seconds. */
+const DRIVER_LEASE_MS = 3_000;
+const SCAN_INTERVAL_MS = 1_000;
+/** The host's live answer count: at most 4 updates per second. */
+const COUNT_INTERVAL_MS = 250;
+const PLAYERS_REFRESH_MS = 300;
+const RETRY_MS = 500;
+const STANDINGS_CACHE_SIZE = 64;
+
+/** One room as this node sees it: its local sockets, the tail of its event stream, and its timers if it drives it. */
+class LocalRoom {
+  readonly hosts = new Set<MemberSocket>();
+  readonly players = new Map<string, Set<MemberSocket>>();
+  record: PhaseRecord | null = null;
+  tail: AbortController | null = null;
+  watching: Promise<void> | null = null;
+  driving = false;
+  timer: NodeJS.Timeout | null = null;
+  countTimer: NodeJS.Timeout | null = null;
+  playersTimer: NodeJS.Timeout | null = null;
+  lastCount = -1;
+
+  constructor(readonly roomId: string) {}
+
+  get socketCount(): number {
+    let count = this.hosts.size;
+    for (const sockets of this.players.values()) count += sockets.size;
+    return count;
+  }
+
+  *playerSockets(): Iterable<MemberSocket & { data: { role: 'player' } }> {
+    for (const sockets of this.players.values()) for (const socket of sockets) yield socket as MemberSocket & { data: { role: 'player' } };
+  }
+}
+
+export interface RoomRuntimeDeps {
+  service: RoomService;
+  store: Store;
+  logger: Logger;
+  nodeId: string;
+  now?: () => number;
+}
+
+/**
+ * The per-node half of live rooms. For every room with sockets on this node it tails the room's event stream and
+ * renders each change to those sockets (each player gets its own reveal and rank, so one answer never causes a
+ * broadcast). For rooms whose driver lease it holds it runs the timers: open after preview, close at the deadline
+ * plus grace, close early once everyone answered, and the host's answer count. Leases are renewed every second;
+ * when a node dies another takes its rooms over from the deadlines in the store.
+ */
+export class RoomRuntime {
+  private readonly rooms = new Map<string, LocalRoom>();
+  private readonly standingsCache = new Map<string, Promise<StandingsIndex>>();
+  private readonly now: () => number;
+  private scanTimer: NodeJS.Timeout | null = null;
+  private scanning = false;
+  private closed = false;
+
+  constructor(private readonly deps: RoomRuntimeDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  start(): void {
+    if (this.scanTimer) return;
+    this.scanTimer = setInterval(() => void this.scan(), SCAN_INTERVAL_MS);
+    this.scanTimer.unref();
+    void this.scan();
+  }
+
+  /** The phase this node last saw for a room (kept current by the tail), if it watches the room. */
+  cachedPhase(roomId: string): PhaseRecord | undefined {
+    return this.rooms.get(roomId)?.record ?? undefined;
+  }
+
+  /** Adds a host or player socket to its room on this node and starts watching the room. */
+  async attach(socket: QuizSocket): Promise<void> {
+    const data = socket.data;
+    if (data.role === 'guest') return;
+    const member = socket as MemberSocket;
+    const room = this.room(data.roomId);
+    if (data.role === 'host') room.hosts.add(member);
+    else {
+      let sockets = room.players.get(data.playerId);
+      if (!sockets) room.players.set(data.playerId, (sockets = new Set()));
+      sockets.add(member);
+      await this.deps.store.hincrby(keys.roomPresence(data.roomId), data.playerId, 1);
+      await this.deps.service.repository.appendEvent(data.roomId, { type: 'players' });
+    }
+    await this.watch(room);
+  }
+
+  detach(socket: QuizSocket): void {
+    const data = socket.data;
+    if (data.role === 'guest') return;
+    const room = this.rooms.get(data.roomId);
+    if (!room) return;
+    if (data.role === 'host') room.hosts.delete(socket as MemberSocket);
+    else {
+      const sockets = room.players.get(data.playerId);
+      if (sockets?.delete(socket as MemberSocket)) {
+        if (sockets.size === 0) room.players.delete(data.playerId);
+        void (async () => {
+          await this.deps.store.hincrby(keys.roomPresence(data.roomId), data.playerId, -1);
+          await this.deps.service.repository.appendEvent(data.roomId, { type: 'players' });
+        })().catch((error: unknown) => this.deps.logger.debug({ err: error }, 'presence update failed'));
+      }
+    }
+    this.release(room);
+  }
+
+  /** The full state for one socket, from the store (not the cache): what a (re)connecting client draws. */
+  async snapshot(socket: QuizSocket): Promise<RoomStatePayload> {
+    const data = socket.data;
+    if (data.role === 'guest') throw new Error('guests have no room');
+    const { service } = this.deps;
+    const { repository } = service;
+    const roomId = data.roomId;
+    const [meta, record, locked, playerCount] = await Promise.all([
+      service.meta(roomId),
+      service.phase(roomId),
+      repository.locked(roomId),
+      repository.playerCount(roomId),
+    ]);
+    const standings = await this.standingsFor(roomId, record);
+    const viewer: Viewer = data.role === 'host' ? { kind: 'host' } : { kind: 'player', playerId: data.playerId };
+    const base = { meta, record, locked, playerCount, standings, now: this.now(), viewer };
+    if (data.role === 'host') {
+      const answered = record.phase === 'open' ? await repository.answerCount(roomId, record.q) : undefined;
+      return snapshotView({ ...base, players: await this.playerList(roomId), ...(answered === undefined ? {} : { answered }) });
+    }
+    let answer: MyAnswer | null = null;
+    if (record.phase === 'open' || record.phase === 'preview') {
+      const recorded = await repository.answer(roomId, record.q, data.playerId);
+      if (recorded) answer = { questionIndex: record.q, ...recorded };
+    }
+    data.answer = answer;
+    return snapshotView({ ...base, me: { nickname: data.nickname, answer } });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.scanTimer) clearInterval(this.scanTimer);
+    const releases: Promise<unknown>[] = [];
+    for (const room of this.rooms.values()) {
+      this.stopTimers(room);
+      room.tail?.abort();
+      if (room.driving) releases.push(this.deps.store.releaseLease(keys.roomDriver(room.roomId), this.deps.nodeId).catch(() => false));
+    }
+    this.rooms.clear();
+    await Promise.all(releases);
+  }
+
+  // ---- watching: one tail per room per node, while the room has local sockets or is driven here
+
+  private room(roomId: string): LocalRoom {
+    let room = this.rooms.get(roomId);
+    if (!room) this.rooms.set(roomId, (room = new LocalRoom(roomId)));
+    return room;
+  }
+
+  private watch(room: LocalRoom): Promise<void> {
+    room.watching ??= this.startTail(room);
+    return room.watching;
+  }
+
+  /** Reads the last event id first, then the phase: an event after that id is seen by the tail, never lost. */
+  private async startTail(room: LocalRoom): Promise<void> {
+    const { repository } = this.deps.service;
+    const tail = new AbortController();
+    room.tail = tail;
+    try {
+      const lastId = await repository.lastEventId(room.roomId);
+      const record = await repository.phase(room.roomId);
+      if (record && (!room.record || record.v > room.record.v)) room.record = record;
+      void this.follow(room, lastId, tail.signal);
+    } catch (error) {
+      room.watching = null;
+      room.tail = null;
+      throw error;
+    }
+  }
+
+  private async follow(room: LocalRoom, afterId: string, signal: AbortSignal): Promise<void> {
+    let lastId = afterId;
+    while (!signal.aborted) {
+      try {
+        for await (const { id, event } of this.deps.service.repository.tailEvents(room.roomId, lastId, signal)) {
+          lastId = id;
+          await this.onEvent(room, event);
+        }
+      } catch (error) {
+        this.deps.logger.warn({ err: error, roomId: room.roomId }, 'room tail failed; retrying');
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+      }
+    }
+  }
+
+  /** Stops watching a room nobody here needs any more. */
+  private release(room: LocalRoom): void {
+    if (room.socketCount > 0 || room.driving) return;
+    room.tail?.abort();
+    this.stopTimers(room);
+    this.rooms.delete(room.roomId);
+  }
+
+  private async onEvent(room: LocalRoom, event: RoomEvent): Promise<void> {
+    try {
+      switch (event.type) {
+        case 'phase':
+          await this.onPhase(room, event.record);
+          return;
+        case 'count':
+          for (const host of room.hosts) host.emit('room:answer-count', { questionIndex: event.q, answered: event.answered, players: event.players });
+          return;
+        case 'locked':
+          for (const host of room.hosts) host.emit('room:state', await this.snapshot(host));
+          return;
+        case 'players':
+          this.refreshPlayersSoon(room);
+          return;
+        case 'kick':
+          for (const socket of room.players.get(event.playerId) ?? []) {
+            socket.emit('room:kicked', { reason: '진행자가 이 방에서 내보냈습니다.' });
+            socket.disconnect(true);
+          }
+          return;
+      }
+    } catch (error) {
+      this.deps.logger.error({ err: error, roomId: room.roomId, event: event.type }, 'room event render failed');
+    }
+  }
+
+  private async onPhase(room: LocalRoom, record: PhaseRecord): Promise<void> {
+    const previous = room.record;
+    if (previous && record.v <= previous.v) return;
+    room.record = record;
+    if (room.driving) this.schedule(room);
+    await this.render(room, previous, record);
+  }
+
+  /** Sends a phase change to this node's sockets of the room. */
+  private async render(room: LocalRoom, previous: PhaseRecord | null, record: PhaseRecord): Promise<void> {
+    if (room.socketCount === 0) return;
+    const { service } = this.deps;
+    const meta = await service.meta(room.roomId);
+    switch (record.phase) {
+      case 'lobby':
+        return;
+      case 'preview':
+      case 'open': {
+        const newQuestion = !previous || !('q' in previous) || previous.q !== record.q || previous.phase === 'reveal' || previous.phase === 'leaderboard';
+        const view = questionView(meta, record, this.now());
+        if (!view) return;
+        for (const host of room.hosts) host.emit('room:question', view);
+        for (const socket of room.playerSockets()) {
+          if (newQuestion && socket.data.answer?.questionIndex !== record.q) socket.data.answer = null;
+          socket.emit('room:question', view);
+        }
+        return;
+      }
+      case 'reveal': {
+        const index = await this.standingsFor(room.roomId, record);
+        for (const host of room.hosts) host.emit('room:reveal', revealView(meta, record.q, index, { kind: 'host' }));
+        for (const socket of room.playerSockets()) {
+          socket.emit('room:reveal', revealView(meta, record.q, index, { kind: 'player', playerId: socket.data.playerId }));
+        }
+        return;
+      }
+      case 'leaderboard': {
+        const index = await this.standingsFor(room.roomId, record);
+        for (const host of room.hosts) host.emit('room:leaderboard', leaderboardView(index, { kind: 'host' }));
+        for (const socket of room.playerSockets()) {
+          socket.emit('room:leaderboard', leaderboardView(index, { kind: 'player', playerId: socket.data.playerId }));
+        }
+        return;
+      }
+      case 'podium':
+      case 'ended': {
+        const index = await this.standingsFor(room.roomId, record);
+        const event = record.phase === 'podium' ? 'room:podium' : 'room:ended';
+        for (const host of room.hosts) {
+          const podium = podiumView(index, { kind: 'host' });
+          if (event === 'room:podium') host.emit('room:podium', podium);
+          else host.emit('room:ended', { podium, resultsUrl: `/api/rooms/${room.roomId}/results` });
+        }
+        for (const socket of room.playerSockets()) {
+          const podium = podiumView(index, { kind: 'player', playerId: socket.data.playerId });
+          if (event === 'room:podium') socket.emit('room:podium', podium);
+          else socket.emit('room:ended', { podium });
+        }
+        return;
+      }
+    }
+  }
+
+  /**
+   * The standings a phase shows: those after its question for reveal/leaderboard, the latest otherwise. Cached per
+   * phase version: a standings table can be large (every player's results), and a burst of reconnects must not
+   * read and parse it once per socket.
+   */
+  private async standingsFor(roomId: string, record: PhaseRecord): Promise<StandingsIndex> {
+    const cacheKey = `${roomId}@${record.v}`;
+    let cached = this.standingsCache.get(cacheKey);
+    if (!cached) {
+      cached = this.loadStandings(roomId, record);
+      this.standingsCache.set(cacheKey, cached);
+      if (this.standingsCache.size > STANDINGS_CACHE_SIZE) this.standingsCache.delete(this.standingsCache.keys().next().value!);
+      cached.catch(() => this.standingsCache.delete(cacheKey));
+    }
+    return cached;
+  }
+
+  private async loadStandings(roomId: string, record: PhaseRecord): Promise<StandingsIndex> {
+    const { service } = this.deps;
+    if (record.phase === 'reveal' || record.phase === 'leaderboard') {
+      const stored = await service.repository.standings(roomId, record.q);
+      if (stored) return new StandingsIndex(stored);
+    }
+    return new StandingsIndex(await service.latestStandings(roomId));
+  }
+
+  private refreshPlayersSoon(room: LocalRoom): void {
+    if (room.hosts.size === 0 || room.playersTimer) return;
+    room.playersTimer = setTimeout(() => {
+      room.playersTimer = null;
+      if (room.hosts.size === 0) return;
+      void Promise.all([this.playerList(room.roomId), this.deps.service.repository.playerCount(room.roomId)]).then(
+        ([players, playerCount]) => {
+          for (const host of room.hosts) host.emit('room:players', { players, playerCount });
+        },
+        (error: unknown) => this.deps.logger.warn({ err: error, roomId: room.roomId }, 'player list refresh failed'),
+      );
+    }, PLAYERS_REFRESH_MS);
+  }
+
+  private async playerList(roomId: string): Promise<PlayerSummary[]> {
+    const [players, presence] = await Promise.all([
+      this.deps.service.repository.players(roomId),
+      this.deps.store.hgetall(keys.roomPresence(roomId)),
+    ]);
+    return players
+      .filter((player) => !player.kicked)
+      .map((player) => ({ playerId: player.playerId, nickname: player.nickname, connected: Number(presence[player.playerId] ?? 0) > 0 }));
+  }
+
+  // ---- driving: leases and timers
+
+  private async scan(): Promise<void> {
+    if (this.scanning || this.closed) return;
+    this.scanning = true;
+    const { store, nodeId, service, logger } = this.deps;
+    try {
+      for (const roomId of await service.repository.activeRooms()) {
+        const local = this.rooms.get(roomId);
+        if (local?.driving) {
+          if (!(await store.renewLease(keys.roomDriver(roomId), nodeId, DRIVER_LEASE_MS))) this.stopDriving(local);
+          continue;
+        }
+        if (await store.acquireLease(keys.roomDriver(roomId), nodeId, DRIVER_LEASE_MS)) await this.startDriving(roomId);
+      }
+      // A safety net under the tails: a transition whose announcement was lost (its node died between writing
+      // and announcing) is picked up here.
+      for (const room of this.rooms.values()) {
+        const record = await service.repository.phase(room.roomId);
+        if (!record) {
+          await service.repository.markInactive(room.roomId);
+          continue;
+        }
+        if (room.record && record.v > room.record.v) await this.onPhase(room, record);
+      }
+    } catch (error) {
+      logger.warn({ err: error }, 'room scan failed');
+    } finally {
+      this.scanning = false;
+    }
+  }
+
+  private async startDriving(roomId: string): Promise<void> {
+    const room = this.room(roomId);
+    room.driving = true;
+    await this.watch(room);
+    const record = room.record ?? (await this.deps.service.repository.phase(roomId));
+    if (!record) {
+      await this.deps.service.repository.markInactive(roomId);
+      this.stopDriving(room);
+      return;
+    }
+    room.record = record;
+    this.deps.logger.info({ roomId, phase: record.phase, nodeId: this.deps.nodeId }, 'driving room');
+    this.schedule(room);
+  }
+
+  private stopDriving(room: LocalRoom): void {
+    room.driving = false;
+    this.stopTimers(room);
+    this.release(room);
+  }
+
+  private stopTimers(room: LocalRoom): void {
+    if (room.timer) clearTimeout(room.timer);
+    if (room.countTimer) clearInterval(room.countTimer);
+    if (room.playersTimer) clearTimeout(room.playersTimer);
+    room.timer = room.countTimer = room.playersTimer = null;
+  }
+
+  /** Sets the timers the current phase needs (the driver only). */
+  private schedule(room: LocalRoom): void {
+    if (room.timer) clearTimeout(room.timer);
+    if (room.countTimer) clearInterval(room.countTimer);
+    room.timer = room.countTimer = null;
+    const record = room.record;
+    if (!record || !room.driving) return;
+    if (record.phase === 'ended') {
+      const { store, nodeId } = this.deps;
+      void store.releaseLease(keys.roomDriver(room.roomId), nodeId).catch(() => false);
+      this.stopDriving(room);
+      return;
+    }
+    const at = dueAt(record, this.deps.service.graceMs);
+    if (at !== null) room.timer = setTimeout(() => void this.fire(room), Math.max(at - this.now(), 0));
+    if (record.phase === 'open' && !record.paused) {
+      room.lastCount = -1;
+      room.countTimer = setInterval(() => void this.pollCount(room, record.q), COUNT_INTERVAL_MS);
+    }
+  }
+
+  private async fire(room: LocalRoom): Promise<void> {
+    room.timer = null;
+    const { service, logger } = this.deps;
+    try {
+      const meta = await service.meta(room.roomId);
+      await service.transition(room.roomId, (current) =>
+        dueTransition(current, { options: meta.options, totalQuestions: meta.items.length, now: this.now(), graceMs: service.graceMs }),
+      );
+    } catch (error) {
+      logger.warn({ err: error, roomId: room.roomId }, 'room timer transition failed; retrying');
+      if (room.driving && !this.closed) room.timer = setTimeout(() => void this.fire(room), RETRY_MS);
+    }
+  }
+
+  /** The host's answer count, and an early close once every active player has answered. */
+  private async pollCount(room: LocalRoom, q: number): Promise<void> {
+    const { repository } = this.deps.service;
+    try {
+      const [answered, players] = await Promise.all([repository.answerCount(room.roomId, q), repository.playerCount(room.roomId)]);
+      if (answered !== room.lastCount) {
+        room.lastCount = answered;
+        await repository.appendEvent(room.roomId, { type: 'count', q, answered, players });
+      }
+      if (players > 0 && answered >= players) {
+        await this.deps.service.transition(room.roomId, (current) =>
+          current.phase === 'open' && current.q === q && !current.paused ? { phase: 'reveal', v: current.v + 1, q } : null,
+        );
+      }
+    } catch (error) {
+      this.deps.logger.debug({ err: error, roomId: room.roomId }, 'answer count poll failed');
+    }
+  }
+}

@@ -1,0 +1,313 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import type { TokenSigner } from '../classroom/tokens.js';
+import { AppError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { ErrorCode } from '../protocol/error-codes.js';
+import type { CreateRoomBody, HostCommand, KickPayload, Quiz, SubmitAnswerPayload, SubmitAnswerResult } from '../protocol/quiz.js';
+import { keys } from '../store/keys.js';
+import type { Store } from '../store/store.js';
+import { applyCommand, type PhaseCommand, type PhaseRecord } from './room-phase.js';
+import { buildResults } from './room-results.js';
+import { RoomRepository, ROOM_TTL_MS, type RoomMeta } from './room-repository.js';
+import { computeStandings, type Standings } from './scoring.js';
+
+export const HOST_TOKEN_TTL_MS = ROOM_TTL_MS;
+export const PLAYER_TOKEN_TTL_MS = ROOM_TTL_MS;
+/** A transition holds the room's mutex this long at most (a crashed holder frees it after this). */
+const TRANSITION_LOCK_MS = 10_000;
+const TRANSITION_WAIT_MS = 5_000;
+
+export interface QuizSource {
+  get(quizId: string): Promise<Quiz | null>;
+}
+
+export interface RoomServiceDeps {
+  store: Store;
+  quizzes: QuizSource;
+  signer: TokenSigner;
+  logger: Logger;
+  /** Answers this long after the deadline still count (network latency); later ones are LATE. */
+  answerGraceMs: number;
+  now?: () => number;
+}
+
+/** What a reveal needs: the standings after the question, derived from every recorded answer. */
+export interface Transitioned {
+  previous: PhaseRecord;
+  record: PhaseRecord;
+}
+
+/**
+ * Live quiz rooms: creation, joining, answers and every phase change. All state is in the store, so any node can
+ * serve any command; a short per-room mutex (a store lease) makes "read phase, check, write" atomic between host
+ * commands and timers on different nodes. Each transition is written, then announced on the room's event stream,
+ * which every node tails to render its own sockets' views (room-runtime.ts).
+ */
+export class RoomService {
+  readonly repository: RoomRepository;
+  private readonly metas = new Map<string, RoomMeta>();
+  private readonly now: () => number;
+
+  constructor(private readonly deps: RoomServiceDeps) {
+    this.repository = new RoomRepository(deps.store);
+    this.now = deps.now ?? Date.now;
+  }
+
+  get graceMs(): number {
+    return this.deps.answerGraceMs;
+  }
+
+  async create(classId: string, body: CreateRoomBody): Promise<{ roomId: string; code: string; hostToken: string }> {
+    const quiz = await this.deps.quizzes.get(body.quizId);
+    if (!quiz || quiz.classId !== classId) {
+      throw new AppError(ErrorCode.QUIZ_NOT_FOUND, '퀴즈를 찾을 수 없습니다.', { status: 404 });
+    }
+    const roomId = randomUUID().replaceAll('-', '').slice(0, 20);
+    const code = await this.reserveCode(roomId);
+    const meta: RoomMeta = {
+      roomId,
+      classId,
+      quizId: quiz.quizId,
+      code,
+      title: quiz.title,
+      options: body.options,
+      items: quiz.items,
+      createdAt: this.now(),
+    };
+    const lobby: PhaseRecord = { phase: 'lobby', v: 0 };
+    await this.repository.create(meta, lobby);
+    await this.repository.saveResults(roomId, buildResults(meta, lobby, this.standingsOf(meta, [], [], -1)));
+    const hostToken = this.deps.signer.sign({ kind: 'host', sub: roomId, scope: classId }, HOST_TOKEN_TTL_MS);
+    return { roomId, code, hostToken };
+  }
+
+  private async reserveCode(roomId: string): Promise<string> {
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+      if (await this.repository.reserveCode(code, roomId)) return code;
+    }
+    throw new AppError(ErrorCode.INTERNAL, '방 코드를 만들 수 없습니다. 다시 시도해 주세요.', { status: 503, retryable: true });
+  }
+
+  /** The room's fixed record (cached: it never changes). */
+  async meta(roomId: string): Promise<RoomMeta> {
+    const cached = this.metas.get(roomId);
+    if (cached) return cached;
+    const meta = await this.repository.meta(roomId);
+    if (!meta) throw new AppError(ErrorCode.ROOM_NOT_FOUND, '퀴즈 방을 찾을 수 없습니다.', { status: 404 });
+    if (this.metas.size > 10_000) this.metas.clear();
+    this.metas.set(roomId, meta);
+    return meta;
+  }
+
+  async phase(roomId: string): Promise<PhaseRecord> {
+    const record = await this.repository.phase(roomId);
+    if (!record) throw new AppError(ErrorCode.ROOM_NOT_FOUND, '퀴즈 방을 찾을 수 없습니다.', { status: 404 });
+    return record;
+  }
+
+  async join(code: string, nickname: string): Promise<{ playerId: string; playerToken: string; roomId: string }> {
+    const roomId = await this.repository.roomIdByCode(code);
+    if (!roomId) throw new AppError(ErrorCode.ROOM_NOT_FOUND, '이 코드의 퀴즈 방이 없습니다.', { status: 404 });
+    const meta = await this.meta(roomId);
+    const record = await this.phase(roomId);
+    if (record.phase === 'ended' || record.phase === 'podium') {
+      throw new AppError(ErrorCode.ROOM_ENDED, '이미 끝난 퀴즈입니다.', { status: 409 });
+    }
+    if (await this.repository.locked(roomId)) {
+      throw new AppError(ErrorCode.ROOM_LOCKED, '방이 잠겨 있어 들어갈 수 없습니다.', { status: 423 });
+    }
+    if (record.phase !== 'lobby' && !meta.options.lateJoin) {
+      throw new AppError(ErrorCode.ROOM_STARTED, '이미 시작된 퀴즈에는 들어갈 수 없습니다.', { status: 409 });
+    }
+    const count = await this.repository.addPlayerCount(roomId, 1);
+    if (count > meta.options.maxPlayers) {
+      await this.repository.addPlayerCount(roomId, -1);
+      throw new AppError(ErrorCode.ROOM_FULL, '방이 가득 찼습니다.', { status: 409 });
+    }
+    const playerId = randomUUID().replaceAll('-', '').slice(0, 16);
+    const folded = foldNickname(nickname);
+    if (!(await this.repository.claimNickname(roomId, folded, playerId))) {
+      await this.repository.addPlayerCount(roomId, -1);
+      throw new AppError(ErrorCode.NICKNAME_TAKEN, '이미 쓰이는 닉네임입니다. 다른 닉네임을 골라 주세요.', { status: 409 });
+    }
+    await this.repository.savePlayer(roomId, { playerId, nickname, joinedAt: this.now() });
+    await this.repository.appendEvent(roomId, { type: 'players' });
+    const playerToken = this.deps.signer.sign({ kind: 'player', sub: playerId, scope: roomId }, PLAYER_TOKEN_TTL_MS);
+    return { playerId, playerToken, roomId };
+  }
+
+  /**
+   * Records a player's answer: only for the open question, before its deadline plus grace, once. The response
+   * time is measured here from the stored opening time. `known` is a phase the caller already holds (the node's
+   * cached copy); the store decides in the end, because a closed question refuses writes atomically.
+   */
+  async submit(roomId: string, playerId: string, payload: SubmitAnswerPayload, known?: PhaseRecord): Promise<SubmitAnswerResult> {
+    const now = this.now();
+    const record = known ?? (await this.phase(roomId));
+    const { questionIndex, choice } = payload;
+    if (record.phase !== 'open' || record.q !== questionIndex) {
+      const closedAlready =
+        (record.phase === 'open' && record.q > questionIndex) ||
+        ((record.phase === 'reveal' || record.phase === 'leaderboard') && record.q >= questionIndex) ||
+        (record.phase === 'preview' && record.q > questionIndex) ||
+        record.phase === 'podium' ||
+        record.phase === 'ended';
+      if (closedAlready) throw late();
+      throw new AppError(ErrorCode.QUESTION_NOT_OPEN, '지금은 이 문제에 답할 수 없습니다.', { status: 409 });
+    }
+    if (record.paused) throw new AppError(ErrorCode.ROOM_PAUSED, '퀴즈가 잠시 멈췄습니다. 다시 시작하면 답해 주세요.', { status: 409 });
+    if (now > record.deadline + this.deps.answerGraceMs) throw late();
+    const meta = await this.meta(roomId);
+    const questionMs = meta.options.questionSeconds * 1000;
+    const responseMs = Math.min(Math.max(Math.round(now - record.openedAt), 0), questionMs);
+    const outcome = await this.repository.recordAnswer(roomId, questionIndex, playerId, { choice, responseMs });
+    if (outcome === 'guarded') throw late();
+    if (outcome === 'set') return { questionIndex, choice, responseMs, duplicate: false };
+    const first = await this.repository.answer(roomId, questionIndex, playerId);
+    if (!first) throw late();
+    return { questionIndex, choice: first.choice, responseMs: first.responseMs, duplicate: true };
+  }
+
+  /** Runs a host command (already authorised by the caller: the host token of this room). */
+  async command(roomId: string, command: HostCommand, payload: unknown): Promise<{ phase: PhaseRecord['phase'] }> {
+    const meta = await this.meta(roomId);
+    switch (command) {
+      case 'room:kick':
+        await this.kick(roomId, (payload as KickPayload).playerId);
+        return { phase: (await this.phase(roomId)).phase };
+      case 'room:lock':
+      case 'room:unlock': {
+        const locked = command === 'room:lock';
+        await this.repository.setLocked(roomId, locked);
+        await this.repository.appendEvent(roomId, { type: 'locked', locked });
+        return { phase: (await this.phase(roomId)).phase };
+      }
+      default: {
+        const phaseCommand: PhaseCommand = command;
+        const { record } = await this.transition(roomId, (current) =>
+          applyCommand(current, phaseCommand, { options: meta.options, totalQuestions: meta.items.length, now: this.now() }),
+        );
+        return { phase: record.phase };
+      }
+    }
+  }
+
+  private async kick(roomId: string, playerId: string): Promise<void> {
+    const player = await this.repository.player(roomId, playerId);
+    if (!player) throw new AppError(ErrorCode.PLAYER_NOT_FOUND, '그런 참가자가 없습니다.', { status: 404 });
+    if (player.kicked) return;
+    await this.repository.savePlayer(roomId, { ...player, kicked: true });
+    await this.repository.addPlayerCount(roomId, -1);
+    // A kicked player's answer never counts; dropping it from the open question keeps "everyone answered" true.
+    const record = await this.phase(roomId);
+    if (record.phase === 'open') await this.repository.dropAnswer(roomId, record.q, playerId);
+    await this.repository.appendEvent(roomId, { type: 'kick', playerId });
+    await this.repository.appendEvent(roomId, { type: 'players' });
+  }
+
+  /**
+   * One phase change, atomic across nodes: under the room's mutex, read the phase, let `decide` pick the next
+   * record (null: nothing to do), do what entering it needs (open the answers, close and score them, write
+   * results), store it and announce it. Returns the record in force afterwards.
+   */
+  async transition(roomId: string, decide: (current: PhaseRecord) => PhaseRecord | null): Promise<Transitioned> {
+    return this.withMutex(roomId, async () => {
+      const current = await this.phase(roomId);
+      const next = decide(current);
+      if (!next) return { previous: current, record: current };
+      const meta = await this.meta(roomId);
+      await this.enter(meta, current, next);
+      await this.repository.setPhase(roomId, next);
+      await this.repository.appendEvent(roomId, { type: 'phase', record: next });
+      return { previous: current, record: next };
+    });
+  }
+
+  private async enter(meta: RoomMeta, current: PhaseRecord, next: PhaseRecord): Promise<void> {
+    const { roomId } = meta;
+    if (next.phase === 'open' && current.phase !== 'open') await this.repository.openAnswers(roomId, next.q);
+    if (next.phase === 'reveal') await this.score(meta, next, next.q);
+    if (next.phase === 'ended') {
+      // Ending mid-question closes that question: what was recorded counts, like a skip.
+      const lastClosed = lastClosedAtEnd(current, meta.items.length);
+      await this.score(meta, next, lastClosed);
+      await this.repository.markInactive(roomId);
+    }
+  }
+
+  /** Closes questions up to `lastClosed`, recomputes the standings from every recorded answer and stores results. */
+  private async score(meta: RoomMeta, record: PhaseRecord, lastClosed: number): Promise<void> {
+    const { roomId } = meta;
+    const answers = [];
+    for (let q = 0; q <= lastClosed; q += 1) {
+      await this.repository.closeAnswers(roomId, q);
+      answers.push(await this.repository.answers(roomId, q));
+    }
+    const players = await this.repository.scoredPlayers(roomId);
+    const standings = this.standingsOf(meta, players, answers, lastClosed);
+    await this.repository.saveStandings(roomId, standings);
+    await this.deps.store.hset(keys.room(roomId), { lastClosed: String(lastClosed) });
+    await this.repository.saveResults(roomId, buildResults(meta, record, standings));
+  }
+
+  private standingsOf(meta: RoomMeta, players: Parameters<typeof computeStandings>[1], answers: Parameters<typeof computeStandings>[2], lastClosed: number): Standings {
+    return computeStandings(meta.items, players, answers, lastClosed, {
+      questionMs: meta.options.questionSeconds * 1000,
+      streakBonus: meta.options.streakBonus,
+    });
+  }
+
+  /** Standings after the last closed question (an empty table before the first reveal: nobody has points yet). */
+  async latestStandings(roomId: string): Promise<Standings> {
+    const raw = await this.deps.store.hget(keys.room(roomId), 'lastClosed');
+    const lastClosed = raw === null ? -1 : Number(raw);
+    const stored = lastClosed >= 0 ? await this.repository.standings(roomId, lastClosed) : null;
+    return stored ?? { afterQuestion: -1, rows: [], questions: [] };
+  }
+
+  private async withMutex<T>(roomId: string, work: () => Promise<T>): Promise<T> {
+    const key = keys.roomTransition(roomId);
+    const owner = randomUUID();
+    const giveUpAt = Date.now() + TRANSITION_WAIT_MS;
+    let delay = 2;
+    while (!(await this.deps.store.acquireLease(key, owner, TRANSITION_LOCK_MS))) {
+      if (Date.now() > giveUpAt) {
+        throw new AppError(ErrorCode.INTERNAL, '방이 바쁩니다. 잠시 후 다시 시도해 주세요.', { status: 503, retryable: true });
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(delay * 2, 50);
+    }
+    try {
+      return await work();
+    } finally {
+      await this.deps.store.releaseLease(key, owner).catch((error: unknown) => {
+        this.deps.logger.warn({ err: error, roomId }, 'room mutex release failed; it expires by itself');
+      });
+    }
+  }
+}
+
+/** The last question whose answers count when the game ends from `current`. */
+function lastClosedAtEnd(current: PhaseRecord, totalQuestions: number): number {
+  switch (current.phase) {
+    case 'lobby':
+      return -1;
+    case 'preview':
+      return current.q - 1;
+    case 'open':
+    case 'reveal':
+    case 'leaderboard':
+      return current.q;
+    case 'podium':
+    case 'ended':
+      return totalQuestions - 1;
+  }
+}
+
+const late = () => new AppError(ErrorCode.LATE, '시간이 지나 답을 받을 수 없습니다.', { status: 409 });
+
+/** Nicknames are unique ignoring case and full/half width. */
+export function foldNickname(nickname: string): string {
+  return nickname.normalize('NFKC').toLocaleLowerCase('ko');
+}

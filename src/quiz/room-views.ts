@@ -1,0 +1,165 @@
+import type {
+  LeaderboardPayload,
+  LeaderboardRow,
+  MyAnswer,
+  PhaseView,
+  PlayerSummary,
+  PodiumPayload,
+  PublicQuestion,
+  QuestionPayload,
+  RevealPayload,
+  RoomStatePayload,
+} from '../protocol/quiz.js';
+import { isTimed, remainingMs, type PhaseRecord } from './room-phase.js';
+import type { RoomMeta } from './room-repository.js';
+import type { PlayerStanding, Standings } from './scoring.js';
+
+/**
+ * What sockets are sent, built from the stored records. These are the only functions that turn a room's items
+ * into outbound payloads: `publicQuestion` copies the four fields players may see and nothing else, and the
+ * solution appears only in `revealView`, which is called for closed questions.
+ */
+
+export const LEADERBOARD_SIZE = 10;
+export const PODIUM_SIZE = 3;
+
+/** Who a view is for: the host (projected screen) or one player. */
+export type Viewer = { kind: 'host' } | { kind: 'player'; playerId: string };
+
+export function publicQuestion(meta: RoomMeta, q: number): PublicQuestion {
+  const item = meta.items[q];
+  if (!item) throw new Error(`room ${meta.roomId} has no question ${q}`);
+  const [a, b, c, d] = item.choices;
+  return { index: q, total: meta.items.length, question: item.question, choices: [a!, b!, c!, d!], difficulty: item.difficulty };
+}
+
+export function questionView(meta: RoomMeta, record: PhaseRecord, now: number): QuestionPayload | null {
+  if (!isTimed(record)) return null;
+  return { phase: record.phase, question: publicQuestion(meta, record.q), remainingMs: remainingMs(record, now), paused: Boolean(record.paused) };
+}
+
+/** Standings rows by player id, built once per standings table and reused for every socket. */
+export class StandingsIndex {
+  private readonly byPlayer = new Map<string, PlayerStanding>();
+  readonly top: LeaderboardRow[];
+
+  constructor(readonly standings: Standings) {
+    for (const row of standings.rows) this.byPlayer.set(row.playerId, row);
+    this.top = standings.rows.slice(0, LEADERBOARD_SIZE).map(leaderboardRow);
+  }
+
+  row(playerId: string): PlayerStanding | undefined {
+    return this.byPlayer.get(playerId);
+  }
+}
+
+function leaderboardRow(row: PlayerStanding): LeaderboardRow {
+  return { playerId: row.playerId, nickname: row.nickname, score: row.score, rank: row.rank };
+}
+
+/** The reveal of closed question `q` (standings must be those after `q`). */
+export function revealView(meta: RoomMeta, q: number, index: StandingsIndex, viewer: Viewer): RevealPayload {
+  const item = meta.items[q];
+  const summary = index.standings.questions[q];
+  if (!item || !summary) throw new Error(`room ${meta.roomId}: no standings for question ${q}`);
+  const reveal: RevealPayload = {
+    question: publicQuestion(meta, q),
+    correctChoice: item.answer,
+    explanation: item.explanation,
+    distribution: summary.distribution,
+    answered: summary.answered,
+  };
+  if (viewer.kind === 'player') {
+    const row = index.row(viewer.playerId);
+    const result = row?.results[q];
+    reveal.you = result
+      ? { ...result, score: row.score, rank: row.rank }
+      : { choice: null, correct: false, responseMs: null, points: 0, streakBonus: 0, score: row?.score ?? 0, rank: row?.rank ?? index.standings.rows.length + 1 };
+  }
+  return reveal;
+}
+
+export function leaderboardView(index: StandingsIndex, viewer: Viewer): LeaderboardPayload {
+  const payload: LeaderboardPayload = { afterQuestion: index.standings.afterQuestion, top: index.top, players: index.standings.rows.length };
+  const you = youRow(index, viewer);
+  if (you) payload.you = you;
+  return payload;
+}
+
+export function podiumView(index: StandingsIndex, viewer: Viewer): PodiumPayload {
+  const payload: PodiumPayload = { top: index.top, players: index.standings.rows.length };
+  const you = youRow(index, viewer);
+  if (you) payload.you = you;
+  return payload;
+}
+
+function youRow(index: StandingsIndex, viewer: Viewer): LeaderboardRow | undefined {
+  if (viewer.kind !== 'player') return undefined;
+  const row = index.row(viewer.playerId);
+  return row ? leaderboardRow(row) : undefined;
+}
+
+export interface SnapshotInput {
+  meta: RoomMeta;
+  record: PhaseRecord;
+  locked: boolean;
+  playerCount: number;
+  /** Standings after the phase's question for reveal/leaderboard, the latest ones otherwise. */
+  standings: StandingsIndex;
+  now: number;
+  viewer: Viewer;
+  /** Player view: nickname and the answer recorded for the current question. */
+  me?: { nickname: string; answer: MyAnswer | null };
+  /** Host view. */
+  players?: PlayerSummary[];
+  answered?: number;
+}
+
+export function phaseView(input: SnapshotInput): PhaseView {
+  const { meta, record, standings, now, viewer } = input;
+  switch (record.phase) {
+    case 'lobby':
+      return { phase: 'lobby' };
+    case 'preview':
+      return { phase: 'preview', question: publicQuestion(meta, record.q), remainingMs: remainingMs(record, now), paused: Boolean(record.paused) };
+    case 'open': {
+      const view: PhaseView = { phase: 'open', question: publicQuestion(meta, record.q), remainingMs: remainingMs(record, now), paused: Boolean(record.paused) };
+      if (viewer.kind === 'host' && input.answered !== undefined) view.answered = input.answered;
+      return view;
+    }
+    case 'reveal':
+      return { phase: 'reveal', reveal: revealView(meta, record.q, standings, viewer) };
+    case 'leaderboard':
+      return { phase: 'leaderboard', leaderboard: leaderboardView(standings, viewer) };
+    case 'podium':
+      return { phase: 'podium', podium: podiumView(standings, viewer) };
+    case 'ended':
+      return { phase: 'ended', podium: podiumView(standings, viewer) };
+  }
+}
+
+export function snapshotView(input: SnapshotInput): RoomStatePayload {
+  const { meta, viewer } = input;
+  const state: RoomStatePayload = {
+    ...phaseView(input),
+    roomId: meta.roomId,
+    code: meta.code,
+    title: meta.title,
+    totalQuestions: meta.items.length,
+    options: meta.options,
+    locked: input.locked,
+    playerCount: input.playerCount,
+  };
+  if (viewer.kind === 'player' && input.me) {
+    const row = input.standings.row(viewer.playerId);
+    state.me = {
+      playerId: viewer.playerId,
+      nickname: input.me.nickname,
+      score: row?.score ?? 0,
+      rank: row ? row.rank : null,
+      answer: input.me.answer,
+    };
+  }
+  if (viewer.kind === 'host' && input.players) state.players = input.players;
+  return state;
+}

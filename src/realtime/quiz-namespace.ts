@@ -1,0 +1,167 @@
+import type { Namespace, Socket } from 'socket.io';
+import type { TokenSigner } from '../classroom/tokens.js';
+import { AppError, toWireError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { ErrorCode } from '../protocol/error-codes.js';
+import { HOST_COMMANDS, JoinRoomPayload, PLAYER_COMMANDS, type HostCommand } from '../protocol/quiz.js';
+import type { QuizSocket, QuizSocketData, RoomRuntime } from '../quiz/room-runtime.js';
+import type { RoomService } from '../quiz/room-service.js';
+import { onEvent } from './on-event.js';
+import { TokenBucket } from './rate-limiter.js';
+
+export interface QuizJoinLimit {
+  /** Join attempts per client address: burst, then per second. A classroom behind one NAT joins at once. */
+  capacity: number;
+  refillPerSecond: number;
+}
+
+/**
+ * `/quiz`: live rooms. A socket without a token is a guest that may only `room:join`; a host token (from
+ * `POST /api/rooms`) or player token (from `room:join`) in the handshake makes it that room's host or player.
+ * The middleware runs on recovered connections too, and a kicked player's token is refused. Every host command
+ * is registered on every socket and refused unless the socket is this room's host: the server decides.
+ */
+export function registerQuizNamespace(
+  namespace: Namespace,
+  deps: { rooms: RoomService; runtime: RoomRuntime; signer: TokenSigner; logger: Logger; joinLimit: QuizJoinLimit },
+): void {
+  const { rooms, runtime, signer, logger } = deps;
+  const joinBuckets = new AddressBuckets(deps.joinLimit);
+
+  namespace.use((socket, next) => {
+    authenticate(socket as QuizSocket, signer, rooms).then(
+      () => next(),
+      (error: unknown) => {
+        const { body } = toWireError(error);
+        const refusal = new Error(body.code) as Error & { data?: unknown };
+        refusal.data = body;
+        next(refusal);
+      },
+    );
+  });
+
+  namespace.on('connection', (raw: Socket) => {
+    const socket = raw as QuizSocket;
+    const options = { logger };
+    const sendState = async () => {
+      socket.emit('room:state', await runtime.snapshot(socket));
+    };
+    const enter = async () => {
+      await runtime.attach(socket);
+      await sendState();
+    };
+    if (socket.data.role !== 'guest') {
+      enter().catch((error: unknown) => {
+        logger.warn({ err: error }, 'quiz socket could not enter its room');
+        socket.disconnect(true);
+      });
+    }
+    socket.on('disconnect', () => runtime.detach(socket));
+
+    onEvent(
+      socket,
+      'room:join',
+      JoinRoomPayload,
+      async ({ code, nickname }) => {
+        if (socket.data.role !== 'guest') {
+          throw new AppError(ErrorCode.FORBIDDEN, '이미 방에 들어와 있습니다. 다른 방은 새 연결로 들어가세요.', { status: 403 });
+        }
+        if (!joinBuckets.take(socket.handshake.address)) {
+          throw new AppError(ErrorCode.RATE_LIMITED, '입장 시도가 너무 많습니다. 잠시 후 다시 시도해 주세요.', { status: 429 });
+        }
+        const joined = await rooms.join(code, nickname);
+        socket.data = { role: 'player', roomId: joined.roomId, playerId: joined.playerId, nickname, answer: null };
+        // The ack goes first (with the token the client keeps for reconnects), then the room state.
+        setImmediate(() => {
+          enter().catch((error: unknown) => logger.warn({ err: error }, 'joined player could not enter its room'));
+        });
+        return joined;
+      },
+      options,
+    );
+
+    onEvent(
+      socket,
+      'answer:submit',
+      PLAYER_COMMANDS['answer:submit'],
+      async (payload) => {
+        const data = socket.data;
+        if (data.role !== 'player') throw new AppError(ErrorCode.FORBIDDEN, '참가자만 답할 수 있습니다.', { status: 403 });
+        const result = await rooms.submit(data.roomId, data.playerId, payload, runtime.cachedPhase(data.roomId));
+        data.answer = { questionIndex: result.questionIndex, choice: result.choice, responseMs: result.responseMs };
+        return result;
+      },
+      options,
+    );
+
+    for (const command of Object.keys(HOST_COMMANDS) as HostCommand[]) {
+      onEvent(
+        socket,
+        command,
+        HOST_COMMANDS[command],
+        async (payload) => {
+          const data = socket.data;
+          if (data.role !== 'host') throw new AppError(ErrorCode.FORBIDDEN, '진행자만 할 수 있는 일입니다.', { status: 403 });
+          return rooms.command(data.roomId, command, payload);
+        },
+        options,
+      );
+    }
+  });
+}
+
+/** Checks the handshake token (if any) and fills `socket.data`. */
+async function authenticate(socket: QuizSocket, signer: TokenSigner, rooms: RoomService): Promise<void> {
+  const auth: unknown = socket.handshake.auth;
+  const token = typeof auth === 'object' && auth !== null ? (auth as { token?: unknown }).token : undefined;
+  if (token === undefined || token === null || token === '') {
+    // A socket that joined as a guest and then dropped comes back (connection-state recovery) with its restored
+    // data but without a token in its handshake: it stays that player only if the room still has it.
+    const restored = socket.recovered ? socket.data : undefined;
+    if (restored?.role === 'player') {
+      const player = await rooms.repository.player(restored.roomId, restored.playerId);
+      if (player?.kicked) throw new AppError(ErrorCode.KICKED, '진행자가 이 방에서 내보냈습니다.', { status: 403 });
+      if (player) return;
+    }
+    socket.data = { role: 'guest' };
+    return;
+  }
+  const check = signer.verify(token, ['player', 'host']);
+  if (!check.ok) {
+    const code = check.reason === 'kind' ? ErrorCode.FORBIDDEN : ErrorCode.UNAUTHORIZED;
+    throw new AppError(code, check.reason === 'expired' ? '토큰이 만료되었습니다.' : '유효한 퀴즈 토큰이 필요합니다.', { status: 401 });
+  }
+  const { kind, sub, scope } = check.payload;
+  let data: QuizSocketData;
+  if (kind === 'host') {
+    await rooms.meta(sub);
+    data = { role: 'host', roomId: sub };
+  } else {
+    if (!scope) throw new AppError(ErrorCode.UNAUTHORIZED, '유효한 퀴즈 토큰이 필요합니다.', { status: 401 });
+    const player = await rooms.repository.player(scope, sub);
+    if (!player) throw new AppError(ErrorCode.PLAYER_NOT_FOUND, '이 방의 참가자가 아닙니다.', { status: 404 });
+    if (player.kicked) throw new AppError(ErrorCode.KICKED, '진행자가 이 방에서 내보냈습니다.', { status: 403 });
+    data = { role: 'player', roomId: scope, playerId: sub, nickname: player.nickname, answer: null };
+  }
+  socket.data = data;
+}
+
+/** Token buckets per client address, forgotten after a minute of silence so the map stays small. */
+class AddressBuckets {
+  private readonly buckets = new Map<string, { bucket: TokenBucket; seen: number }>();
+  private sweptAt = Date.now();
+
+  constructor(private readonly limit: QuizJoinLimit) {}
+
+  take(address: string): boolean {
+    const now = Date.now();
+    if (now - this.sweptAt > 60_000) {
+      for (const [key, entry] of this.buckets) if (now - entry.seen > 60_000) this.buckets.delete(key);
+      this.sweptAt = now;
+    }
+    let entry = this.buckets.get(address);
+    if (!entry) this.buckets.set(address, (entry = { bucket: new TokenBucket(this.limit.capacity, this.limit.refillPerSecond), seen: now }));
+    entry.seen = now;
+    return entry.bucket.take();
+  }
+}

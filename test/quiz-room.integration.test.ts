@@ -1,0 +1,465 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LeaderboardPayload, PodiumPayload, QuestionPayload, RevealPayload, RoomStatePayload } from '../src/protocol/quiz.js';
+import { basePoints, streakBonus } from '../src/quiz/scoring.js';
+import type { RoomResults } from '../src/quiz/room-results.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+import {
+  createQuiz,
+  createRoom,
+  fetchResults,
+  joinRoom,
+  openHost,
+  QuizClient,
+  rejoin,
+  sampleItems,
+  type JoinedPlayer,
+} from './support/quiz-client.js';
+
+/** Q rules (test/SPEC.md): live quiz rooms on one node, memory store unless stated. */
+
+let app: TestApp | undefined;
+const clients: QuizClient[] = [];
+afterEach(async () => {
+  for (const client of clients.splice(0)) client.close();
+  await app?.stop();
+  app = undefined;
+});
+
+async function boot(env: Record<string, string> = {}) {
+  app = await startTestApp(env);
+  return app;
+}
+
+const track = <T extends { client: QuizClient } | QuizClient>(value: T): T => {
+  clients.push(value instanceof QuizClient ? value : value.client);
+  return value;
+};
+
+async function openQuestion(host: QuizClient, players: JoinedPlayer[], index: number) {
+  const opened = players.map((player) => player.client.next<QuestionPayload>('room:question', (q) => q.phase === 'open' && q.question.index === index));
+  const ack = await host.emit(index === 0 ? 'room:start' : 'room:next');
+  expect(ack.ok).toBe(true);
+  return Promise.all(opened);
+}
+
+describe('live quiz room', () => {
+  it('Q1 runs a 3-question game to the podium: scores follow the formula, ranks follow scores, results match', async () => {
+    const server = await boot();
+    const setup = await createQuiz(server, sampleItems(3));
+    const room = await createRoom(server, setup, { questionSeconds: 10, previewSeconds: 0 });
+    const host = track(await openHost(server.url, room.hostToken));
+    const players = [track(await joinRoom(server.url, room.code, '민준')), track(await joinRoom(server.url, room.code, '서연')), track(await joinRoom(server.url, room.code, '지호'))];
+    const lobby = await host.next<{ playerCount: number }>('room:players', (update) => update.playerCount === 3);
+    expect(lobby.playerCount).toBe(3);
+
+    // 민준 always right, 서연 right on the first two, 지호 always wrong; question 2 nobody but 민준 answers.
+    const plans = [
+      [0, 1, 2],
+      [0, 1, null],
+      [1, 0, null],
+    ];
+    for (let q = 0; q < 3; q += 1) {
+      if (q > 0) {
+        const leaderboard = host.next<LeaderboardPayload>('room:leaderboard');
+        await host.emit('room:next'); // reveal -> leaderboard
+        expect((await leaderboard).top[0]!.nickname).toBe('민준');
+      }
+      const questions = await openQuestion(host, players, q);
+      expect(questions[0]!.question).not.toHaveProperty('answer');
+      const reveals = players.map((player) => player.client.next<RevealPayload>('room:reveal', (reveal) => reveal.question.index === q));
+      for (const [index, player] of players.entries()) {
+        const choice = plans[index]![q];
+        if (choice === null || choice === undefined) continue;
+        const ack = await player.client.emit<{ duplicate: boolean }>('answer:submit', { questionIndex: q, choice });
+        expect(ack.ok).toBe(true);
+      }
+      // Everyone who will answer has: the host skips the rest of the time.
+      if (plans.some((plan) => plan[q] === null)) await host.emit('room:skip');
+      const revealed = await Promise.all(reveals);
+      expect(revealed[0]!.correctChoice).toBe(setup.items[q]!.answer);
+      expect(revealed[0]!.you?.correct).toBe(true);
+      expect(revealed[2]!.you?.correct).toBe(false);
+    }
+    await host.emit('room:next'); // -> leaderboard
+    const podiums = players.map((player) => player.client.next<PodiumPayload>('room:podium'));
+    expect((await host.emit('room:next')).ok).toBe(true); // last leaderboard -> podium
+    const podium = await podiums[0]!;
+    expect(podium.top.map((row) => row.nickname)).toEqual(['민준', '서연', '지호']);
+    const ended = players[0]!.client.next('room:ended');
+    await host.emit('room:end');
+    await ended;
+
+    const results = (await fetchResults(server, room.roomId, setup.instructorToken)).body as unknown as RoomResults;
+    expect(results.phase).toBe('ended');
+    expect(results.closedQuestions).toBe(3);
+    for (const player of results.players) {
+      let streak = 0;
+      let total = 0;
+      for (const answer of player.answers) {
+        if (answer.correct) {
+          streak += 1;
+          expect(answer.points).toBe(basePoints(answer.responseMs!, 10_000) + streakBonus(streak));
+        } else {
+          streak = 0;
+          expect(answer.points).toBe(0);
+        }
+        total += answer.points;
+      }
+      expect(player.score).toBe(total);
+    }
+    expect(results.players.map((player) => player.nickname)).toEqual(['민준', '서연', '지호']);
+    expect(results.players[0]!.answers[1]!.streakBonus).toBe(100);
+    expect(results.questions[2]!.distribution).toEqual([0, 0, 1, 0]);
+
+    const csv = await fetch(`${server.url}/api/rooms/${room.roomId}/results.csv`, { headers: { authorization: `Bearer ${room.hostToken}` } });
+    expect(csv.status).toBe(200);
+    const lines = (await csv.text()).replace(/^\ufeff/, '').trim().split('\r\n');
+    expect(lines).toHaveLength(1 + 3 * 3);
+    expect(lines[1]).toMatch(/^1,민준,/);
+  });
+
+  it('Q2 a storm of concurrent and duplicate submits from three tabs of one player records one answer', async () => {
+    const server = await boot();
+    const setup = await createQuiz(server, sampleItems(1));
+    const room = await createRoom(server, setup, { questionSeconds: 20, previewSeconds: 0 });
+    const host = track(await openHost(server.url, room.hostToken));
+    const player = track(await joinRoom(server.url, room.code, '폭풍'));
+    const other = track(await joinRoom(server.url, room.code, '잔잔'));
+    const tabs = [player.client, track(await rejoin(server.url, player.playerToken)), track(await rejoin(server.url, player.playerToken))];
+    await openQuestion(host, [player, other], 0);
+
+    const acks = await Promise.all(
+      tabs.flatMap((tab, tabIndex) =>
+        Array.from({ length: 15 }, (_, index) => tab.emit<{ choice: number; duplicate: boolean }>('answer:submit', { questionIndex: 0, choice: (tabIndex + index) % 4 })),
+      ),
+    );
+    const accepted = acks.filter((ack) => ack.ok);
+    expect(accepted).toHaveLength(45);
+    const firsts = accepted.filter((ack) => ack.ok && !ack.duplicate);
+    expect(firsts).toHaveLength(1);
+    const recorded = firsts[0]!.ok ? firsts[0]!.choice : -1;
+    expect(accepted.every((ack) => ack.ok && ack.choice === recorded)).toBe(true);
+
+    const reveal = player.client.next<RevealPayload>('room:reveal');
+    await host.emit('room:skip');
+    expect((await reveal).answered).toBe(1);
+    const results = (await fetchResults(server, room.roomId, setup.instructorToken)).body as unknown as RoomResults;
+    expect(results.questions[0]!.answered).toBe(1);
+    expect(results.players.find((row) => row.nickname === '폭풍')!.answers[0]!.choice).toBe(recorded);
+  });
+
+  it('Q3 answers after the close are LATE; answers to a question not open yet are refused', async () => {
+    const server = await boot({ QUIZ_ANSWER_GRACE_MS: '100' });
+    const setup = await createQuiz(server, sampleItems(2));
+    const room = await createRoom(server, setup, { questionSeconds: 5, previewSeconds: 0 });
+    const host = track(await openHost(server.url, room.hostToken));
+    const player = track(await joinRoom(server.url, room.code, '늦잠'));
+    const early = await player.client.emit('answer:submit', { questionIndex: 0, choice: 1 });
+    expect(early).toMatchObject({ ok: false, error: { code: 'QUESTION_NOT_OPEN' } });
+    const [opened] = await openQuestion(host, [player], 0);
+    expect(opened!.remainingMs).toBeGreaterThan(4_000);
+    const ahead = await player.client.emit('answer:submit', { questionIndex: 1, choice: 1 });
+    expect(ahead).toMatchObject({ ok: false, error: { code: 'QUESTION_NOT_OPEN' } });
+    // Nobody answers: the timer closes the question at its deadline plus grace.
+    const reveal = await player.client.next<RevealPayload>('room:reveal', () => true, 10_000);
+    expect(reveal.you).toMatchObject({ choice: null, correct: false, points: 0 });
+    const late = await player.client.emit('answer:submit', { questionIndex: 0, choice: 0 });
+    expect(late).toMatchObject({ ok: false, error: { code: 'LATE' } });
+    const results = (await fetchResults(server, room.roomId, room.hostToken)).body as unknown as RoomResults;
+    expect(results.questions[0]!.answered).toBe(0);
+  });
+
+  it('Q4 pause freezes the remaining time and refuses answers; resume restarts it; response time excludes the pause', async () => {
+    const server = await boot();
+    const setup = await createQuiz(server, sampleItems(1));
+    const room = await createRoom(server, setup, { questionSeconds: 10, previewSeconds: 0 });
+    const host = track(await openHost(server.url, room.hostToken));
+    const player = track(await joinRoom(server.url, room.code, '멈춤'));
+    await openQuestion(host, [player], 0);
+    const paused = player.client.next<QuestionPayload>('room:question', (q) => q.paused);
+    expect((await host.emit('room:pause')).ok).toBe(true);
+    const frozen = await paused;
+    expect(frozen.remainingMs).toBeGreaterThan(8_000);
+    expect(await player.client.emit('answer:submit', { questionIndex: 0, choice: 0 })).toMatchObject({ ok: false, error: { code: 'ROOM_PAUSED' } });
+    expect(await host.emit('room:next')).toMatchObject({ ok: false, error: { code: 'WRONG_PHASE' } });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // A reload while paused still shows the frozen time.
+    const reloaded = track(await rejoin(server.url, player.playerToken));
+    const state = await reloaded.state();
+    expect(state).toMatchObject({ phase: 'open', paused: true });
+    expect((state as { remainingMs: number }).remainingMs).toBe(frozen.remainingMs);
+    const resumed = player.client.next<QuestionPayload>('room:question', (q) => !q.paused);
+    expect((await host.emit('room:resume')).ok).toBe(true);
+    expect((await resumed).remainingMs).toBeGreaterThan(frozen.remainingMs - 500);
+    const ack = await player.client.emit<{ responseMs: number }>('answer:submit', { questionIndex: 0, choice: 0 });
+    expect(ack.ok).toBe(true);
+    if (ack.ok) expect(ack.responseMs).toBeLessThan(10_000 - frozen.remainingMs + 1_000);
+  });
+
+  it('Q5 kick: the player is told and disconnected, its token is refused, it leaves the standings', async () => {
+    const server = await boot();
+    const setup = await createQuiz(server, sampleItems(1));
+    const room = await createRoom(server, setup, { questionSeconds: 10, previewSeconds: 0 });
+    const host = track(await openHost(server.url, room.hostToken));
+    const keep = track(await joinRoom(server.url, room.code, '남음'));
+    const gone = track(await joinRoom(server.url, room.code, '나감'));
+    const kicked = gone.client.next<{ reason: string }>('room:kicked');
+    const disconnected = new Promise<void>((resolve) => gone.client.socket.once('disconnect', () => resolve()));
+    expect((await host.emit('room:kick', { playerId: gone.playerId })).ok).toBe(true);
+    expect((await kicked).reason).toContain('내보냈');
+    await disconnected;
+    expect(await host.emit('room:kick', { playerId: 'nobody' })).toMatchObject({ ok: false, error: { code: 'PLAYER_NOT_FOUND' } });
+    const retry = QuizClient.open(server.url, { token: gone.playerToken });
+    clients.push(retry);
+    await expect(retry.ready()).rejects.toThrow('KICKED');
+    const players = await host.latest<{ players: { nickname: string }[] }>('room:players', (update) => update.players.length === 1);
+    expect(players.players.map((row) => row.nickname)).toEqual(['남음']);
+    await openQuestion(host, [keep], 0);
+    const reveal = keep.client.next<RevealPayload>('room:reveal');
+    await keep.client.emit('answer:submit', { questionIndex: 0, choice: 0 });
+    await reveal; // everyone left answered: closes early
+    const results = (await fetchResults(server, room.roomId, room.hostToken)).body as unknown as RoomResults;
+    expect(results.players.map((row) => row.nickname)).toEqual(['남음']);
+  });
+
+  it('Q6 late join on: a player joining mid-question gets it and can answer; late join off refuses ROOM_STARTED', async () => {
+    const server = await boot();
+    const setup = await createQuiz(server, sampleItems(1));
+    const open = await createRoom(server, setup, { questionSeconds: 20, previewSeconds: 0, lateJoin: true });
+    const host = track(await openHost(server.url, open.hostToken));
+    const first = track(await joinRoom(server.url, open.code, '먼저'));
+    await openQuestion(host, [first], 0);
+    const late = track(await joinRoom(server.url, open.code, '나중'));
+    const state = await late.client.state();
+    expect(state).toMatchObject({ phase: 'open', question: { index: 0 }, me: { nickname: '나중', score: 0, answer: null } });
+    expect((await late.client.emit('answer:submit', { questionIndex: 0, choice: 0 })).ok).toBe(true);
+
+    const closed = await createRoom(server, setup, { lateJoin: false, previewSeconds: 0 });
+    const host2 = track(await openHost(server.url, closed.hostToken));
+    track(await joinRoom(server.url, closed.code, '일찍'));
+    expect((await host2.emit('room:start')).ok).toBe(true);
+    const guest = track(await QuizClient.open(server.url).ready());
+    expect(await guest.emit('room:join', { code: closed.code, nickname: '지각' })).toMatchObject({ ok: false, error: { code: 'ROOM_STARTED' } });
+  });
+
+  it('Q7 a player reload mid-question gets the same question, the remaining time and its own answer back', async () => {
+    const server = await boot();
+    const setup = await createQuiz(server, sampleItems(2));
+    const room = await createRoom(server, setup, { questionSeconds: 30, previewSeconds: 0 });
+    const host = track(await openHost(server.url, room.hostToken));
+    const player = track(await joinRoom(server.url, room.code, '새로고침'));
+    const other = track(await joinRoom(server.url, room.code, '그대로'));
+    const [opened] = await openQuestion(host, [player, other], 0);
+    expect((await player.client.emit('answer:submit', { questionIndex: 0, choice: 2 })).ok).toBe(true);
+    player.client.close();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const reloaded = track(await rejoin(server.url, player.playerToken));
+    const state = (await reloaded.state()) as RoomStatePayload & { phase: 'open'; remainingMs: number };
+    expect(state.phase).toBe('open');
+    expect(state.question.index).toBe(0);
+    expect(state.question.question).toBe(opened!.question.question);
+    expect(state.remainingMs).toBeLessThan(opened!.remainingMs);
+    expect(state.remainingMs).toBeGreaterThan(25_000);
+    expect(state.me).toMatchObject({ nickname: '새로고침', answer: { questionIndex: 0, choice: 2 } });
+    // The second submit after the reload is a duplicate of the first.
+    const again = await reloaded.emit<{ duplicate: boolean; choice: number }>('answer:submit', { questionIndex: 0, choice: 3 });
+    expect(again).toMatchObject({ ok: true, duplicate: true, choice: 2 });
+  });
+
+  it('Q7 a player whose connection drops is recovered as the same player, even without a token in its handshake', async () => {
+    const server = await boot();
+    const setup = await createQuiz(server, sampleItems(1));
+    const room = await createRoom(server, setup, { questionSeconds: 30, previewSeconds: 0 });
+    const host = track(await openHost(server.url, room.hostToken));
+    const client = track(await QuizClient.open(server.url, {}, { reconnection: true }).ready());
+    const joined = await client.emit<{ playerId: string }>('room:join', { code: room.code, nickname: '끊김' });
+    expect(joined.ok).toBe(true);
+    await client.state();
+    const other = track(await joinRoom(server.url, room.code, '안끊김'));
+    await openQuestion(host, [other], 0);
+    const recovered = new Promise<boolean>((resolve) => client.socket.once('connect', () => resolve(client.socket.recovered)));
+    const state = client.next<RoomStatePayload>('room:state');
+    client.socket.io.engine.close(); // an unexpected drop: the client reconnects by itself
+    expect(await recovered).toBe(true);
+    expect(await state).toMatchObject({ phase: 'open', me: { nickname: '끊김', answer: null } });
+    expect(await client.emit('answer:submit', { questionIndex: 0, choice: 1 })).toMatchObject({ ok: true, duplicate: false });
+  });
+
+  it('Q8 a host reload gets the phase, the player list and the live answer count', async () => {
+    const server = await boot();
+    const setup = await createQuiz(server, sampleItems(1));
+    const room = await createRoom(server, setup, { questionSeconds: 30, previewSeconds: 0 });
+    const host = track(await openHost(server.url, room.hostToken));
+    const a = track(await joinRoom(server.url, room.code, '하나'));
+    const b = track(await joinRoom(server.url, room.code, '둘'));
+    await openQuestion(host, [a, b], 0);
+    await a.client.emit('answer:submit', { questionIndex: 0, choice: 1 });
+    await host.next('room:answer-count', (count: { answered: number }) => count.answered === 1);
+    host.close();
+    const again = track(await openHost(server.url, room.hostToken));
+    const state = (await again.state()) as RoomStatePayload & { answered?: number };
+    expect(state).toMatchObject({ phase: 'open', code: room.code, playerCount: 2, answered: 1 });
+    expect(state.players?.map((row) => row.nickname).sort()).toEqual(['둘', '하나']);
+    expect(state).not.toHaveProperty('me');
+    expect((await again.emit('room:skip')).ok).toBe(true);
+  });
+
+  it('Q9 no frame a player receives carries a solution before its reveal (every raw frame scanned)', async () => {
+    const server = await boot();
+    const items = sampleItems(3);
+    const setup = await createQuiz(server, items);
+    const room = await createRoom(server, setup, { questionSeconds: 10, previewSeconds: 1 });
+    const host = track(await openHost(server.url, room.hostToken));
+    const players = [track(await joinRoom(server.url, room.code, '감시')), track(await joinRoom(server.url, room.code, '검사'))];
+    for (let q = 0; q < items.length; q += 1) {
+      if (q > 0) await host.emit('room:next');
+      const reveals = players.map((player) => player.client.next<RevealPayload>('room:reveal', (reveal) => reveal.question.index === q));
+      await openQuestion(host, players, q);
+      // A reload mid-question too: its snapshot is scanned like everything else.
+      await players[1]!.client.emit('answer:submit', { questionIndex: q, choice: (q + 1) % 4 });
+      await players[0]!.client.emit('answer:submit', { questionIndex: q, choice: items[q]!.answer });
+      await Promise.all(reveals);
+    }
+    await host.emit('room:next');
+    await host.emit('room:next');
+    await host.emit('room:end');
+    await players[0]!.client.next('room:ended').catch(() => undefined);
+
+    for (const player of players) {
+      let revealed = -1;
+      expect(player.client.frames.length).toBeGreaterThan(10);
+      for (const frame of player.client.frames) {
+        const match = /"room:reveal",\{"question":\{"index":(\d+)/.exec(frame);
+        if (match) {
+          revealed = Number(match[1]);
+          continue;
+        }
+        for (let q = revealed + 1; q < items.length; q += 1) {
+          expect(frame).not.toContain(items[q]!.explanation);
+        }
+        if (/"phase":"(open|preview)"/.test(frame) || frame.includes('"room:question"')) {
+          expect(frame).not.toContain('correctChoice');
+          expect(frame).not.toContain('explanation');
+        }
+      }
+      expect(revealed).toBe(items.length - 1);
+    }
+  });
+
+  it('Q10 every host command from a player or a guest socket is refused; bad tokens cannot connect', async () => {
+    const server = await boot();
+    const setup = await createQuiz(server, sampleItems(1));
+    const room = await createRoom(server, setup, { previewSeconds: 0 });
+    const host = track(await openHost(server.url, room.hostToken));
+    const player = track(await joinRoom(server.url, room.code, '장난'));
+    const guest = track(await QuizClient.open(server.url).ready());
+    const commands: Array<[string, unknown]> = [
+      ['room:start', {}],
+      ['room:next', {}],
+      ['room:skip', {}],
+      ['room:pause', {}],
+      ['room:resume', {}],
+      ['room:kick', { playerId: player.playerId }],
+      ['room:lock', {}],
+      ['room:unlock', {}],
+      ['room:end', {}],
+    ];
+    for (const socket of [player.client, guest]) {
+      for (const [command, payload] of commands) {
+        expect(await socket.emit(command, payload), command).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+      }
+    }
+    expect(await host.emit('answer:submit', { questionIndex: 0, choice: 0 })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    expect(await player.client.emit('room:join', { code: room.code, nickname: '또' })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    const state = await host.state();
+    expect(state.phase).toBe('lobby');
+    expect((await host.emit('room:start', { extra: 1 })).ok).toBe(false);
+
+    const forged = `${player.playerToken.split('.')[0]}.AAAA`;
+    for (const token of [forged, 'garbage', setup.instructorToken]) {
+      const client = QuizClient.open(server.url, { token });
+      clients.push(client);
+      await expect(client.ready()).rejects.toThrow(/UNAUTHORIZED|FORBIDDEN/);
+    }
+  });
+
+  it('Q11 nickname rules, unknown code, lock, full room and the join rate limit', async () => {
+    const server = await boot({ QUIZ_JOIN_BURST: '12', QUIZ_JOIN_PER_SECOND: '1' });
+    const setup = await createQuiz(server, sampleItems(1));
+    const room = await createRoom(server, setup, { maxPlayers: 2 });
+    const host = track(await openHost(server.url, room.hostToken));
+    const guest = track(await QuizClient.open(server.url).ready());
+    const attempt = (nickname: unknown, code: unknown = room.code) => guest.emit('room:join', { code, nickname });
+    expect(await attempt('')).toMatchObject({ ok: false, error: { code: 'INVALID_PAYLOAD' } });
+    expect(await attempt('   ')).toMatchObject({ ok: false, error: { code: 'INVALID_PAYLOAD' } });
+    expect(await attempt('가'.repeat(21))).toMatchObject({ ok: false, error: { code: 'INVALID_PAYLOAD' } });
+    expect(await attempt('탭\t문자')).toMatchObject({ ok: false, error: { code: 'INVALID_PAYLOAD' } });
+    expect(await attempt('영희', '12345')).toMatchObject({ ok: false, error: { code: 'INVALID_PAYLOAD' } });
+    expect(await attempt('영희', room.code === '000000' ? '000001' : '000000')).toMatchObject({ ok: false, error: { code: 'ROOM_NOT_FOUND' } });
+    const first = track(await joinRoom(server.url, room.code, '  Alice  '));
+    expect((await first.client.state()).me?.nickname).toBe('Alice');
+    expect(await attempt('ALICE')).toMatchObject({ ok: false, error: { code: 'NICKNAME_TAKEN' } });
+    expect(await attempt('ａｌｉｃｅ')).toMatchObject({ ok: false, error: { code: 'NICKNAME_TAKEN' } });
+    expect((await host.emit('room:lock')).ok).toBe(true);
+    expect(await attempt('Bob')).toMatchObject({ ok: false, error: { code: 'ROOM_LOCKED' } });
+    expect((await host.emit('room:unlock')).ok).toBe(true);
+    track(await joinRoom(server.url, room.code, 'Bob'));
+    expect(await attempt('Carol')).toMatchObject({ ok: false, error: { code: 'ROOM_FULL' } });
+    // Eight attempts from this address so far, of a burst of 12 (refilled at 1/s): a quick run of ten hits the limit.
+    const burst = await Promise.all(Array.from({ length: 10 }, (_, index) => attempt(`Dave${index}`)));
+    const codes = burst.map((ack) => (ack.ok ? 'ok' : ack.error.code));
+    expect(codes).toContain('RATE_LIMITED');
+    expect(codes.every((code) => code === 'RATE_LIMITED' || code === 'ROOM_FULL')).toBe(true);
+  });
+
+  it('Q12 results and room creation check their tokens; a quiz of another class cannot be hosted', async () => {
+    const server = await boot();
+    const setup = await createQuiz(server, sampleItems(1));
+    const other = await createQuiz(server, sampleItems(1));
+    const room = await createRoom(server, setup);
+    expect((await fetchResults(server, room.roomId, other.instructorToken)).status).toBe(403);
+    expect((await fetch(`${server.url}/api/rooms/${room.roomId}/results`)).status).toBe(401);
+    expect((await fetchResults(server, 'nope', setup.instructorToken)).status).toBe(404);
+    const before = (await fetchResults(server, room.roomId, setup.instructorToken)).body as unknown as RoomResults;
+    expect(before).toMatchObject({ phase: 'lobby', closedQuestions: 0, players: [] });
+    const steal = await fetch(`${server.url}/api/rooms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${other.instructorToken}` },
+      body: JSON.stringify({ quizId: setup.quizId }),
+    });
+    expect(steal.status).toBe(404);
+    for (const options of [{ questionSeconds: 4 }, { questionSeconds: 121 }, { maxPlayers: 0 }, { surprise: true }]) {
+      const bad = await fetch(`${server.url}/api/rooms`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${setup.instructorToken}` },
+        body: JSON.stringify({ quizId: setup.quizId, options }),
+      });
+      expect(bad.status, JSON.stringify(options)).toBe(400);
+    }
+    const list = await fetch(`${server.url}/api/rooms`, { headers: { authorization: `Bearer ${setup.instructorToken}` } });
+    expect(((await list.json()) as { rooms: { roomId: string }[] }).rooms.map((row) => row.roomId)).toEqual([room.roomId]);
+    const qr = await fetch(`${server.url}/api/rooms/join-qr.svg?code=${room.code}`);
+    expect(qr.headers.get('content-type')).toContain('image/svg+xml');
+    expect(await qr.text()).toContain('<svg');
+  });
+
+  it('Q13 the same game on Redis: state survives in the store and the room closes early once all answered', async () => {
+    const server = await boot({ REDIS_URL: 'redis://127.0.0.1:6379' });
+    const setup = await createQuiz(server, sampleItems(2));
+    const room = await createRoom(server, setup, { questionSeconds: 30, previewSeconds: 0 });
+    const host = track(await openHost(server.url, room.hostToken));
+    const players = [track(await joinRoom(server.url, room.code, '레디스')), track(await joinRoom(server.url, room.code, '스트림'))];
+    for (let q = 0; q < 2; q += 1) {
+      if (q > 0) await host.emit('room:next');
+      await openQuestion(host, players, q);
+      const reveal = host.next<RevealPayload>('room:reveal');
+      for (const player of players) await player.client.emit('answer:submit', { questionIndex: q, choice: setup.items[q]!.answer });
+      expect((await reveal).answered).toBe(2); // well before the 30 s deadline
+    }
+    await host.emit('room:next');
+    await host.emit('room:next');
+    const results = (await fetchResults(server, room.roomId, setup.instructorToken)).body as unknown as RoomResults;
+    expect(results.phase).toBe('podium');
+    expect(results.players.every((row) => row.correctCount === 2)).toBe(true);
+  });
+});
