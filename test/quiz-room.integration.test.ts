@@ -301,6 +301,12 @@ describe('live quiz room', () => {
     expect(state).toMatchObject({ phase: 'open', code: room.code, playerCount: 2, answered: 1 });
     expect(state.players?.map((row) => row.nickname).sort()).toEqual(['둘', '하나']);
     expect(state).not.toHaveProperty('me');
+    expect(state.players?.every((row) => row.connected)).toBe(true);
+    const left = again.next<{ players: { nickname: string; connected: boolean }[] }>('room:players', (update) =>
+      update.players.some((row) => row.nickname === '둘' && !row.connected),
+    );
+    b.client.close();
+    expect((await left).players.find((row) => row.nickname === '하나')?.connected).toBe(true);
     expect((await again.emit('room:skip')).ok).toBe(true);
   });
 

@@ -4,7 +4,7 @@ import type { MyAnswer, PlayerSummary, QuizServerEvents, RoomStatePayload } from
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 import { dueAt, dueTransition, type PhaseRecord } from './room-phase.js';
-import type { RoomEvent } from './room-repository.js';
+import { ROOM_TTL_MS, type RoomEvent } from './room-repository.js';
 import type { RoomService } from './room-service.js';
 import {
   leaderboardView,
@@ -28,6 +28,8 @@ type MemberSocket = QuizSocket & { data: Exclude<QuizSocketData, { role: 'guest'
 
 /** The driver's lease: renewed every scan, so a dead node's rooms are taken over within a few seconds. */
 const DRIVER_LEASE_MS = 3_000;
+/** A node's heartbeat lives this long; renewed every scan. */
+const NODE_HEARTBEAT_MS = 5_000;
 const SCAN_INTERVAL_MS = 1_000;
 /** The host's live answer count: at most 4 updates per second. */
 const COUNT_INTERVAL_MS = 250;
@@ -111,7 +113,9 @@ export class RoomRuntime {
       let sockets = room.players.get(data.playerId);
       if (!sockets) room.players.set(data.playerId, (sockets = new Set()));
       sockets.add(member);
-      await this.deps.store.hincrby(keys.roomPresence(data.roomId), data.playerId, 1);
+      const presence = keys.roomPresence(data.roomId);
+      await this.deps.store.hset(presence, { [this.presenceField(socket)]: data.playerId });
+      await this.deps.store.expire(presence, ROOM_TTL_MS);
       await this.deps.service.repository.appendEvent(data.roomId, { type: 'players' });
     }
     await this.watch(room);
@@ -128,7 +132,7 @@ export class RoomRuntime {
       if (sockets?.delete(socket as MemberSocket)) {
         if (sockets.size === 0) room.players.delete(data.playerId);
         void (async () => {
-          await this.deps.store.hincrby(keys.roomPresence(data.roomId), data.playerId, -1);
+          await this.deps.store.hdel(keys.roomPresence(data.roomId), this.presenceField(socket));
           await this.deps.service.repository.appendEvent(data.roomId, { type: 'players' });
         })().catch((error: unknown) => this.deps.logger.debug({ err: error }, 'presence update failed'));
       }
@@ -175,6 +179,7 @@ export class RoomRuntime {
       if (room.driving) releases.push(this.deps.store.releaseLease(keys.roomDriver(room.roomId), this.deps.nodeId).catch(() => false));
     }
     this.rooms.clear();
+    releases.push(this.deps.store.del(keys.nodeHeartbeat(this.deps.nodeId)).catch(() => 0));
     await Promise.all(releases);
   }
 
@@ -361,14 +366,32 @@ export class RoomRuntime {
     }, PLAYERS_REFRESH_MS);
   }
 
+  private presenceField(socket: QuizSocket): string {
+    return `${this.deps.nodeId}|${socket.id}`;
+  }
+
+  /**
+   * The room's players with whether any of their sockets is connected on a live node. Entries of a node whose
+   * heartbeat expired (it crashed) are stale: they are ignored and removed, so such players show as gone until
+   * they reconnect somewhere.
+   */
   private async playerList(roomId: string): Promise<PlayerSummary[]> {
-    const [players, presence] = await Promise.all([
-      this.deps.service.repository.players(roomId),
-      this.deps.store.hgetall(keys.roomPresence(roomId)),
-    ]);
+    const { store, nodeId } = this.deps;
+    const presenceKey = keys.roomPresence(roomId);
+    const [players, presence] = await Promise.all([this.deps.service.repository.players(roomId), store.hgetall(presenceKey)]);
+    const alive = new Map<string, boolean>([[nodeId, true]]);
+    const connected = new Set<string>();
+    const stale: string[] = [];
+    for (const [field, playerId] of Object.entries(presence)) {
+      const node = field.slice(0, field.indexOf('|'));
+      if (!alive.has(node)) alive.set(node, await store.exists(keys.nodeHeartbeat(node)));
+      if (alive.get(node)) connected.add(playerId);
+      else stale.push(field);
+    }
+    if (stale.length > 0) await store.hdel(presenceKey, ...stale);
     return players
       .filter((player) => !player.kicked)
-      .map((player) => ({ playerId: player.playerId, nickname: player.nickname, connected: Number(presence[player.playerId] ?? 0) > 0 }));
+      .map((player) => ({ playerId: player.playerId, nickname: player.nickname, connected: connected.has(player.playerId) }));
   }
 
   // ---- driving: leases and timers
@@ -378,6 +401,7 @@ export class RoomRuntime {
     this.scanning = true;
     const { store, nodeId, service, logger } = this.deps;
     try {
+      await store.set(keys.nodeHeartbeat(nodeId), String(this.now()), { ttlMs: NODE_HEARTBEAT_MS });
       for (const roomId of await service.repository.activeRooms()) {
         const local = this.rooms.get(roomId);
         if (local?.driving) {

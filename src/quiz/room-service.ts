@@ -144,8 +144,10 @@ export class RoomService {
    */
   async submit(roomId: string, playerId: string, payload: SubmitAnswerPayload, known?: PhaseRecord): Promise<SubmitAnswerResult> {
     const now = this.now();
-    const record = known ?? (await this.phase(roomId));
     const { questionIndex, choice } = payload;
+    // The cache may lag the store by a few ms: only a refusal is worth a fresh read.
+    const cachedOpen = known?.phase === 'open' && known.q === questionIndex;
+    const record = known && cachedOpen ? known : await this.phase(roomId);
     if (record.phase !== 'open' || record.q !== questionIndex) {
       const closedAlready =
         (record.phase === 'open' && record.q > questionIndex) ||

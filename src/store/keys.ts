@@ -52,8 +52,10 @@ export const keys = {
   roomPlayers: (id: string) => key('room', id, 'players'),
   /** Nicknames taken in a room (hash: case-folded nickname -> player id; HSETNX makes them unique). */
   roomNicknames: (id: string) => key('room', id, 'nicknames'),
-  /** Live sockets per player of a room (hash: player id -> count), for the host's player list. */
+  /** Live player sockets of a room (hash: `nodeId|socketId` -> player id), for the host's player list. */
   roomPresence: (id: string) => key('room', id, 'presence'),
+  /** A node's heartbeat (short TTL, renewed every second): presence entries of a node without one are stale. */
+  nodeHeartbeat: (nodeId: string) => key('node', nodeId),
   /** Answers to one question (hash: player id -> JSON {choice, responseMs}; HSETNX: first write wins). */
   roomAnswers: (id: string, questionIndex: number) => key('room', id, 'answers', questionIndex),
   /** Phase changes of a room, in order (stream); every node tails it to render its own sockets' views. */
