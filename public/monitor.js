@@ -5,6 +5,7 @@
 // simply replaces or upserts what it shows. Server text reaches the DOM as textContent only.
 
 import { requiredText, submitOnCtrlEnter } from './forms.js';
+import { PHASE_LABELS, downloadWithToken, hostedRooms } from './quiz-common.js';
 
 const CLASSES_KEY = 'lectern.monitor.classes';
 const CURRENT_KEY = 'lectern.monitor.current';
@@ -61,6 +62,11 @@ const announceCounter = $('announce-counter');
 const announceSend = $('announce-send');
 const announceError = $('announce-error');
 const announceLog = $('announce-log');
+const quizRoomList = $('quiz-room-list');
+const quizRoomsEmpty = $('quiz-rooms-empty');
+const quizRoomsError = $('quiz-rooms-error');
+const quizRoomNew = $('quiz-room-new');
+const QUIZ_ROOMS_REFRESH_MS = 20_000;
 
 /** The open class: { classId, code, instructorToken, name, materialId, createdAt }. */
 let current = null;
@@ -74,6 +80,7 @@ const handItems = new Map();
 /** chapter index -> { number, title } of the class's material */
 let chapters = new Map();
 let ticker = 0;
+let roomsTicker = 0;
 
 // ---- small helpers -----------------------------------------------------------------------------------------------
 
@@ -243,6 +250,11 @@ async function openClass(entry) {
   connect();
   clearInterval(ticker);
   ticker = setInterval(refreshElapsed, 15_000);
+  quizRoomNew.href = `/host.html?class=${encodeURIComponent(entry.classId)}`;
+  quizRoomList.replaceChildren();
+  void loadQuizRooms();
+  clearInterval(roomsTicker);
+  roomsTicker = setInterval(() => void loadQuizRooms(), QUIZ_ROOMS_REFRESH_MS);
 }
 
 function showClassHead() {
@@ -271,6 +283,7 @@ async function loadChapters(materialId) {
 
 function closeRoom() {
   clearInterval(ticker);
+  clearInterval(roomsTicker);
   if (socket) {
     socket.removeAllListeners();
     socket.disconnect();
@@ -606,6 +619,61 @@ announceForm.addEventListener('submit', async (event) => {
     ),
   );
 });
+
+// ---- quiz rooms ----------------------------------------------------------------------------------------------------
+
+/** The class's live quiz rooms (GET /api/rooms) with their results; the host page link where this browser hosts. */
+async function loadQuizRooms() {
+  const entry = current;
+  if (!entry) return;
+  let rooms;
+  try {
+    const response = await fetch('/api/rooms', { headers: { authorization: `Bearer ${entry.instructorToken}` } });
+    const body = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(errorText(body.error, '퀴즈 방 목록을 불러오지 못했습니다.'));
+    rooms = body.rooms ?? [];
+  } catch (error) {
+    if (current?.classId !== entry.classId) return;
+    quizRoomsError.textContent = error instanceof TypeError ? '서버에 연결할 수 없습니다.' : error.message;
+    return;
+  }
+  if (current?.classId !== entry.classId) return;
+  quizRoomsError.textContent = '';
+  const hosted = new Set(hostedRooms().map((room) => room.roomId));
+  rooms.sort((left, right) => right.createdAt - left.createdAt);
+  quizRoomsEmpty.hidden = rooms.length > 0;
+  quizRoomList.replaceChildren(...rooms.map((room) => quizRoomItem(room, hosted.has(room.roomId), entry.instructorToken)));
+}
+
+function quizRoomItem(room, hostedHere, token) {
+  const created = new Date(room.createdAt).toLocaleString('ko-KR', { dateStyle: 'medium', timeStyle: 'short' });
+  const actions = element('div', { className: 'quiz-room-actions' });
+  if (hostedHere) actions.append(element('a', { href: `/host.html#room=${encodeURIComponent(room.roomId)}`, text: room.phase === 'ended' ? '진행 화면' : '진행 화면 열기', 'data-testid': 'quiz-room-host' }));
+  for (const [kind, url, label] of [['csv', room.csvUrl, '결과 CSV'], ['json', room.resultsUrl, '결과 JSON']]) {
+    const button = element('button', { type: 'button', className: 'secondary small', text: label, 'data-testid': `quiz-room-${kind}` });
+    button.addEventListener('click', async () => {
+      button.disabled = true;
+      const failure = await downloadWithToken(url, token, `quiz-${room.code}-results.${kind}`);
+      button.disabled = false;
+      quizRoomsError.textContent = failure ?? '';
+    });
+    actions.append(button);
+  }
+  return element(
+    'li',
+    { className: 'quiz-room', 'data-testid': 'quiz-room', 'data-room-id': room.roomId, 'data-phase': room.phase },
+    element(
+      'div',
+      { className: 'quiz-room-text' },
+      element('strong', { text: room.title }),
+      element('span', { className: 'muted', text: `코드 ${room.code} · 참가자 ${room.players}명 · ${created}` }),
+    ),
+    element('span', { className: 'badge phase', 'data-phase': room.phase, text: PHASE_LABELS[room.phase] ?? room.phase }),
+    actions,
+  );
+}
+
+$('quiz-rooms-refresh').addEventListener('click', () => void loadQuizRooms());
 
 // ---- the rest ------------------------------------------------------------------------------------------------------
 

@@ -38,7 +38,7 @@ export function createRoomsRouter({ rooms, signer }: { rooms: RoomService; signe
           title: results.title,
           createdAt: results.createdAt,
           phase: live?.phase ?? results.phase,
-          players: results.players.length,
+          players: live ? await rooms.repository.playerCount(roomId) : results.players.length,
           resultsUrl: `/api/rooms/${roomId}/results`,
           csvUrl: `/api/rooms/${roomId}/results.csv`,
         });
@@ -57,7 +57,8 @@ export function createRoomsRouter({ rooms, signer }: { rooms: RoomService; signe
         margin: 1,
         errorCorrectionLevel: 'M',
       });
-      response.type('image/svg+xml').set('Cache-Control', 'public, max-age=3600').send(svg);
+      // The link is built from this request's host, so caches must keep one copy per host.
+      response.type('image/svg+xml').set({ 'Cache-Control': 'private, max-age=3600', Vary: 'Host' }).send(svg);
     } catch (error) {
       next(error);
     }

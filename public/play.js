@@ -1,0 +1,464 @@
+// Quiz player (a phone): join a live room with its 6-digit code (prefilled from ?code=, the QR link) and a nickname,
+// then follow the room over socket.io (`/quiz`): questions with a timer and four big answer buttons, the result after
+// each reveal, the leaderboard rank, the podium. The player token from `room:join` is kept in localStorage per room,
+// so a reload reconnects with it and the server's `room:state` snapshot (with `me`: score, rank and the answer already
+// sent) redraws the same screen. Kicked or expired players go back to the join form. Question text, choices and
+// nicknames are untrusted: they reach the DOM as textContent only.
+
+import {
+  $,
+  CHOICES,
+  Countdown,
+  choiceNodes,
+  element,
+  errorText,
+  leaderboardRows,
+  podiumNodes,
+  readList,
+  sendCommand,
+  setConnection,
+  showScreen,
+  writeList,
+} from './quiz-common.js';
+
+const PLAYER_ROOMS_KEY = 'lectern.play.rooms';
+const NICKNAME_KEY = 'lectern.nickname';
+const MAX_SAVED = 10;
+const RESUME_WITHIN_MS = 24 * 60 * 60_000;
+const CONNECT_TIMEOUT_MS = 10_000;
+
+const joinSection = $('join');
+const joinNotice = $('join-notice');
+const joinForm = $('join-form');
+const codeInput = $('join-code');
+const nicknameInput = $('join-nickname');
+const joinButton = $('join-button');
+const joinError = $('join-error');
+const connection = $('connection');
+const game = $('game');
+const meName = $('me-name');
+const meProgress = $('me-progress');
+const meScore = $('me-score');
+const status = $('status');
+const lobbyTitle = $('lobby-title');
+const questionNumber = $('question-number');
+const questionText = $('question-text');
+const timer = $('timer');
+const previewNote = $('preview-note');
+const pausedNote = $('paused-note');
+const answers = $('answers');
+const answerSent = $('answer-sent');
+const verdict = $('verdict');
+const points = $('points');
+const revealStanding = $('reveal-standing');
+const revealCorrect = $('reveal-correct');
+const revealExplanation = $('reveal-explanation');
+const boardRank = $('board-rank');
+const boardScore = $('board-score');
+const board = $('board');
+const podiumRank = $('podium-rank');
+const podium = $('podium');
+const endedRank = $('ended-rank');
+const endedPodium = $('ended-podium');
+
+const countdown = new Countdown({ bar: $('timer-bar'), label: $('timer-label'), root: timer });
+
+/** The joined room: { roomId, code, playerId, playerToken, nickname, joinedAt, ended? }. */
+let entry = null;
+let socket = null;
+let info = null;
+/** The question on screen and its phase ('preview' | 'open'), and whether it is paused. */
+let question = null;
+let questionPhase = null;
+let paused = false;
+/** The answer recorded for the current question: { questionIndex, choice } (from the ack or the snapshot). */
+let myAnswer = null;
+let submitting = false;
+let kicked = false;
+
+// ---- stored rooms --------------------------------------------------------------------------------------------
+
+const savedRooms = () => readList(PLAYER_ROOMS_KEY, (saved) => typeof saved.playerToken === 'string' && typeof saved.roomId === 'string');
+
+function saveEntry(next) {
+  writeList(PLAYER_ROOMS_KEY, [next, ...savedRooms().filter((saved) => saved.roomId !== next.roomId)].slice(0, MAX_SAVED));
+}
+
+function updateEntry(changes) {
+  if (!entry) return;
+  entry = { ...entry, ...changes };
+  saveEntry(entry);
+}
+
+function forgetEntry(roomId) {
+  writeList(PLAYER_ROOMS_KEY, savedRooms().filter((saved) => saved.roomId !== roomId));
+}
+
+// ---- join ----------------------------------------------------------------------------------------------------------
+
+function showJoin(notice = '') {
+  closeSocket();
+  entry = null;
+  game.hidden = true;
+  joinSection.hidden = false;
+  connection.hidden = true;
+  document.title = '퀴즈 참여 — lectern';
+  joinNotice.textContent = notice;
+  joinNotice.hidden = !notice;
+  joinError.textContent = '';
+  setJoinBusy(false);
+  (codeInput.value ? nicknameInput : codeInput).focus({ preventScroll: true });
+}
+
+function setJoinBusy(busy) {
+  joinButton.disabled = busy;
+  joinButton.textContent = busy ? '들어가는 중…' : '참여하기';
+}
+
+/** A join refusal in plain words: the schema's message without the field path for INVALID_PAYLOAD. */
+function joinErrorText(error) {
+  if (error?.code === 'INVALID_PAYLOAD' && typeof error.message === 'string') {
+    const detail = /:\s*(.+)$/.exec(error.message)?.[1];
+    if (detail) return detail;
+  }
+  return errorText(error, '참여하지 못했습니다. 잠시 후 다시 시도해 주세요.');
+}
+
+codeInput.addEventListener('input', () => {
+  const digits = codeInput.value.replace(/\D/g, '').slice(0, 6);
+  if (digits !== codeInput.value) codeInput.value = digits;
+});
+
+joinForm.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  joinError.textContent = '';
+  const code = codeInput.value.trim();
+  const nickname = nicknameInput.value.trim();
+  if (!/^\d{6}$/.test(code)) {
+    joinError.textContent = '방 코드는 숫자 6자리입니다.';
+    codeInput.focus();
+    return;
+  }
+  if (!nickname) {
+    joinError.textContent = '닉네임을 입력해 주세요.';
+    nicknameInput.focus();
+    return;
+  }
+  setJoinBusy(true);
+  closeSocket();
+  const guest = openSocket(null);
+  if (!(await connected(guest))) {
+    closeSocket();
+    setJoinBusy(false);
+    joinError.textContent = '서버에 연결할 수 없습니다. 잠시 후 다시 시도해 주세요.';
+    return;
+  }
+  const ack = await sendCommand(guest, 'room:join', { code, nickname });
+  if (!ack.ok) {
+    closeSocket();
+    setJoinBusy(false);
+    joinError.textContent = joinErrorText(ack.error);
+    if (ack.error?.code === 'NICKNAME_TAKEN') nicknameInput.select();
+    return;
+  }
+  try {
+    localStorage.setItem(NICKNAME_KEY, nickname);
+  } catch {
+    // No storage: nothing to prefill next time.
+  }
+  entry = { roomId: ack.roomId, code, playerId: ack.playerId, playerToken: ack.playerToken, nickname, joinedAt: Date.now() };
+  saveEntry(entry);
+  // Reconnections of this socket (a network blip) now come back as this player, not as a guest.
+  guest.auth = { token: ack.playerToken };
+  enterGame();
+  setConnection(connection, 'connected');
+});
+
+/** Resolves true once `candidate` connects, false when it is refused or takes too long. */
+function connected(candidate) {
+  return new Promise((resolve) => {
+    if (candidate.connected) return resolve(true);
+    const timeout = setTimeout(() => done(false), CONNECT_TIMEOUT_MS);
+    const done = (value) => {
+      clearTimeout(timeout);
+      candidate.off('connect', yes);
+      candidate.off('connect_error', no);
+      resolve(value);
+    };
+    const yes = () => done(true);
+    const no = () => done(false);
+    candidate.once('connect', yes);
+    candidate.once('connect_error', no);
+  });
+}
+
+// ---- the socket ----------------------------------------------------------------------------------------------------
+
+function resume(saved) {
+  entry = saved;
+  enterGame();
+  openSocket(saved.playerToken);
+}
+
+function enterGame() {
+  kicked = false;
+  info = null;
+  question = null;
+  myAnswer = null;
+  joinSection.hidden = true;
+  game.hidden = false;
+  connection.hidden = false;
+  hideStatus();
+  meName.textContent = entry.nickname ?? '';
+  showScreen(game, '');
+}
+
+function openSocket(token) {
+  socket = io('/quiz', { auth: token ? { token } : {}, transports: ['websocket'] });
+  const current = socket;
+  setConnection(connection, 'connecting');
+  current.on('connect', () => {
+    setConnection(connection, 'connected');
+    hideStatus();
+  });
+  current.on('disconnect', (reason) => {
+    if (kicked) return;
+    if (reason === 'io server disconnect') {
+      setConnection(connection, 'offline');
+      const retry = element('button', { type: 'button', className: 'secondary small', text: '다시 연결' });
+      retry.addEventListener('click', () => current.connect());
+      showStatus('서버와 연결이 끊겼습니다.', retry);
+    } else {
+      setConnection(connection, 'reconnecting');
+    }
+  });
+  current.on('connect_error', (error) => {
+    if (!entry) return; // a guest's join attempt: the form reports it
+    if (current.active) {
+      setConnection(connection, 'reconnecting');
+      return;
+    }
+    // The handshake refused the player token: socket.io does not retry. Back to the join form.
+    const code = error.data?.code;
+    const { roomId, code: roomCode } = entry;
+    forgetEntry(roomId);
+    if (!codeInput.value) codeInput.value = roomCode ?? '';
+    if (code === 'KICKED') showJoin(errorText(error.data, '진행자가 이 방에서 내보냈습니다.'));
+    else showJoin(`이전 참여 정보를 쓸 수 없어 다시 참여해야 합니다. (${errorText(error.data, '참여 정보가 만료되었습니다.')})`);
+  });
+  current.on('room:state', onState);
+  current.on('room:question', (payload) => showQuestion(payload));
+  current.on('room:reveal', showReveal);
+  current.on('room:leaderboard', showBoard);
+  current.on('room:podium', showPodium);
+  current.on('room:ended', ({ podium: final }) => showEnded(final));
+  current.on('room:kicked', ({ reason }) => {
+    kicked = true;
+    if (entry) forgetEntry(entry.roomId);
+    codeInput.value = '';
+    showJoin(reason || '진행자가 이 방에서 내보냈습니다.');
+  });
+  return current;
+}
+
+function closeSocket() {
+  countdown.stop();
+  if (!socket) return;
+  socket.removeAllListeners();
+  socket.disconnect();
+  socket = null;
+}
+
+/** A full snapshot (every connection): it replaces everything shown. */
+function onState(state) {
+  info = { roomId: state.roomId, code: state.code, title: state.title, totalQuestions: state.totalQuestions, options: state.options };
+  if (state.me) {
+    updateEntry({ nickname: state.me.nickname, playerId: state.me.playerId, code: state.code });
+    meName.textContent = state.me.nickname;
+    setScore(state.me.score, state.me.rank);
+  }
+  document.title = `${state.title} — lectern 퀴즈`;
+  lobbyTitle.textContent = `${state.title} · ${state.totalQuestions}문제`;
+  switch (state.phase) {
+    case 'lobby':
+      setScreen('lobby', '대기 중');
+      break;
+    case 'preview':
+    case 'open': {
+      const answer = state.me?.answer;
+      myAnswer = answer && answer.questionIndex === state.question.index ? { questionIndex: answer.questionIndex, choice: answer.choice } : null;
+      question = null;
+      showQuestion({ phase: state.phase, question: state.question, remainingMs: state.remainingMs, paused: state.paused });
+      break;
+    }
+    case 'reveal':
+      showReveal(state.reveal);
+      break;
+    case 'leaderboard':
+      showBoard(state.leaderboard);
+      break;
+    case 'podium':
+      showPodium(state.podium);
+      break;
+    case 'ended':
+      showEnded(state.podium);
+      break;
+  }
+}
+
+function setScreen(name, progress) {
+  game.dataset.phase = name;
+  showScreen(game, name);
+  meProgress.textContent = progress;
+  if (name !== 'question') countdown.stop();
+}
+
+function setScore(score, rank) {
+  meScore.textContent = `${score.toLocaleString('ko-KR')}점${rank ? ` · ${rank}위` : ''}`;
+  meScore.dataset.score = String(score);
+}
+
+// ---- questions -------------------------------------------------------------------------------------------------
+
+function showQuestion(payload) {
+  const next = payload.question;
+  if (!question || question.index !== next.index || answers.childElementCount === 0) {
+    if (myAnswer && myAnswer.questionIndex !== next.index) myAnswer = null;
+    questionText.textContent = next.question;
+    answers.replaceChildren(
+      ...choiceNodes(next.choices, 'button', (index) => ({ type: 'button', 'aria-label': `${CHOICES[index].name}: ${next.choices[index]}` })),
+    );
+    for (const button of answers.children) button.addEventListener('click', () => void submit(Number(button.dataset.choice)));
+    hideStatus();
+  }
+  question = next;
+  questionPhase = payload.phase;
+  paused = payload.paused;
+  setScreen('question', `문제 ${next.index + 1} / ${next.total}`);
+  questionNumber.textContent = `문제 ${next.index + 1} / ${next.total}`;
+  const seconds = payload.phase === 'preview' ? info?.options.previewSeconds ?? 0 : info?.options.questionSeconds ?? 20;
+  countdown.set(payload.remainingMs, seconds * 1000, paused, payload.phase === 'open');
+  game.dataset.questionPhase = payload.phase;
+  previewNote.hidden = payload.phase !== 'preview' || paused;
+  pausedNote.hidden = !paused;
+  answers.hidden = payload.phase === 'preview';
+  renderAnswers();
+}
+
+function renderAnswers() {
+  const locked = questionPhase !== 'open' || paused || submitting || myAnswer !== null;
+  answers.dataset.answered = String(myAnswer !== null);
+  for (const button of answers.children) {
+    button.disabled = locked;
+    button.dataset.chosen = String(myAnswer?.choice === Number(button.dataset.choice));
+  }
+  if (myAnswer) {
+    const meta = CHOICES[myAnswer.choice];
+    answerSent.textContent = `답을 보냈습니다: ${meta.shape} ${question?.choices[myAnswer.choice] ?? ''}`;
+    answerSent.dataset.choice = String(myAnswer.choice);
+    answerSent.hidden = false;
+  } else {
+    answerSent.hidden = true;
+  }
+}
+
+async function submit(choice) {
+  if (!question || myAnswer || submitting) return;
+  const questionIndex = question.index;
+  submitting = true;
+  renderAnswers();
+  const ack = await sendCommand(socket, 'answer:submit', { questionIndex, choice });
+  submitting = false;
+  if (ack.ok) {
+    if (question?.index === questionIndex) myAnswer = { questionIndex, choice: ack.choice };
+    hideStatus();
+  } else {
+    showStatus(errorText(ack.error, '답을 보내지 못했습니다.'));
+  }
+  if (question?.index === questionIndex) renderAnswers();
+}
+
+// ---- results -------------------------------------------------------------------------------------------------------
+
+function showReveal(reveal) {
+  question = reveal.question;
+  setScreen('reveal', `문제 ${reveal.question.index + 1} / ${reveal.question.total} 결과`);
+  const you = reveal.you;
+  const result = !you || you.choice === null ? 'none' : you.correct ? 'correct' : 'wrong';
+  game.dataset.result = result;
+  verdict.dataset.result = result;
+  verdict.textContent = { correct: '정답!', wrong: '오답', none: '답하지 않았어요' }[result];
+  if (you) {
+    points.textContent = you.correct ? `+${you.points.toLocaleString('ko-KR')}점` : '+0점';
+    if (you.correct && you.streakBonus > 0) points.append(element('small', { className: 'bonus', text: `연속 정답 보너스 +${you.streakBonus} 포함` }));
+    revealStanding.textContent = `총 ${you.score.toLocaleString('ko-KR')}점 · 현재 ${you.rank}위`;
+    setScore(you.score, you.rank);
+  } else {
+    points.textContent = '';
+    revealStanding.textContent = '';
+  }
+  const meta = CHOICES[reveal.correctChoice];
+  revealCorrect.textContent = `정답: ${meta.shape} ${reveal.question.choices[reveal.correctChoice]}`;
+  revealCorrect.className = `reveal-correct choice-${meta.key}`;
+  revealExplanation.textContent = reveal.explanation;
+  hideStatus();
+}
+
+function showBoard(payload) {
+  setScreen('leaderboard', '순위');
+  const you = payload.you;
+  boardRank.textContent = you ? `${you.rank}위` : '';
+  boardScore.textContent = you ? `${payload.players}명 중 · ${you.score.toLocaleString('ko-KR')}점` : '';
+  if (you) setScore(you.score, you.rank);
+  board.replaceChildren(...leaderboardRows(payload.top.slice(0, 5), entry?.playerId));
+}
+
+function showFinal(payload, rankNode, listNode) {
+  const you = payload.you;
+  rankNode.textContent = you ? `${you.rank}위 · ${you.score.toLocaleString('ko-KR')}점` : '';
+  if (you) setScore(you.score, you.rank);
+  listNode.replaceChildren(...podiumNodes(payload.top));
+}
+
+function showPodium(payload) {
+  setScreen('podium', '최종 순위');
+  showFinal(payload, podiumRank, podium);
+}
+
+function showEnded(payload) {
+  setScreen('ended', '끝남');
+  showFinal(payload, endedRank, endedPodium);
+  updateEntry({ ended: true });
+}
+
+$('again-button').addEventListener('click', () => {
+  codeInput.value = '';
+  showJoin();
+});
+
+// ---- status line ---------------------------------------------------------------------------------------------------
+
+function showStatus(message, action = null) {
+  status.replaceChildren(element('span', { text: message }), ...(action ? [action] : []));
+  status.hidden = false;
+}
+
+function hideStatus() {
+  status.hidden = true;
+  status.replaceChildren();
+}
+
+// ---- start ---------------------------------------------------------------------------------------------------------
+
+const wantedCode = (new URLSearchParams(location.search).get('code') ?? '').replace(/\D/g, '').slice(0, 6);
+codeInput.value = wantedCode;
+try {
+  nicknameInput.value = localStorage.getItem(NICKNAME_KEY) ?? '';
+} catch {
+  // No storage.
+}
+const now = Date.now();
+const resumable = savedRooms().filter((saved) => !saved.ended && now - (saved.joinedAt ?? 0) < RESUME_WITHIN_MS);
+const saved = wantedCode ? resumable.find((candidate) => candidate.code === wantedCode) : resumable[0];
+if (saved) resume(saved);
+else showJoin();
