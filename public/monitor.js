@@ -81,6 +81,7 @@ const handItems = new Map();
 let chapters = new Map();
 let ticker = 0;
 let roomsTicker = 0;
+let quizRoomsReload = 0;
 
 // ---- small helpers -----------------------------------------------------------------------------------------------
 
@@ -313,6 +314,11 @@ function connect() {
     showRoomError(`이 수업을 열 수 없습니다: ${error.data?.message ?? FALLBACK_MESSAGES.UNAUTHORIZED}`, true);
   });
   socket.on('class:roster', onRoster);
+  // A quiz room of the class changed phase: refresh the room list (a burst of changes is one reload).
+  socket.on('quiz:room', () => {
+    clearTimeout(quizRoomsReload);
+    quizRoomsReload = setTimeout(() => void loadQuizRooms(), 200);
+  });
   socket.on('student:joined', ({ student }) => upsert(student));
   socket.on('student:left', ({ sessionId }) => patch(sessionId, { connected: false }));
   socket.on('student:progress', ({ sessionId, chapter, percent, state }) => {

@@ -88,7 +88,14 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   });
   const classes = new ClassService({ repository: classRepository, monitor, signer, sessions: lectures, materials });
   const quizzes = new QuizRepository(store);
-  const rooms = new RoomService({ store, quizzes, signer, logger: logger.child({ part: 'rooms' }), answerGraceMs: config.quizAnswerGraceMs });
+  const rooms = new RoomService({
+    store,
+    quizzes,
+    signer,
+    logger: logger.child({ part: 'rooms' }),
+    answerGraceMs: config.quizAnswerGraceMs,
+    onPhase: ({ classId, ...room }) => monitor.quizRoomChanged(classId, room),
+  });
   const roomRuntime = new RoomRuntime({ service: rooms, store, logger: logger.child({ part: 'rooms' }), nodeId });
   const server = createServer({
     config,

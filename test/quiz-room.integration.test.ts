@@ -449,6 +449,24 @@ describe('live quiz room', () => {
     expect(await qr.text()).toContain('<svg');
   });
 
+  it('Q15 the instructor monitor hears every phase change of the class\'s rooms', async () => {
+    const server = await boot();
+    const setup = await createQuiz(server, sampleItems(1));
+    const room = await createRoom(server, setup, { previewSeconds: 0 });
+    const monitor = server.socket('/monitor', { token: setup.instructorToken });
+    const phases: string[] = [];
+    monitor.on('quiz:room', (event: { roomId: string; phase: string }) => {
+      if (event.roomId === room.roomId) phases.push(event.phase);
+    });
+    await new Promise<void>((resolve) => monitor.once('class:roster', () => resolve()));
+    const host = track(await openHost(server.url, room.hostToken));
+    track(await joinRoom(server.url, room.code, '하나'));
+    await host.emit('room:start');
+    await host.emit('room:skip');
+    await host.emit('room:end');
+    await expect.poll(() => phases).toEqual(['open', 'reveal', 'ended']);
+  });
+
   it('Q13 the same game on Redis: state survives in the store and the room closes early once all answered', async () => {
     const server = await boot({ REDIS_URL: 'redis://127.0.0.1:6379' });
     const setup = await createQuiz(server, sampleItems(2));

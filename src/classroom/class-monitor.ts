@@ -119,6 +119,11 @@ export class ClassMonitor implements SessionObserver {
   }
 
   /** `class:announce`: every student socket of the class, on every node. */
+  /** A quiz room of the class changed phase: the instructor's room list updates live. */
+  quizRoomChanged(classId: string, room: { roomId: string; code: string; phase: string; playerCount: number }): void {
+    this.port?.toInstructors(classId, 'quiz:room', { ...room, at: Date.now() });
+  }
+
   announce(classId: string, text: string): { at: number } {
     const at = this.now();
     this.port?.toStudents(classId, 'class:announcement', { text, at });

@@ -90,6 +90,8 @@ export interface MonitorServerEvents {
   'hand:resolved': { sessionId: string; kind: HandKind | 'cancelled' };
   /** An instructor (any tab of the class) acknowledged the student's raised hand. */
   'hand:acknowledged': { sessionId: string; at: number };
+  /** One of the class's quiz rooms changed phase (the list and results are at `GET /api/rooms`). */
+  'quiz:room': { roomId: string; code: string; phase: string; playerCount: number; at: number };
   /** The class of the token no longer exists; the socket is disconnected after it. */
   'monitor:error': { code: string; message: string };
 }

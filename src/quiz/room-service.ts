@@ -28,6 +28,8 @@ export interface RoomServiceDeps {
   logger: Logger;
   /** Answers this long after the deadline still count (network latency); later ones are LATE. */
   answerGraceMs: number;
+  /** Told after every phase change (the instructors' monitor). */
+  onPhase?: (room: { classId: string; roomId: string; code: string; phase: string; playerCount: number }) => void;
   now?: () => number;
 }
 
@@ -222,6 +224,10 @@ export class RoomService {
       await this.enter(meta, current, next);
       await this.repository.setPhase(roomId, next);
       await this.repository.appendEvent(roomId, { type: 'phase', record: next });
+      if (this.deps.onPhase) {
+        const playerCount = await this.repository.playerCount(roomId);
+        this.deps.onPhase({ classId: meta.classId, roomId, code: meta.code, phase: next.phase, playerCount });
+      }
       return { previous: current, record: next };
     });
   }
