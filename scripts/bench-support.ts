@@ -121,3 +121,26 @@ export async function measureWindow(
   return { clientCpuPct: Math.round(((cpu.user + cpu.system) / 1000 / (seconds * 1000)) * 100) };
 }
 
+
+/** A string option (`--name value`), or `fallback` when absent. */
+export function stringArg(name: string, fallback: string): string {
+  const index = process.argv.indexOf(`--${name}`);
+  if (index === -1) return fallback;
+  const value = process.argv[index + 1];
+  if (value === undefined || value.startsWith('--')) throw new Error(`--${name} needs a value`);
+  return value;
+}
+
+/** Waits until the server's store answers (`/readyz`): a Redis store's first connection can lag behind listen. */
+export async function waitForReady(serverUrl: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if ((await fetch(`${serverUrl}/readyz`)).ok) return;
+    } catch {
+      // not answering yet
+    }
+    if (Date.now() > deadline) throw new Error(`${serverUrl} did not become ready`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,6 +1,7 @@
 import type { Socket } from 'socket.io';
 import type { Logger } from '../logger.js';
 import type { MyAnswer, PlayerSummary, QuizServerEvents, RoomStatePayload } from '../protocol/quiz.js';
+import { emitLocal } from '../realtime/local-emit.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 import { dueAt, dueTransition, type PhaseRecord } from './room-phase.js';
@@ -25,6 +26,11 @@ export type QuizSocketData =
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export type QuizSocket = Socket<{}, QuizServerEvents, {}, QuizSocketData>;
 type MemberSocket = QuizSocket & { data: Exclude<QuizSocketData, { role: 'guest' }> };
+
+/** A typed `emitLocal`: quiz frames need no replay, every (re)connection gets a full `room:state`. */
+export function send<E extends keyof QuizServerEvents>(socket: QuizSocket, event: E, ...args: Parameters<QuizServerEvents[E]>): void {
+  emitLocal(socket as unknown as Socket, event, ...args);
+}
 
 /** The driver's lease: renewed every scan, so a dead node's rooms are taken over within a few seconds. */
 const DRIVER_LEASE_MS = 3_000;
@@ -243,17 +249,17 @@ export class RoomRuntime {
           await this.onPhase(room, event.record);
           return;
         case 'count':
-          for (const host of room.hosts) host.emit('room:answer-count', { questionIndex: event.q, answered: event.answered, players: event.players });
+          for (const host of room.hosts) send(host, 'room:answer-count', { questionIndex: event.q, answered: event.answered, players: event.players });
           return;
         case 'locked':
-          for (const host of room.hosts) host.emit('room:state', await this.snapshot(host));
+          for (const host of room.hosts) send(host, 'room:state', await this.snapshot(host));
           return;
         case 'players':
           this.refreshPlayersSoon(room);
           return;
         case 'kick':
           for (const socket of room.players.get(event.playerId) ?? []) {
-            socket.emit('room:kicked', { reason: '진행자가 이 방에서 내보냈습니다.' });
+            send(socket, 'room:kicked', { reason: '진행자가 이 방에서 내보냈습니다.' });
             socket.disconnect(true);
           }
           return;
@@ -284,26 +290,26 @@ export class RoomRuntime {
         const newQuestion = !previous || !('q' in previous) || previous.q !== record.q || previous.phase === 'reveal' || previous.phase === 'leaderboard';
         const view = questionView(meta, record, this.now());
         if (!view) return;
-        for (const host of room.hosts) host.emit('room:question', view);
+        for (const host of room.hosts) send(host, 'room:question', view);
         for (const socket of room.playerSockets()) {
           if (newQuestion && socket.data.answer?.questionIndex !== record.q) socket.data.answer = null;
-          socket.emit('room:question', view);
+          send(socket, 'room:question', view);
         }
         return;
       }
       case 'reveal': {
         const index = await this.standingsFor(room.roomId, record);
-        for (const host of room.hosts) host.emit('room:reveal', revealView(meta, record.q, index, { kind: 'host' }));
+        for (const host of room.hosts) send(host, 'room:reveal', revealView(meta, record.q, index, { kind: 'host' }));
         for (const socket of room.playerSockets()) {
-          socket.emit('room:reveal', revealView(meta, record.q, index, { kind: 'player', playerId: socket.data.playerId }));
+          send(socket, 'room:reveal', revealView(meta, record.q, index, { kind: 'player', playerId: socket.data.playerId }));
         }
         return;
       }
       case 'leaderboard': {
         const index = await this.standingsFor(room.roomId, record);
-        for (const host of room.hosts) host.emit('room:leaderboard', leaderboardView(index, { kind: 'host' }));
+        for (const host of room.hosts) send(host, 'room:leaderboard', leaderboardView(index, { kind: 'host' }));
         for (const socket of room.playerSockets()) {
-          socket.emit('room:leaderboard', leaderboardView(index, { kind: 'player', playerId: socket.data.playerId }));
+          send(socket, 'room:leaderboard', leaderboardView(index, { kind: 'player', playerId: socket.data.playerId }));
         }
         return;
       }
@@ -313,13 +319,13 @@ export class RoomRuntime {
         const event = record.phase === 'podium' ? 'room:podium' : 'room:ended';
         for (const host of room.hosts) {
           const podium = podiumView(index, { kind: 'host' });
-          if (event === 'room:podium') host.emit('room:podium', podium);
-          else host.emit('room:ended', { podium, resultsUrl: `/api/rooms/${room.roomId}/results` });
+          if (event === 'room:podium') send(host, 'room:podium', podium);
+          else send(host, 'room:ended', { podium, resultsUrl: `/api/rooms/${room.roomId}/results` });
         }
         for (const socket of room.playerSockets()) {
           const podium = podiumView(index, { kind: 'player', playerId: socket.data.playerId });
-          if (event === 'room:podium') socket.emit('room:podium', podium);
-          else socket.emit('room:ended', { podium });
+          if (event === 'room:podium') send(socket, 'room:podium', podium);
+          else send(socket, 'room:ended', { podium });
         }
         return;
       }
@@ -328,11 +334,12 @@ export class RoomRuntime {
 
   /**
    * The standings a phase shows: those after its question for reveal/leaderboard, the latest otherwise. Cached per
-   * phase version: a standings table can be large (every player's results), and a burst of reconnects must not
+   * question (or phase version): a standings table can be large (every player's results), and a burst of reconnects must not
    * read and parse it once per socket.
    */
   private async standingsFor(roomId: string, record: PhaseRecord): Promise<StandingsIndex> {
-    const cacheKey = `${roomId}@${record.v}`;
+    // A question's standings are written once, at its reveal: reveal and leaderboard share them.
+    const cacheKey = record.phase === 'reveal' || record.phase === 'leaderboard' ? `${roomId}#${record.q}` : `${roomId}@${record.v}`;
     let cached = this.standingsCache.get(cacheKey);
     if (!cached) {
       cached = this.loadStandings(roomId, record);
@@ -359,7 +366,7 @@ export class RoomRuntime {
       if (room.hosts.size === 0) return;
       void Promise.all([this.playerList(room.roomId), this.deps.service.repository.playerCount(room.roomId)]).then(
         ([players, playerCount]) => {
-          for (const host of room.hosts) host.emit('room:players', { players, playerCount });
+          for (const host of room.hosts) send(host, 'room:players', { players, playerCount });
         },
         (error: unknown) => this.deps.logger.warn({ err: error, roomId: room.roomId }, 'player list refresh failed'),
       );

@@ -6,6 +6,7 @@ import { toWireError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { MONITOR_COMMANDS } from '../protocol/classroom.js';
 import { socketAuth, type AuthedSocketData } from './auth.js';
+import { emitLocal } from './local-emit.js';
 import { onEvent } from './on-event.js';
 import { classRoom, sessionRoom } from './rooms.js';
 
@@ -41,7 +42,7 @@ export function registerMonitorNamespace(
       classes.info(classId).then(
         ({ classId: id, name, code, students }) => socket.emit('class:roster', { classId: id, name, code, students }),
         (error: unknown) => {
-          socket.emit('monitor:error', toWireError(error).body);
+          emitLocal(socket, 'monitor:error', toWireError(error).body);
           socket.disconnect(true);
         },
       );

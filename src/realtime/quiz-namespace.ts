@@ -4,7 +4,7 @@ import { AppError, toWireError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { HOST_COMMANDS, JoinRoomPayload, PLAYER_COMMANDS, type HostCommand } from '../protocol/quiz.js';
-import type { QuizSocket, QuizSocketData, RoomRuntime } from '../quiz/room-runtime.js';
+import { send, type QuizSocket, type QuizSocketData, type RoomRuntime } from '../quiz/room-runtime.js';
 import type { RoomService } from '../quiz/room-service.js';
 import { onEvent } from './on-event.js';
 import { TokenBucket } from './rate-limiter.js';
@@ -44,7 +44,7 @@ export function registerQuizNamespace(
     const socket = raw as QuizSocket;
     const options = { logger };
     const sendState = async () => {
-      socket.emit('room:state', await runtime.snapshot(socket));
+      send(socket, 'room:state', await runtime.snapshot(socket));
     };
     const enter = async () => {
       await runtime.attach(socket);

@@ -6,6 +6,7 @@ import type { SessionActor } from '../lecture/session-actor.js';
 import type { Logger } from '../logger.js';
 import { TUTOR_COMMANDS } from '../protocol/tutor.js';
 import { socketAuth, type AuthedSocketData } from './auth.js';
+import { emitLocal } from './local-emit.js';
 import { onEvent } from './on-event.js';
 import { classRoom, sessionRoom } from './rooms.js';
 
@@ -68,7 +69,8 @@ export function registerTutorNamespace(
       },
       (error: unknown) => {
         const { body } = toWireError(error);
-        socket.emit('session:error', { seq: 0, ...body });
+        // Local: the last word before a disconnect must not wait on the adapter (see emitLocal).
+        emitLocal(socket, 'session:error', { seq: 0, ...body });
         socket.disconnect(true);
       },
     );
