@@ -69,10 +69,13 @@ async function join(page: Page, nickname: string, code?: string): Promise<void> 
   await page.click('[data-testid=join-submit]');
 }
 
-/** Taps a choice on a phone and waits for "답을 보냈습니다". */
+/**
+ * Taps a choice on a phone and waits for "답을 보냈습니다" — or for the result, when this was the last answer and
+ * the question closed at once (the confirmation is then replaced before a loaded machine gets to see it).
+ */
 async function answer(page: Page, choice: number): Promise<void> {
   await page.locator(`[data-testid=answers] button[data-choice="${choice}"]:enabled`).click();
-  await page.locator(`[data-testid=answer-sent][data-choice="${choice}"]`).waitFor();
+  await page.locator(`[data-testid=answer-sent][data-choice="${choice}"]:visible, [data-testid=verdict]:visible`).first().waitFor();
 }
 
 /** The host's answer distribution, in choice order. */
