@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGeminiModel } from '../src/llm/gemini-model.js';
 import { ModelError } from '../src/llm/model-error.js';
-import type { Material } from '../src/materials/types.js';
 import { ErrorCode } from '../src/protocol/error-codes.js';
 import { QuizItem, type Difficulty } from '../src/protocol/quiz.js';
 import { generateQuiz, MAX_GENERATION_ROUNDS, QUIZ_TEMPERATURE } from '../src/quiz/quiz-agent.js';
 import { FakeGemini, type RecordedRequest } from './support/fake-gemini.js';
 import { SAMPLE_MATERIAL_TEXT } from './support/hand-material.js';
+import { QUIZ_MATERIAL, quizMaterials } from './support/quiz-material.js';
 
 /** The QuizAgent through the real Gemini adapter and SDK, against the fake Gemini server. */
 
@@ -20,27 +20,8 @@ afterEach(async () => {
   await fake.close();
 });
 
-const MATERIAL: Material = {
-  id: 'sample',
-  title: '기초 통계',
-  pageCount: 10,
-  hasTextLayer: true,
-  chapterSource: 'outline',
-  chapters: [
-    { index: 0, title: '평균의 의미', startPage: 1, endPage: 4 },
-    { index: 1, title: '기댓값', startPage: 5, endPage: 7 },
-    { index: 2, title: '대수의 법칙', startPage: 8, endPage: 10 },
-  ],
-};
-
-const materials = {
-  get: async (id: string) => (id === MATERIAL.id ? MATERIAL : null),
-  materialText: async () => SAMPLE_MATERIAL_TEXT,
-  chapterText: async (_id: string, index: number) => {
-    const chapter = MATERIAL.chapters[index];
-    return chapter ? SAMPLE_MATERIAL_TEXT.split('\n\n').slice(chapter.startPage - 1, chapter.endPage).join('\n\n') : '';
-  },
-};
+const MATERIAL = QUIZ_MATERIAL;
+const materials = quizMaterials();
 
 function quiz(options: { chapter?: number; difficulty?: Difficulty } = {}) {
   const model = createGeminiModel({

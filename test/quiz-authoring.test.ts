@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hasFinalConsonant, termsMatch } from '../src/lecture/korean-text.js';
 import { createOfflineModel } from '../src/llm/offline-model.js';
-import type { Material } from '../src/materials/types.js';
 import { offlineTasks } from '../src/offline-tasks.js';
 import { ErrorCode } from '../src/protocol/error-codes.js';
 import { QuizItem, type Difficulty } from '../src/protocol/quiz.js';
@@ -14,6 +13,7 @@ import {
 } from '../src/quiz/quiz-agent.js';
 import { BLANK, buildClozeItems, CLOZE_QUESTION, sourceSentences } from '../src/quiz/quiz-offline.js';
 import { SAMPLE_MATERIAL_TEXT } from './support/hand-material.js';
+import { quizMaterials } from './support/quiz-material.js';
 
 /** Quiz authoring without a network: the item schema, the difficulty plan, the prompt, and the offline cloze builder. */
 
@@ -209,26 +209,7 @@ describe('offline cloze builder (quiz.generate)', () => {
 });
 
 describe('QuizAgent on the offline model', () => {
-  const material: Material = {
-    id: 'sample',
-    title: '기초 통계',
-    pageCount: 10,
-    hasTextLayer: true,
-    chapterSource: 'outline',
-    chapters: [
-      { index: 0, title: '평균의 의미', startPage: 1, endPage: 4 },
-      { index: 1, title: '기댓값', startPage: 5, endPage: 7 },
-      { index: 2, title: '대수의 법칙', startPage: 8, endPage: 10 },
-    ],
-  };
-  const materials = (text = SAMPLE_MATERIAL_TEXT) => ({
-    get: async (id: string) => (id === material.id ? material : null),
-    materialText: async () => text,
-    chapterText: async (_id: string, index: number) => {
-      const chapter = material.chapters[index];
-      return chapter ? text.split('\n\n').slice(chapter.startPage - 1, chapter.endPage).join('\n\n') : '';
-    },
-  });
+  const materials = quizMaterials;
   const model = createOfflineModel(offlineTasks);
 
   it('generates the five planned items through the model interface', async () => {
