@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LeaderboardPayload, PodiumPayload, QuestionPayload, RevealPayload, RoomStatePayload } from '../src/protocol/quiz.js';
+import type { LeaderboardPayload, PodiumPayload, QuestionPayload, RevealPayload, RoomOptions, RoomStatePayload } from '../src/protocol/quiz.js';
 import { basePoints, streakBonus } from '../src/quiz/scoring.js';
 import type { RoomResults } from '../src/quiz/room-results.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -30,6 +30,15 @@ async function boot(env: Record<string, string> = {}) {
   return app;
 }
 
+/** A server, a class with an n-question quiz, a room with `options`, and its host connected. */
+async function hostedRoom(questions: number, options: Partial<RoomOptions>, env: Record<string, string> = {}) {
+  const server = await boot(env);
+  const setup = await createQuiz(server, sampleItems(questions));
+  const room = await createRoom(server, setup, options);
+  const host = track(await openHost(server.url, room.hostToken));
+  return { server, setup, room, host };
+}
+
 const track = <T extends { client: QuizClient } | QuizClient>(value: T): T => {
   clients.push(value instanceof QuizClient ? value : value.client);
   return value;
@@ -44,10 +53,7 @@ async function openQuestion(host: QuizClient, players: JoinedPlayer[], index: nu
 
 describe('live quiz room', () => {
   it('Q1 runs a 3-question game to the podium: scores follow the formula, ranks follow scores, results match', async () => {
-    const server = await boot();
-    const setup = await createQuiz(server, sampleItems(3));
-    const room = await createRoom(server, setup, { questionSeconds: 10, previewSeconds: 0 });
-    const host = track(await openHost(server.url, room.hostToken));
+    const { server, setup, room, host } = await hostedRoom(3, { questionSeconds: 10, previewSeconds: 0 });
     const players = [track(await joinRoom(server.url, room.code, '민준')), track(await joinRoom(server.url, room.code, '서연')), track(await joinRoom(server.url, room.code, '지호'))];
     const lobby = await host.next<{ playerCount: number }>('room:players', (update) => update.playerCount === 3);
     expect(lobby.playerCount).toBe(3);
@@ -119,10 +125,7 @@ describe('live quiz room', () => {
   });
 
   it('Q2 a storm of concurrent and duplicate submits from three tabs of one player records one answer', async () => {
-    const server = await boot();
-    const setup = await createQuiz(server, sampleItems(1));
-    const room = await createRoom(server, setup, { questionSeconds: 20, previewSeconds: 0 });
-    const host = track(await openHost(server.url, room.hostToken));
+    const { server, setup, room, host } = await hostedRoom(1, { questionSeconds: 20, previewSeconds: 0 });
     const player = track(await joinRoom(server.url, room.code, '폭풍'));
     const other = track(await joinRoom(server.url, room.code, '잔잔'));
     const tabs = [player.client, track(await rejoin(server.url, player.playerToken)), track(await rejoin(server.url, player.playerToken))];
@@ -149,10 +152,7 @@ describe('live quiz room', () => {
   });
 
   it('Q3 answers after the close are LATE; answers to a question not open yet are refused', async () => {
-    const server = await boot({ QUIZ_ANSWER_GRACE_MS: '100' });
-    const setup = await createQuiz(server, sampleItems(2));
-    const room = await createRoom(server, setup, { questionSeconds: 5, previewSeconds: 0 });
-    const host = track(await openHost(server.url, room.hostToken));
+    const { server, room, host } = await hostedRoom(2, { questionSeconds: 5, previewSeconds: 0 }, { QUIZ_ANSWER_GRACE_MS: '100' });
     const player = track(await joinRoom(server.url, room.code, '늦잠'));
     const early = await player.client.emit('answer:submit', { questionIndex: 0, choice: 1 });
     expect(early).toMatchObject({ ok: false, error: { code: 'QUESTION_NOT_OPEN' } });
@@ -170,10 +170,7 @@ describe('live quiz room', () => {
   });
 
   it('Q4 pause freezes the remaining time and refuses answers; resume restarts it; response time excludes the pause', async () => {
-    const server = await boot();
-    const setup = await createQuiz(server, sampleItems(1));
-    const room = await createRoom(server, setup, { questionSeconds: 10, previewSeconds: 0 });
-    const host = track(await openHost(server.url, room.hostToken));
+    const { server, room, host } = await hostedRoom(1, { questionSeconds: 10, previewSeconds: 0 });
     const player = track(await joinRoom(server.url, room.code, '멈춤'));
     await openQuestion(host, [player], 0);
     const paused = player.client.next<QuestionPayload>('room:question', (q) => q.paused);
@@ -197,10 +194,7 @@ describe('live quiz room', () => {
   });
 
   it('Q5 kick: the player is told and disconnected, its token is refused, it leaves the standings', async () => {
-    const server = await boot();
-    const setup = await createQuiz(server, sampleItems(1));
-    const room = await createRoom(server, setup, { questionSeconds: 10, previewSeconds: 0 });
-    const host = track(await openHost(server.url, room.hostToken));
+    const { server, room, host } = await hostedRoom(1, { questionSeconds: 10, previewSeconds: 0 });
     const keep = track(await joinRoom(server.url, room.code, '남음'));
     const gone = track(await joinRoom(server.url, room.code, '나감'));
     const kicked = gone.client.next<{ reason: string }>('room:kicked');
@@ -243,10 +237,7 @@ describe('live quiz room', () => {
   });
 
   it('Q7 a player reload mid-question gets the same question, the remaining time and its own answer back', async () => {
-    const server = await boot();
-    const setup = await createQuiz(server, sampleItems(2));
-    const room = await createRoom(server, setup, { questionSeconds: 30, previewSeconds: 0 });
-    const host = track(await openHost(server.url, room.hostToken));
+    const { server, room, host } = await hostedRoom(2, { questionSeconds: 30, previewSeconds: 0 });
     const player = track(await joinRoom(server.url, room.code, '새로고침'));
     const other = track(await joinRoom(server.url, room.code, '그대로'));
     const [opened] = await openQuestion(host, [player, other], 0);
@@ -267,10 +258,7 @@ describe('live quiz room', () => {
   });
 
   it('Q7 a player whose connection drops is recovered as the same player, even without a token in its handshake', async () => {
-    const server = await boot();
-    const setup = await createQuiz(server, sampleItems(1));
-    const room = await createRoom(server, setup, { questionSeconds: 30, previewSeconds: 0 });
-    const host = track(await openHost(server.url, room.hostToken));
+    const { server, room, host } = await hostedRoom(1, { questionSeconds: 30, previewSeconds: 0 });
     const client = track(await QuizClient.open(server.url, {}, { reconnection: true }).ready());
     const joined = await client.emit<{ playerId: string }>('room:join', { code: room.code, nickname: '끊김' });
     expect(joined.ok).toBe(true);
@@ -286,10 +274,7 @@ describe('live quiz room', () => {
   });
 
   it('Q8 a host reload gets the phase, the player list and the live answer count', async () => {
-    const server = await boot();
-    const setup = await createQuiz(server, sampleItems(1));
-    const room = await createRoom(server, setup, { questionSeconds: 30, previewSeconds: 0 });
-    const host = track(await openHost(server.url, room.hostToken));
+    const { server, room, host } = await hostedRoom(1, { questionSeconds: 30, previewSeconds: 0 });
     const a = track(await joinRoom(server.url, room.code, '하나'));
     const b = track(await joinRoom(server.url, room.code, '둘'));
     await openQuestion(host, [a, b], 0);
@@ -353,10 +338,7 @@ describe('live quiz room', () => {
   });
 
   it('Q10 every host command from a player or a guest socket is refused; bad tokens cannot connect', async () => {
-    const server = await boot();
-    const setup = await createQuiz(server, sampleItems(1));
-    const room = await createRoom(server, setup, { previewSeconds: 0 });
-    const host = track(await openHost(server.url, room.hostToken));
+    const { server, setup, room, host } = await hostedRoom(1, { previewSeconds: 0 });
     const player = track(await joinRoom(server.url, room.code, '장난'));
     const guest = track(await QuizClient.open(server.url).ready());
     const commands: Array<[string, unknown]> = [
@@ -390,10 +372,7 @@ describe('live quiz room', () => {
   });
 
   it('Q11 nickname rules, unknown code, lock, full room and the join rate limit', async () => {
-    const server = await boot({ QUIZ_JOIN_BURST: '12', QUIZ_JOIN_PER_SECOND: '1' });
-    const setup = await createQuiz(server, sampleItems(1));
-    const room = await createRoom(server, setup, { maxPlayers: 2 });
-    const host = track(await openHost(server.url, room.hostToken));
+    const { server, room, host } = await hostedRoom(1, { maxPlayers: 2 }, { QUIZ_JOIN_BURST: '12', QUIZ_JOIN_PER_SECOND: '1' });
     const guest = track(await QuizClient.open(server.url).ready());
     const attempt = (nickname: unknown, code: unknown = room.code) => guest.emit('room:join', { code, nickname });
     expect(await attempt('')).toMatchObject({ ok: false, error: { code: 'INVALID_PAYLOAD' } });
@@ -468,10 +447,7 @@ describe('live quiz room', () => {
   });
 
   it('Q13 the same game on Redis: state survives in the store and the room closes early once all answered', async () => {
-    const server = await boot({ REDIS_URL: 'redis://127.0.0.1:6379' });
-    const setup = await createQuiz(server, sampleItems(2));
-    const room = await createRoom(server, setup, { questionSeconds: 30, previewSeconds: 0 });
-    const host = track(await openHost(server.url, room.hostToken));
+    const { server, setup, room, host } = await hostedRoom(2, { questionSeconds: 30, previewSeconds: 0 }, { REDIS_URL: 'redis://127.0.0.1:6379' });
     const players = [track(await joinRoom(server.url, room.code, '레디스')), track(await joinRoom(server.url, room.code, '스트림'))];
     for (let q = 0; q < 2; q += 1) {
       if (q > 0) await host.emit('room:next');
