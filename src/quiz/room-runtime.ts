@@ -409,7 +409,11 @@ export class RoomRuntime {
     const { store, nodeId, service, logger } = this.deps;
     try {
       await store.set(keys.nodeHeartbeat(nodeId), String(this.now()), { ttlMs: NODE_HEARTBEAT_MS });
-      for (const roomId of await service.repository.activeRooms()) {
+      const active = await service.repository.activeRooms();
+      // A room that left the active set (ended, or expired) needs no driver here any more.
+      const stillActive = new Set(active);
+      for (const room of [...this.rooms.values()]) if (room.driving && !stillActive.has(room.roomId)) this.stopDriving(room);
+      for (const roomId of active) {
         const local = this.rooms.get(roomId);
         if (local?.driving) {
           if (!(await store.renewLease(keys.roomDriver(roomId), nodeId, DRIVER_LEASE_MS))) this.stopDriving(local);
