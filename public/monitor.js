@@ -5,11 +5,21 @@
 // simply replaces or upserts what it shows. Server text reaches the DOM as textContent only.
 
 import { requiredText, submitOnCtrlEnter } from './forms.js';
-import { PHASE_LABELS, downloadWithToken, hostedRooms } from './quiz-common.js';
+import {
+  $,
+  CLASSES_KEY,
+  CURRENT_CLASS_KEY,
+  PHASE_LABELS,
+  downloadWithToken,
+  element,
+  hostedRooms,
+  sendCommand,
+  setConnection,
+  statusLine,
+  storedClasses,
+  writeList,
+} from './quiz-common.js';
 
-const CLASSES_KEY = 'lectern.monitor.classes';
-const CURRENT_KEY = 'lectern.monitor.current';
-const ACK_TIMEOUT_MS = 10_000;
 const STRUGGLING_STREAK = 2;
 const STATE_LABELS = {
   idle: '시작 전',
@@ -32,7 +42,6 @@ const FALLBACK_MESSAGES = {
   CLASS_NOT_FOUND: '수업을 찾을 수 없습니다.',
 };
 
-const $ = (id) => document.getElementById(id);
 const setup = $('setup');
 const createForm = $('create-form');
 const nameInput = $('class-name');
@@ -50,6 +59,7 @@ const joinCode = $('join-code');
 const joinLink = $('join-link');
 const copyButton = $('copy-button');
 const roomError = $('room-error');
+const roomErrorLine = statusLine(roomError);
 const roster = $('roster');
 const rosterEmpty = $('roster-empty');
 const rosterSummary = $('roster-summary');
@@ -85,19 +95,6 @@ let quizRoomsReload = 0;
 
 // ---- small helpers -----------------------------------------------------------------------------------------------
 
-function element(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (name === 'className') node.className = value;
-    else if (name === 'text') node.textContent = value;
-    else if (name.startsWith('data-') || name.startsWith('aria-') || name === 'role' || name === 'for') node.setAttribute(name, value);
-    else node[name] = value;
-  }
-  for (const child of children) if (child) node.append(child);
-  return node;
-}
-
 const clock = (at) => new Date(at).toLocaleTimeString('ko-KR', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
 function elapsed(at) {
@@ -109,39 +106,22 @@ function elapsed(at) {
 
 const errorText = (error, fallback) => error?.message || FALLBACK_MESSAGES[error?.code] || fallback;
 
-// ---- stored classes ----------------------------------------------------------------------------------------------
-
-function storedClasses() {
-  try {
-    const saved = JSON.parse(localStorage.getItem(CLASSES_KEY) ?? '[]');
-    return Array.isArray(saved) ? saved.filter((entry) => entry && typeof entry.instructorToken === 'string' && typeof entry.classId === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
-function storeClasses(classes) {
-  try {
-    localStorage.setItem(CLASSES_KEY, JSON.stringify(classes));
-  } catch {
-    // No storage (private mode): the room works until the page is closed.
-  }
-}
+// ---- stored classes (kept in localStorage; storedClasses() and the keys are in quiz-common.js) ---------------------
 
 function rememberClass(entry) {
-  storeClasses([entry, ...storedClasses().filter((other) => other.classId !== entry.classId)]);
+  writeList(CLASSES_KEY, [entry, ...storedClasses().filter((other) => other.classId !== entry.classId)]);
 }
 
 function forgetClass(classId) {
-  storeClasses(storedClasses().filter((entry) => entry.classId !== classId));
-  if (localStorage.getItem(CURRENT_KEY) === classId) localStorage.removeItem(CURRENT_KEY);
+  writeList(CLASSES_KEY, storedClasses().filter((entry) => entry.classId !== classId));
+  if (localStorage.getItem(CURRENT_CLASS_KEY) === classId) localStorage.removeItem(CURRENT_CLASS_KEY);
 }
 
 // ---- setup -------------------------------------------------------------------------------------------------------
 
 async function showSetup() {
   closeRoom();
-  localStorage.removeItem(CURRENT_KEY);
+  localStorage.removeItem(CURRENT_CLASS_KEY);
   room.hidden = true;
   setup.hidden = false;
   document.title = '강사 모니터 — lectern';
@@ -237,9 +217,9 @@ async function openClass(entry) {
   closeRoom();
   current = { ...entry };
   try {
-    localStorage.setItem(CURRENT_KEY, entry.classId);
+    localStorage.setItem(CURRENT_CLASS_KEY, entry.classId);
   } catch {
-    // See storeClasses.
+    // No storage (private mode): the room works until the page is closed.
   }
   setup.hidden = true;
   room.hidden = false;
@@ -296,21 +276,21 @@ function closeRoom() {
 function connect() {
   const token = current.instructorToken;
   socket = io('/monitor', { auth: { token }, transports: ['websocket'] });
-  setConnection('connecting');
+  setConnection(connection, 'connecting');
   socket.on('connect', () => {
-    setConnection('connected');
+    setConnection(connection, 'connected');
     hideRoomError();
   });
   socket.on('disconnect', (reason) => {
-    setConnection(reason === 'io server disconnect' ? 'offline' : 'reconnecting');
+    setConnection(connection, reason === 'io server disconnect' ? 'offline' : 'reconnecting');
   });
   socket.on('connect_error', (error) => {
     if (socket?.active) {
-      setConnection('reconnecting');
+      setConnection(connection, 'reconnecting');
       return;
     }
     // The handshake refused the token (forged, expired, another kind): socket.io does not retry.
-    setConnection('offline');
+    setConnection(connection, 'offline');
     showRoomError(`이 수업을 열 수 없습니다: ${error.data?.message ?? FALLBACK_MESSAGES.UNAUTHORIZED}`, true);
   });
   socket.on('class:roster', onRoster);
@@ -348,41 +328,21 @@ function connect() {
   });
 }
 
-function setConnection(state) {
-  connection.dataset.state = state;
-  connection.textContent = { connected: '실시간 연결됨', connecting: '연결 중…', reconnecting: '다시 연결 중…', offline: '연결 끊김' }[state];
-}
-
 function showRoomError(message, offerForget = false) {
-  roomError.replaceChildren(element('span', { text: message }));
+  let forget = null;
   if (offerForget && current) {
     const { classId } = current;
-    const forget = element('button', { type: 'button', className: 'secondary small', text: '목록에서 지우고 돌아가기' });
+    forget = element('button', { type: 'button', className: 'secondary small', text: '목록에서 지우고 돌아가기' });
     forget.addEventListener('click', () => {
       forgetClass(classId);
       void showSetup();
     });
-    roomError.append(forget);
   }
-  roomError.hidden = false;
+  roomErrorLine.show(message, forget);
 }
 
 function hideRoomError() {
-  roomError.hidden = true;
-  roomError.replaceChildren();
-}
-
-function sendCommand(name, payload) {
-  return new Promise((resolve) => {
-    if (!socket?.connected) {
-      resolve({ ok: false, error: { code: 'OFFLINE', message: '서버와 연결이 끊겨 있습니다. 다시 연결되면 시도해 주세요.' } });
-      return;
-    }
-    socket.timeout(ACK_TIMEOUT_MS).emit(name, payload, (error, ack) => {
-      if (error) resolve({ ok: false, error: { code: 'TIMEOUT', message: '서버가 응답하지 않습니다. 잠시 후 다시 시도해 주세요.' } });
-      else resolve(ack ?? { ok: false, error: { code: 'INTERNAL', message: '요청을 처리하지 못했습니다.' } });
-    });
-  });
+  roomErrorLine.hide();
 }
 
 // ---- roster ------------------------------------------------------------------------------------------------------
@@ -560,7 +520,7 @@ function handItem(sessionId) {
   button.addEventListener('click', async () => {
     button.disabled = true;
     error.textContent = '';
-    const ack = await sendCommand('hand:acknowledge', { sessionId });
+    const ack = await sendCommand(socket, 'hand:acknowledge', { sessionId });
     button.disabled = false;
     if (ack.ok) {
       const hand = students.get(sessionId)?.hand;
@@ -607,7 +567,7 @@ announceForm.addEventListener('submit', async (event) => {
   if (text === null) return;
   announceSend.disabled = true;
   announceSend.textContent = '보내는 중…';
-  const ack = await sendCommand('class:announce', { text });
+  const ack = await sendCommand(socket, 'class:announce', { text });
   announceSend.disabled = false;
   announceSend.textContent = '모두에게 보내기';
   if (!ack.ok) {
@@ -699,7 +659,7 @@ backButton.addEventListener('click', () => void showSetup());
 
 // ---- start ---------------------------------------------------------------------------------------------------------
 
-const wanted = localStorage.getItem(CURRENT_KEY);
+const wanted = localStorage.getItem(CURRENT_CLASS_KEY);
 const resumed = storedClasses().find((entry) => entry.classId === wanted);
 if (resumed) {
   void loadMaterials();

@@ -18,6 +18,7 @@ import {
   sendCommand,
   setConnection,
   showScreen,
+  statusLine,
   writeList,
 } from './quiz-common.js';
 
@@ -39,7 +40,6 @@ const game = $('game');
 const meName = $('me-name');
 const meProgress = $('me-progress');
 const meScore = $('me-score');
-const status = $('status');
 const lobbyTitle = $('lobby-title');
 const questionNumber = $('question-number');
 const questionText = $('question-text');
@@ -62,6 +62,7 @@ const endedRank = $('ended-rank');
 const endedPodium = $('ended-podium');
 
 const countdown = new Countdown({ bar: $('timer-bar'), label: $('timer-label'), root: timer });
+const { show: showStatus, hide: hideStatus } = statusLine($('status'));
 
 /** The joined room: { roomId, code, playerId, playerToken, nickname, joinedAt, ended? }. */
 let entry = null;
@@ -435,18 +436,6 @@ $('again-button').addEventListener('click', () => {
   codeInput.value = '';
   showJoin();
 });
-
-// ---- status line ---------------------------------------------------------------------------------------------------
-
-function showStatus(message, action = null) {
-  status.replaceChildren(element('span', { text: message }), ...(action ? [action] : []));
-  status.hidden = false;
-}
-
-function hideStatus() {
-  status.hidden = true;
-  status.replaceChildren();
-}
 
 // ---- start ---------------------------------------------------------------------------------------------------------
 

@@ -1,7 +1,8 @@
-// Shared bits of the live quiz pages (host.html, play.html) and the monitor's quiz-room list: DOM building with
-// textContent only (every question, choice and nickname is untrusted), the acked command wrapper, the countdown
-// driven by the server's remainingMs, the four choice colours/shapes, and bearer-token downloads (tokens never go in
-// URLs, so a results link is fetched with the header and saved as a blob).
+// Shared bits of the live quiz pages (host.html, play.html) and the instructor monitor (monitor.html): DOM building
+// with textContent only (every question, choice and nickname is untrusted), the acked command wrapper, the connection
+// badge, the status line, the countdown driven by the server's remainingMs, the four choice colours/shapes,
+// bearer-token downloads (tokens never go in URLs, so a results link is fetched with the header and saved as a blob),
+// and the lists this browser keeps in localStorage (the instructor's classes, the rooms it hosts).
 
 export const ACK_TIMEOUT_MS = 10_000;
 
@@ -86,6 +87,20 @@ export function sendCommand(socket, name, payload = {}) {
 export function setConnection(node, state) {
   node.dataset.state = state;
   node.textContent = { connected: '실시간 연결됨', connecting: '연결 중…', reconnecting: '다시 연결 중…', offline: '연결 끊김' }[state];
+}
+
+/** A page's status line (`node`): one message, optionally followed by an action button. */
+export function statusLine(node) {
+  return {
+    show(message, action = null) {
+      node.replaceChildren(element('span', { text: message }), ...(action ? [action] : []));
+      node.hidden = false;
+    },
+    hide() {
+      node.hidden = true;
+      node.replaceChildren();
+    },
+  };
 }
 
 /**
@@ -232,12 +247,15 @@ export async function downloadWithToken(url, token, filename) {
   return null;
 }
 
-// ---- stored rooms --------------------------------------------------------------------------------------------
+// ---- stored classes and rooms --------------------------------------------------------------------------------
 
 /** Rooms this browser hosts: [{ roomId, code, hostToken, title, classId, createdAt }] (the host token re-opens). */
 export const HOST_ROOMS_KEY = 'lectern.host.rooms';
+const MAX_HOSTED_ROOMS = 20;
 /** The instructor's classes, written by monitor.js: [{ classId, code, instructorToken, name, … }]. */
 export const CLASSES_KEY = 'lectern.monitor.classes';
+/** The classId of the class open in the monitor; the host page preselects it. */
+export const CURRENT_CLASS_KEY = 'lectern.monitor.current';
 
 export function readList(key, valid) {
   try {
@@ -257,3 +275,20 @@ export function writeList(key, list) {
 }
 
 export const hostedRooms = () => readList(HOST_ROOMS_KEY, (entry) => typeof entry.roomId === 'string' && typeof entry.hostToken === 'string');
+
+export function rememberHostedRoom(entry) {
+  writeList(HOST_ROOMS_KEY, [entry, ...hostedRooms().filter((other) => other.roomId !== entry.roomId)].slice(0, MAX_HOSTED_ROOMS));
+}
+
+export function updateHostedRoom(roomId, changes) {
+  writeList(
+    HOST_ROOMS_KEY,
+    hostedRooms().map((entry) => (entry.roomId === roomId ? { ...entry, ...changes } : entry)),
+  );
+}
+
+export function forgetHostedRoom(roomId) {
+  writeList(HOST_ROOMS_KEY, hostedRooms().filter((entry) => entry.roomId !== roomId));
+}
+
+export const storedClasses = () => readList(CLASSES_KEY, (entry) => typeof entry.classId === 'string' && typeof entry.instructorToken === 'string');
