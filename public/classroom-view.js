@@ -3,6 +3,7 @@
 // happened. Live events and `session:state` snapshots build exactly the same blocks, so a reload looks the same.
 // Server text only ever reaches the DOM as textContent or as DOMPurify-sanitized markdown.
 import { renderMarkdownInto } from './classroom-markdown.js';
+import { element } from './dom.js';
 import { requiredText, submitOnCtrlEnter } from './forms.js';
 
 const REPLY_LABELS = { supplement: '보충 설명', remedial: '다시 설명', answer: '답변', explain: '설명', summary: '정리 노트' };
@@ -11,18 +12,7 @@ export const HAND_REPLY_KINDS = new Set(['answer', 'explain', 'summary']);
 const VERDICT_LABELS = { good: '잘했어요', bad: '다시 살펴봐요' };
 export const MAX_ANSWER_LENGTH = 2000;
 
-export function element(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (name === 'className') node.className = value;
-    else if (name === 'text') node.textContent = value;
-    else if (name.startsWith('data-') || name.startsWith('aria-') || name === 'role' || name === 'for') node.setAttribute(name, value);
-    else node[name] = value;
-  }
-  for (const child of children) if (child) node.append(child);
-  return node;
-}
+export { element };
 
 let uniqueId = 0;
 

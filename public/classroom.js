@@ -10,10 +10,10 @@
 // not session events) and so bypass the seq checks. The raise-hand dialogue lives in classroom-hand.js.
 import { HandPanel } from './classroom-hand.js';
 import { HAND_REPLY_KINDS, LectureView } from './classroom-view.js';
+import { sendCommand } from './dom.js';
 
 const STORAGE_KEY = 'lectern.classroom';
 const NICKNAME_KEY = 'lectern.nickname';
-const ACK_TIMEOUT_MS = 10_000;
 const SERVER_EVENTS = [
   'lecture:chapter-start',
   'lecture:delta',
@@ -407,18 +407,7 @@ function setConnection(state) {
 }
 
 /** Sends a command and resolves with its ack (a local error when offline or when the server stays silent). */
-function command(name, payload) {
-  return new Promise((resolve) => {
-    if (!socket?.connected) {
-      resolve({ ok: false, error: { code: 'OFFLINE', message: '서버와 연결이 끊겨 있습니다. 다시 연결되면 시도해 주세요.' } });
-      return;
-    }
-    socket.timeout(ACK_TIMEOUT_MS).emit(name, payload, (error, ack) => {
-      if (error) resolve({ ok: false, error: { code: 'TIMEOUT', message: '서버가 응답하지 않습니다. 잠시 후 다시 시도해 주세요.' } });
-      else resolve(ack ?? { ok: false, error: { code: 'INTERNAL', message: '' } });
-    });
-  });
-}
+const command = (name, payload) => sendCommand(socket, name, payload);
 
 const errorMessage = (ack) => ack.error?.message || FALLBACK_MESSAGES[ack.error?.code] || '요청을 처리하지 못했습니다.';
 

@@ -4,7 +4,9 @@
 // bearer-token downloads (tokens never go in URLs, so a results link is fetched with the header and saved as a blob),
 // and the lists this browser keeps in localStorage (the instructor's classes, the rooms it hosts).
 
-export const ACK_TIMEOUT_MS = 10_000;
+import { element } from './dom.js';
+
+export { $, ACK_TIMEOUT_MS, element, sendCommand } from './dom.js';
 
 /** The four choices: colour and shape together, so the choice never rests on colour alone. */
 export const CHOICES = [
@@ -48,40 +50,10 @@ export const FALLBACK_MESSAGES = {
 
 export const errorText = (error, fallback) => error?.message || FALLBACK_MESSAGES[error?.code] || fallback;
 
-export const $ = (id) => document.getElementById(id);
-
-/** A DOM node; `text` becomes textContent (never HTML). */
-export function element(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (name === 'className') node.className = value;
-    else if (name === 'text') node.textContent = value;
-    else if (name.startsWith('data-') || name.startsWith('aria-') || name === 'role' || name === 'for') node.setAttribute(name, value);
-    else node[name] = value;
-  }
-  for (const child of children) if (child) node.append(child);
-  return node;
-}
-
 /** Shows one of several screens (elements with `data-screen`) inside `root`. */
 export function showScreen(root, name) {
   root.dataset.screen = name;
   for (const screen of root.querySelectorAll('[data-screen]')) screen.hidden = screen.dataset.screen !== name;
-}
-
-/** Emits a command and resolves with its ack, or with a local error when offline or when the ack times out. */
-export function sendCommand(socket, name, payload = {}) {
-  return new Promise((resolve) => {
-    if (!socket?.connected) {
-      resolve({ ok: false, error: { code: 'OFFLINE', message: '서버와 연결이 끊겨 있습니다. 다시 연결되면 시도해 주세요.' } });
-      return;
-    }
-    socket.timeout(ACK_TIMEOUT_MS).emit(name, payload, (error, ack) => {
-      if (error) resolve({ ok: false, error: { code: 'TIMEOUT', message: '서버가 응답하지 않습니다. 잠시 후 다시 시도해 주세요.' } });
-      else resolve(ack ?? { ok: false, error: { code: 'INTERNAL', message: '요청을 처리하지 못했습니다.' } });
-    });
-  });
 }
 
 export function setConnection(node, state) {
