@@ -1,9 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ClassificationSchema } from '../src/classroom/assistant-schemas.js';
 import { MAX_INLINE_PDF_BYTES, StudentAssistant } from '../src/classroom/student-assistant.js';
-import { createGeminiModel } from '../src/llm/gemini-model.js';
 import type { TextStream } from '../src/llm/model.js';
-import { FakeGemini } from './support/fake-gemini.js';
+import { fakeGeminiModel, FakeGemini } from './support/fake-gemini.js';
 import { SAMPLE_MATERIAL_ID, SAMPLE_PDF, sampleMaterials } from './support/hand-material.js';
 
 /** The raise-hand agents through the real Gemini adapter and SDK, against the fake Gemini server. */
@@ -19,15 +18,7 @@ afterEach(async () => {
 });
 
 function assistant(materials = sampleMaterials()) {
-  const model = createGeminiModel({
-    apiKey: 'test-key',
-    baseUrl: fake.baseUrl,
-    models: { generation: 'gen-model', judge: 'judge-model', embedding: 'embed-model' },
-    timeoutMs: 5_000,
-    idleTimeoutMs: 2_000,
-    maxAttempts: 2,
-    retry: { baseDelayMs: 5, maxDelayMs: 20 },
-  });
+  const model = fakeGeminiModel(fake, { maxAttempts: 2 });
   return new StudentAssistant(model, materials);
 }
 

@@ -1,10 +1,10 @@
 import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createGeminiModel, type GeminiModelOptions } from '../src/llm/gemini-model.js';
+import type { GeminiModelOptions } from '../src/llm/gemini-model.js';
 import { ModelError } from '../src/llm/model-error.js';
 import type { TextStream } from '../src/llm/model.js';
-import { FakeGemini } from './support/fake-gemini.js';
+import { fakeGeminiModel, FakeGemini } from './support/fake-gemini.js';
 
 /** Every test goes through the real @google/genai SDK over HTTP to the fake Gemini server. */
 
@@ -21,16 +21,7 @@ afterEach(async () => {
 });
 
 function gemini(overrides: Partial<GeminiModelOptions> = {}) {
-  return createGeminiModel({
-    apiKey: 'test-key',
-    baseUrl: fake.baseUrl,
-    models: { generation: 'gen-model', judge: 'judge-model', embedding: 'embed-model' },
-    timeoutMs: 5_000,
-    idleTimeoutMs: 2_000,
-    maxAttempts: 3,
-    retry: { baseDelayMs: 5, maxDelayMs: 20 },
-    ...overrides,
-  });
+  return fakeGeminiModel(fake, { maxAttempts: 3, ...overrides });
 }
 
 const baseRequest = { task: 'test.answer', input: {}, prompt: '질문에 답하세요.' };

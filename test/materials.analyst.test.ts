@@ -2,13 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createGeminiModel } from '../src/llm/gemini-model.js';
 import { createLogger } from '../src/logger.js';
 import { createMaterialService } from '../src/materials/material-service.js';
 import { createPdfWorkerPool, type PdfWorkerPool } from '../src/materials/pdf-worker-pool.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import { plainPdf, scannedPdf } from '../scripts/pdf-fixtures.js';
-import { FakeGemini } from './support/fake-gemini.js';
+import { fakeGeminiModel, FakeGemini } from './support/fake-gemini.js';
 
 /**
  * The PDF analyst agent through the real Gemini adapter and SDK, against the fake Gemini server: it is asked only
@@ -41,14 +40,7 @@ afterEach(async () => {
 });
 
 function service() {
-  const model = createGeminiModel({
-    apiKey: 'test-key',
-    baseUrl: fake.baseUrl,
-    models: { generation: 'gen-model', judge: 'judge-model', embedding: 'embed-model' },
-    timeoutMs: 5_000,
-    idleTimeoutMs: 2_000,
-    maxAttempts: 1,
-  });
+  const model = fakeGeminiModel(fake, { maxAttempts: 1 });
   return createMaterialService({
     config: { dataDir, limits: { maxPdfBytes: 20 * 1024 * 1024, maxPdfPages: 500, pdfTimeoutMs: 30_000 } },
     store,

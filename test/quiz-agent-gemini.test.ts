@@ -1,10 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createGeminiModel } from '../src/llm/gemini-model.js';
 import { ModelError } from '../src/llm/model-error.js';
 import { ErrorCode } from '../src/protocol/error-codes.js';
 import { QuizItem, type Difficulty } from '../src/protocol/quiz.js';
 import { generateQuiz, MAX_GENERATION_ROUNDS, QUIZ_TEMPERATURE } from '../src/quiz/quiz-agent.js';
-import { FakeGemini, type RecordedRequest } from './support/fake-gemini.js';
+import { fakeGeminiModel, FakeGemini, type RecordedRequest } from './support/fake-gemini.js';
 import { SAMPLE_MATERIAL_TEXT } from './support/hand-material.js';
 import { QUIZ_MATERIAL, quizMaterials } from './support/quiz-material.js';
 
@@ -24,15 +23,7 @@ const MATERIAL = QUIZ_MATERIAL;
 const materials = quizMaterials();
 
 function quiz(options: { chapter?: number; difficulty?: Difficulty } = {}) {
-  const model = createGeminiModel({
-    apiKey: 'test-key',
-    baseUrl: fake.baseUrl,
-    models: { generation: 'gen-model', judge: 'judge-model', embedding: 'embed-model' },
-    timeoutMs: 5_000,
-    idleTimeoutMs: 2_000,
-    maxAttempts: 1,
-    retry: { baseDelayMs: 5, maxDelayMs: 20 },
-  });
+  const model = fakeGeminiModel(fake, { maxAttempts: 1 });
   return generateQuiz({ model, materials, materialId: MATERIAL.id, ...options });
 }
 

@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createGeminiModel, type GeminiModelOptions } from '../../src/llm/gemini-model.js';
+import type { LanguageModel } from '../../src/llm/model.js';
 
 /**
  * A local stand-in for the Gemini API that speaks its real wire format, so tests drive the real @google/genai SDK
@@ -344,4 +346,18 @@ function defaultResponder(request: RecordedRequest): FakeReply {
     return { embeddings: embedTexts(request.body).map((text) => [text.length, text.codePointAt(0) ?? 0, 1]) };
   }
   return { status: 400, message: `fake-gemini: no reply queued for ${request.action}` };
+}
+
+/** The real Gemini adapter (and SDK) pointed at `fake`: test model names, short timeouts, fast retries. */
+export function fakeGeminiModel(fake: FakeGemini, overrides: Partial<GeminiModelOptions> = {}): LanguageModel {
+  return createGeminiModel({
+    apiKey: 'test-key',
+    baseUrl: fake.baseUrl,
+    models: { generation: 'gen-model', judge: 'judge-model', embedding: 'embed-model' },
+    timeoutMs: 5_000,
+    idleTimeoutMs: 2_000,
+    maxAttempts: 3,
+    retry: { baseDelayMs: 5, maxDelayMs: 20 },
+    ...overrides,
+  });
 }
