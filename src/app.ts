@@ -19,6 +19,7 @@ import { QuizRepository } from './quiz/quiz-repository.js';
 import { RoomRuntime } from './quiz/room-runtime.js';
 import { RoomService } from './quiz/room-service.js';
 import { createStore } from './store/index.js';
+import { NodeHeartbeat } from './store/node-liveness.js';
 import type { Store } from './store/store.js';
 
 export interface AppOverrides {
@@ -62,7 +63,9 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   const model = overrides.model ?? createModel(config, { metrics, store, logger, offlineTasks });
   const signer = new TokenSigner(config.tokenSecret);
   const materials = createMaterialService({ config, store, model, logger: logger.child({ part: 'materials' }) });
-  const classRepository = new ClassRepository(store);
+  const heartbeat = new NodeHeartbeat(store, nodeId, logger.child({ part: 'heartbeat' }));
+  heartbeat.start();
+  const classRepository = new ClassRepository(store, heartbeat);
   const monitor = new ClassMonitor({ repository: classRepository, materials, logger: logger.child({ part: 'monitor' }) });
   const extra = overrides.observer;
   // The monitor always watches sessions; a test's or benchmark's observer watches alongside it.
@@ -96,7 +99,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     answerGraceMs: config.quizAnswerGraceMs,
     onPhase: ({ classId, ...room }) => monitor.quizRoomChanged(classId, room),
   });
-  const roomRuntime = new RoomRuntime({ service: rooms, store, logger: logger.child({ part: 'rooms' }), nodeId });
+  const roomRuntime = new RoomRuntime({ service: rooms, store, logger: logger.child({ part: 'rooms' }), liveness: heartbeat });
   const server = createServer({
     config,
     store,
@@ -123,6 +126,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
       // After the sessions stopped: the monitor writes the progress it still owes before the store closes.
       await monitor.close();
       await materials.close();
+      await heartbeat.close();
       if (!overrides.store) await store.close();
     })();
     return closing;

@@ -1,6 +1,7 @@
 import type { RosterEntry } from '../protocol/classroom.js';
 import type { Store } from '../store/store.js';
 import { keys } from '../store/keys.js';
+import { SINGLE_NODE, type NodeLiveness } from '../store/node-liveness.js';
 
 /** Rosters outlive the sessions in them (7 days, refreshed by use) so an instructor can still review a class. */
 export const ROSTER_TTL_MS = 30 * 24 * 60 * 60_000;
@@ -32,11 +33,15 @@ export function foldNickname(nickname: string): string {
 
 /**
  * Classes and their rosters in the store. A roster entry is a hash of scalar fields, each written by the one party
- * that owns it (the node driving the session: progress, verdicts, the hand; any node holding a socket: the socket
- * count via HINCRBY; an instructor: the acknowledgement), so no one read-modify-writes a shared blob.
+ * that owns it (the node driving the session: progress, verdicts, the hand; each node holding sockets: its own
+ * socket count via HINCRBY; an instructor: the acknowledgement), so no one read-modify-writes a shared blob.
  */
 export class ClassRepository {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** Socket counts are kept per node (`sockets@<nodeId>`); a dead node's count is ignored. */
+    private readonly liveness: NodeLiveness = SINGLE_NODE,
+  ) {}
 
   /** Reserves `code` for the class; false when another class holds it (first write wins). */
   reserveCode(code: string, classId: string): Promise<boolean> {
@@ -101,7 +106,16 @@ export class ClassRepository {
   }
 
   async student(classId: string, sessionId: string): Promise<RosterEntry | null> {
-    return toEntry(sessionId, await this.store.hgetall(keys.classStudent(classId, sessionId)));
+    const fields = await this.store.hgetall(keys.classStudent(classId, sessionId));
+    return toEntry(sessionId, fields, await this.connected(fields));
+  }
+
+  /** Connected when a live node counts a socket of the student (a crashed node's count does not). */
+  private async connected(fields: Record<string, string>): Promise<boolean> {
+    for (const [name, value] of Object.entries(fields)) {
+      if (name.startsWith(SOCKETS_FIELD) && Number(value) > 0 && (await this.liveness.isAlive(name.slice(SOCKETS_FIELD.length)))) return true;
+    }
+    return false;
   }
 
   /** Every student in join order. */
@@ -124,22 +138,24 @@ export class ClassRepository {
     await this.store.hdel(keys.classStudent(classId, sessionId), 'handRaisedAt', 'handQuestion', 'handAcknowledged');
   }
 
-  /** Counts the student's sockets across nodes; returns the new count. Refreshes the entry's TTL. */
+  /** Counts the student's sockets on this node; returns the new count. Refreshes the entry's TTL. */
   async addSockets(classId: string, sessionId: string, by: 1 | -1): Promise<number> {
     const entryKey = keys.classStudent(classId, sessionId);
-    const count = await this.store.hincrby(entryKey, 'sockets', by);
+    const count = await this.store.hincrby(entryKey, SOCKETS_FIELD + this.liveness.nodeId, by);
     await this.store.expire(entryKey, ROSTER_TTL_MS);
     return count;
   }
 }
 
-function toEntry(sessionId: string, fields: Record<string, string>): RosterEntry | null {
+const SOCKETS_FIELD = 'sockets@';
+
+function toEntry(sessionId: string, fields: Record<string, string>, connected: boolean): RosterEntry | null {
   if (fields.nickname === undefined) return null;
   const raisedAt = fields.handRaisedAt === undefined ? undefined : Number(fields.handRaisedAt);
   return {
     sessionId,
     nickname: fields.nickname,
-    connected: Number(fields.sockets ?? 0) > 0,
+    connected,
     chapter: Number(fields.chapter ?? -1),
     percent: Number(fields.percent ?? 0),
     state: fields.state ?? 'idle',

@@ -3,6 +3,7 @@ import type { Logger } from '../logger.js';
 import type { MyAnswer, PlayerSummary, QuizServerEvents, RoomStatePayload } from '../protocol/quiz.js';
 import { emitLocal } from '../realtime/local-emit.js';
 import { keys } from '../store/keys.js';
+import type { NodeLiveness } from '../store/node-liveness.js';
 import type { Store } from '../store/store.js';
 import { dueAt, dueTransition, type PhaseRecord } from './room-phase.js';
 import { ROOM_TTL_MS, type RoomEvent } from './room-repository.js';
@@ -34,8 +35,6 @@ export function send<E extends keyof QuizServerEvents>(socket: QuizSocket, event
 
 /** The driver's lease: renewed every scan, so a dead node's rooms are taken over within a few seconds. */
 const DRIVER_LEASE_MS = 3_000;
-/** A node's heartbeat lives this long; renewed every scan. */
-const NODE_HEARTBEAT_MS = 5_000;
 const SCAN_INTERVAL_MS = 1_000;
 /** The host's live answer count: at most 4 updates per second. */
 const COUNT_INTERVAL_MS = 250;
@@ -73,7 +72,8 @@ export interface RoomRuntimeDeps {
   service: RoomService;
   store: Store;
   logger: Logger;
-  nodeId: string;
+  /** This node (its id names leases and presence entries) and which other nodes are alive. */
+  liveness: NodeLiveness;
   now?: () => number;
 }
 
@@ -182,10 +182,9 @@ export class RoomRuntime {
     for (const room of this.rooms.values()) {
       this.stopTimers(room);
       room.tail?.abort();
-      if (room.driving) releases.push(this.deps.store.releaseLease(keys.roomDriver(room.roomId), this.deps.nodeId).catch(() => false));
+      if (room.driving) releases.push(this.deps.store.releaseLease(keys.roomDriver(room.roomId), this.deps.liveness.nodeId).catch(() => false));
     }
     this.rooms.clear();
-    releases.push(this.deps.store.del(keys.nodeHeartbeat(this.deps.nodeId)).catch(() => 0));
     await Promise.all(releases);
   }
 
@@ -374,7 +373,7 @@ export class RoomRuntime {
   }
 
   private presenceField(socket: QuizSocket): string {
-    return `${this.deps.nodeId}|${socket.id}`;
+    return `${this.deps.liveness.nodeId}|${socket.id}`;
   }
 
   /**
@@ -383,16 +382,13 @@ export class RoomRuntime {
    * they reconnect somewhere.
    */
   private async playerList(roomId: string): Promise<PlayerSummary[]> {
-    const { store, nodeId } = this.deps;
+    const { store, liveness } = this.deps;
     const presenceKey = keys.roomPresence(roomId);
     const [players, presence] = await Promise.all([this.deps.service.repository.players(roomId), store.hgetall(presenceKey)]);
-    const alive = new Map<string, boolean>([[nodeId, true]]);
     const connected = new Set<string>();
     const stale: string[] = [];
     for (const [field, playerId] of Object.entries(presence)) {
-      const node = field.slice(0, field.indexOf('|'));
-      if (!alive.has(node)) alive.set(node, await store.exists(keys.nodeHeartbeat(node)));
-      if (alive.get(node)) connected.add(playerId);
+      if (await liveness.isAlive(field.slice(0, field.indexOf('|')))) connected.add(playerId);
       else stale.push(field);
     }
     if (stale.length > 0) await store.hdel(presenceKey, ...stale);
@@ -406,9 +402,9 @@ export class RoomRuntime {
   private async scan(): Promise<void> {
     if (this.scanning || this.closed) return;
     this.scanning = true;
-    const { store, nodeId, service, logger } = this.deps;
+    const { store, service, logger } = this.deps;
+    const { nodeId } = this.deps.liveness;
     try {
-      await store.set(keys.nodeHeartbeat(nodeId), String(this.now()), { ttlMs: NODE_HEARTBEAT_MS });
       const active = await service.repository.activeRooms();
       // A room that left the active set (ended, or expired) needs no driver here any more.
       const stillActive = new Set(active);
@@ -449,7 +445,7 @@ export class RoomRuntime {
       return;
     }
     room.record = record;
-    this.deps.logger.info({ roomId, phase: record.phase, nodeId: this.deps.nodeId }, 'driving room');
+    this.deps.logger.info({ roomId, phase: record.phase, nodeId: this.deps.liveness.nodeId }, 'driving room');
     this.schedule(room);
   }
 
@@ -474,7 +470,8 @@ export class RoomRuntime {
     const record = room.record;
     if (!record || !room.driving) return;
     if (record.phase === 'ended') {
-      const { store, nodeId } = this.deps;
+      const { store } = this.deps;
+      const { nodeId } = this.deps.liveness;
       void store.releaseLease(keys.roomDriver(room.roomId), nodeId).catch(() => false);
       this.stopDriving(room);
       return;
