@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ClassMonitor } from '../src/classroom/class-monitor.js';
 import { ClassRepository } from '../src/classroom/class-repository.js';
 import { createLogger } from '../src/logger.js';
 import { keys } from '../src/store/keys.js';
@@ -42,5 +43,33 @@ describe('node liveness', () => {
     expect((await onB.roster('c1')).map((entry) => entry.connected)).toEqual([true]);
     await onB.addSockets('c1', 's1', -1);
     expect((await onB.student('c1', 's1'))?.connected).toBe(false);
+  });
+});
+
+describe('class presence over two nodes', () => {
+  it('closing the socket on one node does not report a student gone who is still on the other', async () => {
+    const store = new MemoryStore();
+    const alive = new Set(['node-a', 'node-b']);
+    const sent: string[] = [];
+    const monitorOn = (nodeId: string) => {
+      const repository = new ClassRepository(store, { nodeId, isAlive: async (id) => alive.has(id) });
+      const monitor = new ClassMonitor({ repository, materials: { get: async () => null }, logger });
+      const record = (_id: string, event: string) => void sent.push(`${nodeId} ${event}`);
+      monitor.attach({ toInstructors: record, toStudents: record, toSession: record });
+      return { repository, monitor };
+    };
+    const a = monitorOn('node-a');
+    const b = monitorOn('node-b');
+    await a.repository.addStudent('c1', { sessionId: 's1', nickname: '민지', joinedAt: 1 });
+    const student = { id: 's1', classId: 'c1' };
+    a.monitor.studentConnected(student);
+    b.monitor.studentConnected(student);
+    await expect.poll(() => sent.length).toBe(2);
+    a.monitor.studentDisconnected(student);
+    await expect.poll(async () => (await store.hget(keys.classStudent('c1', 's1'), 'sockets@node-a')) === '0').toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(sent).toEqual(['node-a student:joined', 'node-b student:joined']);
+    b.monitor.studentDisconnected(student);
+    await expect.poll(() => sent.at(-1)).toBe('node-b student:left');
   });
 });

@@ -108,6 +108,8 @@ export class ClassMonitor implements SessionObserver {
       const count = await this.options.repository.addSockets(student.classId, student.id, -1);
       if (count > 0) return;
       if (count < 0) await this.options.repository.addSockets(student.classId, student.id, 1);
+      // Counts are per node: the student may still have a socket on another (living) node.
+      if ((await this.options.repository.student(student.classId, student.id))?.connected) return;
       this.port?.toInstructors(student.classId, 'student:left', { sessionId: student.id });
     });
   }
