@@ -241,6 +241,23 @@ describe.concurrent('hand:lower', () => {
     await expectCancelledThenNewHand(app, material, client, acked);
   });
 
+  it('H5: a hand raised while the student had paused returns to the pause when the dialogue closes', async (context) => {
+    const { app, material } = await boot(context);
+    const { client } = await joinLecture(app, material.id);
+    await client.ok('lecture:speed', { tokensPerSecond: 30 });
+    await client.ok('lecture:start');
+    await client.waitForText(0, 40);
+    await client.ok('lecture:pause');
+    await raiseHand(client);
+    await client.waitForEvent('assistant:prompt');
+    await lowerHand(client);
+    const closed = findEvent(client.events, 'hand:closed');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(client.events.slice(closed).filter((event) => event.event === 'lecture:delta')).toEqual([]);
+    await client.ok('lecture:resume');
+    await client.waitForEvent('lecture:delta', { from: closed });
+  });
+
   it('H5: in the middle of an explanation: the open reply ends, nothing more of it streams', async (context) => {
     const { app, material } = await boot(context);
     const { client } = await joinLecture(app, material.id);

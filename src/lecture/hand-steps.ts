@@ -11,7 +11,7 @@ import {
 import type { StudentAssistant } from '../classroom/student-assistant.js';
 import type { Attribution, TextStream } from '../llm/model.js';
 import type { ReplyKind, TranscriptItem, TutorEvent } from '../protocol/tutor.js';
-import type { SessionState } from './session-state.js';
+import { afterHand, type SessionState } from './session-state.js';
 
 export type HandRaised = Extract<SessionState, { kind: 'hand-raised' }>;
 
@@ -124,7 +124,7 @@ export async function runHandStep(host: HandHost, state: HandRaised, epoch: numb
     }
     case 'close':
       host.transition(
-        state.previous,
+        afterHand(state),
         [{ event: 'hand:closed', payload: { kind: action.kind } }],
         [{ type: 'hand-closed', ...place, kind: action.kind }],
       );

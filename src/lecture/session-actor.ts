@@ -13,6 +13,7 @@ import type { StudentAssistant } from '../classroom/student-assistant.js';
 import { runHandStep, type HandHost, type HandRaised, type ReplyOptions } from './hand-steps.js';
 import type { SessionProfile, SessionRecord, SessionRepository } from './session-repository.js';
 import {
+  afterHand,
   pendingQuestionId,
   questionId,
   subquestionId,
@@ -237,7 +238,8 @@ export class SessionActor {
       this.interrupt();
       this.pacer.clear();
     }
-    this.transition({ kind: 'hand-raised', dialogue: startDialogue(), previous: this.latest(previous) });
+    const pausedBefore = state.kind === 'paused' && state.reason === 'student' ? { pausedBefore: true as const } : {};
+    this.transition({ kind: 'hand-raised', dialogue: startDialogue(), previous: this.latest(previous), ...pausedBefore });
     this.kick();
     await this.queue;
     return { state: this.record.state.kind };
@@ -278,7 +280,7 @@ export class SessionActor {
     if (open) this.send({ event: 'tutor:reply-end', payload: { replyId: open } });
     this.target = undefined;
     this.transition(
-      state.previous,
+      afterHand(state),
       [{ event: 'hand:closed', payload: { kind: 'cancelled' } }],
       [{ type: 'hand-closed', ...place, kind: 'cancelled' }],
     );

@@ -46,9 +46,17 @@ export type SessionState =
   | { kind: 'idle' }
   | ActiveState
   | { kind: 'paused'; reason: 'student' | 'error'; previous: ActiveState }
-  /** The raise-hand side dialogue; the lecture waits in `previous`. `replyId`: a dialogue reply under way. */
-  | { kind: 'hand-raised'; dialogue: HandDialogue; previous: ActiveState; replyId?: string }
+  /**
+   * The raise-hand side dialogue; the lecture waits in `previous`. `replyId`: a dialogue reply under way.
+   * `pausedBefore`: the hand went up while the student had paused, so closing the dialogue returns to the pause.
+   */
+  | { kind: 'hand-raised'; dialogue: HandDialogue; previous: ActiveState; replyId?: string; pausedBefore?: true }
   | { kind: 'finished' };
+
+/** Where the lecture goes when the raise-hand dialogue closes: back to the pause it was raised from, or on. */
+export function afterHand(state: Extract<SessionState, { kind: 'hand-raised' }>): SessionState {
+  return state.pausedBefore ? { kind: 'paused', reason: 'student', previous: state.previous } : state.previous;
+}
 
 /** The chapter a state is in (for progress and snapshots). */
 export function chapterOf(state: SessionState): number | undefined {
