@@ -69,6 +69,15 @@ describe('writeOfflineLecture', () => {
     expect(new Set(questionsOf(long)).size).toBe(3);
   });
 
+  it('drops running page headers and footers of the PDF text, keeps the rest', () => {
+    const paragraphs = CHAPTER.split('\n\n');
+    expect(paragraphs.length).toBeGreaterThanOrEqual(3);
+    const pages = paragraphs.map((paragraph, index) => `${paragraph}\n기초 통계 · ${index + 1}`);
+    const output = writeOfflineLecture({ title: '평균', text: pages.join('\n\n') });
+    expect(output).not.toMatch(/기초 통계 ·/u);
+    expect(output).toEqual(writeOfflineLecture({ title: '평균', text: CHAPTER }));
+  });
+
   it('never comes out empty, even for a chapter without text', () => {
     for (const input of [{ title: '부록', text: '' }, { title: '', text: ' \n 3 \n' }]) {
       const output = writeOfflineLecture(input);

@@ -1,6 +1,7 @@
 import { QUESTION_CLOSERS, QUESTION_OPEN } from './marker-parser.js';
 import { contentTerms, keyTerms, rankedTerms, termOverlapDetail, termsMatch, withParticle } from './korean-text.js';
 import type { KeyTerm } from './korean-text.js';
+import { RunningLines } from '../materials/running-lines.js';
 
 /**
  * The offline agents of the lecture flow: deterministic, extractive, no network. They keep the product usable
@@ -83,7 +84,10 @@ interface Block {
   text: string;
 }
 
-/** Rebuilds paragraphs from extracted PDF lines: joins wrapped lines, keeps formulas and list items apart. */
+/**
+ * Rebuilds paragraphs from extracted PDF lines: joins wrapped lines, keeps formulas and list items apart, drops page
+ * numbers and running headers/footers.
+ */
 function toBlocks(title: string, text: string): Block[] {
   const blocks: Block[] = [];
   let prose = '';
@@ -91,11 +95,14 @@ function toBlocks(title: string, text: string): Block[] {
     if (letterCount(prose) > 0) blocks.push({ kind: 'prose', text: prose.trim() });
     prose = '';
   };
-  for (const raw of neutraliseMarkers(text.normalize('NFC')).split(/\r\n?|\n/u)) {
+  const source = neutraliseMarkers(text.normalize('NFC'));
+  const running = new RunningLines(source);
+  const lines = source.split(/\r\n?|\n/u);
+  for (const raw of lines) {
     const line = raw.replace(/\s+/gu, ' ').trim();
     if (line.length === 0) {
       flush();
-    } else if (PAGE_NUMBER_LINE.test(line) || (line === title.trim() && blocks.length === 0 && prose === '')) {
+    } else if (PAGE_NUMBER_LINE.test(line) || running.has(line) || (line === title.trim() && blocks.length === 0 && prose === '')) {
       continue;
     } else if (isFormula(line)) {
       flush();

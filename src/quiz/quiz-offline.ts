@@ -2,6 +2,7 @@ import { rankedTerms, stripParticles, termsMatch } from '../lecture/korean-text.
 import type { OfflineTasks } from '../llm/offline-model.js';
 import type { Difficulty, QuizItem } from '../protocol/quiz.js';
 import { QUIZ_TASKS, QuizGenerateInput, questionKey } from './quiz-agent.js';
+import { RunningLines } from '../materials/running-lines.js';
 
 /**
  * The offline QuizAgent: deterministic, extractive cloze items. It picks explanatory sentences of the source that
@@ -91,20 +92,6 @@ interface Candidate {
 
 const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
 
-/** Lines that repeat on many pages once their numbers are ignored: running headers and footers (`기초 통계 · 3`). */
-function boilerplateLines(lines: readonly string[]): Set<string> {
-  const counts = new Map<string, number>();
-  for (const line of lines) {
-    const shape = lineShape(line);
-    if (shape !== '') counts.set(shape, (counts.get(shape) ?? 0) + 1);
-  }
-  return new Set([...counts].filter(([, seen]) => seen >= 3).map(([shape]) => shape));
-}
-
-function lineShape(line: string): string {
-  return line.replace(/\d+/gu, '#').replace(/\s+/gu, ' ').trim();
-}
-
 /** The 90th percentile of the lengths of the text's lines: about the width of its text column. */
 function longLineLength(lines: readonly string[]): number {
   const lengths = lines.filter((line) => line.length > 0).map((line) => line.length).sort((left, right) => left - right);
@@ -128,7 +115,7 @@ export function sourceSentences(text: string): Sentence[] {
     .normalize('NFC')
     .split(/\r?\n/u)
     .map((line) => line.replace(/\s+/gu, ' ').trim());
-  const boilerplate = boilerplateLines(lines);
+  const boilerplate = new RunningLines(text.normalize('NFC'));
   const wrapAt = Math.max(MIN_WRAPPED_LINE_CHARS, WRAPPED_LINE_SHARE * longLineLength(lines));
   const units: string[] = [];
   let buffer = '';
@@ -140,7 +127,7 @@ export function sourceSentences(text: string): Sentence[] {
     // Numbers inside prose (`연봉 3000, 3200, …`) keep their line; a line of numbers and symbols alone is dropped.
     const junk =
       line === '' ||
-      boilerplate.has(lineShape(line)) ||
+      boilerplate.has(line) ||
       count(line, LETTER) < 2 ||
       (count(line, HANGUL) < 2 && letterRatio(line) < 0.5);
     if (junk) {
