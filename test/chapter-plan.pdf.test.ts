@@ -45,3 +45,20 @@ describe('chapter plan over generated PDFs (property)', () => {
     );
   });
 });
+
+describe('pdf worker pool', () => {
+  it('refuses a job at once when its queue is full (busy), and still runs the ones it took', async () => {
+    const small = createPdfWorkerPool({ timeoutMs: 30_000, size: 1, maxQueue: 1 });
+    try {
+      const bytes = await sectionedPdf({ sections: [{ title: 'Only', pages: 2 }], outline: false, headings: false, namedDestinations: false, linesPerPage: 4 });
+      // One job runs, one waits; the third finds the queue full. Each call gets its own copy (bytes are transferred).
+      const jobs = [0, 1, 2].map(() => small.extract(bytes.slice(), { maxPages: 10 }).then((result) => result.pageCount, (error: unknown) => error));
+      const [first, second, third] = await Promise.all(jobs);
+      expect(first).toBe(2);
+      expect(second).toBe(2);
+      expect(third).toMatchObject({ name: 'PdfJobError', kind: 'busy' });
+    } finally {
+      await small.close();
+    }
+  });
+});

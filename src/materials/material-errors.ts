@@ -44,6 +44,11 @@ export const materialErrors = {
       'PDF를 분석하는 데 너무 오래 걸려 중단했습니다. 파일을 더 작게 나누어 다시 올려 주세요.',
       { status: 422 },
     ),
+  busy: () =>
+    new AppError(ErrorCode.SERVER_BUSY, '지금 PDF를 분석하려는 요청이 너무 많습니다. 잠시 후 다시 올려 주세요.', {
+      status: 503,
+      retryable: true,
+    }),
   materialNotFound: () => new AppError(ErrorCode.NOT_FOUND, '해당 자료를 찾을 수 없습니다.', { status: 404 }),
   chapterNotFound: () => new AppError(ErrorCode.NOT_FOUND, '해당 챕터를 찾을 수 없습니다.', { status: 404 }),
 };
@@ -59,5 +64,7 @@ export function fromPdfJobError(error: PdfJobError, maxPages: number): AppError 
       return materialErrors.timeout();
     case 'corrupt':
       return materialErrors.corrupt(error);
+    case 'busy':
+      return materialErrors.busy();
   }
 }

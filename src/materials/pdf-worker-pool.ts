@@ -34,9 +34,12 @@ export type WorkerResponse = (
   warnings?: string[];
 };
 
-export type PdfJobFailureKind = PdfFailureKind | 'timeout';
+export type PdfJobFailureKind = PdfFailureKind | 'timeout' | 'busy';
 
 /** A PDF job that did not produce a result: the file's fault (kind) or the time limit ('timeout'). */
+/** Uploads waiting beyond this are refused with SERVER_BUSY: a burst queues, a flood does not pile up in memory. */
+const DEFAULT_MAX_QUEUE = 32;
+
 export class PdfJobError extends Error {
   constructor(
     readonly kind: PdfJobFailureKind,
@@ -55,6 +58,8 @@ export interface PdfWorkerPoolOptions {
   size?: number;
   /** An idle worker is stopped after this long. */
   idleMs?: number;
+  /** Jobs waiting for a worker at most; beyond that a job is refused at once ('busy') instead of waiting forever. */
+  maxQueue?: number;
   logger?: Logger;
 }
 
@@ -109,6 +114,7 @@ export function createPdfWorkerPool(options: PdfWorkerPoolOptions): PdfWorkerPoo
   const idleMs = options.idleMs ?? 30_000;
   const slots: Slot[] = Array.from({ length: size }, () => ({ worker: null, busy: false, lastKey: undefined, idleTimer: null }));
   const queue: Job[] = [];
+  const maxQueue = options.maxQueue ?? DEFAULT_MAX_QUEUE;
   let nextId = 1;
   let closed = false;
 
@@ -195,6 +201,10 @@ export function createPdfWorkerPool(options: PdfWorkerPoolOptions): PdfWorkerPoo
     new Promise<WorkerResponse & { ok: true }>((resolve, reject) => {
       if (closed) {
         reject(new Error('pdf worker pool is closed'));
+        return;
+      }
+      if (queue.length >= maxQueue) {
+        reject(new PdfJobError('busy', `pdf worker queue is full (${maxQueue} jobs waiting)`));
         return;
       }
       queue.push({ input, resolve, reject });
