@@ -58,7 +58,6 @@ export class RoomRepository {
     await this.store.expire(roomKey, ROOM_TTL_MS);
     await this.appendEvent(meta.roomId, { type: 'phase', record: lobby });
     await this.store.expire(keys.roomEvents(meta.roomId), ROOM_TTL_MS);
-    await this.store.zadd(keys.activeRooms(), meta.createdAt, meta.roomId);
     await this.store.zadd(keys.classRooms(meta.classId), meta.createdAt, meta.roomId);
   }
 
@@ -223,6 +222,11 @@ export class RoomRepository {
 
   async activeRooms(): Promise<string[]> {
     return (await this.store.zrange(keys.activeRooms(), 0, -1)).map((entry) => entry.member);
+  }
+
+  /** A room with a running question (preview or open): it needs a driver for its timers. */
+  async markActive(roomId: string, since: number): Promise<void> {
+    await this.store.zadd(keys.activeRooms(), since, roomId);
   }
 
   async markInactive(roomId: string): Promise<void> {

@@ -5,7 +5,7 @@ import { emitLocal } from '../realtime/local-emit.js';
 import { keys } from '../store/keys.js';
 import type { NodeLiveness } from '../store/node-liveness.js';
 import type { Store } from '../store/store.js';
-import { dueAt, dueTransition, type PhaseRecord } from './room-phase.js';
+import { dueAt, dueTransition, isTimed, type PhaseRecord } from './room-phase.js';
 import { ROOM_TTL_MS, type RoomEvent } from './room-repository.js';
 import type { RoomService } from './room-service.js';
 import {
@@ -273,6 +273,7 @@ export class RoomRuntime {
     if (previous && record.v <= previous.v) return;
     room.record = record;
     if (room.driving) this.schedule(room);
+    else if (isTimed(record)) void this.tryDrive(room.roomId);
     await this.render(room, previous, record);
   }
 
@@ -415,7 +416,7 @@ export class RoomRuntime {
           if (!(await store.renewLease(keys.roomDriver(roomId), nodeId, DRIVER_LEASE_MS))) this.stopDriving(local);
           continue;
         }
-        if (await store.acquireLease(keys.roomDriver(roomId), nodeId, DRIVER_LEASE_MS)) await this.startDriving(roomId);
+        await this.tryDrive(roomId);
       }
       // A safety net under the tails: a transition whose announcement was lost (its node died between writing
       // and announcing) is picked up here.
@@ -431,6 +432,15 @@ export class RoomRuntime {
       logger.warn({ err: error }, 'room scan failed');
     } finally {
       this.scanning = false;
+    }
+  }
+
+  /** Takes the room's driver lease if it is free (a question just started, or its driver died). */
+  private async tryDrive(roomId: string): Promise<void> {
+    try {
+      if (await this.deps.store.acquireLease(keys.roomDriver(roomId), this.deps.liveness.nodeId, DRIVER_LEASE_MS)) await this.startDriving(roomId);
+    } catch (error) {
+      this.deps.logger.debug({ err: error, roomId }, 'could not take the room driver lease; the scan retries');
     }
   }
 
@@ -469,7 +479,8 @@ export class RoomRuntime {
     room.timer = room.countTimer = null;
     const record = room.record;
     if (!record || !room.driving) return;
-    if (record.phase === 'ended') {
+    if (!isTimed(record)) {
+      // No question running: nothing to time until the host moves on; whoever sees the next question drives it.
       const { store } = this.deps;
       const { nodeId } = this.deps.liveness;
       void store.releaseLease(keys.roomDriver(room.roomId), nodeId).catch(() => false);

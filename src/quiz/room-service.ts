@@ -6,7 +6,7 @@ import { ErrorCode } from '../protocol/error-codes.js';
 import type { CreateRoomBody, HostCommand, KickPayload, Quiz, SubmitAnswerPayload, SubmitAnswerResult } from '../protocol/quiz.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
-import { applyCommand, type PhaseCommand, type PhaseRecord } from './room-phase.js';
+import { applyCommand, isTimed, type PhaseCommand, type PhaseRecord } from './room-phase.js';
 import { buildResults } from './room-results.js';
 import { RoomRepository, ROOM_TTL_MS, type RoomMeta } from './room-repository.js';
 import { computeStandings, type RecordedAnswer, type Standings } from './scoring.js';
@@ -239,12 +239,14 @@ export class RoomService {
   private async enter(meta: RoomMeta, current: PhaseRecord, next: PhaseRecord): Promise<void> {
     const { roomId } = meta;
     if (next.phase === 'open' && current.phase !== 'open') await this.repository.openAnswers(roomId, next.q);
+    // Only a running question has timers, so only then does the room need a driver (and cost the drivers' scans).
+    if (isTimed(next)) await this.repository.markActive(roomId, this.now());
+    else await this.repository.markInactive(roomId);
     if (next.phase === 'reveal') await this.score(meta, next, next.q);
     if (next.phase === 'ended') {
       // Ending mid-question closes that question: what was recorded counts, like a skip.
       const lastClosed = lastClosedAtEnd(current, meta.items.length);
       await this.score(meta, next, lastClosed);
-      await this.repository.markInactive(roomId);
       this.closedAnswers.delete(roomId);
     }
   }

@@ -64,7 +64,7 @@ export const keys = {
   roomDriver: (id: string) => key('room', id, 'driver'),
   /** Short mutex around a phase transition (read phase, check, write), so host commands and timers never race. */
   roomTransition: (id: string) => key('room', id, 'transition'),
-  /** Rooms not yet ended (sorted set of room ids scored by creation time): what drivers look after. */
+  /** Rooms with a question running (preview or open; sorted set scored by when it started): what drivers look after. */
   activeRooms: () => key('rooms', 'active'),
   /** The rooms of a class (sorted set scored by creation time); no TTL. */
   classRooms: (classId: string) => key('class', classId, 'rooms'),
