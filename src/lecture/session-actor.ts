@@ -2,28 +2,28 @@ import { AppError, toWireError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { TextStream } from '../llm/model.js';
 import { ErrorCode } from '../protocol/error-codes.js';
-import type { ReplyKind, SessionSnapshot, TranscriptItem, TutorEvent } from '../protocol/tutor.js';
+import type { ReplyKind, TranscriptItem, TutorEvent } from '../protocol/tutor.js';
 import type { FeedHub } from './chapter-feed.js';
 import type { LectureGenerator, LectureMaterial } from './lecture-generator.js';
-import { parseLecture, type LectureSegment } from './marker-parser.js';
+import { displayText, LectureView } from './lecture-view.js';
 import { createPacer, type Pacer, type PacerEmitMeta, type PacerScheduler } from './pacer.js';
 import type { QaTutor } from './qa-tutor.js';
 import { acceptsAsk, acceptsReply, onAsk, onReply, startDialogue } from '../classroom/hand-dialogue.js';
 import type { StudentAssistant } from '../classroom/student-assistant.js';
 import { runHandStep, type HandHost, type HandRaised, type ReplyOptions } from './hand-steps.js';
+import { replayOrSnapshot, type EmittedView, type ResumeHost } from './session-resume.js';
 import type { SessionProfile, SessionRecord, SessionRepository } from './session-repository.js';
 import {
   afterHand,
+  isActive,
   pendingQuestionId,
   questionId,
-  subquestionId,
-  toPublicPhase,
   type ActiveState,
   type PendingQuestion,
   type SessionState,
 } from './session-state.js';
+import { runTutoringStep, type TutoringHost } from './tutoring-steps.js';
 import type { Store } from '../store/store.js';
-import { keys } from '../store/keys.js';
 
 /** Where a session's events go: every socket of the session attached to this node. */
 export interface SessionPort {
@@ -89,11 +89,8 @@ export class SessionActor {
    * What the client has been sent so far: updated in the queue right after each emit, so a snapshot or replay
    * built in the queue matches the events exactly (the in-memory record runs ahead of the queue).
    */
-  private readonly emitted: {
-    seq: number;
-    state: SessionState;
-    reply: { replyId: string; kind: ReplyKind; chapter: number; at: number; text: string } | undefined;
-  };
+  private readonly emitted: EmittedView;
+  private readonly view: LectureView;
 
   constructor(
     private readonly deps: SessionActorDeps,
@@ -107,6 +104,7 @@ export class SessionActor {
     });
     this.pacer.pause();
     this.emitted = { seq: record.seq, state: record.state, reply: undefined };
+    this.view = new LectureView(deps);
   }
 
   /** A socket is attached and caught up: show what is due and drive the session. */
@@ -208,7 +206,7 @@ export class SessionActor {
       throw commandError(ErrorCode.NO_PENDING_QUESTION, '지금은 답할 질문이 없습니다.');
     }
     if (pending !== id) throw commandError(ErrorCode.UNKNOWN_QUESTION, '지금 묻고 있는 질문이 아닙니다.');
-    const at = await this.displayOffset(state);
+    const at = await this.view.displayOffset(state);
     const item: TranscriptItem = { type: 'answer', chapter: at.chapter, at: at.at, questionId: id, text };
     if (state.kind === 'awaiting-answer') {
       this.transition(
@@ -303,7 +301,7 @@ export class SessionActor {
    * HAND_NOT_RAISED when no hand is up; callers check the state again after the await.
    */
   private handPlace(state: HandRaised = this.handState()): Promise<{ chapter: number; at: number }> {
-    return this.displayOffset(state.previous);
+    return this.view.displayOffset(state.previous);
   }
 
   /** The id of a reply started but not ended (as far as queued events go). */
@@ -330,6 +328,27 @@ export class SessionActor {
     };
   }
 
+  private get tutoringHost(): TutoringHost {
+    return {
+      tutor: this.deps.tutor,
+      view: this.view,
+      transition: (state, events, items) => this.transition(state, events, items),
+      streamReply: (kind, epoch, open, options) => this.streamReply(kind, epoch, open, options),
+      callOptions: () => this.callOptions(),
+      isCurrent: (epoch) => epoch === this.epoch,
+    };
+  }
+
+  private get resumeHost(): ResumeHost {
+    return {
+      record: this.record,
+      emitted: this.emitted,
+      material: this.deps.material,
+      repository: this.deps.repository,
+      view: this.view,
+    };
+  }
+
   /**
    * Brings a (re)connected client up to date: the events after `lastSeq` when the log still has them all,
    * otherwise one `session:state` snapshot. It runs in the event queue, so nothing is emitted between what it
@@ -340,26 +359,9 @@ export class SessionActor {
     to: SessionPort = this.deps.port,
     onReady?: () => void,
   ): Promise<{ replayed: number; snapshot: boolean; seq: number }> {
-    const outcome = { replayed: 0, snapshot: false, seq: 0 };
+    let outcome = { replayed: 0, snapshot: false, seq: 0 };
     await this.enqueue(async () => {
-      const seq = this.emitted.seq;
-      outcome.seq = seq;
-      if (lastSeq < seq) {
-        const log = lastSeq === 0 ? [] : await this.deps.repository.readLog(this.id);
-        const missed = log.filter((entry) => entry.seq > lastSeq && entry.seq <= seq);
-        const complete = missed.length > 0 && missed[0]?.seq === lastSeq + 1 && missed.at(-1)?.seq === seq;
-        if (complete) {
-          for (const entry of missed) to.emit(entry.event.event, { seq: entry.seq, ...entry.event.payload });
-          outcome.replayed = missed.length;
-        } else {
-          to.emit('session:state', { seq, state: await this.snapshot() });
-          outcome.snapshot = true;
-        }
-      } else if (lastSeq > seq) {
-        // The client saw events this store never recorded (a lost write): only a snapshot is trustworthy.
-        to.emit('session:state', { seq, state: await this.snapshot() });
-        outcome.snapshot = true;
-      }
+      outcome = await replayOrSnapshot(this.resumeHost, lastSeq, to);
       onReady?.();
     });
     this.deps.generator.ensure(this.deps.material);
@@ -373,43 +375,6 @@ export class SessionActor {
     this.interrupt();
     this.pacer.clear();
     await this.queue;
-  }
-
-  // ---- snapshot -------------------------------------------------------------------------------------------------
-
-  /** The client's whole view as of the last emitted event (call it from the queue to keep it exact). */
-  private async snapshot(): Promise<SessionSnapshot> {
-    const { material } = this.deps;
-    const state = this.emitted.state;
-    // A raised hand holds the lecture like a pause: its text ends where the lecture stopped (not every chapter whole).
-    const active = state.kind === 'paused' || state.kind === 'hand-raised' ? state.previous : state;
-    const transcript = await this.deps.repository.readTranscript(this.id);
-    const reply = this.emitted.reply;
-    if (reply) transcript.push({ type: 'reply', ...reply, complete: false });
-    const chapters: SessionSnapshot['chapters'] = [];
-    const current = 'chapter' in active ? active.chapter : undefined;
-    for (const chapter of material.chapters) {
-      if (state.kind === 'idle') break;
-      const isCurrent = chapter.index === current;
-      const upTo = isCurrent ? sourceOffset(active) : Number.POSITIVE_INFINITY;
-      const segments = await this.readSegments(chapter.index);
-      chapters.push({
-        index: chapter.index,
-        title: chapter.title,
-        text: displayText(segments, upTo),
-        complete: !isCurrent,
-      });
-      if (isCurrent) break;
-    }
-    return {
-      sessionId: this.id,
-      nickname: this.record.profile.nickname,
-      material: { id: material.id, title: material.title, chapters: material.chapters.map(({ index, title }) => ({ index, title })) },
-      phase: toPublicPhase(state),
-      speed: this.record.speed,
-      chapters,
-      transcript,
-    };
   }
 
   // ---- the drive loop -------------------------------------------------------------------------------------------
@@ -459,20 +424,7 @@ export class SessionActor {
       case 'hand-raised':
         return runHandStep(this.handHost, state, epoch);
       case 'tutoring':
-        switch (state.step.kind) {
-          case 'subquestion':
-            return false;
-          case 'judging':
-            return this.judge(state, epoch);
-          case 'splitting':
-            return this.split(state, epoch);
-          case 'subjudging':
-            return this.subjudge(state, state.step.index, state.step.answer, epoch);
-          case 'remedial':
-            return this.remedial(state, state.step.index, state.step.answer, epoch);
-          case 'supplement':
-            return this.supplement(state, epoch);
-        }
+        return runTutoringStep(this.tutoringHost, state, epoch);
     }
   }
 
@@ -541,129 +493,6 @@ export class SessionActor {
     } else {
       this.transition({ kind: 'finished' }, [end, { event: 'lecture:end', payload: {} }]);
     }
-  }
-
-  private async judge(state: Tutoring, epoch: number): Promise<boolean> {
-    const lecture = await this.chapterLecture(state.chapter);
-    const context = { question: state.question.text, lecture, ...this.callOptions() };
-    const modelAnswer = state.modelAnswer ?? (await this.deps.tutor.modelAnswer(context)).modelAnswer;
-    if (epoch !== this.epoch) return false;
-    const verdict = await this.deps.tutor.judge({ ...context, modelAnswer, answer: state.answer });
-    if (epoch !== this.epoch) return false;
-    const at = await this.displayOffset(state);
-    this.transition(
-      { ...state, modelAnswer, step: verdict.verdict === 'good' ? { kind: 'supplement' } : { kind: 'splitting' } },
-      [{ event: 'tutor:verdict', payload: { questionId: state.question.id, verdict: verdict.verdict, feedback: verdict.feedback } }],
-      [{ type: 'verdict', ...at, questionId: state.question.id, verdict: verdict.verdict, feedback: verdict.feedback }],
-    );
-    return true;
-  }
-
-  private async split(state: Tutoring, epoch: number): Promise<boolean> {
-    const lecture = await this.chapterLecture(state.chapter);
-    const subconcepts = await this.deps.tutor.subconcepts({
-      question: state.question.text,
-      lecture,
-      modelAnswer: state.modelAnswer ?? '',
-      ...this.callOptions(),
-    });
-    if (epoch !== this.epoch) return false;
-    this.askSubquestion({ ...state, subconcepts }, 0);
-    return true;
-  }
-
-  private askSubquestion(state: Tutoring, index: number): void {
-    const subconcepts = state.subconcepts ?? [];
-    const sub = subconcepts[index];
-    if (!sub) {
-      this.transition({ ...state, step: { kind: 'supplement' } });
-      return;
-    }
-    const id = subquestionId(state.question.id, index);
-    const payload = {
-      questionId: id,
-      parentQuestionId: state.question.id,
-      index: index + 1,
-      total: subconcepts.length,
-      concept: sub.concept,
-      text: sub.question,
-    };
-    const at = this.displayOffsetNow(state);
-    this.transition(
-      { ...state, step: { kind: 'subquestion', index } },
-      [{ event: 'tutor:subquestion', payload }],
-      [{ type: 'subquestion', ...at, ...payload }],
-    );
-  }
-
-  private async subjudge(state: Tutoring, index: number, answer: string, epoch: number): Promise<boolean> {
-    const sub = state.subconcepts?.[index];
-    if (!sub) {
-      this.transition({ ...state, step: { kind: 'supplement' } });
-      return true;
-    }
-    const verdict = await this.deps.tutor.judge({
-      question: sub.question,
-      lecture: sub.explanation,
-      modelAnswer: sub.explanation,
-      answer,
-      ...this.callOptions(),
-    });
-    if (epoch !== this.epoch) return false;
-    const id = subquestionId(state.question.id, index);
-    const at = this.displayOffsetNow(state);
-    const events: TutorEvent[] = [
-      { event: 'tutor:verdict', payload: { questionId: id, verdict: verdict.verdict, feedback: verdict.feedback } },
-    ];
-    const items: TranscriptItem[] = [
-      { type: 'verdict', ...at, questionId: id, verdict: verdict.verdict, feedback: verdict.feedback },
-    ];
-    if (verdict.verdict === 'bad') {
-      this.transition({ ...state, step: { kind: 'remedial', index, answer } }, events, items);
-    } else {
-      this.transition(state, events, items);
-      this.askSubquestion(state, index + 1);
-    }
-    return true;
-  }
-
-  private async remedial(state: Tutoring, index: number, answer: string, epoch: number): Promise<boolean> {
-    const sub = state.subconcepts?.[index];
-    if (sub) {
-      const done = await this.tutorReply('remedial', state, epoch, () =>
-        this.deps.tutor.remedial({ subconcept: sub, answer, ...this.callOptions() }),
-      );
-      if (done === false) return false;
-    }
-    this.askSubquestion(state, index + 1);
-    return true;
-  }
-
-  private async supplement(state: Tutoring, epoch: number): Promise<boolean> {
-    const lecture = await this.chapterLecture(state.chapter);
-    const done = await this.tutorReply('supplement', state, epoch, () =>
-      this.deps.tutor.supplement({
-        question: state.question.text,
-        lecture,
-        modelAnswer: state.modelAnswer ?? '',
-        answer: state.answer,
-        ...this.callOptions(),
-      }),
-    );
-    if (done === false) return false;
-    this.transition({ kind: 'streaming', chapter: state.chapter, offset: state.question.end });
-    return true;
-  }
-
-  /** Streams one tutoring reply; its id is kept in the step so a reload can tell a reply was cut off. */
-  private tutorReply(kind: ReplyKind, state: Tutoring, epoch: number, open: () => TextStream): Promise<string | false> {
-    const step = state.step;
-    if (step.kind !== 'supplement' && step.kind !== 'remedial') return Promise.resolve('');
-    return this.streamReply(kind, epoch, open, {
-      place: this.displayOffsetNow(state),
-      previousReplyId: step.replyId,
-      withReplyId: (replyId) => ({ ...state, step: { ...step, replyId } }),
-    });
   }
 
   /**
@@ -839,65 +668,6 @@ export class SessionActor {
   private callOptions() {
     return { attribution: { sessionId: this.id }, signal: this.abort.signal };
   }
-
-  private async readSegments(chapter: number): Promise<LectureSegment[]> {
-    const cacheKey = this.deps.generator.cacheKey(this.deps.material.id, chapter);
-    const entries = await this.deps.store.xread(keys.lectureText(cacheKey), '0');
-    return parseLecture(entries.map((entry) => entry.fields.t ?? '').join(''));
-  }
-
-  /** The chapter's lecture as the student sees it (what the tutor judges against). */
-  private async chapterLecture(chapter: number): Promise<string> {
-    const feed = this.deps.feeds.get(this.deps.generator.cacheKey(this.deps.material.id, chapter));
-    // The feed this node streams from is the cheap source; a feed still loading is read from the store instead.
-    if (feed.state === 'done') return feed.displayText();
-    return displayText(await this.readSegments(chapter), Number.POSITIVE_INFINITY);
-  }
-
-  private async displayOffset(state: SessionState): Promise<{ chapter: number; at: number }> {
-    const active = state.kind === 'paused' ? state.previous : state;
-    if (!isActive(active)) return { chapter: 0, at: 0 };
-    const feed = this.deps.feeds.get(this.deps.generator.cacheKey(this.deps.material.id, active.chapter));
-    // This node's feed usually holds the text already; only a freshly loaded session reads the store.
-    if (feed.rawLength >= sourceOffset(active)) return this.displayOffsetNow(active);
-    return { chapter: active.chapter, at: displayText(await this.readSegments(active.chapter), sourceOffset(active)).length };
-  }
-
-  /** Like displayOffset, from this node's feed (already loaded while a question is being tutored). */
-  private displayOffsetNow(state: ActiveState): { chapter: number; at: number } {
-    const feed = this.deps.feeds.get(this.deps.generator.cacheKey(this.deps.material.id, state.chapter));
-    return { chapter: state.chapter, at: displayText(feed.segments, sourceOffset(state)).length };
-  }
-}
-
-type Tutoring = Extract<SessionState, { kind: 'tutoring' }>;
-
-function isActive(state: SessionState): state is ActiveState {
-  return state.kind === 'streaming' || state.kind === 'awaiting-answer' || state.kind === 'tutoring';
-}
-
-/** Source offset up to which the chapter's lecture text has been shown in this state. */
-function sourceOffset(state: SessionState): number {
-  switch (state.kind) {
-    case 'streaming':
-      return state.offset;
-    case 'awaiting-answer':
-    case 'tutoring':
-      return state.question.start;
-    case 'paused':
-      return sourceOffset(state.previous);
-    default:
-      return Number.POSITIVE_INFINITY;
-  }
-}
-
-function displayText(segments: readonly LectureSegment[], upTo: number): string {
-  let text = '';
-  for (const segment of segments) {
-    if (segment.start >= upTo) break;
-    if (segment.type === 'text') text += segment.text.slice(0, Math.max(0, upTo - segment.start));
-  }
-  return text;
 }
 
 /** Consumes `length` emitted characters from the pushed pieces; returns the source offset reached. */

@@ -53,6 +53,10 @@ export type SessionState =
   | { kind: 'hand-raised'; dialogue: HandDialogue; previous: ActiveState; replyId?: string; pausedBefore?: true }
   | { kind: 'finished' };
 
+export function isActive(state: SessionState): state is ActiveState {
+  return state.kind === 'streaming' || state.kind === 'awaiting-answer' || state.kind === 'tutoring';
+}
+
 /** Where the lecture goes when the raise-hand dialogue closes: back to the pause it was raised from, or on. */
 export function afterHand(state: Extract<SessionState, { kind: 'hand-raised' }>): SessionState {
   return state.pausedBefore ? { kind: 'paused', reason: 'student', previous: state.previous } : state.previous;

@@ -1,0 +1,169 @@
+import type { Attribution, TextStream } from '../llm/model.js';
+import type { ReplyKind, TranscriptItem, TutorEvent } from '../protocol/tutor.js';
+import type { ReplyOptions } from './hand-steps.js';
+import type { LectureView } from './lecture-view.js';
+import type { QaTutor } from './qa-tutor.js';
+import { subquestionId, type SessionState } from './session-state.js';
+
+export type Tutoring = Extract<SessionState, { kind: 'tutoring' }>;
+
+/** What the tutoring steps need from the session actor (its persistence and streaming, the lecture as shown). */
+export interface TutoringHost {
+  readonly tutor: QaTutor;
+  readonly view: LectureView;
+  transition(state: SessionState, events?: TutorEvent[], items?: TranscriptItem[]): void;
+  streamReply(kind: ReplyKind, epoch: number, open: () => TextStream, options: ReplyOptions): Promise<string | false>;
+  callOptions(): { attribution: Attribution; signal: AbortSignal };
+  isCurrent(epoch: number): boolean;
+}
+
+/**
+ * Runs one step of the tutoring that follows an answered question (seed 003, steps 5–7) and saves its outcome:
+ * the verdict, then either the supplementary reply (good) or the subconcepts, asked one by one with a remedial
+ * reply after each wrong one (bad). Resolves false when it waits for the student (or was interrupted).
+ */
+export function runTutoringStep(host: TutoringHost, state: Tutoring, epoch: number): Promise<boolean> {
+  switch (state.step.kind) {
+    case 'subquestion':
+      return Promise.resolve(false);
+    case 'judging':
+      return judge(host, state, epoch);
+    case 'splitting':
+      return split(host, state, epoch);
+    case 'subjudging':
+      return subjudge(host, state, state.step.index, state.step.answer, epoch);
+    case 'remedial':
+      return remedial(host, state, state.step.index, state.step.answer, epoch);
+    case 'supplement':
+      return supplement(host, state, epoch);
+  }
+}
+
+async function judge(host: TutoringHost, state: Tutoring, epoch: number): Promise<boolean> {
+  const lecture = await host.view.chapterLecture(state.chapter);
+  const context = { question: state.question.text, lecture, ...host.callOptions() };
+  const modelAnswer = state.modelAnswer ?? (await host.tutor.modelAnswer(context)).modelAnswer;
+  if (!host.isCurrent(epoch)) return false;
+  const verdict = await host.tutor.judge({ ...context, modelAnswer, answer: state.answer });
+  if (!host.isCurrent(epoch)) return false;
+  const at = await host.view.displayOffset(state);
+  host.transition(
+    { ...state, modelAnswer, step: verdict.verdict === 'good' ? { kind: 'supplement' } : { kind: 'splitting' } },
+    [{ event: 'tutor:verdict', payload: { questionId: state.question.id, verdict: verdict.verdict, feedback: verdict.feedback } }],
+    [{ type: 'verdict', ...at, questionId: state.question.id, verdict: verdict.verdict, feedback: verdict.feedback }],
+  );
+  return true;
+}
+
+async function split(host: TutoringHost, state: Tutoring, epoch: number): Promise<boolean> {
+  const lecture = await host.view.chapterLecture(state.chapter);
+  const subconcepts = await host.tutor.subconcepts({
+    question: state.question.text,
+    lecture,
+    modelAnswer: state.modelAnswer ?? '',
+    ...host.callOptions(),
+  });
+  if (!host.isCurrent(epoch)) return false;
+  askSubquestion(host, { ...state, subconcepts }, 0);
+  return true;
+}
+
+function askSubquestion(host: TutoringHost, state: Tutoring, index: number): void {
+  const subconcepts = state.subconcepts ?? [];
+  const sub = subconcepts[index];
+  if (!sub) {
+    host.transition({ ...state, step: { kind: 'supplement' } });
+    return;
+  }
+  const id = subquestionId(state.question.id, index);
+  const payload = {
+    questionId: id,
+    parentQuestionId: state.question.id,
+    index: index + 1,
+    total: subconcepts.length,
+    concept: sub.concept,
+    text: sub.question,
+  };
+  const at = host.view.displayOffsetNow(state);
+  host.transition(
+    { ...state, step: { kind: 'subquestion', index } },
+    [{ event: 'tutor:subquestion', payload }],
+    [{ type: 'subquestion', ...at, ...payload }],
+  );
+}
+
+async function subjudge(host: TutoringHost, state: Tutoring, index: number, answer: string, epoch: number): Promise<boolean> {
+  const sub = state.subconcepts?.[index];
+  if (!sub) {
+    host.transition({ ...state, step: { kind: 'supplement' } });
+    return true;
+  }
+  const verdict = await host.tutor.judge({
+    question: sub.question,
+    lecture: sub.explanation,
+    modelAnswer: sub.explanation,
+    answer,
+    ...host.callOptions(),
+  });
+  if (!host.isCurrent(epoch)) return false;
+  const id = subquestionId(state.question.id, index);
+  const at = host.view.displayOffsetNow(state);
+  const events: TutorEvent[] = [
+    { event: 'tutor:verdict', payload: { questionId: id, verdict: verdict.verdict, feedback: verdict.feedback } },
+  ];
+  const items: TranscriptItem[] = [
+    { type: 'verdict', ...at, questionId: id, verdict: verdict.verdict, feedback: verdict.feedback },
+  ];
+  if (verdict.verdict === 'bad') {
+    host.transition({ ...state, step: { kind: 'remedial', index, answer } }, events, items);
+  } else {
+    host.transition(state, events, items);
+    askSubquestion(host, state, index + 1);
+  }
+  return true;
+}
+
+async function remedial(host: TutoringHost, state: Tutoring, index: number, answer: string, epoch: number): Promise<boolean> {
+  const sub = state.subconcepts?.[index];
+  if (sub) {
+    const done = await tutorReply(host, 'remedial', state, epoch, () =>
+      host.tutor.remedial({ subconcept: sub, answer, ...host.callOptions() }),
+    );
+    if (done === false) return false;
+  }
+  askSubquestion(host, state, index + 1);
+  return true;
+}
+
+async function supplement(host: TutoringHost, state: Tutoring, epoch: number): Promise<boolean> {
+  const lecture = await host.view.chapterLecture(state.chapter);
+  const done = await tutorReply(host, 'supplement', state, epoch, () =>
+    host.tutor.supplement({
+      question: state.question.text,
+      lecture,
+      modelAnswer: state.modelAnswer ?? '',
+      answer: state.answer,
+      ...host.callOptions(),
+    }),
+  );
+  if (done === false) return false;
+  host.transition({ kind: 'streaming', chapter: state.chapter, offset: state.question.end });
+  return true;
+}
+
+/** Streams one tutoring reply; its id is kept in the step so a reload can tell a reply was cut off. */
+function tutorReply(
+  host: TutoringHost,
+  kind: ReplyKind,
+  state: Tutoring,
+  epoch: number,
+  open: () => TextStream,
+): Promise<string | false> {
+  const step = state.step;
+  if (step.kind !== 'supplement' && step.kind !== 'remedial') return Promise.resolve('');
+  return host.streamReply(kind, epoch, open, {
+    place: host.view.displayOffsetNow(state),
+    previousReplyId: step.replyId,
+    withReplyId: (replyId) => ({ ...state, step: { ...step, replyId } }),
+  });
+}
