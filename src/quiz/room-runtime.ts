@@ -1,11 +1,11 @@
-import type { Socket } from 'socket.io';
 import type { Logger } from '../logger.js';
-import type { MyAnswer, PlayerSummary, QuizServerEvents, RoomStatePayload } from '../protocol/quiz.js';
-import { emitLocal } from '../realtime/local-emit.js';
+import type { MyAnswer, PlayerSummary, RoomStatePayload } from '../protocol/quiz.js';
 import { keys } from '../store/keys.js';
 import type { NodeLiveness } from '../store/node-liveness.js';
 import type { Store } from '../store/store.js';
-import { dueAt, dueTransition, isTimed, type PhaseRecord } from './room-phase.js';
+import { LocalRoom, send, type MemberSocket, type QuizSocket } from './local-room.js';
+import { RoomDriver } from './room-driver.js';
+import type { PhaseRecord } from './room-phase.js';
 import { ROOM_TTL_MS, type RoomEvent } from './room-repository.js';
 import type { RoomService } from './room-service.js';
 import {
@@ -18,55 +18,10 @@ import {
   type Viewer,
 } from './room-views.js';
 
-/** What a `/quiz` socket is, kept on `socket.data`. */
-export type QuizSocketData =
-  | { role: 'guest' }
-  | { role: 'host'; roomId: string }
-  | { role: 'player'; roomId: string; playerId: string; nickname: string; answer: MyAnswer | null };
-
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export type QuizSocket = Socket<{}, QuizServerEvents, {}, QuizSocketData>;
-type MemberSocket = QuizSocket & { data: Exclude<QuizSocketData, { role: 'guest' }> };
-
-/** A typed `emitLocal`: quiz frames need no replay, every (re)connection gets a full `room:state`. */
-export function send<E extends keyof QuizServerEvents>(socket: QuizSocket, event: E, ...args: Parameters<QuizServerEvents[E]>): void {
-  emitLocal(socket as unknown as Socket, event, ...args);
-}
-
-/** The driver's lease: renewed every scan, so a dead node's rooms are taken over within a few seconds. */
-const DRIVER_LEASE_MS = 3_000;
 const SCAN_INTERVAL_MS = 1_000;
-/** The host's live answer count: at most 4 updates per second. */
-const COUNT_INTERVAL_MS = 250;
 const PLAYERS_REFRESH_MS = 300;
 const RETRY_MS = 500;
 const STANDINGS_CACHE_SIZE = 64;
-
-/** One room as this node sees it: its local sockets, the tail of its event stream, and its timers if it drives it. */
-class LocalRoom {
-  readonly hosts = new Set<MemberSocket>();
-  readonly players = new Map<string, Set<MemberSocket>>();
-  record: PhaseRecord | null = null;
-  tail: AbortController | null = null;
-  watching: Promise<void> | null = null;
-  driving = false;
-  timer: NodeJS.Timeout | null = null;
-  countTimer: NodeJS.Timeout | null = null;
-  playersTimer: NodeJS.Timeout | null = null;
-  lastCount = -1;
-
-  constructor(readonly roomId: string) {}
-
-  get socketCount(): number {
-    let count = this.hosts.size;
-    for (const sockets of this.players.values()) count += sockets.size;
-    return count;
-  }
-
-  *playerSockets(): Iterable<MemberSocket & { data: { role: 'player' } }> {
-    for (const sockets of this.players.values()) for (const socket of sockets) yield socket as MemberSocket & { data: { role: 'player' } };
-  }
-}
 
 export interface RoomRuntimeDeps {
   service: RoomService;
@@ -80,20 +35,29 @@ export interface RoomRuntimeDeps {
 /**
  * The per-node half of live rooms. For every room with sockets on this node it tails the room's event stream and
  * renders each change to those sockets (each player gets its own reveal and rank, so one answer never causes a
- * broadcast). For rooms whose driver lease it holds it runs the timers: open after preview, close at the deadline
- * plus grace, close early once everyone answered, and the host's answer count. Leases are renewed every second;
- * when a node dies another takes its rooms over from the deadlines in the store.
+ * broadcast). Its RoomDriver runs the timers of the rooms whose driver lease this node holds (room-driver.ts).
  */
 export class RoomRuntime {
   private readonly rooms = new Map<string, LocalRoom>();
   private readonly standingsCache = new Map<string, Promise<StandingsIndex>>();
   private readonly now: () => number;
+  private readonly driver: RoomDriver;
   private scanTimer: NodeJS.Timeout | null = null;
   private scanning = false;
   private closed = false;
 
   constructor(private readonly deps: RoomRuntimeDeps) {
     this.now = deps.now ?? Date.now;
+    this.driver = new RoomDriver(
+      { service: deps.service, store: deps.store, logger: deps.logger, liveness: deps.liveness, now: this.now },
+      {
+        room: (roomId) => this.room(roomId),
+        find: (roomId) => this.rooms.get(roomId),
+        watch: (room) => this.watch(room),
+        release: (room) => this.release(room),
+        rooms: () => this.rooms.values(),
+      },
+    );
   }
 
   start(): void {
@@ -178,14 +142,12 @@ export class RoomRuntime {
   async close(): Promise<void> {
     this.closed = true;
     if (this.scanTimer) clearInterval(this.scanTimer);
-    const releases: Promise<unknown>[] = [];
+    await this.driver.close();
     for (const room of this.rooms.values()) {
-      this.stopTimers(room);
+      if (room.playersTimer) clearTimeout(room.playersTimer);
       room.tail?.abort();
-      if (room.driving) releases.push(this.deps.store.releaseLease(keys.roomDriver(room.roomId), this.deps.liveness.nodeId).catch(() => false));
     }
     this.rooms.clear();
-    await Promise.all(releases);
   }
 
   // ---- watching: one tail per room per node, while the room has local sockets or is driven here
@@ -237,7 +199,8 @@ export class RoomRuntime {
   private release(room: LocalRoom): void {
     if (room.socketCount > 0 || room.driving) return;
     room.tail?.abort();
-    this.stopTimers(room);
+    if (room.playersTimer) clearTimeout(room.playersTimer);
+    room.playersTimer = null;
     this.rooms.delete(room.roomId);
   }
 
@@ -272,8 +235,7 @@ export class RoomRuntime {
     const previous = room.record;
     if (previous && record.v <= previous.v) return;
     room.record = record;
-    if (room.driving) this.schedule(room);
-    else if (isTimed(record)) void this.tryDrive(room.roomId);
+    this.driver.onPhase(room);
     await this.render(room, previous, record);
   }
 
@@ -398,29 +360,15 @@ export class RoomRuntime {
       .map((player) => ({ playerId: player.playerId, nickname: player.nickname, connected: connected.has(player.playerId) }));
   }
 
-  // ---- driving: leases and timers
-
+  /** Every second: the driver's leases, and a safety net under the tails. */
   private async scan(): Promise<void> {
     if (this.scanning || this.closed) return;
     this.scanning = true;
-    const { store, service, logger } = this.deps;
-    const { nodeId } = this.deps.liveness;
+    const { service, logger } = this.deps;
     try {
-      const active = await service.repository.activeRooms();
-      // A room that left the active set (ended, or expired) needs no driver here any more.
-      const stillActive = new Set(active);
-      for (const room of [...this.rooms.values()]) if (room.driving && !stillActive.has(room.roomId)) this.stopDriving(room);
-      for (const roomId of active) {
-        const local = this.rooms.get(roomId);
-        if (local?.driving) {
-          if (!(await store.renewLease(keys.roomDriver(roomId), nodeId, DRIVER_LEASE_MS))) this.stopDriving(local);
-          continue;
-        }
-        await this.tryDrive(roomId);
-      }
-      // A safety net under the tails: a transition whose announcement was lost (its node died between writing
-      // and announcing) is picked up here.
-      for (const room of this.rooms.values()) {
+      await this.driver.scan();
+      // A transition whose announcement was lost (its node died between writing and announcing) is picked up here.
+      for (const room of [...this.rooms.values()]) {
         const record = await service.repository.phase(room.roomId);
         if (!record) {
           await service.repository.markInactive(room.roomId);
@@ -432,99 +380,6 @@ export class RoomRuntime {
       logger.warn({ err: error }, 'room scan failed');
     } finally {
       this.scanning = false;
-    }
-  }
-
-  /** Takes the room's driver lease if it is free (a question just started, or its driver died). */
-  private async tryDrive(roomId: string): Promise<void> {
-    try {
-      if (await this.deps.store.acquireLease(keys.roomDriver(roomId), this.deps.liveness.nodeId, DRIVER_LEASE_MS)) await this.startDriving(roomId);
-    } catch (error) {
-      this.deps.logger.debug({ err: error, roomId }, 'could not take the room driver lease; the scan retries');
-    }
-  }
-
-  private async startDriving(roomId: string): Promise<void> {
-    const room = this.room(roomId);
-    room.driving = true;
-    await this.watch(room);
-    const record = room.record ?? (await this.deps.service.repository.phase(roomId));
-    if (!record) {
-      await this.deps.service.repository.markInactive(roomId);
-      this.stopDriving(room);
-      return;
-    }
-    room.record = record;
-    this.deps.logger.info({ roomId, phase: record.phase, nodeId: this.deps.liveness.nodeId }, 'driving room');
-    this.schedule(room);
-  }
-
-  private stopDriving(room: LocalRoom): void {
-    room.driving = false;
-    this.stopTimers(room);
-    this.release(room);
-  }
-
-  private stopTimers(room: LocalRoom): void {
-    if (room.timer) clearTimeout(room.timer);
-    if (room.countTimer) clearInterval(room.countTimer);
-    if (room.playersTimer) clearTimeout(room.playersTimer);
-    room.timer = room.countTimer = room.playersTimer = null;
-  }
-
-  /** Sets the timers the current phase needs (the driver only). */
-  private schedule(room: LocalRoom): void {
-    if (room.timer) clearTimeout(room.timer);
-    if (room.countTimer) clearInterval(room.countTimer);
-    room.timer = room.countTimer = null;
-    const record = room.record;
-    if (!record || !room.driving) return;
-    if (!isTimed(record)) {
-      // No question running: nothing to time until the host moves on; whoever sees the next question drives it.
-      const { store } = this.deps;
-      const { nodeId } = this.deps.liveness;
-      void store.releaseLease(keys.roomDriver(room.roomId), nodeId).catch(() => false);
-      this.stopDriving(room);
-      return;
-    }
-    const at = dueAt(record, this.deps.service.graceMs);
-    if (at !== null) room.timer = setTimeout(() => void this.fire(room), Math.max(at - this.now(), 0));
-    if (record.phase === 'open' && !record.paused) {
-      room.lastCount = -1;
-      room.countTimer = setInterval(() => void this.pollCount(room, record.q), COUNT_INTERVAL_MS);
-    }
-  }
-
-  private async fire(room: LocalRoom): Promise<void> {
-    room.timer = null;
-    const { service, logger } = this.deps;
-    try {
-      const meta = await service.meta(room.roomId);
-      await service.transition(room.roomId, (current) =>
-        dueTransition(current, { options: meta.options, totalQuestions: meta.items.length, now: this.now(), graceMs: service.graceMs }),
-      );
-    } catch (error) {
-      logger.warn({ err: error, roomId: room.roomId }, 'room timer transition failed; retrying');
-      if (room.driving && !this.closed) room.timer = setTimeout(() => void this.fire(room), RETRY_MS);
-    }
-  }
-
-  /** The host's answer count, and an early close once every active player has answered. */
-  private async pollCount(room: LocalRoom, q: number): Promise<void> {
-    const { repository } = this.deps.service;
-    try {
-      const [answered, players] = await Promise.all([repository.answerCount(room.roomId, q), repository.playerCount(room.roomId)]);
-      if (answered !== room.lastCount) {
-        room.lastCount = answered;
-        await repository.appendEvent(room.roomId, { type: 'count', q, answered, players });
-      }
-      if (players > 0 && answered >= players) {
-        await this.deps.service.transition(room.roomId, (current) =>
-          current.phase === 'open' && current.q === q && !current.paused ? { phase: 'reveal', v: current.v + 1, q } : null,
-        );
-      }
-    } catch (error) {
-      this.deps.logger.debug({ err: error, roomId: room.roomId }, 'answer count poll failed');
     }
   }
 }

@@ -1,0 +1,173 @@
+import type { Logger } from '../logger.js';
+import { keys } from '../store/keys.js';
+import type { NodeLiveness } from '../store/node-liveness.js';
+import type { Store } from '../store/store.js';
+import type { LocalRoom } from './local-room.js';
+import { dueAt, dueTransition, isTimed } from './room-phase.js';
+import type { RoomService } from './room-service.js';
+
+/** The driver's lease: renewed every scan, so a dead node's rooms are taken over within a few seconds. */
+const DRIVER_LEASE_MS = 3_000;
+/** The host's live answer count: at most 4 updates per second. */
+const COUNT_INTERVAL_MS = 250;
+const RETRY_MS = 500;
+
+/** What the driver needs from the node's room registry (RoomRuntime). */
+export interface RoomRegistry {
+  /** The room, created if this node did not know it yet. */
+  room(roomId: string): LocalRoom;
+  find(roomId: string): LocalRoom | undefined;
+  /** Starts tailing the room's events (once) and loads its phase. */
+  watch(room: LocalRoom): Promise<void>;
+  /** Forgets the room when nobody on this node needs it any more. */
+  release(room: LocalRoom): void;
+  rooms(): Iterable<LocalRoom>;
+}
+
+export interface RoomDriverDeps {
+  service: RoomService;
+  store: Store;
+  logger: Logger;
+  liveness: NodeLiveness;
+  now: () => number;
+}
+
+/**
+ * The timers of running questions, on the node holding the room's driver lease: open after the preview, close at
+ * the deadline plus grace, close early once every player answered, and the host's answer count. Only a running
+ * question (preview or open) is driven; the lease is given back when it closes. Deadlines come from the store, so
+ * a node taking over a dead driver's room just acts on them.
+ */
+export class RoomDriver {
+  private closed = false;
+
+  constructor(
+    private readonly deps: RoomDriverDeps,
+    private readonly registry: RoomRegistry,
+  ) {}
+
+  /** Renews the leases held here and takes free ones of rooms with a running question (every scan). */
+  async scan(): Promise<void> {
+    const { store, service } = this.deps;
+    const { nodeId } = this.deps.liveness;
+    const active = await service.repository.activeRooms();
+    // A room that left the active set (no question running, ended or expired) needs no driver here any more.
+    const stillActive = new Set(active);
+    for (const room of [...this.registry.rooms()]) if (room.driving && !stillActive.has(room.roomId)) this.stop(room);
+    for (const roomId of active) {
+      const room = this.registry.find(roomId);
+      if (room?.driving) {
+        if (!(await store.renewLease(keys.roomDriver(roomId), nodeId, DRIVER_LEASE_MS))) this.stop(room);
+        continue;
+      }
+      await this.tryDrive(roomId);
+    }
+  }
+
+  /** A new phase was seen for the room: reschedule if driving here, or try to drive a question that just started. */
+  onPhase(room: LocalRoom): void {
+    if (room.driving) this.schedule(room);
+    else if (room.record && isTimed(room.record)) void this.tryDrive(room.roomId);
+  }
+
+  /** Stops every timer and gives the leases back (graceful shutdown: another node takes over at once). */
+  async close(): Promise<void> {
+    this.closed = true;
+    const releases: Promise<unknown>[] = [];
+    for (const room of this.registry.rooms()) {
+      if (!room.driving) continue;
+      this.stopTimers(room);
+      releases.push(this.deps.store.releaseLease(keys.roomDriver(room.roomId), this.deps.liveness.nodeId).catch(() => false));
+    }
+    await Promise.all(releases);
+  }
+
+  /** Takes the room's driver lease if it is free (a question just started, or its driver died). */
+  private async tryDrive(roomId: string): Promise<void> {
+    if (this.closed) return;
+    try {
+      if (await this.deps.store.acquireLease(keys.roomDriver(roomId), this.deps.liveness.nodeId, DRIVER_LEASE_MS)) await this.start(roomId);
+    } catch (error) {
+      this.deps.logger.debug({ err: error, roomId }, 'could not take the room driver lease; the scan retries');
+    }
+  }
+
+  private async start(roomId: string): Promise<void> {
+    const room = this.registry.room(roomId);
+    room.driving = true;
+    await this.registry.watch(room);
+    const record = room.record ?? (await this.deps.service.repository.phase(roomId));
+    if (!record) {
+      await this.deps.service.repository.markInactive(roomId);
+      this.stop(room);
+      return;
+    }
+    room.record = record;
+    this.deps.logger.info({ roomId, phase: record.phase, nodeId: this.deps.liveness.nodeId }, 'driving room');
+    this.schedule(room);
+  }
+
+  private stop(room: LocalRoom): void {
+    room.driving = false;
+    this.stopTimers(room);
+    this.registry.release(room);
+  }
+
+  private stopTimers(room: LocalRoom): void {
+    if (room.timer) clearTimeout(room.timer);
+    if (room.countTimer) clearInterval(room.countTimer);
+    room.timer = room.countTimer = null;
+  }
+
+  /** Sets the timers the current phase needs. */
+  private schedule(room: LocalRoom): void {
+    this.stopTimers(room);
+    const record = room.record;
+    if (!record || !room.driving) return;
+    if (!isTimed(record)) {
+      // No question running: nothing to time until the host moves on; whoever sees the next question drives it.
+      void this.deps.store.releaseLease(keys.roomDriver(room.roomId), this.deps.liveness.nodeId).catch(() => false);
+      this.stop(room);
+      return;
+    }
+    const at = dueAt(record, this.deps.service.graceMs);
+    if (at !== null) room.timer = setTimeout(() => void this.fire(room), Math.max(at - this.deps.now(), 0));
+    if (record.phase === 'open' && !record.paused) {
+      room.lastCount = -1;
+      room.countTimer = setInterval(() => void this.pollCount(room, record.q), COUNT_INTERVAL_MS);
+    }
+  }
+
+  private async fire(room: LocalRoom): Promise<void> {
+    room.timer = null;
+    const { service, logger } = this.deps;
+    try {
+      const meta = await service.meta(room.roomId);
+      await service.transition(room.roomId, (current) =>
+        dueTransition(current, { options: meta.options, totalQuestions: meta.items.length, now: this.deps.now(), graceMs: service.graceMs }),
+      );
+    } catch (error) {
+      logger.warn({ err: error, roomId: room.roomId }, 'room timer transition failed; retrying');
+      if (room.driving && !this.closed) room.timer = setTimeout(() => void this.fire(room), RETRY_MS);
+    }
+  }
+
+  /** The host's answer count, and an early close once every active player has answered. */
+  private async pollCount(room: LocalRoom, q: number): Promise<void> {
+    const { repository } = this.deps.service;
+    try {
+      const [answered, players] = await Promise.all([repository.answerCount(room.roomId, q), repository.playerCount(room.roomId)]);
+      if (answered !== room.lastCount) {
+        room.lastCount = answered;
+        await repository.appendEvent(room.roomId, { type: 'count', q, answered, players });
+      }
+      if (players > 0 && answered >= players) {
+        await this.deps.service.transition(room.roomId, (current) =>
+          current.phase === 'open' && current.q === q && !current.paused ? { phase: 'reveal', v: current.v + 1, q } : null,
+        );
+      }
+    } catch (error) {
+      this.deps.logger.debug({ err: error, roomId: room.roomId }, 'answer count poll failed');
+    }
+  }
+}
