@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/store.js';
 import { keys } from '../store/keys.js';
-import { createMarkerParser, type LectureSegment, type MarkerParser } from './marker-parser.js';
+import { createMarkerParser, displayText as segmentsText, type LectureSegment, type MarkerParser } from './marker-parser.js';
 
 /**
  * One chapter's generated lecture as seen by this node: the raw text tailed from the store, parsed once into
@@ -47,12 +47,7 @@ export class ChapterFeed {
 
   /** The text a student sees for the whole chapter so far (markers removed, questions excluded). */
   displayText(upTo = Number.POSITIVE_INFINITY): string {
-    let text = '';
-    for (const segment of this.segments) {
-      if (segment.start >= upTo) break;
-      if (segment.type === 'text') text += segment.text.slice(0, Math.max(0, upTo - segment.start));
-    }
-    return text;
+    return segmentsText(this.segments, upTo);
   }
 
   /** Calls `listener` after every change; returns the unsubscribe function. */

@@ -2,7 +2,9 @@ import type { Store } from '../store/store.js';
 import { keys } from '../store/keys.js';
 import type { FeedHub } from './chapter-feed.js';
 import type { LectureGenerator, LectureMaterial } from './lecture-generator.js';
-import { parseLecture, type LectureSegment } from './marker-parser.js';
+import { displayText, parseLecture, type LectureSegment } from './marker-parser.js';
+
+export { displayText };
 import { isActive, type ActiveState, type SessionState } from './session-state.js';
 
 export interface LectureViewDeps {
@@ -63,13 +65,4 @@ export function sourceOffset(state: SessionState): number {
     default:
       return Number.POSITIVE_INFINITY;
   }
-}
-
-export function displayText(segments: readonly LectureSegment[], upTo: number): string {
-  let text = '';
-  for (const segment of segments) {
-    if (segment.start >= upTo) break;
-    if (segment.type === 'text') text += segment.text.slice(0, Math.max(0, upTo - segment.start));
-  }
-  return text;
 }

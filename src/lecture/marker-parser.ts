@@ -156,3 +156,13 @@ export function parseLecture(text: string): LectureSegment[] {
   const parser = createMarkerParser();
   return [...parser.push(text), ...parser.end()];
 }
+
+/** The text a student sees of `segments` up to a source offset: markers removed, questions excluded. */
+export function displayText(segments: readonly LectureSegment[], upTo: number): string {
+  let text = '';
+  for (const segment of segments) {
+    if (segment.start >= upTo) break;
+    if (segment.type === 'text') text += segment.text.slice(0, Math.max(0, upTo - segment.start));
+  }
+  return text;
+}
