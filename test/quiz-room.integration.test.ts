@@ -402,6 +402,9 @@ describe('live quiz room', () => {
     const codes = burst.map((ack) => (ack.ok ? 'ok' : ack.error.code));
     expect(codes).toContain('RATE_LIMITED');
     expect(codes.every((code) => code === 'RATE_LIMITED' || code === 'ROOM_FULL')).toBe(true);
+    // Behind a reverse proxy on this machine, the forwarded client address has its own bucket.
+    const proxied = track(await QuizClient.open(server.url, {}, { headers: { 'x-forwarded-for': '203.0.113.7' } }).ready());
+    expect(await proxied.emit('room:join', { code: room.code, nickname: 'Erin' })).toMatchObject({ ok: false, error: { code: 'ROOM_FULL' } });
   });
 
   it('Q12 results and room creation check their tokens; a quiz of another class cannot be hosted', async () => {

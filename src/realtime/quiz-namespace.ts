@@ -7,6 +7,7 @@ import { HOST_COMMANDS, JoinRoomPayload, PLAYER_COMMANDS, type HostCommand } fro
 import { send, type QuizSocket, type QuizSocketData } from '../quiz/local-room.js';
 import type { RoomRuntime } from '../quiz/room-runtime.js';
 import type { RoomService } from '../quiz/room-service.js';
+import { clientAddress } from './client-address.js';
 import { onEvent } from './on-event.js';
 import { TokenBucket } from './rate-limiter.js';
 
@@ -67,7 +68,7 @@ export function registerQuizNamespace(
         if (socket.data.role !== 'guest') {
           throw new AppError(ErrorCode.FORBIDDEN, '이미 방에 들어와 있습니다. 다른 방은 새 연결로 들어가세요.', { status: 403 });
         }
-        if (!joinBuckets.take(socket.handshake.address)) {
+        if (!joinBuckets.take(clientAddress(socket))) {
           throw new AppError(ErrorCode.RATE_LIMITED, '입장 시도가 너무 많습니다. 잠시 후 다시 시도해 주세요.', { status: 429 });
         }
         const joined = await rooms.join(code, nickname);

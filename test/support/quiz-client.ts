@@ -77,9 +77,15 @@ export class QuizClient {
     if (socket.io.engine) tap();
   }
 
-  static open(url: string, auth: Record<string, unknown> = {}, options: { reconnection?: boolean } = {}): QuizClient {
+  static open(url: string, auth: Record<string, unknown> = {}, options: { reconnection?: boolean; headers?: Record<string, string> } = {}): QuizClient {
     return new QuizClient(
-      connect(`${url}/quiz`, { auth, transports: ['websocket'], reconnection: options.reconnection ?? false, forceNew: true }),
+      connect(`${url}/quiz`, {
+        auth,
+        transports: ['websocket'],
+        reconnection: options.reconnection ?? false,
+        forceNew: true,
+        ...(options.headers ? { extraHeaders: options.headers } : {}),
+      }),
     );
   }
 
