@@ -7,7 +7,7 @@ import { CreateQuizBody, GenerateQuizBody, type Quiz } from '../protocol/quiz.js
 import { ErrorCode } from '../protocol/error-codes.js';
 import { generateQuizItems, loadQuizSource, type QuizMaterialSource } from '../quiz/quiz-agent.js';
 import type { QuizRepository } from '../quiz/quiz-repository.js';
-import { instructorClassId } from './classes-router.js';
+import { instructorClassId } from './bearer.js';
 import { parseOrThrow } from './validate.js';
 
 /**

@@ -6,6 +6,7 @@ import { ErrorCode } from '../protocol/error-codes.js';
 import { CreateRoomBody, RoomCode } from '../protocol/quiz.js';
 import { resultsCsv, type RoomResults } from '../quiz/room-results.js';
 import type { RoomService } from '../quiz/room-service.js';
+import { bearerToken, instructorClassId } from './bearer.js';
 import { parseOrThrow, withBody } from './validate.js';
 
 /**
@@ -19,14 +20,14 @@ export function createRoomsRouter({ rooms, signer }: { rooms: RoomService; signe
   router.post(
     '/',
     withBody(CreateRoomBody, async (body, request, response) => {
-      const classId = bearer(signer, request, response, ['instructor']).sub;
+      const classId = instructorClassId(signer, request, response);
       response.status(201).json(await rooms.create(classId, body));
     }),
   );
 
   router.get('/', async (request, response, next) => {
     try {
-      const classId = bearer(signer, request, response, ['instructor']).sub;
+      const classId = instructorClassId(signer, request, response);
       const list = [];
       for (const roomId of await rooms.repository.classRooms(classId)) {
         const results = await rooms.repository.results(roomId);
@@ -66,7 +67,7 @@ export function createRoomsRouter({ rooms, signer }: { rooms: RoomService; signe
 
   const results = async (request: Request, response: Response): Promise<RoomResults> => {
     const roomId = String(request.params.id);
-    const token = bearer(signer, request, response, ['instructor', 'host']);
+    const token = bearerToken(signer, request, response, ['instructor', 'host']);
     const stored = await rooms.repository.results(roomId);
     const allowed = stored && (token.kind === 'host' ? token.sub === roomId : token.sub === stored.classId);
     if (!stored) throw new AppError(ErrorCode.ROOM_NOT_FOUND, '퀴즈 방을 찾을 수 없습니다.', { status: 404 });
@@ -94,17 +95,4 @@ export function createRoomsRouter({ rooms, signer }: { rooms: RoomService; signe
     }
   });
   return router;
-}
-
-/**
- * The request's bearer token (`Authorization: Bearer …`; never in the URL, where logs would keep it) must be
- * valid and of one of `kinds`: 401 when missing, forged or expired, 403 when valid but of another kind.
- */
-function bearer(signer: TokenSigner, request: Request, response: Response, kinds: ('instructor' | 'host')[]) {
-  const header = /^Bearer\s+(\S+)\s*$/i.exec(request.get('authorization') ?? '')?.[1];
-  const check = signer.verify(header, kinds);
-  if (check.ok) return check.payload;
-  if (check.reason === 'kind') throw new AppError(ErrorCode.FORBIDDEN, '이 일을 할 수 있는 토큰이 아닙니다.', { status: 403 });
-  response.set('WWW-Authenticate', 'Bearer');
-  throw new AppError(ErrorCode.UNAUTHORIZED, check.reason === 'expired' ? '토큰이 만료되었습니다.' : '유효한 토큰이 필요합니다.', { status: 401 });
 }
