@@ -147,6 +147,9 @@ describe('live quiz room', () => {
     const reveal = player.client.next<RevealPayload>('room:reveal');
     await host.emit('room:skip');
     expect((await reveal).answered).toBe(1);
+    // A retry after the close (its ack lost in a reconnect, say) is told what counts; a first answer now is LATE.
+    expect(await tabs[2]!.emit('answer:submit', { questionIndex: 0, choice: (recorded + 1) % 4 })).toMatchObject({ ok: true, duplicate: true, choice: recorded });
+    expect(await other.client.emit('answer:submit', { questionIndex: 0, choice: 0 })).toMatchObject({ ok: false, error: { code: 'LATE' } });
     const results = (await fetchResults(server, room.roomId, setup.instructorToken)).body as unknown as RoomResults;
     expect(results.questions[0]!.answered).toBe(1);
     expect(results.players.find((row) => row.nickname === '폭풍')!.answers[0]!.choice).toBe(recorded);

@@ -161,17 +161,24 @@ export class RoomService {
         (record.phase === 'preview' && record.q > questionIndex) ||
         record.phase === 'podium' ||
         record.phase === 'ended';
-      if (closedAlready) throw late();
+      if (closedAlready) return this.recordedOrLate(roomId, questionIndex, playerId);
       throw new AppError(ErrorCode.QUESTION_NOT_OPEN, '지금은 이 문제에 답할 수 없습니다.', { status: 409 });
     }
     if (record.paused) throw new AppError(ErrorCode.ROOM_PAUSED, '퀴즈가 잠시 멈췄습니다. 다시 시작하면 답해 주세요.', { status: 409 });
-    if (now > record.deadline + this.deps.answerGraceMs) throw late();
+    if (now > record.deadline + this.deps.answerGraceMs) return this.recordedOrLate(roomId, questionIndex, playerId);
     const meta = await this.meta(roomId);
     const questionMs = meta.options.questionSeconds * 1000;
     const responseMs = Math.min(Math.max(Math.round(now - record.openedAt), 0), questionMs);
     const outcome = await this.repository.recordAnswer(roomId, questionIndex, playerId, { choice, responseMs });
-    if (outcome === 'guarded') throw late();
     if (outcome === 'set') return { questionIndex, choice, responseMs, duplicate: false };
+    return this.recordedOrLate(roomId, questionIndex, playerId);
+  }
+
+  /**
+   * A submit that cannot be recorded (again): a retry of an answer that was recorded (say its ack was lost in a
+   * reconnect) is told what counts, `duplicate: true`; anything else is LATE.
+   */
+  private async recordedOrLate(roomId: string, questionIndex: number, playerId: string): Promise<SubmitAnswerResult> {
     const first = await this.repository.answer(roomId, questionIndex, playerId);
     if (!first) throw late();
     return { questionIndex, choice: first.choice, responseMs: first.responseMs, duplicate: true };
