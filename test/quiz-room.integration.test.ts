@@ -373,6 +373,13 @@ describe('live quiz room', () => {
     expect(state.phase).toBe('lobby');
     expect((await host.emit('room:start', { extra: 1 })).ok).toBe(false);
 
+    // Two joins racing on one socket: one player, not an orphan counted in the room.
+    const racer = track(await QuizClient.open(server.url).ready());
+    const raced = await Promise.all([racer.emit('room:join', { code: room.code, nickname: '경주1' }), racer.emit('room:join', { code: room.code, nickname: '경주2' })]);
+    expect(raced.map((ack) => (ack.ok ? 'ok' : ack.error.code)).sort()).toEqual(['FORBIDDEN', 'ok']);
+    const players = await host.next<{ playerCount: number }>('room:players', (update) => update.playerCount >= 2);
+    expect(players.playerCount).toBe(2);
+
     const forged = `${player.playerToken.split('.')[0]}.AAAA`;
     for (const token of [forged, 'garbage', setup.instructorToken]) {
       const client = QuizClient.open(server.url, { token });

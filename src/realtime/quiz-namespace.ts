@@ -49,9 +49,12 @@ export function registerQuizNamespace(
       send(socket, 'room:state', await runtime.snapshot(socket));
     };
     const enter = async () => {
+      // A socket gone before it entered (it left right after joining) must not be registered after its detach.
+      if (socket.disconnected) return;
       await runtime.attach(socket);
       await sendState();
     };
+    let joining = false;
     if (socket.data.role !== 'guest') {
       enter().catch((error: unknown) => {
         logger.warn({ err: error }, 'quiz socket could not enter its room');
@@ -65,13 +68,17 @@ export function registerQuizNamespace(
       'room:join',
       JoinRoomPayload,
       async ({ code, nickname }) => {
-        if (socket.data.role !== 'guest') {
+        // One join per socket at a time: two racing joins would leave an orphan player counted in the room.
+        if (socket.data.role !== 'guest' || joining) {
           throw new AppError(ErrorCode.FORBIDDEN, '이미 방에 들어와 있습니다. 다른 방은 새 연결로 들어가세요.', { status: 403 });
         }
         if (!joinBuckets.take(clientAddress(socket))) {
           throw new AppError(ErrorCode.RATE_LIMITED, '입장 시도가 너무 많습니다. 잠시 후 다시 시도해 주세요.', { status: 429 });
         }
-        const joined = await rooms.join(code, nickname);
+        joining = true;
+        const joined = await rooms.join(code, nickname).finally(() => {
+          joining = false;
+        });
         socket.data = { role: 'player', roomId: joined.roomId, playerId: joined.playerId, nickname, answer: null };
         // The ack goes first (with the token the client keeps for reconnects), then the room state.
         setImmediate(() => {
