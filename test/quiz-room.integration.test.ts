@@ -408,7 +408,8 @@ describe('live quiz room', () => {
     track(await joinRoom(server.url, room.code, 'Bob'));
     expect(await attempt('Carol')).toMatchObject({ ok: false, error: { code: 'ROOM_FULL' } });
     // Eight attempts from this address so far, of a burst of 12 (refilled at 1/s): a quick run of ten hits the limit.
-    const burst = await Promise.all(Array.from({ length: 10 }, (_, index) => attempt(`Dave${index}`)));
+    const guests = await Promise.all(Array.from({ length: 10 }, async () => track(await QuizClient.open(server.url).ready())));
+    const burst = await Promise.all(guests.map((guest, index) => guest.emit('room:join', { code: room.code, nickname: `Dave${index}` })));
     const codes = burst.map((ack) => (ack.ok ? 'ok' : ack.error.code));
     expect(codes).toContain('RATE_LIMITED');
     expect(codes.every((code) => code === 'RATE_LIMITED' || code === 'ROOM_FULL')).toBe(true);
@@ -464,6 +465,25 @@ describe('live quiz room', () => {
     await host.emit('room:skip');
     await host.emit('room:end');
     await expect.poll(() => phases).toEqual(['open', 'reveal', 'ended']);
+  });
+
+  it('Q16 a question closes early once every connected player answered: a player who left does not hold the class up', async () => {
+    const { server, room, host } = await hostedRoom(1, { questionSeconds: 60, previewSeconds: 0 });
+    const players = [track(await joinRoom(server.url, room.code, '남은1')), track(await joinRoom(server.url, room.code, '남은2'))];
+    const gone = track(await joinRoom(server.url, room.code, '떠남'));
+    const left = host.next<{ players: { nickname: string; connected: boolean }[] }>('room:players', (update) =>
+      update.players.some((row) => row.nickname === '떠남' && !row.connected),
+    );
+    gone.client.close();
+    await left;
+    await openQuestion(host, players, 0);
+    const reveal = host.next<RevealPayload>('room:reveal');
+    await players[0]!.client.emit('answer:submit', { questionIndex: 0, choice: 0 });
+    // One connected player still to answer: the question stays open.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(host.events.some((received) => received.event === 'room:reveal')).toBe(false);
+    await players[1]!.client.emit('answer:submit', { questionIndex: 0, choice: 1 });
+    expect((await reveal).answered).toBe(2); // long before the 60 s deadline
   });
 
   it('Q13 the same game on Redis: state survives in the store and the room closes early once all answered', async () => {

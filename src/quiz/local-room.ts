@@ -30,6 +30,7 @@ export class LocalRoom {
   countTimer: NodeJS.Timeout | null = null;
   playersTimer: NodeJS.Timeout | null = null;
   lastCount = -1;
+  pollTicks = 0;
 
   constructor(readonly roomId: string) {}
 

@@ -4,6 +4,7 @@ import type { NodeLiveness } from '../store/node-liveness.js';
 import type { Store } from '../store/store.js';
 import type { LocalRoom } from './local-room.js';
 import { dueAt, dueTransition, isTimed } from './room-phase.js';
+import type { RoomPresence } from './room-presence.js';
 import type { RoomService } from './room-service.js';
 
 /** The driver's lease: renewed every scan, so a dead node's rooms are taken over within a few seconds. */
@@ -11,6 +12,8 @@ const DRIVER_LEASE_MS = 3_000;
 /** The host's live answer count: at most 4 updates per second. */
 const COUNT_INTERVAL_MS = 250;
 const RETRY_MS = 500;
+/** Poll ticks between presence checks when no new answer came in (4 ticks: once a second). */
+const PRESENCE_CHECK_EVERY = 4;
 
 /** What the driver needs from the node's room registry (RoomRuntime). */
 export interface RoomRegistry {
@@ -29,6 +32,7 @@ export interface RoomDriverDeps {
   store: Store;
   logger: Logger;
   liveness: NodeLiveness;
+  presence: RoomPresence;
   now: () => number;
 }
 
@@ -152,22 +156,36 @@ export class RoomDriver {
     }
   }
 
-  /** The host's answer count, and an early close once every active player has answered. */
+  /**
+   * The host's answer count, and an early close once every connected player has answered (a player who closed the
+   * tab does not hold the class up; with nobody connected, once every player has). Who is connected is checked when
+   * the count changed and at least once a second, since a player leaving can be what completes the round.
+   */
   private async pollCount(room: LocalRoom, q: number): Promise<void> {
     const { repository } = this.deps.service;
     try {
       const [answered, players] = await Promise.all([repository.answerCount(room.roomId, q), repository.playerCount(room.roomId)]);
-      if (answered !== room.lastCount) {
+      const changed = answered !== room.lastCount;
+      if (changed) {
         room.lastCount = answered;
         await repository.appendEvent(room.roomId, { type: 'count', q, answered, players });
       }
-      if (players > 0 && answered >= players) {
-        await this.deps.service.transition(room.roomId, (current) =>
-          current.phase === 'open' && current.q === q && !current.paused ? { phase: 'reveal', v: current.v + 1, q } : null,
-        );
-      }
+      room.pollTicks = (room.pollTicks + 1) % PRESENCE_CHECK_EVERY;
+      if (answered === 0 || (!changed && room.pollTicks !== 0)) return;
+      if (answered < players && !(await this.everyConnectedAnswered(room.roomId, q))) return;
+      await this.deps.service.transition(room.roomId, (current) =>
+        current.phase === 'open' && current.q === q && !current.paused ? { phase: 'reveal', v: current.v + 1, q } : null,
+      );
     } catch (error) {
       this.deps.logger.debug({ err: error, roomId: room.roomId }, 'answer count poll failed');
     }
+  }
+
+  private async everyConnectedAnswered(roomId: string, q: number): Promise<boolean> {
+    const connected = await this.deps.presence.connectedPlayers(roomId);
+    if (connected.size === 0) return false;
+    const answers = await this.deps.service.repository.answers(roomId, q);
+    for (const playerId of connected) if (!answers.has(playerId)) return false;
+    return true;
   }
 }

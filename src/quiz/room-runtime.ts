@@ -1,12 +1,12 @@
 import type { Logger } from '../logger.js';
 import type { MyAnswer, PlayerSummary, RoomStatePayload } from '../protocol/quiz.js';
-import { keys } from '../store/keys.js';
 import type { NodeLiveness } from '../store/node-liveness.js';
 import type { Store } from '../store/store.js';
 import { LocalRoom, send, type MemberSocket, type QuizSocket } from './local-room.js';
 import { RoomDriver } from './room-driver.js';
+import { RoomPresence } from './room-presence.js';
 import type { PhaseRecord } from './room-phase.js';
-import { ROOM_TTL_MS, type RoomEvent } from './room-repository.js';
+import type { RoomEvent } from './room-repository.js';
 import type { RoomService } from './room-service.js';
 import {
   leaderboardView,
@@ -42,14 +42,16 @@ export class RoomRuntime {
   private readonly standingsCache = new Map<string, Promise<StandingsIndex>>();
   private readonly now: () => number;
   private readonly driver: RoomDriver;
+  private readonly presence: RoomPresence;
   private scanTimer: NodeJS.Timeout | null = null;
   private scanning = false;
   private closed = false;
 
   constructor(private readonly deps: RoomRuntimeDeps) {
     this.now = deps.now ?? Date.now;
+    this.presence = new RoomPresence(deps.store, deps.liveness);
     this.driver = new RoomDriver(
-      { service: deps.service, store: deps.store, logger: deps.logger, liveness: deps.liveness, now: this.now },
+      { service: deps.service, store: deps.store, logger: deps.logger, liveness: deps.liveness, presence: this.presence, now: this.now },
       {
         room: (roomId) => this.room(roomId),
         find: (roomId) => this.rooms.get(roomId),
@@ -83,9 +85,7 @@ export class RoomRuntime {
       let sockets = room.players.get(data.playerId);
       if (!sockets) room.players.set(data.playerId, (sockets = new Set()));
       sockets.add(member);
-      const presence = keys.roomPresence(data.roomId);
-      await this.deps.store.hset(presence, { [this.presenceField(socket)]: data.playerId });
-      await this.deps.store.expire(presence, ROOM_TTL_MS);
+      await this.presence.add(data.roomId, socket.id, data.playerId);
       await this.deps.service.repository.appendEvent(data.roomId, { type: 'players' });
     }
     await this.watch(room);
@@ -102,7 +102,7 @@ export class RoomRuntime {
       if (sockets?.delete(socket as MemberSocket)) {
         if (sockets.size === 0) room.players.delete(data.playerId);
         void (async () => {
-          await this.deps.store.hdel(keys.roomPresence(data.roomId), this.presenceField(socket));
+          await this.presence.remove(data.roomId, socket.id);
           await this.deps.service.repository.appendEvent(data.roomId, { type: 'players' });
         })().catch((error: unknown) => this.deps.logger.debug({ err: error }, 'presence update failed'));
       }
@@ -335,26 +335,9 @@ export class RoomRuntime {
     }, PLAYERS_REFRESH_MS);
   }
 
-  private presenceField(socket: QuizSocket): string {
-    return `${this.deps.liveness.nodeId}|${socket.id}`;
-  }
-
-  /**
-   * The room's players with whether any of their sockets is connected on a live node. Entries of a node whose
-   * heartbeat expired (it crashed) are stale: they are ignored and removed, so such players show as gone until
-   * they reconnect somewhere.
-   */
+  /** The room's players, and whether any of their sockets is connected on a living node (see RoomPresence). */
   private async playerList(roomId: string): Promise<PlayerSummary[]> {
-    const { store, liveness } = this.deps;
-    const presenceKey = keys.roomPresence(roomId);
-    const [players, presence] = await Promise.all([this.deps.service.repository.players(roomId), store.hgetall(presenceKey)]);
-    const connected = new Set<string>();
-    const stale: string[] = [];
-    for (const [field, playerId] of Object.entries(presence)) {
-      if (await liveness.isAlive(field.slice(0, field.indexOf('|')))) connected.add(playerId);
-      else stale.push(field);
-    }
-    if (stale.length > 0) await store.hdel(presenceKey, ...stale);
+    const [players, connected] = await Promise.all([this.deps.service.repository.players(roomId), this.presence.connectedPlayers(roomId)]);
     return players
       .filter((player) => !player.kicked)
       .map((player) => ({ playerId: player.playerId, nickname: player.nickname, connected: connected.has(player.playerId) }));
