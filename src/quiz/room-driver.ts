@@ -172,7 +172,7 @@ export class RoomDriver {
       }
       room.pollTicks = (room.pollTicks + 1) % PRESENCE_CHECK_EVERY;
       if (answered === 0 || (!changed && room.pollTicks !== 0)) return;
-      if (answered < players && !(await this.everyConnectedAnswered(room.roomId, q))) return;
+      if (answered < players && !(await this.everyConnectedAnswered(room.roomId, q, answered))) return;
       await this.deps.service.transition(room.roomId, (current) =>
         current.phase === 'open' && current.q === q && !current.paused ? { phase: 'reveal', v: current.v + 1, q } : null,
       );
@@ -181,9 +181,10 @@ export class RoomDriver {
     }
   }
 
-  private async everyConnectedAnswered(roomId: string, q: number): Promise<boolean> {
+  private async everyConnectedAnswered(roomId: string, q: number, answered: number): Promise<boolean> {
     const connected = await this.deps.presence.connectedPlayers(roomId);
-    if (connected.size === 0) return false;
+    // Fewer answers than connected players: someone connected has not answered; no need to read the answers.
+    if (connected.size === 0 || answered < connected.size) return false;
     const answers = await this.deps.service.repository.answers(roomId, q);
     for (const playerId of connected) if (!answers.has(playerId)) return false;
     return true;
