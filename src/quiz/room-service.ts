@@ -19,13 +19,13 @@ const TRANSITION_WAIT_MS = 5_000;
 /** Rooms whose closed questions' answers a node keeps parsed (the oldest is dropped first). */
 const CLOSED_ANSWERS_ROOMS = 256;
 
-export interface QuizSource {
+export interface QuizLookup {
   get(quizId: string): Promise<Quiz | null>;
 }
 
 export interface RoomServiceDeps {
   store: Store;
-  quizzes: QuizSource;
+  quizzes: QuizLookup;
   signer: TokenSigner;
   logger: Logger;
   /** Answers this long after the deadline still count (network latency); later ones are LATE. */
