@@ -1,4 +1,5 @@
 import type { HsetnxUnlessResult, ScoredMember, SetOptions, Store, StreamEntry, TailOptions } from './store.js';
+import { requireInteger, requireScore, requireCount, requireTtl } from './arguments.js';
 
 /**
  * The one-process store (the default when no REDIS_URL is set). It follows Redis semantics wherever callers could
@@ -551,24 +552,4 @@ function checkedAdd(current: number, by: number): number {
   const next = current + by;
   if (!Number.isSafeInteger(next)) throw new Error('ERR increment or decrement would overflow');
   return next;
-}
-
-function requireInteger(value: number, operation: string): void {
-  if (!Number.isSafeInteger(value)) throw new RangeError(`${operation}: expected a safe integer, got ${value}`);
-}
-
-function requireScore(value: number, operation: string): void {
-  if (Number.isNaN(value)) throw new RangeError(`${operation}: score is NaN`);
-}
-
-function requireCount(value: number, operation: string, minimum: number): void {
-  if (!Number.isSafeInteger(value) || value < minimum) {
-    throw new RangeError(`${operation}: expected an integer >= ${minimum}, got ${value}`);
-  }
-}
-
-/** TTLs must be positive; fractions round up so a key never lives shorter than asked. */
-function requireTtl(ttlMs: number, operation: string): number {
-  if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new RangeError(`${operation}: ttlMs must be > 0, got ${ttlMs}`);
-  return Math.ceil(ttlMs);
 }

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { StoreUnavailableError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { HsetnxUnlessResult, ScoredMember, SetOptions, Store, StreamEntry, TailOptions } from './store.js';
+import { requireInteger, requireCount, requireTtl } from './arguments.js';
 
 /**
  * The multi-node store on Redis 7 (ioredis 5).
@@ -619,20 +620,4 @@ function formatScore(score: number, operation: string): string {
   if (score === Number.POSITIVE_INFINITY) return '+inf';
   if (score === Number.NEGATIVE_INFINITY) return '-inf';
   return String(score);
-}
-
-function requireInteger(value: number, operation: string): void {
-  if (!Number.isSafeInteger(value)) throw new RangeError(`${operation}: expected a safe integer, got ${value}`);
-}
-
-function requireCount(value: number, operation: string, minimum: number): void {
-  if (!Number.isSafeInteger(value) || value < minimum) {
-    throw new RangeError(`${operation}: expected an integer >= ${minimum}, got ${value}`);
-  }
-}
-
-/** TTLs must be positive; fractions round up so a key never lives shorter than asked. */
-function requireTtl(ttlMs: number, operation: string): number {
-  if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new RangeError(`${operation}: ttlMs must be > 0, got ${ttlMs}`);
-  return Math.ceil(ttlMs);
 }
