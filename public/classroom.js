@@ -10,7 +10,7 @@
 // not session events) and so bypass the seq checks. The raise-hand dialogue lives in classroom-hand.js.
 import { HandPanel } from './classroom-hand.js';
 import { HAND_REPLY_KINDS, LectureView } from './classroom-view.js';
-import { sendCommand } from './dom.js';
+import { requestFailure, sendCommand } from './dom.js';
 
 const STORAGE_KEY = 'lectern.classroom';
 const NICKNAME_KEY = 'lectern.nickname';
@@ -269,7 +269,7 @@ joinForm.addEventListener('submit', async (event) => {
     saveSession();
     enterClassroom();
   } catch (error) {
-    joinError.textContent = error instanceof TypeError ? '서버에 연결할 수 없습니다.' : error.message;
+    joinError.textContent = requestFailure(error);
   } finally {
     joinButton.disabled = false;
     joinButton.textContent = '수업 참여';
@@ -328,7 +328,7 @@ setupForm.addEventListener('submit', async (event) => {
     saveSession();
     enterClassroom();
   } catch (error) {
-    setupError.textContent = error instanceof TypeError ? '서버에 연결할 수 없습니다.' : error.message;
+    setupError.textContent = requestFailure(error);
   } finally {
     startButton.disabled = false;
     startButton.textContent = '강의 시작';

@@ -32,3 +32,8 @@ export function sendCommand(socket, name, payload = {}) {
     });
   });
 }
+
+/** What to show for a failed request: a fetch that never reached the server throws TypeError. */
+export function requestFailure(error) {
+  return error instanceof TypeError ? '서버에 연결할 수 없습니다.' : error.message;
+}

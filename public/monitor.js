@@ -19,6 +19,7 @@ import {
   storedClasses,
   writeList,
 } from './quiz-common.js';
+import { requestFailure } from './dom.js';
 
 const STRUGGLING_STREAK = 2;
 const STATE_LABELS = {
@@ -204,7 +205,7 @@ createForm.addEventListener('submit', async (event) => {
     nameInput.value = '';
     await openClass(entry);
   } catch (error) {
-    createError.textContent = error instanceof TypeError ? '서버에 연결할 수 없습니다.' : error.message;
+    createError.textContent = requestFailure(error);
   } finally {
     createButton.disabled = false;
     createButton.textContent = '수업 만들기';
@@ -600,7 +601,7 @@ async function loadQuizRooms() {
     rooms = body.rooms ?? [];
   } catch (error) {
     if (current?.classId !== entry.classId) return;
-    quizRoomsError.textContent = error instanceof TypeError ? '서버에 연결할 수 없습니다.' : error.message;
+    quizRoomsError.textContent = requestFailure(error);
     return;
   }
   if (current?.classId !== entry.classId) return;
