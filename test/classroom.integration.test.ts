@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { Material } from '../src/materials/index.js';
 import { JOIN_CODE_ALPHABET, type ClassInfo } from '../src/protocol/classroom.js';
 import { createClass, getJson, postJson, storeReady, type CreatedClass } from './support/classroom-client.js';
 import { connectedOrThrow, loadSample, samplePdfBytes } from './support/lecture-client.js';
-import { startRedisServer, type RedisServer } from './support/redis-server.js';
+import { suiteRedis } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /** Classes, join codes and the join flow over HTTP (rules C1–C5 of test/SPEC.md), on the memory store and Redis. */
 
-let redis: RedisServer;
-beforeAll(async () => {
-  await samplePdfBytes();
-  redis = await startRedisServer();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
+const redis = suiteRedis();
+beforeAll(samplePdfBytes);
 
 async function boot(store: 'memory' | 'redis', context: TestContext): Promise<{ app: TestApp; material: Material }> {
   const app = await startTestApp(store === 'redis' ? { REDIS_URL: redis.url } : {});

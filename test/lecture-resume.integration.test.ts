@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { Material } from '../src/materials/index.js';
 import type { AppOverrides } from '../src/app.js';
 import { parseLecture } from '../src/lecture/marker-parser.js';
@@ -13,7 +13,7 @@ import {
   samplePdfBytes,
   type LectureClient,
 } from './support/lecture-client.js';
-import { startRedisServer, type RedisServer } from './support/redis-server.js';
+import { suiteRedis } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -21,14 +21,8 @@ import { startTestApp, type TestApp } from './support/test-app.js';
  * back with the same token on a new socket and ends up with exactly the lecture text: no gap, no duplicate.
  */
 
-let redis: RedisServer;
-beforeAll(async () => {
-  await samplePdfBytes();
-  redis = await startRedisServer();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
+const redis = suiteRedis();
+beforeAll(samplePdfBytes);
 
 async function boot(context: TestContext, env: Record<string, string> = {}, overrides: AppOverrides = {}): Promise<TestApp> {
   const app = await startTestApp(env, overrides);

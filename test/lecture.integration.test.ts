@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { Material } from '../src/materials/index.js';
 import { episodes, generatedChapter, joinLecture, loadSample, offlineStudent, samplePdfBytes, type LectureClient } from './support/lecture-client.js';
-import { startRedisServer, type RedisServer } from './support/redis-server.js';
+import { suiteRedis } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -9,14 +9,8 @@ import { startTestApp, type TestApp } from './support/test-app.js';
  * real Redis (a throwaway redis-server, so cached lectures of other runs cannot leak in). Rule ids: test/SPEC.md.
  */
 
-let redis: RedisServer;
-beforeAll(async () => {
-  await samplePdfBytes();
-  redis = await startRedisServer();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
+const redis = suiteRedis();
+beforeAll(samplePdfBytes);
 
 async function boot(store: 'memory' | 'redis', context: TestContext): Promise<{ app: TestApp; material: Material }> {
   const app = await startTestApp(store === 'redis' ? { REDIS_URL: redis.url } : {});

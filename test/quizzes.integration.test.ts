@@ -6,19 +6,13 @@ import { keys } from '../src/store/keys.js';
 import { createClass, getJson, postJson, storeReady, type HttpReply } from './support/classroom-client.js';
 import { FakeGemini } from './support/fake-gemini.js';
 import { loadSample, samplePdfBytes } from './support/lecture-client.js';
-import { startRedisServer, type RedisServer } from './support/redis-server.js';
+import { suiteRedis } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /** Quiz authoring over HTTP on the real server: upload, read, list, and generation from a material. */
 
-let redis: RedisServer;
-beforeAll(async () => {
-  await samplePdfBytes();
-  redis = await startRedisServer();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
+const redis = suiteRedis();
+beforeAll(samplePdfBytes);
 
 async function boot(context: TestContext, env: Record<string, string> = {}): Promise<{ app: TestApp; material: Material }> {
   const app = await startTestApp(env);

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import net from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 
 /** The Redis most tests share; every test keeps to its own random key prefix (see uniquePrefix). */
 export const SHARED_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -140,4 +141,21 @@ async function terminate(child: ChildProcess, signal: NodeJS.Signals): Promise<v
   } finally {
     clearTimeout(escalate);
   }
+}
+
+/** A throwaway redis-server for the calling test file: started before its tests, stopped after them. */
+export function suiteRedis(): { readonly url: string } {
+  let server: RedisServer | undefined;
+  beforeAll(async () => {
+    server = await startRedisServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return {
+    get url() {
+      if (!server) throw new Error('the suite redis-server is not started yet (use it inside tests)');
+      return server.url;
+    },
+  };
 }
