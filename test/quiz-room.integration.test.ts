@@ -434,6 +434,8 @@ describe('live quiz room', () => {
       body: JSON.stringify({ quizId: setup.quizId }),
     });
     expect(steal.status).toBe(404);
+    const anonymous = await fetch(`${server.url}/api/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(anonymous.status).toBe(401);
     for (const options of [{ questionSeconds: 4 }, { questionSeconds: 121 }, { maxPlayers: 0 }, { surprise: true }]) {
       const bad = await fetch(`${server.url}/api/rooms`, {
         method: 'POST',
