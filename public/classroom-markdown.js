@@ -1,10 +1,16 @@
 // Markdown with math for the classroom: marked -> DOMPurify -> KaTeX auto-render. Model output is untrusted, so
 // every piece of HTML goes through DOMPurify before it touches the DOM. All three libraries are served locally.
+// Raw HTML in the markdown is not HTML to us: a lecture about HTML quotes `<form>`, `<br>` or `<script>` from its
+// material, and the student must see them. marked therefore never recognises an HTML block or tag; they stay text
+// (escaped like any text), so nothing is parsed, nothing is stripped, and the rest of the paragraph stays.
 import { Marked } from '/vendor/marked/marked.esm.js';
 import DOMPurify from '/vendor/dompurify/purify.es.mjs';
 import renderMathInElement from '/vendor/katex/contrib/auto-render.mjs';
 
 const marked = new Marked({ gfm: true, breaks: false, async: false });
+// No HTML tokens at all (returning undefined, not false, so marked does not fall back to its own): `<tag>` is read
+// as text. Autolinks (`<https://…>`) are a markdown token of their own and still work.
+marked.use({ tokenizer: { html: () => undefined, tag: () => undefined } });
 
 // Math is taken out before markdown runs (so `_`, `*` and `\\` inside formulas are not read as markdown) and put
 // back, escaped, as plain text for auto-render. Private-use characters mark the places; marked leaves them alone.

@@ -10,7 +10,7 @@
 // not session events) and so bypass the seq checks. The raise-hand dialogue lives in classroom-hand.js.
 import { HandPanel } from './classroom-hand.js';
 import { HAND_REPLY_KINDS, LectureView } from './classroom-view.js';
-import { requestFailure, sendCommand } from './dom.js';
+import { fetchAllPages, requestFailure, sendCommand } from './dom.js';
 
 const STORAGE_KEY = 'lectern.classroom';
 const NICKNAME_KEY = 'lectern.nickname';
@@ -153,9 +153,8 @@ async function loadMaterials() {
   materialList.replaceChildren(note('자료 목록을 불러오는 중…'));
   let materials;
   try {
-    const response = await fetch('/api/materials');
-    if (!response.ok) throw new Error(String(response.status));
-    materials = (await response.json()).materials ?? [];
+    // The list is paginated; a student picks among all of them.
+    materials = (await fetchAllPages('/api/materials', 'materials')).items;
   } catch {
     materialList.replaceChildren(note('자료 목록을 불러오지 못했습니다. 새로고침해 주세요.', 'error'));
     return;
@@ -444,9 +443,15 @@ function receive(name, payload) {
     return;
   }
   const seq = payload.seq;
+  if (name === 'session:error' && !(seq > 0) && payload.retryable) {
+    // The store is away for a moment: the server holds the lecture and sends a snapshot (session:state) when it is
+    // back, so there is nothing to press.
+    showSessionError(payload.message || FALLBACK_MESSAGES[payload.code] || '잠시 연결이 불안정합니다. 곧 저절로 이어집니다.', 'wait');
+    return;
+  }
   if (name === 'session:error' && !(seq > 0)) {
     // Not a numbered session event: the server could not open the session for this socket.
-    fatal(payload.message || FALLBACK_MESSAGES[payload.code] || '강의에 들어갈 수 없습니다.', payload.code === 'SESSION_BUSY');
+    fatal(payload.message || FALLBACK_MESSAGES[payload.code] || '강의에 들어갈 수 없습니다.', payload.code === 'SESSION_BUSY' || payload.code === 'STORE_UNAVAILABLE');
     return;
   }
   if (typeof seq !== 'number') return;
@@ -541,6 +546,7 @@ function apply(name, payload) {
 
 function applySnapshot({ seq, state }) {
   if (typeof seq !== 'number' || !state) return;
+  if (errorMode === 'wait') hideSessionError();
   lastSeq = seq;
   highestSeen = Math.max(highestSeen, seq);
   session.material = state.material;
@@ -712,10 +718,11 @@ async function submitAnswer(questionId, text) {
 function showSessionError(message, mode = 'resume') {
   errorMode = mode;
   errorText.textContent = message;
-  errorResume.hidden = mode === 'fatal';
+  // 'wait': the server recovers by itself (a store outage); no button to press.
+  errorResume.hidden = mode === 'fatal' || mode === 'wait';
   errorResume.textContent = mode === 'reconnect' ? '다시 연결' : '계속';
   errorResume.setAttribute('aria-label', mode === 'reconnect' ? '다시 연결' : '강의 계속');
-  errorRestart.hidden = mode === 'resume';
+  errorRestart.hidden = mode === 'resume' || mode === 'wait';
   errorBox.hidden = false;
 }
 

@@ -37,3 +37,34 @@ export function sendCommand(socket, name, payload = {}) {
 export function requestFailure(error) {
   return error instanceof TypeError ? '서버에 연결할 수 없습니다.' : error.message;
 }
+
+/** Largest page a list endpoint serves (see docs/PROTOCOL.md, "Lists"). */
+export const PAGE_LIMIT = 50;
+
+/**
+ * One page of a list endpoint (`GET path?cursor=&limit=`): `{items, nextCursor, body}`, where `key` names the array
+ * in the answer (`quizzes`, `rooms`, `materials`). Throws with the server's message on an error answer.
+ */
+export async function fetchPage(path, key, { cursor, limit = PAGE_LIMIT, headers = {} } = {}) {
+  const url = new URL(path, location.origin);
+  url.searchParams.set('limit', String(limit));
+  if (cursor) url.searchParams.set('cursor', cursor);
+  const response = await fetch(url.pathname + url.search, { headers });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(body.error?.message || `목록을 불러오지 못했습니다 (HTTP ${response.status}).`);
+  return { items: body[key] ?? [], nextCursor: body.nextCursor ?? null, body };
+}
+
+/** Every item of a list, page after page (for pickers that must offer everything). */
+export async function fetchAllPages(path, key, options = {}) {
+  const items = [];
+  let cursor = null;
+  let first;
+  do {
+    const page = await fetchPage(path, key, { ...options, cursor });
+    first ??= page.body;
+    items.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return { items, body: first };
+}

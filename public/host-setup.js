@@ -13,6 +13,7 @@ import {
   rememberHostedRoom,
   storedClasses,
 } from './quiz-common.js';
+import { fetchAllPages, requestFailure } from './dom.js';
 
 const noClass = $('no-class');
 const setupNotice = $('setup-notice');
@@ -89,10 +90,11 @@ async function loadQuizzes(selectId = quizSelect.value) {
   quizSelect.replaceChildren(element('option', { value: '', text: '퀴즈 목록을 불러오는 중…' }));
   let quizzes;
   try {
-    quizzes = (await api('/api/quizzes', { token: entry.instructorToken })).quizzes ?? [];
+    // The list is paginated; the picker offers every quiz of the class.
+    quizzes = (await fetchAllPages('/api/quizzes', 'quizzes', { headers: { authorization: `Bearer ${entry.instructorToken}` } })).items;
   } catch (error) {
     quizSelect.replaceChildren(element('option', { value: '', text: '퀴즈 목록을 불러오지 못했습니다' }));
-    setQuizStatus(error.message, true);
+    setQuizStatus(requestFailure(error), true);
     return;
   }
   if (quizzes.length === 0) {
@@ -111,7 +113,7 @@ let materials = [];
 
 async function loadMaterials() {
   try {
-    materials = (await api('/api/materials')).materials ?? [];
+    materials = (await fetchAllPages('/api/materials', 'materials')).items;
   } catch {
     materials = [];
   }

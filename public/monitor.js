@@ -19,7 +19,7 @@ import {
   storedClasses,
   writeList,
 } from './quiz-common.js';
-import { requestFailure } from './dom.js';
+import { fetchAllPages, fetchPage, requestFailure } from './dom.js';
 
 const STRUGGLING_STREAK = 2;
 const STATE_LABELS = {
@@ -77,6 +77,9 @@ const quizRoomList = $('quiz-room-list');
 const quizRoomsEmpty = $('quiz-rooms-empty');
 const quizRoomsError = $('quiz-rooms-error');
 const quizRoomNew = $('quiz-room-new');
+const quizRoomsMore = $('quiz-rooms-more');
+/** Rooms shown per page; "더 보기" appends the next page (the list is paginated, newest first). */
+const QUIZ_ROOMS_PAGE = 20;
 const QUIZ_ROOMS_REFRESH_MS = 20_000;
 
 /** The open class: { classId, code, instructorToken, name, materialId, createdAt }. */
@@ -135,9 +138,8 @@ let materialsById = new Map();
 async function loadMaterials() {
   let materials;
   try {
-    const response = await fetch('/api/materials');
-    if (!response.ok) throw new Error(String(response.status));
-    materials = (await response.json()).materials ?? [];
+    // The list is paginated; the class form offers every material.
+    materials = (await fetchAllPages('/api/materials', 'materials')).items;
   } catch {
     materialSelect.replaceChildren(element('option', { value: '', text: '자료 목록을 불러오지 못했습니다' }));
     return;
@@ -234,6 +236,7 @@ async function openClass(entry) {
   ticker = setInterval(refreshElapsed, 15_000);
   quizRoomNew.href = `/host.html?class=${encodeURIComponent(entry.classId)}`;
   quizRoomList.replaceChildren();
+  quizRoomsMore.hidden = true;
   void loadQuizRooms();
   clearInterval(roomsTicker);
   roomsTicker = setInterval(() => void loadQuizRooms(), QUIZ_ROOMS_REFRESH_MS);
@@ -589,16 +592,22 @@ announceForm.addEventListener('submit', async (event) => {
 
 // ---- quiz rooms ----------------------------------------------------------------------------------------------------
 
-/** The class's live quiz rooms (GET /api/rooms) with their results; the host page link where this browser hosts. */
-async function loadQuizRooms() {
+let quizRoomsCursor = null;
+
+/**
+ * The class's quiz rooms (GET /api/rooms, newest first) with their results; the host page link where this browser
+ * hosts. A reload shows the first page again; `more` appends the next one.
+ */
+async function loadQuizRooms({ more = false } = {}) {
   const entry = current;
   if (!entry) return;
-  let rooms;
+  let page;
   try {
-    const response = await fetch('/api/rooms', { headers: { authorization: `Bearer ${entry.instructorToken}` } });
-    const body = await response.json().catch(() => ({}));
-    if (!response.ok) throw new Error(errorText(body.error, '퀴즈 방 목록을 불러오지 못했습니다.'));
-    rooms = body.rooms ?? [];
+    page = await fetchPage('/api/rooms', 'rooms', {
+      limit: QUIZ_ROOMS_PAGE,
+      cursor: more ? quizRoomsCursor : null,
+      headers: { authorization: `Bearer ${entry.instructorToken}` },
+    });
   } catch (error) {
     if (current?.classId !== entry.classId) return;
     quizRoomsError.textContent = requestFailure(error);
@@ -607,9 +616,12 @@ async function loadQuizRooms() {
   if (current?.classId !== entry.classId) return;
   quizRoomsError.textContent = '';
   const hosted = new Set(hostedRooms().map((room) => room.roomId));
-  rooms.sort((left, right) => right.createdAt - left.createdAt);
-  quizRoomsEmpty.hidden = rooms.length > 0;
-  quizRoomList.replaceChildren(...rooms.map((room) => quizRoomItem(room, hosted.has(room.roomId), entry.instructorToken)));
+  const items = page.items.map((room) => quizRoomItem(room, hosted.has(room.roomId), entry.instructorToken));
+  if (more) quizRoomList.append(...items);
+  else quizRoomList.replaceChildren(...items);
+  quizRoomsCursor = page.nextCursor;
+  quizRoomsMore.hidden = !quizRoomsCursor;
+  quizRoomsEmpty.hidden = quizRoomList.children.length > 0;
 }
 
 function quizRoomItem(room, hostedHere, token) {
@@ -641,6 +653,7 @@ function quizRoomItem(room, hostedHere, token) {
 }
 
 $('quiz-rooms-refresh').addEventListener('click', () => void loadQuizRooms());
+quizRoomsMore.addEventListener('click', () => void loadQuizRooms({ more: true }));
 
 // ---- the rest ------------------------------------------------------------------------------------------------------
 

@@ -1,6 +1,8 @@
 // Upload page: pick or drop a PDF, watch the upload progress, then see the chapters with a link to each slice.
 // Everything the server sends is inserted with textContent, never as HTML.
 
+import { fetchPage } from './dom.js';
+
 const form = document.getElementById('upload-form');
 const input = document.getElementById('file-input');
 const dropZone = document.getElementById('drop-zone');
@@ -15,6 +17,10 @@ const materialSummary = document.getElementById('material-summary');
 const chapterList = document.getElementById('chapters');
 const materialList = document.getElementById('materials');
 const limitsHint = document.getElementById('limits-hint');
+const moreButton = document.getElementById('materials-more');
+/** Materials shown per page; "더 보기" appends the next page (the list is paginated, newest first). */
+const MATERIALS_PAGE = 20;
+let nextCursor = null;
 
 const SOURCE_NAMES = {
   outline: 'PDF 목차(책갈피)',
@@ -74,40 +80,44 @@ function showMaterial(material, created) {
   }
 }
 
-async function loadMaterials() {
+/** The first page of materials, or with `more` the next page appended. */
+async function loadMaterials({ more = false } = {}) {
   try {
-    const response = await fetch('/api/materials');
-    const body = await response.json();
-    limits = body.limits ?? null;
+    const page = await fetchPage('/api/materials', 'materials', { limit: MATERIALS_PAGE, cursor: more ? nextCursor : null });
+    limits = page.body.limits ?? null;
     if (limits) {
       limitsHint.textContent = `PDF 파일만, 최대 ${Math.floor(limits.maxPdfBytes / (1024 * 1024))}MB · ${limits.maxPdfPages}쪽까지 올릴 수 있습니다.`;
     }
-    const materials = body.materials ?? [];
-    if (materials.length === 0) {
+    nextCursor = page.nextCursor;
+    moreButton.hidden = !nextCursor;
+    const materials = page.items;
+    if (materials.length === 0 && !more) {
       const empty = document.createElement('li');
       empty.className = 'muted';
       empty.textContent = '아직 올린 자료가 없습니다.';
       materialList.replaceChildren(empty);
       return;
     }
-    materialList.replaceChildren(
-      ...materials.map((material) => {
-        const item = document.createElement('li');
-        const button = document.createElement('button');
-        button.type = 'button';
-        button.className = 'secondary';
-        button.textContent = '챕터 보기';
-        button.addEventListener('click', () => showMaterial(material));
-        const label = document.createElement('span');
-        label.textContent = ` ${material.title} (${material.pageCount}쪽, 챕터 ${material.chapters.length}개)`;
-        item.append(button, label);
-        return item;
-      }),
-    );
+    const items = materials.map((material) => {
+      const item = document.createElement('li');
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'secondary';
+      button.textContent = '챕터 보기';
+      button.addEventListener('click', () => showMaterial(material));
+      const label = document.createElement('span');
+      label.textContent = ` ${material.title} (${material.pageCount}쪽, 챕터 ${material.chapters.length}개)`;
+      item.append(button, label);
+      return item;
+    });
+    if (more) materialList.append(...items);
+    else materialList.replaceChildren(...items);
   } catch {
-    materialList.replaceChildren();
+    if (!more) materialList.replaceChildren();
   }
 }
+
+moreButton.addEventListener('click', () => void loadMaterials({ more: true }));
 
 function isPdf(file) {
   return file.type === 'application/pdf' || /\.pdf$/i.test(file.name);

@@ -17,6 +17,7 @@ import {
   metricValue,
   numberArg,
   percentile,
+  readMetrics,
   round,
   startLecturesOverRamp,
   startServerProcess,
@@ -90,7 +91,7 @@ try {
   const { clientCpuPct } = await measureWindow(server.url, seconds, (on) => {
     measuring = on;
   });
-  const metrics = await (await fetch(`${server.url}/metrics`)).text();
+  const metrics = await readMetrics(server.url);
   for (const socket of sockets) socket.disconnect();
 
   lags.sort((left, right) => left - right);

@@ -16,6 +16,7 @@ import {
   metricValue,
   numberArg,
   percentile,
+  readMetrics,
   round,
   startLecturesOverRamp,
   startServerProcess,
@@ -191,7 +192,7 @@ try {
   });
   // Pairs whose instructor side arrives after the window still count (their student side was inside it).
   await new Promise((resolve) => setTimeout(resolve, 1_500));
-  const metrics = await (await fetch(`${server.url}/metrics`)).text();
+  const metrics = await readMetrics(server.url);
   for (const socket of sockets) socket.disconnect();
   instructor.disconnect();
 

@@ -35,7 +35,7 @@ import type { QuestionPayload, QuizItem, RevealPayload } from '../src/protocol/q
 import type { PhaseRecord } from '../src/quiz/room-phase.js';
 import type { RoomResults } from '../src/quiz/room-results.js';
 import { keys } from '../src/store/keys.js';
-import { metricValue, numberArg, percentile, round, startServerProcess, stringArg, waitForReady, type ServerProcess } from './bench-support.js';
+import { metricValue, numberArg, percentile, round, startServerProcess, stringArg, waitForReady, readMetrics, type ServerProcess } from './bench-support.js';
 
 const playerCount = numberArg('players', 200);
 const nodeCount = numberArg('nodes', 1);
@@ -300,8 +300,8 @@ try {
   log(`${players.length} players joined over ${nodeCount} node(s) in ${round(joinedS)} s`);
 
   // ---- the game
-  const readMetrics = () => Promise.all(urls.map(async (url) => (await fetch(`${url}/metrics`)).text()));
-  const before = await readMetrics(); // also resets each node's event-loop lag maximum
+  const readAllMetrics = () => Promise.all(urls.map((url) => readMetrics(url)));
+  const before = await readAllMetrics(); // also resets each node's event-loop lag maximum
   const cpuBefore = process.cpuUsage();
   const gameStartedAt = performance.now();
   for (let q = 0; q < questionCount; q += 1) {
@@ -335,7 +335,7 @@ try {
   const recorded = new Map<string, Map<number, number | null>>();
   for (const row of results.players) recorded.set(row.playerId, new Map(row.answers.map((answer) => [answer.questionIndex, answer.choice])));
   const lostAnswers = acked.filter((answer) => recorded.get(answer.playerId)?.get(answer.q) !== answer.choice).length;
-  const after = await readMetrics();
+  const after = await readAllMetrics();
   const rss = after.map((body) => Math.round((metricValue(body, 'process_resident_memory_bytes') ?? 0) / 1024 / 1024));
   const cpuSeconds = (body: string) => metricValue(body, 'process_cpu_seconds_total') ?? 0;
 

@@ -24,6 +24,14 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** The METRICS_TOKEN every benchmark server gets, so the scripts can read /metrics (it is not public). */
+export const BENCH_METRICS_TOKEN = 'bench-metrics-token-not-secret';
+
+/** A benchmark server's Prometheus text. */
+export async function readMetrics(serverUrl: string): Promise<string> {
+  return (await fetch(`${serverUrl}/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } })).text();
+}
+
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
@@ -42,6 +50,7 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       DATA_DIR: mkdtempSync(path.join(tmpdir(), 'lectern-bench-')),
+      METRICS_TOKEN: BENCH_METRICS_TOKEN,
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -112,7 +121,7 @@ export async function measureWindow(
   measuring: (on: boolean) => void,
 ): Promise<{ clientCpuPct: number }> {
   await new Promise((resolve) => setTimeout(resolve, 2_000));
-  await fetch(`${serverUrl}/metrics`);
+  await readMetrics(serverUrl);
   measuring(true);
   const cpuBefore = process.cpuUsage();
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));

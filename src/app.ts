@@ -3,6 +3,7 @@ import type { ServerOptions } from 'socket.io';
 import { ClassMonitor } from './classroom/class-monitor.js';
 import { ClassRepository } from './classroom/class-repository.js';
 import { ClassService } from './classroom/class-service.js';
+import { generateTokenSecret, sharedTokenSecret } from './classroom/token-secrets.js';
 import { TokenSigner } from './classroom/tokens.js';
 import type { Config } from './config.js';
 import { LectureService } from './lecture/lecture-service.js';
@@ -16,8 +17,10 @@ import { createMetrics, type Metrics } from './metrics.js';
 import { offlineTasks } from './offline-tasks.js';
 import { createServer, type LecternServer } from './server.js';
 import { QuizRepository } from './quiz/quiz-repository.js';
+import type { RoomClock } from './quiz/room-clock.js';
 import { RoomRuntime } from './quiz/room-runtime.js';
 import { RoomService } from './quiz/room-service.js';
+import { RetrievalService } from './retrieval/index.js';
 import { createStore } from './store/index.js';
 import { NodeHeartbeat } from './store/node-liveness.js';
 import type { Store } from './store/store.js';
@@ -29,6 +32,10 @@ export interface AppOverrides {
   nodeId?: string;
   observer?: SessionObserver;
   onDelta?: (meta: PacerEmitMeta) => void;
+  /** The clock of live quiz rooms (tests run games in compressed time). */
+  roomClock?: RoomClock;
+  /** Token secrets, newest first, as resolved by {@link startApp}; TOKEN_SECRET's otherwise. */
+  tokenSecrets?: readonly string[];
 }
 
 export interface App {
@@ -37,6 +44,8 @@ export interface App {
   model: LanguageModel;
   metrics: Metrics;
   materials: MaterialService;
+  /** Passages of every material for the agents (index built at ingest, loaded lazily per node). */
+  retrieval: RetrievalService;
   lectures: LectureService;
   classes: ClassService;
   /** The instructors' live feed; also the lecture's session observer. */
@@ -53,16 +62,55 @@ export interface App {
 }
 
 /**
+ * What a process starts: first what must come from the network before anything is built (the token secrets a
+ * Redis deployment shares when TOKEN_SECRET is unset), then {@link createApp}. main.ts and the tests' startTestApp
+ * both come through here.
+ */
+export async function startApp(config: Config, logger: Logger, overrides: AppOverrides = {}): Promise<App> {
+  const tokenSecrets = overrides.tokenSecrets ?? config.tokenSecrets ?? (await unconfiguredTokenSecrets(config, logger, overrides.store));
+  return createApp(config, logger, { ...overrides, tokenSecrets });
+}
+
+/** Without TOKEN_SECRET: the secret shared in Redis, or one per process on the memory store (its data dies with it). */
+async function unconfiguredTokenSecrets(config: Config, logger: Logger, given: Store | undefined): Promise<readonly string[]> {
+  if (given ? given.kind === 'memory' : !config.redisUrl) return [generateTokenSecret()];
+  // A short-lived connection of its own, so the app's store is still made (and owned) by createApp.
+  const store = given ?? createStore({ redisUrl: config.redisUrl, logger });
+  try {
+    return [await sharedTokenSecret(store, logger)];
+  } finally {
+    if (!given) await store.close();
+  }
+}
+
+/**
  * Builds the whole product from a config: store -> model -> services -> server. main.ts listens on the result;
  * tests and benchmarks build the same thing on port 0, overriding only what they must (a store, a model).
+ * On Redis without TOKEN_SECRET the token secret must come from {@link startApp}.
  */
 export function createApp(config: Config, logger: Logger, overrides: AppOverrides = {}): App {
   const metrics = createMetrics();
   const nodeId = overrides.nodeId ?? config.nodeId ?? randomUUID();
+  const storeKind = overrides.store?.kind ?? (config.redisUrl ? 'redis' : 'memory');
+  const tokenSecrets = overrides.tokenSecrets ?? config.tokenSecrets ?? (storeKind === 'memory' ? [generateTokenSecret()] : undefined);
+  // A per-process secret on Redis is the bug startApp exists for: every restart would lock everyone out.
+  if (!tokenSecrets) throw new Error('createApp on Redis without TOKEN_SECRET: build it with startApp (shared token secret)');
   const store = overrides.store ?? createStore({ redisUrl: config.redisUrl, logger });
   const model = overrides.model ?? createModel(config, { metrics, store, logger, offlineTasks });
-  const signer = new TokenSigner(config.tokenSecret);
-  const materials = createMaterialService({ config, store, model, logger: logger.child({ part: 'materials' }) });
+  const signer = new TokenSigner(tokenSecrets);
+  const retrieval = new RetrievalService({
+    store,
+    model,
+    logger: logger.child({ part: 'retrieval' }),
+    // Lazy builds (a material ingested before its index existed) read the material through its service.
+    source: {
+      load: async (id) => {
+        const material = await materials.get(id);
+        return material ? { chapters: material.chapters, pageTexts: await materials.pageTexts(id) } : null;
+      },
+    },
+  });
+  const materials = createMaterialService({ config, store, model, retrieval, logger: logger.child({ part: 'materials' }) });
   const heartbeat = new NodeHeartbeat(store, nodeId, logger.child({ part: 'heartbeat' }));
   heartbeat.start();
   const classRepository = new ClassRepository(store, heartbeat);
@@ -91,6 +139,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   });
   const classes = new ClassService({ repository: classRepository, monitor, signer, sessions: lectures, materials });
   const quizzes = new QuizRepository(store);
+  const roomClock = overrides.roomClock;
   const rooms = new RoomService({
     store,
     quizzes,
@@ -98,8 +147,15 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     logger: logger.child({ part: 'rooms' }),
     answerGraceMs: config.quizAnswerGraceMs,
     onPhase: ({ classId, ...room }) => monitor.quizRoomChanged(classId, room),
+    ...(roomClock ? { now: () => roomClock.now() } : {}),
   });
-  const roomRuntime = new RoomRuntime({ service: rooms, store, logger: logger.child({ part: 'rooms' }), liveness: heartbeat });
+  const roomRuntime = new RoomRuntime({
+    service: rooms,
+    store,
+    logger: logger.child({ part: 'rooms' }),
+    liveness: heartbeat,
+    ...(roomClock ? { clock: roomClock } : {}),
+  });
   const server = createServer({
     config,
     store,
@@ -132,5 +188,5 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     return closing;
   };
   roomRuntime.start();
-  return { config, store, model, metrics, materials, lectures, classes, monitor, signer, quizzes, rooms, roomRuntime, server, close };
+  return { config, store, model, metrics, materials, retrieval, lectures, classes, monitor, signer, quizzes, rooms, roomRuntime, server, close };
 }

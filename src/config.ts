@@ -10,6 +10,15 @@ const emptyToUndefined = (value: unknown) => (typeof value === 'string' && value
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
 const int = (min: number, max: number, fallback: number) =>
   z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max).default(fallback));
+/** `new,old`: comma-separated, newest first, none empty (spaces around each are dropped). */
+const secretList = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .transform((value) => value.split(',').map((secret) => secret.trim()))
+    .refine((secrets) => secrets.every((secret) => secret.length > 0), 'comma-separated secrets (new,old), none empty')
+    .optional(),
+);
 const bool = (fallback: boolean) =>
   z.preprocess(
     emptyToUndefined,
@@ -37,7 +46,7 @@ const EnvSchema = z.object({
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('data')),
-  TOKEN_SECRET: optionalString,
+  TOKEN_SECRET: secretList,
   NODE_ID: z.preprocess(emptyToUndefined, z.string().regex(/^[\w.-]{1,64}$/).optional()),
   MAX_PDF_MB: int(1, 1024, 50),
   MAX_PDF_PAGES: int(1, 10_000, 500),
@@ -48,6 +57,9 @@ const EnvSchema = z.object({
   QUIZ_JOIN_BURST: int(1, 100_000, 120),
   QUIZ_JOIN_PER_SECOND: int(1, 100_000, 20),
   PRELOAD_SAMPLE: bool(true),
+  METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, 'at least 16 characters').optional()),
+  METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65_535).optional()),
+  METRICS_HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
 });
 
 export type ModelRole = 'generation' | 'judge' | 'embedding';
@@ -68,8 +80,11 @@ export interface Config {
     | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   dataDir: string;
-  /** HMAC secret for tokens; when unset a random one is made per process (fine for one node only). */
-  tokenSecret: string | undefined;
+  /**
+   * HMAC secrets for tokens, newest first: the first signs, all verify (rotation). When unset, the nodes of a Redis
+   * deployment share one generated secret and the memory store uses one per process (see token-secrets.ts).
+   */
+  tokenSecrets: readonly string[] | undefined;
   /** This process's name among several nodes (leases, logs); random when unset. */
   nodeId: string | undefined;
   limits: {
@@ -85,6 +100,11 @@ export interface Config {
   /** `room:join` attempts per client address: burst and refill per second. */
   quizJoinLimit: { capacity: number; refillPerSecond: number };
   preloadSample: boolean;
+  /**
+   * Who may read `/metrics`: with `token`, a bearer of it (on the main port, and on the metrics port too); with
+   * `port`, anyone who reaches that separate listener (on `host`, localhost by default). Neither: nobody (404).
+   */
+  metrics: { token: string | undefined; port: number | undefined; host: string };
 }
 
 export class ConfigError extends Error {
@@ -121,7 +141,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           },
     logLevel: e.LOG_LEVEL,
     dataDir: path.resolve(e.DATA_DIR),
-    tokenSecret: e.TOKEN_SECRET,
+    tokenSecrets: e.TOKEN_SECRET,
     nodeId: e.NODE_ID,
     limits: {
       maxPdfBytes: e.MAX_PDF_MB * 1024 * 1024,
@@ -133,5 +153,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     quizAnswerGraceMs: e.QUIZ_ANSWER_GRACE_MS,
     quizJoinLimit: { capacity: e.QUIZ_JOIN_BURST, refillPerSecond: e.QUIZ_JOIN_PER_SECOND },
     preloadSample: e.PRELOAD_SAMPLE,
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
   };
 }

@@ -1,10 +1,11 @@
-import { Redis } from 'ioredis';
-import { createAdapter } from '@socket.io/redis-streams-adapter';
-import { createApp } from './app.js';
+import type { Server as HttpServer } from 'node:http';
+import { startApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createLogger, type Logger } from './logger.js';
+import { Lifecycle } from './lifecycle.js';
+import { createLogger } from './logger.js';
+import { AdapterConnections } from './realtime/adapter-connections.js';
 
-/** Entry point: config -> app (store, model, services, server) -> listen, plus graceful shutdown. */
+/** Entry point: config -> app (store, model, services, server) -> listen, inside one process lifecycle. */
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -17,26 +18,29 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
+  // First, so a signal or a stray rejection during startup is handled like any later one.
+  const lifecycle = new Lifecycle(logger);
 
-  // The streams adapter needs its own connection: it blocks on XREAD for inter-node packets.
-  const adapterClient = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: null }) : undefined;
-  adapterClient?.on('error', (error: Error) => logger.warn({ err: error }, 'socket.io adapter redis error'));
+  // The streams adapter needs connections of its own: it blocks on XREAD for inter-node packets.
+  const adapter = config.redisUrl ? new AdapterConnections(config.redisUrl, logger) : undefined;
+  if (adapter) lifecycle.onStop('socket.io adapter connections', () => adapter.close());
 
-  const app = createApp(config, logger, adapterClient ? { socketAdapter: createAdapter(adapterClient) } : {});
+  const app = await startApp(config, logger, adapter ? { socketAdapter: adapter.adapter() } : {});
+  // Closed before the adapter's connections (closers run newest first). The adapter's commands in flight are
+  // answered first, so closing socket.io (which disconnects the adapter's duplicates) rejects none of them.
+  lifecycle.onStop('app', async () => {
+    await adapter?.settle();
+    await app.close();
+  });
+  if (lifecycle.isStopping) return;
   const { server, store, model } = app;
 
-  await new Promise<void>((resolve, reject) => {
-    server.httpServer.once('error', reject);
-    server.httpServer.listen(config.port, config.host, () => resolve());
-  });
-  const address = server.httpServer.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
+  const port = await listen(server.httpServer, config.port, config.host);
   logger.info({ port, store: store.kind, model: model.kind }, `lectern listening on http://localhost:${port}/`);
-
-  installShutdown(logger, async () => {
-    await app.close();
-    await adapterClient?.quit().catch(() => undefined);
-  });
+  if (server.metricsServer) {
+    const metricsPort = await listen(server.metricsServer, config.metrics.port ?? 0, config.metrics.host);
+    logger.info({ port: metricsPort, host: config.metrics.host }, `metrics listening on http://${config.metrics.host}:${metricsPort}/metrics`);
+  }
 
   if (config.preloadSample) {
     // After listen, so /healthz answers at once; a failure here only means no sample in the list.
@@ -47,31 +51,17 @@ async function main(): Promise<void> {
   }
 }
 
-function installShutdown(logger: Logger, shutdown: () => Promise<void>): void {
-  let stopping = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    // A stuck close must not keep the process alive forever.
-    const timer = setTimeout(() => {
-      logger.warn('shutdown timed out; exiting');
-      process.exit(1);
-    }, 10_000);
-    timer.unref();
-    shutdown().then(
-      () => {
-        logger.flush();
-        process.exit(0);
-      },
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+/** Listens and answers the port actually bound (PORT=0 picks one). */
+async function listen(server: HttpServer, port: number, host: string): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : port;
 }
 
 main().catch((error: unknown) => {

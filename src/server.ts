@@ -3,8 +3,11 @@ import path from 'node:path';
 import express, { type Express } from 'express';
 import type { Server as SocketServer, ServerOptions } from 'socket.io';
 import type { Config } from './config.js';
+import { ErrorCode } from './protocol/error-codes.js';
 import { apiNotFound, errorMiddleware } from './http/error-middleware.js';
 import { createHealthRouter } from './http/health-router.js';
+import { createMetricsRouter, createMetricsServer } from './http/metrics-router.js';
+import { securityHeaders } from './http/security-headers.js';
 import type { LanguageModel } from './llm/model.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -49,6 +52,8 @@ export interface ServerDeps {
 export interface LecternServer {
   app: Express;
   httpServer: HttpServer;
+  /** The separate `/metrics` listener when METRICS_PORT is set (main.ts listens on it); undefined otherwise. */
+  metricsServer: HttpServer | undefined;
   io: SocketServer;
   /** Stops accepting, closes every socket and waits for in-flight HTTP requests. Does not close the store. */
   close(): Promise<void>;
@@ -69,6 +74,7 @@ export function createServer(deps: ServerDeps): LecternServer {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
+  app.use(securityHeaders());
 
   app.use((request, response, next) => {
     response.on('finish', () => {
@@ -78,7 +84,9 @@ export function createServer(deps: ServerDeps): LecternServer {
     next();
   });
 
-  app.use(createHealthRouter({ store, model, metrics }));
+  app.use(createHealthRouter({ store, model }));
+  // On this port only with METRICS_TOKEN; otherwise 404 (METRICS_PORT serves them on a separate listener).
+  app.use(createMetricsRouter({ metrics, token: deps.config.metrics.token, serve: deps.config.metrics.token !== undefined }));
   app.use('/api/materials', createMaterialsRouter({ materials: deps.materials, logger }));
   app.use(express.json({ limit: '256kb' }));
   app.use('/api/sessions', createSessionsRouter({ lectures: deps.lectures, classes: deps.classes }));
@@ -94,8 +102,12 @@ export function createServer(deps: ServerDeps): LecternServer {
   app.use('/api', apiNotFound);
 
   for (const [name, folder] of Object.entries(VENDOR_ASSETS)) {
-    app.use(`/vendor/${name}`, express.static(path.join(nodeModulesDir, folder), { fallthrough: false, maxAge: '1h' }));
+    app.use(`/vendor/${name}`, express.static(path.join(nodeModulesDir, folder), { maxAge: '1h' }));
   }
+  // A missing vendor file is the client's 404, not a server error whose log names a path on this machine.
+  app.use('/vendor', (request, response) => {
+    response.status(404).json({ error: { code: ErrorCode.NOT_FOUND, message: `요청한 주소를 찾을 수 없습니다: ${request.method} ${request.originalUrl}` } });
+  });
   app.use(express.static(publicDir, { extensions: ['html'] }));
   app.use(errorMiddleware(logger));
 
@@ -118,15 +130,25 @@ export function createServer(deps: ServerDeps): LecternServer {
     joinLimit: deps.config.quizJoinLimit,
   });
 
+  const metricsServer =
+    deps.config.metrics.port === undefined ? undefined : createMetricsServer({ metrics, token: deps.config.metrics.token, logger });
+
   let closing: Promise<void> | undefined;
   const close = () => {
-    closing ??= new Promise<void>((resolve) => {
-      // io.close() also closes the http server; closeAllConnections() ends idle keep-alive sockets so it can finish.
-      void io.close(() => resolve());
-      httpServer.closeIdleConnections();
-    });
+    closing ??= Promise.all([
+      new Promise<void>((resolve) => {
+        // io.close() also closes the http server; closeIdleConnections() ends idle keep-alive sockets so it can finish.
+        void io.close(() => resolve());
+        httpServer.closeIdleConnections();
+      }),
+      new Promise<void>((resolve) => {
+        if (!metricsServer?.listening) return resolve();
+        metricsServer.close(() => resolve());
+        metricsServer.closeIdleConnections();
+      }),
+    ]).then(() => undefined);
     return closing;
   };
 
-  return { app, httpServer, io, close };
+  return { app, httpServer, metricsServer, io, close };
 }

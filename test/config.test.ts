@@ -42,6 +42,8 @@ describe('config', () => {
     ['LOG_LEVEL', 'loud'],
     ['MAX_PDF_MB', '0'],
     ['PRELOAD_SAMPLE', 'maybe'],
+    ['TOKEN_SECRET', 'new,,old'],
+    ['TOKEN_SECRET', 'new,'],
   ])('an invalid %s (%s) stops the start with a message naming the variable', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
     try {
@@ -50,5 +52,11 @@ describe('config', () => {
       expect((error as ConfigError).message).toContain(variable);
       expect((error as ConfigError).issues.map((issue) => issue.variable)).toContain(variable);
     }
+  });
+
+  it('O2 TOKEN_SECRET holds one secret or several, newest first (new,old)', () => {
+    expect(loadConfig({}).tokenSecrets).toBeUndefined();
+    expect(loadConfig({ TOKEN_SECRET: 'only' }).tokenSecrets).toEqual(['only']);
+    expect(loadConfig({ TOKEN_SECRET: 'new-secret, old-secret' }).tokenSecrets).toEqual(['new-secret', 'old-secret']);
   });
 });

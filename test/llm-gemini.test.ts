@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { GeminiModelOptions } from '../src/llm/gemini-model.js';
 import { ModelError } from '../src/llm/model-error.js';
 import type { TextStream } from '../src/llm/model.js';
-import { fakeGeminiModel, FakeGemini } from './support/fake-gemini.js';
+import { fakeEmbedding, fakeGeminiModel, FakeGemini } from './support/fake-gemini.js';
 
 /** Every test goes through the real @google/genai SDK over HTTP to the fake Gemini server. */
 
@@ -356,7 +356,19 @@ describe('gemini embed', () => {
     const texts = Array.from({ length: 150 }, (_, index) => 'x'.repeat(index + 1));
     const vectors = await gemini().embed(texts);
     expect(fake.requests).toHaveLength(2);
-    expect(vectors.map((vector) => vector[0])).toEqual(texts.map((text) => text.length));
+    expect(vectors).toEqual(texts.map((text) => fakeEmbedding(text)));
+  });
+
+  it('R12 asks for a task type and a dimension, and normalises the truncated vectors', async () => {
+    const vectors = await gemini().embed(['미분의 정의', 'derivative'], { taskType: 'RETRIEVAL_QUERY', dimensions: 768 });
+    expect(bodyOf(0).requests).toEqual([
+      { model: 'models/embed-model', content: { parts: [{ text: '미분의 정의' }], role: 'user' }, taskType: 'RETRIEVAL_QUERY', outputDimensionality: 768 },
+      { model: 'models/embed-model', content: { parts: [{ text: 'derivative' }], role: 'user' }, taskType: 'RETRIEVAL_QUERY', outputDimensionality: 768 },
+    ]);
+    expect(vectors.map((vector) => vector.length)).toEqual([768, 768]);
+    // The fake, like Gemini, answers truncated vectors that are not of unit length.
+    expect(Math.hypot(...fakeEmbedding('미분의 정의', 768))).not.toBeCloseTo(1, 3);
+    for (const vector of vectors) expect(Math.hypot(...vector)).toBeCloseTo(1, 6);
   });
 
   it('retries a 503 and rejects a reply with the wrong number of vectors', async () => {

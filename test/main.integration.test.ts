@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeGemini } from './support/fake-gemini.js';
+import { suiteRedis } from './support/redis-server.js';
 
 /** The real entry point, run exactly as `npm start` runs it (src/main.ts through tsx). */
 function startMain(env: Record<string, string>): { child: ChildProcess; output: () => string } {
@@ -41,6 +42,7 @@ async function waitForHealth(url: string, timeoutMs: number): Promise<unknown> {
   }
 }
 
+const redis = suiteRedis();
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
 afterEach(() => {
@@ -66,7 +68,7 @@ describe('the entry point', () => {
 
   it('uses Redis when REDIS_URL is set', async () => {
     const port = await freePort();
-    const { child } = startMain({ PORT: String(port), REDIS_URL: 'redis://127.0.0.1:6379', PRELOAD_SAMPLE: 'false' });
+    const { child } = startMain({ PORT: String(port), REDIS_URL: redis.url, PRELOAD_SAMPLE: 'false' });
     children.push(child);
     const health = await waitForHealth(`http://127.0.0.1:${port}/healthz`, 15_000);
     expect(health).toMatchObject({ store: 'redis', model: 'offline' });

@@ -5,7 +5,7 @@ import { QuizItem, type Difficulty } from '../src/protocol/quiz.js';
 import { generateQuiz, MAX_GENERATION_ROUNDS, QUIZ_TEMPERATURE } from '../src/quiz/quiz-agent.js';
 import { fakeGeminiModel, FakeGemini, type RecordedRequest } from './support/fake-gemini.js';
 import { SAMPLE_MATERIAL_TEXT } from './support/hand-material.js';
-import { QUIZ_MATERIAL, quizMaterials } from './support/quiz-material.js';
+import { QUIZ_MATERIAL, quizMaterials, withoutChoiceOrder } from './support/quiz-material.js';
 
 /** The QuizAgent through the real Gemini adapter and SDK, against the fake Gemini server. */
 
@@ -54,7 +54,8 @@ describe('QuizAgent with Gemini', () => {
     const reply = mixed();
     fake.enqueue({ json: { items: reply } });
     const items = await quiz();
-    expect(items).toEqual(reply);
+    // The same items; their choices in the quiz seed's order (K2).
+    expect(items.map(withoutChoiceOrder)).toEqual(reply.map((entry) => withoutChoiceOrder(entry as QuizItem)));
     expect(fake.requests).toHaveLength(1);
     const request = fake.requests[0];
     expect(request?.model).toBe('gen-model');
@@ -73,7 +74,7 @@ describe('QuizAgent with Gemini', () => {
   it('quizzes one chapter at one difficulty when asked', async () => {
     const reply = Array.from({ length: 5 }, () => item('hard'));
     fake.enqueue({ json: { items: reply } });
-    expect(await quiz({ chapter: 1, difficulty: 'hard' })).toEqual(reply);
+    expect((await quiz({ chapter: 1, difficulty: 'hard' })).map(withoutChoiceOrder)).toEqual(reply.map((entry) => withoutChoiceOrder(entry as QuizItem)));
     const prompt = promptOf(fake.requests[0]);
     expect(prompt).toContain('자료 「기초 통계」 2장 「기댓값」');
     expect(prompt).toContain('난이도 구성: 5문항 모두 hard');
@@ -93,7 +94,7 @@ describe('QuizAgent with Gemini', () => {
     expect(items).toHaveLength(5);
     for (const entry of items) expect(QuizItem.safeParse(entry).success).toBe(true);
     expect(items.map((entry) => entry.difficulty)).toEqual(['easy', 'easy', 'medium', 'medium', 'hard']);
-    expect(items).toEqual([first[0], second[0], first[2], second[1], first[4]]);
+    expect(items.map(withoutChoiceOrder)).toEqual([first[0], second[0], first[2], second[1], first[4]].map((entry) => withoutChoiceOrder(entry as QuizItem)));
     // The second round asks for the two missing slots and shows the accepted questions to avoid.
     const prompt = promptOf(fake.requests[1]);
     expect(prompt).toContain('난이도 구성: easy 1문항, medium 1문항 (이 순서로)');
@@ -120,7 +121,7 @@ describe('QuizAgent with Gemini', () => {
   it('a reply that does not even parse is one failed round, not the end', async () => {
     const reply = mixed();
     fake.enqueue({ malformed: true }, { malformed: true }, { json: { items: reply } });
-    expect(await quiz()).toEqual(reply);
+    expect((await quiz()).map(withoutChoiceOrder)).toEqual(reply.map((entry) => withoutChoiceOrder(entry as QuizItem)));
     // Round 1: the reply and the adapter's repair turn; round 2: a good reply.
     expect(fake.requests).toHaveLength(3);
   });

@@ -3,6 +3,7 @@ import type { LeaderboardPayload, PodiumPayload, QuestionPayload, RevealPayload,
 import { basePoints, streakBonus } from '../src/quiz/scoring.js';
 import { keys } from '../src/store/keys.js';
 import type { RoomResults } from '../src/quiz/room-results.js';
+import { suiteRedis } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import {
   createQuiz,
@@ -17,6 +18,9 @@ import {
 } from './support/quiz-client.js';
 
 /** Q rules (test/SPEC.md): live quiz rooms on one node, memory store unless stated. */
+
+/** The Redis of the Redis case: a throwaway server, so the app's keys never reach a shared database. */
+const redis = suiteRedis();
 
 let app: TestApp | undefined;
 const clients: QuizClient[] = [];
@@ -489,7 +493,7 @@ describe('live quiz room', () => {
   });
 
   it('Q13 the same game on Redis: state survives in the store and the room closes early once all answered', async () => {
-    const { server, setup, room, host } = await hostedRoom(2, { questionSeconds: 30, previewSeconds: 0 }, { REDIS_URL: 'redis://127.0.0.1:6379' });
+    const { server, setup, room, host } = await hostedRoom(2, { questionSeconds: 30, previewSeconds: 0 }, { REDIS_URL: redis.url });
     const players = [track(await joinRoom(server.url, room.code, '레디스')), track(await joinRoom(server.url, room.code, '스트림'))];
     for (let q = 0; q < 2; q += 1) {
       if (q > 0) await host.emit('room:next');

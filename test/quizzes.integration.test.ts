@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vit
 import type { Material } from '../src/materials/index.js';
 import { ErrorCode } from '../src/protocol/error-codes.js';
 import { QuizItem, type Quiz } from '../src/protocol/quiz.js';
+import { generateQuizItems, loadQuizSource } from '../src/quiz/quiz-agent.js';
 import { keys } from '../src/store/keys.js';
 import { createClass, getJson, postJson, storeReady, type HttpReply } from './support/classroom-client.js';
 import { FakeGemini } from './support/fake-gemini.js';
@@ -77,7 +78,7 @@ describe.each(['memory', 'redis'] as const)('quiz upload (%s store)', (store) =>
       ]),
     );
     expect(list.body.quizzes).toHaveLength(2);
-    expect(await app.quizzes.listByClass(owner.classId)).toHaveLength(2);
+    expect((await app.quizzes.listByClass(owner.classId, { limit: 50 })).items).toHaveLength(2);
 
     // Another class sees none of it.
     const other = await createClass(app, { name: '통계 2반' });
@@ -113,7 +114,7 @@ describe('quiz authoring over HTTP', () => {
     const foreign = await getJson(`${app.url}/api/quizzes/${quizId}`, bearer(other.instructorToken));
     expectError(foreign, 403, ErrorCode.FORBIDDEN);
     expect(JSON.stringify(foreign.body)).not.toContain('평균');
-    expect(await app.quizzes.listByClass(owner.classId)).toHaveLength(1);
+    expect((await app.quizzes.listByClass(owner.classId, { limit: 50 })).items).toHaveLength(1);
   });
 
   it('answers 404 QUIZ_NOT_FOUND for an unknown quiz and 404 MATERIAL_NOT_FOUND for an unknown material id in the body', async (context) => {
@@ -155,7 +156,7 @@ describe('quiz authoring over HTTP', () => {
       const reply = await postJson(`${app.url}/api/quizzes`, body, bearer(owner.instructorToken));
       expect({ name, status: reply.status, code: reply.body.error?.code }).toEqual({ name, status: 400, code: ErrorCode.INVALID_PAYLOAD });
     }
-    expect(await app.quizzes.listByClass(owner.classId)).toEqual([]);
+    expect((await app.quizzes.listByClass(owner.classId, { limit: 50 })).items).toEqual([]);
   });
 
   it('POST /api/materials/:id/quiz generates five valid items (easy 2, medium 2, hard 1) from the sample and stores them (201)', async (context) => {
@@ -188,6 +189,26 @@ describe('quiz authoring over HTTP', () => {
     expect(titled.body.title).toBe('쪽지 시험');
   });
 
+  it('QS1 every generated quiz is stored with its own seed, and that seed reproduces it from the same material', async (context) => {
+    const { app, material } = await boot(context);
+    const owner = await createClass(app, { name: '통계 1반' });
+    const generate = async () => {
+      const reply = await postJson<Created & { seed: string }>(`${app.url}/api/materials/${material.id}/quiz`, {}, bearer(owner.instructorToken));
+      expect(reply.status).toBe(201);
+      return reply.body as Created & { seed: string };
+    };
+    const [first, second] = [await generate(), await generate()];
+    expect(first.seed).toMatch(/^[0-9a-f]{32}$/);
+    expect(second.seed).toMatch(/^[0-9a-f]{32}$/);
+    expect(second.seed).not.toBe(first.seed);
+    for (const quiz of [first, second]) {
+      const read = await getJson<Quiz>(`${app.url}/api/quizzes/${quiz.quizId}`, bearer(owner.instructorToken));
+      expect(read.body.seed).toBe(quiz.seed);
+      const again = await generateQuizItems({ model: app.model, source: await loadQuizSource(app.materials, material.id), seed: quiz.seed });
+      expect(again).toEqual(read.body.items);
+    }
+  });
+
   it('generation answers 404 MATERIAL_NOT_FOUND for an unknown material and 400 INVALID_PAYLOAD for a bad chapter or body', async (context) => {
     const { app, material } = await boot(context);
     const owner = await createClass(app, { name: '통계 1반' });
@@ -200,7 +221,7 @@ describe('quiz authoring over HTTP', () => {
     for (const body of [{ chapter: -1 }, { chapter: '1' }, { chapter: 1.5 }, { difficulty: 'expert' }, { count: 10 }, { title: '' }]) {
       expectError(await generate(material.id, body), 400, ErrorCode.INVALID_PAYLOAD);
     }
-    expect(await app.quizzes.listByClass(owner.classId)).toEqual([]);
+    expect((await app.quizzes.listByClass(owner.classId, { limit: 50 })).items).toEqual([]);
   });
 });
 

@@ -26,7 +26,8 @@ describe('operations endpoints', () => {
 
   it('says redis and gemini when configured', async () => {
     fake = await FakeGemini.start();
-    app = await startTestApp({ REDIS_URL: 'redis://127.0.0.1:6379', GEMINI_API_KEY: 'test', GEMINI_BASE_URL: fake.baseUrl });
+    redis = await startRedisServer();
+    app = await startTestApp({ REDIS_URL: redis.url, GEMINI_API_KEY: 'test', GEMINI_BASE_URL: fake.baseUrl });
     const health = (await (await fetch(`${app.url}/healthz`)).json()) as { store: string; model: string };
     expect(health).toMatchObject({ store: 'redis', model: 'gemini' });
   });
@@ -63,8 +64,8 @@ describe('operations endpoints', () => {
   });
 
   it('GET /metrics is Prometheus text with event-loop lag, sockets per namespace and model metrics', async () => {
-    app = await startTestApp();
-    const response = await fetch(`${app.url}/metrics`);
+    app = await startTestApp({ METRICS_TOKEN: 'server-test-metrics-token' });
+    const response = await fetch(`${app.url}/metrics`, { headers: { authorization: 'Bearer server-test-metrics-token' } });
     expect(response.headers.get('content-type')).toContain('text/plain');
     const body = await response.text();
     expect(body).toContain('nodejs_eventloop_lag_seconds');

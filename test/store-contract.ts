@@ -494,6 +494,84 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, cle
       });
     });
 
+    describe('K1: writes that set their TTL in the same step', () => {
+      /** TTL of a key just written with `ttlMs`: set, and no longer than asked. */
+      const expectTtl = async (k: string, ttlMs: number) => {
+        const ttl = await store.pttl(k);
+        expect(ttl, k).toBeGreaterThan(ttlMs - 5_000);
+        expect(ttl, k).toBeLessThanOrEqual(ttlMs);
+      };
+      const writes: [string, (k: string, ttlMs?: number) => Promise<unknown>][] = [
+        ['incr', (k, ttlMs) => store.incr(k, 2, ttlMs === undefined ? undefined : { ttlMs })],
+        ['hset', (k, ttlMs) => store.hset(k, { f: 'v' }, ttlMs === undefined ? undefined : { ttlMs })],
+        ['hsetnx', (k, ttlMs) => store.hsetnx(k, 'f', 'v', ttlMs === undefined ? undefined : { ttlMs })],
+        ['hsetnxUnless', (k, ttlMs) => store.hsetnxUnless(k, 'f', 'v', '~closed', ttlMs === undefined ? undefined : { ttlMs })],
+        ['hincrby', (k, ttlMs) => store.hincrby(k, 'f', 3, ttlMs === undefined ? undefined : { ttlMs })],
+        ['zadd', (k, ttlMs) => store.zadd(k, 1, 'm', ttlMs === undefined ? undefined : { ttlMs })],
+        ['zincrby', (k, ttlMs) => store.zincrby(k, 1, 'm', ttlMs === undefined ? undefined : { ttlMs })],
+        ['xadd', (k, ttlMs) => store.xadd(k, { n: '1' }, ttlMs === undefined ? {} : { ttlMs })],
+        ['xadd maxLen', (k, ttlMs) => store.xadd(k, { n: '1' }, { maxLen: 5, ...(ttlMs === undefined ? {} : { ttlMs }) })],
+      ];
+
+      it.each(writes)('%s creates its key with the TTL, refreshes it, and a write without one keeps it', async (name, write) => {
+        const k = key(`ttl-${name}`);
+        await write(k, 60_000);
+        await expectTtl(k, 60_000);
+        // A later write with a TTL refreshes it (also when it changes nothing, like an HSETNX that finds its field).
+        await write(k, 600_000);
+        await expectTtl(k, 600_000);
+        // A write without one keeps the TTL, as Redis does.
+        await write(k);
+        await expectTtl(k, 600_000);
+        // Without any TTL asked, a new key has none.
+        const plain = key(`plain-${name}`);
+        await write(plain);
+        expect(await store.pttl(plain)).toBe(-1);
+      });
+
+      it.each(writes)('%s with a TTL that is not positive rejects and writes nothing', async (name, write) => {
+        const k = key(`bad-${name}`);
+        await expect(write(k, 0)).rejects.toBeInstanceOf(RangeError);
+        await expect(write(k, Number.NaN)).rejects.toBeInstanceOf(RangeError);
+        expect(await store.exists(k)).toBe(false);
+      });
+
+      it('the TTL of a write also holds when the answer is guarded or the field exists', async () => {
+        const k = key('guarded');
+        await store.hset(k, { '~closed': '1' });
+        expect(await store.pttl(k)).toBe(-1);
+        expect(await store.hsetnxUnless(k, 'late', 'v', '~closed', { ttlMs: 30_000 })).toBe('guarded');
+        await expectTtl(k, 30_000);
+        expect(await store.hget(k, 'late')).toBeNull();
+      });
+
+      it('a key written with a TTL expires whole', async () => {
+        const k = key('short-hash');
+        await store.hset(k, { a: '1' }, { ttlMs: 80 });
+        await store.hincrby(k, 'n', 1);
+        await vi.waitFor(async () => expect(await store.exists(k)).toBe(false), { timeout: 2_000, interval: 20 });
+      });
+    });
+
+    describe('batched reads', () => {
+      it('mget reads many strings in order; missing keys and other types read as null', async () => {
+        const [a, b, hash, missing] = [key('a'), key('b'), key('hash'), key('missing')];
+        await store.set(a, '가');
+        await store.set(b, 'b');
+        await store.hset(hash, { f: 'v' });
+        expect(await store.mget([b, missing, a, hash, a])).toEqual(['b', null, '가', null, '가']);
+        expect(await store.mget([])).toEqual([]);
+      });
+
+      it('hmget reads fields of one hash in order; missing fields and keys read as null', async () => {
+        const k = key('fields');
+        await store.hset(k, { phase: 'open', players: '3' });
+        expect(await store.hmget(k, ['players', 'nope', 'phase'])).toEqual(['3', null, 'open']);
+        expect(await store.hmget(key('missing'), ['a', 'b'])).toEqual([null, null]);
+        expect(await store.hmget(k, [])).toEqual([]);
+      });
+    });
+
     describe('leases', () => {
       it('one owner at a time', async () => {
         const k = key('lease');

@@ -5,6 +5,9 @@ import { RedisStore } from '../src/store/redis-store.js';
 import type { Store } from '../src/store/store.js';
 import { startTail } from './store-contract.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
+import { lectureBefore } from './support/hand-client.js';
+import { joinLecture, loadSample, samplePdfBytes } from './support/lecture-client.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
 
 /**
  * Redis going away must not take the process down: calls fail fast with STORE_UNAVAILABLE, tails wait, and
@@ -173,3 +176,56 @@ async function untilAvailable(store: Store, timeoutMs = 10_000): Promise<void> {
     }
   }
 }
+
+/**
+ * SO1 (test/SPEC.md): a student streaming a lecture while Redis goes away is told at once, with a retryable
+ * STORE_UNAVAILABLE, and the lecture goes on by itself with exact text when Redis is back. The redis-server keeps its
+ * data across the restart (append-only file), like a production Redis that restarts.
+ */
+describe('SO1: a streaming student during a Redis outage', () => {
+  let redis: RedisServer | undefined;
+  let app: TestApp | undefined;
+  const unhandledDuring: unknown[] = [];
+  const note = (error: unknown) => unhandledDuring.push(error);
+  beforeAll(async () => {
+    process.on('unhandledRejection', note);
+    await samplePdfBytes();
+  });
+  afterAll(() => {
+    process.off('unhandledRejection', note);
+  });
+  afterEach(async () => {
+    await app?.stop();
+    await redis?.stop();
+    app = undefined;
+    redis = undefined;
+  });
+
+  it('SO1 gets session:error STORE_UNAVAILABLE (retryable) while Redis is down, then a snapshot and the rest of the lecture with exact text', async () => {
+    redis = await startRedisServer({ persistent: true });
+    app = await startTestApp({ REDIS_URL: redis.url });
+    const server = app;
+    const material = await loadSample(server);
+    const { client } = await joinLecture(server, material.id);
+    await client.ok('lecture:speed', { tokensPerSecond: 20 });
+    await client.ok('lecture:start');
+    await client.waitForText(0, 30);
+
+    const before = client.events.length;
+    await redis.stop();
+    const error = await client.waitForEvent('session:error', { from: before });
+    expect(error).toEqual({ seq: 0, code: 'STORE_UNAVAILABLE', message: expect.any(String), retryable: true });
+    expect(client.all('lecture:question')).toEqual([]);
+    // While the store is away the session holds: commands answer the same retryable code and change nothing.
+    expect(await client.command('lecture:pause')).toMatchObject({ ok: false, error: { code: 'STORE_UNAVAILABLE' } });
+    const held = client.events.length;
+
+    await redis.restart();
+    // Back: one snapshot of what the student had, then the lecture goes on by itself, with no command sent.
+    await client.waitForEvent('session:state', { from: held, timeoutMs: 15_000 });
+    await client.waitForEvent('lecture:question', { from: held, timeoutMs: 30_000 });
+    expect(client.text.get(0)).toBe(await lectureBefore(server, material.id, 0, 1));
+    expect(client.seqErrors).toEqual([]);
+    expect(unhandledDuring).toEqual([]);
+  });
+});

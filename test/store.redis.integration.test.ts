@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { RedisStore } from '../src/store/redis-store.js';
 import { startTail, storeContract } from './store-contract.js';
-import { SHARED_REDIS_URL, uniquePrefix } from './support/redis-server.js';
+import { TEST_REDIS_URL, uniquePrefix } from './support/redis-server.js';
 
-storeContract('RedisStore', async () => new RedisStore({ url: SHARED_REDIS_URL }));
+storeContract('RedisStore', async () => new RedisStore({ url: TEST_REDIS_URL }));
 
 describe('RedisStore across nodes', () => {
   it('a tail on one store sees entries added through another (two nodes, one Redis)', async () => {
-    const nodeA = new RedisStore({ url: SHARED_REDIS_URL });
-    const nodeB = new RedisStore({ url: SHARED_REDIS_URL });
+    const nodeA = new RedisStore({ url: TEST_REDIS_URL });
+    const nodeB = new RedisStore({ url: TEST_REDIS_URL });
     const key = `${uniquePrefix()}stream`;
     try {
       const tail = startTail(nodeA, key, '0');
@@ -25,8 +25,8 @@ describe('RedisStore across nodes', () => {
   });
 
   it('leases are exclusive across stores', async () => {
-    const nodeA = new RedisStore({ url: SHARED_REDIS_URL });
-    const nodeB = new RedisStore({ url: SHARED_REDIS_URL });
+    const nodeA = new RedisStore({ url: TEST_REDIS_URL });
+    const nodeB = new RedisStore({ url: TEST_REDIS_URL });
     const key = `${uniquePrefix()}lease`;
     try {
       const [a, b] = await Promise.all([nodeA.acquireLease(key, 'a', 5_000), nodeB.acquireLease(key, 'b', 5_000)]);

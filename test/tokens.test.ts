@@ -39,3 +39,51 @@ describe('signed tokens', () => {
     expect(new TokenSigner('shared').verify(token, ['host']).ok).toBe(true);
   });
 });
+
+describe('token signatures and secrets', () => {
+  const signer = new TokenSigner('secret-a');
+  const token = signer.sign({ kind: 'instructor', sub: 'class-1' }, 60_000);
+  const [body, signature] = token.split('.') as [string, string];
+  const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+  it('O3 a signature whose last character differs only in its unused bits (…I → …J) is refused', () => {
+    // 32 bytes are 43 base64url characters: the last one carries 4 bits of the MAC and 2 unused bits.
+    expect(signature).toHaveLength(43);
+    const last = BASE64URL.indexOf(signature.at(-1)!);
+    const sibling = BASE64URL[last ^ 1]!;
+    const respelled = `${body}.${signature.slice(0, -1)}${sibling}`;
+    // The same bytes to a lenient decoder: this is the spelling that used to pass.
+    expect(Buffer.from(respelled.split('.')[1]!, 'base64url').equals(Buffer.from(signature, 'base64url'))).toBe(true);
+    expect(signer.verify(respelled)).toEqual({ ok: false, reason: 'signature' });
+  });
+
+  it('O3 a signature with an inserted character the decoder skips (!) is refused', () => {
+    const inserted = `${body}.${signature.slice(0, 10)}!${signature.slice(10)}`;
+    expect(Buffer.from(inserted.split('.')[1]!, 'base64url').equals(Buffer.from(signature, 'base64url'))).toBe(true);
+    expect(signer.verify(inserted)).toEqual({ ok: false, reason: 'signature' });
+  });
+
+  it('O3 a signature with a trailing = is refused; the canonical one still verifies', () => {
+    expect(signer.verify(`${token}=`)).toEqual({ ok: false, reason: 'signature' });
+    expect(signer.verify(token).ok).toBe(true);
+  });
+
+  it('O2 with secrets new,old: new tokens use the new one, tokens of the old one still verify, others do not', () => {
+    const before = new TokenSigner(['old-secret']);
+    const rotated = new TokenSigner(['new-secret', 'old-secret']);
+    const oldToken = before.sign({ kind: 'session', sub: 's1' }, 60_000);
+    expect(rotated.verify(oldToken, ['session'])).toMatchObject({ ok: true, payload: { sub: 's1' } });
+
+    const newToken = rotated.sign({ kind: 'session', sub: 's2' }, 60_000);
+    expect(new TokenSigner(['new-secret']).verify(newToken).ok).toBe(true);
+    expect(before.verify(newToken)).toEqual({ ok: false, reason: 'signature' });
+    // Once the old secret is dropped, its tokens stop verifying.
+    expect(new TokenSigner(['new-secret']).verify(oldToken)).toEqual({ ok: false, reason: 'signature' });
+    expect(rotated.verify(new TokenSigner('another').sign({ kind: 'session', sub: 's3' }, 60_000)).ok).toBe(false);
+  });
+
+  it('refuses to sign with no secret or an empty one', () => {
+    expect(() => new TokenSigner([])).toThrow();
+    expect(() => new TokenSigner('')).toThrow();
+  });
+});

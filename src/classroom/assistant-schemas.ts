@@ -102,17 +102,3 @@ export const SummaryInput = z.object({
   parts: z.array(ExplainedPartSchema).min(1),
 });
 export type SummaryInput = z.infer<typeof SummaryInput>;
-
-// ---- untrusted text in prompts
-
-/** Every tag the assistant prompts wrap text in; none may be opened or closed from inside a value. */
-const PROMPT_TAGS = ['학생_질문', '학생_답변', '자료_발췌', '이전_설명', '설명한_내용', '설명', '하위_개념'];
-const TAG = new RegExp(`<\\s*/?\\s*(?:${PROMPT_TAGS.join('|')})\\s*>`, 'gu');
-
-/**
- * Student text (the question, replies, and what Control paraphrased from them) goes into prompts only inside its
- * tag, with any of our tags inside it neutralised, so it cannot pose as instructions or as material.
- */
-export function delimitAssistantText(text: string): string {
-  return text.replace(TAG, (tag) => tag.replace('<', '‹').replace('>', '›'));
-}

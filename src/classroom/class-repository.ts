@@ -1,10 +1,14 @@
 import type { RosterEntry } from '../protocol/classroom.js';
+import { PAGE_LIMIT_MAX, type Page, type PageRequest } from '../protocol/page.js';
+import { pageOfIndex } from '../store/index-page.js';
 import type { Store } from '../store/store.js';
 import { keys } from '../store/keys.js';
+import { RETENTION } from '../store/retention.js';
 import { SINGLE_NODE, type NodeLiveness } from '../store/node-liveness.js';
 
-/** Rosters outlive the sessions in them (7 days, refreshed by use) so an instructor can still review a class. */
-export const ROSTER_TTL_MS = 30 * 24 * 60 * 60_000;
+/** Rosters outlive the sessions in them (30 days after the last write) so an instructor can still review a class. */
+export const ROSTER_TTL_MS = RETENTION.rosterMs;
+const ttl = { ttlMs: ROSTER_TTL_MS };
 
 export interface ClassRecord {
   id: string;
@@ -76,9 +80,7 @@ export class ClassRepository {
 
   /** Takes a nickname for `holder` in the class; false when it is taken (see foldNickname). */
   async reserveNickname(classId: string, nickname: string, holder: string): Promise<boolean> {
-    const taken = !(await this.store.hsetnx(keys.classNicknames(classId), foldNickname(nickname), holder));
-    await this.store.expire(keys.classNicknames(classId), ROSTER_TTL_MS);
-    return !taken;
+    return this.store.hsetnx(keys.classNicknames(classId), foldNickname(nickname), holder, ttl);
   }
 
   async releaseNickname(classId: string, nickname: string): Promise<void> {
@@ -87,17 +89,19 @@ export class ClassRepository {
 
   async addStudent(classId: string, student: { sessionId: string; nickname: string; joinedAt: number }): Promise<void> {
     const entryKey = keys.classStudent(classId, student.sessionId);
-    await this.store.hset(entryKey, {
-      nickname: student.nickname,
-      joinedAt: String(student.joinedAt),
-      chapter: '-1',
-      percent: '0',
-      state: 'idle',
-      badStreak: '0',
-    });
-    await this.store.expire(entryKey, ROSTER_TTL_MS);
-    await this.store.zadd(keys.classStudents(classId), student.joinedAt, student.sessionId);
-    await this.store.expire(keys.classStudents(classId), ROSTER_TTL_MS);
+    await this.store.hset(
+      entryKey,
+      {
+        nickname: student.nickname,
+        joinedAt: String(student.joinedAt),
+        chapter: '-1',
+        percent: '0',
+        state: 'idle',
+        badStreak: '0',
+      },
+      ttl,
+    );
+    await this.store.zadd(keys.classStudents(classId), student.joinedAt, student.sessionId, ttl);
   }
 
   /** Whether the session is a student of the class (the check behind every instructor action on a student). */
@@ -118,11 +122,26 @@ export class ClassRepository {
     return false;
   }
 
-  /** Every student in join order. */
+  /**
+   * Every student in join order (the monitor's snapshot), read a page at a time: never more than a page's worth of
+   * reads in flight, however large the class, so a big roster does not hold up everyone else's commands.
+   */
   async roster(classId: string): Promise<RosterEntry[]> {
-    const members = await this.store.zrange(keys.classStudents(classId), 0, -1);
-    const entries = await Promise.all(members.map(({ member }) => this.student(classId, member)));
-    return entries.filter((entry): entry is RosterEntry => entry !== null);
+    const all: RosterEntry[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.rosterPage(classId, { cursor, limit: PAGE_LIMIT_MAX });
+      all.push(...page.items);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+    return all;
+  }
+
+  /** One page of the roster, in join order. */
+  async rosterPage(classId: string, page: PageRequest): Promise<Page<RosterEntry>> {
+    const { members, nextCursor } = await pageOfIndex(this.store, keys.classStudents(classId), page, { reverse: false });
+    const entries = await Promise.all(members.map((member) => this.student(classId, member)));
+    return { items: entries.filter((entry): entry is RosterEntry => entry !== null), nextCursor };
   }
 
   async update(classId: string, sessionId: string, fields: StudentFields): Promise<void> {
@@ -131,7 +150,7 @@ export class ClassRepository {
       if (value === undefined) continue;
       values[name] = typeof value === 'boolean' ? (value ? '1' : '0') : String(value);
     }
-    if (Object.keys(values).length > 0) await this.store.hset(keys.classStudent(classId, sessionId), values);
+    if (Object.keys(values).length > 0) await this.store.hset(keys.classStudent(classId, sessionId), values, ttl);
   }
 
   async clearHand(classId: string, sessionId: string): Promise<void> {
@@ -141,9 +160,7 @@ export class ClassRepository {
   /** Counts the student's sockets on this node; returns the new count. Refreshes the entry's TTL. */
   async addSockets(classId: string, sessionId: string, by: 1 | -1): Promise<number> {
     const entryKey = keys.classStudent(classId, sessionId);
-    const count = await this.store.hincrby(entryKey, SOCKETS_FIELD + this.liveness.nodeId, by);
-    await this.store.expire(entryKey, ROSTER_TTL_MS);
-    return count;
+    return this.store.hincrby(entryKey, SOCKETS_FIELD + this.liveness.nodeId, by, ttl);
   }
 }
 

@@ -2,6 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
 import { JOIN_CODE_ALPHABET, type ClassInfo, type CreateClassBody, type JoinClassBody } from '../protocol/classroom.js';
 import { ErrorCode } from '../protocol/error-codes.js';
+import type { PageRequest } from '../protocol/page.js';
 import type { ClassMonitor } from './class-monitor.js';
 import type { ClassRepository } from './class-repository.js';
 import type { TokenSigner } from './tokens.js';
@@ -98,18 +99,17 @@ export class ClassService {
     return { ...created, classId: found.id, materialId };
   }
 
-  /** The class and its roster, for its instructor (the caller has checked the token). */
-  async info(classId: string): Promise<ClassInfo> {
+  /**
+   * The class and its roster, for its instructor (the caller has checked the token): the whole roster, or with
+   * `page` one page of it and the cursor of the next.
+   */
+  async info(classId: string, page?: PageRequest): Promise<ClassInfo> {
     const { repository } = this.options;
     const found = await repository.getClass(classId);
     if (!found) throw classNotFound();
-    return {
-      classId,
-      name: found.name,
-      code: found.code,
-      materialId: found.materialId,
-      createdAt: found.createdAt,
-      students: await repository.roster(classId),
-    };
+    const base = { classId, name: found.name, code: found.code, materialId: found.materialId, createdAt: found.createdAt };
+    if (!page) return { ...base, students: await repository.roster(classId) };
+    const { items, nextCursor } = await repository.rosterPage(classId, page);
+    return { ...base, students: items, nextCursor };
   }
 }

@@ -1,11 +1,12 @@
 import { SharedResults } from '../lecture/shared-results.js';
 import type { Attribution, LanguageModel, ModelFile, ModelRequestBase, TextStream } from '../llm/model.js';
+import { fence } from '../llm/prompt-fence.js';
 import { loadPrompt } from '../llm/prompt-loader.js';
 import { createTextStream } from '../llm/text-stream.js';
 import { questionFocus } from './assistant-cues.js';
 import { passageText, selectPassages, splitPassages } from './assistant-retrieval.js';
 import type { Passage } from './assistant-retrieval.js';
-import { ASSISTANT_TASKS, ClassificationSchema, ControlSchema, delimitAssistantText } from './assistant-schemas.js';
+import { ASSISTANT_TASKS, ClassificationSchema, ControlSchema } from './assistant-schemas.js';
 import type { Classification, ControlResult, ExplainedPart, HandSubconcept } from './assistant-schemas.js';
 
 /**
@@ -60,18 +61,22 @@ export interface FinalRequest extends MaterialCall {
 const prompt = (name: string) => loadPrompt(name);
 const system = () => prompt('assistant-system').render({});
 
+// Everything below is untrusted (the student's words, the material, what models wrote): fenced, never bare.
 function renderPassages(passages: readonly string[]): string {
-  return passages.length > 0 ? delimitAssistantText(passages.join('\n\n---\n\n')) : '(관련된 발췌가 없습니다)';
+  return fence('자료_발췌', passages.length > 0 ? passages.join('\n\n---\n\n') : '(관련된 발췌가 없습니다)');
 }
 
 function renderExplanations(texts: readonly string[]): string {
-  return delimitAssistantText(texts.map((text, index) => `[설명 ${index + 1}]\n${text.trim()}`).join('\n\n'));
+  return fence('이전_설명', texts.map((text, index) => `[설명 ${index + 1}]\n${text.trim()}`).join('\n\n'));
 }
 
 function renderParts(parts: readonly ExplainedPart[]): string {
   const rendered = parts.map((part, index) => `## ${index + 1}. ${part.concept}\n${part.explanation.trim()}`).join('\n\n');
-  return delimitAssistantText(rendered || '(하위 개념 없이 바로 설명합니다)');
+  return fence('설명한_내용', rendered || '(하위 개념 없이 바로 설명합니다)');
 }
+
+const fencedQuestion = (text: string) => fence('학생_질문', text);
+const fencedConcept = (text: string) => fence('핵심_개념', text);
 
 function extras(options: CallOptions) {
   return {
@@ -121,7 +126,7 @@ export class StudentAssistant {
     const result = await this.model.generateObject({
       task: ASSISTANT_TASKS.classify,
       input,
-      prompt: prompt('assistant-classify').render({ passages: renderPassages(passages), question: delimitAssistantText(question) }),
+      prompt: prompt('assistant-classify').render({ passages: renderPassages(passages), question: fencedQuestion(question) }),
       system: system(),
       schema: ClassificationSchema,
       role: 'judge',
@@ -144,8 +149,8 @@ export class StudentAssistant {
         input,
         prompt: prompt('assistant-answer').render({
           passages: renderPassages(passages),
-          concept: delimitAssistantText(request.concept),
-          question: delimitAssistantText(request.question),
+          concept: fencedConcept(request.concept),
+          question: fencedQuestion(request.question),
         }),
         files,
       };
@@ -158,20 +163,20 @@ export class StudentAssistant {
       const { question, concept, subconcept, index, total, previous, confusion } = request;
       const passages = await this.retrieve(request.materialId, `${subconcept.concept} ${concept} ${questionFocus(confusion)}`);
       const input = { question, concept, subconcept, index, total, passages, previous, confusion };
-      const common = { passages: renderPassages(passages), question: delimitAssistantText(question), concept: delimitAssistantText(concept) };
+      const common = { passages: renderPassages(passages), question: fencedQuestion(question), concept: fencedConcept(concept) };
       const rendered =
         previous.length === 0
           ? prompt('assistant-explain').render({
               ...common,
-              subconcept: delimitAssistantText(subconcept.concept),
-              focus: delimitAssistantText(subconcept.focus),
+              subconcept: fence('하위_개념', subconcept.concept),
+              focus: fence('설명할_점', subconcept.focus),
               position: `${index + 1}/${total}`,
             })
           : prompt('assistant-reexplain').render({
               ...common,
-              target: delimitAssistantText(subconcept.concept),
+              target: fence('다시_설명할_개념', subconcept.concept),
               previous: renderExplanations(previous),
-              confusion: delimitAssistantText(confusion),
+              confusion: fence('학생_답변', confusion),
             });
       return { task: ASSISTANT_TASKS.explain, input, prompt: rendered };
     });
@@ -184,9 +189,9 @@ export class StudentAssistant {
       task: ASSISTANT_TASKS.control,
       input,
       prompt: prompt('assistant-control').render({
-        concept: delimitAssistantText(request.concept),
-        explanation: delimitAssistantText(request.explanation),
-        reply: delimitAssistantText(request.reply),
+        concept: fencedConcept(request.concept),
+        explanation: fence('설명', request.explanation),
+        reply: fence('학생_답변', request.reply),
       }),
       system: system(),
       schema: ControlSchema,
@@ -204,15 +209,15 @@ export class StudentAssistant {
       const query = `${concept} ${questionFocus(question)} ${questionFocus(confusion)}`;
       const passages = await this.retrieve(request.materialId, query);
       const input = { question, concept, parts, passages, previous, confusion };
-      const common = { passages: renderPassages(passages), question: delimitAssistantText(question), concept: delimitAssistantText(concept) };
+      const common = { passages: renderPassages(passages), question: fencedQuestion(question), concept: fencedConcept(concept) };
       const rendered =
         previous.length === 0
           ? prompt('assistant-final').render({ ...common, parts: renderParts(parts) })
           : prompt('assistant-reexplain').render({
               ...common,
-              target: delimitAssistantText(concept),
+              target: fence('다시_설명할_개념', concept),
               previous: renderExplanations(previous),
-              confusion: delimitAssistantText(confusion),
+              confusion: fence('학생_답변', confusion),
             });
       return { task: ASSISTANT_TASKS.final, input, prompt: rendered };
     });
@@ -225,8 +230,8 @@ export class StudentAssistant {
       task: ASSISTANT_TASKS.summary,
       input,
       prompt: prompt('assistant-summary').render({
-        question: delimitAssistantText(request.question),
-        concept: delimitAssistantText(request.concept),
+        question: fencedQuestion(request.question),
+        concept: fencedConcept(request.concept),
         parts: renderParts(request.parts),
       }),
       system: system(),

@@ -1,10 +1,11 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 
 /**
- * Signed bearer tokens: `base64url(json payload) + '.' + base64url(HMAC-SHA256)`. The secret comes from config
- * and is shared by every node, so any node can check a token another node issued. Tokens carry their kind, so a
- * student's token can never pass where an instructor's or host's is required.
+ * Signed bearer tokens: `base64url(json payload) + '.' + base64url(HMAC-SHA256)`. The secrets come from config (or
+ * are shared through the store, see token-secrets.ts) and are the same on every node, so any node can check a token
+ * another node issued. Tokens carry their kind, so a student's token can never pass where an instructor's or host's
+ * is required.
  */
 export const TokenKind = z.enum(['session', 'instructor', 'player', 'host']);
 export type TokenKind = z.infer<typeof TokenKind>;
@@ -23,19 +24,21 @@ export type TokenPayload = z.infer<typeof TokenPayload>;
 export type TokenCheck = { ok: true; payload: TokenPayload } | { ok: false; reason: 'malformed' | 'signature' | 'expired' | 'kind' };
 
 export class TokenSigner {
-  private readonly secret: Buffer;
+  /** Newest first: the first signs, every one verifies (rotation: `TOKEN_SECRET=new,old`). */
+  private readonly secrets: readonly Buffer[];
 
   constructor(
-    secret: string | undefined,
+    secrets: string | readonly string[],
     private readonly now: () => number = Date.now,
   ) {
-    // Without a configured secret tokens only verify on this process: fine for one node, documented in README.
-    this.secret = secret ? Buffer.from(secret, 'utf8') : randomBytes(32);
+    const list = typeof secrets === 'string' ? [secrets] : secrets;
+    if (list.length === 0 || list.some((secret) => secret.length === 0)) throw new Error('TokenSigner needs at least one non-empty secret');
+    this.secrets = list.map((secret) => Buffer.from(secret, 'utf8'));
   }
 
   sign(payload: Omit<TokenPayload, 'exp'>, ttlMs: number): string {
     const body = Buffer.from(JSON.stringify({ ...payload, exp: this.now() + ttlMs }), 'utf8').toString('base64url');
-    return `${body}.${this.mac(body)}`;
+    return `${body}.${mac(this.secrets[0]!, body)}`;
   }
 
   /** Checks signature, shape, expiry and (when given) the expected kinds. */
@@ -44,9 +47,7 @@ export class TokenSigner {
     const dot = token.indexOf('.');
     if (dot <= 0 || dot !== token.lastIndexOf('.')) return { ok: false, reason: 'malformed' };
     const body = token.slice(0, dot);
-    const given = Buffer.from(token.slice(dot + 1), 'base64url');
-    const expected = Buffer.from(this.mac(body), 'base64url');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'signature' };
+    if (!this.signedHere(body, token.slice(dot + 1))) return { ok: false, reason: 'signature' };
     let json: unknown;
     try {
       json = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
@@ -60,7 +61,22 @@ export class TokenSigner {
     return { ok: true, payload: parsed.data };
   }
 
-  private mac(body: string): string {
-    return createHmac('sha256', this.secret).update(body).digest('base64url');
+  /**
+   * Compares the signature as the canonical base64url text, not as decoded bytes: Node's lenient decoder would let
+   * `…J` pass for `…I` (unused low bits), skip an inserted `!` and ignore a trailing `=`, so one token would have many
+   * accepted spellings. Every secret is tried (no early exit), each comparison in constant time.
+   */
+  private signedHere(body: string, signature: string): boolean {
+    const given = Buffer.from(signature, 'utf8');
+    let matched = false;
+    for (const secret of this.secrets) {
+      const expected = Buffer.from(mac(secret, body), 'utf8');
+      if (given.length === expected.length && timingSafeEqual(given, expected)) matched = true;
+    }
+    return matched;
   }
+}
+
+function mac(secret: Buffer, body: string): string {
+  return createHmac('sha256', secret).update(body).digest('base64url');
 }

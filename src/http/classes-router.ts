@@ -2,12 +2,13 @@ import { Router } from 'express';
 import type { ClassService } from '../classroom/class-service.js';
 import type { TokenSigner } from '../classroom/tokens.js';
 import { CreateClassBody, JoinClassBody, JoinCode } from '../protocol/classroom.js';
+import { PageQuery } from '../protocol/page.js';
 import { requireInstructor } from './bearer.js';
 import { parseOrThrow, withBody } from './validate.js';
 
 /**
- * `POST /api/classes` (create), `POST /api/classes/:code/join` (a student joins), `GET /api/classes/:id` (the
- * instructor's view, `Authorization: Bearer <instructorToken>`).
+ * `POST /api/classes` (create), `POST /api/classes/:code/join` (a student joins), `GET /api/classes/:id?cursor=&limit=`
+ * (the instructor's view with one page of the roster, `Authorization: Bearer <instructorToken>`).
  */
 export function createClassesRouter({ classes, signer }: { classes: ClassService; signer: TokenSigner }): Router {
   const router = Router();
@@ -28,7 +29,7 @@ export function createClassesRouter({ classes, signer }: { classes: ClassService
     try {
       const classId = String(request.params.id);
       requireInstructor(signer, request, response, classId);
-      response.json(await classes.info(classId));
+      response.json(await classes.info(classId, parseOrThrow(PageQuery, request.query)));
     } catch (error) {
       next(error);
     }

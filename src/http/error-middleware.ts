@@ -24,6 +24,13 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
         error.type === 'entity.too.large'
           ? new AppError(ErrorCode.INVALID_PAYLOAD, '요청 본문이 너무 큽니다.', { status: 413 })
           : new AppError(ErrorCode.INVALID_PAYLOAD, '요청 본문이 올바른 JSON이 아닙니다.', { status: 400 });
+    } else if (isClientHttpError(error)) {
+      // express and serve-static's own 4xx (a bad range, an undecodable path): the client's fault, and their
+      // messages can name paths on this machine, so neither sent nor logged.
+      mapped =
+        error.status === 404
+          ? new AppError(ErrorCode.NOT_FOUND, '요청한 주소를 찾을 수 없습니다.', { status: 404 })
+          : new AppError(ErrorCode.INVALID_PAYLOAD, '요청을 처리할 수 없습니다.', { status: error.status });
     }
     const { status, body } = toWireError(mapped);
     if (status >= 500) logger.error({ err: error, path: request.originalUrl }, 'request failed');
@@ -39,4 +46,11 @@ function isBodyParserError(error: unknown): error is { type: string; status: num
     typeof (error as { type: unknown }).type === 'string' &&
     'status' in error
   );
+}
+
+/** An http-errors style client error (status 4xx, `expose` true), as express and serve-static raise them. */
+function isClientHttpError(error: unknown): error is { status: number } {
+  if (typeof error !== 'object' || error === null) return false;
+  const { status, expose } = error as { status?: unknown; expose?: unknown };
+  return typeof status === 'number' && status >= 400 && status < 500 && expose === true;
 }

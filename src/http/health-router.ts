@@ -1,17 +1,15 @@
 import { Router } from 'express';
 import type { LanguageModel } from '../llm/model.js';
-import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/store.js';
 import { appVersion } from '../paths.js';
 
 export interface HealthDeps {
   store: Store;
   model: LanguageModel;
-  metrics: Metrics;
 }
 
-/** Liveness (`/healthz`), readiness (`/readyz`: the store answers) and Prometheus metrics (`/metrics`). */
-export function createHealthRouter({ store, model, metrics }: HealthDeps): Router {
+/** Liveness (`/healthz`) and readiness (`/readyz`: the store answers); `/metrics` is in metrics-router.ts. */
+export function createHealthRouter({ store, model }: HealthDeps): Router {
   const router = Router();
 
   router.get('/healthz', (_request, response) => {
@@ -26,11 +24,6 @@ export function createHealthRouter({ store, model, metrics }: HealthDeps): Route
       const reason = error instanceof Error ? error.message : String(error);
       response.status(503).json({ status: 'unavailable', store: store.kind, reason });
     }
-  });
-
-  router.get('/metrics', async (_request, response) => {
-    response.setHeader('Content-Type', metrics.registry.contentType);
-    response.send(await metrics.registry.metrics());
   });
 
   return router;

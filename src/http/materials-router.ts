@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import { materialErrors } from '../materials/material-errors.js';
 import { MATERIAL_ID, type MaterialService } from '../materials/material-service.js';
 import { readPdfUpload } from '../materials/upload-reader.js';
+import { PageQuery } from '../protocol/page.js';
 import { parseOrThrow } from './validate.js';
 
 export interface MaterialsRouterDeps {
@@ -26,7 +27,8 @@ function pdfDisposition(name: string): string {
 }
 
 /**
- * /api/materials: upload (multipart field `file`), list, one material, a chapter's text and its PDF slice.
+ * /api/materials: upload (multipart field `file`), list (`?cursor=&limit=`, one page newest first:
+ * `{materials, nextCursor, limits}`), one material, a chapter's text and its PDF slice.
  * Errors reach the error middleware as AppErrors and answer `{"error":{"code","message"}}`.
  */
 export function createMaterialsRouter({ materials, logger }: MaterialsRouterDeps): Router {
@@ -56,9 +58,10 @@ export function createMaterialsRouter({ materials, logger }: MaterialsRouterDeps
     }
   });
 
-  router.get('/', async (_request, response, next) => {
+  router.get('/', async (request, response, next) => {
     try {
-      response.json({ materials: await materials.list(), limits: materials.limits });
+      const { items, nextCursor } = await materials.list(parseOrThrow(PageQuery, request.query));
+      response.json({ materials: items, nextCursor, limits: materials.limits });
     } catch (error) {
       next(error);
     }

@@ -3,17 +3,20 @@ import type { TokenSigner } from '../classroom/tokens.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { LanguageModel } from '../llm/model.js';
+import { PageQuery } from '../protocol/page.js';
 import { CreateQuizBody, GenerateQuizBody, type Quiz } from '../protocol/quiz.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { generateQuizItems, loadQuizSource, type QuizMaterialSource } from '../quiz/quiz-agent.js';
 import type { QuizRepository } from '../quiz/quiz-repository.js';
+import { newQuizSeed } from '../quiz/quiz-seed.js';
 import { instructorClassId } from './bearer.js';
 import { parseOrThrow } from './validate.js';
 
 /**
  * Quiz authoring, every route with `Authorization: Bearer <instructorToken>`; a quiz belongs to the token's class.
  * - `POST /api/quizzes` (CreateQuizBody) -> 201 `{quizId, title, items, createdAt, materialId?}`
- * - `GET /api/quizzes` -> `{quizzes: [{quizId, title, itemCount, createdAt}]}`, newest first
+ * - `GET /api/quizzes?cursor=&limit=` -> `{quizzes: [{quizId, title, itemCount, createdAt}], nextCursor}`, newest
+ *   first, one page (PageQuery)
  * - `GET /api/quizzes/:id` -> the quiz with its solutions (another class's quiz: 403, unknown: 404 QUIZ_NOT_FOUND)
  * - `POST /api/materials/:id/quiz` (GenerateQuizBody) -> the QuizAgent writes five items, stored like an uploaded
  *   quiz, 201 with the same body as `POST /api/quizzes`
@@ -29,15 +32,17 @@ export interface QuizzesRouterDeps {
 export interface MaterialQuizRouterDeps extends QuizzesRouterDeps {
   model: LanguageModel;
   logger: Logger;
+  /** Where generated quizzes get their seed (random unless a test fixes it). */
+  newSeed?: () => string;
 }
 
 const quizNotFound = () => new AppError(ErrorCode.QUIZ_NOT_FOUND, '퀴즈를 찾을 수 없습니다.', { status: 404 });
 const materialNotFound = () => new AppError(ErrorCode.MATERIAL_NOT_FOUND, '강의 자료를 찾을 수 없습니다.', { status: 404 });
 
-/** The body of a created quiz (the owner's view: solutions included). */
+/** The body of a created quiz (the owner's view: solutions included, and a generated quiz's seed). */
 function created(quiz: Quiz) {
-  const { quizId, title, items, createdAt, materialId } = quiz;
-  return { quizId, title, items, createdAt, ...(materialId === undefined ? {} : { materialId }) };
+  const { quizId, title, items, createdAt, materialId, seed } = quiz;
+  return { quizId, title, items, createdAt, ...(materialId === undefined ? {} : { materialId }), ...(seed === undefined ? {} : { seed }) };
 }
 
 /** Mounted at /api/quizzes. */
@@ -58,7 +63,8 @@ export function createQuizzesRouter({ quizzes, signer, materials }: QuizzesRoute
   router.get('/', async (request, response, next) => {
     try {
       const classId = instructorClassId(signer, request, response);
-      response.json({ quizzes: await quizzes.listByClass(classId) });
+      const { items, nextCursor } = await quizzes.listByClass(classId, parseOrThrow(PageQuery, request.query));
+      response.json({ quizzes: items, nextCursor });
     } catch (error) {
       next(error);
     }
@@ -83,7 +89,7 @@ export function createQuizzesRouter({ quizzes, signer, materials }: QuizzesRoute
  * Mounted at /api/materials after the JSON body parser (the materials router itself is mounted before it, for
  * multipart uploads). Only `POST /:id/quiz` is answered here; everything else falls through.
  */
-export function createMaterialQuizRouter({ quizzes, signer, materials, model, logger }: MaterialQuizRouterDeps): Router {
+export function createMaterialQuizRouter({ quizzes, signer, materials, model, logger, newSeed = newQuizSeed }: MaterialQuizRouterDeps): Router {
   const router = Router();
   const log = logger.child({ component: 'quiz-agent' });
 
@@ -92,18 +98,21 @@ export function createMaterialQuizRouter({ quizzes, signer, materials, model, lo
       const classId = instructorClassId(signer, request, response);
       const body = parseOrThrow(GenerateQuizBody, request.body ?? {});
       const source = await loadQuizSource(materials, String(request.params.id), body.chapter);
+      // Each generation its own seed: the same material never gives a predictable answer key.
+      const seed = newSeed();
       const items = await generateQuizItems({
         model,
         source,
         difficulty: body.difficulty,
+        seed,
         signal: abortedWith(response),
         logger: log,
       });
-      const quiz = await quizzes.create(classId, {
-        title: body.title ?? `${source.title} 퀴즈`.slice(0, 100),
-        items,
-        materialId: source.materialId,
-      });
+      const quiz = await quizzes.create(
+        classId,
+        { title: body.title ?? `${source.title} 퀴즈`.slice(0, 100), items, materialId: source.materialId },
+        { seed },
+      );
       response.status(201).json(created(quiz));
     } catch (error) {
       next(error);

@@ -3,6 +3,7 @@ import QRCode from 'qrcode';
 import type { TokenSigner } from '../classroom/tokens.js';
 import { AppError } from '../errors.js';
 import { ErrorCode } from '../protocol/error-codes.js';
+import { PageQuery } from '../protocol/page.js';
 import { CreateRoomBody, RoomCode } from '../protocol/quiz.js';
 import { resultsCsv, type RoomResults } from '../quiz/room-results.js';
 import type { RoomService } from '../quiz/room-service.js';
@@ -10,8 +11,8 @@ import { bearerToken, instructorClassId } from './bearer.js';
 import { parseOrThrow } from './validate.js';
 
 /**
- * `POST /api/rooms` (instructor token: a room for one of the class's quizzes), `GET /api/rooms` (the class's
- * rooms), `GET /api/rooms/:id/results` and `/results.csv` (instructor of the class or the room's host), and
+ * `POST /api/rooms` (instructor token: a room for one of the class's quizzes), `GET /api/rooms?cursor=&limit=` (one
+ * page of the class's rooms, newest first: `{rooms, nextCursor}`), `GET /api/rooms/:id/results` and `/results.csv` (instructor of the class or the room's host), and
  * `GET /api/rooms/join-qr.svg?code=` (the join link as a QR code, made here: no outside service).
  */
 export function createRoomsRouter({ rooms, signer }: { rooms: RoomService; signer: TokenSigner }): Router {
@@ -30,23 +31,13 @@ export function createRoomsRouter({ rooms, signer }: { rooms: RoomService; signe
   router.get('/', async (request, response, next) => {
     try {
       const classId = instructorClassId(signer, request, response);
-      const list = [];
-      for (const roomId of await rooms.repository.classRooms(classId)) {
-        const results = await rooms.repository.results(roomId);
-        if (!results) continue;
-        const live = await rooms.repository.phase(roomId);
-        list.push({
-          roomId,
-          code: results.code,
-          title: results.title,
-          createdAt: results.createdAt,
-          phase: live?.phase ?? results.phase,
-          players: live ? await rooms.repository.playerCount(roomId) : results.players.length,
-          resultsUrl: `/api/rooms/${roomId}/results`,
-          csvUrl: `/api/rooms/${roomId}/results.csv`,
-        });
-      }
-      response.json({ rooms: list });
+      const { items, nextCursor } = await rooms.repository.listByClass(classId, parseOrThrow(PageQuery, request.query));
+      const list = items.map((entry) => ({
+        ...entry,
+        resultsUrl: `/api/rooms/${entry.roomId}/results`,
+        csvUrl: `/api/rooms/${entry.roomId}/results.csv`,
+      }));
+      response.json({ rooms: list, nextCursor });
     } catch (error) {
       next(error);
     }

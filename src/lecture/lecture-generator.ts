@@ -4,7 +4,7 @@ import type { LanguageModel } from '../llm/model.js';
 import { toWireError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import { keys } from '../store/keys.js';
-import { LECTURE_TASKS, lecturePrompts } from './lecture-prompts.js';
+import { LECTURE_TASKS, lecturePrompts, renderLecturePrompt } from './lecture-prompts.js';
 
 /** What the generator needs from a material (MaterialService satisfies it). */
 export interface LectureMaterialReader {
@@ -168,9 +168,7 @@ export class LectureGenerator {
     const input = { materialTitle: material.title, title: info?.title ?? '', text, prefix };
     const prompts = lecturePrompts();
     const continuing = prefix.length > 0;
-    const prompt = continuing
-      ? prompts.continue.render({ title: input.title, prefix })
-      : prompts.write.render({ title: input.title, materialTitle: material.title });
+    const prompt = renderLecturePrompt(input);
     const files =
       model.kind === 'gemini' ? [{ mimeType: 'application/pdf', data: await materials.chapterPdf(material.id, chapter) }] : [];
 

@@ -1,3 +1,4 @@
+import { fence } from '../llm/prompt-fence.js';
 import { loadPrompt, type Prompt } from '../llm/prompt-loader.js';
 
 /** Task names the model layer dispatches on (the offline model registers handlers for them). */
@@ -19,4 +20,17 @@ export function lecturePrompts(): LecturePrompts {
     write: loadPrompt('lecture-write'),
     continue: loadPrompt('lecture-continue'),
   };
+}
+
+/**
+ * The writer's user prompt for a chapter (pure; pinned by exact-output tests): the first attempt, or — when text of
+ * the chapter was already written — the continuation after `prefix`. Titles come from the PDF and the prefix from a
+ * model: all fenced.
+ */
+export function renderLecturePrompt(input: { materialTitle: string; title: string; prefix: string }): string {
+  const prompts = lecturePrompts();
+  const title = fence('챕터_제목', input.title);
+  return input.prefix.length > 0
+    ? prompts.continue.render({ title, prefix: fence('이미_작성된_강의', input.prefix) })
+    : prompts.write.render({ title, materialTitle: fence('자료_제목', input.materialTitle) });
 }

@@ -173,8 +173,13 @@ export class LectureService {
   private async createActor(sessionId: string, port: SessionPort): Promise<Attached> {
     const { store, logger } = this.options;
     await this.takeDriverLease(sessionId);
+    const lease = keys.sessionDriver(sessionId);
     const renew = setInterval(() => {
-      store.renewLease(keys.sessionDriver(sessionId), this.nodeId, this.driverLeaseMs).catch(() => undefined);
+      // A lease that expired while the store was away is taken again (if nobody else took it meanwhile).
+      store
+        .renewLease(lease, this.nodeId, this.driverLeaseMs)
+        .then((held) => held || store.acquireLease(lease, this.nodeId, this.driverLeaseMs))
+        .catch(() => undefined);
     }, this.driverLeaseMs / 3);
     renew.unref();
     try {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Attribution, LanguageModel, TextStream } from '../llm/model.js';
 import { loadPrompt } from '../llm/prompt-loader.js';
 import { SharedResults } from './shared-results.js';
-import { delimitStudentText } from './student-text.js';
+import { fence } from '../llm/prompt-fence.js';
 
 /**
  * The Main Q&A Agent and its helpers (seed 003, steps 5–7): a model answer written from the question and the
@@ -77,7 +77,7 @@ export class QaTutor {
     const result = await this.model.generateObject({
       task: TUTOR_TASKS.modelAnswer,
       input,
-      prompt: prompt('tutor-model-answer').render(input),
+      prompt: prompt('tutor-model-answer').render({ lecture: fence('강의_내용', input.lecture), question: fence('질문', input.question) }),
       system: system(),
       schema: ModelAnswerSchema,
       role: 'judge',
@@ -92,7 +92,11 @@ export class QaTutor {
     const result = await this.model.generateObject({
       task: TUTOR_TASKS.judge,
       input,
-      prompt: prompt('tutor-judge').render({ ...input, answer: delimitStudentText(context.answer) }),
+      prompt: prompt('tutor-judge').render({
+        question: fence('질문', input.question),
+        modelAnswer: fence('모범_답안', input.modelAnswer),
+        answer: fence('학생_답변', input.answer),
+      }),
       system: system(),
       schema: VerdictSchema,
       role: 'judge',
@@ -107,7 +111,11 @@ export class QaTutor {
     const result = await this.model.generateObject({
       task: TUTOR_TASKS.subconcepts,
       input,
-      prompt: prompt('tutor-subconcepts').render(input),
+      prompt: prompt('tutor-subconcepts').render({
+        lecture: fence('강의_내용', input.lecture),
+        question: fence('질문', input.question),
+        modelAnswer: fence('모범_답안', input.modelAnswer),
+      }),
       system: system(),
       schema: SubconceptsSchema,
       role: 'generation',
@@ -127,7 +135,12 @@ export class QaTutor {
     return this.model.streamText({
       task: TUTOR_TASKS.supplement,
       input,
-      prompt: prompt('tutor-supplement').render({ ...input, answer: delimitStudentText(context.answer) }),
+      prompt: prompt('tutor-supplement').render({
+        lecture: fence('강의_내용', input.lecture),
+        question: fence('질문', input.question),
+        modelAnswer: fence('모범_답안', input.modelAnswer),
+        answer: fence('학생_답변', input.answer),
+      }),
       system: system(),
       role: 'generation',
       temperature: 0.4,
@@ -145,7 +158,12 @@ export class QaTutor {
     return this.model.streamText({
       task: TUTOR_TASKS.remedial,
       input,
-      prompt: prompt('tutor-remedial').render({ ...input, answer: delimitStudentText(context.answer) }),
+      prompt: prompt('tutor-remedial').render({
+        concept: fence('하위_개념', input.concept),
+        explanation: fence('하위_개념_설명', input.explanation),
+        question: fence('확인_질문', input.question),
+        answer: fence('학생_답변', input.answer),
+      }),
       system: system(),
       role: 'generation',
       temperature: 0.4,

@@ -1,4 +1,4 @@
-import { AppError, toWireError } from '../errors.js';
+import { AppError, StoreUnavailableError, toWireError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { TextStream } from '../llm/model.js';
 import { ErrorCode } from '../protocol/error-codes.js';
@@ -11,7 +11,8 @@ import type { QaTutor } from './qa-tutor.js';
 import { acceptsAsk, acceptsReply, onAsk, onReply, startDialogue } from '../classroom/hand-dialogue.js';
 import type { StudentAssistant } from '../classroom/student-assistant.js';
 import { runHandStep, type HandHost, type HandRaised, type ReplyOptions } from './hand-steps.js';
-import { replayOrSnapshot, type EmittedView, type ResumeHost } from './session-resume.js';
+import { replayOrSnapshot, sendSnapshot, type EmittedView, type ResumeHost } from './session-resume.js';
+import { waitForStore } from './store-recovery.js';
 import type { SessionProfile, SessionRecord, SessionRepository } from './session-repository.js';
 import {
   afterHand,
@@ -85,6 +86,11 @@ export class SessionActor {
   private suspended = true;
   /** The student paused while a reply streams: its display holds while it keeps generating. */
   private replyHeld = false;
+  /**
+   * A write to the store failed because it is unreachable: the session holds (nothing is written or emitted, the
+   * drive loop stays off) until the store answers again, then reloads what the store has and goes on (see loseStore).
+   */
+  private storeDown = false;
   /**
    * What the client has been sent so far: updated in the queue right after each emit, so a snapshot or replay
    * built in the queue matches the events exactly (the in-memory record runs ahead of the queue).
@@ -380,7 +386,7 @@ export class SessionActor {
   // ---- the drive loop -------------------------------------------------------------------------------------------
 
   private kick(): void {
-    if (this.closed) return;
+    if (this.closed || this.storeDown) return;
     if (this.driving) {
       // The running loop may already have decided to stop (e.g. it saw `idle`): make it look again.
       this.kicked = true;
@@ -390,7 +396,7 @@ export class SessionActor {
       do {
         this.kicked = false;
         await this.drive();
-      } while (this.kicked && !this.closed);
+      } while (this.kicked && !this.closed && !this.storeDown);
     })().finally(() => {
       this.driving = undefined;
     });
@@ -400,11 +406,14 @@ export class SessionActor {
     for (;;) {
       const epoch = this.epoch;
       const state = this.record.state;
+      if (this.storeDown) return;
       try {
         const progressed = await this.step(state, epoch);
         if (!progressed || epoch !== this.epoch || this.closed) return;
       } catch (error) {
         if (epoch !== this.epoch || this.closed) return;
+        // Not a failed step: the store is away. The session holds and continues by itself when it is back.
+        if (error instanceof StoreUnavailableError) return this.loseStore();
         await this.fail(state, error);
         return;
       }
@@ -627,11 +636,83 @@ export class SessionActor {
   }
 
   private enqueue(operation: () => Promise<void>): Promise<void> {
-    const run = this.queue.then(operation);
+    const run = this.queue.then(() => {
+      // After a lost write nothing queued behind it may reach the store or a client: an event emitted now would
+      // follow a gap. The session reloads from the store when it is back (loseStore).
+      if (this.storeDown) throw new StoreUnavailableError();
+      return operation();
+    });
     this.queue = run.catch((error: unknown) => {
-      this.deps.logger.error({ err: error, sessionId: this.id }, 'session write failed');
+      if (error instanceof StoreUnavailableError) this.loseStore();
+      else this.deps.logger.error({ err: error, sessionId: this.id }, 'session write failed');
     });
     return run;
+  }
+
+  /** Whether commands can be taken now; they answer STORE_UNAVAILABLE while the session waits for the store. */
+  assertStore(): void {
+    if (this.storeDown) throw new StoreUnavailableError();
+  }
+
+  /**
+   * The store could not be reached for a write (or a read a step needed). What was not written was not emitted, so
+   * the client saw exactly what the store holds up to the log's last entry. The session stops everything, tells its
+   * sockets once (`session:error` STORE_UNAVAILABLE, `retryable: true`, outside the numbered stream), and waits for
+   * the store; then it reloads its record (state and seq, the position reconciled with the log), sends every socket
+   * one `session:state` snapshot of that, and goes on — whatever was lost in between, the student's view and the
+   * store agree again, and the lecture continues with exact text.
+   */
+  private loseStore(): void {
+    if (this.storeDown || this.closed) return;
+    this.storeDown = true;
+    this.deps.logger.warn({ sessionId: this.id, state: this.record.state.kind }, 'store unavailable: session held until it is back');
+    this.interrupt();
+    this.pacer.clear();
+    this.target = undefined;
+    this.deps.port.emit('session:error', {
+      seq: 0,
+      code: ErrorCode.STORE_UNAVAILABLE,
+      message: '저장소에 잠시 연결할 수 없습니다. 다시 연결되면 강의가 저절로 이어집니다.',
+      retryable: true,
+    });
+    void this.recoverStore();
+  }
+
+  private async recoverStore(): Promise<void> {
+    while (await waitForStore(this.deps.store, () => this.closed)) {
+      let record: SessionRecord | null;
+      try {
+        // Every operation queued meanwhile was skipped; the queue is empty once it settles.
+        await this.queue;
+        record = await this.deps.repository.load(this.id);
+      } catch (error) {
+        if (error instanceof StoreUnavailableError) continue;
+        this.deps.logger.error({ err: error, sessionId: this.id }, 'session could not be reloaded after a store outage');
+        return;
+      }
+      if (this.closed) return;
+      if (!record) {
+        this.deps.logger.warn({ sessionId: this.id }, 'session gone after a store outage');
+        return;
+      }
+      this.record.state = record.state;
+      this.record.seq = record.seq;
+      Object.assign(this.emitted, { seq: record.seq, state: record.state, reply: undefined });
+      this.handStepFailed = false;
+      this.replyHeld = false;
+      this.storeDown = false;
+      try {
+        await this.enqueue(() => sendSnapshot(this.resumeHost, this.deps.port));
+      } catch {
+        // Away again: that failure started a new wait of its own (loseStore).
+        return;
+      }
+      this.deps.logger.info({ sessionId: this.id, seq: this.record.seq }, 'store back: session reloaded and continuing');
+      this.deps.generator.ensure(this.deps.material);
+      this.syncPacer();
+      this.kick();
+      return;
+    }
   }
 
   // ---- helpers --------------------------------------------------------------------------------------------------

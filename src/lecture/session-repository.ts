@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import type { Store } from '../store/store.js';
 import { keys } from '../store/keys.js';
+import { RETENTION } from '../store/retention.js';
 import type { TranscriptItem, TutorEvent } from '../protocol/tutor.js';
 import type { SessionState } from './session-state.js';
 
-/** How long an untouched session is kept (its record, log and transcript). */
-export const SESSION_TTL_MS = 7 * 24 * 60 * 60_000;
+/** How long an untouched session is kept (its record, log and transcript): every write sets it again. */
+export const SESSION_TTL_MS = RETENTION.sessionMs;
+const ttl = { ttlMs: SESSION_TTL_MS };
 /** Events kept for replay; a client further behind gets a snapshot instead. */
 export const SESSION_LOG_MAX = 2_000;
 
@@ -48,12 +50,11 @@ export class SessionRepository {
 
   async create(profile: SessionProfile, speed: number): Promise<void> {
     const state: SessionState = { kind: 'idle' };
-    await this.store.hset(keys.session(profile.id), {
-      profile: JSON.stringify(profile),
-      state: JSON.stringify(state),
-      speed: String(speed),
-    });
-    await this.store.expire(keys.session(profile.id), SESSION_TTL_MS);
+    await this.store.hset(
+      keys.session(profile.id),
+      { profile: JSON.stringify(profile), state: JSON.stringify(state), speed: String(speed) },
+      ttl,
+    );
   }
 
   async exists(id: string): Promise<boolean> {
@@ -96,11 +97,11 @@ export class SessionRepository {
   }
 
   async saveState(id: string, state: SessionState): Promise<void> {
-    await this.store.hset(keys.session(id), { state: JSON.stringify(state) });
+    await this.store.hset(keys.session(id), { state: JSON.stringify(state) }, ttl);
   }
 
   async saveSpeed(id: string, speed: number): Promise<void> {
-    await this.store.hset(keys.session(id), { speed: String(speed) });
+    await this.store.hset(keys.session(id), { speed: String(speed) }, ttl);
   }
 
   /** Records an event before it is emitted; `reached` marks the lecture source offset a delta brings the student to. */
@@ -112,7 +113,7 @@ export class SessionRepository {
         e: JSON.stringify(logged.event),
         ...(reached ? { c: String(reached.chapter), to: String(reached.offset) } : {}),
       },
-      { maxLen: SESSION_LOG_MAX },
+      { maxLen: SESSION_LOG_MAX, ...ttl },
     );
   }
 
@@ -122,7 +123,7 @@ export class SessionRepository {
   }
 
   async appendTranscript(id: string, item: TranscriptItem): Promise<void> {
-    await this.store.xadd(keys.sessionTranscript(id), { i: JSON.stringify(item) });
+    await this.store.xadd(keys.sessionTranscript(id), { i: JSON.stringify(item) }, ttl);
   }
 
   async readTranscript(id: string): Promise<TranscriptItem[]> {
@@ -130,7 +131,10 @@ export class SessionRepository {
     return entries.map((entry) => JSON.parse(entry.fields.i ?? '{}') as TranscriptItem);
   }
 
-  /** Keeps an active session's keys alive. */
+  /**
+   * Keeps an active session's keys alive when it is attached. Refreshing only: every write already sets the TTL, so a
+   * key that does not exist yet (a log before the first event) gets its TTL when it is created.
+   */
   async touch(id: string): Promise<void> {
     await Promise.all([
       this.store.expire(keys.session(id), SESSION_TTL_MS),

@@ -54,6 +54,11 @@ export async function replayOrSnapshot(host: ResumeHost, lastSeq: number, to: Se
   return outcome;
 }
 
+/** Sends `to` one `session:state` snapshot of everything emitted so far (call it from the session's event queue). */
+export async function sendSnapshot(host: ResumeHost, to: SessionPort): Promise<void> {
+  to.emit('session:state', { seq: host.emitted.seq, state: await snapshot(host) });
+}
+
 /** The client's whole view as of the last emitted event (call it from the queue to keep it exact). */
 async function snapshot(host: ResumeHost): Promise<SessionSnapshot> {
   const { material } = host;

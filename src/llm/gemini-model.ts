@@ -1,17 +1,17 @@
-import {
+import type {
+  Content,
   GoogleGenAI,
-  type Content,
-  type GenerateContentConfig,
-  type GenerateContentResponse,
-  type GenerateContentResponseUsageMetadata,
-  type Part,
+  GenerateContentConfig,
+  GenerateContentResponse,
+  GenerateContentResponseUsageMetadata,
+  Part,
 } from '@google/genai';
 import { z } from 'zod';
 import type { ModelRole } from '../config.js';
 import type { Logger } from '../logger.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import type {
-  Attribution,
+  EmbedOptions,
   FinishReason,
   GenerateObjectRequest,
   GenerateObjectResult,
@@ -22,6 +22,7 @@ import type {
   Usage,
 } from './model.js';
 import { ModelError } from './model-error.js';
+import { fence } from './prompt-fence.js';
 import { loadPrompt } from './prompt-loader.js';
 import {
   DEFAULT_RETRY_POLICY,
@@ -76,10 +77,16 @@ const SAFETY_REASONS = new Set([
 
 /** Creates the Gemini-backed LanguageModel (kind 'gemini'). */
 export function createGeminiModel(options: GeminiModelOptions): LanguageModel {
-  const ai = new GoogleGenAI({
-    apiKey: options.apiKey,
-    ...(options.baseUrl === undefined ? {} : { httpOptions: { baseUrl: options.baseUrl } }),
-  });
+  // The SDK is loaded on first use: a third of a CPU-second that every start with the offline model would pay.
+  let client: Promise<GoogleGenAI> | undefined;
+  const sdk = () =>
+    (client ??= import('@google/genai').then(
+      ({ GoogleGenAI }) =>
+        new GoogleGenAI({
+          apiKey: options.apiKey,
+          ...(options.baseUrl === undefined ? {} : { httpOptions: { baseUrl: options.baseUrl } }),
+        }),
+    ));
   const policy: RetryPolicy = {
     maxAttempts: options.maxAttempts,
     baseDelayMs: options.retry?.baseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
@@ -109,7 +116,7 @@ export function createGeminiModel(options: GeminiModelOptions): LanguageModel {
   ): Promise<MappedReply> => {
     const response = await withRetry(async (attempt) => {
       call.attempts = attempt;
-      return ai.models.generateContent({
+      return (await sdk()).models.generateContent({
         model: options.models[role],
         contents,
         config: { ...config, abortSignal: call.signal },
@@ -140,7 +147,7 @@ export function createGeminiModel(options: GeminiModelOptions): LanguageModel {
         const repairContents: Content[] = [
           ...contents,
           ...(first.text === '' ? [] : [{ role: 'model', parts: [{ text: first.text }] }]),
-          { role: 'user', parts: [{ text: repairPrompt.render({ error: firstParse.error }) }] },
+          { role: 'user', parts: [{ text: repairPrompt.render({ error: fence('validation_error', firstParse.error) }) }] },
         ];
         const second = await generate(role, repairContents, config, call);
         const usage = addUsage(first.usage, second.usage);
@@ -176,7 +183,7 @@ export function createGeminiModel(options: GeminiModelOptions): LanguageModel {
                 call.idleTimedOut = true;
               });
               try {
-                const stream = await ai.models.generateContentStream({
+                const stream = await (await sdk()).models.generateContentStream({
                   model: options.models[role],
                   contents,
                   config: { ...config, abortSignal: AbortSignal.any([call.signal, idle.signal]) },
@@ -212,8 +219,9 @@ export function createGeminiModel(options: GeminiModelOptions): LanguageModel {
       });
     },
 
-    async embed(texts: string[], embedOptions?: { signal?: AbortSignal; attribution?: Attribution }): Promise<number[][]> {
+    async embed(texts: string[], embedOptions?: EmbedOptions): Promise<number[][]> {
       if (texts.length === 0) return [];
+      const dimensions = embedOptions?.dimensions;
       const call = new CallControl(options.timeoutMs, [embedOptions?.signal]);
       try {
         const vectors: number[][] = [];
@@ -221,10 +229,14 @@ export function createGeminiModel(options: GeminiModelOptions): LanguageModel {
           const batch = texts.slice(start, start + EMBED_BATCH_SIZE);
           const response = await withRetry(async (attempt) => {
             call.attempts = attempt;
-            return ai.models.embedContent({
+            return (await sdk()).models.embedContent({
               model: options.models.embedding,
               contents: batch,
-              config: { abortSignal: call.signal },
+              config: {
+                abortSignal: call.signal,
+                ...(embedOptions?.taskType === undefined ? {} : { taskType: embedOptions.taskType }),
+                ...(dimensions === undefined ? {} : { outputDimensionality: dimensions }),
+              },
             });
           }, retryOptions(call.signal, 'embed', 'embedding'));
           const embeddings = response.embeddings ?? [];
@@ -233,7 +245,11 @@ export function createGeminiModel(options: GeminiModelOptions): LanguageModel {
               cause: new Error(`expected ${batch.length} embeddings, got ${embeddings.length}`),
             });
           }
-          for (const embedding of embeddings) vectors.push(embedding.values ?? []);
+          // Gemini normalises only its full-size vectors; a truncated one must be normalised by us.
+          for (const embedding of embeddings) {
+            const values = embedding.values ?? [];
+            vectors.push(dimensions === undefined ? values : unitLength(values));
+          }
         }
         return vectors;
       } catch (error) {
@@ -395,6 +411,11 @@ function mapUsage(metadata: GenerateContentResponseUsageMetadata | undefined): U
     // Thinking tokens are billed as output.
     outputTokens: (metadata.candidatesTokenCount ?? 0) + (metadata.thoughtsTokenCount ?? 0),
   };
+}
+
+function unitLength(values: number[]): number[] {
+  const norm = Math.sqrt(values.reduce((sum, value) => sum + value * value, 0));
+  return norm === 0 ? values : values.map((value) => value / norm);
 }
 
 function addUsage(a: Usage, b: Usage): Usage {

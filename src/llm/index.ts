@@ -9,6 +9,8 @@ import { createOfflineModel, type OfflineTasks } from './offline-model.js';
 
 export type {
   Attribution,
+  EmbedOptions,
+  EmbeddingTask,
   FinishReason,
   GenerateObjectRequest,
   GenerateObjectResult,
@@ -26,6 +28,7 @@ export { createOfflineModel, embedOffline, cosineSimilarity } from './offline-mo
 export { createGeminiModel, type GeminiModelOptions } from './gemini-model.js';
 export { meterModel, type MeterOptions } from './metered-model.js';
 export { loadPrompt, loadAllPrompts, createPrompt, PromptError, type Prompt } from './prompt-loader.js';
+export { fence, neutraliseFenceTags, FENCE_TAGS, type FenceTag } from './prompt-fence.js';
 export { parseJson, parseWithSchema, type ParseResult, type SchemaParseResult } from './safe-json.js';
 
 export interface ModelDependencies {

@@ -3,9 +3,11 @@ import { isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { keys } from '../store/keys.js';
+import { RETENTION } from '../store/retention.js';
 import type { Store } from '../store/store.js';
 import type {
   Attribution,
+  EmbedOptions,
   GenerateObjectRequest,
   GenerateObjectResult,
   LanguageModel,
@@ -31,10 +33,11 @@ export interface MeterOptions {
 
 type Method = 'generateObject' | 'streamText' | 'embed';
 
+/** Usage lives as long as what it is attributed to: a session's and a room's expire with them, a material's stays. */
 const SCOPES = [
-  ['session', 'sessionId'],
-  ['room', 'roomId'],
-  ['material', 'materialId'],
+  ['session', 'sessionId', { ttlMs: RETENTION.sessionMs }],
+  ['room', 'roomId', { ttlMs: RETENTION.roomMs }],
+  ['material', 'materialId', {}],
 ] as const;
 
 export function meterModel(model: LanguageModel, options: MeterOptions): LanguageModel {
@@ -54,7 +57,7 @@ export function meterModel(model: LanguageModel, options: MeterOptions): Languag
     if (usage.outputTokens > 0) metrics.modelTokens.inc({ role, direction: 'output' }, usage.outputTokens);
     if (store === undefined || attribution === undefined) return;
     const writes: Promise<number>[] = [];
-    for (const [scope, field] of SCOPES) {
+    for (const [scope, field, retention] of SCOPES) {
       const id = attribution[field];
       if (id === undefined || id === '') continue;
       const key = keys.usage(scope, id);
@@ -63,7 +66,7 @@ export function meterModel(model: LanguageModel, options: MeterOptions): Languag
         ['output', usage.outputTokens],
       ] as const) {
         if (count <= 0) continue;
-        writes.push(store.hincrby(key, direction, count), store.hincrby(key, `${role}:${direction}`, count));
+        writes.push(store.hincrby(key, direction, count, retention), store.hincrby(key, `${role}:${direction}`, count, retention));
       }
     }
     const results = await Promise.allSettled(writes);
@@ -118,7 +121,7 @@ export function meterModel(model: LanguageModel, options: MeterOptions): Languag
       return { result, [Symbol.asyncIterator]: () => inner[Symbol.asyncIterator]() };
     },
 
-    async embed(texts: string[], embedOptions?: { signal?: AbortSignal; attribution?: Attribution }): Promise<number[][]> {
+    async embed(texts: string[], embedOptions?: EmbedOptions): Promise<number[][]> {
       const stop = start('embedding', 'embed');
       try {
         return await model.embed(texts, embedOptions);

@@ -62,11 +62,22 @@ export interface TextStream extends AsyncIterable<string> {
   readonly result: Promise<StreamTextResult>;
 }
 
+/** What an embedding is for (Gemini's task types; other providers ignore it): passages and queries differ. */
+export type EmbeddingTask = 'RETRIEVAL_DOCUMENT' | 'RETRIEVAL_QUERY';
+
+export interface EmbedOptions {
+  signal?: AbortSignal;
+  attribution?: Attribution;
+  taskType?: EmbeddingTask;
+  /** Length of each vector; the vectors are then L2-normalised (a truncated Gemini embedding is not). */
+  dimensions?: number;
+}
+
 export interface LanguageModel {
   readonly kind: 'offline' | 'gemini';
   /** The model name used for a role; part of every generation cache key. */
   modelName(role: ModelRole): string;
   generateObject<T>(request: GenerateObjectRequest<T>): Promise<GenerateObjectResult<T>>;
   streamText(request: ModelRequestBase): TextStream;
-  embed(texts: string[], options?: { signal?: AbortSignal; attribution?: Attribution }): Promise<number[][]>;
+  embed(texts: string[], options?: EmbedOptions): Promise<number[][]>;
 }

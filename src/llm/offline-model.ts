@@ -1,7 +1,7 @@
 import type { ModelRole } from '../config.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import type {
-  Attribution,
+  EmbedOptions,
   GenerateObjectRequest,
   GenerateObjectResult,
   LanguageModel,
@@ -92,9 +92,10 @@ export function createOfflineModel(tasks: OfflineTasks): LanguageModel {
       });
     },
 
-    async embed(texts: string[], options?: { signal?: AbortSignal; attribution?: Attribution }): Promise<number[][]> {
+    async embed(texts: string[], options?: EmbedOptions): Promise<number[][]> {
       throwIfAborted(options?.signal);
-      return texts.map((text) => embedOffline(text));
+      // Hashed bigrams are the same for passages and queries: the task type changes nothing here.
+      return texts.map((text) => embedOffline(text, options?.dimensions ?? OFFLINE_EMBEDDING_DIMENSION));
     },
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import type { LanguageModel } from '../llm/model.js';
+import { fence } from '../llm/prompt-fence.js';
 import { loadPrompt } from '../llm/prompt-loader.js';
 import { MAX_CHAPTERS, chapterProblems, mergeSegments } from './chapter-plan.js';
 import type { Chapter } from './types.js';
@@ -70,7 +71,7 @@ export async function analyseChapters(options: AnalyseOptions): Promise<Chapter[
   const prompt = loadPrompt('pdf-analyst').render({
     pageCount: String(pageCount),
     maxChapters: String(maxChapters),
-    pageDigest: pageDigest(options.pageTexts),
+    pageDigest: fence('쪽별_첫_줄', pageDigest(options.pageTexts)),
   });
   let reply: AnalystReply;
   try {

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { Page, PageRequest } from '../protocol/page.js';
+import { pageOfIndex } from '../store/index-page.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 import type { BlobStore } from './blob-store.js';
@@ -55,24 +57,18 @@ export class MaterialRepository {
   ) {}
 
   async get(id: string): Promise<MaterialRecord | null> {
-    const raw = await this.store.get(keys.material(id));
-    if (raw === null) return null;
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch {
-      return null;
-    }
-    const parsed = RecordSchema.safeParse(json);
-    // A record we cannot read is as good as absent: a fresh upload of the same bytes rewrites it.
-    return parsed.success ? parsed.data : null;
+    return parseRecord(await this.store.get(keys.material(id)));
   }
 
-  /** Newest first. */
-  async list(): Promise<MaterialRecord[]> {
-    const members = await this.store.zrange(keys.materialIndex(), 0, -1, { reverse: true });
-    const records = await Promise.all(members.map((member) => this.get(member.member)));
-    return records.filter((record): record is MaterialRecord => record !== null);
+  /**
+   * One page, newest first. The record is the material's summary (title, page count, chapter titles: no text, no
+   * bytes, a few KB), so a page is one MGET of at most 50 records.
+   */
+  async list(page: PageRequest): Promise<Page<MaterialRecord>> {
+    const { members, nextCursor } = await pageOfIndex(this.store, keys.materialIndex(), page, { reverse: true });
+    const raw = await this.store.mget(members.map((id) => keys.material(id)));
+    const items = raw.map(parseRecord).filter((record): record is MaterialRecord => record !== null);
+    return { items, nextCursor };
   }
 
   async saveBlobs(id: string, original: Uint8Array, slices: readonly Uint8Array[], pages: readonly string[]): Promise<void> {
@@ -101,4 +97,17 @@ export class MaterialRepository {
     }
     return pages;
   }
+}
+
+/** A record we cannot read is as good as absent: a fresh upload of the same bytes rewrites it. */
+function parseRecord(raw: string | null): MaterialRecord | null {
+  if (raw === null) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  const parsed = RecordSchema.safeParse(json);
+  return parsed.success ? parsed.data : null;
 }

@@ -3,6 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { LanguageModel } from '../llm/model.js';
+import type { Page, PageRequest } from '../protocol/page.js';
+import type { RetrievalService } from '../retrieval/index.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 import { analyseChapters } from './analyst.js';
@@ -11,7 +13,7 @@ import { chapterProblems, planByPages, planFromDocument } from './chapter-plan.j
 import { fromPdfJobError, materialErrors } from './material-errors.js';
 import { MaterialRepository, blobNames, toMaterial } from './material-repository.js';
 import { PdfJobError, createPdfWorkerPool, type PdfWorkerPool } from './pdf-worker-pool.js';
-import { SAMPLE_FILENAME } from './sample-pdf.js';
+import { SAMPLE_FILENAME } from './sample-names.js';
 import type { Chapter, ChapterSource, ExtractedPdf, Material, MaterialRecord } from './types.js';
 
 export interface MaterialServiceDeps {
@@ -23,6 +25,8 @@ export interface MaterialServiceDeps {
   blobs?: BlobStore;
   /** Defaults to a pool sized for the machine with the configured time limit. */
   pool?: PdfWorkerPool;
+  /** Builds each new material's retrieval index at ingest; without it indexes are built on first retrieval. */
+  retrieval?: Pick<RetrievalService, 'buildIndex'>;
 }
 
 export interface IngestInput {
@@ -36,6 +40,8 @@ export interface IngestTimings {
   extractMs: number;
   planMs: number;
   sliceMs: number;
+  /** Retrieval index (chunks, labels, vectors); runs while the worker slices. */
+  indexMs: number;
   storeMs: number;
 }
 
@@ -50,7 +56,8 @@ export interface MaterialService {
   readonly limits: { maxPdfBytes: number; maxPdfPages: number };
   ingest(input: IngestInput): Promise<IngestResult>;
   get(id: string): Promise<Material | null>;
-  list(): Promise<Material[]>;
+  /** One page of the materials, newest first. */
+  list(page: PageRequest): Promise<Page<Material>>;
   /** Text of one chapter's pages (throws NOT_FOUND). */
   chapterText(id: string, index: number): Promise<string>;
   /** The chapter's slice: a PDF of exactly its pages (throws NOT_FOUND). */
@@ -125,6 +132,15 @@ export function createMaterialService(deps: MaterialServiceDeps): MaterialServic
     return planned;
   };
 
+  const buildIndex = async (id: string, chapters: Chapter[], pageTexts: string[]): Promise<void> => {
+    if (!deps.retrieval) return;
+    try {
+      await deps.retrieval.buildIndex(id, { chapters, pageTexts });
+    } catch (error) {
+      logger.error({ err: error, materialId: id }, 'could not build the retrieval index; it will be built on first use');
+    }
+  };
+
   const ingestNow = async (id: string, sha256: string, input: IngestInput): Promise<IngestResult> => {
     const { bytes } = input;
     let started = performance.now();
@@ -141,8 +157,11 @@ export function createMaterialService(deps: MaterialServiceDeps): MaterialServic
 
     started = performance.now();
     const ranges = chapters.map((chapter) => ({ start: chapter.startPage - 1, end: chapter.endPage - 1 }));
-    const slices = await runPdfJob(() => pool.slice(bytes, ranges, { key: sha256 }));
-    const sliceMs = performance.now() - started;
+    const slicing = runPdfJob(() => pool.slice(bytes, ranges, { key: sha256 })).then((slices) => ({ slices, sliceMs: performance.now() - started }));
+    // The index is built on this thread (and the model) while the worker slices; a failure costs only the index,
+    // which the retriever builds on first use instead.
+    const indexing = buildIndex(id, chapters, pageTexts).then(() => performance.now() - started);
+    const [{ slices, sliceMs }, indexMs] = await Promise.all([slicing, indexing]);
 
     started = performance.now();
     await repository.saveBlobs(id, bytes, slices, pageTexts);
@@ -159,7 +178,7 @@ export function createMaterialService(deps: MaterialServiceDeps): MaterialServic
       createdAt: new Date().toISOString(),
     };
     await repository.saveRecord(record);
-    const timings = { extractMs, planMs, sliceMs, storeMs: performance.now() - started };
+    const timings = { extractMs, planMs, sliceMs, indexMs, storeMs: performance.now() - started };
     logger.info({ materialId: id, pages: record.pageCount, source, chapters: chapters.length, timings }, 'material ingested');
     return { material: toMaterial(record), created: true, timings };
   };
@@ -235,8 +254,9 @@ export function createMaterialService(deps: MaterialServiceDeps): MaterialServic
       const record = MATERIAL_ID.test(id) ? await repository.get(id) : null;
       return record ? toMaterial(record) : null;
     },
-    async list() {
-      return (await repository.list()).map(toMaterial);
+    async list(page) {
+      const { items, nextCursor } = await repository.list(page);
+      return { items: items.map(toMaterial), nextCursor };
     },
     async chapterText(id, index) {
       const { chapter } = await requireChapter(id, index);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { addOutline } from './pdf-outline-writer.js';
+import { SAMPLE_CHAPTERS, SAMPLE_TITLE } from './sample-names.js';
 
 /**
  * The sample material "기초 통계" that `npm start` preloads, so a newcomer can try a lecture at once. It is built
@@ -11,9 +12,7 @@ import { addOutline } from './pdf-outline-writer.js';
  * with fixed dates so every build gives the same bytes — and therefore the same material id.
  */
 
-export const SAMPLE_TITLE = '기초 통계';
-export const SAMPLE_FILENAME = '기초-통계.pdf';
-export const SAMPLE_CHAPTERS = ['평균의 의미', '기댓값', '대수의 법칙'] as const;
+export { SAMPLE_CHAPTERS, SAMPLE_FILENAME, SAMPLE_TITLE } from './sample-names.js';
 
 let pretendard: Buffer | undefined;
 

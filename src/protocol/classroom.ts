@@ -1,21 +1,14 @@
 import { z } from 'zod';
+import { ClassName, Nickname } from './display-name.js';
 
 /**
  * Classes, the raise-hand dialogue on `/tutor`, and the instructor's `/monitor` namespace. Inbound payloads are zod
  * schemas (validated by onEvent); outbound events are types.
  */
 
-const Nickname = z
-  .string()
-  .trim()
-  .min(1)
-  .max(20)
-  // eslint-disable-next-line no-control-regex
-  .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), '제어 문자는 쓸 수 없습니다.');
-
 // ---- HTTP
 export const CreateClassBody = z.object({
-  name: z.string().trim().min(1).max(60),
+  name: ClassName,
   /** The lecture material students of this class study (they may pick one themselves when absent). */
   materialId: z.string().trim().min(1).max(128).optional(),
 });
@@ -104,4 +97,6 @@ export interface ClassInfo {
   materialId: string | null;
   createdAt: number;
   students: RosterEntry[];
+  /** Over HTTP `students` is one page of the roster (`?cursor=&limit=`); this is the next page's cursor (null: none). */
+  nextCursor?: string | null;
 }

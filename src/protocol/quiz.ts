@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Nickname } from './display-name.js';
 
 /**
  * Quizzes (4-choice items, seed 001) and live quiz rooms on `/quiz`. Inbound payloads are zod schemas; outbound
@@ -65,6 +66,8 @@ export interface Quiz {
   items: QuizItem[];
   materialId?: string;
   createdAt: number;
+  /** A generated quiz's seed (32 hex characters): it ordered the choices; the same material and seed reproduce it. */
+  seed?: string;
 }
 
 // ---- rooms
@@ -94,14 +97,6 @@ export const RoomCode = z
   .trim()
   .regex(/^\d{6}$/, '방 코드는 숫자 6자리입니다.');
 
-/** Trimmed, 1–20 characters, no control characters; uniqueness (ignoring case) is checked by the room. */
-export const Nickname = z
-  .string()
-  .trim()
-  .min(1, '닉네임을 입력해 주세요.')
-  .max(20, '닉네임은 20자 이하입니다.')
-  // eslint-disable-next-line no-control-regex
-  .refine((value) => !/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]/.test(value), '닉네임에 쓸 수 없는 문자가 있습니다.');
 
 // ---- /quiz commands (client -> server)
 export const JoinRoomPayload = z.object({ code: RoomCode, nickname: Nickname }).strict();
@@ -241,6 +236,11 @@ export interface QuizServerEvents {
   'room:ended': (payload: { podium: PodiumPayload; resultsUrl?: string }) => void;
   'room:players': (payload: { players: PlayerSummary[]; playerCount: number }) => void;
   'room:kicked': (payload: { reason: string }) => void;
+  /**
+   * Empty; sent through the socket.io adapter after every `room:state`, so the client holds a connection-state
+   * recovery offset on every store (other quiz frames are sent locally and carry none with the Redis adapter).
+   */
+  'room:recoverable': (payload: Record<string, never>) => void;
 }
 
 /** Ack payloads of the player commands. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { JoinCode } from './classroom.js';
+import { Nickname } from './display-name.js';
 
 /**
  * The `/tutor` namespace: one student's live lecture. Inbound payloads are zod schemas (validated by onEvent);
@@ -11,13 +12,7 @@ export const CreateSessionBody = z
   .object({
     /** Optional only with `classCode` whose class has a material. */
     materialId: z.string().trim().min(1).max(128).optional(),
-    nickname: z
-      .string()
-      .trim()
-      .min(1)
-      .max(20)
-      // eslint-disable-next-line no-control-regex
-      .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), '제어 문자는 쓸 수 없습니다.'),
+    nickname: Nickname,
     /** Join a class (same as `POST /api/classes/:code/join`). */
     classCode: JoinCode.optional(),
   })
@@ -127,7 +122,12 @@ export interface TutorServerEvents {
   'tutor:reply-end': { seq: number; replyId: string; abandoned?: true };
   'lecture:end': { seq: number };
   'session:state': { seq: number; state: SessionSnapshot };
-  'session:error': { seq: number; code: string; message: string };
+  /**
+   * `seq: 0` marks an error outside the numbered stream: the session could not be opened for this socket (then a
+   * disconnect), or with `retryable: true` a store outage the server recovers from by itself (a `session:state`
+   * snapshot follows when the store is back, then the session continues).
+   */
+  'session:error': { seq: number; code: string; message: string; retryable?: boolean };
   'assistant:prompt': { seq: number; text: string };
   'hand:asked': { seq: number; text: string };
   'assistant:check': { seq: number; text: string; concept: string; index: number; total: number };

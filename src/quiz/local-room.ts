@@ -26,7 +26,8 @@ export class LocalRoom {
   tail: AbortController | null = null;
   watching: Promise<void> | null = null;
   driving = false;
-  timer: NodeJS.Timeout | null = null;
+  /** Cancels the driver's deadline timer (see RoomClock), when one is armed. */
+  timer: (() => void) | null = null;
   countTimer: NodeJS.Timeout | null = null;
   playersTimer: NodeJS.Timeout | null = null;
   lastCount = -1;

@@ -4,17 +4,20 @@ import type { ModelRole } from '../config.js';
 import type { Logger } from '../logger.js';
 import { ModelError } from '../llm/model-error.js';
 import type { LanguageModel } from '../llm/model.js';
+import { fence } from '../llm/prompt-fence.js';
 import { loadPrompt } from '../llm/prompt-loader.js';
 import type { Material } from '../materials/types.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { Difficulty, QuizItem } from '../protocol/quiz.js';
+import { newQuizSeed, shuffleChoices } from './quiz-seed.js';
 
 /**
  * The QuizAgent (seed 001, 기능 A): five 4-choice items written from a material or one of its chapters. The model
  * proposes, the server decides: every proposed item must pass the strict `QuizItem` schema and fill a slot of the
  * difficulty plan; an item that does not (three choices, duplicate choices, an answer index of 4, a repeated
  * question, a difficulty nobody asked for) is dropped and only the missing slots are asked for again, a few rounds
- * at most. A quiz is never returned short or with a broken item.
+ * at most. A quiz is never returned short or with a broken item. Every quiz has a seed (quiz-seed.ts) that orders
+ * each item's choices and steers the offline builder, so its answer key cannot be predicted from the material.
  */
 
 export const QUIZ_TASKS = { generate: 'quiz.generate' } as const;
@@ -63,6 +66,8 @@ export const QuizGenerateInput = z.object({
   difficulties: z.array(Difficulty).min(1),
   /** Questions already accepted: the reply must not repeat them. */
   avoid: z.array(z.string()).default([]),
+  /** The quiz's seed (quiz-seed.ts): what the offline builder leaves to chance. Not part of the prompt. */
+  seed: z.string().optional(),
 });
 export type QuizGenerateInput = z.infer<typeof QuizGenerateInput>;
 
@@ -120,14 +125,6 @@ export function truncateSource(text: string, max = MAX_SOURCE_CHARS): string {
   return text.slice(0, cut > max / 2 ? cut : max);
 }
 
-/** Every tag the quiz prompt wraps text in; the material's text cannot open or close one of them. */
-const PROMPT_TAG = /<\s*\/?\s*(?:자료|이미_낸_문제)\s*>/gu;
-
-/** Material text is untrusted (anyone can upload a PDF): it goes into the prompt only inside `<자료>`. */
-export function delimitMaterialText(text: string): string {
-  return text.replace(PROMPT_TAG, (tag) => tag.replace('<', '‹').replace('>', '›'));
-}
-
 const DIFFICULTY_NAMES: readonly Difficulty[] = ['easy', 'medium', 'hard'];
 
 /** `easy 2문항, medium 2문항, hard 1문항` (in this order), or `모두 hard` when all are alike. */
@@ -141,12 +138,13 @@ export function difficultyInstruction(difficulties: readonly Difficulty[]): stri
 
 /** The user prompt of one generation round (pure; pinned by exact-output tests). */
 export function renderQuizPrompt(input: QuizGenerateInput): string {
+  // Material text, titles and earlier questions are untrusted (anyone can upload a PDF): fenced, never bare.
   return loadPrompt('quiz-generate').render({
-    scope: input.scope,
+    scope: fence('출처', input.scope),
     count: String(input.difficulties.length),
     difficulties: difficultyInstruction(input.difficulties),
-    avoid: input.avoid.length > 0 ? delimitMaterialText(input.avoid.map((question) => `- ${question}`).join('\n')) : '(없음)',
-    source: delimitMaterialText(input.text),
+    avoid: fence('이미_낸_문제', input.avoid.length > 0 ? input.avoid.map((question) => `- ${question}`).join('\n') : '(없음)'),
+    source: fence('자료', input.text),
   });
 }
 
@@ -159,6 +157,8 @@ export interface GenerateQuizItemsOptions {
   model: LanguageModel;
   source: QuizSource;
   difficulty?: Difficulty | undefined;
+  /** The quiz's seed (quiz-seed.ts); a fresh random one when absent. Store it to reproduce the quiz. */
+  seed?: string | undefined;
   signal?: AbortSignal | undefined;
   logger?: Logger | undefined;
 }
@@ -166,6 +166,7 @@ export interface GenerateQuizItemsOptions {
 /** Runs the agent on an already loaded source; see the module comment for the rules. */
 export async function generateQuizItems(options: GenerateQuizItemsOptions): Promise<QuizItem[]> {
   const { model, source, signal, logger } = options;
+  const seed = options.seed ?? newQuizSeed();
   const plan = difficultyPlan(options.difficulty);
   const missing = [...plan];
   const accepted: QuizItem[] = [];
@@ -178,6 +179,7 @@ export async function generateQuizItems(options: GenerateQuizItemsOptions): Prom
       text: source.text,
       difficulties: [...missing],
       avoid: accepted.map((item) => item.question),
+      seed,
     };
     let reply: QuizReply;
     try {
@@ -221,8 +223,9 @@ export async function generateQuizItems(options: GenerateQuizItemsOptions): Prom
       { cause: new Error(rejected.join('\n')), retryable: true },
     );
   }
-  // Plan order (easy first), whatever order the rounds filled the slots in.
-  return DIFFICULTY_NAMES.flatMap((name) => accepted.filter((item) => item.difficulty === name));
+  // Plan order (easy first), whatever order the rounds filled the slots in; choices in the seed's order, whatever
+  // order the model wrote them in.
+  return DIFFICULTY_NAMES.flatMap((name) => accepted.filter((item) => item.difficulty === name)).map((item) => shuffleChoices(item, seed));
 }
 
 type ItemCheck = { ok: true; item: QuizItem } | { ok: false; reason: string };
@@ -240,6 +243,7 @@ export interface GenerateQuizOptions {
   model: LanguageModel;
   materials: QuizMaterialSource;
   materialId: string;
+  seed?: string | undefined;
   /** 0-based chapter index; the whole material when absent. */
   chapter?: number | undefined;
   difficulty?: Difficulty | undefined;
@@ -258,6 +262,7 @@ export async function generateQuiz(options: GenerateQuizOptions): Promise<QuizIt
     model: options.model,
     source,
     difficulty: options.difficulty,
+    seed: options.seed,
     signal: options.signal,
     logger: options.logger,
   });

@@ -3,12 +3,15 @@ import type { OfflineTasks } from '../llm/offline-model.js';
 import type { Difficulty, QuizItem } from '../protocol/quiz.js';
 import { QUIZ_TASKS, QuizGenerateInput, questionKey } from './quiz-agent.js';
 import { RunningLines } from '../materials/running-lines.js';
+import { seededRandom, shuffled } from './quiz-seed.js';
 
 /**
- * The offline QuizAgent: deterministic, extractive cloze items. It picks explanatory sentences of the source that
- * contain one of the material's key terms, blanks the term out, and offers the term with three other key terms of
- * the same material as choices (shuffled by a seed taken from the sentence, so the same text always gives the same
- * quiz). The explanation quotes the original sentence, so an item never states anything the material does not.
+ * The offline QuizAgent: extractive cloze items, deterministic for a given seed (quiz-seed.ts). It picks explanatory
+ * sentences of the source that contain one of the material's key terms, blanks the term out, and offers the term
+ * with three other key terms of the same material as choices. The quiz's seed picks among the sentences that fit a
+ * slot about equally well and shuffles distractors and choices, so the same text gives a different quiz for every
+ * seed and the same quiz for the same seed. The explanation quotes the original sentence, so an item never states
+ * anything the material does not.
  *
  * Difficulty: every (sentence, term) pair gets a hardness in [0, 1] from how rare the term is in the material
  * (mostly) and how long the sentence is; easy slots take the lowest, hard slots the highest, medium the middle.
@@ -32,6 +35,10 @@ const MIN_WRAPPED_LINE_CHARS = 25;
 const WRAPPED_LINE_SHARE = 0.8;
 const FORMULA_LINE = /[=≈≠≤≥Σ∑∫√→←]/u;
 const TARGET: Record<Difficulty, number> = { easy: 0, medium: 0.5, hard: 1 };
+/** Candidates within this cost of a slot's best one fit it about as well; the seed picks among them. */
+const SURPLUS_COST = 0.15;
+/** At most this many of them are built and drawn from. */
+const SURPLUS_COUNT = 4;
 
 /**
  * Endings after which a word is a noun followed by a particle or the copula (`평균은`, `기댓값에`, `가중평균입니다`),
@@ -168,7 +175,8 @@ export function sourceSentences(text: string): Sentence[] {
 
 /** A declarative sentence of some length, mostly words: no question, heading, formula or page furniture. */
 function usableSentence(sentence: string): boolean {
-  if (sentence.length > MAX_SENTENCE_CHARS || /[?？]/u.test(sentence)) return false;
+  // A sentence that carries a formula (`3.5 + 3.5 = 7입니다.`) would blank a word around symbols: not a fair item.
+  if (sentence.length > MAX_SENTENCE_CHARS || /[?？]/u.test(sentence) || FORMULA_LINE.test(sentence)) return false;
   if (!/[.。]$/u.test(sentence) && !/[다요]$/u.test(sentence)) return false;
   return count(sentence, HANGUL) >= MIN_SENTENCE_SYLLABLES && letterRatio(sentence) >= 0.6;
 }
@@ -230,37 +238,6 @@ export function blankOut(sentence: string, term: string): string | null {
   return count(blanked.replaceAll(BLANK, ''), HANGUL) >= 6 ? blanked : null;
 }
 
-/** FNV-1a of the text: the seed of an item's shuffles. */
-function hashText(text: string): number {
-  let hash = 0x811c9dc5;
-  for (const unit of new TextEncoder().encode(text)) {
-    hash ^= unit;
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
-/** mulberry32: a small seeded generator, so shuffles are the same on every run and node. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = state;
-    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-function shuffled<T>(values: readonly T[], random: () => number): T[] {
-  const out = [...values];
-  for (let index = out.length - 1; index > 0; index -= 1) {
-    const other = Math.floor(random() * (index + 1));
-    [out[index], out[other]] = [out[other] as T, out[index] as T];
-  }
-  return out;
-}
-
 /** How much two terms look alike: shared syllables first, then equal length. */
 function likeness(left: string, right: string): number {
   const syllables = new Set(Array.from(left));
@@ -313,6 +290,8 @@ export interface ClozeRequest {
   difficulties: readonly Difficulty[];
   /** Questions that must not be produced again. */
   avoid?: readonly string[];
+  /** The quiz's seed (quiz-seed.ts); the same text and seed always give the same items. */
+  seed?: string;
 }
 
 /**
@@ -329,30 +308,39 @@ export function buildClozeItems(request: ClozeRequest): QuizItem[] {
   const usedTerms = new Set<string>();
   const items: QuizItem[] = [];
 
-  for (const difficulty of request.difficulties) {
+  const seed = request.seed ?? '';
+
+  for (const [slot, difficulty] of request.difficulties.entries()) {
     const cost = (candidate: Candidate) =>
       Math.abs(candidate.hardness - TARGET[difficulty]) + (usedTerms.has(candidate.term.term) ? 1 : 0) + (candidate.sentence.example ? 0.25 : 0);
     const ranked = candidates
       .filter((candidate) => !usedSentences.has(candidate.sentence.text))
       .sort((left, right) => cost(left) - cost(right) || left.order - right.order);
+    // The valid items that fit this slot about as well as the best one; the seed draws one of them.
+    const fitting: { candidate: Candidate; item: QuizItem }[] = [];
     for (const candidate of ranked) {
-      const item = clozeItem(candidate, terms, difficulty);
+      const first = fitting[0];
+      if (fitting.length === SURPLUS_COUNT || (first && cost(candidate) > cost(first.candidate) + SURPLUS_COST)) break;
+      const item = clozeItem(candidate, terms, difficulty, seed);
       if (item === null || avoid.has(questionKey(item.question))) continue;
-      items.push(item);
-      avoid.add(questionKey(item.question));
-      usedSentences.add(candidate.sentence.text);
-      usedTerms.add(candidate.term.term);
-      break;
+      if (fitting.some((entry) => entry.candidate.sentence.text === candidate.sentence.text)) continue;
+      fitting.push({ candidate, item });
     }
+    const picked = fitting[Math.floor(seededRandom(seed, `slot\u0000${slot}`)() * fitting.length)];
+    if (!picked) continue;
+    items.push(picked.item);
+    avoid.add(questionKey(picked.item.question));
+    usedSentences.add(picked.candidate.sentence.text);
+    usedTerms.add(picked.candidate.term.term);
   }
   return items;
 }
 
-function clozeItem(candidate: Candidate, terms: readonly Term[], difficulty: Difficulty): QuizItem | null {
+function clozeItem(candidate: Candidate, terms: readonly Term[], difficulty: Difficulty, seed: string): QuizItem | null {
   const { sentence, term } = candidate;
   const blanked = blankOut(sentence.text, term.term);
   if (blanked === null) return null;
-  const random = seededRandom(hashText(`${sentence.text}\u0000${term.term}`));
+  const random = seededRandom(seed, `${sentence.text}\u0000${term.term}`);
   const distractors = pickDistractors(term, sentence, terms, difficulty, random);
   if (distractors === null) return null;
   const choices = shuffled([term.term, ...distractors], random);
@@ -368,8 +356,8 @@ function clozeItem(candidate: Candidate, terms: readonly Term[], difficulty: Dif
 export const quizOfflineTasks: OfflineTasks = {
   [QUIZ_TASKS.generate]: {
     object: (input) => {
-      const { text, difficulties, avoid } = QuizGenerateInput.parse(input);
-      return { items: buildClozeItems({ text, difficulties, avoid }) };
+      const { text, difficulties, avoid, seed } = QuizGenerateInput.parse(input);
+      return { items: buildClozeItems({ text, difficulties, avoid, ...(seed === undefined ? {} : { seed }) }) };
     },
   },
 };

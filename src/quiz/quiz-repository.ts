@@ -1,13 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import type { Page, PageRequest } from '../protocol/page.js';
 import { QuizItem, type CreateQuizBody, type Quiz } from '../protocol/quiz.js';
+import { pageOfIndex } from '../store/index-page.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
+import { QUIZ_SEED } from './quiz-seed.js';
 
 /**
  * Quizzes in the store: one JSON value per quiz (title, items with their solutions, owning class), written once and
- * never changed, with no TTL (rooms and results refer to them long after they are made), and a per-class index
- * scored by creation time. What is read back is parsed with the same strict item schema it was written with.
+ * never changed, with no TTL (rooms and results refer to them long after they are made), its list entry (a small
+ * summary, so a list never reads whole quizzes: 1,000 quizzes of 54 KB read at once stalled every other user of the
+ * Redis connection) and a per-class index scored by creation time. What is read back is parsed with the same strict
+ * item schema it was written with.
  */
 
 /** Quiz ids: 128 random bits as 32 hex characters (URL-safe, not guessable). */
@@ -20,14 +25,18 @@ const StoredQuiz = z.object({
   items: z.array(QuizItem).min(1),
   materialId: z.string().min(1).optional(),
   createdAt: z.number().int(),
+  seed: z.string().regex(QUIZ_SEED).optional(),
 });
 
-export interface QuizSummary {
-  quizId: string;
-  title: string;
-  itemCount: number;
-  createdAt: number;
-}
+const QuizSummary = z.object({
+  quizId: z.string().regex(QUIZ_ID),
+  title: z.string(),
+  itemCount: z.number().int().min(0),
+  createdAt: z.number().int(),
+});
+export type QuizSummary = z.infer<typeof QuizSummary>;
+
+const summaryOf = (quiz: Quiz): QuizSummary => ({ quizId: quiz.quizId, title: quiz.title, itemCount: quiz.items.length, createdAt: quiz.createdAt });
 
 export class QuizRepository {
   constructor(
@@ -35,8 +44,11 @@ export class QuizRepository {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Stores a new quiz of the class; the body is already validated (CreateQuizBody). */
-  async create(classId: string, body: CreateQuizBody): Promise<Quiz> {
+  /**
+   * Stores a new quiz of the class; the body is already validated (CreateQuizBody). A generated quiz keeps the seed
+   * it was generated with (quiz-seed.ts).
+   */
+  async create(classId: string, body: CreateQuizBody, generated?: { seed: string }): Promise<Quiz> {
     const quiz: Quiz = {
       quizId: randomUUID().replaceAll('-', ''),
       classId,
@@ -44,9 +56,11 @@ export class QuizRepository {
       items: body.items,
       ...(body.materialId === undefined ? {} : { materialId: body.materialId }),
       createdAt: this.now(),
+      ...(generated ? { seed: generated.seed } : {}),
     };
-    // The quiz first, then the index: an index entry always points at a quiz that exists.
+    // The quiz and its list entry first, then the index: an index entry always points at a quiz that exists.
     await this.store.set(keys.quiz(quiz.quizId), JSON.stringify(quiz));
+    await this.store.set(keys.quizSummary(quiz.quizId), JSON.stringify(summaryOf(quiz)));
     await this.store.zadd(keys.classQuizzes(classId), quiz.createdAt, quiz.quizId);
     return quiz;
   }
@@ -64,16 +78,41 @@ export class QuizRepository {
     }
     const parsed = StoredQuiz.safeParse(json);
     if (!parsed.success) return null;
-    const { materialId, ...rest } = parsed.data;
-    return materialId === undefined ? rest : { ...rest, materialId };
+    const { materialId, seed, ...rest } = parsed.data;
+    return { ...rest, ...(materialId === undefined ? {} : { materialId }), ...(seed === undefined ? {} : { seed }) };
   }
 
-  /** The class's quizzes, newest first, without their items. */
-  async listByClass(classId: string): Promise<QuizSummary[]> {
-    const members = await this.store.zrange(keys.classQuizzes(classId), 0, -1, { reverse: true });
-    const quizzes = await Promise.all(members.map(({ member }) => this.get(member)));
-    return quizzes
-      .filter((quiz): quiz is Quiz => quiz !== null)
-      .map((quiz) => ({ quizId: quiz.quizId, title: quiz.title, itemCount: quiz.items.length, createdAt: quiz.createdAt }));
+  /**
+   * One page of the class's quizzes, newest first, as list entries: three store calls whatever the class holds
+   * (ZRANK, ZRANGE, one MGET of at most 50 small summaries). A quiz stored before summaries existed is read whole once
+   * and gets its summary written (bounded by the page size).
+   */
+  async listByClass(classId: string, page: PageRequest): Promise<Page<QuizSummary>> {
+    const { members, nextCursor } = await pageOfIndex(this.store, keys.classQuizzes(classId), page, { reverse: true });
+    const raw = await this.store.mget(members.map((quizId) => keys.quizSummary(quizId)));
+    const items: QuizSummary[] = [];
+    for (const [index, quizId] of members.entries()) {
+      const summary = parseSummary(raw[index] ?? null) ?? (await this.backfillSummary(quizId));
+      if (summary) items.push(summary);
+    }
+    return { items, nextCursor };
+  }
+
+  private async backfillSummary(quizId: string): Promise<QuizSummary | null> {
+    const quiz = await this.get(quizId);
+    if (!quiz) return null;
+    const summary = summaryOf(quiz);
+    await this.store.set(keys.quizSummary(quizId), JSON.stringify(summary));
+    return summary;
+  }
+}
+
+function parseSummary(raw: string | null): QuizSummary | null {
+  if (raw === null) return null;
+  try {
+    const parsed = QuizSummary.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
   }
 }

@@ -3,7 +3,8 @@ import { keys } from '../store/keys.js';
 import type { NodeLiveness } from '../store/node-liveness.js';
 import type { Store } from '../store/store.js';
 import type { LocalRoom } from './local-room.js';
-import { dueAt, dueTransition, isTimed } from './room-phase.js';
+import type { RoomClock } from './room-clock.js';
+import { dueAt, dueTransition, isTimed, type PhaseRecord } from './room-phase.js';
 import type { RoomPresence } from './room-presence.js';
 import type { RoomService } from './room-service.js';
 
@@ -33,17 +34,21 @@ export interface RoomDriverDeps {
   logger: Logger;
   liveness: NodeLiveness;
   presence: RoomPresence;
-  now: () => number;
+  clock: RoomClock;
 }
 
 /**
  * The timers of running questions, on the node holding the room's driver lease: open after the preview, close at
  * the deadline plus grace, close early once every player answered, and the host's answer count. Only a running
  * question (preview or open) is driven; the lease is given back when it closes. Deadlines come from the store, so
- * a node taking over a dead driver's room just acts on them.
+ * a node taking over a dead driver's room just acts on them. A timer that fires before its deadline (Node timers
+ * can, by a millisecond) finds nothing due and is armed again: every deadline is waited for until its transition
+ * has happened, never dropped.
  */
 export class RoomDriver {
   private closed = false;
+  /** Lease takings under way: close() waits for them, so a lease taken during shutdown is given back too. */
+  private readonly taking = new Set<Promise<void>>();
 
   constructor(
     private readonly deps: RoomDriverDeps,
@@ -77,6 +82,7 @@ export class RoomDriver {
   /** Stops every timer and gives the leases back (graceful shutdown: another node takes over at once). */
   async close(): Promise<void> {
     this.closed = true;
+    await Promise.allSettled([...this.taking]);
     const releases: Promise<unknown>[] = [];
     for (const room of this.registry.rooms()) {
       if (!room.driving) continue;
@@ -87,10 +93,21 @@ export class RoomDriver {
   }
 
   /** Takes the room's driver lease if it is free (a question just started, or its driver died). */
-  private async tryDrive(roomId: string): Promise<void> {
-    if (this.closed) return;
+  private tryDrive(roomId: string): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    const taking = this.take(roomId).finally(() => this.taking.delete(taking));
+    this.taking.add(taking);
+    return taking;
+  }
+
+  private async take(roomId: string): Promise<void> {
+    const lease = keys.roomDriver(roomId);
+    const { nodeId } = this.deps.liveness;
     try {
-      if (await this.deps.store.acquireLease(keys.roomDriver(roomId), this.deps.liveness.nodeId, DRIVER_LEASE_MS)) await this.start(roomId);
+      if (!(await this.deps.store.acquireLease(lease, nodeId, DRIVER_LEASE_MS))) return;
+      // Shutdown began while the lease was being taken: give it back now rather than leave it to expire.
+      if (this.closed) await this.deps.store.releaseLease(lease, nodeId);
+      else await this.start(roomId);
     } catch (error) {
       this.deps.logger.debug({ err: error, roomId }, 'could not take the room driver lease; the scan retries');
     }
@@ -118,7 +135,7 @@ export class RoomDriver {
   }
 
   private stopTimers(room: LocalRoom): void {
-    if (room.timer) clearTimeout(room.timer);
+    room.timer?.();
     if (room.countTimer) clearInterval(room.countTimer);
     room.timer = room.countTimer = null;
   }
@@ -134,25 +151,36 @@ export class RoomDriver {
       this.stop(room);
       return;
     }
-    const at = dueAt(record, this.deps.service.graceMs);
-    if (at !== null) room.timer = setTimeout(() => void this.fire(room), Math.max(at - this.deps.now(), 0));
+    this.arm(room, record);
     if (record.phase === 'open' && !record.paused) {
       room.lastCount = -1;
       room.countTimer = setInterval(() => void this.pollCount(room, record.q), COUNT_INTERVAL_MS);
     }
   }
 
+  /** Arms the deadline timer of a timed record (none while paused: resuming writes a new record). */
+  private arm(room: LocalRoom, record: PhaseRecord): void {
+    room.timer?.();
+    room.timer = null;
+    const at = dueAt(record, this.deps.service.graceMs);
+    if (at === null) return;
+    room.timer = this.deps.clock.schedule(() => void this.fire(room), Math.max(at - this.deps.clock.now(), 1));
+  }
+
   private async fire(room: LocalRoom): Promise<void> {
     room.timer = null;
-    const { service, logger } = this.deps;
+    const { service, logger, clock } = this.deps;
     try {
       const meta = await service.meta(room.roomId);
-      await service.transition(room.roomId, (current) =>
-        dueTransition(current, { options: meta.options, totalQuestions: meta.items.length, now: this.deps.now(), graceMs: service.graceMs }),
+      const { previous, record } = await service.transition(room.roomId, (current) =>
+        dueTransition(current, { options: meta.options, totalQuestions: meta.items.length, now: clock.now(), graceMs: service.graceMs }),
       );
+      // Nothing was due: the timer fired early (or this node's copy of the phase was behind the store). Wait for the
+      // stored record's deadline again; a transition that did happen is rescheduled when its event comes in.
+      if (record.v === previous.v && room.driving && !this.closed && room.timer === null) this.arm(room, record);
     } catch (error) {
       logger.warn({ err: error, roomId: room.roomId }, 'room timer transition failed; retrying');
-      if (room.driving && !this.closed) room.timer = setTimeout(() => void this.fire(room), RETRY_MS);
+      if (room.driving && !this.closed) room.timer = clock.schedule(() => void this.fire(room), RETRY_MS);
     }
   }
 

@@ -14,9 +14,7 @@ export class RoomPresence {
   ) {}
 
   async add(roomId: string, socketId: string, playerId: string): Promise<void> {
-    const key = keys.roomPresence(roomId);
-    await this.store.hset(key, { [this.field(socketId)]: playerId });
-    await this.store.expire(key, ROOM_TTL_MS);
+    await this.store.hset(keys.roomPresence(roomId), { [this.field(socketId)]: playerId }, { ttlMs: ROOM_TTL_MS });
   }
 
   async remove(roomId: string, socketId: string): Promise<void> {

@@ -1,13 +1,17 @@
 import { z } from 'zod';
+import type { Page, PageRequest } from '../protocol/page.js';
 import { QuizItem, RoomOptions } from '../protocol/quiz.js';
+import { pageOfIndex } from '../store/index-page.js';
 import { keys } from '../store/keys.js';
+import { RETENTION } from '../store/retention.js';
 import type { HsetnxUnlessResult, Store } from '../store/store.js';
 import type { PhaseRecord } from './room-phase.js';
 import type { RecordedAnswer, ScoredPlayer, Standings } from './scoring.js';
 import type { RoomResults } from './room-results.js';
 
-/** How long a room's live state is kept after its creation; results are kept without expiry. */
-export const ROOM_TTL_MS = 24 * 60 * 60_000;
+/** How long a room's live state is kept after its last write; results are kept without expiry. */
+export const ROOM_TTL_MS = RETENTION.roomMs;
+const ttl = { ttlMs: ROOM_TTL_MS };
 /** The field an answers hash gets when its question closes; answers after it are refused (see hsetnxUnless). */
 export const CLOSED_FIELD = '~closed';
 const EVENTS_MAX_LEN = 500;
@@ -35,6 +39,26 @@ export type PlayerRecord = z.infer<typeof PlayerRecord>;
 
 const Answer = z.object({ choice: z.number().int().min(0).max(3), responseMs: z.number().int().min(0) });
 
+/** A room as the class's room list shows it (`GET /api/rooms`). */
+const RoomListEntry = z.object({
+  roomId: z.string(),
+  code: z.string(),
+  title: z.string(),
+  createdAt: z.number(),
+  phase: z.string(),
+  players: z.number().int().min(0),
+});
+export type RoomListEntry = z.infer<typeof RoomListEntry>;
+
+const listEntryOf = (results: RoomResults): RoomListEntry => ({
+  roomId: results.roomId,
+  code: results.code,
+  title: results.title,
+  createdAt: results.createdAt,
+  phase: results.phase,
+  players: results.players.length,
+});
+
 /** An entry of a room's event stream: what every node renders to its own sockets. */
 export type RoomEvent =
   | { type: 'phase'; record: PhaseRecord }
@@ -54,10 +78,8 @@ export class RoomRepository {
 
   async create(meta: RoomMeta, lobby: PhaseRecord): Promise<void> {
     const roomKey = keys.room(meta.roomId);
-    await this.store.hset(roomKey, { meta: JSON.stringify(meta), phase: JSON.stringify(lobby), locked: '0', playerCount: '0' });
-    await this.store.expire(roomKey, ROOM_TTL_MS);
+    await this.store.hset(roomKey, { meta: JSON.stringify(meta), phase: JSON.stringify(lobby), locked: '0', playerCount: '0' }, ttl);
     await this.appendEvent(meta.roomId, { type: 'phase', record: lobby });
-    await this.store.expire(keys.roomEvents(meta.roomId), ROOM_TTL_MS);
     await this.store.zadd(keys.classRooms(meta.classId), meta.createdAt, meta.roomId);
   }
 
@@ -76,7 +98,7 @@ export class RoomRepository {
   }
 
   async setPhase(roomId: string, record: PhaseRecord): Promise<void> {
-    await this.store.hset(keys.room(roomId), { phase: JSON.stringify(record) });
+    await this.store.hset(keys.room(roomId), { phase: JSON.stringify(record) }, ttl);
   }
 
   async locked(roomId: string): Promise<boolean> {
@@ -84,7 +106,7 @@ export class RoomRepository {
   }
 
   async setLocked(roomId: string, locked: boolean): Promise<void> {
-    await this.store.hset(keys.room(roomId), { locked: locked ? '1' : '0' });
+    await this.store.hset(keys.room(roomId), { locked: locked ? '1' : '0' }, ttl);
   }
 
   async playerCount(roomId: string): Promise<number> {
@@ -93,15 +115,12 @@ export class RoomRepository {
 
   /** Adds `by` to the active player count and returns the new count (join +1, its rollback or a kick −1). */
   async addPlayerCount(roomId: string, by: number): Promise<number> {
-    return this.store.hincrby(keys.room(roomId), 'playerCount', by);
+    return this.store.hincrby(keys.room(roomId), 'playerCount', by, ttl);
   }
 
   /** Claims a nickname (case-folded) for a player: false when another player of the room has it. */
   async claimNickname(roomId: string, folded: string, playerId: string): Promise<boolean> {
-    const key = keys.roomNicknames(roomId);
-    const claimed = await this.store.hsetnx(key, folded, playerId);
-    if (claimed) await this.store.expire(key, ROOM_TTL_MS);
-    return claimed;
+    return this.store.hsetnx(keys.roomNicknames(roomId), folded, playerId, ttl);
   }
 
   async releaseNickname(roomId: string, folded: string): Promise<void> {
@@ -109,9 +128,7 @@ export class RoomRepository {
   }
 
   async savePlayer(roomId: string, player: PlayerRecord): Promise<void> {
-    const key = keys.roomPlayers(roomId);
-    await this.store.hset(key, { [player.playerId]: JSON.stringify(player) });
-    await this.store.expire(key, ROOM_TTL_MS);
+    await this.store.hset(keys.roomPlayers(roomId), { [player.playerId]: JSON.stringify(player) }, ttl);
   }
 
   async player(roomId: string, playerId: string): Promise<PlayerRecord | null> {
@@ -132,16 +149,14 @@ export class RoomRepository {
     return (await this.players(roomId)).filter((player) => !player.kicked);
   }
 
-  /** Gives the answers hash its TTL when the question opens (before any answer can arrive). */
+  /** Creates the question's answers hash when it opens (its count of markers is what answerCount subtracts). */
   async openAnswers(roomId: string, q: number): Promise<void> {
-    const key = keys.roomAnswers(roomId, q);
-    await this.store.hset(key, { '~opened': '1' });
-    await this.store.expire(key, ROOM_TTL_MS);
+    await this.store.hset(keys.roomAnswers(roomId, q), { '~opened': '1' }, ttl);
   }
 
   /** First write wins; refused once the question is closed. */
   async recordAnswer(roomId: string, q: number, playerId: string, answer: RecordedAnswer): Promise<HsetnxUnlessResult> {
-    return this.store.hsetnxUnless(keys.roomAnswers(roomId, q), playerId, JSON.stringify(answer), CLOSED_FIELD);
+    return this.store.hsetnxUnless(keys.roomAnswers(roomId, q), playerId, JSON.stringify(answer), CLOSED_FIELD, ttl);
   }
 
   async answer(roomId: string, q: number, playerId: string): Promise<RecordedAnswer | null> {
@@ -162,7 +177,7 @@ export class RoomRepository {
 
   /** Closes the question (no answer is recorded after this) and returns what was recorded. */
   async closeAnswers(roomId: string, q: number): Promise<void> {
-    await this.store.hset(keys.roomAnswers(roomId, q), { [CLOSED_FIELD]: '1' });
+    await this.store.hset(keys.roomAnswers(roomId, q), { [CLOSED_FIELD]: '1' }, ttl);
   }
 
   async answers(roomId: string, q: number): Promise<Map<string, RecordedAnswer>> {
@@ -177,7 +192,12 @@ export class RoomRepository {
   }
 
   async saveStandings(roomId: string, standings: Standings): Promise<void> {
-    await this.store.hset(keys.room(roomId), { [`standings:${standings.afterQuestion}`]: JSON.stringify(standings) });
+    await this.store.hset(keys.room(roomId), { [`standings:${standings.afterQuestion}`]: JSON.stringify(standings) }, ttl);
+  }
+
+  /** The last question whose answers are closed and scored (read back by a node taking the room over). */
+  async setLastClosed(roomId: string, lastClosed: number): Promise<void> {
+    await this.store.hset(keys.room(roomId), { lastClosed: String(lastClosed) }, ttl);
   }
 
   async standings(roomId: string, afterQuestion: number): Promise<Standings | null> {
@@ -185,8 +205,10 @@ export class RoomRepository {
     return raw === null ? null : (JSON.parse(raw) as Standings);
   }
 
+  /** Results and, beside them, the room's list entry (so a list never reads whole results). */
   async saveResults(roomId: string, results: RoomResults): Promise<void> {
     await this.store.set(keys.roomResults(roomId), JSON.stringify(results));
+    await this.store.set(keys.roomSummary(roomId), JSON.stringify(listEntryOf(results)));
   }
 
   async results(roomId: string): Promise<RoomResults | null> {
@@ -195,7 +217,7 @@ export class RoomRepository {
   }
 
   async appendEvent(roomId: string, event: RoomEvent): Promise<string> {
-    return this.store.xadd(keys.roomEvents(roomId), { event: JSON.stringify(event) }, { maxLen: EVENTS_MAX_LEN });
+    return this.store.xadd(keys.roomEvents(roomId), { event: JSON.stringify(event) }, { maxLen: EVENTS_MAX_LEN, ...ttl });
   }
 
   tailEvents(roomId: string, afterId: string, signal: AbortSignal): AsyncIterable<{ id: string; event: RoomEvent }> {
@@ -226,14 +248,53 @@ export class RoomRepository {
 
   /** A room with a running question (preview or open): it needs a driver for its timers. */
   async markActive(roomId: string, since: number): Promise<void> {
-    await this.store.zadd(keys.activeRooms(), since, roomId);
+    // The set lives as long as rooms are being driven; a room's entry goes when its question closes.
+    await this.store.zadd(keys.activeRooms(), since, roomId, ttl);
   }
 
   async markInactive(roomId: string): Promise<void> {
     await this.store.zrem(keys.activeRooms(), roomId);
   }
 
-  async classRooms(classId: string): Promise<string[]> {
-    return (await this.store.zrange(keys.classRooms(classId), 0, -1, { reverse: true })).map((entry) => entry.member);
+  /**
+   * One page of the class's rooms, newest first: the list entries in one MGET, then the live phase and player count
+   * of the rooms still running (one HMGET each, at most a page's worth, in parallel). A room from before list
+   * entries existed gets one written from its results.
+   */
+  async listByClass(classId: string, page: PageRequest): Promise<Page<RoomListEntry>> {
+    const { members, nextCursor } = await pageOfIndex(this.store, keys.classRooms(classId), page, { reverse: true });
+    const raw = await this.store.mget(members.map((roomId) => keys.roomSummary(roomId)));
+    const entries: RoomListEntry[] = [];
+    for (const [index, roomId] of members.entries()) {
+      const entry = parseEntry(raw[index] ?? null) ?? (await this.backfillEntry(roomId));
+      if (entry) entries.push(entry);
+    }
+    const live = await Promise.all(
+      entries.map((entry) => (entry.phase === 'ended' ? null : this.store.hmget(keys.room(entry.roomId), ['phase', 'playerCount']))),
+    );
+    const items = entries.map((entry, index) => {
+      const [phase, playerCount] = live[index] ?? [null, null];
+      if (phase === null || phase === undefined) return entry;
+      return { ...entry, phase: (JSON.parse(phase) as PhaseRecord).phase, players: Number(playerCount ?? entry.players) };
+    });
+    return { items, nextCursor };
+  }
+
+  private async backfillEntry(roomId: string): Promise<RoomListEntry | null> {
+    const results = await this.results(roomId);
+    if (!results) return null;
+    const entry = listEntryOf(results);
+    await this.store.set(keys.roomSummary(roomId), JSON.stringify(entry));
+    return entry;
+  }
+}
+
+function parseEntry(raw: string | null): RoomListEntry | null {
+  if (raw === null) return null;
+  try {
+    const parsed = RoomListEntry.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
   }
 }

@@ -3,6 +3,7 @@ import type { MyAnswer, PlayerSummary, RoomStatePayload } from '../protocol/quiz
 import type { NodeLiveness } from '../store/node-liveness.js';
 import type { Store } from '../store/store.js';
 import { LocalRoom, send, type MemberSocket, type QuizSocket } from './local-room.js';
+import { systemRoomClock, type RoomClock } from './room-clock.js';
 import { RoomDriver } from './room-driver.js';
 import { RoomPresence } from './room-presence.js';
 import type { PhaseRecord } from './room-phase.js';
@@ -29,7 +30,8 @@ export interface RoomRuntimeDeps {
   logger: Logger;
   /** This node (its id names leases and presence entries) and which other nodes are alive. */
   liveness: NodeLiveness;
-  now?: () => number;
+  /** Deadlines and the timers that wait for them (the system clock unless a test compresses time). */
+  clock?: RoomClock;
 }
 
 /**
@@ -44,14 +46,16 @@ export class RoomRuntime {
   private readonly driver: RoomDriver;
   private readonly presence: RoomPresence;
   private scanTimer: NodeJS.Timeout | null = null;
-  private scanning = false;
+  /** The scan under way, if any: close() waits for it, so no lease is taken behind the driver's back. */
+  private scanning: Promise<void> | null = null;
   private closed = false;
 
   constructor(private readonly deps: RoomRuntimeDeps) {
-    this.now = deps.now ?? Date.now;
+    const clock = deps.clock ?? systemRoomClock;
+    this.now = () => clock.now();
     this.presence = new RoomPresence(deps.store, deps.liveness);
     this.driver = new RoomDriver(
-      { service: deps.service, store: deps.store, logger: deps.logger, liveness: deps.liveness, presence: this.presence, now: this.now },
+      { service: deps.service, store: deps.store, logger: deps.logger, liveness: deps.liveness, presence: this.presence, clock },
       {
         room: (roomId) => this.room(roomId),
         find: (roomId) => this.rooms.get(roomId),
@@ -142,6 +146,7 @@ export class RoomRuntime {
   async close(): Promise<void> {
     this.closed = true;
     if (this.scanTimer) clearInterval(this.scanTimer);
+    await this.scanning;
     await this.driver.close();
     for (const room of this.rooms.values()) {
       if (room.playersTimer) clearTimeout(room.playersTimer);
@@ -344,14 +349,21 @@ export class RoomRuntime {
   }
 
   /** Every second: the driver's leases, and a safety net under the tails. */
-  private async scan(): Promise<void> {
-    if (this.scanning || this.closed) return;
-    this.scanning = true;
+  private scan(): Promise<void> {
+    if (this.scanning || this.closed) return this.scanning ?? Promise.resolve();
+    this.scanning = this.scanOnce().finally(() => {
+      this.scanning = null;
+    });
+    return this.scanning;
+  }
+
+  private async scanOnce(): Promise<void> {
     const { service, logger } = this.deps;
     try {
       await this.driver.scan();
       // A transition whose announcement was lost (its node died between writing and announcing) is picked up here.
       for (const room of [...this.rooms.values()]) {
+        if (this.closed) return;
         const record = await service.repository.phase(room.roomId);
         if (!record) {
           await service.repository.markInactive(room.roomId);
@@ -361,8 +373,6 @@ export class RoomRuntime {
       }
     } catch (error) {
       logger.warn({ err: error }, 'room scan failed');
-    } finally {
-      this.scanning = false;
     }
   }
 }

@@ -265,7 +265,7 @@ export class RoomService {
     const players = await this.repository.scoredPlayers(roomId);
     const standings = this.standingsOf(meta, players, answers, lastClosed);
     await this.repository.saveStandings(roomId, standings);
-    await this.deps.store.hset(keys.room(roomId), { lastClosed: String(lastClosed) });
+    await this.repository.setLastClosed(roomId, lastClosed);
     await this.repository.saveResults(roomId, buildResults(meta, record, standings));
   }
 

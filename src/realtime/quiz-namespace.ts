@@ -47,6 +47,9 @@ export function registerQuizNamespace(
     const options = { logger };
     const sendState = async () => {
       send(socket, 'room:state', await runtime.snapshot(socket));
+      // Through the adapter, unlike every other quiz frame: with the Redis streams adapter this is the frame that
+      // carries a stream offset, without which a dropped connection could never be recovered (on any node).
+      socket.emit('room:recoverable', {});
     };
     const enter = async () => {
       // A socket gone before it entered (it left right after joining) must not be registered after its detach.

@@ -87,6 +87,8 @@ export function registerTutorNamespace(
       <T, R extends object>(run: (actor: SessionActor, payload: T) => Promise<R>) =>
       async (payload: T) => {
         const actor = await ready;
+        // While the store is away the session holds; a command would change nothing that lasts.
+        actor.assertStore();
         join(actor);
         return run(actor, payload);
       };
@@ -130,6 +132,7 @@ export function registerTutorNamespace(
       // The replay goes to the asking socket only; it joins the room inside the session's event queue, right after.
       async (payload: { lastSeq: number }) => {
         const actor = await ready;
+        actor.assertStore();
         const outcome = await actor.catchUp(
           payload.lastSeq,
           { emit: (event, data) => socket.emit(event, data) },

@@ -22,3 +22,8 @@ export function requireTtl(ttlMs: number, operation: string): number {
   if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new RangeError(`${operation}: ttlMs must be > 0, got ${ttlMs}`);
   return Math.ceil(ttlMs);
 }
+
+/** The checked TTL of a write's options, or undefined when none was asked (checked before anything is written). */
+export function optionalTtl(options: { ttlMs?: number } | undefined, operation: string): number | undefined {
+  return options?.ttlMs === undefined ? undefined : requireTtl(options.ttlMs, operation);
+}

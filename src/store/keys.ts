@@ -10,12 +10,21 @@ const key = (...parts: (string | number)[]) => KEY_PREFIX + parts.join(':');
 export const keys = {
   /** A string used by readiness checks. */
   health: () => key('health'),
+  /**
+   * The deployment's token secret when TOKEN_SECRET is unset (string, SET NX by the first node); durable, no TTL:
+   * every token in circulation depends on it (see classroom/token-secrets.ts).
+   */
+  tokenSecret: () => key('token-secret'),
   /** Token usage attributed to a session, room or material (hash: field per role and direction). */
   usage: (scope: 'session' | 'room' | 'material', id: string) => key('usage', scope, id),
   material: (id: string) => key('material', id),
   materialIndex: () => key('materials'),
   materialLock: (id: string) => key('material', id, 'lock'),
   blob: (name: string) => key('blob', name),
+  /** A material's retrieval index (bytes: passages, labels, BM25 postings, vectors; see retrieval/index-codec.ts); no TTL. */
+  retrievalIndex: (materialId: string) => key('material', materialId, 'retrieval'),
+  /** Single-flight lease of the node building or re-embedding a material's retrieval index. */
+  retrievalLock: (materialId: string) => key('material', materialId, 'retrieval', 'lock'),
   /** Generated chapter lecture, shared by every student and node: raw model text as an append-only stream. */
   lectureText: (cacheKey: string) => key('lecture', cacheKey, 'text'),
   /** 'done' once the chapter is complete; absent while generating or after a failed attempt. */
@@ -42,6 +51,8 @@ export const keys = {
   classStudent: (id: string, sessionId: string) => key('class', id, 'student', sessionId),
   /** A quiz (JSON: title, items with solutions, classId); no TTL. */
   quiz: (id: string) => key('quiz', id),
+  /** A quiz's list entry (JSON: quizId, title, itemCount, createdAt), written with the quiz; no TTL. */
+  quizSummary: (id: string) => key('quiz', id, 'summary'),
   /** The quizzes of a class (sorted set of quiz ids scored by creation time); no TTL. */
   classQuizzes: (classId: string) => key('class', classId, 'quizzes'),
   /** A live room (hash: `meta` JSON fixed at creation, `phase` JSON, `locked`); TTL. */
@@ -68,6 +79,8 @@ export const keys = {
   activeRooms: () => key('rooms', 'active'),
   /** The rooms of a class (sorted set scored by creation time); no TTL. */
   classRooms: (classId: string) => key('class', classId, 'rooms'),
+  /** A room's list entry (JSON: code, title, createdAt, phase, players), written with its results; no TTL. */
+  roomSummary: (id: string) => key('room', id, 'summary'),
   /** A room's results (JSON, derived from the recorded answers; rewritten at each reveal and at the end); no TTL. */
   roomResults: (id: string) => key('room', id, 'results'),
 };

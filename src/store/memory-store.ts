@@ -1,5 +1,5 @@
-import type { HsetnxUnlessResult, ScoredMember, SetOptions, Store, StreamEntry, TailOptions } from './store.js';
-import { requireInteger, requireScore, requireCount, requireTtl } from './arguments.js';
+import type { HsetnxUnlessResult, ScoredMember, SetOptions, Store, StreamEntry, TailOptions, WriteOptions, XaddOptions } from './store.js';
+import { optionalTtl, requireInteger, requireScore, requireCount, requireTtl } from './arguments.js';
 
 /**
  * The one-process store (the default when no REDIS_URL is set). It follows Redis semantics wherever callers could
@@ -63,14 +63,24 @@ export class MemoryStore implements Store {
     return this.setString(key, value, options);
   }
 
-  async incr(key: string, by = 1): Promise<number> {
+  async incr(key: string, by = 1, options?: WriteOptions): Promise<number> {
     requireInteger(by, 'incr');
+    const ttl = optionalTtl(options, 'incr');
     const value = this.read(key, 'string');
     const next = checkedAdd(value ? parseInteger(stringData(value)) : 0, by);
     // INCR keeps an existing TTL, as in Redis: change the value in place rather than replacing the slot.
     if (value) value.data = String(next);
     else this.slots.set(key, { value: { type: 'string', data: String(next) }, expiresAt: null });
+    this.applyTtl(key, ttl);
     return next;
+  }
+
+  async mget(keys: readonly string[]): Promise<(string | null)[]> {
+    return keys.map((key) => {
+      const slot = this.live(key);
+      // Like MGET: a key of another type reads as missing rather than failing the whole batch.
+      return slot?.value.type === 'string' ? stringData(slot.value) : null;
+    });
   }
 
   async getBytes(key: string): Promise<Buffer | null> {
@@ -123,33 +133,47 @@ export class MemoryStore implements Store {
     return this.read(key, 'hash')?.data.get(field) ?? null;
   }
 
-  async hset(key: string, fields: Record<string, string>): Promise<void> {
+  async hmget(key: string, fields: readonly string[]): Promise<(string | null)[]> {
+    const hash = this.read(key, 'hash');
+    return fields.map((field) => hash?.data.get(field) ?? null);
+  }
+
+  async hset(key: string, fields: Record<string, string>, options?: WriteOptions): Promise<void> {
+    const ttl = optionalTtl(options, 'hset');
     const entries = Object.entries(fields);
     if (entries.length === 0) return;
     const hash = this.write(key, 'hash', () => ({ type: 'hash', data: new Map() }));
     for (const [field, value] of entries) hash.data.set(field, value);
+    this.applyTtl(key, ttl);
   }
 
-  async hsetnx(key: string, field: string, value: string): Promise<boolean> {
+  async hsetnx(key: string, field: string, value: string, options?: WriteOptions): Promise<boolean> {
+    const ttl = optionalTtl(options, 'hsetnx');
     const hash = this.write(key, 'hash', () => ({ type: 'hash', data: new Map() }));
-    if (hash.data.has(field)) return false;
-    hash.data.set(field, value);
-    return true;
+    const written = !hash.data.has(field);
+    if (written) hash.data.set(field, value);
+    this.applyTtl(key, ttl);
+    return written;
   }
 
-  async hsetnxUnless(key: string, field: string, value: string, guard: string): Promise<HsetnxUnlessResult> {
+  async hsetnxUnless(key: string, field: string, value: string, guard: string, options?: WriteOptions): Promise<HsetnxUnlessResult> {
+    const ttl = optionalTtl(options, 'hsetnxUnless');
     const existing = this.read(key, 'hash')?.data;
-    if (existing?.has(guard)) return 'guarded';
-    if (existing?.has(field)) return 'exists';
-    this.write(key, 'hash', () => ({ type: 'hash', data: new Map() })).data.set(field, value);
-    return 'set';
+    let result: HsetnxUnlessResult = 'set';
+    if (existing?.has(guard)) result = 'guarded';
+    else if (existing?.has(field)) result = 'exists';
+    else this.write(key, 'hash', () => ({ type: 'hash', data: new Map() })).data.set(field, value);
+    this.applyTtl(key, ttl);
+    return result;
   }
 
-  async hincrby(key: string, field: string, by: number): Promise<number> {
+  async hincrby(key: string, field: string, by: number, options?: WriteOptions): Promise<number> {
     requireInteger(by, 'hincrby');
+    const ttl = optionalTtl(options, 'hincrby');
     const existing = this.read(key, 'hash')?.data.get(field);
     const next = checkedAdd(existing === undefined ? 0 : parseInteger(existing), by);
     this.write(key, 'hash', () => ({ type: 'hash', data: new Map() })).data.set(field, String(next));
+    this.applyTtl(key, ttl);
     return next;
   }
 
@@ -174,17 +198,21 @@ export class MemoryStore implements Store {
 
   // sorted sets
 
-  async zadd(key: string, score: number, member: string): Promise<void> {
+  async zadd(key: string, score: number, member: string, options?: WriteOptions): Promise<void> {
     requireScore(score, 'zadd');
+    const ttl = optionalTtl(options, 'zadd');
     this.write(key, 'zset', () => ({ type: 'zset', data: new SortedSet() })).data.set(member, score);
+    this.applyTtl(key, ttl);
   }
 
-  async zincrby(key: string, by: number, member: string): Promise<number> {
+  async zincrby(key: string, by: number, member: string, options?: WriteOptions): Promise<number> {
     requireScore(by, 'zincrby');
+    const ttl = optionalTtl(options, 'zincrby');
     const zset = this.write(key, 'zset', () => ({ type: 'zset', data: new SortedSet() })).data;
     const next = (zset.score(member) ?? 0) + by;
     if (Number.isNaN(next)) throw new Error('ERR resulting score is not a number (NaN)');
     zset.set(member, next);
+    this.applyTtl(key, ttl);
     return next;
   }
 
@@ -215,11 +243,13 @@ export class MemoryStore implements Store {
 
   // streams
 
-  async xadd(key: string, fields: Record<string, string>, options: { maxLen?: number } = {}): Promise<string> {
+  async xadd(key: string, fields: Record<string, string>, options: XaddOptions = {}): Promise<string> {
     if (Object.keys(fields).length === 0) throw new RangeError('xadd: an entry needs at least one field');
     if (options.maxLen !== undefined) requireCount(options.maxLen, 'xadd maxLen', 0);
+    const ttl = optionalTtl(options, 'xadd');
     const stream = this.write(key, 'stream', () => ({ type: 'stream', data: new StreamLog() })).data;
     const id = stream.append(this.clock(), { ...fields }, options.maxLen);
+    this.applyTtl(key, ttl);
     this.wake(key);
     return id;
   }
@@ -298,6 +328,13 @@ export class MemoryStore implements Store {
     this.slots.set(key, slot);
     this.setExpiry(key, slot, expiresAt);
     return true;
+  }
+
+  /** Gives a key that was just written the TTL its write asked for (in the same synchronous step as the write). */
+  private applyTtl(key: string, ttlMs: number | undefined): void {
+    if (ttlMs === undefined) return;
+    const slot = this.live(key);
+    if (slot) this.setExpiry(key, slot, this.clock() + ttlMs);
   }
 
   /** The slot when the key exists and has not expired; expired keys are deleted on the way. */

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { StoreUnavailableError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { HsetnxUnlessResult, ScoredMember, SetOptions, Store, StreamEntry, TailOptions } from './store.js';
-import { requireInteger, requireCount, requireTtl } from './arguments.js';
+import type { HsetnxUnlessResult, ScoredMember, SetOptions, Store, StreamEntry, TailOptions, WriteOptions, XaddOptions } from './store.js';
+import { optionalTtl, requireInteger, requireCount, requireTtl } from './arguments.js';
 
 /**
  * The multi-node store on Redis 7 (ioredis 5).
@@ -52,22 +52,39 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0`);
 
+// ARGV: field, value, guard, TTL in ms ('' for none).
 const HSETNX_UNLESS_SCRIPT = script(`
+local result
 if redis.call('HEXISTS', KEYS[1], ARGV[3]) == 1 then
-  return 2
+  result = 2
+else
+  result = redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
 end
-return redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])`);
+if ARGV[4] ~= '' then
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+end
+return result`);
 
-// ARGV: maxLen ('' for none), notification channel, then field/value pairs.
+// ARGV: maxLen ('' for none), notification channel, TTL in ms ('' for none), then field/value pairs.
 const XADD_SCRIPT = script(`
 local id
 if ARGV[1] == '' then
-  id = redis.call('XADD', KEYS[1], '*', unpack(ARGV, 3))
+  id = redis.call('XADD', KEYS[1], '*', unpack(ARGV, 4))
 else
-  id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', unpack(ARGV, 3))
+  id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', unpack(ARGV, 4))
+end
+if ARGV[3] ~= '' then
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
 end
 redis.call('PUBLISH', ARGV[2], id)
 return id`);
+
+// A write that may create its key, then its TTL, in one atomic step. ARGV: TTL in ms, the command, its arguments
+// after the key. The reply is the command's.
+const WITH_TTL_SCRIPT = script(`
+local result = redis.call(ARGV[2], KEYS[1], unpack(ARGV, 3))
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return result`);
 
 interface LuaScript {
   source: string;
@@ -130,9 +147,14 @@ export class RedisStore implements Store {
     return this.setValue(key, value, options);
   }
 
-  async incr(key: string, by = 1): Promise<number> {
+  async incr(key: string, by = 1, options?: WriteOptions): Promise<number> {
     requireInteger(by, 'incr');
-    return asNumber(await this.call('INCRBY', [key, by]));
+    return asNumber(await this.write('INCRBY', key, [by], optionalTtl(options, 'incr')));
+  }
+
+  async mget(keys: readonly string[]): Promise<(string | null)[]> {
+    if (keys.length === 0) return [];
+    return asNullableStringArray(await this.call('MGET', [...keys]));
   }
 
   async getBytes(key: string): Promise<Buffer | null> {
@@ -169,24 +191,32 @@ export class RedisStore implements Store {
     return asStringOrNull(await this.call('HGET', [key, field]));
   }
 
-  async hset(key: string, fields: Record<string, string>): Promise<void> {
+  async hmget(key: string, fields: readonly string[]): Promise<(string | null)[]> {
+    if (fields.length === 0) return [];
+    return asNullableStringArray(await this.call('HMGET', [key, ...fields]));
+  }
+
+  async hset(key: string, fields: Record<string, string>, options?: WriteOptions): Promise<void> {
+    const ttl = optionalTtl(options, 'hset');
     const flat = Object.entries(fields).flat();
     if (flat.length === 0) return;
-    await this.call('HSET', [key, ...flat]);
+    await this.write('HSET', key, flat, ttl);
   }
 
-  async hsetnx(key: string, field: string, value: string): Promise<boolean> {
-    return asNumber(await this.call('HSETNX', [key, field, value])) === 1;
+  async hsetnx(key: string, field: string, value: string, options?: WriteOptions): Promise<boolean> {
+    return asNumber(await this.write('HSETNX', key, [field, value], optionalTtl(options, 'hsetnx'))) === 1;
   }
 
-  async hsetnxUnless(key: string, field: string, value: string, guard: string): Promise<HsetnxUnlessResult> {
-    const result = asNumber(await this.eval('hsetnxUnless', HSETNX_UNLESS_SCRIPT, [key], [field, value, guard]));
+  async hsetnxUnless(key: string, field: string, value: string, guard: string, options?: WriteOptions): Promise<HsetnxUnlessResult> {
+    const ttl = optionalTtl(options, 'hsetnxUnless');
+    const args = [field, value, guard, ttl === undefined ? '' : String(ttl)];
+    const result = asNumber(await this.eval('hsetnxUnless', HSETNX_UNLESS_SCRIPT, [key], args));
     return result === 1 ? 'set' : result === 2 ? 'guarded' : 'exists';
   }
 
-  async hincrby(key: string, field: string, by: number): Promise<number> {
+  async hincrby(key: string, field: string, by: number, options?: WriteOptions): Promise<number> {
     requireInteger(by, 'hincrby');
-    return asNumber(await this.call('HINCRBY', [key, field, by]));
+    return asNumber(await this.write('HINCRBY', key, [field, by], optionalTtl(options, 'hincrby')));
   }
 
   async hgetall(key: string): Promise<Record<string, string>> {
@@ -204,12 +234,14 @@ export class RedisStore implements Store {
 
   // sorted sets
 
-  async zadd(key: string, score: number, member: string): Promise<void> {
-    await this.call('ZADD', [key, formatScore(score, 'zadd'), member]);
+  async zadd(key: string, score: number, member: string, options?: WriteOptions): Promise<void> {
+    const formatted = formatScore(score, 'zadd');
+    await this.write('ZADD', key, [formatted, member], optionalTtl(options, 'zadd'));
   }
 
-  async zincrby(key: string, by: number, member: string): Promise<number> {
-    return parseScore(asString(await this.call('ZINCRBY', [key, formatScore(by, 'zincrby'), member])));
+  async zincrby(key: string, by: number, member: string, options?: WriteOptions): Promise<number> {
+    const formatted = formatScore(by, 'zincrby');
+    return parseScore(asString(await this.write('ZINCRBY', key, [formatted, member], optionalTtl(options, 'zincrby'))));
   }
 
   async zscore(key: string, member: string): Promise<number | null> {
@@ -245,12 +277,14 @@ export class RedisStore implements Store {
 
   // streams
 
-  async xadd(key: string, fields: Record<string, string>, options: { maxLen?: number } = {}): Promise<string> {
+  async xadd(key: string, fields: Record<string, string>, options: XaddOptions = {}): Promise<string> {
     const flat = Object.entries(fields).flat();
     if (flat.length === 0) throw new RangeError('xadd: an entry needs at least one field');
     if (options.maxLen !== undefined) requireCount(options.maxLen, 'xadd maxLen', 0);
+    const ttl = optionalTtl(options, 'xadd');
     const maxLen = options.maxLen === undefined ? '' : String(options.maxLen);
-    return asString(await this.eval('XADD', XADD_SCRIPT, [key], [maxLen, notifyChannel(key), ...flat]));
+    const args = [maxLen, notifyChannel(key), ttl === undefined ? '' : String(ttl), ...flat];
+    return asString(await this.eval('XADD', XADD_SCRIPT, [key], args));
   }
 
   async xread(key: string, afterId: string, count?: number): Promise<StreamEntry[]> {
@@ -347,6 +381,12 @@ export class RedisStore implements Store {
 
   private call(command: string, args: (string | number | Buffer)[]): Promise<unknown> {
     return this.run(command, (client) => client.call(command, args));
+  }
+
+  /** A write that may create `key`: the plain command, or with its TTL in the same atomic step (a Lua script). */
+  private write(command: string, key: string, args: (string | number)[], ttlMs: number | undefined): Promise<unknown> {
+    if (ttlMs === undefined) return this.call(command, [key, ...args]);
+    return this.eval(command, WITH_TTL_SCRIPT, [key], [String(ttlMs), command, ...args.map(String)]);
   }
 
   /** EVALSHA, falling back to EVAL once per server that has not seen the script (e.g. after a restart). */
@@ -597,6 +637,11 @@ function asStringOrNull(reply: unknown): string | null {
 function asNumber(reply: unknown): number {
   if (typeof reply !== 'number') throw unexpectedReply(reply);
   return reply;
+}
+
+function asNullableStringArray(reply: unknown): (string | null)[] {
+  if (!Array.isArray(reply) || !reply.every((item) => item === null || typeof item === 'string')) throw unexpectedReply(reply);
+  return reply as (string | null)[];
 }
 
 function asStringArray(reply: unknown): string[] {

@@ -14,6 +14,21 @@ export interface SetOptions {
   nx?: boolean;
 }
 
+/**
+ * Options of a write that may create its key. `ttlMs` (re)sets the key's TTL in the same atomic step as the write
+ * (one Lua script on Redis, one synchronous step in memory), whatever the write's outcome (an HSETNX that finds its
+ * field still refreshes the TTL): an ephemeral key never exists without its TTL, not even after a failure between
+ * two commands. Without it an existing TTL is kept and a new key has none.
+ */
+export interface WriteOptions {
+  ttlMs?: number;
+}
+
+export interface XaddOptions extends WriteOptions {
+  /** Trims old entries approximately (`MAXLEN ~`). */
+  maxLen?: number;
+}
+
 export interface StreamEntry {
   /** Monotonic id, comparable as `${ms}-${seq}` (Redis stream id format in both implementations). */
   id: string;
@@ -42,7 +57,9 @@ export interface Store {
   /** Returns false only when `nx` was asked and the key already existed. */
   set(key: string, value: string, options?: SetOptions): Promise<boolean>;
   /** Atomic integer increment; creates the key at 0 first. */
-  incr(key: string, by?: number): Promise<number>;
+  incr(key: string, by?: number, options?: WriteOptions): Promise<number>;
+  /** Many strings in one round trip, in the order asked; null for a missing key (or one that is not a string). */
+  mget(keys: readonly string[]): Promise<(string | null)[]>;
   getBytes(key: string): Promise<Buffer | null>;
   setBytes(key: string, value: Uint8Array, options?: SetOptions): Promise<boolean>;
   del(...keys: string[]): Promise<number>;
@@ -54,23 +71,25 @@ export interface Store {
 
   // hashes
   hget(key: string, field: string): Promise<string | null>;
-  hset(key: string, fields: Record<string, string>): Promise<void>;
-  /** First write wins: returns false (and changes nothing) when the field already exists. */
-  hsetnx(key: string, field: string, value: string): Promise<boolean>;
+  /** Several fields of one hash in one round trip, in the order asked; null for a missing field. */
+  hmget(key: string, fields: readonly string[]): Promise<(string | null)[]>;
+  hset(key: string, fields: Record<string, string>, options?: WriteOptions): Promise<void>;
+  /** First write wins: returns false (and changes nothing but the TTL asked for) when the field already exists. */
+  hsetnx(key: string, field: string, value: string, options?: WriteOptions): Promise<boolean>;
   /**
    * HSETNX unless `guard` is already a field of the hash, atomically: 'set' (written), 'exists' (field was there;
    * nothing changed) or 'guarded' (the guard field exists; nothing written). A quiz question's close writes the
    * guard, so an answer is either recorded before the close (and counted) or refused; never both.
    */
-  hsetnxUnless(key: string, field: string, value: string, guard: string): Promise<HsetnxUnlessResult>;
-  hincrby(key: string, field: string, by: number): Promise<number>;
+  hsetnxUnless(key: string, field: string, value: string, guard: string, options?: WriteOptions): Promise<HsetnxUnlessResult>;
+  hincrby(key: string, field: string, by: number, options?: WriteOptions): Promise<number>;
   hgetall(key: string): Promise<Record<string, string>>;
   hdel(key: string, ...fields: string[]): Promise<number>;
   hlen(key: string): Promise<number>;
 
   // sorted sets (equal scores order by member, as in Redis)
-  zadd(key: string, score: number, member: string): Promise<void>;
-  zincrby(key: string, by: number, member: string): Promise<number>;
+  zadd(key: string, score: number, member: string, options?: WriteOptions): Promise<void>;
+  zincrby(key: string, by: number, member: string, options?: WriteOptions): Promise<number>;
   zscore(key: string, member: string): Promise<number | null>;
   zrem(key: string, ...members: string[]): Promise<number>;
   zcard(key: string): Promise<number>;
@@ -81,7 +100,7 @@ export interface Store {
 
   // append-only streams
   /** Appends an entry and returns its id. `maxLen` trims old entries approximately. */
-  xadd(key: string, fields: Record<string, string>, options?: { maxLen?: number }): Promise<string>;
+  xadd(key: string, fields: Record<string, string>, options?: XaddOptions): Promise<string>;
   /** Entries with id strictly greater than `afterId` ('0' for all), oldest first. */
   xread(key: string, afterId: string, count?: number): Promise<StreamEntry[]>;
   xlen(key: string): Promise<number>;

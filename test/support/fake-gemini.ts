@@ -334,16 +334,60 @@ function usageFor(request: RecordedRequest, output: string, usage: FakeUsage | u
   return { promptTokenCount: input, candidatesTokenCount: outputTokens, totalTokenCount: input + outputTokens };
 }
 
-/** Texts sent in a batchEmbedContents body (`{requests: [{model, content: {parts: [{text}]}}]}`). */
+/** One entry of a batchEmbedContents body: `{model, content: {parts: [{text}]}, taskType?, outputDimensionality?}`. */
+export interface EmbedEntry {
+  text: string;
+  taskType: string | undefined;
+  outputDimensionality: number | undefined;
+}
+
+/** The entries of a batchEmbedContents body, in order. */
+export function embedEntries(body: unknown): EmbedEntry[] {
+  const record = (body ?? {}) as {
+    requests?: { content?: { parts?: { text?: string }[] }; taskType?: string; outputDimensionality?: number }[];
+  };
+  return (record.requests ?? []).map((entry) => ({
+    text: (entry.content?.parts ?? []).map((part) => part.text ?? '').join(''),
+    taskType: entry.taskType,
+    outputDimensionality: entry.outputDimensionality,
+  }));
+}
+
+/** Texts sent in a batchEmbedContents body. */
 export function embedTexts(body: unknown): string[] {
-  const record = (body ?? {}) as { requests?: { content?: { parts?: { text?: string }[] } }[] };
-  return (record.requests ?? []).map((entry) => (entry.content?.parts ?? []).map((part) => part.text ?? '').join(''));
+  return embedEntries(body).map((entry) => entry.text);
+}
+
+/** gemini-embedding-001's size when no outputDimensionality is asked for. */
+export const FAKE_EMBEDDING_DEFAULT_DIMENSIONS = 3072;
+
+/**
+ * What the fake answers for a text: a deterministic embedding from hashed character bigrams and words (signed
+ * feature hashing), so texts sharing vocabulary are close and retrieval through the fake means something. Like
+ * Gemini's truncated embeddings it is not of unit length (the full-size one is; so is ours below 3072 only after
+ * the adapter normalises it), and values are rounded to 6 decimals, as JSON numbers on the wire would be.
+ */
+export function fakeEmbedding(text: string, dimensions = FAKE_EMBEDDING_DEFAULT_DIMENSIONS): number[] {
+  const vector = new Array<number>(dimensions).fill(0);
+  const folded = text.normalize('NFKC').toLowerCase();
+  const characters = Array.from(folded.replace(/\s+/gu, ' ').trim());
+  const features: string[] = [];
+  for (let index = 0; index + 1 < characters.length; index++) features.push(`b:${characters[index]}${characters[index + 1]}`);
+  for (const word of folded.match(/[\p{L}\p{N}]+/gu) ?? []) features.push(`w:${word}`);
+  for (const feature of features) {
+    let hash = 0x811c9dc5;
+    for (let index = 0; index < feature.length; index++) hash = Math.imul(hash ^ feature.charCodeAt(index), 0x01000193) >>> 0;
+    const slot = hash % dimensions;
+    vector[slot] = (vector[slot] ?? 0) + ((hash >>> 31) & 1 ? -1 : 1);
+  }
+  const norm = Math.hypot(...vector) || 1;
+  const scale = dimensions >= FAKE_EMBEDDING_DEFAULT_DIMENSIONS ? 1 : 0.5 + (characters.length % 7) / 4;
+  return vector.map((value) => Math.round(((value / norm) * scale) * 1e6) / 1e6);
 }
 
 function defaultResponder(request: RecordedRequest): FakeReply {
   if (request.action === 'batchEmbedContents') {
-    // Deterministic, distinct per text: [length, first code point, 1].
-    return { embeddings: embedTexts(request.body).map((text) => [text.length, text.codePointAt(0) ?? 0, 1]) };
+    return { embeddings: embedEntries(request.body).map((entry) => fakeEmbedding(entry.text, entry.outputDimensionality)) };
   }
   return { status: 400, message: `fake-gemini: no reply queued for ${request.action}` };
 }

@@ -47,7 +47,7 @@ export const isHandControl = (request: RecordedRequest) =>
   request.action === 'generateContent' && 'understood' in (bodyOf(request).generationConfig?.responseJsonSchema?.properties ?? {});
 const streams = (request: RecordedRequest, wording: string) => request.action === 'streamGenerateContent' && promptOf(request).includes(wording);
 export const isHandAnswer = (request: RecordedRequest) => streams(request, '구체적인 질문에 답하는 설명');
-export const isHandExplain = (request: RecordedRequest) => streams(request, '번째 하위 개념 「');
+export const isHandExplain = (request: RecordedRequest) => streams(request, '번째 하위 개념(`<하위_개념>`) 차례');
 export const isHandReexplain = (request: RecordedRequest) => streams(request, '설명을 듣고 이해하지 못했다고');
 export const isHandFinal = (request: RecordedRequest) => streams(request, '최종적으로 설명하는');
 export const isHandSummary = (request: RecordedRequest) => streams(request, '하나의 Markdown 정리 문서');
@@ -79,13 +79,13 @@ export function handGemini(options: { lecture?: LectureGeminiOptions } = {}): (r
     if (isHandAnswer(request)) return { stream: HAND_ANSWER };
     // Before the explain wording: a re-explanation prompt never contains it, but be explicit about the order.
     if (isHandReexplain(request)) {
-      const target = /학생이 「(.+?)」 설명을 듣고/u.exec(prompt)?.[1] ?? '?';
+      const target = tagged(prompt, '다시_설명할_개념') ?? '?';
       const attempt = (tagged(prompt, '이전_설명') ?? '').match(/\[설명 \d+\]/gu)?.length ?? 0;
       return { stream: pieces(reexplainText(target, attempt + 1)) };
     }
     if (isHandExplain(request)) {
-      const match = /지금은 (\d+\/\d+)번째 하위 개념 「(.+?)」/u.exec(prompt);
-      return { stream: pieces(explainText(match?.[1] ?? '?', match?.[2] ?? '?')) };
+      const position = /지금은 (\d+\/\d+)번째 하위 개념/u.exec(prompt)?.[1];
+      return { stream: pieces(explainText(position ?? '?', tagged(prompt, '하위_개념') ?? '?')) };
     }
     if (isHandFinal(request)) return { stream: pieces(finalText(partHeadings(prompt))) };
     if (isHandSummary(request)) return { stream: pieces(summaryText(partHeadings(prompt))) };

@@ -149,7 +149,8 @@ export class LectureClient {
         if (payload.seq < this.lastSeq) this.seqErrors.push(`session:state seq ${payload.seq} < lastSeq ${this.lastSeq}`);
         this.lastSeq = payload.seq;
         this.applySnapshot((raw as TutorServerEvents['session:state']).state);
-      } else {
+      } else if (payload.seq > 0) {
+        // seq 0 marks a notice outside the numbered stream (a session that cannot open, a store outage).
         if (payload.seq !== this.lastSeq + 1) this.seqErrors.push(`${event} seq ${payload.seq} after ${this.lastSeq}`);
         this.lastSeq = Math.max(this.lastSeq, payload.seq);
       }

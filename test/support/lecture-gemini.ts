@@ -122,10 +122,10 @@ export const isLectureWrite = (request: RecordedRequest) =>
 export const isLectureContinue = (request: RecordedRequest) =>
   request.action === 'streamGenerateContent' && promptOf(request).includes('<이미_작성된_강의>');
 
-/** Which scripted chapter a writer request is about (its title is quoted in the prompt). */
+/** Which scripted chapter a writer request is about (its title is fenced in `<챕터_제목>`). */
 export function chapterOf(request: RecordedRequest, chapters: readonly ScriptedChapter[] = SCRIPTED_CHAPTERS): number {
-  const prompt = promptOf(request);
-  return chapters.findIndex((chapter) => prompt.includes(`「${chapter.title}」`));
+  const title = /<챕터_제목>\n([\s\S]*?)\n<\/챕터_제목>/.exec(promptOf(request))?.[1];
+  return chapters.findIndex((chapter) => chapter.title === title);
 }
 
 /** The student's answer quoted in a tutor prompt. */
@@ -178,7 +178,7 @@ export function lectureGemini(options: LectureGeminiOptions = {}): (request: Rec
     if (request.action === 'generateContent' && 'subconcepts' in schema) {
       return { json: { subconcepts: SUBCONCEPTS } };
     }
-    if (request.action === 'streamGenerateContent' && prompt.includes('하위 개념 「')) {
+    if (request.action === 'streamGenerateContent' && prompt.includes('확인 질문에 제대로 답하지 못했습니다')) {
       return { stream: ['다시 살펴볼게요. ', '자료의 합은 ', '모든 값을 더한 것입니다.'] };
     }
     if (request.action === 'streamGenerateContent' && prompt.includes('보충 설명')) {

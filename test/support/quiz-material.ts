@@ -26,3 +26,17 @@ export function quizMaterials(text = SAMPLE_MATERIAL_TEXT) {
     },
   };
 }
+
+/**
+ * An item with its choices sorted and the answer index following its choice: two items that differ only in the
+ * order of their choices (as the quiz's seed shuffles them) compare equal.
+ */
+export function withoutChoiceOrder<T extends { choices: string[]; answer: number }>(item: T): T {
+  const choices = [...item.choices].sort();
+  return { ...item, choices, answer: choices.indexOf(item.choices[item.answer] as string) };
+}
+
+/** How often `term` occurs in `text`. */
+export function countTerm(text: string, term: string): number {
+  return term === '' ? 0 : text.split(term).length - 1;
+}

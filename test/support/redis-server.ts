@@ -1,11 +1,27 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 
-/** The Redis most tests share; every test keeps to its own random key prefix (see uniquePrefix). */
-export const SHARED_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/**
+ * The shared Redis the store contract runs on (every test keeps to its own random key prefix, see uniquePrefix, and
+ * deletes its keys). Never database 0, which belongs to whoever else uses that Redis: `TEST_REDIS_URL` overrides the
+ * default, and a URL naming database 0 (or none) is refused. Tests that boot the app use a throwaway server instead
+ * (startRedisServer / suiteRedis), so its `lectern:*` keys never meet anyone else's.
+ */
+export const TEST_REDIS_URL = nonZeroDatabase(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/9');
+/** The same URL under its older name. */
+export const SHARED_REDIS_URL = TEST_REDIS_URL;
+
+function nonZeroDatabase(url: string): string {
+  const database = new URL(url).pathname.replace(/^\//, '') || '0';
+  if (database === '0') throw new Error(`TEST_REDIS_URL must name a Redis database other than 0 (got ${url})`);
+  return url;
+}
 
 /** A key prefix no other test (or test run) uses, so tests can share one Redis and clean up after themselves. */
 export function uniquePrefix(label = 'test'): string {
@@ -28,29 +44,39 @@ const START_ATTEMPTS = 3;
 
 /** Every child we started; killed when the worker exits, so a failing test cannot leak a redis-server. */
 const running = new Set<ChildProcess>();
+/** Data directories of persistent servers; removed when the worker exits (a stopped server may be restarted). */
+const dataDirs = new Set<string>();
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
+  for (const directory of dataDirs) rmSync(directory, { recursive: true, force: true });
 });
 
-/** A throwaway redis-server on a free port, with no persistence, answering PING when this resolves. */
-export async function startRedisServer(): Promise<RedisServer> {
+export interface RedisServerOptions {
+  /**
+   * Keep the data across stop/restart (an append-only file fsynced on every write, in a temp dir removed when the
+   * test worker exits): an outage the data survives, like a production Redis restarting. Off by default.
+   */
+  persistent?: boolean;
+}
+
+/** A throwaway redis-server on a free port, answering PING when this resolves. */
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   let lastError: unknown;
+  const dataDir = options.persistent ? mkdtempSync(path.join(tmpdir(), 'lectern-redis-')) : undefined;
+  if (dataDir) dataDirs.add(dataDir);
   // The free port can be taken between our probe and redis binding it; pick another one then.
   for (let attempt = 0; attempt < START_ATTEMPTS; attempt += 1) {
     const port = await freePort();
     try {
-      let child = await spawnRedis(port);
-      const stopWith = async (signal: NodeJS.Signals) => {
-        await terminate(child, signal);
-      };
+      let child = await spawnRedis(port, dataDir);
       return {
         port,
         url: `redis://127.0.0.1:${port}`,
-        stop: () => stopWith('SIGTERM'),
-        kill: () => stopWith('SIGKILL'),
+        stop: () => terminate(child, 'SIGTERM'),
+        kill: () => terminate(child, 'SIGKILL'),
         restart: async () => {
           await terminate(child, 'SIGTERM');
-          child = await spawnRedis(port);
+          child = await spawnRedis(port, dataDir);
         },
       };
     } catch (error) {
@@ -71,12 +97,13 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-async function spawnRedis(port: number): Promise<ChildProcess> {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+async function spawnRedis(port: number, dataDir: string | undefined): Promise<ChildProcess> {
+  const persistence = dataDir
+    ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dataDir]
+    : ['--appendonly', 'no'];
+  const child = spawn('redis-server', ['--port', String(port), '--save', '', ...persistence, '--bind', '127.0.0.1'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.add(child);
   // Keep the tail of the output for the error message; reading the pipes also keeps them from filling up.
   let output = '';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
-import { createApp, type App, type AppOverrides } from '../../src/app.js';
+import { startApp, type App, type AppOverrides } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 
@@ -23,7 +23,7 @@ export interface TestApp extends App {
 export async function startTestApp(env: Record<string, string> = {}, overrides: AppOverrides = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lectern-test-'));
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: dataDir, PRELOAD_SAMPLE: 'false', ...env });
-  const app = createApp(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), overrides);
+  const app = await startApp(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), overrides);
   await new Promise<void>((resolve) => app.server.httpServer.listen(0, '127.0.0.1', resolve));
   const port = (app.server.httpServer.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;

@@ -1,0 +1,12 @@
+import { dataDirectory } from './eval-support.js';
+import { formatTable, runEvaluation } from './eval-runner.js';
+
+/**
+ * The offline judge (label2: good only for a fully correct answer) against the tuned word-overlap baseline on
+ * each dev file and the Korean dev set: accuracy, macro-F1 and Cohen's κ, on the dev data and under
+ * cross-validation grouped by question. Prints a table, then the whole result as one JSON object.
+ * Usage: npm run eval:judge [-- <data dir, default ../shared/eval/asag>]
+ */
+const result = runEvaluation(dataDirectory(), ['label2']);
+console.log(formatTable('Judge (label2 good/bad): accuracy, macro-F1, Cohen κ', result.label2));
+console.log(JSON.stringify({ task: 'judge', dataDirectory: result.dataDirectory, folds: result.folds, model: result.model, label2: result.label2 }));

@@ -1,0 +1,187 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { ASSESSOR_MODEL, type AssessorModel } from '../src/judges/index.js';
+import { type TrainingItem, fitModel, predict, prepareItems } from './assessor-training.js';
+import {
+  DEV_FILES,
+  type EvalItem,
+  FOLDS,
+  KO_DEV_FILE,
+  type Scores,
+  baselineScore,
+  groupFolds,
+  label2For,
+  label3For,
+  loadItems,
+  roundScores,
+  scoreLabels,
+  tuneThreshold2,
+  tuneThresholds3,
+} from './eval-support.js';
+
+/**
+ * One evaluation run over the dev files and the Korean dev set: the assessor with its committed constants and
+ * the baseline with thresholds tuned on the same file ("dev"), and both under cross-validation grouped by
+ * question ("cv": the assessor refitted on every other question of all files, the baseline's thresholds tuned on
+ * the other folds of the file), which estimates how each carries over to unseen questions.
+ */
+
+export type Task = 'label2' | 'label3';
+
+export interface MethodResult {
+  dev: Scores;
+  cv: Scores;
+}
+
+export interface SetResult {
+  set: string;
+  items: number;
+  questions: number;
+  assessor: MethodResult;
+  baseline: MethodResult & { thresholds: number[] };
+}
+
+interface LoadedSet {
+  name: string;
+  entries: TrainingItem[];
+  /** Part of the English training pool (the Korean set never is: it checks transfer). */
+  training: boolean;
+}
+
+function loadSets(directory: string): LoadedSet[] {
+  const sets: LoadedSet[] = DEV_FILES.map((file) => ({
+    name: file.replace('.dev.jsonl', ''),
+    entries: prepareItems(loadItems(path.join(directory, file)), file),
+    training: true,
+  }));
+  if (existsSync(KO_DEV_FILE)) sets.push({ name: 'ko-dev', entries: prepareItems(loadItems(KO_DEV_FILE), 'ko-dev'), training: false });
+  return sets;
+}
+
+function goldOf(item: EvalItem, task: Task): string | null {
+  return task === 'label2' ? item.label2 : item.label3;
+}
+
+function baselineResult(entries: readonly TrainingItem[], task: Task): SetResult['baseline'] {
+  const items = entries.map((entry) => entry.item).filter((item) => goldOf(item, task) !== null);
+  const scores = items.map(baselineScore);
+  const gold = items.map((item) => goldOf(item, task) ?? '');
+  const labelsWith = (indexes: readonly number[], trainIndexes: readonly number[]): Map<number, string> => {
+    const predicted = new Map<number, string>();
+    const trainScores = trainIndexes.map((index) => scores[index] ?? 0);
+    if (task === 'label2') {
+      const threshold = tuneThreshold2(trainScores, trainIndexes.map((index) => items[index]?.label2 ?? 'bad'));
+      for (const index of indexes) predicted.set(index, label2For(scores[index] ?? 0, threshold));
+    } else {
+      const thresholds = tuneThresholds3(trainScores, trainIndexes.map((index) => items[index]?.label3 ?? 'incorrect'));
+      for (const index of indexes) predicted.set(index, label3For(scores[index] ?? 0, thresholds));
+    }
+    return predicted;
+  };
+  const all = items.map((_, index) => index);
+  const thresholds =
+    task === 'label2'
+      ? [tuneThreshold2(scores, items.map((item) => item.label2))]
+      : tuneThresholds3(scores, items.map((item) => item.label3 ?? 'incorrect'));
+  const dev = labelsWith(all, all);
+  const folds = groupFolds(items);
+  const cv = new Map<number, string>();
+  for (let fold = 0; fold < FOLDS; fold += 1) {
+    const test = all.filter((index) => folds[index] === fold);
+    const train = all.filter((index) => folds[index] !== fold);
+    if (test.length === 0) continue;
+    for (const [index, label] of labelsWith(test, train)) cv.set(index, label);
+  }
+  return {
+    dev: roundScores(scoreLabels(gold, all.map((index) => dev.get(index) ?? ''))),
+    cv: roundScores(scoreLabels(gold, all.map((index) => cv.get(index) ?? ''))),
+    thresholds,
+  };
+}
+
+function assessorScores(entries: readonly TrainingItem[], labels: readonly { label2: string; label3: string }[], task: Task): Scores {
+  const gold: string[] = [];
+  const predicted: string[] = [];
+  entries.forEach((entry, index) => {
+    const label = goldOf(entry.item, task);
+    if (label === null) return;
+    gold.push(label);
+    predicted.push(labels[index]?.[task] ?? '');
+  });
+  return roundScores(scoreLabels(gold, predicted));
+}
+
+/** Grouped CV predictions for every set: fit on all training sets minus the held-out questions of one fold. */
+function crossValidated(sets: readonly LoadedSet[]): Map<string, { label2: string; label3: string }[]> {
+  const pool = sets.filter((set) => set.training);
+  const result = new Map<string, { label2: string; label3: string }[]>();
+  for (const set of pool) {
+    const folds = groupFolds(set.entries.map((entry) => entry.item));
+    const labels = new Array<{ label2: string; label3: string }>(set.entries.length);
+    for (let fold = 0; fold < FOLDS; fold += 1) {
+      const training = pool.flatMap((other) => (other === set ? set.entries.filter((_, index) => folds[index] !== fold) : other.entries));
+      const model = fitModel(training);
+      set.entries.forEach((entry, index) => {
+        if (folds[index] === fold) labels[index] = predict(entry, model);
+      });
+    }
+    result.set(set.name, labels);
+  }
+  return result;
+}
+
+export interface EvaluationResult {
+  dataDirectory: string;
+  folds: number;
+  model: AssessorModel;
+  label2: SetResult[];
+  label3: SetResult[];
+}
+
+export function runEvaluation(directory: string, tasks: readonly Task[], model: AssessorModel = ASSESSOR_MODEL): EvaluationResult {
+  const sets = loadSets(directory);
+  const cv = crossValidated(sets);
+  const resultFor = (task: Task): SetResult[] =>
+    sets
+      .filter((set) => set.entries.some((entry) => goldOf(entry.item, task) !== null))
+      .map((set) => {
+        const dev = set.entries.map((entry) => predict(entry, model));
+        // The Korean set is never trained on, so its dev figure already is a held-out one.
+        const held = cv.get(set.name) ?? dev;
+        return {
+          set: set.name,
+          items: set.entries.filter((entry) => goldOf(entry.item, task) !== null).length,
+          questions: new Set(set.entries.map((entry) => entry.item.questionId)).size,
+          assessor: { dev: assessorScores(set.entries, dev, task), cv: assessorScores(set.entries, held, task) },
+          baseline: baselineResult(set.entries, task),
+        };
+      });
+  return {
+    dataDirectory: directory,
+    folds: FOLDS,
+    model,
+    label2: tasks.includes('label2') ? resultFor('label2') : [],
+    label3: tasks.includes('label3') ? resultFor('label3') : [],
+  };
+}
+
+function cell(scores: Scores): string {
+  return `${scores.accuracy.toFixed(3)} ${scores.macroF1.toFixed(3)} ${scores.kappa.toFixed(3)}`;
+}
+
+/** A readable table: per set, accuracy / macro-F1 / κ for assessor and baseline, dev and grouped CV. */
+export function formatTable(title: string, results: readonly SetResult[]): string {
+  const lines = [
+    title,
+    `${'set'.padEnd(22)} ${'n'.padStart(4)}  ${'assessor dev'.padEnd(18)} ${'baseline dev'.padEnd(18)} ${'assessor cv'.padEnd(18)} ${'baseline cv'.padEnd(18)} beats`,
+    `${''.padEnd(22)} ${''.padStart(4)}  ${'acc   F1    κ'.padEnd(18)} ${'acc   F1    κ'.padEnd(18)} ${'acc   F1    κ'.padEnd(18)} ${'acc   F1    κ'.padEnd(18)} dev/cv`,
+  ];
+  for (const result of results) {
+    const beatsDev = result.assessor.dev.macroF1 > result.baseline.dev.macroF1 ? 'yes' : 'no';
+    const beatsCv = result.assessor.cv.macroF1 > result.baseline.cv.macroF1 ? 'yes' : 'no';
+    lines.push(
+      `${result.set.padEnd(22)} ${String(result.items).padStart(4)}  ${cell(result.assessor.dev).padEnd(18)} ${cell(result.baseline.dev).padEnd(18)} ${cell(result.assessor.cv).padEnd(18)} ${cell(result.baseline.cv).padEnd(18)} ${beatsDev}/${beatsCv}`,
+    );
+  }
+  return lines.join('\n');
+}

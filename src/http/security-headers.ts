@@ -1,0 +1,38 @@
+import helmet from 'helmet';
+import type { RequestHandler } from 'express';
+
+/**
+ * Security headers on every response of the express app (pages, static files, API answers and errors), set by
+ * helmet before any route runs. No page is meant to be embedded in another site's frame, so `frame-ancestors` is
+ * `'none'` everywhere (and X-Frame-Options DENY for browsers without CSP 3).
+ *
+ * The CSP allows only this origin's scripts (no inline script or handler: pages load /*.js modules), styles from
+ * files (KaTeX sets its layout through the CSSOM, which `style-src` does not restrict; DOMPurify drops `style`
+ * attributes), this origin's fonts (Pretendard, KaTeX), images from this origin and `data:` (the favicon
+ * placeholder; the join QR code is an SVG from /api/rooms), and connections to this origin (fetch and socket.io's
+ * websocket). No `upgrade-insecure-requests` and no HSTS: the server also runs on plain http (localhost, a school
+ * LAN), and HSTS belongs to whatever terminates TLS in front of it.
+ */
+export function securityHeaders(): RequestHandler {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        baseUri: ["'self'"],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        imgSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        scriptSrc: ["'self'"],
+        scriptSrcAttr: ["'none'"],
+        styleSrc: ["'self'"],
+      },
+    },
+    xFrameOptions: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    strictTransportSecurity: false,
+  });
+}

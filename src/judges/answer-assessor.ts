@@ -1,0 +1,195 @@
+import { isEcho, isGiveUp, isKeywordList, isPastedPassage } from './answer-flags.js';
+import { ASSESSOR_MODEL, type AssessorModel, SHORT_ANSWER, featureVector, probability } from './assessor-model.js';
+import { type KeywordEvidence, matchKeywords } from './keyword-match.js';
+import { type ReferenceComparison, compareWithReference } from './reference-comparison.js';
+import { type AnalysedText, analyseText } from './text-units.js';
+
+/**
+ * The offline assessor: judges a student's answer against a reference answer (and accepted alternatives) without
+ * a language model, deterministically, for English and Korean. A logistic score over overlap features decides
+ * correct / partial / incorrect; hard rules then make sure a give-up, an echo of the question, a pasted passage,
+ * a bare keyword list or a contradiction of the reference is never judged correct.
+ */
+
+export interface AssessInput {
+  question: string;
+  reference: string;
+  /** Other acceptable reference answers; the answer is compared with the one it fits best. */
+  alternatives?: readonly string[];
+  /** Expected keywords (`a/b` lists synonyms); fewer than half present means at most partial. */
+  keywords?: readonly string[];
+  answer: string;
+  /** The lecture or source text the question was drawn from, to recognise a pasted passage. */
+  source?: string;
+  /**
+   * The answer's language, when known: it sets the run length of the pasted-passage check. Analysis itself goes by
+   * script, so Korean, English and both mixed work without it.
+   */
+  language?: 'ko' | 'en';
+}
+
+export type Label3 = 'correct' | 'partial' | 'incorrect';
+export type Label2 = 'good' | 'bad';
+
+/** Why an answer was held down, whatever its overlap. */
+export type AssessFlag =
+  | 'give-up'
+  | 'echo'
+  | 'pasted-passage'
+  | 'keyword-list'
+  | 'negation'
+  | 'antonym'
+  | 'reversed'
+  | 'swapped'
+  | 'missing-keywords';
+
+export interface Assessment {
+  label3: Label3;
+  label2: Label2;
+  /** 0..1 and ordered like label3: every correct score is above every partial one, every partial above every incorrect. */
+  score: number;
+  evidence: { matched: string[]; missing: string[]; flags: AssessFlag[] };
+}
+
+/** One reference's comparison and feature vector. */
+export interface Candidate {
+  comparison: ReferenceComparison;
+  features: number[];
+}
+
+/** Everything about an answer that does not depend on the model's numbers: computed once, decided many times. */
+export interface PreparedAssessment {
+  answer: AnalysedText;
+  question: AnalysedText;
+  candidates: Candidate[];
+  giveUp: boolean;
+  pasted: boolean;
+  keywordList: boolean;
+  keywords: KeywordEvidence | undefined;
+}
+
+/** The flags that cap an answer, with the best label each allows. */
+const CAPS: Readonly<Record<AssessFlag, Label3>> = {
+  'give-up': 'incorrect',
+  echo: 'incorrect',
+  negation: 'incorrect',
+  antonym: 'incorrect',
+  reversed: 'incorrect',
+  swapped: 'incorrect',
+  'pasted-passage': 'partial',
+  'keyword-list': 'partial',
+  'missing-keywords': 'partial',
+};
+
+const RANK: Readonly<Record<Label3, number>> = { incorrect: 0, partial: 1, correct: 2 };
+
+/**
+ * Contradiction caps apply only to a restatement: a short answer (at most SHORT_ANSWER content words) that
+ * covers a fair part of the reference and is at least half made of its words, i.e. one that reuses the reference's
+ * words. In long answers that mention many things the same signals are too noisy to overrule the score (measured
+ * on the dev files), so there they only weigh in as a feature.
+ */
+export const RESTATEMENT_RECALL = 0.3;
+export const RESTATEMENT_PRECISION = 0.5;
+/** An agreeing reference this close (in P(good)) to the best-fitting one is preferred over a contradicted one. */
+const AGREEING_MARGIN = 0.05;
+
+function contradicts(comparison: ReferenceComparison): boolean {
+  return comparison.contradiction.flipped || comparison.contradiction.swapped !== undefined;
+}
+
+function contradictionFlags(comparison: ReferenceComparison, answer: AnalysedText): AssessFlag[] {
+  const { contradiction } = comparison;
+  if (comparison.recall < RESTATEMENT_RECALL || comparison.precision < RESTATEMENT_PRECISION) return [];
+  if (answer.units.length > SHORT_ANSWER) return [];
+  const flags: AssessFlag[] = [];
+  if (contradiction.flipped) {
+    if (contradiction.negationFlip) flags.push('negation');
+    if (contradiction.antonymFlips.length > 0) flags.push('antonym');
+    if (contradiction.reversed !== undefined) flags.push('reversed');
+  }
+  if (contradiction.swapped !== undefined) flags.push('swapped');
+  return flags;
+}
+
+/**
+ * The score keeps label order whatever the two probabilities say: correct answers keep P(good) (at or above the
+ * correct threshold t), partial ones map into [t/2, t) and incorrect ones into [0, t/2), both by P(good).
+ */
+function scoreFor(label: Label3, good: number, model: AssessorModel): number {
+  const threshold = model.correctThreshold;
+  const below = Math.min(good, threshold * 0.999);
+  if (label === 'correct') return Math.max(good, threshold);
+  return label === 'partial' ? (threshold + below) / 2 : below / 2;
+}
+
+/**
+ * Characters of an answer that are read: far beyond any short answer, and it keeps one assessment in the order of
+ * milliseconds (the clause and antonym checks grow faster than linearly with length).
+ */
+export const MAX_ANSWER_CHARACTERS = 4000;
+
+/** Analyses an answer against its question, references, keywords and source. Pure; no model numbers involved. */
+export function prepareAssessment(input: AssessInput): PreparedAssessment {
+  const answerText = input.answer.slice(0, MAX_ANSWER_CHARACTERS);
+  const answer = analyseText(answerText);
+  const question = analyseText(input.question);
+  const referenceTexts = [input.reference, ...(input.alternatives ?? [])].filter((text) => text.trim().length > 0);
+  const references = (referenceTexts.length > 0 ? referenceTexts : [input.question]).map((text) => analyseText(text));
+  const candidates = references.map((reference) => {
+    const comparison = compareWithReference(answer, reference, question);
+    return { comparison, features: featureVector(comparison, answer, references.length) };
+  });
+  const giveUp = isGiveUp(answer);
+  const hangul = input.language === undefined ? undefined : input.language === 'ko';
+  return {
+    answer,
+    question,
+    candidates,
+    giveUp,
+    pasted: !giveUp && input.source !== undefined && isPastedPassage(answerText, input.source, referenceTexts.join('\n'), hangul),
+    keywordList: !giveUp && isKeywordList(answer, references[0] ?? question, question),
+    keywords: input.keywords === undefined || input.keywords.length === 0 ? undefined : matchKeywords(input.keywords, answer),
+  };
+}
+
+/** The verdict on a prepared answer under a model: best-fitting reference, flags, caps, labels. */
+export function decideAssessment(prepared: PreparedAssessment, model: AssessorModel = ASSESSOR_MODEL): Assessment {
+  const ranked = prepared.candidates
+    .map((candidate) => ({ candidate, probability: probability(model.good, candidate.features) }))
+    .sort((left, right) => right.probability - left.probability);
+  const top = ranked[0];
+  if (top === undefined) throw new Error('an assessment needs at least one reference');
+  // An answer that agrees with some acceptable reference nearly as well as it fits the best one does not
+  // contradict: judge it against the agreeing one.
+  const agreeing = contradicts(top.candidate.comparison)
+    ? ranked.find((entry) => !contradicts(entry.candidate.comparison) && entry.probability >= top.probability - AGREEING_MARGIN)
+    : undefined;
+  const chosen = agreeing ?? top;
+  const best = chosen.candidate;
+  const bestProbability = chosen.probability;
+  const flags: AssessFlag[] = [];
+  if (prepared.giveUp) flags.push('give-up');
+  else {
+    if (isEcho(prepared.answer, prepared.question, best.comparison)) flags.push('echo');
+    if (prepared.pasted) flags.push('pasted-passage');
+    if (prepared.keywordList) flags.push('keyword-list');
+    flags.push(...contradictionFlags(best.comparison, prepared.answer));
+  }
+  const keywords = prepared.keywords;
+  if (keywords !== undefined && keywords.coverage < 0.5) flags.push('missing-keywords');
+  let label3: Label3 = 'correct';
+  if (bestProbability < model.correctThreshold) {
+    label3 = probability(model.incorrect, best.features) >= model.incorrectThreshold ? 'incorrect' : 'partial';
+  }
+  for (const flag of flags) if (RANK[CAPS[flag]] < RANK[label3]) label3 = CAPS[flag];
+  const score = prepared.giveUp ? 0 : scoreFor(label3, bestProbability, model);
+  const matched = keywords?.matched ?? best.comparison.matched.map((group) => group.label);
+  const missing = keywords?.missing ?? best.comparison.missing.map((group) => group.label);
+  return { label3, label2: label3 === 'correct' ? 'good' : 'bad', score, evidence: { matched, missing, flags } };
+}
+
+/** Judges one answer. Pure and deterministic; `model` is replaceable for evaluation only. */
+export function assessAnswer(input: AssessInput, model: AssessorModel = ASSESSOR_MODEL): Assessment {
+  return decideAssessment(prepareAssessment(input), model);
+}

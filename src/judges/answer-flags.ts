@@ -1,0 +1,113 @@
+import { ENGLISH_PREDICATE_CUES } from './english-words.js';
+import type { AnalysedText } from './text-units.js';
+import { normalizeText } from './text-units.js';
+import type { ReferenceComparison } from './reference-comparison.js';
+
+/**
+ * Answers that are never good whatever their word overlap: a give-up, an echo of the question, a passage pasted
+ * from the material, a bare list of keywords. Each check is a pure function of analysed texts.
+ */
+
+const KOREAN_GIVE_UP = /모르겠|모르겟|몰라|몰르|모름|모릅니다|모르는데|잘\s*모르|기억(?:이)?\s*안|생각(?:이)?\s*안\s*나|글쎄|패스|ㅁㄹ/u;
+const ENGLISH_GIVE_UP =
+  /\b(?:i\s+)?(?:do\s*n'?t|dont|do\s+not)\s+know\b|\bidk\b|\bno\s+idea\b|\bnot\s+sure\b|\bno\s+clue\b|\bdunno\b|\bi\s+forgot\b|\bno\s+answer\b/u;
+const BARE_GIVE_UP = /^(?:pass|skip|\?+|-+|n\/?a|모름|x)$/u;
+/** Words of the give-up phrases themselves, which do not count as content when deciding whether more was said. */
+const GIVE_UP_WORDS: ReadonlySet<string> = new Set([
+  'know', 'idea', 'sure', 'clue', 'forgot', 'forget', 'answer', 'sorri', 'realli', 'think', '모르겠', '모르', '기억',
+  '생각', '나', '글쎄', '잘', '죄송', '미안', '정말',
+]);
+
+/** A give-up ("모르겠어요", "idk", "I don't know", "pass", empty) with too little else to judge. */
+export function isGiveUp(answer: AnalysedText): boolean {
+  const text = answer.normalized.trim();
+  if (!/[\p{L}\p{N}]/u.test(text)) return true;
+  if (BARE_GIVE_UP.test(text.replace(/[.!?\s]+$/u, ''))) return true;
+  if (!KOREAN_GIVE_UP.test(text) && !ENGLISH_GIVE_UP.test(text)) return false;
+  const rest = answer.units.filter((unit) => !GIVE_UP_WORDS.has(unit) && !unit.startsWith('모르'));
+  return new Set(rest).size < 3;
+}
+
+/** Adjacent content-unit pairs of a text (within two positions), as `left right` strings. */
+function nearPairs(text: AnalysedText): Set<string> {
+  const pairs = new Set<string>();
+  text.units.forEach((unit, index) => {
+    for (const next of text.units.slice(index + 1, index + 3)) pairs.add(`${unit} ${next}`);
+  });
+  return pairs;
+}
+
+/**
+ * An echo: the answer repeats the question's own wording (most of its adjacent word pairs are the question's, or
+ * for a one- or two-word answer, its words are) and has none of the reference's new concepts (those the
+ * question does not already contain). A reference made only of the question's words cannot tell an echo from a
+ * restatement, so it never flags.
+ */
+export function isEcho(answer: AnalysedText, question: AnalysedText, comparison: ReferenceComparison): boolean {
+  if (answer.unitSet.size === 0 || comparison.novelCount === 0 || comparison.novelMatched > 0) return false;
+  if (answer.units.length <= 2) return comparison.questionShare === 1;
+  const questionPairs = nearPairs(question);
+  const answerPairs = [...nearPairs(answer)];
+  return answerPairs.filter((pair) => questionPairs.has(pair)).length / answerPairs.length >= 0.6;
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+function words(text: string): string[] {
+  return normalizeText(text).match(WORD) ?? [];
+}
+
+function shingles(tokens: readonly string[], size: number): Set<string> {
+  const result = new Set<string>();
+  for (let index = 0; index + size <= tokens.length; index += 1) result.add(tokens.slice(index, index + size).join(' '));
+  return result;
+}
+
+/**
+ * A pasted passage: most of the answer is long verbatim runs of the source material that are not part of the
+ * reference itself. Korean words are longer (particles attached), so shorter runs count there.
+ */
+export function isPastedPassage(answerText: string, sourceText: string, referenceText: string, korean?: boolean): boolean {
+  const answerWords = words(answerText);
+  const hangul = korean ?? answerWords.filter((word) => /[\uac00-\ud7a3]/u.test(word)).length > answerWords.length / 2;
+  const size = hangul ? 4 : 5;
+  if (answerWords.length < (hangul ? 8 : 12)) return false;
+  const source = shingles(words(sourceText), size);
+  const reference = shingles(words(referenceText), size);
+  const covered = new Array<boolean>(answerWords.length).fill(false);
+  for (let index = 0; index + size <= answerWords.length; index += 1) {
+    const shingle = answerWords.slice(index, index + size).join(' ');
+    if (!source.has(shingle) || reference.has(shingle)) continue;
+    for (let offset = 0; offset < size; offset += 1) covered[index + offset] = true;
+  }
+  return covered.filter(Boolean).length / answerWords.length >= 0.5;
+}
+
+const LIST_FILLERS: ReadonlySet<string> = new Set(['and', 'or', '및', '그리고', '등']);
+/** Questions that ask for a list, where a list is the expected form. */
+const ASKS_FOR_LIST = /\b(?:list|name|enumerate|write[- ]down)\b|나열|열거|이름을\s*쓰/u;
+
+/** Korean endings that close or link a clause: a word ending so is a predicate, not a list item. */
+const FINITE_ENDING = /(?:다|요|죠|니다|고|며|서|면|지만|는데|니까|므로|도록|게)$/u;
+
+/**
+ * A bare keyword list: short items with no predicate (no verb, copula, negation or sentence-building function
+ * word), separated by commas or just spaces. Only for sentence references and questions that do not ask for a
+ * list; numbers and formulas are answers of their own kind, not lists.
+ */
+export function isKeywordList(answer: AnalysedText, reference: AnalysedText, question: AnalysedText): boolean {
+  if (!reference.tokens.some((token) => token.predicate || token.negation)) return false;
+  if (ASKS_FOR_LIST.test(question.normalized)) return false;
+  const content = answer.tokens.filter((token) => token.content);
+  if (new Set(content.map((token) => token.unit)).size < 2 || content.some((token) => /\d/u.test(token.surface))) return false;
+  if (answer.tokens.some((token) => token.negation)) return false;
+  if (answer.tokens.some((token) => !token.content && !LIST_FILLERS.has(token.surface) && !token.hangul)) return false;
+  // Only clear predicates count here: `closed` in "closed path" is an adjective in a list item.
+  const finite = (token: (typeof answer.tokens)[number]): boolean =>
+    token.hangul ? FINITE_ENDING.test(token.surface) : ENGLISH_PREDICATE_CUES.has(token.surface);
+  if (answer.tokens.some(finite)) return false;
+  const items = answer.normalized.split(/[,;/·、\n]/u).filter((item) => /[\p{L}\p{N}]/u.test(item));
+  // Comma-separated short items (`정지, 운동, 같은 속력, 방향`), or three or more words with nothing between.
+  if (items.length >= 2) return items.every((item) => item.trim().split(/\s+/u).length <= 3);
+  return content.length >= 3 && !answer.tokens.some((token) => token.predicate);
+}

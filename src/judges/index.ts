@@ -1,0 +1,16 @@
+/** The offline judges: a deterministic answer assessor and the keyword matcher behind its evidence. */
+export {
+  type AssessFlag,
+  type AssessInput,
+  type Assessment,
+  type Candidate,
+  type Label2,
+  type Label3,
+  MAX_ANSWER_CHARACTERS,
+  type PreparedAssessment,
+  assessAnswer,
+  decideAssessment,
+  prepareAssessment,
+} from './answer-assessor.js';
+export { ASSESSOR_MODEL, type AssessorModel, FEATURE_NAMES, type FeatureName, probability } from './assessor-model.js';
+export { type KeywordEvidence, keywordFound, matchKeywords } from './keyword-match.js';

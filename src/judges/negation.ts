@@ -1,0 +1,77 @@
+import { type AnalysedText, neighbours } from './text-units.js';
+
+/**
+ * Negation that the answer and the reference do not share: not/never/no…, 않다/없다/아니다/못/안. Read clause by
+ * clause, where the two texts talk about the same things.
+ */
+
+/**
+ * Positions of the Korean words a negation applies to: the word before a negating predicate (`같지 않다`,
+ * `대표하지 못해`, `치우침 없이`), the word after the adverbs 안/못, or the fused word itself (`관계없다`).
+ */
+function koreanNegatedPositions(text: AnalysedText): Set<number> {
+  const positions = new Set<number>();
+  text.tokens.forEach((token, index) => {
+    if (!token.negation || !token.hangul) return;
+    if (token.unit !== '') {
+      positions.add(index);
+      return;
+    }
+    const forward = token.surface === '안' || token.surface === '못';
+    const [head] = neighbours(text, index, forward ? 'after' : 'before');
+    if (head !== undefined) positions.add(head);
+  });
+  return positions;
+}
+
+interface Clause {
+  units: Set<string>;
+  /** English negation cues in the clause. */
+  negations: number;
+  /** Korean units under a negation in the clause. */
+  negated: Set<string>;
+}
+
+function clausesOf(text: AnalysedText): Clause[] {
+  const negatedKorean = koreanNegatedPositions(text);
+  const byClause = new Map<number, Clause>();
+  text.tokens.forEach((token, index) => {
+    const entry = byClause.get(token.clause) ?? { units: new Set<string>(), negations: 0, negated: new Set<string>() };
+    if (token.content) entry.units.add(token.unit);
+    if (token.negation && !token.hangul) entry.negations += 1;
+    if (negatedKorean.has(index)) entry.negated.add(token.unit);
+    byClause.set(token.clause, entry);
+  });
+  return [...byClause.values()];
+}
+
+/**
+ * Negation clause by clause: each answer clause is lined up with the reference clause it shares most content with
+ * (at least two words, or all of a shorter clause). English negation is compared by parity within the pair (its
+ * scope is loose: "not contained in the same path" = "not in the same path"); Korean negation sits next to its
+ * head, so a shared word negated on one side only counts. The answer flips the reference when the disagreeing
+ * pairs outweigh the agreeing ones (weighted by shared words).
+ */
+export function negationFlip(answer: AnalysedText, reference: AnalysedText): boolean {
+  const referenceClauses = clausesOf(reference);
+  let agree = 0;
+  let disagree = 0;
+  for (const clause of clausesOf(answer)) {
+    let best: { clause: Clause; shared: string[] } | undefined;
+    for (const candidate of referenceClauses) {
+      const shared = [...clause.units].filter((unit) => candidate.units.has(unit));
+      if (best === undefined || shared.length > best.shared.length) best = { clause: candidate, shared };
+    }
+    if (best === undefined) continue;
+    const { clause: aligned, shared } = best;
+    if (shared.length === 0 || shared.length < Math.min(2, clause.units.size, aligned.units.size)) continue;
+    const english = clause.negations > 0 || aligned.negations > 0;
+    const korean = shared.some((unit) => clause.negated.has(unit) || aligned.negated.has(unit));
+    if (!english && !korean) continue;
+    const differs =
+      clause.negations % 2 !== aligned.negations % 2 || shared.some((unit) => clause.negated.has(unit) !== aligned.negated.has(unit));
+    if (differs) disagree += shared.length;
+    else agree += shared.length;
+  }
+  return disagree > agree;
+}

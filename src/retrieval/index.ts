@@ -1,0 +1,32 @@
+/**
+ * Retrieval: a per-material index of passages (chunks within chapters, with document type and level), searched by
+ * BM25 over Korean-aware terms fused with dense vectors; one Retriever for every agent that needs source text.
+ */
+export type { Passage, RetrievalFilters, RetrieveRequest, Retriever } from './types.js';
+export {
+  RetrievalService,
+  DEFAULT_EMBEDDING_DIMENSIONS,
+  DEFAULT_K,
+  MAX_K,
+  type IndexStatus,
+  type RetrievalServiceOptions,
+  type RetrievalSource,
+} from './retrieval-service.js';
+export {
+  DIFFICULTIES,
+  DOCUMENT_TYPES,
+  DOCUMENT_TYPE_MEANINGS,
+  DocumentTypeSchema,
+  LEVELS,
+  LEVEL_OF_DIFFICULTY,
+  LevelSchema,
+  type Difficulty,
+  type DocumentType,
+  type Level,
+} from './metadata.js';
+export { chunkMaterial, CHUNK_MAX_CHARS, CHUNK_MIN_CHARS, type ChunkDraft, type ChunkSource } from './chunker.js';
+export { analyze, ANALYZER_VERSION } from './analyzer.js';
+export { heuristicDocumentType, heuristicLevels } from './heuristics.js';
+export { reciprocalRankFusion, RRF_K } from './fusion.js';
+export { PASSAGE_ANALYST_TASK, PassageLabelsSchema, renderPassagePrompt } from './passage-analyst.js';
+export { decodeIndex, encodeIndex, type ChunkRecord, type RetrievalIndex } from './index-codec.js';

@@ -1,0 +1,55 @@
+import { KEY_PREFIX } from './keys.js';
+
+/**
+ * How long the store keeps things, in one place. Ephemeral keys get their TTL in the same atomic step as every write
+ * (`{ttlMs}` on the store's write methods: SET PX, or one Lua script for hashes, sorted sets and streams), so no
+ * ephemeral key ever exists without one; a key that is read and written keeps living, one nobody touches expires.
+ * Durable keys — what a user expects to keep — are listed in DURABLE_KEYS and nowhere else; docs/ARCHITECTURE.md
+ * ("Durable keys") lists the same patterns, and test/retention.integration.test.ts scans a whole product run for any
+ * `lectern:*` key that has no TTL and is not on the list.
+ */
+export const RETENTION = {
+  /** A tutoring session's record, event log and transcript, and its token usage, after the last write. */
+  sessionMs: 7 * 24 * 60 * 60_000,
+  /** A class's roster (nicknames, students, their progress entries) after the last join or change. */
+  rosterMs: 30 * 24 * 60 * 60_000,
+  /** A live quiz room's state (room hash, code, players, presence, answers, events) and its token usage. */
+  roomMs: 24 * 60 * 60_000,
+} as const;
+
+export interface DurableKey {
+  /** The key after the `lectern:` prefix; `{name}` stands for one segment without `:`. */
+  pattern: string;
+  /** What it holds, for people (the same words are in docs/ARCHITECTURE.md). */
+  what: string;
+}
+
+/** Every key kept without a TTL. A key not matching one of these must carry a TTL. */
+export const DURABLE_KEYS: readonly DurableKey[] = [
+  { pattern: 'token-secret', what: 'the generated token secret shared by every node when TOKEN_SECRET is unset' },
+  { pattern: 'material:{id}', what: 'an uploaded material: title, pages, chapter plan' },
+  { pattern: 'materials', what: 'the index of materials, newest first' },
+  { pattern: 'blob:{name}', what: "a material's PDF, chapter slices and page texts (with Redis)" },
+  { pattern: 'material:{id}:retrieval', what: "a material's retrieval index: passages, their labels, BM25 postings and vectors with the embedding model's name" },
+  { pattern: 'lecture:{cacheKey}:text', what: "a chapter's generated lecture (shared by every student; paid model output)" },
+  { pattern: 'lecture:{cacheKey}:status', what: 'whether that chapter lecture is complete' },
+  { pattern: 'usage:material:{id}', what: "model tokens spent on a material's lectures" },
+  { pattern: 'class:{id}', what: 'a class: name, join code, material' },
+  { pattern: 'classcode:{code}', what: "a join code, reserved for its class" },
+  { pattern: 'class:{id}:quizzes', what: "the index of a class's quizzes" },
+  { pattern: 'class:{id}:rooms', what: "the index of a class's quiz rooms" },
+  { pattern: 'quiz:{id}', what: 'a quiz with its items and solutions' },
+  { pattern: 'quiz:{id}:summary', what: "a quiz's list entry (title, item count, creation time)" },
+  { pattern: 'room:{id}:results', what: "a quiz room's results (standings, answers per player)" },
+  { pattern: 'room:{id}:summary', what: "a quiz room's list entry (code, title, creation time, phase and players at the last results)" },
+];
+
+const compiled = DURABLE_KEYS.map(({ pattern }) => {
+  const escaped = (KEY_PREFIX + pattern).replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${escaped.replace(/\{[a-zA-Z]+\}/g, '[^:]+')}$`);
+});
+
+/** Whether `key` (with its prefix) is one of the durable keys. */
+export function isDurableKey(key: string): boolean {
+  return compiled.some((pattern) => pattern.test(key));
+}

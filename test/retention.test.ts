@@ -1,0 +1,111 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ClassRepository } from '../src/classroom/class-repository.js';
+import { StoreUnavailableError } from '../src/errors.js';
+import { SessionRepository } from '../src/lecture/session-repository.js';
+import { RoomOptions } from '../src/protocol/quiz.js';
+import { RoomPresence } from '../src/quiz/room-presence.js';
+import { RoomRepository, type RoomMeta } from '../src/quiz/room-repository.js';
+import { keys } from '../src/store/keys.js';
+import { MemoryStore } from '../src/store/memory-store.js';
+import { DURABLE_KEYS, isDurableKey } from '../src/store/retention.js';
+import type { Store } from '../src/store/store.js';
+import { SINGLE_NODE } from '../src/store/node-liveness.js';
+
+/** K1, K3 (test/SPEC.md): TTLs come with the write itself; the durable list is one list, documented as it is. */
+
+describe('the durable key list', () => {
+  it('K3 docs/ARCHITECTURE.md lists exactly the durable patterns of src/store/retention.ts', () => {
+    const doc = readFileSync(new URL('../docs/ARCHITECTURE.md', import.meta.url), 'utf8');
+    const section = doc.split('### Durable keys')[1]?.split(/\n#{2,3} /)[0] ?? '';
+    const listed = [...section.matchAll(/^- `lectern:([^`]+)`/gmu)].map((match) => match[1]);
+    expect(listed).toEqual(DURABLE_KEYS.map((entry) => entry.pattern));
+  });
+
+  it('K3 matches whole keys segment by segment', () => {
+    expect(isDurableKey(keys.classRecord('c1'))).toBe(true);
+    expect(isDurableKey(keys.roomResults('r1'))).toBe(true);
+    expect(isDurableKey(keys.quiz('q1'))).toBe(true);
+    expect(isDurableKey(keys.usage('material', 'm1'))).toBe(true);
+    expect(isDurableKey(keys.blob('abc.chapter-1.pdf'))).toBe(true);
+    // Ephemeral neighbours of durable keys are not durable.
+    expect(isDurableKey(keys.classStudents('c1'))).toBe(false);
+    expect(isDurableKey(keys.classStudent('c1', 's1'))).toBe(false);
+    expect(isDurableKey(keys.room('r1'))).toBe(false);
+    expect(isDurableKey(keys.roomAnswers('r1', 0))).toBe(false);
+    expect(isDurableKey(keys.usage('session', 's1'))).toBe(false);
+    expect(isDurableKey(keys.sessionLog('s1'))).toBe(false);
+    expect(isDurableKey(keys.lectureLock('k'))).toBe(false);
+    expect(isDurableKey('other:class:c1')).toBe(false);
+  });
+});
+
+/**
+ * A store whose EXPIRE always fails (a stalled connection between two commands): a write path that gave its key a
+ * TTL with a separate EXPIRE would leave the key without one. It records every key written.
+ */
+function expireFails(inner: MemoryStore): { store: Store; written: Set<string> } {
+  const written = new Set<string>();
+  const writes = new Set(['set', 'incr', 'hset', 'hsetnx', 'hsetnxUnless', 'hincrby', 'zadd', 'zincrby', 'xadd', 'setBytes']);
+  const store = new Proxy(inner, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (property === 'expire') return () => Promise.reject(new StoreUnavailableError());
+      if (typeof property === 'string' && writes.has(property) && typeof value === 'function') {
+        return (key: string, ...rest: unknown[]) => {
+          written.add(key);
+          return (value as (...args: unknown[]) => unknown).call(target, key, ...rest);
+        };
+      }
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { store, written };
+}
+
+describe('K1: a key gets its TTL with the write that creates it', () => {
+  it('K1 sessions, rosters, rooms, players, answers and presence keep their TTL when EXPIRE fails', async () => {
+    const memory = new MemoryStore();
+    const { store, written } = expireFails(memory);
+    const sessions = new SessionRepository(store);
+    await sessions.create({ id: 's1', materialId: 'm1', nickname: '민지', classId: 'c1', createdAt: 1 }, 25);
+    await sessions.appendLog('s1', { seq: 1, event: { event: 'lecture:chapter-start', payload: { chapter: 0, title: '1장' } } });
+    await sessions.appendTranscript('s1', { type: 'student', chapter: 0, at: 0, text: '질문' });
+    await sessions.saveState('s1', { kind: 'idle' });
+
+    const classes = new ClassRepository(store, SINGLE_NODE);
+    await classes.reserveNickname('c1', '민지', 's1');
+    await classes.addStudent('c1', { sessionId: 's1', nickname: '민지', joinedAt: 1 });
+    await classes.update('c1', 's2', { percent: 10 });
+    await classes.addSockets('c1', 's1', 1);
+
+    const rooms = new RoomRepository(store);
+    const meta: RoomMeta = {
+      roomId: 'r1',
+      classId: 'c1',
+      quizId: 'q1',
+      code: '123456',
+      title: '퀴즈',
+      options: RoomOptions.parse({}),
+      items: [],
+      createdAt: 1,
+    };
+    await rooms.reserveCode('123456', 'r1');
+    await rooms.create(meta, { phase: 'lobby', v: 0 });
+    await rooms.claimNickname('r1', '하나', 'p1');
+    await rooms.savePlayer('r1', { playerId: 'p1', nickname: '하나', joinedAt: 1 });
+    await rooms.addPlayerCount('r1', 1);
+    await rooms.openAnswers('r1', 0);
+    await rooms.recordAnswer('r1', 1, 'p1', { choice: 0, responseMs: 10 });
+    await rooms.closeAnswers('r1', 2);
+    await rooms.markActive('r1', 1);
+    await new RoomPresence(store, SINGLE_NODE).add('r1', 'socket-1', 'p1');
+
+    const ephemeral = [...written].filter((key) => !isDurableKey(key));
+    expect(ephemeral.length).toBeGreaterThan(15);
+    const withoutTtl: string[] = [];
+    for (const key of ephemeral) if ((await memory.pttl(key)) <= 0) withoutTtl.push(key);
+    expect(withoutTtl).toEqual([]);
+    await memory.close();
+  });
+});

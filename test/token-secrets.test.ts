@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { sharedTokenSecret } from '../src/classroom/token-secrets.js';
+import { TokenSigner } from '../src/classroom/tokens.js';
+import { MemoryStore } from '../src/store/memory-store.js';
+import { keys } from '../src/store/keys.js';
+import { captureLogs } from './support/log-capture.js';
+
+describe('the shared token secret (no TOKEN_SECRET)', () => {
+  it('O1 nodes starting together agree on one secret, stored without a TTL; a restart reads the same one; each warns', async () => {
+    const store = new MemoryStore();
+    const { logger, lines } = captureLogs();
+    const secrets = await Promise.all([1, 2, 3, 4].map(() => sharedTokenSecret(store, logger)));
+    expect(new Set(secrets).size).toBe(1);
+    const [secret] = secrets as [string];
+    expect(secret.length).toBeGreaterThanOrEqual(43);
+    expect(await store.get(keys.tokenSecret())).toBe(secret);
+    expect(await store.pttl(keys.tokenSecret())).toBe(-1);
+
+    // A token signed before the "restart" verifies after it.
+    const token = new TokenSigner([secret]).sign({ kind: 'instructor', sub: 'class-1' }, 60_000);
+    const again = await sharedTokenSecret(store, logger);
+    expect(new TokenSigner([again]).verify(token, ['instructor']).ok).toBe(true);
+
+    const warnings = lines().filter((line) => line.level === 40 && line.msg.includes('TOKEN_SECRET is not set'));
+    expect(warnings).toHaveLength(5);
+    await store.close();
+  });
+});
