@@ -6,7 +6,6 @@ import type {
   GenerateContentResponseUsageMetadata,
   Part,
 } from '@google/genai';
-import { z } from 'zod';
 import type { ModelRole } from '../config.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { type CallControl, unitLength, ZERO_USAGE } from './call-control.js';
@@ -21,6 +20,7 @@ import type {
   Usage,
 } from './model.js';
 import { ModelError } from './model-error.js';
+import { toResponseSchema } from './response-schema.js';
 import { createProviderCalls, type MappedChunk, type MappedReply, type ProviderCallOptions } from './provider-calls.js';
 
 /**
@@ -162,16 +162,6 @@ function userContent(request: ModelRequestBase): Content {
   }));
   parts.push({ text: request.prompt });
   return { role: 'user', parts };
-}
-
-/**
- * The JSON Schema Gemini should follow. `io: 'input'` describes what our zod schema accepts (the model's output is
- * our parser's input, so defaulted fields are optional); `$schema` is dropped because Gemini rejects unknown keys.
- */
-function toResponseSchema(schema: z.ZodType): Record<string, unknown> {
-  const jsonSchema: Record<string, unknown> = { ...z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) };
-  delete jsonSchema['$schema'];
-  return jsonSchema;
 }
 
 function mapResponse(response: GenerateContentResponse): MappedReply {

@@ -74,7 +74,7 @@ export interface EmbedOptions {
 }
 
 export interface LanguageModel {
-  readonly kind: 'offline' | 'gemini';
+  readonly kind: 'offline' | 'gemini' | 'openai';
   /** The model name used for a role; part of every generation cache key. */
   modelName(role: ModelRole): string;
   generateObject<T>(request: GenerateObjectRequest<T>): Promise<GenerateObjectResult<T>>;

@@ -173,7 +173,8 @@ export function createProviderCalls(
                 call.idleTimedOut = true;
               });
               try {
-                const chunks = await open(AbortSignal.any([call.signal, idle.signal]));
+                const signal = AbortSignal.any([call.signal, idle.signal]);
+                const chunks = await open(signal);
                 let usage: Usage = ZERO_USAGE;
                 let finishReason: FinishReason = 'other';
                 for await (const chunk of chunks) {
@@ -186,6 +187,8 @@ export function createProviderCalls(
                     push(mapped.text);
                   }
                 }
+                // Some SDKs (openai's) end the iteration quietly when the signal aborts: a cut stream is no reply.
+                signal.throwIfAborted();
                 return { usage, finishReason } satisfies StreamTextResult;
               } finally {
                 idle.dispose();
