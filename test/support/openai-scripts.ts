@@ -1,6 +1,6 @@
-import type { FakeReply as GeminiReply, RecordedRequest as GeminiRequest } from './fake-gemini.js';
-import { chatBody, type EmbeddingsBody, type FakeReply, type RecordedRequest } from './fake-openai.js';
-import { fakeEmbedding } from './fake-gemini.js';
+import type { LanguageModel } from '../../src/llm/model.js';
+import { fakeEmbedding, fakeGeminiModel, FakeGemini, type FakeReply as GeminiReply, type RecordedRequest as GeminiRequest } from './fake-gemini.js';
+import { chatBody, fakeOpenAIModel, FakeOpenAI, type EmbeddingsBody, type FakeReply, type RecordedRequest } from './fake-openai.js';
 
 /**
  * The scripted scenarios (lecture, raise hand, quiz: test/support/lecture-gemini.ts, hand-gemini.ts) are written
@@ -79,5 +79,47 @@ export function openaiScript(script: (request: GeminiRequest) => GeminiReply): (
       return { embeddings: inputs.map((text) => fakeEmbedding(text, body.dimensions ?? 768)) };
     }
     return openaiReply(script(geminiShaped(request)));
+  };
+}
+
+/**
+ * A scripted fake of either provider behind one face, so one test file can run its script on both: replies are
+ * enqueued in the Gemini fake's terms and requests are read in its shape (see {@link geminiShaped}).
+ */
+export interface ScriptedProvider {
+  readonly name: 'gemini' | 'openai';
+  enqueue(...replies: GeminiReply[]): void;
+  /** Every model request so far, Gemini-shaped. */
+  requests(): GeminiRequest[];
+  readonly pending: number;
+  /** The real adapter and SDK pointed at the fake (short timeouts, fast retries). */
+  model(overrides?: { maxAttempts?: number }): LanguageModel;
+  close(): Promise<void>;
+}
+
+export async function startScriptedProvider(name: 'gemini' | 'openai'): Promise<ScriptedProvider> {
+  if (name === 'gemini') {
+    const fake = await FakeGemini.start();
+    return {
+      name,
+      enqueue: (...replies) => void fake.enqueue(...replies),
+      requests: () => fake.requests,
+      get pending() {
+        return fake.pending;
+      },
+      model: (overrides = {}) => fakeGeminiModel(fake, overrides),
+      close: () => fake.close(),
+    };
+  }
+  const fake = await FakeOpenAI.start();
+  return {
+    name,
+    enqueue: (...replies) => void fake.enqueue(...replies.map(openaiReply)),
+    requests: () => fake.chats.map(geminiShaped),
+    get pending() {
+      return fake.pending;
+    },
+    model: (overrides = {}) => fakeOpenAIModel(fake, overrides),
+    close: () => fake.close(),
   };
 }
