@@ -27,7 +27,7 @@ describe('config', () => {
     expect(custom.gemini?.models.judge).toBe('m2');
   });
 
-  it('P6 chooses the provider: LLM_PROVIDER, else gemini with a key, else openai with OPENAI_BASE_URL, else offline', () => {
+  it('OA6 chooses the provider: LLM_PROVIDER, else gemini with a key, else openai with OPENAI_BASE_URL, else offline', () => {
     const openai = { OPENAI_BASE_URL: 'http://localhost:11434/v1', OPENAI_MODEL: 'qwen3:8b', OPENAI_EMBEDDING_MODEL: 'nomic-embed-text' };
     expect(loadConfig({}).provider).toBe('offline');
     expect(loadConfig({ GEMINI_API_KEY: 'k' }).provider).toBe('gemini');
@@ -57,7 +57,7 @@ describe('config', () => {
     [{ LLM_PROVIDER: 'openai' }, ['OPENAI_BASE_URL', 'OPENAI_MODEL', 'OPENAI_EMBEDDING_MODEL']],
     [{ OPENAI_BASE_URL: 'http://localhost:11434/v1', OPENAI_MODEL: 'qwen3:8b' }, ['OPENAI_EMBEDDING_MODEL']],
     [{ LLM_PROVIDER: 'llama' }, ['LLM_PROVIDER']],
-  ])('P6 a provider whose settings are missing stops the start naming each variable (%o)', (env, variables) => {
+  ])('OA6 a provider whose settings are missing stops the start naming each variable (%o)', (env, variables) => {
     let caught: unknown;
     try {
       loadConfig(env);

@@ -10,7 +10,7 @@ import { startTestApp } from './support/test-app.js';
 
 /**
  * The raise-hand dialogue on an OpenAI-compatible server through the real `openai` SDK (rules H1–H4 and H10 of
- * test/SPEC.md, P7): the script and the expectations of hand-gemini.integration, on the text path — the assistant's
+ * test/SPEC.md, OA7): the script and the expectations of hand-gemini.integration, on the text path — the assistant's
  * requests carry the retrieved passages and never a file.
  */
 
@@ -28,7 +28,7 @@ async function boot(context: TestContext) {
 }
 
 describe.concurrent('a raised hand on an OpenAI-compatible server', () => {
-  it('P7 H1 H2 H4 H10: a specific question: classify with the delimited question and passages, one streamed answer', async (context) => {
+  it('OA7 H1 H2 H4 H10: a specific question: classify with the delimited question and passages, one streamed answer', async (context) => {
     const { app, materialId, requests } = await boot(context);
     const { client } = await joinLecture(app, materialId);
     const { sent, acked } = await raiseEarly(client);
@@ -51,7 +51,7 @@ describe.concurrent('a raised hand on an OpenAI-compatible server', () => {
     expect(requests().filter(isHandRequest)).toHaveLength(2);
   });
 
-  it('P7 H1 H3 H4 H10: a vague question: parts explained in order, re-explained when not understood, final, summary', async (context) => {
+  it('OA7 H1 H3 H4 H10: a vague question: parts explained in order, re-explained when not understood, final, summary', async (context) => {
     const { app, materialId, requests } = await boot(context);
     const { client } = await joinLecture(app, materialId);
     const { sent, acked } = await raiseEarly(client);

@@ -35,7 +35,7 @@ describe.concurrent.each([
   ['json_schema', 'supported'],
   ['json_object fallback', 'rejected'],
 ] as const)('a whole lecture on an OpenAI-compatible server (%s)', (_name, jsonSchema) => {
-  it('P7 L1 L2 L3 L4 L5 L6: streams SSE lectures with split markers from the text path, tutors both paths, ends', async (context) => {
+  it('OA7 L1 L2 L3 L4 L5 L6: streams SSE lectures with split markers from the text path, tutors both paths, ends', async (context) => {
     const { fake, app, material } = await boot(context, { server: { jsonSchema } });
     const { client } = await joinLecture(app, material.id, { policy: mixedStudent() });
     await client.ok('lecture:speed', { tokensPerSecond: 200 });
@@ -63,7 +63,7 @@ describe.concurrent.each([
 });
 
 describe('a model failure mid-stream on an OpenAI-compatible server', () => {
-  it('P7 L12: the student gets MODEL_UNAVAILABLE, and lecture:resume continues from the text already written', async (context) => {
+  it('OA7 L12: the student gets MODEL_UNAVAILABLE, and lecture:resume continues from the text already written', async (context) => {
     let failures = 0;
     const { fake, app, material } = await boot(context, {
       env: { OPENAI_MAX_ATTEMPTS: '1' },

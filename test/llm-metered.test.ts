@@ -130,7 +130,7 @@ describe('createModel', () => {
     expect(gemini.modelName('embedding')).toBe('gemini-embedding-001');
   });
 
-  it('P6 meters an OpenAI-compatible server like any model: the usage it reports, streamed or not, attributed', async () => {
+  it('OA6 meters an OpenAI-compatible server like any model: the usage it reports, streamed or not, attributed', async () => {
     const fake = await FakeOpenAI.start();
     try {
       fake.enqueue({ json: { value: '평균' }, usage: { input: 30, output: 4 } }, { stream: ['하나 ', '둘'], usage: { input: 12, output: 2 } });
@@ -157,7 +157,7 @@ describe('createModel', () => {
     }
   });
 
-  it('P6 chooses the OpenAI-compatible model with OPENAI_BASE_URL, metered under its kind', () => {
+  it('OA6 chooses the OpenAI-compatible model with OPENAI_BASE_URL, metered under its kind', () => {
     const openai = createModel(
       loadConfig({ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_MODEL: 'qwen3:8b', OPENAI_EMBEDDING_MODEL: 'nomic-embed-text' }),
       { metrics, offlineTasks: tasks },

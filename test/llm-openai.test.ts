@@ -63,7 +63,7 @@ function answerSchema(): Record<string, unknown> {
 }
 
 describe('openai generateObject', () => {
-  it('P1 sends json_schema with the zod schema, system, temperature and model; returns the object, usage and finish reason', async () => {
+  it('OA1 sends json_schema with the zod schema, system, temperature and model; returns the object, usage and finish reason', async () => {
     fake.enqueue({ json: { answer: '미분', score: 4 }, usage: { input: 12, output: 5 } });
     const result = await openai().generateObject({ ...baseRequest, schema: Answer, system: '너는 튜터다.', temperature: 0.2, role: 'judge' });
     expect(result).toEqual({ object: { answer: '미분', score: 4 }, usage: { inputTokens: 12, outputTokens: 5 }, finishReason: 'stop' });
@@ -84,14 +84,14 @@ describe('openai generateObject', () => {
     expect(fake.requests[0]?.headers.authorization).toBeUndefined();
   });
 
-  it('P1 sends the API key as a bearer token when one is configured', async () => {
+  it('OA1 sends the API key as a bearer token when one is configured', async () => {
     const keyed = await server({ apiKey: 'sk-test' });
     keyed.enqueue({ json: { answer: 'ok', score: 1 } });
     await openai({ apiKey: 'sk-test' }, keyed).generateObject({ ...baseRequest, schema: Answer });
     expect(keyed.requests[0]?.headers.authorization).toBe('Bearer sk-test');
   });
 
-  it('P2 falls back to json_object mode with the schema in the prompt when the server refuses json_schema, and remembers it', async () => {
+  it('OA2 falls back to json_object mode with the schema in the prompt when the server refuses json_schema, and remembers it', async () => {
     const plain = await server({ jsonSchema: 'rejected' });
     plain.enqueue({ json: { answer: '적분', score: 2 } }, { json: { answer: '극한', score: 3 } });
     const model = openai({}, plain);
@@ -109,7 +109,7 @@ describe('openai generateObject', () => {
     expect(plain.requests.map((request) => chatBody(request).response_format?.type)).toEqual(['json_schema', 'json_object', 'json_object']);
   });
 
-  it('P2 a 400 that is not about the response format is reported, not taken for a refusal', async () => {
+  it('OA2 a 400 that is not about the response format is reported, not taken for a refusal', async () => {
     fake.enqueue({ status: 400, message: 'context length exceeded' }, { json: { answer: 'never', score: 1 } });
     const error = await modelError(openai().generateObject({ ...baseRequest, schema: Answer }));
     expect(error.code).toBe('MODEL_UNAVAILABLE');
@@ -118,7 +118,7 @@ describe('openai generateObject', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
-  it('P2 repairs an invalid reply in JSON mode once, showing the model its reply and the error', async () => {
+  it('OA2 repairs an invalid reply in JSON mode once, showing the model its reply and the error', async () => {
     const plain = await server({ jsonSchema: 'rejected' });
     plain.enqueue({ text: 'Sure! {"answer": "극한", "score": 9}', usage: { input: 10, output: 3 } }, { json: { answer: '극한', score: 5 }, usage: { input: 20, output: 4 } });
     const result = await openai({}, plain).generateObject({ ...baseRequest, schema: Answer });
@@ -144,7 +144,7 @@ describe('openai generateObject', () => {
     expect(fake.requests).toHaveLength(2);
   });
 
-  it('P3 retries a 429 no sooner than its retry-after-ms, and a 503', async () => {
+  it('OA3 retries a 429 no sooner than its retry-after-ms, and a 503', async () => {
     fake.enqueue({ status: 429, retryAfterMs: 200 }, { status: 503 }, { json: { answer: 'ok', score: 1 } });
     const result = await openai().generateObject({ ...baseRequest, schema: Answer });
     expect(result.object.answer).toBe('ok');
@@ -153,7 +153,7 @@ describe('openai generateObject', () => {
     expect(fake.requests).toHaveLength(3);
   });
 
-  it('P3 gives up with MODEL_UNAVAILABLE (retryable, provider status kept) when the attempts are spent', async () => {
+  it('OA3 gives up with MODEL_UNAVAILABLE (retryable, provider status kept) when the attempts are spent', async () => {
     fake.enqueue({ status: 503 }, { status: 500 }, { status: 503 }, { json: { answer: 'never', score: 1 } });
     const error = await modelError(openai({ maxAttempts: 3 }).generateObject({ ...baseRequest, schema: Answer }));
     expect(error.code).toBe('MODEL_UNAVAILABLE');
@@ -162,7 +162,7 @@ describe('openai generateObject', () => {
     expect(fake.requests).toHaveLength(3);
   });
 
-  it('P3 retries a refused connection, then reports MODEL_UNAVAILABLE', async () => {
+  it('OA3 retries a refused connection, then reports MODEL_UNAVAILABLE', async () => {
     const closedPort = await new Promise<number>((resolve) => {
       const probe = createServer();
       probe.listen(0, '127.0.0.1', () => {
@@ -181,13 +181,13 @@ describe('openai generateObject', () => {
     expect(waits).toHaveLength(2);
   });
 
-  it('P3 times out a reply that never comes (overall timeout)', async () => {
+  it('OA3 times out a reply that never comes (overall timeout)', async () => {
     fake.enqueue({ stallMs: 5_000 });
     const error = await modelError(openai({ timeoutMs: 200 }).generateObject({ ...baseRequest, schema: Answer }));
     expect(error.code).toBe('MODEL_TIMEOUT');
   });
 
-  it('P3 aborts on the caller signal, also during a retry wait', async () => {
+  it('OA3 aborts on the caller signal, also during a retry wait', async () => {
     fake.enqueue({ status: 429, retryAfterMs: 5_000 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
@@ -200,7 +200,7 @@ describe('openai generateObject', () => {
 describe('openai streamText', () => {
   const korean = ['안녕하세요, 여러분. ', '오늘은 미적분의 ', '기본 정리를 배웁니다. ', '[질문] 도함수란? [\\질문]'];
 
-  it('P4 streams SSE chunks split inside multi-byte Korean characters exactly, asking for usage in the last chunk', async () => {
+  it('OA4 streams SSE chunks split inside multi-byte Korean characters exactly, asking for usage in the last chunk', async () => {
     fake.enqueue({ stream: korean, splitBytes: true, usage: { input: 7, output: 11 }, finishReason: 'length' });
     const stream = openai().streamText({ ...baseRequest, system: '시스템' });
     const { deltas, error } = await collect(stream);
@@ -214,7 +214,7 @@ describe('openai streamText', () => {
     expect(sent.messages?.map((message) => message.role)).toEqual(['system', 'user']);
   });
 
-  it('P4 sends no attached file (the text path) and settles result without iterating', async () => {
+  it('OA4 sends no attached file (the text path) and settles result without iterating', async () => {
     fake.enqueue({ stream: ['a', 'b'], finishReason: 'content_filter' });
     const result = await openai().streamText({ ...baseRequest, files: [{ mimeType: 'application/pdf', data: new Uint8Array([37, 80, 68, 70]) }] })
       .result;
@@ -222,7 +222,7 @@ describe('openai streamText', () => {
     expect(body(0).messages).toEqual([{ role: 'user', content: '질문에 답하세요.' }]);
   });
 
-  it('P4 retries an error event that arrives before any delta, and an HTTP 503', async () => {
+  it('OA4 retries an error event that arrives before any delta, and an HTTP 503', async () => {
     fake.enqueue({ stream: [], streamError: { afterChunks: 0, code: 503 } }, { status: 503 }, { stream: ['다시 ', '시작'] });
     const { deltas, error } = await collect(openai().streamText(baseRequest));
     expect(error).toBeUndefined();
@@ -230,7 +230,7 @@ describe('openai streamText', () => {
     expect(fake.requests).toHaveLength(3);
   });
 
-  it('P4 fails with a retryable MODEL_UNAVAILABLE on an error event after deltas, without retrying', async () => {
+  it('OA4 fails with a retryable MODEL_UNAVAILABLE on an error event after deltas, without retrying', async () => {
     fake.enqueue({ stream: ['첫 문장. ', '둘째 문장.'], streamError: { afterChunks: 1, code: 503 } }, { stream: ['never'] });
     const stream = openai().streamText(baseRequest);
     const { deltas, error } = await collect(stream);
@@ -242,7 +242,7 @@ describe('openai streamText', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
-  it('P4 ends a stalled stream with MODEL_TIMEOUT after the idle timeout, and applies the overall timeout to a trickle', async () => {
+  it('OA4 ends a stalled stream with MODEL_TIMEOUT after the idle timeout, and applies the overall timeout to a trickle', async () => {
     fake.enqueue({ stream: ['하나 ', '둘 ', '셋'], stall: { afterChunks: 1 } });
     const stalled = await collect(openai({ idleTimeoutMs: 150 }).streamText(baseRequest));
     expect(stalled.deltas).toEqual(['하나 ']);
@@ -255,7 +255,7 @@ describe('openai streamText', () => {
     expect(trickle.deltas.length).toBeLessThan(40);
   });
 
-  it('P4 aborts with MODEL_ABORTED on the caller signal and never retries; stopping iteration cancels', async () => {
+  it('OA4 aborts with MODEL_ABORTED on the caller signal and never retries; stopping iteration cancels', async () => {
     fake.enqueue({ stream: ['하나 ', '둘 ', '셋 ', '넷'], delayMs: 100 }, { stream: ['never'] });
     const controller = new AbortController();
     const stream = openai().streamText({ ...baseRequest, signal: controller.signal });
@@ -287,7 +287,7 @@ describe('openai streamText', () => {
 });
 
 describe('openai embed', () => {
-  it('P5 embeds through /v1/embeddings as floats with the embedding model, asking for the dimension; vectors are unit length', async () => {
+  it('OA5 embeds through /v1/embeddings as floats with the embedding model, asking for the dimension; vectors are unit length', async () => {
     const vectors = await openai().embed(['미분의 정의', 'derivative'], { taskType: 'RETRIEVAL_QUERY', dimensions: 256 });
     const sent = fake.requests[0]?.body as EmbeddingsBody;
     expect(fake.requests[0]?.path).toBe('/v1/embeddings');
@@ -297,7 +297,7 @@ describe('openai embed', () => {
     expect(vectors[0]).toEqual(fitDimensions(fakeEmbedding('미분의 정의', 256), 256));
   });
 
-  it('P5 a server that refuses dimensions is asked without them from then on; its vectors are fitted locally', async () => {
+  it('OA5 a server that refuses dimensions is asked without them from then on; its vectors are fitted locally', async () => {
     const fixed = await server({ dimensions: 'rejected', embeddingSize: 384 });
     const model = openai({}, fixed);
     const vectors = await model.embed(['평균', '분산'], { dimensions: 768 });
@@ -310,13 +310,13 @@ describe('openai embed', () => {
     expect(cosine(vectors[0]!, vectors[1]!)).toBeCloseTo(cosine(a, b), 6);
   });
 
-  it('P5 fitDimensions cuts longer vectors and pads shorter ones, always to unit length', () => {
+  it('OA5 fitDimensions cuts longer vectors and pads shorter ones, always to unit length', () => {
     expect(fitDimensions([3, 4, 12], 2)).toEqual([0.6, 0.8]);
     expect(fitDimensions([3, 4], 3)).toEqual([0.6, 0.8, 0]);
     expect(fitDimensions([0, 0], 2)).toEqual([0, 0]);
   });
 
-  it('P5 splits large inputs into batches of 100 in order, retries a 503 and rejects a wrong number of vectors', async () => {
+  it('OA5 splits large inputs into batches of 100 in order, retries a 503 and rejects a wrong number of vectors', async () => {
     const texts = Array.from({ length: 150 }, (_, index) => 'x'.repeat(index + 1));
     const vectors = await openai().embed(texts);
     expect(fake.requests).toHaveLength(2);

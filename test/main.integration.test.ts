@@ -102,7 +102,7 @@ describe('the entry point', () => {
     }
   });
 
-  it('P6 uses an OpenAI-compatible server when OPENAI_BASE_URL is set, and /healthz names the provider and models', async () => {
+  it('OA6 uses an OpenAI-compatible server when OPENAI_BASE_URL is set, and /healthz names the provider and models', async () => {
     const fake = await FakeOpenAI.start();
     try {
       const port = await freePort();
@@ -129,7 +129,7 @@ describe('the entry point', () => {
     }
   });
 
-  it('P6 refuses to start when the chosen provider misses a setting, naming the variable', async () => {
+  it('OA6 refuses to start when the chosen provider misses a setting, naming the variable', async () => {
     const { child, output } = startMain({ LLM_PROVIDER: 'openai', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_EMBEDDING_MODEL: 'e' });
     children.push(child);
     const [code] = (await once(child, 'exit')) as [number | null];

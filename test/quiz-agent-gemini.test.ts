@@ -10,7 +10,7 @@ import { QUIZ_MATERIAL, quizMaterials, withoutChoiceOrder } from './support/quiz
 
 /**
  * The QuizAgent through the real adapter and SDK of each network provider, against its fake server: Gemini, and an
- * OpenAI-compatible server (P7), with one script (requests read Gemini-shaped, see test/support/openai-scripts.ts).
+ * OpenAI-compatible server (OA7), with one script (requests read Gemini-shaped, see test/support/openai-scripts.ts).
  */
 
 describe.each(['gemini', 'openai'] as const)('QuizAgent with %s', (provider) => {
