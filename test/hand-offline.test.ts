@@ -3,7 +3,7 @@ import { classifyQuestion, controlFromReply, questionConcept } from '../src/clas
 import { handOfflineTasks } from '../src/classroom/assistant-offline.js';
 import { passageUnits, selectPassages, splitPassages } from '../src/classroom/assistant-retrieval.js';
 import { ASSISTANT_TASKS } from '../src/classroom/assistant-schemas.js';
-import { neutraliseFenceTags } from '../src/llm/prompt-fence.js';
+import { neutraliseFenceTags } from '../src/text/prompt-fence.js';
 import type { Classification } from '../src/classroom/assistant-schemas.js';
 import { nextAction, onAnswered, onAsk, onClassified, onControl, onExplained, onFinalExplained, onPrompted, onReply, onSummarised, startDialogue } from '../src/classroom/hand-dialogue.js';
 import type { HandDialogue } from '../src/classroom/hand-dialogue.js';

@@ -4,7 +4,7 @@ import { renderLecturePrompt } from '../src/lecture/lecture-prompts.js';
 import { QaTutor } from '../src/lecture/qa-tutor.js';
 import type { GenerateObjectRequest, LanguageModel, ModelRequestBase, TextStream } from '../src/llm/model.js';
 import { createOfflineModel } from '../src/llm/offline-model.js';
-import { FENCE_TAGS } from '../src/llm/prompt-fence.js';
+import { FENCE_TAGS } from '../src/text/prompt-fence.js';
 import { loadAllPrompts } from '../src/llm/prompt-loader.js';
 import { analyseChapters } from '../src/materials/analyst.js';
 import { offlineTasks } from '../src/offline-tasks.js';

@@ -1,5 +1,5 @@
-import { keyTerms, looksLikeNoun, rankedTerms, termsMatch, withParticle } from '../lecture/korean-text.js';
-import { splitSentences } from '../lecture/offline-lecture.js';
+import { keyTerms, looksLikeNoun, rankedTerms, termsMatch, withParticle } from '../text/korean-text.js';
+import { splitSentences } from '../text/index.js';
 import type { OfflineTasks } from '../llm/offline-model.js';
 import { classifyQuestion, controlFromReply, materialTerms, questionConcept, questionFocus } from './assistant-cues.js';
 import { rankUnits, renderUnit, unitsOf } from './assistant-retrieval.js';

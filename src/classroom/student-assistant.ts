@@ -1,6 +1,6 @@
 import { SharedResults } from '../lecture/shared-results.js';
 import type { Attribution, LanguageModel, ModelFile, ModelRequestBase, TextStream } from '../llm/model.js';
-import { fence } from '../llm/prompt-fence.js';
+import { fence } from '../text/prompt-fence.js';
 import { loadPrompt } from '../llm/prompt-loader.js';
 import { createTextStream } from '../llm/text-stream.js';
 import { questionFocus } from './assistant-cues.js';

@@ -1,4 +1,4 @@
-import { fence } from '../llm/prompt-fence.js';
+import { fence } from '../text/prompt-fence.js';
 import { loadPrompt, type Prompt } from '../llm/prompt-loader.js';
 
 /** Task names the model layer dispatches on (the offline model registers handlers for them). */

@@ -24,11 +24,10 @@ export type {
 } from './model.js';
 export { ModelError, type ModelErrorCode, type ModelErrorDetails } from './model-error.js';
 export type { OfflineTaskHandlers, OfflineTasks } from './offline-model.js';
-export { createOfflineModel, embedOffline, cosineSimilarity } from './offline-model.js';
+export { createOfflineModel, embedOffline } from './offline-model.js';
 export { createGeminiModel, type GeminiModelOptions } from './gemini-model.js';
 export { meterModel, type MeterOptions } from './metered-model.js';
 export { loadPrompt, loadAllPrompts, createPrompt, PromptError, type Prompt } from './prompt-loader.js';
-export { fence, neutraliseFenceTags, FENCE_TAGS, type FenceTag } from './prompt-fence.js';
 export { parseJson, parseWithSchema, type ParseResult, type SchemaParseResult } from './safe-json.js';
 
 export interface ModelDependencies {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import type { LanguageModel } from '../llm/model.js';
-import { fence } from '../llm/prompt-fence.js';
+import { fence } from '../text/prompt-fence.js';
 import { loadPrompt } from '../llm/prompt-loader.js';
 import { MAX_CHAPTERS, chapterProblems, mergeSegments } from './chapter-plan.js';
 import type { Chapter } from './types.js';

@@ -4,7 +4,7 @@ import type { ModelRole } from '../config.js';
 import type { Logger } from '../logger.js';
 import { ModelError } from '../llm/model-error.js';
 import type { LanguageModel } from '../llm/model.js';
-import { fence } from '../llm/prompt-fence.js';
+import { fence } from '../text/prompt-fence.js';
 import { loadPrompt } from '../llm/prompt-loader.js';
 import type { Material } from '../materials/types.js';
 import { ErrorCode } from '../protocol/error-codes.js';
