@@ -16,7 +16,7 @@ import { createSocketServer } from './realtime/socket-server.js';
 import type { Store } from './store/store.js';
 import type { MaterialService } from './materials/material-service.js';
 import type { LectureService } from './lecture/lecture-service.js';
-import type { TokenSigner } from './classroom/tokens.js';
+import type { TokenSigner } from './auth/tokens.js';
 import type { ClassMonitor } from './classroom/class-monitor.js';
 import type { ClassService } from './classroom/class-service.js';
 import { createClassesRouter } from './http/classes-router.js';

@@ -1,5 +1,5 @@
 import { Router, type Response } from 'express';
-import type { TokenSigner } from '../classroom/tokens.js';
+import type { TokenSigner } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { LanguageModel } from '../llm/model.js';

@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import QRCode from 'qrcode';
-import type { TokenSigner } from '../classroom/tokens.js';
+import type { TokenSigner } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { PageQuery } from '../protocol/page.js';

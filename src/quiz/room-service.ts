@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import type { TokenSigner } from '../classroom/tokens.js';
+import type { TokenSigner } from '../auth/tokens.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { ErrorCode } from '../protocol/error-codes.js';

@@ -1,5 +1,5 @@
 import type { Namespace, Socket } from 'socket.io';
-import type { TokenSigner } from '../classroom/tokens.js';
+import type { TokenSigner } from '../auth/tokens.js';
 import { toWireError } from '../errors.js';
 import type { LectureService } from '../lecture/lecture-service.js';
 import type { SessionActor } from '../lecture/session-actor.js';
