@@ -1,4 +1,4 @@
-import { handOfflineTasks } from './classroom/assistant-offline.js';
+import { handOfflineTasks } from './lecture/hand/assistant-offline.js';
 import { lectureOfflineTasks } from './lecture/offline-tasks.js';
 import type { OfflineTasks } from './llm/offline-model.js';
 import { quizOfflineTasks } from './quiz/quiz-offline.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StudentAssistant } from '../src/classroom/student-assistant.js';
+import { StudentAssistant } from '../src/lecture/hand/student-assistant.js';
 import { renderLecturePrompt } from '../src/lecture/lecture-prompts.js';
 import { QaTutor } from '../src/lecture/qa-tutor.js';
 import type { GenerateObjectRequest, LanguageModel, ModelRequestBase, TextStream } from '../src/llm/model.js';

@@ -10,7 +10,7 @@ import { FeedHub } from './chapter-feed.js';
 import { LectureGenerator, type LectureMaterial, type LectureMaterialReader } from './lecture-generator.js';
 import { DEFAULT_SPEED, systemScheduler, type PacerEmitMeta, type PacerScheduler } from './pacer.js';
 import { QaTutor } from './qa-tutor.js';
-import { StudentAssistant, type MaterialSource } from '../classroom/student-assistant.js';
+import { StudentAssistant, type MaterialSource } from './hand/student-assistant.js';
 import { SessionActor, type SessionObserver, type SessionPort } from './session-actor.js';
 import { SessionRepository } from './session-repository.js';
 

@@ -1,5 +1,5 @@
-import { contentTerms, normalizeKorean, rankedTerms, termOverlap, termsMatch } from '../text/korean-text.js';
-import { cosineSimilarity, hashedTermVector } from '../text/index.js';
+import { contentTerms, normalizeKorean, rankedTerms, termOverlap, termsMatch } from '../../text/korean-text.js';
+import { cosineSimilarity, hashedTermVector } from '../../text/index.js';
 
 /**
  * Retrieval over a material's extracted text, with no model call: the facade picks the passages a question is

@@ -1,5 +1,5 @@
-import { withParticle } from '../text/korean-text.js';
-import type { HandKind } from '../protocol/classroom.js';
+import { withParticle } from '../../text/korean-text.js';
+import type { HandKind } from '../../protocol/classroom.js';
 import { MAX_SUBCONCEPTS } from './assistant-schemas.js';
 import type { Classification, ControlResult, ExplainedPart, HandSubconcept } from './assistant-schemas.js';
 
