@@ -8,6 +8,7 @@ import { TokenSigner } from './auth/tokens.js';
 import type { Config } from './config.js';
 import { LectureService } from './lecture/lecture-service.js';
 import type { SessionObserver } from './lecture/session-actor.js';
+import { observeActivity } from './lecture/session-activity.js';
 import type { PacerEmitMeta } from './lecture/pacer.js';
 import { createModel } from './llm/index.js';
 import type { LanguageModel } from './llm/model.js';
@@ -117,14 +118,15 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   const monitor = new ClassMonitor({ repository: classRepository, materials, logger: logger.child({ part: 'monitor' }) });
   const extra = overrides.observer;
   // The monitor always watches sessions; a test's or benchmark's observer watches alongside it.
+  const watchActivity = observeActivity(monitor);
   const observer: SessionObserver = extra
     ? {
         onEvent: (session, event, state) => {
-          monitor.onEvent(session, event, state);
+          watchActivity.onEvent?.(session, event, state);
           extra.onEvent?.(session, event, state);
         },
       }
-    : monitor;
+    : watchActivity;
   const lectures = new LectureService({
     store,
     model,
