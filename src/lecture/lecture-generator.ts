@@ -170,7 +170,7 @@ export class LectureGenerator {
     const continuing = prefix.length > 0;
     const prompt = renderLecturePrompt(input);
     const files =
-      model.kind === 'gemini' ? [{ mimeType: 'application/pdf', data: await materials.chapterPdf(material.id, chapter) }] : [];
+      model.capabilities.pdfInput ? [{ mimeType: 'application/pdf', data: await materials.chapterPdf(material.id, chapter) }] : [];
 
     const stream = model.streamText({
       task: continuing ? LECTURE_TASKS.continue : LECTURE_TASKS.write,

@@ -15,6 +15,7 @@ export type {
   GenerateObjectRequest,
   GenerateObjectResult,
   LanguageModel,
+  ModelCapabilities,
   ModelFile,
   ModelRequestBase,
   ModelRole,
@@ -24,8 +25,8 @@ export type {
 } from './model.js';
 export { ModelError, type ModelErrorCode, type ModelErrorDetails } from './model-error.js';
 export type { OfflineTaskHandlers, OfflineTasks } from './offline-model.js';
-export { createOfflineModel, embedOffline } from './offline-model.js';
-export { createGeminiModel, type GeminiModelOptions } from './gemini-model.js';
+export { OFFLINE_CAPABILITIES, createOfflineModel, embedOffline } from './offline-model.js';
+export { GEMINI_CAPABILITIES, createGeminiModel, type GeminiModelOptions } from './gemini-model.js';
 export { meterModel, type MeterOptions } from './metered-model.js';
 export { loadPrompt, loadAllPrompts, createPrompt, PromptError, type Prompt } from './prompt-loader.js';
 export { parseJson, parseWithSchema, type ParseResult, type SchemaParseResult } from './safe-json.js';

@@ -78,6 +78,7 @@ export function meterModel(model: LanguageModel, options: MeterOptions): Languag
 
   return {
     kind: model.kind,
+    capabilities: model.capabilities,
 
     modelName: (role) => model.modelName(role),
 

@@ -5,6 +5,7 @@ import type {
   GenerateObjectRequest,
   GenerateObjectResult,
   LanguageModel,
+  ModelCapabilities,
   ModelRequestBase,
   TextStream,
   Usage,
@@ -33,6 +34,9 @@ export const OFFLINE_MODEL_NAME = 'offline-v1';
 /** Dimension of offline embeddings; large enough that bigram hash collisions rarely matter for short passages. */
 export const OFFLINE_EMBEDDING_DIMENSION = 512;
 
+/** The offline model never reads a prompt or a PDF, and its embeddings are hashed bigrams. */
+export const OFFLINE_CAPABILITIES: ModelCapabilities = { pdfInput: false, followsPrompts: false, semanticEmbeddings: false };
+
 /** Creates the offline LanguageModel (kind 'offline'). */
 export function createOfflineModel(tasks: OfflineTasks): LanguageModel {
   const handlerFor = <K extends keyof OfflineTaskHandlers>(task: string, kind: K): NonNullable<OfflineTaskHandlers[K]> => {
@@ -47,6 +51,7 @@ export function createOfflineModel(tasks: OfflineTasks): LanguageModel {
 
   return {
     kind: 'offline',
+    capabilities: OFFLINE_CAPABILITIES,
 
     modelName: (_role: ModelRole) => OFFLINE_MODEL_NAME,
 

@@ -63,9 +63,9 @@ export function pageDigest(pageTexts: readonly string[]): string {
 /** Asks the analyst for chapters; null when it is not available, fails, or answers ranges that do not tile. */
 export async function analyseChapters(options: AnalyseOptions): Promise<Chapter[] | null> {
   const { model, bytes, pageCount, logger } = options;
-  if (model.kind !== 'gemini') return null;
+  if (!model.capabilities.followsPrompts) return null;
   const maxChapters = options.maxChapters ?? MAX_CHAPTERS;
-  const inline = bytes.byteLength <= MAX_INLINE_BYTES;
+  const inline = model.capabilities.pdfInput && bytes.byteLength <= MAX_INLINE_BYTES;
   const hasText = options.pageTexts.some((text) => text.trim().length > 0);
   if (!inline && !hasText) return null;
   const prompt = loadPrompt('pdf-analyst').render({

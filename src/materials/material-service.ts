@@ -148,8 +148,8 @@ export function createMaterialService(deps: MaterialServiceDeps): MaterialServic
     const extractMs = performance.now() - started;
     const pageTexts = extracted.pages.map((page) => page.text);
     const textLayer = hasTextLayer(pageTexts);
-    // Gemini reads page images, so a scan is fine there; the offline model only has the text.
-    if (!textLayer && model.kind !== 'gemini') throw materialErrors.noTextLayer();
+    // A model that reads PDFs reads page images, so a scan is fine there; the offline model only has the text.
+    if (!textLayer && !model.capabilities.pdfInput) throw materialErrors.noTextLayer();
 
     started = performance.now();
     const { source, chapters } = await plan(id, bytes, extracted);

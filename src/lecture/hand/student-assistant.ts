@@ -105,9 +105,9 @@ export class StudentAssistant {
     return selectPassages(passages, query).map(passageText);
   }
 
-  /** The whole material PDF for Gemini (offline works from passages only). */
+  /** The whole material PDF for a model that reads PDFs (offline works from passages only). */
   private async pdfFiles(materialId: string): Promise<ModelFile[]> {
-    if (this.model.kind !== 'gemini') return [];
+    if (!this.model.capabilities.pdfInput) return [];
     const data = await this.materials.materialPdf(materialId);
     return data.byteLength <= MAX_INLINE_PDF_BYTES ? [{ mimeType: 'application/pdf', data }] : [];
   }
