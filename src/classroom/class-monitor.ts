@@ -1,5 +1,5 @@
 import { AppError } from '../errors.js';
-import type { ActivityObserver, SessionActivity } from '../lecture/session-activity.js';
+import type { ActivityObserver, SessionActivity } from '../lecture/index.js';
 import type { Logger } from '../logger.js';
 import type { HandServerEvents, MonitorServerEvents } from '../protocol/classroom.js';
 import { ErrorCode } from '../protocol/error-codes.js';

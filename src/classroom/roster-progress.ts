@@ -1,4 +1,4 @@
-import type { SessionActivity } from '../lecture/session-activity.js';
+import type { SessionActivity } from '../lecture/index.js';
 
 /** What `student:progress` reports and the roster keeps. */
 export interface Progress {

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { LanguageModel } from '../llm/model.js';
+import type { LanguageModel } from '../llm/index.js';
 import { ErrorCode } from '../protocol/error-codes.js';
-import type { TokenSigner } from '../auth/tokens.js';
-import type { Store } from '../store/store.js';
-import { keys } from '../store/keys.js';
+import type { TokenSigner } from '../auth/index.js';
+import type { Store } from '../store/index.js';
+import { keys } from '../store/index.js';
 import { FeedHub } from './chapter-feed.js';
 import { LectureGenerator, type LectureMaterial, type LectureMaterialReader } from './lecture-generator.js';
 import { DEFAULT_SPEED, systemScheduler, type PacerEmitMeta, type PacerScheduler } from './pacer.js';

@@ -1,8 +1,8 @@
 import { QUESTION_CLOSERS, QUESTION_OPEN } from './marker-parser.js';
-import { contentTerms, keyTerms, rankedTerms, termOverlapDetail, termsMatch, withParticle } from '../text/korean-text.js';
-import type { KeyTerm } from '../text/korean-text.js';
-import { RunningLines } from '../text/running-lines.js';
-import { BULLET_LINE, letterCount, splitSentences } from '../text/sentences.js';
+import { contentTerms, keyTerms, rankedTerms, termOverlapDetail, termsMatch, withParticle } from '../text/index.js';
+import type { KeyTerm } from '../text/index.js';
+import { RunningLines } from '../text/index.js';
+import { BULLET_LINE, letterCount, splitSentences } from '../text/index.js';
 
 /**
  * The offline agents of the lecture flow: deterministic, extractive, no network. They keep the product usable

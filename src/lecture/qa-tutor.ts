@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { Attribution, LanguageModel, TextStream } from '../llm/model.js';
-import { loadPrompt } from '../llm/prompt-loader.js';
+import type { Attribution, LanguageModel, TextStream } from '../llm/index.js';
+import { loadPrompt } from '../llm/index.js';
 import { SharedResults } from './shared-results.js';
-import { fence } from '../text/prompt-fence.js';
+import { fence } from '../text/index.js';
 
 /**
  * The Main Q&A Agent and its helpers (seed 003, steps 5–7): a model answer written from the question and the

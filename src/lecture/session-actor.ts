@@ -1,6 +1,6 @@
 import { AppError, StoreUnavailableError, toWireError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { TextStream } from '../llm/model.js';
+import type { TextStream } from '../llm/index.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import type { ReplyKind, TranscriptItem, TutorEvent } from '../protocol/tutor.js';
 import type { FeedHub } from './chapter-feed.js';
@@ -24,7 +24,7 @@ import {
   type SessionState,
 } from './session-state.js';
 import { runTutoringStep, type TutoringHost } from './tutoring-steps.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
 
 /** Where a session's events go: every socket of the session attached to this node. */
 export interface SessionPort {

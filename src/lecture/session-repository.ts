@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Store } from '../store/store.js';
-import { keys } from '../store/keys.js';
-import { RETENTION } from '../store/retention.js';
+import type { Store } from '../store/index.js';
+import { keys } from '../store/index.js';
+import { RETENTION } from '../store/index.js';
 import type { TranscriptItem, TutorEvent } from '../protocol/tutor.js';
 import type { SessionState } from './session-state.js';
 

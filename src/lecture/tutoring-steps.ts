@@ -1,4 +1,4 @@
-import type { Attribution, TextStream } from '../llm/model.js';
+import type { Attribution, TextStream } from '../llm/index.js';
 import type { ReplyKind, TranscriptItem, TutorEvent } from '../protocol/tutor.js';
 import type { ReplyOptions } from './hand/hand-steps.js';
 import type { LectureView } from './lecture-view.js';

@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
 import { createGeminiModel } from './gemini-model.js';
 import type { LanguageModel } from './model.js';
 import { meterModel } from './metered-model.js';
@@ -50,3 +50,4 @@ export function createModel(config: Config, deps: ModelDependencies): LanguageMo
   logger?.info({ kind: model.kind, generation: model.modelName('generation') }, 'language model ready');
   return meterModel(model, { metrics: deps.metrics, store: deps.store, logger });
 }
+export { createTextStream } from './text-stream.js';

@@ -2,9 +2,9 @@ import type { ModelRole } from '../config.js';
 import { isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import { keys } from '../store/keys.js';
-import { RETENTION } from '../store/retention.js';
-import type { Store } from '../store/store.js';
+import { keys } from '../store/index.js';
+import { RETENTION } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import type {
   Attribution,
   EmbedOptions,

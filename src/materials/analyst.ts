@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
-import type { LanguageModel } from '../llm/model.js';
-import { fence } from '../text/prompt-fence.js';
-import { loadPrompt } from '../llm/prompt-loader.js';
+import type { LanguageModel } from '../llm/index.js';
+import { fence } from '../text/index.js';
+import { loadPrompt } from '../llm/index.js';
 import { MAX_CHAPTERS, chapterProblems, mergeSegments } from './chapter-plan.js';
 import type { Chapter } from './types.js';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Page, PageRequest } from '../protocol/page.js';
-import { pageOfIndex } from '../store/index-page.js';
-import { keys } from '../store/keys.js';
-import type { Store } from '../store/store.js';
+import { pageOfIndex } from '../store/index.js';
+import { keys } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import type { BlobStore } from './blob-store.js';
 import type { Material, MaterialRecord } from './types.js';
 

@@ -1,8 +1,8 @@
-import { rankedTerms, stripParticles, termsMatch } from '../text/korean-text.js';
-import type { OfflineTasks } from '../llm/offline-model.js';
+import { rankedTerms, stripParticles, termsMatch } from '../text/index.js';
+import type { OfflineTasks } from '../llm/index.js';
 import type { Difficulty, QuizItem } from '../protocol/quiz.js';
 import { QUIZ_TASKS, QuizGenerateInput, questionKey } from './quiz-agent.js';
-import { RunningLines } from '../text/running-lines.js';
+import { RunningLines } from '../text/index.js';
 import { seededRandom, shuffled } from './quiz-seed.js';
 
 /**

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Page, PageRequest } from '../protocol/page.js';
 import { QuizItem, type CreateQuizBody, type Quiz } from '../protocol/quiz.js';
-import { pageOfIndex } from '../store/index-page.js';
-import { keys } from '../store/keys.js';
-import type { Store } from '../store/store.js';
+import { pageOfIndex } from '../store/index.js';
+import { keys } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import { QUIZ_SEED } from './quiz-seed.js';
 
 /**

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { Page, PageRequest } from '../protocol/page.js';
 import { QuizItem, RoomOptions } from '../protocol/quiz.js';
-import { pageOfIndex } from '../store/index-page.js';
-import { keys } from '../store/keys.js';
-import { RETENTION } from '../store/retention.js';
-import type { HsetnxUnlessResult, Store } from '../store/store.js';
+import { pageOfIndex } from '../store/index.js';
+import { keys } from '../store/index.js';
+import { RETENTION } from '../store/index.js';
+import type { HsetnxUnlessResult, Store } from '../store/index.js';
 import type { PhaseRecord } from './room-phase.js';
 import type { RecordedAnswer, ScoredPlayer, Standings } from './scoring.js';
 import type { RoomResults } from './room-results.js';

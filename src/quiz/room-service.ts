@@ -1,11 +1,11 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import type { TokenSigner } from '../auth/tokens.js';
+import type { TokenSigner } from '../auth/index.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import type { CreateRoomBody, HostCommand, KickPayload, Quiz, SubmitAnswerPayload, SubmitAnswerResult } from '../protocol/quiz.js';
-import { keys } from '../store/keys.js';
-import type { Store } from '../store/store.js';
+import { keys } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import { applyCommand, isTimed, type PhaseCommand, type PhaseRecord } from './room-phase.js';
 import { buildResults } from './room-results.js';
 import { RoomRepository, ROOM_TTL_MS, type RoomMeta } from './room-repository.js';

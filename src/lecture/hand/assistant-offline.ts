@@ -1,6 +1,6 @@
-import { keyTerms, looksLikeNoun, rankedTerms, termsMatch, withParticle } from '../../text/korean-text.js';
+import { keyTerms, looksLikeNoun, rankedTerms, termsMatch, withParticle } from '../../text/index.js';
 import { splitSentences } from '../../text/index.js';
-import type { OfflineTasks } from '../../llm/offline-model.js';
+import type { OfflineTasks } from '../../llm/index.js';
 import { classifyQuestion, controlFromReply, materialTerms, questionConcept, questionFocus } from './assistant-cues.js';
 import { rankUnits, renderUnit, unitsOf } from './assistant-retrieval.js';
 import type { Unit } from './assistant-retrieval.js';

@@ -1,4 +1,4 @@
-import { contentTerms, normalizeKorean, rankedTerms, termOverlap, termsMatch } from '../../text/korean-text.js';
+import { contentTerms, normalizeKorean, rankedTerms, termOverlap, termsMatch } from '../../text/index.js';
 import { cosineSimilarity, hashedTermVector } from '../../text/index.js';
 
 /**

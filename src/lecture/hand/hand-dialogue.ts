@@ -1,4 +1,4 @@
-import { withParticle } from '../../text/korean-text.js';
+import { withParticle } from '../../text/index.js';
 import type { HandKind } from '../../protocol/classroom.js';
 import { MAX_SUBCONCEPTS } from './assistant-schemas.js';
 import type { Classification, ControlResult, ExplainedPart, HandSubconcept } from './assistant-schemas.js';

@@ -9,7 +9,7 @@ import {
   onSummarised,
 } from './hand-dialogue.js';
 import type { StudentAssistant } from './student-assistant.js';
-import type { Attribution, TextStream } from '../../llm/model.js';
+import type { Attribution, TextStream } from '../../llm/index.js';
 import type { ReplyKind, TranscriptItem, TutorEvent } from '../../protocol/tutor.js';
 import { afterHand, type SessionState } from '../session-state.js';
 

@@ -1,8 +1,8 @@
 import { SharedResults } from '../shared-results.js';
-import type { Attribution, LanguageModel, ModelFile, ModelRequestBase, TextStream } from '../../llm/model.js';
-import { fence } from '../../text/prompt-fence.js';
-import { loadPrompt } from '../../llm/prompt-loader.js';
-import { createTextStream } from '../../llm/text-stream.js';
+import type { Attribution, LanguageModel, ModelFile, ModelRequestBase, TextStream } from '../../llm/index.js';
+import { fence } from '../../text/index.js';
+import { loadPrompt } from '../../llm/index.js';
+import { createTextStream } from '../../llm/index.js';
 import { questionFocus } from './assistant-cues.js';
 import { passageText, selectPassages, splitPassages } from './assistant-retrieval.js';
 import type { Passage } from './assistant-retrieval.js';
