@@ -1,30 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerOptions } from 'socket.io';
-import { ClassMonitor } from './classroom/index.js';
-import { ClassRepository } from './classroom/index.js';
-import { ClassService } from './classroom/index.js';
-import { generateTokenSecret, sharedTokenSecret } from './auth/index.js';
-import { TokenSigner } from './auth/index.js';
+import { ClassMonitor, ClassRepository, ClassService } from './classroom/index.js';
+import { TokenSigner, generateTokenSecret, sharedTokenSecret } from './auth/index.js';
 import type { Config } from './config.js';
-import { LectureService } from './lecture/index.js';
-import type { SessionObserver } from './lecture/index.js';
-import { observeActivity } from './lecture/index.js';
-import type { PacerEmitMeta } from './lecture/index.js';
-import { createModel } from './llm/index.js';
-import type { LanguageModel } from './llm/index.js';
+import { LectureService, observeActivity, type PacerEmitMeta, type SessionObserver } from './lecture/index.js';
+import { createModel, type LanguageModel } from './llm/index.js';
 import type { Logger } from './logger.js';
 import { createMaterialService, type MaterialService } from './materials/index.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { offlineTasks } from './offline-tasks.js';
 import { createServer, type LecternServer } from './server.js';
-import { QuizRepository } from './quiz/index.js';
-import type { RoomClock } from './quiz/index.js';
-import { RoomRuntime } from './quiz/index.js';
-import { RoomService } from './quiz/index.js';
+import { QuizRepository, RoomRuntime, RoomService, type RoomClock } from './quiz/index.js';
 import { RetrievalService } from './retrieval/index.js';
-import { createStore } from './store/index.js';
-import { NodeHeartbeat } from './store/index.js';
-import type { Store } from './store/index.js';
+import { NodeHeartbeat, createStore, type Store } from './store/index.js';
 
 export interface AppOverrides {
   store?: Store;
@@ -140,7 +128,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     ...(overrides.onDelta ? { onDelta: overrides.onDelta } : {}),
   });
   const classes = new ClassService({ repository: classRepository, monitor, signer, sessions: lectures, materials });
-  const quizzes = new QuizRepository(store);
+  const quizzes = new QuizRepository(store, Date.now, logger.child({ part: 'quizzes' }));
   const roomClock = overrides.roomClock;
   const rooms = new RoomService({
     store,

@@ -1,5 +1,4 @@
-import { handOfflineTasks } from './lecture/index.js';
-import { lectureOfflineTasks } from './lecture/index.js';
+import { handOfflineTasks, lectureOfflineTasks } from './lecture/index.js';
 import type { OfflineTasks } from './llm/index.js';
 import { quizOfflineTasks } from './quiz/index.js';
 

@@ -6,9 +6,7 @@ import type { LanguageModel } from '../llm/index.js';
 import { PageQuery } from '../protocol/page.js';
 import { CreateQuizBody, GenerateQuizBody, type Quiz } from '../protocol/quiz.js';
 import { ErrorCode } from '../protocol/error-codes.js';
-import { generateQuizItems, loadQuizSource, type QuizMaterialSource } from '../quiz/index.js';
-import type { QuizRepository } from '../quiz/index.js';
-import { newQuizSeed } from '../quiz/index.js';
+import { generateQuizItems, loadQuizSource, newQuizSeed, type QuizMaterialSource, type QuizRepository } from '../quiz/index.js';
 import { instructorClassId } from './bearer.js';
 import { parseOrThrow } from './validate.js';
 

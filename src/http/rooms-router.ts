@@ -5,8 +5,7 @@ import { AppError } from '../errors.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { PageQuery } from '../protocol/page.js';
 import { CreateRoomBody, RoomCode } from '../protocol/quiz.js';
-import { resultsCsv, type RoomResults } from '../quiz/index.js';
-import type { RoomService } from '../quiz/index.js';
+import { resultsCsv, type RoomResults, type RoomService } from '../quiz/index.js';
 import { bearerToken, instructorClassId } from './bearer.js';
 import { parseOrThrow } from './validate.js';
 

@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Logger } from '../logger.js';
 import type { LanguageModel } from '../llm/index.js';
 import { toWireError } from '../errors.js';
-import type { Store } from '../store/index.js';
-import { keys } from '../store/index.js';
+import { keys, type Store } from '../store/index.js';
 import { LECTURE_TASKS, lecturePrompts, renderLecturePrompt } from './lecture-prompts.js';
 
 /** What the generator needs from a material (MaterialService satisfies it). */

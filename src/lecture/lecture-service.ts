@@ -4,8 +4,7 @@ import type { Logger } from '../logger.js';
 import type { LanguageModel } from '../llm/index.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import type { TokenSigner } from '../auth/index.js';
-import type { Store } from '../store/index.js';
-import { keys } from '../store/index.js';
+import { keys, type Store } from '../store/index.js';
 import { FeedHub } from './chapter-feed.js';
 import { LectureGenerator, type LectureMaterial, type LectureMaterialReader } from './lecture-generator.js';
 import { DEFAULT_SPEED, systemScheduler, type PacerEmitMeta, type PacerScheduler } from './pacer.js';
@@ -72,7 +71,7 @@ export class LectureService {
 
   constructor(private readonly options: LectureServiceOptions) {
     this.nodeId = options.nodeId ?? randomUUID();
-    this.repository = new SessionRepository(options.store);
+    this.repository = new SessionRepository(options.store, options.logger);
     this.feeds = new FeedHub(options.store, options.logger);
     this.generator = new LectureGenerator({
       store: options.store,

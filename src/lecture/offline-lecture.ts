@@ -1,8 +1,5 @@
 import { QUESTION_CLOSERS, QUESTION_OPEN } from './marker-parser.js';
-import { contentTerms, keyTerms, rankedTerms, termOverlapDetail, termsMatch, withParticle } from '../text/index.js';
-import type { KeyTerm } from '../text/index.js';
-import { RunningLines } from '../text/index.js';
-import { BULLET_LINE, letterCount, splitSentences } from '../text/index.js';
+import { BULLET_LINE, RunningLines, contentTerms, keyTerms, letterCount, rankedTerms, splitSentences, termOverlapDetail, termsMatch, withParticle, type KeyTerm } from '../text/index.js';
 
 /**
  * The offline agents of the lecture flow: deterministic, extractive, no network. They keep the product usable

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { Attribution, LanguageModel, TextStream } from '../llm/index.js';
-import { loadPrompt } from '../llm/index.js';
+import { loadPrompt, type Attribution, type LanguageModel, type TextStream } from '../llm/index.js';
 import { SharedResults } from './shared-results.js';
 import { fence } from '../text/index.js';
 

@@ -2,9 +2,7 @@ import type { ModelRole } from '../config.js';
 import { isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import { keys } from '../store/index.js';
-import { RETENTION } from '../store/index.js';
-import type { Store } from '../store/index.js';
+import { RETENTION, keys, type Store } from '../store/index.js';
 import type {
   Attribution,
   EmbedOptions,

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
-import type { LanguageModel } from '../llm/index.js';
+import { loadPrompt, type LanguageModel } from '../llm/index.js';
 import { fence } from '../text/index.js';
-import { loadPrompt } from '../llm/index.js';
 import { MAX_CHAPTERS, chapterProblems, mergeSegments } from './chapter-plan.js';
 import type { Chapter } from './types.js';
 

@@ -5,8 +5,7 @@ import type { Logger } from '../logger.js';
 import type { LanguageModel } from '../llm/index.js';
 import type { Page, PageRequest } from '../protocol/page.js';
 import type { RetrievalService } from '../retrieval/index.js';
-import { keys } from '../store/index.js';
-import type { Store } from '../store/index.js';
+import { keys, type Store } from '../store/index.js';
 import { analyseChapters } from './analyst.js';
 import { createBlobStore, type BlobStore } from './blob-store.js';
 import { chapterProblems, planByPages, planFromDocument } from './chapter-plan.js';
@@ -100,7 +99,7 @@ export function createMaterialService(deps: MaterialServiceDeps): MaterialServic
   const { config, store, model } = deps;
   const logger = deps.logger.child({ component: 'materials' });
   const { maxPdfBytes, maxPdfPages, pdfTimeoutMs } = config.limits;
-  const repository = new MaterialRepository(store, deps.blobs ?? createBlobStore(store, config.dataDir));
+  const repository = new MaterialRepository(store, deps.blobs ?? createBlobStore(store, config.dataDir), deps.logger.child({ component: 'material-records' }));
   const pool = deps.pool ?? createPdfWorkerPool({ timeoutMs: pdfTimeoutMs, logger });
   // Uploads of the same bytes on this node share one promise; across nodes the store lease decides.
   const inflight = new Map<string, Promise<IngestResult>>();

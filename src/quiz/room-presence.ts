@@ -1,6 +1,4 @@
-import { keys } from '../store/index.js';
-import type { NodeLiveness } from '../store/index.js';
-import type { Store } from '../store/index.js';
+import { keys, type NodeLiveness, type Store } from '../store/index.js';
 import { ROOM_TTL_MS } from './room-repository.js';
 
 /**

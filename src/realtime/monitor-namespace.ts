@@ -1,6 +1,5 @@
 import type { Namespace, Server, Socket } from 'socket.io';
-import type { ClassMonitor, MonitorPort } from '../classroom/index.js';
-import type { ClassService } from '../classroom/index.js';
+import type { ClassMonitor, ClassService, MonitorPort } from '../classroom/index.js';
 import type { TokenSigner } from '../auth/index.js';
 import { toWireError } from '../errors.js';
 import type { Logger } from '../logger.js';

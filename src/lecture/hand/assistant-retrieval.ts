@@ -1,5 +1,4 @@
-import { contentTerms, normalizeKorean, rankedTerms, termOverlap, termsMatch } from '../../text/index.js';
-import { cosineSimilarity, hashedTermVector } from '../../text/index.js';
+import { contentTerms, cosineSimilarity, hashedTermVector, normalizeKorean, rankedTerms, termOverlap, termsMatch } from '../../text/index.js';
 
 /**
  * Retrieval over a material's extracted text, with no model call: the facade picks the passages a question is

@@ -1,13 +1,9 @@
 import { SharedResults } from '../shared-results.js';
-import type { Attribution, LanguageModel, ModelFile, ModelRequestBase, TextStream } from '../../llm/index.js';
+import { createTextStream, loadPrompt, type Attribution, type LanguageModel, type ModelFile, type ModelRequestBase, type TextStream } from '../../llm/index.js';
 import { fence } from '../../text/index.js';
-import { loadPrompt } from '../../llm/index.js';
-import { createTextStream } from '../../llm/index.js';
 import { questionFocus } from './assistant-cues.js';
-import { passageText, selectPassages, splitPassages } from './assistant-retrieval.js';
-import type { Passage } from './assistant-retrieval.js';
-import { ASSISTANT_TASKS, ClassificationSchema, ControlSchema } from './assistant-schemas.js';
-import type { Classification, ControlResult, ExplainedPart, HandSubconcept } from './assistant-schemas.js';
+import { passageText, selectPassages, splitPassages, type Passage } from './assistant-retrieval.js';
+import { ASSISTANT_TASKS, ClassificationSchema, ControlSchema, type Classification, type ControlResult, type ExplainedPart, type HandSubconcept } from './assistant-schemas.js';
 
 /**
  * The raise-hand agents behind one facade (seed 003, 번외 1–4), mirroring QaTutor: the Student Assistant
