@@ -214,6 +214,10 @@ describe('openai streamText', () => {
     expect(sent.messages?.map((message) => message.role)).toEqual(['system', 'user']);
   });
 
+  it('OA4 declares the text path: no PDF input, prompts followed, semantic embeddings', () => {
+    expect(openai().capabilities).toEqual({ pdfInput: false, followsPrompts: true, semanticEmbeddings: true });
+  });
+
   it('OA4 sends no attached file (the text path) and settles result without iterating', async () => {
     fake.enqueue({ stream: ['a', 'b'], finishReason: 'content_filter' });
     const result = await openai().streamText({ ...baseRequest, files: [{ mimeType: 'application/pdf', data: new Uint8Array([37, 80, 68, 70]) }] })

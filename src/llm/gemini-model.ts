@@ -15,6 +15,7 @@ import type {
   GenerateObjectRequest,
   GenerateObjectResult,
   LanguageModel,
+  ModelCapabilities,
   ModelRequestBase,
   TextStream,
   Usage,
@@ -47,6 +48,9 @@ const SAFETY_REASONS = new Set([
   'IMAGE_PROHIBITED_CONTENT',
 ]);
 
+/** Gemini reads PDFs (page images too), follows any prompt and embeds by meaning. */
+export const GEMINI_CAPABILITIES: ModelCapabilities = { pdfInput: true, followsPrompts: true, semanticEmbeddings: true };
+
 /** Creates the Gemini-backed LanguageModel (kind 'gemini'). */
 export function createGeminiModel(options: GeminiModelOptions): LanguageModel {
   // The SDK is loaded on first use: a third of a CPU-second that every start with the offline model would pay.
@@ -75,6 +79,7 @@ export function createGeminiModel(options: GeminiModelOptions): LanguageModel {
 
   return {
     kind: 'gemini',
+    capabilities: GEMINI_CAPABILITIES,
 
     modelName: (role) => options.models[role],
 

@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
 import { createGeminiModel } from './gemini-model.js';
 import { createOpenAIModel } from './openai-model.js';
 import type { LanguageModel } from './model.js';
@@ -16,6 +16,7 @@ export type {
   GenerateObjectRequest,
   GenerateObjectResult,
   LanguageModel,
+  ModelCapabilities,
   ModelFile,
   ModelRequestBase,
   ModelRole,
@@ -25,12 +26,11 @@ export type {
 } from './model.js';
 export { ModelError, type ModelErrorCode, type ModelErrorDetails } from './model-error.js';
 export type { OfflineTaskHandlers, OfflineTasks } from './offline-model.js';
-export { createOfflineModel, embedOffline, cosineSimilarity } from './offline-model.js';
-export { createGeminiModel, type GeminiModelOptions } from './gemini-model.js';
-export { createOpenAIModel, type OpenAIModelOptions } from './openai-model.js';
+export { OFFLINE_CAPABILITIES, createOfflineModel, embedOffline } from './offline-model.js';
+export { GEMINI_CAPABILITIES, createGeminiModel, type GeminiModelOptions } from './gemini-model.js';
+export { OPENAI_CAPABILITIES, createOpenAIModel, type OpenAIModelOptions } from './openai-model.js';
 export { meterModel, type MeterOptions } from './metered-model.js';
 export { loadPrompt, loadAllPrompts, createPrompt, PromptError, type Prompt } from './prompt-loader.js';
-export { fence, neutraliseFenceTags, FENCE_TAGS, type FenceTag } from './prompt-fence.js';
 export { parseJson, parseWithSchema, type ParseResult, type SchemaParseResult } from './safe-json.js';
 
 export interface ModelDependencies {
@@ -57,3 +57,4 @@ export function createModel(config: Config, deps: ModelDependencies): LanguageMo
   );
   return meterModel(model, { metrics: deps.metrics, store: deps.store, logger });
 }
+export { createTextStream } from './text-stream.js';

@@ -16,6 +16,7 @@ import type {
   GenerateObjectRequest,
   GenerateObjectResult,
   LanguageModel,
+  ModelCapabilities,
   ModelRequestBase,
   TextStream,
   Usage,
@@ -46,6 +47,12 @@ export interface OpenAIModelOptions extends ProviderCallOptions {
 }
 
 const EMBED_BATCH_SIZE = 100;
+
+/**
+ * Text in, text out: OpenAI-compatible servers get the extracted text path (no PDF input, so scanned PDFs are
+ * refused as offline), write from prompts like Gemini, and embed with a real embedding model.
+ */
+export const OPENAI_CAPABILITIES: ModelCapabilities = { pdfInput: false, followsPrompts: true, semanticEmbeddings: true };
 
 /** Creates the LanguageModel for an OpenAI-compatible server (kind 'openai'). */
 export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
@@ -98,6 +105,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
 
   return {
     kind: 'openai',
+    capabilities: OPENAI_CAPABILITIES,
 
     modelName: (role) => options.models[role],
 

@@ -12,7 +12,7 @@ import type {
   Usage,
 } from './model.js';
 import { ModelError } from './model-error.js';
-import { fence } from './prompt-fence.js';
+import { fence } from '../text/index.js';
 import { loadPrompt } from './prompt-loader.js';
 import {
   DEFAULT_RETRY_POLICY,
