@@ -131,6 +131,13 @@ describe('openai generateObject', () => {
     expect(body(2, plain).response_format).toEqual({ type: 'json_object' });
   });
 
+  it('OA1 reads the JSON after a reasoning model\'s <think> block written into the content', async () => {
+    fake.enqueue({ text: '<think>\n점수는 4점이 맞다. {"answer": 1}\n</think>\n\n{"answer":"미분","score":4}' });
+    const result = await openai().generateObject({ ...baseRequest, schema: Answer });
+    expect(result.object).toEqual({ answer: '미분', score: 4 });
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('fails with MODEL_OUTPUT_INVALID carrying raw text, summed usage and finish reason when the repair is bad too', async () => {
     fake.enqueue(
       { json: { answer: 1 }, usage: { input: 10, output: 2 } },

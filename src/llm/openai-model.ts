@@ -266,9 +266,12 @@ function schemaName(task: string): string {
   return task.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'reply';
 }
 
+/** A reasoning model's thoughts written into the content (older Ollama and llama.cpp builds do): not the answer. */
+const LEADING_THOUGHTS = /^\s*<think>[\s\S]*?<\/think>\s*/u;
+
 function mapCompletion(completion: ChatCompletion, messages: ChatCompletionMessageParam[]): MappedReply {
   const choice = completion.choices[0];
-  const text = choice?.message.content ?? '';
+  const text = (choice?.message.content ?? '').replace(LEADING_THOUGHTS, '');
   return {
     text,
     usage: completion.usage ? mapUsage(completion.usage) : estimateUsage(messages, text.length),
