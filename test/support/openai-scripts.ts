@@ -94,6 +94,9 @@ export interface ScriptedProvider {
   readonly pending: number;
   /** The real adapter and SDK pointed at the fake (short timeouts, fast retries). */
   model(overrides?: { maxAttempts?: number }): LanguageModel;
+  /** The environment that makes the app use this fake, with one attempt per call. */
+  env(): Record<string, string>;
+  clearRequests(): void;
   close(): Promise<void>;
 }
 
@@ -108,6 +111,8 @@ export async function startScriptedProvider(name: 'gemini' | 'openai'): Promise<
         return fake.pending;
       },
       model: (overrides = {}) => fakeGeminiModel(fake, overrides),
+      env: () => ({ GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: fake.baseUrl, GEMINI_MAX_ATTEMPTS: '1' }),
+      clearRequests: () => void fake.requests.splice(0),
       close: () => fake.close(),
     };
   }
@@ -120,6 +125,8 @@ export async function startScriptedProvider(name: 'gemini' | 'openai'): Promise<
       return fake.pending;
     },
     model: (overrides = {}) => fakeOpenAIModel(fake, overrides),
+    env: () => ({ OPENAI_BASE_URL: fake.baseUrl, OPENAI_MODEL: 'local-chat', OPENAI_EMBEDDING_MODEL: 'local-embed', OPENAI_MAX_ATTEMPTS: '1' }),
+    clearRequests: () => void fake.requests.splice(0),
     close: () => fake.close(),
   };
 }
