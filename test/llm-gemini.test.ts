@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { GeminiModelOptions } from '../src/llm/gemini-model.js';
@@ -331,8 +332,12 @@ describe('gemini streamText', () => {
       fake.enqueue({ status: 400 });
       const { error } = await collect(gemini().streamText(baseRequest));
       expect((error as ModelError).code).toBe('MODEL_UNAVAILABLE');
-      gemini().streamText(baseRequest); // never iterated, result never read: the fake answers 400 by default
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      const ignored = gemini().streamText(baseRequest); // never iterated, result never read: the fake answers 400 by default
+      // A barrier, not a sleep: wait until `result` has rejected, read through inspect so that no handler is attached
+      // (one would hide the very rejection this test looks for). Node reports an unhandled rejection once the
+      // microtasks of the turn that rejected it have run, so one more turn of the event loop after that is enough.
+      await expect.poll(() => inspect(ignored.result), { timeout: 5_000 }).toContain('<rejected>');
+      await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).toEqual([]);
     } finally {
       process.off('unhandledRejection', onUnhandled);
