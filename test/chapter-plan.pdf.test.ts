@@ -18,7 +18,7 @@ const layout = fc.record({
   namedDestinations: fc.boolean(),
 });
 
-describe('chapter plan over generated PDFs (property)', () => {
+describe('IG3 chapter plan over generated PDFs (property)', () => {
   it('covers every page once, in order, and follows the outline or the headings when there are any', async () => {
     await fc.assert(
       fc.asyncProperty(layout, async ({ sizes, outline, headings, namedDestinations }) => {
@@ -46,7 +46,7 @@ describe('chapter plan over generated PDFs (property)', () => {
   });
 });
 
-describe('pdf worker pool', () => {
+describe('IG8 pdf worker pool', () => {
   it('refuses a job at once when its queue is full (busy), and still runs the ones it took', async () => {
     const small = createPdfWorkerPool({ timeoutMs: 30_000, size: 1, maxQueue: 1 });
     try {
