@@ -1,5 +1,4 @@
-import type { Material } from '../../src/materials/index.js';
-import type { MaterialService } from '../../src/materials/index.js';
+import type { Material, MaterialService } from '../../src/materials/index.js';
 import { writeOfflineLecture } from '../../src/lecture/offline-lecture.js';
 
 /**
