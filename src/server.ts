@@ -3,7 +3,7 @@ import path from 'node:path';
 import express, { type Express } from 'express';
 import type { Server as SocketServer, ServerOptions } from 'socket.io';
 import type { Config } from './config.js';
-import { ErrorCode } from './protocol/error-codes.js';
+import { ErrorCode } from './protocol/wire/error-codes.js';
 import { apiNotFound, errorMiddleware } from './http/error-middleware.js';
 import { createHealthRouter } from './http/health-router.js';
 import { createMetricsRouter, createMetricsServer } from './http/metrics-router.js';
@@ -13,6 +13,7 @@ import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { nodeModulesDir, publicDir } from './paths.js';
 import { createSocketServer } from './realtime/socket-server.js';
+import { typedNamespaces } from './realtime/socket-types.js';
 import type { Store } from './store/store.js';
 import type { MaterialService } from './materials/material-service.js';
 import type { LectureService } from './lecture/lecture-service.js';
@@ -113,16 +114,17 @@ export function createServer(deps: ServerDeps): LecternServer {
 
   const httpServer = createHttpServer(app);
   const io = createSocketServer(httpServer, { metrics, ...(deps.socketAdapter ? { adapter: deps.socketAdapter } : {}) });
-  registerTutorNamespace(io.of('/tutor'), {
+  const namespaces = typedNamespaces(io);
+  registerTutorNamespace(namespaces.tutor, {
     lectures: deps.lectures,
     signer: deps.signer,
     logger,
     presence: deps.monitor,
     multiNode: deps.socketAdapter !== undefined,
   });
-  registerMonitorNamespace(io.of('/monitor'), { monitor: deps.monitor, classes: deps.classes, signer: deps.signer, logger });
+  registerMonitorNamespace(namespaces.monitor, { monitor: deps.monitor, classes: deps.classes, signer: deps.signer, logger });
   deps.monitor.attach(createMonitorPort(io));
-  registerQuizNamespace(io.of('/quiz'), {
+  registerQuizNamespace(namespaces.quiz, {
     rooms: deps.rooms,
     runtime: deps.roomRuntime,
     signer: deps.signer,

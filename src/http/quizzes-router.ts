@@ -5,7 +5,7 @@ import type { Logger } from '../logger.js';
 import type { LanguageModel } from '../llm/model.js';
 import { PageQuery } from '../protocol/page.js';
 import { CreateQuizBody, GenerateQuizBody, type Quiz } from '../protocol/quiz.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { generateQuizItems, loadQuizSource, type QuizMaterialSource } from '../quiz/quiz-agent.js';
 import type { QuizRepository } from '../quiz/quiz-repository.js';
 import { newQuizSeed } from '../quiz/quiz-seed.js';

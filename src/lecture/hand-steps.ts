@@ -10,7 +10,7 @@ import {
 } from '../classroom/hand-dialogue.js';
 import type { StudentAssistant } from '../classroom/student-assistant.js';
 import type { Attribution, TextStream } from '../llm/model.js';
-import type { ReplyKind, TranscriptItem, TutorEvent } from '../protocol/tutor.js';
+import type { ReplyKind, TranscriptItem, TutorEvent } from '../protocol/wire/tutor.js';
 import { afterHand, type SessionState } from './session-state.js';
 
 export type HandRaised = Extract<SessionState, { kind: 'hand-raised' }>;

@@ -1,8 +1,8 @@
 import { AppError, StoreUnavailableError, toWireError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { TextStream } from '../llm/model.js';
-import { ErrorCode } from '../protocol/error-codes.js';
-import type { ReplyKind, TranscriptItem, TutorEvent } from '../protocol/tutor.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
+import type { ReplyKind, TranscriptItem, TutorEvent } from '../protocol/wire/tutor.js';
 import type { FeedHub } from './chapter-feed.js';
 import type { LectureGenerator, LectureMaterial } from './lecture-generator.js';
 import { displayText, LectureView } from './lecture-view.js';
@@ -11,6 +11,7 @@ import type { QaTutor } from './qa-tutor.js';
 import { acceptsAsk, acceptsReply, onAsk, onReply, startDialogue } from '../classroom/hand-dialogue.js';
 import type { StudentAssistant } from '../classroom/student-assistant.js';
 import { runHandStep, type HandHost, type HandRaised, type ReplyOptions } from './hand-steps.js';
+import { emitNumbered, type SessionPort } from './session-port.js';
 import { replayOrSnapshot, sendSnapshot, type EmittedView, type ResumeHost } from './session-resume.js';
 import { waitForStore } from './store-recovery.js';
 import type { SessionProfile, SessionRecord, SessionRepository } from './session-repository.js';
@@ -26,10 +27,7 @@ import {
 import { runTutoringStep, type TutoringHost } from './tutoring-steps.js';
 import type { Store } from '../store/store.js';
 
-/** Where a session's events go: every socket of the session attached to this node. */
-export interface SessionPort {
-  emit(event: string, payload: object): void;
-}
+export type { SessionPort };
 
 /** Progress facts for observers (the instructor's monitor); called after the fact is persisted. */
 export interface SessionObserver {
@@ -605,7 +603,7 @@ export class SessionActor {
     const replyPlace = event.event === 'tutor:reply-start' && this.target?.kind === 'reply' ? this.target : undefined;
     this.enqueue(async () => {
       await this.deps.repository.appendLog(this.id, { seq, event }, reached);
-      this.deps.port.emit(event.event, { seq, ...event.payload });
+      emitNumbered(this.deps.port, seq, event);
       this.trackEmitted(seq, event, stateAtSend, replyPlace);
       this.deps.observer?.onEvent?.(this.record.profile, event, stateAtSend);
     });

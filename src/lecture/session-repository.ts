@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Store } from '../store/store.js';
 import { keys } from '../store/keys.js';
 import { RETENTION } from '../store/retention.js';
-import type { TranscriptItem, TutorEvent } from '../protocol/tutor.js';
+import type { TranscriptItem, TutorEvent } from '../protocol/wire/tutor.js';
 import type { SessionState } from './session-state.js';
 
 /** How long an untouched session is kept (its record, log and transcript): every write sets it again. */

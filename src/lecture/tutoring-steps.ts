@@ -1,5 +1,5 @@
 import type { Attribution, TextStream } from '../llm/model.js';
-import type { ReplyKind, TranscriptItem, TutorEvent } from '../protocol/tutor.js';
+import type { ReplyKind, TranscriptItem, TutorEvent } from '../protocol/wire/tutor.js';
 import type { ReplyOptions } from './hand-steps.js';
 import type { LectureView } from './lecture-view.js';
 import type { QaTutor } from './qa-tutor.js';

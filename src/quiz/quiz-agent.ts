@@ -7,7 +7,7 @@ import type { LanguageModel } from '../llm/model.js';
 import { fence } from '../llm/prompt-fence.js';
 import { loadPrompt } from '../llm/prompt-loader.js';
 import type { Material } from '../materials/types.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { Difficulty, QuizItem } from '../protocol/quiz.js';
 import { newQuizSeed, shuffleChoices } from './quiz-seed.js';
 

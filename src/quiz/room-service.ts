@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { TokenSigner } from '../classroom/tokens.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { CreateRoomBody, HostCommand, KickPayload, Quiz, SubmitAnswerPayload, SubmitAnswerResult } from '../protocol/quiz.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';

@@ -1,6 +1,6 @@
 import type { Socket } from 'socket.io';
 import type { TokenKind, TokenPayload, TokenSigner } from '../classroom/tokens.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 
 /** What the auth middleware leaves on `socket.data` for handlers. */
 export interface AuthedSocketData {
