@@ -16,6 +16,21 @@ export default tseslint.config(
     },
   },
   {
+    // The wire protocol is bundled into the browser client as is: types and constants only, nothing from outside.
+    files: ['src/protocol/wire/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(?!\\./)', message: 'src/protocol/wire/ is browser-safe: it imports only its own files (no zod, no node, no packages).' },
+            { regex: '^\\./.*/', message: 'src/protocol/wire/ is one flat folder of its own files.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['scripts/**/*.ts', 'test/**/*.ts'],
     rules: { 'no-console': 'off' },
   },
