@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TokenSigner } from '../src/classroom/tokens.js';
+import { TokenSigner } from '../src/auth/index.js';
 import { createLogger } from '../src/logger.js';
 import { RoomOptions, type Quiz, type QuizServerEvents } from '../src/protocol/quiz.js';
 import type { RoomMember } from '../src/quiz/room-member.js';

@@ -1,4 +1,4 @@
-import type { Attribution } from '../llm/model.js';
+import type { Attribution } from '../llm/index.js';
 
 /**
  * A session's interruptions. Work runs in epochs: a step remembers the epoch it started in (`epoch`) and stops at

@@ -1,8 +1,8 @@
-import type { TextStream } from '../llm/model.js';
+import type { TextStream } from '../llm/index.js';
 import type { ReplyKind, TranscriptItem, TutorEvent } from '../protocol/wire/tutor.js';
 import type { Interrupts } from './interrupts.js';
 import type { SessionOutbox } from './session-outbox.js';
-import type { ReplyOptions } from './hand-steps.js';
+import type { ReplyOptions } from './hand/hand-steps.js';
 import type { LectureView } from './lecture-view.js';
 import type { QaTutor } from './qa-tutor.js';
 import { subquestionId, type SessionState } from './session-state.js';

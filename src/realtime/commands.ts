@@ -1,6 +1,6 @@
 import type { Socket } from 'socket.io';
 import { AppError, toWireError } from '../errors.js';
-import { invalidPayload } from '../http/validate.js';
+import { invalidPayload } from '../http/index.js';
 import type { Logger } from '../logger.js';
 import type { CommandSchemas } from '../protocol/command-schemas.js';
 import type { Ack } from '../protocol/wire/ack.js';

@@ -1,5 +1,5 @@
 import type { QuizServerEvents } from '../protocol/wire/quiz.js';
-import type { RoomMember } from '../quiz/room-member.js';
+import type { RoomMember } from '../quiz/index.js';
 import { emitLocal } from './local-emit.js';
 import type { QuizSocket } from './socket-types.js';
 

@@ -1,7 +1,6 @@
-import type { TokenSigner } from '../classroom/tokens.js';
+import type { TokenSigner } from '../auth/index.js';
 import { toWireError } from '../errors.js';
-import type { LectureService } from '../lecture/lecture-service.js';
-import type { SessionActor, SessionPort } from '../lecture/session-actor.js';
+import type { LectureService, SessionActor, SessionPort } from '../lecture/index.js';
 import type { Logger } from '../logger.js';
 import { TUTOR_COMMANDS } from '../protocol/tutor.js';
 import type { TutorCommands } from '../protocol/wire/tutor.js';

@@ -7,13 +7,13 @@ import {
   onFinalExplained,
   onPrompted,
   onSummarised,
-} from '../classroom/hand-dialogue.js';
-import type { StudentAssistant } from '../classroom/student-assistant.js';
-import type { TextStream } from '../llm/model.js';
-import type { ReplyKind } from '../protocol/wire/tutor.js';
-import type { Interrupts } from './interrupts.js';
-import type { SessionOutbox } from './session-outbox.js';
-import { afterHand, type SessionState } from './session-state.js';
+} from './hand-dialogue.js';
+import type { StudentAssistant } from './student-assistant.js';
+import type { TextStream } from '../../llm/index.js';
+import type { ReplyKind } from '../../protocol/wire/tutor.js';
+import type { Interrupts } from '../interrupts.js';
+import type { SessionOutbox } from '../session-outbox.js';
+import { afterHand, type SessionState } from '../session-state.js';
 
 export type HandRaised = Extract<SessionState, { kind: 'hand-raised' }>;
 
