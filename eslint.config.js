@@ -55,8 +55,21 @@ export default tseslint.config(
   boundaries(undefined),
   // The composition root and server: they put transports and features together, entering folders by their index.
   { files: ['src/app.ts', 'src/main.ts', 'src/server.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [deepImport(FOLDERS)] }] } },
-  // Until the quiz runtime gets its RoomMember port (issue 11 §1), local-room.ts holds raw sockets.
-  { files: ['src/quiz/local-room.ts'], rules: { 'no-restricted-imports': 'off' } },
+  {
+    // The wire protocol is bundled into the browser client as is: types and constants only, nothing from outside.
+    files: ['src/protocol/wire/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(?!\\./)', message: 'src/protocol/wire/ is browser-safe: it imports only its own files (no zod, no node, no packages).' },
+            { regex: '^\\./.*/', message: 'src/protocol/wire/ is one flat folder of its own files.' },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['scripts/**/*.ts', 'test/**/*.ts'],
     rules: { 'no-console': 'off' },

@@ -8,6 +8,7 @@
 // A student may also join an instructor's class with its code (POST /api/classes/:code/join): the same session flow,
 // plus the class's announcements and the instructor's acknowledgement of a raised hand, which carry no seq (they are
 // not session events) and so bypass the seq checks. The raise-hand dialogue lives in classroom-hand.js.
+import { PROTOCOL_VERSION } from './protocol.js';
 import { HandPanel } from './classroom-hand.js';
 import { HAND_REPLY_KINDS, LectureView } from './classroom-view.js';
 import { fetchAllPages, requestFailure, sendCommand } from './dom.js';
@@ -358,7 +359,7 @@ function showSessionInfo() {
 }
 
 function connect() {
-  socket = io('/tutor', { auth: { token: session.token }, transports: ['websocket'] });
+  socket = io('/tutor', { auth: { protocolVersion: PROTOCOL_VERSION, token: session.token }, transports: ['websocket'] });
   setConnection('connecting');
   socket.on('connect', onConnect);
   socket.on('disconnect', (reason) => {

@@ -4,6 +4,7 @@
 // The lobby and the after-question screens are drawn by host-lobby.js and host-reveal.js; this module holds the state.
 // Question text, choices and nicknames are untrusted: they reach the DOM as textContent only.
 
+import { PROTOCOL_VERSION } from './protocol.js';
 import {
   $,
   CHOICES,
@@ -89,7 +90,7 @@ export function closeRoom() {
 
 function connect() {
   const current = room;
-  socket = io('/quiz', { auth: { token: current.hostToken }, transports: ['websocket'] });
+  socket = io('/quiz', { auth: { protocolVersion: PROTOCOL_VERSION, token: current.hostToken }, transports: ['websocket'] });
   setConnection(connection, 'connecting');
   socket.on('connect', () => setConnection(connection, 'connected'));
   socket.on('disconnect', (reason) => setConnection(connection, reason === 'io server disconnect' ? 'offline' : 'reconnecting'));

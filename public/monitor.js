@@ -4,6 +4,7 @@
 // keeps the room. After a reconnect the server sends a fresh `class:roster` (or replays what was missed), so the page
 // simply replaces or upserts what it shows. Server text reaches the DOM as textContent only.
 
+import { PROTOCOL_VERSION } from './protocol.js';
 import { requiredText, submitOnCtrlEnter } from './forms.js';
 import {
   $,
@@ -279,7 +280,7 @@ function closeRoom() {
 
 function connect() {
   const token = current.instructorToken;
-  socket = io('/monitor', { auth: { token }, transports: ['websocket'] });
+  socket = io('/monitor', { auth: { protocolVersion: PROTOCOL_VERSION, token }, transports: ['websocket'] });
   setConnection(connection, 'connecting');
   socket.on('connect', () => {
     setConnection(connection, 'connected');

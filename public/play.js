@@ -5,6 +5,7 @@
 // sent) redraws the same screen. Kicked or expired players go back to the join form. Question text, choices and
 // nicknames are untrusted: they reach the DOM as textContent only.
 
+import { PROTOCOL_VERSION } from './protocol.js';
 import {
   $,
   CHOICES,
@@ -170,7 +171,7 @@ joinForm.addEventListener('submit', async (event) => {
   entry = { roomId: ack.roomId, code, playerId: ack.playerId, playerToken: ack.playerToken, nickname, joinedAt: Date.now() };
   saveEntry(entry);
   // Reconnections of this socket (a network blip) now come back as this player, not as a guest.
-  guest.auth = { token: ack.playerToken };
+  guest.auth = { protocolVersion: PROTOCOL_VERSION, token: ack.playerToken };
   enterGame();
   setConnection(connection, 'connected');
 });
@@ -215,7 +216,7 @@ function enterGame() {
 }
 
 function openSocket(token) {
-  socket = io('/quiz', { auth: token ? { token } : {}, transports: ['websocket'] });
+  socket = io('/quiz', { auth: { protocolVersion: PROTOCOL_VERSION, ...(token ? { token } : {}) }, transports: ['websocket'] });
   const current = socket;
   setConnection(connection, 'connecting');
   current.on('connect', () => {

@@ -1,4 +1,4 @@
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { Usage } from './model.js';
 import { ModelError } from './model-error.js';
 import { classifyError } from './retry.js';

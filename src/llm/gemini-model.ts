@@ -7,7 +7,7 @@ import type {
   Part,
 } from '@google/genai';
 import type { ModelRole } from '../config.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { type CallControl, unitLength, ZERO_USAGE } from './call-control.js';
 import type {
   EmbedOptions,

@@ -8,7 +8,7 @@ import type {
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { ModelRole } from '../config.js';
 import type { Logger } from '../logger.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { type CallControl, ZERO_USAGE, unitLength } from './call-control.js';
 import type {
   EmbedOptions,

@@ -1,6 +1,6 @@
 import type { ModelRole } from '../config.js';
 import type { Logger } from '../logger.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { addUsage, CallControl, IdleTimer, toModelError, ZERO_USAGE } from './call-control.js';
 import type {
   FinishReason,

@@ -2,9 +2,9 @@ import type { Socket } from 'socket.io-client';
 import { sessionActivity } from '../../src/lecture/session-activity.js';
 import type { SessionProfile } from '../../src/lecture/session-repository.js';
 import type { SessionState } from '../../src/lecture/session-state.js';
-import type { Ack } from '../../src/protocol/ack.js';
+import type { Ack } from '../../src/protocol/wire/ack.js';
 import type { HandServerEvents, MonitorServerEvents } from '../../src/protocol/classroom.js';
-import type { TutorEvent } from '../../src/protocol/tutor.js';
+import type { TutorEvent } from '../../src/protocol/wire/tutor.js';
 import { connectedOrThrow, LectureClient, type AnswerPolicy } from './lecture-client.js';
 import type { TestApp } from './test-app.js';
 
