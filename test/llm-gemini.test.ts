@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { inspect } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { GeminiModelOptions } from '../src/llm/gemini-model.js';
 import { ModelError } from '../src/llm/model-error.js';
@@ -203,11 +203,13 @@ describe('gemini generateObject', () => {
   it('AI5 aborts on the caller signal, also during a retry wait', async () => {
     fake.enqueue({ status: 429, retryDelay: '5s' });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    const pending = modelError(gemini().generateObject({ ...baseRequest, schema: Answer, signal: controller.signal }));
+    // Abort once the first attempt has been answered 429, i.e. during the 5 s retry wait (a fixed delay could fire
+    // before the lazily loaded SDK even sent the request on a busy machine).
+    await vi.waitFor(() => expect(fake.requests).toHaveLength(1), { timeout: 10_000 });
     const started = performance.now();
-    const error = await modelError(
-      gemini().generateObject({ ...baseRequest, schema: Answer, signal: controller.signal }),
-    );
+    controller.abort();
+    const error = await pending;
     expect(error.code).toBe('MODEL_ABORTED');
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(fake.requests).toHaveLength(1);

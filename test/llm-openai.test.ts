@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ModelError } from '../src/llm/model-error.js';
 import type { TextStream } from '../src/llm/model.js';
@@ -197,8 +197,11 @@ describe('openai generateObject', () => {
   it('OA3 aborts on the caller signal, also during a retry wait', async () => {
     fake.enqueue({ status: 429, retryAfterMs: 5_000 });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    const error = await modelError(openai().generateObject({ ...baseRequest, schema: Answer, signal: controller.signal }));
+    const pending = modelError(openai().generateObject({ ...baseRequest, schema: Answer, signal: controller.signal }));
+    // Abort after the first attempt reached the server, i.e. during the retry wait, however busy the machine is.
+    await vi.waitFor(() => expect(fake.requests).toHaveLength(1), { timeout: 10_000 });
+    controller.abort();
+    const error = await pending;
     expect(error.code).toBe('MODEL_ABORTED');
     expect(fake.requests).toHaveLength(1);
   });
