@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { planFromOutline } from '../src/materials/chapter-plan.js';
+import { chapterProblems, MAX_CHAPTERS, planFromOutline } from '../src/materials/chapter-plan.js';
 import { fileStem, isGenericTitle, isMeaningfulDocumentTitle } from '../src/materials/generic-titles.js';
 import { materialTitle } from '../src/materials/material-title.js';
 import { PageHeadings, isHeadingLike } from '../src/materials/page-headings.js';
@@ -119,6 +120,45 @@ describe('IG10 chapter titles from the slides', () => {
 
   it('keeps the generic title when the page has nothing better', () => {
     expect(titles(pdf(deck, { outline: [entry('Page 1', 0), entry('Page 7', 6)] }))).toEqual(['Why statistics', 'Page 7']);
+  });
+});
+
+describe('IG10 one generic bookmark per slide', () => {
+  it('merges the slides into chapters named after the slides\' own titles, never "Slide n"', () => {
+    const topics = ['Mean', 'Median', 'Variance', 'Standard deviation'];
+    const pages = Array.from({ length: 24 }, (_, index) => slide(topics[Math.floor(index / 6)] ?? 'x', ['Some body text here.'], `STAT 101 · ${index + 1}`));
+    const outline = pages.map((_, index) => entry(`Slide ${index + 1}`, index));
+    const chapters = planFromOutline(pdf(pages, { outline })) ?? [];
+    expect(chapterProblems(chapters, 24)).toEqual([]);
+    expect(chapters.map((chapter) => chapter.title)).toEqual(topics);
+  });
+});
+
+describe('IG10 real bookmark titles (property)', () => {
+  const realTitle = fc
+    .string({ minLength: 1, maxLength: 40 })
+    .map((text) => text.replace(/\s+/g, ' ').trim())
+    .filter((text) => text.length > 0 && !isGenericTitle(text));
+
+  it('are kept exactly, whatever the pages say', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ title: realTitle, size: fc.integer({ min: 3, max: 8 }), heading: fc.option(fc.string({ maxLength: 30 }), { nil: null }) }), {
+          minLength: 2,
+          maxLength: MAX_CHAPTERS,
+        }),
+        (sections) => {
+          const pages: ExtractedPage[] = [];
+          const outline: ExtractedOutlineItem[] = [];
+          for (const section of sections) {
+            outline.push(entry(section.title, pages.length));
+            for (let page = 0; page < section.size; page += 1) pages.push(slide(page === 0 ? section.heading : null, ['Body text of the page.']));
+          }
+          expect(titles(pdf(pages, { outline }))).toEqual(sections.map((section) => section.title));
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
 
