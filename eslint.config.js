@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'public/vendor/**', 'data/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'public/vendor/**', 'public/build/**', 'data/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -18,9 +18,5 @@ export default tseslint.config(
   {
     files: ['scripts/**/*.ts', 'test/**/*.ts'],
     rules: { 'no-console': 'off' },
-  },
-  {
-    files: ['public/**/*.js'],
-    languageOptions: { globals: { window: 'readonly', document: 'readonly', fetch: 'readonly', location: 'readonly', localStorage: 'readonly', sessionStorage: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', XMLHttpRequest: 'readonly', FormData: 'readonly', URL: 'readonly', URLSearchParams: 'readonly', performance: 'readonly', requestAnimationFrame: 'readonly', navigator: 'readonly', Event: 'readonly', CustomEvent: 'readonly', HTMLElement: 'readonly', io: 'readonly' } },
   },
 );

@@ -4,15 +4,21 @@
 // panel (or raises a hand again) the dialogue moves into the lecture as a folded record at the place it happened —
 // exactly where a `session:state` snapshot puts the same items, so a reload looks the same.
 // Server text reaches the DOM as textContent only (replies go through the lecture view's sanitized markdown).
-import { element, MAX_ANSWER_LENGTH } from './classroom-view.js';
-import { requiredText, submitOnCtrlEnter } from './forms.js';
+import type { PublicPhase, TranscriptItem, TutorServerEvents } from '../../../src/protocol/tutor.js';
+import { $, element } from '../../ui/dom.js';
+import { requiredText, submitOnCtrlEnter } from '../../ui/forms.js';
+import { MAX_ANSWER_LENGTH, type HandPort, type LectureView, type Outcome } from './lecture-view.js';
 
-const CLOSING = {
+type ClosingKind = TutorServerEvents['hand:closed']['kind'];
+type Check = Omit<TutorServerEvents['assistant:check'], 'seq'>;
+
+const CLOSING: Record<ClosingKind, string> = {
   specific: '질문에 답했어요. 강의를 이어서 진행합니다.',
   vague: '설명과 정리를 모두 마쳤어요. 강의를 이어서 진행합니다.',
   cancelled: '손을 내렸어요. 강의를 이어서 진행합니다.',
 };
-const STATUS = {
+type PanelState = 'raising' | 'ask' | 'working' | 'reply' | 'closed' | 'error';
+const STATUS: Record<PanelState, string> = {
   raising: '도우미를 부르는 중…',
   ask: '궁금한 내용을 적어 주세요',
   working: '도우미가 답을 준비하는 중…',
@@ -25,58 +31,64 @@ const QUICK_REPLIES = [
   { text: '아니요, 잘 모르겠어요', testid: 'hand-quick-no' },
 ];
 
-function recordTitle({ question, kind }) {
+interface Dialogue {
+  log: HTMLElement;
+  record: HTMLElement;
+  question: string | null;
+  closed: boolean;
+  kind: ClosingKind | null;
+  lastAssistant: HTMLElement | null;
+}
+
+function recordTitle({ question, kind }: Dialogue): string {
   const title = question ? `손 들고 한 질문: ${question}` : '손 들고 한 질문';
   return kind === 'cancelled' ? `${title} (손 내림)` : title;
 }
 
-export class HandPanel {
-  /**
-   * @param {object} options
-   * @param {import('./classroom-view.js').LectureView} options.view
-   * @param {(text: string) => Promise<{ok: boolean, message?: string}>} options.onAsk
-   * @param {(text: string) => Promise<{ok: boolean, message?: string}>} options.onReply
-   * @param {() => Promise<{ok: boolean, message?: string}>} options.onLower
-   * @param {() => Promise<{ok: boolean, message?: string}>} options.onRetry
-   * @param {() => void} options.onDismiss the student closed the finished panel
-   */
-  constructor(options) {
+export interface HandPanelOptions {
+  view: LectureView;
+  onAsk(text: string): Promise<Outcome>;
+  onReply(text: string): Promise<Outcome>;
+  onLower(): Promise<Outcome>;
+  onRetry(): Promise<Outcome>;
+  /** The student closed the finished panel. */
+  onDismiss(): void;
+}
+
+export class HandPanel implements HandPort {
+  private readonly view: LectureView;
+  private readonly panel = $('hand-panel');
+  private readonly status = $('hand-status');
+  private readonly toggle = $<HTMLButtonElement>('hand-toggle');
+  private readonly body = $('hand-body');
+  private readonly ack = $('hand-ack');
+  private readonly logRoot = $('hand-log');
+  private readonly working = $('hand-working');
+  private readonly form = $<HTMLFormElement>('hand-form');
+  private readonly input = $<HTMLTextAreaElement>('hand-input');
+  private readonly counter = $('hand-counter');
+  private readonly send = $<HTMLButtonElement>('hand-send');
+  private readonly error = $('hand-error');
+  private readonly retry = $<HTMLButtonElement>('hand-retry');
+  private readonly lower = $<HTMLButtonElement>('hand-lower');
+  private readonly close = $<HTMLButtonElement>('hand-close');
+  /** The dialogue shown, or null. */
+  private dialogue: Dialogue | null = null;
+  private state: PanelState = 'closed';
+  private replyDraft = '';
+  private restoring = false;
+
+  constructor(private readonly options: HandPanelOptions) {
     this.view = options.view;
-    this.options = options;
-    const $ = (id) => document.getElementById(id);
-    this.panel = $('hand-panel');
-    this.status = $('hand-status');
-    this.toggle = $('hand-toggle');
-    this.body = $('hand-body');
-    this.ack = $('hand-ack');
-    this.logRoot = $('hand-log');
-    this.working = $('hand-working');
-    this.form = $('hand-form');
-    this.input = $('hand-input');
-    this.counter = $('hand-counter');
-    this.send = $('hand-send');
-    this.error = $('hand-error');
-    this.retry = $('hand-retry');
-    this.lower = $('hand-lower');
-    this.close = $('hand-close');
-    /** The dialogue shown: { log, record, question, closed, kind, lastAssistant } or null. */
-    this.dialogue = null;
-    this.state = 'closed';
-    this.replyDraft = '';
-    this.restoring = false;
     this.wire();
   }
 
   /** A dialogue is under way (not finished). */
-  get active() {
+  get active(): boolean {
     return this.dialogue !== null && !this.dialogue.closed;
   }
 
-  get visible() {
-    return !this.panel.hidden;
-  }
-
-  wire() {
+  private wire(): void {
     this.input.addEventListener('input', () => {
       this.counter.textContent = `${this.input.value.length}/${MAX_ANSWER_LENGTH}`;
       this.error.textContent = '';
@@ -127,7 +139,7 @@ export class HandPanel {
     this.toggle.addEventListener('click', () => this.setCollapsed(this.panel.dataset.collapsed !== 'true'));
   }
 
-  async safely(run) {
+  private async safely(run: () => Promise<Outcome>): Promise<Outcome> {
     try {
       return await run();
     } catch {
@@ -137,7 +149,7 @@ export class HandPanel {
 
   // ---- the panel ---------------------------------------------------------------------------------------------------
 
-  show() {
+  private show(): void {
     if (this.restoring) return;
     const wasHidden = this.panel.hidden;
     this.panel.hidden = false;
@@ -145,20 +157,19 @@ export class HandPanel {
     if (wasHidden) this.setCollapsed(false);
   }
 
-  hide() {
+  private hide(): void {
     this.panel.hidden = true;
     document.body.classList.remove('hand-open');
   }
 
-  setCollapsed(collapsed) {
+  private setCollapsed(collapsed: boolean): void {
     this.panel.dataset.collapsed = String(collapsed);
     this.body.hidden = collapsed;
     this.toggle.textContent = collapsed ? '펼치기' : '접기';
     this.toggle.setAttribute('aria-expanded', String(!collapsed));
   }
 
-  /** raising | ask | working | reply | closed | error */
-  setState(state) {
+  private setState(state: PanelState): void {
     this.state = state;
     this.panel.dataset.state = state;
     this.status.textContent = STATUS[state] ?? '';
@@ -173,21 +184,21 @@ export class HandPanel {
     if (state === 'closed' && !this.restoring) this.close.focus({ preventScroll: true });
   }
 
-  nearBottom() {
+  nearBottom(): boolean {
     if (this.panel.hidden) return false;
     const { scrollTop, scrollHeight, clientHeight } = this.body;
     return scrollHeight - (scrollTop + clientHeight) < 120;
   }
 
-  scrollToEnd() {
+  scrollToEnd(): void {
     this.body.scrollTop = this.body.scrollHeight;
   }
 
   // ---- dialogues -----------------------------------------------------------------------------------------------------
 
   /** The dialogue under way, or a new one whose record sits where the lecture is now (`chapter`: in snapshots). */
-  open(chapter) {
-    if (this.active) return this.dialogue;
+  private open(chapter?: number): Dialogue {
+    if (this.dialogue && !this.dialogue.closed) return this.dialogue;
     this.archive();
     const log = element('div', { className: 'hand-dialogue' });
     const record = element(
@@ -206,7 +217,7 @@ export class HandPanel {
   }
 
   /** Moves a finished dialogue out of the panel into its folded record in the lecture. */
-  archive() {
+  private archive(): void {
     const dialogue = this.dialogue;
     if (!dialogue || !dialogue.closed) return;
     this.view.flush();
@@ -223,20 +234,20 @@ export class HandPanel {
   }
 
   /** The student closed the finished panel. */
-  dismiss() {
+  private dismiss(): void {
     this.archive();
     this.hide();
     this.setState('closed');
   }
 
-  append(node) {
+  private append<T extends HTMLElement>(node: T): T {
     const { log } = this.open();
     log.append(node);
     if (!this.restoring) this.scrollToEnd();
     return node;
   }
 
-  bubble(who, text) {
+  private bubble(who: 'assistant' | 'student', text: string): HTMLElement {
     const assistant = who === 'assistant';
     return element(
       'div',
@@ -246,13 +257,13 @@ export class HandPanel {
     );
   }
 
-  assistantSays(text) {
+  private assistantSays(text: string): HTMLElement {
     const node = this.append(this.bubble('assistant', text));
-    this.dialogue.lastAssistant = node;
+    this.open().lastAssistant = node;
     return node;
   }
 
-  studentSays(text) {
+  private studentSays(text: string): HTMLElement {
     const dialogue = this.open();
     if (dialogue.question === null) dialogue.question = text;
     return this.append(this.bubble('student', text));
@@ -261,39 +272,39 @@ export class HandPanel {
   // ---- live events -----------------------------------------------------------------------------------------------
 
   /** The hand went up (this tab's command was accepted); the prompt follows. */
-  raised() {
+  raised(): void {
     if (this.active) return;
     this.open();
     this.setState('raising');
   }
 
-  prompt({ text }) {
+  prompt({ text }: { text: string }): void {
     this.open();
     this.assistantSays(text);
     this.setState('ask');
   }
 
-  asked({ text }) {
+  asked({ text }: { text: string }): void {
     this.studentSays(text);
     this.setState('working');
   }
 
   /** Where a dialogue reply (answer, explain, summary) streams. */
-  replyContainer(chapter) {
+  replyContainer(chapter?: number): HTMLElement {
     const { log } = this.open(chapter);
     this.settleCheck();
     if (!this.restoring) this.setState('working');
     return log;
   }
 
-  check(payload) {
+  check(payload: Check): void {
     this.settleCheck();
     this.append(this.checkCard(payload, true));
     this.setState('reply');
     if (!this.restoring) this.focusReply();
   }
 
-  closed({ kind }) {
+  closed({ kind }: { kind: ClosingKind }): void {
     const dialogue = this.open();
     this.settleCheck();
     this.view.flush();
@@ -301,19 +312,20 @@ export class HandPanel {
     dialogue.closed = true;
     dialogue.kind = kind;
     dialogue.record.dataset.state = 'done';
-    dialogue.record.lastElementChild.textContent = '여기서 손을 들었어요. 대화는 질문 패널에서 볼 수 있어요.';
+    const line = dialogue.record.lastElementChild;
+    if (line) line.textContent = '여기서 손을 들었어요. 대화는 질문 패널에서 볼 수 있어요.';
     this.setState('closed');
   }
 
   /** `hand:acknowledged`: true when the panel showed it. */
-  acknowledged() {
+  acknowledged(): boolean {
     if (!this.active) return false;
     this.ack.hidden = false;
     return true;
   }
 
   /** A `session:error` while the dialogue runs: it waits; retrying asks the session to carry on. */
-  failed(message) {
+  failed(message: string): void {
     this.open();
     this.error.textContent = message;
     this.setState('error');
@@ -322,7 +334,7 @@ export class HandPanel {
 
   // ---- checks ------------------------------------------------------------------------------------------------------
 
-  checkCard({ text, concept, index, total }, pending) {
+  private checkCard({ text, concept, index, total }: Check, pending: boolean): HTMLElement {
     const label = `이해 확인 ${index + 1}/${total}`;
     const card = element(
       'article',
@@ -339,7 +351,7 @@ export class HandPanel {
     return card;
   }
 
-  replyForm(card) {
+  private replyForm(card: HTMLElement): HTMLFormElement {
     const id = `hand-reply-${Math.random().toString(36).slice(2, 8)}`;
     const input = element('textarea', {
       id,
@@ -381,7 +393,7 @@ export class HandPanel {
       event.preventDefault();
       const text = requiredText(input, error, '답을 적어 주세요.');
       if (text === null) return;
-      const controls = form.querySelectorAll('button, textarea');
+      const controls = form.querySelectorAll<HTMLButtonElement | HTMLTextAreaElement>('button, textarea');
       for (const control of controls) control.disabled = true;
       submit.textContent = '보내는 중…';
       const result = await this.safely(() => this.options.onReply(text));
@@ -398,12 +410,12 @@ export class HandPanel {
     return form;
   }
 
-  focusReply() {
-    this.dialogue?.log.querySelector('.hand-check[data-state=pending] textarea')?.focus({ preventScroll: true });
+  private focusReply(): void {
+    this.dialogue?.log.querySelector<HTMLTextAreaElement>('.hand-check[data-state=pending] textarea')?.focus({ preventScroll: true });
   }
 
   /** Closes the pending check (answered here, in another tab, or passed by the next step); `text`: the reply sent here. */
-  settleCheck(card = this.dialogue?.log.querySelector('.hand-check[data-state=pending]'), text) {
+  private settleCheck(card = this.dialogue?.log.querySelector<HTMLElement>('.hand-check[data-state=pending]'), text?: string): void {
     if (!card || card.dataset.state !== 'pending') return;
     card.querySelector('form')?.remove();
     card.dataset.state = 'answered';
@@ -411,7 +423,7 @@ export class HandPanel {
   }
 
   /** Forgets everything (the student left the session). */
-  reset() {
+  reset(): void {
     this.dialogue = null;
     this.restoring = false;
     this.replyDraft = '';
@@ -426,14 +438,14 @@ export class HandPanel {
   // ---- snapshots ---------------------------------------------------------------------------------------------------
 
   /** A snapshot rebuilds the lecture (records included): start from an empty panel. */
-  beginSnapshot() {
+  beginSnapshot(): void {
     this.restoring = true;
     this.dialogue = null;
     this.logRoot.replaceChildren();
     this.ack.hidden = true;
   }
 
-  restore(item, chapter) {
+  restore(item: Extract<TranscriptItem, { type: 'assistant' | 'student' | 'hand-closed' }>, chapter: number): void {
     switch (item.type) {
       case 'assistant':
         this.open(chapter);
@@ -451,7 +463,7 @@ export class HandPanel {
     }
   }
 
-  endSnapshot(phase) {
+  endSnapshot(phase: PublicPhase): void {
     if (phase.kind === 'hand-raised') {
       const dialogue = this.open(phase.chapter);
       if (phase.waiting === 'reply' && phase.check) {

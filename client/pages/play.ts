@@ -2,38 +2,49 @@
 // then follow the room over socket.io (`/quiz`): questions with a timer and four big answer buttons, the result after
 // each reveal, the leaderboard rank, the podium. The player token from `room:join` is kept in localStorage per room,
 // so a reload reconnects with it and the server's `room:state` snapshot (with `me`: score, rank and the answer already
-// sent) redraws the same screen. Kicked or expired players go back to the join form. Question text, choices and
-// nicknames are untrusted: they reach the DOM as textContent only.
+// sent) redraws the same screen (client/net's followRoom). Kicked or expired players go back to the join form.
+// Question text, choices and nicknames are untrusted: they reach the DOM as textContent only.
+import type { LeaderboardPayload, PodiumPayload, PublicQuestion, QuestionPayload, RevealPayload, RoomOptions } from '../../src/protocol/quiz.js';
+import { closeSocket, watchConnection } from '../net/lifecycle.js';
+import type { QuizCommands, QuizSocket } from '../net/quiz-protocol.js';
+import { followRoom } from '../net/room-follow.js';
+import { openSocket, sendCommand } from '../net/socket.js';
+import { showConnection } from '../ui/connection-badge.js';
+import { Countdown } from '../ui/countdown.js';
+import { $, element } from '../ui/dom.js';
+import { errorText, type ErrorLike } from '../ui/messages.js';
+import { choiceAt, choiceNodes, leaderboardRows, podiumNodes } from '../ui/quiz-pieces.js';
+import { RememberedList } from '../ui/remembered-list.js';
+import { actionButton, showScreen, statusLine } from '../ui/screens.js';
 
-import {
-  $,
-  CHOICES,
-  Countdown,
-  choiceNodes,
-  element,
-  errorText,
-  leaderboardRows,
-  podiumNodes,
-  readList,
-  sendCommand,
-  setConnection,
-  showScreen,
-  statusLine,
-  writeList,
-} from './quiz-common.js';
+/** A room this browser joined as a player (the player token re-enters it). */
+interface PlayerRoom {
+  roomId: string;
+  code: string;
+  playerId: string;
+  playerToken: string;
+  nickname: string;
+  joinedAt: number;
+  ended?: boolean;
+}
 
-const PLAYER_ROOMS_KEY = 'lectern.play.rooms';
 const NICKNAME_KEY = 'lectern.nickname';
-const MAX_SAVED = 10;
 const RESUME_WITHIN_MS = 24 * 60 * 60_000;
 const CONNECT_TIMEOUT_MS = 10_000;
 
+const playerRooms = new RememberedList<PlayerRoom>(
+  'lectern.play.rooms',
+  (entry) => entry.roomId,
+  (entry) => typeof entry.playerToken === 'string' && typeof entry.roomId === 'string',
+  10,
+);
+
 const joinSection = $('join');
 const joinNotice = $('join-notice');
-const joinForm = $('join-form');
-const codeInput = $('join-code');
-const nicknameInput = $('join-nickname');
-const joinButton = $('join-button');
+const joinForm = $<HTMLFormElement>('join-form');
+const codeInput = $<HTMLInputElement>('join-code');
+const nicknameInput = $<HTMLInputElement>('join-nickname');
+const joinButton = $<HTMLButtonElement>('join-button');
 const joinError = $('join-error');
 const connection = $('connection');
 const game = $('game');
@@ -64,41 +75,31 @@ const endedPodium = $('ended-podium');
 const countdown = new Countdown({ bar: $('timer-bar'), label: $('timer-label'), root: timer });
 const { show: showStatus, hide: hideStatus } = statusLine($('status'));
 
-/** The joined room: { roomId, code, playerId, playerToken, nickname, joinedAt, ended? }. */
-let entry = null;
-let socket = null;
-let info = null;
-/** The question on screen and its phase ('preview' | 'open'), and whether it is paused. */
-let question = null;
-let questionPhase = null;
+/** The joined room. */
+let entry: PlayerRoom | null = null;
+let socket: QuizSocket | null = null;
+let options: RoomOptions | null = null;
+/** The question on screen and its phase, and whether it is paused. */
+let question: PublicQuestion | null = null;
+let questionPhase: QuestionPayload['phase'] | null = null;
 let paused = false;
-/** The answer recorded for the current question: { questionIndex, choice } (from the ack or the snapshot). */
-let myAnswer = null;
+/** The answer recorded for the current question (from the ack or the snapshot). */
+let myAnswer: { questionIndex: number; choice: number } | null = null;
 let submitting = false;
 let kicked = false;
 
-// ---- stored rooms --------------------------------------------------------------------------------------------
+const answerButtons = () => [...answers.children] as HTMLButtonElement[];
 
-const savedRooms = () => readList(PLAYER_ROOMS_KEY, (saved) => typeof saved.playerToken === 'string' && typeof saved.roomId === 'string');
-
-function saveEntry(next) {
-  writeList(PLAYER_ROOMS_KEY, [next, ...savedRooms().filter((saved) => saved.roomId !== next.roomId)].slice(0, MAX_SAVED));
-}
-
-function updateEntry(changes) {
+function updateEntry(changes: Partial<PlayerRoom>): void {
   if (!entry) return;
   entry = { ...entry, ...changes };
-  saveEntry(entry);
-}
-
-function forgetEntry(roomId) {
-  writeList(PLAYER_ROOMS_KEY, savedRooms().filter((saved) => saved.roomId !== roomId));
+  playerRooms.remember(entry);
 }
 
 // ---- join ----------------------------------------------------------------------------------------------------------
 
-function showJoin(notice = '') {
-  closeSocket();
+function showJoin(notice = ''): void {
+  dropSocket();
   entry = null;
   game.hidden = true;
   joinSection.hidden = false;
@@ -111,14 +112,14 @@ function showJoin(notice = '') {
   (codeInput.value ? nicknameInput : codeInput).focus({ preventScroll: true });
 }
 
-function setJoinBusy(busy) {
+function setJoinBusy(busy: boolean): void {
   joinButton.disabled = busy;
   joinButton.textContent = busy ? '들어가는 중…' : '참여하기';
 }
 
 /** A join refusal in plain words: the schema's message without the field path for INVALID_PAYLOAD. */
-function joinErrorText(error) {
-  if (error?.code === 'INVALID_PAYLOAD' && typeof error.message === 'string') {
+function joinErrorText(error: ErrorLike): string {
+  if (error.code === 'INVALID_PAYLOAD' && typeof error.message === 'string') {
     const detail = /:\s*(.+)$/.exec(error.message)?.[1];
     if (detail) return detail;
   }
@@ -146,20 +147,20 @@ joinForm.addEventListener('submit', async (event) => {
     return;
   }
   setJoinBusy(true);
-  closeSocket();
-  const guest = openSocket(null);
+  dropSocket();
+  const guest = connectAs(null);
   if (!(await connected(guest))) {
-    closeSocket();
+    dropSocket();
     setJoinBusy(false);
     joinError.textContent = '서버에 연결할 수 없습니다. 잠시 후 다시 시도해 주세요.';
     return;
   }
-  const ack = await sendCommand(guest, 'room:join', { code, nickname });
+  const ack = await sendCommand<QuizCommands, 'room:join'>(guest, 'room:join', { code, nickname });
   if (!ack.ok) {
-    closeSocket();
+    dropSocket();
     setJoinBusy(false);
     joinError.textContent = joinErrorText(ack.error);
-    if (ack.error?.code === 'NICKNAME_TAKEN') nicknameInput.select();
+    if (ack.error.code === 'NICKNAME_TAKEN') nicknameInput.select();
     return;
   }
   try {
@@ -168,19 +169,18 @@ joinForm.addEventListener('submit', async (event) => {
     // No storage: nothing to prefill next time.
   }
   entry = { roomId: ack.roomId, code, playerId: ack.playerId, playerToken: ack.playerToken, nickname, joinedAt: Date.now() };
-  saveEntry(entry);
+  playerRooms.remember(entry);
   // Reconnections of this socket (a network blip) now come back as this player, not as a guest.
   guest.auth = { token: ack.playerToken };
-  enterGame();
-  setConnection(connection, 'connected');
+  enterGame(entry);
+  showConnection(connection, 'connected');
 });
 
 /** Resolves true once `candidate` connects, false when it is refused or takes too long. */
-function connected(candidate) {
+function connected(candidate: QuizSocket): Promise<boolean> {
   return new Promise((resolve) => {
     if (candidate.connected) return resolve(true);
-    const timeout = setTimeout(() => done(false), CONNECT_TIMEOUT_MS);
-    const done = (value) => {
+    const done = (value: boolean) => {
       clearTimeout(timeout);
       candidate.off('connect', yes);
       candidate.off('connect_error', no);
@@ -188,6 +188,7 @@ function connected(candidate) {
     };
     const yes = () => done(true);
     const no = () => done(false);
+    const timeout = setTimeout(() => done(false), CONNECT_TIMEOUT_MS);
     candidate.once('connect', yes);
     candidate.once('connect_error', no);
   });
@@ -195,141 +196,120 @@ function connected(candidate) {
 
 // ---- the socket ----------------------------------------------------------------------------------------------------
 
-function resume(saved) {
+function resume(saved: PlayerRoom): void {
   entry = saved;
-  enterGame();
-  openSocket(saved.playerToken);
+  enterGame(saved);
+  connectAs(saved.playerToken);
 }
 
-function enterGame() {
+function enterGame(joined: PlayerRoom): void {
   kicked = false;
-  info = null;
+  options = null;
   question = null;
   myAnswer = null;
   joinSection.hidden = true;
   game.hidden = false;
   connection.hidden = false;
   hideStatus();
-  meName.textContent = entry.nickname ?? '';
+  meName.textContent = joined.nickname ?? '';
   showScreen(game, '');
 }
 
-function openSocket(token) {
-  socket = io('/quiz', { auth: token ? { token } : {}, transports: ['websocket'] });
-  const current = socket;
-  setConnection(connection, 'connecting');
-  current.on('connect', () => {
-    setConnection(connection, 'connected');
-    hideStatus();
+/** The player's socket: with a token (re-entering a room) or as a guest (joining). */
+function connectAs(token: string | null): QuizSocket {
+  const current: QuizSocket = openSocket('/quiz', token ? { token } : {});
+  socket = current;
+  watchConnection(current, {
+    state: (state) => {
+      if (state === 'connected') hideStatus();
+      showConnection(connection, state);
+    },
+    closedByServer: () => {
+      if (kicked) return;
+      showConnection(connection, 'offline');
+      showStatus(
+        '서버와 연결이 끊겼습니다.',
+        actionButton('다시 연결', () => current.connect()),
+      );
+    },
+    refused: (data) => {
+      if (!entry) return; // a guest's join attempt: the form reports it
+      // The player token was refused. Back to the join form.
+      const { roomId, code: roomCode } = entry;
+      playerRooms.forget(roomId);
+      if (!codeInput.value) codeInput.value = roomCode ?? '';
+      if (data?.code === 'KICKED') showJoin(errorText(data, '진행자가 이 방에서 내보냈습니다.'));
+      else showJoin(`이전 참여 정보를 쓸 수 없어 다시 참여해야 합니다. (${errorText(data, '참여 정보가 만료되었습니다.')})`);
+    },
   });
-  current.on('disconnect', (reason) => {
-    if (kicked) return;
-    if (reason === 'io server disconnect') {
-      setConnection(connection, 'offline');
-      const retry = element('button', { type: 'button', className: 'secondary small', text: '다시 연결' });
-      retry.addEventListener('click', () => current.connect());
-      showStatus('서버와 연결이 끊겼습니다.', retry);
-    } else {
-      setConnection(connection, 'reconnecting');
-    }
+  followRoom(current, {
+    state: (state) => {
+      options = state.options;
+      if (state.me) {
+        updateEntry({ nickname: state.me.nickname, playerId: state.me.playerId, code: state.code });
+        meName.textContent = state.me.nickname;
+        setScore(state.me.score, state.me.rank);
+      }
+      document.title = `${state.title} — lectern 퀴즈`;
+      lobbyTitle.textContent = `${state.title} · ${state.totalQuestions}문제`;
+    },
+    lobby: () => setScreen('lobby', '대기 중'),
+    question: (payload, snapshot) => {
+      if (snapshot) {
+        const answer = snapshot.me?.answer;
+        myAnswer = answer && answer.questionIndex === snapshot.question.index ? { questionIndex: answer.questionIndex, choice: answer.choice } : null;
+        question = null;
+      }
+      showQuestion(payload);
+    },
+    reveal: showReveal,
+    leaderboard: showBoard,
+    podium: (payload) => {
+      setScreen('podium', '최종 순위');
+      showFinal(payload, podiumRank, podium);
+    },
+    ended: (payload) => {
+      setScreen('ended', '끝남');
+      showFinal(payload, endedRank, endedPodium);
+      updateEntry({ ended: true });
+    },
   });
-  current.on('connect_error', (error) => {
-    if (!entry) return; // a guest's join attempt: the form reports it
-    if (current.active) {
-      setConnection(connection, 'reconnecting');
-      return;
-    }
-    // The handshake refused the player token: socket.io does not retry. Back to the join form.
-    const code = error.data?.code;
-    const { roomId, code: roomCode } = entry;
-    forgetEntry(roomId);
-    if (!codeInput.value) codeInput.value = roomCode ?? '';
-    if (code === 'KICKED') showJoin(errorText(error.data, '진행자가 이 방에서 내보냈습니다.'));
-    else showJoin(`이전 참여 정보를 쓸 수 없어 다시 참여해야 합니다. (${errorText(error.data, '참여 정보가 만료되었습니다.')})`);
-  });
-  current.on('room:state', onState);
-  current.on('room:question', (payload) => showQuestion(payload));
-  current.on('room:reveal', showReveal);
-  current.on('room:leaderboard', showBoard);
-  current.on('room:podium', showPodium);
-  current.on('room:ended', ({ podium: final }) => showEnded(final));
   current.on('room:kicked', ({ reason }) => {
     kicked = true;
-    if (entry) forgetEntry(entry.roomId);
+    if (entry) playerRooms.forget(entry.roomId);
     codeInput.value = '';
     showJoin(reason || '진행자가 이 방에서 내보냈습니다.');
   });
   return current;
 }
 
-function closeSocket() {
+function dropSocket(): void {
   countdown.stop();
-  if (!socket) return;
-  socket.removeAllListeners();
-  socket.disconnect();
+  closeSocket(socket);
   socket = null;
 }
 
-/** A full snapshot (every connection): it replaces everything shown. */
-function onState(state) {
-  info = { roomId: state.roomId, code: state.code, title: state.title, totalQuestions: state.totalQuestions, options: state.options };
-  if (state.me) {
-    updateEntry({ nickname: state.me.nickname, playerId: state.me.playerId, code: state.code });
-    meName.textContent = state.me.nickname;
-    setScore(state.me.score, state.me.rank);
-  }
-  document.title = `${state.title} — lectern 퀴즈`;
-  lobbyTitle.textContent = `${state.title} · ${state.totalQuestions}문제`;
-  switch (state.phase) {
-    case 'lobby':
-      setScreen('lobby', '대기 중');
-      break;
-    case 'preview':
-    case 'open': {
-      const answer = state.me?.answer;
-      myAnswer = answer && answer.questionIndex === state.question.index ? { questionIndex: answer.questionIndex, choice: answer.choice } : null;
-      question = null;
-      showQuestion({ phase: state.phase, question: state.question, remainingMs: state.remainingMs, paused: state.paused });
-      break;
-    }
-    case 'reveal':
-      showReveal(state.reveal);
-      break;
-    case 'leaderboard':
-      showBoard(state.leaderboard);
-      break;
-    case 'podium':
-      showPodium(state.podium);
-      break;
-    case 'ended':
-      showEnded(state.podium);
-      break;
-  }
-}
-
-function setScreen(name, progress) {
+function setScreen(name: string, progress: string): void {
   game.dataset.phase = name;
   showScreen(game, name);
   meProgress.textContent = progress;
   if (name !== 'question') countdown.stop();
 }
 
-function setScore(score, rank) {
+function setScore(score: number, rank: number | null): void {
   meScore.textContent = `${score.toLocaleString('ko-KR')}점${rank ? ` · ${rank}위` : ''}`;
   meScore.dataset.score = String(score);
 }
 
 // ---- questions -------------------------------------------------------------------------------------------------
 
-function showQuestion(payload) {
+function showQuestion(payload: QuestionPayload): void {
   const next = payload.question;
   if (!question || question.index !== next.index || answers.childElementCount === 0) {
     if (myAnswer && myAnswer.questionIndex !== next.index) myAnswer = null;
     questionText.textContent = next.question;
-    answers.replaceChildren(
-      ...choiceNodes(next.choices, 'button', (index) => ({ type: 'button', 'aria-label': `${CHOICES[index].name}: ${next.choices[index]}` })),
-    );
-    for (const button of answers.children) button.addEventListener('click', () => void submit(Number(button.dataset.choice)));
+    answers.replaceChildren(...choiceNodes(next.choices, 'button', (index) => ({ type: 'button', 'aria-label': `${choiceAt(index).name}: ${next.choices[index]}` })));
+    for (const button of answerButtons()) button.addEventListener('click', () => void submit(Number(button.dataset.choice)));
     hideStatus();
   }
   question = next;
@@ -337,7 +317,7 @@ function showQuestion(payload) {
   paused = payload.paused;
   setScreen('question', `문제 ${next.index + 1} / ${next.total}`);
   questionNumber.textContent = `문제 ${next.index + 1} / ${next.total}`;
-  const seconds = payload.phase === 'preview' ? info?.options.previewSeconds ?? 0 : info?.options.questionSeconds ?? 20;
+  const seconds = payload.phase === 'preview' ? (options?.previewSeconds ?? 0) : (options?.questionSeconds ?? 20);
   countdown.set(payload.remainingMs, seconds * 1000, paused, payload.phase === 'open');
   game.dataset.questionPhase = payload.phase;
   previewNote.hidden = payload.phase !== 'preview' || paused;
@@ -346,15 +326,15 @@ function showQuestion(payload) {
   renderAnswers();
 }
 
-function renderAnswers() {
+function renderAnswers(): void {
   const locked = questionPhase !== 'open' || paused || submitting || myAnswer !== null;
   answers.dataset.answered = String(myAnswer !== null);
-  for (const button of answers.children) {
+  for (const button of answerButtons()) {
     button.disabled = locked;
     button.dataset.chosen = String(myAnswer?.choice === Number(button.dataset.choice));
   }
   if (myAnswer) {
-    const meta = CHOICES[myAnswer.choice];
+    const meta = choiceAt(myAnswer.choice);
     answerSent.textContent = `답을 보냈습니다: ${meta.shape} ${question?.choices[myAnswer.choice] ?? ''}`;
     answerSent.dataset.choice = String(myAnswer.choice);
     answerSent.hidden = false;
@@ -363,12 +343,12 @@ function renderAnswers() {
   }
 }
 
-async function submit(choice) {
+async function submit(choice: number): Promise<void> {
   if (!question || myAnswer || submitting) return;
   const questionIndex = question.index;
   submitting = true;
   renderAnswers();
-  const ack = await sendCommand(socket, 'answer:submit', { questionIndex, choice });
+  const ack = await sendCommand<QuizCommands, 'answer:submit'>(socket, 'answer:submit', { questionIndex, choice });
   submitting = false;
   if (ack.ok) {
     if (question?.index === questionIndex) myAnswer = { questionIndex, choice: ack.choice };
@@ -381,7 +361,7 @@ async function submit(choice) {
 
 // ---- results -------------------------------------------------------------------------------------------------------
 
-function showReveal(reveal) {
+function showReveal(reveal: RevealPayload): void {
   question = reveal.question;
   setScreen('reveal', `문제 ${reveal.question.index + 1} / ${reveal.question.total} 결과`);
   const you = reveal.you;
@@ -398,14 +378,14 @@ function showReveal(reveal) {
     points.textContent = '';
     revealStanding.textContent = '';
   }
-  const meta = CHOICES[reveal.correctChoice];
+  const meta = choiceAt(reveal.correctChoice);
   revealCorrect.textContent = `정답: ${meta.shape} ${reveal.question.choices[reveal.correctChoice]}`;
   revealCorrect.className = `reveal-correct choice-${meta.key}`;
   revealExplanation.textContent = reveal.explanation;
   hideStatus();
 }
 
-function showBoard(payload) {
+function showBoard(payload: LeaderboardPayload): void {
   setScreen('leaderboard', '순위');
   const you = payload.you;
   boardRank.textContent = you ? `${you.rank}위` : '';
@@ -414,22 +394,11 @@ function showBoard(payload) {
   board.replaceChildren(...leaderboardRows(payload.top.slice(0, 5), entry?.playerId));
 }
 
-function showFinal(payload, rankNode, listNode) {
+function showFinal(payload: PodiumPayload, rankNode: HTMLElement, listNode: HTMLElement): void {
   const you = payload.you;
   rankNode.textContent = you ? `${you.rank}위 · ${you.score.toLocaleString('ko-KR')}점` : '';
   if (you) setScore(you.score, you.rank);
   listNode.replaceChildren(...podiumNodes(payload.top));
-}
-
-function showPodium(payload) {
-  setScreen('podium', '최종 순위');
-  showFinal(payload, podiumRank, podium);
-}
-
-function showEnded(payload) {
-  setScreen('ended', '끝남');
-  showFinal(payload, endedRank, endedPodium);
-  updateEntry({ ended: true });
 }
 
 $('again-button').addEventListener('click', () => {
@@ -447,7 +416,7 @@ try {
   // No storage.
 }
 const now = Date.now();
-const resumable = savedRooms().filter((saved) => !saved.ended && now - (saved.joinedAt ?? 0) < RESUME_WITHIN_MS);
+const resumable = playerRooms.all().filter((saved) => !saved.ended && now - (saved.joinedAt ?? 0) < RESUME_WITHIN_MS);
 const saved = wantedCode ? resumable.find((candidate) => candidate.code === wantedCode) : resumable[0];
 if (saved) resume(saved);
 else showJoin();

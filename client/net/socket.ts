@@ -1,0 +1,75 @@
+import { io, type Socket } from 'socket.io-client';
+import type { Ack } from '../../src/protocol/ack.js';
+
+/**
+ * The typed socket every page and test client talks through: server events as socket.io listener maps, commands as
+ * `{payload, result}` pairs whose acks are typed, and one command call that always resolves (with a local error
+ * when offline or when the ack never comes), so no caller handles a throw or a hang.
+ */
+
+/** What a server event map (`event -> payload`) looks like to socket.io: a map of listeners. */
+export type Listeners<Events> = { [K in keyof Events]: (payload: Events[K]) => void };
+
+/** A namespace's commands: the payload each takes and what its ack carries besides `ok: true`. */
+export type CommandMap = Record<string, { payload: object; result: object }>;
+
+/** The client-to-server side of a command map, as socket.io types emits with an acknowledgement. */
+export type Emitters<Commands extends CommandMap> = {
+  [K in keyof Commands]: (payload: Commands[K]['payload'], ack: (response: Ack<Commands[K]['result']>) => void) => void;
+};
+
+export type TypedSocket<Events, Commands extends CommandMap> = Socket<Listeners<Events>, Emitters<Commands>>;
+
+/** Errors made on this side of the wire: no connection, or no ack in time. */
+export interface LocalError {
+  code: 'OFFLINE' | 'TIMEOUT';
+  message: string;
+}
+
+/** A command's outcome as a caller sees it: the server's ack, or a local error. */
+export type CommandAck<Result extends object> = Ack<Result> | { ok: false; error: LocalError };
+
+export const ACK_TIMEOUT_MS = 10_000;
+
+const OFFLINE: LocalError = { code: 'OFFLINE', message: '서버와 연결이 끊겨 있습니다. 다시 연결되면 시도해 주세요.' };
+const TIMEOUT: LocalError = { code: 'TIMEOUT', message: '서버가 응답하지 않습니다. 잠시 후 다시 시도해 주세요.' };
+
+/** Sends a command and resolves with its ack, or with a local error when offline or when the ack times out. */
+export function sendCommand<Commands extends CommandMap, K extends keyof Commands & string>(
+  socket: TypedSocket<unknown, Commands> | undefined | null,
+  name: K,
+  payload: Commands[K]['payload'],
+  timeoutMs = ACK_TIMEOUT_MS,
+): Promise<CommandAck<Commands[K]['result']>> {
+  return new Promise((resolve) => {
+    if (!socket?.connected) {
+      resolve({ ok: false, error: OFFLINE });
+      return;
+    }
+    // The one untyped step: socket.io's timeout() decorates the emit map in a way generic code cannot name.
+    const raw = socket as unknown as Socket;
+    raw.timeout(timeoutMs).emit(name, payload, (error: Error | null, ack: Ack<Commands[K]['result']> | undefined) => {
+      if (error) resolve({ ok: false, error: TIMEOUT });
+      else resolve(ack ?? { ok: false, error: { code: 'INTERNAL', message: '요청을 처리하지 못했습니다.' } });
+    });
+  });
+}
+
+/** What the server put in a refused handshake's `connect_error` (`error.data`), when anything. */
+export interface RefusalData {
+  code?: string;
+  message?: string;
+}
+
+export function refusalData(error: unknown): RefusalData | undefined {
+  const data = (error as { data?: unknown } | null)?.data;
+  return typeof data === 'object' && data !== null ? (data as RefusalData) : undefined;
+}
+
+/**
+ * Opens a page's socket on a namespace (websocket only: several server nodes need no sticky sessions). The caller
+ * names the namespace's typed socket: `const socket: QuizSocket = openSocket('/quiz', auth)`.
+ */
+export function openSocket(namespace: string, auth: Record<string, unknown>): Socket {
+  return io(namespace, { auth, transports: ['websocket'] });
+}
