@@ -34,15 +34,24 @@ export const ACK_TIMEOUT_MS = 10_000;
 const OFFLINE: LocalError = { code: 'OFFLINE', message: '서버와 연결이 끊겨 있습니다. 다시 연결되면 시도해 주세요.' };
 const TIMEOUT: LocalError = { code: 'TIMEOUT', message: '서버가 응답하지 않습니다. 잠시 후 다시 시도해 주세요.' };
 
+export interface CommandOptions {
+  timeoutMs?: number;
+  /**
+   * Send even while not connected: socket.io buffers the command until the socket connects (a scripted client that
+   * commands right after opening its socket). Pages never buffer: a student must see at once that nothing was sent.
+   */
+  buffer?: boolean;
+}
+
 /** Sends a command and resolves with its ack, or with a local error when offline or when the ack times out. */
 export function sendCommand<Commands extends CommandMap, K extends keyof Commands & string>(
   socket: TypedSocket<unknown, Commands> | undefined | null,
   name: K,
   payload: Commands[K]['payload'],
-  timeoutMs = ACK_TIMEOUT_MS,
+  { timeoutMs = ACK_TIMEOUT_MS, buffer = false }: CommandOptions = {},
 ): Promise<CommandAck<Commands[K]['result']>> {
   return new Promise((resolve) => {
-    if (!socket?.connected) {
+    if (!socket || (!socket.connected && !buffer)) {
       resolve({ ok: false, error: OFFLINE });
       return;
     }
