@@ -14,6 +14,7 @@ import { TutorConnection } from '../net/tutor-connection.js';
 import type { SessionEvent, TutorCommandName, TutorCommands } from '../net/tutor-protocol.js';
 import { showConnection } from '../ui/connection-badge.js';
 import { $ } from '../ui/dom.js';
+import { whileBusy } from '../ui/forms.js';
 import { errorText } from '../ui/messages.js';
 import { clearAnnouncements, showAnnouncement } from './classroom/announcements.js';
 import { HandPanel } from './classroom/hand-panel.js';
@@ -383,9 +384,7 @@ errorResume.addEventListener('click', async () => {
     live?.reconnect();
     return;
   }
-  errorResume.disabled = true;
-  const ack = await command('lecture:resume', {});
-  errorResume.disabled = false;
+  const ack = await whileBusy(errorResume, null, () => command('lecture:resume', {}));
   if (ack.ok) {
     hideSessionError();
     setPhase({ ...phase, kind: ack.state ?? 'streaming' });

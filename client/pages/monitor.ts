@@ -10,7 +10,7 @@ import type { MonitorCommands, MonitorSocket } from '../net/monitor-protocol.js'
 import { openSocket, sendCommand } from '../net/socket.js';
 import { showConnection } from '../ui/connection-badge.js';
 import { $, element } from '../ui/dom.js';
-import { requiredText, submitOnCtrlEnter, whileBusy } from '../ui/forms.js';
+import { whileBusy, wireTextForm } from '../ui/forms.js';
 import { errorText } from '../ui/messages.js';
 import { createdLabel, rememberedItem } from '../ui/remembered-list.js';
 import { actionButton, statusLine } from '../ui/screens.js';
@@ -261,25 +261,22 @@ function showRoomError(message: string, offerForget = false): void {
 
 // ---- announcements -------------------------------------------------------------------------------------------------
 
-announceInput.addEventListener('input', () => {
-  announceCounter.textContent = `${announceInput.value.length}/500`;
-  announceError.textContent = '';
-});
-submitOnCtrlEnter(announceInput, announceForm);
-announceForm.addEventListener('submit', async (event) => {
-  event.preventDefault();
-  const text = requiredText(announceInput, announceError, '공지 내용을 적어 주세요.');
-  if (text === null) return;
-  const ack = await whileBusy(announceSend, '보내는 중…', () => sendCommand<MonitorCommands, 'class:announce'>(socket, 'class:announce', { text }));
-  if (!ack.ok) {
-    announceError.textContent = errorText(ack.error, '공지를 보내지 못했습니다.');
-    return;
-  }
-  announceInput.value = '';
-  announceCounter.textContent = '0/500';
-  announceLog.prepend(
-    element('li', { className: 'announce-item', 'data-testid': 'announce-item' }, element('time', { className: 'muted', text: clock(ack.at ?? Date.now()) }), element('p', { text })),
-  );
+wireTextForm(announceForm, announceInput, announceError, '공지 내용을 적어 주세요.', {
+  typed: () => {
+    announceCounter.textContent = `${announceInput.value.length}/500`;
+  },
+  send: async (text) => {
+    const ack = await whileBusy(announceSend, '보내는 중…', () => sendCommand<MonitorCommands, 'class:announce'>(socket, 'class:announce', { text }));
+    if (!ack.ok) {
+      announceError.textContent = errorText(ack.error, '공지를 보내지 못했습니다.');
+      return;
+    }
+    announceInput.value = '';
+    announceCounter.textContent = '0/500';
+    announceLog.prepend(
+      element('li', { className: 'announce-item', 'data-testid': 'announce-item' }, element('time', { className: 'muted', text: clock(ack.at ?? Date.now()) }), element('p', { text })),
+    );
+  },
 });
 
 // ---- the rest ------------------------------------------------------------------------------------------------------

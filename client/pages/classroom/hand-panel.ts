@@ -6,7 +6,7 @@
 // Server text reaches the DOM as textContent only (replies go through the lecture view's sanitized markdown).
 import type { PublicPhase, TranscriptItem, TutorServerEvents } from '../../../src/protocol/tutor.js';
 import { $, element } from '../../ui/dom.js';
-import { requiredText, submitOnCtrlEnter } from '../../ui/forms.js';
+import { whileBusy, wireTextForm } from '../../ui/forms.js';
 import { MAX_ANSWER_LENGTH, type HandPort, type LectureView, type Outcome } from './lecture-view.js';
 
 type ClosingKind = TutorServerEvents['hand:closed']['kind'];
@@ -89,35 +89,30 @@ export class HandPanel implements HandPort {
   }
 
   private wire(): void {
-    this.input.addEventListener('input', () => {
-      this.counter.textContent = `${this.input.value.length}/${MAX_ANSWER_LENGTH}`;
-      this.error.textContent = '';
-    });
-    submitOnCtrlEnter(this.input, this.form);
-    this.form.addEventListener('submit', async (event) => {
-      event.preventDefault();
-      const text = requiredText(this.input, this.error, '궁금한 내용을 적어 주세요.');
-      if (text === null) return;
-      this.send.disabled = true;
-      this.input.readOnly = true;
-      this.send.textContent = '보내는 중…';
-      const result = await this.safely(() => this.options.onAsk(text));
-      this.send.disabled = false;
-      this.input.readOnly = false;
-      this.send.textContent = '질문 보내기';
-      if (!result.ok) {
-        this.error.textContent = result.message ?? '질문을 보내지 못했습니다.';
-        return;
-      }
-      this.input.value = '';
-      this.counter.textContent = `0/${MAX_ANSWER_LENGTH}`;
-      // The echo (hand:asked) puts the question in the log; until then the assistant is at work.
-      if (this.state === 'ask') this.setState('working');
+    wireTextForm(this.form, this.input, this.error, '궁금한 내용을 적어 주세요.', {
+      typed: () => {
+        this.counter.textContent = `${this.input.value.length}/${MAX_ANSWER_LENGTH}`;
+      },
+      send: async (text) => {
+        this.send.disabled = true;
+        this.input.readOnly = true;
+        this.send.textContent = '보내는 중…';
+        const result = await this.safely(() => this.options.onAsk(text));
+        this.send.disabled = false;
+        this.input.readOnly = false;
+        this.send.textContent = '질문 보내기';
+        if (!result.ok) {
+          this.error.textContent = result.message ?? '질문을 보내지 못했습니다.';
+          return;
+        }
+        this.input.value = '';
+        this.counter.textContent = `0/${MAX_ANSWER_LENGTH}`;
+        // The echo (hand:asked) puts the question in the log; until then the assistant is at work.
+        if (this.state === 'ask') this.setState('working');
+      },
     });
     this.lower.addEventListener('click', async () => {
-      this.lower.disabled = true;
-      const result = await this.safely(() => this.options.onLower());
-      this.lower.disabled = false;
+      const result = await whileBusy(this.lower, null, () => this.safely(() => this.options.onLower()));
       if (!result.ok) this.error.textContent = result.message ?? '손을 내리지 못했습니다.';
     });
     this.close.addEventListener('click', () => {
@@ -125,9 +120,7 @@ export class HandPanel implements HandPort {
       this.options.onDismiss();
     });
     this.retry.addEventListener('click', async () => {
-      this.retry.disabled = true;
-      const result = await this.safely(() => this.options.onRetry());
-      this.retry.disabled = false;
+      const result = await whileBusy(this.retry, null, () => this.safely(() => this.options.onRetry()));
       if (result.ok) {
         this.retry.hidden = true;
         this.error.textContent = '';
@@ -384,28 +377,25 @@ export class HandPanel implements HandPort {
       element('div', { className: 'answer-actions' }, element('span'), submit),
       error,
     );
-    input.addEventListener('input', () => {
-      this.replyDraft = input.value;
-      error.textContent = '';
-    });
-    submitOnCtrlEnter(input, form);
-    form.addEventListener('submit', async (event) => {
-      event.preventDefault();
-      const text = requiredText(input, error, '답을 적어 주세요.');
-      if (text === null) return;
-      const controls = form.querySelectorAll<HTMLButtonElement | HTMLTextAreaElement>('button, textarea');
-      for (const control of controls) control.disabled = true;
-      submit.textContent = '보내는 중…';
-      const result = await this.safely(() => this.options.onReply(text));
-      if (result.ok) {
-        this.replyDraft = '';
-        this.settleCheck(card, text);
-        if (this.state === 'reply') this.setState('working');
-        return;
-      }
-      for (const control of controls) control.disabled = false;
-      submit.textContent = '답하기';
-      error.textContent = result.message ?? '답을 보내지 못했습니다.';
+    wireTextForm(form, input, error, '답을 적어 주세요.', {
+      typed: () => {
+        this.replyDraft = input.value;
+      },
+      send: async (text) => {
+        const controls = form.querySelectorAll<HTMLButtonElement | HTMLTextAreaElement>('button, textarea');
+        for (const control of controls) control.disabled = true;
+        submit.textContent = '보내는 중…';
+        const result = await this.safely(() => this.options.onReply(text));
+        if (result.ok) {
+          this.replyDraft = '';
+          this.settleCheck(card, text);
+          if (this.state === 'reply') this.setState('working');
+          return;
+        }
+        for (const control of controls) control.disabled = false;
+        submit.textContent = '답하기';
+        error.textContent = result.message ?? '답을 보내지 못했습니다.';
+      },
     });
     return form;
   }

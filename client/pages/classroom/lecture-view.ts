@@ -5,7 +5,7 @@
 import type { PublicPhase, ReplyKind, SessionSnapshot, TranscriptItem, Verdict } from '../../../src/protocol/tutor.js';
 import { HAND_REPLY_KINDS } from '../../../src/protocol/tutor-phases.js';
 import { element } from '../../ui/dom.js';
-import { requiredText, submitOnCtrlEnter } from '../../ui/forms.js';
+import { wireTextForm } from '../../ui/forms.js';
 import { renderMarkdownInto } from '../../ui/markdown.js';
 
 const REPLY_LABELS: Record<ReplyKind, string> = { supplement: '보충 설명', remedial: '다시 설명', answer: '답변', explain: '설명', summary: '정리 노트' };
@@ -230,34 +230,31 @@ export class LectureView {
       element('div', { className: 'answer-actions' }, counter, submit),
       error,
     );
-    input.addEventListener('input', () => {
-      this.drafts.set(questionId, input.value);
-      counter.textContent = `${input.value.length}/${MAX_ANSWER_LENGTH}`;
-      error.textContent = '';
-    });
-    submitOnCtrlEnter(input, form);
-    form.addEventListener('submit', async (event) => {
-      event.preventDefault();
-      const text = requiredText(input, error, '답을 적어 주세요.');
-      if (text === null) return;
-      submit.disabled = true;
-      input.readOnly = true;
-      submit.textContent = '보내는 중…';
-      let result: Outcome;
-      try {
-        result = await this.handlers.onAnswer(questionId, text);
-      } catch {
-        result = { ok: false, message: '답을 보내지 못했습니다. 다시 시도해 주세요.' };
-      }
-      if (result.ok) {
-        this.drafts.delete(questionId);
-        this.answer({ questionId, text });
-        return;
-      }
-      submit.disabled = false;
-      input.readOnly = false;
-      submit.textContent = '답하기';
-      error.textContent = result.message ?? '답을 보내지 못했습니다.';
+    wireTextForm(form, input, error, '답을 적어 주세요.', {
+      typed: () => {
+        this.drafts.set(questionId, input.value);
+        counter.textContent = `${input.value.length}/${MAX_ANSWER_LENGTH}`;
+      },
+      send: async (text) => {
+        submit.disabled = true;
+        input.readOnly = true;
+        submit.textContent = '보내는 중…';
+        let result: Outcome;
+        try {
+          result = await this.handlers.onAnswer(questionId, text);
+        } catch {
+          result = { ok: false, message: '답을 보내지 못했습니다. 다시 시도해 주세요.' };
+        }
+        if (result.ok) {
+          this.drafts.delete(questionId);
+          this.answer({ questionId, text });
+          return;
+        }
+        submit.disabled = false;
+        input.readOnly = false;
+        submit.textContent = '답하기';
+        error.textContent = result.message ?? '답을 보내지 못했습니다.';
+      },
     });
     return form;
   }

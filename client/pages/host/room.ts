@@ -12,6 +12,7 @@ import { showConnection } from '../../ui/connection-badge.js';
 import { Countdown } from '../../ui/countdown.js';
 import { $ } from '../../ui/dom.js';
 import { downloadWithToken } from '../../ui/download.js';
+import { whileBusy } from '../../ui/forms.js';
 import { errorText } from '../../ui/messages.js';
 import { choiceAt, choiceNodes } from '../../ui/quiz-pieces.js';
 import { actionButton, showScreen, statusLine } from '../../ui/screens.js';
@@ -239,10 +240,9 @@ endButton.addEventListener('click', () => {
 async function download(kind: 'csv' | 'json'): Promise<void> {
   if (!room) return;
   const button = $<HTMLButtonElement>(kind === 'csv' ? 'download-csv' : 'download-json');
-  button.disabled = true;
   const path = `/api/rooms/${encodeURIComponent(room.roomId)}/results${kind === 'csv' ? '.csv' : ''}`;
-  const failure = await downloadWithToken(path, room.hostToken, `quiz-${room.code}-results.${kind}`);
-  button.disabled = false;
+  const { hostToken, code } = room;
+  const failure = await whileBusy(button, null, () => downloadWithToken(path, hostToken, `quiz-${code}-results.${kind}`));
   if (failure) showStatus(failure);
   else hideStatus();
 }
@@ -258,9 +258,7 @@ type HostCommandName = Exclude<keyof QuizCommands, 'room:join' | 'answer:submit'
 
 /** Sends a host command with `button` disabled meanwhile; a refusal shows the server's (Korean) message. */
 async function run<K extends HostCommandName>(button: HTMLButtonElement, command: K, payload: QuizCommands[K]['payload']): Promise<void> {
-  button.disabled = true;
-  const ack = await sendCommand<QuizCommands, K>(socket, command, payload);
-  button.disabled = false;
+  const ack = await whileBusy(button, null, () => sendCommand<QuizCommands, K>(socket, command, payload));
   if (ack.ok) hideStatus();
   else showStatus(errorText(ack.error, '명령을 처리하지 못했습니다.'));
 }

@@ -4,6 +4,7 @@ import type { Phase } from '../../../src/protocol/quiz.js';
 import { fetchPage, requestFailure } from '../../net/http.js';
 import { $, element } from '../../ui/dom.js';
 import { downloadWithToken } from '../../ui/download.js';
+import { whileBusy } from '../../ui/forms.js';
 import { PHASE_LABELS } from '../../ui/quiz-pieces.js';
 import { hostedRooms } from '../../ui/stored-lists.js';
 
@@ -82,9 +83,7 @@ export class QuizRooms {
     for (const [kind, url, label] of downloads) {
       const button = element('button', { type: 'button', className: 'secondary small', text: label, 'data-testid': `quiz-room-${kind}` });
       button.addEventListener('click', async () => {
-        button.disabled = true;
-        const failure = await downloadWithToken(url, token, `quiz-${room.code}-results.${kind}`);
-        button.disabled = false;
+        const failure = await whileBusy(button, null, () => downloadWithToken(url, token, `quiz-${room.code}-results.${kind}`));
         errorLine.textContent = failure ?? '';
       });
       actions.append(button);

@@ -3,6 +3,7 @@
 // are untrusted: textContent only.
 import type { HandKind, RosterEntry } from '../../../src/protocol/classroom.js';
 import { $, element } from '../../ui/dom.js';
+import { whileBusy } from '../../ui/forms.js';
 
 const STRUGGLING_STREAK = 2;
 const STATE_LABELS: Record<string, string> = {
@@ -227,10 +228,8 @@ export class Roster {
       error,
     );
     button.addEventListener('click', async () => {
-      button.disabled = true;
       error.textContent = '';
-      const failure = await this.acknowledge(sessionId);
-      button.disabled = false;
+      const failure = await whileBusy(button, null, () => this.acknowledge(sessionId));
       if (failure === null) {
         const hand = this.students.get(sessionId)?.hand;
         if (hand) this.patch(sessionId, { hand: { ...hand, acknowledged: true } });
