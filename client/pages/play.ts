@@ -4,18 +4,19 @@
 // so a reload reconnects with it and the server's `room:state` snapshot (with `me`: score, rank and the answer already
 // sent) redraws the same screen (client/net's followRoom). Kicked or expired players go back to the join form.
 // Question text, choices and nicknames are untrusted: they reach the DOM as textContent only.
-import type { LeaderboardPayload, PodiumPayload, PublicQuestion, QuestionPayload, RevealPayload, RoomOptions } from '../../src/protocol/quiz.js';
+import type { LeaderboardPayload, PublicQuestion, QuestionPayload, RevealPayload, RoomOptions } from '../../src/protocol/quiz.js';
 import { closeSocket, watchConnection } from '../net/lifecycle.js';
 import type { QuizCommands, QuizSocket } from '../net/quiz-protocol.js';
 import { followRoom } from '../net/room-follow.js';
 import { openSocket, sendCommand } from '../net/socket.js';
 import { showConnection } from '../ui/connection-badge.js';
 import { Countdown } from '../ui/countdown.js';
-import { $, element } from '../ui/dom.js';
+import { $ } from '../ui/dom.js';
 import { errorText, type ErrorLike } from '../ui/messages.js';
-import { choiceAt, choiceNodes, leaderboardRows, podiumNodes } from '../ui/quiz-pieces.js';
+import { choiceAt, choiceNodes } from '../ui/quiz-pieces.js';
 import { RememberedList } from '../ui/remembered-list.js';
 import { actionButton, showScreen, statusLine } from '../ui/screens.js';
+import { drawBoard, drawFinal, drawReveal } from './play/results.js';
 
 /** A room this browser joined as a player (the player token re-enters it). */
 interface PlayerRoom {
@@ -59,18 +60,6 @@ const previewNote = $('preview-note');
 const pausedNote = $('paused-note');
 const answers = $('answers');
 const answerSent = $('answer-sent');
-const verdict = $('verdict');
-const points = $('points');
-const revealStanding = $('reveal-standing');
-const revealCorrect = $('reveal-correct');
-const revealExplanation = $('reveal-explanation');
-const boardRank = $('board-rank');
-const boardScore = $('board-score');
-const board = $('board');
-const podiumRank = $('podium-rank');
-const podium = $('podium');
-const endedRank = $('ended-rank');
-const endedPodium = $('ended-podium');
 
 const countdown = new Countdown({ bar: $('timer-bar'), label: $('timer-label'), root: timer });
 const { show: showStatus, hide: hideStatus } = statusLine($('status'));
@@ -266,11 +255,13 @@ function connectAs(token: string | null): QuizSocket {
     leaderboard: showBoard,
     podium: (payload) => {
       setScreen('podium', '최종 순위');
-      showFinal(payload, podiumRank, podium);
+      drawFinal(payload, 'podium');
+      if (payload.you) setScore(payload.you.score, payload.you.rank);
     },
     ended: (payload) => {
       setScreen('ended', '끝남');
-      showFinal(payload, endedRank, endedPodium);
+      drawFinal(payload, 'ended');
+      if (payload.you) setScore(payload.you.score, payload.you.rank);
       updateEntry({ ended: true });
     },
   });
@@ -364,41 +355,15 @@ async function submit(choice: number): Promise<void> {
 function showReveal(reveal: RevealPayload): void {
   question = reveal.question;
   setScreen('reveal', `문제 ${reveal.question.index + 1} / ${reveal.question.total} 결과`);
-  const you = reveal.you;
-  const result = !you || you.choice === null ? 'none' : you.correct ? 'correct' : 'wrong';
-  game.dataset.result = result;
-  verdict.dataset.result = result;
-  verdict.textContent = { correct: '정답!', wrong: '오답', none: '답하지 않았어요' }[result];
-  if (you) {
-    points.textContent = you.correct ? `+${you.points.toLocaleString('ko-KR')}점` : '+0점';
-    if (you.correct && you.streakBonus > 0) points.append(element('small', { className: 'bonus', text: `연속 정답 보너스 +${you.streakBonus} 포함` }));
-    revealStanding.textContent = `총 ${you.score.toLocaleString('ko-KR')}점 · 현재 ${you.rank}위`;
-    setScore(you.score, you.rank);
-  } else {
-    points.textContent = '';
-    revealStanding.textContent = '';
-  }
-  const meta = choiceAt(reveal.correctChoice);
-  revealCorrect.textContent = `정답: ${meta.shape} ${reveal.question.choices[reveal.correctChoice]}`;
-  revealCorrect.className = `reveal-correct choice-${meta.key}`;
-  revealExplanation.textContent = reveal.explanation;
+  drawReveal(reveal);
+  if (reveal.you) setScore(reveal.you.score, reveal.you.rank);
   hideStatus();
 }
 
 function showBoard(payload: LeaderboardPayload): void {
   setScreen('leaderboard', '순위');
-  const you = payload.you;
-  boardRank.textContent = you ? `${you.rank}위` : '';
-  boardScore.textContent = you ? `${payload.players}명 중 · ${you.score.toLocaleString('ko-KR')}점` : '';
-  if (you) setScore(you.score, you.rank);
-  board.replaceChildren(...leaderboardRows(payload.top.slice(0, 5), entry?.playerId));
-}
-
-function showFinal(payload: PodiumPayload, rankNode: HTMLElement, listNode: HTMLElement): void {
-  const you = payload.you;
-  rankNode.textContent = you ? `${you.rank}위 · ${you.score.toLocaleString('ko-KR')}점` : '';
-  if (you) setScore(you.score, you.rank);
-  listNode.replaceChildren(...podiumNodes(payload.top));
+  drawBoard(payload, entry?.playerId ?? null);
+  if (payload.you) setScore(payload.you.score, payload.you.rank);
 }
 
 $('again-button').addEventListener('click', () => {

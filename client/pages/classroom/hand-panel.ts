@@ -7,10 +7,11 @@
 import type { PublicPhase, TranscriptItem, TutorServerEvents } from '../../../src/protocol/tutor.js';
 import { $, element } from '../../ui/dom.js';
 import { whileBusy, wireTextForm } from '../../ui/forms.js';
-import { MAX_ANSWER_LENGTH, type HandPort, type LectureView, type Outcome } from './lecture-view.js';
+import { MAX_ANSWER_LENGTH, type Outcome } from './answer-form.js';
+import { checkCard, replyForm, type Check } from './hand-check.js';
+import type { HandPort, LectureView } from './lecture-view.js';
 
 type ClosingKind = TutorServerEvents['hand:closed']['kind'];
-type Check = Omit<TutorServerEvents['assistant:check'], 'seq'>;
 
 const CLOSING: Record<ClosingKind, string> = {
   specific: '질문에 답했어요. 강의를 이어서 진행합니다.',
@@ -26,10 +27,6 @@ const STATUS: Record<PanelState, string> = {
   closed: '질문이 끝났어요',
   error: '문제가 생겼어요',
 };
-const QUICK_REPLIES = [
-  { text: '네, 이해했어요', testid: 'hand-quick-yes' },
-  { text: '아니요, 잘 모르겠어요', testid: 'hand-quick-no' },
-];
 
 interface Dialogue {
   log: HTMLElement;
@@ -327,77 +324,26 @@ export class HandPanel implements HandPort {
 
   // ---- checks ------------------------------------------------------------------------------------------------------
 
-  private checkCard({ text, concept, index, total }: Check, pending: boolean): HTMLElement {
-    const label = `이해 확인 ${index + 1}/${total}`;
-    const card = element(
-      'article',
-      { className: 'hand-check', 'data-testid': 'hand-check', 'data-state': pending ? 'pending' : 'answered', 'aria-label': concept ? `${label}: ${concept}` : label },
-      element(
-        'div',
-        { className: 'qcard-head' },
-        element('span', { className: 'badge hand-check-label', text: label }),
-        concept ? element('span', { className: 'qcard-concept', text: concept }) : null,
-      ),
-      element('p', { className: 'hand-check-text', text }),
-    );
-    if (pending) card.append(this.replyForm(card));
+  /** A check as a card; a pending one carries the reply box. */
+  private checkCard(check: Check, pending: boolean): HTMLElement {
+    const card = checkCard(check, pending);
+    if (pending) {
+      card.append(
+        replyForm({
+          draft: this.replyDraft,
+          onDraft: (text) => {
+            this.replyDraft = text;
+          },
+          send: (text) => this.safely(() => this.options.onReply(text)),
+          sent: (text) => {
+            this.replyDraft = '';
+            this.settleCheck(card, text);
+            if (this.state === 'reply') this.setState('working');
+          },
+        }),
+      );
+    }
     return card;
-  }
-
-  private replyForm(card: HTMLElement): HTMLFormElement {
-    const id = `hand-reply-${Math.random().toString(36).slice(2, 8)}`;
-    const input = element('textarea', {
-      id,
-      rows: 2,
-      maxLength: MAX_ANSWER_LENGTH,
-      placeholder: '네 / 아니요, 또는 헷갈리는 부분을 적어 주세요.',
-      'data-testid': 'hand-reply-input',
-    });
-    input.value = this.replyDraft;
-    const submit = element('button', { type: 'submit', 'data-testid': 'hand-reply-send', text: '답하기' });
-    const error = element('p', { className: 'error form-error', role: 'alert', 'data-testid': 'hand-reply-error' });
-    const quick = element(
-      'div',
-      { className: 'hand-quick', role: 'group', 'aria-label': '빠른 답' },
-      ...QUICK_REPLIES.map((reply) => {
-        const button = element('button', { type: 'button', className: 'secondary small', 'data-testid': reply.testid, text: reply.text });
-        button.addEventListener('click', () => {
-          input.value = reply.text;
-          form.requestSubmit();
-        });
-        return button;
-      }),
-    );
-    const form = element(
-      'form',
-      { className: 'answer-form hand-reply-form', noValidate: true },
-      element('label', { for: id, text: '내 답' }),
-      quick,
-      input,
-      element('div', { className: 'answer-actions' }, element('span'), submit),
-      error,
-    );
-    wireTextForm(form, input, error, '답을 적어 주세요.', {
-      typed: () => {
-        this.replyDraft = input.value;
-      },
-      send: async (text) => {
-        const controls = form.querySelectorAll<HTMLButtonElement | HTMLTextAreaElement>('button, textarea');
-        for (const control of controls) control.disabled = true;
-        submit.textContent = '보내는 중…';
-        const result = await this.safely(() => this.options.onReply(text));
-        if (result.ok) {
-          this.replyDraft = '';
-          this.settleCheck(card, text);
-          if (this.state === 'reply') this.setState('working');
-          return;
-        }
-        for (const control of controls) control.disabled = false;
-        submit.textContent = '답하기';
-        error.textContent = result.message ?? '답을 보내지 못했습니다.';
-      },
-    });
-    return form;
   }
 
   private focusReply(): void {

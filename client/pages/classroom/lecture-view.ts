@@ -5,15 +5,11 @@
 import type { PublicPhase, ReplyKind, SessionSnapshot, TranscriptItem, Verdict } from '../../../src/protocol/tutor.js';
 import { HAND_REPLY_KINDS } from '../../../src/protocol/tutor-phases.js';
 import { element } from '../../ui/dom.js';
-import { wireTextForm } from '../../ui/forms.js';
 import { renderMarkdownInto } from '../../ui/markdown.js';
+import { answerForm, type Outcome } from './answer-form.js';
 
 const REPLY_LABELS: Record<ReplyKind, string> = { supplement: '보충 설명', remedial: '다시 설명', answer: '답변', explain: '설명', summary: '정리 노트' };
 const VERDICT_LABELS: Record<Verdict, string> = { good: '잘했어요', bad: '다시 살펴봐요' };
-export const MAX_ANSWER_LENGTH = 2000;
-
-/** What an answer box's handler reports back: ok, or the words for what went wrong. */
-export type Outcome = { ok: true } | { ok: false; message?: string };
 
 export interface MaterialOutline {
   id: string;
@@ -57,8 +53,6 @@ interface CardItem {
   concept?: string;
   text: string;
 }
-
-let uniqueId = 0;
 
 function markdownBlock(attributes: Record<string, string>): MarkdownBlock {
   const block = element('div', attributes) as MarkdownBlock;
@@ -203,60 +197,23 @@ export class LectureView {
       element('div', { className: 'qcard-answer' }),
       element('div', { className: 'qcard-verdict' }),
     );
-    if (pending) card.append(this.answerForm(item.questionId));
+    if (pending) {
+      const { questionId } = item;
+      card.append(
+        answerForm({
+          draft: this.drafts.get(questionId) ?? '',
+          onDraft: (text) => this.drafts.set(questionId, text),
+          send: (text) => this.handlers.onAnswer(questionId, text),
+          sent: (text) => {
+            this.drafts.delete(questionId);
+            this.answer({ questionId, text });
+          },
+        }),
+      );
+    }
     this.currentBody(chapter).append(card);
     this.cards.set(item.questionId, card);
     return card;
-  }
-
-  private answerForm(questionId: string): HTMLFormElement {
-    const id = `answer-${++uniqueId}`;
-    const input = element('textarea', {
-      id,
-      rows: 3,
-      maxLength: MAX_ANSWER_LENGTH,
-      placeholder: '자신의 말로 답을 적어 보세요.',
-      'data-testid': 'answer-input',
-    });
-    input.value = this.drafts.get(questionId) ?? '';
-    const counter = element('span', { className: 'muted counter', 'aria-hidden': 'true', text: `${input.value.length}/${MAX_ANSWER_LENGTH}` });
-    const submit = element('button', { type: 'submit', 'data-testid': 'answer-submit', text: '답하기' });
-    const error = element('p', { className: 'error form-error', role: 'alert', 'data-testid': 'answer-error' });
-    const form = element(
-      'form',
-      { className: 'answer-form', noValidate: true },
-      element('label', { for: id, text: '내 답' }),
-      input,
-      element('div', { className: 'answer-actions' }, counter, submit),
-      error,
-    );
-    wireTextForm(form, input, error, '답을 적어 주세요.', {
-      typed: () => {
-        this.drafts.set(questionId, input.value);
-        counter.textContent = `${input.value.length}/${MAX_ANSWER_LENGTH}`;
-      },
-      send: async (text) => {
-        submit.disabled = true;
-        input.readOnly = true;
-        submit.textContent = '보내는 중…';
-        let result: Outcome;
-        try {
-          result = await this.handlers.onAnswer(questionId, text);
-        } catch {
-          result = { ok: false, message: '답을 보내지 못했습니다. 다시 시도해 주세요.' };
-        }
-        if (result.ok) {
-          this.drafts.delete(questionId);
-          this.answer({ questionId, text });
-          return;
-        }
-        submit.disabled = false;
-        input.readOnly = false;
-        submit.textContent = '답하기';
-        error.textContent = result.message ?? '답을 보내지 못했습니다.';
-      },
-    });
-    return form;
   }
 
   /** The question card still waiting for an answer, if any. */
