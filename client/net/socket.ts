@@ -20,6 +20,10 @@ export type Emitters<Commands extends CommandMap> = {
 
 export type TypedSocket<Events, Commands extends CommandMap> = Socket<Listeners<Events>, Emitters<Commands>>;
 
+/** Whether two maps name the same keys (a type-level check: `Assert<SameKeys<A, B>>` fails to compile if not). */
+export type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false;
+export type Assert<T extends true> = T;
+
 /** Errors made on this side of the wire: no connection, or no ack in time. */
 export interface LocalError {
   code: 'OFFLINE' | 'TIMEOUT';

@@ -1,6 +1,7 @@
 import type { HandServerEvents } from '../../src/protocol/classroom.js';
-import type { AnswerSubmitPayload, PublicPhase, SessionResumePayload, SpeedPayload, TutorServerEvents } from '../../src/protocol/tutor.js';
-import type { TypedSocket } from './socket.js';
+import type { z } from 'zod';
+import type { PublicPhase, TUTOR_COMMANDS, TutorServerEvents } from '../../src/protocol/tutor.js';
+import type { Assert, SameKeys, TypedSocket } from './socket.js';
 
 /**
  * `/tutor` as a client sees it: the session's numbered events, the class notices that carry no seq, and the
@@ -10,24 +11,28 @@ import type { TypedSocket } from './socket.js';
 /** Everything the server sends on `/tutor`. */
 export type TutorEvents = TutorServerEvents & HandServerEvents;
 
-type Empty = Record<string, never>;
+/** What a client sends for each command: the input of the server's own zod schema (types only, no zod at run time). */
+type Payload<K extends keyof typeof TUTOR_COMMANDS> = z.input<(typeof TUTOR_COMMANDS)[K]>;
 /** The session's state kind after the command; its names are the public phase kinds. */
 type StateResult = { state: PublicPhase['kind'] };
 
 export type TutorCommands = {
-  'lecture:start': { payload: Empty; result: StateResult };
-  'lecture:pause': { payload: Empty; result: StateResult };
-  'lecture:resume': { payload: Empty; result: StateResult };
-  'lecture:speed': { payload: SpeedPayload; result: { speed: number } };
-  'answer:submit': { payload: AnswerSubmitPayload; result: { questionId: string } };
+  'lecture:start': { payload: Payload<'lecture:start'>; result: StateResult };
+  'lecture:pause': { payload: Payload<'lecture:pause'>; result: StateResult };
+  'lecture:resume': { payload: Payload<'lecture:resume'>; result: StateResult };
+  'lecture:speed': { payload: Payload<'lecture:speed'>; result: { speed: number } };
+  'answer:submit': { payload: Payload<'answer:submit'>; result: { questionId: string } };
   /** Replays what came after `lastSeq`, or sends a snapshot; `seq` is the session's seq when it answered. */
-  'session:resume': { payload: SessionResumePayload; result: { replayed: number; snapshot: boolean; seq: number } };
-  'hand:raise': { payload: Empty; result: StateResult };
-  'hand:ask': { payload: { text: string }; result: StateResult };
-  'hand:reply': { payload: { text: string }; result: StateResult };
-  'hand:lower': { payload: Empty; result: StateResult };
+  'session:resume': { payload: Payload<'session:resume'>; result: { replayed: number; snapshot: boolean; seq: number } };
+  'hand:raise': { payload: Payload<'hand:raise'>; result: StateResult };
+  'hand:ask': { payload: Payload<'hand:ask'>; result: StateResult };
+  'hand:reply': { payload: Payload<'hand:reply'>; result: StateResult };
+  'hand:lower': { payload: Payload<'hand:lower'>; result: StateResult };
 };
 export type TutorCommandName = keyof TutorCommands;
+
+/** Fails to compile when the server gains or loses a command this map does not list. */
+export type TutorCommandsCoverServer = Assert<SameKeys<TutorCommands, typeof TUTOR_COMMANDS>>;
 
 export type TutorSocket = TypedSocket<TutorEvents, TutorCommands>;
 
