@@ -22,6 +22,7 @@ import type { Outcome } from './classroom/answer-form.js';
 import { LectureView } from './classroom/lecture-view.js';
 import { showProgress } from './classroom/progress.js';
 import { hideSetup, showSetup, wireSetup } from './classroom/setup.js';
+import { SessionErrorBox } from './classroom/session-error.js';
 import { forgetSession, loadSession, saveSession, type StoredSession } from './classroom/stored-session.js';
 
 /**
@@ -39,10 +40,6 @@ const speedInput = $<HTMLInputElement>('speed');
 const speedValue = $('speed-value');
 const leaveButton = $<HTMLButtonElement>('leave-button');
 const controlError = $('control-error');
-const errorBox = $('session-error');
-const errorLine = $('session-error-text');
-const errorResume = $<HTMLButtonElement>('session-error-resume');
-const errorRestart = $<HTMLButtonElement>('session-error-restart');
 const lecture = $('lecture');
 const raiseButton = $<HTMLButtonElement>('raise-hand');
 const handPaused = $('hand-paused');
@@ -62,8 +59,7 @@ view.hand = hand;
 let session: StoredSession | null = null;
 let live: TutorConnection | null = null;
 let phase: ShownPhase = { kind: 'idle' };
-/** 'resume': the lecture stopped and "계속" resumes it; 'reconnect': the socket must connect again; 'wait': it recovers by itself. */
-let errorMode: 'resume' | 'reconnect' | 'wait' | 'fatal' = 'resume';
+const sessionError = new SessionErrorBox();
 /** The phase when the hand went up (restored when the dialogue closes). */
 let phaseBeforeHand: ShownPhase | null = null;
 
@@ -121,7 +117,7 @@ function connect(current: StoredSession): void {
 }
 
 async function onConnect(): Promise<void> {
-  if (errorMode === 'reconnect') hideSessionError();
+  if (sessionError.mode === 'reconnect') sessionError.hide();
   await live?.resume();
   if (session && !session.started) {
     const ack = await command('lecture:start', {});
@@ -156,7 +152,7 @@ function onNotice(payload: TutorServerEvents['session:error']): void {
   if (payload.retryable) {
     // The store is away for a moment: the server holds the lecture and sends a snapshot (session:state) when it is
     // back, so there is nothing to press.
-    showSessionError(errorText(payload, '잠시 연결이 불안정합니다. 곧 저절로 이어집니다.'), 'wait');
+    sessionError.show(errorText(payload, '잠시 연결이 불안정합니다. 곧 저절로 이어집니다.'), 'wait');
     return;
   }
   // The server could not open the session for this socket.
@@ -236,14 +232,14 @@ function apply(event: SessionEvent): void {
         break;
       }
       setPhase({ kind: 'paused', chapter: phase.chapter, reason: 'error' });
-      showSessionError(errorText(event.payload, '문제가 생겨 강의가 멈췄습니다.'));
+      sessionError.show(errorText(event.payload, '문제가 생겨 강의가 멈췄습니다.'));
       break;
   }
 }
 
 function applySnapshot(state: SessionSnapshot): void {
   if (!session) return;
-  if (errorMode === 'wait') hideSessionError();
+  if (sessionError.mode === 'wait') sessionError.hide();
   session.material = state.material;
   session.nickname = state.nickname;
   session.started = session.started || state.phase.kind !== 'idle';
@@ -255,7 +251,7 @@ function applySnapshot(state: SessionSnapshot): void {
   phaseBeforeHand = null;
   setPhase(state.phase);
   if (state.phase.kind === 'paused' && state.phase.reason === 'error') {
-    showSessionError('문제가 생겨 강의가 멈춰 있습니다. "계속"을 눌러 다시 시도해 주세요.');
+    sessionError.show('문제가 생겨 강의가 멈춰 있습니다. "계속"을 눌러 다시 시도해 주세요.');
   }
 }
 
@@ -275,7 +271,7 @@ function setPhase(next: ShownPhase): void {
   raiseButton.setAttribute('aria-pressed', String(handUp));
   raiseButton.textContent = handUp ? '손 든 중' : '손 들기';
   handPaused.hidden = !handUp;
-  if (next.kind !== 'paused' && next.kind !== 'idle' && errorMode === 'resume') hideSessionError();
+  if (next.kind !== 'paused' && next.kind !== 'idle' && sessionError.mode === 'resume') sessionError.hide();
   updateProgress();
 }
 
@@ -357,42 +353,26 @@ async function submitAnswer(questionId: string, text: string): Promise<Outcome> 
 
 // ---- errors --------------------------------------------------------------------------------------------------------
 
-function showSessionError(message: string, mode: typeof errorMode = 'resume'): void {
-  errorMode = mode;
-  errorLine.textContent = message;
-  // 'wait': the server recovers by itself (a store outage); no button to press.
-  errorResume.hidden = mode === 'fatal' || mode === 'wait';
-  errorResume.textContent = mode === 'reconnect' ? '다시 연결' : '계속';
-  errorResume.setAttribute('aria-label', mode === 'reconnect' ? '다시 연결' : '강의 계속');
-  errorRestart.hidden = mode === 'resume' || mode === 'wait';
-  errorBox.hidden = false;
-}
-
-function hideSessionError(): void {
-  errorBox.hidden = true;
-  errorMode = 'resume';
-}
-
 /** The session cannot go on on this socket (unknown session, bad token, busy elsewhere). */
 function fatal(message: string, retryable = false): void {
   showConnection(connection, 'offline');
-  showSessionError(message, retryable ? 'reconnect' : 'fatal');
+  sessionError.show(message, retryable ? 'reconnect' : 'fatal');
 }
 
-errorResume.addEventListener('click', async () => {
-  if (errorMode === 'reconnect') {
+sessionError.resume.addEventListener('click', async () => {
+  if (sessionError.mode === 'reconnect') {
     showConnection(connection, 'connecting');
     live?.reconnect();
     return;
   }
-  const ack = await whileBusy(errorResume, null, () => command('lecture:resume', {}));
+  const ack = await whileBusy(sessionError.resume, null, () => command('lecture:resume', {}));
   if (ack.ok) {
-    hideSessionError();
+    sessionError.hide();
     setPhase({ ...phase, kind: ack.state ?? 'streaming' });
   } else if (ack.error.code === 'NOT_PAUSED') {
-    hideSessionError();
+    sessionError.hide();
   } else {
-    errorLine.textContent = errorMessage(ack);
+    sessionError.say(errorMessage(ack));
   }
 });
 
@@ -401,7 +381,7 @@ function leave(): void {
   live = null;
   forgetSession();
   session = null;
-  hideSessionError();
+  sessionError.hide();
   showControlError(null);
   view.clear();
   hand.reset();
@@ -411,7 +391,7 @@ function leave(): void {
   void showSetup();
 }
 
-errorRestart.addEventListener('click', leave);
+sessionError.restart.addEventListener('click', leave);
 leaveButton.addEventListener('click', () => {
   if (window.confirm('이 강의를 끝내고 처음 화면으로 돌아갈까요?')) leave();
 });
