@@ -29,7 +29,7 @@ const outline = (material: Pick<Material, 'id' | 'title' | 'chapters'>): Materia
   chapters: material.chapters.map((chapter) => ({ index: chapter.index, title: chapter.title })),
 });
 
-/** Shows the setup screen; `enter` runs with the new session once one is made. */
+/** Shows the setup screen (nickname remembered, class code from `?code=`) and lists the materials. */
 export async function showSetup(): Promise<void> {
   setup.hidden = false;
   document.title = '강의실 입장 — lectern';

@@ -35,7 +35,8 @@ const queue = $('hand-queue');
 const queueEmpty = $('queue-empty');
 const queueCount = $('queue-count');
 
-const clock = (at: number) => new Date(at).toLocaleTimeString('ko-KR', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+/** A time of day with seconds, as the queue and the announcement log show it. */
+export const clock = (at: number) => new Date(at).toLocaleTimeString('ko-KR', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
 function elapsed(at: number): string {
   const seconds = Math.max(0, Math.round((Date.now() - at) / 1000));
@@ -44,8 +45,6 @@ function elapsed(at: number): string {
   return minutes < 60 ? `${minutes}분째` : `${Math.floor(minutes / 60)}시간째`;
 }
 
-export { clock };
-
 export class Roster {
   private readonly students = new Map<string, Student>();
   private readonly cards = new Map<string, { node: HTMLElement; parts: CardParts }>();
@@ -53,7 +52,7 @@ export class Roster {
   /** chapter index -> { number, title } of the class's material */
   private chapters = new Map<number, { number: number; title: string }>();
 
-  /** `acknowledge(sessionId, error)`: the instructor pressed "확인"; resolves with an error message or null. */
+  /** `acknowledge(sessionId)`: the instructor pressed "확인"; resolves with the words for a refusal, or null. */
   constructor(private readonly acknowledge: (sessionId: string) => Promise<string | null>) {}
 
   get(sessionId: string): Student | undefined {
