@@ -2,6 +2,42 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * Module boundaries of src/ (docs/ARCHITECTURE.md, "Dependency rule"; test/folder-graph.test.ts proves the same on
+ * the import graph). A folder is entered only through its index.ts (protocol/ file by file until the protocol split);
+ * domain folders — everything but http/, realtime/, app.ts, main.ts and server.ts — never import the transports or
+ * the offline model.
+ */
+const FOLDERS = ['auth', 'classroom', 'http', 'judges', 'lecture', 'llm', 'materials', 'math', 'quiz', 'realtime', 'retrieval', 'store', 'text'];
+const COMPOSITION_FOLDERS = new Set(['http', 'realtime']);
+const TRANSPORTS = [
+  { name: 'socket.io', message: 'Domain code takes a port; socket.io lives in src/realtime/.' },
+  { name: 'express', message: 'Domain code takes typed input; express lives in src/http/.' },
+];
+const OFFLINE_MODEL = { regex: '(^|/)llm/offline-', message: 'Ask the model for capabilities; the offline model is chosen in app.ts.' };
+/** A relative import of a file of one of `folders` other than its index (from src/, a folder or a subfolder). */
+const deepImport = (folders) => ({
+  regex: `^(\\.\\./)*(\\./)?(${folders.join('|')})/(?!index\\.js$)`,
+  message: 'Enter another folder through its index.ts.',
+});
+function boundaries(folder) {
+  const others = FOLDERS.filter((name) => name !== folder);
+  const domain = folder !== undefined && !COMPOSITION_FOLDERS.has(folder);
+  return {
+    files: folder === undefined ? ['src/*.ts'] : [`src/${folder}/**/*.ts`],
+    ...(folder === undefined ? { ignores: ['src/app.ts', 'src/main.ts', 'src/server.ts'] } : {}),
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          ...(domain || folder === undefined ? { paths: TRANSPORTS } : {}),
+          patterns: [deepImport(others), ...(folder === 'llm' ? [] : [OFFLINE_MODEL])],
+        },
+      ],
+    },
+  };
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'public/vendor/**', 'public/build/**', 'data/**', 'coverage/**'] },
   js.configs.recommended,
@@ -15,6 +51,12 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  ...FOLDERS.map(boundaries),
+  boundaries(undefined),
+  // The composition root and server: they put transports and features together, entering folders by their index.
+  { files: ['src/app.ts', 'src/main.ts', 'src/server.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [deepImport(FOLDERS)] }] } },
+  // Until the quiz runtime gets its RoomMember port (issue 11 §1), local-room.ts holds raw sockets.
+  { files: ['src/quiz/local-room.ts'], rules: { 'no-restricted-imports': 'off' } },
   {
     files: ['scripts/**/*.ts', 'test/**/*.ts'],
     rules: { 'no-console': 'off' },

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ENGLISH_NEGATIONS, ENGLISH_STOPWORDS } from '../src/judges/english-words.js';
-import { normalizeKorean, stripParticles } from '../src/lecture/korean-text.js';
+import { normalizeKorean, stripParticles } from '../src/text/korean-text.js';
 
 /**
  * Shared parts of the judge/grader evaluations: the data files, the metrics (accuracy, macro-F1, Cohen's κ), the

@@ -1,29 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerOptions } from 'socket.io';
-import { ClassMonitor } from './classroom/class-monitor.js';
-import { ClassRepository } from './classroom/class-repository.js';
-import { ClassService } from './classroom/class-service.js';
-import { generateTokenSecret, sharedTokenSecret } from './classroom/token-secrets.js';
-import { TokenSigner } from './classroom/tokens.js';
+import { ClassMonitor, ClassRepository, ClassService } from './classroom/index.js';
+import { TokenSigner, generateTokenSecret, sharedTokenSecret } from './auth/index.js';
 import type { Config } from './config.js';
-import { LectureService } from './lecture/lecture-service.js';
-import type { SessionObserver } from './lecture/session-actor.js';
-import type { PacerEmitMeta } from './lecture/pacer.js';
-import { createModel } from './llm/index.js';
-import type { LanguageModel } from './llm/model.js';
+import { LectureService, observeActivity, type PacerEmitMeta, type SessionObserver } from './lecture/index.js';
+import { createModel, type LanguageModel } from './llm/index.js';
 import type { Logger } from './logger.js';
-import { createMaterialService, type MaterialService } from './materials/material-service.js';
+import { createMaterialService, type MaterialService } from './materials/index.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { offlineTasks } from './offline-tasks.js';
 import { createServer, type LecternServer } from './server.js';
-import { QuizRepository } from './quiz/quiz-repository.js';
-import type { RoomClock } from './quiz/room-clock.js';
-import { RoomRuntime } from './quiz/room-runtime.js';
-import { RoomService } from './quiz/room-service.js';
+import { QuizRepository, RoomRuntime, RoomService, type RoomClock } from './quiz/index.js';
 import { RetrievalService } from './retrieval/index.js';
-import { createStore } from './store/index.js';
-import { NodeHeartbeat } from './store/node-liveness.js';
-import type { Store } from './store/store.js';
+import { NodeHeartbeat, createStore, type Store } from './store/index.js';
 
 export interface AppOverrides {
   store?: Store;
@@ -117,14 +106,15 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   const monitor = new ClassMonitor({ repository: classRepository, materials, logger: logger.child({ part: 'monitor' }) });
   const extra = overrides.observer;
   // The monitor always watches sessions; a test's or benchmark's observer watches alongside it.
+  const watchActivity = observeActivity(monitor);
   const observer: SessionObserver = extra
     ? {
         onEvent: (session, event, state) => {
-          monitor.onEvent(session, event, state);
+          watchActivity.onEvent?.(session, event, state);
           extra.onEvent?.(session, event, state);
         },
       }
-    : monitor;
+    : watchActivity;
   const lectures = new LectureService({
     store,
     model,
@@ -138,7 +128,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     ...(overrides.onDelta ? { onDelta: overrides.onDelta } : {}),
   });
   const classes = new ClassService({ repository: classRepository, monitor, signer, sessions: lectures, materials });
-  const quizzes = new QuizRepository(store);
+  const quizzes = new QuizRepository(store, Date.now, logger.child({ part: 'quizzes' }));
   const roomClock = overrides.roomClock;
   const rooms = new RoomService({
     store,

@@ -3,7 +3,7 @@ import { startApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { Lifecycle } from './lifecycle.js';
 import { createLogger } from './logger.js';
-import { AdapterConnections } from './realtime/adapter-connections.js';
+import { AdapterConnections } from './realtime/index.js';
 
 /** Entry point: config -> app (store, model, services, server) -> listen, inside one process lifecycle. */
 async function main(): Promise<void> {

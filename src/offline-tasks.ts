@@ -1,7 +1,6 @@
-import { handOfflineTasks } from './classroom/assistant-offline.js';
-import { lectureOfflineTasks } from './lecture/offline-tasks.js';
-import type { OfflineTasks } from './llm/offline-model.js';
-import { quizOfflineTasks } from './quiz/quiz-offline.js';
+import { handOfflineTasks, lectureOfflineTasks } from './lecture/index.js';
+import type { OfflineTasks } from './llm/index.js';
+import { quizOfflineTasks } from './quiz/index.js';
 
 /**
  * Every task the offline model can answer, gathered from the feature folders that own the agents. A task missing

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ClassMonitor, type MonitorPort } from '../src/classroom/class-monitor.js';
 import { ClassRepository } from '../src/classroom/class-repository.js';
 import { rosterProgress } from '../src/classroom/roster-progress.js';
+import { sessionActivity } from '../src/lecture/session-activity.js';
 import type { SessionProfile } from '../src/lecture/session-repository.js';
 import type { ActiveState, PendingQuestion, SessionState } from '../src/lecture/session-state.js';
 import { createLogger } from '../src/logger.js';
@@ -51,7 +52,7 @@ function newMonitor(): ClassMonitor {
 }
 
 const play = (monitor: ClassMonitor, event: string, payload: object, state: SessionState, who = profile) =>
-  monitor.onEvent(who, { event, payload } as unknown as TutorEvent, state);
+  monitor.onActivity(sessionActivity(who, state), { event, payload } as unknown as TutorEvent);
 const settle = () => vi.advanceTimersByTimeAsync(0);
 const progress = () => sent.filter((entry) => entry.event === 'student:progress').map((entry) => entry.payload);
 
@@ -219,17 +220,17 @@ describe('ClassMonitor', () => {
   it('M3: percent is chapter-level over the material; states name the bad path remediation', () => {
     const start = { chapter: -1, percent: 0, state: 'idle' };
     const chapters = [0, 1, 2, 3];
-    expect(rosterProgress(chapters, { kind: 'idle' }, start)).toEqual(start);
-    expect(rosterProgress(chapters, streaming(0), start)).toEqual({ chapter: 0, percent: 0, state: 'streaming' });
-    expect(rosterProgress(chapters, awaiting(1), start)).toEqual({ chapter: 1, percent: 25, state: 'awaiting-answer' });
-    expect(rosterProgress(chapters, judging(2), start)).toEqual({ chapter: 2, percent: 50, state: 'tutoring' });
-    expect(rosterProgress(chapters, subquestion(3), start)).toEqual({ chapter: 3, percent: 75, state: 'remediation' });
-    expect(rosterProgress(chapters, { kind: 'paused', reason: 'student', previous: streaming(2) }, start)).toEqual({
+    expect(rosterProgress(chapters, sessionActivity(profile, { kind: 'idle' }), start)).toEqual(start);
+    expect(rosterProgress(chapters, sessionActivity(profile, streaming(0)), start)).toEqual({ chapter: 0, percent: 0, state: 'streaming' });
+    expect(rosterProgress(chapters, sessionActivity(profile, awaiting(1)), start)).toEqual({ chapter: 1, percent: 25, state: 'awaiting-answer' });
+    expect(rosterProgress(chapters, sessionActivity(profile, judging(2)), start)).toEqual({ chapter: 2, percent: 50, state: 'tutoring' });
+    expect(rosterProgress(chapters, sessionActivity(profile, subquestion(3)), start)).toEqual({ chapter: 3, percent: 75, state: 'remediation' });
+    expect(rosterProgress(chapters, sessionActivity(profile, { kind: 'paused', reason: 'student', previous: streaming(2) }), start)).toEqual({
       chapter: 2,
       percent: 50,
       state: 'paused',
     });
     const last = { chapter: 3, percent: 75, state: 'streaming' };
-    expect(rosterProgress(chapters, { kind: 'finished' }, last)).toEqual({ chapter: 3, percent: 100, state: 'finished' });
+    expect(rosterProgress(chapters, sessionActivity(profile, { kind: 'finished' }), last)).toEqual({ chapter: 3, percent: 100, state: 'finished' });
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TokenSigner } from '../src/classroom/tokens.js';
+import { TokenSigner } from '../src/auth/tokens.js';
 import type { Material } from '../src/materials/index.js';
 import {
   connectInstructor,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Classification } from '../src/classroom/assistant-schemas.js';
+import type { Classification } from '../src/lecture/hand/assistant-schemas.js';
 import {
   acceptsAsk,
   acceptsReply,
@@ -20,8 +20,8 @@ import {
   pendingCheck,
   startDialogue,
   summaryParts,
-} from '../src/classroom/hand-dialogue.js';
-import type { HandDialogue } from '../src/classroom/hand-dialogue.js';
+} from '../src/lecture/hand/hand-dialogue.js';
+import type { HandDialogue } from '../src/lecture/hand/hand-dialogue.js';
 
 /** The raise-hand dialogue as a pure state machine: every transition and every action, exactly. */
 

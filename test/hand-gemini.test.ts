@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ClassificationSchema } from '../src/classroom/assistant-schemas.js';
-import { MAX_INLINE_PDF_BYTES, StudentAssistant } from '../src/classroom/student-assistant.js';
+import { ClassificationSchema } from '../src/lecture/hand/assistant-schemas.js';
+import { MAX_INLINE_PDF_BYTES, StudentAssistant } from '../src/lecture/hand/student-assistant.js';
 import type { TextStream } from '../src/llm/model.js';
 import { fakeGeminiModel, FakeGemini } from './support/fake-gemini.js';
 import { SAMPLE_MATERIAL_ID, SAMPLE_PDF, sampleMaterials } from './support/hand-material.js';

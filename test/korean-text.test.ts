@@ -9,7 +9,7 @@ import {
   termOverlapDetail,
   termsMatch,
   withParticle,
-} from '../src/lecture/korean-text.js';
+} from '../src/text/korean-text.js';
 
 const REFERENCE = '산술평균은 자료의 모든 값을 더한 뒤 값의 개수로 나눈 값이다. 평균은 자료의 중심을 나타낸다.';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TokenSigner } from '../src/classroom/tokens.js';
+import { TokenSigner } from '../src/auth/tokens.js';
 import type { Material } from '../src/materials/index.js';
 import { connectedOrThrow, joinLecture, LectureClient, loadSample, WRONG_ANSWER } from './support/lecture-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';

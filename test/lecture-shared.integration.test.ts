@@ -22,6 +22,7 @@ function countingModel(): { model: LanguageModel; calls: Map<string, number> } {
   const calls = new Map<string, number>();
   const model: LanguageModel = {
     kind: inner.kind,
+    capabilities: inner.capabilities,
     modelName: (role) => inner.modelName(role),
     generateObject: (request) => inner.generateObject(request),
     streamText: (request) => {

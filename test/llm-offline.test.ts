@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ModelError } from '../src/llm/model-error.js';
 import type { TextStream } from '../src/llm/model.js';
-import { cosineSimilarity, createOfflineModel, embedOffline, splitIntoPieces, type OfflineTasks } from '../src/llm/offline-model.js';
+import { createOfflineModel, embedOffline, splitIntoPieces, type OfflineTasks } from '../src/llm/offline-model.js';
+import { cosineSimilarity } from '../src/text/index.js';
 
 const Summary = z.object({ title: z.string(), points: z.array(z.string()).min(1) });
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { StudentAssistant } from '../src/classroom/student-assistant.js';
+import { StudentAssistant } from '../src/lecture/hand/student-assistant.js';
 import { renderLecturePrompt } from '../src/lecture/lecture-prompts.js';
 import { QaTutor } from '../src/lecture/qa-tutor.js';
 import type { GenerateObjectRequest, LanguageModel, ModelRequestBase, TextStream } from '../src/llm/model.js';
+import { GEMINI_CAPABILITIES } from '../src/llm/gemini-model.js';
 import { createOfflineModel } from '../src/llm/offline-model.js';
-import { FENCE_TAGS } from '../src/llm/prompt-fence.js';
+import { FENCE_TAGS } from '../src/text/prompt-fence.js';
 import { loadAllPrompts } from '../src/llm/prompt-loader.js';
 import { analyseChapters } from '../src/materials/analyst.js';
 import { offlineTasks } from '../src/offline-tasks.js';
@@ -33,6 +34,7 @@ function recordingModel(kind: 'offline' | 'gemini' = 'offline'): { model: Langua
   const prompts: string[] = [];
   const model: LanguageModel = {
     kind,
+    capabilities: kind === 'gemini' ? GEMINI_CAPABILITIES : offline.capabilities,
     modelName: (role) => offline.modelName(role),
     generateObject: <T>(request: GenerateObjectRequest<T>) => {
       prompts.push(request.prompt);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fence, FENCE_TAGS, neutraliseFenceTags } from '../src/llm/prompt-fence.js';
+import { fence, FENCE_TAGS, neutraliseFenceTags } from '../src/text/prompt-fence.js';
 import { LESS_THAN, readerView, tagsSeen } from './support/prompt-reader.js';
 
 /**

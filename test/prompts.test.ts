@@ -9,7 +9,7 @@ import {
   loadPrompt,
   PromptError,
 } from '../src/llm/prompt-loader.js';
-import { fence } from '../src/llm/prompt-fence.js';
+import { fence } from '../src/text/prompt-fence.js';
 import { renderLecturePrompt } from '../src/lecture/lecture-prompts.js';
 
 describe('every prompt file', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasFinalConsonant, termsMatch } from '../src/lecture/korean-text.js';
+import { hasFinalConsonant, termsMatch } from '../src/text/korean-text.js';
 import { createOfflineModel } from '../src/llm/offline-model.js';
 import { offlineTasks } from '../src/offline-tasks.js';
 import { ErrorCode } from '../src/protocol/error-codes.js';
@@ -11,7 +11,7 @@ import {
   renderQuizPrompt,
 } from '../src/quiz/quiz-agent.js';
 import { BLANK, buildClozeItems, CLOZE_QUESTION, sourceSentences } from '../src/quiz/quiz-offline.js';
-import { neutraliseFenceTags } from '../src/llm/prompt-fence.js';
+import { neutraliseFenceTags } from '../src/text/prompt-fence.js';
 import { SAMPLE_MATERIAL_TEXT } from './support/hand-material.js';
 import { quizMaterials, withoutChoiceOrder } from './support/quiz-material.js';
 

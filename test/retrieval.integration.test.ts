@@ -40,6 +40,7 @@ function embedder(name: string, fail: (options: EmbedOptions | undefined) => boo
   const calls: EmbedCall[] = [];
   const model: LanguageModel = {
     kind: 'offline',
+    capabilities: offline.capabilities,
     modelName: (role) => (role === 'embedding' ? name : offline.modelName(role)),
     generateObject: (request) => offline.generateObject(request),
     streamText: (request) => offline.streamText(request),

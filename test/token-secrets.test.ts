@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sharedTokenSecret } from '../src/classroom/token-secrets.js';
-import { TokenSigner } from '../src/classroom/tokens.js';
+import { sharedTokenSecret } from '../src/auth/token-secrets.js';
+import { TokenSigner } from '../src/auth/tokens.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import { keys } from '../src/store/keys.js';
 import { captureLogs } from './support/log-capture.js';

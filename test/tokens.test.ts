@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TokenSigner } from '../src/classroom/tokens.js';
+import { TokenSigner } from '../src/auth/tokens.js';
 
 describe('signed tokens', () => {
   const signer = new TokenSigner('secret-a');

@@ -1,7 +1,5 @@
 import { AppError } from '../errors.js';
-import type { SessionObserver } from '../lecture/session-actor.js';
-import type { SessionProfile } from '../lecture/session-repository.js';
-import { chapterOf, type SessionState } from '../lecture/session-state.js';
+import type { ActivityObserver, SessionActivity } from '../lecture/index.js';
 import type { Logger } from '../logger.js';
 import type { HandServerEvents, MonitorServerEvents } from '../protocol/classroom.js';
 import { ErrorCode } from '../protocol/error-codes.js';
@@ -53,12 +51,12 @@ interface Tracker {
 }
 
 /**
- * The instructor's live feed. As the lecture's SessionObserver it turns session events of class members into roster
- * writes and compact `/monitor` events; the tutor namespace reports sockets coming and going. Progress is throttled
+ * The instructor's live feed. As the lecture's ActivityObserver it turns session events of class members (with the
+ * `SessionActivity` the lecture publishes, never its private session state) into roster writes and compact `/monitor` events; the tutor namespace reports sockets coming and going. Progress is throttled
  * per student (leading and trailing edge: the first change goes at once, the last one is never lost), and lecture
  * deltas cost one comparison, never a store write.
  */
-export class ClassMonitor implements SessionObserver {
+export class ClassMonitor implements ActivityObserver {
   private port: MonitorPort | undefined;
   private readonly trackers = new Map<string, Tracker>();
   private readonly chapters = new Map<string, Promise<number[]>>();
@@ -76,17 +74,17 @@ export class ClassMonitor implements SessionObserver {
     this.port = port;
   }
 
-  onEvent(profile: SessionProfile, event: TutorEvent, state: SessionState): void {
-    const classId = profile.classId;
+  onActivity(activity: SessionActivity, event: TutorEvent): void {
+    const classId = activity.classId;
     if (!classId) return;
-    const known = this.trackers.get(profile.id);
+    const known = this.trackers.get(activity.sessionId);
     if (known?.onRoster === false) return;
     // The hot path: a delta while streaming the chapter we already report changes nothing.
-    if (event.event === 'lecture:delta' && known?.current.state === 'streaming' && known.current.chapter === chapterOf(state)) return;
-    const tracker = known ?? this.track(classId, profile.id);
+    if (event.event === 'lecture:delta' && known?.current.state === 'streaming' && known.current.chapter === activity.chapter) return;
+    const tracker = known ?? this.track(classId, activity.sessionId);
     this.enqueue(tracker, async () => {
       await this.handle(tracker, event);
-      await this.progressed(tracker, await this.progressOf(profile.materialId, state, tracker.current));
+      await this.progressed(tracker, await this.progressOf(activity, tracker.current));
     });
   }
 
@@ -251,9 +249,9 @@ export class ClassMonitor implements SessionObserver {
     }
   }
 
-  private async progressOf(materialId: string, state: SessionState, previous: Progress): Promise<Progress> {
-    const needsChapters = state.kind !== 'finished' && chapterOf(state) !== undefined;
-    return rosterProgress(needsChapters ? await this.chapterIndexes(materialId) : [], state, previous);
+  private async progressOf(activity: SessionActivity, previous: Progress): Promise<Progress> {
+    const needsChapters = activity.state !== 'finished' && activity.chapter !== undefined;
+    return rosterProgress(needsChapters ? await this.chapterIndexes(activity.materialId) : [], activity, previous);
   }
 
   private chapterIndexes(materialId: string): Promise<number[]> {

@@ -1,10 +1,6 @@
 import type { RosterEntry } from '../protocol/classroom.js';
 import { PAGE_LIMIT_MAX, type Page, type PageRequest } from '../protocol/page.js';
-import { pageOfIndex } from '../store/index-page.js';
-import type { Store } from '../store/store.js';
-import { keys } from '../store/keys.js';
-import { RETENTION } from '../store/retention.js';
-import { SINGLE_NODE, type NodeLiveness } from '../store/node-liveness.js';
+import { RETENTION, SINGLE_NODE, keys, pageOfIndex, type NodeLiveness, type Store } from '../store/index.js';
 
 /** Rosters outlive the sessions in them (30 days after the last write) so an instructor can still review a class. */
 export const ROSTER_TTL_MS = RETENTION.rosterMs;

@@ -5,7 +5,7 @@ import { ErrorCode } from '../protocol/error-codes.js';
 import type { PageRequest } from '../protocol/page.js';
 import type { ClassMonitor } from './class-monitor.js';
 import type { ClassRepository } from './class-repository.js';
-import type { TokenSigner } from './tokens.js';
+import type { TokenSigner } from '../auth/index.js';
 
 /** Instructors keep one token for a whole course week; a leaked one only ever opens its own class. */
 export const INSTRUCTOR_TOKEN_TTL_MS = 7 * 24 * 60 * 60_000;

@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import type { ClassService } from '../classroom/class-service.js';
-import type { TokenSigner } from '../classroom/tokens.js';
+import type { ClassService } from '../classroom/index.js';
+import type { TokenSigner } from '../auth/index.js';
 import { CreateClassBody, JoinClassBody, JoinCode } from '../protocol/classroom.js';
 import { PageQuery } from '../protocol/page.js';
 import { requireInstructor } from './bearer.js';

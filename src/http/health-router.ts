@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import type { LanguageModel } from '../llm/model.js';
-import type { Store } from '../store/store.js';
+import type { LanguageModel } from '../llm/index.js';
+import type { Store } from '../store/index.js';
 import { appVersion } from '../paths.js';
 
 export interface HealthDeps {

@@ -1,9 +1,7 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
-import { materialErrors } from '../materials/material-errors.js';
-import { MATERIAL_ID, type MaterialService } from '../materials/material-service.js';
-import { readPdfUpload } from '../materials/upload-reader.js';
+import { MATERIAL_ID, materialErrors, readPdfUpload, type MaterialService } from '../materials/index.js';
 import { PageQuery } from '../protocol/page.js';
 import { parseOrThrow } from './validate.js';
 

@@ -1,14 +1,12 @@
 import { Router, type Response } from 'express';
-import type { TokenSigner } from '../classroom/tokens.js';
+import type { TokenSigner } from '../auth/index.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { LanguageModel } from '../llm/model.js';
+import type { LanguageModel } from '../llm/index.js';
 import { PageQuery } from '../protocol/page.js';
 import { CreateQuizBody, GenerateQuizBody, type Quiz } from '../protocol/quiz.js';
 import { ErrorCode } from '../protocol/error-codes.js';
-import { generateQuizItems, loadQuizSource, type QuizMaterialSource } from '../quiz/quiz-agent.js';
-import type { QuizRepository } from '../quiz/quiz-repository.js';
-import { newQuizSeed } from '../quiz/quiz-seed.js';
+import { generateQuizItems, loadQuizSource, newQuizSeed, type QuizMaterialSource, type QuizRepository } from '../quiz/index.js';
 import { instructorClassId } from './bearer.js';
 import { parseOrThrow } from './validate.js';
 

@@ -1,12 +1,11 @@
 import { Router, type Request, type Response } from 'express';
 import QRCode from 'qrcode';
-import type { TokenSigner } from '../classroom/tokens.js';
+import type { TokenSigner } from '../auth/index.js';
 import { AppError } from '../errors.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { PageQuery } from '../protocol/page.js';
 import { CreateRoomBody, RoomCode } from '../protocol/quiz.js';
-import { resultsCsv, type RoomResults } from '../quiz/room-results.js';
-import type { RoomService } from '../quiz/room-service.js';
+import { resultsCsv, type RoomResults, type RoomService } from '../quiz/index.js';
 import { bearerToken, instructorClassId } from './bearer.js';
 import { parseOrThrow } from './validate.js';
 

@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import type { ClassService } from '../classroom/class-service.js';
-import type { LectureService } from '../lecture/lecture-service.js';
+import type { ClassService } from '../classroom/index.js';
+import type { LectureService } from '../lecture/index.js';
 import { CreateSessionBody } from '../protocol/tutor.js';
 import { withBody } from './validate.js';
 

@@ -1,6 +1,5 @@
 import type { Logger } from '../logger.js';
-import type { Store } from '../store/store.js';
-import { keys } from '../store/keys.js';
+import { keys, type Store } from '../store/index.js';
 import { createMarkerParser, displayText as segmentsText, type LectureSegment, type MarkerParser } from './marker-parser.js';
 
 /**

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '../logger.js';
-import type { LanguageModel } from '../llm/model.js';
+import type { LanguageModel } from '../llm/index.js';
 import { toWireError } from '../errors.js';
-import type { Store } from '../store/store.js';
-import { keys } from '../store/keys.js';
+import { keys, type Store } from '../store/index.js';
 import { LECTURE_TASKS, lecturePrompts, renderLecturePrompt } from './lecture-prompts.js';
 
 /** What the generator needs from a material (MaterialService satisfies it). */
@@ -170,7 +169,7 @@ export class LectureGenerator {
     const continuing = prefix.length > 0;
     const prompt = renderLecturePrompt(input);
     const files =
-      model.kind === 'gemini' ? [{ mimeType: 'application/pdf', data: await materials.chapterPdf(material.id, chapter) }] : [];
+      model.capabilities.pdfInput ? [{ mimeType: 'application/pdf', data: await materials.chapterPdf(material.id, chapter) }] : [];
 
     const stream = model.streamText({
       task: continuing ? LECTURE_TASKS.continue : LECTURE_TASKS.write,

@@ -1,5 +1,5 @@
-import { fence } from '../llm/prompt-fence.js';
-import { loadPrompt, type Prompt } from '../llm/prompt-loader.js';
+import { fence } from '../text/index.js';
+import { loadPrompt, type Prompt } from '../llm/index.js';
 
 /** Task names the model layer dispatches on (the offline model registers handlers for them). */
 export const LECTURE_TASKS = {

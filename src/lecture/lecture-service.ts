@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { LanguageModel } from '../llm/model.js';
+import type { LanguageModel } from '../llm/index.js';
 import { ErrorCode } from '../protocol/error-codes.js';
-import type { TokenSigner } from '../classroom/tokens.js';
-import type { Store } from '../store/store.js';
-import { keys } from '../store/keys.js';
+import type { TokenSigner } from '../auth/index.js';
+import { keys, type Store } from '../store/index.js';
 import { FeedHub } from './chapter-feed.js';
 import { LectureGenerator, type LectureMaterial, type LectureMaterialReader } from './lecture-generator.js';
 import { DEFAULT_SPEED, systemScheduler, type PacerEmitMeta, type PacerScheduler } from './pacer.js';
 import { QaTutor } from './qa-tutor.js';
-import { StudentAssistant, type MaterialSource } from '../classroom/student-assistant.js';
+import { StudentAssistant, type MaterialSource } from './hand/student-assistant.js';
 import { SessionActor, type SessionObserver, type SessionPort } from './session-actor.js';
 import { SessionRepository } from './session-repository.js';
 
@@ -72,7 +71,7 @@ export class LectureService {
 
   constructor(private readonly options: LectureServiceOptions) {
     this.nodeId = options.nodeId ?? randomUUID();
-    this.repository = new SessionRepository(options.store);
+    this.repository = new SessionRepository(options.store, options.logger);
     this.feeds = new FeedHub(options.store, options.logger);
     this.generator = new LectureGenerator({
       store: options.store,

@@ -1,5 +1,4 @@
-import type { Store } from '../store/store.js';
-import { keys } from '../store/keys.js';
+import { keys, type Store } from '../store/index.js';
 import type { FeedHub } from './chapter-feed.js';
 import type { LectureGenerator, LectureMaterial } from './lecture-generator.js';
 import { displayText, parseLecture, type LectureSegment } from './marker-parser.js';

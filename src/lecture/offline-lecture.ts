@@ -1,7 +1,5 @@
 import { QUESTION_CLOSERS, QUESTION_OPEN } from './marker-parser.js';
-import { contentTerms, keyTerms, rankedTerms, termOverlapDetail, termsMatch, withParticle } from './korean-text.js';
-import type { KeyTerm } from './korean-text.js';
-import { RunningLines } from '../materials/running-lines.js';
+import { BULLET_LINE, RunningLines, contentTerms, keyTerms, letterCount, rankedTerms, splitSentences, termOverlapDetail, termsMatch, withParticle, type KeyTerm } from '../text/index.js';
 
 /**
  * The offline agents of the lecture flow: deterministic, extractive, no network. They keep the product usable
@@ -20,12 +18,7 @@ export const MIN_ANSWER_CHARACTERS = 4;
 
 const GIVE_UP = /모르겠|몰라|모름|글쎄|잘\s*모르|패스|\b(?:pass|idk|don'?t know|no idea)\b|없어요|없습니다/iu;
 const FORMULA_LINE = /[=≤≥≠∑∫√±×÷^]|\b(?:lim|log|exp|sin|cos)\b/u;
-const BULLET_LINE = /^(?:[-*•·‣▪◦]|\d{1,2}[.)]|[①-⑳])\s+/u;
 const PAGE_NUMBER_LINE = /^(?:-?\s*\d{1,4}\s*-?|page\s*\d+|\d+\s*\/\s*\d+)$/iu;
-
-function letterCount(text: string): number {
-  return (text.match(/[\p{L}\p{N}]/gu) ?? []).length;
-}
 
 function isFormula(line: string): boolean {
   const hangul = (line.match(/[\uac00-\ud7a3]/gu) ?? []).length;
@@ -48,15 +41,6 @@ export function stripQuestionBlocks(text: string): string {
     .replace(/\[질문\][\s\S]*?(?:\[[\\/]질문\]|$)/gu, ' ')
     .replace(/^#{1,6}\s+.*$/gmu, ' ')
     .replace(/[*_`>]+/gu, ' ');
-}
-
-/** Sentences of a text; blank lines and list items also end a sentence (they often lack a full stop). */
-export function splitSentences(text: string): string[] {
-  return text
-    .split(/\n\s*\n|\n(?=\s*(?:[-*•·]|\d{1,2}[.)]|#)\s)/u)
-    .flatMap((paragraph) => paragraph.replace(/\s+/gu, ' ').split(/(?<=[.!?。？！])\s+/u))
-    .map((sentence) => sentence.replace(BULLET_LINE, '').trim())
-    .filter((sentence) => letterCount(sentence) > 0);
 }
 
 // Sentences that steer the lecture rather than explain anything (ours and typical model phrasing).

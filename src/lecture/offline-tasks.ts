@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { OfflineTasks } from '../llm/offline-model.js';
-import { keyTerms, withParticle } from './korean-text.js';
+import type { OfflineTasks } from '../llm/index.js';
+import { keyTerms, withParticle } from '../text/index.js';
 import { LECTURE_TASKS } from './lecture-prompts.js';
 import { judgeAgainstModelAnswer, offlineModelAnswer, offlineSubconcepts, writeOfflineLecture } from './offline-lecture.js';
 import { TUTOR_TASKS } from './qa-tutor.js';

@@ -1,5 +1,4 @@
-import { tokenize } from './tokenizer.js';
-import type { TokenizeOptions } from './tokenizer.js';
+import { tokenize, type TokenizeOptions } from './tokenizer.js';
 
 /**
  * Per-session pacer: releases display tokens at the session's speed and batches whatever is due into at most one

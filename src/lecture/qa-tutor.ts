@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import type { Attribution, LanguageModel, TextStream } from '../llm/model.js';
-import { loadPrompt } from '../llm/prompt-loader.js';
+import { loadPrompt, type Attribution, type LanguageModel, type TextStream } from '../llm/index.js';
 import { SharedResults } from './shared-results.js';
-import { fence } from '../llm/prompt-fence.js';
+import { fence } from '../text/index.js';
 
 /**
  * The Main Q&A Agent and its helpers (seed 003, steps 5–7): a model answer written from the question and the

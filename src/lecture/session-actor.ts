@@ -1,6 +1,6 @@
 import { AppError, StoreUnavailableError, toWireError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { TextStream } from '../llm/model.js';
+import type { TextStream } from '../llm/index.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import type { ReplyKind, TranscriptItem, TutorEvent } from '../protocol/tutor.js';
 import type { FeedHub } from './chapter-feed.js';
@@ -8,9 +8,9 @@ import type { LectureGenerator, LectureMaterial } from './lecture-generator.js';
 import { displayText, LectureView } from './lecture-view.js';
 import { createPacer, type Pacer, type PacerEmitMeta, type PacerScheduler } from './pacer.js';
 import type { QaTutor } from './qa-tutor.js';
-import { acceptsAsk, acceptsReply, onAsk, onReply, startDialogue } from '../classroom/hand-dialogue.js';
-import type { StudentAssistant } from '../classroom/student-assistant.js';
-import { runHandStep, type HandHost, type HandRaised, type ReplyOptions } from './hand-steps.js';
+import { acceptsAsk, acceptsReply, onAsk, onReply, startDialogue } from './hand/hand-dialogue.js';
+import type { StudentAssistant } from './hand/student-assistant.js';
+import { runHandStep, type HandHost, type HandRaised, type ReplyOptions } from './hand/hand-steps.js';
 import { replayOrSnapshot, sendSnapshot, type EmittedView, type ResumeHost } from './session-resume.js';
 import { waitForStore } from './store-recovery.js';
 import type { SessionProfile, SessionRecord, SessionRepository } from './session-repository.js';
@@ -24,7 +24,7 @@ import {
   type SessionState,
 } from './session-state.js';
 import { runTutoringStep, type TutoringHost } from './tutoring-steps.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
 
 /** Where a session's events go: every socket of the session attached to this node. */
 export interface SessionPort {

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { Store } from '../store/store.js';
-import { keys } from '../store/keys.js';
-import { RETENTION } from '../store/retention.js';
+import type { Logger } from '../logger.js';
+import { RETENTION, keys, readJsonRecord, type Store } from '../store/index.js';
 import type { TranscriptItem, TutorEvent } from '../protocol/tutor.js';
 import type { SessionState } from './session-state.js';
 
@@ -46,7 +45,10 @@ const ProfileJson = z.object({
  * the last text the student could have seen (no gap, no duplicate), without writing the state on every delta.
  */
 export class SessionRepository {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly logger?: Logger,
+  ) {}
 
   async create(profile: SessionProfile, speed: number): Promise<void> {
     const state: SessionState = { kind: 'idle' };
@@ -65,15 +67,17 @@ export class SessionRepository {
   async load(id: string): Promise<SessionRecord | null> {
     const fields = await this.store.hgetall(keys.session(id));
     if (!fields.profile || !fields.state) return null;
-    const profileResult = ProfileJson.safeParse(JSON.parse(fields.profile));
-    if (!profileResult.success) return null;
+    const stored = readJsonRecord(fields.profile, ProfileJson, { key: `${keys.session(id)} profile`, logger: this.logger });
+    if (!stored) return null;
     const profile: SessionProfile = {
-      id: profileResult.data.id,
-      materialId: profileResult.data.materialId,
-      nickname: profileResult.data.nickname,
-      createdAt: profileResult.data.createdAt,
-      ...(profileResult.data.classId ? { classId: profileResult.data.classId } : {}),
+      id: stored.id,
+      materialId: stored.materialId,
+      nickname: stored.nickname,
+      createdAt: stored.createdAt,
+      ...(stored.classId ? { classId: stored.classId } : {}),
     };
+    // Not yet through readJsonRecord: the state, log and transcript have no zod schemas (the state's HandDialogue is
+    // being reshaped into a discriminated union); they are written only by this repository from typed values.
     let state = JSON.parse(fields.state) as SessionState;
     const log = await this.store.xread(keys.sessionLog(id), '0');
     let seq = 0;

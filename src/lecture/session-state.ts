@@ -1,4 +1,4 @@
-import { pendingCheck, type HandDialogue } from '../classroom/hand-dialogue.js';
+import { pendingCheck, type HandDialogue } from './hand/hand-dialogue.js';
 import type { PublicPhase } from '../protocol/tutor.js';
 import type { Subconcept } from './qa-tutor.js';
 

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
 
 /** First wait before asking the store again; it doubles up to the cap (Redis reconnects within about a second). */
 const FIRST_WAIT_MS = 200;

@@ -1,6 +1,6 @@
-import type { Attribution, TextStream } from '../llm/model.js';
+import type { Attribution, TextStream } from '../llm/index.js';
 import type { ReplyKind, TranscriptItem, TutorEvent } from '../protocol/tutor.js';
-import type { ReplyOptions } from './hand-steps.js';
+import type { ReplyOptions } from './hand/hand-steps.js';
 import type { LectureView } from './lecture-view.js';
 import type { QaTutor } from './qa-tutor.js';
 import { subquestionId, type SessionState } from './session-state.js';

@@ -16,13 +16,14 @@ import type {
   GenerateObjectRequest,
   GenerateObjectResult,
   LanguageModel,
+  ModelCapabilities,
   ModelRequestBase,
   StreamTextResult,
   TextStream,
   Usage,
 } from './model.js';
 import { ModelError } from './model-error.js';
-import { fence } from './prompt-fence.js';
+import { fence } from '../text/index.js';
 import { loadPrompt } from './prompt-loader.js';
 import {
   DEFAULT_RETRY_POLICY,
@@ -74,6 +75,9 @@ const SAFETY_REASONS = new Set([
   'IMAGE_SAFETY',
   'IMAGE_PROHIBITED_CONTENT',
 ]);
+
+/** Gemini reads PDFs (page images too), follows any prompt and embeds by meaning. */
+export const GEMINI_CAPABILITIES: ModelCapabilities = { pdfInput: true, followsPrompts: true, semanticEmbeddings: true };
 
 /** Creates the Gemini-backed LanguageModel (kind 'gemini'). */
 export function createGeminiModel(options: GeminiModelOptions): LanguageModel {
@@ -127,6 +131,7 @@ export function createGeminiModel(options: GeminiModelOptions): LanguageModel {
 
   return {
     kind: 'gemini',
+    capabilities: GEMINI_CAPABILITIES,
 
     modelName: (role) => options.models[role],
 

@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
 import { createGeminiModel } from './gemini-model.js';
 import type { LanguageModel } from './model.js';
 import { meterModel } from './metered-model.js';
@@ -15,6 +15,7 @@ export type {
   GenerateObjectRequest,
   GenerateObjectResult,
   LanguageModel,
+  ModelCapabilities,
   ModelFile,
   ModelRequestBase,
   ModelRole,
@@ -24,11 +25,10 @@ export type {
 } from './model.js';
 export { ModelError, type ModelErrorCode, type ModelErrorDetails } from './model-error.js';
 export type { OfflineTaskHandlers, OfflineTasks } from './offline-model.js';
-export { createOfflineModel, embedOffline, cosineSimilarity } from './offline-model.js';
-export { createGeminiModel, type GeminiModelOptions } from './gemini-model.js';
+export { OFFLINE_CAPABILITIES, createOfflineModel, embedOffline } from './offline-model.js';
+export { GEMINI_CAPABILITIES, createGeminiModel, type GeminiModelOptions } from './gemini-model.js';
 export { meterModel, type MeterOptions } from './metered-model.js';
 export { loadPrompt, loadAllPrompts, createPrompt, PromptError, type Prompt } from './prompt-loader.js';
-export { fence, neutraliseFenceTags, FENCE_TAGS, type FenceTag } from './prompt-fence.js';
 export { parseJson, parseWithSchema, type ParseResult, type SchemaParseResult } from './safe-json.js';
 
 export interface ModelDependencies {
@@ -50,3 +50,4 @@ export function createModel(config: Config, deps: ModelDependencies): LanguageMo
   logger?.info({ kind: model.kind, generation: model.modelName('generation') }, 'language model ready');
   return meterModel(model, { metrics: deps.metrics, store: deps.store, logger });
 }
+export { createTextStream } from './text-stream.js';

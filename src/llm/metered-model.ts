@@ -2,9 +2,7 @@ import type { ModelRole } from '../config.js';
 import { isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import { keys } from '../store/keys.js';
-import { RETENTION } from '../store/retention.js';
-import type { Store } from '../store/store.js';
+import { RETENTION, keys, type Store } from '../store/index.js';
 import type {
   Attribution,
   EmbedOptions,
@@ -78,6 +76,7 @@ export function meterModel(model: LanguageModel, options: MeterOptions): Languag
 
   return {
     kind: model.kind,
+    capabilities: model.capabilities,
 
     modelName: (role) => model.modelName(role),
 

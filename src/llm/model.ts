@@ -73,8 +73,29 @@ export interface EmbedOptions {
   dimensions?: number;
 }
 
+/**
+ * What a model can do. Agents ask for a capability, never for a provider: a new provider declares its own, and no
+ * agent changes.
+ */
+export interface ModelCapabilities {
+  /** Reads PDF files attached to a request (`files`), scanned pages included. */
+  readonly pdfInput: boolean;
+  /**
+   * Writes answers from the prompt for any task. False for the offline model, which answers only the tasks it has a
+   * handler for, from their structured input: agents with no offline handler are skipped rather than called.
+   */
+  readonly followsPrompts: boolean;
+  /**
+   * Its embeddings carry meaning (similar texts, similar vectors, across wording). False for the offline model's
+   * hashed character bigrams, a noisier copy of the lexical signal: retrieval then lets BM25 decide.
+   */
+  readonly semanticEmbeddings: boolean;
+}
+
 export interface LanguageModel {
+  /** The provider, for logs and metrics labels; agents ask `capabilities` instead. */
   readonly kind: 'offline' | 'gemini';
+  readonly capabilities: ModelCapabilities;
   /** The model name used for a role; part of every generation cache key. */
   modelName(role: ModelRole): string;
   generateObject<T>(request: GenerateObjectRequest<T>): Promise<GenerateObjectResult<T>>;

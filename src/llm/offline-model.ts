@@ -5,6 +5,7 @@ import type {
   GenerateObjectRequest,
   GenerateObjectResult,
   LanguageModel,
+  ModelCapabilities,
   ModelRequestBase,
   TextStream,
   Usage,
@@ -12,6 +13,7 @@ import type {
 import { ModelError } from './model-error.js';
 import { validateWithSchema } from './safe-json.js';
 import { createTextStream } from './text-stream.js';
+import { hashedTermVector } from '../text/index.js';
 
 /**
  * The offline model: deterministic and network-free, so the whole product runs without a key. It never reads
@@ -32,6 +34,9 @@ export const OFFLINE_MODEL_NAME = 'offline-v1';
 /** Dimension of offline embeddings; large enough that bigram hash collisions rarely matter for short passages. */
 export const OFFLINE_EMBEDDING_DIMENSION = 512;
 
+/** The offline model never reads a prompt or a PDF, and its embeddings are hashed bigrams. */
+export const OFFLINE_CAPABILITIES: ModelCapabilities = { pdfInput: false, followsPrompts: false, semanticEmbeddings: false };
+
 /** Creates the offline LanguageModel (kind 'offline'). */
 export function createOfflineModel(tasks: OfflineTasks): LanguageModel {
   const handlerFor = <K extends keyof OfflineTaskHandlers>(task: string, kind: K): NonNullable<OfflineTaskHandlers[K]> => {
@@ -46,6 +51,7 @@ export function createOfflineModel(tasks: OfflineTasks): LanguageModel {
 
   return {
     kind: 'offline',
+    capabilities: OFFLINE_CAPABILITIES,
 
     modelName: (_role: ModelRole) => OFFLINE_MODEL_NAME,
 
@@ -108,51 +114,9 @@ export function splitIntoPieces(text: string): string[] {
   return text.match(/\s+|\S+\s*/gu) ?? [];
 }
 
-/**
- * A deterministic embedding: hashed bag of character bigrams (signed feature hashing), L2-normalised. Korean has
- * no reliable word boundaries for a tokenizer-free model, but shared syllable pairs track shared vocabulary well
- * enough for offline retrieval. Text with no bigram falls back to its single character; empty text is a zero vector.
- */
+/** The offline model's embedding: hashed character bigrams (`text/term-vectors.ts`) at the requested dimension. */
 export function embedOffline(text: string, dimension = OFFLINE_EMBEDDING_DIMENSION): number[] {
-  const vector = new Array<number>(dimension).fill(0);
-  const characters = Array.from(text.normalize('NFC').toLowerCase().replace(/\s+/gu, ' ').trim());
-  const grams: string[] = [];
-  for (let index = 0; index + 1 < characters.length; index++) grams.push(`${characters[index]}${characters[index + 1]}`);
-  if (grams.length === 0 && characters.length === 1) grams.push(characters[0] ?? '');
-  for (const gram of grams) {
-    const hash = fnv1a(gram);
-    const slot = hash % dimension;
-    // The sign bit comes from a different part of the hash than the slot, so collisions cancel on average.
-    vector[slot] = (vector[slot] ?? 0) + ((hash >>> 31) & 1 ? -1 : 1);
-  }
-  const norm = Math.sqrt(vector.reduce((sum, value) => sum + value * value, 0));
-  return norm === 0 ? vector : vector.map((value) => value / norm);
-}
-
-/** Cosine similarity; for L2-normalised vectors this is the dot product. */
-export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
-  let dot = 0;
-  let normA = 0;
-  let normB = 0;
-  for (let index = 0; index < Math.min(a.length, b.length); index++) {
-    const x = a[index] ?? 0;
-    const y = b[index] ?? 0;
-    dot += x * y;
-    normA += x * x;
-    normB += y * y;
-  }
-  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
-}
-
-const encoder = new TextEncoder();
-
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (const unit of encoder.encode(text)) {
-    hash ^= unit;
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
+  return hashedTermVector(text, dimension);
 }
 
 /** About four characters per token: rough, but keeps token metrics and usage attribution non-zero offline. */

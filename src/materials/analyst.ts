@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
-import type { LanguageModel } from '../llm/model.js';
-import { fence } from '../llm/prompt-fence.js';
-import { loadPrompt } from '../llm/prompt-loader.js';
+import { loadPrompt, type LanguageModel } from '../llm/index.js';
+import { fence } from '../text/index.js';
 import { MAX_CHAPTERS, chapterProblems, mergeSegments } from './chapter-plan.js';
 import type { Chapter } from './types.js';
 
@@ -63,9 +62,9 @@ export function pageDigest(pageTexts: readonly string[]): string {
 /** Asks the analyst for chapters; null when it is not available, fails, or answers ranges that do not tile. */
 export async function analyseChapters(options: AnalyseOptions): Promise<Chapter[] | null> {
   const { model, bytes, pageCount, logger } = options;
-  if (model.kind !== 'gemini') return null;
+  if (!model.capabilities.followsPrompts) return null;
   const maxChapters = options.maxChapters ?? MAX_CHAPTERS;
-  const inline = bytes.byteLength <= MAX_INLINE_BYTES;
+  const inline = model.capabilities.pdfInput && bytes.byteLength <= MAX_INLINE_BYTES;
   const hasText = options.pageTexts.some((text) => text.trim().length > 0);
   if (!inline && !hasText) return null;
   const prompt = loadPrompt('pdf-analyst').render({

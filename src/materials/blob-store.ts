@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { keys } from '../store/keys.js';
-import type { Store } from '../store/store.js';
+import { keys, type Store } from '../store/index.js';
 
 /**
  * Where PDF bytes, slices and page texts live. With Redis every node must read what any node wrote, so blobs go

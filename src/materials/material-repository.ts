@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { Page, PageRequest } from '../protocol/page.js';
-import { pageOfIndex } from '../store/index-page.js';
-import { keys } from '../store/keys.js';
-import type { Store } from '../store/store.js';
+import type { Logger } from '../logger.js';
+import { keys, pageOfIndex, readJsonRecord, type Store } from '../store/index.js';
 import type { BlobStore } from './blob-store.js';
 import type { Material, MaterialRecord } from './types.js';
 
@@ -54,10 +53,12 @@ export class MaterialRepository {
   constructor(
     private readonly store: Store,
     readonly blobs: BlobStore,
+    private readonly logger?: Logger,
   ) {}
 
+  /** A record we cannot read is as good as absent (readJsonRecord): a fresh upload of the same bytes rewrites it. */
   async get(id: string): Promise<MaterialRecord | null> {
-    return parseRecord(await this.store.get(keys.material(id)));
+    return readJsonRecord(await this.store.get(keys.material(id)), RecordSchema, { key: keys.material(id), logger: this.logger });
   }
 
   /**
@@ -67,7 +68,7 @@ export class MaterialRepository {
   async list(page: PageRequest): Promise<Page<MaterialRecord>> {
     const { members, nextCursor } = await pageOfIndex(this.store, keys.materialIndex(), page, { reverse: true });
     const raw = await this.store.mget(members.map((id) => keys.material(id)));
-    const items = raw.map(parseRecord).filter((record): record is MaterialRecord => record !== null);
+    const items = raw.flatMap((record, index) => readJsonRecord(record, RecordSchema, { key: keys.material(members[index] ?? ''), logger: this.logger }) ?? []);
     return { items, nextCursor };
   }
 
@@ -89,7 +90,8 @@ export class MaterialRepository {
     if (cached) return cached;
     const raw = await this.blobs.get(blobNames.pages(id));
     if (!raw) return null;
-    const pages = PagesSchema.parse(JSON.parse(raw.toString('utf8')));
+    const pages = readJsonRecord(raw.toString('utf8'), PagesSchema, { key: `blob ${blobNames.pages(id)}`, logger: this.logger });
+    if (!pages) return null;
     this.pageCache.set(id, pages);
     if (this.pageCache.size > PAGE_CACHE_SIZE) {
       const oldest = this.pageCache.keys().next().value;
@@ -97,17 +99,4 @@ export class MaterialRepository {
     }
     return pages;
   }
-}
-
-/** A record we cannot read is as good as absent: a fresh upload of the same bytes rewrites it. */
-function parseRecord(raw: string | null): MaterialRecord | null {
-  if (raw === null) return null;
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    return null;
-  }
-  const parsed = RecordSchema.safeParse(json);
-  return parsed.success ? parsed.data : null;
 }

@@ -2,11 +2,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import type { LanguageModel } from '../llm/model.js';
+import type { LanguageModel } from '../llm/index.js';
 import type { Page, PageRequest } from '../protocol/page.js';
 import type { RetrievalService } from '../retrieval/index.js';
-import { keys } from '../store/keys.js';
-import type { Store } from '../store/store.js';
+import { keys, type Store } from '../store/index.js';
 import { analyseChapters } from './analyst.js';
 import { createBlobStore, type BlobStore } from './blob-store.js';
 import { chapterProblems, planByPages, planFromDocument } from './chapter-plan.js';
@@ -100,7 +99,7 @@ export function createMaterialService(deps: MaterialServiceDeps): MaterialServic
   const { config, store, model } = deps;
   const logger = deps.logger.child({ component: 'materials' });
   const { maxPdfBytes, maxPdfPages, pdfTimeoutMs } = config.limits;
-  const repository = new MaterialRepository(store, deps.blobs ?? createBlobStore(store, config.dataDir));
+  const repository = new MaterialRepository(store, deps.blobs ?? createBlobStore(store, config.dataDir), deps.logger.child({ component: 'material-records' }));
   const pool = deps.pool ?? createPdfWorkerPool({ timeoutMs: pdfTimeoutMs, logger });
   // Uploads of the same bytes on this node share one promise; across nodes the store lease decides.
   const inflight = new Map<string, Promise<IngestResult>>();
@@ -148,8 +147,8 @@ export function createMaterialService(deps: MaterialServiceDeps): MaterialServic
     const extractMs = performance.now() - started;
     const pageTexts = extracted.pages.map((page) => page.text);
     const textLayer = hasTextLayer(pageTexts);
-    // Gemini reads page images, so a scan is fine there; the offline model only has the text.
-    if (!textLayer && model.kind !== 'gemini') throw materialErrors.noTextLayer();
+    // A model that reads PDFs reads page images, so a scan is fine there; the offline model only has the text.
+    if (!textLayer && !model.capabilities.pdfInput) throw materialErrors.noTextLayer();
 
     started = performance.now();
     const { source, chapters } = await plan(id, bytes, extracted);

@@ -1,8 +1,7 @@
-import { rankedTerms, stripParticles, termsMatch } from '../lecture/korean-text.js';
-import type { OfflineTasks } from '../llm/offline-model.js';
+import { RunningLines, rankedTerms, stripParticles, termsMatch } from '../text/index.js';
+import type { OfflineTasks } from '../llm/index.js';
 import type { Difficulty, QuizItem } from '../protocol/quiz.js';
 import { QUIZ_TASKS, QuizGenerateInput, questionKey } from './quiz-agent.js';
-import { RunningLines } from '../materials/running-lines.js';
 import { seededRandom, shuffled } from './quiz-seed.js';
 
 /**

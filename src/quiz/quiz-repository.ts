@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Page, PageRequest } from '../protocol/page.js';
 import { QuizItem, type CreateQuizBody, type Quiz } from '../protocol/quiz.js';
-import { pageOfIndex } from '../store/index-page.js';
-import { keys } from '../store/keys.js';
-import type { Store } from '../store/store.js';
+import type { Logger } from '../logger.js';
+import { keys, pageOfIndex, readJsonRecord, type Store } from '../store/index.js';
 import { QUIZ_SEED } from './quiz-seed.js';
 
 /**
@@ -42,6 +41,7 @@ export class QuizRepository {
   constructor(
     private readonly store: Store,
     private readonly now: () => number = Date.now,
+    private readonly logger?: Logger,
   ) {}
 
   /**
@@ -68,17 +68,9 @@ export class QuizRepository {
   /** The quiz with its solutions, or null when there is none (or what is stored cannot be read). */
   async get(quizId: string): Promise<Quiz | null> {
     if (!QUIZ_ID.test(quizId)) return null;
-    const raw = await this.store.get(keys.quiz(quizId));
-    if (raw === null) return null;
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch {
-      return null;
-    }
-    const parsed = StoredQuiz.safeParse(json);
-    if (!parsed.success) return null;
-    const { materialId, seed, ...rest } = parsed.data;
+    const stored = readJsonRecord(await this.store.get(keys.quiz(quizId)), StoredQuiz, { key: keys.quiz(quizId), logger: this.logger });
+    if (!stored) return null;
+    const { materialId, seed, ...rest } = stored;
     return { ...rest, ...(materialId === undefined ? {} : { materialId }), ...(seed === undefined ? {} : { seed }) };
   }
 
@@ -92,7 +84,8 @@ export class QuizRepository {
     const raw = await this.store.mget(members.map((quizId) => keys.quizSummary(quizId)));
     const items: QuizSummary[] = [];
     for (const [index, quizId] of members.entries()) {
-      const summary = parseSummary(raw[index] ?? null) ?? (await this.backfillSummary(quizId));
+      const summary =
+        readJsonRecord(raw[index], QuizSummary, { key: keys.quizSummary(quizId), logger: this.logger }) ?? (await this.backfillSummary(quizId));
       if (summary) items.push(summary);
     }
     return { items, nextCursor };
@@ -104,15 +97,5 @@ export class QuizRepository {
     const summary = summaryOf(quiz);
     await this.store.set(keys.quizSummary(quizId), JSON.stringify(summary));
     return summary;
-  }
-}
-
-function parseSummary(raw: string | null): QuizSummary | null {
-  if (raw === null) return null;
-  try {
-    const parsed = QuizSummary.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
   }
 }

@@ -1,7 +1,5 @@
 import type { Logger } from '../logger.js';
-import { keys } from '../store/keys.js';
-import type { NodeLiveness } from '../store/node-liveness.js';
-import type { Store } from '../store/store.js';
+import { keys, type NodeLiveness, type Store } from '../store/index.js';
 import type { LocalRoom } from './local-room.js';
 import type { RoomClock } from './room-clock.js';
 import { dueAt, dueTransition, isTimed, type PhaseRecord } from './room-phase.js';

@@ -1,6 +1,4 @@
-import { keys } from '../store/keys.js';
-import type { NodeLiveness } from '../store/node-liveness.js';
-import type { Store } from '../store/store.js';
+import { keys, type NodeLiveness, type Store } from '../store/index.js';
 import { ROOM_TTL_MS } from './room-repository.js';
 
 /**

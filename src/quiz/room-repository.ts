@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import type { Page, PageRequest } from '../protocol/page.js';
 import { QuizItem, RoomOptions } from '../protocol/quiz.js';
-import { pageOfIndex } from '../store/index-page.js';
-import { keys } from '../store/keys.js';
-import { RETENTION } from '../store/retention.js';
-import type { HsetnxUnlessResult, Store } from '../store/store.js';
+import type { Logger } from '../logger.js';
+import { keys, pageOfIndex, readJsonRecord, RETENTION, type HsetnxUnlessResult, type Store } from '../store/index.js';
+import { PhaseRecordSchema, RoomEventSchema, RoomResultsSchema, StandingsSchema } from './room-records.js';
 import type { PhaseRecord } from './room-phase.js';
 import type { RecordedAnswer, ScoredPlayer, Standings } from './scoring.js';
 import type { RoomResults } from './room-results.js';
@@ -67,9 +66,19 @@ export type RoomEvent =
   | { type: 'players' }
   | { type: 'kick'; playerId: string };
 
-/** Store access of live rooms. Every key comes from keys.ts; every JSON read is parsed, never trusted. */
+/**
+ * Store access of live rooms. Every key comes from keys.ts; every JSON read goes through `readJsonRecord` (a corrupt
+ * record is logged and treated as missing).
+ */
 export class RoomRepository {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly logger?: Logger,
+  ) {}
+
+  private read<T>(raw: string | null | undefined, schema: z.ZodType<T>, key: string): T | null {
+    return readJsonRecord(raw, schema, { key, logger: this.logger });
+  }
 
   /** Reserves the code (SET NX) first; false when another room holds it. */
   async reserveCode(code: string, roomId: string): Promise<boolean> {
@@ -88,13 +97,11 @@ export class RoomRepository {
   }
 
   async meta(roomId: string): Promise<RoomMeta | null> {
-    const raw = await this.store.hget(keys.room(roomId), 'meta');
-    return raw === null ? null : RoomMeta.parse(JSON.parse(raw));
+    return this.read(await this.store.hget(keys.room(roomId), 'meta'), RoomMeta, `${keys.room(roomId)} meta`);
   }
 
   async phase(roomId: string): Promise<PhaseRecord | null> {
-    const raw = await this.store.hget(keys.room(roomId), 'phase');
-    return raw === null ? null : (JSON.parse(raw) as PhaseRecord);
+    return this.read(await this.store.hget(keys.room(roomId), 'phase'), PhaseRecordSchema, `${keys.room(roomId)} phase`);
   }
 
   async setPhase(roomId: string, record: PhaseRecord): Promise<void> {
@@ -132,15 +139,15 @@ export class RoomRepository {
   }
 
   async player(roomId: string, playerId: string): Promise<PlayerRecord | null> {
-    const raw = await this.store.hget(keys.roomPlayers(roomId), playerId);
-    return raw === null ? null : PlayerRecord.parse(JSON.parse(raw));
+    return this.read(await this.store.hget(keys.roomPlayers(roomId), playerId), PlayerRecord, `${keys.roomPlayers(roomId)} ${playerId}`);
   }
 
   /** Every player who ever joined, kicked ones included, in join order. */
   async players(roomId: string): Promise<PlayerRecord[]> {
-    const all = await this.store.hgetall(keys.roomPlayers(roomId));
-    return Object.values(all)
-      .map((raw) => PlayerRecord.parse(JSON.parse(raw)))
+    const key = keys.roomPlayers(roomId);
+    const all = await this.store.hgetall(key);
+    return Object.entries(all)
+      .flatMap(([playerId, raw]) => this.read(raw, PlayerRecord, `${key} ${playerId}`) ?? [])
       .sort((left, right) => left.joinedAt - right.joinedAt || (left.playerId < right.playerId ? -1 : 1));
   }
 
@@ -160,8 +167,8 @@ export class RoomRepository {
   }
 
   async answer(roomId: string, q: number, playerId: string): Promise<RecordedAnswer | null> {
-    const raw = await this.store.hget(keys.roomAnswers(roomId, q), playerId);
-    return raw === null ? null : Answer.parse(JSON.parse(raw));
+    const key = keys.roomAnswers(roomId, q);
+    return this.read(await this.store.hget(key, playerId), Answer, `${key} ${playerId}`);
   }
 
   async dropAnswer(roomId: string, q: number, playerId: string): Promise<void> {
@@ -181,12 +188,13 @@ export class RoomRepository {
   }
 
   async answers(roomId: string, q: number): Promise<Map<string, RecordedAnswer>> {
-    const all = await this.store.hgetall(keys.roomAnswers(roomId, q));
+    const key = keys.roomAnswers(roomId, q);
+    const all = await this.store.hgetall(key);
     const answers = new Map<string, RecordedAnswer>();
     for (const [playerId, raw] of Object.entries(all)) {
       if (playerId.startsWith('~')) continue;
-      const parsed = Answer.safeParse(JSON.parse(raw));
-      if (parsed.success) answers.set(playerId, parsed.data);
+      const answer = this.read(raw, Answer, `${key} ${playerId}`);
+      if (answer) answers.set(playerId, answer);
     }
     return answers;
   }
@@ -201,8 +209,8 @@ export class RoomRepository {
   }
 
   async standings(roomId: string, afterQuestion: number): Promise<Standings | null> {
-    const raw = await this.store.hget(keys.room(roomId), `standings:${afterQuestion}`);
-    return raw === null ? null : (JSON.parse(raw) as Standings);
+    const field = `standings:${afterQuestion}`;
+    return this.read(await this.store.hget(keys.room(roomId), field), StandingsSchema, `${keys.room(roomId)} ${field}`);
   }
 
   /** Results and, beside them, the room's list entry (so a list never reads whole results). */
@@ -212,8 +220,7 @@ export class RoomRepository {
   }
 
   async results(roomId: string): Promise<RoomResults | null> {
-    const raw = await this.store.get(keys.roomResults(roomId));
-    return raw === null ? null : (JSON.parse(raw) as RoomResults);
+    return this.read(await this.store.get(keys.roomResults(roomId)), RoomResultsSchema, keys.roomResults(roomId));
   }
 
   async appendEvent(roomId: string, event: RoomEvent): Promise<string> {
@@ -222,11 +229,13 @@ export class RoomRepository {
 
   tailEvents(roomId: string, afterId: string, signal: AbortSignal): AsyncIterable<{ id: string; event: RoomEvent }> {
     const store = this.store;
+    const key = keys.roomEvents(roomId);
+    const read = <T>(raw: string | undefined, schema: z.ZodType<T>, id: string) => this.read(raw, schema, `${key} ${id}`);
     return {
       async *[Symbol.asyncIterator]() {
-        for await (const entry of store.xtail(keys.roomEvents(roomId), afterId, { signal })) {
-          const raw = entry.fields.event;
-          if (raw) yield { id: entry.id, event: JSON.parse(raw) as RoomEvent };
+        for await (const entry of store.xtail(key, afterId, { signal })) {
+          const event = read(entry.fields.event, RoomEventSchema, entry.id);
+          if (event) yield { id: entry.id, event };
         }
       },
     };
@@ -266,16 +275,17 @@ export class RoomRepository {
     const raw = await this.store.mget(members.map((roomId) => keys.roomSummary(roomId)));
     const entries: RoomListEntry[] = [];
     for (const [index, roomId] of members.entries()) {
-      const entry = parseEntry(raw[index] ?? null) ?? (await this.backfillEntry(roomId));
+      const entry = this.read(raw[index], RoomListEntry, keys.roomSummary(roomId)) ?? (await this.backfillEntry(roomId));
       if (entry) entries.push(entry);
     }
     const live = await Promise.all(
       entries.map((entry) => (entry.phase === 'ended' ? null : this.store.hmget(keys.room(entry.roomId), ['phase', 'playerCount']))),
     );
     const items = entries.map((entry, index) => {
-      const [phase, playerCount] = live[index] ?? [null, null];
-      if (phase === null || phase === undefined) return entry;
-      return { ...entry, phase: (JSON.parse(phase) as PhaseRecord).phase, players: Number(playerCount ?? entry.players) };
+      const [rawPhase, playerCount] = live[index] ?? [null, null];
+      const phase = this.read(rawPhase, PhaseRecordSchema, `${keys.room(entry.roomId)} phase`);
+      if (phase === null) return entry;
+      return { ...entry, phase: phase.phase, players: Number(playerCount ?? entry.players) };
     });
     return { items, nextCursor };
   }
@@ -286,15 +296,5 @@ export class RoomRepository {
     const entry = listEntryOf(results);
     await this.store.set(keys.roomSummary(roomId), JSON.stringify(entry));
     return entry;
-  }
-}
-
-function parseEntry(raw: string | null): RoomListEntry | null {
-  if (raw === null) return null;
-  try {
-    const parsed = RoomListEntry.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
   }
 }

@@ -1,7 +1,6 @@
 import type { Logger } from '../logger.js';
 import type { MyAnswer, PlayerSummary, RoomStatePayload } from '../protocol/quiz.js';
-import type { NodeLiveness } from '../store/node-liveness.js';
-import type { Store } from '../store/store.js';
+import type { NodeLiveness, Store } from '../store/index.js';
 import { LocalRoom, send, type MemberSocket, type QuizSocket } from './local-room.js';
 import { systemRoomClock, type RoomClock } from './room-clock.js';
 import { RoomDriver } from './room-driver.js';

@@ -1,11 +1,10 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import type { TokenSigner } from '../classroom/tokens.js';
+import type { TokenSigner } from '../auth/index.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import type { CreateRoomBody, HostCommand, KickPayload, Quiz, SubmitAnswerPayload, SubmitAnswerResult } from '../protocol/quiz.js';
-import { keys } from '../store/keys.js';
-import type { Store } from '../store/store.js';
+import { keys, type Store } from '../store/index.js';
 import { applyCommand, isTimed, type PhaseCommand, type PhaseRecord } from './room-phase.js';
 import { buildResults } from './room-results.js';
 import { RoomRepository, ROOM_TTL_MS, type RoomMeta } from './room-repository.js';
@@ -55,7 +54,7 @@ export class RoomService {
   private readonly now: () => number;
 
   constructor(private readonly deps: RoomServiceDeps) {
-    this.repository = new RoomRepository(deps.store);
+    this.repository = new RoomRepository(deps.store, deps.logger);
     this.now = deps.now ?? Date.now;
   }
 

@@ -1,7 +1,6 @@
 import type { Namespace, Server, Socket } from 'socket.io';
-import type { ClassMonitor, MonitorPort } from '../classroom/class-monitor.js';
-import type { ClassService } from '../classroom/class-service.js';
-import type { TokenSigner } from '../classroom/tokens.js';
+import type { ClassMonitor, ClassService, MonitorPort } from '../classroom/index.js';
+import type { TokenSigner } from '../auth/index.js';
 import { toWireError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { MONITOR_COMMANDS } from '../protocol/classroom.js';

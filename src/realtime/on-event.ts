@@ -4,7 +4,7 @@ import { AppError, toWireError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Ack } from '../protocol/ack.js';
 import { ErrorCode } from '../protocol/error-codes.js';
-import { invalidPayload } from '../http/validate.js';
+import { invalidPayload } from '../http/index.js';
 import { TokenBucket } from './rate-limiter.js';
 
 const RATE_LIMIT_KEY = Symbol('rateLimit');

@@ -1,13 +1,13 @@
 import type { Namespace, Socket } from 'socket.io';
-import type { TokenSigner } from '../classroom/tokens.js';
-import { AppError, toWireError } from '../errors.js';
+import { authorizeToken, TokenRefusal, type TokenSigner } from '../auth/index.js';
+import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { HOST_COMMANDS, JoinRoomPayload, PLAYER_COMMANDS, type HostCommand } from '../protocol/quiz.js';
-import { send, type QuizSocket, type QuizSocketData } from '../quiz/local-room.js';
-import type { RoomRuntime } from '../quiz/room-runtime.js';
-import type { RoomService } from '../quiz/room-service.js';
+import { send, type QuizSocket, type QuizSocketData, type RoomRuntime, type RoomService } from '../quiz/index.js';
+import { handshakeToken } from './auth.js';
 import { clientAddress } from './client-address.js';
+import { connectRefusal } from './connect-refusal.js';
 import { onEvent } from './on-event.js';
 import { TokenBucket } from './rate-limiter.js';
 
@@ -33,12 +33,7 @@ export function registerQuizNamespace(
   namespace.use((socket, next) => {
     authenticate(socket as QuizSocket, signer, rooms).then(
       () => next(),
-      (error: unknown) => {
-        const { body } = toWireError(error);
-        const refusal = new Error(body.code) as Error & { data?: unknown };
-        refusal.data = body;
-        next(refusal);
-      },
+      (error: unknown) => next(connectRefusal(error)),
     );
   });
 
@@ -124,8 +119,7 @@ export function registerQuizNamespace(
 
 /** Checks the handshake token (if any) and fills `socket.data`. */
 async function authenticate(socket: QuizSocket, signer: TokenSigner, rooms: RoomService): Promise<void> {
-  const auth: unknown = socket.handshake.auth;
-  const token = typeof auth === 'object' && auth !== null ? (auth as { token?: unknown }).token : undefined;
+  const token = handshakeToken(socket);
   if (token === undefined || token === null || token === '') {
     // A socket that joined as a guest and then dropped comes back (connection-state recovery) with its restored
     // data but without a token in its handshake: it stays that player only if the room still has it.
@@ -138,18 +132,14 @@ async function authenticate(socket: QuizSocket, signer: TokenSigner, rooms: Room
     socket.data = { role: 'guest' };
     return;
   }
-  const check = signer.verify(token, ['player', 'host']);
-  if (!check.ok) {
-    const code = check.reason === 'kind' ? ErrorCode.FORBIDDEN : ErrorCode.UNAUTHORIZED;
-    throw new AppError(code, check.reason === 'expired' ? '토큰이 만료되었습니다.' : '유효한 퀴즈 토큰이 필요합니다.', { status: 401 });
-  }
-  const { kind, sub, scope } = check.payload;
+  const { kind, sub, scope } = authorizeToken(signer, token, ['player', 'host']);
   let data: QuizSocketData;
   if (kind === 'host') {
     await rooms.meta(sub);
     data = { role: 'host', roomId: sub };
   } else {
-    if (!scope) throw new AppError(ErrorCode.UNAUTHORIZED, '유효한 퀴즈 토큰이 필요합니다.', { status: 401 });
+    // Every player token is signed with its room as scope: one without is not a token we issued.
+    if (!scope) throw new TokenRefusal('malformed', ['player', 'host']);
     const player = await rooms.repository.player(scope, sub);
     if (!player) throw new AppError(ErrorCode.PLAYER_NOT_FOUND, '이 방의 참가자가 아닙니다.', { status: 404 });
     if (player.kicked) throw new AppError(ErrorCode.KICKED, '진행자가 이 방에서 내보냈습니다.', { status: 403 });

@@ -1,8 +1,7 @@
 import type { Namespace, Socket } from 'socket.io';
-import type { TokenSigner } from '../classroom/tokens.js';
+import type { TokenSigner } from '../auth/index.js';
 import { toWireError } from '../errors.js';
-import type { LectureService } from '../lecture/lecture-service.js';
-import type { SessionActor } from '../lecture/session-actor.js';
+import type { LectureService, SessionActor } from '../lecture/index.js';
 import type { Logger } from '../logger.js';
 import { TUTOR_COMMANDS } from '../protocol/tutor.js';
 import { socketAuth, type AuthedSocketData } from './auth.js';

@@ -81,7 +81,7 @@ export async function buildRetrievalIndex(options: BuildIndexOptions): Promise<R
   let labels = drafts.map((draft, index) => ({ documentType: heuristicDocumentType(draft.text), level: levels[index] ?? 'beginner' }));
   await yieldToLoop();
   let labelledBy: RetrievalIndex['labels'] = { by: 'heuristic', labelled: 0 };
-  if (model.kind !== 'offline' && drafts.length > 0) {
+  if (model.capabilities.followsPrompts && drafts.length > 0) {
     const result = await labelPassages({
       model,
       texts: drafts.map((draft) => draft.text),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
-import { fence, loadPrompt, type LanguageModel } from '../llm/index.js';
+import { loadPrompt, type LanguageModel } from '../llm/index.js';
+import { fence } from '../text/index.js';
 import { DOCUMENT_TYPES, DOCUMENT_TYPE_MEANINGS, DocumentTypeSchema, LevelSchema, type DocumentType, type Level } from './metadata.js';
 
 /**

@@ -136,7 +136,7 @@ export class RetrievalService implements Retriever {
     this.retryAfterMs = options.retryAfterMs ?? 60_000;
     this.queryCacheSize = options.queryCacheSize ?? 256;
     this.rankers = new Set(options.rankers ?? ['lexical', 'dense']);
-    this.fusion = options.fusion ?? (options.model.kind === 'offline' ? 'lexical-first' : 'rrf');
+    this.fusion = options.fusion ?? (options.model.capabilities.semanticEmbeddings ? 'rrf' : 'lexical-first');
   }
 
   /** Builds and stores a material's index (the ingest path; the caller holds the material's ingest lock). */

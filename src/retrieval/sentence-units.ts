@@ -1,4 +1,4 @@
-import { RunningLines } from '../materials/running-lines.js';
+import { RunningLines } from '../text/index.js';
 
 /**
  * Extracted page text → sentence units with the pages they come from: what the chunker packs. PDF text arrives as

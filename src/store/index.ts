@@ -18,3 +18,8 @@ export function createStore(options: CreateStoreOptions): Store {
   if (!options.redisUrl) return new MemoryStore();
   return new RedisStore({ url: options.redisUrl, ...(options.logger ? { logger: options.logger } : {}) });
 }
+export { pageOfIndex } from './index-page.js';
+export { NodeHeartbeat, SINGLE_NODE, type NodeLiveness } from './node-liveness.js';
+export { RETENTION } from './retention.js';
+export type { HsetnxUnlessResult } from './store.js';
+export { readJsonRecord, type RecordSource } from './json-record.js';

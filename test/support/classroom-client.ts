@@ -1,4 +1,5 @@
 import type { Socket } from 'socket.io-client';
+import { sessionActivity } from '../../src/lecture/session-activity.js';
 import type { SessionProfile } from '../../src/lecture/session-repository.js';
 import type { SessionState } from '../../src/lecture/session-state.js';
 import type { MonitorCommands } from '../../client/net/monitor-protocol.js';
@@ -165,7 +166,7 @@ export async function playSessionEvent(
   if (!record) throw new Error(`no session ${sessionId}`);
   const profile: SessionProfile = record.profile;
   const state: SessionState = record.state;
-  app.monitor.onEvent(profile, { event, payload } as unknown as TutorEvent, state);
+  app.monitor.onActivity(sessionActivity(profile, state), { event, payload } as unknown as TutorEvent);
 }
 
 /** Changes a signed token's payload but keeps its signature (a tampered token). */

@@ -1,4 +1,4 @@
-import { FENCE_TAGS } from '../../src/llm/prompt-fence.js';
+import { FENCE_TAGS } from '../../src/text/prompt-fence.js';
 
 /**
  * A lenient reader of prompts, the oracle of the fence tests (F1, F2): it reads every bracket that looks like `<`

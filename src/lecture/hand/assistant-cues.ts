@@ -1,4 +1,4 @@
-import { contentTerms, looksLikeNoun, rankedTerms, termsMatch } from '../lecture/korean-text.js';
+import { contentTerms, looksLikeNoun, rankedTerms, termsMatch } from '../../text/index.js';
 import type { ControlResult } from './assistant-schemas.js';
 
 /**

@@ -1,13 +1,9 @@
-import { SharedResults } from '../lecture/shared-results.js';
-import type { Attribution, LanguageModel, ModelFile, ModelRequestBase, TextStream } from '../llm/model.js';
-import { fence } from '../llm/prompt-fence.js';
-import { loadPrompt } from '../llm/prompt-loader.js';
-import { createTextStream } from '../llm/text-stream.js';
+import { SharedResults } from '../shared-results.js';
+import { createTextStream, loadPrompt, type Attribution, type LanguageModel, type ModelFile, type ModelRequestBase, type TextStream } from '../../llm/index.js';
+import { fence } from '../../text/index.js';
 import { questionFocus } from './assistant-cues.js';
-import { passageText, selectPassages, splitPassages } from './assistant-retrieval.js';
-import type { Passage } from './assistant-retrieval.js';
-import { ASSISTANT_TASKS, ClassificationSchema, ControlSchema } from './assistant-schemas.js';
-import type { Classification, ControlResult, ExplainedPart, HandSubconcept } from './assistant-schemas.js';
+import { passageText, selectPassages, splitPassages, type Passage } from './assistant-retrieval.js';
+import { ASSISTANT_TASKS, ClassificationSchema, ControlSchema, type Classification, type ControlResult, type ExplainedPart, type HandSubconcept } from './assistant-schemas.js';
 
 /**
  * The raise-hand agents behind one facade (seed 003, 번외 1–4), mirroring QaTutor: the Student Assistant
@@ -105,9 +101,9 @@ export class StudentAssistant {
     return selectPassages(passages, query).map(passageText);
   }
 
-  /** The whole material PDF for Gemini (offline works from passages only). */
+  /** The whole material PDF for a model that reads PDFs (offline works from passages only). */
   private async pdfFiles(materialId: string): Promise<ModelFile[]> {
-    if (this.model.kind !== 'gemini') return [];
+    if (!this.model.capabilities.pdfInput) return [];
     const data = await this.materials.materialPdf(materialId);
     return data.byteLength <= MAX_INLINE_PDF_BYTES ? [{ mimeType: 'application/pdf', data }] : [];
   }

@@ -7,11 +7,11 @@ import {
   onFinalExplained,
   onPrompted,
   onSummarised,
-} from '../classroom/hand-dialogue.js';
-import type { StudentAssistant } from '../classroom/student-assistant.js';
-import type { Attribution, TextStream } from '../llm/model.js';
-import type { ReplyKind, TranscriptItem, TutorEvent } from '../protocol/tutor.js';
-import { afterHand, type SessionState } from './session-state.js';
+} from './hand-dialogue.js';
+import type { StudentAssistant } from './student-assistant.js';
+import type { Attribution, TextStream } from '../../llm/index.js';
+import type { ReplyKind, TranscriptItem, TutorEvent } from '../../protocol/tutor.js';
+import { afterHand, type SessionState } from '../session-state.js';
 
 export type HandRaised = Extract<SessionState, { kind: 'hand-raised' }>;
 

@@ -1,19 +1,8 @@
-import { keyTerms, looksLikeNoun, rankedTerms, termsMatch, withParticle } from '../lecture/korean-text.js';
-import { splitSentences } from '../lecture/offline-lecture.js';
-import type { OfflineTasks } from '../llm/offline-model.js';
+import { keyTerms, looksLikeNoun, rankedTerms, splitSentences, termsMatch, withParticle } from '../../text/index.js';
+import type { OfflineTasks } from '../../llm/index.js';
 import { classifyQuestion, controlFromReply, materialTerms, questionConcept, questionFocus } from './assistant-cues.js';
-import { rankUnits, renderUnit, unitsOf } from './assistant-retrieval.js';
-import type { Unit } from './assistant-retrieval.js';
-import {
-  AnswerInput,
-  ASSISTANT_TASKS,
-  ClassifyInput,
-  ControlInput,
-  ExplainInput,
-  FinalInput,
-  SummaryInput,
-} from './assistant-schemas.js';
-import type { Classification, HandSubconcept } from './assistant-schemas.js';
+import { rankUnits, renderUnit, unitsOf, type Unit } from './assistant-retrieval.js';
+import { ASSISTANT_TASKS, AnswerInput, ClassifyInput, ControlInput, ExplainInput, FinalInput, SummaryInput, type Classification, type HandSubconcept } from './assistant-schemas.js';
 
 /**
  * The offline raise-hand agents: extractive and deterministic, working only from the structured input (the

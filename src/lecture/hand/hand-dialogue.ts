@@ -1,7 +1,6 @@
-import { withParticle } from '../lecture/korean-text.js';
-import type { HandKind } from '../protocol/classroom.js';
-import { MAX_SUBCONCEPTS } from './assistant-schemas.js';
-import type { Classification, ControlResult, ExplainedPart, HandSubconcept } from './assistant-schemas.js';
+import { withParticle } from '../../text/index.js';
+import type { HandKind } from '../../protocol/classroom.js';
+import { MAX_SUBCONCEPTS, type Classification, type ControlResult, type ExplainedPart, type HandSubconcept } from './assistant-schemas.js';
 
 /**
  * The raise-hand side dialogue (seed 003, 번외 1–4) as a pure state machine: plain JSON data and functions from

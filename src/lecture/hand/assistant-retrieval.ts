@@ -1,5 +1,4 @@
-import { contentTerms, normalizeKorean, rankedTerms, termOverlap, termsMatch } from '../lecture/korean-text.js';
-import { cosineSimilarity, embedOffline } from '../llm/offline-model.js';
+import { contentTerms, cosineSimilarity, hashedTermVector, normalizeKorean, rankedTerms, termOverlap, termsMatch } from '../../text/index.js';
 
 /**
  * Retrieval over a material's extracted text, with no model call: the facade picks the passages a question is
@@ -96,7 +95,7 @@ function indexOf(passages: readonly Passage[]): PassageIndex {
   if (index === undefined) {
     index = {
       normalized: passages.map((passage) => normalizeKorean(`${passage.heading} ${passage.text}`)),
-      vectors: passages.map((passage) => Float32Array.from(embedOffline(passage.text))),
+      vectors: passages.map((passage) => Float32Array.from(hashedTermVector(passage.text))),
     };
     indexes.set(passages, index);
   }
@@ -127,7 +126,7 @@ function passageScore(passage: Passage, query: string, similarity: number): numb
  */
 export function selectPassages(passages: readonly Passage[], query: string, limit = MAX_PASSAGES, maxChars = MAX_PASSAGE_CHARS): Passage[] {
   const { normalized, vectors } = indexOf(passages);
-  const vector = embedOffline(query);
+  const vector = hashedTermVector(query);
   const words = [...new Set(contentTerms(query))];
   const shortlist = passages
     .map((passage, at) => ({
@@ -217,14 +216,14 @@ function isStatement(text: string): boolean {
  * out; ties keep document order.
  */
 export function rankUnits(units: readonly Unit[], query: string): Unit[] {
-  const vector = embedOffline(query);
+  const vector = hashedTermVector(query);
   const terms = rankedTerms(query).map((entry) => entry.term);
   return units
     .map((unit, order) => {
       const full = [unit.text, ...unit.formulas].join(' ');
       const covered = termOverlap(full, query);
       const weight = isStatement(unit.text) ? 1 : 0.5;
-      const score = covered * weight + (defines(unit.text, terms) ? 0.3 : 0) + 0.1 * cosineSimilarity(embedOffline(full), vector);
+      const score = covered * weight + (defines(unit.text, terms) ? 0.3 : 0) + 0.1 * cosineSimilarity(hashedTermVector(full), vector);
       return { unit, order, covered, score };
     })
     .filter((entry) => entry.covered > 0)

@@ -1,0 +1,43 @@
+import { AppError } from '../errors.js';
+import { ErrorCode } from '../protocol/error-codes.js';
+import type { TokenCheck, TokenKind, TokenPayload, TokenSigner } from './tokens.js';
+
+/** Why a token was refused: unreadable, not signed by us, expired, or valid but of another kind. */
+export type TokenRefusalReason = Extract<TokenCheck, { ok: false }>['reason'];
+
+/**
+ * A refused token, the same on every boundary: a token of another kind is `403 FORBIDDEN` (it proves who the
+ * caller is, just not someone allowed here); anything else — missing, malformed, forged, tampered, expired — is
+ * `401 UNAUTHORIZED`. HTTP answers it from the error middleware; every socket namespace turns it into its
+ * `connect_error` (realtime/connect-refusal.ts), keeping `reason` in the details.
+ */
+export class TokenRefusal extends AppError {
+  constructor(
+    readonly reason: TokenRefusalReason,
+    kinds: readonly TokenKind[],
+  ) {
+    const kind = reason === 'kind';
+    super(kind ? ErrorCode.FORBIDDEN : ErrorCode.UNAUTHORIZED, refusalMessage(reason, kinds), { status: kind ? 403 : 401 });
+    this.name = 'TokenRefusal';
+  }
+}
+
+export function isTokenRefusal(error: unknown): error is TokenRefusal {
+  return error instanceof TokenRefusal;
+}
+
+/** The payload of `token` when it is valid and of one of `kinds`; otherwise throws a {@link TokenRefusal}. */
+export function authorizeToken(signer: TokenSigner, token: unknown, kinds: readonly TokenKind[]): TokenPayload {
+  const check = signer.verify(token, kinds);
+  if (!check.ok) throw new TokenRefusal(check.reason, kinds);
+  return check.payload;
+}
+
+const KIND_NAMES: Record<TokenKind, string> = { instructor: '강사', host: '퀴즈 진행자', player: '퀴즈 참가자', session: '학생' };
+
+function refusalMessage(reason: TokenRefusalReason, kinds: readonly TokenKind[]): string {
+  const wanted = kinds.map((kind) => KIND_NAMES[kind]).join(' 또는 ');
+  if (reason === 'kind') return `${wanted} 토큰이 아닙니다.`;
+  if (reason === 'expired') return '토큰이 만료되었습니다.';
+  return `유효한 ${wanted} 토큰이 필요합니다.`;
+}

@@ -1,0 +1,7 @@
+/**
+ * Classes: join codes, rosters and the instructor's live monitor. It hears sessions through the lecture's published
+ * `SessionActivity` and talks to instructors and students through its `MonitorPort` (hands are acknowledged there).
+ */
+export { ClassMonitor, type MonitorPort } from './class-monitor.js';
+export { ClassRepository } from './class-repository.js';
+export { ClassService } from './class-service.js';

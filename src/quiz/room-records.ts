@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { Difficulty, RoomOptions } from '../protocol/quiz.js';
+import type { PhaseRecord } from './room-phase.js';
+import type { RoomEvent } from './room-repository.js';
+import type { RoomResults } from './room-results.js';
+import type { Standings } from './scoring.js';
+
+/**
+ * Schemas of the room records the server writes and reads back (phase, events, standings, results), so that every
+ * read goes through `readJsonRecord` like the others. Each is checked against its type (`z.ZodType<T>`).
+ */
+
+const count = z.number().int().min(0);
+const Paused = z.object({ remainingMs: z.number(), at: z.number() });
+
+export const PhaseRecordSchema: z.ZodType<PhaseRecord> = z.discriminatedUnion('phase', [
+  z.object({ phase: z.literal('lobby'), v: count }),
+  z.object({ phase: z.literal('preview'), v: count, q: count, deadline: z.number(), paused: Paused.exactOptional() }),
+  z.object({ phase: z.literal('open'), v: count, q: count, openedAt: z.number(), deadline: z.number(), paused: Paused.exactOptional() }),
+  z.object({ phase: z.literal('reveal'), v: count, q: count }),
+  z.object({ phase: z.literal('leaderboard'), v: count, q: count }),
+  z.object({ phase: z.literal('podium'), v: count }),
+  z.object({ phase: z.literal('ended'), v: count, endedAt: z.number() }),
+]);
+
+export const RoomEventSchema: z.ZodType<RoomEvent> = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('phase'), record: PhaseRecordSchema }),
+  z.object({ type: z.literal('locked'), locked: z.boolean() }),
+  z.object({ type: z.literal('count'), q: count, answered: count, players: count }),
+  z.object({ type: z.literal('players') }),
+  z.object({ type: z.literal('kick'), playerId: z.string() }),
+]);
+
+const AnswerResult = z.object({
+  choice: z.number().int().nullable(),
+  correct: z.boolean(),
+  responseMs: z.number().nullable(),
+  points: z.number(),
+  streakBonus: z.number(),
+});
+const Distribution = z.tuple([count, count, count, count]);
+
+export const StandingsSchema: z.ZodType<Standings> = z.object({
+  afterQuestion: z.number().int(),
+  rows: z.array(
+    z.object({
+      playerId: z.string(),
+      nickname: z.string(),
+      score: z.number(),
+      rank: count,
+      correctCount: count,
+      totalResponseMs: z.number(),
+      streak: count,
+      results: z.array(AnswerResult),
+    }),
+  ),
+  questions: z.array(z.object({ distribution: Distribution, answered: count, correct: count })),
+});
+
+export const RoomResultsSchema: z.ZodType<RoomResults> = z.object({
+  roomId: z.string(),
+  classId: z.string(),
+  quizId: z.string(),
+  code: z.string(),
+  title: z.string(),
+  options: RoomOptions,
+  createdAt: z.number(),
+  endedAt: z.number().nullable(),
+  phase: z.enum(['lobby', 'preview', 'open', 'reveal', 'leaderboard', 'podium', 'ended']),
+  closedQuestions: count,
+  totalQuestions: count,
+  questions: z.array(
+    z.object({
+      index: count,
+      question: z.string(),
+      choices: z.array(z.string()),
+      answer: z.number().int(),
+      explanation: z.string(),
+      difficulty: Difficulty,
+      distribution: Distribution,
+      answered: count,
+      correct: count,
+    }),
+  ),
+  players: z.array(
+    z.object({
+      rank: count,
+      playerId: z.string(),
+      nickname: z.string(),
+      score: z.number(),
+      correctCount: count,
+      totalResponseMs: z.number(),
+      answers: z.array(AnswerResult.extend({ questionIndex: count })),
+    }),
+  ),
+});

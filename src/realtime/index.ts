@@ -1,0 +1,6 @@
+/** socket.io: the server, the `/tutor`, `/monitor` and `/quiz` namespaces, and the Redis adapter's connections. */
+export { AdapterConnections } from './adapter-connections.js';
+export { createMonitorPort, registerMonitorNamespace } from './monitor-namespace.js';
+export { registerQuizNamespace } from './quiz-namespace.js';
+export { createSocketServer } from './socket-server.js';
+export { registerTutorNamespace } from './tutor-namespace.js';

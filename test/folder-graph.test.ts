@@ -1,0 +1,79 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { findCycle, folderEdges, folderOf, readImports, type ImportEdge } from './support/import-graph.js';
+
+/** The module boundaries of src/ (rules F1–F4 of test/SPEC.md), read from the real import graph. */
+
+const SRC = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src');
+const imports = readImports(SRC);
+
+/** Where the transports live and where everything is put together: the only places that may import them. */
+const COMPOSITION = new Set(['app.ts', 'main.ts', 'server.ts', 'http/', 'realtime/']);
+
+/**
+ * Folders other files still enter file by file: `protocol/` is a set of wire-contract files (one per namespace)
+ * whose layout the protocol split of issue 11 §2 reworks; it imports no other folder.
+ */
+const ENTERED_FILE_BY_FILE = new Set(['protocol/']);
+
+/**
+ * Known exceptions, each to be removed by the change named beside it; the test fails if one no longer exists, so the
+ * list cannot outlive its reason. The quiz runtime still holds raw sockets until its RoomMember port (issue 11 §1).
+ */
+const EXCEPTIONS: { from: string; specifier: string; until: string }[] = [
+  { from: 'quiz/local-room.ts', specifier: '../realtime/local-emit.js', until: 'the quiz RoomMember port' },
+  { from: 'quiz/local-room.ts', specifier: 'socket.io', until: 'the quiz RoomMember port' },
+];
+
+const excepted = (edge: ImportEdge) => EXCEPTIONS.some((exception) => exception.from === edge.from && exception.specifier === edge.specifier);
+const checked = imports.filter((edge) => !excepted(edge));
+const describeEdge = (edge: ImportEdge) => `${edge.from} imports ${edge.specifier}`;
+
+describe('module boundaries of src/', () => {
+  it('reads the import graph (type imports, re-exports and dynamic imports included)', () => {
+    expect(imports.length).toBeGreaterThan(300);
+    expect(imports).toContainEqual({ from: 'app.ts', specifier: './server.js', to: 'server.ts' });
+    expect(imports.some((edge) => edge.specifier === '@google/genai')).toBe(true); // a dynamic import()
+  });
+
+  it('F1: the folder graph is acyclic', () => {
+    expect(findCycle(folderEdges(checked))).toBeNull();
+  });
+
+  it('F1: the cycle finder finds a cycle and its members', () => {
+    expect(findCycle([['a/', 'b/'], ['b/', 'c/'], ['c/', 'a/'], ['c/', 'd/']])).toEqual(['a/', 'b/', 'c/', 'a/']);
+    expect(findCycle([['a/', 'b/'], ['a/', 'c/'], ['b/', 'c/']])).toBeNull();
+  });
+
+  it('F2: a file enters another folder only through its index.ts', () => {
+    const deep = checked.filter(
+      ({ from, to }) =>
+        to !== undefined &&
+        folderOf(to).endsWith('/') &&
+        folderOf(to) !== folderOf(from) &&
+        !ENTERED_FILE_BY_FILE.has(folderOf(to)) &&
+        to !== `${folderOf(to)}index.ts`,
+    );
+    expect(deep.map(describeEdge)).toEqual([]);
+  });
+
+  it('F3: domain folders never import socket.io, express or the offline model', () => {
+    const forbidden = (edge: ImportEdge) =>
+      /^(?:socket\.io|express)(?:\/|$)/u.test(edge.specifier) || (edge.to !== undefined && /^llm\/offline-/u.test(edge.to) && !edge.from.startsWith('llm/'));
+    const domain = checked.filter((edge) => !COMPOSITION.has(folderOf(edge.from)));
+    expect(domain.filter(forbidden).map(describeEdge)).toEqual([]);
+  });
+
+  it('F4: text/ and math/ are leaves; the lecture imports nothing of classroom', () => {
+    const edges = folderEdges(checked);
+    expect(edges.filter(([from]) => from === 'text/' || from === 'math/')).toEqual([]);
+    expect(edges).not.toContainEqual(['lecture/', 'classroom/']);
+  });
+
+  it('every known exception still exists (remove it with the change that ends it)', () => {
+    for (const exception of EXCEPTIONS) {
+      expect(imports.some((edge) => edge.from === exception.from && edge.specifier === exception.specifier), `${exception.from} → ${exception.specifier} (${exception.until})`).toBe(true);
+    }
+  });
+});
