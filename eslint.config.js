@@ -38,6 +38,10 @@ function boundaries(folder) {
   };
 }
 
+/** Modules of src/ whose values the browser bundle may import: no runtime dependencies (no zod). */
+const BROWSER_SAFE_PROTOCOL = ['ack', 'error-codes', 'error-messages', 'tutor-phases'];
+const BROWSER_UNSAFE_SRC = `(^|/)src/(?!protocol/(${BROWSER_SAFE_PROTOCOL.join('|')})\\.js$)`;
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'public/vendor/**', 'public/build/**', 'data/**', 'coverage/**'] },
   js.configs.recommended,
@@ -57,6 +61,31 @@ export default tseslint.config(
   { files: ['src/app.ts', 'src/main.ts', 'src/server.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [deepImport(FOLDERS)] }] } },
   // Until the quiz runtime gets its RoomMember port (issue 11 §1), local-room.ts holds raw sockets.
   { files: ['src/quiz/local-room.ts'], rules: { 'no-restricted-imports': 'off' } },
+  // The browser client (docs/ARCHITECTURE.md, "Browser client"): the bundle takes values only from the server's
+  // browser-safe protocol modules (anything else of src/ as `import type`, which esbuild drops), and its layers
+  // import downwards only: pages -> ui -> net.
+  ...[
+    { files: ['client/**/*.ts'], layers: [] },
+    { files: ['client/ui/**/*.ts'], layers: ['pages'] },
+    { files: ['client/net/**/*.ts'], layers: ['pages', 'ui'] },
+  ].map(({ files, layers }) => ({
+    files,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: BROWSER_UNSAFE_SRC,
+              allowTypeImports: true,
+              message: 'The bundle takes values only from browser-safe src/protocol/ modules; import anything else of src/ as a type.',
+            },
+            ...(layers.length > 0 ? [{ regex: `^(\\.\\./)+(${layers.join('|')})/`, message: 'client/ layers import downwards only: pages -> ui -> net.' }] : []),
+          ],
+        },
+      ],
+    },
+  })),
   {
     files: ['scripts/**/*.ts', 'test/**/*.ts'],
     rules: { 'no-console': 'off' },
