@@ -34,7 +34,7 @@ const entry = (title: string, pageIndex: number | null, children: ExtractedOutli
 
 const ranges = (chapters: Chapter[]) => chapters.map((chapter) => [chapter.startPage, chapter.endPage]);
 
-describe('chapter plan: outline', () => {
+describe('IG3 chapter plan: outline', () => {
   it('uses top-level outline entries as chapters, 1-based inclusive', () => {
     const chapters = planFromOutline(extracted(12, { outline: [entry('A', 0), entry('B', 4), entry('C', 8)] }));
     expect(chapters).toEqual([
@@ -88,7 +88,7 @@ describe('chapter plan: outline', () => {
   });
 });
 
-describe('chapter plan: headings and page windows', () => {
+describe('IG3 chapter plan: headings and page windows', () => {
   const heading = (text: string, size: number) => ({ text, size });
 
   it('starts a chapter at each page carrying the largest repeated heading size (a cover title used once is not it)', () => {
@@ -117,7 +117,7 @@ describe('chapter plan: headings and page windows', () => {
   });
 });
 
-describe('chapter titles', () => {
+describe('IG3 chapter titles', () => {
   it('joins two topics, counts more, and collapses numbered runs', () => {
     expect(chapterTitle(['A'], 1, 3)).toBe('A');
     expect(chapterTitle(['A', 'B'], 1, 3)).toBe('A · B');
@@ -151,7 +151,7 @@ const document = fc.integer({ min: 1, max: 400 }).chain((pageCount) =>
   }),
 );
 
-describe('chapter plan invariant (property)', () => {
+describe('IG3 chapter plan invariant (property)', () => {
   it('every plan covers every page exactly once, in order, with titles, and at most MAX_CHAPTERS chapters', () => {
     fc.assert(
       fc.property(document, ({ pageCount, outline, bodyFontSize, headingPages }) => {
@@ -210,7 +210,7 @@ describe('chapter plan invariant (property)', () => {
   });
 });
 
-describe('analyst reply checks', () => {
+describe('IG5 analyst reply checks', () => {
   const reply = (chapters: [number, number][]) => ({
     chapters: chapters.map(([startPage, endPage], index) => ({ title: `T${index}`, startPage, endPage })),
   });

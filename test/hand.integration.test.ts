@@ -252,9 +252,14 @@ describe.concurrent('hand:lower', () => {
     await client.waitForEvent('assistant:prompt');
     await lowerHand(client);
     const closed = findEvent(client.events, 'hand:closed');
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Nothing streams once the dialogue went back to the pause; checked without sleeping, in two parts. (1) A
+    // barrier: the session emits its events and answers its commands through one queue, and socket.io delivers one
+    // socket's packets in order, so every event the session had queued when this command was read arrives before
+    // its ack. (2) `lecture:resume` is accepted only from `paused` (the only way out of it), and a paused session
+    // streams nothing (L18): so no lecture text could follow the barrier before the resume either.
+    await client.ok('lecture:speed', { tokensPerSecond: 30 });
     expect(client.events.slice(closed).filter((event) => event.event === 'lecture:delta')).toEqual([]);
-    await client.ok('lecture:resume');
+    expect(await client.command('lecture:resume')).toMatchObject({ ok: true, state: 'streaming' });
     await client.waitForEvent('lecture:delta', { from: closed });
   });
 

@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { GeminiModelOptions } from '../src/llm/gemini-model.js';
@@ -55,13 +56,13 @@ type Body = {
 const bodyOf = (index: number) => fake.requests[index]?.body as Body;
 
 describe('gemini generateObject', () => {
-  it('returns the validated object with usage and finish reason', async () => {
+  it('AI3 returns the validated object with usage and finish reason', async () => {
     fake.enqueue({ json: { answer: '미분', score: 4 }, usage: { input: 12, output: 5 } });
     const result = await gemini().generateObject({ ...baseRequest, schema: Answer });
     expect(result).toEqual({ object: { answer: '미분', score: 4 }, usage: { inputTokens: 12, outputTokens: 5 }, finishReason: 'stop' });
   });
 
-  it('sends the schema, temperature, system instruction and an inline PDF before the prompt', async () => {
+  it('AI3 sends the schema, temperature, system instruction and an inline PDF before the prompt', async () => {
     fake.enqueue({ json: { answer: 'x', score: 1 } });
     const pdf = new TextEncoder().encode('%PDF-1.7 fake');
     await gemini().generateObject({
@@ -96,14 +97,14 @@ describe('gemini generateObject', () => {
     ]);
   });
 
-  it('accepts a reply wrapped in a ```json fence', async () => {
+  it('AI3 accepts a reply wrapped in a ```json fence', async () => {
     fake.enqueue({ text: '```json\n{"answer":"적분","score":2}\n```' });
     const result = await gemini().generateObject({ ...baseRequest, schema: Answer });
     expect(result.object).toEqual({ answer: '적분', score: 2 });
     expect(fake.requests).toHaveLength(1);
   });
 
-  it('repairs broken JSON once, showing the model its reply and the parse error', async () => {
+  it('AI3 repairs broken JSON once, showing the model its reply and the parse error', async () => {
     fake.enqueue({ malformed: true, usage: { input: 10, output: 3 } }, { json: { answer: '극한', score: 3 }, usage: { input: 20, output: 4 } });
     const result = await gemini().generateObject({ ...baseRequest, schema: Answer });
     expect(result.object).toEqual({ answer: '극한', score: 3 });
@@ -116,7 +117,7 @@ describe('gemini generateObject', () => {
     expect(bodyOf(1).generationConfig?.['responseJsonSchema']).toEqual(bodyOf(0).generationConfig?.['responseJsonSchema']);
   });
 
-  it('repairs a schema violation with the failing path in the repair turn', async () => {
+  it('AI3 repairs a schema violation with the failing path in the repair turn', async () => {
     fake.enqueue({ json: { answer: '극한', score: 9 } }, { json: { answer: '극한', score: 5 } });
     const result = await gemini().generateObject({ ...baseRequest, schema: Answer });
     expect(result.object.score).toBe(5);
@@ -125,7 +126,7 @@ describe('gemini generateObject', () => {
     expect(repairText).toContain('score');
   });
 
-  it('fails with MODEL_OUTPUT_INVALID carrying raw text, summed usage and finish reason when the repair is bad too', async () => {
+  it('AI3 fails with MODEL_OUTPUT_INVALID carrying raw text, summed usage and finish reason when the repair is bad too', async () => {
     fake.enqueue(
       { json: { answer: 1 }, usage: { input: 10, output: 2 } },
       { text: '{"answer": "still wrong"}', usage: { input: 15, output: 3 }, finishReason: 'MAX_TOKENS' },
@@ -138,7 +139,7 @@ describe('gemini generateObject', () => {
     expect(fake.requests).toHaveLength(2);
   });
 
-  it('retries a 429 no sooner than its RetryInfo retryDelay', async () => {
+  it('AI4 retries a 429 no sooner than its RetryInfo retryDelay', async () => {
     fake.enqueue({ status: 429, retryDelay: '0.2s' }, { json: { answer: 'ok', score: 1 } });
     const result = await gemini().generateObject({ ...baseRequest, schema: Answer });
     expect(result.object.answer).toBe('ok');
@@ -146,14 +147,14 @@ describe('gemini generateObject', () => {
     expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(195);
   });
 
-  it('retries a 503 and then succeeds', async () => {
+  it('AI4 retries a 503 and then succeeds', async () => {
     fake.enqueue({ status: 503 }, { json: { answer: 'ok', score: 1 } });
     const result = await gemini().generateObject({ ...baseRequest, schema: Answer });
     expect(result.object.answer).toBe('ok');
     expect(fake.requests).toHaveLength(2);
   });
 
-  it('gives up with MODEL_UNAVAILABLE (retryable, provider status kept) when the attempts are spent', async () => {
+  it('AI4 gives up with MODEL_UNAVAILABLE (retryable, provider status kept) when the attempts are spent', async () => {
     fake.enqueue({ status: 503 }, { status: 500 }, { status: 503 }, { json: { answer: 'never', score: 1 } });
     const error = await modelError(gemini({ maxAttempts: 3 }).generateObject({ ...baseRequest, schema: Answer }));
     expect(error.code).toBe('MODEL_UNAVAILABLE');
@@ -163,7 +164,7 @@ describe('gemini generateObject', () => {
     expect(fake.requests).toHaveLength(3);
   });
 
-  it('does not retry a 400', async () => {
+  it('AI4 does not retry a 400', async () => {
     fake.enqueue({ status: 400, message: 'bad schema' }, { json: { answer: 'never', score: 1 } });
     const error = await modelError(gemini().generateObject({ ...baseRequest, schema: Answer }));
     expect(error.code).toBe('MODEL_UNAVAILABLE');
@@ -172,7 +173,7 @@ describe('gemini generateObject', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
-  it('retries a refused connection, then reports MODEL_UNAVAILABLE', async () => {
+  it('AI4 retries a refused connection, then reports MODEL_UNAVAILABLE', async () => {
     const closedPort = await new Promise<number>((resolve) => {
       const server = createServer();
       server.listen(0, '127.0.0.1', () => {
@@ -191,7 +192,7 @@ describe('gemini generateObject', () => {
     expect(attempts).toHaveLength(2);
   });
 
-  it('times out a reply that never comes (overall timeout)', async () => {
+  it('AI5 times out a reply that never comes (overall timeout)', async () => {
     fake.enqueue({ stallMs: 5_000 });
     const started = performance.now();
     const error = await modelError(gemini({ timeoutMs: 200 }).generateObject({ ...baseRequest, schema: Answer }));
@@ -199,7 +200,7 @@ describe('gemini generateObject', () => {
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 
-  it('aborts on the caller signal, also during a retry wait', async () => {
+  it('AI5 aborts on the caller signal, also during a retry wait', async () => {
     fake.enqueue({ status: 429, retryDelay: '5s' });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
@@ -216,7 +217,7 @@ describe('gemini generateObject', () => {
 describe('gemini streamText', () => {
   const korean = ['안녕하세요, 여러분. ', '오늘은 미적분의 ', '기본 정리를 배웁니다. ', '[질문] 도함수란? [\\질문]'];
 
-  it('reassembles chunks split inside multi-byte Korean characters exactly', async () => {
+  it('AI6 reassembles chunks split inside multi-byte Korean characters exactly', async () => {
     fake.enqueue({ stream: korean, splitBytes: true });
     const { deltas, error } = await collect(gemini().streamText(baseRequest));
     expect(error).toBeUndefined();
@@ -225,20 +226,20 @@ describe('gemini streamText', () => {
     expect(fake.requests[0]?.query).toEqual({ alt: 'sse' });
   });
 
-  it('reports usage from the last chunk and maps the finish reason', async () => {
+  it('AI6 reports usage from the last chunk and maps the finish reason', async () => {
     fake.enqueue({ stream: ['하나 ', '둘'], usage: { input: 7, output: 11 }, finishReason: 'MAX_TOKENS' });
     const stream = gemini().streamText(baseRequest);
     await collect(stream);
     await expect(stream.result).resolves.toEqual({ usage: { inputTokens: 7, outputTokens: 11 }, finishReason: 'length' });
   });
 
-  it('settles result without iterating (the request starts eagerly)', async () => {
+  it('AI6 settles result without iterating (the request starts eagerly)', async () => {
     fake.enqueue({ stream: ['a', 'b'], finishReason: 'SAFETY' });
     const result = await gemini().streamText(baseRequest).result;
     expect(result.finishReason).toBe('safety');
   });
 
-  it('retries an error event that arrives before any delta', async () => {
+  it('AI4 AI6 retries an error event that arrives before any delta', async () => {
     fake.enqueue({ streamError: { afterChunks: 0, code: 503 } }, { stream: ['다시 ', '시작'] });
     const stream = gemini().streamText(baseRequest);
     const { deltas, error } = await collect(stream);
@@ -247,14 +248,14 @@ describe('gemini streamText', () => {
     expect(fake.requests).toHaveLength(2);
   });
 
-  it('retries an HTTP 503 before the stream opens', async () => {
+  it('AI4 AI6 retries an HTTP 503 before the stream opens', async () => {
     fake.enqueue({ status: 503 }, { stream: ['ok'] });
     const { deltas } = await collect(gemini().streamText(baseRequest));
     expect(deltas).toEqual(['ok']);
     expect(fake.requests).toHaveLength(2);
   });
 
-  it('fails with a retryable MODEL_UNAVAILABLE on an error event after deltas, without retrying', async () => {
+  it('AI6 fails with a retryable MODEL_UNAVAILABLE on an error event after deltas, without retrying', async () => {
     fake.enqueue({ stream: ['첫 문장. ', '둘째 문장.'], streamError: { afterChunks: 1, code: 503 } }, { stream: ['never'] });
     const stream = gemini().streamText(baseRequest);
     const { deltas, error } = await collect(stream);
@@ -267,7 +268,7 @@ describe('gemini streamText', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
-  it('ends a stalled stream with MODEL_TIMEOUT after the idle timeout', async () => {
+  it('AI5 ends a stalled stream with MODEL_TIMEOUT after the idle timeout', async () => {
     fake.enqueue({ stream: ['하나 ', '둘 ', '셋'], stall: { afterChunks: 1 } });
     const started = performance.now();
     const stream = gemini({ idleTimeoutMs: 150 }).streamText(baseRequest);
@@ -278,13 +279,13 @@ describe('gemini streamText', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
-  it('times out when nothing at all arrives within the idle timeout', async () => {
+  it('AI5 times out when nothing at all arrives within the idle timeout', async () => {
     fake.enqueue({ stallMs: 5_000 });
     const { error } = await collect(gemini({ idleTimeoutMs: 150 }).streamText(baseRequest));
     expect((error as ModelError).code).toBe('MODEL_TIMEOUT');
   });
 
-  it('applies the overall timeout to a stream that keeps trickling', async () => {
+  it('AI5 applies the overall timeout to a stream that keeps trickling', async () => {
     fake.enqueue({ stream: Array.from({ length: 40 }, (_, index) => `${index} `), delayMs: 30 });
     const stream = gemini({ timeoutMs: 300, idleTimeoutMs: 1_000 }).streamText(baseRequest);
     const { deltas, error } = await collect(stream);
@@ -293,7 +294,7 @@ describe('gemini streamText', () => {
     expect(deltas.length).toBeLessThan(40);
   });
 
-  it('aborts with MODEL_ABORTED on the caller signal and never retries', async () => {
+  it('AI5 aborts with MODEL_ABORTED on the caller signal and never retries', async () => {
     fake.enqueue({ stream: ['하나 ', '둘 ', '셋 ', '넷'], delayMs: 100 }, { stream: ['never'] });
     const controller = new AbortController();
     const stream = gemini().streamText({ ...baseRequest, signal: controller.signal });
@@ -313,7 +314,7 @@ describe('gemini streamText', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
-  it('cancels the request when the consumer stops iterating', async () => {
+  it('AI5 cancels the request when the consumer stops iterating', async () => {
     fake.enqueue({ stream: ['하나 ', '둘'], stall: { afterChunks: 1 } });
     const stream = gemini().streamText(baseRequest);
     for await (const delta of stream) {
@@ -323,7 +324,7 @@ describe('gemini streamText', () => {
     await expect(stream.result).rejects.toMatchObject({ code: 'MODEL_ABORTED' });
   });
 
-  it('never leaves an unhandled rejection when result is not observed', async () => {
+  it('AI6 never leaves an unhandled rejection when result is not observed', async () => {
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
@@ -331,8 +332,12 @@ describe('gemini streamText', () => {
       fake.enqueue({ status: 400 });
       const { error } = await collect(gemini().streamText(baseRequest));
       expect((error as ModelError).code).toBe('MODEL_UNAVAILABLE');
-      gemini().streamText(baseRequest); // never iterated, result never read: the fake answers 400 by default
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      const ignored = gemini().streamText(baseRequest); // never iterated, result never read: the fake answers 400 by default
+      // A barrier, not a sleep: wait until `result` has rejected, read through inspect so that no handler is attached
+      // (one would hide the very rejection this test looks for). Node reports an unhandled rejection once the
+      // microtasks of the turn that rejected it have run, so one more turn of the event loop after that is enough.
+      await expect.poll(() => inspect(ignored.result), { timeout: 5_000 }).toContain('<rejected>');
+      await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).toEqual([]);
     } finally {
       process.off('unhandledRejection', onUnhandled);
@@ -341,7 +346,7 @@ describe('gemini streamText', () => {
 });
 
 describe('gemini embed', () => {
-  it('embeds a batch through batchEmbedContents with the embedding model', async () => {
+  it('AI7 embeds a batch through batchEmbedContents with the embedding model', async () => {
     fake.enqueue({ embeddings: [[0.1, 0.2], [0.3, 0.4]] });
     const vectors = await gemini().embed(['미분', '적분']);
     expect(vectors).toEqual([[0.1, 0.2], [0.3, 0.4]]);
@@ -352,14 +357,14 @@ describe('gemini embed', () => {
     ]);
   });
 
-  it('splits large inputs into batches of 100 and keeps the order', async () => {
+  it('AI7 splits large inputs into batches of 100 and keeps the order', async () => {
     const texts = Array.from({ length: 150 }, (_, index) => 'x'.repeat(index + 1));
     const vectors = await gemini().embed(texts);
     expect(fake.requests).toHaveLength(2);
     expect(vectors).toEqual(texts.map((text) => fakeEmbedding(text)));
   });
 
-  it('R12 asks for a task type and a dimension, and normalises the truncated vectors', async () => {
+  it('AI7 R12 asks for a task type and a dimension, and normalises the truncated vectors', async () => {
     const vectors = await gemini().embed(['미분의 정의', 'derivative'], { taskType: 'RETRIEVAL_QUERY', dimensions: 768 });
     expect(bodyOf(0).requests).toEqual([
       { model: 'models/embed-model', content: { parts: [{ text: '미분의 정의' }], role: 'user' }, taskType: 'RETRIEVAL_QUERY', outputDimensionality: 768 },
@@ -371,7 +376,7 @@ describe('gemini embed', () => {
     for (const vector of vectors) expect(Math.hypot(...vector)).toBeCloseTo(1, 6);
   });
 
-  it('retries a 503 and rejects a reply with the wrong number of vectors', async () => {
+  it('AI4 AI7 retries a 503 and rejects a reply with the wrong number of vectors', async () => {
     fake.enqueue({ status: 503 }, { embeddings: [[1]] });
     const error = await modelError(gemini().embed(['a', 'b']));
     expect(error.code).toBe('MODEL_OUTPUT_INVALID');

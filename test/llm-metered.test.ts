@@ -42,7 +42,7 @@ async function value(name: string, labels: Record<string, string>): Promise<numb
 
 const prompt = 'p'.repeat(80); // 20 approximate tokens
 
-describe('meterModel', () => {
+describe('AI8 meterModel', () => {
   it('counts calls, tokens and latency, and attributes usage to session, room and material', async () => {
     const model = meterModel(createOfflineModel(tasks), { metrics, store });
     const result = await model.generateObject({
@@ -116,7 +116,7 @@ describe('meterModel', () => {
   });
 });
 
-describe('createModel', () => {
+describe('AI1 createModel', () => {
   it('chooses the offline model without a key and the Gemini model with one, both metered', async () => {
     const offline: LanguageModel = createModel(loadConfig({}), { metrics, offlineTasks: tasks });
     expect(offline.kind).toBe('offline');

@@ -38,7 +38,7 @@ async function modelError(promise: Promise<unknown>): Promise<ModelError> {
   return error as ModelError;
 }
 
-describe('offline model', () => {
+describe('AI2 offline model', () => {
   it('is kind offline with one fixed model name', () => {
     expect(model.kind).toBe('offline');
     expect(model.modelName('generation')).toBe('offline-v1');

@@ -28,7 +28,7 @@ function networkError(code: string): Error {
   return new TypeError('fetch failed', { cause: Object.assign(new Error(`connect ${code}`), { code }) });
 }
 
-describe('classifyError', () => {
+describe('AI4 classifyError', () => {
   it.each([408, 429, 500, 502, 503, 504])('retries HTTP %i', (status) => {
     expect(classifyError(new HttpError(status))).toMatchObject({ retryable: true, status });
   });
@@ -79,7 +79,7 @@ describe('classifyError', () => {
   });
 });
 
-describe('parseRetryDelay', () => {
+describe('AI4 parseRetryDelay', () => {
   it('parses protobuf durations', () => {
     expect(parseRetryDelay('2s')).toBe(2_000);
     expect(parseRetryDelay('0.5s')).toBe(500);
@@ -89,7 +89,7 @@ describe('parseRetryDelay', () => {
   });
 });
 
-describe('backoffDelayMs', () => {
+describe('AI4 backoffDelayMs', () => {
   it('uses full jitter below an exponential ceiling', () => {
     expect(backoffDelayMs(1, policy, () => 0.999_999)).toBe(249);
     expect(backoffDelayMs(2, policy, () => 0.999_999)).toBe(499);
@@ -107,7 +107,7 @@ describe('backoffDelayMs', () => {
   });
 });
 
-describe('withRetry', () => {
+describe('AI4 withRetry', () => {
   const recordingSleep = (delays: number[]) => async (ms: number) => void delays.push(ms);
 
   it('retries retryable failures with growing delays, then succeeds', async () => {
@@ -193,7 +193,7 @@ describe('withRetry', () => {
     expect(seen).toEqual([1]);
   });
 
-  it('aborts the wait between attempts', async () => {
+  it('AI5 aborts the wait between attempts', async () => {
     const controller = new AbortController();
     let calls = 0;
     const failure = withRetry(
@@ -209,7 +209,7 @@ describe('withRetry', () => {
   });
 });
 
-describe('sleep', () => {
+describe('AI5 sleep', () => {
   it('resolves after the delay and rejects at once when already aborted', async () => {
     await expect(sleep(1)).resolves.toBeUndefined();
     await expect(sleep(1_000, AbortSignal.abort(new Error('gone')))).rejects.toThrow('gone');

@@ -54,7 +54,7 @@ interface GeminiBody {
   contents: { parts: ({ text?: string; inlineData?: { mimeType: string; data: string } })[] }[];
 }
 
-describe('pdf analyst agent', () => {
+describe('IG5 pdf analyst agent', () => {
   it('structures a PDF without outline or headings, receiving the PDF inline', async () => {
     const bytes = await plainPdf(10);
     fake.enqueue({

@@ -59,7 +59,7 @@ beforeAll(async () => {
 afterAll(() => small.close());
 
 describe('POST /api/materials and reads', () => {
-  it('answers 201 with the material, then 200 for the same bytes, and serves list, text and slices', async () => {
+  it('IG1 IG9 answers 201 with the material, then 200 for the same bytes, and serves list, text and slices', async () => {
     const sample = await buildSamplePdf();
     const first = await upload(small.url, form(sample, SAMPLE_FILENAME));
     expect(first.status).toBe(201);
@@ -85,7 +85,7 @@ describe('POST /api/materials and reads', () => {
     expect((await PDFDocument.load(await slice.arrayBuffer())).getPageCount()).toBe(3);
   });
 
-  it('answers 404 for unknown materials or chapters and 400 for malformed ids', async () => {
+  it('IG9 answers 404 for unknown materials or chapters and 400 for malformed ids', async () => {
     const { body } = await upload(small.url, form(await plainPdf(3)));
     const id = body.id as string;
     const get = async (suffix: string) => {
@@ -110,19 +110,19 @@ describe('bad uploads', () => {
     ['too many pages', async () => form(await plainPdf(41)), 422, 'TOO_MANY_PAGES'],
     ['no file field', () => form('%PDF-1.7 in the wrong field', 'x.pdf', 'document'), 400, 'FILE_REQUIRED'],
     ['an empty file', () => form(''), 400, 'FILE_REQUIRED'],
-  ] as const)('rejects %s', async (_name, body, status, code) => {
+  ] as const)('IG6 IG7 rejects %s', async (_name, body, status, code) => {
     expectError(await upload(small.url, await body()), status, code);
   });
 
-  it('rejects a body that is not multipart with FILE_REQUIRED', async () => {
+  it('IG7 rejects a body that is not multipart with FILE_REQUIRED', async () => {
     expectError(await upload(small.url, '{"file":"x"}', { 'content-type': 'application/json' }), 400, 'FILE_REQUIRED');
   });
 
-  it('answers 413 from the declared length without reading the body', async () => {
+  it('IG7 answers 413 from the declared length without reading the body', async () => {
     expectError(await upload(small.url, form(Buffer.alloc(2 * 1024 * 1024, 0x25))), 413, 'PDF_TOO_LARGE');
   });
 
-  it.each(['file', 'document'])('stops reading a streamed upload (field %s) as soon as it passes the cap', async (field) => {
+  it.each(['file', 'document'])('IG7 stops reading a streamed upload (field %s) as soon as it passes the cap', async (field) => {
     const { status, body, sent } = await streamUntilAnswered(small.url, field);
     expect(status).toBe(413);
     expect(JSON.parse(body)).toMatchObject({ error: { code: 'PDF_TOO_LARGE' } });
@@ -164,7 +164,7 @@ function streamUntilAnswered(base: string, field: string): Promise<{ status: num
 }
 
 describe('a slow parse', () => {
-  it('does not hold up other requests, and a parse over the time limit answers PDF_TIMEOUT', async () => {
+  it('IG8 does not hold up other requests, and a parse over the time limit answers PDF_TIMEOUT', async () => {
     const big = await sectionedPdf({ sections: [{ title: 'Long', pages: 150 }], outline: false, linesPerPage: 20 });
     const server = await start({ MAX_PDF_PAGES: '500' });
     const tight = await start({ PDF_TIMEOUT_MS: '500', MAX_PDF_PAGES: '500' });

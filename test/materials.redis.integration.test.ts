@@ -45,7 +45,7 @@ afterAll(async () => {
 });
 
 describe('materials on Redis', () => {
-  it('ingests the same bytes once across two nodes and serves slices from either', async () => {
+  it('IG1 IG2 ingests the same bytes once across two nodes and serves slices from either', async () => {
     const [a, b] = nodes;
     if (!a || !b) throw new Error('nodes not started');
     const bytes = await outlinePdf(4, 3);

@@ -76,7 +76,7 @@ async function pageCountOf(bytes: Uint8Array): Promise<number> {
 }
 
 describe('sample material', () => {
-  it('ingests "기초 통계" with its three outline chapters and readable Korean text', async () => {
+  it('IG3 IG4 ingests "기초 통계" with its three outline chapters and readable Korean text', async () => {
     const { service } = await makeService();
     const material = await service.preloadSample();
     expect(material).toMatchObject({ title: '기초 통계', pageCount: 10, hasTextLayer: true, chapterSource: 'outline' });
@@ -96,7 +96,7 @@ describe('sample material', () => {
     expect(await pageCountOf(await service.materialPdf(material.id))).toBe(10);
   });
 
-  it('builds the same bytes every time, so preloading twice is free', async () => {
+  it('IG2 builds the same bytes every time, so preloading twice is free', async () => {
     const [first, second] = await Promise.all([buildSamplePdf(), buildSamplePdf()]);
     expect(Buffer.from(first).equals(Buffer.from(second))).toBe(true);
     const { service } = await makeService();
@@ -107,7 +107,7 @@ describe('sample material', () => {
 });
 
 describe('ingest', () => {
-  it('gives the same bytes the same id and ingests them once, even when uploaded concurrently', async () => {
+  it('IG1 gives the same bytes the same id and ingests them once, even when uploaded concurrently', async () => {
     const { service, store } = await makeService();
     let extractions = 0;
     const counting: PdfWorkerPool = { ...sharedPool(), extract: (bytes, options) => ((extractions += 1), pool.extract(bytes, options)) };
@@ -122,7 +122,7 @@ describe('ingest', () => {
     expect((await service.list({ limit: 20 })).items).toEqual([results[0]?.material]);
   });
 
-  it('lets only one of two nodes sharing a store do the work (store lease)', async () => {
+  it('IG1 lets only one of two nodes sharing a store do the work (store lease)', async () => {
     const store = new MemoryStore();
     cleanups.push(() => store.close());
     const blobs = createStoreBlobStore(store);
@@ -137,7 +137,7 @@ describe('ingest', () => {
     expect(await pageCountOf(await other.chapterPdf(a.material.id, 2))).toBe(3);
   });
 
-  it('keeps blobs in the store, not on disk, when the store is shared (Redis mode)', async () => {
+  it('IG2 keeps blobs in the store, not on disk, when the store is shared (Redis mode)', async () => {
     const store = new MemoryStore();
     cleanups.push(() => store.close());
     const { service, dataDir } = await makeService({ store, blobs: createStoreBlobStore(store) });
@@ -147,7 +147,7 @@ describe('ingest', () => {
     expect(await readdir(dataDir)).toEqual([]);
   });
 
-  it('re-cuts a slice whose blob was lost, from the original', async () => {
+  it('IG2 re-cuts a slice whose blob was lost, from the original', async () => {
     const { service, dataDir } = await makeService();
     const { material } = await service.ingest({ bytes: await outlinePdf(3, 4) });
     await rm(path.join(dataDir, 'blobs', `${material.id}.chapter-1.pdf`));
@@ -155,7 +155,7 @@ describe('ingest', () => {
     expect(await readdir(path.join(dataDir, 'blobs'))).toContain(`${material.id}.chapter-1.pdf`);
   });
 
-  it('turns one outline entry per slide into a handful of contiguous chapters whose slices have the right pages', async () => {
+  it('IG3 turns one outline entry per slide into a handful of contiguous chapters whose slices have the right pages', async () => {
     const { service } = await makeService();
     const { material } = await service.ingest({ bytes: await slidesPdf(40) });
     expect(material.chapterSource).toBe('outline');
@@ -170,7 +170,7 @@ describe('ingest', () => {
     expect(next).toBe(41);
   });
 
-  it('plans from headings, then page windows, and resolves named destinations', async () => {
+  it('IG3 plans from headings, then page windows, and resolves named destinations', async () => {
     const { service } = await makeService();
     const sections = [1, 2, 3].map((n) => ({ title: `Part ${n}`, pages: 3 }));
     const headings = await service.ingest({ bytes: await sectionedPdf({ sections, headings: true }) });
@@ -184,7 +184,7 @@ describe('ingest', () => {
     expect(plain.material.chapters.map((chapter) => [chapter.startPage, chapter.endPage])).toEqual([[1, 6], [7, 13]]);
   });
 
-  it('reads Korean set in a non-embedded CJK font (needs the CMaps)', async () => {
+  it('IG4 reads Korean set in a non-embedded CJK font (needs the CMaps)', async () => {
     const lines = ['대수의 법칙과 표본평균', '기댓값은 가중평균이다'];
     const { service } = await makeService();
     const { material } = await service.ingest({ bytes: await nonEmbeddedKoreanPdf(lines) });
@@ -192,7 +192,7 @@ describe('ingest', () => {
     for (const line of lines) expect(text).toContain(line);
   });
 
-  it('answers NOT_FOUND for unknown materials and chapters', async () => {
+  it('IG9 answers NOT_FOUND for unknown materials and chapters', async () => {
     const { service } = await makeService();
     const { material } = await service.ingest({ bytes: await outlinePdf(2, 3) });
     expect(await service.get('0'.repeat(32))).toBeNull();
@@ -210,18 +210,18 @@ describe('bad input', () => {
     ['truncated', async () => truncated(await outlinePdf(3, 3)), '422 CORRUPT_PDF'],
     ['truncated near the end', async () => truncated(await outlinePdf(3, 3), 0.97), '422 CORRUPT_PDF'],
     ['scanned (offline model)', () => scannedPdf(3), '422 NO_TEXT_LAYER'],
-  ] as const)('rejects a %s PDF with a clear code', async (_name, make, expected) => {
+  ] as const)('IG6 rejects a %s PDF with a clear code', async (_name, make, expected) => {
     const { service } = await makeService();
     expect(await errorCode(service.ingest({ bytes: await make() }))).toBe(expected);
     expect((await service.list({ limit: 20 })).items).toEqual([]);
   });
 
-  it('rejects more pages than the limit', async () => {
+  it('IG6 rejects more pages than the limit', async () => {
     const { service } = await makeService({ maxPdfPages: 5 });
     expect(await errorCode(service.ingest({ bytes: await plainPdf(6) }))).toBe('422 TOO_MANY_PAGES');
   });
 
-  it('stops a parse over the time limit, and the next upload still works', async () => {
+  it('IG8 stops a parse over the time limit, and the next upload still works', async () => {
     const slowPool = createPdfWorkerPool({ timeoutMs: 50, size: 1 });
     cleanups.push(() => slowPool.close());
     const { service } = await makeService({ pool: slowPool });

@@ -59,9 +59,22 @@ describe('the /monitor room', () => {
     await Promise.all([connectedOrThrow(first), connectedOrThrow(second)]);
     await monitor.waitFor('student:joined', ({ student }) => student.sessionId === sessionId && student.connected);
 
+    const firstId = first.id ?? '';
+    expect(app.server.io.of('/tutor').sockets.has(firstId)).toBe(true); // the same id on both ends
     first.disconnect();
-    await sleep(300);
+    // A barrier, not a sleep. The server hands the disconnect to the monitor synchronously, which queues its
+    // presence update on the student's own queue; once the server has dropped the socket, a third socket's connect
+    // is queued behind that update, and the instructor's events go out in queue order on one socket. So a
+    // student:left for the first socket would arrive before the third socket's student:joined.
+    await expect.poll(() => app.server.io.of('/tutor').sockets.has(firstId), { timeout: 10_000 }).toBe(false);
+    const barrier = monitor.events.length;
+    const third = app.socket('/tutor', { token: joined.body.token });
+    await connectedOrThrow(third);
+    await expect
+      .poll(() => monitor.events.slice(barrier).some((event) => event.event === 'student:joined' && event.payload.student.sessionId === sessionId), { timeout: 10_000 })
+      .toBe(true);
     expect(monitor.all('student:left')).toEqual([]);
+    third.disconnect();
     second.disconnect();
     expect(await monitor.waitFor('student:left')).toEqual({ sessionId });
     expect((await app.classes.info(created.classId)).students[0]?.connected).toBe(false);
@@ -90,10 +103,15 @@ describe('the /monitor room', () => {
     // Stop the student where it is: the trailing edge delivers the final state, and the roster agrees.
     client.socket.disconnect();
     await monitor.waitFor('student:left');
-    await sleep(1_300);
-    const last = monitor.all('student:progress').at(-1);
-    const entry = (await app.classes.info(created.classId)).students[0];
-    expect(last).toEqual({ sessionId, chapter: entry?.chapter, percent: entry?.percent, state: entry?.state });
+    // The trailing edge comes within the throttle's second: wait for what it shows, not for a fixed time.
+    const rosterEntry = async () => (await app.classes.info(created.classId)).students[0];
+    const lastMatchesRoster = async () => {
+      const [last, entry] = [monitor.all('student:progress').at(-1), await rosterEntry()];
+      return last?.sessionId === sessionId && last.chapter === entry?.chapter && last.percent === entry?.percent && last.state === entry?.state;
+    };
+    await expect.poll(lastMatchesRoster, { timeout: 10_000 }).toBe(true);
+    const entry = await rosterEntry();
+    expect(monitor.all('student:progress').at(-1)).toEqual({ sessionId, chapter: entry?.chapter, percent: entry?.percent, state: entry?.state });
     expect(entry?.chapter).toBeGreaterThanOrEqual(0);
   });
 
@@ -154,7 +172,10 @@ describe('the /monitor room', () => {
     // B's own announcement is the first one B's student sees: A's never reached it.
     expect(await instructorB.command('class:announce', { text: 'B반 공지' })).toMatchObject({ ok: true });
     expect(await waitForNotice(b1.client, 'class:announcement')).toMatchObject({ text: 'B반 공지' });
-    await sleep(200);
+    // A barrier per student, not a sleep: an announcement is broadcast before the instructor's command is acked, so
+    // it is already on its way down every student socket it goes to; a command acked on that same socket now is
+    // answered behind it (one socket delivers in order), so any announcement it got is recorded before this ack.
+    for (const client of [a1.client, a2.client, b1.client, solo]) await client.ok('lecture:speed', { tokensPerSecond: 25 });
     for (const client of [a1.client, a2.client, b1.client, solo]) {
       expect(countNotices(client, 'class:announcement')).toBe(client === solo ? 0 : 1);
       expect(client.seqErrors).toEqual([]);

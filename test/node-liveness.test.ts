@@ -66,8 +66,10 @@ describe('class presence over two nodes', () => {
     b.monitor.studentConnected(student);
     await expect.poll(() => sent.length).toBe(2);
     a.monitor.studentDisconnected(student);
-    await expect.poll(async () => (await store.hget(keys.classStudent('c1', 's1'), 'sockets@node-a')) === '0').toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // A barrier, not a sleep: close() waits for every update node A's monitor has queued, this disconnect's
+    // included, so a student:left it sends is in `sent` once close() resolves.
+    await a.monitor.close();
+    expect(await store.hget(keys.classStudent('c1', 's1'), 'sockets@node-a')).toBe('0');
     expect(sent).toEqual(['node-a student:joined', 'node-b student:joined']);
     b.monitor.studentDisconnected(student);
     await expect.poll(() => sent.at(-1)).toBe('node-b student:left');

@@ -50,7 +50,7 @@ function item(difficulty: Difficulty, overrides: Partial<Record<keyof QuizItem, 
 const mixed = () => [item('easy'), item('easy'), item('medium'), item('medium'), item('hard')];
 
 describe('QuizAgent with Gemini', () => {
-  it('asks the generation model once at temperature 0.7 with the material inside <자료>, and returns five valid items', async () => {
+  it('QA4 QA6 asks the generation model once at temperature 0.7 with the material inside <자료>, and returns five valid items', async () => {
     const reply = mixed();
     fake.enqueue({ json: { items: reply } });
     const items = await quiz();
@@ -71,7 +71,7 @@ describe('QuizAgent with Gemini', () => {
     expect(prompt).toContain('자료 「기초 통계」 전체');
   });
 
-  it('quizzes one chapter at one difficulty when asked', async () => {
+  it('QA4 quizzes one chapter at one difficulty when asked', async () => {
     const reply = Array.from({ length: 5 }, () => item('hard'));
     fake.enqueue({ json: { items: reply } });
     expect((await quiz({ chapter: 1, difficulty: 'hard' })).map(withoutChoiceOrder)).toEqual(reply.map((entry) => withoutChoiceOrder(entry as QuizItem)));
@@ -82,7 +82,7 @@ describe('QuizAgent with Gemini', () => {
     expect(prompt).not.toContain('평균(산술평균)은');
   });
 
-  it('regenerates only the broken items (three choices, duplicate choices) and returns five valid ones', async () => {
+  it('QA5 regenerates only the broken items (three choices, duplicate choices) and returns five valid ones', async () => {
     const first = mixed();
     first[1] = item('easy', { choices: ['평균', '분산', '중앙값'] });
     first[3] = item('medium', { choices: ['평균', '분산', 'E[X]', 'e[x]'] });
@@ -102,7 +102,7 @@ describe('QuizAgent with Gemini', () => {
     for (const kept of [first[0], first[2], first[4]]) expect(prompt).toContain(`- ${String(kept?.question)}`);
   });
 
-  it('drops repeated questions, answers out of range, unlisted difficulties and malformed items, and asks again', async () => {
+  it('QA5 drops repeated questions, answers out of range, unlisted difficulties and malformed items, and asks again', async () => {
     const first = mixed();
     first[1] = { ...item('easy'), question: ` ${String(first[0]?.question)}  ` };
     first[2] = item('medium', { answer: 4 });
@@ -118,7 +118,7 @@ describe('QuizAgent with Gemini', () => {
     expect(promptOf(fake.requests[1])).toContain('난이도 구성: easy 1문항, medium 2문항 (이 순서로)');
   });
 
-  it('a reply that does not even parse is one failed round, not the end', async () => {
+  it('QA5 a reply that does not even parse is one failed round, not the end', async () => {
     const reply = mixed();
     fake.enqueue({ malformed: true }, { malformed: true }, { json: { items: reply } });
     expect((await quiz()).map(withoutChoiceOrder)).toEqual(reply.map((entry) => withoutChoiceOrder(entry as QuizItem)));
@@ -126,7 +126,7 @@ describe('QuizAgent with Gemini', () => {
     expect(fake.requests).toHaveLength(3);
   });
 
-  it('gives up with MODEL_OUTPUT_INVALID (502) when the model keeps sending broken items', async () => {
+  it('QA5 gives up with MODEL_OUTPUT_INVALID (502) when the model keeps sending broken items', async () => {
     const broken = () => ({ json: { items: Array.from({ length: 5 }, () => item('easy', { choices: ['a', 'b', 'c'] })) } });
     fake.enqueue(...Array.from({ length: MAX_GENERATION_ROUNDS }, broken));
     await expect(quiz()).rejects.toMatchObject({ code: ErrorCode.MODEL_OUTPUT_INVALID, status: 502 });

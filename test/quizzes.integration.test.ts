@@ -49,7 +49,7 @@ function expectError(reply: HttpReply<unknown>, status: number, code: string): v
 }
 
 describe.each(['memory', 'redis'] as const)('quiz upload (%s store)', (store) => {
-  it('POST /api/quizzes stores the quiz for the token\'s class (201); GET returns it with solutions; the class list has it', async (context) => {
+  it('QA1 POST /api/quizzes stores the quiz for the token\'s class (201); GET returns it with solutions; the class list has it', async (context) => {
     const app = await startTestApp(store === 'redis' ? { REDIS_URL: redis.url } : {});
     context.onTestFinished(() => app.stop());
     await storeReady(app);
@@ -87,7 +87,7 @@ describe.each(['memory', 'redis'] as const)('quiz upload (%s store)', (store) =>
 });
 
 describe('quiz authoring over HTTP', () => {
-  it('refuses missing or bad tokens with 401 and tokens of another kind or class with 403', async (context) => {
+  it('QA2 refuses missing or bad tokens with 401 and tokens of another kind or class with 403', async (context) => {
     const { app, material } = await boot(context);
     const owner = await createClass(app, { name: '통계 1반', materialId: material.id });
     const other = await createClass(app, { name: '통계 2반' });
@@ -129,7 +129,7 @@ describe('quiz authoring over HTTP', () => {
     );
   });
 
-  it('answers 400 INVALID_PAYLOAD for invalid quiz bodies and stores nothing', async (context) => {
+  it('QA3 answers 400 INVALID_PAYLOAD for invalid quiz bodies and stores nothing', async (context) => {
     const { app } = await boot(context);
     const owner = await createClass(app, { name: '통계 1반' });
     const [first] = ITEMS;
@@ -159,7 +159,7 @@ describe('quiz authoring over HTTP', () => {
     expect((await app.quizzes.listByClass(owner.classId, { limit: 50 })).items).toEqual([]);
   });
 
-  it('POST /api/materials/:id/quiz generates five valid items (easy 2, medium 2, hard 1) from the sample and stores them (201)', async (context) => {
+  it('QA4 POST /api/materials/:id/quiz generates five valid items (easy 2, medium 2, hard 1) from the sample and stores them (201)', async (context) => {
     const { app, material } = await boot(context);
     const owner = await createClass(app, { name: '통계 1반' });
     const reply = await postJson<Created>(`${app.url}/api/materials/${material.id}/quiz`, {}, bearer(owner.instructorToken));
@@ -243,7 +243,7 @@ describe('quiz generation with Gemini over HTTP', () => {
     difficulty,
   });
 
-  it('stores the validated items; a reply that stays broken answers 502 MODEL_OUTPUT_INVALID and stores nothing', async (context) => {
+  it('QA5 stores the validated items; a reply that stays broken answers 502 MODEL_OUTPUT_INVALID and stores nothing', async (context) => {
     const { app, material } = await boot(context, geminiEnv());
     const owner = await createClass(app, { name: '통계 1반' });
     fake.requests.length = 0;

@@ -36,7 +36,7 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, cle
       used.clear();
     });
 
-    describe('strings', () => {
+    describe('ST1 strings', () => {
       it('gets null for a missing key and round-trips a value', async () => {
         const k = key('greeting');
         expect(await store.get(k)).toBeNull();
@@ -114,7 +114,7 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, cle
       });
     });
 
-    describe('bytes', () => {
+    describe('ST2 bytes', () => {
       it('round-trips binary data including 0x00 and invalid UTF-8', async () => {
         const k = key('binary');
         const bytes = Buffer.from([0x00, 0xff, 0xfe, 0x00, 0xc3, 0x28, 0x80, 0x0a, 0x0d, 0x00]);
@@ -158,7 +158,7 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, cle
       });
     });
 
-    describe('keys', () => {
+    describe('ST3 keys', () => {
       it('del counts the keys that existed; exists follows', async () => {
         const [a, b, missing] = [key('a'), key('b'), key('missing')];
         await store.set(a, '1');
@@ -193,7 +193,7 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, cle
       });
     });
 
-    describe('hashes', () => {
+    describe('ST4 hashes', () => {
       it('hset, hget, hgetall, hlen, hdel', async () => {
         const k = key('hash');
         expect(await store.hget(k, 'a')).toBeNull();
@@ -264,7 +264,7 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, cle
       });
     });
 
-    describe('sorted sets', () => {
+    describe('ST5 sorted sets', () => {
       it('zadd, zscore, zcard, zrem; an emptied set no longer exists', async () => {
         const k = key('scores');
         expect(await store.zscore(k, 'a')).toBeNull();
@@ -356,7 +356,7 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, cle
       });
     });
 
-    describe('streams', () => {
+    describe('ST6 streams', () => {
       it('xadd returns strictly increasing `${ms}-${seq}` ids', async () => {
         const k = key('ids');
         const ids: string[] = [];
@@ -553,7 +553,7 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, cle
       });
     });
 
-    describe('batched reads', () => {
+    describe('ST7 batched reads', () => {
       it('mget reads many strings in order; missing keys and other types read as null', async () => {
         const [a, b, hash, missing] = [key('a'), key('b'), key('hash'), key('missing')];
         await store.set(a, '가');
@@ -572,7 +572,7 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, cle
       });
     });
 
-    describe('leases', () => {
+    describe('ST8 leases', () => {
       it('one owner at a time', async () => {
         const k = key('lease');
         expect(await store.leaseOwner(k)).toBeNull();
@@ -623,7 +623,7 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, cle
       });
     });
 
-    describe('lifecycle', () => {
+    describe('ST9 lifecycle', () => {
       it('reports its kind and answers ping', async () => {
         expect(['memory', 'redis']).toContain(store.kind);
         await expect(store.ping()).resolves.toBeUndefined();

@@ -4,7 +4,7 @@ import { storeContract } from './store-contract.js';
 
 storeContract('MemoryStore', async () => new MemoryStore());
 
-describe('MemoryStore with an injected clock', () => {
+describe('ST10 MemoryStore with an injected clock', () => {
   it('expires keys exactly at their deadline', async () => {
     let now = 1_000_000;
     const store = new MemoryStore({ clock: () => now });

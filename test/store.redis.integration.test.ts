@@ -5,7 +5,7 @@ import { TEST_REDIS_URL, uniquePrefix } from './support/redis-server.js';
 
 storeContract('RedisStore', async () => new RedisStore({ url: TEST_REDIS_URL }));
 
-describe('RedisStore across nodes', () => {
+describe('ST11 RedisStore across nodes', () => {
   it('a tail on one store sees entries added through another (two nodes, one Redis)', async () => {
     const nodeA = new RedisStore({ url: TEST_REDIS_URL });
     const nodeB = new RedisStore({ url: TEST_REDIS_URL });
