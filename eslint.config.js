@@ -38,9 +38,8 @@ function boundaries(folder) {
   };
 }
 
-/** Modules of src/ whose values the browser bundle may import: no runtime dependencies (no zod). */
-const BROWSER_SAFE_PROTOCOL = ['ack', 'error-codes', 'error-messages', 'tutor-phases'];
-const BROWSER_UNSAFE_SRC = `(^|/)src/(?!protocol/(${BROWSER_SAFE_PROTOCOL.join('|')})\\.js$)`;
+/** What of src/ the browser bundle may import values from: the wire protocol (types and constants, no zod). */
+const BROWSER_UNSAFE_SRC = '(^|/)src/(?!protocol/wire/)';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'public/vendor/**', 'public/build/**', 'data/**', 'coverage/**'] },
@@ -59,8 +58,21 @@ export default tseslint.config(
   boundaries(undefined),
   // The composition root and server: they put transports and features together, entering folders by their index.
   { files: ['src/app.ts', 'src/main.ts', 'src/server.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [deepImport(FOLDERS)] }] } },
-  // Until the quiz runtime gets its RoomMember port (issue 11 §1), local-room.ts holds raw sockets.
-  { files: ['src/quiz/local-room.ts'], rules: { 'no-restricted-imports': 'off' } },
+  {
+    // The wire protocol is bundled into the browser client as is: types and constants only, nothing from outside.
+    files: ['src/protocol/wire/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(?!\\./)', message: 'src/protocol/wire/ is browser-safe: it imports only its own files (no zod, no node, no packages).' },
+            { regex: '^\\./.*/', message: 'src/protocol/wire/ is one flat folder of its own files.' },
+          ],
+        },
+      ],
+    },
+  },
   // The browser client (docs/ARCHITECTURE.md, "Browser client"): the bundle takes values only from the server's
   // browser-safe protocol modules (anything else of src/ as `import type`, which esbuild drops), and its layers
   // import downwards only: pages -> ui -> net.
@@ -78,7 +90,7 @@ export default tseslint.config(
             {
               regex: BROWSER_UNSAFE_SRC,
               allowTypeImports: true,
-              message: 'The bundle takes values only from browser-safe src/protocol/ modules; import anything else of src/ as a type.',
+              message: 'The bundle takes values only from src/protocol/wire/ (browser-safe); import anything else of src/ as a type.',
             },
             ...(layers.length > 0 ? [{ regex: `^(\\.\\./)+(${layers.join('|')})/`, message: 'client/ layers import downwards only: pages -> ui -> net.' }] : []),
           ],

@@ -9,6 +9,7 @@
  * server's own tokenizer). Prints one JSON line; `clientCpuPct` shows whether the client process itself was the
  * limit (it shares this machine's two cores with the server).
  */
+import { PROTOCOL_VERSION } from '../src/protocol/wire/ack.js';
 import { io, type Socket } from 'socket.io-client';
 import { countTokens } from '../src/lecture/tokenizer.js';
 import {
@@ -54,7 +55,7 @@ try {
       body: JSON.stringify({ materialId, nickname: `학생${index}` }),
     });
     const { token } = (await response.json()) as { token: string };
-    const socket = io(`${server.url}/tutor`, { auth: { token }, transports: ['websocket'], reconnection: false });
+    const socket = io(`${server.url}/tutor`, { auth: { protocolVersion: PROTOCOL_VERSION, token }, transports: ['websocket'], reconnection: false });
     sockets.push(socket);
     // One uninterrupted run of lecture deltas: its first arrival and the tokens delivered since.
     let run: { start: number; tokens: number } | undefined;

@@ -9,6 +9,7 @@
  * `student:progress` showing it (throttled to one per second per student by design, so up to ~1 s of that lag is the
  * throttle). Prints one JSON line.
  */
+import { PROTOCOL_VERSION } from '../src/protocol/wire/ack.js';
 import { io, type Socket } from 'socket.io-client';
 import {
   connectInBatches,
@@ -144,7 +145,7 @@ try {
   const progressed = new ProgressLag();
 
   const instructor = io(`${server.url}/monitor`, {
-    auth: { token: created.instructorToken },
+    auth: { protocolVersion: PROTOCOL_VERSION, token: created.instructorToken },
     transports: ['websocket'],
     reconnection: false,
   });
@@ -162,7 +163,7 @@ try {
     const joined = await post<{ sessionId: string; token: string }>(`${server.url}/api/classes/${created.code}/join`, {
       nickname: `학생${index}`,
     });
-    const socket = io(`${server.url}/tutor`, { auth: { token: joined.token }, transports: ['websocket'], reconnection: false });
+    const socket = io(`${server.url}/tutor`, { auth: { protocolVersion: PROTOCOL_VERSION, token: joined.token }, transports: ['websocket'], reconnection: false });
     sockets.push(socket);
     socket.onAny((event: string, payload: { questionId?: string; chapter?: number }) => {
       if (event === 'lecture:delta' || event === 'tutor:reply-delta') return;

@@ -28,6 +28,7 @@
  * The clients share the machine's cores with the servers and Redis: on a small machine their CPU use (`clientCpuPct`,
  * of one core) inflates every latency, and their own event-loop delay is part of each figure.
  */
+import { PROTOCOL_VERSION } from '../src/protocol/wire/ack.js';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { io, type Socket } from 'socket.io-client';
@@ -96,7 +97,7 @@ async function request<T>(url: string, init: { method?: string; body?: unknown; 
 }
 
 function connectQuiz(url: string, auth: Record<string, unknown> = {}): Promise<Socket> {
-  const socket = io(`${url}/quiz`, { auth, transports: ['websocket'], reconnection: false, forceNew: true, timeout: 60_000 });
+  const socket = io(`${url}/quiz`, { auth: { protocolVersion: PROTOCOL_VERSION, ...auth }, transports: ['websocket'], reconnection: false, forceNew: true, timeout: 60_000 });
   return new Promise((resolve, reject) => {
     socket.once('connect', () => resolve(socket));
     socket.once('connect_error', (error) => {

@@ -1,4 +1,4 @@
-import { ErrorCode, type WireError } from './protocol/error-codes.js';
+import { ErrorCode, type WireError } from './protocol/wire/error-codes.js';
 
 export interface AppErrorOptions {
   /** HTTP status to answer with when this error reaches an HTTP boundary. */

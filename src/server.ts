@@ -3,13 +3,13 @@ import path from 'node:path';
 import express, { type Express } from 'express';
 import type { Server as SocketServer, ServerOptions } from 'socket.io';
 import type { Config } from './config.js';
-import { ErrorCode } from './protocol/error-codes.js';
+import { ErrorCode } from './protocol/wire/error-codes.js';
 import { apiNotFound, createClassesRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMetricsRouter, createMetricsServer, createQuizzesRouter, createRoomsRouter, createSessionsRouter, errorMiddleware, securityHeaders } from './http/index.js';
 import type { LanguageModel } from './llm/index.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { nodeModulesDir, publicDir } from './paths.js';
-import { createMonitorPort, createSocketServer, registerMonitorNamespace, registerQuizNamespace, registerTutorNamespace } from './realtime/index.js';
+import { createMonitorPort, createSocketServer, registerMonitorNamespace, registerQuizNamespace, registerTutorNamespace, typedNamespaces } from './realtime/index.js';
 import type { Store } from './store/index.js';
 import type { MaterialService } from './materials/index.js';
 import type { LectureService } from './lecture/index.js';
@@ -99,16 +99,17 @@ export function createServer(deps: ServerDeps): LecternServer {
 
   const httpServer = createHttpServer(app);
   const io = createSocketServer(httpServer, { metrics, ...(deps.socketAdapter ? { adapter: deps.socketAdapter } : {}) });
-  registerTutorNamespace(io.of('/tutor'), {
+  const namespaces = typedNamespaces(io);
+  registerTutorNamespace(namespaces.tutor, {
     lectures: deps.lectures,
     signer: deps.signer,
     logger,
     presence: deps.monitor,
     multiNode: deps.socketAdapter !== undefined,
   });
-  registerMonitorNamespace(io.of('/monitor'), { monitor: deps.monitor, classes: deps.classes, signer: deps.signer, logger });
+  registerMonitorNamespace(namespaces.monitor, { monitor: deps.monitor, classes: deps.classes, signer: deps.signer, logger });
   deps.monitor.attach(createMonitorPort(io));
-  registerQuizNamespace(io.of('/quiz'), {
+  registerQuizNamespace(namespaces.quiz, {
     rooms: deps.rooms,
     runtime: deps.roomRuntime,
     signer: deps.signer,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { Material } from '../src/materials/index.js';
-import type { SessionSnapshot, TranscriptItem } from '../src/protocol/tutor.js';
+import type { SessionSnapshot, TranscriptItem } from '../src/protocol/wire/tutor.js';
 import {
   answerChecks,
   askHand,

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ModelError } from '../src/llm/model-error.js';
-import { ErrorCode } from '../src/protocol/error-codes.js';
+import { ErrorCode } from '../src/protocol/wire/error-codes.js';
 import { QuizItem, type Difficulty } from '../src/protocol/quiz.js';
 import { generateQuiz, MAX_GENERATION_ROUNDS, QUIZ_TEMPERATURE } from '../src/quiz/quiz-agent.js';
 import { fakeGeminiModel, FakeGemini, type RecordedRequest } from './support/fake-gemini.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { hasFinalConsonant, termsMatch } from '../src/text/korean-text.js';
 import { createOfflineModel } from '../src/llm/offline-model.js';
 import { offlineTasks } from '../src/offline-tasks.js';
-import { ErrorCode } from '../src/protocol/error-codes.js';
+import { ErrorCode } from '../src/protocol/wire/error-codes.js';
 import { QuizItem, type Difficulty } from '../src/protocol/quiz.js';
 import {
   difficultyInstruction,

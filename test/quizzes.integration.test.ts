@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { Material } from '../src/materials/index.js';
-import { ErrorCode } from '../src/protocol/error-codes.js';
+import { ErrorCode } from '../src/protocol/wire/error-codes.js';
 import { QuizItem, type Quiz } from '../src/protocol/quiz.js';
 import { generateQuizItems, loadQuizSource } from '../src/quiz/quiz-agent.js';
 import { keys } from '../src/store/keys.js';

@@ -4,7 +4,7 @@ import type { EmbedOptions, LanguageModel } from '../src/llm/model.js';
 import { createOfflineModel } from '../src/llm/offline-model.js';
 import { planFromDocument } from '../src/materials/chapter-plan.js';
 import { readPdf } from '../src/materials/pdf-reader.js';
-import { ErrorCode } from '../src/protocol/error-codes.js';
+import { ErrorCode } from '../src/protocol/wire/error-codes.js';
 import { RetrievalService, type ChunkSource, type Passage, type RetrievalFilters } from '../src/retrieval/index.js';
 import { keys } from '../src/store/keys.js';
 import { MemoryStore } from '../src/store/memory-store.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TokenRefusal, TokenSigner, authorizeToken } from '../src/auth/index.js';
-import { ErrorCode } from '../src/protocol/error-codes.js';
+import { ErrorCode } from '../src/protocol/wire/error-codes.js';
 
 /** The one mapping from a refused token to a wire code and HTTP status (rule A1 of test/SPEC.md). */
 

@@ -1,3 +1,4 @@
+import { PROTOCOL_VERSION } from '../src/protocol/wire/ack.js';
 import { Redis } from 'ioredis';
 import { io as connect } from 'socket.io-client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +29,7 @@ async function node(redisUrl: string, nodeId: string): Promise<MainProcess> {
 }
 
 function studentSocket(url: string, token: string) {
-  return connect(`${url}/tutor`, { auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
+  return connect(`${url}/tutor`, { auth: { protocolVersion: PROTOCOL_VERSION, token }, transports: ['websocket'], reconnection: false, forceNew: true });
 }
 
 describe('tokens across a restart with no TOKEN_SECRET', () => {

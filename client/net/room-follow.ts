@@ -1,4 +1,4 @@
-import type { LeaderboardPayload, PodiumPayload, QuestionPayload, RoomStatePayload } from '../../src/protocol/quiz.js';
+import type { LeaderboardPayload, PodiumPayload, QuestionPayload, RoomStatePayload } from '../../src/protocol/wire/index.js';
 import type { QuizSocket } from './quiz-protocol.js';
 
 /** A `room:state` snapshot while a question is previewed or open. */

@@ -1,5 +1,5 @@
 import { io, type Socket } from 'socket.io-client';
-import type { Ack } from '../../src/protocol/ack.js';
+import { PROTOCOL_VERSION, type Ack, type Command, type CommandMap as WireCommandMap, type EventListeners, type HandshakeAuth, type NamespaceName, type Namespaces } from '../../src/protocol/wire/index.js';
 
 /**
  * The typed socket every page and test client talks through: server events as socket.io listener maps, commands as
@@ -7,22 +7,18 @@ import type { Ack } from '../../src/protocol/ack.js';
  * when offline or when the ack never comes), so no caller handles a throw or a hang.
  */
 
-/** What a server event map (`event -> payload`) looks like to socket.io: a map of listeners. */
-export type Listeners<Events> = { [K in keyof Events]: (payload: Events[K]) => void };
-
-/** A namespace's commands: the payload each takes and what its ack carries besides `ok: true`. */
-export type CommandMap = Record<string, { payload: object; result: object }>;
+/** A namespace's commands (src/protocol/wire): the payload each takes and what its ack carries besides `ok: true`. */
+export type CommandMap<Commands> = WireCommandMap<Commands>;
 
 /** The client-to-server side of a command map, as socket.io types emits with an acknowledgement. */
-export type Emitters<Commands extends CommandMap> = {
-  [K in keyof Commands]: (payload: Commands[K]['payload'], ack: (response: Ack<Commands[K]['result']>) => void) => void;
+export type Emitters<Commands> = {
+  [K in keyof Commands]: Commands[K] extends Command<infer Payload, infer Result> ? (payload: Payload, ack: (response: Ack<Result>) => void) => void : never;
 };
 
-export type TypedSocket<Events, Commands extends CommandMap> = Socket<Listeners<Events>, Emitters<Commands>>;
+export type TypedSocket<Events, Commands> = Socket<EventListeners<Events>, Emitters<Commands>>;
 
-/** Whether two maps name the same keys (a type-level check: `Assert<SameKeys<A, B>>` fails to compile if not). */
-export type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false;
-export type Assert<T extends true> = T;
+/** The typed socket of a namespace, from the protocol's one table (`Namespaces`). */
+export type NamespaceSocket<N extends NamespaceName> = TypedSocket<Namespaces[N]['events'], Namespaces[N]['commands']>;
 
 /** Errors made on this side of the wire: no connection, or no ack in time. */
 export interface LocalError {
@@ -48,7 +44,7 @@ export interface CommandOptions {
 }
 
 /** Sends a command and resolves with its ack, or with a local error when offline or when the ack times out. */
-export function sendCommand<Commands extends CommandMap, K extends keyof Commands & string>(
+export function sendCommand<Commands extends CommandMap<Commands>, K extends keyof Commands & string>(
   socket: TypedSocket<unknown, Commands> | undefined | null,
   name: K,
   payload: Commands[K]['payload'],
@@ -79,10 +75,12 @@ export function refusalData(error: unknown): RefusalData | undefined {
   return typeof data === 'object' && data !== null ? (data as RefusalData) : undefined;
 }
 
-/**
- * Opens a page's socket on a namespace (websocket only: several server nodes need no sticky sessions). The caller
- * names the namespace's typed socket: `const socket: QuizSocket = openSocket('/quiz', auth)`.
- */
-export function openSocket(namespace: string, auth: Record<string, unknown>): Socket {
-  return io(namespace, { auth, transports: ['websocket'] });
+/** The handshake `auth` of this build: its `PROTOCOL_VERSION` (the server refuses another one) and the token if any. */
+export function handshakeAuth(token?: string | null): HandshakeAuth {
+  return token ? { protocolVersion: PROTOCOL_VERSION, token } : { protocolVersion: PROTOCOL_VERSION };
+}
+
+/** Opens a page's typed socket on a namespace (websocket only: several server nodes need no sticky sessions). */
+export function openSocket<N extends NamespaceName>(namespace: N, token?: string | null): NamespaceSocket<N> {
+  return io(namespace, { auth: handshakeAuth(token), transports: ['websocket'] });
 }

@@ -1,4 +1,4 @@
-import type { SessionSnapshot, TutorServerEvents } from '../../src/protocol/tutor.js';
+import type { SessionSnapshot, TutorServerEvents } from '../../src/protocol/wire/index.js';
 import { watchConnection, closeSocket, type LifecycleHandlers } from './lifecycle.js';
 import { SeqCursor } from './seq-cursor.js';
 import { openSocket, sendCommand, type CommandAck } from './socket.js';
@@ -35,7 +35,7 @@ export class TutorConnection {
 
   constructor(token: string, private readonly handlers: TutorConnectionHandlers, lastSeq = 0) {
     this.cursor = new SeqCursor(lastSeq);
-    this.socket = openSocket('/tutor', { token });
+    this.socket = openSocket('/tutor', token);
     watchConnection(this.socket, {
       state: (state) => handlers.state(state),
       connected: () => {

@@ -6,9 +6,9 @@
 // A student may also join an instructor's class with its code: the same session flow, plus the class's
 // announcements and the instructor's acknowledgement of a raised hand, which carry no seq (they are not session
 // events). The raise-hand dialogue lives in classroom/hand-panel.ts.
-import { ERROR_MESSAGES } from '../../src/protocol/error-messages.js';
-import type { PublicPhase, SessionSnapshot, TutorServerEvents } from '../../src/protocol/tutor.js';
-import { HAND_PHASES, HAND_REPLY_KINDS } from '../../src/protocol/tutor-phases.js';
+import { ERROR_MESSAGES } from '../../src/protocol/wire/index.js';
+import type { PublicPhase, SessionSnapshot, TutorServerEvents } from '../../src/protocol/wire/index.js';
+import { HAND_PHASES, HAND_REPLY_KINDS } from '../../src/protocol/wire/index.js';
 import type { CommandAck } from '../net/socket.js';
 import { TutorConnection } from '../net/tutor-connection.js';
 import type { SessionEvent, TutorCommandName, TutorCommands } from '../net/tutor-protocol.js';
@@ -30,6 +30,9 @@ import { forgetSession, loadSession, saveSession, type StoredSession } from './c
  * less than a snapshot, e.g. `tutor:verdict` gives no chapter).
  */
 type ShownPhase = { kind: PublicPhase['kind']; chapter?: number | undefined; questionId?: string; parentQuestionId?: string; reason?: 'student' | 'error' };
+
+/** A command's `state` (the session's state kind) as a phase kind: the server names its states like the public phases. */
+const phaseKind = (state: string | undefined) => state as PublicPhase['kind'] | undefined;
 
 const classroom = $('classroom');
 const materialTitle = $('material-title');
@@ -289,7 +292,7 @@ pauseButton.addEventListener('click', async () => {
   pauseButton.disabled = true;
   const ack = await command(resuming ? 'lecture:resume' : 'lecture:pause', {});
   if (ack.ok) {
-    const kind = ack.state ?? (resuming ? 'streaming' : 'paused');
+    const kind = phaseKind(ack.state) ?? (resuming ? 'streaming' : 'paused');
     setPhase({ ...phase, kind, ...(kind === 'paused' ? { reason: 'student' as const } : {}) });
   } else {
     showControlError(ack);
@@ -368,7 +371,7 @@ sessionError.resume.addEventListener('click', async () => {
   const ack = await whileBusy(sessionError.resume, null, () => command('lecture:resume', {}));
   if (ack.ok) {
     sessionError.hide();
-    setPhase({ ...phase, kind: ack.state ?? 'streaming' });
+    setPhase({ ...phase, kind: phaseKind(ack.state) ?? 'streaming' });
   } else if (ack.error.code === 'NOT_PAUSED') {
     sessionError.hide();
   } else {

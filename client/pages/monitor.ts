@@ -197,7 +197,7 @@ function closeRoom(): void {
 }
 
 function connect(entry: StoredClass): void {
-  const live: MonitorSocket = openSocket('/monitor', { token: entry.instructorToken });
+  const live: MonitorSocket = openSocket('/monitor', entry.instructorToken);
   socket = live;
   watchConnection(live, {
     state: (state) => showConnection(connection, state),

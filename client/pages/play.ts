@@ -4,11 +4,11 @@
 // so a reload reconnects with it and the server's `room:state` snapshot (with `me`: score, rank and the answer already
 // sent) redraws the same screen (client/net's followRoom). Kicked or expired players go back to the join form.
 // Question text, choices and nicknames are untrusted: they reach the DOM as textContent only.
-import type { LeaderboardPayload, PublicQuestion, QuestionPayload, RevealPayload, RoomOptions } from '../../src/protocol/quiz.js';
+import type { LeaderboardPayload, PublicQuestion, QuestionPayload, RevealPayload, RoomOptions } from '../../src/protocol/wire/index.js';
 import { closeSocket, watchConnection } from '../net/lifecycle.js';
 import type { QuizCommands, QuizSocket } from '../net/quiz-protocol.js';
 import { followRoom } from '../net/room-follow.js';
-import { openSocket, sendCommand } from '../net/socket.js';
+import { handshakeAuth, openSocket, sendCommand } from '../net/socket.js';
 import { showConnection } from '../ui/connection-badge.js';
 import { Countdown } from '../ui/countdown.js';
 import { $ } from '../ui/dom.js';
@@ -160,7 +160,7 @@ joinForm.addEventListener('submit', async (event) => {
   entry = { roomId: ack.roomId, code, playerId: ack.playerId, playerToken: ack.playerToken, nickname, joinedAt: Date.now() };
   playerRooms.remember(entry);
   // Reconnections of this socket (a network blip) now come back as this player, not as a guest.
-  guest.auth = { token: ack.playerToken };
+  guest.auth = handshakeAuth(ack.playerToken);
   enterGame(entry);
   showConnection(connection, 'connected');
 });
@@ -206,7 +206,7 @@ function enterGame(joined: PlayerRoom): void {
 
 /** The player's socket: with a token (re-entering a room) or as a guest (joining). */
 function connectAs(token: string | null): QuizSocket {
-  const current: QuizSocket = openSocket('/quiz', token ? { token } : {});
+  const current: QuizSocket = openSocket('/quiz', token);
   socket = current;
   watchConnection(current, {
     state: (state) => {

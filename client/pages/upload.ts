@@ -1,7 +1,7 @@
 // Upload page: pick or drop a PDF, watch the upload progress, then see the chapters with a link to each slice.
 // Everything the server sends is inserted with textContent, never as HTML.
 import type { Chapter, ChapterSource, Material } from '../../src/materials/types.js';
-import type { ErrorCode } from '../../src/protocol/error-codes.js';
+import type { ErrorCode } from '../../src/protocol/wire/index.js';
 import { fetchPage, type ErrorBody } from '../net/http.js';
 import { $, element } from '../ui/dom.js';
 import { errorText } from '../ui/messages.js';

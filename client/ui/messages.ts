@@ -1,4 +1,4 @@
-import { ERROR_MESSAGES } from '../../src/protocol/error-messages.js';
+import { ERROR_MESSAGES } from '../../src/protocol/wire/index.js';
 
 /** An error as it reaches a page: a socket ack's, an HTTP body's or a refused handshake's (any part may be missing). */
 export interface ErrorLike {

@@ -1,4 +1,4 @@
-import type { LeaderboardRow, Phase } from '../../src/protocol/quiz.js';
+import type { LeaderboardRow, Phase } from '../../src/protocol/wire/index.js';
 import { element, type AttributeValue } from './dom.js';
 
 /**

@@ -1,5 +1,5 @@
 import { AppError } from '../errors.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { TokenCheck, TokenKind, TokenPayload, TokenSigner } from './tokens.js';
 
 /** Why a token was refused: unreadable, not signed by us, expired, or valid but of another kind. */

@@ -2,8 +2,8 @@ import { AppError } from '../errors.js';
 import type { ActivityObserver, SessionActivity } from '../lecture/index.js';
 import type { Logger } from '../logger.js';
 import type { HandServerEvents, MonitorServerEvents } from '../protocol/classroom.js';
-import { ErrorCode } from '../protocol/error-codes.js';
-import type { TutorEvent } from '../protocol/tutor.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
+import type { TutorEvent } from '../protocol/wire/tutor.js';
 import type { ClassRepository } from './class-repository.js';
 import { rosterProgress, sameProgress, type Progress } from './roster-progress.js';
 

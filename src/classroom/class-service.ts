@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
 import { JOIN_CODE_ALPHABET, type ClassInfo, type CreateClassBody, type JoinClassBody } from '../protocol/classroom.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { PageRequest } from '../protocol/page.js';
 import type { ClassMonitor } from './class-monitor.js';
 import type { ClassRepository } from './class-repository.js';

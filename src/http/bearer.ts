@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { authorizeToken, isTokenRefusal, type TokenKind, type TokenPayload, type TokenSigner } from '../auth/index.js';
 import { AppError } from '../errors.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 
 /**
  * The request's bearer token (`Authorization: Bearer …`; never in the URL, where logs would keep it), which must be

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, toWireError } from '../errors.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { Logger } from '../logger.js';
 
 /** Unknown routes under /api answer a JSON NOT_FOUND instead of express's HTML page. */

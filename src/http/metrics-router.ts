@@ -4,7 +4,7 @@ import express, { Router, type Request } from 'express';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { errorMiddleware } from './error-middleware.js';
 import { securityHeaders } from './security-headers.js';
 

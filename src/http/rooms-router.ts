@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import QRCode from 'qrcode';
 import type { TokenSigner } from '../auth/index.js';
 import { AppError } from '../errors.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { PageQuery } from '../protocol/page.js';
 import { CreateRoomBody, RoomCode } from '../protocol/quiz.js';
 import { resultsCsv, type RoomResults, type RoomService } from '../quiz/index.js';

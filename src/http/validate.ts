@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { z } from 'zod';
 import { AppError } from '../errors.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 
 /** Turns a zod failure into the one INVALID_PAYLOAD error every boundary answers with. */
 export function invalidPayload(error: z.ZodError): AppError {

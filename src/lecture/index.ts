@@ -8,3 +8,4 @@ export { lectureOfflineTasks } from './offline-tasks.js';
 export type { PacerEmitMeta } from './pacer.js';
 export { observeActivity, type ActivityObserver, type SessionActivity } from './session-activity.js';
 export type { SessionActor, SessionObserver } from './session-actor.js';
+export type { SessionPort } from './session-port.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { LanguageModel } from '../llm/index.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { TokenSigner } from '../auth/index.js';
 import { keys, type Store } from '../store/index.js';
 import { FeedHub } from './chapter-feed.js';

@@ -1,4 +1,4 @@
-import type { TutorEvent } from '../protocol/tutor.js';
+import type { TutorEvent } from '../protocol/wire/tutor.js';
 import type { SessionObserver } from './session-actor.js';
 import type { SessionProfile } from './session-repository.js';
 import { chapterOf, type SessionState } from './session-state.js';

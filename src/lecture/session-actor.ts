@@ -1,8 +1,8 @@
 import { AppError, StoreUnavailableError, toWireError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { TextStream } from '../llm/index.js';
-import { ErrorCode } from '../protocol/error-codes.js';
-import type { ReplyKind, TranscriptItem, TutorEvent } from '../protocol/tutor.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
+import type { ReplyKind, TranscriptItem, TutorEvent } from '../protocol/wire/tutor.js';
 import type { FeedHub } from './chapter-feed.js';
 import type { LectureGenerator, LectureMaterial } from './lecture-generator.js';
 import { displayText, LectureView } from './lecture-view.js';
@@ -11,7 +11,10 @@ import type { QaTutor } from './qa-tutor.js';
 import { acceptsAsk, acceptsReply, onAsk, onReply, startDialogue } from './hand/hand-dialogue.js';
 import type { StudentAssistant } from './hand/student-assistant.js';
 import { runHandStep, type HandHost, type HandRaised, type ReplyOptions } from './hand/hand-steps.js';
-import { replayOrSnapshot, sendSnapshot, type EmittedView, type ResumeHost } from './session-resume.js';
+import { Interrupts } from './interrupts.js';
+import { SessionOutbox } from './session-outbox.js';
+import type { SessionPort } from './session-port.js';
+import { replayOrSnapshot, sendSnapshot, type ResumeHost } from './session-resume.js';
 import { waitForStore } from './store-recovery.js';
 import type { SessionProfile, SessionRecord, SessionRepository } from './session-repository.js';
 import {
@@ -26,10 +29,7 @@ import {
 import { runTutoringStep, type TutoringHost } from './tutoring-steps.js';
 import type { Store } from '../store/index.js';
 
-/** Where a session's events go: every socket of the session attached to this node. */
-export interface SessionPort {
-  emit(event: string, payload: object): void;
-}
+export type { SessionPort };
 
 /** Progress facts for observers (the instructor's monitor); called after the fact is persisted. */
 export interface SessionObserver {
@@ -65,18 +65,18 @@ const commandError = (code: ErrorCode, message: string) => new AppError(code, me
  * and every event is logged with its seq before it is emitted, so a reconnecting client (on any node) can be
  * replayed or snapshotted to exactly where it was.
  *
- * Concurrency model: all writes and emits go through one promise queue (order = seq order). The drive loop runs
- * one step at a time; external commands (pause, detach) bump `epoch`, which makes a running step stop at its
- * next check without writing anything further.
+ * Concurrency model: all writes and emits go through one promise queue, the outbox (order = seq order). The drive
+ * loop runs one step at a time; external commands (pause, detach) interrupt the current epoch (Interrupts), which
+ * makes a running step stop at its next check without writing anything further. The steps (hand-steps.ts,
+ * tutoring-steps.ts) get those two objects, not callbacks into the actor.
  */
 export class SessionActor {
-  private queue: Promise<void> = Promise.resolve();
   private readonly pacer: Pacer;
   private target: Target | undefined;
-  private epoch = 0;
-  /** Wakes every wait of the current epoch when it is interrupted. */
-  private readonly wakers = new Set<() => void>();
-  private abort = new AbortController();
+  /** Every write and emit, in one order; numbers the events (see SessionOutbox). */
+  private readonly outbox: SessionOutbox;
+  /** The epochs that pause, raise-hand, close and store outages interrupt (see Interrupts). */
+  private readonly interrupts: Interrupts;
   private driving: Promise<void> | undefined;
   private kicked = false;
   /** A raise-hand step failed and was reported; lecture:resume retries it. */
@@ -86,16 +86,6 @@ export class SessionActor {
   private suspended = true;
   /** The student paused while a reply streams: its display holds while it keeps generating. */
   private replyHeld = false;
-  /**
-   * A write to the store failed because it is unreachable: the session holds (nothing is written or emitted, the
-   * drive loop stays off) until the store answers again, then reloads what the store has and goes on (see loseStore).
-   */
-  private storeDown = false;
-  /**
-   * What the client has been sent so far: updated in the queue right after each emit, so a snapshot or replay
-   * built in the queue matches the events exactly (the in-memory record runs ahead of the queue).
-   */
-  private readonly emitted: EmittedView;
   private readonly view: LectureView;
 
   constructor(
@@ -109,7 +99,15 @@ export class SessionActor {
       emit: (text, meta) => this.onPacerEmit(text, meta),
     });
     this.pacer.pause();
-    this.emitted = { seq: record.seq, state: record.state, reply: undefined };
+    this.outbox = new SessionOutbox({
+      record,
+      repository: deps.repository,
+      port: deps.port,
+      logger: deps.logger,
+      ...(deps.observer?.onEvent ? { observe: deps.observer.onEvent.bind(deps.observer) } : {}),
+      onStoreLost: () => this.loseStore(),
+    });
+    this.interrupts = new Interrupts({ sessionId: record.profile.id });
     this.view = new LectureView(deps);
   }
 
@@ -149,33 +147,33 @@ export class SessionActor {
     if (this.record.state.kind === 'idle') {
       const first = this.deps.material.chapters[0];
       if (!first) {
-        this.transition({ kind: 'finished' }, [{ event: 'lecture:end', payload: {} }]);
+        this.outbox.transition({ kind: 'finished' }, [{ event: 'lecture:end', payload: {} }]);
       } else {
-        this.transition({ kind: 'streaming', chapter: first.index, offset: 0 }, [
+        this.outbox.transition({ kind: 'streaming', chapter: first.index, offset: 0 }, [
           { event: 'lecture:chapter-start', payload: { chapter: first.index, title: first.title } },
         ]);
       }
     }
     this.kick();
-    await this.queue;
+    await this.outbox.settled();
     return { state: this.record.state.kind };
   }
 
   async pause(): Promise<{ state: string }> {
     const state = this.record.state;
     if (state.kind === 'streaming') {
-      this.interrupt();
+      this.interrupts.interrupt();
       this.pacer.clear();
-      this.transition({ kind: 'paused', reason: 'student', previous: state });
+      this.outbox.transition({ kind: 'paused', reason: 'student', previous: state });
     } else if (state.kind === 'tutoring' && (state.step.kind === 'supplement' || state.step.kind === 'remedial')) {
       // A reply keeps generating; only its display holds.
       this.replyHeld = true;
       this.syncPacer();
-      this.transition({ kind: 'paused', reason: 'student', previous: state });
+      this.outbox.transition({ kind: 'paused', reason: 'student', previous: state });
     } else {
       throw commandError(ErrorCode.NOT_STREAMING, '지금은 강의가 흐르고 있지 않아 일시정지할 수 없습니다.');
     }
-    await this.queue;
+    await this.outbox.settled();
     return { state: this.record.state.kind };
   }
 
@@ -185,23 +183,23 @@ export class SessionActor {
       // A failed dialogue step stays where it was (see fail()): "계속" runs it again.
       this.handStepFailed = false;
       this.kick();
-      await this.queue;
+      await this.outbox.settled();
       return { state: state.kind };
     }
     if (state.kind !== 'paused') throw commandError(ErrorCode.NOT_PAUSED, '일시정지된 상태가 아닙니다.');
     this.deps.generator.ensure(this.deps.material);
-    this.transition(state.previous);
+    this.outbox.transition(state.previous);
     this.replyHeld = false;
     this.syncPacer();
     this.kick();
-    await this.queue;
+    await this.outbox.settled();
     return { state: this.record.state.kind };
   }
 
   async setSpeed(tokensPerSecond: number): Promise<{ speed: number }> {
     this.pacer.setSpeed(tokensPerSecond);
     this.record.speed = this.pacer.speed;
-    await this.enqueue(() => this.deps.repository.saveSpeed(this.id, this.record.speed));
+    await this.outbox.enqueue(() => this.deps.repository.saveSpeed(this.id, this.record.speed));
     return { speed: this.record.speed };
   }
 
@@ -215,16 +213,16 @@ export class SessionActor {
     const at = await this.view.displayOffset(state);
     const item: TranscriptItem = { type: 'answer', chapter: at.chapter, at: at.at, questionId: id, text };
     if (state.kind === 'awaiting-answer') {
-      this.transition(
+      this.outbox.transition(
         { kind: 'tutoring', chapter: state.chapter, question: state.question, answer: text, step: { kind: 'judging' } },
         [],
         [item],
       );
     } else if (state.kind === 'tutoring' && state.step.kind === 'subquestion') {
-      this.transition({ ...state, step: { kind: 'subjudging', index: state.step.index, answer: text } }, [], [item]);
+      this.outbox.transition({ ...state, step: { kind: 'subjudging', index: state.step.index, answer: text } }, [], [item]);
     }
     this.kick();
-    await this.queue;
+    await this.outbox.settled();
     return { questionId: id };
   }
 
@@ -239,13 +237,13 @@ export class SessionActor {
       throw commandError(ErrorCode.HAND_NOT_NOW, '지금은 손을 들 수 없습니다. 잠시 후 다시 시도해 주세요.');
     }
     if (state.kind === 'streaming') {
-      this.interrupt();
+      this.interrupts.interrupt();
       this.pacer.clear();
     }
     const pausedBefore = state.kind === 'paused' && state.reason === 'student' ? { pausedBefore: true as const } : {};
-    this.transition({ kind: 'hand-raised', dialogue: startDialogue(), previous: this.latest(previous), ...pausedBefore });
+    this.outbox.transition({ kind: 'hand-raised', dialogue: startDialogue(), previous: this.latest(previous), ...pausedBefore });
     this.kick();
-    await this.queue;
+    await this.outbox.settled();
     return { state: this.record.state.kind };
   }
 
@@ -254,13 +252,13 @@ export class SessionActor {
     // Checked after the await, in the same tick as the transition: a concurrent command cannot slip in between.
     const state = this.handState();
     if (!acceptsAsk(state.dialogue)) throw commandError(ErrorCode.NOT_ASKED, '지금은 질문을 받을 차례가 아닙니다.');
-    this.transition(
+    this.outbox.transition(
       { ...state, dialogue: onAsk(state.dialogue, text) },
       [{ event: 'hand:asked', payload: { text } }],
       [{ type: 'student', ...place, text }],
     );
     this.kick();
-    await this.queue;
+    await this.outbox.settled();
     return { state: this.record.state.kind };
   }
 
@@ -268,9 +266,9 @@ export class SessionActor {
     const place = await this.handPlace();
     const state = this.handState();
     if (!acceptsReply(state.dialogue)) throw commandError(ErrorCode.NOT_ASKED, '지금은 답할 확인 질문이 없습니다.');
-    this.transition({ ...state, dialogue: onReply(state.dialogue, text) }, [], [{ type: 'student', ...place, text }]);
+    this.outbox.transition({ ...state, dialogue: onReply(state.dialogue, text) }, [], [{ type: 'student', ...place, text }]);
     this.kick();
-    await this.queue;
+    await this.outbox.settled();
     return { state: this.record.state.kind };
   }
 
@@ -278,18 +276,18 @@ export class SessionActor {
   async lowerHand(): Promise<{ state: string }> {
     const place = await this.handPlace();
     const state = this.handState();
-    this.interrupt();
+    this.interrupts.interrupt();
     this.pacer.clear();
     const open = this.emittedReplyId();
-    if (open) this.send({ event: 'tutor:reply-end', payload: { replyId: open } });
+    if (open) this.outbox.send({ event: 'tutor:reply-end', payload: { replyId: open } });
     this.target = undefined;
-    this.transition(
+    this.outbox.transition(
       afterHand(state),
       [{ event: 'hand:closed', payload: { kind: 'cancelled' } }],
       [{ type: 'hand-closed', ...place, kind: 'cancelled' }],
     );
     this.kick();
-    await this.queue;
+    await this.outbox.settled();
     return { state: this.record.state.kind };
   }
 
@@ -325,11 +323,10 @@ export class SessionActor {
     return {
       materialId: this.deps.material.id,
       assistant: this.deps.assistant,
-      transition: (state, events, items) => this.transition(state, events, items),
+      outbox: this.outbox,
+      interrupts: this.interrupts,
       streamReply: (kind, epoch, open, options) => this.streamReply(kind, epoch, open, options),
       place: (state) => this.handPlace(state),
-      callOptions: () => this.callOptions(),
-      isCurrent: (epoch) => epoch === this.epoch,
       current: () => this.record.state,
     };
   }
@@ -338,17 +335,16 @@ export class SessionActor {
     return {
       tutor: this.deps.tutor,
       view: this.view,
-      transition: (state, events, items) => this.transition(state, events, items),
+      outbox: this.outbox,
+      interrupts: this.interrupts,
       streamReply: (kind, epoch, open, options) => this.streamReply(kind, epoch, open, options),
-      callOptions: () => this.callOptions(),
-      isCurrent: (epoch) => epoch === this.epoch,
     };
   }
 
   private get resumeHost(): ResumeHost {
     return {
       record: this.record,
-      emitted: this.emitted,
+      emitted: this.outbox.emitted,
       material: this.deps.material,
       repository: this.deps.repository,
       view: this.view,
@@ -366,7 +362,7 @@ export class SessionActor {
     onReady?: () => void,
   ): Promise<{ replayed: number; snapshot: boolean; seq: number }> {
     let outcome = { replayed: 0, snapshot: false, seq: 0 };
-    await this.enqueue(async () => {
+    await this.outbox.enqueue(async () => {
       outcome = await replayOrSnapshot(this.resumeHost, lastSeq, to);
       onReady?.();
     });
@@ -378,15 +374,15 @@ export class SessionActor {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.interrupt();
+    this.interrupts.interrupt();
     this.pacer.clear();
-    await this.queue;
+    await this.outbox.settled();
   }
 
   // ---- the drive loop -------------------------------------------------------------------------------------------
 
   private kick(): void {
-    if (this.closed || this.storeDown) return;
+    if (this.closed || this.outbox.storeDown) return;
     if (this.driving) {
       // The running loop may already have decided to stop (e.g. it saw `idle`): make it look again.
       this.kicked = true;
@@ -396,7 +392,7 @@ export class SessionActor {
       do {
         this.kicked = false;
         await this.drive();
-      } while (this.kicked && !this.closed && !this.storeDown);
+      } while (this.kicked && !this.closed && !this.outbox.storeDown);
     })().finally(() => {
       this.driving = undefined;
     });
@@ -404,14 +400,14 @@ export class SessionActor {
 
   private async drive(): Promise<void> {
     for (;;) {
-      const epoch = this.epoch;
+      const epoch = this.interrupts.epoch;
       const state = this.record.state;
-      if (this.storeDown) return;
+      if (this.outbox.storeDown) return;
       try {
         const progressed = await this.step(state, epoch);
-        if (!progressed || epoch !== this.epoch || this.closed) return;
+        if (!progressed || !this.interrupts.isCurrent(epoch) || this.closed) return;
       } catch (error) {
-        if (epoch !== this.epoch || this.closed) return;
+        if (!this.interrupts.isCurrent(epoch) || this.closed) return;
         // Not a failed step: the store is away. The session holds and continues by itself when it is back.
         if (error instanceof StoreUnavailableError) return this.loseStore();
         await this.fail(state, error);
@@ -446,7 +442,7 @@ export class SessionActor {
     // Segments only grow, so a cursor index avoids rescanning them for every new piece of text.
     let index = 0;
     for (;;) {
-      if (epoch !== this.epoch) return false;
+      if (!this.interrupts.isCurrent(epoch)) return false;
       while (index < feed.segments.length && (feed.segments[index]?.end ?? 0) <= queued) index += 1;
       const next = feed.segments[index];
       if (next?.type === 'text') {
@@ -461,7 +457,7 @@ export class SessionActor {
         const ordinal = feed.segments.filter((segment) => segment.type === 'question' && segment.start < next.start).length;
         const question: PendingQuestion = { id: questionId(chapter, ordinal + 1), text: next.text, start: next.start, end: next.end };
         const at = displayText(feed.segments, next.start).length;
-        this.transition(
+        this.outbox.transition(
           { kind: 'awaiting-answer', chapter, question },
           [{ event: 'lecture:question', payload: { questionId: question.id, chapter, text: question.text } }],
           [{ type: 'question', chapter, at, questionId: question.id, text: question.text }],
@@ -485,7 +481,7 @@ export class SessionActor {
           feed.failure?.message || '강의를 생성하지 못했습니다. 다시 시도해 주세요.',
         );
       }
-      await this.interruptible((wake) => feed.subscribe(wake));
+      await this.interrupts.wait((wake) => feed.subscribe(wake));
     }
   }
 
@@ -495,12 +491,12 @@ export class SessionActor {
     const next = chapters[position + 1];
     const end: TutorEvent = { event: 'lecture:chapter-end', payload: { chapter } };
     if (next) {
-      this.transition({ kind: 'streaming', chapter: next.index, offset: 0 }, [
+      this.outbox.transition({ kind: 'streaming', chapter: next.index, offset: 0 }, [
         end,
         { event: 'lecture:chapter-start', payload: { chapter: next.index, title: next.title } },
       ]);
     } else {
-      this.transition({ kind: 'finished' }, [end, { event: 'lecture:end', payload: {} }]);
+      this.outbox.transition({ kind: 'finished' }, [end, { event: 'lecture:end', payload: {} }]);
     }
   }
 
@@ -513,28 +509,29 @@ export class SessionActor {
   private async streamReply(kind: ReplyKind, epoch: number, open: () => TextStream, options: ReplyOptions): Promise<string | false> {
     const { place: at } = options;
     if (options.previousReplyId) {
-      this.send({ event: 'tutor:reply-end', payload: { replyId: options.previousReplyId, abandoned: true } });
+      this.outbox.send({ event: 'tutor:reply-end', payload: { replyId: options.previousReplyId, abandoned: true } });
     }
     const replyId = `r${this.record.seq + 1}`;
     const target: Target = { kind: 'reply', replyId, replyKind: kind, text: '', chapter: at.chapter, at: at.at };
     this.target = target;
-    this.transition(options.withReplyId(replyId), [{ event: 'tutor:reply-start', payload: { replyId, kind } }]);
+    this.outbox.transition(options.withReplyId(replyId));
+    this.outbox.send({ event: 'tutor:reply-start', payload: { replyId, kind } }, { reply: { replyId, kind, chapter: at.chapter, at: at.at } });
     let full = '';
     try {
       const stream = open();
       for await (const delta of stream) {
-        if (epoch !== this.epoch) return false;
+        if (!this.interrupts.isCurrent(epoch)) return false;
         full += delta;
         this.pacer.push(delta);
       }
       await stream.result;
       if (!(await this.drained(epoch))) return false;
     } catch (error) {
-      if (epoch === this.epoch) {
+      if (this.interrupts.isCurrent(epoch)) {
         // Close the half-shown reply so the client's view stays well-formed, then let the caller pause.
         await this.drained(epoch);
-        this.send({ event: 'tutor:reply-end', payload: { replyId } });
-        this.enqueue(() =>
+        this.outbox.send({ event: 'tutor:reply-end', payload: { replyId } });
+        this.outbox.enqueue(() =>
           this.deps.repository.appendTranscript(this.id, { type: 'reply', ...at, replyId, kind, text: target.text, complete: false }),
         );
       }
@@ -542,10 +539,10 @@ export class SessionActor {
       throw error;
     }
     this.target = undefined;
-    this.enqueue(() =>
+    this.outbox.enqueue(() =>
       this.deps.repository.appendTranscript(this.id, { type: 'reply', ...at, replyId, kind, text: full, complete: true }),
     );
-    this.send({ event: 'tutor:reply-end', payload: { replyId } });
+    this.outbox.send({ event: 'tutor:reply-end', payload: { replyId } });
     return full;
   }
 
@@ -560,7 +557,7 @@ export class SessionActor {
     if (current.kind === 'hand-raised') this.handStepFailed = true;
     else if (previous) {
       this.pacer.clear();
-      this.transition({ kind: 'paused', reason: 'error', previous });
+      this.outbox.transition({ kind: 'paused', reason: 'error', previous });
     }
     const modelCodes: string[] = [
       ErrorCode.MODEL_UNAVAILABLE,
@@ -568,7 +565,7 @@ export class SessionActor {
       ErrorCode.MODEL_OUTPUT_INVALID,
       ErrorCode.UNKNOWN_TASK,
     ];
-    this.send({
+    this.outbox.send({
       event: 'session:error',
       payload: {
         code: modelCodes.includes(code) ? ErrorCode.MODEL_UNAVAILABLE : code,
@@ -577,7 +574,7 @@ export class SessionActor {
           : body.message,
       },
     });
-    await this.queue.catch(() => undefined);
+    await this.outbox.settled();
   }
 
   // ---- emitting -------------------------------------------------------------------------------------------------
@@ -587,71 +584,20 @@ export class SessionActor {
     if (!target) return;
     if (target.kind === 'reply') {
       target.text += text;
-      this.send({ event: 'tutor:reply-delta', payload: { replyId: target.replyId, text } });
+      this.outbox.send({ event: 'tutor:reply-delta', payload: { replyId: target.replyId, text } });
       return;
     }
     const offset = advancePieces(target.pieces, text.length);
     const state = this.record.state;
     // A new state object, never a mutation: states captured for the emitted view must not change afterwards.
     if (state.kind === 'streaming' && state.chapter === target.chapter) this.record.state = { ...state, offset };
-    this.send({ event: 'lecture:delta', payload: { chapter: target.chapter, text } }, { chapter: target.chapter, offset });
+    this.outbox.send({ event: 'lecture:delta', payload: { chapter: target.chapter, text } }, { reached: { chapter: target.chapter, offset } });
     this.deps.onDelta?.(meta);
-  }
-
-  /** Numbers the event, logs it, then emits it, in queue order. */
-  private send(event: TutorEvent, reached?: { chapter: number; offset: number }): void {
-    const seq = ++this.record.seq;
-    const stateAtSend = this.record.state;
-    const replyPlace = event.event === 'tutor:reply-start' && this.target?.kind === 'reply' ? this.target : undefined;
-    this.enqueue(async () => {
-      await this.deps.repository.appendLog(this.id, { seq, event }, reached);
-      this.deps.port.emit(event.event, { seq, ...event.payload });
-      this.trackEmitted(seq, event, stateAtSend, replyPlace);
-      this.deps.observer?.onEvent?.(this.record.profile, event, stateAtSend);
-    });
-  }
-
-  private trackEmitted(seq: number, event: TutorEvent, state: SessionState, replyPlace: Target | undefined): void {
-    this.emitted.seq = seq;
-    this.emitted.state = state;
-    if (event.event === 'tutor:reply-start' && replyPlace?.kind === 'reply') {
-      const { replyId, replyKind: kind, chapter, at } = replyPlace;
-      this.emitted.reply = { replyId, kind, chapter, at, text: '' };
-    } else if (event.event === 'tutor:reply-delta' && this.emitted.reply) {
-      this.emitted.reply.text += event.payload.text;
-    } else if (event.event === 'tutor:reply-end') {
-      this.emitted.reply = undefined;
-    }
-  }
-
-  /** Persists the new state, then the transcript items, then emits the events — all in queue order. */
-  private transition(state: SessionState, events: TutorEvent[] = [], items: TranscriptItem[] = []): void {
-    this.record.state = state;
-    this.enqueue(async () => {
-      await this.deps.repository.saveState(this.id, state);
-      this.emitted.state = state;
-    });
-    for (const item of items) this.enqueue(() => this.deps.repository.appendTranscript(this.id, item));
-    for (const event of events) this.send(event);
-  }
-
-  private enqueue(operation: () => Promise<void>): Promise<void> {
-    const run = this.queue.then(() => {
-      // After a lost write nothing queued behind it may reach the store or a client: an event emitted now would
-      // follow a gap. The session reloads from the store when it is back (loseStore).
-      if (this.storeDown) throw new StoreUnavailableError();
-      return operation();
-    });
-    this.queue = run.catch((error: unknown) => {
-      if (error instanceof StoreUnavailableError) this.loseStore();
-      else this.deps.logger.error({ err: error, sessionId: this.id }, 'session write failed');
-    });
-    return run;
   }
 
   /** Whether commands can be taken now; they answer STORE_UNAVAILABLE while the session waits for the store. */
   assertStore(): void {
-    if (this.storeDown) throw new StoreUnavailableError();
+    if (this.outbox.storeDown) throw new StoreUnavailableError();
   }
 
   /**
@@ -663,10 +609,9 @@ export class SessionActor {
    * store agree again, and the lecture continues with exact text.
    */
   private loseStore(): void {
-    if (this.storeDown || this.closed) return;
-    this.storeDown = true;
+    if (this.closed || !this.outbox.markDown()) return;
     this.deps.logger.warn({ sessionId: this.id, state: this.record.state.kind }, 'store unavailable: session held until it is back');
-    this.interrupt();
+    this.interrupts.interrupt();
     this.pacer.clear();
     this.target = undefined;
     this.deps.port.emit('session:error', {
@@ -683,7 +628,7 @@ export class SessionActor {
       let record: SessionRecord | null;
       try {
         // Every operation queued meanwhile was skipped; the queue is empty once it settles.
-        await this.queue;
+        await this.outbox.settled();
         record = await this.deps.repository.load(this.id);
       } catch (error) {
         if (error instanceof StoreUnavailableError) continue;
@@ -697,12 +642,11 @@ export class SessionActor {
       }
       this.record.state = record.state;
       this.record.seq = record.seq;
-      Object.assign(this.emitted, { seq: record.seq, state: record.state, reply: undefined });
       this.handStepFailed = false;
       this.replyHeld = false;
-      this.storeDown = false;
+      this.outbox.reopen(record);
       try {
-        await this.enqueue(() => sendSnapshot(this.resumeHost, this.deps.port));
+        await this.outbox.enqueue(() => sendSnapshot(this.resumeHost, this.deps.port));
       } catch {
         // Away again: that failure started a new wait of its own (loseStore).
         return;
@@ -717,37 +661,11 @@ export class SessionActor {
 
   // ---- helpers --------------------------------------------------------------------------------------------------
 
-  private interrupt(): void {
-    this.epoch += 1;
-    for (const wake of [...this.wakers]) wake();
-    this.wakers.clear();
-    this.abort.abort();
-    this.abort = new AbortController();
-  }
-
   /** Waits until the pacer has shown everything; false when interrupted first. */
   private async drained(epoch: number): Promise<boolean> {
-    if (epoch !== this.epoch) return false;
-    await this.interruptible((wake) => this.pacer.mark(wake));
-    return epoch === this.epoch;
-  }
-
-  /** Waits for `subscribe`'s callback or an interruption, whichever comes first. */
-  private interruptible(subscribe: (wake: () => void) => (() => void) | void): Promise<void> {
-    return new Promise<void>((resolve) => {
-      let unsubscribe: (() => void) | void = undefined;
-      const wake = () => {
-        this.wakers.delete(wake);
-        if (unsubscribe) unsubscribe();
-        resolve();
-      };
-      this.wakers.add(wake);
-      unsubscribe = subscribe(wake);
-    });
-  }
-
-  private callOptions() {
-    return { attribution: { sessionId: this.id }, signal: this.abort.signal };
+    if (!this.interrupts.isCurrent(epoch)) return false;
+    await this.interrupts.wait((wake) => this.pacer.mark(wake));
+    return this.interrupts.isCurrent(epoch);
   }
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import { RETENTION, keys, readJsonRecord, type Store } from '../store/index.js';
-import type { TranscriptItem, TutorEvent } from '../protocol/tutor.js';
+import type { TranscriptItem, TutorEvent } from '../protocol/wire/tutor.js';
 import type { SessionState } from './session-state.js';
 
 /** How long an untouched session is kept (its record, log and transcript): every write sets it again. */

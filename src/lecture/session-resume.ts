@@ -1,7 +1,7 @@
-import type { ReplyKind, SessionSnapshot } from '../protocol/tutor.js';
+import type { ReplyKind, SessionSnapshot } from '../protocol/wire/tutor.js';
 import type { LectureMaterial } from './lecture-generator.js';
 import { displayText, sourceOffset, type LectureView } from './lecture-view.js';
-import type { SessionPort } from './session-actor.js';
+import { emitNumbered, type SessionPort } from './session-port.js';
 import type { SessionRecord, SessionRepository } from './session-repository.js';
 import { toPublicPhase, type SessionState } from './session-state.js';
 
@@ -40,7 +40,7 @@ export async function replayOrSnapshot(host: ResumeHost, lastSeq: number, to: Se
     const missed = log.filter((entry) => entry.seq > lastSeq && entry.seq <= seq);
     const complete = missed.length > 0 && missed[0]?.seq === lastSeq + 1 && missed.at(-1)?.seq === seq;
     if (complete) {
-      for (const entry of missed) to.emit(entry.event.event, { seq: entry.seq, ...entry.event.payload });
+      for (const entry of missed) emitNumbered(to, entry.seq, entry.event);
       outcome.replayed = missed.length;
     } else {
       to.emit('session:state', { seq, state: await snapshot(host) });

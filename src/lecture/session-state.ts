@@ -1,5 +1,5 @@
 import { pendingCheck, type HandDialogue } from './hand/hand-dialogue.js';
-import type { PublicPhase } from '../protocol/tutor.js';
+import type { PublicPhase } from '../protocol/wire/tutor.js';
 import type { Subconcept } from './qa-tutor.js';
 
 /**

@@ -1,5 +1,7 @@
-import type { Attribution, TextStream } from '../llm/index.js';
-import type { ReplyKind, TranscriptItem, TutorEvent } from '../protocol/tutor.js';
+import type { TextStream } from '../llm/index.js';
+import type { ReplyKind, TranscriptItem, TutorEvent } from '../protocol/wire/tutor.js';
+import type { Interrupts } from './interrupts.js';
+import type { SessionOutbox } from './session-outbox.js';
 import type { ReplyOptions } from './hand/hand-steps.js';
 import type { LectureView } from './lecture-view.js';
 import type { QaTutor } from './qa-tutor.js';
@@ -11,10 +13,11 @@ export type Tutoring = Extract<SessionState, { kind: 'tutoring' }>;
 export interface TutoringHost {
   readonly tutor: QaTutor;
   readonly view: LectureView;
-  transition(state: SessionState, events?: TutorEvent[], items?: TranscriptItem[]): void;
+  /** Saves states and sends events, in order. */
+  readonly outbox: Pick<SessionOutbox, 'transition'>;
+  /** Whether the step is still current; the options of its model calls. */
+  readonly interrupts: Pick<Interrupts, 'isCurrent' | 'modelCall'>;
   streamReply(kind: ReplyKind, epoch: number, open: () => TextStream, options: ReplyOptions): Promise<string | false>;
-  callOptions(): { attribution: Attribution; signal: AbortSignal };
-  isCurrent(epoch: number): boolean;
 }
 
 /**
@@ -41,13 +44,13 @@ export function runTutoringStep(host: TutoringHost, state: Tutoring, epoch: numb
 
 async function judge(host: TutoringHost, state: Tutoring, epoch: number): Promise<boolean> {
   const lecture = await host.view.chapterLecture(state.chapter);
-  const context = { question: state.question.text, lecture, ...host.callOptions() };
+  const context = { question: state.question.text, lecture, ...host.interrupts.modelCall() };
   const modelAnswer = state.modelAnswer ?? (await host.tutor.modelAnswer(context)).modelAnswer;
-  if (!host.isCurrent(epoch)) return false;
+  if (!host.interrupts.isCurrent(epoch)) return false;
   const verdict = await host.tutor.judge({ ...context, modelAnswer, answer: state.answer });
-  if (!host.isCurrent(epoch)) return false;
+  if (!host.interrupts.isCurrent(epoch)) return false;
   const at = await host.view.displayOffset(state);
-  host.transition(
+  host.outbox.transition(
     { ...state, modelAnswer, step: verdict.verdict === 'good' ? { kind: 'supplement' } : { kind: 'splitting' } },
     [{ event: 'tutor:verdict', payload: { questionId: state.question.id, verdict: verdict.verdict, feedback: verdict.feedback } }],
     [{ type: 'verdict', ...at, questionId: state.question.id, verdict: verdict.verdict, feedback: verdict.feedback }],
@@ -61,9 +64,9 @@ async function split(host: TutoringHost, state: Tutoring, epoch: number): Promis
     question: state.question.text,
     lecture,
     modelAnswer: state.modelAnswer ?? '',
-    ...host.callOptions(),
+    ...host.interrupts.modelCall(),
   });
-  if (!host.isCurrent(epoch)) return false;
+  if (!host.interrupts.isCurrent(epoch)) return false;
   askSubquestion(host, { ...state, subconcepts }, 0);
   return true;
 }
@@ -72,7 +75,7 @@ function askSubquestion(host: TutoringHost, state: Tutoring, index: number): voi
   const subconcepts = state.subconcepts ?? [];
   const sub = subconcepts[index];
   if (!sub) {
-    host.transition({ ...state, step: { kind: 'supplement' } });
+    host.outbox.transition({ ...state, step: { kind: 'supplement' } });
     return;
   }
   const id = subquestionId(state.question.id, index);
@@ -85,7 +88,7 @@ function askSubquestion(host: TutoringHost, state: Tutoring, index: number): voi
     text: sub.question,
   };
   const at = host.view.displayOffsetNow(state);
-  host.transition(
+  host.outbox.transition(
     { ...state, step: { kind: 'subquestion', index } },
     [{ event: 'tutor:subquestion', payload }],
     [{ type: 'subquestion', ...at, ...payload }],
@@ -95,7 +98,7 @@ function askSubquestion(host: TutoringHost, state: Tutoring, index: number): voi
 async function subjudge(host: TutoringHost, state: Tutoring, index: number, answer: string, epoch: number): Promise<boolean> {
   const sub = state.subconcepts?.[index];
   if (!sub) {
-    host.transition({ ...state, step: { kind: 'supplement' } });
+    host.outbox.transition({ ...state, step: { kind: 'supplement' } });
     return true;
   }
   const verdict = await host.tutor.judge({
@@ -103,9 +106,9 @@ async function subjudge(host: TutoringHost, state: Tutoring, index: number, answ
     lecture: sub.explanation,
     modelAnswer: sub.explanation,
     answer,
-    ...host.callOptions(),
+    ...host.interrupts.modelCall(),
   });
-  if (!host.isCurrent(epoch)) return false;
+  if (!host.interrupts.isCurrent(epoch)) return false;
   const id = subquestionId(state.question.id, index);
   const at = host.view.displayOffsetNow(state);
   const events: TutorEvent[] = [
@@ -115,9 +118,9 @@ async function subjudge(host: TutoringHost, state: Tutoring, index: number, answ
     { type: 'verdict', ...at, questionId: id, verdict: verdict.verdict, feedback: verdict.feedback },
   ];
   if (verdict.verdict === 'bad') {
-    host.transition({ ...state, step: { kind: 'remedial', index, answer } }, events, items);
+    host.outbox.transition({ ...state, step: { kind: 'remedial', index, answer } }, events, items);
   } else {
-    host.transition(state, events, items);
+    host.outbox.transition(state, events, items);
     askSubquestion(host, state, index + 1);
   }
   return true;
@@ -127,7 +130,7 @@ async function remedial(host: TutoringHost, state: Tutoring, index: number, answ
   const sub = state.subconcepts?.[index];
   if (sub) {
     const done = await tutorReply(host, 'remedial', state, epoch, () =>
-      host.tutor.remedial({ subconcept: sub, answer, ...host.callOptions() }),
+      host.tutor.remedial({ subconcept: sub, answer, ...host.interrupts.modelCall() }),
     );
     if (done === false) return false;
   }
@@ -143,11 +146,11 @@ async function supplement(host: TutoringHost, state: Tutoring, epoch: number): P
       lecture,
       modelAnswer: state.modelAnswer ?? '',
       answer: state.answer,
-      ...host.callOptions(),
+      ...host.interrupts.modelCall(),
     }),
   );
   if (done === false) return false;
-  host.transition({ kind: 'streaming', chapter: state.chapter, offset: state.question.end });
+  host.outbox.transition({ kind: 'streaming', chapter: state.chapter, offset: state.question.end });
   return true;
 }
 

@@ -9,7 +9,7 @@ import type {
 import { z } from 'zod';
 import type { ModelRole } from '../config.js';
 import type { Logger } from '../logger.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type {
   EmbedOptions,
   FinishReason,

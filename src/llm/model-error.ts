@@ -1,4 +1,4 @@
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { AppError } from '../errors.js';
 import type { FinishReason, Usage } from './model.js';
 

@@ -1,5 +1,5 @@
 import type { ModelRole } from '../config.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type {
   EmbedOptions,
   GenerateObjectRequest,

@@ -1,5 +1,5 @@
 import { AppError } from '../errors.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { PdfJobError } from './pdf-worker-pool.js';
 
 /**

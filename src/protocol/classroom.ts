@@ -1,102 +1,44 @@
 import { z } from 'zod';
+import type { CommandSchemas } from './command-schemas.js';
 import { ClassName, Nickname } from './display-name.js';
+import { JOIN_CODE_ALPHABET } from './wire/classroom.js';
+import type * as wire from './wire/classroom.js';
 
 /**
- * Classes, the raise-hand dialogue on `/tutor`, and the instructor's `/monitor` namespace. Inbound payloads are zod
- * schemas (validated by onEvent); outbound events are types.
+ * The zod schemas of classes and of the `/monitor` commands (server only). Their types, and the events of
+ * `/monitor` and the class notices on `/tutor`, are in ./wire/classroom.ts (browser-safe), re-exported here.
  */
+export type * from './wire/classroom.js';
+export { JOIN_CODE_ALPHABET };
 
 // ---- HTTP
 export const CreateClassBody = z.object({
   name: ClassName,
   /** The lecture material students of this class study (they may pick one themselves when absent). */
   materialId: z.string().trim().min(1).max(128).optional(),
-});
-export type CreateClassBody = z.infer<typeof CreateClassBody>;
+}) satisfies z.ZodType<wire.CreateClassBody>;
+export type CreateClassBody = wire.CreateClassBody;
 
 export const JoinClassBody = z.object({
   nickname: Nickname,
   materialId: z.string().trim().min(1).max(128).optional(),
-});
-export type JoinClassBody = z.infer<typeof JoinClassBody>;
+}) satisfies z.ZodType<wire.JoinClassBody>;
+export type JoinClassBody = wire.JoinClassBody;
 
-/** Join codes: 6 characters from an alphabet without look-alikes (no 0/O, 1/I/L, 2/Z, 5/S, 8/B). */
-export const JOIN_CODE_ALPHABET = 'ACDEFGHJKMNPQRTUVWXY34679';
 export const JoinCode = z
   .string()
   .trim()
   .transform((value) => value.toUpperCase())
   .pipe(z.string().regex(new RegExp(`^[${JOIN_CODE_ALPHABET}]{6}$`)));
 
-// ---- /tutor: notices to class members from outside the session (the raise-hand dialogue's own events, which
-// carry the session's seq, are in ./tutor.ts)
-export type HandKind = 'specific' | 'vague';
-export interface HandServerEvents {
-  /**
-   * The instructor saw the raised hand. Like `class:announcement`, an ephemeral notice from outside the session:
-   * it carries no `seq` (it is not in the session log and is not replayed), so clients that drop events with
-   * `seq <= lastSeq` must not drop it.
-   */
-  'hand:acknowledged': { at: number };
-  'class:announcement': { text: string; at: number };
-}
-
 // ---- /monitor (instructor -> server)
-export const AnnouncePayload = z.object({ text: z.string().trim().min(1).max(500) }).strict();
-export const AcknowledgePayload = z.object({ sessionId: z.string().min(1).max(64) }).strict();
-export type AnnouncePayload = z.infer<typeof AnnouncePayload>;
-export type AcknowledgePayload = z.infer<typeof AcknowledgePayload>;
+export const AnnouncePayload = z.object({ text: z.string().trim().min(1).max(500) }).strict() satisfies z.ZodType<wire.AnnouncePayload>;
+export const AcknowledgePayload = z.object({ sessionId: z.string().min(1).max(64) }).strict() satisfies z.ZodType<wire.AcknowledgePayload>;
+export type AnnouncePayload = wire.AnnouncePayload;
+export type AcknowledgePayload = wire.AcknowledgePayload;
 
+/** The schema of every `/monitor` command, by name. */
 export const MONITOR_COMMANDS = {
   'class:announce': AnnouncePayload,
   'hand:acknowledge': AcknowledgePayload,
-} as const;
-
-// ---- /monitor (server -> instructor)
-export interface RosterEntry {
-  sessionId: string;
-  nickname: string;
-  connected: boolean;
-  /** Chapter index being studied, -1 before the lecture starts. */
-  chapter: number;
-  /** Overall progress through the material, 0–100. */
-  percent: number;
-  /**
-   * `idle`, `streaming`, `paused`, `awaiting-answer`, `tutoring` (judging or a supplement), `remediation` (the bad
-   * path: subquestions and remedial replies), `finished`; raise-hand states use their session state name.
-   */
-  state: string;
-  lastVerdict: 'good' | 'bad' | null;
-  /** Bad verdicts in a row (the page flags "struggling" at 2). */
-  badStreak: number;
-  hand: { raisedAt: number; question: string | null; acknowledged: boolean } | null;
-}
-
-export interface MonitorServerEvents {
-  'class:roster': { classId: string; name: string; code: string; students: RosterEntry[] };
-  'student:joined': { student: RosterEntry };
-  'student:left': { sessionId: string };
-  'student:progress': { sessionId: string; chapter: number; percent: number; state: string };
-  'student:answered': { sessionId: string; questionId: string; verdict: 'good' | 'bad'; badStreak: number };
-  'student:remediation': { sessionId: string; concept: string; index: number; total: number };
-  'hand:raised': { sessionId: string; question?: string; raisedAt: number };
-  'hand:resolved': { sessionId: string; kind: HandKind | 'cancelled' };
-  /** An instructor (any tab of the class) acknowledged the student's raised hand. */
-  'hand:acknowledged': { sessionId: string; at: number };
-  /** One of the class's quiz rooms changed phase (the list and results are at `GET /api/rooms`). */
-  'quiz:room': { roomId: string; code: string; phase: string; playerCount: number; at: number };
-  /** The class of the token no longer exists; the socket is disconnected after it. */
-  'monitor:error': { code: string; message: string };
-}
-
-/** `GET /api/classes/:id` (instructor bearer token). */
-export interface ClassInfo {
-  classId: string;
-  name: string;
-  code: string;
-  materialId: string | null;
-  createdAt: number;
-  students: RosterEntry[];
-  /** Over HTTP `students` is one page of the roster (`?cursor=&limit=`); this is the next page's cursor (null: none). */
-  nextCursor?: string | null;
-}
+} as const satisfies CommandSchemas<wire.MonitorCommands>;

@@ -1,15 +1,19 @@
 import { z } from 'zod';
+import type { CommandSchemas } from './command-schemas.js';
 import { Nickname } from './display-name.js';
+import { MAX_QUIZ_ITEMS } from './wire/quiz.js';
+import type * as wire from './wire/quiz.js';
 
 /**
- * Quizzes (4-choice items, seed 001) and live quiz rooms on `/quiz`. Inbound payloads are zod schemas; outbound
- * events are types. Player-facing types are built from `PublicQuestion`, which has no `answer` or `explanation`
- * field: a solution can only reach a player inside `RevealPayload`, which the room sends after the reveal.
+ * The zod schemas of quizzes and of the `/quiz` commands (server only). Their types and the events of `/quiz` are
+ * in ./wire/quiz.ts (browser-safe), re-exported here.
  */
+export type * from './wire/quiz.js';
+export { MAX_QUIZ_ITEMS };
 
 // ---- quiz items
-export const Difficulty = z.enum(['easy', 'medium', 'hard']);
-export type Difficulty = z.infer<typeof Difficulty>;
+export const Difficulty = z.enum(['easy', 'medium', 'hard']) satisfies z.ZodType<wire.Difficulty>;
+export type Difficulty = wire.Difficulty;
 
 const ItemText = (max: number) =>
   z
@@ -33,10 +37,8 @@ export const QuizItem = z
   .refine((item) => new Set(item.choices.map((choice) => choice.toLowerCase())).size === 4, {
     message: '보기 네 개는 서로 달라야 합니다.',
     path: ['choices'],
-  });
-export type QuizItem = z.infer<typeof QuizItem>;
-
-export const MAX_QUIZ_ITEMS = 50;
+  }) satisfies z.ZodType<wire.QuizItem>;
+export type QuizItem = wire.QuizItem;
 
 export const CreateQuizBody = z
   .object({
@@ -58,18 +60,6 @@ export const GenerateQuizBody = z
   .strict();
 export type GenerateQuizBody = z.infer<typeof GenerateQuizBody>;
 
-/** A stored quiz, as the instructor who owns it sees it (solutions included). */
-export interface Quiz {
-  quizId: string;
-  classId: string;
-  title: string;
-  items: QuizItem[];
-  materialId?: string;
-  createdAt: number;
-  /** A generated quiz's seed (32 hex characters): it ordered the choices; the same material and seed reproduce it. */
-  seed?: string;
-}
-
 // ---- rooms
 export const RoomOptions = z
   .object({
@@ -80,8 +70,8 @@ export const RoomOptions = z
     streakBonus: z.boolean().default(true),
     maxPlayers: z.number().int().min(1).max(10_000).default(500),
   })
-  .strict();
-export type RoomOptions = z.infer<typeof RoomOptions>;
+  .strict() satisfies z.ZodType<wire.RoomOptions>;
+export type RoomOptions = wire.RoomOptions;
 
 export const CreateRoomBody = z
   .object({
@@ -99,13 +89,18 @@ export const RoomCode = z
 
 
 // ---- /quiz commands (client -> server)
-export const JoinRoomPayload = z.object({ code: RoomCode, nickname: Nickname }).strict();
+export const JoinRoomPayload = z.object({ code: RoomCode, nickname: Nickname }).strict() satisfies z.ZodType<wire.JoinRoomPayload>;
 export const SubmitAnswerPayload = z
   .object({ questionIndex: z.number().int().min(0).max(MAX_QUIZ_ITEMS - 1), choice: z.number().int().min(0).max(3) })
-  .strict();
-export const KickPayload = z.object({ playerId: z.string().min(1).max(64) }).strict();
+  .strict() satisfies z.ZodType<wire.SubmitAnswerPayload>;
+export const KickPayload = z.object({ playerId: z.string().min(1).max(64) }).strict() satisfies z.ZodType<wire.KickPayload>;
 const NoPayload = z.object({}).strict();
 
+export type JoinRoomPayload = wire.JoinRoomPayload;
+export type SubmitAnswerPayload = wire.SubmitAnswerPayload;
+export type KickPayload = wire.KickPayload;
+
+/** The schema of every host command, by name. */
 export const HOST_COMMANDS = {
   'room:start': NoPayload,
   'room:next': NoPayload,
@@ -116,143 +111,11 @@ export const HOST_COMMANDS = {
   'room:lock': NoPayload,
   'room:unlock': NoPayload,
   'room:end': NoPayload,
-} as const;
-export type HostCommand = keyof typeof HOST_COMMANDS;
+} as const satisfies CommandSchemas<wire.HostCommands>;
 
-export const PLAYER_COMMANDS = {
+/** The schema of every `/quiz` command, by name. */
+export const QUIZ_COMMANDS = {
+  ...HOST_COMMANDS,
+  'room:join': JoinRoomPayload,
   'answer:submit': SubmitAnswerPayload,
-} as const;
-
-export type JoinRoomPayload = z.infer<typeof JoinRoomPayload>;
-export type SubmitAnswerPayload = z.infer<typeof SubmitAnswerPayload>;
-export type KickPayload = z.infer<typeof KickPayload>;
-
-// ---- phases
-export type Phase = 'lobby' | 'preview' | 'open' | 'reveal' | 'leaderboard' | 'podium' | 'ended';
-
-/** A question as players (and the projected host screen) see it before its reveal: no solution fields. */
-export interface PublicQuestion {
-  index: number;
-  total: number;
-  question: string;
-  choices: [string, string, string, string];
-  difficulty: Difficulty;
-}
-
-export interface MyAnswer {
-  questionIndex: number;
-  choice: number;
-  responseMs: number;
-}
-
-export interface AnswerResult {
-  /** null: the player did not answer. */
-  choice: number | null;
-  correct: boolean;
-  responseMs: number | null;
-  points: number;
-  /** Streak bonus included in `points`. */
-  streakBonus: number;
-}
-
-export interface RevealPayload {
-  question: PublicQuestion;
-  correctChoice: number;
-  explanation: string;
-  /** Answers per choice, in choice order. */
-  distribution: [number, number, number, number];
-  answered: number;
-  /** The receiving player's own result; absent for the host. */
-  you?: AnswerResult & { score: number; rank: number };
-}
-
-export interface LeaderboardRow {
-  playerId: string;
-  nickname: string;
-  score: number;
-  rank: number;
-}
-
-export interface LeaderboardPayload {
-  afterQuestion: number;
-  top: LeaderboardRow[];
-  players: number;
-  /** The receiving player's own row; absent for the host. */
-  you?: LeaderboardRow;
-}
-
-export interface PodiumPayload {
-  top: LeaderboardRow[];
-  players: number;
-  you?: LeaderboardRow;
-}
-
-export interface PlayerSummary {
-  playerId: string;
-  nickname: string;
-  connected: boolean;
-}
-
-/** The per-phase part of a snapshot. Only `reveal` carries a solution. */
-export type PhaseView =
-  | { phase: 'lobby' }
-  | { phase: 'preview'; question: PublicQuestion; remainingMs: number; paused: boolean }
-  | { phase: 'open'; question: PublicQuestion; remainingMs: number; paused: boolean; answered?: number }
-  | { phase: 'reveal'; reveal: RevealPayload }
-  | { phase: 'leaderboard'; leaderboard: LeaderboardPayload }
-  | { phase: 'podium'; podium: PodiumPayload }
-  | { phase: 'ended'; podium: PodiumPayload };
-
-/** `room:state`: everything a socket needs to draw the room, sent on every (re)connection and on phase changes. */
-export type RoomStatePayload = PhaseView & {
-  roomId: string;
-  code: string;
-  title: string;
-  totalQuestions: number;
-  options: RoomOptions;
-  locked: boolean;
-  playerCount: number;
-  /** Players' own view. */
-  me?: { playerId: string; nickname: string; score: number; rank: number | null; answer: MyAnswer | null };
-  /** Host view: the player list. */
-  players?: PlayerSummary[];
-};
-
-/** `room:question`: a question's preview, its opening, and again on pause/resume (remaining time frozen/restarted). */
-export interface QuestionPayload {
-  phase: 'preview' | 'open';
-  question: PublicQuestion;
-  remainingMs: number;
-  paused: boolean;
-}
-
-export interface QuizServerEvents {
-  'room:state': (state: RoomStatePayload) => void;
-  'room:question': (payload: QuestionPayload) => void;
-  'room:answer-count': (payload: { questionIndex: number; answered: number; players: number }) => void;
-  'room:reveal': (payload: RevealPayload) => void;
-  'room:leaderboard': (payload: LeaderboardPayload) => void;
-  'room:podium': (payload: PodiumPayload) => void;
-  'room:ended': (payload: { podium: PodiumPayload; resultsUrl?: string }) => void;
-  'room:players': (payload: { players: PlayerSummary[]; playerCount: number }) => void;
-  'room:kicked': (payload: { reason: string }) => void;
-  /**
-   * Empty; sent through the socket.io adapter after every `room:state`, so the client holds a connection-state
-   * recovery offset on every store (other quiz frames are sent locally and carry none with the Redis adapter).
-   */
-  'room:recoverable': (payload: Record<string, never>) => void;
-}
-
-/** Ack payloads of the player commands. */
-export interface JoinRoomResult {
-  playerId: string;
-  playerToken: string;
-  roomId: string;
-}
-export interface SubmitAnswerResult {
-  questionIndex: number;
-  choice: number;
-  responseMs: number;
-  /** True when an earlier submit for this question was already recorded (its choice is the one returned). */
-  duplicate: boolean;
-}
+} as const satisfies CommandSchemas<wire.QuizCommands>;

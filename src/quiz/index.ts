@@ -1,10 +1,10 @@
 /** Quizzes (authoring, the quiz agent) and live quiz rooms (service, runtime, results). */
-export { send, type QuizSocket, type QuizSocketData } from './local-room.js';
 export { generateQuizItems, loadQuizSource, type QuizMaterialSource } from './quiz-agent.js';
 export { quizOfflineTasks } from './quiz-offline.js';
 export { QuizRepository } from './quiz-repository.js';
 export { newQuizSeed } from './quiz-seed.js';
 export type { RoomClock } from './room-clock.js';
 export { resultsCsv, type RoomResults } from './room-results.js';
+export type { HostMember, PlayerMember, RoomMember } from './room-member.js';
 export { RoomRuntime } from './room-runtime.js';
 export { RoomService } from './room-service.js';

@@ -1,27 +1,11 @@
-import type { Socket } from 'socket.io';
-import type { MyAnswer, QuizServerEvents } from '../protocol/quiz.js';
-import { emitLocal } from '../realtime/local-emit.js';
+import type { HostMember, PlayerMember } from './room-member.js';
 import type { PhaseRecord } from './room-phase.js';
 
-/** What a `/quiz` socket is, kept on `socket.data`. */
-export type QuizSocketData =
-  | { role: 'guest' }
-  | { role: 'host'; roomId: string }
-  | { role: 'player'; roomId: string; playerId: string; nickname: string; answer: MyAnswer | null };
-
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export type QuizSocket = Socket<{}, QuizServerEvents, {}, QuizSocketData>;
-export type MemberSocket = QuizSocket & { data: Exclude<QuizSocketData, { role: 'guest' }> };
-
-/** A typed `emitLocal`: quiz frames need no replay, every (re)connection gets a full `room:state`. */
-export function send<E extends keyof QuizServerEvents>(socket: QuizSocket, event: E, ...args: Parameters<QuizServerEvents[E]>): void {
-  emitLocal(socket as unknown as Socket, event, ...args);
-}
-
-/** One room as this node sees it: its local sockets, the tail of its event stream, and its timers if it drives it. */
+/** One room as this node sees it: its local members, the tail of its event stream, and its timers if it drives it. */
 export class LocalRoom {
-  readonly hosts = new Set<MemberSocket>();
-  readonly players = new Map<string, Set<MemberSocket>>();
+  readonly hosts = new Set<HostMember>();
+  /** Each player's connections on this node (a player may have several tabs), by player id. */
+  readonly players = new Map<string, Set<PlayerMember>>();
   record: PhaseRecord | null = null;
   tail: AbortController | null = null;
   watching: Promise<void> | null = null;
@@ -35,13 +19,13 @@ export class LocalRoom {
 
   constructor(readonly roomId: string) {}
 
-  get socketCount(): number {
+  get memberCount(): number {
     let count = this.hosts.size;
-    for (const sockets of this.players.values()) count += sockets.size;
+    for (const members of this.players.values()) count += members.size;
     return count;
   }
 
-  *playerSockets(): Iterable<MemberSocket & { data: { role: 'player' } }> {
-    for (const sockets of this.players.values()) for (const socket of sockets) yield socket as MemberSocket & { data: { role: 'player' } };
+  *playerMembers(): Iterable<PlayerMember> {
+    for (const members of this.players.values()) yield* members;
   }
 }

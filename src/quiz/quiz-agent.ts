@@ -5,7 +5,7 @@ import type { Logger } from '../logger.js';
 import { ModelError, loadPrompt, type LanguageModel } from '../llm/index.js';
 import { fence } from '../text/index.js';
 import type { Material } from '../materials/index.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { Difficulty, QuizItem } from '../protocol/quiz.js';
 import { newQuizSeed, shuffleChoices } from './quiz-seed.js';
 

@@ -1,9 +1,10 @@
 import type { Logger } from '../logger.js';
 import type { MyAnswer, PlayerSummary, RoomStatePayload } from '../protocol/quiz.js';
 import type { NodeLiveness, Store } from '../store/index.js';
-import { LocalRoom, send, type MemberSocket, type QuizSocket } from './local-room.js';
+import { LocalRoom } from './local-room.js';
 import { systemRoomClock, type RoomClock } from './room-clock.js';
 import { RoomDriver } from './room-driver.js';
+import type { RoomMember } from './room-member.js';
 import { RoomPresence } from './room-presence.js';
 import type { PhaseRecord } from './room-phase.js';
 import type { RoomEvent } from './room-repository.js';
@@ -34,8 +35,8 @@ export interface RoomRuntimeDeps {
 }
 
 /**
- * The per-node half of live rooms. For every room with sockets on this node it tails the room's event stream and
- * renders each change to those sockets (each player gets its own reveal and rank, so one answer never causes a
+ * The per-node half of live rooms. For every room with members connected to this node it tails the room's event stream and
+ * renders each change to those members (RoomMember: transport-free) (each player gets its own reveal and rank, so one answer never causes a
  * broadcast). Its RoomDriver runs the timers of the rooms whose driver lease this node holds (room-driver.ts).
  */
 export class RoomRuntime {
@@ -77,49 +78,42 @@ export class RoomRuntime {
     return this.rooms.get(roomId)?.record ?? undefined;
   }
 
-  /** Adds a host or player socket to its room on this node and starts watching the room. */
-  async attach(socket: QuizSocket): Promise<void> {
-    const data = socket.data;
-    if (data.role === 'guest') return;
-    const member = socket as MemberSocket;
-    const room = this.room(data.roomId);
-    if (data.role === 'host') room.hosts.add(member);
+  /** Adds a host or player connection to its room on this node and starts watching the room. */
+  async attach(member: RoomMember): Promise<void> {
+    const room = this.room(member.roomId);
+    if (member.role === 'host') room.hosts.add(member);
     else {
-      let sockets = room.players.get(data.playerId);
-      if (!sockets) room.players.set(data.playerId, (sockets = new Set()));
-      sockets.add(member);
-      await this.presence.add(data.roomId, socket.id, data.playerId);
-      await this.deps.service.repository.appendEvent(data.roomId, { type: 'players' });
+      let members = room.players.get(member.playerId);
+      if (!members) room.players.set(member.playerId, (members = new Set()));
+      members.add(member);
+      await this.presence.add(member.roomId, member.id, member.playerId);
+      await this.deps.service.repository.appendEvent(member.roomId, { type: 'players' });
     }
     await this.watch(room);
   }
 
-  detach(socket: QuizSocket): void {
-    const data = socket.data;
-    if (data.role === 'guest') return;
-    const room = this.rooms.get(data.roomId);
+  detach(member: RoomMember): void {
+    const room = this.rooms.get(member.roomId);
     if (!room) return;
-    if (data.role === 'host') room.hosts.delete(socket as MemberSocket);
+    if (member.role === 'host') room.hosts.delete(member);
     else {
-      const sockets = room.players.get(data.playerId);
-      if (sockets?.delete(socket as MemberSocket)) {
-        if (sockets.size === 0) room.players.delete(data.playerId);
+      const members = room.players.get(member.playerId);
+      if (members?.delete(member)) {
+        if (members.size === 0) room.players.delete(member.playerId);
         void (async () => {
-          await this.presence.remove(data.roomId, socket.id);
-          await this.deps.service.repository.appendEvent(data.roomId, { type: 'players' });
+          await this.presence.remove(member.roomId, member.id);
+          await this.deps.service.repository.appendEvent(member.roomId, { type: 'players' });
         })().catch((error: unknown) => this.deps.logger.debug({ err: error }, 'presence update failed'));
       }
     }
     this.release(room);
   }
 
-  /** The full state for one socket, from the store (not the cache): what a (re)connecting client draws. */
-  async snapshot(socket: QuizSocket): Promise<RoomStatePayload> {
-    const data = socket.data;
-    if (data.role === 'guest') throw new Error('guests have no room');
+  /** The full state for one member, from the store (not the cache): what a (re)connecting client draws. */
+  async snapshot(member: RoomMember): Promise<RoomStatePayload> {
     const { service } = this.deps;
     const { repository } = service;
-    const roomId = data.roomId;
+    const roomId = member.roomId;
     const [meta, record, locked, playerCount] = await Promise.all([
       service.meta(roomId),
       service.phase(roomId),
@@ -127,19 +121,18 @@ export class RoomRuntime {
       repository.playerCount(roomId),
     ]);
     const standings = await this.standingsFor(roomId, record);
-    const viewer: Viewer = data.role === 'host' ? { kind: 'host' } : { kind: 'player', playerId: data.playerId };
+    const viewer: Viewer = member.role === 'host' ? { kind: 'host' } : { kind: 'player', playerId: member.playerId };
     const base = { meta, record, locked, playerCount, standings, now: this.now(), viewer };
-    if (data.role === 'host') {
+    if (member.role === 'host') {
       const answered = record.phase === 'open' ? await repository.answerCount(roomId, record.q) : undefined;
       return snapshotView({ ...base, players: await this.playerList(roomId), ...(answered === undefined ? {} : { answered }) });
     }
     let answer: MyAnswer | null = null;
     if (record.phase === 'open' || record.phase === 'preview') {
-      const recorded = await repository.answer(roomId, record.q, data.playerId);
+      const recorded = await repository.answer(roomId, record.q, member.playerId);
       if (recorded) answer = { questionIndex: record.q, ...recorded };
     }
-    data.answer = answer;
-    return snapshotView({ ...base, me: { nickname: data.nickname, answer } });
+    return snapshotView({ ...base, me: { nickname: member.nickname, answer } });
   }
 
   async close(): Promise<void> {
@@ -154,7 +147,7 @@ export class RoomRuntime {
     this.rooms.clear();
   }
 
-  // ---- watching: one tail per room per node, while the room has local sockets or is driven here
+  // ---- watching: one tail per room per node, while the room has local members or is driven here
 
   private room(roomId: string): LocalRoom {
     let room = this.rooms.get(roomId);
@@ -201,7 +194,7 @@ export class RoomRuntime {
 
   /** Stops watching a room nobody here needs any more. */
   private release(room: LocalRoom): void {
-    if (room.socketCount > 0 || room.driving) return;
+    if (room.memberCount > 0 || room.driving) return;
     room.tail?.abort();
     if (room.playersTimer) clearTimeout(room.playersTimer);
     room.playersTimer = null;
@@ -215,18 +208,18 @@ export class RoomRuntime {
           await this.onPhase(room, event.record);
           return;
         case 'count':
-          for (const host of room.hosts) send(host, 'room:answer-count', { questionIndex: event.q, answered: event.answered, players: event.players });
+          for (const host of room.hosts) host.send('room:answer-count', { questionIndex: event.q, answered: event.answered, players: event.players });
           return;
         case 'locked':
-          for (const host of room.hosts) send(host, 'room:state', await this.snapshot(host));
+          for (const host of room.hosts) host.send('room:state', await this.snapshot(host));
           return;
         case 'players':
           this.refreshPlayersSoon(room);
           return;
         case 'kick':
-          for (const socket of room.players.get(event.playerId) ?? []) {
-            send(socket, 'room:kicked', { reason: '진행자가 이 방에서 내보냈습니다.' });
-            socket.disconnect(true);
+          for (const member of room.players.get(event.playerId) ?? []) {
+            member.send('room:kicked', { reason: '진행자가 이 방에서 내보냈습니다.' });
+            member.close();
           }
           return;
       }
@@ -240,12 +233,12 @@ export class RoomRuntime {
     if (previous && record.v <= previous.v) return;
     room.record = record;
     this.driver.onPhase(room);
-    await this.render(room, previous, record);
+    await this.render(room, record);
   }
 
-  /** Sends a phase change to this node's sockets of the room. */
-  private async render(room: LocalRoom, previous: PhaseRecord | null, record: PhaseRecord): Promise<void> {
-    if (room.socketCount === 0) return;
+  /** Sends a phase change to this node's members of the room. */
+  private async render(room: LocalRoom, record: PhaseRecord): Promise<void> {
+    if (room.memberCount === 0) return;
     const { service } = this.deps;
     const meta = await service.meta(room.roomId);
     switch (record.phase) {
@@ -253,29 +246,24 @@ export class RoomRuntime {
         return;
       case 'preview':
       case 'open': {
-        const newQuestion = !previous || !('q' in previous) || previous.q !== record.q || previous.phase === 'reveal' || previous.phase === 'leaderboard';
         const view = questionView(meta, record, this.now());
         if (!view) return;
-        for (const host of room.hosts) send(host, 'room:question', view);
-        for (const socket of room.playerSockets()) {
-          if (newQuestion && socket.data.answer?.questionIndex !== record.q) socket.data.answer = null;
-          send(socket, 'room:question', view);
-        }
+        for (const member of [...room.hosts, ...room.playerMembers()]) member.send('room:question', view);
         return;
       }
       case 'reveal': {
         const index = await this.standingsFor(room.roomId, record);
-        for (const host of room.hosts) send(host, 'room:reveal', revealView(meta, record.q, index, { kind: 'host' }));
-        for (const socket of room.playerSockets()) {
-          send(socket, 'room:reveal', revealView(meta, record.q, index, { kind: 'player', playerId: socket.data.playerId }));
+        for (const host of room.hosts) host.send('room:reveal', revealView(meta, record.q, index, { kind: 'host' }));
+        for (const player of room.playerMembers()) {
+          player.send('room:reveal', revealView(meta, record.q, index, { kind: 'player', playerId: player.playerId }));
         }
         return;
       }
       case 'leaderboard': {
         const index = await this.standingsFor(room.roomId, record);
-        for (const host of room.hosts) send(host, 'room:leaderboard', leaderboardView(index, { kind: 'host' }));
-        for (const socket of room.playerSockets()) {
-          send(socket, 'room:leaderboard', leaderboardView(index, { kind: 'player', playerId: socket.data.playerId }));
+        for (const host of room.hosts) host.send('room:leaderboard', leaderboardView(index, { kind: 'host' }));
+        for (const player of room.playerMembers()) {
+          player.send('room:leaderboard', leaderboardView(index, { kind: 'player', playerId: player.playerId }));
         }
         return;
       }
@@ -285,13 +273,13 @@ export class RoomRuntime {
         const event = record.phase === 'podium' ? 'room:podium' : 'room:ended';
         for (const host of room.hosts) {
           const podium = podiumView(index, { kind: 'host' });
-          if (event === 'room:podium') send(host, 'room:podium', podium);
-          else send(host, 'room:ended', { podium, resultsUrl: `/api/rooms/${room.roomId}/results` });
+          if (event === 'room:podium') host.send('room:podium', podium);
+          else host.send('room:ended', { podium, resultsUrl: `/api/rooms/${room.roomId}/results` });
         }
-        for (const socket of room.playerSockets()) {
-          const podium = podiumView(index, { kind: 'player', playerId: socket.data.playerId });
-          if (event === 'room:podium') send(socket, 'room:podium', podium);
-          else send(socket, 'room:ended', { podium });
+        for (const player of room.playerMembers()) {
+          const podium = podiumView(index, { kind: 'player', playerId: player.playerId });
+          if (event === 'room:podium') player.send('room:podium', podium);
+          else player.send('room:ended', { podium });
         }
         return;
       }
@@ -332,7 +320,7 @@ export class RoomRuntime {
       if (room.hosts.size === 0) return;
       void Promise.all([this.playerList(room.roomId), this.deps.service.repository.playerCount(room.roomId)]).then(
         ([players, playerCount]) => {
-          for (const host of room.hosts) send(host, 'room:players', { players, playerCount });
+          for (const host of room.hosts) host.send('room:players', { players, playerCount });
         },
         (error: unknown) => this.deps.logger.warn({ err: error, roomId: room.roomId }, 'player list refresh failed'),
       );

@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { TokenSigner } from '../auth/index.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { CreateRoomBody, HostCommand, KickPayload, Quiz, SubmitAnswerPayload, SubmitAnswerResult } from '../protocol/quiz.js';
 import { keys, type Store } from '../store/index.js';
 import { applyCommand, isTimed, type PhaseCommand, type PhaseRecord } from './room-phase.js';

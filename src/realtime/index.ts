@@ -3,4 +3,5 @@ export { AdapterConnections } from './adapter-connections.js';
 export { createMonitorPort, registerMonitorNamespace } from './monitor-namespace.js';
 export { registerQuizNamespace } from './quiz-namespace.js';
 export { createSocketServer } from './socket-server.js';
+export { typedNamespaces } from './socket-types.js';
 export { registerTutorNamespace } from './tutor-namespace.js';

@@ -1,23 +1,27 @@
-import type { Namespace, Server, Socket } from 'socket.io';
+import type { Server } from 'socket.io';
 import type { ClassMonitor, ClassService, MonitorPort } from '../classroom/index.js';
 import type { TokenSigner } from '../auth/index.js';
 import { toWireError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { MONITOR_COMMANDS } from '../protocol/classroom.js';
-import { socketAuth, type AuthedSocketData } from './auth.js';
+import type { MonitorCommands } from '../protocol/wire/classroom.js';
+import { socketAuth } from './auth.js';
+import { commandsOf } from './commands.js';
+import { genericEmit } from './generic-emit.js';
 import { emitLocal } from './local-emit.js';
-import { onEvent } from './on-event.js';
 import { classRoom, sessionRoom } from './rooms.js';
+import { typedNamespaces, type MonitorNamespace, type MonitorSocket } from './socket-types.js';
 
 /**
  * The monitor's outlet. Every emit goes through the namespace (not `.local`), so with the Redis streams adapter
  * it reaches the instructors and students of the class on every node.
  */
 export function createMonitorPort(io: Server): MonitorPort {
+  const { monitor, tutor } = typedNamespaces(io);
   return {
-    toInstructors: (classId, event, payload) => io.of('/monitor').to(classRoom(classId)).emit(event, payload),
-    toStudents: (classId, event, payload) => io.of('/tutor').to(classRoom(classId)).emit(event, payload),
-    toSession: (sessionId, event, payload) => io.of('/tutor').to(sessionRoom(sessionId)).emit(event, payload),
+    toInstructors: (classId, event, payload) => genericEmit(monitor.to(classRoom(classId)))(event, payload),
+    toStudents: (classId, event, payload) => genericEmit(tutor.to(classRoom(classId)))(event, payload),
+    toSession: (sessionId, event, payload) => genericEmit(tutor.to(sessionRoom(sessionId)))(event, payload),
   };
 }
 
@@ -26,14 +30,14 @@ export function createMonitorPort(io: Server): MonitorPort {
  * token's, so every command acts on that class only and is authorised here, on the server.
  */
 export function registerMonitorNamespace(
-  namespace: Namespace,
+  namespace: MonitorNamespace,
   deps: { monitor: ClassMonitor; classes: ClassService; signer: TokenSigner; logger: Logger },
 ): void {
   const { monitor, classes, logger } = deps;
   namespace.use(socketAuth(deps.signer, ['instructor']));
 
-  namespace.on('connection', (socket: Socket) => {
-    const classId = (socket.data as AuthedSocketData).token.sub;
+  namespace.on('connection', (socket: MonitorSocket) => {
+    const classId = socket.data.token.sub;
     // Join before reading the roster: an event racing the read is then seen twice (harmless upserts), never missed.
     void socket.join(classRoom(classId));
     // A recovered connection got the events it missed replayed; a roster on top would only repeat them.
@@ -47,14 +51,8 @@ export function registerMonitorNamespace(
       );
     }
 
-    const options = { logger };
-    onEvent(socket, 'class:announce', MONITOR_COMMANDS['class:announce'], ({ text }) => monitor.announce(classId, text), options);
-    onEvent(
-      socket,
-      'hand:acknowledge',
-      MONITOR_COMMANDS['hand:acknowledge'],
-      ({ sessionId }) => monitor.acknowledge(classId, sessionId),
-      options,
-    );
+    const on = commandsOf<MonitorCommands, MonitorSocket>(socket, MONITOR_COMMANDS, { logger });
+    on('class:announce', ({ text }) => monitor.announce(classId, text));
+    on('hand:acknowledge', ({ sessionId }) => monitor.acknowledge(classId, sessionId));
   });
 }

@@ -1,15 +1,17 @@
-import type { Namespace, Socket } from 'socket.io';
 import { authorizeToken, TokenRefusal, type TokenSigner } from '../auth/index.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { ErrorCode } from '../protocol/error-codes.js';
-import { HOST_COMMANDS, JoinRoomPayload, PLAYER_COMMANDS, type HostCommand } from '../protocol/quiz.js';
-import { send, type QuizSocket, type QuizSocketData, type RoomRuntime, type RoomService } from '../quiz/index.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
+import { HOST_COMMANDS, QUIZ_COMMANDS } from '../protocol/quiz.js';
+import type { HostCommand, QuizCommands } from '../protocol/wire/quiz.js';
+import type { RoomMember, RoomRuntime, RoomService } from '../quiz/index.js';
 import { handshakeToken } from './auth.js';
 import { clientAddress } from './client-address.js';
+import { commandsOf } from './commands.js';
 import { connectRefusal } from './connect-refusal.js';
-import { onEvent } from './on-event.js';
+import { socketMember } from './quiz-member.js';
 import { TokenBucket } from './rate-limiter.js';
+import type { QuizNamespace, QuizSocket, QuizSocketData } from './socket-types.js';
 
 export interface QuizJoinLimit {
   /** Join attempts per client address: burst, then per second. A classroom behind one NAT joins at once. */
@@ -24,24 +26,24 @@ export interface QuizJoinLimit {
  * is registered on every socket and refused unless the socket is this room's host: the server decides.
  */
 export function registerQuizNamespace(
-  namespace: Namespace,
+  namespace: QuizNamespace,
   deps: { rooms: RoomService; runtime: RoomRuntime; signer: TokenSigner; logger: Logger; joinLimit: QuizJoinLimit },
 ): void {
   const { rooms, runtime, signer, logger } = deps;
   const joinBuckets = new AddressBuckets(deps.joinLimit);
 
   namespace.use((socket, next) => {
-    authenticate(socket as QuizSocket, signer, rooms).then(
+    authenticate(socket, signer, rooms).then(
       () => next(),
       (error: unknown) => next(connectRefusal(error)),
     );
   });
 
-  namespace.on('connection', (raw: Socket) => {
-    const socket = raw as QuizSocket;
-    const options = { logger };
-    const sendState = async () => {
-      send(socket, 'room:state', await runtime.snapshot(socket));
+  namespace.on('connection', (socket: QuizSocket) => {
+    // The runtime's view of this socket once it is a host or a player (RoomMember: no socket.io in the runtime).
+    let member: RoomMember | undefined;
+    const sendState = async (entered: RoomMember) => {
+      entered.send('room:state', await runtime.snapshot(entered));
       // Through the adapter, unlike every other quiz frame: with the Redis streams adapter this is the frame that
       // carries a stream offset, without which a dropped connection could never be recovered (on any node).
       socket.emit('room:recoverable', {});
@@ -49,8 +51,11 @@ export function registerQuizNamespace(
     const enter = async () => {
       // A socket gone before it entered (it left right after joining) must not be registered after its detach.
       if (socket.disconnected) return;
-      await runtime.attach(socket);
-      await sendState();
+      member = socketMember(socket);
+      if (!member) return;
+      const entered = member;
+      await runtime.attach(entered);
+      await sendState(entered);
     };
     let joining = false;
     if (socket.data.role !== 'guest') {
@@ -59,61 +64,45 @@ export function registerQuizNamespace(
         socket.disconnect(true);
       });
     }
-    socket.on('disconnect', () => runtime.detach(socket));
+    socket.on('disconnect', () => {
+      if (member) runtime.detach(member);
+    });
 
-    onEvent(
-      socket,
-      'room:join',
-      JoinRoomPayload,
-      async ({ code, nickname }) => {
-        // One join per socket at a time: two racing joins would leave an orphan player counted in the room.
-        if (socket.data.role !== 'guest' || joining) {
-          throw new AppError(ErrorCode.FORBIDDEN, '이미 방에 들어와 있습니다. 다른 방은 새 연결로 들어가세요.', { status: 403 });
-        }
-        if (!joinBuckets.take(clientAddress(socket))) {
-          throw new AppError(ErrorCode.RATE_LIMITED, '입장 시도가 너무 많습니다. 잠시 후 다시 시도해 주세요.', { status: 429 });
-        }
-        joining = true;
-        const joined = await rooms.join(code, nickname).finally(() => {
-          joining = false;
-        });
-        socket.data = { role: 'player', roomId: joined.roomId, playerId: joined.playerId, nickname, answer: null };
-        // The ack goes first (with the token the client keeps for reconnects), then the room state.
-        setImmediate(() => {
-          enter().catch((error: unknown) => logger.warn({ err: error }, 'joined player could not enter its room'));
-        });
-        return joined;
-      },
-      options,
-    );
+    const on = commandsOf<QuizCommands, QuizSocket>(socket, QUIZ_COMMANDS, { logger });
+    on('room:join', async ({ code, nickname }) => {
+      // One join per socket at a time: two racing joins would leave an orphan player counted in the room.
+      if (socket.data.role !== 'guest' || joining) {
+        throw new AppError(ErrorCode.FORBIDDEN, '이미 방에 들어와 있습니다. 다른 방은 새 연결로 들어가세요.', { status: 403 });
+      }
+      if (!joinBuckets.take(clientAddress(socket))) {
+        throw new AppError(ErrorCode.RATE_LIMITED, '입장 시도가 너무 많습니다. 잠시 후 다시 시도해 주세요.', { status: 429 });
+      }
+      joining = true;
+      const joined = await rooms.join(code, nickname).finally(() => {
+        joining = false;
+      });
+      socket.data = { role: 'player', roomId: joined.roomId, playerId: joined.playerId, nickname };
+      // The ack goes first (with the token the client keeps for reconnects), then the room state.
+      setImmediate(() => {
+        enter().catch((error: unknown) => logger.warn({ err: error }, 'joined player could not enter its room'));
+      });
+      return joined;
+    });
 
-    onEvent(
-      socket,
-      'answer:submit',
-      PLAYER_COMMANDS['answer:submit'],
-      async (payload) => {
+    on('answer:submit', async (payload) => {
+      const data = socket.data;
+      if (data.role !== 'player') throw new AppError(ErrorCode.FORBIDDEN, '참가자만 답할 수 있습니다.', { status: 403 });
+      return rooms.submit(data.roomId, data.playerId, payload, runtime.cachedPhase(data.roomId));
+    });
+
+    // Every host command is registered on every socket and refused unless the socket is this room's host.
+    const hostCommand = (command: HostCommand) =>
+      on(command, async (payload) => {
         const data = socket.data;
-        if (data.role !== 'player') throw new AppError(ErrorCode.FORBIDDEN, '참가자만 답할 수 있습니다.', { status: 403 });
-        const result = await rooms.submit(data.roomId, data.playerId, payload, runtime.cachedPhase(data.roomId));
-        data.answer = { questionIndex: result.questionIndex, choice: result.choice, responseMs: result.responseMs };
-        return result;
-      },
-      options,
-    );
-
-    for (const command of Object.keys(HOST_COMMANDS) as HostCommand[]) {
-      onEvent(
-        socket,
-        command,
-        HOST_COMMANDS[command],
-        async (payload) => {
-          const data = socket.data;
-          if (data.role !== 'host') throw new AppError(ErrorCode.FORBIDDEN, '진행자만 할 수 있는 일입니다.', { status: 403 });
-          return rooms.command(data.roomId, command, payload);
-        },
-        options,
-      );
-    }
+        if (data.role !== 'host') throw new AppError(ErrorCode.FORBIDDEN, '진행자만 할 수 있는 일입니다.', { status: 403 });
+        return rooms.command(data.roomId, command, payload);
+      });
+    for (const command of Object.keys(HOST_COMMANDS) as HostCommand[]) hostCommand(command);
   });
 }
 
@@ -143,7 +132,7 @@ async function authenticate(socket: QuizSocket, signer: TokenSigner, rooms: Room
     const player = await rooms.repository.player(scope, sub);
     if (!player) throw new AppError(ErrorCode.PLAYER_NOT_FOUND, '이 방의 참가자가 아닙니다.', { status: 404 });
     if (player.kicked) throw new AppError(ErrorCode.KICKED, '진행자가 이 방에서 내보냈습니다.', { status: 403 });
-    data = { role: 'player', roomId: scope, playerId: sub, nickname: player.nickname, answer: null };
+    data = { role: 'player', roomId: scope, playerId: sub, nickname: player.nickname };
   }
   socket.data = data;
 }

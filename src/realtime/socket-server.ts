@@ -1,6 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server, type ServerOptions } from 'socket.io';
 import type { Metrics } from '../metrics.js';
+import { checkProtocolVersion } from './protocol-version.js';
 
 export const NAMESPACES = ['/tutor', '/monitor', '/quiz'] as const;
 export type NamespaceName = (typeof NAMESPACES)[number];
@@ -26,6 +27,8 @@ export function createSocketServer(httpServer: HttpServer, options: SocketServer
   });
   for (const name of NAMESPACES) {
     const namespace = io.of(name);
+    // First middleware of every namespace: a client of another protocol version is refused before its token is read.
+    namespace.use(checkProtocolVersion);
     const gauge = options.metrics.socketsConnected.labels(name);
     gauge.set(0);
     namespace.on('connection', (socket) => {

@@ -1,13 +1,15 @@
-import type { Namespace, Socket } from 'socket.io';
 import type { TokenSigner } from '../auth/index.js';
 import { toWireError } from '../errors.js';
-import type { LectureService, SessionActor } from '../lecture/index.js';
+import type { LectureService, SessionActor, SessionPort } from '../lecture/index.js';
 import type { Logger } from '../logger.js';
 import { TUTOR_COMMANDS } from '../protocol/tutor.js';
-import { socketAuth, type AuthedSocketData } from './auth.js';
+import type { TutorCommands } from '../protocol/wire/tutor.js';
+import { socketAuth } from './auth.js';
+import { commandsOf } from './commands.js';
+import { genericEmit } from './generic-emit.js';
 import { emitLocal } from './local-emit.js';
-import { onEvent } from './on-event.js';
 import { classRoom, sessionRoom } from './rooms.js';
+import type { TutorNamespace, TutorSocket } from './socket-types.js';
 
 export { sessionRoom };
 
@@ -24,7 +26,7 @@ export interface StudentPresence {
  * from any node.
  */
 export function registerTutorNamespace(
-  namespace: Namespace,
+  namespace: TutorNamespace,
   deps: {
     lectures: LectureService;
     signer: TokenSigner;
@@ -42,8 +44,8 @@ export function registerTutorNamespace(
     if (typeof sessionId === 'string') void lectures.release(sessionId);
   });
 
-  namespace.on('connection', (socket: Socket) => {
-    const { sub: sessionId, scope: classId } = (socket.data as AuthedSocketData).token;
+  namespace.on('connection', (socket: TutorSocket) => {
+    const { sub: sessionId, scope: classId } = socket.data.token;
     const room = sessionRoom(sessionId);
     // The socket joins the session's room only once it is caught up (session:resume) or gives its first command,
     // so live events never overtake the replay it asked for.
@@ -56,7 +58,7 @@ export function registerTutorNamespace(
       actor.wake();
     };
     if (classId) void socket.join(classRoom(classId));
-    const port = { emit: (event: string, payload: object) => namespace.local.to(room).emit(event, payload) };
+    const port = sessionPort(namespace.local.to(room));
     const ready: Promise<SessionActor> = lectures.attach(sessionId, port);
     // Presence counts only sockets whose session exists and that are still there once it is attached.
     let present = false;
@@ -81,7 +83,7 @@ export function registerTutorNamespace(
       );
     });
 
-    const options = { logger };
+    const on = commandsOf<TutorCommands, TutorSocket>(socket, TUTOR_COMMANDS, { logger });
     const withActor =
       <T, R extends object>(run: (actor: SessionActor, payload: T) => Promise<R>) =>
       async (payload: T) => {
@@ -91,59 +93,31 @@ export function registerTutorNamespace(
         join(actor);
         return run(actor, payload);
       };
-    onEvent(socket, 'lecture:start', TUTOR_COMMANDS['lecture:start'], withActor((actor) => actor.start()), options);
-    onEvent(socket, 'lecture:pause', TUTOR_COMMANDS['lecture:pause'], withActor((actor) => actor.pause()), options);
-    onEvent(socket, 'lecture:resume', TUTOR_COMMANDS['lecture:resume'], withActor((actor) => actor.resume()), options);
-    onEvent(
-      socket,
-      'lecture:speed',
-      TUTOR_COMMANDS['lecture:speed'],
-      withActor((actor, payload: { tokensPerSecond: number }) => actor.setSpeed(payload.tokensPerSecond)),
-      options,
-    );
-    onEvent(
-      socket,
-      'answer:submit',
-      TUTOR_COMMANDS['answer:submit'],
-      withActor((actor, payload: { questionId: string; text: string }) => actor.submitAnswer(payload.questionId, payload.text)),
-      options,
-    );
-    onEvent(socket, 'hand:raise', TUTOR_COMMANDS['hand:raise'], withActor((actor) => actor.raiseHand()), options);
-    onEvent(
-      socket,
-      'hand:ask',
-      TUTOR_COMMANDS['hand:ask'],
-      withActor((actor, payload: { text: string }) => actor.askHand(payload.text)),
-      options,
-    );
-    onEvent(
-      socket,
-      'hand:reply',
-      TUTOR_COMMANDS['hand:reply'],
-      withActor((actor, payload: { text: string }) => actor.replyHand(payload.text)),
-      options,
-    );
-    onEvent(socket, 'hand:lower', TUTOR_COMMANDS['hand:lower'], withActor((actor) => actor.lowerHand()), options);
-    onEvent(
-      socket,
-      'session:resume',
-      TUTOR_COMMANDS['session:resume'],
-      // The replay goes to the asking socket only; it joins the room inside the session's event queue, right after.
-      async (payload: { lastSeq: number }) => {
-        const actor = await ready;
-        actor.assertStore();
-        const outcome = await actor.catchUp(
-          payload.lastSeq,
-          { emit: (event, data) => socket.emit(event, data) },
-          () => {
-            joined = true;
-            void socket.join(room);
-          },
-        );
-        actor.wake();
-        return outcome;
-      },
-      options,
-    );
+    on('lecture:start', withActor((actor) => actor.start()));
+    on('lecture:pause', withActor((actor) => actor.pause()));
+    on('lecture:resume', withActor((actor) => actor.resume()));
+    on('lecture:speed', withActor((actor, { tokensPerSecond }) => actor.setSpeed(tokensPerSecond)));
+    on('answer:submit', withActor((actor, { questionId, text }) => actor.submitAnswer(questionId, text)));
+    on('hand:raise', withActor((actor) => actor.raiseHand()));
+    on('hand:ask', withActor((actor, { text }) => actor.askHand(text)));
+    on('hand:reply', withActor((actor, { text }) => actor.replyHand(text)));
+    on('hand:lower', withActor((actor) => actor.lowerHand()));
+    // The replay goes to the asking socket only; it joins the room inside the session's event queue, right after.
+    on('session:resume', async ({ lastSeq }) => {
+      const actor = await ready;
+      actor.assertStore();
+      const outcome = await actor.catchUp(lastSeq, sessionPort(socket), () => {
+        joined = true;
+        void socket.join(room);
+      });
+      actor.wake();
+      return outcome;
+    });
   });
+}
+
+/** A session's outbound port on a socket.io target: the session's room here, or one socket for a replay. */
+function sessionPort(target: { emit(...args: never[]): boolean }): SessionPort {
+  const emit = genericEmit(target);
+  return { emit: (event, payload) => emit(event, payload) };
 }

@@ -3,7 +3,7 @@ import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/pr
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { LanguageModel } from '../llm/index.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { keys, type Store } from '../store/index.js';
 import { ANALYZER_VERSION, analyze } from './analyzer.js';
 import { bm25Scores, bm25Stats, type Bm25Stats } from './bm25.js';

@@ -1,5 +1,5 @@
 import { AppError } from '../errors.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { PageRequest } from '../protocol/page.js';
 import type { Store } from './store.js';
 

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionSnapshot as Snapshot } from '../../src/protocol/tutor.js';
+import type { SessionSnapshot as Snapshot } from '../../src/protocol/wire/tutor.js';
 import { launchBrowser } from '../support/browser.js';
 import { connected, startTestApp, type TestApp } from '../support/test-app.js';
 

@@ -4,8 +4,8 @@ import type { SessionProfile } from '../../src/lecture/session-repository.js';
 import type { SessionState } from '../../src/lecture/session-state.js';
 import type { MonitorCommands } from '../../client/net/monitor-protocol.js';
 import { sendCommand, type CommandAck } from '../../client/net/socket.js';
-import type { HandServerEvents, MonitorServerEvents } from '../../src/protocol/classroom.js';
-import type { TutorEvent } from '../../src/protocol/tutor.js';
+import type { HandServerEvents, MonitorServerEvents } from '../../src/protocol/wire/index.js';
+import type { TutorEvent } from '../../src/protocol/wire/index.js';
 import { connectedOrThrow, LectureClient, type AnswerPolicy } from './lecture-client.js';
 import type { TestApp } from './test-app.js';
 

@@ -1,6 +1,6 @@
 import { parseLecture } from '../../src/lecture/marker-parser.js';
 import type { SessionObserver } from '../../src/lecture/session-actor.js';
-import type { TutorEventName, TutorServerEvents } from '../../src/protocol/tutor.js';
+import type { TutorEventName, TutorServerEvents } from '../../src/protocol/wire/tutor.js';
 import { chapterGenerated, generatedChapter, type LectureClient, type RecordedEvent } from './lecture-client.js';
 import type { TestApp } from './test-app.js';
 

@@ -6,7 +6,7 @@ import { parseLecture } from '../../src/lecture/marker-parser.js';
 import type { Material } from '../../src/materials/index.js';
 import { buildSamplePdf, SAMPLE_FILENAME } from '../../src/materials/sample-pdf.js';
 import type { SessionObserver } from '../../src/lecture/session-actor.js';
-import type { SessionSnapshot, TutorServerEvents } from '../../src/protocol/tutor.js';
+import type { SessionSnapshot, TutorServerEvents } from '../../src/protocol/wire/index.js';
 import { keys } from '../../src/store/keys.js';
 import { connected, type TestApp } from './test-app.js';
 

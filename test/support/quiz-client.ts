@@ -1,5 +1,6 @@
+import { PROTOCOL_VERSION } from '../../src/protocol/wire/ack.js';
 import { io as connect, type Socket } from 'socket.io-client';
-import type { Ack } from '../../src/protocol/ack.js';
+import type { Ack } from '../../src/protocol/wire/ack.js';
 import type { QuizItem, RoomOptions, RoomStatePayload } from '../../src/protocol/quiz.js';
 import { createClass, getJson, postJson } from './classroom-client.js';
 import { connected } from './test-app.js';
@@ -80,7 +81,7 @@ export class QuizClient {
   static open(url: string, auth: Record<string, unknown> = {}, options: { reconnection?: boolean; headers?: Record<string, string> } = {}): QuizClient {
     return new QuizClient(
       connect(`${url}/quiz`, {
-        auth,
+        auth: { protocolVersion: PROTOCOL_VERSION, ...auth },
         transports: ['websocket'],
         reconnection: options.reconnection ?? false,
         forceNew: true,

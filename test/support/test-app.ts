@@ -1,3 +1,4 @@
+import { PROTOCOL_VERSION } from '../../src/protocol/wire/ack.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,10 @@ import { createLogger } from '../../src/logger.js';
 export interface TestApp extends App {
   url: string;
   port: number;
-  /** A socket.io-client on a namespace of this server (websocket only, no auto-reconnect unless asked). */
+  /**
+   * A socket.io-client on a namespace of this server (websocket only, no auto-reconnect unless asked); `auth` gets
+   * this build's `protocolVersion` unless it names one.
+   */
   socket(namespace: string, auth: Record<string, unknown>, options?: { reconnection?: boolean }): Socket;
   /** Closes the app, every socket made by `socket()` and the temp data dir. */
   stop(): Promise<void>;
@@ -34,7 +38,8 @@ export async function startTestApp(env: Record<string, string> = {}, overrides: 
     port,
     socket(namespace, auth, options = {}) {
       const socket = connect(`${url}${namespace}`, {
-        auth,
+        // Every client sends the protocol version; a test of the version check overrides it.
+        auth: { protocolVersion: PROTOCOL_VERSION, ...auth },
         transports: ['websocket'],
         reconnection: options.reconnection ?? false,
         forceNew: true,

@@ -1,6 +1,6 @@
 // A "did you understand?" check of the raise-hand dialogue: the card with its concept, and the reply box with the
 // two quick answers. The check's text is untrusted: textContent only.
-import type { TutorServerEvents } from '../../../src/protocol/tutor.js';
+import type { TutorServerEvents } from '../../../src/protocol/wire/index.js';
 import { element } from '../../ui/dom.js';
 import { wireTextForm } from '../../ui/forms.js';
 import { MAX_ANSWER_LENGTH, type Outcome } from './answer-form.js';

@@ -4,7 +4,7 @@
 // panel (or raises a hand again) the dialogue moves into the lecture as a folded record at the place it happened —
 // exactly where a `session:state` snapshot puts the same items, so a reload looks the same.
 // Server text reaches the DOM as textContent only (replies go through the lecture view's sanitized markdown).
-import type { PublicPhase, TranscriptItem, TutorServerEvents } from '../../../src/protocol/tutor.js';
+import type { PublicPhase, TranscriptItem, TutorServerEvents } from '../../../src/protocol/wire/index.js';
 import { $, element } from '../../ui/dom.js';
 import { whileBusy, wireTextForm } from '../../ui/forms.js';
 import { MAX_ANSWER_LENGTH, type Outcome } from './answer-form.js';

@@ -2,8 +2,8 @@
 // tutoring items (question cards with the answer and the verdict, replies) follow each other in the order they
 // happened. Live events and `session:state` snapshots build exactly the same blocks, so a reload looks the same.
 // Server text only ever reaches the DOM as textContent or as DOMPurify-sanitized markdown.
-import type { PublicPhase, ReplyKind, SessionSnapshot, TranscriptItem, Verdict } from '../../../src/protocol/tutor.js';
-import { HAND_REPLY_KINDS } from '../../../src/protocol/tutor-phases.js';
+import type { PublicPhase, ReplyKind, SessionSnapshot, TranscriptItem, Verdict } from '../../../src/protocol/wire/index.js';
+import { HAND_REPLY_KINDS } from '../../../src/protocol/wire/index.js';
 import { element } from '../../ui/dom.js';
 import { renderMarkdownInto } from '../../ui/markdown.js';
 import { answerForm, type Outcome } from './answer-form.js';

@@ -1,7 +1,7 @@
 // Quiz host, the lobby as projected: the join code, link and QR, the lock badge, and the players as chips with a kick
 // button. Drawing only: the room (host/room.ts) holds the state and sends the commands. Nicknames are untrusted:
 // they reach the DOM as textContent only.
-import type { PlayerSummary } from '../../../src/protocol/quiz.js';
+import type { PlayerSummary } from '../../../src/protocol/wire/index.js';
 import { $, element } from '../../ui/dom.js';
 
 const roomCode = $('room-code');

@@ -1,7 +1,7 @@
 // Quiz host, what the projector shows once a question closes: the correct answer with the answer distribution and the
 // explanation, the leaderboard, the podium and the final podium. Drawing only: the room (host/room.ts) switches the
 // phase and sends the "next" commands. Question text, choices and nicknames are untrusted: textContent only.
-import type { LeaderboardPayload, PodiumPayload, RevealPayload } from '../../../src/protocol/quiz.js';
+import type { LeaderboardPayload, PodiumPayload, RevealPayload } from '../../../src/protocol/wire/index.js';
 import { $ } from '../../ui/dom.js';
 import { choiceAt, choiceNodes, distributionChart, leaderboardRows, podiumNodes } from '../../ui/quiz-pieces.js';
 

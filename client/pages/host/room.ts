@@ -3,7 +3,7 @@
 // server's `room:state` snapshot (on every connection, so after a reload too) redraws whatever phase the room is in
 // (client/net's followRoom). The lobby and the after-question screens are drawn by host/lobby.ts and host/reveal.ts;
 // this module holds the state. Question text, choices and nicknames are untrusted: textContent only.
-import type { Phase, PlayerSummary, PublicQuestion, QuestionPayload, RoomOptions, QuizServerEvents } from '../../../src/protocol/quiz.js';
+import type { Phase, PlayerSummary, PublicQuestion, QuestionPayload, RoomOptions, RoomStatePayload } from '../../../src/protocol/wire/index.js';
 import { closeSocket, watchConnection } from '../../net/lifecycle.js';
 import type { QuizCommands, QuizSocket } from '../../net/quiz-protocol.js';
 import { followRoom } from '../../net/room-follow.js';
@@ -90,7 +90,7 @@ export function closeRoom(): void {
 }
 
 function connect(current: HostedRoom): void {
-  const live: QuizSocket = openSocket('/quiz', { token: current.hostToken });
+  const live: QuizSocket = openSocket('/quiz', current.hostToken);
   socket = live;
   watchConnection(live, {
     state: (state) => showConnection(connection, state),
@@ -148,7 +148,7 @@ function connect(current: HostedRoom): void {
 }
 
 /** A full snapshot: sent on every (re)connection and after lock/unlock. It replaces everything shown. */
-function onState(state: Parameters<QuizServerEvents['room:state']>[0]): void {
+function onState(state: RoomStatePayload): void {
   info = { totalQuestions: state.totalQuestions, options: state.options, locked: state.locked, playerCount: state.playerCount };
   players = state.players ?? [];
   if (room && (room.code !== state.code || room.title !== state.title)) {

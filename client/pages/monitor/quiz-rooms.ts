@@ -1,6 +1,6 @@
 // The class's quiz rooms on the monitor (GET /api/rooms, newest first) with their results, and the host page link
 // where this browser hosts. A reload shows the first page again; "더 보기" appends the next one.
-import type { Phase } from '../../../src/protocol/quiz.js';
+import type { Phase } from '../../../src/protocol/wire/index.js';
 import { fetchPage, requestFailure } from '../../net/http.js';
 import { $, element } from '../../ui/dom.js';
 import { downloadWithToken } from '../../ui/download.js';

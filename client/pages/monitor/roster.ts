@@ -1,7 +1,7 @@
 // The monitor's live class: the roster grid (one card per student) and the raised-hands queue with its "확인"
 // buttons. Cards and queue items are kept, not rebuilt, so a focused button keeps its focus. Nicknames and questions
 // are untrusted: textContent only.
-import type { HandKind, RosterEntry } from '../../../src/protocol/classroom.js';
+import type { HandKind, RosterEntry } from '../../../src/protocol/wire/index.js';
 import { $, element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
 

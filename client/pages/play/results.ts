@@ -1,7 +1,7 @@
 // Quiz player, what the phone shows once a question closes: the player's own result with the correct answer and the
 // explanation, their rank on the leaderboard, and the podium. Drawing only: play.ts switches the screens and keeps
 // the score line. Choices and nicknames are untrusted: textContent only.
-import type { LeaderboardPayload, PodiumPayload, RevealPayload } from '../../../src/protocol/quiz.js';
+import type { LeaderboardPayload, PodiumPayload, RevealPayload } from '../../../src/protocol/wire/index.js';
 import { $, element } from '../../ui/dom.js';
 import { choiceAt, leaderboardRows, podiumNodes } from '../../ui/quiz-pieces.js';
 

@@ -17,25 +17,6 @@ export const MAX_TRIES_PER_PART = 3;
 export const HAND_PROMPT_TEXT = '무엇이 궁금한가요? 궁금한 내용을 적어 주세요.';
 const CHECK_HINT = '(네/아니요, 또는 헷갈리는 부분을 적어 주세요)';
 
-export type HandStep =
-  /** Waiting for the question (after the prompt is sent). */
-  | 'asking'
-  | 'classifying'
-  /** Specific question: the answer streams. */
-  | 'answering'
-  /** Vague: the explanation of `parts[index]` streams (a re-explanation when it already has some). */
-  | 'explaining'
-  /** Asking whether `parts[index]` was understood, then waiting for the reply. */
-  | 'checking'
-  /** Control judges the reply to the check of `parts[index]`. */
-  | 'controlling'
-  /** The final explanation of the original concept streams. */
-  | 'final'
-  | 'final-checking'
-  | 'final-controlling'
-  | 'summarizing'
-  | 'done';
-
 export interface HandPart extends HandSubconcept {
   /** Every explanation streamed for this part, oldest first: its length is the number of tries. */
   explanations: string[];
@@ -43,25 +24,52 @@ export interface HandPart extends HandSubconcept {
   understood?: boolean;
 }
 
-export interface HandDialogue {
-  question: string | null;
-  kind?: HandKind;
-  concept?: string;
+/** What every step of the dialogue holds (empty until the question is classified as vague). */
+interface DialogueBase {
   parts: HandPart[];
   /** The part being explained or checked; `parts.length` once the dialogue reaches the final explanation. */
   index: number;
-  step: HandStep;
   /** Whether the student was asked (the prompt or the check) and the dialogue now waits for their text. */
   asked: boolean;
-  /** The reply Control is judging. */
-  lastReply?: string;
-  /** What the student did not understand: the next explanation of the same part aims at it. */
-  confusion?: string;
   /** Final explanations of the original concept, oldest first. */
   final: string[];
-  /** Control's last word on the final explanation. */
+}
+
+/** A question classified (specific or vague): its concept is known from then on. */
+interface Classified<K extends HandKind> extends DialogueBase {
+  question: string;
+  kind: K;
+  concept: string;
+  /** Control's last word on the final explanation (vague questions, once it was judged). */
   finalUnderstood?: boolean;
 }
+
+/**
+ * The dialogue, one variant per step: a field exists exactly where the step needs it, so the compiler (not a runtime
+ * check) makes sure a classified step has its concept and a Control step the reply it judges. The stored JSON is the
+ * same plain object for every variant (same field names), so dialogues saved by any node stay readable.
+ */
+export type HandDialogue =
+  /** Waiting for the question (after the prompt is sent). */
+  | (DialogueBase & { step: 'asking'; question: null })
+  | (DialogueBase & { step: 'classifying'; question: string })
+  /** Specific question: the answer streams. */
+  | (Classified<'specific'> & { step: 'answering' })
+  /** Vague: the explanation of `parts[index]` streams (a re-explanation when it already has some). */
+  | (Classified<'vague'> & { step: 'explaining'; confusion?: string })
+  /** Asking whether `parts[index]` was understood, then waiting for the reply. */
+  | (Classified<'vague'> & { step: 'checking' })
+  /** Control judges `lastReply`, the reply to the check of `parts[index]`. */
+  | (Classified<'vague'> & { step: 'controlling'; lastReply: string })
+  /** The final explanation of the original concept streams; `confusion` is what was not understood last time. */
+  | (Classified<'vague'> & { step: 'final'; confusion?: string })
+  | (Classified<'vague'> & { step: 'final-checking' })
+  | (Classified<'vague'> & { step: 'final-controlling'; lastReply: string })
+  | (Classified<'vague'> & { step: 'summarizing' })
+  | (Classified<HandKind> & { step: 'done' });
+
+export type HandStep = HandDialogue['step'];
+type AtStep<S extends HandStep> = Extract<HandDialogue, { step: S }>;
 
 export interface HandCheck {
   /** 0-based; the final check has index `parts.length`. */
@@ -107,19 +115,16 @@ export class HandDialogueError extends Error {
   }
 }
 
-function requireStep(d: HandDialogue, event: string, ...steps: HandStep[]): void {
-  if (!steps.includes(d.step)) throw new HandDialogueError(d.step, event);
+/** `d` if it is at one of `steps` (narrowed to those variants); HandDialogueError otherwise. */
+function atStep<S extends HandStep>(d: HandDialogue, event: string, ...steps: S[]): AtStep<S> {
+  if (!(steps as HandStep[]).includes(d.step)) throw new HandDialogueError(d.step, event);
+  return d as AtStep<S>;
 }
 
-function field<T>(value: T | undefined | null, d: HandDialogue, event: string): T {
-  if (value === undefined || value === null) throw new HandDialogueError(d.step, event);
+/** An element the step's invariants promise (the current part, its last explanation): a broken one is an error. */
+function present<T>(value: T | undefined, d: HandDialogue, event: string): T {
+  if (value === undefined) throw new HandDialogueError(d.step, event);
   return value;
-}
-
-/** Drops the per-turn fields (exactOptionalPropertyTypes: absent, never `undefined`). */
-function withoutTurn(d: HandDialogue): HandDialogue {
-  const { lastReply: _reply, confusion: _confusion, ...rest } = d;
-  return rest;
 }
 
 export function startDialogue(): HandDialogue {
@@ -138,70 +143,67 @@ export function acceptsReply(d: HandDialogue): boolean {
 
 /** The prompt or the check was sent: from now on the dialogue waits for the student. */
 export function onPrompted(d: HandDialogue): HandDialogue {
-  requireStep(d, 'prompted', 'asking', 'checking', 'final-checking');
-  return { ...d, asked: true };
+  return { ...atStep(d, 'prompted', 'asking', 'checking', 'final-checking'), asked: true };
 }
 
 export function onAsk(d: HandDialogue, text: string): HandDialogue {
-  requireStep(d, 'ask', 'asking');
-  const question = field(text.trim() || null, d, 'ask');
-  return { ...d, question, step: 'classifying', asked: false };
+  const asking = atStep(d, 'ask', 'asking');
+  const question = text.trim();
+  if (!question) throw new HandDialogueError(d.step, 'ask');
+  return { ...asking, question, step: 'classifying', asked: false };
 }
 
 export function onClassified(d: HandDialogue, result: Classification): HandDialogue {
-  requireStep(d, 'classified', 'classifying');
-  if (result.kind === 'specific') return { ...d, kind: 'specific', concept: result.concept, step: 'answering' };
+  const classifying = atStep(d, 'classified', 'classifying');
+  if (result.kind === 'specific') return { ...classifying, kind: 'specific', concept: result.concept, step: 'answering' };
   const parts = result.subconcepts.slice(0, MAX_SUBCONCEPTS).map((sub) => ({ concept: sub.concept, focus: sub.focus, explanations: [] }));
   // A vague question with nothing to split goes straight to the explanation of the concept itself.
-  return { ...d, kind: 'vague', concept: result.concept, parts, index: 0, step: parts.length > 0 ? 'explaining' : 'final' };
+  return { ...classifying, kind: 'vague', concept: result.concept, parts, index: 0, step: parts.length > 0 ? 'explaining' : 'final' };
 }
 
 export function onAnswered(d: HandDialogue): HandDialogue {
-  requireStep(d, 'answered', 'answering');
-  return { ...d, step: 'done' };
+  return { ...atStep(d, 'answered', 'answering'), step: 'done' };
 }
 
 export function onExplained(d: HandDialogue, text: string): HandDialogue {
-  requireStep(d, 'explained', 'explaining');
+  const { confusion: _confusion, ...explaining } = atStep(d, 'explained', 'explaining');
   const parts = d.parts.map((part, index) => (index === d.index ? { ...part, explanations: [...part.explanations, text] } : part));
-  return { ...withoutTurn(d), parts, step: 'checking', asked: false };
+  return { ...explaining, parts, step: 'checking', asked: false };
 }
 
 export function onReply(d: HandDialogue, text: string): HandDialogue {
-  requireStep(d, 'reply', 'checking', 'final-checking');
-  return { ...d, lastReply: text.trim(), step: d.step === 'checking' ? 'controlling' : 'final-controlling', asked: false };
+  const checking = atStep(d, 'reply', 'checking', 'final-checking');
+  return { ...checking, lastReply: text.trim(), step: checking.step === 'checking' ? 'controlling' : 'final-controlling', asked: false };
 }
 
 /** Control's verdict on the reply: next part, the same part again (bounded), the final, or the summary. */
 export function onControl(d: HandDialogue, result: ControlResult): HandDialogue {
-  requireStep(d, 'control', 'controlling', 'final-controlling');
-  const confusion = result.confusion.trim() || (d.lastReply ?? '');
-  const base = withoutTurn(d);
-  if (d.step === 'final-controlling') {
-    if (!result.understood && d.final.length < MAX_TRIES_PER_PART) return { ...base, finalUnderstood: false, step: 'final', confusion };
+  const { lastReply, ...base } = atStep(d, 'control', 'controlling', 'final-controlling');
+  const confusion = result.confusion.trim() || lastReply;
+  if (base.step === 'final-controlling') {
+    if (!result.understood && base.final.length < MAX_TRIES_PER_PART) return { ...base, finalUnderstood: false, step: 'final', confusion };
     return { ...base, finalUnderstood: result.understood, step: 'summarizing' };
   }
-  const part = field(d.parts[d.index], d, 'control');
+  const part = present(base.parts[base.index], d, 'control');
   if (!result.understood && part.explanations.length < MAX_TRIES_PER_PART) {
-    return { ...base, parts: replacePart(d, { ...part, understood: false }), step: 'explaining', confusion };
+    return { ...base, parts: replacePart(base, { ...part, understood: false }), step: 'explaining', confusion };
   }
-  const parts = replacePart(d, { ...part, understood: result.understood });
-  const index = d.index + 1;
+  const parts = replacePart(base, { ...part, understood: result.understood });
+  const index = base.index + 1;
   return { ...base, parts, index, step: index < parts.length ? 'explaining' : 'final' };
 }
 
-function replacePart(d: HandDialogue, part: HandPart): HandPart[] {
+function replacePart(d: DialogueBase, part: HandPart): HandPart[] {
   return d.parts.map((existing, index) => (index === d.index ? part : existing));
 }
 
 export function onFinalExplained(d: HandDialogue, text: string): HandDialogue {
-  requireStep(d, 'final-explained', 'final');
-  return { ...withoutTurn(d), final: [...d.final, text], step: 'final-checking', asked: false };
+  const { confusion: _confusion, ...final } = atStep(d, 'final-explained', 'final');
+  return { ...final, final: [...final.final, text], step: 'final-checking', asked: false };
 }
 
 export function onSummarised(d: HandDialogue): HandDialogue {
-  requireStep(d, 'summarised', 'summarizing');
-  return { ...d, step: 'done' };
+  return { ...atStep(d, 'summarised', 'summarizing'), step: 'done' };
 }
 
 /** `'term'` followed by the particle that fits the term (not the quote mark). */
@@ -220,12 +222,11 @@ export function checkText(concept: string, attempt: number, final: boolean): str
 export function pendingCheck(d: HandDialogue): HandCheck | null {
   const total = d.parts.length + 1;
   if (d.step === 'checking') {
-    const part = field(d.parts[d.index], d, 'check');
+    const part = present(d.parts[d.index], d, 'check');
     return { index: d.index, total, concept: part.concept, text: checkText(part.concept, part.explanations.length, false) };
   }
   if (d.step === 'final-checking') {
-    const concept = field(d.concept, d, 'check');
-    return { index: d.parts.length, total, concept, text: checkText(concept, d.final.length, true) };
+    return { index: d.parts.length, total, concept: d.concept, text: checkText(d.concept, d.final.length, true) };
   }
   return null;
 }
@@ -237,8 +238,8 @@ export function explainedParts(d: HandDialogue): ExplainedPart[] {
 
 /** `[(subconcept, explanation)…, (concept, final explanation)]`: what the summary agent summarises. */
 export function summaryParts(d: HandDialogue): ExplainedPart[] {
-  const concept = field(d.concept, d, 'summary');
-  return [...explainedParts(d), { concept, explanation: d.final.join('\n\n') }];
+  if (d.step === 'asking' || d.step === 'classifying') throw new HandDialogueError(d.step, 'summary');
+  return [...explainedParts(d), { concept: d.concept, explanation: d.final.join('\n\n') }];
 }
 
 /** What the actor must do next. Waiting actions mean: do nothing until the student's next event. */
@@ -247,18 +248,18 @@ export function nextAction(d: HandDialogue): HandAction {
     case 'asking':
       return d.asked ? { type: 'wait-for-ask' } : { type: 'prompt-ask', text: HAND_PROMPT_TEXT };
     case 'classifying':
-      return { type: 'classify', question: field(d.question, d, 'classify') };
+      return { type: 'classify', question: d.question };
     case 'answering':
-      return { type: 'stream-answer', question: field(d.question, d, 'answer'), concept: field(d.concept, d, 'answer') };
+      return { type: 'stream-answer', question: d.question, concept: d.concept };
     case 'explaining': {
-      const part = field(d.parts[d.index], d, 'explain');
+      const part = present(d.parts[d.index], d, 'explain');
       return {
         type: 'stream-explain',
         index: d.index,
         total: d.parts.length,
         reExplain: part.explanations.length > 0,
-        question: field(d.question, d, 'explain'),
-        concept: field(d.concept, d, 'explain'),
+        question: d.question,
+        concept: d.concept,
         subconcept: { concept: part.concept, focus: part.focus },
         previous: part.explanations,
         confusion: d.confusion ?? '',
@@ -266,16 +267,16 @@ export function nextAction(d: HandDialogue): HandAction {
     }
     case 'checking':
     case 'final-checking':
-      return d.asked ? { type: 'wait-for-reply' } : { type: 'ask-check', ...field(pendingCheck(d), d, 'check') };
+      return d.asked ? { type: 'wait-for-reply' } : { type: 'ask-check', ...present(pendingCheck(d) ?? undefined, d, 'check') };
     case 'controlling': {
-      const part = field(d.parts[d.index], d, 'control');
+      const part = present(d.parts[d.index], d, 'control');
       return {
         type: 'control',
         target: 'part',
         index: d.index,
         concept: part.concept,
-        explanation: field(part.explanations.at(-1), d, 'control'),
-        reply: field(d.lastReply, d, 'control'),
+        explanation: present(part.explanations.at(-1), d, 'control'),
+        reply: d.lastReply,
       };
     }
     case 'final-controlling':
@@ -283,23 +284,23 @@ export function nextAction(d: HandDialogue): HandAction {
         type: 'control',
         target: 'final',
         index: d.parts.length,
-        concept: field(d.concept, d, 'control'),
-        explanation: field(d.final.at(-1), d, 'control'),
-        reply: field(d.lastReply, d, 'control'),
+        concept: d.concept,
+        explanation: present(d.final.at(-1), d, 'control'),
+        reply: d.lastReply,
       };
     case 'final':
       return {
         type: 'stream-final',
         reExplain: d.final.length > 0,
-        question: field(d.question, d, 'final'),
-        concept: field(d.concept, d, 'final'),
+        question: d.question,
+        concept: d.concept,
         parts: explainedParts(d),
         previous: d.final,
         confusion: d.confusion ?? '',
       };
     case 'summarizing':
-      return { type: 'summarize', question: field(d.question, d, 'summarize'), concept: field(d.concept, d, 'summarize'), parts: summaryParts(d) };
+      return { type: 'summarize', question: d.question, concept: d.concept, parts: summaryParts(d) };
     case 'done':
-      return { type: 'close', kind: field(d.kind, d, 'close') };
+      return { type: 'close', kind: d.kind };
   }
 }

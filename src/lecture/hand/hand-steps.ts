@@ -9,8 +9,10 @@ import {
   onSummarised,
 } from './hand-dialogue.js';
 import type { StudentAssistant } from './student-assistant.js';
-import type { Attribution, TextStream } from '../../llm/index.js';
-import type { ReplyKind, TranscriptItem, TutorEvent } from '../../protocol/tutor.js';
+import type { TextStream } from '../../llm/index.js';
+import type { ReplyKind } from '../../protocol/wire/tutor.js';
+import type { Interrupts } from '../interrupts.js';
+import type { SessionOutbox } from '../session-outbox.js';
 import { afterHand, type SessionState } from '../session-state.js';
 
 export type HandRaised = Extract<SessionState, { kind: 'hand-raised' }>;
@@ -27,12 +29,13 @@ export interface ReplyOptions {
 export interface HandHost {
   readonly materialId: string;
   readonly assistant: StudentAssistant;
-  transition(state: SessionState, events?: TutorEvent[], items?: TranscriptItem[]): void;
+  /** Saves states and sends events, in order. */
+  readonly outbox: Pick<SessionOutbox, 'transition'>;
+  /** Whether the step is still current; the options of its model calls. */
+  readonly interrupts: Pick<Interrupts, 'isCurrent' | 'modelCall'>;
   streamReply(kind: ReplyKind, epoch: number, open: () => TextStream, options: ReplyOptions): Promise<string | false>;
   /** Where the dialogue sits in the lecture's rendered history (async: may read the chapter's text from the store). */
   place(state: HandRaised): Promise<{ chapter: number; at: number }>;
-  callOptions(): { attribution: Attribution; signal: AbortSignal };
-  isCurrent(epoch: number): boolean;
   /** The session's state now (the step's `state` may be stale after an await). */
   current(): SessionState;
 }
@@ -46,11 +49,11 @@ export async function runHandStep(host: HandHost, state: HandRaised, epoch: numb
   const { dialogue } = state;
   const action = nextAction(dialogue);
   const place = await host.place(state);
-  if (!host.isCurrent(epoch)) return false;
+  if (!host.interrupts.isCurrent(epoch)) return false;
   // The student may have acted while the place was read (a hand:ask sent before the prompt arrived): acting on the
   // stale state would overwrite that. Report progress so the drive loop runs the next step from the new state.
   if (host.current() !== state) return true;
-  const call = { materialId: host.materialId, ...host.callOptions() };
+  const call = { materialId: host.materialId, ...host.interrupts.modelCall() };
   const next = (changes: Partial<HandRaised>): HandRaised => {
     const { replyId: _replyId, ...rest } = state;
     return { ...rest, ...changes };
@@ -67,7 +70,7 @@ export async function runHandStep(host: HandHost, state: HandRaised, epoch: numb
     case 'wait-for-reply':
       return false;
     case 'prompt-ask':
-      host.transition(
+      host.outbox.transition(
         next({ dialogue: onPrompted(dialogue) }),
         [{ event: 'assistant:prompt', payload: { text: action.text } }],
         [{ type: 'assistant', ...place, text: action.text }],
@@ -75,7 +78,7 @@ export async function runHandStep(host: HandHost, state: HandRaised, epoch: numb
       return true;
     case 'ask-check': {
       const { type: _type, ...check } = action;
-      host.transition(
+      host.outbox.transition(
         next({ dialogue: onPrompted(dialogue) }),
         [{ event: 'assistant:check', payload: check }],
         [{ type: 'assistant', ...place, text: action.text }],
@@ -84,46 +87,46 @@ export async function runHandStep(host: HandHost, state: HandRaised, epoch: numb
     }
     case 'classify': {
       const result = await host.assistant.classify({ ...call, question: action.question });
-      if (!host.isCurrent(epoch)) return false;
-      host.transition(next({ dialogue: onClassified(dialogue, result) }));
+      if (!host.interrupts.isCurrent(epoch)) return false;
+      host.outbox.transition(next({ dialogue: onClassified(dialogue, result) }));
       return true;
     }
     case 'stream-answer': {
       const text = await stream('answer', () => host.assistant.answer({ ...call, question: action.question, concept: action.concept }));
       if (text === false) return false;
-      host.transition(next({ dialogue: onAnswered(dialogue) }));
+      host.outbox.transition(next({ dialogue: onAnswered(dialogue) }));
       return true;
     }
     case 'stream-explain': {
       const { type: _type, ...request } = action;
       const text = await stream('explain', () => host.assistant.explain({ ...call, ...request }));
       if (text === false) return false;
-      host.transition(next({ dialogue: onExplained(dialogue, text) }));
+      host.outbox.transition(next({ dialogue: onExplained(dialogue, text) }));
       return true;
     }
     case 'control': {
       const { type: _type, ...request } = action;
-      const result = await host.assistant.control({ ...host.callOptions(), ...request });
-      if (!host.isCurrent(epoch)) return false;
-      host.transition(next({ dialogue: onControl(dialogue, result) }));
+      const result = await host.assistant.control({ ...host.interrupts.modelCall(), ...request });
+      if (!host.interrupts.isCurrent(epoch)) return false;
+      host.outbox.transition(next({ dialogue: onControl(dialogue, result) }));
       return true;
     }
     case 'stream-final': {
       const { type: _type, ...request } = action;
       const text = await stream('explain', () => host.assistant.finalExplanation({ ...call, ...request }));
       if (text === false) return false;
-      host.transition(next({ dialogue: onFinalExplained(dialogue, text) }));
+      host.outbox.transition(next({ dialogue: onFinalExplained(dialogue, text) }));
       return true;
     }
     case 'summarize': {
       const { type: _type, ...request } = action;
-      const text = await stream('summary', () => host.assistant.summary({ ...host.callOptions(), ...request }));
+      const text = await stream('summary', () => host.assistant.summary({ ...host.interrupts.modelCall(), ...request }));
       if (text === false) return false;
-      host.transition(next({ dialogue: onSummarised(dialogue) }));
+      host.outbox.transition(next({ dialogue: onSummarised(dialogue) }));
       return true;
     }
     case 'close':
-      host.transition(
+      host.outbox.transition(
         afterHand(state),
         [{ event: 'hand:closed', payload: { kind: action.kind } }],
         [{ type: 'hand-closed', ...place, kind: action.kind }],

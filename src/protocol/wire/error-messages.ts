@@ -19,6 +19,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   MODEL_TIMEOUT: 'AI 모델이 제때 답하지 않았습니다. 잠시 후 다시 시도해 주세요.',
   MODEL_ABORTED: 'AI 모델의 작업이 중단되었습니다.',
   UNKNOWN_TASK: '알 수 없는 작업입니다.',
+  CLIENT_TOO_OLD: '페이지가 서버보다 오래된 버전입니다. 새로고침해 주세요.',
+  CLIENT_TOO_NEW: '서버가 아직 이전 버전입니다. 잠시 후 다시 연결해 주세요.',
   SESSION_NOT_FOUND: '세션을 찾을 수 없습니다. 새로 시작해 주세요.',
   SESSION_BUSY: '이 강의는 다른 곳에서 열려 있습니다. 잠시 후 다시 연결해 주세요.',
   MATERIAL_NOT_FOUND: '강의 자료를 찾을 수 없습니다.',

@@ -1,6 +1,9 @@
 import type { WireError } from './error-codes.js';
 
-/** Bumped whenever an event or payload changes incompatibly; clients send it in the handshake `auth`. */
+/**
+ * Bumped whenever an event or payload changes incompatibly. Every client sends it in the handshake `auth`
+ * (`{protocolVersion}`) and every namespace refuses another version (see `../../realtime/protocol-version.ts`).
+ */
 export const PROTOCOL_VERSION = 1;
 
 /** Every client command is acknowledged with one of these. */

@@ -17,6 +17,10 @@ export const ErrorCode = {
   MODEL_TIMEOUT: 'MODEL_TIMEOUT',
   MODEL_ABORTED: 'MODEL_ABORTED',
   UNKNOWN_TASK: 'UNKNOWN_TASK',
+  /** Socket handshake: the client's `protocolVersion` is older than the server's (or missing); reload the page. */
+  CLIENT_TOO_OLD: 'CLIENT_TOO_OLD',
+  /** Socket handshake: the client's `protocolVersion` is newer than this server's (a deploy under way); retry. */
+  CLIENT_TOO_NEW: 'CLIENT_TOO_NEW',
   // tutoring sessions
   SESSION_NOT_FOUND: 'SESSION_NOT_FOUND',
   SESSION_BUSY: 'SESSION_BUSY',

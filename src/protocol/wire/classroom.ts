@@ -1,0 +1,96 @@
+import type { Command } from './events.js';
+
+/**
+ * Classes, the class notices on `/tutor`, and the instructor's `/monitor` namespace. Browser-safe (types and
+ * constants only; the zod schemas are in ../classroom.ts).
+ */
+
+/** Join codes: 6 characters from an alphabet without look-alikes (no 0/O, 1/I/L, 2/Z, 5/S, 8/B). */
+export const JOIN_CODE_ALPHABET = 'ACDEFGHJKMNPQRTUVWXY34679';
+
+// ---- HTTP
+export interface CreateClassBody {
+  name: string;
+  /** The lecture material students of this class study (they may pick one themselves when absent). */
+  materialId?: string | undefined;
+}
+export interface JoinClassBody {
+  nickname: string;
+  materialId?: string | undefined;
+}
+
+// ---- /tutor: notices to class members from outside the session (the raise-hand dialogue's own events, which
+// carry the session's seq, are in ./tutor.ts)
+export type HandKind = 'specific' | 'vague';
+export interface HandServerEvents {
+  /**
+   * The instructor saw the raised hand. Like `class:announcement`, an ephemeral notice from outside the session:
+   * it carries no `seq` (it is not in the session log and is not replayed), so clients that drop events with
+   * `seq <= lastSeq` must not drop it.
+   */
+  'hand:acknowledged': { at: number };
+  'class:announcement': { text: string; at: number };
+}
+
+// ---- /monitor (instructor -> server)
+export interface AnnouncePayload {
+  text: string;
+}
+export interface AcknowledgePayload {
+  sessionId: string;
+}
+
+export interface MonitorCommands {
+  'class:announce': Command<AnnouncePayload, { at: number }>;
+  'hand:acknowledge': Command<AcknowledgePayload, { at: number }>;
+}
+export type MonitorCommand = keyof MonitorCommands;
+
+// ---- /monitor (server -> instructor)
+export interface RosterEntry {
+  sessionId: string;
+  nickname: string;
+  connected: boolean;
+  /** Chapter index being studied, -1 before the lecture starts. */
+  chapter: number;
+  /** Overall progress through the material, 0–100. */
+  percent: number;
+  /**
+   * `idle`, `streaming`, `paused`, `awaiting-answer`, `tutoring` (judging or a supplement), `remediation` (the bad
+   * path: subquestions and remedial replies), `finished`; raise-hand states use their session state name.
+   */
+  state: string;
+  lastVerdict: 'good' | 'bad' | null;
+  /** Bad verdicts in a row (the page flags "struggling" at 2). */
+  badStreak: number;
+  hand: { raisedAt: number; question: string | null; acknowledged: boolean } | null;
+}
+
+export interface MonitorServerEvents {
+  'class:roster': { classId: string; name: string; code: string; students: RosterEntry[] };
+  'student:joined': { student: RosterEntry };
+  'student:left': { sessionId: string };
+  'student:progress': { sessionId: string; chapter: number; percent: number; state: string };
+  'student:answered': { sessionId: string; questionId: string; verdict: 'good' | 'bad'; badStreak: number };
+  'student:remediation': { sessionId: string; concept: string; index: number; total: number };
+  'hand:raised': { sessionId: string; question?: string; raisedAt: number };
+  'hand:resolved': { sessionId: string; kind: HandKind | 'cancelled' };
+  /** An instructor (any tab of the class) acknowledged the student's raised hand. */
+  'hand:acknowledged': { sessionId: string; at: number };
+  /** One of the class's quiz rooms changed phase (the list and results are at `GET /api/rooms`). */
+  'quiz:room': { roomId: string; code: string; phase: string; playerCount: number; at: number };
+  /** The class of the token no longer exists; the socket is disconnected after it. */
+  'monitor:error': { code: string; message: string };
+}
+
+/** `GET /api/classes/:id` (instructor bearer token). */
+export interface ClassInfo {
+  classId: string;
+  name: string;
+  code: string;
+  materialId: string | null;
+  createdAt: number;
+  students: RosterEntry[];
+  /** Over HTTP `students` is one page of the roster (`?cursor=&limit=`); this is the next page's cursor (null: none). */
+  nextCursor?: string | null;
+}

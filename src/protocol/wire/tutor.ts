@@ -1,0 +1,144 @@
+import type { HandServerEvents } from './classroom.js';
+import type { Command, EmptyPayload } from './events.js';
+
+/**
+ * The `/tutor` namespace: one student's live lecture. Browser-safe (types and constants only; the zod schemas
+ * that check these payloads on the server are in ../tutor.ts). Every session event carries the session's
+ * increasing `seq`.
+ */
+
+// ---- client -> server commands
+export interface SpeedPayload {
+  tokensPerSecond: number;
+}
+export interface AnswerSubmitPayload {
+  questionId: string;
+  text: string;
+}
+export interface SessionResumePayload {
+  lastSeq: number;
+}
+export interface HandTextPayload {
+  text: string;
+}
+
+/** The session state's kind after a command (`idle`, `streaming`, `paused`, `hand-raised`, …). */
+export interface StateResult {
+  state: string;
+}
+export interface ResumeResult {
+  /** Events re-sent after `lastSeq`. */
+  replayed: number;
+  /** True when a `session:state` snapshot was sent instead of a replay. */
+  snapshot: boolean;
+  seq: number;
+}
+
+export interface TutorCommands {
+  'lecture:start': Command<EmptyPayload, StateResult>;
+  'lecture:pause': Command<EmptyPayload, StateResult>;
+  'lecture:resume': Command<EmptyPayload, StateResult>;
+  'lecture:speed': Command<SpeedPayload, { speed: number }>;
+  'answer:submit': Command<AnswerSubmitPayload, { questionId: string }>;
+  'session:resume': Command<SessionResumePayload, ResumeResult>;
+  'hand:raise': Command<EmptyPayload, StateResult>;
+  'hand:ask': Command<HandTextPayload, StateResult>;
+  'hand:reply': Command<HandTextPayload, StateResult>;
+  'hand:lower': Command<EmptyPayload, StateResult>;
+}
+export type TutorCommand = keyof TutorCommands;
+
+// ---- server -> client events
+export type ReplyKind = 'supplement' | 'remedial' | 'answer' | 'explain' | 'summary';
+export type Verdict = 'good' | 'bad';
+
+/** What a client needs to render the session's phase. Fields exist only where they mean something. */
+export type PublicPhase =
+  | { kind: 'idle' }
+  | { kind: 'streaming'; chapter: number }
+  | { kind: 'paused'; chapter: number; reason: 'student' | 'error' }
+  | { kind: 'awaiting-answer'; chapter: number; questionId: string; text: string; parentQuestionId?: string }
+  | { kind: 'tutoring'; chapter: number; questionId: string }
+  /** `waiting`: what the assistant waits for (the question, or the reply to `check`); null while it works. */
+  | {
+      kind: 'hand-raised';
+      chapter: number;
+      waiting: 'ask' | 'reply' | null;
+      check?: { index: number; total: number; concept: string; text: string };
+    }
+  | { kind: 'finished' };
+
+/** One item of the rendered history besides the lecture text itself; `at` is the display offset in its chapter. */
+export type TranscriptItem =
+  | { type: 'question'; chapter: number; at: number; questionId: string; text: string }
+  | {
+      type: 'subquestion';
+      chapter: number;
+      at: number;
+      questionId: string;
+      parentQuestionId: string;
+      index: number;
+      total: number;
+      concept: string;
+      text: string;
+    }
+  | { type: 'answer'; chapter: number; at: number; questionId: string; text: string }
+  | { type: 'verdict'; chapter: number; at: number; questionId: string; verdict: Verdict; feedback: string }
+  | { type: 'reply'; chapter: number; at: number; replyId: string; kind: ReplyKind; text: string; complete: boolean }
+  /** Raise-hand dialogue: what the assistant said (the prompt, a check), what the student wrote, how it ended. */
+  | { type: 'assistant'; chapter: number; at: number; text: string }
+  | { type: 'student'; chapter: number; at: number; text: string }
+  | { type: 'hand-closed'; chapter: number; at: number; kind: 'specific' | 'vague' | 'cancelled' };
+
+export interface SessionSnapshot {
+  sessionId: string;
+  nickname: string;
+  material: { id: string; title: string; chapters: { index: number; title: string }[] };
+  phase: PublicPhase;
+  speed: number;
+  /** Chapters started so far with the lecture text delivered in each. */
+  chapters: { index: number; title: string; text: string; complete: boolean }[];
+  transcript: TranscriptItem[];
+}
+
+export interface TutorServerEvents {
+  'lecture:chapter-start': { seq: number; chapter: number; title: string };
+  'lecture:delta': { seq: number; chapter: number; text: string };
+  'lecture:chapter-end': { seq: number; chapter: number };
+  'lecture:question': { seq: number; questionId: string; chapter: number; text: string };
+  'tutor:verdict': { seq: number; questionId: string; verdict: Verdict; feedback: string };
+  'tutor:subquestion': {
+    seq: number;
+    questionId: string;
+    parentQuestionId: string;
+    index: number;
+    total: number;
+    concept: string;
+    text: string;
+  };
+  'tutor:reply-start': { seq: number; replyId: string; kind: ReplyKind };
+  'tutor:reply-delta': { seq: number; replyId: string; text: string };
+  /** `abandoned`: the reply was cut off (its session moved to another node) and is written again; drop it. */
+  'tutor:reply-end': { seq: number; replyId: string; abandoned?: true };
+  'lecture:end': { seq: number };
+  'session:state': { seq: number; state: SessionSnapshot };
+  /**
+   * `seq: 0` marks an error outside the numbered stream: the session could not be opened for this socket (then a
+   * disconnect), or with `retryable: true` a store outage the server recovers from by itself (a `session:state`
+   * snapshot follows when the store is back, then the session continues).
+   */
+  'session:error': { seq: number; code: string; message: string; retryable?: boolean };
+  'assistant:prompt': { seq: number; text: string };
+  'hand:asked': { seq: number; text: string };
+  'assistant:check': { seq: number; text: string; concept: string; index: number; total: number };
+  'hand:closed': { seq: number; kind: 'specific' | 'vague' | 'cancelled' };
+}
+
+export type TutorEventName = keyof TutorServerEvents;
+/** An event without its seq, as produced by the session before the log numbers it. */
+export type TutorEvent = {
+  [K in TutorEventName]: { event: K; payload: Omit<TutorServerEvents[K], 'seq'> };
+}[TutorEventName];
+
+/** Everything a `/tutor` socket receives: the session's numbered events and the class's unnumbered notices. */
+export type TutorSocketEvents = TutorServerEvents & HandServerEvents;
