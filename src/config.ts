@@ -41,6 +41,16 @@ const EnvSchema = z.object({
   GEMINI_TIMEOUT_MS: int(1_000, 600_000, 120_000),
   GEMINI_IDLE_TIMEOUT_MS: int(500, 300_000, 30_000),
   GEMINI_MAX_ATTEMPTS: int(1, 10, 4),
+  LLM_PROVIDER: z.preprocess(emptyToUndefined, z.enum(['gemini', 'openai', 'offline']).optional()),
+  OPENAI_BASE_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  OPENAI_API_KEY: optionalString,
+  OPENAI_MODEL: optionalString,
+  OPENAI_JUDGE_MODEL: optionalString,
+  OPENAI_EMBEDDING_MODEL: optionalString,
+  // A local model on a CPU can take minutes for a chapter and long seconds before its first token.
+  OPENAI_TIMEOUT_MS: int(1_000, 1_800_000, 300_000),
+  OPENAI_IDLE_TIMEOUT_MS: int(500, 600_000, 120_000),
+  OPENAI_MAX_ATTEMPTS: int(1, 10, 3),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -64,20 +74,27 @@ const EnvSchema = z.object({
 
 export type ModelRole = 'generation' | 'judge' | 'embedding';
 
+export type LlmProvider = 'gemini' | 'openai' | 'offline';
+
+/** How to reach a model provider's API: per-role model names and the call policy's bounds. */
+interface ProviderSettings {
+  baseUrl: string | undefined;
+  models: Record<ModelRole, string>;
+  timeoutMs: number;
+  idleTimeoutMs: number;
+  maxAttempts: number;
+}
+
 export interface Config {
   port: number;
   host: string;
   redisUrl: string | undefined;
-  gemini:
-    | {
-        apiKey: string;
-        baseUrl: string | undefined;
-        models: Record<ModelRole, string>;
-        timeoutMs: number;
-        idleTimeoutMs: number;
-        maxAttempts: number;
-      }
-    | undefined;
+  /** Which model answers: LLM_PROVIDER, else Gemini with a key, else an OpenAI-compatible server, else offline. */
+  provider: LlmProvider;
+  /** Set exactly when `provider` is 'gemini'. */
+  gemini: (ProviderSettings & { apiKey: string }) | undefined;
+  /** Set exactly when `provider` is 'openai'; `apiKey` is optional because local servers need none. */
+  openai: (ProviderSettings & { baseUrl: string; apiKey: string | undefined }) | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   dataDir: string;
   /**
@@ -124,12 +141,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const apiKey = e.GEMINI_API_KEY ?? e.GOOGLE_API_KEY;
+  const provider: LlmProvider = e.LLM_PROVIDER ?? (apiKey !== undefined ? 'gemini' : e.OPENAI_BASE_URL !== undefined ? 'openai' : 'offline');
+  const missing = (variable: string, why: string) => ({ variable, message: `required with LLM_PROVIDER=${provider} (${why})` });
+  const issues: { variable: string; message: string }[] = [];
+  if (provider === 'gemini' && apiKey === undefined) issues.push(missing('GEMINI_API_KEY', 'or GOOGLE_API_KEY'));
+  if (provider === 'openai') {
+    if (e.OPENAI_BASE_URL === undefined) issues.push(missing('OPENAI_BASE_URL', 'e.g. http://localhost:11434/v1 for Ollama'));
+    if (e.OPENAI_MODEL === undefined) issues.push(missing('OPENAI_MODEL', 'the chat model, e.g. qwen3:8b'));
+    if (e.OPENAI_EMBEDDING_MODEL === undefined) issues.push(missing('OPENAI_EMBEDDING_MODEL', 'e.g. nomic-embed-text'));
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
   return {
     port: e.PORT,
     host: e.HOST,
     redisUrl: e.REDIS_URL,
+    provider,
     gemini:
-      apiKey === undefined
+      provider !== 'gemini' || apiKey === undefined
         ? undefined
         : {
             apiKey,
@@ -138,6 +166,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             timeoutMs: e.GEMINI_TIMEOUT_MS,
             idleTimeoutMs: e.GEMINI_IDLE_TIMEOUT_MS,
             maxAttempts: e.GEMINI_MAX_ATTEMPTS,
+          },
+    openai:
+      provider !== 'openai' || e.OPENAI_BASE_URL === undefined || e.OPENAI_MODEL === undefined || e.OPENAI_EMBEDDING_MODEL === undefined
+        ? undefined
+        : {
+            baseUrl: e.OPENAI_BASE_URL,
+            apiKey: e.OPENAI_API_KEY,
+            models: { generation: e.OPENAI_MODEL, judge: e.OPENAI_JUDGE_MODEL ?? e.OPENAI_MODEL, embedding: e.OPENAI_EMBEDDING_MODEL },
+            timeoutMs: e.OPENAI_TIMEOUT_MS,
+            idleTimeoutMs: e.OPENAI_IDLE_TIMEOUT_MS,
+            maxAttempts: e.OPENAI_MAX_ATTEMPTS,
           },
     logLevel: e.LOG_LEVEL,
     dataDir: path.resolve(e.DATA_DIR),

@@ -27,6 +27,48 @@ describe('config', () => {
     expect(custom.gemini?.models.judge).toBe('m2');
   });
 
+  it('OA6 chooses the provider: LLM_PROVIDER, else gemini with a key, else openai with OPENAI_BASE_URL, else offline', () => {
+    const openai = { OPENAI_BASE_URL: 'http://localhost:11434/v1', OPENAI_MODEL: 'qwen3:8b', OPENAI_EMBEDDING_MODEL: 'nomic-embed-text' };
+    expect(loadConfig({}).provider).toBe('offline');
+    expect(loadConfig({ GEMINI_API_KEY: 'k' }).provider).toBe('gemini');
+    expect(loadConfig({ GEMINI_API_KEY: 'k', ...openai }).provider).toBe('gemini');
+    const local = loadConfig(openai);
+    expect(local.provider).toBe('openai');
+    expect(local.gemini).toBeUndefined();
+    expect(local.openai).toEqual({
+      baseUrl: 'http://localhost:11434/v1',
+      apiKey: undefined,
+      models: { generation: 'qwen3:8b', judge: 'qwen3:8b', embedding: 'nomic-embed-text' },
+      timeoutMs: 300_000,
+      idleTimeoutMs: 120_000,
+      maxAttempts: 3,
+    });
+    const chosen = loadConfig({ GEMINI_API_KEY: 'k', ...openai, LLM_PROVIDER: 'openai', OPENAI_API_KEY: 'sk', OPENAI_JUDGE_MODEL: 'big' });
+    expect(chosen.provider).toBe('openai');
+    expect(chosen.gemini).toBeUndefined();
+    expect(chosen.openai?.apiKey).toBe('sk');
+    expect(chosen.openai?.models.judge).toBe('big');
+    const offline = loadConfig({ GEMINI_API_KEY: 'k', ...openai, LLM_PROVIDER: 'offline' });
+    expect([offline.provider, offline.gemini, offline.openai]).toEqual(['offline', undefined, undefined]);
+  });
+
+  it.each([
+    [{ LLM_PROVIDER: 'gemini' }, ['GEMINI_API_KEY']],
+    [{ LLM_PROVIDER: 'openai' }, ['OPENAI_BASE_URL', 'OPENAI_MODEL', 'OPENAI_EMBEDDING_MODEL']],
+    [{ OPENAI_BASE_URL: 'http://localhost:11434/v1', OPENAI_MODEL: 'qwen3:8b' }, ['OPENAI_EMBEDDING_MODEL']],
+    [{ LLM_PROVIDER: 'llama' }, ['LLM_PROVIDER']],
+  ])('OA6 a provider whose settings are missing stops the start naming each variable (%o)', (env, variables) => {
+    let caught: unknown;
+    try {
+      loadConfig(env);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as ConfigError).issues.map((issue) => issue.variable)).toEqual(variables);
+    for (const variable of variables) expect((caught as ConfigError).message).toContain(variable);
+  });
+
   it('treats empty values as unset', () => {
     const config = loadConfig({ PORT: '', REDIS_URL: '', GEMINI_API_KEY: '  ' });
     expect(config.port).toBe(3000);
@@ -39,6 +81,8 @@ describe('config', () => {
     ['PORT', '70000'],
     ['REDIS_URL', 'http://localhost:6379'],
     ['GEMINI_BASE_URL', 'not a url'],
+    ['OPENAI_BASE_URL', 'localhost:11434'],
+    ['OPENAI_TIMEOUT_MS', '10'],
     ['LOG_LEVEL', 'loud'],
     ['MAX_PDF_MB', '0'],
     ['PRELOAD_SAMPLE', 'maybe'],

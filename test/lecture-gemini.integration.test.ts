@@ -1,24 +1,12 @@
 import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import type { Material } from '../src/materials/index.js';
 import { FakeGemini } from './support/fake-gemini.js';
+import { joinLecture, loadSample, samplePdfBytes } from './support/lecture-client.js';
 import {
-  episodes,
-  generatedChapter,
-  joinLecture,
-  loadSample,
-  samplePdfBytes,
-  WRONG_ANSWER,
-  type AnswerPolicy,
-  type LectureClient,
-} from './support/lecture-client.js';
-import {
-  askedQuestions,
   bodyOf,
   chapterOf,
   chunk,
   cutsAMarker,
-  displayedLecture,
   isLectureContinue,
   isLectureWrite,
   lectureGemini,
@@ -26,8 +14,9 @@ import {
   SCRIPTED_CHAPTERS,
   type LectureGeminiOptions,
 } from './support/lecture-gemini.js';
+import { expectScriptedLecture, expectScriptedTutoring, mixedStudent } from './support/lecture-scenario.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { startTestApp } from './support/test-app.js';
 
 /**
  * The lecture on Gemini through the real SDK, against a fake Gemini HTTP server speaking the real wire format:
@@ -65,31 +54,6 @@ async function boot(
   return { fake, app, material };
 }
 
-/** Odd lecture questions answered wrongly, even ones well; subquestion 1 wrongly, the others well. */
-const mixedStudent = (): AnswerPolicy => {
-  let questions = 0;
-  return (asked) => {
-    if (asked.parentQuestionId !== undefined) return asked.index === 1 ? WRONG_ANSWER : '세어 보면 3개입니다.';
-    questions += 1;
-    return questions % 2 === 1 ? WRONG_ANSWER : '모든 값을 더한 다음 값의 개수로 나누면 됩니다.';
-  };
-};
-
-async function expectScriptedLecture(app: TestApp, material: Material, client: LectureClient): Promise<void> {
-  expect(client.seqErrors).toEqual([]);
-  expect(client.answerErrors).toEqual([]);
-  expect(client.events.at(-1)?.event).toBe('lecture:end');
-  for (const [index, script] of SCRIPTED_CHAPTERS.entries()) {
-    // L1: exactly the scripted text, markers and questions removed, whatever the chunking was.
-    expect(client.text.get(index)).toBe(displayedLecture(script));
-    expect((await generatedChapter(app, material.id, index)).raw).toBe(rawLecture(script));
-    // L2: every question asked, in order, trimmed, including the unterminated one at the end of chapter 2.
-    expect(client.all('lecture:question').filter((question) => question.chapter === index).map((question) => question.text)).toEqual(
-      askedQuestions(script),
-    );
-  }
-}
-
 describe.concurrent.each(['memory', 'redis'] as const)('a whole lecture on the fake Gemini (%s store)', (store) => {
   it('L1 L2 L3 L4 L5 L6 L11: streams SSE lectures with split markers, tutors both paths, ends', async (context) => {
     for (const script of SCRIPTED_CHAPTERS) expect(cutsAMarker(chunk(rawLecture(script)))).toBe(true);
@@ -100,27 +64,7 @@ describe.concurrent.each(['memory', 'redis'] as const)('a whole lecture on the f
     await client.waitForEvent('lecture:end', { timeoutMs: 25_000 });
 
     await expectScriptedLecture(app, material, client);
-    const shapes = episodes(client.events).map((episode) => [episode.questionId, episode.shape, episode.next]);
-    const bad = 'answer verdict:bad sub1/2 answer verdict:bad reply:remedial sub2/2 answer verdict:good reply:supplement';
-    const good = 'answer verdict:good reply:supplement';
-    expect(shapes).toEqual([
-      ['c0q1', bad, 'lecture:delta'],
-      ['c0q2', good, 'lecture:delta'],
-      ['c1q1', bad, 'lecture:delta'],
-      ['c2q1', good, 'lecture:delta'],
-      // The chapter's last question: after the tutoring the chapter ends.
-      ['c2q2', bad, 'lecture:chapter-end'],
-    ]);
-    const first = episodes(client.events)[0];
-    expect(first?.subquestions.map(({ index, total, concept, text }) => ({ index, total, concept, text }))).toEqual([
-      { index: 1, total: 2, concept: '자료의 합', text: '70, 80, 90의 합은 얼마인가요?' },
-      { index: 2, total: 2, concept: '자료의 개수', text: '70, 80, 90은 모두 몇 개인가요?' },
-    ]);
-    expect(first?.replies).toEqual([
-      { kind: 'remedial', text: '다시 살펴볼게요. 자료의 합은 모든 값을 더한 것입니다.' },
-      { kind: 'supplement', text: '**정리해 볼까요?** 평균은 합을 개수로 나눈 값입니다.' },
-    ]);
-    expect(client.all('tutor:verdict')[0]).toMatchObject({ questionId: 'c0q1', verdict: 'bad', feedback: '핵심이 빠져 있어요. 하나씩 짚어 봅시다.' });
+    expectScriptedTutoring(client);
 
     // L11: one writer call per chapter, each carrying that chapter's PDF slice before the prompt.
     const writes = fake.requests.filter(isLectureWrite);

@@ -10,6 +10,7 @@ import { createMetrics, type Metrics } from '../src/metrics.js';
 import { keys } from '../src/store/keys.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import type { Store } from '../src/store/store.js';
+import { FakeOpenAI } from './support/fake-openai.js';
 
 const Out = z.object({ value: z.string() });
 const tasks: OfflineTasks = {
@@ -127,5 +128,41 @@ describe('AI1 createModel', () => {
     expect(gemini.kind).toBe('gemini');
     expect(gemini.modelName('generation')).toBe('gemini-test');
     expect(gemini.modelName('embedding')).toBe('gemini-embedding-001');
+  });
+
+  it('OA6 meters an OpenAI-compatible server like any model: the usage it reports, streamed or not, attributed', async () => {
+    const fake = await FakeOpenAI.start();
+    try {
+      fake.enqueue({ json: { value: '평균' }, usage: { input: 30, output: 4 } }, { stream: ['하나 ', '둘'], usage: { input: 12, output: 2 } });
+      const model = createModel(
+        loadConfig({ OPENAI_BASE_URL: fake.baseUrl, OPENAI_MODEL: 'qwen3:8b', OPENAI_EMBEDDING_MODEL: 'nomic-embed-text' }),
+        { metrics, store, offlineTasks: tasks },
+      );
+      await model.generateObject({ task: 'test.object', input: {}, prompt, schema: Out, role: 'judge', attribution: { sessionId: 's9' } });
+      const stream = model.streamText({ task: 'test.text', input: {}, prompt, attribution: { sessionId: 's9' } });
+      for await (const _delta of stream) void _delta;
+      await stream.result;
+      expect(await value('lectern_model_calls_total', { kind: 'openai' })).toBe(2);
+      expect(await value('lectern_model_tokens_total', { direction: 'input' })).toBe(42);
+      expect(await store.hgetall(keys.usage('session', 's9'))).toEqual({
+        input: '42',
+        output: '6',
+        'judge:input': '30',
+        'judge:output': '4',
+        'generation:input': '12',
+        'generation:output': '2',
+      });
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('OA6 chooses the OpenAI-compatible model with OPENAI_BASE_URL, metered under its kind', () => {
+    const openai = createModel(
+      loadConfig({ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_MODEL: 'qwen3:8b', OPENAI_EMBEDDING_MODEL: 'nomic-embed-text' }),
+      { metrics, offlineTasks: tasks },
+    );
+    expect(openai.kind).toBe('openai');
+    expect([openai.modelName('generation'), openai.modelName('judge'), openai.modelName('embedding')]).toEqual(['qwen3:8b', 'qwen3:8b', 'nomic-embed-text']);
   });
 });

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeGemini } from './support/fake-gemini.js';
+import { FakeOpenAI } from './support/fake-openai.js';
 import { suiteRedis } from './support/redis-server.js';
 
 /** The real entry point, run exactly as `npm start` runs it (src/main.ts through tsx). */
@@ -58,7 +59,12 @@ describe('the entry point', () => {
     const { child, output } = startMain({ PORT: String(port), DATA_DIR: dataDir });
     children.push(child);
     const health = await waitForHealth(`http://127.0.0.1:${port}/healthz`, 15_000);
-    expect(health).toMatchObject({ status: 'ok', store: 'memory', model: 'offline' });
+    expect(health).toMatchObject({
+      status: 'ok',
+      store: 'memory',
+      model: 'offline',
+      models: { generation: 'offline-v1', judge: 'offline-v1', embedding: 'offline-v1' },
+    });
 
     child.kill('SIGTERM');
     const [code] = (await once(child, 'exit')) as [number | null];
@@ -94,6 +100,41 @@ describe('the entry point', () => {
     } finally {
       await fake.close();
     }
+  });
+
+  it('OA6 uses an OpenAI-compatible server when OPENAI_BASE_URL is set, and /healthz names the provider and models', async () => {
+    const fake = await FakeOpenAI.start();
+    try {
+      const port = await freePort();
+      const { child } = startMain({
+        PORT: String(port),
+        OPENAI_BASE_URL: fake.baseUrl,
+        OPENAI_MODEL: 'qwen3:8b',
+        OPENAI_JUDGE_MODEL: 'qwen3:32b',
+        OPENAI_EMBEDDING_MODEL: 'nomic-embed-text',
+        PRELOAD_SAMPLE: 'false',
+      });
+      children.push(child);
+      const health = await waitForHealth(`http://127.0.0.1:${port}/healthz`, 15_000);
+      expect(health).toMatchObject({
+        status: 'ok',
+        store: 'memory',
+        model: 'openai',
+        models: { generation: 'qwen3:8b', judge: 'qwen3:32b', embedding: 'nomic-embed-text' },
+      });
+      child.kill('SIGTERM');
+      expect(((await once(child, 'exit')) as [number | null])[0]).toBe(0);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('OA6 refuses to start when the chosen provider misses a setting, naming the variable', async () => {
+    const { child, output } = startMain({ LLM_PROVIDER: 'openai', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_EMBEDDING_MODEL: 'e' });
+    children.push(child);
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(1);
+    expect(output()).toContain('OPENAI_MODEL');
   });
 
   it('refuses to start on an invalid variable and names it', async () => {

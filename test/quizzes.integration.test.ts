@@ -5,12 +5,15 @@ import { QuizItem, type Quiz } from '../src/protocol/quiz.js';
 import { generateQuizItems, loadQuizSource } from '../src/quiz/quiz-agent.js';
 import { keys } from '../src/store/keys.js';
 import { createClass, getJson, postJson, storeReady, type HttpReply } from './support/classroom-client.js';
-import { FakeGemini } from './support/fake-gemini.js';
 import { loadSample, samplePdfBytes } from './support/lecture-client.js';
+import { startScriptedProvider, type ScriptedProvider } from './support/openai-scripts.js';
 import { suiteRedis } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
-/** Quiz authoring over HTTP on the real server: upload, read, list, and generation from a material. */
+/**
+ * Quiz authoring over HTTP on the real server: upload, read, list, and generation from a material (offline, and on the
+ * fake Gemini and the fake OpenAI-compatible server with one script, OA7).
+ */
 
 const redis = suiteRedis();
 beforeAll(samplePdfBytes);
@@ -225,16 +228,15 @@ describe('quiz authoring over HTTP', () => {
   });
 });
 
-describe('quiz generation with Gemini over HTTP', () => {
-  let fake: FakeGemini;
+describe.each(['gemini', 'openai'] as const)('quiz generation with %s over HTTP', (provider) => {
+  let fake: ScriptedProvider;
   beforeAll(async () => {
-    fake = await FakeGemini.start();
+    fake = await startScriptedProvider(provider);
   });
   afterAll(async () => {
     await fake.close();
   });
 
-  const geminiEnv = () => ({ GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: fake.baseUrl, GEMINI_MAX_ATTEMPTS: '1' });
   const item = (index: number, difficulty: string, choices = ['평균', '분산', '기댓값', '중앙값']) => ({
     question: `${index}. 확률을 가중치로 한 평균은?`,
     choices,
@@ -244,9 +246,9 @@ describe('quiz generation with Gemini over HTTP', () => {
   });
 
   it('QA5 stores the validated items; a reply that stays broken answers 502 MODEL_OUTPUT_INVALID and stores nothing', async (context) => {
-    const { app, material } = await boot(context, geminiEnv());
+    const { app, material } = await boot(context, fake.env());
     const owner = await createClass(app, { name: '통계 1반' });
-    fake.requests.length = 0;
+    fake.clearRequests();
 
     fake.enqueue(
       { json: { items: [item(1, 'easy'), item(2, 'easy', ['평균', '분산', '평균', '편차']), item(3, 'medium'), item(4, 'medium'), item(5, 'hard')] } },
@@ -255,7 +257,7 @@ describe('quiz generation with Gemini over HTTP', () => {
     const good = await postJson<Created>(`${app.url}/api/materials/${material.id}/quiz`, {}, bearer(owner.instructorToken));
     expect(good.status).toBe(201);
     expect(good.body.items?.map((entry) => entry.question)).toEqual(['1. 확률을 가중치로 한 평균은?', '6. 확률을 가중치로 한 평균은?', '3. 확률을 가중치로 한 평균은?', '4. 확률을 가중치로 한 평균은?', '5. 확률을 가중치로 한 평균은?']);
-    expect(fake.requests.map((request) => (request.body as { generationConfig?: { temperature?: number } }).generationConfig?.temperature)).toEqual([0.7, 0.7]);
+    expect(fake.requests().map((request) => (request.body as { generationConfig?: { temperature?: number } }).generationConfig?.temperature)).toEqual([0.7, 0.7]);
 
     const broken = { json: { items: [1, 2, 3, 4, 5].map((index) => item(index + 10, 'easy', ['평균', '분산', '기댓값'])) } };
     fake.enqueue(broken, broken, broken);

@@ -21,7 +21,13 @@ describe('operations endpoints', () => {
     app = await startTestApp();
     const response = await fetch(`${app.url}/healthz`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok', store: 'memory', model: 'offline', version: expect.any(String) });
+    expect(await response.json()).toEqual({
+      status: 'ok',
+      store: 'memory',
+      model: 'offline',
+      models: { generation: 'offline-v1', judge: 'offline-v1', embedding: 'offline-v1' },
+      version: expect.any(String),
+    });
   });
 
   it('says redis and gemini when configured', async () => {

@@ -8,12 +8,16 @@ export interface HealthDeps {
   model: LanguageModel;
 }
 
-/** Liveness (`/healthz`) and readiness (`/readyz`: the store answers); `/metrics` is in metrics-router.ts. */
+/**
+ * Liveness (`/healthz`, also naming the model provider and its model per role, so an operator sees what answers)
+ * and readiness (`/readyz`: the store answers); `/metrics` is in metrics-router.ts.
+ */
 export function createHealthRouter({ store, model }: HealthDeps): Router {
   const router = Router();
+  const models = { generation: model.modelName('generation'), judge: model.modelName('judge'), embedding: model.modelName('embedding') };
 
   router.get('/healthz', (_request, response) => {
-    response.json({ status: 'ok', store: store.kind, model: model.kind, version: appVersion });
+    response.json({ status: 'ok', store: store.kind, model: model.kind, models, version: appVersion });
   });
 
   router.get('/readyz', async (_request, response) => {

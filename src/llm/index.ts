@@ -3,6 +3,7 @@ import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { Store } from '../store/index.js';
 import { createGeminiModel } from './gemini-model.js';
+import { createOpenAIModel } from './openai-model.js';
 import type { LanguageModel } from './model.js';
 import { meterModel } from './metered-model.js';
 import { createOfflineModel, type OfflineTasks } from './offline-model.js';
@@ -27,6 +28,7 @@ export { ModelError, type ModelErrorCode, type ModelErrorDetails } from './model
 export type { OfflineTaskHandlers, OfflineTasks } from './offline-model.js';
 export { OFFLINE_CAPABILITIES, createOfflineModel, embedOffline } from './offline-model.js';
 export { GEMINI_CAPABILITIES, createGeminiModel, type GeminiModelOptions } from './gemini-model.js';
+export { OPENAI_CAPABILITIES, createOpenAIModel, type OpenAIModelOptions } from './openai-model.js';
 export { meterModel, type MeterOptions } from './metered-model.js';
 export { loadPrompt, loadAllPrompts, createPrompt, PromptError, type Prompt } from './prompt-loader.js';
 export { parseJson, parseWithSchema, type ParseResult, type SchemaParseResult } from './safe-json.js';
@@ -39,15 +41,20 @@ export interface ModelDependencies {
 }
 
 /**
- * The model the server runs with: Gemini when a key is configured, otherwise the offline model, always metered.
+ * The model the server runs with, chosen by `config.provider` (Gemini, an OpenAI-compatible server or the offline
+ * model), always metered.
  */
 export function createModel(config: Config, deps: ModelDependencies): LanguageModel {
   const logger = deps.logger?.child({ component: 'model' });
-  const model =
-    config.gemini === undefined
-      ? createOfflineModel(deps.offlineTasks)
-      : createGeminiModel({ ...config.gemini, logger });
-  logger?.info({ kind: model.kind, generation: model.modelName('generation') }, 'language model ready');
+  const model = config.gemini
+    ? createGeminiModel({ ...config.gemini, logger })
+    : config.openai
+      ? createOpenAIModel({ ...config.openai, logger })
+      : createOfflineModel(deps.offlineTasks);
+  logger?.info(
+    { kind: model.kind, generation: model.modelName('generation'), judge: model.modelName('judge'), embedding: model.modelName('embedding') },
+    'language model ready',
+  );
   return meterModel(model, { metrics: deps.metrics, store: deps.store, logger });
 }
 export { createTextStream } from './text-stream.js';

@@ -94,7 +94,7 @@ export interface ModelCapabilities {
 
 export interface LanguageModel {
   /** The provider, for logs and metrics labels; agents ask `capabilities` instead. */
-  readonly kind: 'offline' | 'gemini';
+  readonly kind: 'offline' | 'gemini' | 'openai';
   readonly capabilities: ModelCapabilities;
   /** The model name used for a role; part of every generation cache key. */
   modelName(role: ModelRole): string;
