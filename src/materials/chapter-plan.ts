@@ -1,8 +1,12 @@
+import { isGenericTitle } from './generic-titles.js';
+import { PageHeadings } from './page-headings.js';
 import type { Chapter, ExtractedOutlineItem, ExtractedPdf } from './types.js';
 
 /**
  * Chapter planning from what the PDF itself says: its outline, else its headings (by font size), else even page
  * windows. (The analyst agent sits between headings and windows; see analyst.ts and material-service.ts.)
+ * Bookmarks that only name a position ("Slide 5–8", "3페이지", "Untitled") take the title of their first page
+ * instead (page-headings.ts); real bookmark titles are kept as written.
  * Whatever the source, the result covers pages 1..pageCount exactly once, in order, with non-empty titles —
  * `chapterProblems` checks exactly that and the property tests pin it.
  */
@@ -167,9 +171,19 @@ function structuringLevel(items: readonly ExtractedOutlineItem[]): readonly Extr
 }
 
 export function planFromOutline(extracted: ExtractedPdf, maxChapters = MAX_CHAPTERS): Chapter[] | null {
-  const entries = structuringLevel(extracted.outline)
-    .filter((item): item is ExtractedOutlineItem & { pageIndex: number } => item.pageIndex !== null)
-    .map((item) => ({ start: item.pageIndex, titles: item.title ? [item.title] : [] }));
+  const resolved = structuringLevel(extracted.outline).filter(
+    (item): item is ExtractedOutlineItem & { pageIndex: number } => item.pageIndex !== null,
+  );
+  // Built only when some bookmark needs it: it reads every page's text once.
+  let headings: PageHeadings | undefined;
+  const entries = resolved.map((item) => {
+    if (!isGenericTitle(item.title)) return { start: item.pageIndex, titles: [item.title] };
+    headings ??= new PageHeadings(extracted.pages);
+    // "Slide 1–4" starts on the cover, whose title is the material's, not the chapter's: its next page says more.
+    const coverFirst = item.pageIndex === 0 && resolved.every((other) => other.pageIndex === 0 || other.pageIndex > 1);
+    const title = (coverFirst ? headings.titleOf(1) : null) ?? headings.titleOf(item.pageIndex) ?? item.title;
+    return { start: item.pageIndex, titles: title ? [title] : [] };
+  });
   return planSegments(entries, extracted.pageCount, maxChapters);
 }
 

@@ -11,6 +11,7 @@ import { createBlobStore, type BlobStore } from './blob-store.js';
 import { chapterProblems, planByPages, planFromDocument } from './chapter-plan.js';
 import { fromPdfJobError, materialErrors } from './material-errors.js';
 import { MaterialRepository, blobNames, toMaterial } from './material-repository.js';
+import { materialTitle } from './material-title.js';
 import { PdfJobError, createPdfWorkerPool, type PdfWorkerPool } from './pdf-worker-pool.js';
 import { SAMPLE_FILENAME } from './sample-names.js';
 import type { Chapter, ChapterSource, ExtractedPdf, Material, MaterialRecord } from './types.js';
@@ -85,16 +86,6 @@ export function hasTextLayer(pages: readonly string[]): boolean {
   return textPages >= Math.max(1, Math.ceil(pages.length * 0.1));
 }
 
-function titleFor(extracted: ExtractedPdf, filename: string | null | undefined): string {
-  const stem = filename?.replace(/\.pdf$/i, '').replace(/[_-]+/g, ' ').trim();
-  const firstLine = extracted.pages
-    .flatMap((page) => page.text.split('\n'))
-    .map((line) => line.replace(/\s+/g, ' ').trim())
-    .find((line) => line.length >= 2);
-  const title = extracted.metadataTitle || stem || firstLine || '제목 없는 자료';
-  return title.slice(0, 200);
-}
-
 export function createMaterialService(deps: MaterialServiceDeps): MaterialService {
   const { config, store, model } = deps;
   const logger = deps.logger.child({ component: 'materials' });
@@ -166,7 +157,7 @@ export function createMaterialService(deps: MaterialServiceDeps): MaterialServic
     await repository.saveBlobs(id, bytes, slices, pageTexts);
     const record: MaterialRecord = {
       id,
-      title: titleFor(extracted, input.filename),
+      title: materialTitle(extracted, input.filename),
       pageCount: extracted.pageCount,
       hasTextLayer: textLayer,
       chapterSource: source,
