@@ -26,7 +26,7 @@ const FRONT_MATTER =
 /** A sentence that points at what follows ("다음과 같습니다", "…:") rather than saying something. */
 const POINTER = /(?:다음과 같(?:습니다|다|아요)|다음이 (?:항상 )?성립(?:합니다|한다))[.!]?$|[:：]$/u;
 /** A Korean statement ends in a predicate; a title, a contents line or a header fragment does not. */
-const KOREAN_PREDICATE = /(?:다|요|죠|음|함|임|됨)[.!。]?["')\]]*$/u;
+const KOREAN_PREDICATE = /(?:다|요|죠|함|임|됨)[.!。]?["')\]]*$/u;
 /** A label in front of a sentence that is not part of what it says. */
 const LEADING_LABEL = /^(?:요약|정의|정리|핵심|참고|주의|note|definition|summary)\s*[:：]\s*/iu;
 
@@ -35,10 +35,10 @@ function isFormula(text: string): boolean {
   return FORMULA_LINE.test(text) && hangul <= letterCount(text) * 0.3;
 }
 
-/** A worked computation: several numbers, or an equation with numbers in it. */
+/** A worked computation or a formula run into the prose: several numbers, or an equation. */
 function isWorked(text: string): boolean {
   const numbers = text.match(/\d+(?:[.,]\d+)*/gu) ?? [];
-  return numbers.length >= 3 || (text.includes('=') && numbers.length > 0);
+  return numbers.length >= 3 || text.includes('=');
 }
 
 function isStatement(text: string): boolean {
