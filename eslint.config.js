@@ -38,8 +38,11 @@ function boundaries(folder) {
   };
 }
 
+/** What of src/ the browser bundle may import values from: the wire protocol (types and constants, no zod). */
+const BROWSER_UNSAFE_SRC = '(^|/)src/(?!protocol/wire/)';
+
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'public/vendor/**', 'data/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'public/vendor/**', 'public/build/**', 'data/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -70,12 +73,33 @@ export default tseslint.config(
       ],
     },
   },
+  // The browser client (docs/ARCHITECTURE.md, "Browser client"): the bundle takes values only from the server's
+  // browser-safe protocol modules (anything else of src/ as `import type`, which esbuild drops), and its layers
+  // import downwards only: pages -> ui -> net.
+  ...[
+    { files: ['client/**/*.ts'], layers: [] },
+    { files: ['client/ui/**/*.ts'], layers: ['pages'] },
+    { files: ['client/net/**/*.ts'], layers: ['pages', 'ui'] },
+  ].map(({ files, layers }) => ({
+    files,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: BROWSER_UNSAFE_SRC,
+              allowTypeImports: true,
+              message: 'The bundle takes values only from src/protocol/wire/ (browser-safe); import anything else of src/ as a type.',
+            },
+            ...(layers.length > 0 ? [{ regex: `^(\\.\\./)+(${layers.join('|')})/`, message: 'client/ layers import downwards only: pages -> ui -> net.' }] : []),
+          ],
+        },
+      ],
+    },
+  })),
   {
     files: ['scripts/**/*.ts', 'test/**/*.ts'],
     rules: { 'no-console': 'off' },
-  },
-  {
-    files: ['public/**/*.js'],
-    languageOptions: { globals: { window: 'readonly', document: 'readonly', fetch: 'readonly', location: 'readonly', localStorage: 'readonly', sessionStorage: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', XMLHttpRequest: 'readonly', FormData: 'readonly', URL: 'readonly', URLSearchParams: 'readonly', performance: 'readonly', requestAnimationFrame: 'readonly', navigator: 'readonly', Event: 'readonly', CustomEvent: 'readonly', HTMLElement: 'readonly', io: 'readonly' } },
   },
 );

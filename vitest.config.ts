@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    // The pages' bundles (public/build/) are built once before any test: the browser tests load them.
+    globalSetup: ['test/support/build-client.global.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Integration tests boot servers and Redis instances; two cores do not gain from more workers.

@@ -59,8 +59,6 @@ function disconnected(client: LectureClient): Promise<void> {
   return new Promise((resolve) => socket.once('disconnect', () => resolve()));
 }
 
-type Resumed = { replayed: number; snapshot: boolean; seq: number };
-
 /**
  * Starts the lecture and raises the hand while it streams; resolves with the index of the first dialogue event and
  * the display offset where the lecture stopped (the place of every dialogue item in the transcript).
@@ -91,7 +89,7 @@ const dialogueItems = (snapshot: SessionSnapshot | undefined): TranscriptItem[] 
 async function snapshotAfterReconnect(client: LectureClient, app: TestApp, token: string): Promise<SessionSnapshot> {
   client.socket.disconnect();
   await reconnect(client, app, token);
-  const resumed = await client.ok<Resumed>('session:resume', { lastSeq: 0 });
+  const resumed = await client.ok('session:resume', { lastSeq: 0 });
   expect(resumed.snapshot).toBe(true);
   expect(client.lastSeq).toBe(resumed.seq);
   const snapshot = client.snapshots.at(-1);
@@ -138,7 +136,7 @@ describe.concurrent('reconnecting during the dialogue', () => {
     await tap.reach(sessionId, 'assistant:check', 1);
     client.socket.disconnect();
     await reconnect(client, app, token);
-    const resumed = await client.ok<Resumed>('session:resume', { lastSeq: client.lastSeq });
+    const resumed = await client.ok('session:resume', { lastSeq: client.lastSeq });
     expect(resumed.snapshot).toBe(false);
     expect(resumed.replayed).toBeGreaterThanOrEqual(2);
     expect(client.events.at(-1)?.event).toBe('assistant:check');
@@ -164,7 +162,7 @@ describe.concurrent('reconnecting during the dialogue', () => {
     await client.waitForEvent('tutor:reply-delta', { from });
     client.socket.disconnect();
     await reconnect(client, app, token);
-    await client.ok<Resumed>('session:resume', { lastSeq: client.lastSeq });
+    await client.ok('session:resume', { lastSeq: client.lastSeq });
     await client.ok('lecture:speed', { tokensPerSecond: 200 });
 
     expect(await answerChecks(client, from, () => '네')).toMatchObject({ kind: 'vague' });
@@ -264,7 +262,7 @@ describe.concurrent('a server restart on Redis during the dialogue', () => {
 
     const b = await boot(context, env);
     await reconnect(client, b, token);
-    const resumed = await client.ok<Resumed>('session:resume', { lastSeq: client.lastSeq });
+    const resumed = await client.ok('session:resume', { lastSeq: client.lastSeq });
     expect(resumed).toMatchObject({ replayed: 0, snapshot: false, seq: client.lastSeq });
     // The hand A saw is on the roster B serves (the roster lives in Redis), question and all.
     const { monitor, roster } = await connectInstructor(b, created.instructorToken);
@@ -298,7 +296,7 @@ describe.concurrent('a server restart on Redis during the dialogue', () => {
 
     const b = await boot(context, env);
     await reconnect(client, b, token);
-    await client.ok<Resumed>('session:resume', { lastSeq: client.lastSeq });
+    await client.ok('session:resume', { lastSeq: client.lastSeq });
     await client.ok('lecture:speed', { tokensPerSecond: 200 });
     expect(await client.waitForEvent('hand:closed', { from })).toMatchObject({ kind: 'specific' });
     await expectLectureResumes(b, material, client);

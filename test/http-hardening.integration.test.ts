@@ -62,7 +62,7 @@ describe('vendor files', () => {
 describe('security headers', () => {
   it('O5 a page, an API answer and an error answer carry CSP (no inline script, frame-ancestors none), nosniff and Referrer-Policy', async () => {
     const { url } = await serve();
-    for (const page of ['/', '/classroom.html', '/host.html', '/play.html', '/monitor.html', '/upload.html', '/app.css', '/classroom.js']) {
+    for (const page of ['/', '/classroom.html', '/host.html', '/play.html', '/monitor.html', '/upload.html', '/app.css', '/build/classroom.js']) {
       const response = await fetch(`${url}${page}`);
       expect(response.status, page).toBe(200);
       expectSecurityHeaders(response, page);

@@ -50,14 +50,14 @@ it('M9: an instructor on node A sees a student on node B join and answer; announ
   expect(await monitor.waitFor('student:progress', (progress) => progress.sessionId === sessionId)).toMatchObject({ chapter: 0 });
 
   // Node A's instructor announces: the student on node B hears it.
-  const announced = await monitor.command<{ at: number }>('class:announce', { text: '노드 A에서 알립니다' });
+  const announced = await monitor.command('class:announce', { text: '노드 A에서 알립니다' });
   expect(announced.ok).toBe(true);
   expect(await waitForNotice(client, 'class:announcement')).toEqual({ text: '노드 A에서 알립니다', at: announced.ok ? announced.at : 0 });
 
   // The hand goes up on node B (where the session runs); node A acknowledges; node B's student sees it.
   await playSessionEvent(nodeB, sessionId, 'assistant:prompt', { text: '무엇이 궁금한가요?' });
   await monitor.waitFor('hand:raised', (payload) => payload.sessionId === sessionId);
-  const acknowledged = await monitor.command<{ at: number }>('hand:acknowledge', { sessionId });
+  const acknowledged = await monitor.command('hand:acknowledge', { sessionId });
   expect(acknowledged).toMatchObject({ ok: true });
   expect(await waitForNotice(client, 'hand:acknowledged')).toEqual({ at: acknowledged.ok ? acknowledged.at : 0 });
 

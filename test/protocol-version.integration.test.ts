@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handshakeAuth } from '../client/net/socket.js';
 import { PROTOCOL_VERSION } from '../src/protocol/wire/ack.js';
 import { connected, startTestApp, type TestApp } from './support/test-app.js';
 
@@ -52,8 +52,8 @@ describe('PROTOCOL_VERSION in the handshake (docs/PROTOCOL.md "Versions")', () =
     guest.disconnect();
   });
 
-  it('the pages send the version of this build (public/protocol.js)', () => {
-    const source = readFileSync(new URL('../public/protocol.js', import.meta.url), 'utf8');
-    expect(source).toContain(`export const PROTOCOL_VERSION = ${PROTOCOL_VERSION};`);
+  it('the pages send the version of this build (client/net handshakeAuth, the one handshake of every page socket)', () => {
+    expect(handshakeAuth('token')).toEqual({ protocolVersion: PROTOCOL_VERSION, token: 'token' });
+    expect(handshakeAuth(null)).toEqual({ protocolVersion: PROTOCOL_VERSION });
   });
 });

@@ -99,7 +99,7 @@ describe('lecture markdown on the classroom page', () => {
     await page.goto(`${app.url}/classroom.html`);
     const html = await page.evaluate(async () => {
       const load = new Function('path', 'return import(path)') as (path: string) => Promise<{ markdownToSafeHtml(source: string): string }>;
-      const markdown = await load('/classroom-markdown.js');
+      const markdown = await load('/build/markdown.js');
       return markdown.markdownToSafeHtml('<div><b>굵게</b></div> **진짜 굵게** <img src=x onerror=alert(1)>\n\n- 목록 <i>항목</i>\n\n$\\frac{1}{2}$ <style>p{}</style>');
     });
     expect(html).toContain('&lt;div&gt;&lt;b&gt;굵게&lt;/b&gt;&lt;/div&gt;');

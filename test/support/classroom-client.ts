@@ -2,9 +2,10 @@ import type { Socket } from 'socket.io-client';
 import { sessionActivity } from '../../src/lecture/session-activity.js';
 import type { SessionProfile } from '../../src/lecture/session-repository.js';
 import type { SessionState } from '../../src/lecture/session-state.js';
-import type { Ack } from '../../src/protocol/wire/ack.js';
-import type { HandServerEvents, MonitorServerEvents } from '../../src/protocol/classroom.js';
-import type { TutorEvent } from '../../src/protocol/wire/tutor.js';
+import type { MonitorCommands } from '../../client/net/monitor-protocol.js';
+import { sendCommand, type CommandAck } from '../../client/net/socket.js';
+import type { HandServerEvents, MonitorServerEvents } from '../../src/protocol/wire/index.js';
+import type { TutorEvent } from '../../src/protocol/wire/index.js';
 import { connectedOrThrow, LectureClient, type AnswerPolicy } from './lecture-client.js';
 import type { TestApp } from './test-app.js';
 
@@ -121,8 +122,14 @@ export class MonitorClient {
     return this.events.filter((event) => event.event === name).map((event) => event.payload as MonitorServerEvents[K]);
   }
 
-  async command<T extends object = object>(event: string, payload: unknown): Promise<Ack<T>> {
-    return (await this.socket.timeout(10_000).emitWithAck(event, payload)) as Ack<T>;
+  /** An instructor command through the pages' own typed call (client/net); waits for the connection like emitWithAck. */
+  command<K extends keyof MonitorCommands>(event: K, payload: MonitorCommands[K]['payload']): Promise<CommandAck<MonitorCommands[K]['result']>> {
+    return sendCommand<MonitorCommands, K>(this.socket, event, payload, { buffer: true });
+  }
+
+  /** Sends anything, past the types: what a broken or hostile client could send (validation tests). */
+  async unchecked(event: string, payload: unknown): Promise<unknown> {
+    return this.socket.timeout(10_000).emitWithAck(event, payload);
   }
 }
 

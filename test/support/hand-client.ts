@@ -23,7 +23,7 @@ export type Check = TutorServerEvents['assistant:check'];
  */
 export async function raiseHand(client: LectureClient): Promise<{ sent: number; acked: number }> {
   const sent = client.events.length;
-  const ack = await client.ok<{ state: string }>('hand:raise', {});
+  const ack = await client.ok('hand:raise', {});
   if (ack.state !== 'hand-raised') throw new Error(`hand:raise answered state ${ack.state}`);
   return { sent, acked: client.events.length };
 }

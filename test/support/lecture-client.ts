@@ -1,21 +1,25 @@
 import type { Socket } from 'socket.io-client';
+import { SeqCursor } from '../../client/net/seq-cursor.js';
+import { sendCommand, type CommandAck } from '../../client/net/socket.js';
+import { readTutorFrame, type SessionEvent, type TutorCommandName, type TutorCommands, type TutorEvents, type TutorSocket } from '../../client/net/tutor-protocol.js';
 import { parseLecture } from '../../src/lecture/marker-parser.js';
 import type { Material } from '../../src/materials/index.js';
 import { buildSamplePdf, SAMPLE_FILENAME } from '../../src/materials/sample-pdf.js';
-import type { Ack } from '../../src/protocol/wire/ack.js';
 import type { SessionObserver } from '../../src/lecture/session-actor.js';
-import type { SessionSnapshot, TutorServerEvents } from '../../src/protocol/wire/tutor.js';
+import type { SessionSnapshot, TutorServerEvents } from '../../src/protocol/wire/index.js';
 import { keys } from '../../src/store/keys.js';
 import { connected, type TestApp } from './test-app.js';
 
 /**
- * A scripted student on `/tutor`: records every event it receives (and every answer it sends, as a pseudo-event
- * `client:answer`), concatenates `lecture:delta` text per chapter, checks that seqs go up by exactly one, answers
- * questions with a policy, and survives socket swaps (reconnects, server restarts) by keeping its state.
+ * A scripted student on `/tutor`, built on the pages' own client (client/net: the typed commands, the frame reader
+ * and the seq cursor). Unlike a page it keeps everything: it records every event it receives (and every answer it
+ * sends, as a pseudo-event `client:answer`), concatenates `lecture:delta` text per chapter, reports every event whose
+ * seq is not the previous one plus one (a page would drop or resume it silently), answers questions with a policy, and
+ * survives socket swaps (reconnects, server restarts) by keeping its state.
  */
 
-/** Server events plus the pseudo-event the client records for each answer it sends. */
-export type RecordedPayloads = TutorServerEvents & {
+/** Server events plus the pseudo-events the client records for what it sends. */
+export type RecordedPayloads = TutorEvents & {
   'client:answer': { questionId: string; text: string };
   /** A raise-hand command the student sent (recorded before sending; see test/support/hand-client.ts). */
   'client:hand': { command: 'ask' | 'reply' | 'lower'; text?: string };
@@ -39,6 +43,11 @@ export type AnswerPolicy = (asked: Asked, client: LectureClient) => string | und
 
 const DEFAULT_TIMEOUT_MS = 20_000;
 
+/** A command's payload (optional where the command takes none) and the ack timeout. */
+type PayloadArguments<K extends TutorCommandName> = Record<string, never> extends TutorCommands[K]['payload']
+  ? [payload?: TutorCommands[K]['payload'], timeoutMs?: number]
+  : [payload: TutorCommands[K]['payload'], timeoutMs?: number];
+
 interface Waiter {
   predicate: (event: RecordedEvent) => boolean;
   resolve: (event: RecordedEvent) => void;
@@ -54,11 +63,11 @@ export class LectureClient {
   readonly answerErrors: string[] = [];
   /** Snapshots received (session:state). */
   readonly snapshots: SessionSnapshot[] = [];
-  lastSeq = 0;
   /** Set by joinLecture. */
   sessionId = '';
-  socket: Socket;
+  socket: TutorSocket;
   policy: AnswerPolicy | undefined;
+  private readonly cursor = new SeqCursor();
   private readonly waiters = new Set<Waiter>();
   private readonly answered = new Set<string>();
   private readonly listener = (event: string, payload: unknown) => this.record(event, payload);
@@ -67,6 +76,11 @@ export class LectureClient {
     this.socket = socket;
     this.policy = policy;
     socket.onAny(this.listener);
+  }
+
+  /** The seq of the last event in order (a snapshot's seq after a snapshot). */
+  get lastSeq(): number {
+    return this.cursor.lastSeq;
   }
 
   /** Moves the student to a new socket (reconnect, another server); everything recorded so far is kept. */
@@ -84,16 +98,24 @@ export class LectureClient {
     this.socket.offAny(this.listener);
   }
 
-  /** Sends a command and resolves with its acknowledgement. */
-  async command<T extends object = object>(event: string, payload: unknown = {}, timeoutMs = 10_000): Promise<Ack<T>> {
-    return (await this.socket.timeout(timeoutMs).emitWithAck(event, payload)) as Ack<T>;
+  /**
+   * Sends a command and resolves with its acknowledgement (a local TIMEOUT error when none comes). A command sent
+   * before the socket has connected waits for the connection.
+   */
+  command<K extends TutorCommandName>(event: K, ...[payload, timeoutMs = 10_000]: PayloadArguments<K>): Promise<CommandAck<TutorCommands[K]['result']>> {
+    return sendCommand<TutorCommands, K>(this.socket, event, payload ?? ({} as TutorCommands[K]['payload']), { timeoutMs, buffer: true });
   }
 
   /** Like command, but fails the test when the server refuses. */
-  async ok<T extends object = object>(event: string, payload: unknown = {}): Promise<T> {
-    const ack = await this.command<T>(event, payload);
+  async ok<K extends TutorCommandName>(event: K, ...[payload]: PayloadArguments<K>): Promise<TutorCommands[K]['result']> {
+    const ack = await this.command<K>(event, ...([payload] as PayloadArguments<K>));
     if (!ack.ok) throw new Error(`${event} refused: ${ack.error.code} ${ack.error.message}`);
     return ack;
+  }
+
+  /** Sends anything, past the types: what a broken or hostile client could send (validation tests). */
+  unchecked(event: string, payload: unknown): Promise<CommandAck<object>> {
+    return sendCommand(this.socket as unknown as TutorSocket, event as TutorCommandName, payload as never, { buffer: true });
   }
 
   /** Resolves with the first recorded event at or after index `from` that matches. */
@@ -141,36 +163,43 @@ export class LectureClient {
   }
 
   private record(event: string, raw: unknown): void {
-    const payload = raw as { seq?: unknown };
-    const recorded = { event, payload } as RecordedEvent;
-    if (typeof payload?.seq === 'number') {
-      if (event === 'session:state') {
-        // A snapshot replaces everything before it; its seq is the session's current seq.
-        if (payload.seq < this.lastSeq) this.seqErrors.push(`session:state seq ${payload.seq} < lastSeq ${this.lastSeq}`);
-        this.lastSeq = payload.seq;
-        this.applySnapshot((raw as TutorServerEvents['session:state']).state);
-      } else if (payload.seq > 0) {
-        // seq 0 marks a notice outside the numbered stream (a session that cannot open, a store outage).
-        if (payload.seq !== this.lastSeq + 1) this.seqErrors.push(`${event} seq ${payload.seq} after ${this.lastSeq}`);
-        this.lastSeq = Math.max(this.lastSeq, payload.seq);
+    const recorded = { event, payload: raw } as RecordedEvent;
+    const frame = readTutorFrame(event, raw);
+    if (frame?.kind === 'snapshot') {
+      // A snapshot replaces everything before it; its seq is the session's current seq.
+      const { seq, state } = frame.payload;
+      if (seq < this.cursor.lastSeq) this.seqErrors.push(`session:state seq ${seq} < lastSeq ${this.cursor.lastSeq}`);
+      this.cursor.accept(seq, true);
+      this.applySnapshot(state);
+    } else if (frame?.kind === 'session') {
+      const { seq } = frame.event.payload;
+      const before = this.cursor.lastSeq;
+      const verdict = this.cursor.accept(seq);
+      if (verdict === 'stale' || verdict === 'gap') {
+        this.seqErrors.push(`${event} seq ${seq} after ${before}`);
+        // Recorded anyway: the tests look at what arrived, in the order it arrived.
+        this.cursor.lastSeq = Math.max(before, seq);
       }
-    }
-    if (event === 'lecture:delta') {
-      const { chapter, text } = raw as TutorServerEvents['lecture:delta'];
-      this.text.set(chapter, (this.text.get(chapter) ?? '') + text);
-    } else if (event === 'lecture:chapter-start') {
-      const { chapter } = raw as TutorServerEvents['lecture:chapter-start'];
-      if (!this.text.has(chapter)) this.text.set(chapter, '');
+      this.collectText(frame.event);
     }
     this.events.push(recorded);
-    if (event === 'lecture:question') {
-      const { questionId, text } = raw as TutorServerEvents['lecture:question'];
+    if (frame?.kind === 'session' && frame.event.name === 'lecture:question') {
+      const { questionId, text } = frame.event.payload;
       this.ask({ questionId, text });
-    } else if (event === 'tutor:subquestion') {
-      const { questionId, text, parentQuestionId, index, total, concept } = raw as TutorServerEvents['tutor:subquestion'];
+    } else if (frame?.kind === 'session' && frame.event.name === 'tutor:subquestion') {
+      const { questionId, text, parentQuestionId, index, total, concept } = frame.event.payload;
       this.ask({ questionId, text, parentQuestionId, index, total, concept });
     }
     this.notify(recorded);
+  }
+
+  private collectText(event: SessionEvent): void {
+    if (event.name === 'lecture:delta') {
+      const { chapter, text } = event.payload;
+      this.text.set(chapter, (this.text.get(chapter) ?? '') + text);
+    } else if (event.name === 'lecture:chapter-start') {
+      if (!this.text.has(event.payload.chapter)) this.text.set(event.payload.chapter, '');
+    }
   }
 
   private applySnapshot(state: SessionSnapshot): void {
@@ -193,10 +222,7 @@ export class LectureClient {
       const recorded: RecordedEvent = { event: 'client:answer', payload: { questionId: asked.questionId, text } };
       this.events.push(recorded);
       this.notify(recorded);
-      const ack = await this.command('answer:submit', { questionId: asked.questionId, text }).catch((error: unknown) => ({
-        ok: false as const,
-        error: { code: 'NO_ACK', message: String(error) },
-      }));
+      const ack = await this.command('answer:submit', { questionId: asked.questionId, text });
       if (!ack.ok) this.answerErrors.push(`${asked.questionId}: ${ack.error.code} ${ack.error.message}`);
     })().catch((error: unknown) => this.answerErrors.push(`${asked.questionId}: policy failed: ${String(error)}`));
   }
@@ -363,7 +389,7 @@ export function offlineStudent(
   server: Pick<TestApp, 'lectures' | 'store'> | (() => Pick<TestApp, 'lectures' | 'store'>),
   materialId: string,
   good: (asked: Asked, ordinal: number) => boolean,
-): AnswerPolicy {
+): (asked: Asked, client: LectureClient) => Promise<string> {
   let questions = 0;
   return async (asked, client) => {
     // A getter lets the student follow the session to another server (restart tests).

@@ -11,3 +11,5 @@ export * from './namespaces.js';
 export * from './page.js';
 export * from './quiz.js';
 export * from './tutor.js';
+export * from './error-messages.js';
+export * from './tutor-phases.js';

@@ -1,53 +1,58 @@
 // Upload page: pick or drop a PDF, watch the upload progress, then see the chapters with a link to each slice.
 // Everything the server sends is inserted with textContent, never as HTML.
+import type { Chapter, ChapterSource, Material } from '../../src/materials/types.js';
+import type { ErrorCode } from '../../src/protocol/wire/index.js';
+import { fetchPage, type ErrorBody } from '../net/http.js';
+import { $, element } from '../ui/dom.js';
+import { errorText } from '../ui/messages.js';
 
-import { fetchPage } from './dom.js';
-
-const form = document.getElementById('upload-form');
-const input = document.getElementById('file-input');
-const dropZone = document.getElementById('drop-zone');
-const progressBox = document.getElementById('progress-box');
-const progress = document.getElementById('progress');
-const progressName = document.getElementById('progress-name');
-const progressText = document.getElementById('progress-text');
-const status = document.getElementById('status');
-const result = document.getElementById('result');
-const materialTitle = document.getElementById('material-title');
-const materialSummary = document.getElementById('material-summary');
-const chapterList = document.getElementById('chapters');
-const materialList = document.getElementById('materials');
-const limitsHint = document.getElementById('limits-hint');
-const moreButton = document.getElementById('materials-more');
+const form = $<HTMLFormElement>('upload-form');
+const input = $<HTMLInputElement>('file-input');
+const dropZone = $('drop-zone');
+const progressBox = $('progress-box');
+const progress = $<HTMLProgressElement>('progress');
+const progressName = $('progress-name');
+const progressText = $('progress-text');
+const status = $('status');
+const result = $('result');
+const materialTitle = $('material-title');
+const materialSummary = $('material-summary');
+const chapterList = $('chapters');
+const materialList = $('materials');
+const limitsHint = $('limits-hint');
+const moreButton = $('materials-more');
 /** Materials shown per page; "더 보기" appends the next page (the list is paginated, newest first). */
 const MATERIALS_PAGE = 20;
-let nextCursor = null;
+let nextCursor: string | null = null;
 
-const SOURCE_NAMES = {
+const SOURCE_NAMES: Record<ChapterSource, string> = {
   outline: 'PDF 목차(책갈피)',
   headings: '큰 글씨 제목',
   analyst: 'AI 분석',
   pages: '일정한 쪽 수',
 };
 
-// Used when the server could not answer with its own message (e.g. the connection was closed mid-upload).
-const FALLBACK_MESSAGES = {
-  413: '파일이 너무 큽니다. 더 작은 PDF를 올려 주세요.',
-  415: '올린 파일이 PDF가 아닙니다. PDF 파일을 골라 주세요.',
-  422: 'PDF를 읽을 수 없습니다. 다른 파일로 다시 시도해 주세요.',
-};
+// The error a status stands for when the server could not answer with its own body (e.g. the connection was closed
+// mid-upload): the protocol's sentence for that code is shown.
+const STATUS_ERRORS: Record<number, ErrorCode> = { 413: 'PDF_TOO_LARGE', 415: 'NOT_A_PDF', 422: 'CORRUPT_PDF' };
 
-let limits = null;
+interface Limits {
+  maxPdfBytes: number;
+  maxPdfPages: number;
+}
 
-function setStatus(message, kind = '') {
+let limits: Limits | null = null;
+
+function setStatus(message: string, kind = ''): void {
   status.textContent = message;
   status.className = kind;
 }
 
-function pageRange(chapter) {
+function pageRange(chapter: Chapter): string {
   return chapter.startPage === chapter.endPage ? `${chapter.startPage}쪽` : `${chapter.startPage}–${chapter.endPage}쪽`;
 }
 
-function showMaterial(material, created) {
+function showMaterial(material: Material, created?: boolean): void {
   result.hidden = false;
   result.dataset.materialId = material.id;
   materialTitle.textContent = material.title;
@@ -55,25 +60,21 @@ function showMaterial(material, created) {
   if (!material.hasTextLayer) parts.push('글자 정보 없음(스캔본)');
   materialSummary.textContent = parts.join(' · ');
   chapterList.replaceChildren(
-    ...material.chapters.map((chapter) => {
-      const item = document.createElement('li');
-      item.className = 'chapter';
-      item.dataset.index = String(chapter.index);
-      const title = document.createElement('span');
-      title.className = 'chapter-title';
-      title.textContent = chapter.title;
-      const pages = document.createElement('span');
-      pages.className = 'pages';
-      pages.textContent = pageRange(chapter);
-      const link = document.createElement('a');
-      link.className = 'slice-link';
-      link.href = `/api/materials/${encodeURIComponent(material.id)}/chapters/${chapter.index}.pdf`;
-      link.target = '_blank';
-      link.rel = 'noopener';
-      link.textContent = '이 챕터 PDF 보기';
-      item.append(title, pages, link);
-      return item;
-    }),
+    ...material.chapters.map((chapter) =>
+      element(
+        'li',
+        { className: 'chapter', 'data-index': String(chapter.index) },
+        element('span', { className: 'chapter-title', text: chapter.title }),
+        element('span', { className: 'pages', text: pageRange(chapter) }),
+        element('a', {
+          className: 'slice-link',
+          href: `/api/materials/${encodeURIComponent(material.id)}/chapters/${chapter.index}.pdf`,
+          target: '_blank',
+          rel: 'noopener',
+          text: '이 챕터 PDF 보기',
+        }),
+      ),
+    ),
   );
   if (created !== undefined) {
     setStatus(created ? '자료를 올리고 챕터로 나누었습니다.' : '이미 올린 적이 있는 자료입니다. 저장된 챕터를 보여 드립니다.', 'good');
@@ -81,10 +82,10 @@ function showMaterial(material, created) {
 }
 
 /** The first page of materials, or with `more` the next page appended. */
-async function loadMaterials({ more = false } = {}) {
+async function loadMaterials({ more = false } = {}): Promise<void> {
   try {
-    const page = await fetchPage('/api/materials', 'materials', { limit: MATERIALS_PAGE, cursor: more ? nextCursor : null });
-    limits = page.body.limits ?? null;
+    const page = await fetchPage<Material>('/api/materials', 'materials', { limit: MATERIALS_PAGE, cursor: more ? nextCursor : null });
+    limits = (page.body.limits as Limits | undefined) ?? null;
     if (limits) {
       limitsHint.textContent = `PDF 파일만, 최대 ${Math.floor(limits.maxPdfBytes / (1024 * 1024))}MB · ${limits.maxPdfPages}쪽까지 올릴 수 있습니다.`;
     }
@@ -92,23 +93,13 @@ async function loadMaterials({ more = false } = {}) {
     moreButton.hidden = !nextCursor;
     const materials = page.items;
     if (materials.length === 0 && !more) {
-      const empty = document.createElement('li');
-      empty.className = 'muted';
-      empty.textContent = '아직 올린 자료가 없습니다.';
-      materialList.replaceChildren(empty);
+      materialList.replaceChildren(element('li', { className: 'muted', text: '아직 올린 자료가 없습니다.' }));
       return;
     }
     const items = materials.map((material) => {
-      const item = document.createElement('li');
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'secondary';
-      button.textContent = '챕터 보기';
+      const button = element('button', { type: 'button', className: 'secondary', text: '챕터 보기' });
       button.addEventListener('click', () => showMaterial(material));
-      const label = document.createElement('span');
-      label.textContent = ` ${material.title} (${material.pageCount}쪽, 챕터 ${material.chapters.length}개)`;
-      item.append(button, label);
-      return item;
+      return element('li', {}, button, element('span', { text: ` ${material.title} (${material.pageCount}쪽, 챕터 ${material.chapters.length}개)` }));
     });
     if (more) materialList.append(...items);
     else materialList.replaceChildren(...items);
@@ -119,11 +110,11 @@ async function loadMaterials({ more = false } = {}) {
 
 moreButton.addEventListener('click', () => void loadMaterials({ more: true }));
 
-function isPdf(file) {
+function isPdf(file: File): boolean {
   return file.type === 'application/pdf' || /\.pdf$/i.test(file.name);
 }
 
-function upload(file) {
+function upload(file: File): void {
   if (!isPdf(file)) {
     setStatus('PDF 파일만 올릴 수 있습니다. 확장자가 .pdf인 파일을 골라 주세요.', 'error');
     return;
@@ -134,6 +125,7 @@ function upload(file) {
   }
   const data = new FormData();
   data.append('file', file, file.name);
+  // XMLHttpRequest, not fetch: only it reports upload progress.
   const request = new XMLHttpRequest();
   request.open('POST', '/api/materials');
   request.responseType = 'json';
@@ -156,14 +148,14 @@ function upload(file) {
   });
   request.addEventListener('load', () => {
     dropZone.classList.remove('busy');
-    const body = request.response;
     if (request.status === 200 || request.status === 201) {
-      showMaterial(body, request.status === 201);
+      showMaterial(request.response as Material, request.status === 201);
       void loadMaterials();
       return;
     }
-    const message = body?.error?.message ?? FALLBACK_MESSAGES[request.status] ?? `올리지 못했습니다. (오류 ${request.status})`;
-    setStatus(message, 'error');
+    const body = request.response as ErrorBody | null;
+    const error = body?.error ?? { code: STATUS_ERRORS[request.status] };
+    setStatus(errorText(error, `올리지 못했습니다. (오류 ${request.status})`), 'error');
   });
   request.addEventListener('error', () => {
     dropZone.classList.remove('busy');

@@ -4,15 +4,22 @@
 // panel (or raises a hand again) the dialogue moves into the lecture as a folded record at the place it happened —
 // exactly where a `session:state` snapshot puts the same items, so a reload looks the same.
 // Server text reaches the DOM as textContent only (replies go through the lecture view's sanitized markdown).
-import { element, MAX_ANSWER_LENGTH } from './classroom-view.js';
-import { requiredText, submitOnCtrlEnter } from './forms.js';
+import type { PublicPhase, TranscriptItem, TutorServerEvents } from '../../../src/protocol/wire/index.js';
+import { $, element } from '../../ui/dom.js';
+import { whileBusy, wireTextForm } from '../../ui/forms.js';
+import { MAX_ANSWER_LENGTH, type Outcome } from './answer-form.js';
+import { checkCard, replyForm, type Check } from './hand-check.js';
+import type { HandPort, LectureView } from './lecture-view.js';
 
-const CLOSING = {
+type ClosingKind = TutorServerEvents['hand:closed']['kind'];
+
+const CLOSING: Record<ClosingKind, string> = {
   specific: '질문에 답했어요. 강의를 이어서 진행합니다.',
   vague: '설명과 정리를 모두 마쳤어요. 강의를 이어서 진행합니다.',
   cancelled: '손을 내렸어요. 강의를 이어서 진행합니다.',
 };
-const STATUS = {
+type PanelState = 'raising' | 'ask' | 'working' | 'reply' | 'closed' | 'error';
+const STATUS: Record<PanelState, string> = {
   raising: '도우미를 부르는 중…',
   ask: '궁금한 내용을 적어 주세요',
   working: '도우미가 답을 준비하는 중…',
@@ -20,92 +27,89 @@ const STATUS = {
   closed: '질문이 끝났어요',
   error: '문제가 생겼어요',
 };
-const QUICK_REPLIES = [
-  { text: '네, 이해했어요', testid: 'hand-quick-yes' },
-  { text: '아니요, 잘 모르겠어요', testid: 'hand-quick-no' },
-];
 
-function recordTitle({ question, kind }) {
+interface Dialogue {
+  log: HTMLElement;
+  record: HTMLElement;
+  question: string | null;
+  closed: boolean;
+  kind: ClosingKind | null;
+  lastAssistant: HTMLElement | null;
+}
+
+function recordTitle({ question, kind }: Dialogue): string {
   const title = question ? `손 들고 한 질문: ${question}` : '손 들고 한 질문';
   return kind === 'cancelled' ? `${title} (손 내림)` : title;
 }
 
-export class HandPanel {
-  /**
-   * @param {object} options
-   * @param {import('./classroom-view.js').LectureView} options.view
-   * @param {(text: string) => Promise<{ok: boolean, message?: string}>} options.onAsk
-   * @param {(text: string) => Promise<{ok: boolean, message?: string}>} options.onReply
-   * @param {() => Promise<{ok: boolean, message?: string}>} options.onLower
-   * @param {() => Promise<{ok: boolean, message?: string}>} options.onRetry
-   * @param {() => void} options.onDismiss the student closed the finished panel
-   */
-  constructor(options) {
+export interface HandPanelOptions {
+  view: LectureView;
+  onAsk(text: string): Promise<Outcome>;
+  onReply(text: string): Promise<Outcome>;
+  onLower(): Promise<Outcome>;
+  onRetry(): Promise<Outcome>;
+  /** The student closed the finished panel. */
+  onDismiss(): void;
+}
+
+export class HandPanel implements HandPort {
+  private readonly view: LectureView;
+  private readonly panel = $('hand-panel');
+  private readonly status = $('hand-status');
+  private readonly toggle = $<HTMLButtonElement>('hand-toggle');
+  private readonly body = $('hand-body');
+  private readonly ack = $('hand-ack');
+  private readonly logRoot = $('hand-log');
+  private readonly working = $('hand-working');
+  private readonly form = $<HTMLFormElement>('hand-form');
+  private readonly input = $<HTMLTextAreaElement>('hand-input');
+  private readonly counter = $('hand-counter');
+  private readonly send = $<HTMLButtonElement>('hand-send');
+  private readonly error = $('hand-error');
+  private readonly retry = $<HTMLButtonElement>('hand-retry');
+  private readonly lower = $<HTMLButtonElement>('hand-lower');
+  private readonly close = $<HTMLButtonElement>('hand-close');
+  /** The dialogue shown, or null. */
+  private dialogue: Dialogue | null = null;
+  private state: PanelState = 'closed';
+  private replyDraft = '';
+  private restoring = false;
+
+  constructor(private readonly options: HandPanelOptions) {
     this.view = options.view;
-    this.options = options;
-    const $ = (id) => document.getElementById(id);
-    this.panel = $('hand-panel');
-    this.status = $('hand-status');
-    this.toggle = $('hand-toggle');
-    this.body = $('hand-body');
-    this.ack = $('hand-ack');
-    this.logRoot = $('hand-log');
-    this.working = $('hand-working');
-    this.form = $('hand-form');
-    this.input = $('hand-input');
-    this.counter = $('hand-counter');
-    this.send = $('hand-send');
-    this.error = $('hand-error');
-    this.retry = $('hand-retry');
-    this.lower = $('hand-lower');
-    this.close = $('hand-close');
-    /** The dialogue shown: { log, record, question, closed, kind, lastAssistant } or null. */
-    this.dialogue = null;
-    this.state = 'closed';
-    this.replyDraft = '';
-    this.restoring = false;
     this.wire();
   }
 
   /** A dialogue is under way (not finished). */
-  get active() {
+  get active(): boolean {
     return this.dialogue !== null && !this.dialogue.closed;
   }
 
-  get visible() {
-    return !this.panel.hidden;
-  }
-
-  wire() {
-    this.input.addEventListener('input', () => {
-      this.counter.textContent = `${this.input.value.length}/${MAX_ANSWER_LENGTH}`;
-      this.error.textContent = '';
-    });
-    submitOnCtrlEnter(this.input, this.form);
-    this.form.addEventListener('submit', async (event) => {
-      event.preventDefault();
-      const text = requiredText(this.input, this.error, '궁금한 내용을 적어 주세요.');
-      if (text === null) return;
-      this.send.disabled = true;
-      this.input.readOnly = true;
-      this.send.textContent = '보내는 중…';
-      const result = await this.safely(() => this.options.onAsk(text));
-      this.send.disabled = false;
-      this.input.readOnly = false;
-      this.send.textContent = '질문 보내기';
-      if (!result.ok) {
-        this.error.textContent = result.message ?? '질문을 보내지 못했습니다.';
-        return;
-      }
-      this.input.value = '';
-      this.counter.textContent = `0/${MAX_ANSWER_LENGTH}`;
-      // The echo (hand:asked) puts the question in the log; until then the assistant is at work.
-      if (this.state === 'ask') this.setState('working');
+  private wire(): void {
+    wireTextForm(this.form, this.input, this.error, '궁금한 내용을 적어 주세요.', {
+      typed: () => {
+        this.counter.textContent = `${this.input.value.length}/${MAX_ANSWER_LENGTH}`;
+      },
+      send: async (text) => {
+        this.send.disabled = true;
+        this.input.readOnly = true;
+        this.send.textContent = '보내는 중…';
+        const result = await this.safely(() => this.options.onAsk(text));
+        this.send.disabled = false;
+        this.input.readOnly = false;
+        this.send.textContent = '질문 보내기';
+        if (!result.ok) {
+          this.error.textContent = result.message ?? '질문을 보내지 못했습니다.';
+          return;
+        }
+        this.input.value = '';
+        this.counter.textContent = `0/${MAX_ANSWER_LENGTH}`;
+        // The echo (hand:asked) puts the question in the log; until then the assistant is at work.
+        if (this.state === 'ask') this.setState('working');
+      },
     });
     this.lower.addEventListener('click', async () => {
-      this.lower.disabled = true;
-      const result = await this.safely(() => this.options.onLower());
-      this.lower.disabled = false;
+      const result = await whileBusy(this.lower, null, () => this.safely(() => this.options.onLower()));
       if (!result.ok) this.error.textContent = result.message ?? '손을 내리지 못했습니다.';
     });
     this.close.addEventListener('click', () => {
@@ -113,9 +117,7 @@ export class HandPanel {
       this.options.onDismiss();
     });
     this.retry.addEventListener('click', async () => {
-      this.retry.disabled = true;
-      const result = await this.safely(() => this.options.onRetry());
-      this.retry.disabled = false;
+      const result = await whileBusy(this.retry, null, () => this.safely(() => this.options.onRetry()));
       if (result.ok) {
         this.retry.hidden = true;
         this.error.textContent = '';
@@ -127,7 +129,7 @@ export class HandPanel {
     this.toggle.addEventListener('click', () => this.setCollapsed(this.panel.dataset.collapsed !== 'true'));
   }
 
-  async safely(run) {
+  private async safely(run: () => Promise<Outcome>): Promise<Outcome> {
     try {
       return await run();
     } catch {
@@ -137,7 +139,7 @@ export class HandPanel {
 
   // ---- the panel ---------------------------------------------------------------------------------------------------
 
-  show() {
+  private show(): void {
     if (this.restoring) return;
     const wasHidden = this.panel.hidden;
     this.panel.hidden = false;
@@ -145,20 +147,19 @@ export class HandPanel {
     if (wasHidden) this.setCollapsed(false);
   }
 
-  hide() {
+  private hide(): void {
     this.panel.hidden = true;
     document.body.classList.remove('hand-open');
   }
 
-  setCollapsed(collapsed) {
+  private setCollapsed(collapsed: boolean): void {
     this.panel.dataset.collapsed = String(collapsed);
     this.body.hidden = collapsed;
     this.toggle.textContent = collapsed ? '펼치기' : '접기';
     this.toggle.setAttribute('aria-expanded', String(!collapsed));
   }
 
-  /** raising | ask | working | reply | closed | error */
-  setState(state) {
+  private setState(state: PanelState): void {
     this.state = state;
     this.panel.dataset.state = state;
     this.status.textContent = STATUS[state] ?? '';
@@ -173,21 +174,21 @@ export class HandPanel {
     if (state === 'closed' && !this.restoring) this.close.focus({ preventScroll: true });
   }
 
-  nearBottom() {
+  nearBottom(): boolean {
     if (this.panel.hidden) return false;
     const { scrollTop, scrollHeight, clientHeight } = this.body;
     return scrollHeight - (scrollTop + clientHeight) < 120;
   }
 
-  scrollToEnd() {
+  scrollToEnd(): void {
     this.body.scrollTop = this.body.scrollHeight;
   }
 
   // ---- dialogues -----------------------------------------------------------------------------------------------------
 
   /** The dialogue under way, or a new one whose record sits where the lecture is now (`chapter`: in snapshots). */
-  open(chapter) {
-    if (this.active) return this.dialogue;
+  private open(chapter?: number): Dialogue {
+    if (this.dialogue && !this.dialogue.closed) return this.dialogue;
     this.archive();
     const log = element('div', { className: 'hand-dialogue' });
     const record = element(
@@ -206,7 +207,7 @@ export class HandPanel {
   }
 
   /** Moves a finished dialogue out of the panel into its folded record in the lecture. */
-  archive() {
+  private archive(): void {
     const dialogue = this.dialogue;
     if (!dialogue || !dialogue.closed) return;
     this.view.flush();
@@ -223,20 +224,20 @@ export class HandPanel {
   }
 
   /** The student closed the finished panel. */
-  dismiss() {
+  private dismiss(): void {
     this.archive();
     this.hide();
     this.setState('closed');
   }
 
-  append(node) {
+  private append<T extends HTMLElement>(node: T): T {
     const { log } = this.open();
     log.append(node);
     if (!this.restoring) this.scrollToEnd();
     return node;
   }
 
-  bubble(who, text) {
+  private bubble(who: 'assistant' | 'student', text: string): HTMLElement {
     const assistant = who === 'assistant';
     return element(
       'div',
@@ -246,13 +247,13 @@ export class HandPanel {
     );
   }
 
-  assistantSays(text) {
+  private assistantSays(text: string): HTMLElement {
     const node = this.append(this.bubble('assistant', text));
-    this.dialogue.lastAssistant = node;
+    this.open().lastAssistant = node;
     return node;
   }
 
-  studentSays(text) {
+  private studentSays(text: string): HTMLElement {
     const dialogue = this.open();
     if (dialogue.question === null) dialogue.question = text;
     return this.append(this.bubble('student', text));
@@ -261,39 +262,39 @@ export class HandPanel {
   // ---- live events -----------------------------------------------------------------------------------------------
 
   /** The hand went up (this tab's command was accepted); the prompt follows. */
-  raised() {
+  raised(): void {
     if (this.active) return;
     this.open();
     this.setState('raising');
   }
 
-  prompt({ text }) {
+  prompt({ text }: { text: string }): void {
     this.open();
     this.assistantSays(text);
     this.setState('ask');
   }
 
-  asked({ text }) {
+  asked({ text }: { text: string }): void {
     this.studentSays(text);
     this.setState('working');
   }
 
   /** Where a dialogue reply (answer, explain, summary) streams. */
-  replyContainer(chapter) {
+  replyContainer(chapter?: number): HTMLElement {
     const { log } = this.open(chapter);
     this.settleCheck();
     if (!this.restoring) this.setState('working');
     return log;
   }
 
-  check(payload) {
+  check(payload: Check): void {
     this.settleCheck();
     this.append(this.checkCard(payload, true));
     this.setState('reply');
     if (!this.restoring) this.focusReply();
   }
 
-  closed({ kind }) {
+  closed({ kind }: { kind: ClosingKind }): void {
     const dialogue = this.open();
     this.settleCheck();
     this.view.flush();
@@ -301,19 +302,20 @@ export class HandPanel {
     dialogue.closed = true;
     dialogue.kind = kind;
     dialogue.record.dataset.state = 'done';
-    dialogue.record.lastElementChild.textContent = '여기서 손을 들었어요. 대화는 질문 패널에서 볼 수 있어요.';
+    const line = dialogue.record.lastElementChild;
+    if (line) line.textContent = '여기서 손을 들었어요. 대화는 질문 패널에서 볼 수 있어요.';
     this.setState('closed');
   }
 
   /** `hand:acknowledged`: true when the panel showed it. */
-  acknowledged() {
+  acknowledged(): boolean {
     if (!this.active) return false;
     this.ack.hidden = false;
     return true;
   }
 
   /** A `session:error` while the dialogue runs: it waits; retrying asks the session to carry on. */
-  failed(message) {
+  failed(message: string): void {
     this.open();
     this.error.textContent = message;
     this.setState('error');
@@ -322,88 +324,34 @@ export class HandPanel {
 
   // ---- checks ------------------------------------------------------------------------------------------------------
 
-  checkCard({ text, concept, index, total }, pending) {
-    const label = `이해 확인 ${index + 1}/${total}`;
-    const card = element(
-      'article',
-      { className: 'hand-check', 'data-testid': 'hand-check', 'data-state': pending ? 'pending' : 'answered', 'aria-label': concept ? `${label}: ${concept}` : label },
-      element(
-        'div',
-        { className: 'qcard-head' },
-        element('span', { className: 'badge hand-check-label', text: label }),
-        concept ? element('span', { className: 'qcard-concept', text: concept }) : null,
-      ),
-      element('p', { className: 'hand-check-text', text }),
-    );
-    if (pending) card.append(this.replyForm(card));
+  /** A check as a card; a pending one carries the reply box. */
+  private checkCard(check: Check, pending: boolean): HTMLElement {
+    const card = checkCard(check, pending);
+    if (pending) {
+      card.append(
+        replyForm({
+          draft: this.replyDraft,
+          onDraft: (text) => {
+            this.replyDraft = text;
+          },
+          send: (text) => this.safely(() => this.options.onReply(text)),
+          sent: (text) => {
+            this.replyDraft = '';
+            this.settleCheck(card, text);
+            if (this.state === 'reply') this.setState('working');
+          },
+        }),
+      );
+    }
     return card;
   }
 
-  replyForm(card) {
-    const id = `hand-reply-${Math.random().toString(36).slice(2, 8)}`;
-    const input = element('textarea', {
-      id,
-      rows: 2,
-      maxLength: MAX_ANSWER_LENGTH,
-      placeholder: '네 / 아니요, 또는 헷갈리는 부분을 적어 주세요.',
-      'data-testid': 'hand-reply-input',
-    });
-    input.value = this.replyDraft;
-    const submit = element('button', { type: 'submit', 'data-testid': 'hand-reply-send', text: '답하기' });
-    const error = element('p', { className: 'error form-error', role: 'alert', 'data-testid': 'hand-reply-error' });
-    const quick = element(
-      'div',
-      { className: 'hand-quick', role: 'group', 'aria-label': '빠른 답' },
-      ...QUICK_REPLIES.map((reply) => {
-        const button = element('button', { type: 'button', className: 'secondary small', 'data-testid': reply.testid, text: reply.text });
-        button.addEventListener('click', () => {
-          input.value = reply.text;
-          form.requestSubmit();
-        });
-        return button;
-      }),
-    );
-    const form = element(
-      'form',
-      { className: 'answer-form hand-reply-form', noValidate: true },
-      element('label', { for: id, text: '내 답' }),
-      quick,
-      input,
-      element('div', { className: 'answer-actions' }, element('span'), submit),
-      error,
-    );
-    input.addEventListener('input', () => {
-      this.replyDraft = input.value;
-      error.textContent = '';
-    });
-    submitOnCtrlEnter(input, form);
-    form.addEventListener('submit', async (event) => {
-      event.preventDefault();
-      const text = requiredText(input, error, '답을 적어 주세요.');
-      if (text === null) return;
-      const controls = form.querySelectorAll('button, textarea');
-      for (const control of controls) control.disabled = true;
-      submit.textContent = '보내는 중…';
-      const result = await this.safely(() => this.options.onReply(text));
-      if (result.ok) {
-        this.replyDraft = '';
-        this.settleCheck(card, text);
-        if (this.state === 'reply') this.setState('working');
-        return;
-      }
-      for (const control of controls) control.disabled = false;
-      submit.textContent = '답하기';
-      error.textContent = result.message ?? '답을 보내지 못했습니다.';
-    });
-    return form;
-  }
-
-  focusReply() {
-    this.dialogue?.log.querySelector('.hand-check[data-state=pending] textarea')?.focus({ preventScroll: true });
+  private focusReply(): void {
+    this.dialogue?.log.querySelector<HTMLTextAreaElement>('.hand-check[data-state=pending] textarea')?.focus({ preventScroll: true });
   }
 
   /** Closes the pending check (answered here, in another tab, or passed by the next step); `text`: the reply sent here. */
-  settleCheck(card = this.dialogue?.log.querySelector('.hand-check[data-state=pending]'), text) {
+  private settleCheck(card = this.dialogue?.log.querySelector<HTMLElement>('.hand-check[data-state=pending]'), text?: string): void {
     if (!card || card.dataset.state !== 'pending') return;
     card.querySelector('form')?.remove();
     card.dataset.state = 'answered';
@@ -411,7 +359,7 @@ export class HandPanel {
   }
 
   /** Forgets everything (the student left the session). */
-  reset() {
+  reset(): void {
     this.dialogue = null;
     this.restoring = false;
     this.replyDraft = '';
@@ -426,14 +374,14 @@ export class HandPanel {
   // ---- snapshots ---------------------------------------------------------------------------------------------------
 
   /** A snapshot rebuilds the lecture (records included): start from an empty panel. */
-  beginSnapshot() {
+  beginSnapshot(): void {
     this.restoring = true;
     this.dialogue = null;
     this.logRoot.replaceChildren();
     this.ack.hidden = true;
   }
 
-  restore(item, chapter) {
+  restore(item: Extract<TranscriptItem, { type: 'assistant' | 'student' | 'hand-closed' }>, chapter: number): void {
     switch (item.type) {
       case 'assistant':
         this.open(chapter);
@@ -451,7 +399,7 @@ export class HandPanel {
     }
   }
 
-  endSnapshot(phase) {
+  endSnapshot(phase: PublicPhase): void {
     if (phase.kind === 'hand-raised') {
       const dialogue = this.open(phase.chapter);
       if (phase.waiting === 'reply' && phase.check) {

@@ -1,24 +1,24 @@
 // Quiz host page (the projector): the entry that picks the screen from the URL hash. No room → the setup
-// (host-setup.js: pick or make a quiz, open a room); `#room=<id>` of a room this browser hosts → the live room
-// (host-room.js). The host token is kept in localStorage under the room id and the room id sits in the hash, so a
+// (host/setup.ts: pick or make a quiz, open a room); `#room=<id>` of a room this browser hosts → the live room
+// (host/room.ts). The host token is kept in localStorage under the room id and the room id sits in the hash, so a
 // reload reconnects and the server's `room:state` snapshot redraws whatever phase the room is in.
-
-import { $, hostedRooms } from './quiz-common.js';
-import { closeRoom, openRoom } from './host-room.js';
-import { showSetup } from './host-setup.js';
+import { $ } from '../ui/dom.js';
+import { hostedRooms } from '../ui/stored-lists.js';
+import { closeRoom, openRoom } from './host/room.js';
+import { showSetup } from './host/setup.js';
 
 const setup = $('setup');
 const game = $('game');
 
 const roomIdFromHash = () => new URLSearchParams(location.hash.slice(1)).get('room');
 
-function route() {
+function route(): void {
   const roomId = roomIdFromHash();
   if (!roomId) {
     showSetupScreen();
     return;
   }
-  const entry = hostedRooms().find((saved) => saved.roomId === roomId);
+  const entry = hostedRooms.all().find((saved) => saved.roomId === roomId);
   if (!entry) {
     showSetupScreen('이 브라우저에는 이 방의 진행자 정보가 없습니다. 방을 만든 브라우저에서 열거나 새 방을 만들어 주세요.');
     return;
@@ -28,7 +28,7 @@ function route() {
   openRoom(entry);
 }
 
-function showSetupScreen(notice = '') {
+function showSetupScreen(notice = ''): void {
   closeRoom();
   game.hidden = true;
   setup.hidden = false;

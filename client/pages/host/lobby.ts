@@ -1,22 +1,21 @@
 // Quiz host, the lobby as projected: the join code, link and QR, the lock badge, and the players as chips with a kick
-// button. Drawing only: the room (host-room.js) holds the state and sends the commands. Nicknames are untrusted:
+// button. Drawing only: the room (host/room.ts) holds the state and sends the commands. Nicknames are untrusted:
 // they reach the DOM as textContent only.
-
-import { $, element } from './quiz-common.js';
+import type { PlayerSummary } from '../../../src/protocol/wire/index.js';
+import { $, element } from '../../ui/dom.js';
 
 const roomCode = $('room-code');
 const joinHost = $('join-host');
-const joinUrl = $('join-url');
-const joinQr = $('join-qr');
+const joinUrl = $<HTMLAnchorElement>('join-url');
+const joinQr = $<HTMLImageElement>('join-qr');
 const playerCount = $('player-count');
 const lockBadge = $('lock-badge');
 const lockButton = $('lock-button');
 const playerList = $('players');
 const playersEmpty = $('players-empty');
 
-/** The join panel and the lock state from the room's latest snapshot (`info`). */
-export function renderLobbyInfo(info) {
-  if (!info) return;
+/** The join panel and the lock state from the room's latest snapshot. */
+export function renderLobbyInfo(info: { code: string; locked: boolean }): void {
   const link = `${location.origin}/play.html?code=${info.code}`;
   roomCode.textContent = info.code;
   roomCode.setAttribute('aria-label', `참여 코드 ${info.code.split('').join(' ')}`);
@@ -31,49 +30,48 @@ export function renderLobbyInfo(info) {
 }
 
 /** Player chips, keyed by player id: an update moves, adds or removes chips without redrawing (and re-animating) all. */
-const playerChips = new Map();
+const playerChips = new Map<string, { node: HTMLLIElement; dot: HTMLElement }>();
 
 /** A new room: no chips. */
-export function clearPlayers() {
+export function clearPlayers(): void {
   playerChips.clear();
   playerList.replaceChildren();
 }
 
 /** The player chips in the server's order; `onKick(button, playerId)` runs once the host confirms a kick. */
-export function renderPlayers(players, count, onKick) {
+export function renderPlayers(players: PlayerSummary[], count: number, onKick: (button: HTMLButtonElement, playerId: string) => Promise<unknown>): void {
   playerCount.textContent = String(count);
   playersEmpty.hidden = players.length > 0;
   const wanted = new Set(players.map((player) => player.playerId));
   for (const [playerId, chip] of playerChips) {
     if (wanted.has(playerId)) continue;
-    chip.remove();
+    chip.node.remove();
     playerChips.delete(playerId);
   }
   players.forEach((player, position) => {
     let chip = playerChips.get(player.playerId);
     if (!chip) playerChips.set(player.playerId, (chip = playerChip(player, onKick)));
-    chip.dataset.connected = String(player.connected);
+    chip.node.dataset.connected = String(player.connected);
     const label = player.connected ? '접속 중' : '접속 끊김';
-    chip.parts.dot.title = label;
-    chip.parts.dot.setAttribute('aria-label', label);
-    if (playerList.children[position] !== chip) playerList.insertBefore(chip, playerList.children[position] ?? null);
+    chip.dot.title = label;
+    chip.dot.setAttribute('aria-label', label);
+    if (playerList.children[position] !== chip.node) playerList.insertBefore(chip.node, playerList.children[position] ?? null);
   });
 }
 
-function playerChip(player, onKick) {
+function playerChip(player: PlayerSummary, onKick: (button: HTMLButtonElement, playerId: string) => Promise<unknown>): { node: HTMLLIElement; dot: HTMLElement } {
   const kick = element('button', { type: 'button', className: 'kick', text: '✕', title: '내보내기', 'aria-label': `${player.nickname} 내보내기`, 'data-testid': 'kick' });
   kick.addEventListener('click', async () => {
     if (!window.confirm(`${player.nickname} 님을 이 방에서 내보낼까요? 같은 기기로 다시 들어올 수 없습니다.`)) return;
     await onKick(kick, player.playerId);
   });
   const dot = element('span', { className: 'dot', role: 'img' });
-  const chip = element(
+  const node = element(
     'li',
     { className: 'player', 'data-testid': 'player-item', 'data-player-id': player.playerId },
     dot,
     element('span', { className: 'player-name', 'data-testid': 'player-name', text: player.nickname }),
     kick,
   );
-  chip.parts = { dot };
-  return chip;
+  return { node, dot };
 }

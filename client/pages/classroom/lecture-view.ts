@@ -2,50 +2,88 @@
 // tutoring items (question cards with the answer and the verdict, replies) follow each other in the order they
 // happened. Live events and `session:state` snapshots build exactly the same blocks, so a reload looks the same.
 // Server text only ever reaches the DOM as textContent or as DOMPurify-sanitized markdown.
-import { renderMarkdownInto } from './classroom-markdown.js';
-import { element } from './dom.js';
-import { requiredText, submitOnCtrlEnter } from './forms.js';
+import type { PublicPhase, ReplyKind, SessionSnapshot, TranscriptItem, Verdict } from '../../../src/protocol/wire/index.js';
+import { HAND_REPLY_KINDS } from '../../../src/protocol/wire/index.js';
+import { element } from '../../ui/dom.js';
+import { renderMarkdownInto } from '../../ui/markdown.js';
+import { answerForm, type Outcome } from './answer-form.js';
 
-const REPLY_LABELS = { supplement: '보충 설명', remedial: '다시 설명', answer: '답변', explain: '설명', summary: '정리 노트' };
-/** Reply kinds of the raise-hand dialogue: they go to the hand panel, not the lecture flow. */
-export const HAND_REPLY_KINDS = new Set(['answer', 'explain', 'summary']);
-const VERDICT_LABELS = { good: '잘했어요', bad: '다시 살펴봐요' };
-export const MAX_ANSWER_LENGTH = 2000;
+const REPLY_LABELS: Record<ReplyKind, string> = { supplement: '보충 설명', remedial: '다시 설명', answer: '답변', explain: '설명', summary: '정리 노트' };
+const VERDICT_LABELS: Record<Verdict, string> = { good: '잘했어요', bad: '다시 살펴봐요' };
 
-export { element };
+export interface MaterialOutline {
+  id: string;
+  title: string;
+  chapters: { index: number; title: string }[];
+}
 
-let uniqueId = 0;
+/** A markdown block: its source grows with deltas and is rendered at most once a frame. */
+type MarkdownBlock = HTMLDivElement & { source: string };
+
+interface ChapterEntry {
+  index: number;
+  title: string;
+  section: HTMLElement;
+  body: HTMLElement;
+  complete: boolean;
+}
+
+/** The question the lecture waits on: `{questionId, parentQuestionId}`. */
+export interface PendingQuestion {
+  questionId: string;
+  parentQuestionId?: string;
+}
+
+/** What the lecture view needs of the raise-hand panel (classroom/hand-panel.ts), which renders the dialogue items. */
+export interface HandPort {
+  readonly active: boolean;
+  beginSnapshot(): void;
+  restore(item: Extract<TranscriptItem, { type: 'assistant' | 'student' | 'hand-closed' }>, chapter: number): void;
+  endSnapshot(phase: PublicPhase): void;
+  replyContainer(chapter?: number): HTMLElement;
+  nearBottom(): boolean;
+  scrollToEnd(): void;
+}
+
+interface CardItem {
+  kind: 'question' | 'subquestion';
+  questionId: string;
+  parentQuestionId?: string;
+  label: string;
+  concept?: string;
+  text: string;
+}
+
+function markdownBlock(attributes: Record<string, string>): MarkdownBlock {
+  const block = element('div', attributes) as MarkdownBlock;
+  block.source = '';
+  return block;
+}
 
 export class LectureView {
-  /**
-   * @param {HTMLElement} root the lecture area
-   * @param {{ onAnswer: (questionId: string, text: string) => Promise<{ok: boolean, message?: string}> }} handlers
-   */
-  constructor(root, handlers) {
-    this.root = root;
-    this.handlers = handlers;
-    /** The raise-hand panel (classroom-hand.js), which renders the dialogue items of snapshots. */
-    this.hand = null;
-    this.material = null;
-    /** chapter index -> { index, title, section, body, complete } */
-    this.chapters = new Map();
-    this.current = null;
-    /** replyId -> text block */
-    this.replies = new Map();
-    /** questionId -> card element */
-    this.cards = new Map();
-    /** Answers being typed, kept across re-renders (a snapshot after a reconnect must not eat them). */
-    this.drafts = new Map();
-    this.dirty = new Set();
-    this.frame = 0;
-    this.finished = false;
-  }
+  /** The raise-hand panel, which renders the dialogue items of snapshots. */
+  hand: HandPort | null = null;
+  private material: MaterialOutline | null = null;
+  readonly chapters = new Map<number, ChapterEntry>();
+  current: ChapterEntry | null = null;
+  private readonly replies = new Map<string, MarkdownBlock>();
+  private readonly cards = new Map<string, HTMLElement>();
+  /** Answers being typed, kept across re-renders (a snapshot after a reconnect must not eat them). */
+  private readonly drafts = new Map<string, string>();
+  private readonly dirty = new Set<MarkdownBlock>();
+  private frame = 0;
+  private finished = false;
 
-  setMaterial(material) {
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly handlers: { onAnswer(questionId: string, text: string): Promise<Outcome> },
+  ) {}
+
+  setMaterial(material: MaterialOutline): void {
     this.material = material;
   }
 
-  clear() {
+  clear(): void {
     this.root.replaceChildren();
     this.chapters.clear();
     this.replies.clear();
@@ -55,23 +93,22 @@ export class LectureView {
     this.finished = false;
   }
 
-  chapterNumber(index) {
+  private chapterNumber(index: number): number {
     const position = this.material?.chapters.findIndex((chapter) => chapter.index === index) ?? -1;
     return position >= 0 ? position + 1 : index + 1;
   }
 
   // ---- chapters and lecture text ---------------------------------------------------------------------------------
 
-  chapterStart(index, title) {
+  chapterStart(index: number, title?: string): ChapterEntry {
     let entry = this.chapters.get(index);
     if (!entry) {
       const label = title || this.material?.chapters.find((chapter) => chapter.index === index)?.title || '';
-      const heading = element('h2', { className: 'chapter-title', text: label });
       const head = element(
         'header',
         { className: 'chapter-head' },
         element('span', { className: 'chapter-no', text: `${this.chapterNumber(index)}장` }),
-        heading,
+        element('h2', { className: 'chapter-title', text: label }),
         element('span', { className: 'badge good chapter-done', text: '완료' }),
       );
       const body = element('div', { className: 'chapter-body' });
@@ -84,7 +121,7 @@ export class LectureView {
     return entry;
   }
 
-  chapterEnd(index) {
+  chapterEnd(index: number): void {
     const entry = this.chapters.get(index);
     if (!entry) return;
     entry.complete = true;
@@ -92,45 +129,33 @@ export class LectureView {
   }
 
   /** The section items without a chapter of their own go to: the chapter being taught. */
-  currentBody(chapter) {
+  currentBody(chapter?: number): HTMLElement {
     const entry = chapter === undefined ? this.current : (this.chapters.get(chapter) ?? this.chapterStart(chapter));
     return (entry ?? this.chapterStart(0)).body;
   }
 
-  appendText(chapter, text) {
+  appendText(chapter: number, text: string): void {
     if (!text) return;
     const body = this.currentBody(chapter);
-    let block = body.lastElementChild;
+    let block = body.lastElementChild as MarkdownBlock | null;
     if (!block || !block.classList.contains('lecture-text')) {
-      block = element('div', { className: 'md lecture-text', 'data-testid': 'lecture-text' });
-      block.source = '';
+      block = markdownBlock({ className: 'md lecture-text', 'data-testid': 'lecture-text' });
       body.append(block);
     }
     block.source += text;
     this.schedule(block);
   }
 
-  /** The raw lecture text shown so far (markdown source), chapter by chapter. */
-  lectureSource() {
-    return [...this.root.querySelectorAll('.lecture-text')].map((block) => block.source).join('');
-  }
-
   // ---- questions ---------------------------------------------------------------------------------------------------
 
-  question(payload, { pending }) {
-    return this.addCard(
-      {
-        kind: 'question',
-        questionId: payload.questionId,
-        label: '이해도 질문',
-        text: payload.text,
-      },
-      payload.chapter,
-      pending,
-    );
+  question(payload: { questionId: string; chapter?: number; text: string }, { pending }: { pending: boolean }): HTMLElement {
+    return this.addCard({ kind: 'question', questionId: payload.questionId, label: '이해도 질문', text: payload.text }, payload.chapter, pending);
   }
 
-  subquestion(payload, { pending }) {
+  subquestion(
+    payload: { questionId: string; parentQuestionId: string; index: number; total: number; concept: string; text: string; chapter?: number },
+    { pending }: { pending: boolean },
+  ): HTMLElement {
     return this.addCard(
       {
         kind: 'subquestion',
@@ -145,7 +170,7 @@ export class LectureView {
     );
   }
 
-  addCard(item, chapter, pending) {
+  private addCard(item: CardItem, chapter: number | undefined, pending: boolean): HTMLElement {
     const existing = this.cards.get(item.questionId);
     if (existing) return existing;
     const text = element('div', { className: 'md qcard-text' });
@@ -172,96 +197,53 @@ export class LectureView {
       element('div', { className: 'qcard-answer' }),
       element('div', { className: 'qcard-verdict' }),
     );
-    if (pending) card.append(this.answerForm(item.questionId));
+    if (pending) {
+      const { questionId } = item;
+      card.append(
+        answerForm({
+          draft: this.drafts.get(questionId) ?? '',
+          onDraft: (text) => this.drafts.set(questionId, text),
+          send: (text) => this.handlers.onAnswer(questionId, text),
+          sent: (text) => {
+            this.drafts.delete(questionId);
+            this.answer({ questionId, text });
+          },
+        }),
+      );
+    }
     this.currentBody(chapter).append(card);
     this.cards.set(item.questionId, card);
     return card;
   }
 
-  answerForm(questionId) {
-    const id = `answer-${++uniqueId}`;
-    const input = element('textarea', {
-      id,
-      rows: 3,
-      maxLength: MAX_ANSWER_LENGTH,
-      placeholder: '자신의 말로 답을 적어 보세요.',
-      'data-testid': 'answer-input',
-    });
-    input.value = this.drafts.get(questionId) ?? '';
-    const counter = element('span', { className: 'muted counter', 'aria-hidden': 'true', text: `${input.value.length}/${MAX_ANSWER_LENGTH}` });
-    const submit = element('button', { type: 'submit', 'data-testid': 'answer-submit', text: '답하기' });
-    const error = element('p', { className: 'error form-error', role: 'alert', 'data-testid': 'answer-error' });
-    const form = element(
-      'form',
-      { className: 'answer-form', noValidate: true },
-      element('label', { for: id, text: '내 답' }),
-      input,
-      element('div', { className: 'answer-actions' }, counter, submit),
-      error,
-    );
-    input.addEventListener('input', () => {
-      this.drafts.set(questionId, input.value);
-      counter.textContent = `${input.value.length}/${MAX_ANSWER_LENGTH}`;
-      error.textContent = '';
-    });
-    submitOnCtrlEnter(input, form);
-    form.addEventListener('submit', async (event) => {
-      event.preventDefault();
-      const text = requiredText(input, error, '답을 적어 주세요.');
-      if (text === null) return;
-      submit.disabled = true;
-      input.readOnly = true;
-      submit.textContent = '보내는 중…';
-      let result;
-      try {
-        result = await this.handlers.onAnswer(questionId, text);
-      } catch {
-        result = { ok: false, message: '답을 보내지 못했습니다. 다시 시도해 주세요.' };
-      }
-      if (result.ok) {
-        this.drafts.delete(questionId);
-        this.answer({ questionId, text });
-        return;
-      }
-      submit.disabled = false;
-      input.readOnly = false;
-      submit.textContent = '답하기';
-      error.textContent = result.message ?? '답을 보내지 못했습니다.';
-    });
-    return form;
-  }
-
-  /** The question card still waiting for an answer, if any: `{questionId, parentQuestionId}`. */
-  pendingQuestion() {
+  /** The question card still waiting for an answer, if any. */
+  pendingQuestion(): PendingQuestion | null {
     const card = [...this.cards.values()].find((candidate) => candidate.dataset.state === 'pending');
-    return card ? { questionId: card.dataset.questionId, parentQuestionId: card.dataset.parentQuestionId } : null;
+    if (!card?.dataset.questionId) return null;
+    const { questionId, parentQuestionId } = card.dataset;
+    return parentQuestionId ? { questionId, parentQuestionId } : { questionId };
   }
 
   /** Focuses the answer box of a pending question (without jumping the page). */
-  focusAnswer(questionId) {
-    const input = this.cards.get(questionId)?.querySelector('textarea');
-    if (input) input.focus({ preventScroll: true });
+  focusAnswer(questionId: string): void {
+    this.cards.get(questionId)?.querySelector('textarea')?.focus({ preventScroll: true });
   }
 
-  answer({ questionId, text }) {
+  answer({ questionId, text }: { questionId: string; text: string }): void {
     const card = this.cards.get(questionId);
     if (!card) return;
     card.querySelector('.answer-form')?.remove();
     card.dataset.state = 'answered';
-    const slot = card.querySelector('.qcard-answer');
-    slot.replaceChildren(
-      element(
-        'div',
-        { className: 'answer-bubble', 'data-testid': 'answer' },
-        element('span', { className: 'answer-label', text: '내 답' }),
-        element('p', { text }),
-      ),
-    );
+    card
+      .querySelector('.qcard-answer')
+      ?.replaceChildren(
+        element('div', { className: 'answer-bubble', 'data-testid': 'answer' }, element('span', { className: 'answer-label', text: '내 답' }), element('p', { text })),
+      );
     const verdict = card.querySelector('.qcard-verdict');
-    if (!verdict.firstChild) verdict.append(element('p', { className: 'muted judging', 'data-testid': 'judging', text: '답을 살펴보는 중…' }));
+    if (verdict && !verdict.firstChild) verdict.append(element('p', { className: 'muted judging', 'data-testid': 'judging', text: '답을 살펴보는 중…' }));
   }
 
-  verdict({ questionId, verdict, feedback }) {
+  verdict({ questionId, verdict, feedback }: { questionId: string; verdict: Verdict; feedback: string }): void {
     const card = this.cards.get(questionId);
     const badge = element('span', { className: `badge ${verdict === 'good' ? 'good' : 'bad'}`, text: VERDICT_LABELS[verdict] ?? verdict });
     const node = element(
@@ -274,7 +256,7 @@ export class LectureView {
       card.querySelector('.answer-form')?.remove();
       card.dataset.state = 'answered';
       card.dataset.verdict = verdict;
-      card.querySelector('.qcard-verdict').replaceChildren(node);
+      card.querySelector('.qcard-verdict')?.replaceChildren(node);
     } else {
       this.currentBody().append(node);
     }
@@ -283,19 +265,19 @@ export class LectureView {
   // ---- replies -----------------------------------------------------------------------------------------------------
 
   /** `container`: where the reply goes instead of the lecture flow (the raise-hand panel's dialogue). */
-  replyStart({ replyId, kind }, chapter, container) {
-    if (this.replies.has(replyId)) return this.replies.get(replyId);
+  replyStart({ replyId, kind }: { replyId: string; kind: ReplyKind }, chapter?: number, container?: HTMLElement): MarkdownBlock {
+    const known = this.replies.get(replyId);
+    if (known) return known;
     // The server streams one reply at a time. A reply still open when the next starts was cut off (its session
     // moved to a new connection and starts it over): drop it, as a snapshot would.
     for (const [openId, block] of this.replies) {
-      if (block.parentElement.dataset.state === 'live') {
+      if (block.parentElement?.dataset.state === 'live') {
         block.parentElement.remove();
         this.replies.delete(openId);
         this.dirty.delete(block);
       }
     }
-    const text = element('div', { className: 'md reply-text', 'data-testid': 'reply-text' });
-    text.source = '';
+    const text = markdownBlock({ className: 'md reply-text', 'data-testid': 'reply-text' });
     const reply = element(
       'section',
       { className: `reply reply-${kind}`, 'data-testid': 'reply', 'data-kind': kind, 'data-reply-id': replyId, 'data-state': 'live' },
@@ -307,7 +289,7 @@ export class LectureView {
     return text;
   }
 
-  replyDelta({ replyId, text }) {
+  replyDelta({ replyId, text }: { replyId: string; text: string }): void {
     // A delta without its start (should not happen): keep the text where the session is.
     const block =
       this.replies.get(replyId) ??
@@ -316,9 +298,9 @@ export class LectureView {
     this.schedule(block);
   }
 
-  replyEnd({ replyId, abandoned }) {
+  replyEnd({ replyId, abandoned }: { replyId: string; abandoned?: boolean | undefined }): void {
     const block = this.replies.get(replyId);
-    if (!block) return;
+    if (!block?.parentElement) return;
     if (abandoned) {
       // The server cut this reply off and writes it again under a new id.
       block.parentElement.remove();
@@ -331,7 +313,7 @@ export class LectureView {
 
   // ---- the end -----------------------------------------------------------------------------------------------------
 
-  end() {
+  end(): void {
     if (this.finished) return;
     this.finished = true;
     for (const entry of this.chapters.values()) this.chapterEnd(entry.index);
@@ -348,15 +330,18 @@ export class LectureView {
   // ---- snapshot ----------------------------------------------------------------------------------------------------
 
   /** Rebuilds everything from a `session:state` snapshot. */
-  renderSnapshot(snapshot) {
+  renderSnapshot(snapshot: SessionSnapshot): void {
     this.clear();
     this.setMaterial(snapshot.material);
     const { phase } = snapshot;
     this.hand?.beginSnapshot();
-    const answered = new Set(snapshot.transcript.filter((item) => item.type === 'answer').map((item) => item.questionId));
+    const answered = new Set(snapshot.transcript.flatMap((item) => (item.type === 'answer' ? [item.questionId] : [])));
     // While a hand is up the phase does not say what the lecture waits in: a question still without an answer is
     // asked again once the dialogue closes, so it keeps its answer box.
-    const unanswered = snapshot.transcript.findLast((item) => (item.type === 'question' || item.type === 'subquestion') && !answered.has(item.questionId));
+    const unanswered = snapshot.transcript.findLast(
+      (item): item is Extract<TranscriptItem, { type: 'question' | 'subquestion' }> =>
+        (item.type === 'question' || item.type === 'subquestion') && !answered.has(item.questionId),
+    );
     const pending = phase.kind === 'awaiting-answer' ? phase.questionId : phase.kind === 'hand-raised' ? unanswered?.questionId : undefined;
     const known = new Set(snapshot.chapters.map((chapter) => chapter.index));
     const orphans = snapshot.transcript.filter((item) => !known.has(item.chapter));
@@ -375,7 +360,8 @@ export class LectureView {
           this.appendText(chapter.index, chapter.text.slice(position, at));
           position = at;
         }
-        this.renderItem(item, chapter.index, pending === item.questionId && !answered.has(item.questionId), item !== streamingReply);
+        const isPending = 'questionId' in item && pending === item.questionId && !answered.has(item.questionId);
+        this.renderItem(item, chapter.index, isPending, item !== streamingReply);
       }
       if (position < chapter.text.length) this.appendText(chapter.index, chapter.text.slice(position));
       if (chapter.complete) this.chapterEnd(chapter.index);
@@ -385,7 +371,7 @@ export class LectureView {
     this.flush();
   }
 
-  renderItem(item, chapter, pending, ended) {
+  private renderItem(item: TranscriptItem, chapter: number, pending: boolean, ended: boolean): void {
     switch (item.type) {
       case 'question':
         this.question(item, { pending });
@@ -418,12 +404,12 @@ export class LectureView {
   // ---- rendering -------------------------------------------------------------------------------------------------
 
   /** Markdown is re-rendered at most once per animation frame, however many deltas arrived. */
-  schedule(block) {
+  private schedule(block: MarkdownBlock): void {
     this.dirty.add(block);
     if (!this.frame) this.frame = requestAnimationFrame(() => this.flush());
   }
 
-  flush() {
+  flush(): void {
     this.frame = 0;
     if (this.dirty.size === 0) return;
     const follow = nearBottom();
@@ -431,11 +417,11 @@ export class LectureView {
     for (const block of this.dirty) renderMarkdownInto(block, block.source);
     this.dirty.clear();
     if (follow) window.scrollTo({ top: document.documentElement.scrollHeight });
-    if (followHand) this.hand.scrollToEnd();
+    if (followHand) this.hand?.scrollToEnd();
   }
 }
 
-function nearBottom() {
+function nearBottom(): boolean {
   const { scrollTop, scrollHeight, clientHeight } = document.documentElement;
   return scrollHeight - (scrollTop + clientHeight) < 160;
 }

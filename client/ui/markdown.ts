@@ -1,11 +1,12 @@
 // Markdown with math for the classroom: marked -> DOMPurify -> KaTeX auto-render. Model output is untrusted, so
-// every piece of HTML goes through DOMPurify before it touches the DOM. All three libraries are served locally.
+// every piece of HTML goes through DOMPurify before it touches the DOM. All three libraries are bundled from
+// node_modules (never a CDN).
 // Raw HTML in the markdown is not HTML to us: a lecture about HTML quotes `<form>`, `<br>` or `<script>` from its
 // material, and the student must see them. marked therefore never recognises an HTML block or tag; they stay text
 // (escaped like any text), so nothing is parsed, nothing is stripped, and the rest of the paragraph stays.
-import { Marked } from '/vendor/marked/marked.esm.js';
-import DOMPurify from '/vendor/dompurify/purify.es.mjs';
-import renderMathInElement from '/vendor/katex/contrib/auto-render.mjs';
+import DOMPurify from 'dompurify';
+import renderMathInElement from 'katex/contrib/auto-render';
+import { Marked } from 'marked';
 
 const marked = new Marked({ gfm: true, breaks: false, async: false });
 // No HTML tokens at all (returning undefined, not false, so marked does not fall back to its own): `<tag>` is read
@@ -34,27 +35,28 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   }
 });
 
-const escapeHtml = (text) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** Sanitized HTML for a markdown source (math left as text for `typeset`). */
-export function markdownToSafeHtml(source) {
-  const formulas = [];
+export function markdownToSafeHtml(source: string): string {
+  const formulas: string[] = [];
   const protectedSource = source.replace(/[\uE000\uE001]/g, '').replace(MATH, (formula) => {
     formulas.push(formula);
     return `\uE000${formulas.length - 1}\uE001`;
   });
-  const html = marked.parse(protectedSource).replace(MARK, (_whole, index) => escapeHtml(formulas[Number(index)] ?? ''));
+  const html = (marked.parse(protectedSource) as string).replace(MARK, (_whole, index: string) => escapeHtml(formulas[Number(index)] ?? ''));
   return DOMPurify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_TAGS, FORBID_ATTR: ['style', 'srcset', 'class', 'id'] });
 }
 
 /** Renders the math of an element that holds sanitized HTML. */
-export function typeset(element) {
-  if (!element.textContent.includes('$') && !element.textContent.includes('\\')) return;
+export function typeset(element: HTMLElement): void {
+  const text = element.textContent ?? '';
+  if (!text.includes('$') && !text.includes('\\')) return;
   renderMathInElement(element, { delimiters: MATH_DELIMITERS, throwOnError: false, output: 'htmlAndMathml' });
 }
 
 /** Puts a markdown source into an element: sanitized HTML, then KaTeX. */
-export function renderMarkdownInto(element, source) {
+export function renderMarkdownInto(element: HTMLElement, source: string): void {
   element.innerHTML = markdownToSafeHtml(source);
   typeset(element);
 }

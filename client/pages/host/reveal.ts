@@ -1,8 +1,9 @@
 // Quiz host, what the projector shows once a question closes: the correct answer with the answer distribution and the
-// explanation, the leaderboard, the podium and the final podium. Drawing only: the room (host-room.js) switches the
+// explanation, the leaderboard, the podium and the final podium. Drawing only: the room (host/room.ts) switches the
 // phase and sends the "next" commands. Question text, choices and nicknames are untrusted: textContent only.
-
-import { $, CHOICES, choiceNodes, distributionChart, leaderboardRows, podiumNodes } from './quiz-common.js';
+import type { LeaderboardPayload, PodiumPayload, RevealPayload } from '../../../src/protocol/wire/index.js';
+import { $ } from '../../ui/dom.js';
+import { choiceAt, choiceNodes, distributionChart, leaderboardRows, podiumNodes } from '../../ui/quiz-pieces.js';
 
 const revealNumber = $('reveal-number');
 const revealQuestion = $('reveal-question');
@@ -18,24 +19,24 @@ const leaderboardNext = $('leaderboard-next');
 const podium = $('podium');
 const endedPodium = $('ended-podium');
 
-export function drawReveal(reveal) {
-  const { correctChoice, distribution } = reveal;
-  revealNumber.textContent = `문제 ${reveal.question.index + 1} / ${reveal.question.total} · 정답 공개`;
-  revealQuestion.textContent = reveal.question.question;
+export function drawReveal(reveal: RevealPayload): void {
+  const { correctChoice, distribution, question } = reveal;
+  revealNumber.textContent = `문제 ${question.index + 1} / ${question.total} · 정답 공개`;
+  revealQuestion.textContent = question.question;
   revealChoices.replaceChildren(
-    ...choiceNodes(reveal.question.choices, 'li', (index) => ({
+    ...choiceNodes(question.choices, 'li', (index) => ({
       'data-correct': String(index === correctChoice),
-      'aria-label': `${CHOICES[index].name}: ${reveal.question.choices[index]}${index === correctChoice ? ' (정답)' : ''}`,
+      'aria-label': `${choiceAt(index).name}: ${question.choices[index]}${index === correctChoice ? ' (정답)' : ''}`,
     })),
   );
-  revealChart.replaceChildren(distributionChart(distribution, correctChoice, reveal.question.choices));
+  revealChart.replaceChildren(distributionChart(distribution, correctChoice, question.choices));
   revealSummary.textContent = `${reveal.answered}명 응답 · 정답 ${distribution[correctChoice]}명`;
   revealExplanation.textContent = reveal.explanation;
   revealNext.focus({ preventScroll: true });
 }
 
 /** `last`: the board after the last question, whose "next" leads to the podium. */
-export function drawLeaderboard(board, last) {
+export function drawLeaderboard(board: LeaderboardPayload, last: boolean): void {
   leaderboardTitle.textContent = `${board.afterQuestion + 1}번 문제까지 순위`;
   leaderboard.replaceChildren(...leaderboardRows(board.top));
   leaderboardEmpty.hidden = board.top.length > 0;
@@ -43,10 +44,10 @@ export function drawLeaderboard(board, last) {
   leaderboardNext.focus({ preventScroll: true });
 }
 
-export function drawPodium(final) {
+export function drawPodium(final: PodiumPayload): void {
   podium.replaceChildren(...podiumNodes(final.top));
 }
 
-export function drawEndedPodium(final) {
+export function drawEndedPodium(final: PodiumPayload): void {
   endedPodium.replaceChildren(...podiumNodes(final.top));
 }

@@ -1,0 +1,25 @@
+import { $, element } from '../../ui/dom.js';
+
+const MAX_ANNOUNCEMENTS = 3;
+const announcements = $('announcements');
+
+/** A notice from the class's instructor (`kind: 'ack'`: the raised hand was seen); the three newest stay. */
+export function showAnnouncement(text: string, at: number | undefined, kind: 'announcement' | 'ack' = 'announcement'): void {
+  const time = new Date(typeof at === 'number' ? at : Date.now()).toLocaleTimeString('ko-KR', { hour: '2-digit', minute: '2-digit' });
+  const close = element('button', { type: 'button', className: 'announcement-close', 'aria-label': '공지 닫기', text: '×' });
+  const item = element(
+    'div',
+    { className: `announcement announcement-${kind}`, 'data-testid': kind === 'ack' ? 'hand-ack-toast' : 'announcement' },
+    element('strong', { text: kind === 'ack' ? '✓ 선생님' : '선생님 공지' }),
+    element('p', { text }),
+    element('time', { className: 'muted', text: time }),
+    close,
+  );
+  close.addEventListener('click', () => item.remove());
+  announcements.append(item);
+  while (announcements.childElementCount > MAX_ANNOUNCEMENTS) announcements.firstElementChild?.remove();
+}
+
+export function clearAnnouncements(): void {
+  announcements.replaceChildren();
+}

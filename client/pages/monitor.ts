@@ -1,0 +1,307 @@
+// Instructor monitor: create a class (or open one made on this browser), show its join code, and watch the class
+// live over socket.io (`/monitor`, instructor token): the roster grid, the raised-hands queue with the "확인" button,
+// and announcements to every student. Classes live in localStorage, so a reload keeps the room. After a reconnect the
+// server sends a fresh `class:roster` (or replays what was missed), so the page simply replaces or upserts what it
+// shows. Server text reaches the DOM as textContent only.
+import type { Material } from '../../src/materials/types.js';
+import { fetchAllPages, jsonBody, requestFailure } from '../net/http.js';
+import { closeSocket, watchConnection } from '../net/lifecycle.js';
+import type { MonitorCommands, MonitorSocket } from '../net/monitor-protocol.js';
+import { openSocket, sendCommand } from '../net/socket.js';
+import { showConnection } from '../ui/connection-badge.js';
+import { $, element } from '../ui/dom.js';
+import { whileBusy, wireTextForm } from '../ui/forms.js';
+import { errorText } from '../ui/messages.js';
+import { createdLabel, rememberedItem } from '../ui/remembered-list.js';
+import { actionButton, statusLine } from '../ui/screens.js';
+import { CURRENT_CLASS_KEY, storedClasses, type StoredClass } from '../ui/stored-lists.js';
+import { QuizRooms } from './monitor/quiz-rooms.js';
+import { Roster, clock } from './monitor/roster.js';
+
+const setup = $('setup');
+const createForm = $<HTMLFormElement>('create-form');
+const nameInput = $<HTMLInputElement>('class-name');
+const materialSelect = $<HTMLSelectElement>('class-material');
+const createButton = $<HTMLButtonElement>('create-button');
+const createError = $('create-error');
+const classList = $('class-list');
+const classListEmpty = $('class-list-empty');
+const room = $('room');
+const classTitle = $('class-title');
+const classMaterialTitle = $('class-material-title');
+const connection = $('connection');
+const backButton = $<HTMLButtonElement>('back-button');
+const joinCode = $('join-code');
+const joinLink = $<HTMLAnchorElement>('join-link');
+const copyButton = $<HTMLButtonElement>('copy-button');
+const roomErrorLine = statusLine($('room-error'));
+const announceForm = $<HTMLFormElement>('announce-form');
+const announceInput = $<HTMLTextAreaElement>('announce-input');
+const announceCounter = $('announce-counter');
+const announceSend = $<HTMLButtonElement>('announce-send');
+const announceError = $('announce-error');
+const announceLog = $('announce-log');
+const quizRoomNew = $<HTMLAnchorElement>('quiz-room-new');
+const QUIZ_ROOMS_REFRESH_MS = 20_000;
+const UNAUTHORIZED = '강사 토큰이 유효하지 않거나 만료되었습니다.';
+
+/** The open class. */
+let current: StoredClass | null = null;
+let socket: MonitorSocket | null = null;
+let ticker: ReturnType<typeof setInterval> | undefined;
+let roomsTicker: ReturnType<typeof setInterval> | undefined;
+let quizRoomsReload: ReturnType<typeof setTimeout> | undefined;
+let materialsById = new Map<string, Material>();
+
+const roster = new Roster(async (sessionId) => {
+  const ack = await sendCommand<MonitorCommands, 'hand:acknowledge'>(socket, 'hand:acknowledge', { sessionId });
+  return ack.ok ? null : errorText(ack.error, '확인을 보내지 못했습니다.');
+});
+const quizRooms = new QuizRooms(() => current);
+
+function forgetClass(classId: string): void {
+  storedClasses.forget(classId);
+  if (localStorage.getItem(CURRENT_CLASS_KEY) === classId) localStorage.removeItem(CURRENT_CLASS_KEY);
+}
+
+// ---- setup -------------------------------------------------------------------------------------------------------
+
+async function showSetup(): Promise<void> {
+  closeRoom();
+  localStorage.removeItem(CURRENT_CLASS_KEY);
+  room.hidden = true;
+  setup.hidden = false;
+  document.title = '강사 모니터 — lectern';
+  renderClassList();
+  await loadMaterials();
+}
+
+async function loadMaterials(): Promise<void> {
+  let materials: Material[];
+  try {
+    // The list is paginated; the class form offers every material.
+    materials = await fetchAllPages<Material>('/api/materials', 'materials');
+  } catch {
+    materialSelect.replaceChildren(element('option', { value: '', text: '자료 목록을 불러오지 못했습니다' }));
+    return;
+  }
+  materialsById = new Map(materials.map((material) => [material.id, material]));
+  const options = materials.map((material) => element('option', { value: material.id, text: `${material.title} (챕터 ${material.chapters.length}개)` }));
+  options.push(element('option', { value: '', text: '정하지 않음 (학생이 직접 고름)' }));
+  materialSelect.replaceChildren(...options);
+  if (materials.length === 0) createError.textContent = '올린 강의 자료가 없습니다. 자료를 먼저 올리거나 "정하지 않음"으로 만들 수 있어요.';
+}
+
+function renderClassList(): void {
+  const classes = storedClasses.all();
+  classListEmpty.hidden = classes.length > 0;
+  classList.replaceChildren(
+    ...classes.map((entry) => {
+      const open = element('button', { type: 'button', 'data-testid': 'open-class', text: '열기', 'aria-label': `${entry.name} 수업 열기` });
+      open.addEventListener('click', () => void openClass(entry));
+      const remove = actionButton('목록에서 지우기', () => {
+        if (!window.confirm(`"${entry.name}" 수업을 이 브라우저의 목록에서 지울까요? 수업 자체는 지워지지 않지만, 다시 열 수 없게 됩니다.`)) return;
+        forgetClass(entry.classId);
+        renderClassList();
+      });
+      remove.setAttribute('aria-label', `${entry.name} 수업을 목록에서 지우기`);
+      const created = createdLabel(entry.createdAt);
+      return rememberedItem('class', entry.classId, entry.name, `코드 ${entry.code}${created ? ` · ${created}` : ''}`, [open, remove]);
+    }),
+  );
+}
+
+createForm.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  createError.textContent = '';
+  const name = nameInput.value.trim();
+  if (!name) {
+    createError.textContent = '수업 이름을 적어 주세요.';
+    nameInput.focus();
+    return;
+  }
+  const materialId = materialSelect.value || undefined;
+  await whileBusy(createButton, '만드는 중…', async () => {
+    try {
+      const response = await fetch('/api/classes', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name, ...(materialId ? { materialId } : {}) }),
+      });
+      const body = await jsonBody<{ classId: string; code: string; instructorToken: string }>(response);
+      if (!response.ok) throw new Error(errorText(body.error, '수업을 만들지 못했습니다.'));
+      const entry: StoredClass = { classId: body.classId, code: body.code, instructorToken: body.instructorToken, name, materialId: materialId ?? null, createdAt: Date.now() };
+      storedClasses.remember(entry);
+      nameInput.value = '';
+      await openClass(entry);
+    } catch (error) {
+      createError.textContent = requestFailure(error);
+    }
+  });
+});
+
+// ---- the room ------------------------------------------------------------------------------------------------------
+
+async function openClass(entry: StoredClass): Promise<void> {
+  closeRoom();
+  current = { ...entry };
+  try {
+    localStorage.setItem(CURRENT_CLASS_KEY, entry.classId);
+  } catch {
+    // No storage (private mode): the room works until the page is closed.
+  }
+  setup.hidden = true;
+  room.hidden = false;
+  roomErrorLine.hide();
+  showClassHead(current);
+  roster.reset();
+  announceLog.replaceChildren();
+  void loadChapters(entry.materialId);
+  connect(current);
+  ticker = setInterval(() => roster.refreshElapsed(), 15_000);
+  quizRoomNew.href = `/host.html?class=${encodeURIComponent(entry.classId)}`;
+  quizRooms.clear();
+  void quizRooms.load();
+  roomsTicker = setInterval(() => void quizRooms.load(), QUIZ_ROOMS_REFRESH_MS);
+}
+
+function showClassHead(entry: StoredClass): void {
+  document.title = `${entry.name} — lectern 강사 모니터`;
+  classTitle.textContent = entry.name;
+  joinCode.textContent = entry.code;
+  joinCode.setAttribute('aria-label', `참여 코드 ${entry.code.split('').join(' ')}`);
+  joinLink.href = `/classroom.html?code=${encodeURIComponent(entry.code)}`;
+}
+
+/** Chapter titles for the roster's progress, from the class's material. */
+async function loadChapters(materialId: string | null): Promise<void> {
+  roster.setChapters(new Map());
+  classMaterialTitle.textContent = materialId ? '' : '강의 자료: 학생이 직접 고름';
+  if (!materialId) return;
+  try {
+    const material = materialsById.get(materialId) ?? ((await (await fetch(`/api/materials/${encodeURIComponent(materialId)}`)).json()) as Material | undefined);
+    if (!material?.chapters || current?.materialId !== materialId) return;
+    roster.setChapters(new Map(material.chapters.map((chapter, position) => [chapter.index, { number: position + 1, title: chapter.title }])));
+    classMaterialTitle.textContent = `강의 자료: ${material.title} · 챕터 ${material.chapters.length}개`;
+  } catch {
+    // Progress then shows chapter numbers only.
+  }
+}
+
+function closeRoom(): void {
+  clearInterval(ticker);
+  clearInterval(roomsTicker);
+  closeSocket(socket);
+  socket = null;
+  current = null;
+}
+
+function connect(entry: StoredClass): void {
+  const live: MonitorSocket = openSocket('/monitor', entry.instructorToken);
+  socket = live;
+  watchConnection(live, {
+    state: (state) => showConnection(connection, state),
+    connected: () => roomErrorLine.hide(),
+    // The handshake refused the token (forged, expired, another kind).
+    refused: (data) => {
+      showConnection(connection, 'offline');
+      showRoomError(`이 수업을 열 수 없습니다: ${data?.message ?? UNAUTHORIZED}`, true);
+    },
+  });
+  live.on('class:roster', ({ classId, name, code, students }) => {
+    if (!current || classId !== current.classId) return;
+    if (name !== current.name || code !== current.code) {
+      current = { ...current, name, code };
+      storedClasses.remember(current);
+      showClassHead(current);
+    }
+    roster.replace(students);
+  });
+  // A quiz room of the class changed phase: refresh the room list (a burst of changes is one reload).
+  live.on('quiz:room', () => {
+    clearTimeout(quizRoomsReload);
+    quizRoomsReload = setTimeout(() => void quizRooms.load(), 200);
+  });
+  live.on('student:joined', ({ student }) => roster.upsert(student));
+  live.on('student:left', ({ sessionId }) => roster.patch(sessionId, { connected: false }));
+  live.on('student:progress', ({ sessionId, chapter, percent, state }) => {
+    roster.patch(sessionId, { chapter, percent, state, ...(state !== 'remediation' ? { remediation: null } : {}) });
+  });
+  live.on('student:answered', ({ sessionId, verdict, badStreak }) => roster.patch(sessionId, { lastVerdict: verdict, badStreak }));
+  live.on('student:remediation', ({ sessionId, concept, index, total }) => roster.patch(sessionId, { remediation: { concept, index, total } }));
+  live.on('hand:raised', ({ sessionId, question, raisedAt }) => {
+    const previous = roster.get(sessionId)?.hand;
+    const same = previous && previous.raisedAt === raisedAt;
+    roster.patch(sessionId, {
+      hand: { raisedAt, question: question ?? (same ? previous.question : null), acknowledged: same ? previous.acknowledged : false },
+    });
+  });
+  live.on('hand:resolved', ({ sessionId, kind }) => {
+    const question = roster.get(sessionId)?.hand?.question ?? null;
+    roster.patch(sessionId, { hand: null, resolved: { kind, at: Date.now(), question } });
+  });
+  live.on('hand:acknowledged', ({ sessionId }) => {
+    const hand = roster.get(sessionId)?.hand;
+    if (hand) roster.patch(sessionId, { hand: { ...hand, acknowledged: true } });
+  });
+  live.on('monitor:error', (error) => showRoomError(errorText(error, '수업을 열 수 없습니다.'), true));
+}
+
+function showRoomError(message: string, offerForget = false): void {
+  let forget: HTMLButtonElement | null = null;
+  if (offerForget && current) {
+    const { classId } = current;
+    forget = actionButton('목록에서 지우고 돌아가기', () => {
+      forgetClass(classId);
+      void showSetup();
+    });
+  }
+  roomErrorLine.show(message, forget);
+}
+
+// ---- announcements -------------------------------------------------------------------------------------------------
+
+wireTextForm(announceForm, announceInput, announceError, '공지 내용을 적어 주세요.', {
+  typed: () => {
+    announceCounter.textContent = `${announceInput.value.length}/500`;
+  },
+  send: async (text) => {
+    const ack = await whileBusy(announceSend, '보내는 중…', () => sendCommand<MonitorCommands, 'class:announce'>(socket, 'class:announce', { text }));
+    if (!ack.ok) {
+      announceError.textContent = errorText(ack.error, '공지를 보내지 못했습니다.');
+      return;
+    }
+    announceInput.value = '';
+    announceCounter.textContent = '0/500';
+    announceLog.prepend(
+      element('li', { className: 'announce-item', 'data-testid': 'announce-item' }, element('time', { className: 'muted', text: clock(ack.at ?? Date.now()) }), element('p', { text })),
+    );
+  },
+});
+
+// ---- the rest ------------------------------------------------------------------------------------------------------
+
+copyButton.addEventListener('click', async () => {
+  try {
+    await navigator.clipboard.writeText(current?.code ?? '');
+    copyButton.textContent = '복사됨';
+  } catch {
+    copyButton.textContent = '복사하지 못함';
+  }
+  setTimeout(() => {
+    copyButton.textContent = '코드 복사';
+  }, 2000);
+});
+
+backButton.addEventListener('click', () => void showSetup());
+
+// ---- start ---------------------------------------------------------------------------------------------------------
+
+const wanted = localStorage.getItem(CURRENT_CLASS_KEY);
+const resumed = storedClasses.all().find((entry) => entry.classId === wanted);
+if (resumed) {
+  void loadMaterials();
+  void openClass(resumed);
+} else {
+  void showSetup();
+}

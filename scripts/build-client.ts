@@ -1,0 +1,49 @@
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+/**
+ * Bundles the typed browser client (client/) into public/build/: one ES module per page plus shared chunks, with
+ * socket.io-client, marked, DOMPurify and KaTeX taken from node_modules (pages never load a CDN) and sourcemaps on.
+ * `npm start` runs this before the server, and the test suite's global setup runs it before the browser tests; it
+ * takes a fraction of a second, so there is no separate build step to forget.
+ */
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const CLIENT_OUT_DIR = path.join(root, 'public', 'build');
+
+/** Each page's entry module; the key is the bundle's name (`/build/<key>.js`). */
+const ENTRIES = {
+  index: 'client/pages/index.ts',
+  upload: 'client/pages/upload.ts',
+  classroom: 'client/pages/classroom.ts',
+  monitor: 'client/pages/monitor.ts',
+  host: 'client/pages/host.ts',
+  play: 'client/pages/play.ts',
+  // The classroom's markdown renderer on its own, so a browser test can feed it model output directly.
+  markdown: 'client/ui/markdown.ts',
+};
+
+export async function buildClient(): Promise<void> {
+  rmSync(CLIENT_OUT_DIR, { recursive: true, force: true });
+  await build({
+    absWorkingDir: root,
+    entryPoints: ENTRIES,
+    outdir: CLIENT_OUT_DIR,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    sourcemap: true,
+    minify: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    tsconfig: 'client/tsconfig.json',
+    logLevel: 'warning',
+  });
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await buildClient();
+}
