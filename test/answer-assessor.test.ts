@@ -101,6 +101,8 @@ describe('answer assessor: contradictions with the reference’s own words', () 
     ['antonym 같다/다르다', { question: '두 집단의 분산을 비교하세요.', reference: '두 집단의 분산은 같다.' }, '두 집단의 분산은 다르다', ['antonym']],
     ['antonym 넓게/좁게', VARIANCE, '분산이 클수록 자료가 평균 주위에 좁게 모여 있어요', ['antonym']],
     ['antonym increase/decrease', { question: 'What happens to B when A increases?', reference: 'When A increases, B decreases.' }, 'When A increases, B increases too.', ['antonym']],
+    // 아니다 in its formal ending (아닙니다: the ㅂ of -ㅂ니다 fused onto 니) is a negation like 아니에요.
+    ['negation (아닙니다)', { question: '평균은 무엇인가요?', reference: '평균은 자료의 무게중심입니다.' }, '평균은 자료의 무게중심이 아닙니다.', ['negation']],
     ['negation (not)', { question: 'Are terminals 1 and 2 connected?', reference: 'Terminal 1 and terminal 2 are connected.' }, 'Terminal 1 and terminal 2 are not connected.', ['negation']],
     ['reversed cause and effect (English)', { question: 'What is the relation between heat and expansion?', reference: 'Heat causes the expansion of the metal.' }, 'The expansion of the metal causes heat.', ['reversed']],
     ['reversed condition (Korean)', WARMING, '기온이 올라가면 온실가스가 증가해요', ['reversed']],

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  GOOD_ANSWER_THRESHOLD,
-  judgeOfflineAnswer,
   offlineSubconcepts,
   questionConcept,
   writeOfflineLecture,
@@ -104,48 +102,6 @@ describe('writeOfflineLecture', () => {
       }),
       { numRuns: 200 },
     );
-  });
-});
-
-describe('judgeOfflineAnswer', () => {
-  const reference = writeOfflineLecture({ title: '2장 기댓값과 분산', text: CHAPTER });
-  const question = '기댓값에 대해 자신의 말로 설명해 보세요.';
-
-  it('takes the model answer from the reference sentences that explain the question', () => {
-    const { modelAnswer } = judgeOfflineAnswer({ question, reference, answer: '모르겠어요' });
-    expect(modelAnswer).toBe(
-      '확률변수 X의 기댓값 E[X]는 X가 가질 수 있는 각 값에 그 값이 나올 확률을 곱한 뒤 모두 더한 값이다. ' +
-        '기댓값은 확률분포의 무게중심으로 해석할 수 있으며, 같은 실험을 여러 번 반복했을 때 얻는 평균적인 결과를 나타낸다.',
-    );
-  });
-
-  it('judges a correct paraphrase good', () => {
-    const result = judgeOfflineAnswer({
-      question,
-      reference,
-      answer: '각 값에 확률을 곱해서 전부 더한 값이에요. 여러 번 반복하면 얻는 평균적인 결과라고 볼 수 있어요.',
-    });
-    expect(result.verdict).toBe('good');
-    expect(result.score).toBeGreaterThanOrEqual(GOOD_ANSWER_THRESHOLD);
-    expect(result.feedback).toMatch(/^좋아요/u);
-  });
-
-  it('judges unrelated, give-up and very short answers bad', () => {
-    const unrelated = judgeOfflineAnswer({ question, reference, answer: '오늘 점심은 김치찌개를 먹었어요.' });
-    expect(unrelated.verdict).toBe('bad');
-    expect(unrelated.score).toBeLessThan(GOOD_ANSWER_THRESHOLD);
-    expect(unrelated.feedback).toContain('빠져 있어요');
-    for (const answer of ['', '   ', '음', '모르겠어요', '잘 모르겠습니다 ㅠㅠ', "I don't know"]) {
-      const result = judgeOfflineAnswer({ question, reference, answer });
-      expect(result).toMatchObject({ verdict: 'bad', score: 0 });
-      expect(result.feedback).toMatch(/[가-힣]/u);
-    }
-  });
-
-  it('falls back to the question when the reference has nothing to offer', () => {
-    const result = judgeOfflineAnswer({ question, reference: '', answer: '확률을 곱해서 더한 값' });
-    expect(result.modelAnswer).toBe(question);
-    expect(result.verdict).toBe('bad');
   });
 });
 

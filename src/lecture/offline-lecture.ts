@@ -1,5 +1,5 @@
 import { QUESTION_CLOSERS, QUESTION_OPEN } from './marker-parser.js';
-import { BULLET_LINE, RunningLines, contentTerms, keyTerms, letterCount, rankedTerms, splitSentences, termOverlapDetail, termsMatch, withParticle, type KeyTerm } from '../text/index.js';
+import { BULLET_LINE, RunningLines, contentTerms, keyTerms, letterCount, rankedTerms, splitSentences, termsMatch, withParticle, type KeyTerm } from '../text/index.js';
 
 /**
  * The offline agents of the lecture flow: deterministic, extractive, no network. They keep the product usable
@@ -8,15 +8,6 @@ import { BULLET_LINE, RunningLines, contentTerms, keyTerms, letterCount, rankedT
 
 const QUESTION_CLOSE = QUESTION_CLOSERS[0];
 
-/**
- * Minimum termOverlap for a 'good' verdict. Calibrated on the cases in test/offline-lecture.test.ts: correct
- * paraphrases of a two-sentence model answer score about 0.35–0.7, off-topic answers below 0.15.
- */
-export const GOOD_ANSWER_THRESHOLD = 0.3;
-/** Answers with fewer letters or digits than this are too short to judge. */
-export const MIN_ANSWER_CHARACTERS = 4;
-
-const GIVE_UP = /모르겠|몰라|모름|글쎄|잘\s*모르|패스|\b(?:pass|idk|don'?t know|no idea)\b|없어요|없습니다/iu;
 const FORMULA_LINE = /[=≤≥≠∑∫√±×÷^]|\b(?:lim|log|exp|sin|cos)\b/u;
 const PAGE_NUMBER_LINE = /^(?:-?\s*\d{1,4}\s*-?|page\s*\d+|\d+\s*\/\s*\d+)$/iu;
 
@@ -206,29 +197,6 @@ export function writeOfflineLecture({ title, text }: OfflineLectureInput): strin
   return `${out.join('\n\n')}\n`;
 }
 
-export interface OfflineJudgeInput {
-  question: string;
-  reference: string;
-  answer: string;
-}
-
-export interface OfflineJudgement {
-  verdict: 'good' | 'bad';
-  modelAnswer: string;
-  feedback: string;
-  /** termOverlap of the answer with the model answer, in [0, 1]; 0 for a non-answer. */
-  score: number;
-}
-
-/** The reference sentences that best cover the question's terms, in their original order (at most two). */
-function modelAnswerFor(question: string, reference: string): string {
-  const sentences = explanatorySentences(reference);
-  const questionTerms = rankedTerms(`${questionConcept(question)} ${stripMarkers(question)}`);
-  const best = bestSentences(sentences, questionTerms, 2).sort((left, right) => left - right);
-  const picked = best.length > 0 ? best.map((index) => sentences[index]) : sentences.slice(0, 2);
-  return picked.join(' ').trim();
-}
-
 /**
  * Indexes of the sentences that best explain `terms`: covering them matters most; then the first sentence to
  * mention them and a sentence that takes them as its topic (`기댓값은 …`), as textbooks define before they use;
@@ -257,48 +225,6 @@ function definesConcept(sentence: string, terms: readonly KeyTerm[]): boolean {
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
-}
-
-function listTerms(terms: readonly string[]): string {
-  return terms.slice(0, 2).map((term) => `'${term}'`).join(', ');
-}
-
-/** The offline Main Q&A Agent's verdict: extractive model answer, term overlap, documented threshold. */
-export function judgeOfflineAnswer({ question, reference, answer }: OfflineJudgeInput): OfflineJudgement {
-  return judgeAgainstModelAnswer(offlineModelAnswer(question, reference), answer);
-}
-
-/** The extractive model answer: the reference sentences that best answer the question (the question itself if none). */
-export function offlineModelAnswer(question: string, reference: string): string {
-  return modelAnswerFor(question, reference) || question;
-}
-
-/** The verdict on an answer against a model answer already written (by the tutor's model-answer step). */
-export function judgeAgainstModelAnswer(modelAnswer: string, answer: string): OfflineJudgement {
-  const trimmed = answer.trim();
-  if (letterCount(trimmed) < MIN_ANSWER_CHARACTERS || (GIVE_UP.test(trimmed) && contentTerms(trimmed).length < 4)) {
-    const focus = listTerms(rankedTerms(modelAnswer).map((entry) => entry.term));
-    return {
-      verdict: 'bad',
-      modelAnswer,
-      score: 0,
-      feedback: `괜찮아요, 처음에는 어려울 수 있어요. 모범 답안을 보면서 ${focus || '핵심 개념'}부터 차근차근 짚어 봅시다.`,
-    };
-  }
-  const overlap = termOverlapDetail(trimmed, modelAnswer);
-  const score = Math.round(overlap.score * 100) / 100;
-  if (score >= GOOD_ANSWER_THRESHOLD) {
-    const praise = overlap.matched.length > 0 ? ` 특히 ${withParticle(listTerms(overlap.matched), '을/를')} 정확히 짚었어요.` : '';
-    const more = overlap.missing.length > 0 ? ` ${listTerms(overlap.missing)}까지 함께 떠올리면 더 완벽해요.` : '';
-    return { verdict: 'good', modelAnswer, score, feedback: `좋아요, 핵심을 잘 이해하고 있어요.${praise}${more}` };
-  }
-  const missing = overlap.missing.length > 0 ? listTerms(overlap.missing) : '핵심 개념';
-  return {
-    verdict: 'bad',
-    modelAnswer,
-    score,
-    feedback: `답변에 ${missing}에 대한 내용이 빠져 있어요. 이 부분을 하위 개념으로 나누어 함께 살펴봅시다.`,
-  };
 }
 
 export interface OfflineSubconceptInput {

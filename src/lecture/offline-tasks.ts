@@ -2,7 +2,9 @@ import { z } from 'zod';
 import type { OfflineTasks } from '../llm/index.js';
 import { keyTerms, withParticle } from '../text/index.js';
 import { LECTURE_TASKS } from './lecture-prompts.js';
-import { judgeAgainstModelAnswer, offlineModelAnswer, offlineSubconcepts, writeOfflineLecture } from './offline-lecture.js';
+import { pickModelAnswer } from './model-answer.js';
+import { judgeOfflineAnswer, studentConcepts } from './offline-judge.js';
+import { offlineSubconcepts, writeOfflineLecture } from './offline-lecture.js';
 import { TUTOR_TASKS } from './qa-tutor.js';
 
 /**
@@ -11,7 +13,7 @@ import { TUTOR_TASKS } from './qa-tutor.js';
  */
 const LectureInput = z.object({ title: z.string(), text: z.string(), prefix: z.string().default('') });
 const QuestionInput = z.object({ question: z.string(), lecture: z.string() });
-const JudgeInput = z.object({ question: z.string(), modelAnswer: z.string(), answer: z.string() });
+const JudgeInput = z.object({ question: z.string(), modelAnswer: z.string(), answer: z.string(), lecture: z.string().optional() });
 const SupplementInput = z.object({ question: z.string(), lecture: z.string(), modelAnswer: z.string(), answer: z.string() });
 const RemedialInput = z.object({ concept: z.string(), explanation: z.string(), question: z.string(), answer: z.string() });
 
@@ -35,15 +37,16 @@ export const lectureOfflineTasks: OfflineTasks = {
   [TUTOR_TASKS.modelAnswer]: {
     object: (input) => {
       const { question, lecture } = QuestionInput.parse(input);
-      const modelAnswer = offlineModelAnswer(question, lecture);
-      const keyPoints = keyTerms(modelAnswer, 5);
+      // The question itself only when the lecture has no sentence to offer (a chapter without text).
+      const modelAnswer = pickModelAnswer(question, lecture) || question;
+      const keyPoints = studentConcepts(keyTerms(modelAnswer, 10), '', modelAnswer, 5);
       return { modelAnswer, keyPoints: keyPoints.length > 0 ? keyPoints : [modelAnswer.slice(0, 40)] };
     },
   },
   [TUTOR_TASKS.judge]: {
     object: (input) => {
-      const { modelAnswer, answer } = JudgeInput.parse(input);
-      const judgement = judgeAgainstModelAnswer(modelAnswer, answer);
+      const { question, modelAnswer, answer, lecture } = JudgeInput.parse(input);
+      const judgement = judgeOfflineAnswer({ question, modelAnswer, answer, ...(lecture === undefined ? {} : { lecture }) });
       return { verdict: judgement.verdict, feedback: judgement.feedback };
     },
   },
@@ -55,10 +58,11 @@ export const lectureOfflineTasks: OfflineTasks = {
   },
   [TUTOR_TASKS.supplement]: {
     text: (input) => {
-      const { modelAnswer } = SupplementInput.parse(input);
-      const terms = keyTerms(modelAnswer, 3);
-      const focus = terms.length > 0 ? `핵심은 ${quoted(terms.join("', '"), '이/가')} 어떻게 연결되는지입니다.` : '';
-      return `**정리해 볼까요?**\n\n${modelAnswer}\n\n${focus} 이 점을 기억하면서 강의를 이어가겠습니다.\n`;
+      const { question, modelAnswer } = SupplementInput.parse(input);
+      // Shown after the verdict: the model answer the student was judged against, and the ideas it joins.
+      const terms = studentConcepts(keyTerms(modelAnswer, 10), question, modelAnswer, 3);
+      const focus = terms.length > 1 ? `핵심은 ${quoted(terms.join("', '"), '이/가')} 어떻게 연결되는지입니다. ` : '';
+      return `**정리해 볼까요?** 모범 답안은 이렇습니다.\n\n${modelAnswer}\n\n${focus}이 점을 기억하면서 강의를 이어가겠습니다.\n`;
     },
   },
   [TUTOR_TASKS.remedial]: {

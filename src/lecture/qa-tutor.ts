@@ -87,7 +87,9 @@ export class QaTutor {
   }
 
   async judge(context: QuestionContext & { modelAnswer: string; answer: string }): Promise<VerdictResult> {
-    const input = { question: context.question, modelAnswer: context.modelAnswer, answer: context.answer };
+    // The lecture rides along in the structured input only (the prompt does not need it): the offline judge uses
+    // it to recognise a passage pasted from the lecture.
+    const input = { question: context.question, modelAnswer: context.modelAnswer, answer: context.answer, lecture: context.lecture };
     const result = await this.model.generateObject({
       task: TUTOR_TASKS.judge,
       input,

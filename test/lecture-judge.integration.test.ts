@@ -1,0 +1,122 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Material } from '../src/materials/index.js';
+import {
+  chapterGenerated,
+  generatedChapter,
+  joinLecture,
+  loadSample,
+  samplePdfBytes,
+  type AnswerPolicy,
+  type Asked,
+} from './support/lecture-client.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+/**
+ * The offline tutor's judgement of a student's answer, through the real `/tutor` socket on the sample material:
+ * each case is one student answering the question about 평균 in the first chapter (questions before it are answered
+ * with the tutor's own model answer). Rule ids: test/SPEC.md (TJ).
+ */
+
+/** The sample's definition of 평균 (src/materials/sample-pdf.ts, page 2). */
+const DEFINITION = '평균(산술평균)은 자료의 값을 모두 더한 뒤 자료의 개수로 나눈 값입니다.';
+/** Two sentences of the lecture that are not about what 평균 is (page 3): pasting them is not an answer. */
+const PASSAGE = '각 값에서 평균을 뺀 편차를 모두 더하면 항상 0이 됩니다. 평균은 아주 크거나 작은 값(이상값)에 크게 흔들립니다.';
+
+/** The question the cases answer: the first chapter's question about 평균 itself (not 표본평균 or 모평균). */
+const isTarget = (asked: Asked): boolean =>
+  asked.parentQuestionId === undefined && /^c0q/u.test(asked.questionId) && /(?:^|[^본모])평균/u.test(asked.text);
+
+interface Outcome {
+  question: string;
+  verdict: 'good' | 'bad';
+  feedback: string;
+  /** The reply that followed the verdict when it was good (the supplement), else undefined. */
+  supplement: string | undefined;
+}
+
+let app: TestApp;
+let material: Material;
+
+beforeAll(async () => {
+  await samplePdfBytes();
+  app = await startTestApp();
+  material = await loadSample(app);
+  return () => app.stop();
+});
+
+/** A student who answers the target question with `answer(question)` and every question before it well. */
+async function answerTarget(answer: (question: string) => string): Promise<Outcome> {
+  const policy: AnswerPolicy = async (asked) => {
+    if (isTarget(asked)) return answer(asked.text);
+    if (asked.parentQuestionId !== undefined) return undefined;
+    await chapterGenerated(app, material.id, 0);
+    const lecture = (await generatedChapter(app, material.id, 0)).text;
+    return (await app.lectures.tutor.modelAnswer({ question: asked.text, lecture })).modelAnswer;
+  };
+  const { client } = await joinLecture(app, material.id, { policy });
+  try {
+    await client.ok('lecture:speed', { tokensPerSecond: 200 });
+    await client.ok('lecture:start', {});
+    const question = await client.waitForEvent('lecture:question', { where: (payload) => isTarget(payload) });
+    const verdict = await client.waitForEvent('tutor:verdict', { where: (payload) => payload.questionId === question.questionId });
+    let supplement: string | undefined;
+    if (verdict.verdict === 'good') {
+      const start = await client.waitForEvent('tutor:reply-start', { where: (payload) => payload.kind === 'supplement' });
+      await client.waitForEvent('tutor:reply-end', { where: (payload) => payload.replyId === start.replyId });
+      supplement = client
+        .all('tutor:reply-delta')
+        .filter((delta) => delta.replyId === start.replyId)
+        .map((delta) => delta.text)
+        .join('');
+    }
+    expect(client.answerErrors).toEqual([]);
+    return { question: question.text, verdict: verdict.verdict, feedback: verdict.feedback, supplement };
+  } finally {
+    client.socket.disconnect();
+  }
+}
+
+describe('the offline tutor judges answers with the answer assessor (sample material, /tutor)', () => {
+  it('TJ1: a give-up, an echo, a pasted passage, a keyword list and a negated model answer are never good', async () => {
+    const cases: Record<string, (question: string) => string> = {
+      'give-up': () => '잘 모르겠어요',
+      echo: (question) => question,
+      'pasted passage': () => PASSAGE,
+      'keyword list': () => '평균, 자료, 개수, 무게중심',
+      negation: () => '평균은 자료의 무게중심이 아닙니다.',
+      'negated definition': () => '평균은 자료의 값을 모두 더한 뒤 개수로 나눈 값이 아니에요.',
+    };
+    const outcomes = await Promise.all(Object.values(cases).map((answer) => answerTarget(answer)));
+    const verdicts = Object.fromEntries(Object.keys(cases).map((name, index) => [name, outcomes[index]?.verdict]));
+    expect(verdicts).toEqual(Object.fromEntries(Object.keys(cases).map((name) => [name, 'bad'])));
+    for (const outcome of outcomes) {
+      // TJ4: the feedback is Korean prose about ideas, never numbers or symbols picked from examples.
+      expect(outcome.feedback).toMatch(/[가-힣]/u);
+      expect(outcome.feedback).not.toMatch(/\d|x̄|μ|'[A-Za-z]'/u);
+    }
+    expect(outcomes[0]?.feedback).toMatch(/^괜찮아요/u);
+    expect(outcomes[4]?.feedback).toContain('반대');
+    // The pasted passage really is the lecture's text, as the student saw it (a formula sits between its sentences).
+    const lecture = (await generatedChapter(app, material.id, 0)).text.replace(/\s+/gu, ' ');
+    for (const sentence of PASSAGE.split(/(?<=\.) /u)) expect(lecture).toContain(sentence);
+  });
+
+  it('TJ2 TJ3: a paraphrase is good, and the model answer shown after the verdict is the definition sentence', async () => {
+    const outcome = await answerTarget(() => '모든 값을 더해서 그 개수로 나눈 값이고, 자료의 무게중심 같은 거예요.');
+    expect(outcome.verdict).toBe('good');
+    expect(outcome.feedback).toMatch(/^좋아요/u);
+    // TJ3: after the verdict the student reads the model answer: the material's definition, not the title page,
+    // the contents, a running header or the salary example.
+    expect(outcome.supplement).toContain(DEFINITION);
+    expect(outcome.supplement).toContain('평균은 자료의 무게중심입니다.');
+    for (const never of ['기초 통계', '1장', '예:', '연봉', '14825', '50000', '첫걸음']) expect(outcome.supplement).not.toContain(never);
+  });
+
+  it('TJ4: a bad answer is told which idea of the model answer it left out, in quotes', async () => {
+    // A sum is half of the definition: the count it is divided by is missing.
+    const outcome = await answerTarget(() => '값들을 전부 더한 합계를 말해요.');
+    expect(outcome.verdict).toBe('bad');
+    expect(outcome.feedback).toMatch(/'[가-힣]+'(?:, '[가-힣]+')?(?:이)?라는 생각이 빠져 있어요/u);
+    expect(outcome.feedback).toContain("'개수'");
+  });
+});
