@@ -42,6 +42,11 @@ describe.concurrent('SC3: a vague raised hand with no topic is asked which part'
       expect(which.choices).toEqual(FIRST_CHAPTER_CONCEPTS);
       // Nothing was explained about a made-up concept, and the dialogue waits for the question again.
       expect(dialogueOf(client.events, sent).replies).toEqual([]);
+      // A snapshot (a reload) offers the same choices while the question is awaited.
+      await client.waitFor((event) => event.event === 'assistant:prompt' && event.payload.seq === which.seq);
+      const resumed = await client.ok('session:resume', { lastSeq: 0 });
+      expect(resumed.snapshot).toBe(true);
+      expect(client.snapshots.at(-1)?.phase).toEqual({ kind: 'hand-raised', chapter: 0, waiting: 'ask', choices: FIRST_CHAPTER_CONCEPTS });
 
       // The student clicks a choice: the page sends it as the next question.
       const picked = '표본평균';

@@ -431,6 +431,10 @@ export class HandPanel implements HandPort {
         if (last && last.isConnected && last.querySelector('p')?.textContent === phase.check.text) last.replaceWith(card);
         else dialogue.log.append(card);
       }
+      // A which-part prompt waits: its choices go back under it (the transcript keeps only its text).
+      if (phase.waiting === 'ask' && phase.choices !== undefined && phase.choices.length > 0) {
+        (dialogue.lastAssistant ?? dialogue.log).append(this.choiceButtons(phase.choices));
+      }
       this.restoring = false;
       this.show();
       this.setState(phase.waiting === 'ask' ? 'ask' : phase.waiting === 'reply' ? 'reply' : 'working');

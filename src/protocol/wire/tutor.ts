@@ -65,6 +65,8 @@ export type PublicPhase =
       chapter: number;
       waiting: 'ask' | 'reply' | null;
       check?: { index: number; total: number; concept: string; text: string };
+      /** While the question is awaited after a which-part prompt: the concepts it offered. */
+      choices?: string[];
     }
   | { kind: 'finished' };
 
