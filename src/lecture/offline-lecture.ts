@@ -1,5 +1,5 @@
 import { QUESTION_CLOSERS, QUESTION_OPEN } from './marker-parser.js';
-import { contentTerms, keyTerms, letterCount, looksLikeNoun, rankedTerms, splitSentences, termsMatch, withParticle, type KeyTerm } from '../text/index.js';
+import { contentTerms, hasFinalConsonant, keyTerms, letterCount, looksLikeNoun, rankedTerms, splitSentences, termsMatch, withParticle, type KeyTerm } from '../text/index.js';
 import { toBlocks, type Block } from './offline-blocks.js';
 
 /**
@@ -83,8 +83,24 @@ const NOT_CONCEPT_HEADING = /(?:^|\s)(?:예|예시|예제|보기|연습|문제|�
 function isUsableTerm(term: string, text: string): boolean {
   if (NOT_CONCEPTS.has(term)) return false;
   if (!/^(?:[\uac00-\ud7a3]{2,}|[A-Za-z][A-Za-z-]{2,})$/u.test(term) || !looksLikeNoun(term)) return false;
-  const particle = '(?:을|를|이|가|은|는|의|에|과|와|으로|로|도|만|에서|이다|입니다)?';
-  return new RegExp(`(?:^|[\\s(‘'"“])${escapeRegExp(term)}${particle}(?=[\\s.,:;!?()’'"”]|$)`, 'iu').test(text);
+  const word = escapeRegExp(term);
+  const start = `(?:^|[\\s(‘'"“])${word}`;
+  const end = `(?=[\\s.,:;!?()’'"”]|$)`;
+  // 움직입니다, 움직이고, 움직였다: the text conjugates it, so it is a verb stem, whatever else the text does with it.
+  if (new RegExp(`${start}(?:고|며|면|어|었|였|게|지만|도록|기|ㅂ니다)`, 'iu').test(text) || conjugated(term, text)) return false;
+  if (new RegExp(`${start}(?:을|를|이|가|의|에|과|와|으로|로|도|만|에서|이다|입니다|이라고|라고|이라는|라는|이란|란)?${end}`, 'iu').test(text)) return true;
+  // `-는`/`-은` alone also ends verb modifiers (움직이는, 커지는): trusted only after a final consonant (`스택은`).
+  return hasFinalConsonant(term) && new RegExp(`${start}(?:은|는)${end}`, 'iu').test(text);
+}
+
+/** Whether the text has the term with a verb ending fused into its last syllable (`움직입니다`, `움직인`, `움직일`). */
+function conjugated(term: string, text: string): boolean {
+  const last = term.at(-1) ?? '';
+  const code = last.charCodeAt(0) - 0xac00;
+  if (code < 0 || code >= 11172 || code % 28 !== 0) return false;
+  // ㄴ, ㄹ and ㅂ finals are 4, 8 and 17 places after the open syllable.
+  const fused = [4, 8, 17].map((offset) => String.fromCharCode(0xac00 + code + offset));
+  return fused.some((syllable) => new RegExp(`(?:^|\\s)${escapeRegExp(term.slice(0, -1) + syllable)}`, 'u').test(text));
 }
 
 /** A heading as a noun phrase to say (`1. 평균의 성질` -> `평균의 성질`), or nothing when it would not read. */
