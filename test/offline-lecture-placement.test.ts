@@ -88,6 +88,16 @@ describe('LO1–LO3 on a made-up cover + contents + two chapters', () => {
     expect(lecture.startsWith('# 배열과 연결 리스트\n\n')).toBe(true);
   });
 
+  it('keeps a first slide of bullet points, and reads a sentence carried over a page break as prose', () => {
+    const slides = ['정렬의 기본', '- 비교 정렬은 두 값을 비교해 순서를 정한다', '- 안정 정렬은 같은 값의 순서를 지킨다'].join('\n');
+    const carried = ['각 값에 그 값이 나올 확률을 곱해', '모두 더한 값이 기댓값입니다. 기댓값은 분포의 중심입니다.'].join('\n');
+    const output = writeOfflineLecture({ title: '정렬', text: `${slides}\n\n${carried}` });
+    expect(output).toContain('비교 정렬은 두 값을 비교해 순서를 정한다');
+    expect(output).toContain('먼저 정렬의 기본을 살펴보겠습니다.');
+    expect(output).toContain('각 값에 그 값이 나올 확률을 곱해 모두 더한 값이 기댓값입니다.');
+    expect(output).not.toContain('확률을 곱해를');
+  });
+
   it('names a noun, never a verb stem, in a connective of a text without headings', () => {
     const text = [
       '물체가 움직이는 방향과 빠르기를 함께 나타낸 양이 속도입니다. 움직이는 물체는 위치가 바뀝니다.',

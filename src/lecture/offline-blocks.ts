@@ -1,4 +1,4 @@
-import { BULLET_LINE, RunningLines, letterCount } from '../text/index.js';
+import { BULLET_LINE, RunningLines, letterCount, looksLikeNoun } from '../text/index.js';
 
 /**
  * The layout of a chapter's extracted PDF text as the offline lecture reads it: pages, their headings, paragraphs,
@@ -34,9 +34,13 @@ const CONTENTS_ENTRY = /^(?:제\s*)?\d{1,2}\s*(?:장|강|단원|부|주차)(?=[\
 function isFrontMatter(lines: readonly string[], first: boolean, pages: number): boolean {
   if (lines.some((line) => FRONT_KEYWORD.test(line))) return true;
   if (lines.filter((line) => CONTENTS_ENTRY.test(line)).length >= 2) return true;
-  // A first page of a few lines without one full sentence is a cover (title, subtitle, author, date).
-  return first && pages > 1 && lines.length <= 8 && !lines.some((line) => SENTENCE_END.test(line) && letterCount(line) > 15);
+  // A first page without one full sentence or list item is a cover when it is a bare title or names a term, a date
+  // or a teacher; a chapter's first slide with bullet points is content and stays.
+  if (!first || pages < 2 || lines.some((line) => BULLET_LINE.test(line) || (SENTENCE_END.test(line) && letterCount(line) > 15))) return false;
+  return lines.length <= 3 || (lines.length <= 8 && lines.some((line) => COVER_LINE.test(line)));
 }
+
+const COVER_LINE = /학기|학년도|교수|강사|담당|대학교|학과|(?:19|20)\d{2}\s*[년.-]|professor|lecturer|instructor|university|department|semester/iu;
 
 /** `1. 평균의 의미`, `2장 기댓값`, `Chapter 3 Sampling` -> the words of the title without its number. */
 export function bareTitle(line: string): string {
@@ -50,6 +54,9 @@ export function bareTitle(line: string): string {
 /** A page's first line that names what follows: short, no sentence end, not a formula, something after it. */
 function isHeading(line: string, next: string | undefined): boolean {
   if (next === undefined || isFormula(line) || SENTENCE_END.test(line) || /[,:;]$/u.test(line)) return false;
+  // A sentence carried over from the previous page (`확률을 곱해`, `표본평균이 기댓값에`) is not a heading.
+  const last = line.split(' ').at(-1) ?? '';
+  if (!looksLikeNoun(last) || /(?:을|를|에|에서|으로)$/u.test(last)) return false;
   return Array.from(line).length <= 30 && line.split(' ').length <= 6 && letterCount(line) >= 2;
 }
 
