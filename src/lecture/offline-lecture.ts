@@ -1,5 +1,6 @@
 import { QUESTION_CLOSERS, QUESTION_OPEN } from './marker-parser.js';
-import { BULLET_LINE, RunningLines, contentTerms, keyTerms, letterCount, rankedTerms, splitSentences, termsMatch, withParticle, type KeyTerm } from '../text/index.js';
+import { contentTerms, hasFinalConsonant, keyTerms, letterCount, looksLikeNoun, rankedTerms, splitSentences, termsMatch, withParticle, type KeyTerm } from '../text/index.js';
+import { toBlocks, type Block } from './offline-blocks.js';
 
 /**
  * The offline agents of the lecture flow: deterministic, extractive, no network. They keep the product usable
@@ -7,14 +8,6 @@ import { BULLET_LINE, RunningLines, contentTerms, keyTerms, letterCount, rankedT
  */
 
 const QUESTION_CLOSE = QUESTION_CLOSERS[0];
-
-const FORMULA_LINE = /[=≤≥≠∑∫√±×÷^]|\b(?:lim|log|exp|sin|cos)\b/u;
-const PAGE_NUMBER_LINE = /^(?:-?\s*\d{1,4}\s*-?|page\s*\d+|\d+\s*\/\s*\d+)$/iu;
-
-function isFormula(line: string): boolean {
-  const hangul = (line.match(/[\uac00-\ud7a3]/gu) ?? []).length;
-  return FORMULA_LINE.test(line) && hangul <= letterCount(line) * 0.3;
-}
 
 /** A literal marker in a PDF must not turn into a question of ours. */
 function neutraliseMarkers(text: string): string {
@@ -45,51 +38,6 @@ export function questionConcept(question: string): string {
   return rankedTerms(text)[0]?.term ?? '이 개념';
 }
 
-interface Block {
-  kind: 'prose' | 'formula' | 'list';
-  text: string;
-}
-
-/**
- * Rebuilds paragraphs from extracted PDF lines: joins wrapped lines, keeps formulas and list items apart, drops page
- * numbers and running headers/footers.
- */
-function toBlocks(title: string, text: string): Block[] {
-  const blocks: Block[] = [];
-  let prose = '';
-  const flush = (): void => {
-    if (letterCount(prose) > 0) blocks.push({ kind: 'prose', text: prose.trim() });
-    prose = '';
-  };
-  const source = neutraliseMarkers(text.normalize('NFC'));
-  const running = new RunningLines(source);
-  const lines = source.split(/\r\n?|\n/u);
-  for (const raw of lines) {
-    const line = raw.replace(/\s+/gu, ' ').trim();
-    if (line.length === 0) {
-      flush();
-    } else if (PAGE_NUMBER_LINE.test(line) || running.has(line) || (line === title.trim() && blocks.length === 0 && prose === '')) {
-      continue;
-    } else if (isFormula(line)) {
-      flush();
-      blocks.push({ kind: 'formula', text: line });
-    } else if (BULLET_LINE.test(line)) {
-      flush();
-      const item = line.replace(BULLET_LINE, '- ');
-      const previous = blocks[blocks.length - 1];
-      if (previous?.kind === 'list') previous.text += `\n${item}`;
-      else blocks.push({ kind: 'list', text: item });
-    } else {
-      // A Latin word hyphenated at the line end is glued back; everything else was wrapped at a space.
-      prose = /[A-Za-z]-$/u.test(prose) && /^[a-z]/u.test(line) ? prose.slice(0, -1) + line : `${prose} ${line}`;
-      // Extracted text often has no blank lines at all: cut long paragraphs at a sentence end.
-      if (prose.length >= 500 && /[.!?。]$/u.test(line)) flush();
-    }
-  }
-  flush();
-  return blocks;
-}
-
 function sentenceScore(sentence: string, terms: readonly KeyTerm[]): number {
   const words = contentTerms(sentence);
   const formulas = sentence.toLowerCase();
@@ -101,31 +49,103 @@ function sentenceScore(sentence: string, terms: readonly KeyTerm[]): number {
   }, 0);
 }
 
-/** The best key term of `sentence` not used yet, falling back to any unused chapter term. */
-function pickTerm(sentence: string, terms: readonly KeyTerm[], used: Set<string>): string | undefined {
-  const inSentence = terms.filter((entry) => !used.has(entry.term) && sentenceScore(sentence, [entry]) > 0);
-  return (inSentence[0] ?? terms.find((entry) => !used.has(entry.term)))?.term;
-}
-
 const QUESTION_TEMPLATES: readonly ((term: string) => string)[] = [
   (term) => `${term}에 대해 자신의 말로 설명해 보세요.`,
   (term) => `${withParticle(term, '이/가')} 무엇인지, 왜 중요한지 자신의 말로 설명해 보세요.`,
   (term) => `방금 살펴본 내용에서 ${withParticle(term, '이/가')} 어떤 역할을 하는지 설명해 보세요.`,
 ];
 
-/** Spreads `count` questions over the prose blocks: the best-scoring block of each of `count` equal stretches. */
-function questionBlocks(blocks: readonly Block[], terms: readonly KeyTerm[], count: number): number[] {
-  const prose = blocks.flatMap((block, index) => (block.kind === 'prose' ? [index] : []));
+// Frequent words of lecture prose that pass the noun test but name nothing to explain (`모두 더하면`, `항상 0`).
+const NOT_CONCEPTS: ReadonlySet<string> = new Set([
+  '모두', '항상', '거의', '서로', '함께', '일부', '전체', '대부분', '여기서', '다음', '아주', '크게', '조금씩', '이상',
+  '이하', '처음', '마지막', '자체', '사실', '결과', '방법', '요약', '정리',
+]);
+
+// Headings that announce a kind of page rather than a concept (`동전 던지기 예`, `정리와 주의할 점`).
+const NOT_CONCEPT_HEADING = /(?:^|\s)(?:예|예시|예제|보기|연습|문제|풀이|정리|요약|참고|실습|점|example|exercise|summary)$|^(?:정리|요약|참고|연습)/iu;
+
+
+/**
+ * Whether `term` can stand in a sentence of ours with a particle after it: a Hangul noun of two or more syllables or
+ * a Latin word that the text itself uses as a word, alone or with one noun particle (`분산을`, `분산 `). A stem the
+ * particle stripper cut from a verb (`움직이` of `움직이는`), a number with a counter (`600원씩`) or a variable
+ * (`xₙ이`) never does.
+ */
+function isUsableTerm(term: string, text: string): boolean {
+  if (NOT_CONCEPTS.has(term)) return false;
+  if (!/^(?:[\uac00-\ud7a3]{2,}|[A-Za-z][A-Za-z-]{2,})$/u.test(term) || !looksLikeNoun(term)) return false;
+  const word = escapeRegExp(term);
+  const start = `(?:^|[\\s(‘'"“])${word}`;
+  const end = `(?=[\\s.,:;!?()’'"”]|$)`;
+  // 움직입니다, 움직이고, 움직였다: the text conjugates it, so it is a verb stem, whatever else the text does with it.
+  if (new RegExp(`${start}(?:고|며|면|어|었|였|게|지만|도록|기|ㅂ니다)`, 'iu').test(text) || conjugated(term, text)) return false;
+  if (new RegExp(`${start}(?:을|를|이|가|의|에|과|와|으로|로|도|만|에서|이다|입니다|이라고|라고|이라는|라는|이란|란)?${end}`, 'iu').test(text)) return true;
+  // `-는`/`-은` alone also ends verb modifiers (움직이는, 커지는): trusted only after a final consonant (`스택은`).
+  return hasFinalConsonant(term) && new RegExp(`${start}(?:은|는)${end}`, 'iu').test(text);
+}
+
+/** Whether the text has the term with a verb ending fused into its last syllable (`움직입니다`, `움직인`, `움직일`). */
+function conjugated(term: string, text: string): boolean {
+  const last = term.at(-1) ?? '';
+  const code = last.charCodeAt(0) - 0xac00;
+  if (code < 0 || code >= 11172 || code % 28 !== 0) return false;
+  // ㄴ, ㄹ and ㅂ finals are 4, 8 and 17 places after the open syllable.
+  const fused = [4, 8, 17].map((offset) => String.fromCharCode(0xac00 + code + offset));
+  return fused.some((syllable) => new RegExp(`(?:^|\\s)${escapeRegExp(term.slice(0, -1) + syllable)}`, 'u').test(text));
+}
+
+/** A heading as a noun phrase to say (`1. 평균의 성질` -> `평균의 성질`), or nothing when it would not read. */
+function spokenHeading(heading: string): string | undefined {
+  const phrase = heading.replace(/^(?:제\s*)?\d{1,2}(?:\s*장|[.)])?\s+/u, '').trim();
+  return /[\uac00-\ud7a3A-Za-z0-9]$/u.test(phrase) && letterCount(phrase) >= 2 ? phrase : undefined;
+}
+
+interface Section {
+  index: number;
+  heading?: string;
+  prose: string;
+}
+
+/** The taught concept blocks of a chapter, in reading order. */
+function sectionsOf(blocks: readonly Block[]): Section[] {
+  const sections = new Map<number, Section>();
+  for (const block of blocks) {
+    const section = sections.get(block.section) ?? { index: block.section, prose: '' };
+    if (block.kind === 'heading') section.heading = block.text;
+    if (block.kind === 'prose') section.prose = `${section.prose} ${block.text}`.trim();
+    sections.set(block.section, section);
+  }
+  return [...sections.values()];
+}
+
+/** The concept a block's question asks about: a usable key term of its best sentence, or of the block itself. */
+function questionTerm(section: Section, terms: readonly KeyTerm[], used: Set<string>): string | undefined {
+  // A heading that names a concept (`평균의 성질`) is what the block taught, and the lecture has just said it.
+  const named = section.heading === undefined ? undefined : spokenHeading(section.heading);
+  if (named !== undefined && !used.has(named) && !NOT_CONCEPT_HEADING.test(named) && named.split(' ').length <= 4) return named;
+  const usable = terms.filter((entry) => !used.has(entry.term) && (entry.formula ? section.prose.includes(entry.term) : isUsableTerm(entry.term, section.prose)));
+  const sentences = splitSentences(section.prose);
+  const key = [...sentences].sort((left, right) => sentenceScore(right, usable) - sentenceScore(left, usable))[0] ?? section.prose;
+  // The sentence's topic (`평균(산술평균)은 …`) is what it teaches; otherwise its most important term.
+  const topic = usable.find((entry) => new RegExp(`^${escapeRegExp(entry.term)}(?:\\([^)]*\\))?(?:은|는|이란|란)\\s`, 'u').test(key));
+  return (topic ?? usable.find((entry) => sentenceScore(key, [entry]) > 0) ?? usable[0])?.term;
+}
+
+/**
+ * Spreads `count` questions over the blocks that teach something, at most one each: the best-scoring block of each
+ * of `count` equal stretches.
+ */
+function questionSections(sections: readonly Section[], terms: readonly KeyTerm[], count: number): number[] {
+  const taught = sections.filter((section) => questionTerm(section, terms, new Set()) !== undefined);
   const chosen: number[] = [];
-  for (let part = 0; part < count; part += 1) {
-    const from = Math.floor((part * prose.length) / count);
-    const stretch = prose.slice(from, Math.floor(((part + 1) * prose.length) / count));
-    let best: number | undefined;
-    for (const index of stretch) {
-      const score = sentenceScore(blocks[index]?.text ?? '', terms);
-      if (best === undefined || score > sentenceScore(blocks[best]?.text ?? '', terms)) best = index;
+  const size = Math.min(count, taught.length);
+  for (let part = 0; part < size; part += 1) {
+    const stretch = taught.slice(Math.floor((part * taught.length) / size), Math.floor(((part + 1) * taught.length) / size));
+    let best: Section | undefined;
+    for (const section of stretch) {
+      if (best === undefined || sentenceScore(section.prose, terms) > sentenceScore(best.prose, terms)) best = section;
     }
-    if (best !== undefined) chosen.push(best);
+    if (best !== undefined) chosen.push(best.index);
   }
   return chosen;
 }
@@ -135,55 +155,73 @@ export interface OfflineLectureInput {
   text: string;
 }
 
-/** The offline Main Lecture Agent: an extractive Korean markdown lecture with 1–3 embedded questions. */
+/**
+ * The offline Main Lecture Agent: an extractive Korean markdown lecture with 1–3 embedded questions. It reads the
+ * chapter's pages in order without their cover, contents or administrative pages, says each block's heading in a
+ * connective sentence instead of gluing it to the prose, and asks at most one question per block, after the block,
+ * about a concept that block taught.
+ */
 export function writeOfflineLecture({ title, text }: OfflineLectureInput): string {
   const heading = title.trim().replace(/\s+/gu, ' ') || '이번 장';
-  const blocks = toBlocks(heading, text);
+  const blocks = toBlocks(heading, neutraliseMarkers(text));
   const terms = rankedTerms(blocks.map((block) => block.text).join('\n'), { nounsOnly: true }).slice(0, 15);
-  const proseLength = blocks.reduce((sum, block) => sum + (block.kind === 'prose' ? block.text.length : 0), 0);
-  const proseCount = blocks.filter((block) => block.kind === 'prose').length;
-  const questionCount = Math.min(proseCount, proseLength < 350 ? 1 : proseLength < 1000 ? 2 : 3);
-  const asked = new Set(questionBlocks(blocks, terms, questionCount));
+  const sections = sectionsOf(blocks);
+  const proseLength = sections.reduce((sum, section) => sum + section.prose.length, 0);
+  const questionCount = proseLength < 350 ? 1 : proseLength < 1000 ? 2 : 3;
+  const asked = new Set(questionSections(sections, terms, questionCount));
   const used = new Set<string>();
-  const intro = title.trim() ? `이번 장에서는 ${withParticle(heading, '을/를')} 다룹니다.` : '이번 장의 내용을 함께 살펴보겠습니다.';
-  const out: string[] = [`# ${neutraliseMarkers(heading)}`, neutraliseMarkers(intro)];
+  // The title is the lecture's heading; the opening sentence does not repeat it.
+  const out: string[] = [`# ${neutraliseMarkers(heading)}`, '이번 장의 내용을 함께 살펴보겠습니다.'];
 
-  // A short connective opens the lecture and each stretch after a question, as a spoken lecture would.
-  let connective: '먼저' | '이어서' | null = '먼저';
-  let question: string | null = null;
+  let spoken = 0;
+  let afterQuestion = true;
   const introduced = new Set<string>();
-  const ask = (): void => {
-    if (question !== null) out.push(question);
-    question = null;
-  };
-  blocks.forEach((block, index) => {
-    // A question waits for the formulas that belong to its paragraph.
-    if (block.kind !== 'formula') ask();
-    if (block.kind === 'prose' && connective !== null) {
-      const lead = keyTerms(block.text, 5).find((term) => !introduced.has(term) && !/[[(^]/u.test(term));
-      if (lead !== undefined) out.push(`${connective} ${withParticle(lead, '을/를')} 살펴보겠습니다.`);
-      if (lead !== undefined) introduced.add(lead);
-      connective = null;
+  const connect = (section: Section | undefined): void => {
+    if (section === undefined) return;
+    const named = section.heading === undefined ? undefined : spokenHeading(section.heading);
+    // A block without a heading gets a connective only where the lecture turns (its start, after a question).
+    if (named === undefined && !afterQuestion) return;
+    const lead = named ?? keyTerms(section.prose, 8).find((term) => !introduced.has(term) && isUsableTerm(term, section.prose));
+    if (lead !== undefined) {
+      // Only these two openers: model-answer.ts knows them as ours and never quotes them as an answer.
+      out.push(`${spoken === 0 ? '먼저' : '이어서'} ${withParticle(lead, '을/를')} 살펴보겠습니다.`);
+      introduced.add(lead);
+      spoken += 1;
     }
-    out.push(block.text);
-    if (!asked.has(index)) return;
-    const sentences = splitSentences(block.text);
-    const key = [...sentences].sort((left, right) => sentenceScore(right, terms) - sentenceScore(left, terms))[0];
-    const term = pickTerm(key ?? block.text, terms, used) ?? heading;
+    afterQuestion = false;
+  };
+  const ask = (section: Section | undefined): void => {
+    if (section === undefined || !asked.has(section.index)) return;
+    const term = questionTerm(section, terms, used) ?? (section.heading === undefined ? undefined : spokenHeading(section.heading)) ?? heading;
     used.add(term);
     const template = QUESTION_TEMPLATES[used.size - 1] ?? QUESTION_TEMPLATES[0];
-    question = `${QUESTION_OPEN} ${template?.(term) ?? term} ${QUESTION_CLOSE}`;
-    connective = '이어서';
-  });
-  ask();
+    out.push(`${QUESTION_OPEN} ${template?.(term) ?? term} ${QUESTION_CLOSE}`);
+    afterQuestion = true;
+  };
+  let current: Section | undefined;
+  for (const block of blocks) {
+    if (block.section !== current?.index) {
+      // A question waits for the whole block it asks about, formulas included.
+      ask(current);
+      current = sections.find((section) => section.index === block.section);
+      connect(current);
+    }
+    if (block.kind !== 'heading') out.push(block.text);
+  }
+  ask(current);
 
   if (asked.size === 0) {
     out.push('자료에 본문이 거의 없어, 제목이 가리키는 핵심 개념을 중심으로 생각해 보겠습니다.');
     out.push(`${QUESTION_OPEN} ${heading}에 대해 알고 있는 내용을 자신의 말로 설명해 보세요. ${QUESTION_CLOSE}`);
   }
-  const summary = terms.slice(0, 3).map((entry) => entry.term);
+  const prose = sections.map((section) => section.prose).join(' ');
+  const summary = terms.filter((entry) => (entry.formula ? prose.includes(entry.term) : isUsableTerm(entry.term, prose))).slice(0, 3).map((entry) => entry.term);
   if (summary.length > 0) {
     out.push(`정리하면, 이번 장에서는 ${withParticle(summary.join(', '), '을/를')} 중심으로 살펴보았습니다.`);
   }
   return `${out.join('\n\n')}\n`;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
 }

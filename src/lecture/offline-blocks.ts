@@ -1,0 +1,125 @@
+import { BULLET_LINE, RunningLines, letterCount, looksLikeNoun } from '../text/index.js';
+
+/**
+ * The layout of a chapter's extracted PDF text as the offline lecture reads it: pages, their headings, paragraphs,
+ * formulas and list items, without the cover, table of contents and administrative pages a student is not taught
+ * from. Kept apart from the lecture writer so the writer only decides what to say and where to ask.
+ */
+
+export interface Block {
+  kind: 'heading' | 'prose' | 'formula' | 'list';
+  text: string;
+  /** The taught concept block it belongs to: a heading starts one, and so does each paragraph of a page without. */
+  section: number;
+}
+
+const FORMULA_SYMBOL = /[=≤≥≠≈∑Σ∫√±×÷^→∞]|\b(?:lim|log|exp|sin|cos)\b/u;
+// A line that opens with a short symbolic left-hand side (`μ = …`, `x̄ ≈ …`) is a formula even with Hangul words in it.
+const FORMULA_START = /^[^\s\uac00-\ud7a3]{1,8}\s*[=≈≤≥<>→]/u;
+const SENTENCE_END = /[.!?。？！]$/u;
+const PAGE_NUMBER_LINE = /^(?:-?\s*\d{1,4}\s*-?|page\s*\d+|\d+\s*\/\s*\d+)$/iu;
+
+export function isFormula(line: string): boolean {
+  const hangul = (line.match(/[\uac00-\ud7a3]/gu) ?? []).length;
+  if (FORMULA_SYMBOL.test(line) && hangul <= letterCount(line) * 0.3) return true;
+  // `E[X] = 0.5입니다.` is a sentence about a formula, not a formula line.
+  return FORMULA_START.test(line) && !/[다요]\.?$/u.test(line);
+}
+
+// Contents and administrative pages: what a course hands out about itself, not what it teaches.
+const FRONT_KEYWORD = /^(?:목차|차례|contents|table of contents|강의\s*계획|수업\s*계획|syllabus|성적\s*평가|평가\s*방법|grading|office hours|연락처|교수\s*연구실)\b/iu;
+const CONTENTS_ENTRY = /^(?:제\s*)?\d{1,2}\s*(?:장|강|단원|부|주차)(?=[\s:.]|$)|^(?:chapter|part|unit|lecture|week)\s+\d{1,2}\b|\.{3,}\s*\d{1,4}$|…\s*\d{1,4}$/iu;
+
+/** Whether a page (its lines, in order) is a cover, a table of contents or an administrative page. */
+function isFrontMatter(lines: readonly string[], first: boolean, pages: number): boolean {
+  if (lines.some((line) => FRONT_KEYWORD.test(line))) return true;
+  if (lines.filter((line) => CONTENTS_ENTRY.test(line)).length >= 2) return true;
+  // A first page without one full sentence or list item is a cover when it is a bare title or names a term, a date
+  // or a teacher; a chapter's first slide with bullet points is content and stays.
+  if (!first || pages < 2 || lines.some((line) => BULLET_LINE.test(line) || (SENTENCE_END.test(line) && letterCount(line) > 15))) return false;
+  return lines.length <= 3 || (lines.length <= 8 && lines.some((line) => COVER_LINE.test(line)));
+}
+
+const COVER_LINE = /학기|학년도|교수|강사|담당|대학교|학과|(?:19|20)\d{2}\s*[년.-]|professor|lecturer|instructor|university|department|semester/iu;
+
+/** `1. 평균의 의미`, `2장 기댓값`, `Chapter 3 Sampling` -> the words of the title without its number. */
+export function bareTitle(line: string): string {
+  return line
+    .replace(/^(?:제\s*)?\d{1,2}(?:\s*장|\s*강|[.)])?\s+|^(?:chapter|part|unit|lecture)\s+\d{1,2}[.:]?\s+/iu, '')
+    .replace(/\s+/gu, ' ')
+    .trim()
+    .toLowerCase();
+}
+
+/** A page's first line that names what follows: short, no sentence end, not a formula, something after it. */
+function isHeading(line: string, next: string | undefined): boolean {
+  if (next === undefined || isFormula(line) || SENTENCE_END.test(line) || /[,:;]$/u.test(line)) return false;
+  // A sentence carried over from the previous page (`확률을 곱해`, `표본평균이 기댓값에`) is not a heading.
+  const last = line.split(' ').at(-1) ?? '';
+  if (!looksLikeNoun(last) || /(?:을|를|에|에서|으로)$/u.test(last)) return false;
+  return Array.from(line).length <= 30 && line.split(' ').length <= 6 && letterCount(line) >= 2;
+}
+
+/**
+ * Rebuilds paragraphs from extracted PDF lines: joins wrapped lines, keeps headings, formulas and list items apart,
+ * drops page numbers, running headers/footers, front matter and any repeat of the chapter title (the lecture shows
+ * the title once, as its own heading).
+ */
+export function toBlocks(title: string, text: string): Block[] {
+  const blocks: Block[] = [];
+  const titleKey = bareTitle(title);
+  const running = new RunningLines(text);
+  const pages = text.normalize('NFC').split(/\r?\n[^\S\r\n]*\r?\n/u);
+  let section = -1;
+  let prose = '';
+  let headed = false;
+  let pageProse = false;
+  const flush = (): void => {
+    if (letterCount(prose) > 0) {
+      // Without a heading, each paragraph of the page is a block of its own (the formulas after it belong to it).
+      if (!headed && pageProse) section += 1;
+      blocks.push({ kind: 'prose', text: prose.trim(), section });
+      pageProse = true;
+    }
+    prose = '';
+  };
+  pages.forEach((page, pageIndex) => {
+    const lines = page
+      .split(/\r\n?|\n/u)
+      .map((raw) => raw.replace(/\s+/gu, ' ').trim())
+      .filter((line) => line.length > 0 && !PAGE_NUMBER_LINE.test(line) && !running.has(line));
+    if (lines.length === 0 || isFrontMatter(lines, pageIndex === 0, pages.length)) return;
+    flush();
+    // A page without a heading of its own still starts a new block: slides and pages are units of teaching.
+    section += 1;
+    headed = false;
+    pageProse = false;
+    lines.forEach((line, lineIndex) => {
+      if (lineIndex === 0 && titleKey !== '' && bareTitle(line) === titleKey) {
+        // The chapter's own title heads this page: shown once, as the lecture's heading, but still a heading.
+        headed = true;
+        return;
+      }
+      if (lineIndex === 0 && isHeading(line, lines[1])) {
+        headed = true;
+        blocks.push({ kind: 'heading', text: line, section });
+      } else if (isFormula(line)) {
+        flush();
+        blocks.push({ kind: 'formula', text: line, section });
+      } else if (BULLET_LINE.test(line)) {
+        flush();
+        const item = line.replace(BULLET_LINE, '- ');
+        const previous = blocks[blocks.length - 1];
+        if (previous?.kind === 'list') previous.text += `\n${item}`;
+        else blocks.push({ kind: 'list', text: item, section });
+      } else {
+        // A Latin word hyphenated at the line end is glued back; everything else was wrapped at a space.
+        prose = /[A-Za-z]-$/u.test(prose) && /^[a-z]/u.test(line) ? prose.slice(0, -1) + line : `${prose} ${line}`;
+        // Extracted text often has no blank lines at all: cut long paragraphs at a sentence end.
+        if (prose.length >= 500 && SENTENCE_END.test(line)) flush();
+      }
+    });
+    flush();
+  });
+  return blocks;
+}
