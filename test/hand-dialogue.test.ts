@@ -4,6 +4,7 @@ import {
   acceptsAsk,
   acceptsReply,
   checkText,
+  CLARIFY_TEXT,
   HAND_PROMPT_TEXT,
   HandDialogueError,
   MAX_TRIES_PER_PART,
@@ -17,6 +18,7 @@ import {
   onPrompted,
   onReply,
   onSummarised,
+  onUnclear,
   pendingCheck,
   startDialogue,
   summaryParts,
@@ -295,5 +297,36 @@ describe('check texts', () => {
   it('is absent outside the check steps', () => {
     expect(pendingCheck(startDialogue())).toBeNull();
     expect(pendingCheck(onClassified(asked(QUESTION), VAGUE))).toBeNull();
+  });
+});
+
+describe('SC3: a question that names nothing is asked again, which part, with choices', () => {
+  const CHOICES = ['평균', '표본평균', '모평균'];
+  const unclear = (): HandDialogue => onUnclear(onAsk(onPrompted(startDialogue()), '잘 모르겠어요'), CHOICES);
+
+  it('goes back to asking, with the which-part prompt and the choices', () => {
+    const d = unclear();
+    expect(d).toMatchObject({ step: 'asking', question: null, asked: false, choices: CHOICES });
+    expect(acceptsAsk(d)).toBe(true);
+    expect(nextAction(d)).toEqual({ type: 'prompt-ask', text: CLARIFY_TEXT, choices: CHOICES });
+    expect(nextAction(onPrompted(d))).toEqual({ type: 'wait-for-ask' });
+  });
+
+  it('asks which part without choices when the chapter offers none', () => {
+    const action = nextAction(onUnclear(onAsk(onPrompted(startDialogue()), '?'), []));
+    expect(action).toMatchObject({ type: 'prompt-ask', choices: [] });
+    expect(action.type === 'prompt-ask' ? action.text : '').toContain('어느 부분이 궁금한지');
+    expect(action.type === 'prompt-ask' ? action.text : '').not.toBe(HAND_PROMPT_TEXT);
+  });
+
+  it('a picked choice is the next question; the choices are gone', () => {
+    const d = onAsk(onPrompted(unclear()), '표본평균');
+    expect(d).toMatchObject({ step: 'classifying', question: '표본평균' });
+    expect('choices' in d).toBe(false);
+    expect(nextAction(d)).toEqual({ type: 'classify', question: '표본평균' });
+  });
+
+  it('only a question being classified can be unclear', () => {
+    expect(() => onUnclear(startDialogue(), CHOICES)).toThrow(HandDialogueError);
   });
 });

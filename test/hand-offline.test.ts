@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyQuestion, controlFromReply, questionConcept } from '../src/lecture/hand/assistant-cues.js';
+import { classifyQuestion, controlFromReply, namesNothing, questionConcept } from '../src/lecture/hand/assistant-cues.js';
 import { handOfflineTasks } from '../src/lecture/hand/assistant-offline.js';
 import { passageUnits, selectPassages, splitPassages } from '../src/lecture/hand/assistant-retrieval.js';
 import { ASSISTANT_TASKS } from '../src/lecture/hand/assistant-schemas.js';
@@ -342,5 +342,15 @@ describe('a whole raise-hand dialogue, offline', () => {
       'summary: # 기댓값 정리',
       'close: vague',
     ]);
+  });
+});
+
+describe('SC3: a question that names nothing', () => {
+  it.each(['잘 모르겠어요', '모르겠어요', '이해가 안 돼요', '?', '하나도 모르겠어요', '뭔지 모르겠어요'])('"%s" names nothing', (question) => {
+    expect(namesNothing(question)).toBe(true);
+  });
+
+  it.each(['평균', '기댓값이 무슨 내용인지 모르겠다', '대수의 법칙이 뭔지 잘 모르겠어요', 'E[X]가 뭐예요?', '3.5는 어떻게 나와요?'])('"%s" names something', (question) => {
+    expect(namesNothing(question)).toBe(false);
   });
 });

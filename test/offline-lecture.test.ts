@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  offlineSubconcepts,
-  questionConcept,
-  writeOfflineLecture,
-} from '../src/lecture/offline-lecture.js';
+import { questionConcept, writeOfflineLecture } from '../src/lecture/offline-lecture.js';
+import { offlineSubconcepts } from '../src/lecture/offline-subconcepts.js';
 import { parseLecture } from '../src/lecture/marker-parser.js';
 
 const CHAPTER = `2장 기댓값과 분산
@@ -108,17 +105,17 @@ describe('writeOfflineLecture', () => {
 describe('offlineSubconcepts', () => {
   const passage = writeOfflineLecture({ title: '2장 기댓값과 분산', text: CHAPTER });
 
-  it('splits a concept into 2–3 ordered subconcepts from the passage around it', () => {
+  it('splits a concept into 2–3 ordered subconcepts the passage defines, each explained by its definition', () => {
     const parts = offlineSubconcepts({ question: '대수의 법칙이 무엇인지 설명해 보세요.', passage });
-    expect(parts.map((part) => part.concept)).toEqual(['기댓값', '표본평균', '모집단']);
-    expect(parts[0]).toEqual({
-      concept: '기댓값',
-      question: '기댓값이 무엇을 뜻하는지 한두 문장으로 말해 볼까요?',
-      explanation: '확률변수 X의 기댓값 E[X]는 X가 가질 수 있는 각 값에 그 값이 나올 확률을 곱한 뒤 모두 더한 값이다.',
+    expect(parts.map((part) => part.concept)).toEqual(['기댓값', '분산', '표준편차']);
+    expect(parts[1]).toEqual({
+      concept: '분산',
+      question: '분산은 앞의 개념과 어떻게 연결되는지 설명해 볼까요?',
+      explanation: '분산은 확률변수가 기댓값에서 얼마나 흩어져 있는지를 나타내는 값이다. 분산은 편차의 제곱의 기댓값으로 정의한다.',
     });
     for (const part of parts) {
       expect(part.question).toContain(part.concept);
-      expect(part.explanation.length).toBeGreaterThan(10);
+      expect(part.explanation).toContain(part.concept);
     }
   });
 

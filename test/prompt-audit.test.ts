@@ -74,7 +74,7 @@ async function everyPrompt(taint: (text: string) => string, taintShort: (text: s
   await drain(tutor.remedial({ subconcept: subconcept!, answer: taint('모르겠어요') }));
 
   // Student assistant: the question, passages of the PDF, what models wrote (concepts, explanations), replies.
-  const assistant = new StudentAssistant(model, { materialText: async () => material, materialPdf: async () => new Uint8Array() });
+  const assistant = new StudentAssistant(model, { materialText: async () => material, chapterText: async () => material, materialPdf: async () => new Uint8Array() });
   const materialId = 'sample';
   const question = taint('기댓값이 무슨 내용인지 모르겠다');
   const classified = await assistant.classify({ materialId, question });

@@ -27,15 +27,6 @@ export function stripQuestionBlocks(text: string): string {
     .replace(/[*_`>]+/gu, ' ');
 }
 
-// Sentences that steer the lecture rather than explain anything (ours and typical model phrasing).
-const META_SENTENCE = /살펴보겠습니다|살펴보았습니다|알아보겠습니다|다룹니다|시작하겠습니다|[?？]$/u;
-
-/** The explanatory sentences of a lecture or passage: no questions, headings or connectives. */
-function explanatorySentences(text: string): string[] {
-  const sentences = splitSentences(stripQuestionBlocks(neutraliseMarkers(text)));
-  return sentences.filter((sentence) => !META_SENTENCE.test(sentence));
-}
-
 /** The concept a question asks about: its leading noun phrase (`대수의 법칙이 무엇인지…` -> `대수의 법칙`). */
 export function questionConcept(question: string): string {
   const text = stripMarkers(question).replace(/\s+/gu, ' ').trim().replace(/^방금 살펴본 내용에서\s*/u, '');
@@ -231,102 +222,6 @@ export function writeOfflineLecture({ title, text }: OfflineLectureInput): strin
   return `${out.join('\n\n')}\n`;
 }
 
-/**
- * Indexes of the sentences that best explain `terms`: covering them matters most; then the first sentence to
- * mention them and a sentence that takes them as its topic (`기댓값은 …`), as textbooks define before they use;
- * then the sentence that says more.
- */
-function bestSentences(sentences: readonly string[], terms: readonly KeyTerm[], count: number): number[] {
-  const first = sentences.findIndex((sentence) => sentenceScore(sentence, terms) > 0);
-  return sentences
-    .map((sentence, index) => {
-      const covered = sentenceScore(sentence, terms);
-      const bonus = (index === first ? 40 : 0) + (definesConcept(sentence, terms) ? 30 : 0);
-      return { index, covered, score: covered * 100 + bonus + Math.min(contentTerms(sentence).length, 12) };
-    })
-    .filter((entry) => entry.covered > 0)
-    .sort((left, right) => right.score - left.score || left.index - right.index)
-    .slice(0, count)
-    .map((entry) => entry.index);
-}
-
-/** Whether the sentence states something about one of the terms as its topic (`기댓값은 …`, `분산이란 …`). */
-function definesConcept(sentence: string, terms: readonly KeyTerm[]): boolean {
-  return terms.some((entry) =>
-    new RegExp(`${escapeRegExp(entry.term)}(?:은|는|이란|란|이라|의 정의)\\s`, 'u').test(sentence),
-  );
-}
-
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
-}
-
-export interface OfflineSubconceptInput {
-  question: string;
-  passage: string;
-}
-
-export interface Subconcept {
-  concept: string;
-  question: string;
-  explanation: string;
-}
-
-const SUBCONCEPT_QUESTIONS: readonly ((term: string) => string)[] = [
-  (term) => `${withParticle(term, '이/가')} 무엇을 뜻하는지 한두 문장으로 말해 볼까요?`,
-  (term) => `${withParticle(term, '은/는')} 앞의 개념과 어떻게 연결되는지 설명해 볼까요?`,
-  (term) => `${withParticle(term, '이/가')} 왜 필요한지 자신의 말로 설명해 볼까요?`,
-];
-
-/** The offline split of a misunderstood concept into 2–3 ordered subconcepts from the passage's key terms. */
-export function offlineSubconcepts({ question, passage }: OfflineSubconceptInput): Subconcept[] {
-  const main = questionConcept(question);
-  const questionTerms = rankedTerms(`${main} ${stripMarkers(question)}`);
-  const all = explanatorySentences(passage);
-  // Focus on where the passage talks about the concept (and the sentence after, which usually elaborates).
-  const hits = all.flatMap((sentence, index) => (sentenceScore(sentence, questionTerms) > 0 ? [index, index + 1] : []));
-  const focus = hits.length > 0 ? all.filter((_, index) => hits.includes(index)) : all;
-  const sentences = [...focus, ...all.filter((sentence) => !focus.includes(sentence))];
-  const isMain = (entry: KeyTerm): boolean => questionTerms.some((other) => termsMatch(other.term, entry.term));
-  // Formulas are not concepts one can be asked to explain in a sentence; they stay in the explanations.
-  const concepts = rankedTerms(focus.join(' '), { nounsOnly: true })
-    .filter((entry) => !entry.formula && !isMain(entry))
-    .slice(0, 3);
-
-  // Teach in the order the passage introduces the ideas.
-  const firstMention = (entry: KeyTerm): number => {
-    const index = sentences.findIndex((sentence) => sentenceScore(sentence, [entry]) > 0);
-    return index === -1 ? Number.MAX_SAFE_INTEGER : index;
-  };
-  const ordered = concepts
-    .map((entry, rank) => ({ entry, rank, at: firstMention(entry) }))
-    .sort((left, right) => left.at - right.at || left.rank - right.rank);
-
-  const explained = new Set<number>();
-  const found = ordered.map(({ entry }, index) => {
-    // Each subconcept gets its own sentence when the passage has one to spare.
-    const candidates = bestSentences(all, [entry], all.length);
-    const pick = candidates.find((candidate) => !explained.has(candidate)) ?? candidates[0];
-    if (pick !== undefined) explained.add(pick);
-    const fallback = `${withParticle(entry.term, '은/는')} ${withParticle(main, '을/를')} 이해하는 데 필요한 기본 개념입니다.`;
-    return {
-      concept: entry.term,
-      question: (SUBCONCEPT_QUESTIONS[index] ?? SUBCONCEPT_QUESTIONS[0])?.(entry.term) ?? entry.term,
-      explanation: pick === undefined ? fallback : (all[pick] ?? fallback),
-    };
-  });
-  // A passage with too little to split still gives an ordered dialogue: what it is, then an example.
-  const generic: Subconcept[] = [
-    {
-      concept: `${main}의 정의`,
-      question: `${withParticle(main, '이/가')} 무엇을 가리키는지 한 문장으로 말해 볼까요?`,
-      explanation: `먼저 ${withParticle(main, '이/가')} 정확히 무엇을 가리키는지, 정의의 핵심 낱말부터 정리해 봅시다.`,
-    },
-    {
-      concept: `${main}의 예시`,
-      question: `${withParticle(main, '이/가')} 쓰이는 간단한 예를 하나 들어 볼까요?`,
-      explanation: `${withParticle(main, '이/가')} 실제로 쓰이는 간단한 예를 떠올리면 정의가 훨씬 또렷해집니다.`,
-    },
-  ];
-  return [...found, ...generic.slice(found.length)].slice(0, 3);
 }

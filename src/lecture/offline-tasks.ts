@@ -4,7 +4,8 @@ import { keyTerms, withParticle } from '../text/index.js';
 import { LECTURE_TASKS } from './lecture-prompts.js';
 import { pickModelAnswer } from './model-answer.js';
 import { judgeOfflineAnswer, studentConcepts } from './offline-judge.js';
-import { offlineSubconcepts, writeOfflineLecture } from './offline-lecture.js';
+import { writeOfflineLecture } from './offline-lecture.js';
+import { offlineSubconcepts } from './offline-subconcepts.js';
 import { TUTOR_TASKS } from './qa-tutor.js';
 
 /**

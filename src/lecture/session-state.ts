@@ -112,6 +112,7 @@ export function toPublicPhase(state: SessionState): PublicPhase {
         chapter: state.previous.chapter,
         waiting,
         ...(waiting === 'reply' && check ? { check } : {}),
+        ...(waiting === 'ask' && state.dialogue.step === 'asking' && state.dialogue.choices?.length ? { choices: state.dialogue.choices } : {}),
       };
     }
     case 'awaiting-answer':

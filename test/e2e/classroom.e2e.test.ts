@@ -166,6 +166,31 @@ describe('classroom page', () => {
     expect(problems).toEqual([]);
   });
 
+  it('SC3: a raised hand that names nothing is offered the chapter\'s concepts; a click asks about one', async () => {
+    context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    await page.goto(`${app.url}/classroom.html`);
+    await page.locator('[data-testid=material-option]', { hasText: '기초 통계' }).click();
+    await page.fill('[data-testid=nickname]', '서연');
+    await page.click('[data-testid=start]');
+    await page.locator('[data-testid=lecture-text]').first().waitFor();
+
+    await page.click('[data-testid=raise-hand]');
+    await page.locator('[data-testid=hand-input]').waitFor({ state: 'visible' });
+    await page.fill('[data-testid=hand-input]', '잘 모르겠어요');
+    await page.click('[data-testid=hand-send]');
+    const choice = page.locator('[data-testid=hand-choice]', { hasText: '표본평균' });
+    await choice.waitFor();
+    expect(await page.locator('[data-testid=hand-choice]').allTextContents()).toContain('모평균');
+    await choice.click();
+    await page.locator('[data-testid=hand-student]', { hasText: '표본평균' }).waitFor();
+    await page.locator('[data-testid=hand-check][data-state=pending]').waitFor();
+    expect(await page.locator('[data-testid=hand-choice]:enabled').count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
   it('shows why a session cannot be resumed and lets the student start over', async () => {
     context = await browser.newContext();
     const page = await context.newPage();

@@ -109,6 +109,11 @@ export function sampleMaterials(text = SAMPLE_MATERIAL_TEXT, pdf = SAMPLE_PDF) {
       if (id !== SAMPLE_MATERIAL_ID) throw new Error(`no material ${id}`);
       return text;
     },
+    /** The whole text stands in for any chapter: these unit tests do not split the material. */
+    async chapterText(id: string): Promise<string> {
+      if (id !== SAMPLE_MATERIAL_ID) throw new Error(`no material ${id}`);
+      return text;
+    },
     async materialPdf(id: string): Promise<Uint8Array> {
       calls.pdf += 1;
       if (id !== SAMPLE_MATERIAL_ID) throw new Error(`no material ${id}`);

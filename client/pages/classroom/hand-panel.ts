@@ -268,10 +268,32 @@ export class HandPanel implements HandPort {
     this.setState('raising');
   }
 
-  prompt({ text }: { text: string }): void {
+  /** The assistant asks for the question; with `choices` (the question named nothing) it offers concepts to pick. */
+  prompt({ text, choices }: { text: string; choices?: string[] }): void {
     this.open();
-    this.assistantSays(text);
+    const node = this.assistantSays(text);
+    if (choices !== undefined && choices.length > 0) node.append(this.choiceButtons(choices));
     this.setState('ask');
+  }
+
+  /** One button per concept: a click sends it as the question, as if typed. */
+  private choiceButtons(choices: readonly string[]): HTMLElement {
+    const buttons = choices.map((choice) => element('button', { type: 'button', className: 'hand-choice', 'data-testid': 'hand-choice', text: choice }));
+    const group = element('div', { className: 'hand-choices', role: 'group', 'aria-label': '궁금한 부분 고르기' }, ...buttons);
+    for (const button of buttons) {
+      button.addEventListener('click', async () => {
+        if (this.state !== 'ask') return;
+        for (const other of buttons) other.disabled = true;
+        const result = await this.safely(() => this.options.onAsk(button.textContent ?? ''));
+        if (!result.ok) {
+          for (const other of buttons) other.disabled = false;
+          this.error.textContent = result.message ?? '질문을 보내지 못했습니다.';
+          return;
+        }
+        if (this.state === 'ask') this.setState('working');
+      });
+    }
+    return group;
   }
 
   asked({ text }: { text: string }): void {
@@ -408,6 +430,10 @@ export class HandPanel implements HandPort {
         const card = this.checkCard(phase.check, true);
         if (last && last.isConnected && last.querySelector('p')?.textContent === phase.check.text) last.replaceWith(card);
         else dialogue.log.append(card);
+      }
+      // A which-part prompt waits: its choices go back under it (the transcript keeps only its text).
+      if (phase.waiting === 'ask' && phase.choices !== undefined && phase.choices.length > 0) {
+        (dialogue.lastAssistant ?? dialogue.log).append(this.choiceButtons(phase.choices));
       }
       this.restoring = false;
       this.show();

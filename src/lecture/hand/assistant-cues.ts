@@ -68,6 +68,15 @@ function materialForm(term: string, material: readonly string[]): string[] {
   return [stems[0] ?? term];
 }
 
+/**
+ * Whether the question names nothing to explain: no noun of two or more syllables beyond the asking words and no
+ * element (`잘 모르겠어요`, `모르겠어요`, `이해가 안 돼요`, `?`). Such a question is answered with "which part?".
+ */
+export function namesNothing(question: string): boolean {
+  if (namesElement(question)) return false;
+  return !contentTerms(question).some((term) => !isAskWord(term) && Array.from(term).length >= 2 && looksLikeNoun(term));
+}
+
 export function namesElement(question: string): boolean {
   return ELEMENT_WORD.test(question) || MATH.test(question);
 }

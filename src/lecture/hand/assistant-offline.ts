@@ -2,6 +2,9 @@ import { keyTerms, looksLikeNoun, rankedTerms, splitSentences, termsMatch, withP
 import type { OfflineTasks } from '../../llm/index.js';
 import { classifyQuestion, controlFromReply, materialTerms, questionConcept, questionFocus } from './assistant-cues.js';
 import { rankUnits, renderUnit, unitsOf, type Unit } from './assistant-retrieval.js';
+import { isConceptPhrase, materialConcepts } from '../material-concepts.js';
+import { pickModelAnswer } from '../model-answer.js';
+
 import { ASSISTANT_TASKS, AnswerInput, ClassifyInput, ControlInput, ExplainInput, FinalInput, SummaryInput, type Classification, type HandSubconcept } from './assistant-schemas.js';
 
 /**
@@ -56,10 +59,14 @@ export function offlineSubconcepts(concept: string, passages: readonly string[],
   const about = rankUnits(units, concept).slice(0, 4);
   const isConcept = (term: string): boolean => termsMatch(term, concept) || concept.split(/\s+/u).some((word) => termsMatch(term, word));
   const text = about.map((unit) => unit.text).join(' ');
-  const candidates = rankedTerms(text, { nounsOnly: true })
-    .filter((entry) => !entry.formula && !isConcept(entry.term) && Array.from(entry.term).length >= 2)
+  // What the material defines or emphasises around the concept comes first; frequent nouns fill in. Either way a
+  // sub-concept is a concept (material-concepts.ts): never a number, a variable or a word about the material.
+  const defined = materialConcepts(text).map((entry) => entry.concept);
+  const frequent = rankedTerms(text, { nounsOnly: true })
+    .filter((entry) => !entry.formula && Array.from(entry.term).length >= 2)
     .map((entry) => entry.term)
     .filter((term) => !particleArtifact(term, units) && usedAsNoun(term, text));
+  const candidates = [...defined, ...frequent].filter((term) => !isConcept(term) && isConceptPhrase(term));
   const distinct = candidates.filter((term, index) => candidates.findIndex((other) => termsMatch(other, term)) === index);
   const firstUse = (term: string): number => {
     const at = units.findIndex((unit) => rankUnits([unit], term).length > 0);
@@ -120,6 +127,13 @@ function explainTarget(target: string, passages: readonly string[], previous: re
   if (previous.length === 0) {
     const best = rankUnits(units, target).slice(0, 2);
     const ordered = units.filter((unit) => best.includes(unit));
+    // The material's own definition of the target first: retrieval by terms alone lets a compound's head win
+    // (`평균` sentences for `표본평균`), and a definition is what a first explanation owes the student.
+    const definition = pickModelAnswer(target, passages.join('\n\n'));
+    const defines = definition.includes(target);
+    if (defines && !ordered.some((unit) => unit.text.includes(definition))) {
+      return [definition, ...ordered.slice(0, 1).map(renderUnit)].join('\n\n');
+    }
     return ordered.length > 0 ? body(ordered) : `${withParticle(target, '은/는')} 자료에서 따로 설명하지 않는 개념이에요.`;
   }
   const terms = confusionTerms(confusion);

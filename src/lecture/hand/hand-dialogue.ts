@@ -15,6 +15,9 @@ import { MAX_SUBCONCEPTS, type Classification, type ControlResult, type Explaine
 export const MAX_TRIES_PER_PART = 3;
 
 export const HAND_PROMPT_TEXT = '무엇이 궁금한가요? 궁금한 내용을 적어 주세요.';
+/** Asked again when the question named nothing (`잘 모르겠어요`): which part, with the chapter's concepts to pick. */
+export const CLARIFY_TEXT = '어느 부분이 궁금한지 알려 주세요. 아래에서 고르거나 궁금한 개념을 적어 주세요.';
+const CLARIFY_TEXT_NO_CHOICES = '어느 부분이 궁금한지 알려 주세요. 궁금한 개념이나 문장을 적어 주세요.';
 const CHECK_HINT = '(네/아니요, 또는 헷갈리는 부분을 적어 주세요)';
 
 export interface HandPart extends HandSubconcept {
@@ -50,8 +53,11 @@ interface Classified<K extends HandKind> extends DialogueBase {
  * same plain object for every variant (same field names), so dialogues saved by any node stay readable.
  */
 export type HandDialogue =
-  /** Waiting for the question (after the prompt is sent). */
-  | (DialogueBase & { step: 'asking'; question: null })
+  /**
+   * Waiting for the question (after the prompt is sent). `choices`: the question named nothing, so the prompt asks
+   * which part and offers these concepts of the chapter (empty: asks which part with nothing to pick).
+   */
+  | (DialogueBase & { step: 'asking'; question: null; choices?: string[] })
   | (DialogueBase & { step: 'classifying'; question: string })
   /** Specific question: the answer streams. */
   | (Classified<'specific'> & { step: 'answering' })
@@ -81,7 +87,7 @@ export interface HandCheck {
 }
 
 export type HandAction =
-  | { type: 'prompt-ask'; text: string }
+  | { type: 'prompt-ask'; text: string; choices?: string[] }
   | { type: 'wait-for-ask' }
   | { type: 'classify'; question: string }
   | { type: 'stream-answer'; question: string; concept: string }
@@ -147,10 +153,19 @@ export function onPrompted(d: HandDialogue): HandDialogue {
 }
 
 export function onAsk(d: HandDialogue, text: string): HandDialogue {
-  const asking = atStep(d, 'ask', 'asking');
+  const { choices: _choices, ...asking } = atStep(d, 'ask', 'asking');
   const question = text.trim();
   if (!question) throw new HandDialogueError(d.step, 'ask');
   return { ...asking, question, step: 'classifying', asked: false };
+}
+
+/**
+ * The question named nothing to explain (`잘 모르겠어요`, `?`): instead of classifying it, ask again which part,
+ * offering `choices` (concepts of the current chapter). The student's next question starts the dialogue anew.
+ */
+export function onUnclear(d: HandDialogue, choices: readonly string[]): HandDialogue {
+  const { question: _question, ...classifying } = atStep(d, 'unclear', 'classifying');
+  return { ...classifying, question: null, step: 'asking', asked: false, choices: [...choices] };
 }
 
 export function onClassified(d: HandDialogue, result: Classification): HandDialogue {
@@ -246,7 +261,9 @@ export function summaryParts(d: HandDialogue): ExplainedPart[] {
 export function nextAction(d: HandDialogue): HandAction {
   switch (d.step) {
     case 'asking':
-      return d.asked ? { type: 'wait-for-ask' } : { type: 'prompt-ask', text: HAND_PROMPT_TEXT };
+      if (d.asked) return { type: 'wait-for-ask' };
+      if (d.choices === undefined) return { type: 'prompt-ask', text: HAND_PROMPT_TEXT };
+      return { type: 'prompt-ask', text: d.choices.length > 0 ? CLARIFY_TEXT : CLARIFY_TEXT_NO_CHOICES, choices: d.choices };
     case 'classifying':
       return { type: 'classify', question: d.question };
     case 'answering':

@@ -7,7 +7,9 @@ import {
   onFinalExplained,
   onPrompted,
   onSummarised,
+  onUnclear,
 } from './hand-dialogue.js';
+import { namesNothing } from './assistant-cues.js';
 import type { StudentAssistant } from './student-assistant.js';
 import type { TextStream } from '../../llm/index.js';
 import type { ReplyKind } from '../../protocol/wire/tutor.js';
@@ -72,7 +74,7 @@ export async function runHandStep(host: HandHost, state: HandRaised, epoch: numb
     case 'prompt-ask':
       host.outbox.transition(
         next({ dialogue: onPrompted(dialogue) }),
-        [{ event: 'assistant:prompt', payload: { text: action.text } }],
+        [{ event: 'assistant:prompt', payload: { text: action.text, ...(action.choices === undefined ? {} : { choices: action.choices }) } }],
         [{ type: 'assistant', ...place, text: action.text }],
       );
       return true;
@@ -86,6 +88,13 @@ export async function runHandStep(host: HandHost, state: HandRaised, epoch: numb
       return true;
     }
     case 'classify': {
+      // A question that names nothing cannot be explained: ask which part of the current chapter it is about.
+      if (namesNothing(action.question)) {
+        const choices = await host.assistant.chapterConcepts(host.materialId, place.chapter);
+        if (!host.interrupts.isCurrent(epoch)) return false;
+        host.outbox.transition(next({ dialogue: onUnclear(dialogue, choices) }));
+        return true;
+      }
       const result = await host.assistant.classify({ ...call, question: action.question });
       if (!host.interrupts.isCurrent(epoch)) return false;
       host.outbox.transition(next({ dialogue: onClassified(dialogue, result) }));

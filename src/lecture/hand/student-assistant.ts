@@ -1,6 +1,8 @@
 import { SharedResults } from '../shared-results.js';
 import { createTextStream, loadPrompt, type Attribution, type LanguageModel, type ModelFile, type ModelRequestBase, type TextStream } from '../../llm/index.js';
 import { fence } from '../../text/index.js';
+import { materialConcepts } from '../material-concepts.js';
+import { isAnswerSentence } from '../model-answer.js';
 import { questionFocus } from './assistant-cues.js';
 import { passageText, selectPassages, splitPassages, type Passage } from './assistant-retrieval.js';
 import { ASSISTANT_TASKS, ClassificationSchema, ControlSchema, type Classification, type ControlResult, type ExplainedPart, type HandSubconcept } from './assistant-schemas.js';
@@ -16,6 +18,7 @@ import { ASSISTANT_TASKS, ClassificationSchema, ControlSchema, type Classificati
 /** What the assistant needs of the materials (MaterialService has both). */
 export interface MaterialSource {
   materialText(id: string): Promise<string>;
+  chapterText(id: string, index: number): Promise<string>;
   materialPdf(id: string): Promise<Uint8Array>;
 }
 
@@ -53,6 +56,9 @@ export interface FinalRequest extends MaterialCall {
   previous: string[];
   confusion: string;
 }
+
+/** Most concepts a "which part?" prompt offers. */
+export const MAX_CHOICES = 6;
 
 const prompt = (name: string) => loadPrompt(name);
 const system = () => prompt('assistant-system').render({});
@@ -106,6 +112,22 @@ export class StudentAssistant {
     if (!this.model.capabilities.pdfInput) return [];
     const data = await this.materials.materialPdf(materialId);
     return data.byteLength <= MAX_INLINE_PDF_BYTES ? [{ mimeType: 'application/pdf', data }] : [];
+  }
+
+  /**
+   * The concepts a chapter teaches (material-concepts.ts), at most `limit`, the most emphasised in the chapter's
+   * order: the choices of a "which part?" prompt. Deterministic and model-free, so every provider offers the same.
+   */
+  async chapterConcepts(materialId: string, chapter: number, limit = MAX_CHOICES): Promise<string[]> {
+    const text = await this.materials.chapterText(materialId, chapter);
+    // Line by line: extracted PDF text runs formulas into the next sentence when its lines are joined.
+    const sentences = text.split('\n').flatMap((line) => line.split(/(?<=[.!?。？！])\s+/u)).map((line) => line.trim()).filter(isAnswerSentence);
+    return materialConcepts(text)
+      // Taught in a sentence of the chapter, not only named on its cover or in a running header.
+      .filter((entry) => sentences.some((sentence) => sentence.includes(entry.concept)))
+      .slice(0, limit)
+      .sort((left, right) => left.at - right.at)
+      .map((entry) => entry.concept);
   }
 
   /** Student Assistant: is the question specific or vague, about which concept, and (vague) its subconcepts. */

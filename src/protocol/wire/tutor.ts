@@ -65,6 +65,8 @@ export type PublicPhase =
       chapter: number;
       waiting: 'ask' | 'reply' | null;
       check?: { index: number; total: number; concept: string; text: string };
+      /** While the question is awaited after a which-part prompt: the concepts it offered. */
+      choices?: string[];
     }
   | { kind: 'finished' };
 
@@ -128,7 +130,8 @@ export interface TutorServerEvents {
    * snapshot follows when the store is back, then the session continues).
    */
   'session:error': { seq: number; code: string; message: string; retryable?: boolean };
-  'assistant:prompt': { seq: number; text: string };
+  /** `choices`: the question named nothing; concepts of the current chapter, one of which may be sent as `hand:ask`. */
+  'assistant:prompt': { seq: number; text: string; choices?: string[] };
   'hand:asked': { seq: number; text: string };
   'assistant:check': { seq: number; text: string; concept: string; index: number; total: number };
   'hand:closed': { seq: number; kind: 'specific' | 'vague' | 'cancelled' };

@@ -1,0 +1,159 @@
+import { letterCount, looksLikeNoun } from '../text/index.js';
+
+/**
+ * The concepts a material teaches: noun phrases it defines (`평균(산술평균)은 …`, `…을 표본평균이라고 합니다`,
+ * `대수의 법칙: …`), names in brackets (`집단 전체(모집단)`), bold text and headings (markdown `#` lines, or short
+ * lines without a predicate in extracted PDF text). Never a number, a year, a variable (`x₁`, `μ`), a function word
+ * or a verb form, and always spelled as the material spells it. Used for the offline tutor's sub-concepts and for the
+ * choices a vague raised hand is offered — both must name things a student can find in the material.
+ */
+
+/** How the material singles the phrase out; a definition says the most about what the material teaches. */
+export type ConceptSource = 'definition' | 'heading' | 'emphasis';
+const SOURCE_WEIGHT: Readonly<Record<ConceptSource, number>> = { definition: 3, heading: 2, emphasis: 2 };
+
+export interface MaterialConcept {
+  concept: string;
+  /** Strongest way the material singles it out. */
+  source: ConceptSource;
+  /** Sum of the weights of every time it is singled out. */
+  weight: number;
+  /** Character offset of its first appearance in the text (the material's teaching order). */
+  at: number;
+}
+
+/** Words that are not concepts on their own: deixis, connectives, words about the material or the lesson. */
+const FUNCTION_WORDS: ReadonlySet<string> = new Set([
+  '이', '그', '저', '것', '이것', '그것', '저것', '수', '등', '및', '또는', '그리고', '그러나', '하지만', '따라서', '즉',
+  '때', '경우', '점', '곳', '바', '데', '중', '위', '아래', '다음', '앞', '뒤', '여기', '이번', '지금', '오늘',
+  '자료', '내용', '설명', '예', '예시', '예제', '보기', '요약', '정리', '참고', '주의', '문제', '질문', '답', '목차',
+  '차례', '개요', '소개', '장', '절', '쪽', '페이지', '강의', '수업', '교재', '과제', '출석', '학기', '담당', '교수',
+  '방법', '결과', '사실', '부분', '전체', '하나', '모두', '각', '두', '세', '네',
+  'the', 'a', 'an', 'this', 'that', 'these', 'those', 'it', 'they', 'there', 'which', 'what', 'example', 'examples',
+  'chapter', 'section', 'page', 'slide', 'summary', 'contents', 'introduction', 'overview', 'note', 'notes',
+]);
+
+/** Facets of a concept a heading names (`평균의 의미`): the concept is the part before them. */
+const FACET = /^(.+?)의\s+(?:의미|정의|개념|뜻|소개|개요|이해|종류|특징)$/u;
+/** Headings of worked examples and course administration: not concepts. */
+const NOT_A_HEADING = /(?:^|\s)(?:예|예시|예제|보기|사례|연습|문제)$|목차|차례|contents/iu;
+
+/** Multi-syllable endings of verb and adjective forms (`가까워집니다`, `더하는`, `커질수록`, `같다`). */
+const VERB_ENDING = /(?:니다|한다|된다|진다|는다|이다|하는|되는|하고|하여|해서|하면|되면|으면|하며|으며|했다|였다|지만|수록|어요|아요|해요|세요|려고|도록)$/u;
+/** A last word that still carries a particle (`평균을`, `값에서`): the phrase was cut in the wrong place. */
+const TRAILING_PARTICLE = /(?:을|를|에서|으로|에게|부터|까지|처럼|보다|라고|이라)$/u;
+/** Digits of any script (ASCII, full-width, sub- and superscripts), Greek letters, math and currency symbols. */
+const NOT_A_WORD = /[\p{N}\p{Lm}\p{M}₀-₉⁰-⁹\u0370-\u03ff=+\-−×÷^_√∑Σ∫≤≥≠≈→←%$€₩@#&*/\\|<>~]/u;
+
+/** Whether `phrase` can be a concept: 1–4 words of letters, a noun at its end, no function word alone. */
+export function isConceptPhrase(phrase: string): boolean {
+  const text = phrase.normalize('NFC').trim();
+  if (text.length === 0 || NOT_A_WORD.test(text)) return false;
+  if (!/^[\p{L}\s'’()·-]+$/u.test(text) || /[()]/u.test(text)) return false;
+  const words = text.split(/\s+/u);
+  if (words.length > 4 || letterCount(text) < 2 || letterCount(text) > 30) return false;
+  const last = words.at(-1) ?? '';
+  // A variable or an abbreviation of one or two Latin letters (`x`, `Xn`) is not a concept to explain in words.
+  if (words.some((word) => /^[A-Za-z]{1,2}[\uac00-\ud7a3]{0,2}$/u.test(word))) return false;
+  if (words.every((word) => FUNCTION_WORDS.has(word.toLowerCase()))) return false;
+  if (FUNCTION_WORDS.has(last.toLowerCase()) && words.length > 1 && !/의$/u.test(words.at(-2) ?? '')) return false;
+  if (/[\uac00-\ud7a3]/u.test(last)) {
+    if (VERB_ENDING.test(last) || TRAILING_PARTICLE.test(last) || !looksLikeNoun(last)) return false;
+    // A one-syllable Hangul word is too ambiguous (`합`, `값`) or the stem of a cut verb (`받는` -> `받`).
+    if (Array.from(last).length < 2) return false;
+  }
+  const inner = words.slice(0, -1);
+  // A phrase that starts with a determiner or a counted word (`두 확률변수의 합`) is a description, not a name.
+  if (inner.length > 0 && FUNCTION_WORDS.has(inner[0]?.toLowerCase() ?? '')) return false;
+  // Inner Korean words join nouns (`대수의 법칙`, `동전 던지기`); a particle or a verb form inside means a clause
+  // (`사람이 받는`) or two phrases run together (`기댓값과 평균`).
+  return inner.every((word) => !VERB_ENDING.test(word) && !/[\uac00-\ud7a3](?:을|를|에서|으로|이|가|은|는|과|와|도|에)$/u.test(word));
+}
+
+const NAMING = /(?:^|[\s(,])([\p{L}][\p{L}\s]{0,20}?)(?:\s+[^\s\uac00-\ud7a3]{1,4})?(?:이)?라고\s*(?:합니다|한다|해요|하며|하고|부른다|부릅니다|불러요|정의한다|정의합니다|말한다|말합니다)/gu;
+const TOPIC = /^([\p{L}][\p{L}\s]{0,24}?)(?:\s*\(([^()]{1,20})\))?(?:\s+[^\s\uac00-\ud7a3]{1,4})?(?:은|는|이란|란|이라\s*함은)\s/u;
+const COLON = /^([\p{L}][\p{L}\s]{0,24}?)\s*[:：]\s*\S/u;
+const BRACKETED = /([\p{L}]{1,12})\s*\(([\p{L}][\p{L}\s]{0,14})\)/gu;
+const ENGLISH_DEFINITION = /^(?:the\s+|an?\s+)?([a-z][a-z\s-]{2,40}?)\s+(?:is|are|means|refers to)\s+(?:the|an?|defined)\b|\bcalled\s+(?:the\s+|an?\s+)?([a-z][a-z-]+(?:\s+[a-z][a-z-]+)?)/giu;
+const BOLD = /\*\*([^*\n]{1,40})\*\*/gu;
+const MARKDOWN_HEADING = /^#{1,6}\s+(.+)$/u;
+/** A PDF line that is a heading: short, no sentence end, no predicate. */
+const HEADING_LINE = /^[^.!?。:：]{2,30}$/u;
+const KOREAN_PREDICATE = /(?:다|요|죠|함|임|됨)[.!。]?$/u;
+const NUMBERING = /^(?:제?\s*\d+\s*[장절강]\s*|\d+(?:\.\d+)*[.)]?\s+|[IVX]+\.\s+|chapter\s+\d+[.:]?\s+)/iu;
+
+/** The noun phrases a heading names: its numbering and facet stripped, `A과 B` split into A and B. */
+function headingConcepts(heading: string): string[] {
+  const text = heading.replace(NUMBERING, '').trim();
+  if (NOT_A_HEADING.test(text) || KOREAN_PREDICATE.test(text)) return [];
+  const facet = FACET.exec(text)?.[1];
+  const base = facet ?? text;
+  const pair = /^(\S+?)(?:과|와)\s+(\S+)$/u.exec(base);
+  return pair?.[1] !== undefined && pair[2] !== undefined ? [pair[1], pair[2]] : [base];
+}
+
+/** The sentences of `text` with their offsets (a line break ends one too, so headings stay apart). */
+function sentencesOf(text: string): { sentence: string; at: number }[] {
+  const result: { sentence: string; at: number }[] = [];
+  for (const match of text.matchAll(/[^\n.!?。？！]+[.!?。？！]?/gu)) {
+    const sentence = match[0].replace(/^[\s\-*•·>#]+/u, '').trim();
+    if (sentence.length > 0) result.push({ sentence, at: match.index });
+  }
+  return result;
+}
+
+/** The concepts `text` defines or emphasises, heaviest first (ties: first appearance). */
+export function materialConcepts(text: string): MaterialConcept[] {
+  const source = text.normalize('NFC');
+  const found = new Map<string, MaterialConcept>();
+  const add = (raw: string | undefined, kind: ConceptSource, at: number): void => {
+    const concept = raw?.replace(/\s+/gu, ' ').trim();
+    if (concept === undefined || !isConceptPhrase(concept)) return;
+    // Always in the material: the phrase as the material writes it (any spacing).
+    if (!new RegExp(concept.split(' ').map(escapeRegExp).join('\\s*'), 'iu').test(source)) return;
+    const entry = found.get(concept) ?? { concept, source: kind, weight: 0, at };
+    entry.weight += SOURCE_WEIGHT[kind];
+    if (SOURCE_WEIGHT[kind] > SOURCE_WEIGHT[entry.source]) entry.source = kind;
+    entry.at = Math.min(entry.at, at);
+    found.set(concept, entry);
+  };
+
+  let offset = 0;
+  for (const line of source.split('\n')) {
+    const trimmed = line.trim();
+    const heading = MARKDOWN_HEADING.exec(trimmed)?.[1] ?? (HEADING_LINE.test(trimmed) && !KOREAN_PREDICATE.test(trimmed) ? trimmed : undefined);
+    if (heading !== undefined) for (const concept of headingConcepts(heading.replace(/\*\*/gu, ''))) add(concept, 'heading', offset);
+    offset += line.length + 1;
+  }
+  for (const match of source.matchAll(BOLD)) add(match[1], 'emphasis', match.index);
+  for (const { sentence, at } of sentencesOf(source.replace(/\*\*/gu, ''))) {
+    // Worked examples and labels introduce nothing to learn (`예: …`, `요약: …`).
+    if (/^(?:예|예시|보기|요약|정리|참고|주의|note|example)\s*[:：)]/iu.test(sentence)) continue;
+    const topic = TOPIC.exec(sentence);
+    if (topic !== null && KOREAN_PREDICATE.test(sentence)) {
+      add(topic[1], 'definition', at);
+      add(topic[2], 'definition', at);
+    }
+    add(COLON.exec(sentence)?.[1], 'definition', at);
+    for (const match of sentence.matchAll(NAMING)) add(lastNounPhrase(match[1] ?? ''), 'definition', at + match.index);
+    for (const match of sentence.matchAll(BRACKETED)) add(match[2], 'emphasis', at + match.index);
+    for (const match of sentence.matchAll(ENGLISH_DEFINITION)) add(match[1] ?? match[2], 'definition', at + match.index);
+  }
+  // A heading that the text never mentions again is a title (of the course, the cover), not something it teaches.
+  const mentions = (concept: string): number => source.split(concept).length - 1;
+  return [...found.values()]
+    .filter((entry) => entry.weight > SOURCE_WEIGHT.heading || entry.source !== 'heading' || mentions(entry.concept) >= 2)
+    .sort((left, right) => right.weight - left.weight || left.at - right.at);
+}
+
+/** The named phrase at the end of `…의 평균을 표본평균`: the last word, with a `X의` in front kept. */
+function lastNounPhrase(text: string): string {
+  const words = text.trim().split(/\s+/u);
+  const last = words.at(-1) ?? '';
+  const before = words.at(-2);
+  return before !== undefined && /의$/u.test(before) && !/(?:을|를)$/u.test(before) ? `${before} ${last}` : last;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+}

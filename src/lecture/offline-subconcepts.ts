@@ -1,0 +1,96 @@
+import { withParticle } from '../text/index.js';
+import { materialConcepts } from './material-concepts.js';
+import { answerSentences, pickModelAnswer } from './model-answer.js';
+import { questionConcept } from './offline-lecture.js';
+
+/**
+ * The offline split of a misunderstood concept into 2–3 sub-concepts for the tutor's remediation. A sub-concept is a
+ * concept the lecture itself defines or emphasises (material-concepts.ts), never a number, a variable or a word of
+ * the cover page; it is explained with the lecture's own definition sentences (model-answer.ts), so never with a
+ * worked example, a title page or our connective sentences.
+ */
+
+export interface OfflineSubconceptInput {
+  question: string;
+  passage: string;
+}
+
+export interface Subconcept {
+  concept: string;
+  question: string;
+  explanation: string;
+}
+
+const SUBCONCEPT_QUESTIONS: readonly ((term: string) => string)[] = [
+  (term) => `${withParticle(term, '이/가')} 무엇을 뜻하는지 한두 문장으로 말해 볼까요?`,
+  (term) => `${withParticle(term, '은/는')} 앞의 개념과 어떻게 연결되는지 설명해 볼까요?`,
+  (term) => `${withParticle(term, '이/가')} 왜 필요한지 자신의 말로 설명해 볼까요?`,
+];
+
+/** Most sub-concepts of one question. */
+const MAX_SUBCONCEPTS = 3;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+}
+
+/** The names the main concept goes by in the passage: itself and what brackets pair it with (`평균(산술평균)`). */
+function mainNames(main: string, passage: string): Set<string> {
+  const names = new Set([main]);
+  const escaped = escapeRegExp(main);
+  for (const match of passage.matchAll(new RegExp(`${escaped}\\s*\\(([^()]{1,20})\\)|([^\\s()]{1,20})\\s*\\(${escaped}\\)`, 'gu'))) {
+    const alias = (match[1] ?? match[2])?.trim();
+    if (alias !== undefined) names.add(alias);
+  }
+  return names;
+}
+
+/** Whether `sentence` names `phrase` (any spacing between its words). */
+function names(sentence: string, phrase: string): boolean {
+  return new RegExp(phrase.split(/\s+/u).map(escapeRegExp).join('\\s*'), 'iu').test(sentence);
+}
+
+/**
+ * The sub-concepts of the concept `question` asks about: concepts the passage defines or emphasises, those the
+ * passage relates to the main concept (named in one sentence with it) first, then the most emphasised; at most
+ * three, in the order the passage introduces them (a textbook defines before it uses). Each is explained by its own
+ * definition sentences. A passage with too little to split gives a definition-then-example dialogue instead.
+ */
+export function offlineSubconcepts({ question, passage }: OfflineSubconceptInput): Subconcept[] {
+  const main = questionConcept(question);
+  const sentences = answerSentences(passage);
+  const excluded = mainNames(main, passage);
+  const ranked = materialConcepts(passage)
+    .filter((entry) => !excluded.has(entry.concept))
+    .map((entry) => ({
+      ...entry,
+      related: sentences.filter((sentence) => names(sentence, entry.concept) && [...excluded].some((name) => names(sentence, name))).length,
+      explanation: pickModelAnswer(entry.concept, passage),
+    }))
+    // A concept with no sentence to explain it cannot be taught from this passage.
+    .filter((entry) => entry.explanation.length > 0)
+    .sort((left, right) => Number(right.related > 0) - Number(left.related > 0) || right.weight - left.weight || left.at - right.at);
+
+  const found = ranked
+    .slice(0, MAX_SUBCONCEPTS)
+    .sort((left, right) => left.at - right.at)
+    .map((entry, index) => ({
+      concept: entry.concept,
+      question: (SUBCONCEPT_QUESTIONS[index] ?? SUBCONCEPT_QUESTIONS[0])?.(entry.concept) ?? entry.concept,
+      explanation: entry.explanation,
+    }));
+  // A passage with too little to split still gives an ordered dialogue: what it is, then an example.
+  const generic: Subconcept[] = [
+    {
+      concept: `${main}의 정의`,
+      question: `${withParticle(main, '이/가')} 무엇을 가리키는지 한 문장으로 말해 볼까요?`,
+      explanation: pickModelAnswer(question, passage) || `먼저 ${withParticle(main, '이/가')} 정확히 무엇을 가리키는지, 정의의 핵심 낱말부터 정리해 봅시다.`,
+    },
+    {
+      concept: `${main}의 예시`,
+      question: `${withParticle(main, '이/가')} 쓰이는 간단한 예를 하나 들어 볼까요?`,
+      explanation: `${withParticle(main, '이/가')} 실제로 쓰이는 간단한 예를 떠올리면 정의가 훨씬 또렷해집니다.`,
+    },
+  ];
+  return [...found, ...generic.slice(found.length)].slice(0, MAX_SUBCONCEPTS);
+}
