@@ -121,6 +121,7 @@ function connect(current: StoredSession): void {
 
 async function onConnect(): Promise<void> {
   if (sessionError.mode === 'reconnect') sessionError.hide();
+  if (controlErrorIsOffline) showControlError(null);
   await live?.resume();
   if (session && !session.started) {
     const ack = await command('lecture:start', {});
@@ -146,8 +147,12 @@ async function outcome<K extends TutorCommandName>(name: K, payload: TutorComman
 
 const errorMessage = (ack: CommandAck<object>) => errorText(ack.ok ? undefined : ack.error, '요청을 처리하지 못했습니다.');
 
+/** Whether the control error shown says "not connected": no longer true once the socket connects (onConnect). */
+let controlErrorIsOffline = false;
+
 function showControlError(ack: CommandAck<object> | null): void {
   controlError.textContent = ack ? errorMessage(ack) : '';
+  controlErrorIsOffline = ack !== null && !ack.ok && ack.error.code === 'OFFLINE';
 }
 
 /** `session:error` outside the numbered stream. */
