@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { createGeminiModel, type GeminiModelOptions } from '../../src/llm/gemini-model.js';
 import type { LanguageModel } from '../../src/llm/model.js';
+import { ResponsePacer } from './response-pacer.js';
 
 /**
  * A local stand-in for the Gemini API that speaks its real wire format, so tests drive the real @google/genai SDK
@@ -91,7 +92,7 @@ export class FakeGemini {
   private readonly queue: FakeReply[] = [];
   private readonly server: Server;
   private readonly open = new Set<ServerResponse>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly pacer = new ResponsePacer();
   private port = 0;
 
   private constructor(private readonly options: FakeGeminiOptions) {
@@ -127,8 +128,7 @@ export class FakeGemini {
 
   /** Ends open streams and stalls, then stops listening. */
   async close(): Promise<void> {
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    this.pacer.clear();
     for (const response of this.open) response.destroy();
     this.open.clear();
     this.server.closeAllConnections();
@@ -175,7 +175,7 @@ export class FakeGemini {
       return;
     }
     if ('stallMs' in reply) {
-      await this.wait(reply.stallMs, response);
+      await this.pacer.wait(reply.stallMs, response);
       response.destroy();
       return;
     }
@@ -232,7 +232,7 @@ export class FakeGemini {
       if (reply.streamError !== undefined && reply.streamError.afterChunks === index) break;
       if (reply.stall !== undefined && reply.stall.afterChunks === index) {
         // Stop sending until the client gives up or the fake is closed.
-        await this.wait(60_000, response);
+        await this.pacer.wait(60_000, response);
         response.destroy();
         return;
       }
@@ -252,51 +252,16 @@ export class FakeGemini {
           : { promptTokenCount: finalUsage.promptTokenCount, totalTokenCount: finalUsage.promptTokenCount },
         modelVersion: request.model,
       };
-      const ok = await this.write(response, `data: ${JSON.stringify(event)}\n\n`, reply.splitBytes === true);
+      const ok = await this.pacer.write(response, `data: ${JSON.stringify(event)}\n\n`, reply.splitBytes === true);
       if (!ok) return;
-      if (reply.delayMs !== undefined && reply.delayMs > 0) await this.wait(reply.delayMs, response);
+      if (reply.delayMs !== undefined && reply.delayMs > 0) await this.pacer.wait(reply.delayMs, response);
     }
     if (reply.streamError !== undefined && reply.streamError.afterChunks <= pieces.length) {
       const { code, message } = reply.streamError;
       const event = { error: { code, message: message ?? `fake-gemini stream error ${code}`, status: STATUS_NAMES[code] ?? 'UNKNOWN' } };
-      await this.write(response, `data: ${JSON.stringify(event)}\n\n`, false);
+      await this.pacer.write(response, `data: ${JSON.stringify(event)}\n\n`, false);
     }
     response.end();
-  }
-
-  /** Writes a body part, optionally a few bytes per TCP write (so UTF-8 characters are cut between reads). */
-  private async write(response: ServerResponse, text: string, splitBytes: boolean): Promise<boolean> {
-    const bytes = Buffer.from(text, 'utf8');
-    if (!splitBytes) {
-      if (response.destroyed) return false;
-      response.write(bytes);
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      return !response.destroyed;
-    }
-    const sizes = [1, 2, 4, 5, 7];
-    for (let offset = 0, turn = 0; offset < bytes.length; turn++) {
-      if (response.destroyed) return false;
-      const size = sizes[turn % sizes.length] ?? 1;
-      response.write(bytes.subarray(offset, offset + size));
-      offset += size;
-      // A short pause lets each slice leave as its own TCP segment instead of being coalesced.
-      await this.wait(1, response);
-    }
-    return !response.destroyed;
-  }
-
-  private wait(ms: number, response: ServerResponse): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.timers.delete(timer);
-        response.off('close', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.timers.add(timer);
-      response.on('close', done);
-    });
   }
 
   private sendError(response: ServerResponse, status: number, message?: string, retryDelay?: string): void {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { LanguageModel } from '../../src/llm/model.js';
 import { createOpenAIModel, type OpenAIModelOptions } from '../../src/llm/openai-model.js';
 import { fakeEmbedding } from './fake-gemini.js';
+import { ResponsePacer } from './response-pacer.js';
 
 /**
  * A local stand-in for an OpenAI-compatible server (what Ollama, vLLM, LM Studio and llama.cpp serve under `/v1`)
@@ -103,7 +104,7 @@ export class FakeOpenAI {
   private readonly queue: FakeReply[] = [];
   private readonly server: Server;
   private readonly open = new Set<ServerResponse>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly pacer = new ResponsePacer();
   private port = 0;
 
   private constructor(private readonly options: FakeOpenAIOptions) {
@@ -142,8 +143,7 @@ export class FakeOpenAI {
   }
 
   async close(): Promise<void> {
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    this.pacer.clear();
     for (const response of this.open) response.destroy();
     this.open.clear();
     this.server.closeAllConnections();
@@ -212,7 +212,7 @@ export class FakeOpenAI {
       return;
     }
     if ('stallMs' in reply) {
-      await this.wait(reply.stallMs, response);
+      await this.pacer.wait(reply.stallMs, response);
       response.destroy();
       return;
     }
@@ -268,64 +268,32 @@ export class FakeOpenAI {
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: request.model, choices, ...extra })}\n\n`;
     const split = reply.splitBytes === true;
     // Servers open with a role-only delta.
-    if (!(await this.write(response, chunkOf([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]), split))) return;
+    if (!(await this.pacer.write(response, chunkOf([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]), split))) return;
     for (let index = 0; index < pieces.length; index++) {
       if (reply.streamError !== undefined && reply.streamError.afterChunks === index) break;
       if (reply.stall !== undefined && reply.stall.afterChunks === index) {
-        await this.wait(60_000, response);
+        await this.pacer.wait(60_000, response);
         response.destroy();
         return;
       }
       const last = index === pieces.length - 1;
       const choice = { index: 0, delta: { content: pieces[index] ?? '' }, finish_reason: last ? (reply.finishReason ?? 'stop') : null };
-      if (!(await this.write(response, chunkOf([choice]), split))) return;
-      if (reply.delayMs !== undefined && reply.delayMs > 0) await this.wait(reply.delayMs, response);
+      if (!(await this.pacer.write(response, chunkOf([choice]), split))) return;
+      if (reply.delayMs !== undefined && reply.delayMs > 0) await this.pacer.wait(reply.delayMs, response);
     }
     if (reply.streamError !== undefined && reply.streamError.afterChunks <= pieces.length) {
       const { code, message } = reply.streamError;
-      await this.write(response, `data: ${JSON.stringify({ error: { message: message ?? `fake-openai stream error ${code}`, type: 'server_error', code } })}\n\n`, false);
+      await this.pacer.write(response, `data: ${JSON.stringify({ error: { message: message ?? `fake-openai stream error ${code}`, type: 'server_error', code } })}\n\n`, false);
       response.end();
       return;
     }
     if ((request.body as ChatBody).stream_options?.include_usage === true) {
-      await this.write(response, chunkOf([], { usage: usageFor(request, pieces.join(''), reply.usage) }), split);
+      await this.pacer.write(response, chunkOf([], { usage: usageFor(request, pieces.join(''), reply.usage) }), split);
     }
-    await this.write(response, 'data: [DONE]\n\n', split);
+    await this.pacer.write(response, 'data: [DONE]\n\n', split);
     response.end();
   }
 
-  private async write(response: ServerResponse, text: string, splitBytes: boolean): Promise<boolean> {
-    const bytes = Buffer.from(text, 'utf8');
-    if (!splitBytes) {
-      if (response.destroyed) return false;
-      response.write(bytes);
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      return !response.destroyed;
-    }
-    const sizes = [1, 2, 4, 5, 7];
-    for (let offset = 0, turn = 0; offset < bytes.length; turn++) {
-      if (response.destroyed) return false;
-      const size = sizes[turn % sizes.length] ?? 1;
-      response.write(bytes.subarray(offset, offset + size));
-      offset += size;
-      await this.wait(1, response);
-    }
-    return !response.destroyed;
-  }
-
-  private wait(ms: number, response: ServerResponse): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.timers.delete(timer);
-        response.off('close', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.timers.add(timer);
-      response.on('close', done);
-    });
-  }
 }
 
 const ERROR_TYPES: Record<number, string> = { 400: 'invalid_request_error', 401: 'invalid_request_error', 404: 'not_found_error', 429: 'rate_limit_error' };
