@@ -15,10 +15,8 @@
  *
  * Prints one JSON line: `{quizzes, rooms, readers, quizJsonKb, memory: {...}, redis: {...}}`.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import type { QuizItem } from '../src/protocol/quiz.js';
-import { freePort, numberArg, percentile, round, startServerProcess, stringArg, waitForReady, type ServerProcess } from './bench-support.js';
+import { numberArg, percentile, round, startRedisProcess, startServerProcess, stringArg, waitForReady, type ServerProcess } from './bench-support.js';
 
 const quizCount = numberArg('quizzes', 1_000);
 const roomCount = numberArg('rooms', 5_000);
@@ -191,37 +189,6 @@ async function benchStore(store: string): Promise<Record<string, number>> {
     await server?.stop();
     await redis?.stop();
   }
-}
-
-/** A throwaway redis-server (no persistence) on a free port, so the benchmark never touches a shared Redis. */
-async function startRedisProcess(): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'], {
-    stdio: 'ignore',
-  });
-  const url = `redis://127.0.0.1:${port}`;
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const { Redis } = await import('ioredis');
-    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    probe.on('error', () => undefined);
-    const up = await probe.connect().then(
-      () => probe.ping().then(() => true),
-      () => false,
-    );
-    probe.disconnect();
-    if (up) break;
-    if (Date.now() > deadline) throw new Error('redis-server did not start');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
 }
 
 const results: Record<string, Record<string, number>> = {};

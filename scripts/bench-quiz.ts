@@ -1,6 +1,9 @@
 /**
  * npm run bench:quiz -- --players N [--nodes K] [--questions Q] [--question-seconds 10] [--answer-window 0.4]
- *                       [--batch 100] [--redis redis://127.0.0.1:6379]
+ *                       [--batch 100] [--redis URL]
+ *
+ * Without `--redis`, the run starts its own throwaway redis-server on a free port (removed at the end), so it never
+ * writes into a shared Redis; `--redis URL` points it at one you choose (use a database of its own, not 0).
  *
  * One live quiz room with N players, played to the end. K server processes (src/main.ts, like production: Redis store
  * and the Redis streams adapter) share one Redis and one TOKEN_SECRET; the players are socket.io-clients in this
@@ -36,7 +39,7 @@ import type { QuestionPayload, QuizItem, RevealPayload } from '../src/protocol/q
 import type { PhaseRecord } from '../src/quiz/room-phase.js';
 import type { RoomResults } from '../src/quiz/room-results.js';
 import { keys } from '../src/store/keys.js';
-import { metricValue, numberArg, percentile, round, startServerProcess, stringArg, waitForReady, readMetrics, type ServerProcess } from './bench-support.js';
+import { metricValue, numberArg, percentile, round, startRedisProcess, startServerProcess, stringArg, waitForReady, readMetrics, type ServerProcess } from './bench-support.js';
 
 const playerCount = numberArg('players', 200);
 const nodeCount = numberArg('nodes', 1);
@@ -44,7 +47,7 @@ const questionCount = Math.min(numberArg('questions', 5), 50);
 const questionSeconds = numberArg('question-seconds', 10);
 const answerWindow = Math.min(numberArg('answer-window', 0.4), 1);
 const batchSize = numberArg('batch', 100);
-const redisUrl = stringArg('redis', 'redis://127.0.0.1:6379');
+const redisArg = stringArg('redis', '');
 const GRACE_MS = 250;
 const ACK_TIMEOUT_MS = 30_000;
 
@@ -140,6 +143,8 @@ async function command(host: Socket, name: string): Promise<void> {
 
 const tokenSecret = randomBytes(24).toString('hex');
 const servers: ServerProcess[] = [];
+const ownRedis = redisArg === '' ? await startRedisProcess() : undefined;
+const redisUrl = ownRedis?.url ?? redisArg;
 const redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
 const sockets: Socket[] = [];
 let host: Socket | undefined;
@@ -406,4 +411,5 @@ try {
   host?.disconnect();
   await Promise.all(servers.map((server) => server.stop()));
   await redis.quit().catch(() => undefined);
+  await ownRedis?.stop();
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -130,7 +131,6 @@ export async function measureWindow(
   return { clientCpuPct: Math.round(((cpu.user + cpu.system) / 1000 / (seconds * 1000)) * 100) };
 }
 
-
 /** A string option (`--name value`), or `fallback` when absent. */
 export function stringArg(name: string, fallback: string): string {
   const index = process.argv.indexOf(`--${name}`);
@@ -152,4 +152,35 @@ export async function waitForReady(serverUrl: string, timeoutMs = 30_000): Promi
     if (Date.now() > deadline) throw new Error(`${serverUrl} did not become ready`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** A throwaway redis-server (no persistence) on a free port, so the benchmark never touches a shared Redis. */
+export async function startRedisProcess(): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'], {
+    stdio: 'ignore',
+  });
+  const url = `redis://127.0.0.1:${port}`;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { Redis } = await import('ioredis');
+    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    probe.on('error', () => undefined);
+    const up = await probe.connect().then(
+      () => probe.ping().then(() => true),
+      () => false,
+    );
+    probe.disconnect();
+    if (up) break;
+    if (Date.now() > deadline) throw new Error('redis-server did not start');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
 }
