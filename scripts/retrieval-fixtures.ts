@@ -5,6 +5,7 @@
  * real export wraps them. Every chapter is an outline entry with a large heading. The labelled queries of the recall
  * evaluation live in `retrieval-queries.ts`.
  */
+import { mulberry32 } from '../src/math/index.js';
 import { buildPdf, type FixturePage, type OutlineEntry } from './pdf-fixtures.js';
 
 export interface FixtureChapter {
@@ -429,18 +430,6 @@ const PREDICATES = [
   '기준값과 비교해 판단합니다', '보고서의 핵심 수치로 쓰입니다', '계산 방법을 정해 두어야 합니다',
 ];
 
-/** A seeded generator (mulberry32), so the same options give the same PDF. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /** A Korean sentence about statistics and operations, different at every call (same sequence for the same seed). */
 function sentence(next: () => number): string {
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)] as T;
@@ -467,7 +456,8 @@ function sentence(next: () => number): string {
  * Unlike pdf-fixtures' largePdf, no line repeats at page edges, so running-line removal keeps the text.
  */
 export function handbookPdf(pages = 300, chapters = 10, seed = 7): Promise<Uint8Array> {
-  const next = random(seed);
+  // A seeded generator, so the same options give the same PDF.
+  const next = mulberry32(seed);
   const fixturePages: FixturePage[] = [];
   const outline: OutlineEntry[] = [];
   const perChapter = Math.floor(pages / chapters);

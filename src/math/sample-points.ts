@@ -1,4 +1,5 @@
 import { type Rational, rational } from './rational.js';
+import { mulberry32 } from './seeded-random.js';
 
 /**
  * Where expressions are compared: the same points for every check (a fixed seed), so a verdict never depends on
@@ -9,18 +10,6 @@ import { type Rational, rational } from './rational.js';
 export interface SamplePoint {
   approx: Map<string, number>;
   exact: Map<string, Rational>;
-}
-
-/** mulberry32: tiny, fast and good enough to spread points; not for anything secret. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const SEED = 0x6c656374; // "lect"
@@ -42,7 +31,7 @@ export function samplePoints(variables: Iterable<string>): SamplePoint[] {
 }
 
 function makePoints(names: string[], count: number): SamplePoint[] {
-  const next = generator(SEED);
+  const next = mulberry32(SEED);
   const points: SamplePoint[] = [];
   for (let index = 0; index < count; index++) {
     const approx = new Map<string, number>();

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { mulberry32 } from '../math/index.js';
 import type { QuizItem } from '../protocol/quiz.js';
 
 /**
@@ -21,14 +22,7 @@ export function newQuizSeed(): string {
  * label, so each purpose has its own stream and one never shifts another.
  */
 export function seededRandom(seed: string, label: string): () => number {
-  let state = createHash('sha256').update(seed).update('\u0000').update(label).digest().readUInt32LE(0);
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = state;
-    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  return mulberry32(createHash('sha256').update(seed).update('\u0000').update(label).digest().readUInt32LE(0));
 }
 
 /** A Fisher–Yates shuffle of a copy. */
