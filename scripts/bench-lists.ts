@@ -16,7 +16,7 @@
  * Prints one JSON line: `{quizzes, rooms, readers, quizJsonKb, memory: {...}, redis: {...}}`.
  */
 import type { QuizItem } from '../src/protocol/quiz.js';
-import { numberArg, percentile, round, startRedisProcess, startServerProcess, stringArg, waitForReady, type ServerProcess } from './bench-support.js';
+import { benchInstructorToken, numberArg, percentile, round, startRedisProcess, startServerProcess, stringArg, waitForReady, type ServerProcess } from './bench-support.js';
 
 const quizCount = numberArg('quizzes', 1_000);
 const roomCount = numberArg('rooms', 5_000);
@@ -54,8 +54,8 @@ async function inParallel(count: number, run: (index: number) => Promise<void>):
   );
 }
 
-async function createClass(url: string, name: string): Promise<{ classId: string; instructorToken: string }> {
-  const created = await json<{ classId: string; instructorToken: string }>(`${url}/api/classes`, { method: 'POST', body: { name } });
+async function createClass(url: string, name: string, accountToken: string): Promise<{ classId: string; instructorToken: string }> {
+  const created = await json<{ classId: string; instructorToken: string }>(`${url}/api/classes`, { method: 'POST', token: accountToken, body: { name } });
   if (created.status !== 201) throw new Error(`POST /api/classes: ${created.status}`);
   return created.body;
 }
@@ -106,7 +106,13 @@ async function benchStore(store: string): Promise<Record<string, number>> {
   let server: ServerProcess | undefined;
   try {
     if (store === 'redis') redis = await startRedisProcess();
-    server = await startServerProcess({ PRELOAD_SAMPLE: 'true', ...(redis ? { REDIS_URL: redis.url } : {}) });
+    server = await startServerProcess({
+      PRELOAD_SAMPLE: 'true',
+      // One class holds every quiz and every room of the run: the quotas (200 quizzes, 10 open rooms) are lifted.
+      MAX_QUIZZES_PER_CLASS: String(quizCount + 10),
+      MAX_OPEN_ROOMS_PER_ACCOUNT: String(roomCount + 10),
+      ...(redis ? { REDIS_URL: redis.url } : {}),
+    });
     const url = server.url;
     await waitForReady(url);
     let materialId: string | undefined;
@@ -116,12 +122,13 @@ async function benchStore(store: string): Promise<Record<string, number>> {
     }
     if (!materialId) throw new Error('the sample material did not appear');
 
-    const quizClass = await createClass(url, '큰 반');
+    const accountToken = await benchInstructorToken(url);
+    const quizClass = await createClass(url, '큰 반', accountToken);
     await inParallel(quizCount, async (index) => {
       const created = await json(`${url}/api/quizzes`, { method: 'POST', token: quizClass.instructorToken, body: { title: `퀴즈 ${index}`, items: BIG_ITEMS } });
       if (created.status !== 201) throw new Error(`POST /api/quizzes: ${created.status}`);
     });
-    const roomClass = await createClass(url, '방이 많은 반');
+    const roomClass = await createClass(url, '방이 많은 반', accountToken);
     const smallQuiz = await json<{ quizId: string }>(`${url}/api/quizzes`, {
       method: 'POST',
       token: roomClass.instructorToken,

@@ -15,6 +15,7 @@ import {
   connectInBatches,
   measureWindow,
   metricValue,
+  benchInstructorToken,
   numberArg,
   percentile,
   readMetrics,
@@ -35,8 +36,8 @@ const connect = (socket: Socket) =>
     socket.once('connect_error', reject);
   });
 
-async function post<T>(url: string, body: unknown): Promise<T> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+async function post<T>(url: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   if (!response.ok) throw new Error(`POST ${url}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }
@@ -133,10 +134,11 @@ try {
     if (!materialId) await new Promise((resolve) => setTimeout(resolve, 100));
   }
   if (!materialId) throw new Error('sample material not ready');
-  const created = await post<{ classId: string; code: string; instructorToken: string }>(`${server.url}/api/classes`, {
-    name: 'bench',
-    materialId,
-  });
+  const created = await post<{ classId: string; code: string; instructorToken: string }>(
+    `${server.url}/api/classes`,
+    { name: 'bench', materialId },
+    { authorization: `Bearer ${await benchInstructorToken(server.url)}` },
+  );
 
   let measuring = false;
   let instructorEvents = 0;

@@ -39,7 +39,7 @@ import type { QuestionPayload, QuizItem, RevealPayload } from '../src/protocol/q
 import type { PhaseRecord } from '../src/quiz/room-phase.js';
 import type { RoomResults } from '../src/quiz/room-results.js';
 import { keys } from '../src/store/keys.js';
-import { metricValue, numberArg, percentile, round, startRedisProcess, startServerProcess, stringArg, waitForReady, readMetrics, type ServerProcess } from './bench-support.js';
+import { benchInstructorToken, metricValue, numberArg, percentile, round, startRedisProcess, startServerProcess, stringArg, waitForReady, readMetrics, type ServerProcess } from './bench-support.js';
 
 const playerCount = numberArg('players', 200);
 const nodeCount = numberArg('nodes', 1);
@@ -163,6 +163,9 @@ try {
         // Every player connects from 127.0.0.1: the per-address join limit must let a whole room in at once.
         QUIZ_JOIN_BURST: String(Math.min(playerCount + 100, 100_000)),
         QUIZ_JOIN_PER_SECOND: '100000',
+        // ... and so must the per-address join points (shared in Redis) and the per-address socket cap.
+        JOIN_ATTEMPT_POINTS: String(Math.min(playerCount * 2 + 100, 1_000_000)),
+        MAX_SOCKETS_PER_ADDRESS: String(Math.min(playerCount + 100, 1_000_000)),
         QUIZ_ANSWER_GRACE_MS: String(GRACE_MS),
       });
       servers.push(server);
@@ -173,7 +176,7 @@ try {
   const urls = started.map((server) => server.url);
   const first = urls[0]!;
 
-  const created = await request<{ instructorToken: string }>(`${first}/api/classes`, { body: { name: 'bench quiz' } });
+  const created = await request<{ instructorToken: string }>(`${first}/api/classes`, { body: { name: 'bench quiz' }, token: await benchInstructorToken(first) });
   const quiz = await request<{ quizId: string }>(`${first}/api/quizzes`, {
     body: { title: '벤치 퀴즈', items: items(questionCount) },
     token: created.instructorToken,

@@ -184,3 +184,28 @@ export async function startRedisProcess(): Promise<{ url: string; stop(): Promis
     },
   };
 }
+
+/**
+ * Signs a bench instructor up on a fresh server (its first account may sign up whatever SIGNUP says) and answers a
+ * personal API token (`lct_…`) for `Authorization: Bearer`: classes, quizzes and uploads belong to an account since
+ * issue 12.
+ */
+export async function benchInstructorToken(serverUrl: string): Promise<string> {
+  const email = `bench-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@bench.example`;
+  const signup = await fetch(`${serverUrl}/api/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: `bench-password-${Math.random().toString(36)}` }),
+  });
+  const body = (await signup.json()) as { csrfToken?: string };
+  const cookie = /lectern_session=[^;]+/.exec(signup.headers.get('set-cookie') ?? '')?.[0];
+  if (signup.status !== 201 || !cookie || !body.csrfToken) throw new Error(`POST /api/auth/signup: ${signup.status} ${JSON.stringify(body)}`);
+  const created = await fetch(`${serverUrl}/api/auth/tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': body.csrfToken },
+    body: JSON.stringify({ name: 'bench' }),
+  });
+  const token = (await created.json()) as { token?: string };
+  if (created.status !== 201 || !token.token) throw new Error(`POST /api/auth/tokens: ${created.status}`);
+  return token.token;
+}

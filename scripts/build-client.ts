@@ -21,6 +21,11 @@ const ENTRIES = {
   monitor: 'client/pages/monitor.ts',
   host: 'client/pages/host.ts',
   play: 'client/pages/play.ts',
+  signin: 'client/pages/signin.ts',
+  signup: 'client/pages/signup.ts',
+  'reset-password': 'client/pages/reset-password.ts',
+  account: 'client/pages/account.ts',
+  dashboard: 'client/pages/dashboard.ts',
   // The classroom's markdown renderer on its own, so a browser test can feed it model output directly.
   markdown: 'client/ui/markdown.ts',
 };

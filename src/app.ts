@@ -1,18 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerOptions } from 'socket.io';
 import { ClassMonitor, ClassRepository, ClassService } from './classroom/index.js';
-import { TokenSigner, generateTokenSecret, sharedTokenSecret } from './auth/index.js';
+import { CredentialChecks, OwnershipRepository } from './ownership/index.js';
+import { AccountService, OidcSignIn, TokenSigner, generateTokenSecret, sharedTokenSecret } from './auth/index.js';
 import type { Config } from './config.js';
+import type { OidcAccounts } from './http/index.js';
 import { LectureService, observeActivity, type PacerEmitMeta, type SessionObserver } from './lecture/index.js';
-import { createModel, type LanguageModel } from './llm/index.js';
+import { ModelBudget, createModel, type LanguageModel } from './llm/index.js';
 import type { Logger } from './logger.js';
 import { createMaterialService, type MaterialService } from './materials/index.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { offlineTasks } from './offline-tasks.js';
 import { createServer, type LecternServer } from './server.js';
+import { DataLifecycle } from './data/index.js';
 import { QuizRepository, RoomRuntime, RoomService, type RoomClock } from './quiz/index.js';
 import { RetrievalService } from './retrieval/index.js';
 import { NodeHeartbeat, createStore, type Store } from './store/index.js';
+import { Quotas } from './quota/index.js';
 
 export interface AppOverrides {
   store?: Store;
@@ -25,6 +29,12 @@ export interface AppOverrides {
   roomClock?: RoomClock;
   /** Token secrets, newest first, as resolved by {@link startApp}; TOKEN_SECRET's otherwise. */
   tokenSecrets?: readonly string[];
+  /** The retention purge's clock (tests move it past RETENTION_DAYS). */
+  retentionClock?: () => number;
+  /** The accounts side of single sign-on (tests record identities); AccountService's otherwise. */
+  oidcAccounts?: OidcAccounts;
+  /** Lifetime of an OIDC sign-in under way (tests shorten it). */
+  oidcPendingTtlMs?: number;
 }
 
 export interface App {
@@ -40,11 +50,21 @@ export interface App {
   /** The instructors' live feed; also the lecture's session observer. */
   monitor: ClassMonitor;
   signer: TokenSigner;
+  /** Instructor accounts, browser sessions, API tokens, invites and reset links. */
+  accounts: AccountService;
+  /** OWN (issue 12): who owns each class, quiz, room and material. */
+  ownership: OwnershipRepository;
   quizzes: QuizRepository;
   /** Live quiz rooms: commands and phase changes (any node). */
   rooms: RoomService;
   /** This node's part of live rooms: its sockets' views, and the timers of the rooms it drives. */
   roomRuntime: RoomRuntime;
+  /** Deletion, the retention purge (periodic, one node at a time) and class export. */
+  data: DataLifecycle;
+  /** QUOTA: what accounts and classes may hold; deletion counts back down through `data`. */
+  quotas: Quotas;
+  /** QUOTA: the daily model budget per account (MODEL_DAILY_TOKENS), checked by the metered model before each call. */
+  budget: ModelBudget;
   server: LecternServer;
   /** Graceful stop: sockets and HTTP first, then services, then the store. */
   close(): Promise<void>;
@@ -85,8 +105,12 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   // A per-process secret on Redis is the bug startApp exists for: every restart would lock everyone out.
   if (!tokenSecrets) throw new Error('createApp on Redis without TOKEN_SECRET: build it with startApp (shared token secret)');
   const store = overrides.store ?? createStore({ redisUrl: config.redisUrl, logger });
-  const model = overrides.model ?? createModel(config, { metrics, store, logger, offlineTasks });
+  const budget = new ModelBudget({ store, dailyTokens: config.modelDailyTokens });
+  const model = overrides.model ?? createModel(config, { metrics, store, logger, offlineTasks, budget });
   const signer = new TokenSigner(tokenSecrets);
+  const accounts = new AccountService({ store, signup: config.signup, sessionTtlMs: config.sessionTtlMs });
+  const ownership = new OwnershipRepository(store);
+  const credentialChecks = new CredentialChecks({ ownership, accounts });
   const retrieval = new RetrievalService({
     store,
     model,
@@ -102,7 +126,10 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   const materials = createMaterialService({ config, store, model, retrieval, logger: logger.child({ part: 'materials' }) });
   const heartbeat = new NodeHeartbeat(store, nodeId, logger.child({ part: 'heartbeat' }));
   heartbeat.start();
-  const classRepository = new ClassRepository(store, heartbeat);
+  // Student data of a class (sessions with their answers and hand dialogues, the roster) is kept RETENTION_DAYS
+  // after its last write, so an instructor can review and export a class for the whole term; then it expires.
+  const studentDataMs = config.retentionDays * 24 * 60 * 60_000;
+  const classRepository = new ClassRepository(store, heartbeat, studentDataMs);
   const monitor = new ClassMonitor({ repository: classRepository, materials, logger: logger.child({ part: 'monitor' }) });
   const extra = overrides.observer;
   // The monitor always watches sessions; a test's or benchmark's observer watches alongside it.
@@ -122,12 +149,13 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     signer,
     logger: logger.child({ part: 'lecture' }),
     lectureConcurrency: config.lectureConcurrency,
+    classSessionTtlMs: studentDataMs,
     pacerWindowMs: config.pacerWindowMs,
     nodeId,
     observer,
     ...(overrides.onDelta ? { onDelta: overrides.onDelta } : {}),
   });
-  const classes = new ClassService({ repository: classRepository, monitor, signer, sessions: lectures, materials });
+  const classes = new ClassService({ repository: classRepository, monitor, signer, sessions: lectures, materials, owners: ownership });
   const quizzes = new QuizRepository(store, Date.now, logger.child({ part: 'quizzes' }));
   const roomClock = overrides.roomClock;
   const rooms = new RoomService({
@@ -146,8 +174,39 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     liveness: heartbeat,
     ...(roomClock ? { clock: roomClock } : {}),
   });
+  const quotas = new Quotas({
+    store,
+    limits: config.quotas,
+    // A room counts until it ends or its keys expire (or are deleted).
+    roomOpen: async (roomId) => {
+      const phase = await rooms.repository.phase(roomId);
+      return phase !== null && phase.phase !== 'ended';
+    },
+  });
+  const data = new DataLifecycle({
+    quotas: quotas.releases,
+    store,
+    materials,
+    retrieval,
+    sessions: lectures,
+    logger: logger.child({ part: 'data' }),
+    nodeId,
+    retentionDays: config.retentionDays,
+    ...(overrides.retentionClock ? { now: overrides.retentionClock } : {}),
+  });
+  const oidc = config.oidc
+    ? new OidcSignIn({
+        config: config.oidc,
+        store,
+        logger: logger.child({ part: 'oidc' }),
+        ...(overrides.oidcPendingTtlMs === undefined ? {} : { pendingTtlMs: overrides.oidcPendingTtlMs }),
+      })
+    : undefined;
   const server = createServer({
+    data,
     config,
+    oidc,
+    ...(overrides.oidcAccounts ? { oidcAccounts: overrides.oidcAccounts } : {}),
     store,
     model,
     logger,
@@ -160,6 +219,11 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     quizzes,
     rooms,
     roomRuntime,
+    accounts,
+    ownership,
+    credentialChecks,
+    quotas,
+    budget,
     ...(overrides.socketAdapter ? { socketAdapter: overrides.socketAdapter } : {}),
   });
 
@@ -167,6 +231,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   const close = () => {
     closing ??= (async () => {
       await server.close();
+      await data.purge.stop();
       await roomRuntime.close();
       await lectures.close();
       // After the sessions stopped: the monitor writes the progress it still owes before the store closes.
@@ -178,5 +243,6 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     return closing;
   };
   roomRuntime.start();
-  return { config, store, model, metrics, materials, retrieval, lectures, classes, monitor, signer, quizzes, rooms, roomRuntime, server, close };
+  data.purge.start();
+  return { config, store, model, metrics, materials, retrieval, lectures, classes, monitor, signer, accounts, ownership, quizzes, rooms, roomRuntime, data, quotas, budget, server, close };
 }

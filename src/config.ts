@@ -67,10 +67,44 @@ const EnvSchema = z.object({
   QUIZ_JOIN_BURST: int(1, 100_000, 120),
   QUIZ_JOIN_PER_SECOND: int(1, 100_000, 20),
   PRELOAD_SAMPLE: bool(true),
+  // LIM: limits against abuse and cost (see README "Limits").
+  RATE_WINDOW_SECONDS: int(1, 86_400, 60),
+  RATE_ADDRESS_MAX: int(1, 1_000_000, 300),
+  RATE_ACCOUNT_MAX: int(1, 1_000_000, 300),
+  RATE_STRICT_WINDOW_SECONDS: int(1, 86_400, 600),
+  RATE_AUTH_MAX: int(1, 1_000_000, 20),
+  RATE_GENERATION_MAX: int(1, 1_000_000, 30),
+  JOIN_ATTEMPT_POINTS: int(1, 1_000_000, 300),
+  JOIN_ATTEMPT_WINDOW_SECONDS: int(1, 86_400, 60),
+  JOIN_FAILURE_COST: int(1, 1_000, 5),
+  SOCKET_COMMAND_BURST: int(1, 100_000, 20),
+  SOCKET_COMMANDS_PER_SECOND: int(1, 100_000, 10),
+  MAX_SOCKETS_PER_ADDRESS: int(1, 1_000_000, 400),
+  SOCKET_AUTH_TIMEOUT_MS: int(100, 600_000, 10_000),
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, 'at least 16 characters').optional()),
   METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65_535).optional()),
   METRICS_HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
+  // Data lifecycle: how long a class's student data is kept (sessions, rosters, room results); at least 30 days.
+  RETENTION_DAYS: int(30, 36_500, 365),
+  PUBLIC_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  // Single sign-on (OpenID Connect): all three or none. http:// only for a provider on this machine (development).
+  OIDC_ISSUER: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  OIDC_CLIENT_ID: optionalString,
+  OIDC_CLIENT_SECRET: optionalString,
+  OIDC_NAME: optionalString,
+  // Accounts (issue 12, ACC)
+  SIGNUP: z.preprocess(emptyToUndefined, z.enum(['open', 'invite', 'closed']).optional()),
+  SESSION_TTL_DAYS: int(1, 365, 30),
+  // QUOTA (issue 12): per-account quotas and the daily model budget (src/quota/, src/llm/model-budget.ts).
+  MAX_MATERIALS_PER_ACCOUNT: int(1, 1_000_000, 200),
+  MAX_PDF_BYTES_PER_ACCOUNT: int(1, Number.MAX_SAFE_INTEGER, 2 * 1024 ** 3),
+  MAX_QUIZZES_PER_CLASS: int(1, 1_000_000, 200),
+  MAX_OPEN_ROOMS_PER_ACCOUNT: int(1, 1_000_000, 10),
+  MODEL_DAILY_TOKENS: int(0, Number.MAX_SAFE_INTEGER, 2_000_000),
 });
+
+/** Who may create an account: anyone, holders of an admin's invite, or nobody (the first account always may). */
+export type SignupMode = 'open' | 'invite' | 'closed';
 
 export type ModelRole = 'generation' | 'judge' | 'embedding';
 
@@ -117,11 +151,64 @@ export interface Config {
   /** `room:join` attempts per client address: burst and refill per second. */
   quizJoinLimit: { capacity: number; refillPerSecond: number };
   preloadSample: boolean;
+  /** LIM: limits against abuse and cost (src/http/rate-limit.ts, src/realtime/socket-caps.ts, command-limits.ts). */
+  rateLimits: RateLimitConfig;
   /**
    * Who may read `/metrics`: with `token`, a bearer of it (on the main port, and on the metrics port too); with
    * `port`, anyone who reaches that separate listener (on `host`, localhost by default). Neither: nobody (404).
    */
   metrics: { token: string | undefined; port: number | undefined; host: string };
+  /** Days student data with no expiry (quiz rooms' per-player results) is kept after its last write; see data/. */
+  retentionDays: number;
+  /**
+   * PUBLIC_URL: the address people reach this server at (behind a proxy, or the machine's LAN address), as an origin
+   * without a trailing slash. The quiz host's join link and QR code use it; unset, they use the address the page was
+   * opened at.
+   */
+  publicUrl: string | undefined;
+  /** OpenID Connect sign-in when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set; undefined otherwise. */
+  oidc: OidcConfig | undefined;
+  /** SIGNUP: `open` by default on the memory store (a laptop), `invite` on Redis (a school's deployment). */
+  signup: SignupMode;
+  /** How long a browser session lasts after sign-in (SESSION_TTL_DAYS). */
+  sessionTtlMs: number;
+  /** QUOTA: what one account (one class for quizzes) may hold at once; see src/quota/. */
+  quotas: QuotaLimits;
+  /** MODEL_DAILY_TOKENS: model tokens an account may spend per UTC day (0 = unlimited); see src/llm/model-budget.ts. */
+  modelDailyTokens: number;
+}
+
+export interface QuotaLimits {
+  materialsPerAccount: number;
+  pdfBytesPerAccount: number;
+  quizzesPerClass: number;
+  openRoomsPerAccount: number;
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** The sign-in button's label (OIDC_NAME), e.g. "Google Workspace". */
+  name: string;
+}
+
+export interface RateLimitConfig {
+  /** State-changing /api requests per window: per client address and per signed-in account. */
+  windowMs: number;
+  addressMax: number;
+  accountMax: number;
+  /** Sign-in/sign-up/reset, and uploads + model generation: per address and per account, in a longer window. */
+  strictWindowMs: number;
+  authMax: number;
+  generationMax: number;
+  /** Class/room join attempts per address: points per window, a success costs 1 and a failure `failureCost`. */
+  join: { points: number; windowMs: number; failureCost: number };
+  /** Socket commands per identity (session, player, host, instructor), shared by all its sockets on a node. */
+  socketCommands: { capacity: number; refillPerSecond: number };
+  /** Open connections per client address on a node, and how long one may stay without a connected namespace. */
+  maxSocketsPerAddress: number;
+  socketAuthTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -150,6 +237,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (e.OPENAI_MODEL === undefined) issues.push(missing('OPENAI_MODEL', 'the chat model, e.g. qwen3:8b'));
     if (e.OPENAI_EMBEDDING_MODEL === undefined) issues.push(missing('OPENAI_EMBEDDING_MODEL', 'e.g. nomic-embed-text'));
   }
+  issues.push(...oidcIssues(e));
   if (issues.length > 0) throw new ConfigError(issues);
   return {
     port: e.PORT,
@@ -192,6 +280,53 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     quizAnswerGraceMs: e.QUIZ_ANSWER_GRACE_MS,
     quizJoinLimit: { capacity: e.QUIZ_JOIN_BURST, refillPerSecond: e.QUIZ_JOIN_PER_SECOND },
     preloadSample: e.PRELOAD_SAMPLE,
+    rateLimits: {
+      windowMs: e.RATE_WINDOW_SECONDS * 1000,
+      addressMax: e.RATE_ADDRESS_MAX,
+      accountMax: e.RATE_ACCOUNT_MAX,
+      strictWindowMs: e.RATE_STRICT_WINDOW_SECONDS * 1000,
+      authMax: e.RATE_AUTH_MAX,
+      generationMax: e.RATE_GENERATION_MAX,
+      join: { points: e.JOIN_ATTEMPT_POINTS, windowMs: e.JOIN_ATTEMPT_WINDOW_SECONDS * 1000, failureCost: e.JOIN_FAILURE_COST },
+      socketCommands: { capacity: e.SOCKET_COMMAND_BURST, refillPerSecond: e.SOCKET_COMMANDS_PER_SECOND },
+      maxSocketsPerAddress: e.MAX_SOCKETS_PER_ADDRESS,
+      socketAuthTimeoutMs: e.SOCKET_AUTH_TIMEOUT_MS,
+    },
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
+    retentionDays: e.RETENTION_DAYS,
+    publicUrl: e.PUBLIC_URL === undefined ? undefined : new URL(e.PUBLIC_URL).href.replace(/\/+$/, ''),
+    oidc:
+      e.OIDC_ISSUER === undefined || e.OIDC_CLIENT_ID === undefined || e.OIDC_CLIENT_SECRET === undefined
+        ? undefined
+        : { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, name: e.OIDC_NAME ?? 'SSO' },
+    signup: e.SIGNUP ?? (e.REDIS_URL ? 'invite' : 'open'),
+    sessionTtlMs: e.SESSION_TTL_DAYS * 24 * 60 * 60_000,
+    quotas: {
+      materialsPerAccount: e.MAX_MATERIALS_PER_ACCOUNT,
+      pdfBytesPerAccount: e.MAX_PDF_BYTES_PER_ACCOUNT,
+      quizzesPerClass: e.MAX_QUIZZES_PER_CLASS,
+      openRoomsPerAccount: e.MAX_OPEN_ROOMS_PER_ACCOUNT,
+    },
+    modelDailyTokens: e.MODEL_DAILY_TOKENS,
   };
+}
+
+const OIDC_VARIABLES = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const;
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** A half-configured sign-in would only fail at the first click; an http issuer would send the secret in clear. */
+function oidcIssues(e: { [variable in (typeof OIDC_VARIABLES)[number]]?: string | undefined }): { variable: string; message: string }[] {
+  const given = OIDC_VARIABLES.filter((variable) => e[variable] !== undefined);
+  if (given.length === 0) return [];
+  const issues = OIDC_VARIABLES.filter((variable) => e[variable] === undefined).map((variable) => ({
+    variable,
+    message: `required with ${given.join(', ')} (single sign-on needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET)`,
+  }));
+  if (e.OIDC_ISSUER !== undefined) {
+    const issuer = new URL(e.OIDC_ISSUER);
+    if (issuer.protocol === 'http:' && !LOOPBACK_HOSTS.has(issuer.hostname)) {
+      issues.push({ variable: 'OIDC_ISSUER', message: 'must be https:// (http:// only for localhost)' });
+    }
+  }
+  return issues;
 }

@@ -47,3 +47,61 @@ export function toWireError(error: unknown): { status: number; body: WireError }
   if (isAppError(error)) return { status: error.status, body: error.toWire() };
   return { status: 500, body: { code: ErrorCode.INTERNAL, message: '서버 내부 오류가 발생했습니다.' } };
 }
+
+/**
+ * LIM: a limit was reached (429 RATE_LIMITED). `retryAfterSeconds` becomes the HTTP `Retry-After` header (see
+ * http/error-middleware.ts) and a field of the wire error, so socket clients know when to try again too.
+ */
+export class RateLimitedError extends AppError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = `요청이 너무 많습니다. ${retryAfterSeconds}초 후에 다시 시도해 주세요.`,
+  ) {
+    super(ErrorCode.RATE_LIMITED, message, { status: 429, retryable: true });
+    this.name = 'RateLimitedError';
+  }
+
+  override toWire(): WireError & { retryAfterSeconds: number } {
+    return { ...super.toWire(), retryAfterSeconds: this.retryAfterSeconds };
+  }
+}
+
+/** QUOTA: which quota a refusal names (stable, for programs); the message names it in words for people. */
+export type QuotaName = 'materials' | 'pdf-bytes' | 'quizzes-per-class' | 'open-rooms';
+
+/**
+ * QUOTA: an account (a class, for its quizzes) holds all it may (429 QUOTA_EXCEEDED). Unlike RATE_LIMITED, waiting
+ * does not help: something must be deleted (or a room ended) first, so there is no Retry-After.
+ */
+export class QuotaExceededError extends AppError {
+  constructor(
+    readonly quota: QuotaName,
+    readonly limit: number,
+    message: string,
+  ) {
+    super(ErrorCode.QUOTA_EXCEEDED, message, { status: 429 });
+    this.name = 'QuotaExceededError';
+  }
+
+  override toWire(): WireError & { quota: QuotaName; limit: number } {
+    return { ...super.toWire(), quota: this.quota, limit: this.limit };
+  }
+}
+
+/**
+ * QUOTA: the account's model budget for the UTC day is spent (429 MODEL_BUDGET_EXCEEDED), raised before a model call
+ * starts. `limit` is MODEL_DAILY_TOKENS; the message never says "토큰" (people read it).
+ */
+export class ModelBudgetExceededError extends AppError {
+  constructor(
+    readonly limit: number,
+    message = '이 계정이 오늘 쓸 수 있는 AI 사용량을 모두 사용했습니다. 사용량은 매일 오전 9시(한국 시간)에 다시 채워집니다.',
+  ) {
+    super(ErrorCode.MODEL_BUDGET_EXCEEDED, message, { status: 429 });
+    this.name = 'ModelBudgetExceededError';
+  }
+
+  override toWire(): WireError & { limit: number } {
+    return { ...super.toWire(), limit: this.limit };
+  }
+}

@@ -4,7 +4,7 @@ import express, { type Express } from 'express';
 import type { Server as SocketServer, ServerOptions } from 'socket.io';
 import type { Config } from './config.js';
 import { ErrorCode } from './protocol/wire/error-codes.js';
-import { apiNotFound, createClassesRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMetricsRouter, createMetricsServer, createQuizzesRouter, createRoomsRouter, createSessionsRouter, errorMiddleware, securityHeaders } from './http/index.js';
+import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAuthRouter, createClassesRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQuizzesRouter, createRateLimits, createRoomsRouter, createSessionsRouter, errorMiddleware, joinAttemptGuard, JoinAttempts, type OidcAccounts, securityHeaders, webSessionStarter } from './http/index.js';
 import type { LanguageModel } from './llm/index.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -13,9 +13,13 @@ import { createMonitorPort, createSocketServer, registerMonitorNamespace, regist
 import type { Store } from './store/index.js';
 import type { MaterialService } from './materials/index.js';
 import type { LectureService } from './lecture/index.js';
-import type { TokenSigner } from './auth/index.js';
+import type { AccountService, OidcSignIn, TokenSigner } from './auth/index.js';
 import type { ClassMonitor, ClassService } from './classroom/index.js';
 import type { QuizRepository, RoomRuntime, RoomService } from './quiz/index.js';
+import type { DataLifecycle } from './data/index.js';
+import type { CredentialChecks, OwnershipRepository } from './ownership/index.js';
+import type { Quotas } from './quota/index.js';
+import type { ModelBudget } from './llm/index.js';
 
 export interface ServerDeps {
   config: Config;
@@ -31,6 +35,21 @@ export interface ServerDeps {
   quizzes: QuizRepository;
   rooms: RoomService;
   roomRuntime: RoomRuntime;
+  /** Deletion, retention and export. */
+  data: DataLifecycle;
+  /** OpenID Connect sign-in when OIDC_* are configured. */
+  oidc: OidcSignIn | undefined;
+  /** The accounts side of single sign-on; the accounts service and the web session cookie unless a test replaces it. */
+  oidcAccounts?: OidcAccounts;
+  /** Instructor accounts: sessions, API tokens, invites (issue 12). */
+  accounts: AccountService;
+  /** OWN (issue 12): who owns what, and the checks of class instructor and host tokens against it. */
+  ownership: OwnershipRepository;
+  credentialChecks: CredentialChecks;
+  /** QUOTA: what accounts and classes may hold (materials, PDF bytes, quizzes per class, open rooms). */
+  quotas: Quotas;
+  /** QUOTA: the daily model budget per account; an upload is refused up front once it is spent. */
+  budget: ModelBudget;
   /** socket.io adapter for several nodes (Redis streams); in-memory when absent. */
   socketAdapter?: ServerOptions['adapter'];
 }
@@ -73,17 +92,62 @@ export function createServer(deps: ServerDeps): LecternServer {
   app.use(createHealthRouter({ store, model }));
   // On this port only with METRICS_TOKEN; otherwise 404 (METRICS_PORT serves them on a separate listener).
   app.use(createMetricsRouter({ metrics, token: deps.config.metrics.token, serve: deps.config.metrics.token !== undefined }));
-  app.use('/api/materials', createMaterialsRouter({ materials: deps.materials, logger }));
+  // Who is calling, before every /api router (the multipart materials router too): response.locals.principal.
+  const publicUrl = deps.config.publicUrl;
+  app.use('/api', authenticate({ accounts: deps.accounts, publicUrl }));
+  // Limits on state-changing /api requests (per address and account; stricter for sign-in, uploads and generation):
+  // after authenticate, which sets the principal the per-account limit counts, and before every router.
+  const limits = deps.config.rateLimits;
+  app.use('/api', createRateLimits({ store, limits }));
+  const joinAttempts = new JoinAttempts(store, limits.join);
+  // OWN (issue 12): the one authorisation function per resource kind, used by every route below.
+  const { ownership } = deps;
+  const sampleId = () => deps.materials.sampleId();
+  const access = new Authorizer({
+    signer: deps.signer,
+    ownership,
+    checks: deps.credentialChecks,
+    quizzes: deps.quizzes,
+    roomOf: (roomId) => deps.data.rooms.owner(roomId),
+    classMaterial: (classId) => deps.data.classMaterial(classId),
+    sessionMaterial: (sessionId) => deps.data.sessionMaterial(sessionId),
+    sampleId,
+  });
+  app.use('/api/materials', createMaterialsRouter({ materials: deps.materials, ownership, access, logger, quotas: deps.quotas, budget: deps.budget }));
   app.use(express.json({ limit: '256kb' }));
-  app.use('/api/sessions', createSessionsRouter({ lectures: deps.lectures, classes: deps.classes }));
-  app.use('/api/classes', createClassesRouter({ classes: deps.classes, signer: deps.signer }));
-  app.use('/api/rooms', createRoomsRouter({ rooms: deps.rooms, signer: deps.signer }));
-  app.use('/api/quizzes', createQuizzesRouter({ quizzes: deps.quizzes, signer: deps.signer, materials: deps.materials }));
+  // Class-code guessing; POST /api/sessions is a join only with a class code.
+  app.post('/api/classes/:code/join', joinAttemptGuard(joinAttempts));
+  app.get('/api/classes/:code/roster', joinAttemptGuard(joinAttempts));
+  app.post('/api/sessions', joinAttemptGuard(joinAttempts, (body) => typeof (body as { classCode?: unknown } | undefined)?.classCode === 'string'));
+  // Sign-up, sign-in (and single sign-on) end by setting the session cookie through this one function.
+  const startWebSession = webSessionStarter(deps.accounts, publicUrl);
+  app.use('/api/auth', createAuthRouter({ accounts: deps.accounts, startWebSession, publicUrl }));
+  app.use('/api/admin', createAdminRouter({ accounts: deps.accounts, publicUrl }));
+  // Deletion and export routes (DELETE /api/{classes,quizzes,rooms,materials}/:id, class export) before the others.
+  app.use('/api', createDataRouter({ data: deps.data, access, ownership, sampleId }));
+  app.use('/api/sessions', createSessionsRouter({ lectures: deps.lectures, classes: deps.classes, access }));
+  app.use('/api/classes', createClassesRouter({ classes: deps.classes, ownership, access }));
+  app.use('/api/rooms', createRoomsRouter({ rooms: deps.rooms, ownership, access, publicUrl: deps.config.publicUrl, quotas: deps.quotas }));
+  app.use('/api/quizzes', createQuizzesRouter({ quizzes: deps.quizzes, materials: deps.materials, ownership, access, quotas: deps.quotas }));
   // Generating a quiz takes a JSON body, so this part of /api/materials is mounted after the parser.
   app.use(
     '/api/materials',
-    createMaterialQuizRouter({ quizzes: deps.quizzes, signer: deps.signer, materials: deps.materials, model, logger }),
+    createMaterialQuizRouter({ quizzes: deps.quizzes, materials: deps.materials, ownership, access, model, logger, quotas: deps.quotas }),
   );
+
+  // What the pages need to know about this deployment (no secrets): the public address for join links and QR codes.
+  app.get('/api/site', (_request, response) => {
+    response.json({ publicUrl: deps.config.publicUrl ?? null });
+  });
+  // Single sign-on finds or creates the account (the issuer is the admin-configured gate) and starts the same web
+  // session as a password sign-in.
+  const oidcAccounts: OidcAccounts = deps.oidcAccounts ?? {
+    signIn: async (identity) => ({ accountId: (await deps.accounts.signInWithIdentity(identity)).accountId }),
+    startWebSession: async (response, accountId, request) => {
+      await startWebSession(response, accountId, request);
+    },
+  };
+  app.use('/api/auth/oidc', createOidcRouter({ signIn: deps.oidc, accounts: oidcAccounts, publicUrl, logger }));
 
   app.use('/api', apiNotFound);
 
@@ -94,11 +158,17 @@ export function createServer(deps: ServerDeps): LecternServer {
   app.use('/vendor', (request, response) => {
     response.status(404).json({ error: { code: ErrorCode.NOT_FOUND, message: `요청한 주소를 찾을 수 없습니다: ${request.method} ${request.originalUrl}` } });
   });
+  // Browsers ask for /favicon.ico whatever the pages link: send them to the one icon (public/favicon.svg), not a 404.
+  app.get('/favicon.ico', (_request, response) => response.redirect(301, '/favicon.svg'));
   app.use(express.static(publicDir, { extensions: ['html'] }));
   app.use(errorMiddleware(logger));
 
   const httpServer = createHttpServer(app);
-  const io = createSocketServer(httpServer, { metrics, ...(deps.socketAdapter ? { adapter: deps.socketAdapter } : {}) });
+  const io = createSocketServer(httpServer, {
+    metrics,
+    caps: { maxSocketsPerAddress: limits.maxSocketsPerAddress, authTimeoutMs: limits.socketAuthTimeoutMs },
+    ...(deps.socketAdapter ? { adapter: deps.socketAdapter } : {}),
+  });
   const namespaces = typedNamespaces(io);
   registerTutorNamespace(namespaces.tutor, {
     lectures: deps.lectures,
@@ -106,15 +176,26 @@ export function createServer(deps: ServerDeps): LecternServer {
     logger,
     presence: deps.monitor,
     multiNode: deps.socketAdapter !== undefined,
+    commandLimit: limits.socketCommands,
   });
-  registerMonitorNamespace(namespaces.monitor, { monitor: deps.monitor, classes: deps.classes, signer: deps.signer, logger });
+  registerMonitorNamespace(namespaces.monitor, {
+    monitor: deps.monitor,
+    classes: deps.classes,
+    signer: deps.signer,
+    checks: deps.credentialChecks,
+    logger,
+    commandLimit: limits.socketCommands,
+  });
   deps.monitor.attach(createMonitorPort(io));
   registerQuizNamespace(namespaces.quiz, {
     rooms: deps.rooms,
     runtime: deps.roomRuntime,
     signer: deps.signer,
+    checks: deps.credentialChecks,
     logger,
     joinLimit: deps.config.quizJoinLimit,
+    joinAttempts,
+    commandLimit: limits.socketCommands,
   });
 
   const metricsServer =

@@ -45,7 +45,7 @@ describe('token refusals across features', () => {
     for (const [namespace, attempt] of Object.entries(attempts)) {
       expect(await attempt, namespace).toEqual({
         message: 'UNAUTHORIZED',
-        data: { code: 'FORBIDDEN', reason: 'kind', message: expect.stringMatching(/토큰이 아닙니다/u) },
+        data: { code: 'FORBIDDEN', reason: 'kind', message: expect.stringMatching(/접속 권한이 아닙니다/u) },
       });
     }
   });
@@ -58,7 +58,7 @@ describe('token refusals across features', () => {
     for (const [namespace, kind] of [['/tutor', 'session'], ['/monitor', 'instructor'], ['/quiz', 'host']] as const) {
       expect(await handshakeOutcome(app.socket(namespace, { token: expired(kind) })), namespace).toEqual({
         message: 'UNAUTHORIZED',
-        data: { code: 'UNAUTHORIZED', reason: 'expired', message: '토큰이 만료되었습니다.' },
+        data: { code: 'UNAUTHORIZED', reason: 'expired', message: '접속 권한이 만료되었습니다. 처음 화면에서 다시 들어와 주세요.' },
       });
     }
   });

@@ -156,7 +156,7 @@ describe('ClassMonitor', () => {
       { sessionId: profile.id, raisedAt },
       { sessionId: profile.id, raisedAt, question: '분산은 왜 제곱하나요?' },
     ]);
-    expect((await repository.student(CLASS, profile.id))?.hand).toEqual({ raisedAt, question: '분산은 왜 제곱하나요?', acknowledged: false });
+    expect((await repository.student(CLASS, profile.id))?.hand).toEqual({ raisedAt, question: '분산은 왜 제곱하나요?', acknowledged: false, answered: false });
 
     const { at } = await monitor.acknowledge(CLASS, profile.id);
     expect(sent.filter((entry) => entry.event === 'hand:acknowledged')).toEqual([
@@ -167,7 +167,7 @@ describe('ClassMonitor', () => {
     // A repeated prompt (the assistant asking again) keeps the hand as it is.
     play(monitor, 'assistant:prompt', { text: '다시 말해 주세요' }, streaming(0));
     await settle();
-    expect((await repository.student(CLASS, profile.id))?.hand).toEqual({ raisedAt, question: '분산은 왜 제곱하나요?', acknowledged: true });
+    expect((await repository.student(CLASS, profile.id))?.hand).toEqual({ raisedAt, question: '분산은 왜 제곱하나요?', acknowledged: true, answered: false });
 
     play(monitor, 'hand:closed', { kind: 'specific' }, streaming(0));
     await settle();

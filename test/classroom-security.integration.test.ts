@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenSigner } from '../src/auth/tokens.js';
 import type { Material } from '../src/materials/index.js';
+import { defaultInstructor } from './support/accounts.js';
 import {
   connectInstructor,
   countNotices,
@@ -8,7 +9,6 @@ import {
   getJson,
   handshakeOutcome,
   joinClass,
-  MonitorClient,
   playSessionEvent,
   tamper,
   type CreatedClass,
@@ -102,10 +102,15 @@ describe('classroom security', () => {
     }
   });
 
-  it("S3: another class's instructor token, or a student token, on GET /api/classes/:id answers FORBIDDEN", async () => {
-    for (const token of [classB.instructorToken, studentA.token, app.signer.sign({ kind: 'host', sub: classA.classId }, 60_000)]) {
+  it("S3: another class's instructor token answers CLASS_NOT_FOUND (no probing), a student or host token FORBIDDEN, on GET /api/classes/:id", async () => {
+    const refusals: [string, number, string][] = [
+      [classB.instructorToken, 404, 'CLASS_NOT_FOUND'],
+      [studentA.token, 403, 'FORBIDDEN'],
+      [app.signer.sign({ kind: 'host', sub: classA.classId }, 60_000), 403, 'FORBIDDEN'],
+    ];
+    for (const [token, status, code] of refusals) {
       const reply = await getJson(`${app.url}/api/classes/${classA.classId}`, bearer(token));
-      expect([reply.status, reply.body.error?.code]).toEqual([403, 'FORBIDDEN']);
+      expect([reply.status, reply.body.error?.code]).toEqual([status, code]);
       expect(JSON.stringify(reply.body)).not.toContain(studentA.sessionId);
     }
     const own = await getJson<{ students: unknown[] }>(`${app.url}/api/classes/${classA.classId}`, bearer(classA.instructorToken));
@@ -174,12 +179,10 @@ describe('classroom security', () => {
     expect(countNotices(studentA.client, 'class:announcement')).toBe(0);
   });
 
-  it('S7: a valid instructor token of a class that does not exist gets monitor:error CLASS_NOT_FOUND and is disconnected', async () => {
-    const socket = app.socket('/monitor', { token: app.signer.sign({ kind: 'instructor', sub: 'deleted-class' }, 60_000) });
-    const monitor = new MonitorClient(socket);
-    const closed = new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
-    expect(await monitor.waitFor('monitor:error')).toMatchObject({ code: 'CLASS_NOT_FOUND' });
-    expect(await closed).toBe('io server disconnect');
+  it('S7: a valid instructor token of a class that does not exist is refused at the handshake with CLASS_NOT_FOUND', async () => {
+    const { accountId } = await defaultInstructor(app);
+    const socket = app.socket('/monitor', { token: app.signer.sign({ kind: 'instructor', sub: 'deleted-class', scope: accountId }, 60_000) });
+    expect(await handshakeOutcome(socket)).toMatchObject({ message: 'CLASS_NOT_FOUND', data: { code: 'CLASS_NOT_FOUND' } });
   });
 
   it('S8: an instructor flooding commands gets RATE_LIMITED', async () => {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { Material } from '../src/materials/index.js';
 import { JOIN_CODE_ALPHABET, type ClassInfo } from '../src/protocol/classroom.js';
+import { defaultInstructor } from './support/accounts.js';
 import { createClass, getJson, postJson, storeReady, type CreatedClass } from './support/classroom-client.js';
 import { connectedOrThrow, loadSample, samplePdfBytes } from './support/lecture-client.js';
 import { suiteRedis } from './support/redis-server.js';
@@ -94,10 +95,11 @@ describe.each(['memory', 'redis'] as const)('classes (%s store)', (store) => {
     expect(chosen.status).toBe(201);
     expect(chosen.body.materialId).toBe(material.id);
 
-    const badClass = await postJson(`${app.url}/api/classes`, { name: '반', materialId: 'missing' });
+    const { bearer: asInstructor } = await defaultInstructor(app);
+    const badClass = await postJson(`${app.url}/api/classes`, { name: '반', materialId: 'missing' }, asInstructor);
     expect([badClass.status, badClass.body.error?.code]).toEqual([404, 'MATERIAL_NOT_FOUND']);
     for (const body of [{}, { name: '' }, { name: 'x'.repeat(61) }, { name: 3 }]) {
-      const invalid = await postJson(`${app.url}/api/classes`, body);
+      const invalid = await postJson(`${app.url}/api/classes`, body, asInstructor);
       expect([invalid.status, invalid.body.error?.code], JSON.stringify(body)).toEqual([400, 'INVALID_PAYLOAD']);
     }
   });

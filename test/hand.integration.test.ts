@@ -431,7 +431,7 @@ describe.concurrent('the instructor watching', () => {
     await client.waitForEvent('assistant:prompt');
     const raised = await monitor.waitFor('hand:raised');
     expect(raised).toEqual({ sessionId, raisedAt: expect.any(Number) });
-    await poll(async () => (await roster())?.hand).toEqual({ raisedAt: raised.raisedAt, question: null, acknowledged: false });
+    await poll(async () => (await roster())?.hand).toEqual({ raisedAt: raised.raisedAt, question: null, acknowledged: false, answered: false });
     // Progress is throttled to one event a second: the state shows within the window.
     await poll(async () => (await roster())?.state, { timeout: 3_000 }).toBe('hand-raised');
     expect(await monitor.waitFor('student:progress', (progress) => progress.state === 'hand-raised')).toMatchObject({ sessionId, chapter: 0 });
@@ -442,7 +442,7 @@ describe.concurrent('the instructor watching', () => {
       question: SPECIFIC_QUESTION,
     });
     // The roster while the hand is up: over HTTP, and in the class:roster of an instructor who connects now.
-    await poll(async () => (await roster())?.hand).toEqual({ raisedAt: raised.raisedAt, question: SPECIFIC_QUESTION, acknowledged: false });
+    await poll(async () => (await roster())?.hand).toEqual({ raisedAt: raised.raisedAt, question: SPECIFIC_QUESTION, acknowledged: false, answered: false });
     const { roster: late } = await connectInstructor(app, created.instructorToken);
     expect(late.students[0]).toMatchObject({ sessionId, state: 'hand-raised', hand: { raisedAt: raised.raisedAt, question: SPECIFIC_QUESTION } });
     expect(findEvent(client.events, 'hand:closed')).toBe(-1);

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { nodeModulesDir } from '../src/paths.js';
+import { signUp } from './support/accounts.js';
 import { captureLogs } from './support/log-capture.js';
 import { startMain, type MainProcess } from './support/main-process.js';
 
@@ -67,7 +68,8 @@ describe('security headers', () => {
       expect(response.status, page).toBe(200);
       expectSecurityHeaders(response, page);
     }
-    const created = await fetch(`${url}/api/classes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: '헤더 반' }) });
+    const { bearer } = await signUp({ url });
+    const created = await fetch(`${url}/api/classes`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer }, body: JSON.stringify({ name: '헤더 반' }) });
     expect(created.status).toBe(201);
     expectSecurityHeaders(created, 'POST /api/classes');
     expectSecurityHeaders(await fetch(`${url}/healthz`), '/healthz');

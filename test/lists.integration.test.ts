@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { QuizItem } from '../src/protocol/quiz.js';
 import { plainPdf } from '../scripts/pdf-fixtures.js';
+import { defaultInstructor } from './support/accounts.js';
 import { createClass, getJson, postJson, type CreatedClass } from './support/classroom-client.js';
 import { loadSample, samplePdfBytes } from './support/lecture-client.js';
 import { sampleItems } from './support/quiz-client.js';
@@ -47,6 +48,8 @@ async function quizzesOf(target: TestApp, owner: CreatedClass, count: number, it
   const ids: string[] = [];
   for (let index = 0; index < count; index += 1) {
     const quiz = await target.quizzes.create(owner.classId, { title: `퀴즈 ${index}`, items });
+    // Written to the store directly (fast), so owned here as POST /api/quizzes would have.
+    await target.ownership.setOwner('quiz', quiz.quizId, (await defaultInstructor(target)).accountId, quiz.createdAt);
     ids.push(quiz.quizId);
   }
   return ids;
@@ -54,7 +57,8 @@ async function quizzesOf(target: TestApp, owner: CreatedClass, count: number, it
 
 describe.each(['memory', 'redis'] as const)('paginated lists (%s store)', (store) => {
   const boot = async () => {
-    app = await startTestApp(store === 'redis' ? { REDIS_URL: redis.url } : {});
+    // P1 keeps 23 rooms of one class open at once: more than the open-rooms quota's default (10).
+    app = await startTestApp({ MAX_OPEN_ROOMS_PER_ACCOUNT: '50', ...(store === 'redis' ? { REDIS_URL: redis.url } : {}) });
     return app;
   };
 
@@ -131,18 +135,19 @@ describe.each(['memory', 'redis'] as const)('paginated lists (%s store)', (store
 describe('paginated materials', () => {
   it('P1 materials come in pages, newest first', async () => {
     app = await startTestApp();
+    const { bearer: asInstructor } = await defaultInstructor(app);
     const ids: string[] = [];
     for (const pages of [2, 3, 4]) {
       const data = new FormData();
       data.append('file', new Blob([Buffer.from(await plainPdf(pages))], { type: 'application/pdf' }), `p${pages}.pdf`);
-      const uploaded = await fetch(`${app.url}/api/materials`, { method: 'POST', body: data });
+      const uploaded = await fetch(`${app.url}/api/materials`, { method: 'POST', body: data, headers: asInstructor });
       expect(uploaded.status).toBe(201);
       ids.push(((await uploaded.json()) as { id: string }).id);
     }
-    const pages = await pageThrough(`${app.url}/api/materials`, 'materials', 'id', {}, 2);
+    const pages = await pageThrough(`${app.url}/api/materials`, 'materials', 'id', asInstructor, 2);
     expect(pages.map((page) => page.length)).toEqual([2, 1]);
     expect(pages.flat()).toEqual([...ids].reverse());
-    const first = await getJson<{ materials: { chapters: unknown[] }[]; limits: unknown }>(`${app.url}/api/materials?limit=1`);
+    const first = await getJson<{ materials: { chapters: unknown[] }[]; limits: unknown }>(`${app.url}/api/materials?limit=1`, asInstructor);
     expect(first.body.limits).toBeDefined();
     expect(first.body.materials?.[0]?.chapters.length).toBeGreaterThan(0);
   });

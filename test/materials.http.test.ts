@@ -9,6 +9,7 @@ import { createApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { buildSamplePdf, SAMPLE_CHAPTERS, SAMPLE_FILENAME } from '../src/materials/sample-pdf.js';
+import { signUp, type SignedUpAccount } from './support/accounts.js';
 import { corruptPdf, encryptedPdf, plainPdf, scannedPdf, sectionedPdf, truncated } from '../scripts/pdf-fixtures.js';
 
 /** The real app (createApp) on port 0, driven over HTTP. */
@@ -40,8 +41,9 @@ function form(bytes: Uint8Array | string, filename = 'lecture.pdf', field = 'fil
   return data;
 }
 
+/** Uploads as the test's instructor account (an upload needs one since issue 12). */
 async function upload(base: string, body: FormData | string, headers: Record<string, string> = {}) {
-  const response = await fetch(`${base}/api/materials`, { method: 'POST', body, headers });
+  const response = await fetch(`${base}/api/materials`, { method: 'POST', body, headers: { ...instructor.bearer, ...headers } });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -53,8 +55,10 @@ function expectError(result: { status: number; body: Record<string, unknown> }, 
 }
 
 let small: Running;
+let instructor: SignedUpAccount;
 beforeAll(async () => {
   small = await start({ MAX_PDF_MB: '1', MAX_PDF_PAGES: '40' });
+  instructor = await signUp(small);
 });
 afterAll(() => small.close());
 
@@ -69,8 +73,9 @@ describe('POST /api/materials and reads', () => {
     expect(again).toEqual({ status: 200, body: first.body });
     const id = first.body.id as string;
 
-    const list = (await (await fetch(`${small.url}/api/materials`)).json()) as { materials: unknown[]; limits: unknown };
-    expect(list.materials).toEqual([first.body]);
+    // These bytes are the built-in sample's: listed once, flagged, for the owner and for anyone else.
+    const list = (await (await fetch(`${small.url}/api/materials`, { headers: instructor.bearer })).json()) as { materials: unknown[]; limits: unknown };
+    expect(list.materials).toEqual([{ ...first.body, sample: true }]);
     expect(list.limits).toEqual({ maxPdfBytes: 1024 * 1024, maxPdfPages: 40 });
     expect(await (await fetch(`${small.url}/api/materials/${id}`)).json()).toEqual(first.body);
 
@@ -89,7 +94,7 @@ describe('POST /api/materials and reads', () => {
     const { body } = await upload(small.url, form(await plainPdf(3)));
     const id = body.id as string;
     const get = async (suffix: string) => {
-      const response = await fetch(`${small.url}/api/materials${suffix}`);
+      const response = await fetch(`${small.url}/api/materials${suffix}`, { headers: instructor.bearer });
       return { status: response.status, body: (await response.json()) as Record<string, unknown> };
     };
     expectError(await get(`/${'f'.repeat(32)}`), 404, 'NOT_FOUND');
@@ -140,7 +145,7 @@ function streamUntilAnswered(base: string, field: string): Promise<{ status: num
     let answered = false;
     const request = httpRequest(`${base}/api/materials`, {
       method: 'POST',
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked' },
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked', ...instructor.bearer },
     });
     request.on('response', (response) => {
       answered = true;
@@ -169,8 +174,9 @@ describe('a slow parse', () => {
     const server = await start({ MAX_PDF_PAGES: '500' });
     const tight = await start({ PDF_TIMEOUT_MS: '500', MAX_PDF_PAGES: '500' });
     try {
+      const [onServer, onTight] = await Promise.all([signUp(server), signUp(tight)]);
       const started = performance.now();
-      const uploading = upload(server.url, form(big));
+      const uploading = upload(server.url, form(big), onServer.bearer);
       const timings: number[] = [];
       let done = false;
       void uploading.finally(() => (done = true));
@@ -192,7 +198,7 @@ describe('a slow parse', () => {
       expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(100);
       expect(sorted.at(-1)).toBeLessThan(Math.max(250, parseMs / 2));
 
-      expectError(await upload(tight.url, form(big)), 422, 'PDF_TIMEOUT');
+      expectError(await upload(tight.url, form(big), onTight.bearer), 422, 'PDF_TIMEOUT');
     } finally {
       await Promise.all([server.close(), tight.close()]);
     }

@@ -208,7 +208,7 @@ describe('the /monitor room', () => {
     expect(await waitForNotice(client, 'hand:acknowledged')).toEqual({ at });
     expect(await otherTab.waitFor('hand:acknowledged')).toEqual({ sessionId, at });
     const roster = await app.classes.info(created.classId);
-    expect(roster.students[0]?.hand).toEqual({ raisedAt: raised.raisedAt, question: '표준편차는 왜 제곱근을 하나요?', acknowledged: true });
+    expect(roster.students[0]?.hand).toEqual({ raisedAt: raised.raisedAt, question: '표준편차는 왜 제곱근을 하나요?', acknowledged: true, answered: false });
 
     await playSessionEvent(app, sessionId, 'hand:closed', { kind: 'vague' });
     expect(await monitor.waitFor('hand:resolved')).toEqual({ sessionId, kind: 'vague' });

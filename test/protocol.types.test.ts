@@ -2,7 +2,7 @@ import type { Socket as ClientSocket } from 'socket.io-client';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import type { SessionPort } from '../src/lecture/session-port.js';
-import type { AcknowledgePayload, AnnouncePayload, MONITOR_COMMANDS } from '../src/protocol/classroom.js';
+import type { AcknowledgePayload, AnnouncePayload, HandReplyPayload, MONITOR_COMMANDS, TranscriptRequest } from '../src/protocol/classroom.js';
 import type { JoinRoomPayload, KickPayload, QUIZ_COMMANDS, RoomOptions, SubmitAnswerPayload } from '../src/protocol/quiz.js';
 import type { AnswerSubmitPayload, HandTextPayload, SessionResumePayload, SpeedPayload, TUTOR_COMMANDS } from '../src/protocol/tutor.js';
 import type * as wire from '../src/protocol/wire/index.js';
@@ -27,7 +27,13 @@ export function serverEmits(tutor: TutorSocket, namespace: TutorNamespace, monit
   // @ts-expect-error a payload without its text
   tutor.emit('lecture:delta', { seq: 1, chapter: 0 });
   // @ts-expect-error a /monitor event on a /tutor socket
-  namespace.to('room').emit('class:roster', { classId: 'c', name: 'n', code: 'ABCDEF', students: [] });
+  namespace.to('room').emit('class:roster', { classId: 'c', name: 'n', code: 'ABCDEF', closedAt: null, students: [] });
+  namespace.to('room').emit('class:closed', { at: 1 });
+  // @ts-expect-error the instructor's reply is a numbered session event: it needs its seq
+  namespace.to('room').emit('hand:instructor-reply', { text: '답', sentAt: 1 });
+  monitor.emit('hand:answered', { sessionId: 's', text: '답', at: 1 });
+  // @ts-expect-error the monitor's class:closed carries closedAt
+  monitor.emit('class:closed', { at: 1 });
   monitor.emit('student:left', { sessionId: 's' });
   // @ts-expect-error a wrong payload type
   monitor.emit('student:left', { sessionId: 1 });
@@ -85,6 +91,8 @@ describe('protocol maps (type level; the @ts-expect-error cases are checked by n
     expectTypeOf<z.output<typeof HandTextPayload>>().toEqualTypeOf<wire.HandTextPayload>();
     expectTypeOf<z.output<typeof AnnouncePayload>>().toEqualTypeOf<wire.AnnouncePayload>();
     expectTypeOf<z.output<typeof AcknowledgePayload>>().toEqualTypeOf<wire.AcknowledgePayload>();
+    expectTypeOf<z.output<typeof TranscriptRequest>>().toEqualTypeOf<wire.TranscriptRequest>();
+    expectTypeOf<z.output<typeof HandReplyPayload>>().toEqualTypeOf<wire.HandReplyPayload>();
     expectTypeOf<z.output<typeof JoinRoomPayload>>().toEqualTypeOf<wire.JoinRoomPayload>();
     expectTypeOf<z.output<typeof SubmitAnswerPayload>>().toEqualTypeOf<wire.SubmitAnswerPayload>();
     expectTypeOf<z.output<typeof KickPayload>>().toEqualTypeOf<wire.KickPayload>();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RoomOptions, type QuizItem } from '../src/protocol/quiz.js';
 import { applyCommand, dueAt, dueTransition, remainingMs, type PhaseRecord } from '../src/quiz/room-phase.js';
-import { buildResults, resultsCsv } from '../src/quiz/room-results.js';
+import { resultsCsv } from '../src/quiz/results-csv.js';
+import { buildResults } from '../src/quiz/room-results.js';
 import type { RoomMeta } from '../src/quiz/room-repository.js';
 import { basePoints, computeStandings, streakBonus, type RecordedAnswer } from '../src/quiz/scoring.js';
 import { sampleItems } from './support/quiz-client.js';
@@ -126,7 +127,7 @@ describe('room phases', () => {
 });
 
 describe('results export', () => {
-  it('CSV has one row per player and question, choices numbered 1–4, and neutralises spreadsheet formulas', () => {
+  it('UX1 CSV: Korean headers, one row per player with choice/O-X/points per question, a question table, BOM, formula guard', () => {
     const meta: RoomMeta = {
       roomId: 'r1',
       classId: 'c1',
@@ -146,11 +147,36 @@ describe('results export', () => {
       streakBonus: true,
     });
     const csv = resultsCsv(buildResults(meta, { phase: 'ended', v: 9, endedAt: 5 }, standings));
-    expect(csv.startsWith('\ufeffrank,nickname,')).toBe(true);
-    const lines = csv.slice(1).trim().split('\r\n');
-    expect(lines).toHaveLength(1 + 2 * 2);
-    expect(lines[1]).toBe(`1,"'=HYPERLINK(""x"")",p1,1,1,true,100,1000,0,1000,1,100`);
-    expect(lines[2]).toBe(`1,"'=HYPERLINK(""x"")",p1,2,,false,,0,0,1000,1,100`);
-    expect(lines[3]).toMatch(/^2,"쉼표,이름",p2,1,,false,/);
+    expect(csv.startsWith('\ufeff순위,닉네임,총점,맞힌 문항 수,응답 시간 합계(초),1번 선택,1번 정답 여부,1번 점수,2번 선택,')).toBe(true);
+    const lines = csv.slice(1).split('\r\n');
+    expect(lines.at(-1)).toBe('');
+    // Header, two players, a blank line, the question table's header and two questions.
+    expect(lines.slice(0, -1)).toHaveLength(1 + 2 + 1 + 1 + 2);
+    const [first, second] = [items[0]!, items[1]!];
+    expect(lines[1]).toBe(`1,"'=HYPERLINK(""x"")",1000,1,0.1,1. ${first.choices[0]},O,1000,무응답,X,0,p1`);
+    // p2 answered question 2 only, with choice 1 (index 1, the right one): a place, since it scored.
+    expect(lines[2]).toMatch(new RegExp(`^2,"쉼표,이름",\\d+,1,0\\.1,무응답,X,0,2\\. ${second.choices[1]},O,\\d+,p2$`));
+    expect(lines[3]).toBe('');
+    expect(lines[4]).toBe('문항,질문,보기 1,보기 2,보기 3,보기 4,정답,응답한 사람,맞힌 사람,해설');
+    expect(lines[5]!.startsWith(`1,${first.question},${first.choices.join(',')},1. ${first.choices[0]},1,1,`)).toBe(true);
+    // Nobody leaked a runnable formula: every cell starting with = + - @ is prefixed.
+    for (const cell of csv.split(/[,\r\n]/)) expect(cell).not.toMatch(/^"?[=+@]/);
+  });
+
+  it('UX2 players at 0 share the place after the last scorer (competition ranking); when everybody is at 0 nobody places', () => {
+    const meta: RoomMeta = { roomId: 'r2', classId: 'c1', quizId: 'q1', code: '654321', title: '퀴즈', options: RoomOptions.parse({}), items: items.slice(0, 1), createdAt: 0 };
+    const options = { questionMs: 20_000, streakBonus: true };
+    const csvRanks = (standings: ReturnType<typeof computeStandings>) =>
+      resultsCsv(buildResults(meta, { phase: 'ended', v: 3, endedAt: 5 }, standings)).slice(1).split('\r\n').slice(1, 4).map((line) => line.split(',')[0]);
+
+    // p3 scores; p1 (wrong, faster) and p2 (no answer) tie at 0: both 2nd, not 2nd and 3rd by speed or join order.
+    const one = computeStandings(meta.items, players, answersOf({ p1: { choice: 3, responseMs: 100 }, p3: { choice: 0, responseMs: 900 } }), 0, options);
+    expect(Object.fromEntries(one.rows.map((row) => [row.playerId, row.rank]))).toEqual({ p3: 1, p1: 2, p2: 2 });
+    expect(csvRanks(one)).toEqual(['1', '2', '2']);
+
+    // Nobody scored: all share rank 1 in the JSON, and the CSV shows no rank at all (never "1" for a 0).
+    const none = computeStandings(meta.items, players, answersOf({ p1: { choice: 3, responseMs: 100 } }), 0, options);
+    expect(none.rows.map((row) => row.rank)).toEqual([1, 1, 1]);
+    expect(csvRanks(none)).toEqual(['', '', '']);
   });
 });

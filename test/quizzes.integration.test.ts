@@ -113,9 +113,9 @@ describe('quiz authoring over HTTP', () => {
     expectError(await getJson(`${app.url}/api/quizzes/${quizId}`, student), 403, ErrorCode.FORBIDDEN);
     expectError(await postJson(`${app.url}/api/materials/${material.id}/quiz`, {}, student), 403, ErrorCode.FORBIDDEN);
 
-    // Another class's instructor cannot read the quiz, and nothing was stored by the refused requests.
+    // Another class's instructor cannot read the quiz (404: no probing), and nothing was stored by the refused requests.
     const foreign = await getJson(`${app.url}/api/quizzes/${quizId}`, bearer(other.instructorToken));
-    expectError(foreign, 403, ErrorCode.FORBIDDEN);
+    expectError(foreign, 404, ErrorCode.QUIZ_NOT_FOUND);
     expect(JSON.stringify(foreign.body)).not.toContain('평균');
     expect((await app.quizzes.listByClass(owner.classId, { limit: 50 })).items).toHaveLength(1);
   });
@@ -149,7 +149,7 @@ describe('quiz authoring over HTTP', () => {
       ['no items', { title: '퀴즈', items: [] }],
       ['no title', { items: ITEMS }],
       ['a blank title', { title: '   ', items: ITEMS }],
-      ['an extra field', { title: '퀴즈', items: ITEMS, classId: 'someone-else' }],
+      ['an extra field', { title: '퀴즈', items: ITEMS, ownerId: 'someone-else' }],
       ['an extra item field', withItem({ hint: '힌트' })],
       ['51 items', { title: '퀴즈', items: Array.from({ length: 51 }, (_, index) => ({ ...first, question: `문제 ${index}` })) }],
       ['not JSON', '{"title": "퀴즈", '],

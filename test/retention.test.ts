@@ -109,3 +109,52 @@ describe('K1: a key gets its TTL with the write that creates it', () => {
     await memory.close();
   });
 });
+
+describe('K4: a class student data lives RETENTION_DAYS, self-study a week', () => {
+  const day = 24 * 60 * 60_000;
+  const year = 365 * day;
+  /** Remaining TTL in whole days (rounded up: a write just happened). */
+  const daysLeft = async (store: Store, key: string) => Math.ceil((await store.pttl(key)) / day);
+
+  it('K4 a class session keeps its record, log, transcript and inbox for RETENTION_DAYS on every write, from any node; a self-study session 7 days', async () => {
+    const store = new MemoryStore();
+    const driver = new SessionRepository(store, undefined, year);
+    await driver.create({ id: 'class-s', materialId: 'm1', nickname: '민지', classId: 'c1', createdAt: 1 }, 25);
+    await driver.create({ id: 'alone-s', materialId: 'm1', nickname: '혼자', createdAt: 1 }, 25);
+    for (const id of ['class-s', 'alone-s']) {
+      await driver.appendLog(id, { seq: 1, event: { event: 'lecture:chapter-start', payload: { chapter: 0, title: '1장' } } });
+      await driver.appendTranscript(id, { type: 'student', chapter: 0, at: 0, text: '질문' });
+    }
+    // Another node (a fresh repository that never created or loaded the session) writes to it: an instructor's reply.
+    const monitorNode = new SessionRepository(store, undefined, year);
+    await monitorNode.postInstructorReply('class-s', { text: '좋은 질문이에요', sentAt: 2 });
+    await monitorNode.markDelivered('class-s', '0-1');
+    for (const key of [keys.session('class-s'), keys.sessionLog('class-s'), keys.sessionTranscript('class-s'), keys.sessionInbox('class-s')]) {
+      expect(await daysLeft(store, key)).toBe(365);
+    }
+    for (const key of [keys.session('alone-s'), keys.sessionLog('alone-s'), keys.sessionTranscript('alone-s')]) {
+      expect(await daysLeft(store, key)).toBe(7);
+    }
+    // A node that loads the session keeps the class's keep-time when it saves the state.
+    const resumingNode = new SessionRepository(store, undefined, year);
+    expect((await resumingNode.load('class-s'))?.profile.classId).toBe('c1');
+    await resumingNode.saveState('class-s', { kind: 'idle' });
+    await resumingNode.touch('class-s');
+    expect(await daysLeft(store, keys.session('class-s'))).toBe(365);
+    await store.close();
+  });
+
+  it('K4 the roster of a class lives as long as its students data (never less than 30 days)', async () => {
+    const store = new MemoryStore();
+    const classes = new ClassRepository(store, SINGLE_NODE, year);
+    await classes.reserveNickname('c1', '민지', 's1');
+    await classes.addStudent('c1', { sessionId: 's1', nickname: '민지', joinedAt: 1 });
+    for (const key of [keys.classNicknames('c1'), keys.classStudents('c1'), keys.classStudent('c1', 's1')]) {
+      expect(await daysLeft(store, key)).toBe(365);
+    }
+    const short = new ClassRepository(store, SINGLE_NODE, 3 * day);
+    await short.addStudent('c2', { sessionId: 's2', nickname: '하나', joinedAt: 1 });
+    expect(await daysLeft(store, keys.classStudent('c2', 's2'))).toBe(30);
+    await store.close();
+  });
+});

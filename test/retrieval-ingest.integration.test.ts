@@ -2,6 +2,7 @@ import { describe, expect, it, type TestContext } from 'vitest';
 import type { Material } from '../src/materials/types.js';
 import { keys } from '../src/store/keys.js';
 import { fixturePdf, SAFETY_HANDBOOK, TRADE_HANDBOOK, type FixtureMaterial } from '../scripts/retrieval-fixtures.js';
+import { defaultInstructor } from './support/accounts.js';
 import { embedEntries, fakeEmbedding, FakeGemini, type FakeReply, type RecordedRequest } from './support/fake-gemini.js';
 import { storeReady } from './support/classroom-client.js';
 import { promptOf } from './support/lecture-gemini.js';
@@ -19,7 +20,8 @@ const redis = suiteRedis();
 async function upload(app: TestApp, material: FixtureMaterial): Promise<Material> {
   const form = new FormData();
   form.append('file', new Blob([await fixturePdf(material)], { type: 'application/pdf' }), `${material.title}.pdf`);
-  const response = await fetch(`${app.url}/api/materials`, { method: 'POST', body: form });
+  const { bearer } = await defaultInstructor(app);
+  const response = await fetch(`${app.url}/api/materials`, { method: 'POST', body: form, headers: bearer });
   const body = (await response.json()) as unknown;
   expect(response.status, JSON.stringify(body)).toBe(201);
   return body as Material;

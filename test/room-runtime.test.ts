@@ -69,7 +69,7 @@ describe('RoomRuntime driven through RoomMember (no sockets)', () => {
   });
 
   async function roomWithPlayer() {
-    const { roomId } = await service.create(quiz.classId, { quizId: quiz.quizId, options: RoomOptions.parse({ previewSeconds: 0 }) });
+    const { roomId } = await service.create(quiz.classId, { quizId: quiz.quizId, options: RoomOptions.parse({ previewSeconds: 0 }) }, 'account-1');
     const { code } = await service.meta(roomId);
     const joined = await service.join(code, '민지');
     const hostConnection = new FakeMember('host-1');

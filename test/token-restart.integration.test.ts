@@ -5,7 +5,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { QuestionPayload } from '../src/protocol/quiz.js';
 import type { RoomResults } from '../src/quiz/room-results.js';
 import { keys } from '../src/store/keys.js';
-import { createClass, getJson, postJson } from './support/classroom-client.js';
+import { getJson, postJson, type CreatedClass } from './support/classroom-client.js';
+import { signUp } from './support/accounts.js';
 import { connectedOrThrow, LectureClient, samplePdfBytes } from './support/lecture-client.js';
 import { startMain, type MainProcess } from './support/main-process.js';
 import { joinRoom, openHost, sampleItems, type QuizClient } from './support/quiz-client.js';
@@ -48,8 +49,11 @@ describe('tokens across a restart with no TOKEN_SECRET', () => {
     // ---- before the restart: material and class on A, the student on B (B checks A's tokens).
     const upload = new FormData();
     upload.append('file', new Blob([Buffer.from(await samplePdfBytes())], { type: 'application/pdf' }), 'sample.pdf');
-    const material = (await (await fetch(`${a.url}/api/materials`, { method: 'POST', body: upload })).json()) as { id: string };
-    const created = await createClass(a, { name: '재시작 반', materialId: material.id });
+    const owner = await signUp(a);
+    const material = (await (await fetch(`${a.url}/api/materials`, { method: 'POST', body: upload, headers: owner.bearer })).json()) as { id: string };
+    const made = await postJson<CreatedClass>(`${a.url}/api/classes`, { name: '재시작 반', materialId: material.id }, owner.bearer);
+    expect(made.status).toBe(201);
+    const created = made.body as CreatedClass;
     const bearer = { authorization: `Bearer ${created.instructorToken}` };
     const joined = await postJson<{ sessionId: string; token: string }>(`${b.url}/api/classes/${created.code}/join`, { nickname: '철수' });
     expect(joined.status).toBe(201);

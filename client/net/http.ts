@@ -1,7 +1,84 @@
 /**
- * HTTP helpers the pages share: the paginated list endpoints (see docs/PROTOCOL.md, "Lists") and the wording of a
- * request that never reached the server.
+ * HTTP helpers the pages share: the one place every page request goes through (same-origin cookies, and the CSRF
+ * header on state-changing requests that the instructor's session cookie authorises), the paginated list endpoints
+ * (see docs/PROTOCOL.md, "Lists") and the wording of a request that never reached the server.
  */
+import { ERROR_MESSAGES } from '../../src/protocol/wire/index.js';
+
+/**
+ * The session's CSRF token (from sign-in, sign-up or `GET /api/auth/me`), kept in memory only: a script on another
+ * site can make the browser send the cookie but can never read this value, so it cannot forge the header.
+ */
+let csrfToken: string | null = null;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function setCsrfToken(token: string | null): void {
+  csrfToken = token;
+}
+
+/** The header a state-changing request needs (for XMLHttpRequest uploads, which cannot use `apiFetch`). */
+export function csrfHeaders(): Record<string, string> {
+  return csrfToken ? { 'x-csrf-token': csrfToken } : {};
+}
+
+/**
+ * fetch with the account's cookie and, on POST/PUT/PATCH/DELETE, its CSRF token. A state-changing request of a page
+ * that has not learned the token (a student's page, in a browser where an instructor is also signed in) goes without
+ * the cookie: the server would refuse a cookie without its token (CSRF_INVALID), and as a guest it is what it means.
+ * Sign-in, sign-up and reset pass `credentials` themselves: their answer sets the session cookie.
+ */
+export function apiFetch(path: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  const method = (init.method ?? 'GET').toUpperCase();
+  const changes = !SAFE_METHODS.has(method);
+  if (changes) for (const [name, value] of Object.entries(csrfHeaders())) headers.set(name, value);
+  return fetch(path, { credentials: changes && !csrfToken ? 'omit' : 'same-origin', ...init, headers });
+}
+
+/** An error answer: the Korean message to show and the stable code to branch on. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A JSON request through `apiFetch` (a `body` is sent as JSON); the answer's body, or an `ApiError` with the
+ * server's Korean message (or the protocol's sentence for its code, or `fallback`).
+ */
+export async function apiJson<T extends object>(
+  path: string,
+  {
+    method = 'GET',
+    body,
+    headers = {},
+    fallback = '요청을 처리하지 못했습니다.',
+    credentials,
+  }: { method?: string; body?: unknown; headers?: Record<string, string>; fallback?: string; credentials?: RequestCredentials } = {},
+): Promise<T> {
+  let response: Response;
+  try {
+    response = await apiFetch(path, {
+      method,
+      ...(credentials ? { credentials } : {}),
+      headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  } catch {
+    throw new ApiError('서버에 연결할 수 없습니다.', 0, undefined);
+  }
+  const data = await jsonBody<T>(response);
+  if (!response.ok) {
+    const code = data.error?.code;
+    const byCode = code !== undefined ? (ERROR_MESSAGES as Record<string, string | undefined>)[code] : undefined;
+    throw new ApiError(data.error?.message || byCode || `${fallback} (HTTP ${response.status})`, response.status, code);
+  }
+  return data;
+}
 
 /** Largest page a list endpoint serves. */
 export const PAGE_LIMIT = 50;
@@ -36,11 +113,11 @@ export async function jsonBody<T extends object = Record<string, unknown>>(respo
 export async function fetchPage<Item>(
   path: string,
   key: string,
-  options: { cursor?: string | null; limit?: number; headers?: Record<string, string> } = {},
+  options: { cursor?: string | null; limit?: number; headers?: Record<string, string>; query?: Record<string, string> } = {},
 ): Promise<Page<Item>> {
-  const query = new URLSearchParams({ limit: String(options.limit ?? PAGE_LIMIT) });
+  const query = new URLSearchParams({ ...options.query, limit: String(options.limit ?? PAGE_LIMIT) });
   if (options.cursor) query.set('cursor', options.cursor);
-  const response = await fetch(`${path}?${query}`, { headers: options.headers ?? {} });
+  const response = await apiFetch(`${path}?${query}`, { headers: options.headers ?? {} });
   const body = await jsonBody(response);
   if (!response.ok) throw new Error(body.error?.message || `목록을 불러오지 못했습니다 (HTTP ${response.status}).`);
   const items = body[key];
@@ -58,4 +135,15 @@ export async function fetchAllPages<Item>(path: string, key: string, options: { 
     cursor = page.nextCursor;
   } while (cursor);
   return items;
+}
+
+/**
+ * `DELETE path` (204, or 404 when it is already gone: either way it no longer exists). Throws with the server's
+ * Korean message otherwise (e.g. ROOM_LIVE while a quiz room is being played).
+ */
+export async function deleteResource(path: string, headers: Record<string, string> = {}): Promise<void> {
+  const response = await apiFetch(path, { method: 'DELETE', headers });
+  if (response.ok || response.status === 404) return;
+  const body = await jsonBody(response);
+  throw new Error(body.error?.message || `지우지 못했습니다 (HTTP ${response.status}).`);
 }

@@ -111,6 +111,8 @@ function connect(current: StoredSession): void {
     classNotice: (notice) => {
       if (notice.name === 'class:announcement') {
         if (typeof notice.payload.text === 'string') showAnnouncement(notice.payload.text, notice.payload.at);
+      } else if (notice.name === 'class:closed') {
+        showAnnouncement('선생님이 수업을 마쳤습니다. 지금까지의 강의는 계속 볼 수 있어요.', notice.payload.at, 'closed');
       } else if (!hand.acknowledged()) {
         showAnnouncement('선생님이 손 든 것을 확인했어요', Date.now(), 'ack');
       }
@@ -228,6 +230,11 @@ function apply(event: SessionEvent): void {
       enterHandPhase();
       hand.check(event.payload);
       break;
+    case 'hand:instructor-reply':
+      view.flush();
+      hand.instructorSays(event.payload.text);
+      hand.scrollToEnd();
+      break;
     case 'hand:closed':
       view.flush();
       hand.closed(event.payload);
@@ -308,7 +315,7 @@ pauseButton.addEventListener('click', async () => {
 function setSpeed(value: number): void {
   speedInput.value = String(value);
   speedValue.textContent = String(value);
-  speedInput.setAttribute('aria-valuetext', `초당 ${value}토큰`);
+  speedInput.setAttribute('aria-valuetext', `초당 ${value}조각`);
 }
 
 speedInput.addEventListener('input', () => setSpeed(Number(speedInput.value)));

@@ -2,9 +2,11 @@
 // (host/setup.ts: pick or make a quiz, open a room); `#room=<id>` of a room this browser hosts → the live room
 // (host/room.ts). The host token is kept in localStorage under the room id and the room id sits in the hash, so a
 // reload reconnects and the server's `room:state` snapshot redraws whatever phase the room is in.
+import { requireSignedIn } from '../ui/account-header.js';
 import { $ } from '../ui/dom.js';
 import { hostedRooms } from '../ui/stored-lists.js';
 import { closeRoom, openRoom } from './host/room.js';
+import { loadPublicAddress } from './host/public-address.js';
 import { showSetup } from './host/setup.js';
 
 const setup = $('setup');
@@ -36,4 +38,6 @@ function showSetupScreen(notice = ''): void {
 }
 
 window.addEventListener('hashchange', route);
-route();
+// The join link needs PUBLIC_URL before the lobby draws it: one small request, then the screen.
+// Signed-out visitors go to sign-in first (the classes and quizzes are the account's).
+void requireSignedIn().then(loadPublicAddress).then(route);

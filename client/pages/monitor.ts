@@ -1,10 +1,14 @@
-// Instructor monitor: create a class (or open one made on this browser), show its join code, and watch the class
-// live over socket.io (`/monitor`, instructor token): the roster grid, the raised-hands queue with the "확인" button,
-// and announcements to every student. Classes live in localStorage, so a reload keeps the room. After a reconnect the
-// server sends a fresh `class:roster` (or replays what was missed), so the page simply replaces or upserts what it
-// shows. Server text reaches the DOM as textContent only.
+// Instructor monitor: create a class or open one of "내 수업" (GET /api/classes, the account's cookie), show its join
+// code, and watch the class live over socket.io (`/monitor`, the class's instructor token, fetched fresh from
+// GET /api/classes/:id on every load and never stored): the roster grid (a student's transcript on "기록 보기"), the
+// raised-hands queue with "확인" and a direct reply, announcements to every student, and closing the class or
+// replacing its join code. `?class=<id>` opens a class; localStorage only remembers the last one opened. After a
+// reconnect the server sends a fresh `class:roster` (or replays what was missed), so the page simply replaces or
+// upserts what it shows. Server text reaches the DOM as textContent only.
 import type { Material } from '../../src/materials/types.js';
-import { fetchAllPages, jsonBody, requestFailure } from '../net/http.js';
+import { classesPage, createClass, openClass as fetchClass, type ClassSummary, type OpenedClass } from '../net/classes.js';
+import { apiFetch, deleteResource, fetchAllPages, requestFailure } from '../net/http.js';
+import { requireSignedIn } from '../ui/account-header.js';
 import { closeSocket, watchConnection } from '../net/lifecycle.js';
 import type { MonitorCommands, MonitorSocket } from '../net/monitor-protocol.js';
 import { openSocket, sendCommand } from '../net/socket.js';
@@ -14,9 +18,11 @@ import { whileBusy, wireTextForm } from '../ui/forms.js';
 import { errorText } from '../ui/messages.js';
 import { createdLabel, rememberedItem } from '../ui/remembered-list.js';
 import { actionButton, statusLine } from '../ui/screens.js';
-import { CURRENT_CLASS_KEY, storedClasses, type StoredClass } from '../ui/stored-lists.js';
+import { CURRENT_CLASS_KEY } from '../ui/stored-lists.js';
 import { QuizRooms } from './monitor/quiz-rooms.js';
+import { ClassControls } from './monitor/class-controls.js';
 import { Roster, clock } from './monitor/roster.js';
+import { TranscriptPanel } from './monitor/transcript-panel.js';
 
 const setup = $('setup');
 const createForm = $<HTMLFormElement>('create-form');
@@ -43,24 +49,48 @@ const announceError = $('announce-error');
 const announceLog = $('announce-log');
 const quizRoomNew = $<HTMLAnchorElement>('quiz-room-new');
 const QUIZ_ROOMS_REFRESH_MS = 20_000;
-const UNAUTHORIZED = '강사 토큰이 유효하지 않거나 만료되었습니다.';
+const UNAUTHORIZED = '강사 접속 권한이 유효하지 않거나 만료되었습니다.';
 
 /** The open class. */
-let current: StoredClass | null = null;
+let current: OpenedClass | null = null;
+let classesCursor: string | null = null;
+const classesMore = $<HTMLButtonElement>('class-list-more');
 let socket: MonitorSocket | null = null;
 let ticker: ReturnType<typeof setInterval> | undefined;
 let roomsTicker: ReturnType<typeof setInterval> | undefined;
 let quizRoomsReload: ReturnType<typeof setTimeout> | undefined;
 let materialsById = new Map<string, Material>();
 
-const roster = new Roster(async (sessionId) => {
-  const ack = await sendCommand<MonitorCommands, 'hand:acknowledge'>(socket, 'hand:acknowledge', { sessionId });
-  return ack.ok ? null : errorText(ack.error, '확인을 보내지 못했습니다.');
+const transcript = new TranscriptPanel(async (sessionId, cursor) => {
+  const ack = await sendCommand<MonitorCommands, 'student:transcript'>(socket, 'student:transcript', { sessionId, ...(cursor ? { cursor } : {}) });
+  return ack.ok ? ack : errorText(ack.error, '기록을 불러오지 못했습니다.');
+});
+const roster = new Roster({
+  acknowledge: async (sessionId) => {
+    const ack = await sendCommand<MonitorCommands, 'hand:acknowledge'>(socket, 'hand:acknowledge', { sessionId });
+    return ack.ok ? null : errorText(ack.error, '확인을 보내지 못했습니다.');
+  },
+  reply: async (sessionId, text) => {
+    const ack = await sendCommand<MonitorCommands, 'hand:reply'>(socket, 'hand:reply', { sessionId, text });
+    return ack.ok ? null : errorText(ack.error, '답을 보내지 못했습니다.');
+  },
+  open: (sessionId, nickname) => void transcript.open(sessionId, nickname),
 });
 const quizRooms = new QuizRooms(() => current);
+const controls = new ClassControls({
+  command: (name) => sendCommand<MonitorCommands, typeof name>(socket, name, {}),
+  className: () => current?.name ?? '',
+  rotated: (code) => updateCode(code),
+});
+
+/** The class has a new join code (this tab rotated it, or another tab did). */
+function updateCode(code: string): void {
+  if (!current || current.code === code) return;
+  current = { ...current, code };
+  showClassHead(current);
+}
 
 function forgetClass(classId: string): void {
-  storedClasses.forget(classId);
   if (localStorage.getItem(CURRENT_CLASS_KEY) === classId) localStorage.removeItem(CURRENT_CLASS_KEY);
 }
 
@@ -72,7 +102,7 @@ async function showSetup(): Promise<void> {
   room.hidden = true;
   setup.hidden = false;
   document.title = '강사 모니터 — lectern';
-  renderClassList();
+  void loadClassList();
   await loadMaterials();
 }
 
@@ -92,23 +122,50 @@ async function loadMaterials(): Promise<void> {
   if (materials.length === 0) createError.textContent = '올린 강의 자료가 없습니다. 자료를 먼저 올리거나 "정하지 않음"으로 만들 수 있어요.';
 }
 
-function renderClassList(): void {
-  const classes = storedClasses.all();
-  classListEmpty.hidden = classes.length > 0;
-  classList.replaceChildren(
-    ...classes.map((entry) => {
-      const open = element('button', { type: 'button', 'data-testid': 'open-class', text: '열기', 'aria-label': `${entry.name} 수업 열기` });
-      open.addEventListener('click', () => void openClass(entry));
-      const remove = actionButton('목록에서 지우기', () => {
-        if (!window.confirm(`"${entry.name}" 수업을 이 브라우저의 목록에서 지울까요? 수업 자체는 지워지지 않지만, 다시 열 수 없게 됩니다.`)) return;
-        forgetClass(entry.classId);
-        renderClassList();
-      });
-      remove.setAttribute('aria-label', `${entry.name} 수업을 목록에서 지우기`);
-      const created = createdLabel(entry.createdAt);
-      return rememberedItem('class', entry.classId, entry.name, `코드 ${entry.code}${created ? ` · ${created}` : ''}`, [open, remove]);
-    }),
-  );
+/** "내 수업" from the server: the first page, or with `more` the next one appended. */
+async function loadClassList(more = false): Promise<void> {
+  let page;
+  try {
+    page = await classesPage(more ? classesCursor : null, 20);
+  } catch (error) {
+    createError.textContent = requestFailure(error);
+    return;
+  }
+  classesCursor = page.nextCursor;
+  classesMore.hidden = !classesCursor;
+  const items = page.items.map(classItem);
+  if (more) classList.append(...items);
+  else classList.replaceChildren(...items);
+  classListEmpty.hidden = classList.childElementCount > 0;
+}
+
+function classItem(entry: ClassSummary): HTMLLIElement {
+  const open = element('button', { type: 'button', 'data-testid': 'open-class', text: '열기', 'aria-label': `${entry.name} 수업 열기` });
+  open.addEventListener('click', () => void openById(entry.classId));
+  const destroy = actionButton('수업 삭제', () => void deleteClass(entry, destroy));
+  destroy.setAttribute('aria-label', `${entry.name} 수업 삭제`);
+  destroy.dataset.testid = 'delete-class';
+  const created = createdLabel(entry.createdAt);
+  const details = `코드 ${entry.code} · 학생 ${entry.studentCount}명${entry.closed ? ' · 끝난 수업' : ''}${created ? ` · ${created}` : ''}`;
+  return rememberedItem('class', entry.classId, entry.name, details, [open, destroy]);
+}
+
+classesMore.addEventListener('click', () => void loadClassList(true));
+
+/** Deletes the class on the server, after the instructor confirms what goes with it (docs/PROTOCOL.md). */
+async function deleteClass(entry: ClassSummary, button: HTMLButtonElement): Promise<void> {
+  const question = `"${entry.name}" 수업을 삭제할까요?\n학생 명단, 학생들의 답변과 손들기 대화, 이 수업의 퀴즈와 퀴즈 결과가 모두 지워지며 되돌릴 수 없습니다.`;
+  if (!window.confirm(question)) return;
+  createError.textContent = '';
+  await whileBusy(button, '삭제하는 중…', async () => {
+    try {
+      await deleteResource(`/api/classes/${encodeURIComponent(entry.classId)}`);
+      forgetClass(entry.classId);
+      await loadClassList();
+    } catch (error) {
+      createError.textContent = requestFailure(error);
+    }
+  });
 }
 
 createForm.addEventListener('submit', async (event) => {
@@ -123,16 +180,9 @@ createForm.addEventListener('submit', async (event) => {
   const materialId = materialSelect.value || undefined;
   await whileBusy(createButton, '만드는 중…', async () => {
     try {
-      const response = await fetch('/api/classes', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name, ...(materialId ? { materialId } : {}) }),
-      });
-      const body = await jsonBody<{ classId: string; code: string; instructorToken: string }>(response);
-      if (!response.ok) throw new Error(errorText(body.error, '수업을 만들지 못했습니다.'));
-      const entry: StoredClass = { classId: body.classId, code: body.code, instructorToken: body.instructorToken, name, materialId: materialId ?? null, createdAt: Date.now() };
-      storedClasses.remember(entry);
+      const entry = await createClass(name, materialId ?? null);
       nameInput.value = '';
+      history.replaceState(null, '', `?class=${encodeURIComponent(entry.classId)}`);
       await openClass(entry);
     } catch (error) {
       createError.textContent = requestFailure(error);
@@ -142,7 +192,23 @@ createForm.addEventListener('submit', async (event) => {
 
 // ---- the room ------------------------------------------------------------------------------------------------------
 
-async function openClass(entry: StoredClass): Promise<void> {
+/** Opens one of the account's classes with a fresh instructor token from the server. */
+async function openById(classId: string): Promise<void> {
+  let entry: OpenedClass;
+  try {
+    entry = await fetchClass(classId);
+  } catch (error) {
+    forgetClass(classId);
+    history.replaceState(null, '', location.pathname);
+    await showSetup();
+    createError.textContent = requestFailure(error);
+    return;
+  }
+  history.replaceState(null, '', `?class=${encodeURIComponent(classId)}`);
+  await openClass(entry);
+}
+
+async function openClass(entry: OpenedClass): Promise<void> {
   closeRoom();
   current = { ...entry };
   try {
@@ -155,6 +221,8 @@ async function openClass(entry: StoredClass): Promise<void> {
   roomErrorLine.hide();
   showClassHead(current);
   roster.reset();
+  transcript.close();
+  controls.reset();
   announceLog.replaceChildren();
   void loadChapters(entry.materialId);
   connect(current);
@@ -165,7 +233,7 @@ async function openClass(entry: StoredClass): Promise<void> {
   roomsTicker = setInterval(() => void quizRooms.load(), QUIZ_ROOMS_REFRESH_MS);
 }
 
-function showClassHead(entry: StoredClass): void {
+function showClassHead(entry: OpenedClass): void {
   document.title = `${entry.name} — lectern 강사 모니터`;
   classTitle.textContent = entry.name;
   joinCode.textContent = entry.code;
@@ -179,7 +247,7 @@ async function loadChapters(materialId: string | null): Promise<void> {
   classMaterialTitle.textContent = materialId ? '' : '강의 자료: 학생이 직접 고름';
   if (!materialId) return;
   try {
-    const material = materialsById.get(materialId) ?? ((await (await fetch(`/api/materials/${encodeURIComponent(materialId)}`)).json()) as Material | undefined);
+    const material = materialsById.get(materialId) ?? ((await (await apiFetch(`/api/materials/${encodeURIComponent(materialId)}`)).json()) as Material | undefined);
     if (!material?.chapters || current?.materialId !== materialId) return;
     roster.setChapters(new Map(material.chapters.map((chapter, position) => [chapter.index, { number: position + 1, title: chapter.title }])));
     classMaterialTitle.textContent = `강의 자료: ${material.title} · 챕터 ${material.chapters.length}개`;
@@ -196,7 +264,7 @@ function closeRoom(): void {
   current = null;
 }
 
-function connect(entry: StoredClass): void {
+function connect(entry: OpenedClass): void {
   const live: MonitorSocket = openSocket('/monitor', entry.instructorToken);
   socket = live;
   watchConnection(live, {
@@ -208,11 +276,11 @@ function connect(entry: StoredClass): void {
       showRoomError(`이 수업을 열 수 없습니다: ${data?.message ?? UNAUTHORIZED}`, true);
     },
   });
-  live.on('class:roster', ({ classId, name, code, students }) => {
+  live.on('class:roster', ({ classId, name, code, closedAt, students }) => {
     if (!current || classId !== current.classId) return;
+    controls.showClosed(closedAt);
     if (name !== current.name || code !== current.code) {
       current = { ...current, name, code };
-      storedClasses.remember(current);
       showClassHead(current);
     }
     roster.replace(students);
@@ -233,13 +301,24 @@ function connect(entry: StoredClass): void {
     const previous = roster.get(sessionId)?.hand;
     const same = previous && previous.raisedAt === raisedAt;
     roster.patch(sessionId, {
-      hand: { raisedAt, question: question ?? (same ? previous.question : null), acknowledged: same ? previous.acknowledged : false },
+      hand: {
+        raisedAt,
+        question: question ?? (same ? previous.question : null),
+        acknowledged: same ? previous.acknowledged : false,
+        answered: same ? previous.answered : false,
+      },
     });
   });
   live.on('hand:resolved', ({ sessionId, kind }) => {
     const question = roster.get(sessionId)?.hand?.question ?? null;
     roster.patch(sessionId, { hand: null, resolved: { kind, at: Date.now(), question } });
   });
+  live.on('hand:answered', ({ sessionId, text, at }) => {
+    roster.answered(sessionId, text, at);
+    if (transcript.openFor === sessionId) void transcript.refresh();
+  });
+  live.on('class:closed', ({ closedAt }) => controls.showClosed(closedAt));
+  live.on('class:code', ({ code }) => updateCode(code));
   live.on('hand:acknowledged', ({ sessionId }) => {
     const hand = roster.get(sessionId)?.hand;
     if (hand) roster.patch(sessionId, { hand: { ...hand, acknowledged: true } });
@@ -251,7 +330,7 @@ function showRoomError(message: string, offerForget = false): void {
   let forget: HTMLButtonElement | null = null;
   if (offerForget && current) {
     const { classId } = current;
-    forget = actionButton('목록에서 지우고 돌아가기', () => {
+    forget = actionButton('수업 목록으로 돌아가기', () => {
       forgetClass(classId);
       void showSetup();
     });
@@ -293,15 +372,21 @@ copyButton.addEventListener('click', async () => {
   }, 2000);
 });
 
-backButton.addEventListener('click', () => void showSetup());
+backButton.addEventListener('click', () => {
+  history.replaceState(null, '', location.pathname);
+  void showSetup();
+});
 
 // ---- start ---------------------------------------------------------------------------------------------------------
 
-const wanted = localStorage.getItem(CURRENT_CLASS_KEY);
-const resumed = storedClasses.all().find((entry) => entry.classId === wanted);
-if (resumed) {
-  void loadMaterials();
-  void openClass(resumed);
-} else {
-  void showSetup();
+async function start(): Promise<void> {
+  await requireSignedIn();
+  const wanted = new URLSearchParams(location.search).get('class') ?? localStorage.getItem(CURRENT_CLASS_KEY);
+  if (wanted) {
+    void loadMaterials();
+    await openById(wanted);
+  } else {
+    await showSetup();
+  }
 }
+void start();

@@ -106,12 +106,8 @@ function setJoinBusy(busy: boolean): void {
   joinButton.textContent = busy ? '들어가는 중…' : '참여하기';
 }
 
-/** A join refusal in plain words: the schema's message without the field path for INVALID_PAYLOAD. */
+/** A join refusal in plain words (the server's INVALID_PAYLOAD messages are already Korean sentences for people). */
 function joinErrorText(error: ErrorLike): string {
-  if (error.code === 'INVALID_PAYLOAD' && typeof error.message === 'string') {
-    const detail = /:\s*(.+)$/.exec(error.message)?.[1];
-    if (detail) return detail;
-  }
   return errorText(error, '참여하지 못했습니다. 잠시 후 다시 시도해 주세요.');
 }
 
@@ -288,7 +284,7 @@ function setScreen(name: string, progress: string): void {
 }
 
 function setScore(score: number, rank: number | null): void {
-  meScore.textContent = `${score.toLocaleString('ko-KR')}점${rank ? ` · ${rank}위` : ''}`;
+  meScore.textContent = `${score.toLocaleString('ko-KR')}점${rank && !(score === 0 && rank === 1) ? ` · ${rank}위` : ''}`;
   meScore.dataset.score = String(score);
 }
 

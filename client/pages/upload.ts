@@ -1,8 +1,10 @@
-// Upload page: pick or drop a PDF, watch the upload progress, then see the chapters with a link to each slice.
-// Everything the server sends is inserted with textContent, never as HTML.
+// Upload page ("내 자료", signed-in instructors): pick or drop a PDF, watch the upload progress, then see the chapters
+// with a link to each slice and the next steps (수업 만들기, 퀴즈 만들기, 강의 미리 보기). The list is the account's own
+// materials from the server. Everything the server sends is inserted with textContent, never as HTML.
 import type { Chapter, ChapterSource, Material } from '../../src/materials/types.js';
 import type { ErrorCode } from '../../src/protocol/wire/index.js';
-import { fetchPage, type ErrorBody } from '../net/http.js';
+import { csrfHeaders, deleteResource, fetchPage, requestFailure, type ErrorBody } from '../net/http.js';
+import { requireSignedIn } from '../ui/account-header.js';
 import { $, element } from '../ui/dom.js';
 import { errorText } from '../ui/messages.js';
 
@@ -21,6 +23,9 @@ const chapterList = $('chapters');
 const materialList = $('materials');
 const limitsHint = $('limits-hint');
 const moreButton = $('materials-more');
+const nextClass = $<HTMLAnchorElement>('next-class');
+const nextQuiz = $<HTMLAnchorElement>('next-quiz');
+const nextPreview = $<HTMLAnchorElement>('next-preview');
 /** Materials shown per page; "더 보기" appends the next page (the list is paginated, newest first). */
 const MATERIALS_PAGE = 20;
 let nextCursor: string | null = null;
@@ -55,6 +60,11 @@ function pageRange(chapter: Chapter): string {
 function showMaterial(material: Material, created?: boolean): void {
   result.hidden = false;
   result.dataset.materialId = material.id;
+  // What an instructor does next with this material: a class that studies it, a quiz from it, or the lecture itself.
+  const id = encodeURIComponent(material.id);
+  nextClass.href = `/dashboard.html?material=${id}`;
+  nextQuiz.href = `/host.html?material=${id}`;
+  nextPreview.href = `/classroom.html?material=${id}`;
   materialTitle.textContent = material.title;
   const parts = [`${material.pageCount}쪽`, `챕터 ${material.chapters.length}개`, `나눈 기준: ${SOURCE_NAMES[material.chapterSource] ?? material.chapterSource}`];
   if (!material.hasTextLayer) parts.push('글자 정보 없음(스캔본)');
@@ -99,12 +109,28 @@ async function loadMaterials({ more = false } = {}): Promise<void> {
     const items = materials.map((material) => {
       const button = element('button', { type: 'button', className: 'secondary', text: '챕터 보기' });
       button.addEventListener('click', () => showMaterial(material));
-      return element('li', {}, button, element('span', { text: ` ${material.title} (${material.pageCount}쪽, 챕터 ${material.chapters.length}개)` }));
+      const remove = element('button', { type: 'button', className: 'secondary small', text: '삭제', 'aria-label': `${material.title} 자료 삭제`, 'data-testid': 'delete-material' });
+      remove.addEventListener('click', () => void deleteMaterial(material));
+      return element('li', {}, button, element('span', { text: ` ${material.title} (${material.pageCount}쪽, 챕터 ${material.chapters.length}개) ` }), remove);
     });
     if (more) materialList.append(...items);
     else materialList.replaceChildren(...items);
   } catch {
     if (!more) materialList.replaceChildren();
+  }
+}
+
+/** Deletes a material after the instructor confirms what goes with it. */
+async function deleteMaterial(material: Material): Promise<void> {
+  const question = `"${material.title}" 자료를 삭제할까요?\n원본 PDF, 챕터 PDF, 만들어 둔 강의와 검색 자료가 모두 지워지며 되돌릴 수 없습니다. 이 자료를 쓰는 수업은 강의를 시작할 수 없게 됩니다.`;
+  if (!window.confirm(question)) return;
+  try {
+    await deleteResource(`/api/materials/${encodeURIComponent(material.id)}`);
+    result.hidden = true;
+    setStatus(`"${material.title}" 자료를 삭제했습니다.`);
+    void requireSignedIn().then(() => loadMaterials());
+  } catch (error) {
+    setStatus(requestFailure(error), 'error');
   }
 }
 
@@ -128,6 +154,7 @@ function upload(file: File): void {
   // XMLHttpRequest, not fetch: only it reports upload progress.
   const request = new XMLHttpRequest();
   request.open('POST', '/api/materials');
+  for (const [name, value] of Object.entries(csrfHeaders())) request.setRequestHeader(name, value);
   request.responseType = 'json';
   progressBox.hidden = false;
   progress.value = 0;
@@ -150,7 +177,7 @@ function upload(file: File): void {
     dropZone.classList.remove('busy');
     if (request.status === 200 || request.status === 201) {
       showMaterial(request.response as Material, request.status === 201);
-      void loadMaterials();
+      void requireSignedIn().then(() => loadMaterials());
       return;
     }
     const body = request.response as ErrorBody | null;
@@ -186,4 +213,4 @@ dropZone.addEventListener('drop', (event) => {
   if (file) upload(file);
 });
 
-void loadMaterials();
+void requireSignedIn().then(() => loadMaterials());

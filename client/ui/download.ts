@@ -1,4 +1,4 @@
-import { jsonBody } from '../net/http.js';
+import { apiFetch, jsonBody } from '../net/http.js';
 import { element } from './dom.js';
 import { errorText } from './messages.js';
 
@@ -9,7 +9,7 @@ import { errorText } from './messages.js';
 export async function downloadWithToken(url: string, token: string, filename: string): Promise<string | null> {
   let response: Response;
   try {
-    response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+    response = await apiFetch(url, { headers: { authorization: `Bearer ${token}` } });
   } catch {
     return '서버에 연결할 수 없습니다.';
   }

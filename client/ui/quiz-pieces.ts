@@ -34,6 +34,14 @@ export const PHASE_LABELS: Record<Phase, string> = {
 
 const points = (score: number) => `${score.toLocaleString('ko-KR')}점`;
 
+/**
+ * A rank as people read it. Players at 0 points share the place after the last scorer (src/quiz/scoring.ts); when
+ * nobody scored that place is 1, and a game everyone scored 0 in has no "1위": no place at all.
+ */
+export function rankLabel(rank: number, score: number): string {
+  return score === 0 && rank === 1 ? '순위 없음' : `${rank}위`;
+}
+
 /** The four choice tiles (host) or buttons (player) for a question, with shape, colour and untrusted text. */
 export function choiceNodes<K extends 'li' | 'button'>(
   choices: readonly string[],
@@ -91,16 +99,16 @@ export function leaderboardRows(rows: readonly LeaderboardRow[], youId: string |
     element(
       'li',
       { className: 'rank-row', 'data-testid': 'rank-row', 'data-rank': String(row.rank), 'data-you': String(row.playerId === youId) },
-      element('span', { className: 'rank-no', text: `${row.rank}` }),
+      element('span', { className: 'rank-no', text: row.score === 0 && row.rank === 1 ? '–' : `${row.rank}` }),
       element('span', { className: 'rank-name', text: row.nickname }),
       element('span', { className: 'rank-score', text: points(row.score) }),
     ),
   );
 }
 
-/** Podium columns in the usual 2-1-3 order. */
+/** Podium columns in the usual 2-1-3 order; empty when nobody scored (nobody won anything). */
 export function podiumNodes(top: readonly LeaderboardRow[]): HTMLLIElement[] {
-  const [first, second, third] = top;
+  const [first, second, third] = top.some((row) => row.score > 0) ? top : [];
   const places: [LeaderboardRow | undefined, number][] = [
     [second, 2],
     [first, 1],

@@ -11,16 +11,6 @@ export interface HostedRoom {
   ended?: boolean;
 }
 
-/** A class the instructor made on this browser (kept by the monitor page; the host page reads it). */
-export interface StoredClass {
-  classId: string;
-  code: string;
-  instructorToken: string;
-  name: string;
-  materialId: string | null;
-  createdAt: number;
-}
-
 export const hostedRooms = new RememberedList<HostedRoom>(
   'lectern.host.rooms',
   (entry) => entry.roomId,
@@ -28,11 +18,5 @@ export const hostedRooms = new RememberedList<HostedRoom>(
   20,
 );
 
-export const storedClasses = new RememberedList<StoredClass>(
-  'lectern.monitor.classes',
-  (entry) => entry.classId,
-  (entry) => typeof entry.classId === 'string' && typeof entry.instructorToken === 'string',
-);
-
-/** The classId of the class open in the monitor; the host page preselects it. */
+/** The classId last opened in the monitor or the host page (only a choice remembered: classes live on the server). */
 export const CURRENT_CLASS_KEY = 'lectern.monitor.current';

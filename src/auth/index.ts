@@ -1,7 +1,22 @@
 /**
  * Credentials: signed tokens (kind, subject, scope, expiry), the deployment's token secrets, and the one mapping
- * from a refused token to 401/403 that HTTP routers and every socket namespace use.
+ * from a refused token to 401/403 that HTTP routers and every socket namespace use. Instructor accounts (issue 12):
+ * the AccountService with its sessions, API tokens, invites and reset links.
  */
 export { TokenKind, TokenSigner, type TokenCheck, type TokenPayload } from './tokens.js';
 export { generateTokenSecret, sharedTokenSecret } from './token-secrets.js';
 export { TokenRefusal, authorizeToken, isTokenRefusal, type TokenRefusalReason } from './token-refusal.js';
+export { OidcSignIn, safeReturnPath, type OidcIdentity } from './oidc/index.js';
+export {
+  AccountService,
+  accountView,
+  type AccountServiceOptions,
+  type ExternalIdentity,
+  type ResolvedCredential,
+} from './account-service.js';
+export type { AccountRecord } from './account-repository.js';
+export type { NewWebSession } from './web-sessions.js';
+export { API_TOKEN_PREFIX } from './api-tokens.js';
+export { INVITE_TTL_MS, RESET_LINK_TTL_MS } from './one-time-links.js';
+export { hashPassword, verifyPassword } from './password.js';
+export { sameSecret } from './secrets.js';

@@ -37,7 +37,8 @@ const KIND_NAMES: Record<TokenKind, string> = { instructor: '강사', host: '퀴
 
 function refusalMessage(reason: TokenRefusalReason, kinds: readonly TokenKind[]): string {
   const wanted = kinds.map((kind) => KIND_NAMES[kind]).join(' 또는 ');
-  if (reason === 'kind') return `${wanted} 토큰이 아닙니다.`;
-  if (reason === 'expired') return '토큰이 만료되었습니다.';
-  return `유효한 ${wanted} 토큰이 필요합니다.`;
+  // People read these (the word 토큰 means nothing to them): speak of 접속 권한, the thing they hold.
+  if (reason === 'kind') return `${wanted} 접속 권한이 아닙니다.`;
+  if (reason === 'expired') return '접속 권한이 만료되었습니다. 처음 화면에서 다시 들어와 주세요.';
+  return `${wanted} 접속 권한이 필요합니다. 처음 화면에서 다시 들어와 주세요.`;
 }

@@ -130,6 +130,20 @@ export class ClassMonitor implements ActivityObserver {
     return { at };
   }
 
+  /** The class was closed: students of the class (every node) and its instructors hear it. */
+  classClosed(classId: string, closedAt: number): void {
+    this.port?.toStudents(classId, 'class:closed', { at: closedAt });
+    this.port?.toInstructors(classId, 'class:closed', { closedAt });
+  }
+
+  codeRotated(classId: string, code: string): void {
+    this.port?.toInstructors(classId, 'class:code', { code });
+  }
+
+  handAnswered(classId: string, sessionId: string, text: string, at: number): void {
+    this.port?.toInstructors(classId, 'hand:answered', { sessionId, text, at });
+  }
+
   /** `hand:acknowledge`: only for a student of the instructor's own class whose hand is up. */
   async acknowledge(classId: string, sessionId: string): Promise<{ at: number }> {
     const { repository } = this.options;
@@ -234,7 +248,7 @@ export class ClassMonitor implements ActivityObserver {
       tracker.hand = hand;
       await repository.update(classId, sessionId, {
         handRaisedAt: hand.raisedAt,
-        ...(fresh ? { handAcknowledged: false } : {}),
+        ...(fresh ? { handAcknowledged: false, handAnswered: false } : {}),
         ...(question !== null ? { handQuestion: question } : {}),
       });
       this.port?.toInstructors(classId, 'hand:raised', {

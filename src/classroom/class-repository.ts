@@ -2,9 +2,11 @@ import type { RosterEntry } from '../protocol/classroom.js';
 import { PAGE_LIMIT_MAX, type Page, type PageRequest } from '../protocol/page.js';
 import { RETENTION, SINGLE_NODE, keys, pageOfIndex, type NodeLiveness, type Store } from '../store/index.js';
 
-/** Rosters outlive the sessions in them (30 days after the last write) so an instructor can still review a class. */
+/**
+ * Rosters are kept at least 30 days after the last write, and as long as the students' sessions are (RETENTION_DAYS,
+ * see ClassRepository's `rosterTtlMs`), so an instructor can review and export a class for the whole term.
+ */
 export const ROSTER_TTL_MS = RETENTION.rosterMs;
-const ttl = { ttlMs: ROSTER_TTL_MS };
 
 export interface ClassRecord {
   id: string;
@@ -12,6 +14,10 @@ export interface ClassRecord {
   code: string;
   materialId: string | null;
   createdAt: number;
+  /** When the instructor closed the class (its code then admits no one); absent while open. */
+  closedAt?: number;
+  /** Students join only under a name of the class's roster (see rosterNames). */
+  rosterRequired?: boolean;
 }
 
 /** Roster fields a monitor may write; the hand is three fields so a student's node and an instructor's never clobber each other. */
@@ -24,6 +30,7 @@ export interface StudentFields {
   handRaisedAt?: number;
   handQuestion?: string;
   handAcknowledged?: boolean;
+  handAnswered?: boolean;
 }
 
 /** Case- and width-insensitive form of a nickname: "Alice", "alice" and "ａｌｉｃｅ" are one name in a class. */
@@ -41,7 +48,12 @@ export class ClassRepository {
     private readonly store: Store,
     /** Socket counts are kept per node (`sockets@<nodeId>`); a dead node's count is ignored. */
     private readonly liveness: NodeLiveness = SINGLE_NODE,
-  ) {}
+    rosterTtlMs: number = ROSTER_TTL_MS,
+  ) {
+    this.ttl = { ttlMs: Math.max(ROSTER_TTL_MS, rosterTtlMs) };
+  }
+
+  private readonly ttl: { ttlMs: number };
 
   /** Reserves `code` for the class; false when another class holds it (first write wins). */
   reserveCode(code: string, classId: string): Promise<boolean> {
@@ -54,7 +66,33 @@ export class ClassRepository {
       code: record.code,
       createdAt: String(record.createdAt),
       ...(record.materialId ? { materialId: record.materialId } : {}),
+      ...(record.rosterRequired ? { roster: '1' } : {}),
     });
+  }
+
+  /** How many students joined the class (the roster's length). */
+  studentCount(id: string): Promise<number> {
+    return this.store.zcard(keys.classStudents(id));
+  }
+
+  /** Makes the class admit only these names (replacing any earlier list); names already taken stay taken. */
+  async setRosterNames(classId: string, names: readonly string[]): Promise<void> {
+    const fields = Object.fromEntries(names.map((name) => [foldNickname(name), name]));
+    await this.store.del(keys.classRosterNames(classId));
+    await this.store.hset(keys.classRosterNames(classId), fields);
+    await this.store.hset(keys.classRecord(classId), { roster: '1' });
+  }
+
+  /** The roster's names in the order written (folded name -> name as written); empty for a class without one. */
+  async rosterNames(classId: string): Promise<Map<string, string>> {
+    return new Map(Object.entries(await this.store.hgetall(keys.classRosterNames(classId))));
+  }
+
+  /** Which of these names are taken in the class (by a student's session or a join under way). */
+  async namesTaken(classId: string, names: readonly string[]): Promise<boolean[]> {
+    if (names.length === 0) return [];
+    const holders = await this.store.hmget(keys.classNicknames(classId), names.map(foldNickname));
+    return holders.map((holder) => holder !== null);
   }
 
   async findByCode(code: string): Promise<ClassRecord | null> {
@@ -71,12 +109,30 @@ export class ClassRepository {
       code: fields.code,
       materialId: fields.materialId ?? null,
       createdAt: Number(fields.createdAt ?? 0),
+      ...(fields.closedAt !== undefined ? { closedAt: Number(fields.closedAt) } : {}),
+      ...(fields.roster === '1' ? { rosterRequired: true } : {}),
     };
+  }
+
+  /** Marks the class closed; the first close wins (a second returns the time already stored). */
+  async close(id: string, at: number): Promise<number> {
+    const key = keys.classRecord(id);
+    if (await this.store.hsetnx(key, 'closedAt', String(at))) return at;
+    return Number((await this.store.hget(key, 'closedAt')) ?? at);
+  }
+
+  /**
+   * Points the class at a new code it already reserved (reserveCode), then frees the old one, so the old code stops
+   * admitting students as soon as the call returns. The old code is deleted only while it still names this class.
+   */
+  async replaceCode(id: string, oldCode: string, newCode: string): Promise<void> {
+    await this.store.hset(keys.classRecord(id), { code: newCode });
+    if ((await this.store.get(keys.classCode(oldCode))) === id) await this.store.del(keys.classCode(oldCode));
   }
 
   /** Takes a nickname for `holder` in the class; false when it is taken (see foldNickname). */
   async reserveNickname(classId: string, nickname: string, holder: string): Promise<boolean> {
-    return this.store.hsetnx(keys.classNicknames(classId), foldNickname(nickname), holder, ttl);
+    return this.store.hsetnx(keys.classNicknames(classId), foldNickname(nickname), holder, this.ttl);
   }
 
   async releaseNickname(classId: string, nickname: string): Promise<void> {
@@ -95,9 +151,9 @@ export class ClassRepository {
         state: 'idle',
         badStreak: '0',
       },
-      ttl,
+      this.ttl,
     );
-    await this.store.zadd(keys.classStudents(classId), student.joinedAt, student.sessionId, ttl);
+    await this.store.zadd(keys.classStudents(classId), student.joinedAt, student.sessionId, this.ttl);
   }
 
   /** Whether the session is a student of the class (the check behind every instructor action on a student). */
@@ -146,17 +202,17 @@ export class ClassRepository {
       if (value === undefined) continue;
       values[name] = typeof value === 'boolean' ? (value ? '1' : '0') : String(value);
     }
-    if (Object.keys(values).length > 0) await this.store.hset(keys.classStudent(classId, sessionId), values, ttl);
+    if (Object.keys(values).length > 0) await this.store.hset(keys.classStudent(classId, sessionId), values, this.ttl);
   }
 
   async clearHand(classId: string, sessionId: string): Promise<void> {
-    await this.store.hdel(keys.classStudent(classId, sessionId), 'handRaisedAt', 'handQuestion', 'handAcknowledged');
+    await this.store.hdel(keys.classStudent(classId, sessionId), 'handRaisedAt', 'handQuestion', 'handAcknowledged', 'handAnswered');
   }
 
   /** Counts the student's sockets on this node; returns the new count. Refreshes the entry's TTL. */
   async addSockets(classId: string, sessionId: string, by: 1 | -1): Promise<number> {
     const entryKey = keys.classStudent(classId, sessionId);
-    return this.store.hincrby(entryKey, SOCKETS_FIELD + this.liveness.nodeId, by, ttl);
+    return this.store.hincrby(entryKey, SOCKETS_FIELD + this.liveness.nodeId, by, this.ttl);
   }
 }
 
@@ -177,6 +233,11 @@ function toEntry(sessionId: string, fields: Record<string, string>, connected: b
     hand:
       raisedAt === undefined
         ? null
-        : { raisedAt, question: fields.handQuestion ?? null, acknowledged: fields.handAcknowledged === '1' },
+        : {
+            raisedAt,
+            question: fields.handQuestion ?? null,
+            acknowledged: fields.handAcknowledged === '1',
+            answered: fields.handAnswered === '1',
+          },
   };
 }

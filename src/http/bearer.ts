@@ -26,6 +26,6 @@ export function instructorClassId(signer: TokenSigner, request: Request, respons
 /** Like {@link instructorClassId}, and the token must be `classId`'s: another class's token answers 403. */
 export function requireInstructor(signer: TokenSigner, request: Request, response: Response, classId: string): void {
   if (instructorClassId(signer, request, response) !== classId) {
-    throw new AppError(ErrorCode.FORBIDDEN, '이 수업의 강사 토큰이 아닙니다.', { status: 403 });
+    throw new AppError(ErrorCode.FORBIDDEN, '이 수업의 강사 접속 권한이 아닙니다.', { status: 403 });
   }
 }

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError, toWireError } from '../errors.js';
+import { AppError, RateLimitedError, toWireError } from '../errors.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { Logger } from '../logger.js';
 
@@ -34,6 +34,8 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
     }
     const { status, body } = toWireError(mapped);
     if (status >= 500) logger.error({ err: error, path: request.originalUrl }, 'request failed');
+    // LIM: a limit says when to come back.
+    if (mapped instanceof RateLimitedError) response.setHeader('Retry-After', String(mapped.retryAfterSeconds));
     response.status(status).json({ error: body });
   };
 }

@@ -1,5 +1,6 @@
 /** Express routers, the error middleware and security headers. */
 export { createClassesRouter } from './classes-router.js';
+export { createDataRouter, type DataRouterDeps } from './data-router.js';
 export { apiNotFound, errorMiddleware } from './error-middleware.js';
 export { createHealthRouter } from './health-router.js';
 export { createMaterialsRouter } from './materials-router.js';
@@ -9,3 +10,22 @@ export { createRoomsRouter } from './rooms-router.js';
 export { securityHeaders } from './security-headers.js';
 export { createSessionsRouter } from './sessions-router.js';
 export { invalidPayload } from './validate.js';
+export { createRateLimits, requestAddress } from './rate-limit.js';
+export { isWrongCode, JoinAttempts, joinAttemptGuard, type JoinAttempt } from './join-attempts.js';
+export { createOidcRouter, OIDC_CALLBACK_PATH, SIGN_IN_PAGE, type OidcAccounts } from './oidc-router.js';
+export { createAuthRouter } from './auth-router.js';
+export { createAdminRouter } from './admin-router.js';
+export {
+  SESSION_COOKIE,
+  authenticate,
+  clearSessionCookie,
+  optionalAccount,
+  requireAccount,
+  requireAdmin,
+  requireSameOrigin,
+  webSessionStarter,
+  type Principal,
+  type StartWebSession,
+} from './principal.js';
+export { inviteUrl, publicBase, resetUrl } from './account-links.js';
+export { Authorizer, materialNotFound, type AuthorizeDeps, type Grant } from './authorize.js';

@@ -1,13 +1,25 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
+import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { MATERIAL_ID, materialErrors, readPdfUpload, type MaterialService } from '../materials/index.js';
+import type { OwnershipRepository } from '../ownership/index.js';
 import { PageQuery } from '../protocol/page.js';
+import type { Authorizer } from './authorize.js';
+import { optionalAccount, requireAccount } from './principal.js';
+import type { Quotas } from '../quota/index.js';
+import type { ModelBudget } from '../llm/index.js';
+import { ingestCharged, uploadingAccount } from './quota-hooks.js';
 import { parseOrThrow } from './validate.js';
 
 export interface MaterialsRouterDeps {
   materials: MaterialService;
+  ownership: OwnershipRepository;
+  access: Authorizer;
   logger: Logger;
+  quotas: Quotas;
+  budget: ModelBudget;
 }
 
 const IdParams = z.object({ id: z.string().regex(MATERIAL_ID, '자료 id는 32자리 16진수입니다.') });
@@ -18,6 +30,9 @@ const ChapterParams = IdParams.extend({
     .transform(Number),
 });
 
+const unknownCursor = () =>
+  new AppError(ErrorCode.INVALID_PAYLOAD, '목록 위치(cursor)를 찾을 수 없습니다. 처음부터 다시 불러와 주세요.', { status: 400 });
+
 /** RFC 5987 filename so Korean chapter titles survive the Content-Disposition header. */
 function pdfDisposition(name: string): string {
   const safe = name.replace(/[\\/:*?"<>|\r\n]+/g, ' ').trim() || 'chapter';
@@ -25,17 +40,24 @@ function pdfDisposition(name: string): string {
 }
 
 /**
- * /api/materials: upload (multipart field `file`), list (`?cursor=&limit=`, one page newest first:
- * `{materials, nextCursor, limits}`), one material, a chapter's text and its PDF slice.
- * Errors reach the error middleware as AppErrors and answer `{"error":{"code","message"}}`.
+ * /api/materials (issue 12: materials have owners): upload (an account; multipart field `file`; the account becomes
+ * an owner, also of bytes another account uploaded before), list (`?cursor=&limit=`: an account's "내 자료" newest
+ * first with the built-in sample flagged `sample: true` on the first page; anonymous callers and students get only
+ * the sample: `{materials, nextCursor, limits}`), and, per authorizeMaterialRead, one material, a chapter's text and
+ * its PDF slice. Errors reach the error middleware as AppErrors and answer `{"error":{"code","message"}}`.
  */
-export function createMaterialsRouter({ materials, logger }: MaterialsRouterDeps): Router {
+export function createMaterialsRouter({ materials, ownership, access, logger, quotas, budget }: MaterialsRouterDeps): Router {
   const router = Router();
   const log = logger.child({ component: 'materials-router' });
 
   router.post('/', async (request: Request, response: Response, next: NextFunction) => {
     let upload;
+    let accountId: string;
     try {
+      // The account before the body: an anonymous upload would start the analyst's model call. Then its quotas and
+      // today's model budget (QUOTA).
+      ({ accountId } = requireAccount(response));
+      await uploadingAccount(quotas, budget, response);
       upload = await readPdfUpload(request, { maxBytes: materials.limits.maxPdfBytes });
     } catch (error) {
       // The body may be left unread on purpose (too large, not a PDF): answer, then close the connection
@@ -48,8 +70,9 @@ export function createMaterialsRouter({ materials, logger }: MaterialsRouterDeps
       return;
     }
     try {
-      const { material, created, timings } = await materials.ingest(upload);
+      const { material, created, timings } = await ingestCharged(quotas, accountId, upload, () => materials.ingest(upload));
       if (timings) log.debug({ materialId: material.id, timings }, 'upload ingested');
+      await ownership.addMaterialOwner(material.id, accountId, Date.now());
       response.status(created ? 201 : 200).json(material);
     } catch (error) {
       next(error);
@@ -58,8 +81,19 @@ export function createMaterialsRouter({ materials, logger }: MaterialsRouterDeps
 
   router.get('/', async (request, response, next) => {
     try {
-      const { items, nextCursor } = await materials.list(parseOrThrow(PageQuery, request.query));
-      response.json({ materials: items, nextCursor, limits: materials.limits });
+      const page = parseOrThrow(PageQuery, request.query);
+      const principal = optionalAccount(response);
+      const sample = page.cursor === undefined ? await materials.get(await materials.sampleId()) : null;
+      const flagged = sample ? [{ ...sample, sample: true }] : [];
+      if (!principal) {
+        // One page of one item; a cursor can only be the sample's own id (then nothing follows).
+        if (page.cursor !== undefined && page.cursor !== (await materials.sampleId())) throw unknownCursor();
+        response.json({ materials: flagged, nextCursor: null, limits: materials.limits });
+        return;
+      }
+      const { members, nextCursor } = await ownership.page(principal.accountId, 'material', page);
+      const own = (await Promise.all(members.map((id) => materials.get(id)))).filter((material) => material !== null && material.id !== sample?.id);
+      response.json({ materials: [...flagged, ...own], nextCursor, limits: materials.limits });
     } catch (error) {
       next(error);
     }
@@ -68,6 +102,7 @@ export function createMaterialsRouter({ materials, logger }: MaterialsRouterDeps
   router.get('/:id', async (request, response, next) => {
     try {
       const { id } = parseOrThrow(IdParams, request.params);
+      await access.authorizeMaterialRead(request, response, id, materialErrors.materialNotFound);
       const material = await materials.get(id);
       if (!material) throw materialErrors.materialNotFound();
       response.json(material);
@@ -79,6 +114,7 @@ export function createMaterialsRouter({ materials, logger }: MaterialsRouterDeps
   router.get('/:id/chapters/:index/text', async (request, response, next) => {
     try {
       const { id, index } = parseOrThrow(ChapterParams, request.params);
+      await access.authorizeMaterialRead(request, response, id, materialErrors.materialNotFound);
       const text = await materials.chapterText(id, index);
       const chapter = (await materials.get(id))?.chapters[index];
       response.json({ ...chapter, text });
@@ -90,11 +126,12 @@ export function createMaterialsRouter({ materials, logger }: MaterialsRouterDeps
   router.get('/:id/chapters/:index.pdf', async (request, response, next) => {
     try {
       const { id, index } = parseOrThrow(ChapterParams, request.params);
+      await access.authorizeMaterialRead(request, response, id, materialErrors.materialNotFound);
       const bytes = await materials.chapterPdf(id, index);
       const chapter = (await materials.get(id))?.chapters[index];
       response.setHeader('Content-Type', 'application/pdf');
       response.setHeader('Content-Disposition', pdfDisposition(chapter?.title ?? `chapter-${index + 1}`));
-      response.setHeader('Cache-Control', 'public, max-age=3600, immutable');
+      response.setHeader('Cache-Control', 'private, max-age=3600, immutable');
       response.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     } catch (error) {
       next(error);

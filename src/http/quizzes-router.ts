@@ -1,30 +1,35 @@
-import { Router, type Response } from 'express';
-import type { TokenSigner } from '../auth/index.js';
-import { AppError } from '../errors.js';
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import type { LanguageModel } from '../llm/index.js';
 import { PageQuery } from '../protocol/page.js';
 import { CreateQuizBody, GenerateQuizBody, type Quiz } from '../protocol/quiz.js';
-import { ErrorCode } from '../protocol/wire/error-codes.js';
+import { classNotFound, type OwnershipRepository } from '../ownership/index.js';
 import { generateQuizItems, loadQuizSource, newQuizSeed, type QuizMaterialSource, type QuizRepository } from '../quiz/index.js';
-import { instructorClassId } from './bearer.js';
+import { materialNotFound, type Authorizer, type Grant } from './authorize.js';
+import type { Quotas } from '../quota/index.js';
+import { runBilledTo } from '../llm/index.js';
 import { parseOrThrow } from './validate.js';
 
 /**
- * Quiz authoring, every route with `Authorization: Bearer <instructorToken>`; a quiz belongs to the token's class.
- * - `POST /api/quizzes` (CreateQuizBody) -> 201 `{quizId, title, items, createdAt, materialId?}`
- * - `GET /api/quizzes?cursor=&limit=` -> `{quizzes: [{quizId, title, itemCount, createdAt}], nextCursor}`, newest
- *   first, one page (PageQuery)
- * - `GET /api/quizzes/:id` -> the quiz with its solutions (another class's quiz: 403, unknown: 404 QUIZ_NOT_FOUND)
+ * Quiz authoring (issue 12: every quiz belongs to an account; a class instructor token acts for its class's owner
+ * within that class):
+ * - `POST /api/quizzes` (CreateQuizBody `{title, items, materialId?, classId?}`) -> 201 `{quizId, title, items,
+ *   createdAt, materialId?}`
+ * - `GET /api/quizzes?classId=&cursor=&limit=` -> `{quizzes: [{quizId, title, itemCount, createdAt}], nextCursor}`,
+ *   newest first: "내 퀴즈" for an account (one class's with `classId`), the class's for a class token
+ * - `GET /api/quizzes/:id` -> the quiz with its solutions (authorizeQuiz: another account's or unknown: 404)
  * - `POST /api/materials/:id/quiz` (GenerateQuizBody) -> the QuizAgent writes five items, stored like an uploaded
  *   quiz, 201 with the same body as `POST /api/quizzes`
- * The token is checked before the body, so an anonymous caller learns nothing about what a valid body looks like.
+ * The credential is checked before the body, so an anonymous caller learns nothing about what a valid body looks like.
  */
 
 export interface QuizzesRouterDeps {
   quizzes: QuizRepository;
-  signer: TokenSigner;
   materials: QuizMaterialSource;
+  ownership: OwnershipRepository;
+  access: Authorizer;
+  quotas: Quotas;
 }
 
 export interface MaterialQuizRouterDeps extends QuizzesRouterDeps {
@@ -34,90 +39,127 @@ export interface MaterialQuizRouterDeps extends QuizzesRouterDeps {
   newSeed?: () => string;
 }
 
-const quizNotFound = () => new AppError(ErrorCode.QUIZ_NOT_FOUND, '퀴즈를 찾을 수 없습니다.', { status: 404 });
-const materialNotFound = () => new AppError(ErrorCode.MATERIAL_NOT_FOUND, '강의 자료를 찾을 수 없습니다.', { status: 404 });
-
 /** The body of a created quiz (the owner's view: solutions included, and a generated quiz's seed). */
 function created(quiz: Quiz) {
   const { quizId, title, items, createdAt, materialId, seed } = quiz;
   return { quizId, title, items, createdAt, ...(materialId === undefined ? {} : { materialId }), ...(seed === undefined ? {} : { seed }) };
 }
 
+/**
+ * The class a new quiz is for: the one asked (the account's own, or the token's own class), else the token's
+ * class, else none (''). Another account's class answers 404 CLASS_NOT_FOUND.
+ */
+async function quizClass(grant: Grant & { classId?: string }, asked: string | undefined, request: Request, response: Response, access: Authorizer): Promise<string> {
+  if (asked === undefined) return grant.classId ?? '';
+  if (grant.via === 'token') {
+    if (asked !== grant.classId) throw classNotFound();
+    return asked;
+  }
+  await access.authorizeClass(request, response, asked);
+  return asked;
+}
+
+type Handler = (request: Request, response: Response) => Promise<void>;
+const route = (handler: Handler) => (request: Request, response: Response, next: NextFunction) => handler(request, response).catch(next);
+
+const ListQuery = PageQuery.extend({ classId: z.string().trim().min(1).max(64).optional() });
+
 /** Mounted at /api/quizzes. */
-export function createQuizzesRouter({ quizzes, signer, materials }: QuizzesRouterDeps): Router {
+export function createQuizzesRouter({ quizzes, materials, ownership, access, quotas }: QuizzesRouterDeps): Router {
   const router = Router();
 
-  router.post('/', async (request, response, next) => {
-    try {
-      const classId = instructorClassId(signer, request, response);
+  router.post(
+    '/',
+    route(async (request, response) => {
+      const grant = await access.accountOrClassToken(request, response);
       const body = parseOrThrow(CreateQuizBody, request.body);
-      if (body.materialId !== undefined && !(await materials.get(body.materialId))) throw materialNotFound();
-      response.status(201).json(created(await quizzes.create(classId, body)));
-    } catch (error) {
-      next(error);
-    }
-  });
+      const classId = await quizClass(grant, body.classId, request, response, access);
+      if (body.materialId !== undefined) {
+        await access.authorizeMaterialRead(request, response, body.materialId);
+        if (!(await materials.get(body.materialId))) throw materialNotFound();
+      }
+      const quiz = await chargedToClass(quotas, classId, () => quizzes.create(classId, body));
+      await ownership.setOwner('quiz', quiz.quizId, grant.accountId, quiz.createdAt);
+      response.status(201).json(created(quiz));
+    }),
+  );
 
-  router.get('/', async (request, response, next) => {
-    try {
-      const classId = instructorClassId(signer, request, response);
-      const { items, nextCursor } = await quizzes.listByClass(classId, parseOrThrow(PageQuery, request.query));
-      response.json({ quizzes: items, nextCursor });
-    } catch (error) {
-      next(error);
-    }
-  });
+  router.get(
+    '/',
+    route(async (request, response) => {
+      const grant = await access.accountOrClassToken(request, response);
+      const { classId: asked, ...page } = parseOrThrow(ListQuery, request.query);
+      const classId = asked === undefined ? grant.classId : await quizClass(grant, asked, request, response, access);
+      if (classId !== undefined) {
+        const { items, nextCursor } = await quizzes.listByClass(classId, page);
+        response.json({ quizzes: items, nextCursor });
+        return;
+      }
+      const { members, nextCursor } = await ownership.page(grant.accountId, 'quiz', page);
+      response.json({ quizzes: await quizzes.summaries(members), nextCursor });
+    }),
+  );
 
-  router.get('/:id', async (request, response, next) => {
-    try {
-      const classId = instructorClassId(signer, request, response);
-      const quiz = await quizzes.get(String(request.params.id));
-      if (!quiz) throw quizNotFound();
-      if (quiz.classId !== classId) throw new AppError(ErrorCode.FORBIDDEN, '이 수업의 퀴즈가 아닙니다.', { status: 403 });
+  router.get(
+    '/:id',
+    route(async (request, response) => {
+      const { quiz } = await access.authorizeQuiz(request, response, String(request.params.id));
       response.json(quiz);
-    } catch (error) {
-      next(error);
-    }
-  });
+    }),
+  );
 
   return router;
 }
 
 /**
  * Mounted at /api/materials after the JSON body parser (the materials router itself is mounted before it, for
- * multipart uploads). Only `POST /:id/quiz` is answered here; everything else falls through.
+ * multipart uploads). Only `POST /:id/quiz` is answered here; everything else falls through. An account (or a class
+ * instructor token) is required: an anonymous caller never starts a model call here.
  */
-export function createMaterialQuizRouter({ quizzes, signer, materials, model, logger, newSeed = newQuizSeed }: MaterialQuizRouterDeps): Router {
+export function createMaterialQuizRouter({ quizzes, materials, ownership, access, model, logger, quotas, newSeed = newQuizSeed }: MaterialQuizRouterDeps): Router {
   const router = Router();
   const log = logger.child({ component: 'quiz-agent' });
 
-  router.post('/:id/quiz', async (request, response, next) => {
-    try {
-      const classId = instructorClassId(signer, request, response);
+  router.post(
+    '/:id/quiz',
+    route(async (request, response) => {
+      const grant = await access.accountOrClassToken(request, response);
+      const materialId = String(request.params.id);
+      await access.authorizeMaterialRead(request, response, materialId);
       const body = parseOrThrow(GenerateQuizBody, request.body ?? {});
-      const source = await loadQuizSource(materials, String(request.params.id), body.chapter);
-      // Each generation its own seed: the same material never gives a predictable answer key.
-      const seed = newSeed();
-      const items = await generateQuizItems({
-        model,
-        source,
-        difficulty: body.difficulty,
-        seed,
-        signal: abortedWith(response),
-        logger: log,
-      });
-      const quiz = await quizzes.create(
-        classId,
-        { title: body.title ?? `${source.title} 퀴즈`.slice(0, 100), items, materialId: source.materialId },
-        { seed },
+      const classId = await quizClass(grant, body.classId, request, response, access);
+      // Charged to the class's quiz quota and billed to the owner account (QUOTA: the daily model budget).
+      const quiz = await chargedToClass(quotas, classId, () =>
+        runBilledTo(grant.accountId, async () => {
+          const source = await loadQuizSource(materials, materialId, body.chapter);
+          // Each generation its own seed: the same material never gives a predictable answer key.
+          const seed = newSeed();
+          const items = await generateQuizItems({
+            model,
+            source,
+            difficulty: body.difficulty,
+            seed,
+            signal: abortedWith(response),
+            logger: log,
+          });
+          return quizzes.create(
+            classId,
+            { title: body.title ?? `${source.title} 퀴즈`.slice(0, 100), items, materialId: source.materialId },
+            { seed },
+          );
+        }),
       );
+      await ownership.setOwner('quiz', quiz.quizId, grant.accountId, quiz.createdAt);
       response.status(201).json(created(quiz));
-    } catch (error) {
-      next(error);
-    }
-  });
+    }),
+  );
 
   return router;
+}
+
+/** A quiz of a class counts against that class's quizzes (QUOTA); an account's quiz outside any class does not. */
+function chargedToClass(quotas: Quotas, classId: string, create: () => Promise<Quiz>): Promise<Quiz> {
+  return classId === '' ? create() : quotas.chargeQuiz(classId, create);
 }
 
 /** Aborts when the client goes away before the answer is sent, so a closed tab stops paying for model calls. */

@@ -1,27 +1,51 @@
 import { Router, type Request, type Response } from 'express';
 import QRCode from 'qrcode';
-import type { TokenSigner } from '../auth/index.js';
-import { AppError } from '../errors.js';
-import { ErrorCode } from '../protocol/wire/error-codes.js';
+import { z } from 'zod';
+import { roomNotFound, type OwnershipRepository } from '../ownership/index.js';
 import { PageQuery } from '../protocol/page.js';
 import { CreateRoomBody, RoomCode } from '../protocol/quiz.js';
-import { resultsCsv, type RoomResults, type RoomService } from '../quiz/index.js';
-import { bearerToken, instructorClassId } from './bearer.js';
+import { resultsCsv, type RoomListEntry, type RoomResults, type RoomService } from '../quiz/index.js';
+import type { Authorizer } from './authorize.js';
+import type { Quotas } from '../quota/index.js';
+import { roomQuotaOwner } from './quota-hooks.js';
 import { parseOrThrow } from './validate.js';
 
 /**
- * `POST /api/rooms` (instructor token: a room for one of the class's quizzes), `GET /api/rooms?cursor=&limit=` (one
- * page of the class's rooms, newest first: `{rooms, nextCursor}`), `GET /api/rooms/:id/results` and `/results.csv` (instructor of the class or the room's host), and
- * `GET /api/rooms/join-qr.svg?code=` (the join link as a QR code, made here: no outside service).
+ * `POST /api/rooms` (the quiz's owner account, or its class's instructor token: a room for the quiz; 201
+ * `{roomId, code, hostToken}`), `GET /api/rooms?quizId=&classId=&cursor=&limit=` (the account's rooms, one quiz's or
+ * one class's, newest first: `{rooms, nextCursor}`; a class token: its class's), `GET /api/rooms/:id/results` and
+ * `/results.csv` (owner, class token of its class or the room's host token), and `GET /api/rooms/join-qr.svg?code=`
+ * (the join link as a QR code, made here: no outside service).
  */
-export function createRoomsRouter({ rooms, signer }: { rooms: RoomService; signer: TokenSigner }): Router {
+export interface RoomsRouterDeps {
+  rooms: RoomService;
+  ownership: OwnershipRepository;
+  access: Authorizer;
+  publicUrl?: string | undefined;
+  quotas: Quotas;
+}
+
+const ListQuery = PageQuery.extend({
+  quizId: z.string().trim().min(1).max(64).optional(),
+  classId: z.string().trim().min(1).max(64).optional(),
+});
+
+export function createRoomsRouter({ rooms, ownership, access, publicUrl, quotas }: RoomsRouterDeps): Router {
   const router = Router();
 
   router.post('/', async (request, response, next) => {
     try {
-      // The token before the body, as for quizzes: an anonymous caller learns nothing about what a valid body is.
-      const classId = instructorClassId(signer, request, response);
-      response.status(201).json(await rooms.create(classId, parseOrThrow(CreateRoomBody, request.body)));
+      // The credential before the body, as for quizzes: an anonymous caller learns nothing about what a valid body is.
+      await access.accountOrClassToken(request, response);
+      const body = parseOrThrow(CreateRoomBody, request.body);
+      const { quiz, grant } = await access.authorizeQuiz(request, response, body.quizId);
+      // The room counts against its owner's open rooms (QUOTA).
+      const { createdAt, ...room } = await quotas.openRoom(roomQuotaOwner({ classId: quiz.classId, accountId: grant.accountId }), () =>
+        rooms.create(quiz.classId, body, grant.accountId),
+      );
+      await ownership.setOwner('room', room.roomId, grant.accountId, createdAt);
+      await ownership.addQuizRoom(quiz.quizId, room.roomId, createdAt);
+      response.status(201).json(room);
     } catch (error) {
       next(error);
     }
@@ -29,14 +53,27 @@ export function createRoomsRouter({ rooms, signer }: { rooms: RoomService; signe
 
   router.get('/', async (request, response, next) => {
     try {
-      const classId = instructorClassId(signer, request, response);
-      const { items, nextCursor } = await rooms.repository.listByClass(classId, parseOrThrow(PageQuery, request.query));
-      const list = items.map((entry) => ({
+      const grant = await access.accountOrClassToken(request, response);
+      const { quizId, classId, ...page } = parseOrThrow(ListQuery, request.query);
+      let listed: { items: RoomListEntry[]; nextCursor: string | null };
+      if (quizId !== undefined) {
+        await access.authorizeQuiz(request, response, quizId);
+        const { members, nextCursor } = await ownership.quizRoomsPage(quizId, page);
+        listed = { items: await rooms.repository.listEntries(members), nextCursor };
+      } else if (classId !== undefined || grant.classId !== undefined) {
+        const asked = classId ?? grant.classId ?? '';
+        await access.authorizeClass(request, response, asked);
+        listed = await rooms.repository.listByClass(asked, page);
+      } else {
+        const { members, nextCursor } = await ownership.page(grant.accountId, 'room', page);
+        listed = { items: await rooms.repository.listEntries(members), nextCursor };
+      }
+      const list = listed.items.map((entry) => ({
         ...entry,
         resultsUrl: `/api/rooms/${entry.roomId}/results`,
         csvUrl: `/api/rooms/${entry.roomId}/results.csv`,
       }));
-      response.json({ rooms: list, nextCursor });
+      response.json({ rooms: list, nextCursor: listed.nextCursor });
     } catch (error) {
       next(error);
     }
@@ -45,7 +82,9 @@ export function createRoomsRouter({ rooms, signer }: { rooms: RoomService; signe
   router.get('/join-qr.svg', async (request, response, next) => {
     try {
       const code = parseOrThrow(RoomCode, request.query.code);
-      const svg = await QRCode.toString(`${request.protocol}://${request.get('host') ?? 'localhost'}/play.html?code=${code}`, {
+      // PUBLIC_URL when set (the address phones can reach), else the address this page was opened at.
+      const base = publicUrl ?? `${request.protocol}://${request.get('host') ?? 'localhost'}`;
+      const svg = await QRCode.toString(`${base}/play.html?code=${code}`, {
         type: 'svg',
         margin: 1,
         errorCorrectionLevel: 'M',
@@ -59,11 +98,9 @@ export function createRoomsRouter({ rooms, signer }: { rooms: RoomService; signe
 
   const results = async (request: Request, response: Response): Promise<RoomResults> => {
     const roomId = String(request.params.id);
-    const token = bearerToken(signer, request, response, ['instructor', 'host']);
+    await access.authorizeRoom(request, response, roomId, { host: true });
     const stored = await rooms.repository.results(roomId);
-    const allowed = stored && (token.kind === 'host' ? token.sub === roomId : token.sub === stored.classId);
-    if (!stored) throw new AppError(ErrorCode.ROOM_NOT_FOUND, '퀴즈 방을 찾을 수 없습니다.', { status: 404 });
-    if (!allowed) throw new AppError(ErrorCode.FORBIDDEN, '이 방의 결과를 볼 수 없는 토큰입니다.', { status: 403 });
+    if (!stored) throw roomNotFound();
     // Results are rewritten at each reveal and at the end; the phase in between is the live one.
     const live = await rooms.repository.phase(roomId);
     return live ? { ...stored, phase: live.phase } : stored;

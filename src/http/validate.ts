@@ -2,14 +2,14 @@ import type { RequestHandler } from 'express';
 import type { z } from 'zod';
 import { AppError } from '../errors.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
+import { koreanZodMessage } from './zod-korean.js';
 
-/** Turns a zod failure into the one INVALID_PAYLOAD error every boundary answers with. */
+/**
+ * Turns a zod failure into the one INVALID_PAYLOAD error every boundary (HTTP and socket commands) answers with; the
+ * message is Korean for people (zod-korean.ts), the code is what programs read.
+ */
 export function invalidPayload(error: z.ZodError): AppError {
-  const first = error.issues[0];
-  const where = first && first.path.length > 0 ? `${first.path.join('.')}: ` : '';
-  return new AppError(ErrorCode.INVALID_PAYLOAD, `요청 형식이 올바르지 않습니다. ${where}${first?.message ?? ''}`.trim(), {
-    status: 400,
-  });
+  return new AppError(ErrorCode.INVALID_PAYLOAD, koreanZodMessage(error), { status: 400 });
 }
 
 /** Parses `value` with `schema` or throws INVALID_PAYLOAD. */

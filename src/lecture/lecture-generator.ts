@@ -7,6 +7,8 @@ import { LECTURE_TASKS, lecturePrompts, renderLecturePrompt } from './lecture-pr
 
 /** What the generator needs from a material (MaterialService satisfies it). */
 export interface LectureMaterialReader {
+  /** null once the material is deleted: nothing more is generated for it. */
+  get(materialId: string): Promise<unknown>;
   chapterText(materialId: string, index: number): Promise<string>;
   chapterPdf(materialId: string, index: number): Promise<Uint8Array>;
 }
@@ -46,7 +48,8 @@ export class LectureGenerator {
   private readonly cacheKeys = new Map<string, string>();
   /** Chapters whose last attempt on this node failed (cache keys); ensure() retries them. */
   private readonly failed = new Set<string>();
-  private readonly interest = new Map<string, { material: LectureMaterial; until: number }>();
+  /** Materials students are on, and (QUOTA) the account the latest of them bills its lecture to. */
+  private readonly interest = new Map<string, { material: LectureMaterial; until: number; billTo?: string | undefined }>();
   private readonly queues = new Map<string, Promise<void>>();
   private readonly watchdog: NodeJS.Timeout;
 
@@ -73,10 +76,12 @@ export class LectureGenerator {
 
   /**
    * Makes sure every chapter of the material is (being) generated, in chapter order with bounded parallelism.
-   * Cheap and idempotent: call it whenever a student starts or resumes.
+   * Cheap and idempotent: call it whenever a student starts or resumes. `billTo` (QUOTA) is the account the
+   * student's session is billed to: a chapter is written once for every student, at the cost of the account of the
+   * latest one to ask (its daily model budget is checked before each chapter).
    */
-  ensure(material: LectureMaterial): void {
-    this.interest.set(material.id, { material, until: Date.now() + INTEREST_MS });
+  ensure(material: LectureMaterial, billTo?: string): void {
+    this.interest.set(material.id, { material, until: Date.now() + INTEREST_MS, billTo });
     if (this.queues.has(material.id)) {
       // The run in progress has already passed the chapters that failed; a student resuming after a failure must
       // not wait for the whole run (or the watchdog) before the retry starts.
@@ -125,10 +130,19 @@ export class LectureGenerator {
     if (this.running.has(cacheKey)) return;
     this.running.add(cacheKey);
     let renew: NodeJS.Timeout | undefined;
+    let generating = false;
     const abort = new AbortController();
     try {
       if ((await store.get(keys.lectureStatus(cacheKey))) === 'done') return;
+      // A deleted material (data/) gets nothing more: the watchdog's interest would otherwise write its lectures back.
+      if ((await this.options.materials.get(material.id)) === null) {
+        this.interest.delete(material.id);
+        return;
+      }
+      // Recorded before any of the chapter's keys is written, so a material's deletion finds every lecture of it.
+      await this.recordLectureKey(material.id, cacheKey);
       if (!(await store.acquireLease(keys.lectureLock(cacheKey), nodeId, this.leaseMs))) return;
+      generating = true;
       this.failed.delete(cacheKey);
       renew = setInterval(() => {
         store.renewLease(keys.lectureLock(cacheKey), nodeId, this.leaseMs).then(
@@ -151,8 +165,33 @@ export class LectureGenerator {
     } finally {
       if (renew) clearInterval(renew);
       await store.releaseLease(keys.lectureLock(cacheKey), nodeId).catch(() => undefined);
+      // Deleted while it was being written (its lease was deleted too, so the renewal aborted it): what this attempt
+      // wrote since is removed here, on whichever node wrote it.
+      if (generating) await this.dropIfDeleted(material.id, cacheKey).catch(() => undefined);
       this.running.delete(cacheKey);
     }
+  }
+
+  private async dropIfDeleted(materialId: string, cacheKey: string): Promise<void> {
+    if ((await this.options.materials.get(materialId)) !== null) return;
+    await this.options.store.del(keys.lectureText(cacheKey), keys.lectureStatus(cacheKey), keys.materialLectures(materialId));
+  }
+
+  /**
+   * Adds the cache key to the material's lecture index unless it is there (the score keeps the first use). Asked each
+   * time, not remembered: a material deleted and uploaded again (same bytes, same id) must be recorded again.
+   */
+  private async recordLectureKey(materialId: string, cacheKey: string): Promise<void> {
+    const { store } = this.options;
+    if ((await store.zscore(keys.materialLectures(materialId), cacheKey)) === null) {
+      await store.zadd(keys.materialLectures(materialId), Date.now(), cacheKey);
+    }
+  }
+
+  /** The account a chapter of the material is billed to now (QUOTA), as an attribution field. */
+  private billing(materialId: string): { accountId?: string } {
+    const billTo = this.interest.get(materialId)?.billTo;
+    return billTo === undefined ? {} : { accountId: billTo };
   }
 
   private async generate(material: LectureMaterial, chapter: number, cacheKey: string, signal: AbortSignal) {
@@ -180,7 +219,7 @@ export class LectureGenerator {
       temperature: 0.4,
       files,
       signal,
-      attribution: { materialId: material.id },
+      attribution: { materialId: material.id, ...this.billing(material.id) },
     });
 
     // Write-behind batching: whatever arrives while one append is in flight goes out as the next single append.

@@ -3,6 +3,7 @@ import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { LanguageModel } from '../llm/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
+import type { TranscriptItem } from '../protocol/wire/tutor.js';
 import type { TokenSigner } from '../auth/index.js';
 import { keys, type Store } from '../store/index.js';
 import { FeedHub } from './chapter-feed.js';
@@ -11,7 +12,7 @@ import { DEFAULT_SPEED, systemScheduler, type PacerEmitMeta, type PacerScheduler
 import { QaTutor } from './qa-tutor.js';
 import { StudentAssistant, type MaterialSource } from './hand/student-assistant.js';
 import { SessionActor, type SessionObserver, type SessionPort } from './session-actor.js';
-import { SessionRepository } from './session-repository.js';
+import { SessionRepository, type InstructorReply } from './session-repository.js';
 
 /** What the lecture needs from the material catalogue (MaterialService satisfies it). */
 export interface MaterialCatalog extends LectureMaterialReader, MaterialSource {
@@ -38,6 +39,8 @@ export interface LectureServiceOptions {
    */
   graceMs?: number;
   generatorLeaseMs?: number;
+  /** How long a class student's session is kept after its last write (RETENTION_DAYS); self-study sessions 7 days. */
+  classSessionTtlMs?: number;
 }
 
 export const SESSION_TOKEN_TTL_MS = 24 * 60 * 60_000;
@@ -68,10 +71,11 @@ export class LectureService {
   private readonly graceMs: number;
   /** Asks the other nodes to let go of a session they hold in grace (wired to socket.io's serverSideEmit). */
   private requestRelease: ((sessionId: string) => void) | undefined;
+  private notifyInbox: ((sessionId: string) => void) | undefined;
 
   constructor(private readonly options: LectureServiceOptions) {
     this.nodeId = options.nodeId ?? randomUUID();
-    this.repository = new SessionRepository(options.store, options.logger);
+    this.repository = new SessionRepository(options.store, options.logger, options.classSessionTtlMs);
     this.feeds = new FeedHub(options.store, options.logger);
     this.generator = new LectureGenerator({
       store: options.store,
@@ -93,13 +97,46 @@ export class LectureService {
     this.requestRelease = request;
   }
 
+  /** Wires how this node tells the others that a session's inbox has mail (see `sendInstructorReply`). */
+  onInboxPost(notify: (sessionId: string) => void): void {
+    this.notifyInbox = notify;
+  }
+
+  /**
+   * An instructor's direct reply to the student's raised hand. It is left in the session's inbox in the store, then
+   * the session's driver is told: this node's actor, or (through `onInboxPost`) another node's. With no driver
+   * anywhere, the next node to attach the session delivers it, so a student who comes back later still gets it.
+   */
+  async sendInstructorReply(sessionId: string, reply: InstructorReply): Promise<void> {
+    await this.repository.postInstructorReply(sessionId, reply);
+    await this.deliverInbox(sessionId);
+    this.notifyInbox?.(sessionId);
+  }
+
+  /** One page of a session's transcript, oldest first (the instructor's view of a student; no model answers in it). */
+  transcriptPage(sessionId: string, cursor: string | undefined, limit: number): Promise<{ items: TranscriptItem[]; nextCursor: string | null }> {
+    return this.repository.transcriptPage(sessionId, cursor, limit);
+  }
+
+  /** Delivers the session's waiting instructor replies if this node drives it (nothing otherwise). */
+  async deliverInbox(sessionId: string): Promise<void> {
+    const entry = this.attached.get(sessionId) ?? (await this.attaching.get(sessionId)?.catch(() => undefined));
+    await entry?.actor.deliverInstructorReplies();
+  }
+
   /** Another node wants to drive this session: let go now if no socket of it is here. */
   async release(sessionId: string): Promise<void> {
     const entry = this.attached.get(sessionId);
     if (entry && entry.sockets === 0) await this.finish(sessionId, entry);
   }
 
-  async createSession(input: { materialId: string; nickname: string; classId?: string }): Promise<{ sessionId: string; token: string }> {
+  /** `billTo` (QUOTA): the account paying for the session's model calls (its lecture, answers, hand dialogue). */
+  async createSession(input: {
+    materialId: string;
+    nickname: string;
+    classId?: string;
+    billTo?: string | undefined;
+  }): Promise<{ sessionId: string; token: string }> {
     const material = await this.options.materials.get(input.materialId);
     if (!material) throw new AppError(ErrorCode.MATERIAL_NOT_FOUND, '강의 자료를 찾을 수 없습니다.', { status: 404 });
     const sessionId = randomUUID();
@@ -110,11 +147,12 @@ export class LectureService {
         nickname: input.nickname,
         createdAt: Date.now(),
         ...(input.classId ? { classId: input.classId } : {}),
+        ...(input.billTo ? { billTo: input.billTo } : {}),
       },
       DEFAULT_SPEED,
     );
     // Start writing the lecture now: by the time the student presses start, chapter 1 is under way.
-    this.generator.ensure(material);
+    this.generator.ensure(material, input.billTo);
     const token = this.options.signer.sign(
       { kind: 'session', sub: sessionId, ...(input.classId ? { scope: input.classId } : {}) },
       SESSION_TOKEN_TTL_MS,
@@ -152,6 +190,15 @@ export class LectureService {
     entry.actor.suspend();
     entry.grace = setTimeout(() => void this.finish(sessionId, entry), this.graceMs);
     entry.grace.unref();
+  }
+
+  /**
+   * Stops driving the session on this node now (actor closed, lease released), whether or not sockets are attached:
+   * its data is being deleted (data/), and a live actor or lease renewal would write its keys again.
+   */
+  async end(sessionId: string): Promise<void> {
+    const entry = this.attached.get(sessionId);
+    if (entry) await this.finish(sessionId, entry);
   }
 
   private async finish(sessionId: string, entry: Attached): Promise<void> {
@@ -205,6 +252,8 @@ export class LectureService {
         },
         record,
       );
+      // Replies an instructor left while no node drove the session.
+      void actor.deliverInstructorReplies();
       return { actor, sockets: 1, renew };
     } catch (error) {
       clearInterval(renew);

@@ -59,6 +59,9 @@ type Target =
 
 const commandError = (code: ErrorCode, message: string) => new AppError(code, message, { status: 409 });
 
+/** QUOTA: what a student sees when the class's account has spent its model budget for the day (MODEL_DAILY_TOKENS). */
+const CLASS_BUDGET_SPENT = '이 수업이 오늘 쓸 수 있는 AI 사용량을 모두 사용했습니다. 내일 다시 이어서 들을 수 있습니다. 선생님께 알려 주세요.';
+
 /**
  * Drives one student's session on this node: the lecture stream, questions, the Q&A tutor's verdicts,
  * subconcept remediation and replies. Every transition is written to the store before its events are emitted,
@@ -87,6 +90,8 @@ export class SessionActor {
   /** The student paused while a reply streams: its display holds while it keeps generating. */
   private replyHeld = false;
   private readonly view: LectureView;
+  /** Instructor replies are delivered one batch at a time (see deliverInstructorReplies). */
+  private delivering: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly deps: SessionActorDeps,
@@ -107,7 +112,8 @@ export class SessionActor {
       ...(deps.observer?.onEvent ? { observe: deps.observer.onEvent.bind(deps.observer) } : {}),
       onStoreLost: () => this.loseStore(),
     });
-    this.interrupts = new Interrupts({ sessionId: record.profile.id });
+    // QUOTA: the session's model calls count against the daily budget of the account it is billed to.
+    this.interrupts = new Interrupts({ sessionId: record.profile.id, ...(record.profile.billTo === undefined ? {} : { accountId: record.profile.billTo }) });
     this.view = new LectureView(deps);
   }
 
@@ -187,7 +193,7 @@ export class SessionActor {
       return { state: state.kind };
     }
     if (state.kind !== 'paused') throw commandError(ErrorCode.NOT_PAUSED, '일시정지된 상태가 아닙니다.');
-    this.deps.generator.ensure(this.deps.material);
+    this.deps.generator.ensure(this.deps.material, this.record.profile.billTo);
     this.outbox.transition(state.previous);
     this.replyHeld = false;
     this.syncPacer();
@@ -291,6 +297,38 @@ export class SessionActor {
     return { state: this.record.state.kind };
   }
 
+  /**
+   * Sends the instructor's replies waiting in the session's inbox (see LectureService.sendInstructorReply) as
+   * numbered `hand:instructor-reply` events with a transcript item, in the outbox's order. Only the driver (this
+   * actor, holding the lease) reads and marks the inbox, so each reply is numbered once. Runs one at a time.
+   */
+  deliverInstructorReplies(): Promise<void> {
+    this.delivering = this.delivering
+      .then(() => this.deliverPending())
+      .catch((error: unknown) => {
+        if (error instanceof StoreUnavailableError) return;
+        this.deps.logger.warn({ err: error, sessionId: this.id }, 'instructor reply not delivered yet');
+      });
+    return this.delivering;
+  }
+
+  private async deliverPending(): Promise<void> {
+    if (this.closed || this.outbox.storeDown) return;
+    const pending = await this.deps.repository.pendingInstructorReplies(this.id);
+    for (const reply of pending) {
+      if (this.closed) return;
+      const state = this.record.state;
+      // Where the dialogue (or, once it closed, the lecture) stands; the item sits there in the transcript.
+      const place = await this.view.displayOffset(state.kind === 'hand-raised' ? state.previous : state);
+      this.outbox.enqueue(() =>
+        this.deps.repository.appendTranscript(this.id, { type: 'instructor', ...place, text: reply.text, sentAt: reply.sentAt }),
+      );
+      this.outbox.send({ event: 'hand:instructor-reply', payload: { text: reply.text, sentAt: reply.sentAt } });
+      this.outbox.enqueue(() => this.deps.repository.markDelivered(this.id, reply.entryId));
+    }
+    await this.outbox.settled();
+  }
+
   private handState(): HandRaised {
     const state = this.record.state;
     if (state.kind !== 'hand-raised') throw commandError(ErrorCode.HAND_NOT_RAISED, '손을 든 상태가 아닙니다.');
@@ -366,7 +404,7 @@ export class SessionActor {
       outcome = await replayOrSnapshot(this.resumeHost, lastSeq, to);
       onReady?.();
     });
-    this.deps.generator.ensure(this.deps.material);
+    this.deps.generator.ensure(this.deps.material, this.record.profile.billTo);
     return outcome;
   }
 
@@ -477,7 +515,8 @@ export class SessionActor {
         const current = this.record.state;
         if (current.kind === 'streaming') this.record.state = { ...current, failures: feed.failures };
         throw new AppError(
-          ErrorCode.MODEL_UNAVAILABLE,
+          // A spent budget stays what it is: the student is told why, not "try again".
+          feed.failure?.code === ErrorCode.MODEL_BUDGET_EXCEEDED ? ErrorCode.MODEL_BUDGET_EXCEEDED : ErrorCode.MODEL_UNAVAILABLE,
           feed.failure?.message || '강의를 생성하지 못했습니다. 다시 시도해 주세요.',
         );
       }
@@ -571,7 +610,9 @@ export class SessionActor {
         code: modelCodes.includes(code) ? ErrorCode.MODEL_UNAVAILABLE : code,
         message: modelCodes.includes(code)
           ? 'AI 모델이 응답하지 않습니다. 잠시 후 "계속"을 눌러 다시 시도해 주세요.'
-          : body.message,
+          : code === ErrorCode.MODEL_BUDGET_EXCEEDED
+            ? CLASS_BUDGET_SPENT
+            : body.message,
       },
     });
     await this.outbox.settled();
@@ -652,7 +693,7 @@ export class SessionActor {
         return;
       }
       this.deps.logger.info({ sessionId: this.id, seq: this.record.seq }, 'store back: session reloaded and continuing');
-      this.deps.generator.ensure(this.deps.material);
+      this.deps.generator.ensure(this.deps.material, this.record.profile.billTo);
       this.syncPacer();
       this.kick();
       return;

@@ -6,6 +6,7 @@ import { createGeminiModel } from './gemini-model.js';
 import { createOpenAIModel } from './openai-model.js';
 import type { LanguageModel } from './model.js';
 import { meterModel } from './metered-model.js';
+import type { ModelBudget } from './model-budget.js';
 import { createOfflineModel, type OfflineTasks } from './offline-model.js';
 
 export type {
@@ -30,6 +31,7 @@ export { OFFLINE_CAPABILITIES, createOfflineModel, embedOffline } from './offlin
 export { GEMINI_CAPABILITIES, createGeminiModel, type GeminiModelOptions } from './gemini-model.js';
 export { OPENAI_CAPABILITIES, createOpenAIModel, type OpenAIModelOptions } from './openai-model.js';
 export { meterModel, type MeterOptions } from './metered-model.js';
+export { ModelBudget, accountUsageId, currentBillTo, runBilledTo, utcDay, type ModelBudgetOptions } from './model-budget.js';
 export { loadPrompt, loadAllPrompts, createPrompt, PromptError, type Prompt } from './prompt-loader.js';
 export { parseJson, parseWithSchema, type ParseResult, type SchemaParseResult } from './safe-json.js';
 
@@ -38,6 +40,8 @@ export interface ModelDependencies {
   store?: Store | undefined;
   logger?: Logger | undefined;
   offlineTasks: OfflineTasks;
+  /** QUOTA: the daily model budget per account (MODEL_DAILY_TOKENS); none = unlimited. */
+  budget?: ModelBudget | undefined;
 }
 
 /**
@@ -55,6 +59,6 @@ export function createModel(config: Config, deps: ModelDependencies): LanguageMo
     { kind: model.kind, generation: model.modelName('generation'), judge: model.modelName('judge'), embedding: model.modelName('embedding') },
     'language model ready',
   );
-  return meterModel(model, { metrics: deps.metrics, store: deps.store, logger });
+  return meterModel(model, { metrics: deps.metrics, store: deps.store, logger, budget: deps.budget });
 }
 export { createTextStream } from './text-stream.js';

@@ -25,6 +25,11 @@ export interface Attribution {
   sessionId?: string;
   roomId?: string;
   materialId?: string;
+  /**
+   * QUOTA: the account paying for the call (its daily model budget, MODEL_DAILY_TOKENS). When absent the metered
+   * model takes the one of the surrounding {@link runBilledTo} (an HTTP request an account started).
+   */
+  accountId?: string;
 }
 
 export interface ModelRequestBase {

@@ -12,6 +12,8 @@ export interface BlobStore {
   readonly kind: 'disk' | 'store';
   put(name: string, bytes: Uint8Array): Promise<void>;
   get(name: string): Promise<Buffer | null>;
+  /** Removes a blob; absent is fine (deletion is idempotent: a retried deletion finishes what a failed one began). */
+  delete(name: string): Promise<void>;
 }
 
 const BLOB_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/;
@@ -48,6 +50,9 @@ export function createDiskBlobStore(directory: string): BlobStore {
         throw error;
       }
     },
+    async delete(name) {
+      await rm(path.join(directory, checkName(name)), { force: true });
+    },
   };
 }
 
@@ -58,6 +63,9 @@ export function createStoreBlobStore(store: Store): BlobStore {
       await store.setBytes(keys.blob(checkName(name)), bytes);
     },
     get: (name) => store.getBytes(keys.blob(checkName(name))),
+    async delete(name) {
+      await store.del(keys.blob(checkName(name)));
+    },
   };
 }
 

@@ -85,6 +85,22 @@ export class MaterialRepository {
     await this.store.zadd(keys.materialIndex(), Date.parse(record.createdAt), record.id);
   }
 
+  /**
+   * Removes the material: its index entry and record first (nobody starts on it any more), then every blob the
+   * record names (original, one slice per chapter, page texts). Idempotent; a missing record removes nothing else,
+   * so the caller passes the chapter count it read before.
+   */
+  async remove(id: string, chapterCount: number): Promise<void> {
+    await this.store.zrem(keys.materialIndex(), id);
+    await this.store.del(keys.material(id));
+    this.pageCache.delete(id);
+    await Promise.all([
+      this.blobs.delete(blobNames.original(id)),
+      this.blobs.delete(blobNames.pages(id)),
+      ...Array.from({ length: chapterCount }, (_, index) => this.blobs.delete(blobNames.chapter(id, index))),
+    ]);
+  }
+
   async pages(id: string): Promise<string[] | null> {
     const cached = this.pageCache.get(id);
     if (cached) return cached;

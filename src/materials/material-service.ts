@@ -67,8 +67,18 @@ export interface MaterialService {
   pageTexts(id: string): Promise<string[]>;
   /** The original upload (throws NOT_FOUND). */
   materialPdf(id: string): Promise<Uint8Array>;
+  /**
+   * Deletes the material's record, index entry and blobs (PDF, chapter slices, page texts); false when there was no
+   * such material. Lectures, retrieval data and usage are the data folder's material deletion (data/).
+   */
+  remove(id: string): Promise<boolean>;
   /** Ingests the built-in sample "기초 통계" (free when it is already there). */
   preloadSample(): Promise<Material>;
+  /**
+   * The built-in sample's id (its bytes are built the same way on every node, so the id is too), computed once:
+   * ownership lets everyone read it and never deletes it.
+   */
+  sampleId(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -224,6 +234,7 @@ export function createMaterialService(deps: MaterialServiceDeps): MaterialServic
     return bytes;
   };
 
+  let sampleIdOnce: Promise<string> | undefined;
   const service: MaterialService = {
     limits: { maxPdfBytes, maxPdfPages },
     async ingest(input) {
@@ -264,11 +275,24 @@ export function createMaterialService(deps: MaterialServiceDeps): MaterialServic
       await repository.blobs.put(blobNames.chapter(id, index), slice);
       return slice;
     },
+    async remove(id) {
+      const record = await repository.get(id);
+      if (!record) return false;
+      await repository.remove(id, record.chapters.length);
+      return true;
+    },
     async materialText(id) {
       return (await pageTexts(id)).join('\n\n');
     },
     pageTexts,
     materialPdf,
+    sampleId() {
+      sampleIdOnce ??= pool.sample().then((bytes) => materialIdFromHash(createHash('sha256').update(bytes).digest('hex')));
+      sampleIdOnce.catch(() => {
+        sampleIdOnce = undefined; // a failed worker job is tried again next time
+      });
+      return sampleIdOnce;
+    },
     async preloadSample() {
       const { material, created } = await service.ingest({ bytes: await pool.sample(), filename: SAMPLE_FILENAME });
       logger.info({ materialId: material.id, created }, 'sample material ready');

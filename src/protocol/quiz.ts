@@ -45,6 +45,8 @@ export const CreateQuizBody = z
     title: ItemText(100),
     items: z.array(QuizItem).min(1).max(MAX_QUIZ_ITEMS),
     materialId: z.string().trim().min(1).max(128).optional(),
+    /** OWN (issue 12): the class the quiz is for (one of the account's); absent: the account's own quiz. */
+    classId: z.string().trim().min(1).max(64).optional(),
   })
   .strict();
 export type CreateQuizBody = z.infer<typeof CreateQuizBody>;
@@ -56,6 +58,8 @@ export const GenerateQuizBody = z
     /** All five items at this difficulty; 2 easy + 2 medium + 1 hard when absent. */
     difficulty: Difficulty.optional(),
     title: ItemText(100).optional(),
+    /** OWN (issue 12): the class the quiz is for (one of the account's). */
+    classId: z.string().trim().min(1).max(64).optional(),
   })
   .strict();
 export type GenerateQuizBody = z.infer<typeof GenerateQuizBody>;

@@ -20,7 +20,7 @@ export const CreateSessionBody = z
     classCode: JoinCode.optional(),
   })
   .refine((body) => body.materialId !== undefined || body.classCode !== undefined, {
-    message: 'materialId 또는 classCode가 필요합니다.',
+    message: '강의 자료를 고르거나 수업 코드를 적어 주세요.',
     path: ['materialId'],
   });
 export type CreateSessionBody = z.infer<typeof CreateSessionBody>;

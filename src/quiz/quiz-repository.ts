@@ -19,7 +19,7 @@ export const QUIZ_ID = /^[0-9a-f]{32}$/;
 
 const StoredQuiz = z.object({
   quizId: z.string().regex(QUIZ_ID),
-  classId: z.string().min(1),
+  classId: z.string(),
   title: z.string().min(1),
   items: z.array(QuizItem).min(1),
   materialId: z.string().min(1).optional(),
@@ -61,7 +61,7 @@ export class QuizRepository {
     // The quiz and its list entry first, then the index: an index entry always points at a quiz that exists.
     await this.store.set(keys.quiz(quiz.quizId), JSON.stringify(quiz));
     await this.store.set(keys.quizSummary(quiz.quizId), JSON.stringify(summaryOf(quiz)));
-    await this.store.zadd(keys.classQuizzes(classId), quiz.createdAt, quiz.quizId);
+    if (classId !== '') await this.store.zadd(keys.classQuizzes(classId), quiz.createdAt, quiz.quizId);
     return quiz;
   }
 
@@ -81,6 +81,11 @@ export class QuizRepository {
    */
   async listByClass(classId: string, page: PageRequest): Promise<Page<QuizSummary>> {
     const { members, nextCursor } = await pageOfIndex(this.store, keys.classQuizzes(classId), page, { reverse: true });
+    return { items: await this.summaries(members), nextCursor };
+  }
+
+  /** List entries of quizzes by id, in the order asked (one MGET); quizzes that no longer exist are skipped. */
+  async summaries(members: readonly string[]): Promise<QuizSummary[]> {
     const raw = await this.store.mget(members.map((quizId) => keys.quizSummary(quizId)));
     const items: QuizSummary[] = [];
     for (const [index, quizId] of members.entries()) {
@@ -88,7 +93,7 @@ export class QuizRepository {
         readJsonRecord(raw[index], QuizSummary, { key: keys.quizSummary(quizId), logger: this.logger }) ?? (await this.backfillSummary(quizId));
       if (summary) items.push(summary);
     }
-    return { items, nextCursor };
+    return items;
   }
 
   private async backfillSummary(quizId: string): Promise<QuizSummary | null> {

@@ -89,7 +89,7 @@ export class RoomRepository {
     const roomKey = keys.room(meta.roomId);
     await this.store.hset(roomKey, { meta: JSON.stringify(meta), phase: JSON.stringify(lobby), locked: '0', playerCount: '0' }, ttl);
     await this.appendEvent(meta.roomId, { type: 'phase', record: lobby });
-    await this.store.zadd(keys.classRooms(meta.classId), meta.createdAt, meta.roomId);
+    if (meta.classId !== '') await this.store.zadd(keys.classRooms(meta.classId), meta.createdAt, meta.roomId);
   }
 
   async roomIdByCode(code: string): Promise<string | null> {
@@ -217,6 +217,8 @@ export class RoomRepository {
   async saveResults(roomId: string, results: RoomResults): Promise<void> {
     await this.store.set(keys.roomResults(roomId), JSON.stringify(results));
     await this.store.set(keys.roomSummary(roomId), JSON.stringify(listEntryOf(results)));
+    // Results name players and their answers: student data the retention purge (data/) removes when it is old.
+    await this.store.zadd(keys.retentionRooms(), Date.now(), roomId);
   }
 
   async results(roomId: string): Promise<RoomResults | null> {
@@ -272,6 +274,11 @@ export class RoomRepository {
    */
   async listByClass(classId: string, page: PageRequest): Promise<Page<RoomListEntry>> {
     const { members, nextCursor } = await pageOfIndex(this.store, keys.classRooms(classId), page, { reverse: true });
+    return { items: await this.listEntries(members), nextCursor };
+  }
+
+  /** List entries of rooms by id, in the order asked, with the live phase of running ones (see listByClass). */
+  async listEntries(members: readonly string[]): Promise<RoomListEntry[]> {
     const raw = await this.store.mget(members.map((roomId) => keys.roomSummary(roomId)));
     const entries: RoomListEntry[] = [];
     for (const [index, roomId] of members.entries()) {
@@ -287,7 +294,7 @@ export class RoomRepository {
       if (phase === null) return entry;
       return { ...entry, phase: phase.phase, players: Number(playerCount ?? entry.players) };
     });
-    return { items, nextCursor };
+    return items;
   }
 
   private async backfillEntry(roomId: string): Promise<RoomListEntry | null> {

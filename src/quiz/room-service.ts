@@ -62,7 +62,8 @@ export class RoomService {
     return this.deps.answerGraceMs;
   }
 
-  async create(classId: string, body: CreateRoomBody): Promise<{ roomId: string; code: string; hostToken: string }> {
+  /** A room of the quiz for its owner account `ownerId` (the host token's scope: every use checks that account). */
+  async create(classId: string, body: CreateRoomBody, ownerId: string): Promise<{ roomId: string; code: string; hostToken: string; createdAt: number }> {
     const quiz = await this.deps.quizzes.get(body.quizId);
     if (!quiz || quiz.classId !== classId) {
       throw new AppError(ErrorCode.QUIZ_NOT_FOUND, '퀴즈를 찾을 수 없습니다.', { status: 404 });
@@ -82,8 +83,8 @@ export class RoomService {
     const lobby: PhaseRecord = { phase: 'lobby', v: 0 };
     await this.repository.create(meta, lobby);
     await this.repository.saveResults(roomId, buildResults(meta, lobby, this.standingsOf(meta, [], [], -1)));
-    const hostToken = this.deps.signer.sign({ kind: 'host', sub: roomId, scope: classId }, HOST_TOKEN_TTL_MS);
-    return { roomId, code, hostToken };
+    const hostToken = this.deps.signer.sign({ kind: 'host', sub: roomId, scope: ownerId }, HOST_TOKEN_TTL_MS);
+    return { roomId, code, hostToken, createdAt: meta.createdAt };
   }
 
   private async reserveCode(roomId: string): Promise<string> {

@@ -6,7 +6,8 @@ import type { AnswerResult, QuizItem } from '../protocol/quiz.js';
  *
  * A correct answer scores round(1000 × (1 − (t / T) / 2)), t the server-measured response time and T the question
  * time (a full 1000 under 0.5 s); wrong or missing answers score 0. With the streak bonus on, the n-th correct
- * answer in a row adds min(100 × (n − 1), 500). Ties rank by the lower total response time, then by join order.
+ * answer in a row adds min(100 × (n − 1), 500). Ties rank by the lower total response time, then by join order;
+ * players with 0 points all share the place after the last scorer.
  */
 
 export const FULL_POINTS_UNDER_MS = 500;
@@ -129,6 +130,10 @@ export function computeStandings(
       left.player.joinedAt - right.player.joinedAt ||
       (left.player.playerId < right.player.playerId ? -1 : 1),
   );
+  // Players with no points tie with each other (competition ranking: all share the place after the last scorer);
+  // ordering them by response time or join order would rank people on nothing. Everyone at 0 shares rank 1, which
+  // the pages and the CSV show as "no place" (client/ui/quiz-pieces.ts rankLabel, results-csv.ts shownRank).
+  const scorers = rows.filter((row) => row.score > 0).length;
   return {
     afterQuestion,
     questions,
@@ -136,7 +141,7 @@ export function computeStandings(
       playerId: row.player.playerId,
       nickname: row.player.nickname,
       score: row.score,
-      rank: index + 1,
+      rank: row.score > 0 ? index + 1 : scorers + 1,
       correctCount: row.correctCount,
       totalResponseMs: row.totalResponseMs,
       streak: row.streak,

@@ -9,9 +9,12 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
  * address is not loopback, so the header is ignored.
  */
 export function clientAddress(socket: Pick<Socket, 'handshake'>): string {
-  const direct = socket.handshake.address;
+  return forwardedClientAddress(socket.handshake.address, socket.handshake.headers['x-forwarded-for']);
+}
+
+/** The same rule for a raw connection (an engine.io handshake request): its direct address and forwarded header. */
+export function forwardedClientAddress(direct: string, header: string | string[] | undefined): string {
   if (!LOOPBACK.test(direct)) return direct;
-  const header = socket.handshake.headers['x-forwarded-for'];
   const forwarded = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map((entry) => entry.trim());
   for (let index = forwarded.length - 1; index >= 0; index -= 1) {
     const address = forwarded[index]!;

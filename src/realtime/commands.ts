@@ -6,12 +6,18 @@ import type { CommandSchemas } from '../protocol/command-schemas.js';
 import type { Ack } from '../protocol/wire/ack.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { CommandListeners, CommandMap } from '../protocol/wire/events.js';
+import type { IdentityBuckets } from './command-limits.js';
 import { TokenBucket } from './rate-limiter.js';
 
 export interface CommandOptions {
   logger: Logger;
   /** Commands per socket: burst capacity and refill per second (shared by all commands of the socket). */
   rateLimit?: { capacity: number; refillPerSecond: number };
+  /**
+   * Budgets shared by every socket of one identity (see command-limits.ts): when given, a command takes from the
+   * bucket of `identity()` (read per command: a quiz guest becomes a player) instead of the socket's own.
+   */
+  shared?: { buckets: IdentityBuckets; identity: () => string };
 }
 
 const DEFAULT_RATE_LIMIT = { capacity: 20, refillPerSecond: 10 };
@@ -24,7 +30,7 @@ export type OnCommand<C extends CommandMap<C>> = <K extends keyof C & string>(na
 /**
  * The one way a namespace registers its client commands. Given the socket and its namespace's schema table, it
  * returns `on(name, handler)`: the name is written once and picks both the schema and the handler's types from the
- * wire map. Every command is rate limited (one bucket per socket), validated with its zod schema and acknowledged with
+ * wire map. Every command is rate limited (one bucket per identity, or per socket), validated with its zod schema and acknowledged with
  * `{ok:true,...result}` or `{ok:false,error}`: the single place where inbound socket payloads become typed data and
  * errors become wire codes. Commands sent without an ack callback still run; their errors are only logged.
  */
@@ -35,6 +41,8 @@ export function commandsOf<C extends CommandMap<C>, S extends Socket<CommandList
 ): OnCommand<C> {
   const limit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   const bucket = new TokenBucket(limit.capacity, limit.refillPerSecond);
+  const shared = options.shared;
+  const take = shared ? () => shared.buckets.take(shared.identity()) : () => bucket.take();
   // Arguments arrive as the client sent them (a payload may be missing, the ack too): read them untyped here.
   const raw = socket as unknown as Socket;
   return (name, handler) => {
@@ -48,7 +56,7 @@ export function commandsOf<C extends CommandMap<C>, S extends Socket<CommandList
         if (ack) ack(response);
       };
       try {
-        if (!bucket.take()) {
+        if (!take()) {
           throw new AppError(ErrorCode.RATE_LIMITED, '요청이 너무 많습니다. 잠시 후 다시 시도해 주세요.', { status: 429 });
         }
         const parsed = schema.safeParse(payload ?? {});

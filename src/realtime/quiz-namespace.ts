@@ -1,4 +1,5 @@
 import { authorizeToken, TokenRefusal, type TokenSigner } from '../auth/index.js';
+import type { CredentialChecks } from '../ownership/index.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
@@ -7,6 +8,8 @@ import type { HostCommand, QuizCommands } from '../protocol/wire/quiz.js';
 import type { RoomMember, RoomRuntime, RoomService } from '../quiz/index.js';
 import { handshakeToken } from './auth.js';
 import { clientAddress } from './client-address.js';
+import { isWrongCode, type JoinAttempts } from '../http/index.js';
+import { IdentityBuckets, type CommandLimit } from './command-limits.js';
 import { commandsOf } from './commands.js';
 import { connectRefusal } from './connect-refusal.js';
 import { socketMember } from './quiz-member.js';
@@ -27,13 +30,26 @@ export interface QuizJoinLimit {
  */
 export function registerQuizNamespace(
   namespace: QuizNamespace,
-  deps: { rooms: RoomService; runtime: RoomRuntime; signer: TokenSigner; logger: Logger; joinLimit: QuizJoinLimit },
+  deps: {
+    rooms: RoomService;
+    runtime: RoomRuntime;
+    signer: TokenSigner;
+    /** OWN (issue 12): host tokens name their account; it must own the room and be active, on every use. */
+    checks: CredentialChecks;
+    logger: Logger;
+    joinLimit: QuizJoinLimit;
+    /** LIM: room codes guessed per address, shared by every node (failures cost more). */
+    joinAttempts?: JoinAttempts;
+    /** LIM: command budget per host/player identity, shared by its sockets on this node. */
+    commandLimit?: CommandLimit;
+  },
 ): void {
   const { rooms, runtime, signer, logger } = deps;
   const joinBuckets = new AddressBuckets(deps.joinLimit);
+  const commandBuckets = deps.commandLimit ? new IdentityBuckets(deps.commandLimit) : undefined;
 
   namespace.use((socket, next) => {
-    authenticate(socket, signer, rooms).then(
+    authenticate(socket, signer, rooms, deps.checks).then(
       () => next(),
       (error: unknown) => next(connectRefusal(error)),
     );
@@ -68,7 +84,15 @@ export function registerQuizNamespace(
       if (member) runtime.detach(member);
     });
 
-    const on = commandsOf<QuizCommands, QuizSocket>(socket, QUIZ_COMMANDS, { logger });
+    // A guest has no identity yet: its own socket is the budget until it joins (room:join is limited per address).
+    const identity = () => {
+      const data = socket.data;
+      return data.role === 'player' ? `player:${data.roomId}:${data.playerId}` : data.role === 'host' ? `host:${data.roomId}` : `socket:${socket.id}`;
+    };
+    const on = commandsOf<QuizCommands, QuizSocket>(socket, QUIZ_COMMANDS, {
+      logger,
+      ...(commandBuckets ? { shared: { buckets: commandBuckets, identity } } : {}),
+    });
     on('room:join', async ({ code, nickname }) => {
       // One join per socket at a time: two racing joins would leave an orphan player counted in the room.
       if (socket.data.role !== 'guest' || joining) {
@@ -78,7 +102,14 @@ export function registerQuizNamespace(
         throw new AppError(ErrorCode.RATE_LIMITED, '입장 시도가 너무 많습니다. 잠시 후 다시 시도해 주세요.', { status: 429 });
       }
       joining = true;
-      const joined = await rooms.join(code, nickname).finally(() => {
+      const joined = await (async () => {
+        const attempt = await deps.joinAttempts?.begin(clientAddress(socket));
+        return rooms.join(code, nickname).catch(async (error: unknown) => {
+          // A wrong code costs more than a join, so guessing codes runs dry quickly.
+          if (error instanceof AppError && isWrongCode(error.status)) await attempt?.failed().catch(() => undefined);
+          throw error;
+        });
+      })().finally(() => {
         joining = false;
       });
       socket.data = { role: 'player', roomId: joined.roomId, playerId: joined.playerId, nickname };
@@ -100,6 +131,8 @@ export function registerQuizNamespace(
       on(command, async (payload) => {
         const data = socket.data;
         if (data.role !== 'host') throw new AppError(ErrorCode.FORBIDDEN, '진행자만 할 수 있는 일입니다.', { status: 403 });
+        // The account may have been disabled, or the room deleted, since the handshake: refused at once.
+        await deps.checks.hostToken({ kind: 'host', sub: data.roomId, scope: data.accountId });
         return rooms.command(data.roomId, command, payload);
       });
     for (const command of Object.keys(HOST_COMMANDS) as HostCommand[]) hostCommand(command);
@@ -107,7 +140,7 @@ export function registerQuizNamespace(
 }
 
 /** Checks the handshake token (if any) and fills `socket.data`. */
-async function authenticate(socket: QuizSocket, signer: TokenSigner, rooms: RoomService): Promise<void> {
+async function authenticate(socket: QuizSocket, signer: TokenSigner, rooms: RoomService, checks: CredentialChecks): Promise<void> {
   const token = handshakeToken(socket);
   if (token === undefined || token === null || token === '') {
     // A socket that joined as a guest and then dropped comes back (connection-state recovery) with its restored
@@ -121,11 +154,13 @@ async function authenticate(socket: QuizSocket, signer: TokenSigner, rooms: Room
     socket.data = { role: 'guest' };
     return;
   }
-  const { kind, sub, scope } = authorizeToken(signer, token, ['player', 'host']);
+  const payload = authorizeToken(signer, token, ['player', 'host']);
+  const { kind, sub, scope } = payload;
   let data: QuizSocketData;
   if (kind === 'host') {
+    const accountId = await checks.hostToken(payload);
     await rooms.meta(sub);
-    data = { role: 'host', roomId: sub };
+    data = { role: 'host', roomId: sub, accountId };
   } else {
     // Every player token is signed with its room as scope: one without is not a token we issued.
     if (!scope) throw new TokenRefusal('malformed', ['player', 'host']);

@@ -2,6 +2,7 @@ import type { Server as HttpServer } from 'node:http';
 import { Server, type ServerOptions } from 'socket.io';
 import type { Metrics } from '../metrics.js';
 import { checkProtocolVersion } from './protocol-version.js';
+import { SocketCaps } from './socket-caps.js';
 
 export const NAMESPACES = ['/tutor', '/monitor', '/quiz'] as const;
 export type NamespaceName = (typeof NAMESPACES)[number];
@@ -10,6 +11,8 @@ export interface SocketServerOptions {
   metrics: Metrics;
   /** socket.io adapter (the Redis streams adapter on several nodes); the in-memory one otherwise. */
   adapter?: ServerOptions['adapter'];
+  /** LIM: open connections per client address, and how long a connection may stay without a connected namespace. */
+  caps?: { maxSocketsPerAddress: number; authTimeoutMs: number };
 }
 
 /**
@@ -17,7 +20,12 @@ export interface SocketServerOptions {
  * recovered connections, so an expired or revoked token cannot ride a recovery.
  */
 export function createSocketServer(httpServer: HttpServer, options: SocketServerOptions): Server {
+  const caps = options.caps ? new SocketCaps({ maxPerAddress: options.caps.maxSocketsPerAddress }) : undefined;
   const io = new Server(httpServer, {
+    ...(caps && options.caps
+      ? // A connection that never connects a namespace (or whose every handshake is refused) is closed after this.
+        { allowRequest: caps.allowRequest, connectTimeout: options.caps.authTimeoutMs }
+      : {}),
     ...(options.adapter ? { adapter: options.adapter } : {}),
     connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000, skipMiddlewares: false },
     maxHttpBufferSize: 64 * 1024,
@@ -27,6 +35,7 @@ export function createSocketServer(httpServer: HttpServer, options: SocketServer
   });
   for (const name of NAMESPACES) {
     const namespace = io.of(name);
+    if (caps) namespace.use(caps.middleware);
     // First middleware of every namespace: a client of another protocol version is refused before its token is read.
     namespace.use(checkProtocolVersion);
     const gauge = options.metrics.socketsConnected.labels(name);
@@ -36,5 +45,6 @@ export function createSocketServer(httpServer: HttpServer, options: SocketServer
       socket.on('disconnect', () => gauge.dec());
     });
   }
+  caps?.attach(io);
   return io;
 }

@@ -16,6 +16,8 @@ import type { AuthedSocketData } from './auth.js';
 export interface TutorInterServerEvents {
   /** A session reconnected to another node: the node holding it in grace lets it go. */
   'session:release': (sessionId: string) => void;
+  /** An instructor's reply waits in the session's inbox: the node driving the session delivers it. */
+  'session:inbox': (sessionId: string) => void;
 }
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 type NoInterServerEvents = {};
@@ -29,7 +31,7 @@ export type MonitorSocket = Socket<CommandListeners<MonitorCommands>, EventListe
 /** What a `/quiz` socket is, kept on `socket.data` (restored with it by connection-state recovery). */
 export type QuizSocketData =
   | { role: 'guest' }
-  | { role: 'host'; roomId: string }
+  | { role: 'host'; roomId: string; /** OWN: the host token's account (scope), checked again on every command. */ accountId: string }
   | { role: 'player'; roomId: string; playerId: string; nickname: string };
 
 export type QuizNamespace = Namespace<CommandListeners<QuizCommands>, EventListeners<QuizServerEvents>, NoInterServerEvents, QuizSocketData>;

@@ -5,6 +5,7 @@ import type { Logger } from '../logger.js';
 import { TUTOR_COMMANDS } from '../protocol/tutor.js';
 import type { TutorCommands } from '../protocol/wire/tutor.js';
 import { socketAuth } from './auth.js';
+import { IdentityBuckets, type CommandLimit } from './command-limits.js';
 import { commandsOf } from './commands.js';
 import { genericEmit } from './generic-emit.js';
 import { emitLocal } from './local-emit.js';
@@ -32,16 +33,25 @@ export function registerTutorNamespace(
     signer: TokenSigner;
     logger: Logger;
     presence?: StudentPresence;
+    /** LIM: command budget per session, shared by every socket of that session on this node. */
+    commandLimit?: CommandLimit;
     /** Several nodes share an adapter: a reconnecting session may be held by another node. */
     multiNode?: boolean;
   },
 ): void {
   const { lectures, logger } = deps;
+  const commandBuckets = deps.commandLimit ? new IdentityBuckets(deps.commandLimit) : undefined;
   namespace.use(socketAuth(deps.signer, ['session']));
   // A session reconnecting to this node while another node holds it in grace asks that node to let go.
   if (deps.multiNode) lectures.onReleaseRequest((sessionId) => namespace.serverSideEmit('session:release', sessionId));
   namespace.on('session:release', (sessionId: unknown) => {
     if (typeof sessionId === 'string') void lectures.release(sessionId);
+  });
+
+  // An instructor's reply was left in a session's inbox on another node: deliver it if this node drives the session.
+  if (deps.multiNode) lectures.onInboxPost((sessionId) => namespace.serverSideEmit('session:inbox', sessionId));
+  namespace.on('session:inbox', (sessionId: unknown) => {
+    if (typeof sessionId === 'string') void lectures.deliverInbox(sessionId);
   });
 
   namespace.on('connection', (socket: TutorSocket) => {
@@ -83,7 +93,10 @@ export function registerTutorNamespace(
       );
     });
 
-    const on = commandsOf<TutorCommands, TutorSocket>(socket, TUTOR_COMMANDS, { logger });
+    const on = commandsOf<TutorCommands, TutorSocket>(socket, TUTOR_COMMANDS, {
+      logger,
+      ...(commandBuckets ? { shared: { buckets: commandBuckets, identity: () => `session:${sessionId}` } } : {}),
+    });
     const withActor =
       <T, R extends object>(run: (actor: SessionActor, payload: T) => Promise<R>) =>
       async (payload: T) => {

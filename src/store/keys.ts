@@ -15,8 +15,11 @@ export const keys = {
    * every token in circulation depends on it (see classroom/token-secrets.ts).
    */
   tokenSecret: () => key('token-secret'),
-  /** Token usage attributed to a session, room or material (hash: field per role and direction). */
-  usage: (scope: 'session' | 'room' | 'material', id: string) => key('usage', scope, id),
+  /**
+   * Token usage attributed to a session, room or material (hash: field per role and direction). QUOTA: scope
+   * `account` with id `{accountId}:{yyyy-mm-dd}` is one account's usage on one UTC day (the model budget); ~2 days TTL.
+   */
+  usage: (scope: 'session' | 'room' | 'material' | 'account', id: string) => key('usage', scope, id),
   material: (id: string) => key('material', id),
   materialIndex: () => key('materials'),
   materialLock: (id: string) => key('material', id, 'lock'),
@@ -37,6 +40,11 @@ export const keys = {
   sessionLog: (id: string) => key('session', id, 'log'),
   /** The rendered history besides lecture text: questions, answers, verdicts, finished replies. */
   sessionTranscript: (id: string) => key('session', id, 'transcript'),
+  /**
+   * MON (issue 12): instructor replies to a raised hand waiting for the session's driver to number and send them
+   * (stream, same TTL as the session; the record's `inbox` field is the id of the last one delivered).
+   */
+  sessionInbox: (id: string) => key('session', id, 'inbox'),
   /** Lease of the node currently driving the session. */
   sessionDriver: (id: string) => key('session', id, 'driver'),
   /** A class (hash: name, code, materialId?, createdAt); no TTL. */
@@ -45,6 +53,8 @@ export const keys = {
   classCode: (code: string) => key('classcode', code),
   /** Nicknames taken in a class (hash: case-folded nickname -> session id). */
   classNicknames: (id: string) => key('class', id, 'nicknames'),
+  /** A roster class's names (hash: case-folded name -> the name as the instructor wrote it); no TTL, deleted with the class. */
+  classRosterNames: (id: string) => key('class', id, 'roster-names'),
   /** The class's students (sorted set of session ids scored by join time: the roster's order). */
   classStudents: (id: string) => key('class', id, 'students'),
   /** One roster entry (hash of scalar fields; see classroom/class-repository.ts). */
@@ -83,6 +93,67 @@ export const keys = {
   roomSummary: (id: string) => key('room', id, 'summary'),
   /** A room's results (JSON, derived from the recorded answers; rewritten at each reveal and at the end); no TTL. */
   roomResults: (id: string) => key('room', id, 'results'),
+
+  // LIM (limits): ephemeral counters, TTL = their window; never durable.
+  /** Hits of one limiter by one client (address or account) in one fixed window (number in the key). */
+  rateLimit: (limiter: string, client: string, window: number) => key('rate', limiter, client, window),
+  // Data lifecycle (deletion, retention, export: src/data/).
+  /**
+   * The lecture cache keys ever generated for a material (sorted set scored by first use), recorded before the first
+   * write of a chapter lecture: deleting the material enumerates its lectures from here, never by SCAN; no TTL.
+   */
+  materialLectures: (materialId: string) => key('material', materialId, 'lectures'),
+  /** Rooms whose results hold student data (sorted set scored by the last results write): the retention purge's queue. */
+  retentionRooms: () => key('retention', 'rooms'),
+  /** Lease of the one node running the retention purge. */
+  retentionLease: () => key('retention', 'lease'),
+  // single sign-on (OIDC)
+  /** A sign-in under way (JSON: PKCE verifier, nonce, return path, redirect URI), keyed by its state; 10 min TTL, deleted on use. */
+  oidcPendingLogin: (state: string) => key('oidc', 'pending', state),
+  // Accounts (issue 12, ACC): instructors, their browser sessions, API tokens, invites and reset links.
+  /** An instructor account (hash: email, role, status, passwordHash, createdAt); no TTL. */
+  account: (id: string) => key('account', id),
+  /** sha256 of a normalised email -> account id, reserved with SET NX so an email has one account; no TTL. */
+  accountEmail: (emailHash: string) => key('account-email', emailHash),
+  /** sha256 of an OIDC issuer and subject -> account id (SET NX); no TTL. */
+  accountIdentity: (identityHash: string) => key('account-identity', identityHash),
+  /** The deployment's first account, the admin (SET NX: exactly one sign-up wins it); no TTL. */
+  accountAdmin: () => key('accounts', 'admin'),
+  /** Every account (sorted set of ids scored by creation time): the admin's list; no TTL. */
+  accountIndex: () => key('accounts'),
+  /** A browser session by sha256 of its cookie value (JSON: accountId, csrfToken, createdAt, expiresAt); TTL. */
+  webSession: (idHash: string) => key('web-session', idHash),
+  /** An account's browser sessions (sorted set of session hashes scored by expiry), for sign out everywhere; TTL. */
+  accountWebSessions: (accountId: string) => key('account', accountId, 'web-sessions'),
+  /** A personal API token by sha256 of its secret -> `accountId tokenId`; no TTL (until revoked). */
+  apiToken: (secretHash: string) => key('api-token', secretHash),
+  /** An account's API tokens (hash: token id -> JSON name, createdAt, secretHash); no TTL. */
+  accountApiTokens: (accountId: string) => key('account', accountId, 'api-tokens'),
+  /** When each API token was last used (hash: token id -> ms; written at most once a minute per token); no TTL. */
+  accountApiTokenUse: (accountId: string) => key('account', accountId, 'api-token-use'),
+  /** An invite by sha256 of its code (JSON: createdBy, createdAt, expiresAt); TTL 7 days, deleted when used. */
+  invite: (codeHash: string) => key('invite', codeHash),
+  // Ownership (issue 12, OWN): who owns each class, quiz, room and material, and each account's lists.
+  /** The account owning a class, quiz or room (string: account id); no TTL, deleted with the thing. */
+  ownerOf: (kind: 'class' | 'quiz' | 'room', id: string) => key('owner', kind, id),
+  /** The accounts owning a material (hash: account id -> ms it became theirs; content-addressed: one PDF, many owners); no TTL. */
+  materialOwners: (materialId: string) => key('material', materialId, 'owners'),
+  /** An account's classes, quizzes, rooms or materials (sorted set of ids scored by creation time): "내 수업" and the rest; no TTL. */
+  accountOwned: (accountId: string, kind: 'classes' | 'quizzes' | 'rooms' | 'materials') => key('account', accountId, 'owned', kind),
+  /** The rooms made for a quiz (sorted set of room ids scored by creation time); no TTL. */
+  quizRooms: (quizId: string) => key('quiz', quizId, 'rooms'),
+  /** A password reset link by sha256 of its code (JSON: accountId, createdAt, expiresAt); TTL 24 h, one use. */
+  resetLink: (codeHash: string) => key('reset-link', codeHash),
+  // QUOTA (issue 12): counters of what an owner holds (src/quota/); durable, kept down by deletion.
+  /**
+   * What an owner holds (hash: `materials`, `pdf-bytes` for an account; `quizzes` for a class; `open-rooms` for
+   * whoever owns rooms), counted up before a creation and back down on failure or deletion; no TTL.
+   */
+  quota: (scope: 'account' | 'class', id: string) => key('quota', scope, id),
+  /** The open rooms counted in an owner's `open-rooms` (sorted set of room ids by creation time); no TTL. */
+  quotaRooms: (scope: 'account' | 'class', id: string) => key('quota', scope, id, 'rooms'),
+  /** The accounts a material is charged to (hash: account id -> bytes charged), so its deletion credits them; no TTL. */
+  quotaMaterial: (materialId: string) => key('quota', 'material', materialId),
 };
 
 export type Keys = typeof keys;

@@ -51,6 +51,14 @@ export class MemoryStore implements Store {
     this.sweepTimer.unref();
   }
 
+  /**
+   * Every live key starting with `prefix`, like SCAN MATCH prefix* on Redis (no ordering). For inspection only (the
+   * deletion tests' leftover scan): O(keys), never called on a request path.
+   */
+  keysWithPrefix(prefix: string): string[] {
+    return [...this.slots.keys()].filter((key) => key.startsWith(prefix) && this.live(key) !== undefined);
+  }
+
   // strings
 
   async get(key: string): Promise<string | null> {

@@ -9,12 +9,14 @@ import { KEY_PREFIX } from './keys.js';
  * `lectern:*` key that has no TTL and is not on the list.
  */
 export const RETENTION = {
-  /** A tutoring session's record, event log and transcript, and its token usage, after the last write. */
+  /** A self-study session's record, event log and transcript, and any session's token usage, after the last write (a class student's session: RETENTION_DAYS, see app.ts). */
   sessionMs: 7 * 24 * 60 * 60_000,
-  /** A class's roster (nicknames, students, their progress entries) after the last join or change. */
+  /** The least a class's roster (nicknames, students, their progress entries) is kept after the last change (RETENTION_DAYS when longer). */
   rosterMs: 30 * 24 * 60 * 60_000,
   /** A live quiz room's state (room hash, code, players, presence, answers, events) and its token usage. */
   roomMs: 24 * 60 * 60_000,
+  /** QUOTA: an account's model usage of one UTC day; kept a little past the day so the budget check never races it. */
+  accountUsageMs: 2 * 24 * 60 * 60_000,
 } as const;
 
 export interface DurableKey {
@@ -36,12 +38,32 @@ export const DURABLE_KEYS: readonly DurableKey[] = [
   { pattern: 'usage:material:{id}', what: "model tokens spent on a material's lectures" },
   { pattern: 'class:{id}', what: 'a class: name, join code, material' },
   { pattern: 'classcode:{code}', what: "a join code, reserved for its class" },
+  { pattern: 'class:{id}:roster-names', what: "the names a roster class admits, as the instructor wrote them" },
   { pattern: 'class:{id}:quizzes', what: "the index of a class's quizzes" },
   { pattern: 'class:{id}:rooms', what: "the index of a class's quiz rooms" },
   { pattern: 'quiz:{id}', what: 'a quiz with its items and solutions' },
   { pattern: 'quiz:{id}:summary', what: "a quiz's list entry (title, item count, creation time)" },
   { pattern: 'room:{id}:results', what: "a quiz room's results (standings, answers per player)" },
   { pattern: 'room:{id}:summary', what: "a quiz room's list entry (code, title, creation time, phase and players at the last results)" },
+  { pattern: 'material:{id}:lectures', what: "the cache keys of a material's chapter lectures, so its deletion finds them" },
+  { pattern: 'retention:rooms', what: 'rooms with results, by last write: the retention purge removes those older than RETENTION_DAYS' },
+  { pattern: 'account:{id}', what: 'an instructor account: email, role, status, password hash' },
+  { pattern: 'account-email:{hash}', what: "a normalised email's reservation for its account" },
+  { pattern: 'account-identity:{hash}', what: 'a single sign-on identity (issuer and subject) linked to an account' },
+  { pattern: 'accounts:admin', what: "the deployment's first account, its admin" },
+  { pattern: 'accounts', what: 'the index of accounts, in order of creation' },
+  { pattern: 'api-token:{hash}', what: 'a personal API token (only its sha256) and the account it belongs to' },
+  { pattern: 'account:{id}:api-tokens', what: "an account's API tokens: names and creation times" },
+  { pattern: 'account:{id}:api-token-use', what: "when each of an account's API tokens was last used" },
+  { pattern: 'owner:{kind}:{id}', what: "the account owning a class, quiz or room" },
+  { pattern: 'material:{id}:owners', what: "the accounts owning a material (one PDF may have several owners)" },
+  { pattern: 'account:{id}:owned:{kind}', what: "an account's classes, quizzes, rooms or materials, newest first: \"내 수업\", \"내 퀴즈\", \"내 자료\"" },
+  { pattern: 'quiz:{id}:rooms', what: "the index of the rooms made for a quiz" },
+  { pattern: 'quota:account:{id}', what: "what an account holds against its quotas: materials, PDF bytes, open rooms" },
+  { pattern: 'quota:class:{id}', what: "what a class holds against its quotas: quizzes (and open rooms until rooms have an owner account)" },
+  { pattern: 'quota:account:{id}:rooms', what: "the rooms counted as open for an account's quota" },
+  { pattern: 'quota:class:{id}:rooms', what: "the rooms counted as open for a class's quota (until rooms have an owner account)" },
+  { pattern: 'quota:material:{id}', what: 'the accounts a material is charged to, and how many bytes each' },
 ];
 
 const compiled = DURABLE_KEYS.map(({ pattern }) => {

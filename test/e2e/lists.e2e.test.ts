@@ -1,7 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';
-import { createClass, postJson, type CreatedClass } from '../support/classroom-client.js';
+import { signUp, type SignedUpAccount } from '../support/accounts.js';
+import { signInContext } from '../support/browser-account.js';
+import { postJson, type CreatedClass } from '../support/classroom-client.js';
 import { sampleItems } from '../support/quiz-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -13,13 +15,16 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 let app: TestApp;
 let browser: Browser;
 let owner: CreatedClass;
+let teacher: SignedUpAccount;
 const QUIZZES = 55;
 const ROOMS = 23;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  // 23 rooms of one class open at once: more than the open-rooms quota's default (10).
+  app = await startTestApp({ MAX_OPEN_ROOMS_PER_ACCOUNT: String(ROOMS) });
   browser = await launchBrowser();
-  owner = await createClass(app, { name: '목록 반' });
+  teacher = await signUp(app);
+  owner = (await postJson<CreatedClass>(`${app.url}/api/classes`, { name: '목록 반' }, teacher.bearer)).body as CreatedClass;
   const auth = { authorization: `Bearer ${owner.instructorToken}` };
   let quizId = '';
   for (let index = 0; index < QUIZZES; index += 1) {
@@ -35,29 +40,23 @@ afterAll(async () => {
   await app?.stop();
 });
 
-/** A page of this app whose localStorage already holds the class (as if the monitor had created it). */
+/** A page of this app signed in as the class's owner (the page reads the class and its token from the server). */
 async function openWithClass(path: string): Promise<{ page: Page; problems: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await signInContext(context, app, teacher);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
   page.on('response', (response) => {
     if (response.status() >= 400) problems.push(`HTTP ${response.status()} ${response.url()}`);
   });
-  const entry = { classId: owner.classId, code: owner.code, instructorToken: owner.instructorToken, name: '목록 반', materialId: null, createdAt: Date.now() };
-  await page.addInitScript((stored) => {
-    // Runs in the page: its localStorage (the test's tsconfig has no DOM types).
-    const { localStorage } = globalThis as unknown as { localStorage: { setItem(key: string, value: string): void } };
-    localStorage.setItem('lectern.monitor.classes', JSON.stringify([stored]));
-    localStorage.setItem('lectern.monitor.current', stored.classId);
-  }, entry);
   await page.goto(`${app.url}${path}`);
   return { page, problems };
 }
 
 describe('lists in the pages', () => {
   it('P1 the monitor shows the newest 20 rooms and "더 보기" appends the rest', async () => {
-    const { page, problems } = await openWithClass('/monitor.html');
+    const { page, problems } = await openWithClass(`/monitor.html?class=${owner.classId}`);
     const rooms = page.locator('[data-testid=quiz-room]');
     await expect.poll(() => rooms.count(), { timeout: 15_000 }).toBe(20);
     const more = page.locator('[data-testid=quiz-rooms-more]');

@@ -1,7 +1,8 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildPdf } from '../../scripts/pdf-fixtures.js';
-import { launchBrowser } from '../support/browser.js';
+import { launchBrowser, signInBrowser } from '../support/browser.js';
+import { ownMaterial } from '../support/accounts.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -37,7 +38,9 @@ beforeAll(async () => {
       },
     ],
   });
-  await app.materials.ingest({ bytes, filename: 'html-tutorial.pdf' });
+  const { material } = await app.materials.ingest({ bytes, filename: 'html-tutorial.pdf' });
+  // An upload is its owner's: the page previews it signed in as that instructor ("강의 미리 보기").
+  await ownMaterial(app, material.id);
   browser = await launchBrowser();
 });
 
@@ -54,6 +57,7 @@ afterAll(async () => {
 describe('lecture markdown on the classroom page', () => {
   it('V1 an HTML tutorial shows <form>, <br> and <script>…</script> as text and keeps the rest of the paragraph; bold, lists and math render', async () => {
     context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+    await signInBrowser(context, app);
     const page = await context.newPage();
     const dialogs: string[] = [];
     const problems: string[] = [];

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';
+import { signInContext } from '../support/browser-account.js';
 import { chapterGenerated, generatedChapter } from '../support/lecture-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -37,8 +38,10 @@ interface PageGlobals {
 const SCREENSHOTS = process.env.LECTERN_SCREENSHOTS === '1';
 
 /** A page that records anything leaving the test server and any error it shows. */
-async function openPage(options: { width: number; height: number }, foreign: string[], problems: string[], name: string): Promise<Page> {
+async function openPage(options: { width: number; height: number }, foreign: string[], problems: string[], name: string, instructor = false): Promise<Page> {
   const context = await browser.newContext({ viewport: options });
+  // The monitor is an instructor's page: that browser holds an account's session (a new account each time).
+  if (instructor) await signInContext(context, app);
   contexts.push(context);
   const page = await context.newPage();
   const origin = new URL(app.url);
@@ -73,7 +76,7 @@ describe('instructor monitor and raise hand', () => {
   it('shows a joined student, their progress and raised hand to the instructor; acknowledgement and announcement reach the student', async () => {
     const foreign: string[] = [];
     const problems: string[] = [];
-    const teacher = await openPage({ width: 1280, height: 900 }, foreign, problems, 'monitor');
+    const teacher = await openPage({ width: 1280, height: 900 }, foreign, problems, 'monitor', true);
     const student = await openPage({ width: 1280, height: 900 }, foreign, problems, 'classroom');
 
     // The instructor creates a class for the sample material and reads the join code.
@@ -221,4 +224,104 @@ describe('instructor monitor and raise hand', () => {
     expect(foreign).toEqual([]);
     expect(problems).toEqual([]);
   }, 60_000);
+
+  it('MN7: a click on a student shows their transcript; a direct reply reaches the raise-hand dialogue; rotate and close the class', async () => {
+    const foreign: string[] = [];
+    const problems: string[] = [];
+    const teacher = await openPage({ width: 1280, height: 900 }, foreign, problems, 'monitor', true);
+    const student = await openPage({ width: 1280, height: 900 }, foreign, problems, 'classroom');
+    // The page confirms "코드 바꾸기" and "수업 끝내기"; the test reads what it asks and accepts.
+    const confirmations: string[] = [];
+    teacher.on('dialog', (dialog) => {
+      confirmations.push(dialog.message());
+      void dialog.accept();
+    });
+
+    await teacher.goto(`${app.url}/monitor.html`);
+    await teacher.locator('[data-testid=class-material] option', { hasText: '기초 통계' }).waitFor({ state: 'attached' });
+    await teacher.fill('[data-testid=class-name]', '기록 반');
+    const materialId = await teacher.locator('[data-testid=class-material] option', { hasText: '기초 통계' }).getAttribute('value');
+    await teacher.selectOption('[data-testid=class-material]', materialId ?? '');
+    await teacher.click('[data-testid=create-class]');
+    await teacher.locator('[data-testid=monitor-connection][data-state=connected]').waitFor();
+    const code = (await teacher.locator('[data-testid=join-code]').textContent())?.trim() ?? '';
+
+    await student.goto(`${app.url}/classroom.html`);
+    await student.fill('[data-testid=nickname]', '서준');
+    await student.fill('[data-testid=class-code]', code);
+    await student.click('[data-testid=join-class]');
+    await student.locator('[data-testid=connection][data-state=connected]').waitFor();
+    await setRange(student, '[data-testid=speed]', 200);
+
+    // The student answers the first question (wrongly); the instructor opens the student's record.
+    const firstQuestion = student.locator('[data-testid=question-card][data-kind=question][data-state=pending]');
+    await firstQuestion.locator('[data-testid=answer-input]').fill('잘 모르겠어요');
+    await firstQuestion.locator('[data-testid=answer-submit]').click();
+    const entry = teacher.locator('[data-testid=roster-entry]', { hasText: '서준' });
+    await entry.locator('[data-testid=student-verdict][data-verdict]').waitFor();
+    await entry.locator('[data-testid=student-open]').click();
+    const transcript = teacher.locator('[data-testid=transcript-panel]');
+    await transcript.waitFor();
+    expect(await teacher.locator('[data-testid=transcript-title]').textContent()).toBe('서준 학생의 기록');
+    await transcript.locator('[data-testid=transcript-item][data-type=question]').first().waitFor();
+    await transcript.locator('[data-testid=transcript-item][data-type=answer]', { hasText: '잘 모르겠어요' }).waitFor();
+    const verdict = transcript.locator('[data-testid=transcript-item][data-type=verdict]').first();
+    expect(await verdict.textContent()).toMatch(/^판정: (잘했어요|다시 살펴봐요)./);
+
+    // The student raises a hand (once the lecture streams again) and asks; the instructor answers directly.
+    await student.locator('[data-testid=raise-hand]:not([disabled])').waitFor({ timeout: 30_000 });
+    await student.click('[data-testid=raise-hand]');
+    const panel = student.locator('[data-testid=hand-panel]');
+    await panel.locator('[data-testid=hand-assistant]').first().waitFor();
+    const hand = teacher.locator('[data-testid=hand-item]', { hasText: '서준' });
+    await hand.waitFor();
+    const reply = '<b>좋은 질문</b>이에요. 평균은 "자료의 중심"입니다.';
+    await hand.locator('[data-testid=hand-answer-input]').fill(reply);
+    await hand.locator('[data-testid=hand-answer-send]').click();
+    await hand.locator('[data-testid=hand-answered]').waitFor();
+    await hand.locator('[data-testid=hand-replied]', { hasText: reply }).waitFor();
+    // In the student's dialogue, as text (never markup), labelled as the teacher's.
+    const said = panel.locator('[data-testid=hand-instructor]');
+    await said.waitFor();
+    expect(await said.locator('p').textContent()).toBe(reply);
+    expect(await said.locator('b').count()).toBe(0);
+    expect(await said.locator('.hand-msg-label').textContent()).toBe('선생님');
+    // The instructor's reply is in the record too.
+    await transcript.locator('[data-testid=transcript-item][data-type=instructor]', { hasText: reply }).waitFor();
+
+    // A reload keeps it in the dialogue (the session's snapshot holds it).
+    await student.reload();
+    await student.locator('[data-testid=connection][data-state=connected]').waitFor();
+    await panel.locator('[data-testid=hand-instructor]', { hasText: reply }).waitFor();
+
+    // A new code: the old one stops working; the page shows the new one.
+    await teacher.click('[data-testid=rotate-code]');
+    await expect.poll(async () => (await teacher.locator('[data-testid=join-code]').textContent())?.trim()).not.toBe(code);
+    const newCode = (await teacher.locator('[data-testid=join-code]').textContent())?.trim() ?? '';
+    expect(newCode).toMatch(/^[ACDEFGHJKMNPQRTUVWXY34679]{6}$/);
+    expect((await fetch(`${app.url}/api/classes/${code}/join`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"nickname":"옛코드"}' })).status).toBe(404);
+
+    // Closing the class: the monitor shows it closed, the student is told, the new code refuses with a Korean message.
+    await teacher.click('[data-testid=close-class]');
+    await teacher.locator('[data-testid=class-closed]').waitFor();
+    expect(await teacher.locator('[data-testid=close-class]').isDisabled()).toBe(true);
+    expect(await teacher.locator('[data-testid=rotate-code]').isDisabled()).toBe(true);
+    await student.locator('[data-testid=class-closed]', { hasText: '수업을 마쳤습니다' }).waitFor();
+    expect(confirmations).toHaveLength(2);
+    expect(confirmations[1]).toContain('기록 반');
+    const late = await openPage({ width: 1280, height: 900 }, foreign, [], 'late');
+    await late.goto(`${app.url}/classroom.html`);
+    await late.fill('[data-testid=nickname]', '지각생');
+    await late.fill('[data-testid=class-code]', newCode);
+    await late.click('[data-testid=join-class]');
+    await late.locator('[data-testid=join-error]', { hasText: '이미 끝난 수업입니다' }).waitFor();
+
+    // A reload of the monitor still shows the class closed (from the roster).
+    await teacher.reload();
+    await teacher.locator('[data-testid=monitor-connection][data-state=connected]').waitFor();
+    await teacher.locator('[data-testid=class-closed]').waitFor();
+
+    expect(foreign).toEqual([]);
+    expect(problems).toEqual([]);
+  });
 });

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';
+import { signInContext } from '../support/browser-account.js';
 import { sampleItems } from '../support/quiz-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -44,6 +45,8 @@ async function openPage(name: string, recorder: Recorder, phone: boolean): Promi
     phone ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, acceptDownloads: true } : { viewport: { width: 1280, height: 900 }, acceptDownloads: true },
   );
   contexts.push(context);
+  // The host (an instructor) holds an account's session; the players are guests.
+  if (name === 'host') await signInContext(context, app);
   const page = await context.newPage();
   const origin = new URL(app.url);
   page.on('request', (request) => {
@@ -240,7 +243,7 @@ describe('live quiz pages', () => {
     const [csv] = await Promise.all([host.waitForEvent('download'), host.click('[data-testid=download-csv]')]);
     expect(csv.suggestedFilename()).toBe(`quiz-${code}-results.csv`);
     const lines = (await readFile(await csv.path(), 'utf8')).replace(/^\ufeff/, '').trim().split('\r\n');
-    expect(lines).toHaveLength(1 + 3 * 3);
+    expect(lines).toHaveLength(1 + 3 + 1 + 1 + 3);
     expect(lines[1]).toMatch(/^1,민준,/);
 
     // The monitor lists the room with its results and a link back to the host page.

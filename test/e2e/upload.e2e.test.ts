@@ -11,8 +11,9 @@ import { createLogger } from '../../src/logger.js';
 import { buildSamplePdf, SAMPLE_CHAPTERS, SAMPLE_FILENAME } from '../../src/materials/sample-pdf.js';
 import { encryptedPdf } from '../../scripts/pdf-fixtures.js';
 import { launchBrowser } from '../support/browser.js';
+import { signInContext } from '../support/browser-account.js';
 
-/** The upload page in a real (headless Debian) chromium against the real app on port 0. */
+/** The upload page in a real (headless Debian) chromium against the real app on port 0, signed in as an instructor. */
 
 let app: App;
 let baseUrl: string;
@@ -26,7 +27,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => app.server.httpServer.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(app.server.httpServer.address() as AddressInfo).port}`;
   browser = await launchBrowser();
-  page = await browser.newPage();
+  // The upload page is an instructor's: the browser holds an account's session.
+  const context = await browser.newContext();
+  await signInContext(context, { url: baseUrl });
+  page = await context.newPage();
 });
 
 afterAll(async () => {

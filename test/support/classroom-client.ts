@@ -7,6 +7,7 @@ import { sendCommand, type CommandAck } from '../../client/net/socket.js';
 import type { HandServerEvents, MonitorServerEvents } from '../../src/protocol/wire/index.js';
 import type { TutorEvent } from '../../src/protocol/wire/index.js';
 import { connectedOrThrow, LectureClient, type AnswerPolicy } from './lecture-client.js';
+import { defaultInstructor, ownMaterial } from './accounts.js';
 import type { TestApp } from './test-app.js';
 
 /** Classes over HTTP, students in a class, and a recording instructor on `/monitor`. */
@@ -38,8 +39,10 @@ export async function getJson<T = Record<string, unknown>>(url: string, headers:
   return { status: response.status, body: (await response.json()) as HttpReply<T>['body'], headers: response.headers };
 }
 
-export async function createClass(app: Pick<TestApp, 'url'>, body: { name: string; materialId?: string }): Promise<CreatedClass> {
-  const response = await postJson<CreatedClass>(`${app.url}/api/classes`, body);
+/** Creates a class as the server's default instructor account (who becomes an owner of the material, if any). */
+export async function createClass(app: Pick<TestApp, 'url'> | Pick<TestApp, 'url' | 'ownership' | 'accounts' | 'config'>, body: { name: string; materialId?: string; roster?: string[] }): Promise<CreatedClass> {
+  const instructor = body.materialId === undefined ? await defaultInstructor(app) : await ownMaterial(app, body.materialId);
+  const response = await postJson<CreatedClass>(`${app.url}/api/classes`, body, instructor.bearer);
   if (response.status !== 201) throw new Error(`POST /api/classes: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body as CreatedClass;
 }
@@ -178,7 +181,7 @@ export function tamper(token: string, change: (payload: Record<string, unknown>)
 }
 
 /** Waits for a class notice on a student's socket (these events have no seq, so the lecture's event types omit them). */
-export async function waitForNotice<K extends 'class:announcement' | 'hand:acknowledged'>(
+export async function waitForNotice<K extends keyof HandServerEvents>(
   client: LectureClient,
   name: K,
   timeoutMs = 10_000,

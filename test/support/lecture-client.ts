@@ -8,6 +8,7 @@ import { buildSamplePdf, SAMPLE_FILENAME } from '../../src/materials/sample-pdf.
 import type { SessionObserver } from '../../src/lecture/session-actor.js';
 import type { SessionSnapshot, TutorServerEvents } from '../../src/protocol/wire/index.js';
 import { keys } from '../../src/store/keys.js';
+import { ownMaterial } from './accounts.js';
 import { connected, type TestApp } from './test-app.js';
 
 /**
@@ -250,9 +251,11 @@ export async function joinLecture(
   materialId: string,
   options: { nickname?: string; policy?: AnswerPolicy } = {},
 ): Promise<{ client: LectureClient; sessionId: string; token: string }> {
+  // Outside a class a session needs the built-in sample or, for an account, its own material (a preview).
+  const instructor = await ownMaterial(app, materialId);
   const response = await fetch(`${app.url}/api/sessions`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...instructor.bearer },
     body: JSON.stringify({ materialId, nickname: options.nickname ?? '학생' }),
   });
   if (response.status !== 201) throw new Error(`POST /api/sessions: ${response.status} ${await response.text()}`);

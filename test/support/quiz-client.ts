@@ -25,7 +25,7 @@ export interface QuizSetup {
   items: QuizItem[];
 }
 
-export async function createQuiz(app: { url: string }, items = sampleItems(), title = '통계 퀴즈'): Promise<QuizSetup> {
+export async function createQuiz(app: Parameters<typeof createClass>[0], items = sampleItems(), title = '통계 퀴즈'): Promise<QuizSetup> {
   const created = await createClass(app, { name: '퀴즈 반' });
   const quiz = await postJson<{ quizId: string }>(`${app.url}/api/quizzes`, { title, items }, { authorization: `Bearer ${created.instructorToken}` });
   if (quiz.status !== 201) throw new Error(`POST /api/quizzes: ${quiz.status} ${JSON.stringify(quiz.body)}`);

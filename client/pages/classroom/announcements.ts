@@ -2,15 +2,20 @@ import { $, element } from '../../ui/dom.js';
 
 const MAX_ANNOUNCEMENTS = 3;
 const announcements = $('announcements');
+const TEST_IDS = { announcement: 'announcement', ack: 'hand-ack-toast', closed: 'class-closed' } as const;
+const TITLES = { announcement: '선생님 공지', ack: '✓ 선생님', closed: '수업 종료' } as const;
 
-/** A notice from the class's instructor (`kind: 'ack'`: the raised hand was seen); the three newest stay. */
-export function showAnnouncement(text: string, at: number | undefined, kind: 'announcement' | 'ack' = 'announcement'): void {
+/**
+ * A notice from the class's instructor (`kind: 'ack'`: the raised hand was seen; `closed`: the class ended); the three
+ * newest stay.
+ */
+export function showAnnouncement(text: string, at: number | undefined, kind: 'announcement' | 'ack' | 'closed' = 'announcement'): void {
   const time = new Date(typeof at === 'number' ? at : Date.now()).toLocaleTimeString('ko-KR', { hour: '2-digit', minute: '2-digit' });
   const close = element('button', { type: 'button', className: 'announcement-close', 'aria-label': '공지 닫기', text: '×' });
   const item = element(
     'div',
-    { className: `announcement announcement-${kind}`, 'data-testid': kind === 'ack' ? 'hand-ack-toast' : 'announcement' },
-    element('strong', { text: kind === 'ack' ? '✓ 선생님' : '선생님 공지' }),
+    { className: `announcement announcement-${kind}`, 'data-testid': TEST_IDS[kind] },
+    element('strong', { text: TITLES[kind] }),
     element('p', { text }),
     element('time', { className: 'muted', text: time }),
     close,

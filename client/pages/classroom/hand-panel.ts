@@ -52,6 +52,8 @@ export interface HandPanelOptions {
   onDismiss(): void;
 }
 
+const BUBBLE_LABEL = { assistant: '도우미', student: '나', instructor: '선생님' } as const;
+
 export class HandPanel implements HandPort {
   private readonly view: LectureView;
   private readonly panel = $('hand-panel');
@@ -237,14 +239,26 @@ export class HandPanel implements HandPort {
     return node;
   }
 
-  private bubble(who: 'assistant' | 'student', text: string): HTMLElement {
-    const assistant = who === 'assistant';
+  private bubble(who: 'assistant' | 'student' | 'instructor', text: string): HTMLElement {
+    // Text nodes only (element's `text`): the instructor's and the student's words are never parsed as HTML.
     return element(
       'div',
-      { className: `hand-msg hand-${who}`, 'data-testid': assistant ? 'hand-assistant' : 'hand-student' },
-      element('span', { className: 'hand-msg-label', text: assistant ? '도우미' : '나' }),
+      { className: `hand-msg hand-${who}`, 'data-testid': `hand-${who}` },
+      element('span', { className: 'hand-msg-label', text: BUBBLE_LABEL[who] }),
       element('p', { text }),
     );
+  }
+
+  /**
+   * The instructor answered the hand directly (`hand:instructor-reply`, or an `instructor` transcript item). Inside
+   * the open dialogue it is one more message; when the dialogue already ended it stands in the lecture where it
+   * arrived, so it never opens a dialogue the student did not start.
+   */
+  instructorSays(text: string, chapter?: number): HTMLElement {
+    const bubble = this.bubble('instructor', text);
+    if (this.dialogue && !this.dialogue.closed) return this.append(bubble);
+    this.view.currentBody(chapter).append(bubble);
+    return bubble;
   }
 
   private assistantSays(text: string): HTMLElement {
@@ -403,8 +417,11 @@ export class HandPanel implements HandPort {
     this.ack.hidden = true;
   }
 
-  restore(item: Extract<TranscriptItem, { type: 'assistant' | 'student' | 'hand-closed' }>, chapter: number): void {
+  restore(item: Extract<TranscriptItem, { type: 'assistant' | 'student' | 'hand-closed' | 'instructor' }>, chapter: number): void {
     switch (item.type) {
+      case 'instructor':
+        this.instructorSays(item.text, chapter);
+        break;
       case 'assistant':
         this.open(chapter);
         this.assistantSays(item.text);

@@ -38,7 +38,7 @@ export interface PendingQuestion {
 export interface HandPort {
   readonly active: boolean;
   beginSnapshot(): void;
-  restore(item: Extract<TranscriptItem, { type: 'assistant' | 'student' | 'hand-closed' }>, chapter: number): void;
+  restore(item: Extract<TranscriptItem, { type: 'assistant' | 'student' | 'hand-closed' | 'instructor' }>, chapter: number): void;
   endSnapshot(phase: PublicPhase): void;
   replyContainer(chapter?: number): HTMLElement;
   nearBottom(): boolean;
@@ -388,6 +388,7 @@ export class LectureView {
       case 'assistant':
       case 'student':
       case 'hand-closed':
+      case 'instructor':
         this.hand?.restore(item, chapter);
         break;
       case 'reply': {

@@ -2,11 +2,13 @@
 // an instructor's class with its code (POST /api/classes/:code/join). Either way the page enters the classroom with
 // the new session.
 import type { Material } from '../../../src/materials/types.js';
-import { fetchAllPages, jsonBody, requestFailure } from '../../net/http.js';
+import { me } from '../../net/account.js';
+import { apiFetch, fetchAllPages, jsonBody, requestFailure } from '../../net/http.js';
 import { $, element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
 import { errorText } from '../../ui/messages.js';
 import type { MaterialOutline } from './lecture-view.js';
+import { hideRosterPicker, rosterOf, showRosterPicker } from './roster-picker.js';
 import { NICKNAME_KEY, type StoredSession } from './stored-session.js';
 
 const setup = $('setup');
@@ -36,6 +38,9 @@ export async function showSetup(): Promise<void> {
   nicknameInput.value = localStorage.getItem(NICKNAME_KEY) ?? '';
   const code = new URLSearchParams(location.search).get('code');
   if (code && !classCodeInput.value) classCodeInput.value = code.trim().toUpperCase().slice(0, 6);
+  // A signed-in instructor sees their own materials in the list and may study them ("강의 미리 보기"): starting one is a
+  // POST that needs the session's CSRF token, so ask for it whenever the page opens. A student simply has no session.
+  await me().catch(() => null);
   await loadMaterials();
 }
 
@@ -97,12 +102,15 @@ function readNickname(errorLine: HTMLElement): string | null {
 
 const chosenMaterial = () => setupForm.querySelector<HTMLInputElement>('input[name=material]:checked');
 
-/** `{id, title, chapters}` of a material (the first snapshot fills in whatever this cannot get). */
-async function materialOutline(id: string): Promise<MaterialOutline> {
+/**
+ * `{id, title, chapters}` of a material (the first snapshot fills in whatever this cannot get). A class's material is
+ * readable with the student's session token (materials are their owners'; a student sees their class's only).
+ */
+async function materialOutline(id: string, sessionToken: string): Promise<MaterialOutline> {
   let material: Material | undefined = listed.get(id);
   if (!material) {
     try {
-      const response = await fetch(`/api/materials/${encodeURIComponent(id)}`);
+      const response = await apiFetch(`/api/materials/${encodeURIComponent(id)}`, { headers: { authorization: `Bearer ${sessionToken}` } });
       if (response.ok) material = (await response.json()) as Material;
     } catch {
       // The snapshot brings the material too.
@@ -128,12 +136,31 @@ export function wireSetup(enter: (session: StoredSession) => void): void {
       classCodeInput.focus();
       return;
     }
+    hideRosterPicker();
+    let choices;
+    try {
+      choices = await rosterOf(code);
+    } catch (error) {
+      joinError.textContent = requestFailure(error);
+      return;
+    }
+    const { names } = choices;
+    if (names) {
+      // A roster class: the student's name comes from the instructor's list, not the nickname field.
+      showRosterPicker({ ...choices, names }, (name) => void join(code, name, false));
+      return;
+    }
     const nickname = readNickname(joinError);
-    if (!nickname) return;
+    if (nickname) await join(code, nickname, true);
+  });
+
+  /** Joins the class as `nickname` (remembered for next time when the student typed it) and enters the classroom. */
+  const join = async (code: string, nickname: string, remember: boolean): Promise<void> => {
+    joinError.textContent = '';
     await whileBusy(joinButton, '참여하는 중…', async () => {
       try {
         const post = (body: object) =>
-          fetch(`/api/classes/${encodeURIComponent(code)}/join`, {
+          apiFetch(`/api/classes/${encodeURIComponent(code)}/join`, {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify(body),
@@ -148,7 +175,8 @@ export function wireSetup(enter: (session: StoredSession) => void): void {
           body = await jsonBody<Joined>(response);
         }
         if (!response.ok) throw new Error(errorText(body.error, '수업에 참여하지 못했습니다.'));
-        localStorage.setItem(NICKNAME_KEY, nickname);
+        if (remember) localStorage.setItem(NICKNAME_KEY, nickname);
+        hideRosterPicker();
         enter({
           sessionId: body.sessionId,
           token: body.token,
@@ -157,13 +185,13 @@ export function wireSetup(enter: (session: StoredSession) => void): void {
           nickname,
           classId: body.classId,
           classCode: code,
-          material: await materialOutline(body.materialId),
+          material: await materialOutline(body.materialId, body.token),
         });
       } catch (error) {
         joinError.textContent = requestFailure(error);
       }
     });
-  });
+  };
 
   setupForm.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -178,7 +206,8 @@ export function wireSetup(enter: (session: StoredSession) => void): void {
     if (!nickname) return;
     await whileBusy(startButton, '준비 중…', async () => {
       try {
-        const response = await fetch('/api/sessions', {
+        // Through apiFetch: an instructor previewing their own material ("강의 미리 보기") is recognised by the cookie.
+        const response = await apiFetch('/api/sessions', {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ materialId: radio.value, nickname }),

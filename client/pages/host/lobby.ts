@@ -3,6 +3,7 @@
 // they reach the DOM as textContent only.
 import type { PlayerSummary } from '../../../src/protocol/wire/index.js';
 import { $, element } from '../../ui/dom.js';
+import { joinBase } from './public-address.js';
 
 const roomCode = $('room-code');
 const joinHost = $('join-host');
@@ -16,11 +17,12 @@ const playersEmpty = $('players-empty');
 
 /** The join panel and the lock state from the room's latest snapshot. */
 export function renderLobbyInfo(info: { code: string; locked: boolean }): void {
-  const link = `${location.origin}/play.html?code=${info.code}`;
+  const base = joinBase();
+  const link = `${base}/play.html?code=${info.code}`;
   roomCode.textContent = info.code;
   roomCode.setAttribute('aria-label', `참여 코드 ${info.code.split('').join(' ')}`);
-  joinHost.textContent = `${location.host}/play.html`;
-  joinUrl.href = `/play.html?code=${info.code}`;
+  joinHost.textContent = `${base.replace(/^https?:\/\//, '')}/play.html`;
+  joinUrl.href = link;
   joinUrl.textContent = link;
   const qr = `/api/rooms/join-qr.svg?code=${info.code}`;
   if (joinQr.getAttribute('src') !== qr) joinQr.src = qr;

@@ -101,7 +101,7 @@ function connect(current: HostedRoom): void {
         hostedRooms.forget(current.roomId);
         location.hash = '';
       });
-      showStatus(`이 방을 열 수 없습니다: ${errorText(data, '진행자 토큰이 유효하지 않습니다.')}`, forget);
+      showStatus(`이 방을 열 수 없습니다: ${errorText(data, '진행자 접속 권한이 유효하지 않습니다.')}`, forget);
     },
   });
   followRoom(live, {

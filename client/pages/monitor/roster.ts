@@ -26,7 +26,15 @@ export type Student = RosterEntry & {
 };
 
 type CardParts = Record<'dot' | 'name' | 'hand' | 'fill' | 'bar' | 'progress' | 'state' | 'verdict' | 'struggling' | 'remediation', HTMLElement>;
-type QueueParts = { name: HTMLElement; time: HTMLElement; question: HTMLElement; button: HTMLButtonElement; acked: HTMLElement };
+type QueueParts = {
+  name: HTMLElement;
+  time: HTMLElement;
+  question: HTMLElement;
+  button: HTMLButtonElement;
+  acked: HTMLElement;
+  answered: HTMLElement;
+  replied: HTMLElement;
+};
 
 const roster = $('roster');
 const rosterEmpty = $('roster-empty');
@@ -45,6 +53,16 @@ function elapsed(at: number): string {
   return minutes < 60 ? `${minutes}분째` : `${Math.floor(minutes / 60)}시간째`;
 }
 
+/** What the instructor can do from the roster; each resolves with the words for a refusal, or null. */
+export interface RosterActions {
+  /** "확인": the raised hand was seen. */
+  acknowledge(sessionId: string): Promise<string | null>;
+  /** "답하기": a direct reply to the raised hand, shown in the student's dialogue. */
+  reply(sessionId: string, text: string): Promise<string | null>;
+  /** "기록 보기": the student's transcript. */
+  open(sessionId: string, nickname: string): void;
+}
+
 export class Roster {
   private readonly students = new Map<string, Student>();
   private readonly cards = new Map<string, { node: HTMLElement; parts: CardParts }>();
@@ -52,8 +70,7 @@ export class Roster {
   /** chapter index -> { number, title } of the class's material */
   private chapters = new Map<number, { number: number; title: string }>();
 
-  /** `acknowledge(sessionId)`: the instructor pressed "확인"; resolves with the words for a refusal, or null. */
-  constructor(private readonly acknowledge: (sessionId: string) => Promise<string | null>) {}
+  constructor(private readonly actions: RosterActions) {}
 
   get(sessionId: string): Student | undefined {
     return this.students.get(sessionId);
@@ -97,7 +114,7 @@ export class Roster {
     const next: Student = { remediation: null, ...previous, ...entry };
     this.students.set(entry.sessionId, next);
     if (!this.cards.has(entry.sessionId)) {
-      const card = studentCard(entry.sessionId);
+      const card = studentCard(entry.sessionId, (id, nickname) => this.actions.open(id, nickname));
       this.cards.set(entry.sessionId, card);
       roster.append(card.node);
     }
@@ -113,6 +130,15 @@ export class Roster {
     // An event for a student this page has not seen yet (it raced the roster): the next roster brings them.
     if (!entry) return;
     this.upsert({ ...entry, ...changes });
+  }
+
+  /** An instructor (this tab or another) replied to the hand: the reply shows under its question. */
+  answered(sessionId: string, text: string, at: number): void {
+    const hand = this.students.get(sessionId)?.hand;
+    if (hand) this.patch(sessionId, { hand: { ...hand, answered: true } });
+    this.handItems.get(sessionId)?.parts.replied.append(
+      element('p', { className: 'hand-replied', 'data-testid': 'hand-replied' }, element('time', { className: 'muted', text: `${clock(at)} 보낸 답 ` }), text),
+    );
   }
 
   /** The elapsed times of the raised hands, refreshed now and then. */
@@ -195,8 +221,10 @@ export class Roster {
         item = this.handItem(entry.sessionId);
         this.handItems.set(entry.sessionId, item);
       }
-      const { name, time, question, button, acked } = item.parts;
+      const { name, time, question, button, acked, answered } = item.parts;
       item.node.dataset.acknowledged = String(hand.acknowledged);
+      item.node.dataset.answered = String(hand.answered);
+      answered.hidden = !hand.answered;
       item.node.dataset.raisedAt = String(hand.raisedAt);
       name.textContent = entry.nickname;
       time.textContent = `${clock(hand.raisedAt)} · ${elapsed(hand.raisedAt)}`;
@@ -218,17 +246,37 @@ export class Roster {
     const question = element('p', { className: 'hand-question', 'data-testid': 'hand-question' });
     const button = element('button', { type: 'button', className: 'small', 'data-testid': 'hand-ack', text: '확인' });
     const acked = element('span', { className: 'badge good', 'data-testid': 'hand-acked', text: '확인함', hidden: true });
+    const answered = element('span', { className: 'badge good', 'data-testid': 'hand-answered', text: '답함', hidden: true });
     const error = element('p', { className: 'error hand-error', role: 'alert' });
+    const replied = element('div', { className: 'hand-replies', 'data-testid': 'hand-replies' });
+    const input = element('textarea', { rows: 2, maxLength: 1000, placeholder: '학생에게 바로 답하기', 'data-testid': 'hand-answer-input', 'aria-label': '손 든 학생에게 보낼 답' });
+    const send = element('button', { type: 'submit', className: 'small', 'data-testid': 'hand-answer-send', text: '답하기' });
+    const form = element('form', { className: 'hand-reply', 'data-testid': 'hand-answer-form', noValidate: true }, input, send);
     const node = element(
       'li',
       { className: 'hand-item', 'data-testid': 'hand-item', 'data-session-id': sessionId },
-      element('div', { className: 'hand-item-head' }, name, time, element('span', { className: 'hand-item-action' }, button, acked)),
+      element('div', { className: 'hand-item-head' }, name, time, element('span', { className: 'hand-item-action' }, button, acked, answered)),
       question,
+      replied,
+      form,
       error,
     );
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      error.textContent = '';
+      const text = input.value.trim();
+      if (!text) {
+        error.textContent = '보낼 답을 적어 주세요.';
+        input.focus();
+        return;
+      }
+      const failure = await whileBusy(send, '보내는 중…', () => this.actions.reply(sessionId, text));
+      if (failure === null) input.value = '';
+      else error.textContent = failure;
+    });
     button.addEventListener('click', async () => {
       error.textContent = '';
-      const failure = await whileBusy(button, null, () => this.acknowledge(sessionId));
+      const failure = await whileBusy(button, null, () => this.actions.acknowledge(sessionId));
       if (failure === null) {
         const hand = this.students.get(sessionId)?.hand;
         if (hand) this.patch(sessionId, { hand: { ...hand, acknowledged: true } });
@@ -236,11 +284,11 @@ export class Roster {
         error.textContent = failure;
       }
     });
-    return { node, parts: { name, time, question, button, acked } };
+    return { node, parts: { name, time, question, button, acked, answered, replied } };
   }
 }
 
-function studentCard(sessionId: string): { node: HTMLElement; parts: CardParts } {
+function studentCard(sessionId: string, onOpen: (sessionId: string, nickname: string) => void): { node: HTMLElement; parts: CardParts } {
   const node = element('article', { className: 'student', role: 'listitem', 'data-testid': 'roster-entry', 'data-session-id': sessionId });
   const dot = element('span', { className: 'dot', role: 'img' });
   const name = element('strong', { className: 'student-name', 'data-testid': 'student-name' });
@@ -252,12 +300,15 @@ function studentCard(sessionId: string): { node: HTMLElement; parts: CardParts }
   const verdict = element('span', { className: 'badge', 'data-testid': 'student-verdict' });
   const struggling = element('span', { className: 'badge struggling', 'data-testid': 'struggling', text: '도움 필요' });
   const remediation = element('p', { className: 'student-note muted', 'data-testid': 'student-remediation' });
+  const open = element('button', { type: 'button', className: 'secondary small student-open', 'data-testid': 'student-open', text: '기록 보기' });
+  open.addEventListener('click', () => onOpen(sessionId, name.textContent ?? ''));
   node.append(
     element('div', { className: 'student-head' }, dot, name, hand),
     bar,
     progress,
     element('div', { className: 'student-badges' }, state, verdict, struggling),
     remediation,
+    open,
   );
   return { node, parts: { dot, name, hand, fill, bar, progress, state, verdict, struggling, remediation } };
 }

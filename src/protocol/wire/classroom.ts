@@ -1,4 +1,5 @@
-import type { Command } from './events.js';
+import type { Command, EmptyPayload } from './events.js';
+import type { TranscriptItem } from './tutor.js';
 
 /**
  * Classes, the class notices on `/tutor`, and the instructor's `/monitor` namespace. Browser-safe (types and
@@ -13,6 +14,21 @@ export interface CreateClassBody {
   name: string;
   /** The lecture material students of this class study (they may pick one themselves when absent). */
   materialId?: string | undefined;
+  /** A required roster: students join only under one of these names, each name once (one device). */
+  roster?: string[] | undefined;
+}
+/** `PUT /api/classes/:id/roster`: replaces the names a roster class admits (claimed names stay claimed). */
+export interface SetRosterBody {
+  names: string[];
+}
+/** `POST /api/classes/:id/roster/release`: frees a claimed name so the student can join again on another device. */
+export interface ReleaseRosterNameBody {
+  name: string;
+}
+/** `GET /api/classes/:code/roster`: the names a student may pick (`names: null` when the class has no roster). */
+export interface RosterChoices {
+  className: string;
+  names: { name: string; taken: boolean }[] | null;
 }
 export interface JoinClassBody {
   nickname: string;
@@ -30,6 +46,8 @@ export interface HandServerEvents {
    */
   'hand:acknowledged': { at: number };
   'class:announcement': { text: string; at: number };
+  /** The instructor ended the class (`class:close`): its join code no longer works. Ephemeral, no `seq`. */
+  'class:closed': { at: number };
 }
 
 // ---- /monitor (instructor -> server)
@@ -40,9 +58,36 @@ export interface AcknowledgePayload {
   sessionId: string;
 }
 
+export interface TranscriptRequest {
+  sessionId: string;
+  /** `nextCursor` of the previous page; omitted for the first (oldest) page. */
+  cursor?: string | undefined;
+  /** Items per page, 1–100 (default 50). */
+  limit?: number | undefined;
+}
+export interface TranscriptPage {
+  sessionId: string;
+  nickname: string;
+  /** Oldest first: questions, answers, verdicts with feedback, replies, the raise-hand dialogue. No model answers. */
+  items: TranscriptItem[];
+  /** Cursor of the next (newer) page; null when this page reaches the end. */
+  nextCursor: string | null;
+}
+export interface HandReplyPayload {
+  sessionId: string;
+  text: string;
+}
+export interface ClassClosedResult {
+  closedAt: number;
+}
+
 export interface MonitorCommands {
   'class:announce': Command<AnnouncePayload, { at: number }>;
   'hand:acknowledge': Command<AcknowledgePayload, { at: number }>;
+  'student:transcript': Command<TranscriptRequest, TranscriptPage>;
+  'hand:reply': Command<HandReplyPayload, { at: number }>;
+  'class:close': Command<EmptyPayload, ClassClosedResult>;
+  'class:rotate-code': Command<EmptyPayload, { code: string }>;
 }
 export type MonitorCommand = keyof MonitorCommands;
 
@@ -63,11 +108,13 @@ export interface RosterEntry {
   lastVerdict: 'good' | 'bad' | null;
   /** Bad verdicts in a row (the page flags "struggling" at 2). */
   badStreak: number;
-  hand: { raisedAt: number; question: string | null; acknowledged: boolean } | null;
+  /** `answered`: an instructor replied to this hand (`hand:reply`). */
+  hand: { raisedAt: number; question: string | null; acknowledged: boolean; answered: boolean } | null;
 }
 
 export interface MonitorServerEvents {
-  'class:roster': { classId: string; name: string; code: string; students: RosterEntry[] };
+  /** `closedAt`: when the class was closed (`class:close`), null while it is open. */
+  'class:roster': { classId: string; name: string; code: string; closedAt: number | null; students: RosterEntry[] };
   'student:joined': { student: RosterEntry };
   'student:left': { sessionId: string };
   'student:progress': { sessionId: string; chapter: number; percent: number; state: string };
@@ -77,6 +124,12 @@ export interface MonitorServerEvents {
   'hand:resolved': { sessionId: string; kind: HandKind | 'cancelled' };
   /** An instructor (any tab of the class) acknowledged the student's raised hand. */
   'hand:acknowledged': { sessionId: string; at: number };
+  /** An instructor replied to the raised hand (every instructor tab sees the text it was sent). */
+  'hand:answered': { sessionId: string; text: string; at: number };
+  /** The class was closed; its join code no longer works. */
+  'class:closed': { closedAt: number };
+  /** The join code was replaced; the old one no longer works. */
+  'class:code': { code: string };
   /** One of the class's quiz rooms changed phase (the list and results are at `GET /api/rooms`). */
   'quiz:room': { roomId: string; code: string; phase: string; playerCount: number; at: number };
   /** The class of the token no longer exists; the socket is disconnected after it. */
@@ -90,6 +143,8 @@ export interface ClassInfo {
   code: string;
   materialId: string | null;
   createdAt: number;
+  /** When the class was closed; null while it is open. */
+  closedAt: number | null;
   students: RosterEntry[];
   /** Over HTTP `students` is one page of the roster (`?cursor=&limit=`); this is the next page's cursor (null: none). */
   nextCursor?: string | null;

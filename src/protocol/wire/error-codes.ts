@@ -8,6 +8,8 @@ export const ErrorCode = {
   UNAUTHORIZED: 'UNAUTHORIZED',
   FORBIDDEN: 'FORBIDDEN',
   RATE_LIMITED: 'RATE_LIMITED',
+  /** LIM: this address already has MAX_SOCKETS_PER_ADDRESS connections open (socket handshake refusal). */
+  TOO_MANY_SOCKETS: 'TOO_MANY_SOCKETS',
   INTERNAL: 'INTERNAL',
   /** Too much work queued right now (e.g. PDF parsing); retry later. */
   SERVER_BUSY: 'SERVER_BUSY',
@@ -37,6 +39,10 @@ export const ErrorCode = {
   NICKNAME_TAKEN: 'NICKNAME_TAKEN',
   MATERIAL_REQUIRED: 'MATERIAL_REQUIRED',
   HAND_NOT_RAISED: 'HAND_NOT_RAISED',
+  // MON (issue 12): a closed class's code no longer admits anyone
+  CLASS_CLOSED: 'CLASS_CLOSED',
+  /** The class requires its roster and the name is not on it. */
+  NOT_ON_ROSTER: 'NOT_ON_ROSTER',
   // quizzes and live rooms
   QUIZ_NOT_FOUND: 'QUIZ_NOT_FOUND',
   ROOM_NOT_FOUND: 'ROOM_NOT_FOUND',
@@ -54,6 +60,8 @@ export const ErrorCode = {
   LATE: 'LATE',
   KICKED: 'KICKED',
   PLAYER_NOT_FOUND: 'PLAYER_NOT_FOUND',
+  /** Deleting a quiz room (or its class) while the room is being played: the host ends it first. */
+  ROOM_LIVE: 'ROOM_LIVE',
   // materials
   FILE_REQUIRED: 'FILE_REQUIRED',
   NOT_A_PDF: 'NOT_A_PDF',
@@ -63,6 +71,32 @@ export const ErrorCode = {
   TOO_MANY_PAGES: 'TOO_MANY_PAGES',
   NO_TEXT_LAYER: 'NO_TEXT_LAYER',
   PDF_TIMEOUT: 'PDF_TIMEOUT',
+  // single sign-on (OpenID Connect)
+  /** The sign-in's state is unknown, expired (10 min) or already used: start again. */
+  OIDC_STATE_INVALID: 'OIDC_STATE_INVALID',
+  /** The provider answered the sign-in with an error (e.g. the person declined). */
+  OIDC_DENIED: 'OIDC_DENIED',
+  /** The code exchange or the ID token check failed. */
+  OIDC_FAILED: 'OIDC_FAILED',
+  /** The provider cannot be reached (discovery failed); retry later. */
+  OIDC_UNAVAILABLE: 'OIDC_UNAVAILABLE',
+  /** The provider did not give an e-mail address for the person. */
+  OIDC_EMAIL_REQUIRED: 'OIDC_EMAIL_REQUIRED',
+  // accounts (issue 12)
+  /** A state-changing request authorised by the session cookie without the session's X-CSRF-Token, or from another origin. */
+  CSRF_INVALID: 'CSRF_INVALID',
+  EMAIL_TAKEN: 'EMAIL_TAKEN',
+  /** Wrong email or password (never says which). */
+  INVALID_CREDENTIALS: 'INVALID_CREDENTIALS',
+  ACCOUNT_DISABLED: 'ACCOUNT_DISABLED',
+  SIGNUP_CLOSED: 'SIGNUP_CLOSED',
+  INVITE_INVALID: 'INVITE_INVALID',
+  RESET_INVALID: 'RESET_INVALID',
+  // QUOTA (issue 12): what an account may hold, and what it may spend on the model per day
+  /** A per-account (or per-class) quota is full: `quota` names which, `limit` is its size (429). */
+  QUOTA_EXCEEDED: 'QUOTA_EXCEEDED',
+  /** The account's model budget for today (UTC) is spent (MODEL_DAILY_TOKENS): nothing new is generated until tomorrow. */
+  MODEL_BUDGET_EXCEEDED: 'MODEL_BUDGET_EXCEEDED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -13,3 +13,4 @@ export * from './quiz.js';
 export * from './tutor.js';
 export * from './error-messages.js';
 export * from './tutor-phases.js';
+export * from './account.js';

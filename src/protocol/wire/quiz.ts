@@ -24,6 +24,7 @@ export const MAX_QUIZ_ITEMS = 50;
 /** A stored quiz, as the instructor who owns it sees it (solutions included). */
 export interface Quiz {
   quizId: string;
+  /** The class the quiz is for; '' for an account's quiz outside any class. */
   classId: string;
   title: string;
   items: QuizItem[];

@@ -90,7 +90,9 @@ export type TranscriptItem =
   /** Raise-hand dialogue: what the assistant said (the prompt, a check), what the student wrote, how it ended. */
   | { type: 'assistant'; chapter: number; at: number; text: string }
   | { type: 'student'; chapter: number; at: number; text: string }
-  | { type: 'hand-closed'; chapter: number; at: number; kind: 'specific' | 'vague' | 'cancelled' };
+  | { type: 'hand-closed'; chapter: number; at: number; kind: 'specific' | 'vague' | 'cancelled' }
+  /** The class's instructor answered the raised hand directly (`hand:reply` on /monitor); `sentAt`: server time, ms. */
+  | { type: 'instructor'; chapter: number; at: number; text: string; sentAt: number };
 
 export interface SessionSnapshot {
   sessionId: string;
@@ -135,6 +137,11 @@ export interface TutorServerEvents {
   'hand:asked': { seq: number; text: string };
   'assistant:check': { seq: number; text: string; concept: string; index: number; total: number };
   'hand:closed': { seq: number; kind: 'specific' | 'vague' | 'cancelled' };
+  /**
+   * The instructor's direct answer to the raised hand: part of the dialogue (logged, replayed, in snapshots), it
+   * changes nothing in the dialogue's state (the student continues or lowers the hand as usual). Plain text.
+   */
+  'hand:instructor-reply': { seq: number; text: string; sentAt: number };
 }
 
 export type TutorEventName = keyof TutorServerEvents;

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import type { Logger } from '../logger.js';
+import { keys, type Store } from '../store/index.js';
+import { ClassDeletion, type SessionDrivers } from './class-deletion.js';
+import { ClassExporter } from './class-export.js';
+import { MaterialDeletion, type MaterialParts, type RetrievalParts } from './material-deletion.js';
+import { QuizDeletion } from './quiz-deletion.js';
+import type { QuotaReleases } from './quota-releases.js';
+import { RetentionPurge } from './retention-purge.js';
+import { RoomDeletion, safeJson } from './room-deletion.js';
+
+const SessionProfile = z.object({ materialId: z.string() });
+
+export interface DataLifecycleOptions {
+  store: Store;
+  materials: MaterialParts;
+  retrieval: RetrievalParts;
+  sessions: SessionDrivers;
+  logger: Logger;
+  nodeId: string;
+  retentionDays: number;
+  now?: () => number;
+  /** QUOTA: told what was deleted, so what an account or class holds counts back down (src/quota/ satisfies it). */
+  quotas?: QuotaReleases;
+}
+
+/** Deletion, retention and export of what the store holds, put together once (app.ts). */
+export class DataLifecycle {
+  readonly rooms: RoomDeletion;
+  readonly quizzes: QuizDeletion;
+  readonly classes: ClassDeletion;
+  readonly materials: MaterialDeletion;
+  readonly exporter: ClassExporter;
+  readonly purge: RetentionPurge;
+
+  constructor(private readonly options: DataLifecycleOptions) {
+    const { store, logger } = options;
+    this.rooms = new RoomDeletion(store);
+    this.quizzes = new QuizDeletion(store, options.quotas);
+    this.classes = new ClassDeletion(store, this.quizzes, this.rooms, options.sessions, options.quotas);
+    this.materials = new MaterialDeletion(store, options.materials, options.retrieval, options.quotas);
+    this.exporter = new ClassExporter(store, logger);
+    this.purge = new RetentionPurge({
+      store,
+      rooms: this.rooms,
+      retentionMs: options.retentionDays * 24 * 60 * 60_000,
+      nodeId: options.nodeId,
+      logger,
+      ...(options.now ? { now: options.now } : {}),
+    });
+  }
+
+  /** The material a class uses; null when it uses none or there is no such class (the material deletion guard). */
+  async classMaterial(classId: string): Promise<string | null> {
+    return this.options.store.hget(keys.classRecord(classId), 'materialId');
+  }
+  /** The material a tutoring session studies; null when there is no such session (authorizeMaterialRead). */
+  async sessionMaterial(sessionId: string): Promise<string | null> {
+    const raw = await this.options.store.hget(keys.session(sessionId), 'profile');
+    if (raw === null) return null;
+    const parsed = SessionProfile.safeParse(safeJson(raw));
+    return parsed.success ? parsed.data.materialId : null;
+  }
+
+}

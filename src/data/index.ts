@@ -1,0 +1,14 @@
+/**
+ * The data lifecycle: complete deletion of materials, classes, quizzes and quiz rooms (both stores; the blobs on
+ * disk through the materials service), the retention purge of old student data under a store lease, and the class
+ * export (JSON and CSV).
+ */
+export { DataLifecycle, type DataLifecycleOptions } from './data-lifecycle.js';
+export { ClassDeletion, type SessionDrivers } from './class-deletion.js';
+export { ClassExporter, type ClassExport, type ExportedStudent } from './class-export.js';
+export { classExportCsv, csvCell } from './export-csv.js';
+export { MaterialDeletion, type MaterialParts, type RetrievalParts } from './material-deletion.js';
+export { QuizDeletion } from './quiz-deletion.js';
+export { RetentionPurge, type PurgeRun, type RetentionPurgeOptions } from './retention-purge.js';
+export { RoomDeletion, type RoomOwner } from './room-deletion.js';
+export type { QuotaReleases } from './quota-releases.js';

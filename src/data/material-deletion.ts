@@ -1,0 +1,45 @@
+import { OwnershipRepository } from '../ownership/index.js';
+import { keys, type Store } from '../store/index.js';
+import type { QuotaReleases } from './quota-releases.js';
+import { drainIndex } from './deletion-batches.js';
+
+/** What deletion needs of the materials and retrieval folders (their services satisfy it). */
+export interface MaterialParts {
+  /** Record, index entry and blobs (PDF, chapter slices, page texts); false when there was no such material. */
+  remove(materialId: string): Promise<boolean>;
+}
+export interface RetrievalParts {
+  deleteIndex(materialId: string): Promise<void>;
+}
+
+/**
+ * Deletion of a material: record, index entry and blobs (through the materials service, which knows the blob
+ * names, on disk or in the store), every generated chapter lecture (text stream, status, generation lease) found
+ * through the material's lecture index (keys.materialLectures, written before a chapter's first key: no SCAN), the
+ * retrieval index (store and this node's cache), leases and usage. Sessions and classes that used the material are
+ * not deleted: they belong to their classes (they can no longer start the lecture).
+ */
+export class MaterialDeletion {
+  constructor(
+    private readonly store: Store,
+    private readonly materials: MaterialParts,
+    private readonly retrieval: RetrievalParts,
+    private readonly quotas?: QuotaReleases,
+  ) {}
+
+  async delete(materialId: string): Promise<boolean> {
+    const { store } = this;
+    const existed = await this.materials.remove(materialId);
+    // Credited even when a previous, interrupted deletion already removed the record.
+    await this.quotas?.materialDeleted(materialId);
+    const lectures = await store.zcard(keys.materialLectures(materialId));
+    if (!existed && lectures === 0) return false;
+    await drainIndex(store, keys.materialLectures(materialId), async (cacheKeys) => {
+      await store.del(...cacheKeys.flatMap((cacheKey) => [keys.lectureText(cacheKey), keys.lectureStatus(cacheKey), keys.lectureLock(cacheKey)]));
+    });
+    await this.retrieval.deleteIndex(materialId);
+    await store.del(keys.retrievalLock(materialId), keys.materialLock(materialId), keys.usage('material', materialId));
+    await new OwnershipRepository(store).forgetMaterial(materialId);
+    return true;
+  }
+}

@@ -1,0 +1,103 @@
+import type { Logger } from '../logger.js';
+import { isAppError } from '../errors.js';
+import { keys, type Store } from '../store/index.js';
+import { DELETE_BATCH } from './deletion-batches.js';
+import type { RoomDeletion } from './room-deletion.js';
+
+const HOUR_MS = 60 * 60_000;
+
+export interface RetentionPurgeOptions {
+  store: Store;
+  rooms: RoomDeletion;
+  /** RETENTION_DAYS in ms: results whose last write is older are deleted. */
+  retentionMs: number;
+  nodeId: string;
+  logger: Logger;
+  /** The clock (tests move it a year ahead). */
+  now?: () => number;
+  /** Between two runs on this node. */
+  intervalMs?: number;
+  /** How long the lease outlives a run: more than the interval, so the node that purges keeps doing it. */
+  leaseMs?: number;
+  /** Batches per run (DELETE_BATCH rooms each): a run's work is bounded; the rest waits for the next run. */
+  maxBatches?: number;
+}
+
+export interface PurgeRun {
+  /** False when another node held the lease (this node did nothing). */
+  ran: boolean;
+  purged: number;
+}
+
+/**
+ * The periodic retention purge. Student data with a TTL (class sessions and rosters RETENTION_DAYS, self-study sessions 7 days, live rooms
+ * 1 day; see store/retention.ts and app.ts) expires by itself; what is kept without expiry is a quiz
+ * room's results (every player's nickname and answers) and list entry. Every results write queues the room in
+ * keys.retentionRooms scored by the time of the write; a run takes the oldest entries a batch at a time and
+ * deletes the rooms older than the retention (the whole room: results, summary, index entries).
+ *
+ * One node at a time: a run starts only with the store lease keys.retentionLease, which the node keeps (renewing it
+ * at each run, never releasing it), so the other nodes skip; when that node stops, its lease lapses and another one
+ * takes over at its next run.
+ */
+export class RetentionPurge {
+  private readonly now: () => number;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<PurgeRun> | undefined;
+
+  constructor(private readonly options: RetentionPurgeOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Runs every `intervalMs` (default an hour); unref'd so it never holds the process. */
+  start(): void {
+    if (this.timer) return;
+    const interval = this.options.intervalMs ?? HOUR_MS;
+    this.timer = setInterval(() => void this.runOnce().catch((error: unknown) => this.options.logger.warn({ err: error }, 'retention purge failed')), interval);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running?.catch(() => undefined);
+    // Hand the purge over at once rather than when the lease lapses.
+    await this.options.store.releaseLease(keys.retentionLease(), this.options.nodeId).catch(() => undefined);
+  }
+
+  /** One run (no overlap on this node); returns whether this node ran it and how many rooms it deleted. */
+  runOnce(): Promise<PurgeRun> {
+    this.running ??= this.run().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async run(): Promise<PurgeRun> {
+    const { store, rooms, retentionMs, nodeId, logger } = this.options;
+    const leaseMs = this.options.leaseMs ?? 2 * (this.options.intervalMs ?? HOUR_MS);
+    // The node holding the lease keeps it (renewed each run); the others skip until it lapses.
+    const held = (await store.acquireLease(keys.retentionLease(), nodeId, leaseMs)) || (await store.renewLease(keys.retentionLease(), nodeId, leaseMs));
+    if (!held) return { ran: false, purged: 0 };
+    const cutoff = this.now() - retentionMs;
+    let purged = 0;
+    for (let batch = 0; batch < (this.options.maxBatches ?? 10); batch += 1) {
+      const oldest = await store.zrange(keys.retentionRooms(), 0, DELETE_BATCH - 1);
+      const due = oldest.filter((entry) => entry.score <= cutoff);
+      for (const { member: roomId } of due) {
+        try {
+          if (await rooms.delete(roomId)) purged += 1;
+          // Also when nothing of it was left (deleted by hand): the entry itself goes.
+          await store.zrem(keys.retentionRooms(), roomId);
+        } catch (error) {
+          // A room being played again (it cannot be, past the retention, but never loop on it): look again later.
+          if (!isAppError(error)) throw error;
+          await store.zadd(keys.retentionRooms(), this.now(), roomId);
+        }
+      }
+      if (due.length < DELETE_BATCH) break;
+    }
+    if (purged > 0) logger.info({ purged, retentionMs }, 'retention purge deleted old quiz room results');
+    return { ran: true, purged };
+  }
+}

@@ -1,0 +1,74 @@
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import type { RateLimitConfig } from '../config.js';
+import { RateLimitedError } from '../errors.js';
+import type { Store } from '../store/index.js';
+import { StoreRateLimitStore } from './rate-limit-store.js';
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export interface RateLimitDeps {
+  store: Store;
+  limits: RateLimitConfig;
+  /** Injected clock (tests move windows without waiting). */
+  now?: () => number;
+}
+
+/** The signed-in account of a request, when an auth middleware ran before this one (optional by design). */
+function accountOf(response: Response): string | undefined {
+  return (response.locals as { principal?: { accountId?: string } }).principal?.accountId;
+}
+
+/** The client address as express resolved it (`trust proxy: loopback`); IPv6 clients are grouped by /56. */
+export function requestAddress(request: Request): string {
+  return ipKeyGenerator(request.ip ?? request.socket.remoteAddress ?? 'unknown');
+}
+
+/** Whole seconds until `resetTime`, at least 1 (a `Retry-After` of 0 invites an immediate retry storm). */
+export function secondsUntil(resetTime: Date | undefined, now: number): number {
+  if (resetTime === undefined) return 1;
+  return Math.max(1, Math.ceil((resetTime.getTime() - now) / 1000));
+}
+
+/**
+ * Rate limits for every state-changing request under /api (mount at `/api`, after the auth middleware so the
+ * per-account limits see `response.locals.principal`): per client address and per account, plus stricter ones for
+ * sign-in/sign-up/reset and for uploads and model generation. Counters live in the store, so every node of a Redis
+ * deployment counts together. Reads (GET/HEAD), /healthz, /readyz and static files are never limited: this router is
+ * only mounted under /api and skips every other method.
+ */
+export function createRateLimits(deps: RateLimitDeps): Router {
+  const now = deps.now ?? Date.now;
+  const { limits } = deps;
+  const limiter = (name: string, windowMs: number, max: number, by: 'address' | 'account'): RequestHandler =>
+    rateLimit({
+      windowMs,
+      limit: max,
+      store: new StoreRateLimitStore(deps.store, name, now),
+      standardHeaders: false,
+      legacyHeaders: false,
+      skip: (request, response) => !STATE_CHANGING.has(request.method) || (by === 'account' && accountOf(response) === undefined),
+      keyGenerator: (request, response) => (by === 'account' ? accountOf(response)! : requestAddress(request)),
+      handler: (request, _response, next) => {
+        const info = (request as Request & { rateLimit?: { resetTime?: Date } }).rateLimit;
+        // The error middleware writes the body and the Retry-After header, like every other error.
+        next(new RateLimitedError(secondsUntil(info?.resetTime, now())));
+      },
+      // The key generators are ours (addresses pass through ipKeyGenerator); the library need not warn about them.
+      validate: { keyGeneratorIpFallback: false },
+    });
+
+  const router = Router();
+  router.use(limiter('api-address', limits.windowMs, limits.addressMax, 'address'));
+  router.use(limiter('api-account', limits.windowMs, limits.accountMax, 'account'));
+  // Guessing passwords or flooding sign-ups: a few per window. Mounted by path so the routes are covered when they land.
+  const auth = [limiter('auth-address', limits.strictWindowMs, limits.authMax, 'address'), limiter('auth-account', limits.strictWindowMs, limits.authMax, 'account')];
+  router.post(['/auth/signin', '/auth/signup', '/auth/reset', '/auth/reset/{*rest}'], ...auth);
+  // Uploads (PDF parsing) and quiz generation (a model call) cost real CPU and money.
+  const generation = [
+    limiter('generation-address', limits.strictWindowMs, limits.generationMax, 'address'),
+    limiter('generation-account', limits.strictWindowMs, limits.generationMax, 'account'),
+  ];
+  router.post(['/materials', '/materials/:id/quiz'], ...generation);
+  return router;
+}

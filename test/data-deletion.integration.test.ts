@@ -1,0 +1,119 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../src/store/index.js';
+import { getJson } from './support/classroom-client.js';
+import { defaultInstructor } from './support/accounts.js';
+import { blobFiles, madePdf, runClass, scanStore, uploadPdf, type ClassRun } from './support/data-flow.js';
+import { samplePdfBytes } from './support/lecture-client.js';
+import { startRedisServer, type RedisServer } from './support/redis-server.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+/**
+ * DL1 (test/SPEC.md): a real run — two materials uploaded over HTTP, two classes each with a student who followed the
+ * lecture (answers, a raised hand), a quiz played in a room — then one material and one class are deleted over HTTP.
+ * A scan of every `lectern:` key (and of DATA_DIR's blobs on the memory store) finds nothing of the deleted things,
+ * and everything of the other class and material is still there. On the memory store and on a throwaway Redis (the
+ * app's keys all start with `lectern:`, so the Redis is the test's own rather than a prefix of the shared one).
+ */
+
+let app: TestApp | undefined;
+let redis: RedisServer | undefined;
+beforeAll(samplePdfBytes);
+afterEach(async () => {
+  await app?.stop();
+  await redis?.stop();
+  app = undefined;
+  redis = undefined;
+});
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+async function del(url: string, headers: Record<string, string> = {}) {
+  const response = await fetch(url, { method: 'DELETE', headers });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as { error?: { code: string } }) : null };
+}
+
+/** Identifiers whose appearance in a key (or a sorted set member) means something of the deleted things is left. */
+function traces(run: ClassRun, materialId: string, lectureKeys: string[]): string[] {
+  return [run.classId, run.created.code, run.quizId, run.roomId, run.roomCode, ...run.sessionIds, materialId, ...lectureKeys];
+}
+
+async function lectureKeysOf(current: TestApp, materialId: string): Promise<string[]> {
+  return (await current.store.zrange(keys.materialLectures(materialId), 0, -1)).map((entry) => entry.member);
+}
+
+/** Members of the shared indexes, which outlive any one material or room. */
+async function sharedMembers(current: TestApp): Promise<string[]> {
+  const sets = [keys.materialIndex(), keys.activeRooms(), keys.retentionRooms()];
+  return (await Promise.all(sets.map((key) => current.store.zrange(key, 0, -1)))).flat().map((entry) => entry.member);
+}
+
+async function scenario(env: Record<string, string>, redisUrl?: string) {
+  app = await startTestApp(env);
+  const current = app;
+  // Not the sample's bytes: the built-in sample is never deleted (OW5).
+  const gone = await uploadPdf(current, await madePdf('지울 자료'), 'gone.pdf');
+  const kept = await uploadPdf(current, await madePdf('남겨 둘 자료'), 'kept.pdf');
+  expect(gone.id).not.toBe(kept.id);
+  const deleted = await runClass(current, gone.id, '지울 반');
+  const untouched = await runClass(current, kept.id, '남길 반', { wholeLecture: false });
+
+  const goneLectures = await lectureKeysOf(current, gone.id);
+  const keptLectures = await lectureKeysOf(current, kept.id);
+  // The lecture index recorded the chapters that were generated (every chapter of the whole lecture).
+  expect(goneLectures.length).toBeGreaterThan(1);
+  expect(keptLectures.length).toBeGreaterThan(0);
+  const before = await scanStore(current, redisUrl);
+  const filesBefore = blobFiles(current);
+  const goneTraces = traces(deleted, gone.id, goneLectures);
+  const keptTraces = traces(untouched, kept.id, keptLectures);
+  // The run left traces of both in the store (otherwise the scan below proves nothing).
+  for (const trace of [deleted.classId, deleted.sessionIds[0]!, deleted.roomId, gone.id, goneLectures[0]!]) {
+    expect(before.some((key) => key.includes(trace)), trace).toBe(true);
+  }
+  const keptBefore = before.filter((key) => keptTraces.some((trace) => key.includes(trace)));
+  expect(keptBefore.length).toBeGreaterThan(10);
+
+  // The class (with its students, sessions, quiz and room) and the material, over HTTP.
+  expect((await del(`${current.url}/api/classes/${deleted.classId}`, bearer(deleted.created.instructorToken))).status).toBe(204);
+  // A material is deleted by its owner account only: class tokens are the wrong kind of credential.
+  const owner = (await defaultInstructor(current)).bearer;
+  expect((await del(`${current.url}/api/materials/${gone.id}`, bearer(untouched.created.instructorToken))).status).toBe(403);
+  expect((await del(`${current.url}/api/materials/${gone.id}`)).status).toBe(401);
+  expect((await del(`${current.url}/api/materials/${gone.id}`, owner)).status).toBe(204);
+  expect((await del(`${current.url}/api/materials/${gone.id}`, owner)).status).toBe(404);
+  expect((await del(`${current.url}/api/classes/${deleted.classId}`, bearer(deleted.created.instructorToken))).status).toBe(404);
+
+  // Longer than a session driver's lease renewal (every 5 s / 3): a driver still running would have taken it back.
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  const after = await scanStore(current, redisUrl);
+  const leftovers = after.filter((key) => goneTraces.some((trace) => key.includes(trace)));
+  expect(leftovers).toEqual([]);
+  const members = await sharedMembers(current);
+  expect(members.filter((member) => goneTraces.includes(member))).toEqual([]);
+  // Everything of the other class and material is still there, and still works.
+  expect(after.filter((key) => keptTraces.some((trace) => key.includes(trace)))).toEqual(keptBefore);
+  expect(members).toContain(kept.id);
+  expect(members).toContain(untouched.roomId);
+  expect((await getJson(`${current.url}/api/materials/${kept.id}`, owner)).status).toBe(200);
+  expect((await getJson(`${current.url}/api/materials/${gone.id}`, owner)).status).toBe(404);
+  expect((await getJson(`${current.url}/api/classes/${untouched.classId}`, bearer(untouched.created.instructorToken))).status).toBe(200);
+  expect((await getJson(`${current.url}/api/rooms/${untouched.roomId}/results`, bearer(untouched.created.instructorToken))).status).toBe(200);
+  expect(await current.store.xlen(keys.sessionTranscript(untouched.sessionIds[0]!))).toBeGreaterThan(0);
+  return { filesBefore, gone, kept };
+}
+
+describe('DL1: deleting a class and a material leaves nothing of them', () => {
+  it('DL1 on the memory store, with the PDF, slices and page texts on disk', async () => {
+    const { filesBefore, gone, kept } = await scenario({});
+    expect(filesBefore.filter((file) => file.startsWith(gone.id)).length).toBeGreaterThan(2);
+    const files = blobFiles(app!);
+    expect(files.filter((file) => file.startsWith(gone.id))).toEqual([]);
+    expect(files.filter((file) => file.startsWith(kept.id))).toEqual(filesBefore.filter((file) => file.startsWith(kept.id)));
+  });
+
+  it('DL1 on Redis, blobs in the store', async () => {
+    redis = await startRedisServer();
+    await scenario({ REDIS_URL: redis.url }, redis.url);
+  });
+});

@@ -1,0 +1,54 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClass, getJson } from '../support/classroom-client.js';
+import { launchBrowser } from '../support/browser.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import type { ClassInfo } from '../../src/protocol/classroom.js';
+
+/** CR5: a roster class on the classroom page, in chromium: a student picks their own name; a taken name cannot be picked. */
+
+let app: TestApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  await app.materials.preloadSample();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+describe('roster class on the classroom page', () => {
+  it('CR5 after the code the student sees the names, picks theirs and enters; on another device that name shows as taken', async () => {
+    const sample = (await app.materials.list({ limit: 1 })).items[0]!;
+    const created = await createClass(app, { name: '명단 반', materialId: sample.id, roster: ['김민지', '이서준'] });
+    const first = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const second = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const page = await first.newPage();
+      await page.goto(`${app.url}/classroom.html?code=${created.code}`);
+      // No nickname typed: a roster class does not need one.
+      await page.getByTestId('join-class').click();
+      await expect.poll(() => page.getByTestId('roster-name').allTextContents()).toEqual(['김민지', '이서준']);
+      await page.getByTestId('roster-name').filter({ hasText: '김민지' }).click();
+      await page.waitForFunction(() => (globalThis as unknown as { document: { getElementById(id: string): { hidden: boolean } | null } }).document.getElementById('setup')?.hidden === true);
+
+      const info = await getJson<ClassInfo>(`${app.url}/api/classes/${created.classId}`, { authorization: `Bearer ${created.instructorToken}` });
+      expect(info.body.students?.map((student) => student.nickname)).toEqual(['김민지']);
+
+      const other = await second.newPage();
+      await other.goto(`${app.url}/classroom.html?code=${created.code}`);
+      await other.getByTestId('join-class').click();
+      await expect.poll(() => other.getByTestId('roster-name').allTextContents()).toEqual(['김민지 (참여함)', '이서준']);
+      expect(await other.getByTestId('roster-name').filter({ hasText: '김민지' }).isDisabled()).toBe(true);
+      const size = await other.getByTestId('roster-name').filter({ hasText: '이서준' }).boundingBox();
+      expect(size?.height).toBeGreaterThanOrEqual(44);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+});

@@ -1,0 +1,372 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOST_COMMANDS } from '../src/protocol/quiz.js';
+import type { MONITOR_COMMANDS } from '../src/protocol/classroom.js';
+import { signUp, type SignedUpAccount } from './support/accounts.js';
+import { connectInstructor, handshakeOutcome, joinClass, type JoinedStudent } from './support/classroom-client.js';
+import { madePdf, uploadPdf } from './support/data-flow.js';
+import { call, type CallReply } from './support/http-call.js';
+import { samplePdfBytes } from './support/lecture-client.js';
+import { joinRoom, openHost, sampleItems, type JoinedPlayer } from './support/quiz-client.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+/**
+ * OW1–OW8 (test/SPEC.md): ownership. Instructor B, with every credential an instructor has, can neither read, list,
+ * use, change nor delete instructor A's materials, classes, quizzes and rooms; every route of docs/PROTOCOL.md has a
+ * case here, so a new route without one fails OW1.
+ */
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What A made, which B tries to reach. */
+interface World {
+  admin: SignedUpAccount;
+  a: SignedUpAccount;
+  b: SignedUpAccount;
+  materialId: string;
+  classId: string;
+  code: string;
+  classToken: string;
+  quizId: string;
+  roomId: string;
+  roomCode: string;
+  hostToken: string;
+  student: JoinedStudent;
+  player: JoinedPlayer;
+  /** B's own class, quiz and room (their tokens are B's "tokens" for the socket cases). */
+  bClassToken: string;
+  bHostToken: string;
+}
+
+/**
+ * How each documented route is tried with B's credentials:
+ * - `denied`: B calls it on A's thing and must get 403 or 404 (and the thing is unchanged, checked at the end);
+ * - `list`: B's list answers 200 and names none of A's ids;
+ * - `own`: the route acts only on the caller's own account (nothing of A's can be named), with the reason;
+ * - `public`: no credential is involved by design, with the reason.
+ */
+type Case =
+  | { kind: 'denied'; call: (world: World) => { method: Method; path: string; body?: unknown } }
+  | { kind: 'list'; path: string }
+  | { kind: 'own' | 'public'; why: string };
+
+const CASES: Record<string, Case> = {
+  'GET /api/auth/oidc': { kind: 'public', why: 'whether single sign-on is configured' },
+  'GET /api/auth/oidc/start': { kind: 'public', why: 'starts a sign-in' },
+  'GET /api/auth/oidc/callback': { kind: 'public', why: 'ends a sign-in' },
+  'GET /healthz': { kind: 'public', why: 'operations' },
+  'GET /readyz': { kind: 'public', why: 'operations' },
+  'GET /metrics': { kind: 'public', why: 'operations, its own token' },
+  'POST /api/materials': { kind: 'own', why: 'an upload becomes the uploader’s (OW5 covers shared bytes)' },
+  'GET /api/materials': { kind: 'list', path: '/api/materials' },
+  'GET /api/materials/:id': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/materials/${w.materialId}` }) },
+  'GET /api/materials/:id/chapters/:index/text': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/materials/${w.materialId}/chapters/0/text` }) },
+  'GET /api/materials/:id/chapters/:index.pdf': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/materials/${w.materialId}/chapters/0.pdf` }) },
+  'POST /api/sessions': { kind: 'denied', call: (w) => ({ method: 'POST', path: '/api/sessions', body: { materialId: w.materialId, nickname: '미리보기' } }) },
+  'POST /api/classes': { kind: 'denied', call: (w) => ({ method: 'POST', path: '/api/classes', body: { name: '남의 자료로', materialId: w.materialId } }) },
+  'GET /api/classes': { kind: 'list', path: '/api/classes' },
+  'POST /api/classes/:code/join': { kind: 'public', why: 'students join with the class code, which is the secret' },
+  'GET /api/classes/:code/roster': { kind: 'public', why: 'students pick their name by class code' },
+  'PUT /api/classes/:id/roster': { kind: 'denied', call: (w) => ({ method: 'PUT', path: `/api/classes/${w.classId}/roster`, body: { names: ['B가 넣은 이름'] } }) },
+  'POST /api/classes/:id/roster/release': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/classes/${w.classId}/roster/release`, body: { name: '민지' } }) },
+  'GET /api/classes/:id': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/classes/${w.classId}` }) },
+  'POST /api/classes/:id/close': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/classes/${w.classId}/close` }) },
+  'POST /api/classes/:id/code': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/classes/${w.classId}/code` }) },
+  'POST /api/quizzes': { kind: 'denied', call: (w) => ({ method: 'POST', path: '/api/quizzes', body: { title: '남의 반', items: sampleItems(1), classId: w.classId } }) },
+  'GET /api/quizzes': { kind: 'list', path: '/api/quizzes' },
+  'GET /api/quizzes/:id': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/quizzes/${w.quizId}` }) },
+  'POST /api/materials/:id/quiz': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/materials/${w.materialId}/quiz`, body: {} }) },
+  'POST /api/rooms': { kind: 'denied', call: (w) => ({ method: 'POST', path: '/api/rooms', body: { quizId: w.quizId } }) },
+  'GET /api/rooms': { kind: 'list', path: '/api/rooms' },
+  'GET /api/rooms/:id/results': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/rooms/${w.roomId}/results` }) },
+  'GET /api/rooms/:id/results.csv': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/rooms/${w.roomId}/results.csv` }) },
+  'GET /api/rooms/join-qr.svg': { kind: 'public', why: 'a QR code of a join link' },
+  'GET /api/site': { kind: 'public', why: 'the public address' },
+  'DELETE /api/classes/:id': { kind: 'denied', call: (w) => ({ method: 'DELETE', path: `/api/classes/${w.classId}` }) },
+  'DELETE /api/quizzes/:id': { kind: 'denied', call: (w) => ({ method: 'DELETE', path: `/api/quizzes/${w.quizId}` }) },
+  'DELETE /api/rooms/:id': { kind: 'denied', call: (w) => ({ method: 'DELETE', path: `/api/rooms/${w.roomId}` }) },
+  'DELETE /api/materials/:id': { kind: 'denied', call: (w) => ({ method: 'DELETE', path: `/api/materials/${w.materialId}` }) },
+  'GET /api/classes/:id/export.json': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/classes/${w.classId}/export.json` }) },
+  'GET /api/classes/:id/export.csv': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/classes/${w.classId}/export.csv` }) },
+  'GET /api/auth/signup': { kind: 'public', why: 'the sign-up mode' },
+  'POST /api/auth/signup': { kind: 'public', why: 'makes a new account' },
+  'POST /api/auth/signin': { kind: 'public', why: 'signs into the account whose password is given' },
+  'POST /api/auth/signout': { kind: 'own', why: 'ends the caller’s session' },
+  'POST /api/auth/signout-all': { kind: 'own', why: 'ends the caller’s sessions' },
+  'GET /api/auth/me': { kind: 'own', why: 'the caller’s account' },
+  'POST /api/auth/password': { kind: 'own', why: 'the caller’s password' },
+  'GET /api/auth/tokens': { kind: 'own', why: 'the caller’s API tokens' },
+  'POST /api/auth/tokens': { kind: 'own', why: 'the caller’s API tokens' },
+  'DELETE /api/auth/tokens/:id': { kind: 'denied', call: (w) => ({ method: 'DELETE', path: `/api/auth/tokens/${tokenIdOf(w.a)}` }) },
+  'POST /api/auth/reset': { kind: 'public', why: 'a one-time link from the admin' },
+  'GET /api/auth/invites/:code': { kind: 'public', why: 'checks an invite code' },
+  'GET /api/admin/accounts': { kind: 'denied', call: () => ({ method: 'GET', path: '/api/admin/accounts' }) },
+  'POST /api/admin/invites': { kind: 'denied', call: () => ({ method: 'POST', path: '/api/admin/invites', body: {} }) },
+  'POST /api/admin/accounts/:id/disable': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/admin/accounts/${w.a.accountId}/disable` }) },
+  'POST /api/admin/accounts/:id/enable': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/admin/accounts/${w.a.accountId}/enable` }) },
+  'POST /api/admin/accounts/:id/reset-link': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/admin/accounts/${w.a.accountId}/reset-link` }) },
+};
+
+/** A's API token id, read once when the world is made (DELETE /api/auth/tokens/:id names it). */
+const tokenIds = new Map<string, string>();
+const tokenIdOf = (account: SignedUpAccount) => tokenIds.get(account.accountId) ?? 'missing';
+
+/**
+ * Every route of docs/PROTOCOL.md: the `### \`METHOD /path\`` headings (several per heading too) and the rows of the
+ * Quizzes table, without their query strings; the relative `/results.csv` and `/enable` forms are expanded.
+ */
+function documentedRoutes(markdown: string): string[] {
+  const routes = new Set<string>();
+  const pattern = /`(GET|POST|PUT|PATCH|DELETE) (\/[^`\s?]*)[^`]*`/g;
+  for (const line of markdown.split('\n')) {
+    // Headings, table rows and bullets that open with a route (the roster routes are documented as bullets).
+    const bullet = /^- `(GET|POST|PUT|PATCH|DELETE) /.test(line);
+    if (!line.startsWith('### ') && !bullet && !/^\| `(GET|POST|PUT|PATCH|DELETE) /.test(line)) continue;
+    const heading = line.startsWith('### ') ? line : bullet ? (/^- (`[^`]*`)/.exec(line)?.[1] ?? '') : (line.split('|')[1] ?? '');
+    for (const match of heading.matchAll(pattern)) routes.add(`${match[1]} ${match[2]}`);
+    // "`POST /api/admin/accounts/:id/disable` and `/enable`": the same route with another last segment.
+    const tail = /`(GET|POST|PUT|PATCH|DELETE) (\/[^`\s?]*)` and `(\/[\w.-]+)`/.exec(heading);
+    if (tail) routes.add(`${tail[1]} ${tail[2]!.replace(/\/[\w.-]+$/, '')}${tail[3]}`);
+  }
+  return [...routes];
+}
+
+let app: TestApp;
+let world: World;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  await samplePdfBytes();
+  // The first account is the admin: A and B are two ordinary instructors.
+  const admin = await signUp(app);
+  const [a, b] = await Promise.all([signUp(app), signUp(app)]);
+  const tokens = await call(`${app.url}/api/auth/tokens`, 'GET', { headers: a.bearer });
+  tokenIds.set(a.accountId, String(tokens.body.tokens?.[0]?.tokenId ?? tokens.body.tokens?.[0]?.id));
+  const material = await uploadPdf(app, await madePdf('A의 자료'), 'a.pdf', a);
+  const created = await call(`${app.url}/api/classes`, 'POST', { headers: a.bearer, body: { name: 'A의 반', materialId: material.id } });
+  expect(created.status).toBe(201);
+  const quiz = await call(`${app.url}/api/quizzes`, 'POST', { headers: a.bearer, body: { title: 'A의 퀴즈', items: sampleItems(2), classId: created.body.classId } });
+  expect(quiz.status).toBe(201);
+  const room = await call(`${app.url}/api/rooms`, 'POST', { headers: a.bearer, body: { quizId: quiz.body.quizId, options: { previewSeconds: 0 } } });
+  expect(room.status).toBe(201);
+  const student = await joinClass(app, created.body.code, '민지');
+  const player = await joinRoom(app.url, room.body.code, '지호');
+  const bClass = await call(`${app.url}/api/classes`, 'POST', { headers: b.bearer, body: { name: 'B의 반' } });
+  const bQuiz = await call(`${app.url}/api/quizzes`, 'POST', { headers: b.bearer, body: { title: 'B의 퀴즈', items: sampleItems(1), classId: bClass.body.classId } });
+  const bRoom = await call(`${app.url}/api/rooms`, 'POST', { headers: b.bearer, body: { quizId: bQuiz.body.quizId } });
+  world = {
+    admin,
+    a,
+    b,
+    materialId: material.id,
+    classId: created.body.classId,
+    code: created.body.code,
+    classToken: created.body.instructorToken,
+    quizId: quiz.body.quizId,
+    roomId: room.body.roomId,
+    roomCode: room.body.code,
+    hostToken: room.body.hostToken,
+    student,
+    player,
+    bClassToken: bClass.body.instructorToken,
+    bHostToken: bRoom.body.hostToken,
+  };
+});
+afterAll(async () => {
+  world?.player.client.close();
+  await app?.stop();
+});
+
+/** A's things are all still there and unchanged (read with A's credentials). */
+async function expectWorldIntact(): Promise<void> {
+  const as = { headers: world.a.bearer };
+  expect((await call(`${app.url}/api/materials/${world.materialId}`, 'GET', as)).status).toBe(200);
+  const info = await call(`${app.url}/api/classes/${world.classId}`, 'GET', as);
+  expect([info.status, info.body.code, info.body.closed]).toEqual([200, world.code, false]);
+  expect((await call(`${app.url}/api/quizzes/${world.quizId}`, 'GET', as)).status).toBe(200);
+  expect((await call(`${app.url}/api/rooms/${world.roomId}/results`, 'GET', as)).status).toBe(200);
+  expect((await call(`${app.url}/api/auth/me`, 'GET', as)).status).toBe(200);
+}
+
+const denied = (reply: CallReply) => reply.status === 403 || reply.status === 404;
+
+describe('OW1: every documented route, with instructor B’s credentials on A’s things', () => {
+  it('OW1 PROTOCOL.md routes are parsed, and every one has a case in this test', () => {
+    const routes = documentedRoutes(readFileSync('docs/PROTOCOL.md', 'utf8'));
+    expect(routes.length).toBeGreaterThan(40);
+    expect(routes.filter((route) => !(route in CASES))).toEqual([]);
+  });
+
+  it('OW1 the route parser finds headings with several routes and the Quizzes table rows', () => {
+    const markdown = '### `GET /x/:id` and `POST /x/:id/close`\n### `POST /y/:id/disable` and `/enable`\n| `POST /z` | `{a}` | `201` |\n- `PUT /w/:id` (a bullet) → `200 {}`\n  see `GET /not-a-route-line`';
+    expect(documentedRoutes(markdown).sort()).toEqual(['GET /x/:id', 'POST /x/:id/close', 'POST /y/:id/disable', 'POST /y/:id/enable', 'POST /z', 'PUT /w/:id']);
+  });
+
+  it.each(['api token', 'cookie and CSRF'] as const)('OW1 with B’s %s: 403/404 on A’s things, lists without them', async (via) => {
+    const headers = via === 'api token' ? world.b.bearer : world.b.browser;
+    const aIds = [world.materialId, world.classId, world.quizId, world.roomId];
+    for (const route of documentedRoutes(readFileSync('docs/PROTOCOL.md', 'utf8'))) {
+      const found = CASES[route];
+      if (!found || found.kind === 'own' || found.kind === 'public') continue;
+      if (found.kind === 'list') {
+        const reply = await call(`${app.url}${found.path}`, 'GET', { headers });
+        expect(reply.status, route).toBe(200);
+        for (const id of aIds) expect(JSON.stringify(reply.body), `${route} names ${id}`).not.toContain(id);
+        continue;
+      }
+      if (found.kind !== 'denied') continue;
+      const { method, path, body } = found.call(world);
+      const reply = await call(`${app.url}${path}`, method, { headers, ...(body === undefined ? {} : { body }) });
+      expect(denied(reply), `${route} answered ${reply.status} ${JSON.stringify(reply.body)}`).toBe(true);
+    }
+    await expectWorldIntact();
+  });
+});
+
+describe('OW2: every /monitor and /quiz host command, with B’s tokens', () => {
+  it('OW2 B’s class token reaches only B’s class: A’s students are not B’s, A’s class stays open with its code', async () => {
+    const { monitor } = await connectInstructor(app, world.bClassToken);
+    const sessionId = world.student.sessionId;
+    const payloads: Record<keyof typeof MONITOR_COMMANDS, unknown> = {
+      'class:announce': { text: 'B의 공지' },
+      'hand:acknowledge': { sessionId },
+      'student:transcript': { sessionId },
+      'hand:reply': { sessionId, text: 'B의 답' },
+      'class:close': {},
+      'class:rotate-code': {},
+    };
+    for (const [command, payload] of Object.entries(payloads)) {
+      const ack = (await monitor.unchecked(command, payload)) as { ok: boolean; error?: { code: string } };
+      // Commands naming A's student are refused; the others act on B's own class.
+      if (command === 'hand:acknowledge' || command === 'student:transcript' || command === 'hand:reply') {
+        expect([command, ack.ok]).toEqual([command, false]);
+      }
+    }
+    expect(world.student.client.events.some((event) => JSON.stringify(event.payload).includes('B의'))).toBe(false);
+    await expectWorldIntact();
+    monitor.socket.disconnect();
+  });
+
+  it('OW2 B’s host token drives only B’s room: A’s room stays in the lobby with its player', async () => {
+    const host = await openHost(app.url, world.bHostToken);
+    for (const command of Object.keys(HOST_COMMANDS)) {
+      await host.emit(command, command === 'room:kick' ? { playerId: world.player.playerId } : {});
+    }
+    const results = await call(`${app.url}/api/rooms/${world.roomId}/results`, 'GET', { headers: world.a.bearer });
+    expect(results.body.phase).toBe('lobby');
+    expect((await call(`${app.url}/api/rooms/${world.roomId}/results`, 'GET', { headers: { authorization: `Bearer ${world.bHostToken}` } })).status).toBe(404);
+    host.close();
+  });
+});
+
+describe('OW3–OW8: lists, students, shared materials, disabled accounts, old tokens, previews, anonymous callers', () => {
+  it('OW3 "내 수업", "내 퀴즈", "내 자료" and rooms are per account and paginated', async () => {
+    const c = await signUp(app);
+    const classIds: string[] = [];
+    for (let index = 0; index < 5; index += 1) {
+      const created = await call(`${app.url}/api/classes`, 'POST', { headers: c.bearer, body: { name: `반 ${index}` } });
+      classIds.push(created.body.classId);
+    }
+    const first = await call(`${app.url}/api/classes?limit=2`, 'GET', { headers: c.bearer });
+    expect(first.body.classes.map((entry: { classId: string }) => entry.classId)).toEqual([classIds[4], classIds[3]]);
+    expect(first.body.classes[0]).toEqual({ classId: classIds[4], name: '반 4', code: expect.any(String), materialId: null, createdAt: expect.any(Number), closed: false, studentCount: 0 });
+    const second = await call(`${app.url}/api/classes?limit=2&cursor=${first.body.nextCursor}`, 'GET', { headers: c.bearer });
+    expect(second.body.classes.map((entry: { classId: string }) => entry.classId)).toEqual([classIds[2], classIds[1]]);
+    const third = await call(`${app.url}/api/classes?limit=2&cursor=${second.body.nextCursor}`, 'GET', { headers: c.bearer });
+    expect([third.body.classes.length, third.body.nextCursor]).toEqual([1, null]);
+
+    const quiz = await call(`${app.url}/api/quizzes`, 'POST', { headers: c.browser, body: { title: '내 퀴즈', items: sampleItems(1), classId: classIds[0] } });
+    expect(quiz.status).toBe(201);
+    expect((await call(`${app.url}/api/quizzes`, 'GET', { headers: c.bearer })).body.quizzes.map((entry: { quizId: string }) => entry.quizId)).toEqual([quiz.body.quizId]);
+    expect((await call(`${app.url}/api/quizzes?classId=${classIds[1]}`, 'GET', { headers: c.bearer })).body.quizzes).toEqual([]);
+    const room = await call(`${app.url}/api/rooms`, 'POST', { headers: c.bearer, body: { quizId: quiz.body.quizId } });
+    const byQuiz = await call(`${app.url}/api/rooms?quizId=${quiz.body.quizId}`, 'GET', { headers: c.bearer });
+    expect(byQuiz.body.rooms.map((entry: { roomId: string }) => entry.roomId)).toEqual([room.body.roomId]);
+    expect((await call(`${app.url}/api/rooms?classId=${classIds[0]}`, 'GET', { headers: c.bearer })).body.rooms).toHaveLength(1);
+    expect((await call(`${app.url}/api/materials`, 'GET', { headers: c.bearer })).body.materials).toEqual([]);
+  });
+
+  it('OW4 students read only their class’s material (and the sample); anonymous lists show only the sample', async () => {
+    const asStudent = { headers: { authorization: `Bearer ${world.student.token}` } };
+    expect((await call(`${app.url}/api/materials/${world.materialId}`, 'GET', asStudent)).status).toBe(200);
+    expect((await call(`${app.url}/api/materials/${world.materialId}/chapters/0/text`, 'GET', asStudent)).status).toBe(200);
+    const other = await uploadPdf(app, await madePdf('B의 자료'), 'b.pdf', world.b);
+    expect((await call(`${app.url}/api/materials/${other.id}`, 'GET', asStudent)).status).toBe(404);
+    expect((await call(`${app.url}/api/materials/${world.materialId}`, 'GET')).status).toBe(404);
+    const listed = await call(`${app.url}/api/materials`, 'GET', asStudent);
+    expect(JSON.stringify(listed.body)).not.toContain(world.materialId);
+    expect((await call(`${app.url}/api/materials`, 'GET')).body.materials.every((material: { sample?: boolean }) => material.sample === true)).toBe(true);
+    // The class's instructor token reads it too.
+    expect((await call(`${app.url}/api/materials/${world.materialId}`, 'GET', { headers: { authorization: `Bearer ${world.classToken}` } })).status).toBe(200);
+  });
+
+  it('OW5 a material uploaded by two accounts survives one owner’s delete and goes with the last', async () => {
+    const [d, e] = await Promise.all([signUp(app), signUp(app)]);
+    const bytes = await madePdf('같이 쓰는 자료');
+    const first = await uploadPdf(app, bytes, 'd.pdf', d);
+    expect((await uploadPdf(app, bytes, 'e.pdf', e)).id).toBe(first.id);
+    const url = `${app.url}/api/materials/${first.id}`;
+    expect((await call(url, 'DELETE', { headers: d.bearer })).status).toBe(204);
+    expect((await call(url, 'GET', { headers: d.bearer })).status).toBe(404);
+    expect((await call(url, 'GET', { headers: e.bearer })).status).toBe(200);
+    expect((await call(`${url}/chapters/0.pdf`, 'GET', { headers: e.bearer })).status).toBe(200);
+    expect((await call(url, 'DELETE', { headers: e.browser })).status).toBe(204);
+    expect(await app.materials.get(first.id)).toBeNull();
+    expect(await app.store.exists(`lectern:material:${first.id}:owners`)).toBe(false);
+  });
+
+  it('OW5 the built-in sample loses an owner but is never deleted', async () => {
+    const f = await signUp(app);
+    const sample = await uploadPdf(app, await samplePdfBytes(), 'sample.pdf', f);
+    expect((await call(`${app.url}/api/materials/${sample.id}`, 'DELETE', { headers: f.bearer })).status).toBe(204);
+    expect(await app.materials.get(sample.id)).not.toBeNull();
+    expect((await call(`${app.url}/api/materials/${sample.id}`, 'GET')).status).toBe(200);
+  });
+
+  it('OW6 a disabled account’s class and host tokens are refused at once, on HTTP, handshakes and open sockets', async () => {
+    const g = await signUp(app);
+    const created = await call(`${app.url}/api/classes`, 'POST', { headers: g.bearer, body: { name: 'G의 반' } });
+    const token = created.body.instructorToken as string;
+    const quiz = await call(`${app.url}/api/quizzes`, 'POST', { headers: g.bearer, body: { title: 'G', items: sampleItems(1) } });
+    const room = await call(`${app.url}/api/rooms`, 'POST', { headers: g.bearer, body: { quizId: quiz.body.quizId } });
+    const { monitor } = await connectInstructor(app, token);
+    const host = await openHost(app.url, room.body.hostToken);
+    const disabled = await call(`${app.url}/api/admin/accounts/${g.accountId}/disable`, 'POST', { headers: world.admin.bearer });
+    expect(disabled.status).toBe(200);
+    const info = await call(`${app.url}/api/classes/${created.body.classId}`, 'GET', { headers: { authorization: `Bearer ${token}` } });
+    expect([info.status, info.body.error?.code]).toEqual([403, 'ACCOUNT_DISABLED']);
+    const ack = (await monitor.unchecked('class:announce', { text: '안녕' })) as { ok: boolean; error?: { code: string } };
+    expect([ack.ok, ack.error?.code]).toEqual([false, 'ACCOUNT_DISABLED']);
+    const hostAck = await host.emit('room:lock');
+    expect(hostAck.ok).toBe(false);
+    const again = app.socket('/monitor', { token });
+    expect(await handshakeOutcome(again)).toMatchObject({ data: { code: 'ACCOUNT_DISABLED' } });
+    expect((await call(`${app.url}/api/rooms/${room.body.roomId}/results`, 'GET', { headers: { authorization: `Bearer ${room.body.hostToken}` } })).status).toBe(403);
+    monitor.socket.disconnect();
+    host.close();
+  });
+
+  it('OW7 class and host tokens without an account (issued before accounts) are refused with 401 and a Korean message', async () => {
+    const old = app.signer.sign({ kind: 'instructor', sub: world.classId }, 60_000);
+    const reply = await call(`${app.url}/api/classes/${world.classId}`, 'GET', { headers: { authorization: `Bearer ${old}` } });
+    expect([reply.status, reply.body.error.code]).toEqual([401, 'UNAUTHORIZED']);
+    expect(reply.body.error.message).toMatch(/로그인/);
+    expect(await handshakeOutcome(app.socket('/monitor', { token: old }))).toMatchObject({ data: { code: 'UNAUTHORIZED' } });
+    const oldHost = app.signer.sign({ kind: 'host', sub: world.roomId, scope: world.classId }, 60_000);
+    expect((await call(`${app.url}/api/rooms/${world.roomId}/results`, 'GET', { headers: { authorization: `Bearer ${oldHost}` } })).status).toBe(404);
+  });
+
+  it('OW8 a preview session on an own material; anonymous callers never start a model call', async () => {
+    const preview = await call(`${app.url}/api/sessions`, 'POST', { headers: world.a.bearer, body: { materialId: world.materialId, nickname: '강의 미리 보기' } });
+    expect(preview.status).toBe(201);
+    const anonymous = await call(`${app.url}/api/sessions`, 'POST', { body: { materialId: world.materialId, nickname: '손님' } });
+    expect([anonymous.status, anonymous.body.error.code]).toEqual([404, 'MATERIAL_NOT_FOUND']);
+    const form = new FormData();
+    form.append('file', new Blob([Buffer.from(await madePdf('익명'))], { type: 'application/pdf' }), 'x.pdf');
+    expect((await fetch(`${app.url}/api/materials`, { method: 'POST', body: form })).status).toBe(401);
+    expect((await call(`${app.url}/api/materials/${world.materialId}/quiz`, 'POST', { body: {} })).status).toBe(401);
+    const sample = await uploadPdf(app, await samplePdfBytes(), 'sample.pdf', world.a);
+    expect((await call(`${app.url}/api/sessions`, 'POST', { body: { materialId: sample.id, nickname: '손님' } })).status).toBe(201);
+    expect((await call(`${app.url}/api/materials/${sample.id}/quiz`, 'POST', { body: {} })).status).toBe(401);
+  });
+});
