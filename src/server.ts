@@ -124,7 +124,7 @@ export function createServer(deps: ServerDeps): LecternServer {
   app.use('/api/auth', createAuthRouter({ accounts: deps.accounts, startWebSession, publicUrl }));
   app.use('/api/admin', createAdminRouter({ accounts: deps.accounts, publicUrl }));
   // Deletion and export routes (DELETE /api/{classes,quizzes,rooms,materials}/:id, class export) before the others.
-  app.use('/api', createDataRouter({ data: deps.data, access, ownership, sampleId }));
+  app.use('/api', createDataRouter({ data: deps.data, access, ownership, sampleId, quotas: deps.quotas }));
   app.use('/api/sessions', createSessionsRouter({ lectures: deps.lectures, classes: deps.classes, access }));
   app.use('/api/classes', createClassesRouter({ classes: deps.classes, ownership, access }));
   app.use('/api/rooms', createRoomsRouter({ rooms: deps.rooms, ownership, access, publicUrl: deps.config.publicUrl, quotas: deps.quotas }));

@@ -79,6 +79,16 @@ describe.each([['memory'], ['redis']] as const)('quotas on the %s store', (store
     expect(await current.store.exists(keys.quotaMaterial(one.body.id))).toBe(false);
     expect((await upload(current, fourth, teacher.bearer)).status).toBe(201);
     expectQuota(await upload(current, first, teacher.bearer), 'materials', 2, '2개');
+
+    // A material two accounts uploaded: the one who deletes it gets their slot back, the other keeps theirs (and it).
+    const colleague = await signUp(current);
+    const shared = await upload(current, second, colleague.bearer);
+    expect(shared.status).toBe(200);
+    expect(await current.quotas.usage('account', colleague.accountId)).toEqual({ materials: 1, 'pdf-bytes': second.byteLength });
+    expect((await call(`${current.url}/api/materials/${shared.body.id}`, 'DELETE', { headers: teacher.bearer })).status).toBe(204);
+    expect(await current.quotas.usage('account', teacher.accountId)).toEqual({ materials: 1, 'pdf-bytes': fourth.byteLength });
+    expect(await current.quotas.usage('account', colleague.accountId)).toEqual({ materials: 1, 'pdf-bytes': second.byteLength });
+    expect((await upload(current, first, teacher.bearer)).status).toBe(201);
   });
 
   it('QT2: PDF bytes per account: an upload that would pass the total is refused and its bytes are not kept', async () => {

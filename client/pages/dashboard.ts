@@ -1,7 +1,8 @@
 // "내 수업": the instructor's home after sign-in. The classes come from the server (GET /api/classes, newest first,
 // "더 보기" for the next page) with their code, material, student count and closed state, links to the monitor,
 // the quiz host and the export, and on demand their quiz rooms and results. A new class is made here (name + one of
-// "내 자료"; `?material=` preselects the one just uploaded) and opens in the monitor.
+// "내 자료"; `?material=` preselects the one just uploaded; optionally a roster, one name per line) and opens in the
+// monitor.
 import type { Material } from '../../src/materials/types.js';
 import type { Phase } from '../../src/protocol/wire/index.js';
 import { classesPage, createClass, type ClassSummary } from '../net/classes.js';
@@ -15,6 +16,7 @@ import { createdLabel } from '../ui/remembered-list.js';
 const createForm = $<HTMLFormElement>('create-form');
 const nameInput = $<HTMLInputElement>('class-name');
 const materialSelect = $<HTMLSelectElement>('class-material');
+const rosterInput = $<HTMLTextAreaElement>('class-roster');
 const createButton = $<HTMLButtonElement>('create-button');
 const createError = $('create-error');
 const classList = $('class-list');
@@ -134,6 +136,17 @@ async function loadRooms(classId: string, box: HTMLDetailsElement): Promise<void
   }
 }
 
+/**
+ * The names pasted into the roster box: one per line (a spreadsheet column pastes that way; commas and tabs split
+ * too), trimmed, blank lines dropped. The server checks the rest (length, duplicates) and says what is wrong in Korean.
+ */
+function rosterNames(text: string): string[] {
+  return text
+    .split(/[\n,\t]/)
+    .map((name) => name.trim())
+    .filter((name) => name.length > 0);
+}
+
 createForm.addEventListener('submit', async (event) => {
   event.preventDefault();
   createError.textContent = '';
@@ -145,7 +158,7 @@ createForm.addEventListener('submit', async (event) => {
   }
   await whileBusy(createButton, '만드는 중…', async () => {
     try {
-      const created = await createClass(name, materialSelect.value || null);
+      const created = await createClass(name, materialSelect.value || null, rosterNames(rosterInput.value));
       location.assign(`/monitor.html?class=${encodeURIComponent(created.classId)}`);
     } catch (error) {
       createError.textContent = requestFailure(error);

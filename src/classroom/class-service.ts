@@ -8,7 +8,7 @@ import {
   type JoinClassBody,
   type TranscriptPage,
 } from '../protocol/classroom.js';
-import type { RosterChoices } from '../protocol/wire/classroom.js';
+import type { ClassSummary, RosterChoices } from '../protocol/wire/classroom.js';
 import type { TranscriptItem } from '../protocol/wire/tutor.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { PageRequest } from '../protocol/page.js';
@@ -55,15 +55,6 @@ export interface CreatedClass {
   instructorToken: string;
 }
 
-export interface ClassSummary {
-  classId: string;
-  name: string;
-  code: string;
-  materialId: string | null;
-  createdAt: number;
-  closed: boolean;
-  studentCount: number;
-}
 
 export interface JoinedClass {
   sessionId: string;

@@ -4,4 +4,5 @@
  */
 export { ClassMonitor, type MonitorPort } from './class-monitor.js';
 export { ClassRepository } from './class-repository.js';
-export { ClassService, INSTRUCTOR_TOKEN_TTL_MS, type ClassSummary, type CreatedClass } from './class-service.js';
+export { ClassService, INSTRUCTOR_TOKEN_TTL_MS, type CreatedClass } from './class-service.js';
+export type { ClassSummary } from '../protocol/wire/classroom.js';

@@ -13,6 +13,8 @@ export interface DataRouterDeps {
   ownership: OwnershipRepository;
   /** The built-in sample's id: it loses owners but is never deleted. */
   sampleId(): Promise<string>;
+  /** Credits an account's material quota when it gives up a material others still own (Quotas satisfies it). */
+  quotas?: { releaseMaterial(accountId: string, materialId: string): Promise<void> };
 }
 
 /** Ids as they appear in paths: letters, digits, `-` and `_` (class ids are UUIDs, quiz/room/material ids hex). */
@@ -30,7 +32,7 @@ const notFound = (code: ErrorCode, message: string) => new AppError(code, messag
  * itself once nobody owns it and it is not the built-in sample; 204), and `GET /api/classes/:id/export.json` /
  * `export.csv` (authorizeClass). Mounted on `/api`.
  */
-export function createDataRouter({ data, access, ownership, sampleId }: DataRouterDeps): Router {
+export function createDataRouter({ data, access, ownership, sampleId, quotas }: DataRouterDeps): Router {
   const router = Router();
   const id = (request: Request) => parseOrThrow(Id, request.params.id);
 
@@ -70,6 +72,8 @@ export function createDataRouter({ data, access, ownership, sampleId }: DataRout
       const { accountId } = await access.authorizeMaterialWrite(request, response, materialId);
       const left = await ownership.removeMaterialOwner(materialId, accountId);
       if (left === 0 && materialId !== (await sampleId())) await data.materials.delete(materialId);
+      // The deletion credits every charged account; a material that stays (other owners, the sample) credits this one.
+      else await quotas?.releaseMaterial(accountId, materialId);
       response.status(204).end();
     }),
   );

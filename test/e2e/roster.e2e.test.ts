@@ -1,11 +1,14 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClass, getJson } from '../support/classroom-client.js';
-import { launchBrowser } from '../support/browser.js';
+import { launchBrowser, signInBrowser } from '../support/browser.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import type { ClassInfo } from '../../src/protocol/classroom.js';
 
-/** CR5: a roster class on the classroom page, in chromium: a student picks their own name; a taken name cannot be picked. */
+/**
+ * CR5: a roster class on the classroom page, in chromium: a student picks their own name; a taken name cannot be
+ * picked. CR6: the instructor makes such a class on "내 수업" by pasting names.
+ */
 
 let app: TestApp;
 let browser: Browser;
@@ -49,6 +52,32 @@ describe('roster class on the classroom page', () => {
     } finally {
       await first.close();
       await second.close();
+    }
+  });
+
+  it('CR6 an instructor pastes a roster into "새 수업 만들기"; a duplicate is refused in Korean, the fixed list is what students pick from', async () => {
+    const context = await browser.newContext();
+    try {
+      const teacher = await signInBrowser(context, app);
+      const page = await context.newPage();
+      await page.goto(`${app.url}/dashboard.html`);
+      await page.fill('#class-name', '명단으로 만든 반');
+      // Lines as pasted from a spreadsheet column: blanks and spaces around names do not matter.
+      await page.getByTestId('class-roster').fill('  박지우\n\n최하윤\n박지우\n');
+      await page.click('#create-button');
+      await expect.poll(() => page.locator('#create-error').textContent()).toContain('명단에 같은 이름이 두 번 있습니다: 박지우');
+      await page.getByTestId('class-roster').fill('박지우\n최하윤\n');
+      await page.click('#create-button');
+      await page.waitForURL(/\/monitor\.html\?class=/);
+      const classId = new URL(page.url()).searchParams.get('class')!;
+
+      const info = await getJson<ClassInfo>(`${app.url}/api/classes/${encodeURIComponent(classId)}`, teacher.bearer);
+      expect(info.status).toBe(200);
+      const roster = await getJson<{ names: Array<{ name: string; taken: boolean }> }>(`${app.url}/api/classes/${info.body.code}/roster`);
+      expect(roster.status).toBe(200);
+      expect(roster.body.names?.map((entry) => entry.name)).toEqual(['박지우', '최하윤']);
+    } finally {
+      await context.close();
     }
   });
 });

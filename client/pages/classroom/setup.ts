@@ -23,7 +23,7 @@ const joinButton = $<HTMLButtonElement>('join-button');
 const joinError = $('join-error');
 
 /** Materials listed on the setup screen, by id (a radio's value). */
-const listed = new Map<string, Material>();
+const listed = new Map<string, Material & { sample?: boolean }>();
 
 const outline = (material: Pick<Material, 'id' | 'title' | 'chapters'>): MaterialOutline => ({
   id: material.id,
@@ -38,9 +38,6 @@ export async function showSetup(): Promise<void> {
   nicknameInput.value = localStorage.getItem(NICKNAME_KEY) ?? '';
   const code = new URLSearchParams(location.search).get('code');
   if (code && !classCodeInput.value) classCodeInput.value = code.trim().toUpperCase().slice(0, 6);
-  // A signed-in instructor sees their own materials in the list and may study them ("강의 미리 보기"): starting one is a
-  // POST that needs the session's CSRF token, so ask for it whenever the page opens. A student simply has no session.
-  await me().catch(() => null);
   await loadMaterials();
 }
 
@@ -50,10 +47,10 @@ export function hideSetup(): void {
 
 async function loadMaterials(): Promise<void> {
   materialList.replaceChildren(note('자료 목록을 불러오는 중…'));
-  let materials: Material[];
+  let materials: Array<Material & { sample?: boolean }>;
   try {
     // The list is paginated; a student picks among all of them.
-    materials = await fetchAllPages<Material>('/api/materials', 'materials');
+    materials = await fetchAllPages<Material & { sample?: boolean }>('/api/materials', 'materials');
   } catch {
     materialList.replaceChildren(note('자료 목록을 불러오지 못했습니다. 새로고침해 주세요.', 'error'));
     return;
@@ -206,7 +203,11 @@ export function wireSetup(enter: (session: StoredSession) => void): void {
     if (!nickname) return;
     await whileBusy(startButton, '준비 중…', async () => {
       try {
-        // Through apiFetch: an instructor previewing their own material ("강의 미리 보기") is recognised by the cookie.
+        // Only a signed-in instructor is listed anything but the sample: their own materials ("강의 미리 보기"), which
+        // they may start with the session's cookie and its CSRF token, asked for here (a student never has a session,
+        // and asking would only cost them a 401).
+        if (!material.sample) await me().catch(() => null);
+        // Through apiFetch: an instructor previewing their own material is recognised by the cookie.
         const response = await apiFetch('/api/sessions', {
           method: 'POST',
           headers: { 'content-type': 'application/json' },

@@ -136,6 +136,17 @@ export interface MonitorServerEvents {
   'monitor:error': { code: string; message: string };
 }
 
+/** One class of "내 수업", `GET /api/classes` (the account's classes, newest first). */
+export interface ClassSummary {
+  classId: string;
+  name: string;
+  code: string;
+  materialId: string | null;
+  createdAt: number;
+  closed: boolean;
+  studentCount: number;
+}
+
 /** `GET /api/classes/:id` (instructor bearer token). */
 export interface ClassInfo {
   classId: string;
