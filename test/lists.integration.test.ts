@@ -78,7 +78,7 @@ describe.each(['memory', 'redis'] as const)('paginated lists (%s store)', (store
     // Default page size and the shape of an entry.
     const first = await getJson<{ quizzes: unknown[]; nextCursor: string }>(url, bearer(owner.instructorToken));
     expect(first.body.quizzes).toHaveLength(20);
-    expect(first.body.quizzes?.[0]).toEqual({ quizId: all[0], title: expect.stringMatching(/^퀴즈 \d+$/), itemCount: 1, createdAt: times[0] });
+    expect(first.body.quizzes?.[0]).toEqual({ quizId: all[0], classId: owner.classId, title: expect.stringMatching(/^퀴즈 \d+$/), itemCount: 1, createdAt: times[0] });
     // A quiz added between two pages lands on the first page; the next page goes on exactly after the cursor.
     const [added] = await quizzesOf(server, owner, 1);
     const next = await getJson<{ quizzes: { quizId: string }[] }>(`${url}?cursor=${first.body.nextCursor}`, bearer(owner.instructorToken));

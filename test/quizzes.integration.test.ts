@@ -4,6 +4,7 @@ import { ErrorCode } from '../src/protocol/wire/error-codes.js';
 import { QuizItem, type Quiz } from '../src/protocol/quiz.js';
 import { generateQuizItems, loadQuizSource } from '../src/quiz/quiz-agent.js';
 import { keys } from '../src/store/keys.js';
+import { signUp } from './support/accounts.js';
 import { createClass, getJson, postJson, storeReady, type HttpReply } from './support/classroom-client.js';
 import { loadSample, samplePdfBytes } from './support/lecture-client.js';
 import { startScriptedProvider, type ScriptedProvider } from './support/openai-scripts.js';
@@ -76,8 +77,8 @@ describe.each(['memory', 'redis'] as const)('quiz upload (%s store)', (store) =>
     expect(list.status).toBe(200);
     expect(list.body.quizzes).toEqual(
       expect.arrayContaining([
-        { quizId, title: '통계 퀴즈', itemCount: 2, createdAt },
-        { quizId: second.body.quizId, title: '두 번째', itemCount: 1, createdAt: second.body.createdAt },
+        { quizId, classId: owner.classId, title: '통계 퀴즈', itemCount: 2, createdAt },
+        { quizId: second.body.quizId, classId: owner.classId, title: '두 번째', itemCount: 1, createdAt: second.body.createdAt },
       ]),
     );
     expect(list.body.quizzes).toHaveLength(2);
@@ -86,6 +87,56 @@ describe.each(['memory', 'redis'] as const)('quiz upload (%s store)', (store) =>
     // Another class sees none of it.
     const other = await createClass(app, { name: '통계 2반' });
     expect((await getJson<{ quizzes: unknown[] }>(`${app.url}/api/quizzes`, bearer(other.instructorToken))).body.quizzes).toEqual([]);
+  });
+
+  it('QA7 "내 퀴즈" entries name their class ("" outside any class); entries stored before they did still list with it', async (context) => {
+    const app = await startTestApp({ SIGNUP: 'open', ...(store === 'redis' ? { REDIS_URL: redis.url } : {}) });
+    context.onTestFinished(() => app.stop());
+    await storeReady(app);
+    const teacher = await signUp(app);
+    const classes: string[] = [];
+    for (const name of ['통계 1반', '통계 2반']) {
+      const made = await postJson<{ classId: string }>(`${app.url}/api/classes`, { name }, teacher.bearer);
+      classes.push(made.body.classId!);
+    }
+    const make = async (title: string, classId?: string) => {
+      const made = await postJson<Created>(`${app.url}/api/quizzes`, { title, items: ITEMS, ...(classId === undefined ? {} : { classId }) }, teacher.bearer);
+      expect(made.status).toBe(201);
+      return made.body.quizId!;
+    };
+    const first = await make('1반 퀴즈', classes[0]);
+    const second = await make('2반 퀴즈', classes[1]);
+    const loose = await make('수업 밖 퀴즈');
+
+    type Listed = { quizzes: { quizId: string; classId: string; title: string }[] };
+    const mine = async () => (await getJson<Listed>(`${app.url}/api/quizzes`, teacher.bearer)).body.quizzes!;
+    // (Quizzes made in the same millisecond come in a fixed order of their own: compared by id.)
+    const classOf = (entries: Listed['quizzes']) => Object.fromEntries(entries.map(({ quizId, classId }) => [quizId, classId]));
+    expect(classOf(await mine())).toEqual({ [first]: classes[0], [second]: classes[1], [loose]: '' });
+    // The class's own list (the account with ?classId=, and the class's instructor token) names it too.
+    const ofClass = await getJson<Listed>(`${app.url}/api/quizzes?classId=${classes[1]}`, teacher.bearer);
+    expect(ofClass.body.quizzes?.map(({ quizId, classId }) => ({ quizId, classId }))).toEqual([{ quizId: second, classId: classes[1] }]);
+    // GET /api/quizzes/:id says the same.
+    expect((await getJson<Quiz>(`${app.url}/api/quizzes/${loose}`, teacher.bearer)).body.classId).toBe('');
+
+    // Entries written before list entries named their class (no classId) still parse: the account's list reads the
+    // quiz once and writes the completed entry back; a class's list gives them the class it lists.
+    const before = await mine();
+    for (const quizId of [first, second, loose]) {
+      const stored = JSON.parse((await app.store.get(keys.quizSummary(quizId)))!) as Record<string, unknown>;
+      delete stored.classId;
+      await app.store.set(keys.quizSummary(quizId), JSON.stringify(stored));
+    }
+    const classList = await getJson<Listed>(`${app.url}/api/quizzes?classId=${classes[0]}`, teacher.bearer);
+    expect(classList.body.quizzes).toEqual([before.find((entry) => entry.quizId === first)]);
+    expect(await mine()).toEqual(before);
+    for (const quizId of [first, second, loose]) {
+      expect(JSON.parse((await app.store.get(keys.quizSummary(quizId)))!)).toEqual(before.find((entry) => entry.quizId === quizId));
+    }
+
+    // Another account's list holds none of them.
+    const other = await signUp(app);
+    expect((await getJson<Listed>(`${app.url}/api/quizzes`, other.bearer)).body.quizzes).toEqual([]);
   });
 });
 
@@ -177,7 +228,7 @@ describe('quiz authoring over HTTP', () => {
     const read = await getJson<Quiz>(`${app.url}/api/quizzes/${created.quizId}`, bearer(owner.instructorToken));
     expect(read.body).toEqual({ ...created, classId: owner.classId });
     const list = await getJson<{ quizzes: unknown[] }>(`${app.url}/api/quizzes`, bearer(owner.instructorToken));
-    expect(list.body.quizzes).toEqual([{ quizId: created.quizId, title: '기초 통계 퀴즈', itemCount: 5, createdAt: created.createdAt }]);
+    expect(list.body.quizzes).toEqual([{ quizId: created.quizId, classId: owner.classId, title: '기초 통계 퀴즈', itemCount: 5, createdAt: created.createdAt }]);
 
     // One chapter, one difficulty, an own title.
     const chapter = await postJson<Created>(

@@ -2,16 +2,16 @@
 // "더 보기" for the next page) with their code, material, student count and closed state, links to the monitor,
 // the quiz host and the export, and on demand their quiz rooms and results. A new class is made here (name + one of
 // "내 자료"; `?material=` preselects the one just uploaded; optionally a roster, one name per line) and opens in the
-// monitor.
+// monitor. Below, "내 퀴즈" (dashboard/quiz-list.ts); the rooms of a class or quiz are dashboard/room-list.ts.
 import type { Material } from '../../src/materials/types.js';
-import type { Phase } from '../../src/protocol/wire/index.js';
 import { classesPage, createClass, type ClassSummary } from '../net/classes.js';
-import { fetchAllPages, fetchPage, requestFailure } from '../net/http.js';
+import { fetchAllPages, requestFailure } from '../net/http.js';
 import { requireSignedIn } from '../ui/account-header.js';
 import { $, element } from '../ui/dom.js';
 import { whileBusy } from '../ui/forms.js';
-import { PHASE_LABELS } from '../ui/quiz-pieces.js';
 import { createdLabel } from '../ui/remembered-list.js';
+import { startQuizList } from './dashboard/quiz-list.js';
+import { roomListDetails } from './dashboard/room-list.js';
 
 const createForm = $<HTMLFormElement>('create-form');
 const nameInput = $<HTMLInputElement>('class-name');
@@ -27,17 +27,6 @@ const CLASSES_PAGE = 20;
 
 let cursor: string | null = null;
 const materialTitles = new Map<string, string>();
-
-interface RoomListing {
-  roomId: string;
-  code: string;
-  title: string;
-  phase: Phase;
-  players: number;
-  createdAt: number;
-  resultsUrl: string;
-  csvUrl: string;
-}
 
 async function loadMaterials(): Promise<void> {
   let materials: Array<Material & { sample?: boolean }>;
@@ -81,10 +70,6 @@ async function loadClasses(next = false): Promise<void> {
 function classCard(entry: ClassSummary): HTMLLIElement {
   const id = encodeURIComponent(entry.classId);
   const state = entry.closed ? '끝난 수업' : '진행 중';
-  const rooms = element('details', { className: 'class-rooms' }, element('summary', { text: '퀴즈 방과 결과' }), element('p', { className: 'muted', text: '불러오는 중…' }));
-  rooms.addEventListener('toggle', () => {
-    if (rooms.open && !rooms.dataset.loaded) void loadRooms(entry.classId, rooms);
-  });
   return element(
     'li',
     { className: 'class-card', 'data-testid': 'dashboard-class', 'data-class-id': entry.classId },
@@ -105,35 +90,8 @@ function classCard(entry: ClassSummary): HTMLLIElement {
       element('a', { href: `/api/classes/${id}/export.csv`, download: '', text: '내보내기 (CSV)' }),
       element('a', { href: `/api/classes/${id}/export.json`, download: '', text: '내보내기 (JSON)' }),
     ),
-    rooms,
+    roomListDetails({ summary: '퀴즈 방과 결과', query: { classId: entry.classId }, empty: '이 수업에서 연 퀴즈 방이 없습니다.' }),
   );
-}
-
-async function loadRooms(classId: string, box: HTMLDetailsElement): Promise<void> {
-  const summary = box.querySelector('summary');
-  try {
-    const { items: rooms } = await fetchPage<RoomListing>('/api/rooms', 'rooms', { limit: 20, query: { classId } });
-    box.dataset.loaded = 'true';
-    box.replaceChildren(
-      ...(summary ? [summary] : []),
-      rooms.length === 0
-        ? element('p', { className: 'muted', text: '이 수업에서 연 퀴즈 방이 없습니다.' })
-        : element(
-            'ul',
-            {},
-            ...rooms.map((room) =>
-              element(
-                'li',
-                {},
-                `${room.title} (코드 ${room.code}) · ${PHASE_LABELS[room.phase] ?? room.phase} · 참가 ${room.players}명 `,
-                element('a', { href: room.csvUrl, download: '', text: '결과 CSV' }),
-              ),
-            ),
-          ),
-    );
-  } catch (error) {
-    box.replaceChildren(...(summary ? [summary] : []), element('p', { className: 'error', text: requestFailure(error) }));
-  }
 }
 
 /**
@@ -171,4 +129,5 @@ more.addEventListener('click', () => void loadClasses(true));
 void requireSignedIn().then(() => {
   void loadMaterials();
   void loadClasses();
+  startQuizList({ list: $('quiz-list'), empty: $('quiz-list-empty'), error: $('quizzes-error'), more: $<HTMLButtonElement>('quizzes-more') });
 });

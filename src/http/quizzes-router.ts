@@ -16,8 +16,9 @@ import { parseOrThrow } from './validate.js';
  * within that class):
  * - `POST /api/quizzes` (CreateQuizBody `{title, items, materialId?, classId?}`) -> 201 `{quizId, title, items,
  *   createdAt, materialId?}`
- * - `GET /api/quizzes?classId=&cursor=&limit=` -> `{quizzes: [{quizId, title, itemCount, createdAt}], nextCursor}`,
- *   newest first: "내 퀴즈" for an account (one class's with `classId`), the class's for a class token
+ * - `GET /api/quizzes?classId=&cursor=&limit=` -> `{quizzes: [QuizSummary {quizId, classId, title, itemCount,
+ *   createdAt}], nextCursor}`, newest first: "내 퀴즈" for an account (one class's with `classId`), the class's for a
+ *   class token; each entry's `classId` ('' outside any class) lets a page link the quiz to its class
  * - `GET /api/quizzes/:id` -> the quiz with its solutions (authorizeQuiz: another account's or unknown: 404)
  * - `POST /api/materials/:id/quiz` (GenerateQuizBody) -> the QuizAgent writes five items, stored like an uploaded
  *   quiz, 201 with the same body as `POST /api/quizzes`

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Page, PageRequest } from '../protocol/page.js';
 import { QuizItem, type CreateQuizBody, type Quiz } from '../protocol/quiz.js';
+import type { QuizSummary as WireQuizSummary } from '../protocol/wire/quiz.js';
 import type { Logger } from '../logger.js';
 import { keys, pageOfIndex, readJsonRecord, type Store } from '../store/index.js';
 import { QUIZ_SEED } from './quiz-seed.js';
@@ -12,6 +13,10 @@ import { QUIZ_SEED } from './quiz-seed.js';
  * summary, so a list never reads whole quizzes: 1,000 quizzes of 54 KB read at once stalled every other user of the
  * Redis connection) and a per-class index scored by creation time. What is read back is parsed with the same strict
  * item schema it was written with.
+ *
+ * A list entry names the quiz's class (`classId`, '' outside any class) so "내 퀴즈" can link a quiz to its class.
+ * Entries written before that carry no `classId` and still parse: a class's list gives them the class it lists, an
+ * account's list reads the quiz once and writes the completed entry back (as for an entry that is missing).
  */
 
 /** Quiz ids: 128 random bits as 32 hex characters (URL-safe, not guessable). */
@@ -29,13 +34,23 @@ const StoredQuiz = z.object({
 
 const QuizSummary = z.object({
   quizId: z.string().regex(QUIZ_ID),
+  classId: z.string(),
   title: z.string(),
   itemCount: z.number().int().min(0),
   createdAt: z.number().int(),
-});
+}) satisfies z.ZodType<WireQuizSummary>;
 export type QuizSummary = z.infer<typeof QuizSummary>;
 
-const summaryOf = (quiz: Quiz): QuizSummary => ({ quizId: quiz.quizId, title: quiz.title, itemCount: quiz.items.length, createdAt: quiz.createdAt });
+/** A stored list entry: the current shape, or one written before list entries named the class. */
+const StoredSummary = QuizSummary.extend({ classId: z.string().optional() });
+
+const summaryOf = (quiz: Quiz): QuizSummary => ({
+  quizId: quiz.quizId,
+  classId: quiz.classId,
+  title: quiz.title,
+  itemCount: quiz.items.length,
+  createdAt: quiz.createdAt,
+});
 
 export class QuizRepository {
   constructor(
@@ -77,23 +92,37 @@ export class QuizRepository {
   /**
    * One page of the class's quizzes, newest first, as list entries: three store calls whatever the class holds
    * (ZRANK, ZRANGE, one MGET of at most 50 small summaries). A quiz stored before summaries existed is read whole once
-   * and gets its summary written (bounded by the page size).
+   * and gets its summary written (bounded by the page size); an old entry without its class gets this class.
    */
   async listByClass(classId: string, page: PageRequest): Promise<Page<QuizSummary>> {
     const { members, nextCursor } = await pageOfIndex(this.store, keys.classQuizzes(classId), page, { reverse: true });
-    return { items: await this.summaries(members), nextCursor };
+    return { items: await this.summaries(members, { classId }), nextCursor };
   }
 
-  /** List entries of quizzes by id, in the order asked (one MGET); quizzes that no longer exist are skipped. */
-  async summaries(members: readonly string[]): Promise<QuizSummary[]> {
+  /**
+   * List entries of quizzes by id, in the order asked (one MGET); quizzes that no longer exist are skipped. `known`
+   * names the class all of them belong to, when the caller knows it (an entry written before entries named their
+   * class is then completed without reading the quiz).
+   */
+  async summaries(members: readonly string[], known: { classId?: string } = {}): Promise<QuizSummary[]> {
     const raw = await this.store.mget(members.map((quizId) => keys.quizSummary(quizId)));
     const items: QuizSummary[] = [];
     for (const [index, quizId] of members.entries()) {
-      const summary =
-        readJsonRecord(raw[index], QuizSummary, { key: keys.quizSummary(quizId), logger: this.logger }) ?? (await this.backfillSummary(quizId));
+      const stored = readJsonRecord(raw[index], StoredSummary, { key: keys.quizSummary(quizId), logger: this.logger });
+      const summary = stored ? await this.completed(stored, known.classId) : await this.backfillSummary(quizId);
       if (summary) items.push(summary);
     }
     return items;
+  }
+
+  /**
+   * A stored entry with its class. One that predates `classId` takes the class being listed (nothing written), or
+   * else is rebuilt from the quiz and written back, so an account's list reads each old quiz whole only once.
+   */
+  private async completed(stored: z.infer<typeof StoredSummary>, knownClassId: string | undefined): Promise<QuizSummary | null> {
+    const classId = stored.classId ?? knownClassId;
+    if (classId === undefined) return this.backfillSummary(stored.quizId);
+    return { quizId: stored.quizId, classId, title: stored.title, itemCount: stored.itemCount, createdAt: stored.createdAt };
   }
 
   private async backfillSummary(quizId: string): Promise<QuizSummary | null> {

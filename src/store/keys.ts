@@ -61,7 +61,7 @@ export const keys = {
   classStudent: (id: string, sessionId: string) => key('class', id, 'student', sessionId),
   /** A quiz (JSON: title, items with solutions, classId); no TTL. */
   quiz: (id: string) => key('quiz', id),
-  /** A quiz's list entry (JSON: quizId, title, itemCount, createdAt), written with the quiz; no TTL. */
+  /** A quiz's list entry (JSON: quizId, classId, title, itemCount, createdAt), written with the quiz; no TTL. */
   quizSummary: (id: string) => key('quiz', id, 'summary'),
   /** The quizzes of a class (sorted set of quiz ids scored by creation time); no TTL. */
   classQuizzes: (classId: string) => key('class', classId, 'quizzes'),

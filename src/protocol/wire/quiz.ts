@@ -34,6 +34,16 @@ export interface Quiz {
   seed?: string;
 }
 
+/** One quiz of "내 퀴즈", `GET /api/quizzes` (newest first): a list entry, never the items. */
+export interface QuizSummary {
+  quizId: string;
+  /** The class the quiz is for; '' for an account's quiz outside any class. */
+  classId: string;
+  title: string;
+  itemCount: number;
+  createdAt: number;
+}
+
 // ---- rooms
 export interface RoomOptions {
   questionSeconds: number;
