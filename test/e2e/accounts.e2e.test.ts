@@ -174,7 +174,7 @@ describe('account pages', () => {
     await page.locator('[data-testid=account-email]', { hasText: 'park@school.example' }).waitFor();
   });
 
-  it('PG5 instructor pages send a signed-out visitor to sign-in and back; the landing page links sign-in, sign-up and the student entry', async () => {
+  it('PG5 instructor pages send a signed-out visitor to sign-in and back (no SSO button without OIDC); the landing page links sign-in, sign-up and the student entry', async () => {
     const lectern = await app();
     const teacher = await signUp(lectern, { email: 'lee@school.example', password: PASSWORD });
     const { page } = await newPage();
@@ -188,6 +188,9 @@ describe('account pages', () => {
     }
     // A return path to another site is ignored: sign-in goes to the dashboard.
     await page.goto(`${lectern.url}/signin.html?return=${encodeURIComponent('//evil.example/x')}`);
+    // Without OIDC_* there is no SSO button (a hidden control stays hidden whatever its display style).
+    await page.locator('#signin-button').waitFor();
+    expect(await page.getByTestId('oidc-button').isVisible()).toBe(false);
     await page.fill('#email', teacher.email);
     await page.fill('#password', PASSWORD);
     await page.click('#signin-button');
