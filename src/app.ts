@@ -146,6 +146,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     store,
     model,
     materials,
+    retriever: retrieval,
     signer,
     logger: logger.child({ part: 'lecture' }),
     lectureConcurrency: config.lectureConcurrency,

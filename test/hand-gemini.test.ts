@@ -1,13 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ClassificationSchema } from '../src/lecture/hand/assistant-schemas.js';
 import { MAX_INLINE_PDF_BYTES, StudentAssistant } from '../src/lecture/hand/student-assistant.js';
 import type { TextStream } from '../src/llm/model.js';
 import { fakeGeminiModel, FakeGemini } from './support/fake-gemini.js';
-import { SAMPLE_MATERIAL_ID, SAMPLE_PDF, sampleMaterials } from './support/hand-material.js';
+import type { RetrievalService } from '../src/retrieval/index.js';
+import { SAMPLE_MATERIAL_ID, SAMPLE_PDF, sampleMaterials, sampleRetriever } from './support/hand-material.js';
 
 /** The raise-hand agents through the real Gemini adapter and SDK, against the fake Gemini server. */
 
 let fake: FakeGemini;
+let retriever: RetrievalService;
+
+beforeAll(async () => {
+  retriever = await sampleRetriever();
+});
 
 beforeEach(async () => {
   fake = await FakeGemini.start();
@@ -19,7 +25,7 @@ afterEach(async () => {
 
 function assistant(materials = sampleMaterials()) {
   const model = fakeGeminiModel(fake, { maxAttempts: 2 });
-  return new StudentAssistant(model, materials);
+  return new StudentAssistant({ model, materials, retriever });
 }
 
 type Part = { text?: string; inlineData?: { mimeType: string; data: string } };
@@ -52,7 +58,7 @@ const VAGUE = {
 describe('classify through Gemini', () => {
   it('sends the schema, the whole PDF before the prompt, the passages and the delimited question', async () => {
     fake.enqueue({ json: VAGUE });
-    const result = await assistant().classify({ materialId: SAMPLE_MATERIAL_ID, question: INJECTED });
+    const result = await assistant().classify({ materialId: SAMPLE_MATERIAL_ID, chapter: 1, question: INJECTED });
     expect(result).toEqual(VAGUE);
 
     expect(fake.requests).toHaveLength(1);
@@ -78,7 +84,7 @@ describe('classify through Gemini', () => {
 
   it('asks for a repair when a vague reply has fewer than two subconcepts', async () => {
     fake.enqueue({ json: { ...VAGUE, subconcepts: [VAGUE.subconcepts[0]] } }, { json: VAGUE });
-    expect(await assistant().classify({ materialId: SAMPLE_MATERIAL_ID, question: '기댓값이 뭔지 모르겠어요' })).toEqual(VAGUE);
+    expect(await assistant().classify({ materialId: SAMPLE_MATERIAL_ID, chapter: 1, question: '기댓값이 뭔지 모르겠어요' })).toEqual(VAGUE);
     expect(fake.requests).toHaveLength(2);
     expect(bodyOf(1).contents[2]?.parts[0]?.text).toContain('subconcepts');
   });
@@ -88,8 +94,8 @@ describe('classify through Gemini', () => {
     const tutor = assistant();
     const question = '기댓값 공식에서, 확률이 곱해지는데 이게 무슨 의미로 곱해지는지 모르겠다';
     const [first, second] = await Promise.all([
-      tutor.classify({ materialId: SAMPLE_MATERIAL_ID, question }),
-      tutor.classify({ materialId: SAMPLE_MATERIAL_ID, question: `  ${question}` }),
+      tutor.classify({ materialId: SAMPLE_MATERIAL_ID, chapter: 1, question }),
+      tutor.classify({ materialId: SAMPLE_MATERIAL_ID, chapter: 1, question: `  ${question}` }),
     ]);
     expect(first).toEqual({ kind: 'specific', concept: '기댓값', subconcepts: [] });
     expect(second).toBe(first);
@@ -99,7 +105,7 @@ describe('classify through Gemini', () => {
   it('leaves out a PDF too large to send inline', async () => {
     fake.enqueue({ json: VAGUE });
     const large = new Uint8Array(MAX_INLINE_PDF_BYTES + 1);
-    await assistant(sampleMaterials(undefined, large)).classify({ materialId: SAMPLE_MATERIAL_ID, question: '기댓값?' });
+    await assistant(sampleMaterials(undefined, large)).classify({ materialId: SAMPLE_MATERIAL_ID, chapter: 1, question: '기댓값?' });
     expect(bodyOf(0).contents[0]?.parts.map((part) => Object.keys(part))).toEqual([['text']]);
   });
 
@@ -112,7 +118,7 @@ describe('classify through Gemini', () => {
 describe('streamed agents through Gemini', () => {
   it('streams the answer with the PDF attached', async () => {
     fake.enqueue({ stream: ['확률은 ', '각 값의 ', '**가중치**입니다.'] });
-    const answer = await text(assistant().answer({ materialId: SAMPLE_MATERIAL_ID, question: '확률은 왜 곱하나요?', concept: '기댓값' }));
+    const answer = await text(assistant().answer({ materialId: SAMPLE_MATERIAL_ID, chapter: 1, question: '확률은 왜 곱하나요?', concept: '기댓값' }));
     expect(answer).toBe('확률은 각 값의 **가중치**입니다.');
     expect(fake.requests[0]?.path).toBe('/v1beta/models/gen-model:streamGenerateContent');
     expect(bodyOf(0).contents[0]?.parts[0]).toEqual(pdfPart);
@@ -124,6 +130,7 @@ describe('streamed agents through Gemini', () => {
     const explained = await text(
       assistant().explain({
         materialId: SAMPLE_MATERIAL_ID,
+        chapter: 1,
         question: '기댓값이 뭔지 모르겠어요',
         concept: '기댓값',
         subconcept: { concept: '가중평균', focus: '확률을 가중치로 한 평균' },
@@ -161,7 +168,7 @@ describe('streamed agents through Gemini', () => {
       { concept: '확률변수', explanation: '확률변수 설명' },
       { concept: '가중평균', explanation: '가중평균 설명' },
     ];
-    const request = { materialId: SAMPLE_MATERIAL_ID, question: '기댓값이 뭔지 모르겠어요', concept: '기댓값', parts, previous: [], confusion: '' };
+    const request = { materialId: SAMPLE_MATERIAL_ID, chapter: 1, question: '기댓값이 뭔지 모르겠어요', concept: '기댓값', parts, previous: [], confusion: '' };
     expect(await text(tutor.finalExplanation(request))).toBe('최종 설명');
     expect(promptOf(0)).toContain('<설명한_내용>\n## 1. 확률변수\n확률변수 설명\n\n## 2. 가중평균\n가중평균 설명\n</설명한_내용>');
     const summary = await text(tutor.summary({ question: request.question, concept: '기댓값', parts: [...parts, { concept: '기댓값', explanation: '최종 설명' }] }));

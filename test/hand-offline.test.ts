@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { classifyQuestion, controlFromReply, namesNothing, questionConcept } from '../src/lecture/hand/assistant-cues.js';
 import { handOfflineTasks } from '../src/lecture/hand/assistant-offline.js';
-import { passageUnits, selectPassages, splitPassages } from '../src/lecture/hand/assistant-retrieval.js';
+import { passageUnits } from '../src/lecture/hand/assistant-sentences.js';
 import { ASSISTANT_TASKS } from '../src/lecture/hand/assistant-schemas.js';
 import { neutraliseFenceTags } from '../src/text/prompt-fence.js';
 import type { Classification } from '../src/lecture/hand/assistant-schemas.js';
@@ -10,13 +10,21 @@ import type { HandDialogue } from '../src/lecture/hand/hand-dialogue.js';
 import { StudentAssistant } from '../src/lecture/hand/student-assistant.js';
 import type { TextStream } from '../src/llm/model.js';
 import { createOfflineModel } from '../src/llm/offline-model.js';
-import { SAMPLE_MATERIAL_ID, SAMPLE_MATERIAL_TEXT, sampleMaterials } from './support/hand-material.js';
+import type { RetrievalService } from '../src/retrieval/index.js';
+import { SAMPLE_MATERIAL_ID, sampleMaterials, sampleRetriever } from './support/hand-material.js';
 
 /** The offline raise-hand agents: documented cues, retrieval over the material text, deterministic Korean. */
 
 const SPECIFIC_SEED = '기댓값 공식에서, 확률이 곱해지는데 이게 무슨 의미로 곱해지는지 모르겠다';
 const VAGUE_SEED = '기댓값이 무슨 내용인지 모르겠다';
-const passages = splitPassages(SAMPLE_MATERIAL_TEXT).map((passage) => passage.text);
+/** The sample's passages as the Retriever cuts them (one per chapter: the chapters are short). */
+let passages: string[] = [];
+let retriever: RetrievalService;
+
+beforeAll(async () => {
+  retriever = await sampleRetriever();
+  passages = (await retriever.passages(SAMPLE_MATERIAL_ID)).map((passage) => passage.text);
+});
 
 async function text(stream: TextStream): Promise<string> {
   let out = '';
@@ -28,7 +36,7 @@ const HANGUL = /[\uac00-\ud7a3]/u;
 
 function assistant() {
   const materials = sampleMaterials();
-  return { materials, assistant: new StudentAssistant(createOfflineModel(handOfflineTasks), materials) };
+  return { materials, assistant: new StudentAssistant({ model: createOfflineModel(handOfflineTasks), materials, retriever }) };
 }
 
 describe('offline classify rule', () => {
@@ -88,33 +96,16 @@ describe('offline control cues', () => {
   });
 });
 
-describe('retrieval over the material text', () => {
-  it('splits pages into passages without the running footer, keeping headings', () => {
-    const all = splitPassages(SAMPLE_MATERIAL_TEXT);
-    expect(all.map((passage) => passage.heading)).toEqual([
-      '기초 통계', '1. 평균의 의미', '평균의 성질', '표본평균과 모평균', '2. 기댓값', '기댓값의 선형성', '기댓값과 평균',
-      '3. 대수의 법칙', '동전 던지기 예', '정리와 주의할 점',
-    ]);
-    expect(all.some((passage) => passage.text.includes('기초 통계 ·'))).toBe(false);
-  });
-
-  it('picks the passages a question is about, in document order, within the size cap', () => {
-    const all = splitPassages(SAMPLE_MATERIAL_TEXT);
-    expect(selectPassages(all, '기댓값').map((passage) => passage.heading)).toEqual(['2. 기댓값', '기댓값의 선형성', '기댓값과 평균', '3. 대수의 법칙']);
-    expect(selectPassages(all, '편차 합', 1).map((passage) => passage.heading)).toEqual(['평균의 성질']);
-    expect(selectPassages(all, '동전 던지기', 1).map((passage) => passage.heading)).toEqual(['동전 던지기 예']);
-    const capped = selectPassages(all, '평균', 4, 300);
-    expect(capped.reduce((sum, passage) => sum + passage.text.length, 0)).toBeLessThanOrEqual(300);
-    expect(capped.length).toBeGreaterThan(0);
-  });
-
-  it('keeps formulas with the sentence they follow and short lines apart', () => {
-    const units = passageUnits(passages[4] ?? '');
-    expect(units.map((unit) => [unit.text, unit.formulas])).toEqual([
+describe('sentences of retrieved passages', () => {
+  it('keeps formulas with the sentence they follow, drops headings and contents lines', () => {
+    const units = passageUnits(passages[1] ?? '');
+    expect(units.slice(0, 3).map((unit) => [unit.text, unit.formulas])).toEqual([
       ['확률변수 X는 실험의 결과마다 하나의 수를 대응시킵니다.', []],
       ['기댓값은 X가 가질 수 있는 값에 그 확률을 곱해 모두 더한 값입니다.', ['E[X] = Σ x·P(X=x)']],
-      ['예: 공정한 주사위를 던져 나온 눈을 X라 하면', ['E[X] = (1 + 2 + 3 + 4 + 5 + 6) × 1/6 = 3.5']],
+      ['예: 공정한 주사위를 던져 나온 눈을 X라 하면', []],
     ]);
+    expect(units.map((unit) => unit.text)).not.toContain('2. 기댓값');
+    expect(passageUnits(passages[0] ?? '').map((unit) => unit.text)).not.toContain('2장 기댓값: 확률변수의 평균');
   });
 
   it('neutralises prompt tags in untrusted text (F1)', () => {
@@ -125,32 +116,33 @@ describe('retrieval over the material text', () => {
 describe('offline agents through the facade', () => {
   it('classifies the seed examples with the material', async () => {
     const { assistant: tutor, materials } = assistant();
-    expect(await tutor.classify({ materialId: SAMPLE_MATERIAL_ID, question: SPECIFIC_SEED })).toEqual({
+    expect(await tutor.classify({ materialId: SAMPLE_MATERIAL_ID, chapter: 1, question: SPECIFIC_SEED })).toEqual({
       kind: 'specific',
       concept: '기댓값',
       subconcepts: [],
     });
-    const vague = await tutor.classify({ materialId: SAMPLE_MATERIAL_ID, question: VAGUE_SEED });
+    const vague = await tutor.classify({ materialId: SAMPLE_MATERIAL_ID, chapter: 1, question: VAGUE_SEED });
     expect(vague).toEqual({
       kind: 'vague',
       concept: '기댓값',
       subconcepts: [
-        { concept: '확률', focus: '확률이 기댓값에서 어떤 역할을 하는지' },
-        { concept: '주사위', focus: '주사위가 기댓값에서 어떤 역할을 하는지' },
-        { concept: '가중평균', focus: '가중평균이 기댓값에서 어떤 역할을 하는지' },
+        { concept: '확률변수', focus: '확률변수가 기댓값에서 어떤 역할을 하는지' },
+        { concept: '평균', focus: '평균이 기댓값에서 어떤 역할을 하는지' },
+        { concept: '중심', focus: '중심이 기댓값에서 어떤 역할을 하는지' },
       ],
     });
-    // One split of the material, shared by every call; offline never needs the PDF.
-    expect(materials.calls).toEqual({ text: 1, pdf: 0 });
+    // Passages come from the Retriever (no chapter text needed); offline never needs the PDF.
+    expect(materials.calls).toEqual({ chapter: 0, pdf: 0 });
   });
 
   it('answers a specific question from the material, deterministically', async () => {
     const { assistant: tutor } = assistant();
-    const request = { materialId: SAMPLE_MATERIAL_ID, question: SPECIFIC_SEED, concept: '기댓값' };
+    const request = { materialId: SAMPLE_MATERIAL_ID, chapter: 1, question: SPECIFIC_SEED, concept: '기댓값' };
     const answer = await text(tutor.answer(request));
     expect(answer).toBe(
       '**질문하신 내용: 기댓값**\n\n자료에서 관련된 부분을 함께 짚어 볼게요.\n\n' +
-        '2장 기댓값: 확률변수의 평균\n\n기댓값은 X가 가질 수 있는 값에 그 확률을 곱해 모두 더한 값입니다.\n\nE[X] = Σ x·P(X=x)\n\n' +
+        '기댓값은 X가 가질 수 있는 값에 그 확률을 곱해 모두 더한 값입니다.\n\nE[X] = Σ x·P(X=x)\n\n' +
+        '두 확률변수의 합의 기댓값은 각 기댓값의 합입니다.\n\n' +
         '기댓값은 확률을 가중치로 한 평균, 즉 가중평균입니다.\n\n' +
         "핵심은 '기댓값', '확률'이 어떻게 연결되는지입니다.\n",
     );
@@ -161,6 +153,7 @@ describe('offline agents through the facade', () => {
     const { assistant: tutor } = assistant();
     const base = {
       materialId: SAMPLE_MATERIAL_ID,
+      chapter: 1,
       question: VAGUE_SEED,
       concept: '기댓값',
       subconcept: { concept: '가중평균', focus: '가중평균이 기댓값에서 어떤 역할을 하는지' },
@@ -180,7 +173,7 @@ describe('offline agents through the facade', () => {
     expect(new Set([first, again, third]).size).toBe(3);
 
     const parts = [{ concept: '확률', explanation: 'a' }, { concept: '가중평균', explanation: first }];
-    const final = await text(tutor.finalExplanation({ materialId: SAMPLE_MATERIAL_ID, question: VAGUE_SEED, concept: '기댓값', parts, previous: [], confusion: '' }));
+    const final = await text(tutor.finalExplanation({ materialId: SAMPLE_MATERIAL_ID, chapter: 1, question: VAGUE_SEED, concept: '기댓값', parts, previous: [], confusion: '' }));
     expect(final).toContain("지금까지 살펴본 '확률', '가중평균'을 바탕으로 '기댓값'을 정리해 볼게요.");
     expect(final).toContain('E[X] = Σ x·P(X=x)');
   });
@@ -213,9 +206,8 @@ describe('offline agents through the facade', () => {
   });
 
   it('handles an empty material with a non-empty reply', async () => {
-    const materials = sampleMaterials('');
-    const tutor = new StudentAssistant(createOfflineModel(handOfflineTasks), materials);
-    const classified = await tutor.classify({ materialId: SAMPLE_MATERIAL_ID, question: VAGUE_SEED });
+    const tutor = new StudentAssistant({ model: createOfflineModel(handOfflineTasks), materials: sampleMaterials(''), retriever: await sampleRetriever('') });
+    const classified = await tutor.classify({ materialId: SAMPLE_MATERIAL_ID, chapter: 1, question: VAGUE_SEED });
     expect(classified).toEqual({
       kind: 'vague',
       concept: '기댓값',
@@ -224,7 +216,7 @@ describe('offline agents through the facade', () => {
         { concept: '기댓값의 예시', focus: '기댓값이 실제로 쓰이는 간단한 예' },
       ],
     });
-    expect(await text(tutor.answer({ materialId: SAMPLE_MATERIAL_ID, question: SPECIFIC_SEED, concept: '기댓값' }))).toContain('찾지 못했어요');
+    expect(await text(tutor.answer({ materialId: SAMPLE_MATERIAL_ID, chapter: 1, question: SPECIFIC_SEED, concept: '기댓값' }))).toContain('찾지 못했어요');
   });
 
   it('registers a handler for every assistant task', () => {
@@ -236,7 +228,7 @@ describe('offline agents through the facade', () => {
 async function drive(tutor: StudentAssistant, question: string, replies: string[]) {
   const transcript: string[] = [];
   let d: HandDialogue = startDialogue();
-  const call = { materialId: SAMPLE_MATERIAL_ID };
+  const call = { materialId: SAMPLE_MATERIAL_ID, chapter: 1 };
   for (let steps = 0; steps < 100; steps++) {
     const action = nextAction(d);
     switch (action.type) {
@@ -315,19 +307,19 @@ describe('a whole raise-hand dialogue, offline', () => {
       'prompt: 무엇이 궁금한가요? 궁금한 내용을 적어 주세요.',
       `ask: ${VAGUE_SEED}`,
       'classified: vague 기댓값',
-      'explain 0: 확률',
+      'explain 0: 확률변수',
       'check 1/4',
       'reply: 네',
       'control: true',
-      'explain 1: 주사위',
+      'explain 1: 평균',
       'check 2/4',
       'reply: 가중치가 헷갈려요',
       'control: false',
-      'explain 1 again: 주사위',
+      'explain 1 again: 평균',
       'check 2/4',
       'reply: 이제 알겠어요',
       'control: true',
-      'explain 2: 가중평균',
+      'explain 2: 중심',
       'check 3/4',
       'reply: 응',
       'control: true',

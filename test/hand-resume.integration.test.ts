@@ -114,7 +114,9 @@ function expectedItems(client: LectureClient, from: number, at: number): Transcr
       case 'tutor:reply-end': {
         const reply = replies.get(event.payload.replyId);
         if (!reply || event.payload.abandoned) return [];
-        return [{ type: 'reply', ...place, replyId: reply.replyId, kind: reply.kind as 'explain', text: reply.text, complete: true }];
+        // H13: a snapshot's reply keeps the sources its reply-end carried.
+        const sources = event.payload.sources ? { sources: event.payload.sources } : {};
+        return [{ type: 'reply', ...place, replyId: reply.replyId, kind: reply.kind as 'explain', text: reply.text, complete: true, ...sources }];
       }
       case 'hand:closed':
         return [{ type: 'hand-closed', ...place, kind: event.payload.kind }];

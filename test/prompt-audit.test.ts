@@ -11,7 +11,7 @@ import { analyseChapters } from '../src/materials/analyst.js';
 import { offlineTasks } from '../src/offline-tasks.js';
 import { generateQuizItems } from '../src/quiz/quiz-agent.js';
 import { labelPassages } from '../src/retrieval/passage-analyst.js';
-import { SAMPLE_MATERIAL_TEXT } from './support/hand-material.js';
+import { SAMPLE_MATERIAL_ID, SAMPLE_MATERIAL_TEXT, sampleRetriever } from './support/hand-material.js';
 import { tagCounts } from './support/prompt-reader.js';
 
 /**
@@ -74,22 +74,26 @@ async function everyPrompt(taint: (text: string) => string, taintShort: (text: s
   await drain(tutor.remedial({ subconcept: subconcept!, answer: taint('모르겠어요') }));
 
   // Student assistant: the question, passages of the PDF, what models wrote (concepts, explanations), replies.
-  const assistant = new StudentAssistant(model, { materialText: async () => material, chapterText: async () => material, materialPdf: async () => new Uint8Array() });
-  const materialId = 'sample';
+  const materialId = SAMPLE_MATERIAL_ID;
+  const assistant = new StudentAssistant({
+    model,
+    materials: { chapterText: async () => material, materialPdf: async () => new Uint8Array() },
+    retriever: await sampleRetriever(material),
+  });
   const question = taint('기댓값이 무슨 내용인지 모르겠다');
-  const classified = await assistant.classify({ materialId, question });
+  const classified = await assistant.classify({ materialId, chapter: 1, question });
   const concept = taint(classified.concept);
-  await drain(assistant.answer({ materialId, question, concept }));
+  await drain(assistant.answer({ materialId, chapter: 1, question, concept }));
   // Subconcepts come from a schema with short fields: a short injection.
   const part = { concept: taintShort('확률변수'), focus: taintShort('결과마다 수를 대응시킨다') };
-  const explanation = await drain(assistant.explain({ materialId, question, concept, subconcept: part, index: 0, total: 2, previous: [], confusion: '' }));
+  const explanation = await drain(assistant.explain({ materialId, chapter: 1, question, concept, subconcept: part, index: 0, total: 2, previous: [], confusion: '' }));
   await drain(
-    assistant.explain({ materialId, question, concept, subconcept: part, index: 0, total: 2, previous: [explanation], confusion: taint('헷갈려요') }),
+    assistant.explain({ materialId, chapter: 1, question, concept, subconcept: part, index: 0, total: 2, previous: [explanation], confusion: taint('헷갈려요') }),
   );
   await assistant.control({ concept, explanation, reply: taint('아니요') });
   const parts = [{ concept: part.concept, explanation }];
-  await drain(assistant.finalExplanation({ materialId, question, concept, parts, previous: [], confusion: '' }));
-  await drain(assistant.finalExplanation({ materialId, question, concept, parts, previous: [explanation], confusion: taint('모르겠어요') }));
+  await drain(assistant.finalExplanation({ materialId, chapter: 1, question, concept, parts, previous: [], confusion: '' }));
+  await drain(assistant.finalExplanation({ materialId, chapter: 1, question, concept, parts, previous: [explanation], confusion: taint('모르겠어요') }));
   await drain(assistant.summary({ question, concept, parts }));
 
   // Quiz agent: the material, its scope (PDF titles), the questions already accepted.

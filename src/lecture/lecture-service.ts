@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { Retriever } from '../retrieval/index.js';
 import type { LanguageModel } from '../llm/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { TranscriptItem } from '../protocol/wire/tutor.js';
@@ -23,6 +24,8 @@ export interface LectureServiceOptions {
   store: Store;
   model: LanguageModel;
   materials: MaterialCatalog;
+  /** Where the raise-hand assistant finds its passages (the app's RetrievalService). */
+  retriever: Retriever;
   signer: TokenSigner;
   logger: Logger;
   lectureConcurrency: number;
@@ -87,7 +90,7 @@ export class LectureService {
       ...(options.generatorLeaseMs ? { leaseMs: options.generatorLeaseMs } : {}),
     });
     this.tutor = new QaTutor(options.model);
-    this.assistant = new StudentAssistant(options.model, options.materials);
+    this.assistant = new StudentAssistant({ model: options.model, materials: options.materials, retriever: options.retriever, logger: options.logger });
     this.driverLeaseMs = options.driverLeaseMs ?? 5_000;
     this.graceMs = options.graceMs ?? 30_000;
   }

@@ -2,14 +2,14 @@ import { AppError, StoreUnavailableError, toWireError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { TextStream } from '../llm/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
-import type { ReplyKind, TranscriptItem, TutorEvent } from '../protocol/wire/tutor.js';
+import type { ReplyKind, ReplySource, TranscriptItem, TutorEvent } from '../protocol/wire/tutor.js';
 import type { FeedHub } from './chapter-feed.js';
 import type { LectureGenerator, LectureMaterial } from './lecture-generator.js';
 import { displayText, LectureView } from './lecture-view.js';
 import { createPacer, type Pacer, type PacerEmitMeta, type PacerScheduler } from './pacer.js';
 import type { QaTutor } from './qa-tutor.js';
 import { acceptsAsk, acceptsReply, onAsk, onReply, startDialogue } from './hand/hand-dialogue.js';
-import type { StudentAssistant } from './hand/student-assistant.js';
+import type { SourcedTextStream, StudentAssistant } from './hand/student-assistant.js';
 import { runHandStep, type HandHost, type HandRaised, type ReplyOptions } from './hand/hand-steps.js';
 import { Interrupts } from './interrupts.js';
 import { SessionOutbox } from './session-outbox.js';
@@ -545,7 +545,7 @@ export class SessionActor {
    * elsewhere knows a reply was under way: that one (its text was never stored) is closed as abandoned, so
    * clients drop it, and written again.
    */
-  private async streamReply(kind: ReplyKind, epoch: number, open: () => TextStream, options: ReplyOptions): Promise<string | false> {
+  private async streamReply(kind: ReplyKind, epoch: number, open: () => TextStream | SourcedTextStream, options: ReplyOptions): Promise<string | false> {
     const { place: at } = options;
     if (options.previousReplyId) {
       this.outbox.send({ event: 'tutor:reply-end', payload: { replyId: options.previousReplyId, abandoned: true } });
@@ -556,6 +556,7 @@ export class SessionActor {
     this.outbox.transition(options.withReplyId(replyId));
     this.outbox.send({ event: 'tutor:reply-start', payload: { replyId, kind } }, { reply: { replyId, kind, chapter: at.chapter, at: at.at } });
     let full = '';
+    let sources: ReplySource[] = [];
     try {
       const stream = open();
       for await (const delta of stream) {
@@ -564,6 +565,7 @@ export class SessionActor {
         this.pacer.push(delta);
       }
       await stream.result;
+      if ('sources' in stream) sources = await stream.sources;
       if (!(await this.drained(epoch))) return false;
     } catch (error) {
       if (this.interrupts.isCurrent(epoch)) {
@@ -578,10 +580,11 @@ export class SessionActor {
       throw error;
     }
     this.target = undefined;
+    const cited = sources.length > 0 ? { sources } : {};
     this.outbox.enqueue(() =>
-      this.deps.repository.appendTranscript(this.id, { type: 'reply', ...at, replyId, kind, text: full, complete: true }),
+      this.deps.repository.appendTranscript(this.id, { type: 'reply', ...at, replyId, kind, text: full, complete: true, ...cited }),
     );
-    this.outbox.send({ event: 'tutor:reply-end', payload: { replyId } });
+    this.outbox.send({ event: 'tutor:reply-end', payload: { replyId, ...cited } });
     return full;
   }
 

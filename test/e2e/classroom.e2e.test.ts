@@ -166,7 +166,7 @@ describe('classroom page', () => {
     expect(problems).toEqual([]);
   });
 
-  it('SC3: a raised hand that names nothing is offered the chapter\'s concepts; a click asks about one', async () => {
+  it('SC3 H13: a raised hand that names nothing is offered the chapter\'s concepts; a click asks about one, explained with its sources', async () => {
     context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
     const page = await context.newPage();
     const problems: string[] = [];
@@ -188,6 +188,9 @@ describe('classroom page', () => {
     await page.locator('[data-testid=hand-student]', { hasText: '표본평균' }).waitFor();
     await page.locator('[data-testid=hand-check][data-state=pending]').waitFor();
     expect(await page.locator('[data-testid=hand-choice]:enabled').count()).toBe(0);
+    // The explanation names where it comes from: the current chapter first (chapter 1, pages 1–4 of the sample).
+    const sources = await page.locator('#hand-panel [data-testid=reply] [data-testid=reply-sources]').first().textContent();
+    expect(sources).toMatch(/^출처: 1장 「평균의 의미」 p\.1–4/u);
     expect(problems).toEqual([]);
   });
 

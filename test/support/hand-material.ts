@@ -1,3 +1,7 @@
+import { createOfflineModel } from '../../src/llm/offline-model.js';
+import { RetrievalService } from '../../src/retrieval/index.js';
+import { MemoryStore } from '../../src/store/index.js';
+
 /**
  * The sample material "기초 통계" as MaterialService.materialText returns it (pages joined by a blank line, the
  * running footer on every page), fixed here so the raise-hand tests need no PDF extraction.
@@ -96,23 +100,29 @@ const PAGES: string[][] = [
 ];
 
 export const SAMPLE_MATERIAL_TEXT = PAGES.map((lines) => lines.join('\n')).join('\n\n');
+export const SAMPLE_PAGE_TEXTS = PAGES.map((lines) => lines.join('\n'));
+/** The chapter plan the sample PDF gets at ingest (its outline). */
+export const SAMPLE_CHAPTERS = [
+  { index: 0, title: '평균의 의미', startPage: 1, endPage: 4 },
+  { index: 1, title: '기댓값', startPage: 5, endPage: 7 },
+  { index: 2, title: '대수의 법칙', startPage: 8, endPage: 10 },
+];
 export const SAMPLE_MATERIAL_ID = 'sample-material';
 /** Stand-in bytes: the fake Gemini never parses the PDF, the tests only check it is attached. */
 export const SAMPLE_PDF = new TextEncoder().encode('%PDF-1.7 기초 통계');
 
+/** The material's page texts (blank-line separated pages), each chapter its own pages as MaterialService cuts them. */
 export function sampleMaterials(text = SAMPLE_MATERIAL_TEXT, pdf = SAMPLE_PDF) {
-  const calls = { text: 0, pdf: 0 };
+  const calls = { chapter: 0, pdf: 0 };
+  const pages = text.split('\n\n');
   return {
     calls,
-    async materialText(id: string): Promise<string> {
-      calls.text += 1;
+    async chapterText(id: string, index: number): Promise<string> {
+      calls.chapter += 1;
       if (id !== SAMPLE_MATERIAL_ID) throw new Error(`no material ${id}`);
-      return text;
-    },
-    /** The whole text stands in for any chapter: these unit tests do not split the material. */
-    async chapterText(id: string): Promise<string> {
-      if (id !== SAMPLE_MATERIAL_ID) throw new Error(`no material ${id}`);
-      return text;
+      const chapter = SAMPLE_CHAPTERS[index];
+      if (!chapter) throw new Error(`no chapter ${index}`);
+      return pages.slice(chapter.startPage - 1, chapter.endPage).join('\n\n');
     },
     async materialPdf(id: string): Promise<Uint8Array> {
       calls.pdf += 1;
@@ -120,4 +130,17 @@ export function sampleMaterials(text = SAMPLE_MATERIAL_TEXT, pdf = SAMPLE_PDF) {
       return pdf;
     },
   };
+}
+
+/**
+ * A real RetrievalService (memory store, offline embeddings) with the sample material indexed from `text`'s pages
+ * under SAMPLE_MATERIAL_ID and SAMPLE_CHAPTERS, as ingest indexes it.
+ */
+export async function sampleRetriever(text = SAMPLE_MATERIAL_TEXT): Promise<RetrievalService> {
+  const retriever = new RetrievalService({ store: new MemoryStore(), model: createOfflineModel({}) });
+  const pageTexts = text.split('\n\n');
+  const last = Math.max(1, pageTexts.length);
+  const chapters = SAMPLE_CHAPTERS.map((chapter) => ({ ...chapter, startPage: Math.min(chapter.startPage, last), endPage: Math.min(chapter.endPage, last) }));
+  await retriever.buildIndex(SAMPLE_MATERIAL_ID, { chapters, pageTexts });
+  return retriever;
 }

@@ -2,11 +2,12 @@
 // tutoring items (question cards with the answer and the verdict, replies) follow each other in the order they
 // happened. Live events and `session:state` snapshots build exactly the same blocks, so a reload looks the same.
 // Server text only ever reaches the DOM as textContent or as DOMPurify-sanitized markdown.
-import type { PublicPhase, ReplyKind, SessionSnapshot, TranscriptItem, Verdict } from '../../../src/protocol/wire/index.js';
+import type { PublicPhase, ReplyKind, ReplySource, SessionSnapshot, TranscriptItem, Verdict } from '../../../src/protocol/wire/index.js';
 import { HAND_REPLY_KINDS } from '../../../src/protocol/wire/index.js';
 import { element } from '../../ui/dom.js';
 import { renderMarkdownInto } from '../../ui/markdown.js';
 import { answerForm, type Outcome } from './answer-form.js';
+import { sourcesLine } from './reply-sources.js';
 
 const REPLY_LABELS: Record<ReplyKind, string> = { supplement: '보충 설명', remedial: '다시 설명', answer: '답변', explain: '설명', summary: '정리 노트' };
 const VERDICT_LABELS: Record<Verdict, string> = { good: '잘했어요', bad: '다시 살펴봐요' };
@@ -298,7 +299,7 @@ export class LectureView {
     this.schedule(block);
   }
 
-  replyEnd({ replyId, abandoned }: { replyId: string; abandoned?: boolean | undefined }): void {
+  replyEnd({ replyId, abandoned, sources }: { replyId: string; abandoned?: boolean | undefined; sources?: ReplySource[] | undefined }): void {
     const block = this.replies.get(replyId);
     if (!block?.parentElement) return;
     if (abandoned) {
@@ -309,6 +310,8 @@ export class LectureView {
       return;
     }
     block.parentElement.dataset.state = 'complete';
+    const line = sourcesLine(sources);
+    if (line && !block.parentElement.querySelector('.reply-sources')) block.parentElement.append(line);
   }
 
   // ---- the end -----------------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import { keyTerms, looksLikeNoun, rankedTerms, splitSentences, termsMatch, withParticle } from '../../text/index.js';
 import type { OfflineTasks } from '../../llm/index.js';
 import { classifyQuestion, controlFromReply, materialTerms, questionConcept, questionFocus } from './assistant-cues.js';
-import { rankUnits, renderUnit, unitsOf, type Unit } from './assistant-retrieval.js';
+import { rankUnits, renderUnit, unitsOf, type Unit } from './assistant-sentences.js';
 import { isConceptPhrase, materialConcepts } from '../material-concepts.js';
 import { pickModelAnswer } from '../model-answer.js';
 
@@ -129,7 +129,8 @@ function explainTarget(target: string, passages: readonly string[], previous: re
     const ordered = units.filter((unit) => best.includes(unit));
     // The material's own definition of the target first: retrieval by terms alone lets a compound's head win
     // (`평균` sentences for `표본평균`), and a definition is what a first explanation owes the student.
-    const definition = pickModelAnswer(target, passages.join('\n\n'));
+    // From the passages' sentences, not their raw text: a passage keeps the headings of the sections it spans.
+    const definition = pickModelAnswer(target, units.map(renderUnit).join('\n\n'));
     const defines = definition.includes(target);
     if (defines && !ordered.some((unit) => unit.text.includes(definition))) {
       return [definition, ...ordered.slice(0, 1).map(renderUnit)].join('\n\n');

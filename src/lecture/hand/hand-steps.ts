@@ -10,7 +10,7 @@ import {
   onUnclear,
 } from './hand-dialogue.js';
 import { namesNothing } from './assistant-cues.js';
-import type { StudentAssistant } from './student-assistant.js';
+import type { SourcedTextStream, StudentAssistant } from './student-assistant.js';
 import type { TextStream } from '../../llm/index.js';
 import type { ReplyKind } from '../../protocol/wire/tutor.js';
 import type { Interrupts } from '../interrupts.js';
@@ -35,7 +35,8 @@ export interface HandHost {
   readonly outbox: Pick<SessionOutbox, 'transition'>;
   /** Whether the step is still current; the options of its model calls. */
   readonly interrupts: Pick<Interrupts, 'isCurrent' | 'modelCall'>;
-  streamReply(kind: ReplyKind, epoch: number, open: () => TextStream, options: ReplyOptions): Promise<string | false>;
+  /** A stream with `sources` (the assistant's answers and explanations) ends with them in `tutor:reply-end`. */
+  streamReply(kind: ReplyKind, epoch: number, open: () => TextStream | SourcedTextStream, options: ReplyOptions): Promise<string | false>;
   /** Where the dialogue sits in the lecture's rendered history (async: may read the chapter's text from the store). */
   place(state: HandRaised): Promise<{ chapter: number; at: number }>;
   /** The session's state now (the step's `state` may be stale after an await). */
@@ -55,12 +56,13 @@ export async function runHandStep(host: HandHost, state: HandRaised, epoch: numb
   // The student may have acted while the place was read (a hand:ask sent before the prompt arrived): acting on the
   // stale state would overwrite that. Report progress so the drive loop runs the next step from the new state.
   if (host.current() !== state) return true;
-  const call = { materialId: host.materialId, ...host.interrupts.modelCall() };
+  // Passages are looked up in the chapter where the hand went up first (assistant-passages.ts).
+  const call = { materialId: host.materialId, chapter: place.chapter, ...host.interrupts.modelCall() };
   const next = (changes: Partial<HandRaised>): HandRaised => {
     const { replyId: _replyId, ...rest } = state;
     return { ...rest, ...changes };
   };
-  const stream = (kind: ReplyKind, open: () => TextStream) =>
+  const stream = (kind: ReplyKind, open: () => TextStream | SourcedTextStream) =>
     host.streamReply(kind, epoch, open, {
       place,
       previousReplyId: state.replyId,

@@ -1,25 +1,39 @@
 import { SharedResults } from '../shared-results.js';
 import { createTextStream, loadPrompt, type Attribution, type LanguageModel, type ModelFile, type ModelRequestBase, type TextStream } from '../../llm/index.js';
+import type { Logger } from '../../logger.js';
+import type { ReplySource } from '../../protocol/wire/tutor.js';
+import type { Retriever } from '../../retrieval/index.js';
 import { fence } from '../../text/index.js';
 import { materialConcepts } from '../material-concepts.js';
 import { isAnswerSentence } from '../model-answer.js';
 import { questionFocus } from './assistant-cues.js';
-import { passageText, selectPassages, splitPassages, type Passage } from './assistant-retrieval.js';
+import { chapterFirstPassages, MAX_PASSAGE_CHARS, MAX_PASSAGES, sourcesOf } from './assistant-passages.js';
 import { ASSISTANT_TASKS, ClassificationSchema, ControlSchema, type Classification, type ControlResult, type ExplainedPart, type HandSubconcept } from './assistant-schemas.js';
 
 /**
  * The raise-hand agents behind one facade (seed 003, 번외 1–4), mirroring QaTutor: the Student Assistant
  * (classify, answer), the explanation agent (explain, final), the Control Agent and the summary agent. Each is one
- * method, one task, one prompt file. Before any call the facade retrieves the material passages the question is
- * about; the offline model works only from them, Gemini gets them too and, for the Student Assistant's calls, the
- * whole material PDF.
+ * method, one task, one prompt file. Before any call the facade asks the Retriever for the material passages the
+ * question is about, the current chapter's first (assistant-passages.ts); the offline model works only from them,
+ * Gemini gets them too and, for the Student Assistant's calls, the whole material PDF. Answers and explanations
+ * carry the chapters and pages of those passages as their sources.
  */
 
 /** What the assistant needs of the materials (MaterialService has both). */
 export interface MaterialSource {
-  materialText(id: string): Promise<string>;
   chapterText(id: string, index: number): Promise<string>;
   materialPdf(id: string): Promise<Uint8Array>;
+}
+
+/** Passages as the agents see them, and where they come from (empty when they are the chapter text fallback). */
+export interface FoundPassages {
+  texts: string[];
+  sources: ReplySource[];
+}
+
+/** A reply stream that also tells which material passages it was written from (settles before the first delta). */
+export interface SourcedTextStream extends TextStream {
+  readonly sources: Promise<ReplySource[]>;
 }
 
 /**
@@ -35,6 +49,8 @@ export interface CallOptions {
 
 export interface MaterialCall extends CallOptions {
   materialId: string;
+  /** The chapter the student is in (0-based): its passages are preferred. */
+  chapter: number;
 }
 
 export interface ExplainRequest extends MaterialCall {
@@ -87,24 +103,42 @@ function extras(options: CallOptions) {
   };
 }
 
-export class StudentAssistant {
-  // A material's passages are derived from its immutable text (ids are content hashes): split once per material.
-  private readonly passages: SharedResults<Passage[]>;
-  // The classification depends only on the question and the material: students asking the same thing share it.
-  private readonly classifications = new SharedResults<Classification>();
+export interface StudentAssistantOptions {
+  model: LanguageModel;
+  materials: MaterialSource;
+  retriever: Retriever;
+  logger?: Logger | undefined;
+}
 
-  constructor(
-    private readonly model: LanguageModel,
-    private readonly materials: MaterialSource,
-    options: { materialCapacity?: number } = {},
-  ) {
-    this.passages = new SharedResults<Passage[]>(options.materialCapacity ?? 32);
+export class StudentAssistant {
+  // The classification depends only on the question, the chapter and the material: students asking the same share it.
+  private readonly classifications = new SharedResults<Classification>();
+  private readonly model: LanguageModel;
+  private readonly materials: MaterialSource;
+  private readonly retriever: Retriever;
+  private readonly logger: Logger | undefined;
+
+  constructor(options: StudentAssistantOptions) {
+    this.model = options.model;
+    this.materials = options.materials;
+    this.retriever = options.retriever;
+    this.logger = options.logger;
   }
 
-  /** The material passages most relevant to `query`, as the texts agents see. */
-  async retrieve(materialId: string, query: string): Promise<string[]> {
-    const passages = await this.passages.get(materialId, async () => splitPassages(await this.materials.materialText(materialId)));
-    return selectPassages(passages, query).map(passageText);
+  /**
+   * The passages for `query`, the chapter's first (assistant-passages.ts). When the Retriever fails (a store
+   * outage, an index that cannot be built) the student's question is still answered: from the chapter's text,
+   * without sources.
+   */
+  async retrieve(request: { materialId: string; chapter: number; query: string; signal?: AbortSignal | undefined }): Promise<FoundPassages> {
+    try {
+      const passages = await chapterFirstPassages(this.retriever, request);
+      return { texts: passages.map((passage) => passage.text), sources: sourcesOf(passages) };
+    } catch (error) {
+      if (request.signal?.aborted) throw error;
+      this.logger?.warn({ err: error, materialId: request.materialId, chapter: request.chapter }, 'retrieval failed; the assistant works from the chapter text');
+      return { texts: chapterPieces(await this.materials.chapterText(request.materialId, request.chapter)), sources: [] };
+    }
   }
 
   /** The whole material PDF for a model that reads PDFs (offline works from passages only). */
@@ -133,13 +167,14 @@ export class StudentAssistant {
   /** Student Assistant: is the question specific or vague, about which concept, and (vague) its subconcepts. */
   classify(request: MaterialCall & { question: string }): Promise<Classification> {
     const question = request.question.replace(/\s+/gu, ' ').trim();
-    const key = SharedResults.key(this.model.modelName('judge'), request.materialId, question);
+    const key = SharedResults.key(this.model.modelName('judge'), request.materialId, String(request.chapter), question);
     // Not the caller's signal: one student lowering their hand must not cancel a call others may share.
-    return this.classifications.get(key, () => this.writeClassification(request.materialId, question));
+    return this.classifications.get(key, () => this.writeClassification(request.materialId, request.chapter, question));
   }
 
-  private async writeClassification(materialId: string, question: string): Promise<Classification> {
-    const [passages, files] = await Promise.all([this.retrieve(materialId, questionFocus(question)), this.pdfFiles(materialId)]);
+  private async writeClassification(materialId: string, chapter: number, question: string): Promise<Classification> {
+    const [found, files] = await Promise.all([this.retrieve({ materialId, chapter, query: questionFocus(question) }), this.pdfFiles(materialId)]);
+    const passages = found.texts;
     const input = { question, passages };
     const result = await this.model.generateObject({
       task: ASSISTANT_TASKS.classify,
@@ -157,10 +192,11 @@ export class StudentAssistant {
   }
 
   /** Student Assistant, specific question: the answer, streamed as markdown. */
-  answer(request: MaterialCall & { question: string; concept: string }): TextStream {
+  answer(request: MaterialCall & { question: string; concept: string }): SourcedTextStream {
     return this.streamAfter(request, async () => {
       const query = `${questionFocus(request.question)} ${request.concept}`;
-      const [passages, files] = await Promise.all([this.retrieve(request.materialId, query), this.pdfFiles(request.materialId)]);
+      const [found, files] = await Promise.all([this.find(request, query), this.pdfFiles(request.materialId)]);
+      const passages = found.texts;
       const input = { question: request.question, concept: request.concept, passages };
       return {
         task: ASSISTANT_TASKS.answer,
@@ -171,15 +207,17 @@ export class StudentAssistant {
           question: fencedQuestion(request.question),
         }),
         files,
+        sources: found.sources,
       };
     });
   }
 
   /** Explanation agent: one subconcept; a re-explanation aims at what the student did not understand. */
-  explain(request: ExplainRequest): TextStream {
+  explain(request: ExplainRequest): SourcedTextStream {
     return this.streamAfter(request, async () => {
       const { question, concept, subconcept, index, total, previous, confusion } = request;
-      const passages = await this.retrieve(request.materialId, `${subconcept.concept} ${concept} ${questionFocus(confusion)}`);
+      const found = await this.find(request, `${subconcept.concept} ${concept} ${questionFocus(confusion)}`);
+      const passages = found.texts;
       const input = { question, concept, subconcept, index, total, passages, previous, confusion };
       const common = { passages: renderPassages(passages), question: fencedQuestion(question), concept: fencedConcept(concept) };
       const rendered =
@@ -196,7 +234,7 @@ export class StudentAssistant {
               previous: renderExplanations(previous),
               confusion: fence('학생_답변', confusion),
             });
-      return { task: ASSISTANT_TASKS.explain, input, prompt: rendered };
+      return { task: ASSISTANT_TASKS.explain, input, prompt: rendered, sources: found.sources };
     });
   }
 
@@ -221,11 +259,12 @@ export class StudentAssistant {
   }
 
   /** Explanation agent: the original concept once every subconcept is done (or again, aimed at the confusion). */
-  finalExplanation(request: FinalRequest): TextStream {
+  finalExplanation(request: FinalRequest): SourcedTextStream {
     return this.streamAfter(request, async () => {
       const { question, concept, parts, previous, confusion } = request;
       const query = `${concept} ${questionFocus(question)} ${questionFocus(confusion)}`;
-      const passages = await this.retrieve(request.materialId, query);
+      const found = await this.find(request, query);
+      const passages = found.texts;
       const input = { question, concept, parts, passages, previous, confusion };
       const common = { passages: renderPassages(passages), question: fencedQuestion(question), concept: fencedConcept(concept) };
       const rendered =
@@ -237,7 +276,7 @@ export class StudentAssistant {
               previous: renderExplanations(previous),
               confusion: fence('학생_답변', confusion),
             });
-      return { task: ASSISTANT_TASKS.final, input, prompt: rendered };
+      return { task: ASSISTANT_TASKS.final, input, prompt: rendered, sources: found.sources };
     });
   }
 
@@ -259,15 +298,32 @@ export class StudentAssistant {
     });
   }
 
+  private find(request: MaterialCall, query: string): Promise<FoundPassages> {
+    return this.retrieve({ materialId: request.materialId, chapter: request.chapter, query, signal: request.signal });
+  }
+
   /**
    * A stream whose request needs material first (passages, the PDF). The model call starts once they are there;
-   * the caller's signal and the consumer stopping early both abort it.
+   * the caller's signal and the consumer stopping early both abort it. `sources` settles with the passages (empty if
+   * preparing failed: the stream's own error says why).
    */
-  private streamAfter(options: CallOptions, prepare: () => Promise<Pick<ModelRequestBase, 'task' | 'input' | 'prompt' | 'files'>>): TextStream {
-    return createTextStream(async (push, cancel) => {
-      const request = await prepare();
+  private streamAfter(
+    options: CallOptions,
+    prepare: () => Promise<Pick<ModelRequestBase, 'task' | 'input' | 'prompt' | 'files'> & { sources: ReplySource[] }>,
+  ): SourcedTextStream {
+    let settleSources: (sources: ReplySource[]) => void = () => undefined;
+    const sources = new Promise<ReplySource[]>((resolve) => {
+      settleSources = resolve;
+    });
+    const stream = createTextStream(async (push, cancel) => {
+      const prepared = await prepare().catch((error: unknown) => {
+        settleSources([]);
+        throw error;
+      });
+      const { sources: found, ...request } = prepared;
+      settleSources(found);
       const signal = options.signal ? AbortSignal.any([options.signal, cancel]) : cancel;
-      const stream = this.model.streamText({
+      const modelStream = this.model.streamText({
         ...request,
         system: system(),
         role: 'generation',
@@ -275,8 +331,23 @@ export class StudentAssistant {
         signal,
         ...(options.attribution ? { attribution: options.attribution } : {}),
       });
-      for await (const delta of stream) push(delta);
-      return stream.result;
+      for await (const delta of modelStream) push(delta);
+      return modelStream.result;
     });
+    return { result: stream.result, sources, [Symbol.asyncIterator]: () => stream[Symbol.asyncIterator]() };
   }
+}
+
+/** The chapter text as passages (pages, cut at line ends) when the Retriever cannot answer: the same caps. */
+function chapterPieces(text: string): string[] {
+  const pieces: string[] = [];
+  let used = 0;
+  for (const page of text.split(/\n\s*\n/u)) {
+    const piece = page.trim().slice(0, MAX_PASSAGE_CHARS - used);
+    if (piece.length === 0) continue;
+    pieces.push(piece);
+    used += piece.length;
+    if (pieces.length >= MAX_PASSAGES || used >= MAX_PASSAGE_CHARS) break;
+  }
+  return pieces;
 }

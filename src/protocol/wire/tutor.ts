@@ -52,6 +52,17 @@ export type TutorCommand = keyof TutorCommands;
 export type ReplyKind = 'supplement' | 'remedial' | 'answer' | 'explain' | 'summary';
 export type Verdict = 'good' | 'bad';
 
+/**
+ * Where a reply's source text comes from: a chapter (0-based, as everywhere on the wire) and its pages (1-based,
+ * inclusive). The raise-hand assistant's answers and explanations carry the passages they were written from.
+ */
+export interface ReplySource {
+  chapter: number;
+  chapterTitle: string;
+  startPage: number;
+  endPage: number;
+}
+
 /** What a client needs to render the session's phase. Fields exist only where they mean something. */
 export type PublicPhase =
   | { kind: 'idle' }
@@ -86,7 +97,7 @@ export type TranscriptItem =
     }
   | { type: 'answer'; chapter: number; at: number; questionId: string; text: string }
   | { type: 'verdict'; chapter: number; at: number; questionId: string; verdict: Verdict; feedback: string }
-  | { type: 'reply'; chapter: number; at: number; replyId: string; kind: ReplyKind; text: string; complete: boolean }
+  | { type: 'reply'; chapter: number; at: number; replyId: string; kind: ReplyKind; text: string; complete: boolean; sources?: ReplySource[] }
   /** Raise-hand dialogue: what the assistant said (the prompt, a check), what the student wrote, how it ended. */
   | { type: 'assistant'; chapter: number; at: number; text: string }
   | { type: 'student'; chapter: number; at: number; text: string }
@@ -122,8 +133,11 @@ export interface TutorServerEvents {
   };
   'tutor:reply-start': { seq: number; replyId: string; kind: ReplyKind };
   'tutor:reply-delta': { seq: number; replyId: string; text: string };
-  /** `abandoned`: the reply was cut off (its session moved to another node) and is written again; drop it. */
-  'tutor:reply-end': { seq: number; replyId: string; abandoned?: true };
+  /**
+   * `abandoned`: the reply was cut off (its session moved to another node) and is written again; drop it.
+   * `sources`: the material passages a raise-hand reply was written from (absent when none were found).
+   */
+  'tutor:reply-end': { seq: number; replyId: string; abandoned?: true; sources?: ReplySource[] };
   'lecture:end': { seq: number };
   'session:state': { seq: number; state: SessionSnapshot };
   /**
