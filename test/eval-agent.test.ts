@@ -136,6 +136,15 @@ describe('EV5 the offline judge on fixed input', () => {
     expect(negated.feedback).toContain('반대로 말합니다');
   });
 
+  it('EV5 letter abbreviations stay distinct terms (D/A is not D/P)', () => {
+    const passages = [{ ...INPUT.passages[0]!, text: 'D/A는 수입자가 물품을 먼저 찾아가므로 수출자의 대금 회수 위험이 D/P보다 큽니다.' }];
+    const item = { question: '수출자의 대금 회수 위험이 더 큰 추심 방식은?', choices: ['D/P', 'D/A', '사전 송금', '신용장'], difficulty: 'easy' as const };
+    const right = judgeOffline({ passages, item: { ...item, answer: 1, explanation: 'D/A는 수입자가 물품을 먼저 찾아가므로 위험이 D/P보다 큽니다.' } });
+    expect(right.grounding_score).toBe(10);
+    const swapped = judgeOffline({ passages, item: { ...item, answer: 0, explanation: 'D/P는 수입자가 물품을 먼저 찾아가므로 위험이 D/A보다 큽니다.' } });
+    expect(swapped.grounding_score).toBeLessThan(10);
+  });
+
   it('EV5 practical cues raise insight; an explanation without a reason loses educational points', () => {
     const plain = judgeOffline(INPUT);
     expect(plain).toMatchObject({ grounding_score: 10, educational_score: 10, insight_score: 4, is_passed: true });

@@ -16,9 +16,11 @@ import { MAX_SCORE, decidePass } from './pass-rule.js';
  * sentence, so two facts from neighbouring sentences cannot be glued into a false one.
  * - The keyed answer: the question (its blank `____` filled with the keyed choice) is matched to the passage
  *   sentence that contains most of its facts; every fact of the keyed choice must be in that sentence.
- * - The explanation: each of its sentences with at least two facts must have all of them in one passage sentence.
+ * - The explanation: each part (between commas) of each of its sentences with at least two facts must have all of
+ *   them in one passage sentence.
  * - No claim (an explanation sentence; a cloze question with its blank filled) may contradict its sentence (a
  *   negation on one side only, antonyms swapped, a cause reversed).
+ * - Letter abbreviations are glued before any of this (`D/A` → `DA`, `ICC(C)` → `ICCC`), so they stay distinct.
  * 10 only when all three hold; otherwise ⌊10 × the smallest share of facts found⌋, at most 9.
  *
  * Educational — five signals, two points each: the question asks something (a `?` or a blank); it is 10–250
@@ -29,6 +31,9 @@ import { MAX_SCORE, decidePass } from './pass-rule.js';
  * note that / be careful; 예를 들어 / for example; 실수 / mistake; 확인·점검 / check), plus 2 when the sentence the
  * question rests on comes from a practical passage (common_mistake, guideline, error_checklist, case, procedure);
  * at most 10. A faithful, clear item without tips scores 10 + 10 + 4 = 24 of 30 and passes: offline, grounding decides.
+ *
+ * Measured by `npm run eval:quiz-judge` (docs/ARCHITECTURE.md, "EvalAgent"): conservative — it rarely passes a wrong
+ * item, and fails faithful ones whose explanation paraphrases the material or joins two of its sentences.
  */
 
 /** The blank of a cloze question (quiz-offline.ts writes `____`). `replace` with a /g pattern keeps no state. */
@@ -43,6 +48,15 @@ const FRAME_TEXT =
   '다음 빈칸 들어갈 말로 알맞은 옳은 옳지 않은 것은 고르시오 고르세요 정답 오답 보기 해설 문제 자료 원문 따라서 주체 사람 누구 무엇 어디 언제 해당 적절 설명 내용 이유 근거 ' +
   '실무 실무에서는 현업 주의 주의할 유의 조심 점 점에 팁 꼭 반드시 필요 중요 ' +
   'which what following correct statement true false answer best choice explanation material practice note careful tip';
+/**
+ * Trade and safety texts name things with letters the text units would split into single letters: `D/A` and `D/P`,
+ * `B/L`, `ICC(A)` and `ICC(C)`. Glued into one word (`DA`, `ICCA`) they stay different terms.
+ */
+function glueAbbreviations(text: string): string {
+  return text.replace(/\b([A-Za-z])\/([A-Za-z])\b/gu, '$1$2').replace(/\b([A-Za-z]{2,})\(([A-Za-z0-9])\)/gu, '$1$2');
+}
+const analyse = (text: string) => analyseText(glueAbbreviations(text));
+
 let frameUnits: ReadonlySet<string> | undefined;
 function frame(): ReadonlySet<string> {
   frameUnits ??= new Set(analyseText(FRAME_TEXT).units);
@@ -84,7 +98,7 @@ interface SourceSentence {
  * 부담합니다` would put the predicate in another clause than the claim's `보험료는 매수인이 부담하지 않습니다`. A
  * claim is checked against the one sentence that carries all its facts, so both are read whole.
  */
-const asOneClause = (text: string) => analyseText(text.replace(/[,，;]/gu, ' '));
+const asOneClause = (text: string) => analyse(text.replace(/[,，;]/gu, ' '));
 
 function contradicts(claim: string, sentence: SourceSentence): boolean {
   return findContradiction(asOneClause(claim), sentence.whole).flipped;
@@ -92,7 +106,7 @@ function contradicts(claim: string, sentence: SourceSentence): boolean {
 
 function sourceSentences(passages: readonly EvalPassage[]): SourceSentence[] {
   return passages.flatMap((passage) =>
-    splitSentences(passage.text).map((text) => ({ text, analysed: analyseText(text), whole: asOneClause(text), documentType: passage.documentType })),
+    splitSentences(passage.text).map((text) => ({ text, analysed: analyse(text), whole: asOneClause(text), documentType: passage.documentType })),
   );
 }
 
@@ -106,6 +120,14 @@ function bestSentence(facts: readonly Fact[], sentences: readonly SourceSentence
     if (best === undefined || held.length > best.found.length) best = { sentence, found: held };
   }
   return best;
+}
+
+/**
+ * The claims of an explanation sentence: its parts between commas and semicolons, since an explanation often joins in
+ * one sentence what the material says in two (`…110%로 정하며, 10%는 …`). Each part must still be in one sentence.
+ */
+function claimsOf(sentence: string): string[] {
+  return sentence.split(/[,，;]\s+/u).filter((claim) => claim.trim() !== '');
 }
 
 interface Grounding {
@@ -125,10 +147,10 @@ function judgeGrounding(input: EvalJudgeInput, sentences: readonly SourceSentenc
 
   // The keyed answer, in the sentence the question is about.
   const statement = item.question.replace(BLANK, key);
-  const keyText = analyseText(key);
+  const keyText = analyse(key);
   const keyFacts = factsOf(keyText).length > 0 ? factsOf(keyText) : keyText.units.map((unit) => ({ unit, hangul: /[\uac00-\ud7a3]/u.test(unit), surface: unit }));
   const keyUnits = new Set(keyFacts.map((fact) => fact.unit));
-  const questionFacts = factsOf(analyseText(statement)).filter((fact) => !keyUnits.has(fact.unit));
+  const questionFacts = factsOf(analyse(statement)).filter((fact) => !keyUnits.has(fact.unit));
   let anchor: SourceSentence | undefined;
   let anchorScore = -1;
   for (const sentence of sentences) {
@@ -154,19 +176,27 @@ function judgeGrounding(input: EvalJudgeInput, sentences: readonly SourceSentenc
   }
 
   // Every explanation sentence that states facts, each in one sentence of the material.
-  for (const claim of splitSentences(item.explanation)) {
-    const analysed = analyseText(claim);
-    const facts = factsOf(analysed);
-    if (facts.length < 2) continue;
-    const best = bestSentence(facts, sentences);
-    const held = best?.found ?? [];
-    lowest = Math.min(lowest, held.length / facts.length);
-    if (held.length < facts.length) {
-      const missing = facts.filter((fact) => !held.includes(fact)).map((fact) => fact.surface);
-      problems.push(`해설 ${quote(claim)}에서 자료로 확인되지 않는 말: ${missing.join(', ')}.`);
-    } else if (best !== undefined && contradicts(claim, best.sentence)) {
+  for (const sentence of splitSentences(item.explanation)) {
+    // Facts part by part (see claimsOf)…
+    let supported = true;
+    for (const claim of claimsOf(sentence)) {
+      const facts = factsOf(analyse(claim));
+      if (facts.length < 2) continue;
+      const held = bestSentence(facts, sentences)?.found ?? [];
+      lowest = Math.min(lowest, held.length / facts.length);
+      if (held.length < facts.length) {
+        supported = false;
+        const missing = facts.filter((fact) => !held.includes(fact)).map((fact) => fact.surface);
+        problems.push(`해설 ${quote(claim)}에서 자료로 확인되지 않는 말: ${missing.join(', ')}.`);
+      }
+    }
+    // …polarity over the whole sentence, whose negation may sit in another part than its facts (`…매수인, 즉
+    // 수입자가 부담하지 않습니다`).
+    const facts = factsOf(analyse(sentence));
+    const best = facts.length < 2 ? undefined : bestSentence(facts, sentences);
+    if (supported && best !== undefined && contradicts(sentence, best.sentence)) {
       lowest = 0;
-      problems.push(`해설 ${quote(claim)}이(가) 자료 문장 ${quote(best.sentence.text)}과 반대로 말합니다.`);
+      problems.push(`해설 ${quote(sentence)}이(가) 자료 문장 ${quote(best.sentence.text)}과 반대로 말합니다.`);
     }
   }
   const score = problems.length === 0 ? MAX_SCORE : Math.min(MAX_BELOW_FULL, Math.floor(MAX_SCORE * lowest));
@@ -197,8 +227,8 @@ function judgeEducational(input: EvalJudgeInput, notes: string[]): number {
   else notes.push('정답이 문제에 그대로 나옵니다.');
   if (REASON_CUE.test(item.explanation)) score += 2;
   else notes.push('해설이 정답의 이유를 밝히지 않습니다.');
-  const explanation = analyseText(item.explanation);
-  const keyUnits = analyseText(key).units;
+  const explanation = analyse(item.explanation);
+  const keyUnits = analyse(key).units;
   if (item.explanation.length >= 20 && keyUnits.length > 0 && keyUnits.every((unit) => unitFound(unit, /[\uac00-\ud7a3]/u.test(unit), explanation))) score += 2;
   else notes.push('해설이 정답을 짚어 주지 않습니다.');
   return score;
