@@ -1,6 +1,6 @@
 import { handOfflineTasks, lectureOfflineTasks } from './lecture/index.js';
 import type { OfflineTasks } from './llm/index.js';
-import { quizOfflineTasks } from './quiz/index.js';
+import { evalOfflineTasks, quizOfflineTasks } from './quiz/index.js';
 
 /**
  * Every task the offline model can answer, gathered from the feature folders that own the agents. A task missing
@@ -10,4 +10,5 @@ export const offlineTasks: OfflineTasks = {
   ...lectureOfflineTasks,
   ...handOfflineTasks,
   ...quizOfflineTasks,
+  ...evalOfflineTasks,
 };

@@ -1,6 +1,20 @@
 /** Quizzes (authoring, the quiz agent) and live quiz rooms (service, runtime, results). */
 export { generateQuizItems, loadQuizSource, type QuizMaterialSource } from './quiz-agent.js';
 export { quizOfflineTasks } from './quiz-offline.js';
+export {
+  EVAL_CONCURRENCY,
+  EVAL_PASSAGE_COUNT,
+  EVAL_TASKS,
+  EVAL_TEMPERATURE,
+  EvalAgent,
+  type EvalAgentOptions,
+  type EvalContext,
+  type EvalSource,
+  type EvalVerdict,
+  renderEvalPrompt,
+} from './eval-agent.js';
+export { evalOfflineTasks, judgeOffline } from './eval-offline.js';
+export { MAX_SCORE, PASS_RATIO, clampScore, decidePass, type EvalScores, type PassDecision } from './pass-rule.js';
 export { QuizRepository } from './quiz-repository.js';
 export { newQuizSeed } from './quiz-seed.js';
 export type { RoomClock } from './room-clock.js';
