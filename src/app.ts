@@ -212,6 +212,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     logger,
     metrics,
     materials,
+    retrieval,
     lectures,
     classes,
     monitor,
