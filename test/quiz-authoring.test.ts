@@ -98,7 +98,7 @@ describe('quiz-generate prompt', () => {
     expect(prompt).toContain('<이미_낸_문제>\n- 첫 문제?\n- 둘째 문제?\n</이미_낸_문제>');
   });
 
-  it('QG9 puts review feedback for some slots inside <수정_요청>, one line per slot, fenced', () => {
+  it('QZ7 puts review feedback for some slots inside <수정_요청>, one line per slot, fenced', () => {
     const prompt = renderQuizPrompt({
       scope: 's',
       passages: [{ number: 1, text: 't', meta: 'm' }],
