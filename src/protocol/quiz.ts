@@ -59,7 +59,15 @@ export type QuizItem = wire.QuizItem;
 export const CreateQuizBody = z
   .object({
     title: ItemText(100),
-    items: z.array(QuizItem).min(1).max(MAX_QUIZ_ITEMS),
+    items: z
+      .array(QuizItem)
+      .min(1)
+      .max(MAX_QUIZ_ITEMS)
+      // A quizId names one item of its quiz (seed 001's quiz_id), so two items cannot share one.
+      .refine((items) => {
+        const ids = items.flatMap((item) => (item.quizId === undefined ? [] : [item.quizId]));
+        return new Set(ids).size === ids.length;
+      }, '문항의 quizId는 퀴즈 안에서 서로 달라야 합니다.'),
     materialId: z.string().trim().min(1).max(128).optional(),
     /** OWN (issue 12): the class the quiz is for (one of the account's); absent: the account's own quiz. */
     classId: z.string().trim().min(1).max(64).optional(),
