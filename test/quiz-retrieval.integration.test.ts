@@ -204,12 +204,12 @@ describe.each(stores)('QuizAgent over retrieval on the %s store', (kind, makeSto
   });
 });
 
-describe('QuizAgent over retrieval with Gemini', () => {
+describe.each(stores)('QuizAgent over retrieval with Gemini on the %s store', (kind, makeStore) => {
   let fake: FakeGemini;
-  let store: MemoryStore;
+  let store: Store;
   beforeEach(async () => {
     fake = await FakeGemini.start();
-    store = new MemoryStore();
+    store = makeStore();
   });
   afterEach(async () => {
     await fake.close();
@@ -233,7 +233,7 @@ describe('QuizAgent over retrieval with Gemini', () => {
   }
 
   async function setup() {
-    const materialId = 'g'.repeat(32);
+    const materialId = `${kind}g${(counter += 1)}`.padEnd(32, '0');
     // Retrieval embeds with the offline model, so every request the fake sees is a generation round.
     const retriever = new RetrievalService({ store, model: createOfflineModel({}) });
     await retriever.buildIndex(materialId, source);
