@@ -213,6 +213,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     logger,
     metrics,
     materials,
+    retrieval,
     lectures,
     classes,
     monitor,

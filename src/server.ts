@@ -12,6 +12,7 @@ import { nodeModulesDir, publicDir } from './paths.js';
 import { createMonitorPort, createSocketServer, registerMonitorNamespace, registerQuizNamespace, registerTutorNamespace, typedNamespaces } from './realtime/index.js';
 import type { Store } from './store/index.js';
 import type { MaterialService } from './materials/index.js';
+import type { Retriever } from './retrieval/index.js';
 import type { LectureService } from './lecture/index.js';
 import type { AccountService, OidcSignIn, TokenSigner } from './auth/index.js';
 import type { ClassMonitor, ClassService } from './classroom/index.js';
@@ -28,6 +29,8 @@ export interface ServerDeps {
   logger: Logger;
   metrics: Metrics;
   materials: MaterialService;
+  /** The retrieval index: the QuizAgent writes from its passages. */
+  retrieval: Retriever;
   lectures: LectureService;
   classes: ClassService;
   monitor: ClassMonitor;
@@ -132,7 +135,7 @@ export function createServer(deps: ServerDeps): LecternServer {
   // Generating a quiz takes a JSON body, so this part of /api/materials is mounted after the parser.
   app.use(
     '/api/materials',
-    createMaterialQuizRouter({ quizzes: deps.quizzes, materials: deps.materials, ownership, access, model, logger, quotas: deps.quotas }),
+    createMaterialQuizRouter({ quizzes: deps.quizzes, materials: deps.materials, retriever: deps.retrieval, ownership, access, model, logger, quotas: deps.quotas }),
   );
 
   // What the pages need to know about this deployment (no secrets): the public address for join links and QR codes.

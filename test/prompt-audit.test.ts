@@ -100,7 +100,20 @@ async function everyPrompt(taint: (text: string) => string, taintShort: (text: s
   // Quiz agent: the material, its scope (PDF titles), the questions already accepted.
   await generateQuizItems({
     model,
-    source: { materialId, title: taint('기초 통계'), scope: taint('자료 「기초 통계」 전체'), text: material },
+    source: {
+      materialId,
+      title: taint('기초 통계'),
+      scope: taint('자료 「기초 통계」 전체'),
+      retrieval: {
+        query: '',
+        filters: {},
+        applied: {},
+        relaxed: [],
+        passages: [
+          { chunkId: '0.0', text: material, chapter: 0, chapterTitle: taint('평균의 의미'), startPage: 1, endPage: 2, documentType: 'definition', level: 'beginner', score: 0, lexical: null, dense: null },
+        ],
+      },
+    },
     seed: '0'.repeat(32),
   });
 

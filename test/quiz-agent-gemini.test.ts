@@ -5,8 +5,7 @@ import { QuizItem, type Difficulty } from '../src/protocol/quiz.js';
 import { generateQuiz, MAX_GENERATION_ROUNDS, QUIZ_TEMPERATURE } from '../src/quiz/quiz-agent.js';
 import type { RecordedRequest } from './support/fake-gemini.js';
 import { startScriptedProvider, type ScriptedProvider } from './support/openai-scripts.js';
-import { SAMPLE_MATERIAL_TEXT } from './support/hand-material.js';
-import { QUIZ_MATERIAL, quizMaterials, withoutChoiceOrder } from './support/quiz-material.js';
+import { QUIZ_MATERIAL, quizMaterials, quizRetriever, withoutChoiceOrder } from './support/quiz-material.js';
 
 /**
  * The QuizAgent through the real adapter and SDK of each network provider, against its fake server: Gemini, and an
@@ -26,10 +25,11 @@ describe.each(['gemini', 'openai'] as const)('QuizAgent with %s', (provider) => 
 
   const MATERIAL = QUIZ_MATERIAL;
   const materials = quizMaterials();
+  const retriever = quizRetriever();
 
-  function quiz(options: { chapter?: number; difficulty?: Difficulty } = {}) {
+  async function quiz(options: { chapter?: number; difficulty?: Difficulty } = {}) {
     const model = fake.model({ maxAttempts: 1 });
-    return generateQuiz({ model, materials, materialId: MATERIAL.id, ...options });
+    return (await generateQuiz({ model, materials, retriever, materialId: MATERIAL.id, ...options })).items;
   }
 
   type Body = {
@@ -49,12 +49,13 @@ describe.each(['gemini', 'openai'] as const)('QuizAgent with %s', (provider) => 
       answer: counter % 4,
       explanation: '기댓값은 X가 가질 수 있는 값에 그 확률을 곱해 모두 더한 값입니다.',
       difficulty,
+      sources: [1],
       ...overrides,
     };
   }
   const mixed = () => [item('easy'), item('easy'), item('medium'), item('medium'), item('hard')];
 
-    it('QA4 QA6 asks the generation model once at temperature 0.7 with the material inside <자료>, and returns five valid items', async () => {
+    it('QA4 QA6 asks the generation model once at temperature 0.7 with the retrieved passages inside <참고_자료>, and returns five valid items', async () => {
       const reply = mixed();
       fake.enqueue({ json: { items: reply } });
       const items = await quiz();
@@ -70,7 +71,9 @@ describe.each(['gemini', 'openai'] as const)('QuizAgent with %s', (provider) => 
       expect(config?.responseMimeType).toBe('application/json');
       expect(Object.keys(config?.responseJsonSchema?.properties ?? {})).toEqual(['items']);
       const prompt = promptOf(request);
-      expect(prompt).toContain(`<자료>\n${SAMPLE_MATERIAL_TEXT}\n</자료>`);
+      const passages = await retriever.retrieve({ materialId: MATERIAL.id, query: MATERIAL.title, k: 10 });
+      expect(prompt).toContain('<참고_자료>\n- [1] ');
+      expect(prompt).toContain(`- [1] ${passages[0]?.text.replace(/\s+/gu, ' ').trim()} (`);
       expect(prompt).toContain('난이도 구성: easy 2문항, medium 2문항, hard 1문항 (이 순서로)');
       expect(prompt).toContain('자료 「기초 통계」 전체');
     });

@@ -313,9 +313,14 @@ describe('live quiz room', () => {
     expect((await again.emit('room:skip')).ok).toBe(true);
   });
 
-  it('Q9 no frame a player receives carries a solution before its reveal (every raw frame scanned)', async () => {
+  it('Q9 no frame a player receives carries a solution before its reveal, nor ever an item\'s quizId or sources (every raw frame scanned)', async () => {
     const server = await boot();
-    const items = sampleItems(3);
+    // Generated items carry their quizId and cited passages (QZ5): the owner's, like the answer.
+    const items = sampleItems(3).map((item, index) => ({
+      ...item,
+      quizId: `c0ffee0${index}`,
+      sources: [{ chunkId: `0.${index}`, chapter: 0, chapterTitle: '근거 장', startPage: 1, endPage: 2 }],
+    }));
     const setup = await createQuiz(server, items);
     const room = await createRoom(server, setup, { questionSeconds: 10, previewSeconds: 1 });
     const host = track(await openHost(server.url, room.hostToken));
@@ -346,6 +351,8 @@ describe('live quiz room', () => {
         for (let q = revealed + 1; q < items.length; q += 1) {
           expect(frame).not.toContain(items[q]!.explanation);
         }
+        for (const item of items) expect(frame).not.toContain(item.quizId);
+        expect(frame).not.toMatch(/chunkId|"sources"|근거 장/u);
         if (/"phase":"(open|preview)"/.test(frame) || frame.includes('"room:question"')) {
           expect(frame).not.toContain('correctChoice');
           expect(frame).not.toContain('explanation');

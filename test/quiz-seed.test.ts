@@ -6,7 +6,7 @@ import { difficultyPlan, generateQuiz } from '../src/quiz/quiz-agent.js';
 import { newQuizSeed, QUIZ_SEED, shuffleChoices } from '../src/quiz/quiz-seed.js';
 import { fakeGeminiModel, FakeGemini } from './support/fake-gemini.js';
 import { SAMPLE_MATERIAL_TEXT } from './support/hand-material.js';
-import { countTerm, QUIZ_MATERIAL, quizMaterials, withoutChoiceOrder } from './support/quiz-material.js';
+import { countTerm, QUIZ_MATERIAL, quizMaterials, quizRetriever, withoutChoiceOrder, withoutIds } from './support/quiz-material.js';
 
 /**
  * K rules (test/SPEC.md): every generated quiz has its own seed, so the answer key of a quiz cannot be predicted by
@@ -15,10 +15,11 @@ import { countTerm, QUIZ_MATERIAL, quizMaterials, withoutChoiceOrder } from './s
 
 const SEEDS = ['0'.repeat(32), '1'.repeat(32), '2'.repeat(32), '3'.repeat(32), '4'.repeat(32), '5'.repeat(32), '6'.repeat(32), '7'.repeat(32)];
 const model = createOfflineModel(offlineTasks);
-const offline = (seed: string, difficulty?: 'easy' | 'medium' | 'hard') =>
-  generateQuiz({ model, materials: quizMaterials(), materialId: QUIZ_MATERIAL.id, seed, ...(difficulty ? { difficulty } : {}) });
-const answerKey = (items: QuizItem[]) => items.map((item) => item.answer);
-const choiceOrders = (items: QuizItem[]) => items.map((item) => item.choices.join('|'));
+const retriever = quizRetriever();
+const offline = async (seed: string, difficulty?: 'easy' | 'medium' | 'hard') =>
+  withoutIds((await generateQuiz({ model, materials: quizMaterials(), retriever, materialId: QUIZ_MATERIAL.id, seed, ...(difficulty ? { difficulty } : {}) })).items);
+const answerKey = (items: Pick<QuizItem, 'answer'>[]) => items.map((item) => item.answer);
+const choiceOrders = (items: Pick<QuizItem, 'choices'>[]) => items.map((item) => item.choices.join('|'));
 
 describe('quiz seeds (offline model)', () => {
   it('QS1 two seeds give the same material different choice orders and answer indices; one seed always the same quiz', async () => {
@@ -75,11 +76,13 @@ describe('quiz seeds (Gemini)', () => {
       answer: 0,
       explanation: '기댓값은 X가 가질 수 있는 값에 그 확률을 곱해 모두 더한 값입니다.',
       difficulty,
+      sources: [1],
     }));
 
-  const gemini = (seed: string) => {
+  const gemini = async (seed: string) => {
     fake.enqueue({ json: { items: answerFirst() } });
-    return generateQuiz({ model: fakeGeminiModel(fake, { maxAttempts: 1 }), materials: quizMaterials(), materialId: QUIZ_MATERIAL.id, seed });
+    const model = fakeGeminiModel(fake, { maxAttempts: 1 });
+    return withoutIds((await generateQuiz({ model, materials: quizMaterials(), retriever, materialId: QUIZ_MATERIAL.id, seed })).items);
   };
 
   it('QS2 a model that always answers A gets its choices shuffled by the seed; the right choice stays right', async () => {
@@ -95,7 +98,7 @@ describe('quiz seeds (Gemini)', () => {
   });
 
   it('QS2 the shuffle is a permutation that keeps the answer with its choice', () => {
-    const item = answerFirst()[0]!;
+    const { sources: _sources, ...item } = answerFirst()[0]!;
     for (const seed of SEEDS) {
       const shuffled = shuffleChoices(item, seed);
       expect([...shuffled.choices].sort()).toEqual([...item.choices].sort());

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vit
 import type { Material } from '../src/materials/index.js';
 import { ErrorCode } from '../src/protocol/wire/error-codes.js';
 import { QuizItem, type Quiz } from '../src/protocol/quiz.js';
-import { generateQuizItems, loadQuizSource } from '../src/quiz/quiz-agent.js';
+import { generateQuiz } from '../src/quiz/quiz-agent.js';
 import { keys } from '../src/store/keys.js';
 import { signUp } from './support/accounts.js';
 import { createClass, getJson, postJson, storeReady, type HttpReply } from './support/classroom-client.js';
@@ -10,6 +10,7 @@ import { loadSample, samplePdfBytes } from './support/lecture-client.js';
 import { startScriptedProvider, type ScriptedProvider } from './support/openai-scripts.js';
 import { suiteRedis } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { withoutIds } from './support/quiz-material.js';
 
 /**
  * Quiz authoring over HTTP on the real server: upload, read, list, and generation from a material (offline, and on the
@@ -202,6 +203,9 @@ describe('quiz authoring over HTTP', () => {
       ['a blank title', { title: '   ', items: ITEMS }],
       ['an extra field', { title: '퀴즈', items: ITEMS, ownerId: 'someone-else' }],
       ['an extra item field', withItem({ hint: '힌트' })],
+      ['a quizId that is not 8 hex characters', withItem({ quizId: 'ABCDEFGH' })],
+      ['two items with one quizId', { title: '퀴즈', items: ITEMS.map((item) => ({ ...item, quizId: 'a1b2c3d4' })) }],
+      ['a source without pages', withItem({ sources: [{ chunkId: '0.1', chapter: 0, chapterTitle: '장' }] })],
       ['51 items', { title: '퀴즈', items: Array.from({ length: 51 }, (_, index) => ({ ...first, question: `문제 ${index}` })) }],
       ['not JSON', '{"title": "퀴즈", '],
       ['an array', [ITEMS]],
@@ -226,7 +230,9 @@ describe('quiz authoring over HTTP', () => {
     expect(created.items.map((item) => item.difficulty)).toEqual(['easy', 'easy', 'medium', 'medium', 'hard']);
 
     const read = await getJson<Quiz>(`${app.url}/api/quizzes/${created.quizId}`, bearer(owner.instructorToken));
-    expect(read.body).toEqual({ ...created, classId: owner.classId });
+    // What is stored is the quiz; how its passages were found (`generation`) is part of the answer only.
+    const { generation: _generation, ...stored } = created as Created & { generation?: unknown };
+    expect(read.body).toEqual({ ...stored, classId: owner.classId });
     const list = await getJson<{ quizzes: unknown[] }>(`${app.url}/api/quizzes`, bearer(owner.instructorToken));
     expect(list.body.quizzes).toEqual([{ quizId: created.quizId, classId: owner.classId, title: '기초 통계 퀴즈', itemCount: 5, createdAt: created.createdAt }]);
 
@@ -258,8 +264,8 @@ describe('quiz authoring over HTTP', () => {
     for (const quiz of [first, second]) {
       const read = await getJson<Quiz>(`${app.url}/api/quizzes/${quiz.quizId}`, bearer(owner.instructorToken));
       expect(read.body.seed).toBe(quiz.seed);
-      const again = await generateQuizItems({ model: app.model, source: await loadQuizSource(app.materials, material.id), seed: quiz.seed });
-      expect(again).toEqual(read.body.items);
+      const again = await generateQuiz({ model: app.model, materials: app.materials, retriever: app.retrieval, materialId: material.id, seed: quiz.seed });
+      expect(withoutIds(again.items)).toEqual(withoutIds(read.body.items ?? []));
     }
   });
 
@@ -294,11 +300,15 @@ describe.each(['gemini', 'openai'] as const)('quiz generation with %s over HTTP'
     answer: 2,
     explanation: '기댓값은 확률을 가중치로 한 평균입니다.',
     difficulty,
+    sources: [1],
   });
 
   it('QA5 stores the validated items; a reply that stays broken answers 502 MODEL_OUTPUT_INVALID and stores nothing', async (context) => {
     const { app, material } = await boot(context, fake.env());
     const owner = await createClass(app, { name: '통계 1반' });
+    // The agent's retrieval query (the material's title) embedded once beforehand: the fake's script answers
+    // requests in order, and the query vector is then cached, so the scripted replies all reach generation.
+    await app.retrieval.retrieve({ materialId: material.id, query: material.title, k: 10 });
     fake.clearRequests();
 
     fake.enqueue(

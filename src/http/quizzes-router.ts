@@ -5,7 +5,8 @@ import type { LanguageModel } from '../llm/index.js';
 import { PageQuery } from '../protocol/page.js';
 import { CreateQuizBody, GenerateQuizBody, type Quiz } from '../protocol/quiz.js';
 import { classNotFound, type OwnershipRepository } from '../ownership/index.js';
-import { generateQuizItems, loadQuizSource, newQuizSeed, type QuizMaterialSource, type QuizRepository } from '../quiz/index.js';
+import { generateQuiz, newQuizSeed, type QuizGeneration, type QuizMaterialSource, type QuizRepository } from '../quiz/index.js';
+import type { Retriever } from '../retrieval/index.js';
 import { materialNotFound, type Authorizer, type Grant } from './authorize.js';
 import type { Quotas } from '../quota/index.js';
 import { runBilledTo } from '../llm/index.js';
@@ -20,8 +21,9 @@ import { parseOrThrow } from './validate.js';
  *   createdAt}], nextCursor}`, newest first: "내 퀴즈" for an account (one class's with `classId`), the class's for a
  *   class token; each entry's `classId` ('' outside any class) lets a page link the quiz to its class
  * - `GET /api/quizzes/:id` -> the quiz with its solutions (authorizeQuiz: another account's or unknown: 404)
- * - `POST /api/materials/:id/quiz` (GenerateQuizBody) -> the QuizAgent writes five items, stored like an uploaded
- *   quiz, 201 with the same body as `POST /api/quizzes`
+ * - `POST /api/materials/:id/quiz` (GenerateQuizBody `{chapter?, topic?, difficulty?, title?, classId?}`) -> the
+ *   QuizAgent writes five items from ten retrieved passages, stored like an uploaded quiz; 201 with the same body as
+ *   `POST /api/quizzes` plus `generation` (how the passages were found: query, filters, what was relaxed, passages)
  * The credential is checked before the body, so an anonymous caller learns nothing about what a valid body looks like.
  */
 
@@ -35,6 +37,7 @@ export interface QuizzesRouterDeps {
 
 export interface MaterialQuizRouterDeps extends QuizzesRouterDeps {
   model: LanguageModel;
+  retriever: Retriever;
   logger: Logger;
   /** Where generated quizzes get their seed (random unless a test fixes it). */
   newSeed?: () => string;
@@ -117,7 +120,7 @@ export function createQuizzesRouter({ quizzes, materials, ownership, access, quo
  * multipart uploads). Only `POST /:id/quiz` is answered here; everything else falls through. An account (or a class
  * instructor token) is required: an anonymous caller never starts a model call here.
  */
-export function createMaterialQuizRouter({ quizzes, materials, ownership, access, model, logger, quotas, newSeed = newQuizSeed }: MaterialQuizRouterDeps): Router {
+export function createMaterialQuizRouter({ quizzes, materials, retriever, ownership, access, model, logger, quotas, newSeed = newQuizSeed }: MaterialQuizRouterDeps): Router {
   const router = Router();
   const log = logger.child({ component: 'quiz-agent' });
 
@@ -130,32 +133,56 @@ export function createMaterialQuizRouter({ quizzes, materials, ownership, access
       const body = parseOrThrow(GenerateQuizBody, request.body ?? {});
       const classId = await quizClass(grant, body.classId, request, response, access);
       // Charged to the class's quiz quota and billed to the owner account (QUOTA: the daily model budget).
+      let generation: QuizGeneration | undefined;
       const quiz = await chargedToClass(quotas, classId, () =>
         runBilledTo(grant.accountId, async () => {
-          const source = await loadQuizSource(materials, materialId, body.chapter);
-          // Each generation its own seed: the same material never gives a predictable answer key.
-          const seed = newSeed();
-          const items = await generateQuizItems({
+          generation = await generateQuiz({
             model,
-            source,
+            materials,
+            retriever,
+            materialId,
+            chapter: body.chapter,
+            topic: body.topic,
             difficulty: body.difficulty,
-            seed,
+            // Each generation its own seed: the same material never gives a predictable answer key.
+            seed: newSeed(),
             signal: abortedWith(response),
             logger: log,
           });
-          return quizzes.create(
-            classId,
-            { title: body.title ?? `${source.title} 퀴즈`.slice(0, 100), items, materialId: source.materialId },
-            { seed },
-          );
+          const { source, items, seed } = generation;
+          return quizzes.create(classId, { title: body.title ?? `${source.title} 퀴즈`.slice(0, 100), items, materialId: source.materialId }, { seed });
         }),
       );
       await ownership.setOwner('quiz', quiz.quizId, grant.accountId, quiz.createdAt);
-      response.status(201).json(created(quiz));
+      response.status(201).json({ ...created(quiz), ...(generation ? { generation: generationReport(generation, body.topic) } : {}) });
     }),
   );
 
   return router;
+}
+
+/**
+ * How the passages were found (seed 001 result metadata): the query, the filters asked and those left after
+ * relaxing, what was relaxed, and the passages (without their text; each item's `sources` name the ones it used).
+ */
+function generationReport(generation: QuizGeneration, topic: string | undefined) {
+  const { query, filters, applied, relaxed, passages } = generation.source.retrieval;
+  return {
+    topic: topic ?? 'general',
+    query,
+    filters,
+    applied,
+    relaxed,
+    passages: passages.map(({ chunkId, chapter, chapterTitle, startPage, endPage, documentType, level }) => ({
+      chunkId,
+      chapter,
+      chapterTitle,
+      startPage,
+      endPage,
+      documentType,
+      level,
+    })),
+  };
 }
 
 /** A quiz of a class counts against that class's quizzes (QUOTA); an account's quiz outside any class does not. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CommandSchemas } from './command-schemas.js';
 import { Nickname } from './display-name.js';
-import { MAX_QUIZ_ITEMS } from './wire/quiz.js';
+import { MAX_QUIZ_ITEMS, QUIZ_TOPIC_NAMES } from './wire/quiz.js';
 import type * as wire from './wire/quiz.js';
 
 /**
@@ -9,7 +9,7 @@ import type * as wire from './wire/quiz.js';
  * in ./wire/quiz.ts (browser-safe), re-exported here.
  */
 export type * from './wire/quiz.js';
-export { MAX_QUIZ_ITEMS };
+export { MAX_QUIZ_ITEMS, QUIZ_TOPIC_NAMES };
 
 // ---- quiz items
 export const Difficulty = z.enum(['easy', 'medium', 'hard']) satisfies z.ZodType<wire.Difficulty>;
@@ -24,6 +24,20 @@ const ItemText = (max: number) =>
     // eslint-disable-next-line no-control-regex
     .refine((value) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value), '제어 문자는 쓸 수 없습니다.');
 
+/** Seed 001's `quiz_id`: 8 hex characters, unique within a quiz. */
+export const ItemQuizId = z.string().regex(/^[0-9a-f]{8}$/, 'quizId는 16진수 8자리입니다.');
+
+export const QuizItemSource = z
+  .object({
+    chunkId: z.string().regex(/^\d{1,4}\.\d{1,5}$/, 'chunkId는 「챕터.순번」 형식입니다.'),
+    chapter: z.number().int().min(0).max(9999),
+    chapterTitle: z.string().max(300),
+    startPage: z.number().int().min(1),
+    endPage: z.number().int().min(1),
+  })
+  .strict() satisfies z.ZodType<wire.QuizItemSource>;
+export type QuizItemSource = wire.QuizItemSource;
+
 /** One 4-choice item: exactly four distinct non-empty choices, the answer's index, an explanation, a difficulty. */
 export const QuizItem = z
   .object({
@@ -32,6 +46,8 @@ export const QuizItem = z
     answer: z.number().int().min(0).max(3),
     explanation: ItemText(1000),
     difficulty: Difficulty,
+    quizId: ItemQuizId.optional(),
+    sources: z.array(QuizItemSource).max(10).optional(),
   })
   .strict()
   .refine((item) => new Set(item.choices.map((choice) => choice.toLowerCase())).size === 4, {
@@ -43,7 +59,15 @@ export type QuizItem = wire.QuizItem;
 export const CreateQuizBody = z
   .object({
     title: ItemText(100),
-    items: z.array(QuizItem).min(1).max(MAX_QUIZ_ITEMS),
+    items: z
+      .array(QuizItem)
+      .min(1)
+      .max(MAX_QUIZ_ITEMS)
+      // A quizId names one item of its quiz (seed 001's quiz_id), so two items cannot share one.
+      .refine((items) => {
+        const ids = items.flatMap((item) => (item.quizId === undefined ? [] : [item.quizId]));
+        return new Set(ids).size === ids.length;
+      }, '문항의 quizId는 퀴즈 안에서 서로 달라야 합니다.'),
     materialId: z.string().trim().min(1).max(128).optional(),
     /** OWN (issue 12): the class the quiz is for (one of the account's); absent: the account's own quiz. */
     classId: z.string().trim().min(1).max(64).optional(),
@@ -51,12 +75,22 @@ export const CreateQuizBody = z
   .strict();
 export type CreateQuizBody = z.infer<typeof CreateQuizBody>;
 
+export const QuizTopicName = z.enum(QUIZ_TOPIC_NAMES, {
+  error: () => `topic은 ${QUIZ_TOPIC_NAMES.join(', ')} 중 하나입니다.`,
+}) satisfies z.ZodType<wire.QuizTopicName>;
+export type QuizTopicName = wire.QuizTopicName;
+
 export const GenerateQuizBody = z
   .object({
     /** 0-based chapter index of the material; the whole material when absent. */
     chapter: z.number().int().min(0).max(999).optional(),
-    /** All five items at this difficulty; 2 easy + 2 medium + 1 hard when absent. */
+    /** All five items at this difficulty; 2 easy + 2 medium + 1 hard when absent. Also the passages' level. */
     difficulty: Difficulty.optional(),
+    /**
+     * What the quiz is about: `general` (no filter), a topic of the seed's map (mistakes, negotiation, country,
+     * documents) or a document type by name; it filters the passages the quiz is written from.
+     */
+    topic: QuizTopicName.optional(),
     title: ItemText(100).optional(),
     /** OWN (issue 12): the class the quiz is for (one of the account's). */
     classId: z.string().trim().min(1).max(64).optional(),

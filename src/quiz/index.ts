@@ -1,5 +1,15 @@
 /** Quizzes (authoring, the quiz agent) and live quiz rooms (service, runtime, results). */
-export { generateQuizItems, loadQuizSource, type QuizMaterialSource } from './quiz-agent.js';
+export {
+  generateQuiz,
+  generateQuizItems,
+  loadQuizSource,
+  type QuizGeneration,
+  type QuizMaterialSource,
+  type QuizSlot,
+  type QuizSource,
+} from './quiz-agent.js';
+export { QUIZ_PASSAGE_COUNT, RELAX_ORDER, type QuizRetrieval } from './quiz-passages.js';
+export { SEED_TOPIC_MAP, resolveTopic, type QuizTopic, type TopicMap } from './quiz-topics.js';
 export { quizOfflineTasks } from './quiz-offline.js';
 export {
   EVAL_CONCURRENCY,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import type { ModelRole } from '../config.js';
@@ -6,16 +7,25 @@ import { ModelError, loadPrompt, type LanguageModel } from '../llm/index.js';
 import { fence } from '../text/index.js';
 import type { Material } from '../materials/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
-import { Difficulty, QuizItem } from '../protocol/quiz.js';
+import { Difficulty, QuizItem, type QuizItemSource, type QuizTopicName } from '../protocol/quiz.js';
+import type { Passage, Retriever } from '../retrieval/index.js';
+import { QUIZ_PASSAGE_COUNT, retrieveQuizPassages, type QuizRetrieval } from './quiz-passages.js';
 import { newQuizSeed, shuffleChoices } from './quiz-seed.js';
+import { quizFilters, resolveTopic, SEED_TOPIC_MAP, type TopicMap } from './quiz-topics.js';
 
 /**
- * The QuizAgent (seed 001, 기능 A): five 4-choice items written from a material or one of its chapters. The model
- * proposes, the server decides: every proposed item must pass the strict `QuizItem` schema and fill a slot of the
+ * The QuizAgent (seed 001, 기능 A): five 4-choice items written from ten passages of the material's retrieval index
+ * (quiz-passages.ts), chosen by topic (→ document type), difficulty (→ level) and chapter (quiz-topics.ts), shown to
+ * the model as the seed's reference data (`- [n] 내용 (메타데이터)`). The model proposes, the server decides: every
+ * proposed item must pass the strict `QuizItem` schema, cite passages it was shown, and fill a slot of the
  * difficulty plan; an item that does not (three choices, duplicate choices, an answer index of 4, a repeated
- * question, a difficulty nobody asked for) is dropped and only the missing slots are asked for again, a few rounds
- * at most. A quiz is never returned short or with a broken item. Every quiz has a seed (quiz-seed.ts) that orders
- * each item's choices and steers the offline builder, so its answer key cannot be predicted from the material.
+ * question, a difficulty nobody asked for, no or unknown passage numbers) is dropped and only the missing slots are
+ * asked for again, a few rounds at most. A quiz is never returned short or with a broken item. Every quiz has a seed
+ * (quiz-seed.ts) that orders each item's choices and steers the offline builder, so its answer key cannot be
+ * predicted from the material. Every item gets an 8-hex `quizId` and the passages it cites as `sources`.
+ *
+ * For a judge gate (EvalAgent) wrapping it: the result carries the passages and how they were found, and
+ * {@link generateQuizItems} takes explicit slots with review feedback, so only the rejected items are written again.
  */
 
 export const QUIZ_TASKS = { generate: 'quiz.generate' } as const;
@@ -23,11 +33,6 @@ export const QUIZ_TASKS = { generate: 'quiz.generate' } as const;
 export const QUIZ_ITEM_COUNT = 5;
 /** Model rounds before giving up; each later round asks only for the slots still empty. */
 export const MAX_GENERATION_ROUNDS = 3;
-/**
- * Source text beyond this is cut (at a paragraph break when there is one): a whole 500-page material would make
- * a prompt that is slow and costly for five questions. Pick a chapter to quiz on later parts.
- */
-export const MAX_SOURCE_CHARS = 60_000;
 /** Seed 001: 퀴즈 생성 uses temperature 0.7 for varied questions. */
 export const QUIZ_TEMPERATURE = 0.7;
 const QUIZ_ROLE: ModelRole = 'generation';
@@ -39,9 +44,10 @@ export function difficultyPlan(difficulty?: Difficulty): Difficulty[] {
 }
 
 /**
- * What the model is asked to return: deliberately loose (any number of choices, any answer index), so one broken
- * item does not sink the other four; each item is then checked with the strict `QuizItem` schema. An item that is
- * not even an object of the right field types becomes null instead of failing the whole reply.
+ * What the model is asked to return: deliberately loose (any number of choices, any answer index, any passage
+ * numbers), so one broken item does not sink the other four; each item is then checked with the strict `QuizItem`
+ * schema and against the passages shown. An item that is not even an object of the right field types becomes null
+ * instead of failing the whole reply.
  */
 const RawQuizItem = z.object({
   question: z.string().describe('문제: 자료에 근거한 질문 한두 문장'),
@@ -49,31 +55,37 @@ const RawQuizItem = z.object({
   answer: z.number().int().describe('정답 보기의 번호 (0부터 3까지)'),
   explanation: z.string().describe('해설: 정답의 근거가 되는 자료의 내용'),
   difficulty: Difficulty.describe('이 문항의 난이도'),
+  sources: z.array(z.number().int()).describe('이 문항의 근거가 된 참고 자료의 번호들'),
 });
 export const QuizReplySchema = z.object({
   items: z.array(RawQuizItem.nullable().catch(null)).describe('요청한 개수의 문항, 요청한 난이도 순서대로'),
 });
 export type QuizReply = z.infer<typeof QuizReplySchema>;
 
+/** One passage as shown to the model: its number in the reference data, its text, its metadata line. */
+export const ReferencePassage = z.object({ number: z.number().int().min(1), text: z.string(), meta: z.string() });
+export type ReferencePassage = z.infer<typeof ReferencePassage>;
+
 /** The structured input of 'quiz.generate' (what the offline model works from; the prompt is built from it too). */
 export const QuizGenerateInput = z.object({
-  /** Where the text comes from, for the prompt (e.g. `자료 「기초 통계」 2장 「기댓값」`). */
+  /** Where the passages come from, for the prompt (e.g. `자료 「기초 통계」 2장 「기댓값」`). */
   scope: z.string(),
-  text: z.string(),
+  /** The retrieved passages, numbered from 1: the items cite these numbers. */
+  passages: z.array(ReferencePassage).min(1),
   /** One entry per item wanted, in order. */
   difficulties: z.array(Difficulty).min(1),
+  /** Review feedback for some of the wanted items (index into `difficulties`). */
+  feedback: z.array(z.object({ slot: z.number().int().min(0), text: z.string() })).default([]),
   /** Questions already accepted: the reply must not repeat them. */
   avoid: z.array(z.string()).default([]),
   /** The quiz's seed (quiz-seed.ts): what the offline builder leaves to chance. Not part of the prompt. */
   seed: z.string().optional(),
 });
-export type QuizGenerateInput = z.infer<typeof QuizGenerateInput>;
+export type QuizGenerateInput = z.input<typeof QuizGenerateInput>;
 
-/** What the agent needs of the materials (MaterialService has all three). */
+/** What the agent needs of the materials (MaterialService has it). */
 export interface QuizMaterialSource {
   get(id: string): Promise<Material | null>;
-  chapterText(id: string, index: number): Promise<string>;
-  materialText(id: string): Promise<string>;
 }
 
 export interface QuizSource {
@@ -81,46 +93,62 @@ export interface QuizSource {
   /** The chapter's title, or the material's when the whole material is quizzed. */
   title: string;
   scope: string;
-  text: string;
+  /** The passages the items are written from, and how they were found (filters, relaxing). */
+  retrieval: QuizRetrieval;
+}
+
+export interface QuizScope {
+  /** 0-based chapter index; the whole material when absent. */
+  chapter?: number | undefined;
+  /** A topic of the map or a document type; `general` or absent: no document-type filter. */
+  topic?: QuizTopicName | undefined;
+  /** Also the passages' level (easy → beginner, medium → working, hard → manager). */
+  difficulty?: Difficulty | undefined;
 }
 
 /**
- * The text a quiz is written from: one chapter's pages, or the whole material. An unknown material is 404
- * MATERIAL_NOT_FOUND; a chapter index the material does not have is 400 INVALID_PAYLOAD naming the valid range
- * (the index comes from the request body, so it is a bad request rather than a missing resource).
+ * The passages a quiz is written from (see quiz-passages.ts for relaxing). The query is the topic's words when a
+ * topic is given, else the chapter's title, else the material's title: what the quiz is about, in the material's
+ * own words where there are any. An unknown material is 404 MATERIAL_NOT_FOUND; a chapter index the material does
+ * not have is 400 INVALID_PAYLOAD naming the valid range (the index comes from the request body, so it is a bad
+ * request rather than a missing resource).
  */
-export async function loadQuizSource(materials: QuizMaterialSource, materialId: string, chapter?: number): Promise<QuizSource> {
+export async function loadQuizSource(
+  materials: QuizMaterialSource,
+  retriever: Retriever,
+  materialId: string,
+  scope: QuizScope = {},
+  options: { topics?: TopicMap; signal?: AbortSignal | undefined } = {},
+): Promise<QuizSource> {
   const material = await materials.get(materialId);
   if (!material) throw new AppError(ErrorCode.MATERIAL_NOT_FOUND, '강의 자료를 찾을 수 없습니다.', { status: 404 });
-  if (chapter === undefined) {
-    return {
-      materialId,
-      title: material.title,
-      scope: `자료 「${material.title}」 전체`,
-      text: truncateSource(await materials.materialText(materialId)),
-    };
+  const topic = scope.topic === undefined ? undefined : resolveTopic(scope.topic, options.topics ?? SEED_TOPIC_MAP);
+  const topicLabel = topic?.documentType === undefined ? '' : ` · 주제 ${scope.topic ?? ''} (${topic.documentType})`;
+  let title = material.title;
+  let where = `자료 「${material.title}」 전체`;
+  if (scope.chapter !== undefined) {
+    const found = material.chapters.find((entry) => entry.index === scope.chapter);
+    if (!found) {
+      const last = material.chapters.length - 1;
+      throw new AppError(
+        ErrorCode.INVALID_PAYLOAD,
+        `요청 형식이 올바르지 않습니다. chapter: 이 자료의 챕터 번호는 0부터 ${last}까지입니다.`,
+        { status: 400 },
+      );
+    }
+    title = found.title;
+    where = `자료 「${material.title}」 ${scope.chapter + 1}장 「${found.title}」`;
   }
-  const found = material.chapters.find((entry) => entry.index === chapter);
-  if (!found) {
-    const last = material.chapters.length - 1;
-    throw new AppError(
-      ErrorCode.INVALID_PAYLOAD,
-      `요청 형식이 올바르지 않습니다. chapter: 이 자료의 챕터 번호는 0부터 ${last}까지입니다.`,
-      { status: 400 },
-    );
-  }
-  return {
+  const query = topic !== undefined && topic.query !== '' ? topic.query : title;
+  const retrieval = await retrieveQuizPassages({
+    retriever,
     materialId,
-    title: found.title,
-    scope: `자료 「${material.title}」 ${chapter + 1}장 「${found.title}」`,
-    text: truncateSource(await materials.chapterText(materialId, chapter)),
-  };
-}
-
-export function truncateSource(text: string, max = MAX_SOURCE_CHARS): string {
-  if (text.length <= max) return text;
-  const cut = text.lastIndexOf('\n\n', max);
-  return text.slice(0, cut > max / 2 ? cut : max);
+    query,
+    filters: quizFilters({ chapter: scope.chapter, topic, difficulty: scope.difficulty }),
+    k: QUIZ_PASSAGE_COUNT,
+    signal: options.signal,
+  });
+  return { materialId, title, scope: `${where}${topicLabel}`, retrieval };
 }
 
 const DIFFICULTY_NAMES: readonly Difficulty[] = ['easy', 'medium', 'hard'];
@@ -134,15 +162,36 @@ export function difficultyInstruction(difficulties: readonly Difficulty[]): stri
   return `${counts.map(([name, count]) => `${name} ${count}문항`).join(', ')} (이 순서로)`;
 }
 
+/** A passage's metadata as the reference data shows it: `2장 「기댓값」, 5–7쪽, definition, beginner`. */
+export function passageMeta(passage: Passage): string {
+  const pages = passage.startPage === passage.endPage ? `${passage.startPage}쪽` : `${passage.startPage}–${passage.endPage}쪽`;
+  return `${passage.chapter + 1}장 「${passage.chapterTitle}」, ${pages}, ${passage.documentType}, ${passage.level}`;
+}
+
+/** The retrieved passages numbered for the prompt and the offline builder. */
+export function referencePassages(passages: readonly Passage[]): ReferencePassage[] {
+  return passages.map((passage, index) => ({ number: index + 1, text: passage.text, meta: passageMeta(passage) }));
+}
+
+/** Seed 001's reference data: one passage a line, `- [n] 내용 (메타데이터)`, its text on one line. */
+export function referenceData(passages: readonly ReferencePassage[]): string {
+  return passages.map((passage) => `- [${passage.number}] ${passage.text.replace(/\s+/gu, ' ').trim()} (${passage.meta})`).join('\n');
+}
+
 /** The user prompt of one generation round (pure; pinned by exact-output tests). */
 export function renderQuizPrompt(input: QuizGenerateInput): string {
-  // Material text, titles and earlier questions are untrusted (anyone can upload a PDF): fenced, never bare.
+  const parsed = QuizGenerateInput.parse(input);
+  const feedback = parsed.feedback
+    .filter((entry) => entry.slot < parsed.difficulties.length)
+    .map((entry) => `- ${entry.slot + 1}번째 문항(${parsed.difficulties[entry.slot] ?? ''}): ${entry.text.replace(/\s+/gu, ' ').trim()}`);
+  // Passages, titles, earlier questions and review feedback are untrusted (anyone can upload a PDF): fenced, never bare.
   return loadPrompt('quiz-generate').render({
-    scope: fence('출처', input.scope),
-    count: String(input.difficulties.length),
-    difficulties: difficultyInstruction(input.difficulties),
-    avoid: fence('이미_낸_문제', input.avoid.length > 0 ? input.avoid.map((question) => `- ${question}`).join('\n') : '(없음)'),
-    source: fence('자료', input.text),
+    scope: fence('출처', parsed.scope),
+    count: String(parsed.difficulties.length),
+    difficulties: difficultyInstruction(parsed.difficulties),
+    avoid: fence('이미_낸_문제', parsed.avoid.length > 0 ? parsed.avoid.map((question) => `- ${question}`).join('\n') : '(없음)'),
+    feedback: fence('수정_요청', feedback.length > 0 ? feedback.join('\n') : '(없음)'),
+    reference: fence('참고_자료', referenceData(parsed.passages)),
   });
 }
 
@@ -151,32 +200,52 @@ export function questionKey(question: string): string {
   return question.normalize('NFC').replace(/\s+/gu, ' ').trim().toLowerCase();
 }
 
+/** One item wanted: its difficulty and, when a reviewer sent it back, what to do better. */
+export interface QuizSlot {
+  difficulty: Difficulty;
+  feedback?: string | undefined;
+}
+
 export interface GenerateQuizItemsOptions {
   model: LanguageModel;
   source: QuizSource;
   difficulty?: Difficulty | undefined;
+  /** The items wanted (default: the difficulty plan). A judge gate passes only the rejected slots, with feedback. */
+  slots?: readonly QuizSlot[] | undefined;
+  /** Questions kept from earlier (e.g. the items a judge passed): not to be repeated. */
+  avoid?: readonly string[] | undefined;
   /** The quiz's seed (quiz-seed.ts); a fresh random one when absent. Store it to reproduce the quiz. */
   seed?: string | undefined;
   signal?: AbortSignal | undefined;
   logger?: Logger | undefined;
 }
 
-/** Runs the agent on an already loaded source; see the module comment for the rules. */
+/** Runs the agent on already retrieved passages; one item per slot, in slot order. See the module comment. */
 export async function generateQuizItems(options: GenerateQuizItemsOptions): Promise<QuizItem[]> {
   const { model, source, signal, logger } = options;
   const seed = options.seed ?? newQuizSeed();
-  const plan = difficultyPlan(options.difficulty);
-  const missing = [...plan];
-  const accepted: QuizItem[] = [];
-  const seen = new Set<string>();
+  const slots: readonly QuizSlot[] = options.slots ?? difficultyPlan(options.difficulty).map((difficulty) => ({ difficulty }));
+  const passages = source.retrieval.passages;
+  if (passages.length === 0) {
+    throw new AppError(ErrorCode.INVALID_PAYLOAD, '이 자료(또는 챕터)에는 퀴즈를 만들 본문이 없습니다.', { status: 400 });
+  }
+  const reference = referencePassages(passages);
+  const filled: (QuizItem | undefined)[] = slots.map(() => undefined);
+  const seen = new Set<string>((options.avoid ?? []).map(questionKey));
   const rejected: string[] = [];
+  const open = () => slots.flatMap((slot, index) => (filled[index] === undefined ? [index] : []));
 
-  for (let round = 1; round <= MAX_GENERATION_ROUNDS && missing.length > 0; round += 1) {
+  for (let round = 1; round <= MAX_GENERATION_ROUNDS && open().length > 0; round += 1) {
+    const missing = open();
     const input: QuizGenerateInput = {
       scope: source.scope,
-      text: source.text,
-      difficulties: [...missing],
-      avoid: accepted.map((item) => item.question),
+      passages: reference,
+      difficulties: missing.map((index) => slots[index]?.difficulty ?? 'easy'),
+      feedback: missing.flatMap((index, position) => {
+        const text = slots[index]?.feedback;
+        return text === undefined || text.trim() === '' ? [] : [{ slot: position, text }];
+      }),
+      avoid: [...(options.avoid ?? []), ...filled.flatMap((item) => (item ? [item.question] : []))],
       seed,
     };
     let reply: QuizReply;
@@ -200,68 +269,107 @@ export async function generateQuizItems(options: GenerateQuizItemsOptions): Prom
       }
       throw error;
     }
-    for (const [index, raw] of reply.items.entries()) {
-      if (missing.length === 0) break;
-      const verdict = checkItem(raw, missing, seen);
+    for (const [position, raw] of reply.items.entries()) {
+      const still = open();
+      if (still.length === 0) break;
+      const verdict = checkItem(raw, passages, seen);
       if (!verdict.ok) {
-        rejected.push(`round ${round} item ${index}: ${verdict.reason}`);
+        rejected.push(`round ${round} item ${position}: ${verdict.reason}`);
         continue;
       }
-      accepted.push(verdict.item);
+      // The slot the reply meant (items come in the order asked), else the first open one of that difficulty.
+      const meant = missing[position];
+      const slot =
+        meant !== undefined && filled[meant] === undefined && slots[meant]?.difficulty === verdict.item.difficulty
+          ? meant
+          : still.find((index) => slots[index]?.difficulty === verdict.item.difficulty);
+      if (slot === undefined) {
+        rejected.push(`round ${round} item ${position}: difficulty ${verdict.item.difficulty} not asked for`);
+        continue;
+      }
+      filled[slot] = verdict.item;
       seen.add(questionKey(verdict.item.question));
-      missing.splice(missing.indexOf(verdict.item.difficulty), 1);
     }
   }
 
   if (rejected.length > 0) logger?.warn({ materialId: source.materialId, rejected }, 'quiz items rejected');
-  if (missing.length > 0) {
+  const items = filled.filter((item): item is QuizItem => item !== undefined);
+  if (items.length < slots.length) {
     throw new ModelError(
       ErrorCode.MODEL_OUTPUT_INVALID,
-      `AI 모델이 올바른 퀴즈 문항을 만들지 못했습니다(${plan.length}문항 중 ${accepted.length}문항). 잠시 후 다시 시도해 주세요.`,
+      `AI 모델이 올바른 퀴즈 문항을 만들지 못했습니다(${slots.length}문항 중 ${items.length}문항). 잠시 후 다시 시도해 주세요.`,
       { cause: new Error(rejected.join('\n')), retryable: true },
     );
   }
-  // Plan order (easy first), whatever order the rounds filled the slots in; choices in the seed's order, whatever
-  // order the model wrote them in.
-  return DIFFICULTY_NAMES.flatMap((name) => accepted.filter((item) => item.difficulty === name)).map((item) => shuffleChoices(item, seed));
+  // Slot order (the plan's: easy first), whatever order the rounds filled them in; choices in the seed's order,
+  // whatever order the model wrote them in; a fresh quizId each.
+  const ids = new Set<string>();
+  return items.map((item) => ({ ...shuffleChoices(item, seed), quizId: newItemId(ids) }));
+}
+
+/** Seed 001's `quiz_id`: 8 hex characters from the CSPRNG, unique within the quiz. */
+export function newItemId(taken: Set<string>): string {
+  for (;;) {
+    const id = randomBytes(4).toString('hex');
+    if (taken.has(id)) continue;
+    taken.add(id);
+    return id;
+  }
+}
+
+/** A retrieved passage as an item cites it. */
+export function sourceOf(passage: Passage): QuizItemSource {
+  const { chunkId, chapter, chapterTitle, startPage, endPage } = passage;
+  return { chunkId, chapter, chapterTitle, startPage, endPage };
 }
 
 type ItemCheck = { ok: true; item: QuizItem } | { ok: false; reason: string };
 
-function checkItem(raw: unknown, missing: readonly Difficulty[], seen: ReadonlySet<string>): ItemCheck {
+function checkItem(raw: QuizReply['items'][number], passages: readonly Passage[], seen: ReadonlySet<string>): ItemCheck {
   if (raw === null) return { ok: false, reason: 'not an item of the requested shape' };
-  const parsed = QuizItem.safeParse(raw);
+  const { sources: cited, ...fields } = raw;
+  const parsed = QuizItem.safeParse(fields);
   if (!parsed.success) return { ok: false, reason: z.prettifyError(parsed.error) };
-  if (!missing.includes(parsed.data.difficulty)) return { ok: false, reason: `difficulty ${parsed.data.difficulty} not asked for` };
+  // Citations must name passages the model was shown: an item citing none, or a passage 12 of 10, is not grounded.
+  const numbers = [...new Set(cited)];
+  if (numbers.length === 0) return { ok: false, reason: 'cites no passage' };
+  const unknown = numbers.filter((number) => passages[number - 1] === undefined);
+  if (unknown.length > 0) return { ok: false, reason: `cites passages it was not shown: ${unknown.join(', ')}` };
   if (seen.has(questionKey(parsed.data.question))) return { ok: false, reason: 'duplicate question' };
-  return { ok: true, item: parsed.data };
+  const sources = numbers.sort((left, right) => left - right).map((number) => sourceOf(passages[number - 1] as Passage));
+  return { ok: true, item: { ...parsed.data, sources } };
 }
 
-export interface GenerateQuizOptions {
+export interface GenerateQuizOptions extends QuizScope {
   model: LanguageModel;
   materials: QuizMaterialSource;
+  retriever: Retriever;
   materialId: string;
   seed?: string | undefined;
-  /** 0-based chapter index; the whole material when absent. */
-  chapter?: number | undefined;
-  difficulty?: Difficulty | undefined;
+  topics?: TopicMap | undefined;
   signal?: AbortSignal | undefined;
   logger?: Logger | undefined;
 }
 
+/** A generated quiz with what it rests on, so a judge gate can check every item against its passages. */
+export interface QuizGeneration {
+  items: QuizItem[];
+  seed: string;
+  source: QuizSource;
+}
+
 /**
- * Five validated items for a material (or one chapter of it): 404 MATERIAL_NOT_FOUND, 400 INVALID_PAYLOAD for a
- * chapter the material lacks, 502 MODEL_OUTPUT_INVALID when the model cannot fill every slot in
+ * Five validated items for a material (or one chapter, topic, difficulty of it): 404 MATERIAL_NOT_FOUND, 400
+ * INVALID_PAYLOAD for a chapter the material lacks, 502 MODEL_OUTPUT_INVALID when the model cannot fill every slot in
  * {@link MAX_GENERATION_ROUNDS} rounds; other model failures pass through as their ModelError.
  */
-export async function generateQuiz(options: GenerateQuizOptions): Promise<QuizItem[]> {
-  const source = await loadQuizSource(options.materials, options.materialId, options.chapter);
-  return generateQuizItems({
-    model: options.model,
-    source,
-    difficulty: options.difficulty,
-    seed: options.seed,
+export async function generateQuiz(options: GenerateQuizOptions): Promise<QuizGeneration> {
+  const { chapter, topic, difficulty } = options;
+  const source = await loadQuizSource(options.materials, options.retriever, options.materialId, { chapter, topic, difficulty }, {
+    ...(options.topics ? { topics: options.topics } : {}),
     signal: options.signal,
-    logger: options.logger,
   });
+  const seed = options.seed ?? newQuizSeed();
+  const items = await generateQuizItems({ model: options.model, source, difficulty, seed, signal: options.signal, logger: options.logger });
+  return { items, seed, source };
 }

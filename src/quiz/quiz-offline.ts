@@ -1,8 +1,9 @@
 import { RunningLines, rankedTerms, stripParticles, termsMatch } from '../text/index.js';
 import type { OfflineTasks } from '../llm/index.js';
 import type { Difficulty, QuizItem } from '../protocol/quiz.js';
-import { QUIZ_TASKS, QuizGenerateInput, questionKey } from './quiz-agent.js';
+import { QUIZ_TASKS, QuizGenerateInput, questionKey, type ReferencePassage } from './quiz-agent.js';
 import { seededRandom, shuffled } from './quiz-seed.js';
+import { latinStem, latinTerms, latinWords } from './offline-latin.js';
 
 /**
  * The offline QuizAgent: extractive cloze items, deterministic for a given seed (quiz-seed.ts). It picks explanatory
@@ -11,6 +12,10 @@ import { seededRandom, shuffled } from './quiz-seed.js';
  * slot about equally well and shuffles distractors and choices, so the same text gives a different quiz for every
  * seed and the same quiz for the same seed. The explanation quotes the original sentence, so an item never states
  * anything the material does not.
+ *
+ * English text works the same way (offline-latin.ts): its key terms are words matched by the retrieval analyzer's
+ * stems without its stopwords, its sentences end in a full stop and have a few words. A choice offers terms of one
+ * language only, so the script of a choice never gives the answer away.
  *
  * Difficulty: every (sentence, term) pair gets a hardness in [0, 1] from how rare the term is in the material
  * (mostly) and how long the sentence is; easy slots take the lowest, hard slots the highest, medium the middle.
@@ -25,6 +30,8 @@ const WORD = /[\p{L}\p{N}]+/gu;
 const HANGUL = /[\uac00-\ud7a3]/gu;
 const LETTER = /[\p{L}]/gu;
 const MIN_SENTENCE_SYLLABLES = 8;
+/** An English sentence needs this many words to be a question after one is blanked. */
+const MIN_LATIN_WORDS = 6;
 /** Key terms considered for answers and distractors; the rest are too rare to ask about. */
 const MAX_TERMS = 150;
 const MAX_SENTENCE_CHARS = 300;
@@ -84,6 +91,8 @@ export interface Sentence {
 
 export interface Term {
   term: string;
+  /** An English term's stem (the retrieval analyzer's): every word of that stem is this term. Absent for Korean. */
+  stem?: string;
   /** 0 is the material's most important term. */
   rank: number;
   count: number;
@@ -176,8 +185,10 @@ export function sourceSentences(text: string): Sentence[] {
 function usableSentence(sentence: string): boolean {
   // A sentence that carries a formula (`3.5 + 3.5 = 7입니다.`) would blank a word around symbols: not a fair item.
   if (sentence.length > MAX_SENTENCE_CHARS || /[?？]/u.test(sentence) || FORMULA_LINE.test(sentence)) return false;
+  if (letterRatio(sentence) < 0.6) return false;
+  if (count(sentence, HANGUL) === 0) return /[.]["'”’)]?$/u.test(sentence) && latinWords(sentence).length >= MIN_LATIN_WORDS;
   if (!/[.。]$/u.test(sentence) && !/[다요]$/u.test(sentence)) return false;
-  return count(sentence, HANGUL) >= MIN_SENTENCE_SYLLABLES && letterRatio(sentence) >= 0.6;
+  return count(sentence, HANGUL) >= MIN_SENTENCE_SYLLABLES;
 }
 
 /** Whether `word` is `term` itself or `term` plus a noun's particle or copula. */
@@ -186,8 +197,21 @@ function isTermWord(word: string, term: string): boolean {
   return word.startsWith(term) && NOMINAL_ENDINGS.has(word.slice(term.length)) && stripParticles(word) === term;
 }
 
-/** The nouns a word can be read as: itself, and its stem when it ends in a noun's particle (`평균은` -> `평균`). */
+/** Whether `word` is a form of the term: its stem for English, the noun with a particle for Korean. */
+function isFormOf(word: string, term: Term): boolean {
+  return term.stem === undefined ? isTermWord(word, term.term) : latinStem(word) === term.stem;
+}
+
+/** How terms are looked up by what a word can be read as. */
+const termKey = (term: Term) => (term.stem === undefined ? term.term : `latin\u0000${term.stem}`);
+
+/**
+ * The terms a word can be read as (as term keys): itself, and its stem when it ends in a noun's particle
+ * (`평균은` -> `평균`); an English word, its analyzer stem.
+ */
 function nounReadings(word: string): string[] {
+  const latin = latinStem(word);
+  if (latin !== undefined) return [`latin\u0000${latin}`];
   const readings = [word];
   const stem = stripParticles(word);
   if (stem !== word && isTermWord(word, stem)) readings.push(stem);
@@ -205,20 +229,30 @@ export function answerTerms(text: string): Term[] {
     const stem = stripParticles(word);
     if (stem !== word && isTermWord(word, stem)) usedAsNoun.add(stem);
   }
-  const terms: Term[] = [];
+  const scored: (Omit<Term, 'rank'> & { score: number })[] = [];
   for (const entry of rankedTerms(text, { nounsOnly: true })) {
-    if (terms.length === MAX_TERMS) break;
     if (entry.formula || !HANGUL_TERM.test(entry.term) || GENERIC_NOUNS.has(entry.term) || !usedAsNoun.has(entry.term)) continue;
-    terms.push({ term: entry.term, rank: terms.length, count: entry.count });
+    scored.push({ term: entry.term, count: entry.count, score: entry.score });
   }
-  return terms;
+  for (const entry of latinTerms(text)) scored.push({ term: entry.term, stem: entry.stem, count: entry.count, score: entry.score });
+  // Both languages on one scale (frequency × capped length); equal scores keep Korean first, then first seen.
+  return scored
+    .map((entry, order) => ({ entry, order }))
+    .sort((left, right) => right.entry.score - left.entry.score || left.order - right.order)
+    .slice(0, MAX_TERMS)
+    .map(({ entry }, rank) => ({ term: entry.term, ...(entry.stem === undefined ? {} : { stem: entry.stem }), rank, count: entry.count }));
 }
 
 /**
  * The sentence with every occurrence of `term` blanked, or null when the term also shows inside another word
  * (`평균` in `표본평균`): the blank would then be answered by the sentence itself.
  */
-export function blankOut(sentence: string, term: string): string | null {
+export function blankOut(sentence: string, term: string | Term): string | null {
+  const entry: Term = typeof term === 'string' ? { term, rank: 0, count: 0 } : term;
+  return entry.stem === undefined ? blankKorean(sentence, entry.term) : blankLatin(sentence, entry);
+}
+
+function blankKorean(sentence: string, term: string): string | null {
   let blanks = 0;
   let leaked = false;
   const blanked = sentence.replace(WORD, (word) => {
@@ -237,6 +271,23 @@ export function blankOut(sentence: string, term: string): string | null {
   return count(blanked.replaceAll(BLANK, ''), HANGUL) >= 6 ? blanked : null;
 }
 
+/** Every form of an English term blanked; null when a longer word still shows it (`variance` in `covariance`). */
+function blankLatin(sentence: string, term: Term): string | null {
+  let blanks = 0;
+  let leaked = false;
+  const shown = term.term.toLowerCase();
+  const blanked = sentence.replace(/[A-Za-z][A-Za-z-]*[A-Za-z]/gu, (word) => {
+    if (isFormOf(word, term)) {
+      blanks += 1;
+      return BLANK;
+    }
+    if (word.toLowerCase().includes(shown)) leaked = true;
+    return word;
+  });
+  if (leaked || blanks === 0) return null;
+  return latinWords(blanked.replaceAll(BLANK, '')).length >= MIN_LATIN_WORDS - 1 ? blanked : null;
+}
+
 /** How much two terms look alike: shared syllables first, then equal length. */
 function likeness(left: string, right: string): number {
   const syllables = new Set(Array.from(left));
@@ -249,8 +300,11 @@ function likeness(left: string, right: string): number {
  * other (`평균` never sits next to `표본평균`), preferably ones the sentence does not contain.
  */
 function pickDistractors(answer: Term, sentence: Sentence, terms: readonly Term[], difficulty: Difficulty, random: () => number): string[] | null {
-  const pool = terms.filter((entry) => entry.term !== answer.term && !termsMatch(entry.term, answer.term));
-  const inSentence = (entry: Term) => sentence.words.some((word) => word.includes(entry.term));
+  // Choices of one language: an English term among Korean ones (or the reverse) would give the answer away.
+  const pool = terms.filter(
+    (entry) => (entry.stem === undefined) === (answer.stem === undefined) && entry.term !== answer.term && !termsMatch(entry.term.toLowerCase(), answer.term.toLowerCase()),
+  );
+  const inSentence = (entry: Term) => sentence.words.some((word) => (entry.stem === undefined ? word.includes(entry.term) : isFormOf(word, entry)));
   const ordered =
     difficulty === 'hard'
       ? [...pool].sort((left, right) => likeness(answer.term, right.term) - likeness(answer.term, left.term) || left.rank - right.rank)
@@ -258,7 +312,7 @@ function pickDistractors(answer: Term, sentence: Sentence, terms: readonly Term[
   const picked: string[] = [];
   for (const entry of [...ordered.filter((entry) => !inSentence(entry)), ...ordered.filter(inSentence)]) {
     if (picked.length === 3) break;
-    if (picked.some((other) => termsMatch(other, entry.term))) continue;
+    if (picked.some((other) => termsMatch(other.toLowerCase(), entry.term.toLowerCase()))) continue;
     picked.push(entry.term);
   }
   return picked.length === 3 ? picked : null;
@@ -268,11 +322,11 @@ function candidatesOf(sentences: readonly Sentence[], terms: readonly Term[]): C
   const lengths = [...new Set(sentences.map((sentence) => sentence.text.length))].sort((left, right) => left - right);
   const lengthShare = (length: number) => (lengths.length <= 1 ? 0 : lengths.indexOf(length) / (lengths.length - 1));
   const rankShare = (rank: number) => (terms.length <= 1 ? 0 : rank / (terms.length - 1));
-  const byTerm = new Map(terms.map((term) => [term.term, term]));
+  const byTerm = new Map(terms.map((term) => [termKey(term), term]));
   const candidates: Candidate[] = [];
   for (const sentence of sentences) {
     const found = new Set(sentence.words.flatMap(nounReadings).filter((reading) => byTerm.has(reading)));
-    for (const term of terms.filter((entry) => found.has(entry.term))) {
+    for (const term of terms.filter((entry) => found.has(termKey(entry)))) {
       candidates.push({
         sentence,
         term,
@@ -298,6 +352,16 @@ export interface ClozeRequest {
  * least four terms: an answer and three distractors); fewer items otherwise, never a broken one.
  */
 export function buildClozeItems(request: ClozeRequest): QuizItem[] {
+  return buildClozeDrafts(request).map((draft) => draft.item);
+}
+
+/** A cloze item with the source sentence it blanks (to find the passage it came from). */
+export interface ClozeDraft {
+  item: QuizItem;
+  sentence: string;
+}
+
+export function buildClozeDrafts(request: ClozeRequest): ClozeDraft[] {
   const sentences = sourceSentences(request.text);
   const terms = answerTerms(request.text);
   if (terms.length < 4) return [];
@@ -305,29 +369,36 @@ export function buildClozeItems(request: ClozeRequest): QuizItem[] {
   const avoid = new Set((request.avoid ?? []).map(questionKey));
   const usedSentences = new Set<string>();
   const usedTerms = new Set<string>();
-  const items: QuizItem[] = [];
+  const items: ClozeDraft[] = [];
 
   const seed = request.seed ?? '';
 
   for (const [slot, difficulty] of request.difficulties.entries()) {
     const cost = (candidate: Candidate) =>
       Math.abs(candidate.hardness - TARGET[difficulty]) + (usedTerms.has(candidate.term.term) ? 1 : 0) + (candidate.sentence.example ? 0.25 : 0);
-    const ranked = candidates
-      .filter((candidate) => !usedSentences.has(candidate.sentence.text))
-      .sort((left, right) => cost(left) - cost(right) || left.order - right.order);
-    // The valid items that fit this slot about as well as the best one; the seed draws one of them.
-    const fitting: { candidate: Candidate; item: QuizItem }[] = [];
-    for (const candidate of ranked) {
-      const first = fitting[0];
-      if (fitting.length === SURPLUS_COUNT || (first && cost(candidate) > cost(first.candidate) + SURPLUS_COST)) break;
-      const item = clozeItem(candidate, terms, difficulty, seed);
-      if (item === null || avoid.has(questionKey(item.question))) continue;
-      if (fitting.some((entry) => entry.candidate.sentence.text === candidate.sentence.text)) continue;
-      fitting.push({ candidate, item });
-    }
+    const fittingFor = (reuse: boolean) => {
+      const ranked = candidates
+        .filter((candidate) => reuse || !usedSentences.has(candidate.sentence.text))
+        .sort((left, right) => cost(left) - cost(right) || left.order - right.order);
+      // The valid items that fit this slot about as well as the best one; the seed draws one of them.
+      const fitting: { candidate: Candidate; item: QuizItem }[] = [];
+      for (const candidate of ranked) {
+        const first = fitting[0];
+        if (fitting.length === SURPLUS_COUNT || (first && cost(candidate) > cost(first.candidate) + SURPLUS_COST)) break;
+        const item = clozeItem(candidate, terms, difficulty, seed);
+        if (item === null || avoid.has(questionKey(item.question))) continue;
+        if (fitting.some((entry) => entry.candidate.sentence.text === candidate.sentence.text)) continue;
+        fitting.push({ candidate, item });
+      }
+      return fitting;
+    };
+    // A short text (ten passages of one topic can be short) may run out of fresh sentences: then a sentence already
+    // asked about is asked again for another of its terms rather than leaving the slot empty.
+    const fresh = fittingFor(false);
+    const fitting = fresh.length > 0 ? fresh : fittingFor(true);
     const picked = fitting[Math.floor(seededRandom(seed, `slot\u0000${slot}`)() * fitting.length)];
     if (!picked) continue;
-    items.push(picked.item);
+    items.push({ item: picked.item, sentence: picked.candidate.sentence.text });
     avoid.add(questionKey(picked.item.question));
     usedSentences.add(picked.candidate.sentence.text);
     usedTerms.add(picked.candidate.term.term);
@@ -337,7 +408,7 @@ export function buildClozeItems(request: ClozeRequest): QuizItem[] {
 
 function clozeItem(candidate: Candidate, terms: readonly Term[], difficulty: Difficulty, seed: string): QuizItem | null {
   const { sentence, term } = candidate;
-  const blanked = blankOut(sentence.text, term.term);
+  const blanked = blankOut(sentence.text, term);
   if (blanked === null) return null;
   const random = seededRandom(seed, `${sentence.text}\u0000${term.term}`);
   const distractors = pickDistractors(term, sentence, terms, difficulty, random);
@@ -352,11 +423,35 @@ function clozeItem(candidate: Candidate, terms: readonly Term[], difficulty: Dif
   };
 }
 
+const flat = (text: string) => text.normalize('NFC').replace(/\s+/gu, ' ');
+
+/**
+ * The passage a cloze sentence was taken from (its number), found by the sentence's text; a sentence the cleaning
+ * joined differently matches by its first words. Undefined when none matches: the agent then drops the item
+ * rather than cite a passage it did not come from.
+ */
+export function passageOfSentence(sentence: string, passages: readonly ReferencePassage[]): number | undefined {
+  const whole = flat(sentence);
+  const start = whole.slice(0, 40);
+  const texts = passages.map((passage) => flat(passage.text));
+  const index = texts.findIndex((text) => text.includes(whole));
+  const found = index >= 0 ? index : texts.findIndex((text) => text.includes(start));
+  return found >= 0 ? passages[found]?.number : undefined;
+}
+
 export const quizOfflineTasks: OfflineTasks = {
   [QUIZ_TASKS.generate]: {
     object: (input) => {
-      const { text, difficulties, avoid, seed } = QuizGenerateInput.parse(input);
-      return { items: buildClozeItems({ text, difficulties, avoid, ...(seed === undefined ? {} : { seed }) }) };
+      const { passages, difficulties, avoid, seed } = QuizGenerateInput.parse(input);
+      // The passages as one text, a blank line apart: a sentence never runs from one passage into the next.
+      const text = passages.map((passage) => passage.text).join('\n\n');
+      const drafts = buildClozeDrafts({ text, difficulties, avoid, ...(seed === undefined ? {} : { seed }) });
+      return {
+        items: drafts.map(({ item, sentence }) => {
+          const number = passageOfSentence(sentence, passages);
+          return { ...item, sources: number === undefined ? [] : [number] };
+        }),
+      };
     },
   },
 };

@@ -1,4 +1,8 @@
+import { createOfflineModel } from '../../src/llm/offline-model.js';
 import type { Material } from '../../src/materials/types.js';
+import { RetrievalService } from '../../src/retrieval/index.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
+import type { Store } from '../../src/store/store.js';
 import { SAMPLE_MATERIAL_TEXT } from './hand-material.js';
 
 /** The sample material as the quiz agent sees it: a record with three chapters over SAMPLE_MATERIAL_TEXT. */
@@ -15,25 +19,48 @@ export const QUIZ_MATERIAL: Material = {
   ],
 };
 
-/** The agent's materials port serving QUIZ_MATERIAL over `text` (a page is one paragraph). */
-export function quizMaterials(text = SAMPLE_MATERIAL_TEXT) {
+/** The agent's materials port serving QUIZ_MATERIAL. */
+export function quizMaterials() {
   return {
     get: async (id: string) => (id === QUIZ_MATERIAL.id ? QUIZ_MATERIAL : null),
-    materialText: async () => text,
-    chapterText: async (_id: string, index: number) => {
-      const chapter = QUIZ_MATERIAL.chapters[index];
-      return chapter ? text.split('\n\n').slice(chapter.startPage - 1, chapter.endPage).join('\n\n') : '';
-    },
   };
 }
 
 /**
- * An item with its choices sorted and the answer index following its choice: two items that differ only in the
- * order of their choices (as the quiz's seed shuffles them) compare equal.
+ * The retrieval index of QUIZ_MATERIAL over `text` (a page is one paragraph), built lazily on first use with the
+ * offline model's embeddings (whatever model the quiz itself is written with), on a memory store unless given one.
  */
-export function withoutChoiceOrder<T extends { choices: string[]; answer: number }>(item: T): T {
+export function quizRetriever(text = SAMPLE_MATERIAL_TEXT, store: Store = new MemoryStore()): RetrievalService {
+  const pageTexts = text.split('\n\n');
+  return new RetrievalService({
+    store,
+    model: createOfflineModel({}),
+    source: { load: async (id) => (id === QUIZ_MATERIAL.id ? { chapters: QUIZ_MATERIAL.chapters, pageTexts } : null) },
+  });
+}
+
+interface ItemCore {
+  question: unknown;
+  choices: string[];
+  answer: number;
+  explanation: unknown;
+  difficulty: unknown;
+}
+
+/**
+ * An item's own five fields with its choices sorted and the answer index following its choice: two items that
+ * differ only in the order of their choices (as the quiz's seed shuffles them), their random `quizId` or how their
+ * sources are written (passage numbers in a reply, passages in the result) compare equal.
+ */
+export function withoutChoiceOrder(item: ItemCore): ItemCore {
   const choices = [...item.choices].sort();
-  return { ...item, choices, answer: choices.indexOf(item.choices[item.answer] as string) };
+  const { question, explanation, difficulty } = item;
+  return { question, choices, answer: choices.indexOf(item.choices[item.answer] as string), explanation, difficulty };
+}
+
+/** Items without their `quizId` (random per generation): two generations with one seed compare equal. */
+export function withoutIds<T extends { quizId?: string | undefined }>(items: readonly T[]): Omit<T, 'quizId'>[] {
+  return items.map(({ quizId: _quizId, ...rest }) => rest);
 }
 
 /** How often `term` occurs in `text`. */

@@ -29,6 +29,7 @@ const generateBox = $<HTMLDetailsElement>('generate-box');
 const materialSelect = $<HTMLSelectElement>('material-select');
 const chapterSelect = $<HTMLSelectElement>('chapter-select');
 const difficultySelect = $<HTMLSelectElement>('difficulty-select');
+const topicSelect = $<HTMLSelectElement>('topic-select');
 const generateButton = $<HTMLButtonElement>('generate-button');
 const pasteBox = $<HTMLDetailsElement>('paste-box');
 const pasteTitle = $<HTMLInputElement>('paste-title');
@@ -203,9 +204,11 @@ generateButton.addEventListener('click', async () => {
   const entry = selectedClass();
   const materialId = materialSelect.value;
   if (!entry || !materialId) return;
-  const body: { chapter?: number; difficulty?: string } = {};
+  const body: { chapter?: number; difficulty?: string; topic?: string } = {};
   if (chapterSelect.value !== '') body.chapter = Number(chapterSelect.value);
   if (difficultySelect.value) body.difficulty = difficultySelect.value;
+  // The passages the quiz is written from: a topic of the seed's map or a document type (POST …/quiz `topic`).
+  if (topicSelect.value) body.topic = topicSelect.value;
   await whileBusy(generateButton, '만드는 중…', async () => {
     setQuizStatus('AI가 문제를 만들고 있습니다…');
     try {

@@ -10,16 +10,58 @@ import type { Command, EmptyPayload } from './events.js';
 // ---- quiz items
 export type Difficulty = 'easy' | 'medium' | 'hard';
 
-/** One 4-choice item: exactly four distinct non-empty choices, the answer's index, an explanation, a difficulty. */
+/** A passage of the material a generated item was written from (the retrieval index's chunk and its pages). */
+export interface QuizItemSource {
+  /** `{chapter}.{ordinal}`, as the retrieval index names passages. */
+  chunkId: string;
+  /** 0-based chapter index. */
+  chapter: number;
+  chapterTitle: string;
+  /** 1-based, inclusive. */
+  startPage: number;
+  endPage: number;
+}
+
+/**
+ * One 4-choice item: exactly four distinct non-empty choices, the answer's index, an explanation, a difficulty.
+ * Generated items (seed 001) also carry an 8-hex-character `quizId`, unique within their quiz, and the passages they
+ * were written from; both are optional so uploaded and older stored quizzes stay valid. Like the answer and the
+ * explanation, the sources are the owner's: a player sees only `PublicQuestion`.
+ */
 export type QuizItem = {
   question: string;
   choices: string[];
   answer: number;
   explanation: string;
   difficulty: Difficulty;
+  quizId?: string | undefined;
+  sources?: QuizItemSource[] | undefined;
 };
 
 export const MAX_QUIZ_ITEMS = 50;
+
+/**
+ * The `topic` of `POST /api/materials/:id/quiz`: `general` (no filter), the seed's example topics, or a passage's
+ * document type by name (the same names as src/retrieval/metadata.ts; src/quiz/quiz-topics.ts checks they agree).
+ */
+export const QUIZ_TOPIC_NAMES = [
+  'general',
+  'mistakes',
+  'negotiation',
+  'country',
+  'documents',
+  'definition',
+  'explanation',
+  'example',
+  'common_mistake',
+  'procedure',
+  'error_checklist',
+  'case',
+  'guideline',
+  'country_guideline',
+  'negotiation_strategy',
+] as const;
+export type QuizTopicName = (typeof QUIZ_TOPIC_NAMES)[number];
 
 /** A stored quiz, as the instructor who owns it sees it (solutions included). */
 export interface Quiz {
