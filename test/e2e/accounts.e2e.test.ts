@@ -72,6 +72,8 @@ describe('account pages', () => {
     await admin.goto(`${lectern.url}/account.html`);
     await admin.locator('#admin:not([hidden])').waitFor();
     await admin.click('[data-testid=invite-button]');
+    // The link arrives with the POST's answer: wait for the box it is shown in, not for the click.
+    await admin.locator('#invite-box:not([hidden])').waitFor();
     const inviteUrl = (await admin.locator('[data-testid=invite-url]').textContent()) ?? '';
     expect(inviteUrl).toMatch(new RegExp(`^${lectern.url}/signup\\?invite=[A-Za-z0-9_-]{43}$`));
 
