@@ -56,6 +56,34 @@ export const QuizItem = z
   }) satisfies z.ZodType<wire.QuizItem>;
 export type QuizItem = wire.QuizItem;
 
+/** One gate round's verdict, as stored with a generated quiz (wire.ReviewAttempt). */
+const Score = z.number().min(0).max(10);
+export const ReviewAttempt = z.object({
+  round: z.number().int().min(0).max(10),
+  question: z.string(),
+  judged: z.boolean(),
+  grounding: Score.optional(),
+  educational: Score.optional(),
+  insight: Score.optional(),
+  is_passed: z.boolean(),
+  feedback: z.string(),
+}) satisfies z.ZodType<wire.ReviewAttempt>;
+export type ReviewAttempt = wire.ReviewAttempt;
+
+/** A generated item's judge report, as stored with its quiz (wire.ItemReview). */
+export const ItemReview = z.object({
+  is_passed: z.boolean(),
+  judged: z.boolean(),
+  grounding: Score.nullable(),
+  educational: Score.nullable(),
+  insight: Score.nullable(),
+  feedback: z.string(),
+  rounds: z.number().int().min(0).max(10),
+  kept: z.boolean(),
+  attempts: z.array(ReviewAttempt),
+}) satisfies z.ZodType<wire.ItemReview>;
+export type ItemReview = wire.ItemReview;
+
 export const CreateQuizBody = z
   .object({
     title: ItemText(100),

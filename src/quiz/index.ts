@@ -26,6 +26,7 @@ export {
 export { evalOfflineTasks, judgeOffline } from './eval-offline.js';
 export { MAX_SCORE, PASS_RATIO, clampScore, decidePass, type EvalScores, type PassDecision } from './pass-rule.js';
 export { QuizRepository } from './quiz-repository.js';
+export { MAX_GATE_ROUNDS, gateSummary, generateJudgedQuiz, usableItems, type JudgedQuiz, type JudgedQuizOptions } from './quiz-gate.js';
 export { newQuizSeed } from './quiz-seed.js';
 export type { RoomClock } from './room-clock.js';
 export { resultsCsv } from './results-csv.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Page, PageRequest } from '../protocol/page.js';
-import { QuizItem, type CreateQuizBody, type Quiz } from '../protocol/quiz.js';
+import { ItemReview, QuizItem, type CreateQuizBody, type Quiz } from '../protocol/quiz.js';
 import type { QuizSummary as WireQuizSummary } from '../protocol/wire/quiz.js';
 import type { Logger } from '../logger.js';
 import { keys, pageOfIndex, readJsonRecord, type Store } from '../store/index.js';
@@ -30,6 +30,7 @@ const StoredQuiz = z.object({
   materialId: z.string().min(1).optional(),
   createdAt: z.number().int(),
   seed: z.string().regex(QUIZ_SEED).optional(),
+  reviews: z.record(z.string(), ItemReview).optional(),
 });
 
 const QuizSummary = z.object({
@@ -63,7 +64,7 @@ export class QuizRepository {
    * Stores a new quiz of the class; the body is already validated (CreateQuizBody). A generated quiz keeps the seed
    * it was generated with (quiz-seed.ts).
    */
-  async create(classId: string, body: CreateQuizBody, generated?: { seed: string }): Promise<Quiz> {
+  async create(classId: string, body: CreateQuizBody, generated?: { seed: string; reviews?: Record<string, ItemReview> }): Promise<Quiz> {
     const quiz: Quiz = {
       quizId: randomUUID().replaceAll('-', ''),
       classId,
@@ -72,6 +73,7 @@ export class QuizRepository {
       ...(body.materialId === undefined ? {} : { materialId: body.materialId }),
       createdAt: this.now(),
       ...(generated ? { seed: generated.seed } : {}),
+      ...(generated?.reviews === undefined ? {} : { reviews: generated.reviews }),
     };
     // The quiz and its list entry first, then the index: an index entry always points at a quiz that exists.
     await this.store.set(keys.quiz(quiz.quizId), JSON.stringify(quiz));
@@ -85,8 +87,13 @@ export class QuizRepository {
     if (!QUIZ_ID.test(quizId)) return null;
     const stored = readJsonRecord(await this.store.get(keys.quiz(quizId)), StoredQuiz, { key: keys.quiz(quizId), logger: this.logger });
     if (!stored) return null;
-    const { materialId, seed, ...rest } = stored;
-    return { ...rest, ...(materialId === undefined ? {} : { materialId }), ...(seed === undefined ? {} : { seed }) };
+    const { materialId, seed, reviews, ...rest } = stored;
+    return {
+      ...rest,
+      ...(materialId === undefined ? {} : { materialId }),
+      ...(seed === undefined ? {} : { seed }),
+      ...(reviews === undefined ? {} : { reviews }),
+    };
   }
 
   /**

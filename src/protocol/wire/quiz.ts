@@ -63,6 +63,41 @@ export const QUIZ_TOPIC_NAMES = [
 ] as const;
 export type QuizTopicName = (typeof QUIZ_TOPIC_NAMES)[number];
 
+/** One round of the EvalAgent gate for one item slot (seed 001 §3): the question judged and the verdict on it. */
+export interface ReviewAttempt {
+  /** 1-based gate round. */
+  round: number;
+  question: string;
+  /** False when no verdict could be had (malformed reply, model failure, timeout): never a pass. */
+  judged: boolean;
+  /** Scores 0–10, clamped by the server; absent when not judged. */
+  grounding?: number | undefined;
+  educational?: number | undefined;
+  insight?: number | undefined;
+  /** The server's verdict: (sum / 30 ≥ 0.8) ∧ grounding = 10. */
+  is_passed: boolean;
+  /** The judge's feedback, or why there is no verdict. */
+  feedback: string;
+}
+
+/**
+ * The judge report of a generated item (issue 13 §3): its last verdict, every round's verdict, and whether the
+ * instructor kept it although it did not pass. Only passed or kept items are used in rooms.
+ */
+export interface ItemReview {
+  is_passed: boolean;
+  judged: boolean;
+  grounding: number | null;
+  educational: number | null;
+  insight: number | null;
+  feedback: string;
+  /** Gate rounds this slot went through (1–3). */
+  rounds: number;
+  /** The instructor chose to use this item although it did not pass. */
+  kept: boolean;
+  attempts: ReviewAttempt[];
+}
+
 /** A stored quiz, as the instructor who owns it sees it (solutions included). */
 export interface Quiz {
   quizId: string;
@@ -74,6 +109,8 @@ export interface Quiz {
   createdAt: number;
   /** A generated quiz's seed (32 hex characters): it ordered the choices; the same material and seed reproduce it. */
   seed?: string;
+  /** A generated quiz's judge reports, by item quizId (issue 13 §3); uploaded quizzes have none. */
+  reviews?: Record<string, ItemReview>;
 }
 
 /** One quiz of "내 퀴즈", `GET /api/quizzes` (newest first): a list entry, never the items. */
