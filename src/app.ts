@@ -13,7 +13,7 @@ import { createMetrics, type Metrics } from './metrics.js';
 import { offlineTasks } from './offline-tasks.js';
 import { createServer, type LecternServer } from './server.js';
 import { DataLifecycle } from './data/index.js';
-import { QuizRepository, RoomRuntime, RoomService, type RoomClock } from './quiz/index.js';
+import { EvalAgent, QuizRepository, RoomRuntime, RoomService, type RoomClock } from './quiz/index.js';
 import { RetrievalService } from './retrieval/index.js';
 import { NodeHeartbeat, createStore, type Store } from './store/index.js';
 import { Quotas } from './quota/index.js';
@@ -55,6 +55,7 @@ export interface App {
   /** OWN (issue 12): who owns each class, quiz, room and material. */
   ownership: OwnershipRepository;
   quizzes: QuizRepository;
+  quizJudge: EvalAgent;
   /** Live quiz rooms: commands and phase changes (any node). */
   rooms: RoomService;
   /** This node's part of live rooms: its sockets' views, and the timers of the rooms it drives. */
@@ -158,6 +159,8 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   });
   const classes = new ClassService({ repository: classRepository, monitor, signer, sessions: lectures, materials, owners: ownership });
   const quizzes = new QuizRepository(store, Date.now, logger.child({ part: 'quizzes' }));
+  // The EvalAgent (seed 001 §3): every generated quiz item passes it before anyone sees it.
+  const quizJudge = new EvalAgent({ model, retriever: retrieval, logger: logger.child({ part: 'quiz-judge' }) });
   const roomClock = overrides.roomClock;
   const rooms = new RoomService({
     store,
@@ -219,6 +222,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     monitor,
     signer,
     quizzes,
+    quizJudge,
     rooms,
     roomRuntime,
     accounts,
@@ -246,5 +250,5 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   };
   roomRuntime.start();
   data.purge.start();
-  return { config, store, model, metrics, materials, retrieval, lectures, classes, monitor, signer, accounts, ownership, quizzes, rooms, roomRuntime, data, quotas, budget, server, close };
+  return { config, store, model, metrics, materials, retrieval, lectures, classes, monitor, signer, accounts, ownership, quizzes, quizJudge, rooms, roomRuntime, data, quotas, budget, server, close };
 }

@@ -16,7 +16,7 @@ import type { Retriever } from './retrieval/index.js';
 import type { LectureService } from './lecture/index.js';
 import type { AccountService, OidcSignIn, TokenSigner } from './auth/index.js';
 import type { ClassMonitor, ClassService } from './classroom/index.js';
-import type { QuizRepository, RoomRuntime, RoomService } from './quiz/index.js';
+import type { EvalAgent, QuizRepository, RoomRuntime, RoomService } from './quiz/index.js';
 import type { DataLifecycle } from './data/index.js';
 import type { CredentialChecks, OwnershipRepository } from './ownership/index.js';
 import type { Quotas } from './quota/index.js';
@@ -36,6 +36,8 @@ export interface ServerDeps {
   monitor: ClassMonitor;
   signer: TokenSigner;
   quizzes: QuizRepository;
+  /** The EvalAgent gate every generated quiz item passes (seed 001 §3). */
+  quizJudge: EvalAgent;
   rooms: RoomService;
   roomRuntime: RoomRuntime;
   /** Deletion, retention and export. */
