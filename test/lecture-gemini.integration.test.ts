@@ -10,6 +10,7 @@ import {
   isLectureContinue,
   isLectureWrite,
   lectureGemini,
+  promptOf,
   rawLecture,
   SCRIPTED_CHAPTERS,
   type LectureGeminiOptions,
@@ -65,6 +66,15 @@ describe.concurrent.each(['memory', 'redis'] as const)('a whole lecture on the f
 
     await expectScriptedLecture(app, material, client);
     expectScriptedTutoring(client);
+
+    // TJ5: every model answer is written from the passages the Retriever found in the material, not from nothing.
+    const modelAnswers = fake.requests.filter((request) => 'keyPoints' in (bodyOf(request).generationConfig?.responseJsonSchema?.properties ?? {}));
+    expect(modelAnswers.length).toBeGreaterThan(0);
+    for (const request of modelAnswers) {
+      const excerpt = /<자료_발췌>\n([\s\S]*?)\n<\/자료_발췌>/u.exec(promptOf(request))?.[1] ?? '';
+      expect(excerpt.length).toBeGreaterThan(100);
+      expect(excerpt).not.toContain('관련된 발췌가 없습니다');
+    }
 
     // L11: one writer call per chapter, each carrying that chapter's PDF slice before the prompt.
     const writes = fake.requests.filter(isLectureWrite);

@@ -32,6 +32,8 @@ interface Outcome {
   feedback: string;
   /** The reply that followed the verdict when it was good (the supplement), else undefined. */
   supplement: string | undefined;
+  /** The passages the supplement's model answer was written from, as its `tutor:reply-end` cites them. */
+  supplementSources: { chapter: number; chapterTitle: string; startPage: number; endPage: number }[] | undefined;
 }
 
 let app: TestApp;
@@ -60,9 +62,11 @@ async function answerTarget(answer: (question: string) => string): Promise<Outco
     const question = await client.waitForEvent('lecture:question', { where: (payload) => isTarget(payload) });
     const verdict = await client.waitForEvent('tutor:verdict', { where: (payload) => payload.questionId === question.questionId });
     let supplement: string | undefined;
+    let supplementSources: Outcome['supplementSources'];
     if (verdict.verdict === 'good') {
       const start = await client.waitForEvent('tutor:reply-start', { where: (payload) => payload.kind === 'supplement' });
-      await client.waitForEvent('tutor:reply-end', { where: (payload) => payload.replyId === start.replyId });
+      const end = await client.waitForEvent('tutor:reply-end', { where: (payload) => payload.replyId === start.replyId });
+      supplementSources = end.sources;
       supplement = client
         .all('tutor:reply-delta')
         .filter((delta) => delta.replyId === start.replyId)
@@ -70,7 +74,7 @@ async function answerTarget(answer: (question: string) => string): Promise<Outco
         .join('');
     }
     expect(client.answerErrors).toEqual([]);
-    return { question: question.text, verdict: verdict.verdict, feedback: verdict.feedback, supplement };
+    return { question: question.text, verdict: verdict.verdict, feedback: verdict.feedback, supplement, supplementSources };
   } finally {
     client.socket.disconnect();
   }
@@ -110,6 +114,24 @@ describe('the offline tutor judges answers with the answer assessor (sample mate
     expect(outcome.supplement).toContain(DEFINITION);
     expect(outcome.supplement).toContain('평균은 자료의 무게중심입니다.');
     for (const never of ['기초 통계', '1장', '예:', '연봉', '14825', '50000', '첫걸음']) expect(outcome.supplement).not.toContain(never);
+  });
+
+  it('TJ5: the model answer is written from the material passages the Retriever finds, and the supplement cites them', async () => {
+    const outcome = await answerTarget(() => '모든 값을 더해서 그 개수로 나눈 값이고, 자료의 무게중심 같은 거예요.');
+    expect(outcome.verdict).toBe('good');
+    // The definition of 평균 is on page 2 of chapter 1: the supplement that states the model answer cites it.
+    expect(outcome.supplementSources).toEqual(expect.arrayContaining([expect.objectContaining({ chapter: 0, startPage: expect.any(Number) })]));
+    const first = outcome.supplementSources?.find((source) => source.chapter === 0);
+    expect(first?.startPage).toBeLessThanOrEqual(2);
+    expect(first?.endPage).toBeGreaterThanOrEqual(2);
+
+    // With no lecture text at all (a chapter still being written), the passages alone give the definition.
+    const fromPassages = await app.lectures.tutor.modelAnswer({ question: '평균이란 무엇인가요?', lecture: '', source: { materialId: material.id, chapter: 0 } });
+    expect(fromPassages.modelAnswer).toContain(DEFINITION);
+    expect(fromPassages.sources.map((source) => source.chapter)).toContain(0);
+    // Without a material there is nothing to retrieve: no sources, and the question stands in for an answer.
+    const nowhere = await app.lectures.tutor.modelAnswer({ question: '평균이란 무엇인가요?', lecture: '' });
+    expect(nowhere.sources).toEqual([]);
   });
 
   it('TJ4: a bad answer is told which idea of the model answer it left out, in quotes', async () => {

@@ -89,8 +89,10 @@ export class LectureService {
       nodeId: this.nodeId,
       ...(options.generatorLeaseMs ? { leaseMs: options.generatorLeaseMs } : {}),
     });
-    this.tutor = new QaTutor(options.model);
     this.assistant = new StudentAssistant({ model: options.model, materials: options.materials, retriever: options.retriever, logger: options.logger });
+    // The tutor finds the material's passages the way the raise-hand assistant does (chapter first, text fallback).
+    // A question is asked in its chapter right after the chapter taught it: that chapter's passages come first.
+    this.tutor = new QaTutor(options.model, (request) => this.assistant.retrieve({ ...request, chapterFirst: 'always' }));
     this.driverLeaseMs = options.driverLeaseMs ?? 5_000;
     this.graceMs = options.graceMs ?? 30_000;
   }

@@ -13,7 +13,7 @@ import { TUTOR_TASKS } from './qa-tutor.js';
  * input each agent passes (never from the prompt text).
  */
 const LectureInput = z.object({ title: z.string(), text: z.string(), prefix: z.string().default('') });
-const QuestionInput = z.object({ question: z.string(), lecture: z.string() });
+const QuestionInput = z.object({ question: z.string(), lecture: z.string(), passages: z.array(z.string()).default([]) });
 const JudgeInput = z.object({ question: z.string(), modelAnswer: z.string(), answer: z.string(), lecture: z.string().optional() });
 const SupplementInput = z.object({ question: z.string(), lecture: z.string(), modelAnswer: z.string(), answer: z.string() });
 const RemedialInput = z.object({ concept: z.string(), explanation: z.string(), question: z.string(), answer: z.string() });
@@ -37,9 +37,10 @@ export const lectureOfflineTasks: OfflineTasks = {
   },
   [TUTOR_TASKS.modelAnswer]: {
     object: (input) => {
-      const { question, lecture } = QuestionInput.parse(input);
-      // The question itself only when the lecture has no sentence to offer (a chapter without text).
-      const modelAnswer = pickModelAnswer(question, lecture) || question;
+      const { question, lecture, passages } = QuestionInput.parse(input);
+      // The lecture the student heard first (the offline lecture is the material's own sentences), then the
+      // retrieved passages (they reach other chapters), the question itself only when neither has a sentence.
+      const modelAnswer = pickModelAnswer(question, lecture) || pickModelAnswer(question, passages.join('\n')) || question;
       const keyPoints = studentConcepts(keyTerms(modelAnswer, 10), '', modelAnswer, 5);
       return { modelAnswer, keyPoints: keyPoints.length > 0 ? keyPoints : [modelAnswer.slice(0, 40)] };
     },

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { loadPrompt, type Attribution, type LanguageModel, type TextStream } from '../llm/index.js';
 import { SharedResults } from './shared-results.js';
 import { fence } from '../text/index.js';
+import type { ReplySource } from '../protocol/wire/tutor.js';
+import type { FoundPassages } from './hand/student-assistant.js';
 
 /**
  * The Main Q&A Agent and its helpers (seed 003, steps 5–7): a model answer written from the question and the
@@ -21,7 +23,14 @@ export const ModelAnswerSchema = z.object({
   modelAnswer: z.string().min(1).describe('질문에 대한 모범 답안'),
   keyPoints: z.array(z.string().min(1)).min(1).max(8).describe('답에 꼭 들어가야 할 핵심 요소'),
 });
-export type ModelAnswer = z.infer<typeof ModelAnswerSchema>;
+/** A model answer and the material passages it was written from (what a reply built on it cites). */
+export type ModelAnswer = z.infer<typeof ModelAnswerSchema> & { sources: ReplySource[] };
+
+/**
+ * Where the tutor finds the material's own text about a question: the Retriever, the chapter's passages first (the
+ * StudentAssistant's `retrieve`, which falls back to the chapter text when retrieval fails).
+ */
+export type PassageFinder = (request: { materialId: string; chapter: number; query: string }) => Promise<FoundPassages>;
 
 export const VerdictSchema = z.object({
   verdict: z.enum(['good', 'bad']).describe('good: 핵심을 이해함, bad: 틀렸거나 핵심이 빠짐'),
@@ -43,6 +52,8 @@ export interface QuestionContext {
   question: string;
   /** The chapter's lecture text as the student saw it (markers removed). */
   lecture: string;
+  /** Where the question was asked: the model answer is written from this material's passages about it. */
+  source?: { materialId: string; chapter: number };
   attribution?: Attribution;
   signal?: AbortSignal;
 }
@@ -56,12 +67,18 @@ export class QaTutor {
   private readonly modelAnswers = new SharedResults<ModelAnswer>();
   private readonly splits = new SharedResults<Subconcept[]>();
 
-  constructor(private readonly model: LanguageModel) {}
+  constructor(
+    private readonly model: LanguageModel,
+    private readonly findPassages?: PassageFinder,
+  ) {}
 
   modelAnswer(context: QuestionContext): Promise<ModelAnswer> {
-    const key = SharedResults.key(this.model.modelName('judge'), context.question, context.lecture);
+    const where = context.source ? `${context.source.materialId}#${context.source.chapter}` : '';
+    const key = SharedResults.key(this.model.modelName('judge'), context.question, context.lecture, where);
     // Not the caller's signal: one student leaving must not cancel the call the others wait on.
-    return this.modelAnswers.get(key, () => this.writeModelAnswer({ question: context.question, lecture: context.lecture }));
+    return this.modelAnswers.get(key, () =>
+      this.writeModelAnswer({ question: context.question, lecture: context.lecture, ...(context.source ? { source: context.source } : {}) }),
+    );
   }
 
   subconcepts(context: QuestionContext & { modelAnswer: string }): Promise<Subconcept[]> {
@@ -71,19 +88,31 @@ export class QaTutor {
     );
   }
 
+  /**
+   * The model answer is written from the material's own passages about the question (issue 13: retrieval is the one
+   * way agents find source text) beside the lecture the student heard; it cites the passages' chapters and pages.
+   */
   private async writeModelAnswer(context: QuestionContext): Promise<ModelAnswer> {
-    const input = { question: context.question, lecture: context.lecture };
+    const found: FoundPassages =
+      this.findPassages && context.source
+        ? await this.findPassages({ ...context.source, query: context.question })
+        : { texts: [], sources: [] };
+    const input = { question: context.question, lecture: context.lecture, passages: found.texts };
     const result = await this.model.generateObject({
       task: TUTOR_TASKS.modelAnswer,
       input,
-      prompt: prompt('tutor-model-answer').render({ lecture: fence('강의_내용', input.lecture), question: fence('질문', input.question) }),
+      prompt: prompt('tutor-model-answer').render({
+        lecture: fence('강의_내용', input.lecture),
+        passages: fence('자료_발췌', input.passages.length > 0 ? input.passages.join('\n\n---\n\n') : '(관련된 발췌가 없습니다)'),
+        question: fence('질문', input.question),
+      }),
       system: system(),
       schema: ModelAnswerSchema,
       role: 'judge',
       temperature: 0.2,
       ...extras(context),
     });
-    return result.object;
+    return { ...result.object, sources: found.sources };
   }
 
   async judge(context: QuestionContext & { modelAnswer: string; answer: string }): Promise<VerdictResult> {

@@ -371,6 +371,7 @@ export class SessionActor {
 
   private get tutoringHost(): TutoringHost {
     return {
+      materialId: this.deps.material.id,
       tutor: this.deps.tutor,
       view: this.view,
       outbox: this.outbox,

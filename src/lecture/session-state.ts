@@ -1,5 +1,5 @@
 import { pendingCheck, type HandDialogue } from './hand/hand-dialogue.js';
-import type { PublicPhase } from '../protocol/wire/tutor.js';
+import type { PublicPhase, ReplySource } from '../protocol/wire/tutor.js';
 import type { Subconcept } from './qa-tutor.js';
 
 /**
@@ -38,6 +38,8 @@ export type ActiveState =
       question: PendingQuestion;
       answer: string;
       modelAnswer?: string;
+      /** The material passages the model answer was written from (chapter and pages), cited by the supplement. */
+      modelAnswerSources?: ReplySource[];
       subconcepts?: Subconcept[];
       step: TutoringStep;
     };

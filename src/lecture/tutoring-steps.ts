@@ -3,6 +3,7 @@ import type { ReplyKind, TranscriptItem, TutorEvent } from '../protocol/wire/tut
 import type { Interrupts } from './interrupts.js';
 import type { SessionOutbox } from './session-outbox.js';
 import type { ReplyOptions } from './hand/hand-steps.js';
+import type { SourcedTextStream } from './hand/student-assistant.js';
 import type { LectureView } from './lecture-view.js';
 import type { QaTutor } from './qa-tutor.js';
 import { subquestionId, type SessionState } from './session-state.js';
@@ -11,13 +12,15 @@ export type Tutoring = Extract<SessionState, { kind: 'tutoring' }>;
 
 /** What the tutoring steps need from the session actor (its persistence and streaming, the lecture as shown). */
 export interface TutoringHost {
+  /** The material the session studies: the model answer is written from its passages. */
+  readonly materialId: string;
   readonly tutor: QaTutor;
   readonly view: LectureView;
   /** Saves states and sends events, in order. */
   readonly outbox: Pick<SessionOutbox, 'transition'>;
   /** Whether the step is still current; the options of its model calls. */
   readonly interrupts: Pick<Interrupts, 'isCurrent' | 'modelCall'>;
-  streamReply(kind: ReplyKind, epoch: number, open: () => TextStream, options: ReplyOptions): Promise<string | false>;
+  streamReply(kind: ReplyKind, epoch: number, open: () => TextStream | SourcedTextStream, options: ReplyOptions): Promise<string | false>;
 }
 
 /**
@@ -45,13 +48,18 @@ export function runTutoringStep(host: TutoringHost, state: Tutoring, epoch: numb
 async function judge(host: TutoringHost, state: Tutoring, epoch: number): Promise<boolean> {
   const lecture = await host.view.chapterLecture(state.chapter);
   const context = { question: state.question.text, lecture, ...host.interrupts.modelCall() };
-  const modelAnswer = state.modelAnswer ?? (await host.tutor.modelAnswer(context)).modelAnswer;
+  const written =
+    state.modelAnswer === undefined
+      ? await host.tutor.modelAnswer({ ...context, source: { materialId: host.materialId, chapter: state.chapter } })
+      : { modelAnswer: state.modelAnswer, sources: state.modelAnswerSources ?? [] };
+  const { modelAnswer } = written;
   if (!host.interrupts.isCurrent(epoch)) return false;
   const verdict = await host.tutor.judge({ ...context, modelAnswer, answer: state.answer });
   if (!host.interrupts.isCurrent(epoch)) return false;
   const at = await host.view.displayOffset(state);
+  const cited = written.sources.length > 0 ? { modelAnswerSources: written.sources } : {};
   host.outbox.transition(
-    { ...state, modelAnswer, step: verdict.verdict === 'good' ? { kind: 'supplement' } : { kind: 'splitting' } },
+    { ...state, modelAnswer, ...cited, step: verdict.verdict === 'good' ? { kind: 'supplement' } : { kind: 'splitting' } },
     [{ event: 'tutor:verdict', payload: { questionId: state.question.id, verdict: verdict.verdict, feedback: verdict.feedback } }],
     [{ type: 'verdict', ...at, questionId: state.question.id, verdict: verdict.verdict, feedback: verdict.feedback }],
   );
@@ -140,15 +148,17 @@ async function remedial(host: TutoringHost, state: Tutoring, index: number, answ
 
 async function supplement(host: TutoringHost, state: Tutoring, epoch: number): Promise<boolean> {
   const lecture = await host.view.chapterLecture(state.chapter);
-  const done = await tutorReply(host, 'supplement', state, epoch, () =>
-    host.tutor.supplement({
+  // The supplement states the model answer, so it cites the passages that answer was written from.
+  const done = await tutorReply(host, 'supplement', state, epoch, () => ({
+    ...host.tutor.supplement({
       question: state.question.text,
       lecture,
       modelAnswer: state.modelAnswer ?? '',
       answer: state.answer,
       ...host.interrupts.modelCall(),
     }),
-  );
+    sources: Promise.resolve(state.modelAnswerSources ?? []),
+  }));
   if (done === false) return false;
   host.outbox.transition({ kind: 'streaming', chapter: state.chapter, offset: state.question.end });
   return true;
@@ -160,7 +170,7 @@ function tutorReply(
   kind: ReplyKind,
   state: Tutoring,
   epoch: number,
-  open: () => TextStream,
+  open: () => TextStream | SourcedTextStream,
 ): Promise<string | false> {
   const step = state.step;
   if (step.kind !== 'supplement' && step.kind !== 'remedial') return Promise.resolve('');

@@ -29,6 +29,12 @@ export interface PassageQuery {
   chapter: number;
   query: string;
   signal?: AbortSignal | undefined;
+  /**
+   * `always`: the chapter's passages come first whether or not they share the question's terms as well as the best
+   * passage elsewhere — the tutor's rule, for a comprehension question the chapter asked right after teaching its
+   * concept (a later chapter that repeats the word more often must not answer it). Default `relevant` (rule 3).
+   */
+  chapterFirst?: 'relevant' | 'always' | undefined;
 }
 
 /** The passages for a question by the rule above: the chapter's first, then the material's. */
@@ -52,7 +58,7 @@ export async function chapterFirstPassages(retriever: Retriever, request: Passag
   const best = Math.max(0, ...whole.map((passage) => passage.lexical ?? 0), ...inChapter.map((passage) => passage.lexical ?? 0));
   if (best === 0) return capped(inChapter);
   const relevant = (passage: Passage) => (passage.lexical ?? 0) >= RELEVANT_SHARE * best;
-  const chapterHits = inChapter.filter(relevant);
+  const chapterHits = request.chapterFirst === 'always' ? inChapter : inChapter.filter(relevant);
   const elsewhere = whole.filter((passage) => passage.chapter !== request.chapter && relevant(passage) && !chapterHits.some((hit) => hit.chunkId === passage.chunkId));
   return capped([...chapterHits, ...elsewhere]);
 }

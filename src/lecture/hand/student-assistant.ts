@@ -7,7 +7,7 @@ import { fence } from '../../text/index.js';
 import { materialConcepts } from '../material-concepts.js';
 import { isAnswerSentence } from '../model-answer.js';
 import { questionFocus } from './assistant-cues.js';
-import { chapterFirstPassages, MAX_PASSAGE_CHARS, MAX_PASSAGES, sourcesOf } from './assistant-passages.js';
+import { chapterFirstPassages, MAX_PASSAGE_CHARS, MAX_PASSAGES, sourcesOf, type PassageQuery } from './assistant-passages.js';
 import { ASSISTANT_TASKS, ClassificationSchema, ControlSchema, type Classification, type ControlResult, type ExplainedPart, type HandSubconcept } from './assistant-schemas.js';
 
 /**
@@ -130,7 +130,7 @@ export class StudentAssistant {
    * outage, an index that cannot be built) the student's question is still answered: from the chapter's text,
    * without sources.
    */
-  async retrieve(request: { materialId: string; chapter: number; query: string; signal?: AbortSignal | undefined }): Promise<FoundPassages> {
+  async retrieve(request: PassageQuery): Promise<FoundPassages> {
     try {
       const passages = await chapterFirstPassages(this.retriever, request);
       return { texts: passages.map((passage) => passage.text), sources: sourcesOf(passages) };
