@@ -1,5 +1,6 @@
 import { handOfflineTasks, lectureOfflineTasks } from './lecture/index.js';
 import type { OfflineTasks } from './llm/index.js';
+import { mathOfflineTasks } from './math-problems/index.js';
 import { evalOfflineTasks, quizOfflineTasks } from './quiz/index.js';
 
 /**
@@ -11,4 +12,5 @@ export const offlineTasks: OfflineTasks = {
   ...handOfflineTasks,
   ...quizOfflineTasks,
   ...evalOfflineTasks,
+  ...mathOfflineTasks,
 };

@@ -1,0 +1,48 @@
+/**
+ * Math problems checked before use (issue 14 §2, seed 002): generation from a material's passages, deterministic
+ * checks with `mathEquivalent`, the AI judge with the server's pass rule, partial regeneration.
+ */
+export {
+  CHOICE_LETTERS,
+  MATH_CRITERIA,
+  MATH_PROBLEM_TYPES,
+  MathProblemType,
+  RawMathProblem,
+  type MathCriterion,
+  type MathJudgement,
+  type MathProblem,
+  type MathScores,
+} from './problem.js';
+export { checkProblem, keyedAnswer, type CheckOutcome } from './problem-checks.js';
+export {
+  DEFAULT_MATH_JUDGE_POLICY,
+  MATH_JUDGE_TASKS,
+  MATH_JUDGE_TEMPERATURE,
+  MathJudge,
+  NETWORK_PASS_SCORE,
+  SEED_THRESHOLD,
+  clampMathScore,
+  decideMathPass,
+  renderMathJudgePrompt,
+  type MathJudgeContext,
+  type MathJudgePolicy,
+  type MathThreshold,
+  type MathVerdictResult,
+} from './math-judge.js';
+export {
+  MATH_TASKS,
+  MATH_TEMPERATURE,
+  MAX_MATH_ATTEMPTS,
+  MAX_MATH_PROBLEMS,
+  MathGenerationError,
+  MathRequest,
+  generateMathProblems,
+  mathPlan,
+  planInstruction,
+  renderMathPrompt,
+  type GenerateMathOptions,
+  type MathGeneration,
+  type MathProgress,
+  type MathSlot,
+} from './problem-generator.js';
+export { explanationSteps, judgeMathOffline, mathOfflineTasks } from './math-offline.js';
