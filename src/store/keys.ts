@@ -105,6 +105,14 @@ export const keys = {
   materialLectures: (materialId: string) => key('material', materialId, 'lectures'),
   /** Rooms whose results hold student data (sorted set scored by the last results write): the retention purge's queue. */
   retentionRooms: () => key('retention', 'rooms'),
+  /** A background job (JSON: kind, owner, params, status, checkpoint, progress, result); RETENTION.jobMs after its last write. */
+  job: (id: string) => key('job', id),
+  /** The lease of the node running a job; expires when that node stops renewing it, so another node resumes the job. */
+  jobLease: (id: string) => key('job', id, 'lease'),
+  /** Set when a job's cancellation is asked for (string '1'); the node running it stops at its next check. TTL. */
+  jobCancel: (id: string) => key('job', id, 'cancel'),
+  /** Jobs not finished yet (sorted set of job ids scored by creation time): what every node's runner looks at; durable. */
+  activeJobs: () => key('jobs', 'active'),
   /** Lease of the one node running the retention purge. */
   retentionLease: () => key('retention', 'lease'),
   // single sign-on (OIDC)

@@ -17,6 +17,8 @@ export const RETENTION = {
   roomMs: 24 * 60 * 60_000,
   /** QUOTA: an account's model usage of one UTC day; kept a little past the day so the budget check never races it. */
   accountUsageMs: 2 * 24 * 60 * 60_000,
+  /** A background job's record (its result is stored by its kind, e.g. a problem set), after the last write. */
+  jobMs: 30 * 24 * 60 * 60_000,
 } as const;
 
 export interface DurableKey {
@@ -47,6 +49,7 @@ export const DURABLE_KEYS: readonly DurableKey[] = [
   { pattern: 'room:{id}:summary', what: "a quiz room's list entry (code, title, creation time, phase and players at the last results)" },
   { pattern: 'material:{id}:lectures', what: "the cache keys of a material's chapter lectures, so its deletion finds them" },
   { pattern: 'retention:rooms', what: 'rooms with results, by last write: the retention purge removes those older than RETENTION_DAYS' },
+  { pattern: 'jobs:active', what: 'the background jobs not finished yet, which every node resumes' },
   { pattern: 'account:{id}', what: 'an instructor account: email, role, status, password hash' },
   { pattern: 'account-email:{hash}', what: "a normalised email's reservation for its account" },
   { pattern: 'account-identity:{hash}', what: 'a single sign-on identity (issuer and subject) linked to an account' },

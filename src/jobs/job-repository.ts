@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Logger } from '../logger.js';
+import { keys, readJsonRecord, RETENTION, type Store } from '../store/index.js';
+
+/**
+ * Background jobs in the store: one JSON record per job, written only by the node holding the job's lease (so a
+ * read-modify-write never races another writer), and the durable set of unfinished jobs every node's runner reads.
+ * Cancellation is a separate flag key anyone may set; the running node reads it. A record lives RETENTION.jobMs
+ * after its last write; what a job produces that a user keeps is stored by the job's kind (e.g. a problem set).
+ */
+
+export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export const JobRecord = z.object({
+  jobId: z.string(),
+  kind: z.string(),
+  /** The account that started the job and owns what it makes. */
+  accountId: z.string(),
+  status: z.enum(JOB_STATUSES),
+  params: z.unknown(),
+  /** What the job's handler saved to resume from after a restart (null before its first save). */
+  checkpoint: z.unknown(),
+  /** The last progress the handler reported, for pages (its shape is the kind's). */
+  progress: z.unknown(),
+  result: z.unknown(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  /** How many times a node started running it (more than 1: it was resumed after a node stopped). */
+  runs: z.number().int().min(0),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type JobRecord = z.infer<typeof JobRecord>;
+
+/** A job as its owner sees it (pages and the `/jobs` namespace): the record without its checkpoint. */
+export type JobView = Omit<JobRecord, 'checkpoint'>;
+
+export const viewOf = ({ checkpoint: _checkpoint, ...view }: JobRecord): JobView => view;
+
+export class JobRepository {
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number = Date.now,
+    private readonly logger?: Logger,
+  ) {}
+
+  async create(kind: string, accountId: string, params: unknown): Promise<JobRecord> {
+    const at = this.now();
+    const job: JobRecord = {
+      jobId: randomUUID().replaceAll('-', ''),
+      kind,
+      accountId,
+      status: 'queued',
+      params,
+      checkpoint: null,
+      progress: null,
+      result: null,
+      error: null,
+      runs: 0,
+      createdAt: at,
+      updatedAt: at,
+    };
+    // The record first, then the active entry: a runner never finds an id without its record.
+    await this.write(job);
+    await this.store.zadd(keys.activeJobs(), at, job.jobId);
+    return job;
+  }
+
+  async get(jobId: string): Promise<JobRecord | null> {
+    if (!/^[0-9a-f]{32}$/.test(jobId)) return null;
+    return readJsonRecord(await this.store.get(keys.job(jobId)), JobRecord, { key: keys.job(jobId), logger: this.logger });
+  }
+
+  /** Writes the job as it is now (only the lease holder calls this). */
+  async write(job: JobRecord): Promise<JobRecord> {
+    const written = { ...job, updatedAt: this.now() };
+    await this.store.set(keys.job(job.jobId), JSON.stringify(written), { ttlMs: RETENTION.jobMs });
+    return written;
+  }
+
+  /** A finished job leaves the active set; its record stays until it expires. */
+  async finish(job: JobRecord): Promise<JobRecord> {
+    const written = await this.write(job);
+    await this.store.zrem(keys.activeJobs(), job.jobId);
+    await this.store.del(keys.jobCancel(job.jobId));
+    return written;
+  }
+
+  /** Unfinished job ids, oldest first (at most `limit`). */
+  async active(limit: number): Promise<string[]> {
+    return (await this.store.zrange(keys.activeJobs(), 0, limit - 1)).map((entry) => entry.member);
+  }
+
+  /** Drops an active entry whose record is gone (expired or deleted). */
+  async forget(jobId: string): Promise<void> {
+    await this.store.zrem(keys.activeJobs(), jobId);
+  }
+
+  async requestCancel(jobId: string): Promise<void> {
+    await this.store.set(keys.jobCancel(jobId), '1', { ttlMs: RETENTION.jobMs });
+  }
+
+  async cancelRequested(jobId: string): Promise<boolean> {
+    return this.store.exists(keys.jobCancel(jobId));
+  }
+}
