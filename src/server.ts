@@ -137,7 +137,7 @@ export function createServer(deps: ServerDeps): LecternServer {
   // Generating a quiz takes a JSON body, so this part of /api/materials is mounted after the parser.
   app.use(
     '/api/materials',
-    createMaterialQuizRouter({ quizzes: deps.quizzes, materials: deps.materials, retriever: deps.retrieval, ownership, access, model, logger, quotas: deps.quotas }),
+    createMaterialQuizRouter({ quizzes: deps.quizzes, materials: deps.materials, retriever: deps.retrieval, ownership, access, model, judge: deps.quizJudge, logger, quotas: deps.quotas }),
   );
 
   // What the pages need to know about this deployment (no secrets): the public address for join links and QR codes.

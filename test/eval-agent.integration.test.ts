@@ -185,14 +185,16 @@ describe.each(['memory', 'redis'] as const)('the EvalAgent with Gemini (%s store
   });
 
   it('EV1 EV6 ignores the model\'s is_passed and clamps its scores', async (context) => {
-    const { app, material } = await gemini(context, [reply([9, 10, 10], true), reply([12, -3, 30], true), reply([10, 10, 4], false)]);
+    const { app, material } = await gemini(context, [reply([9, 10, 10], true), reply([12, -3, 30], true), reply([10, 10, 4], false), reply([10, 7, 6], true), reply([10, 12, 2], false)]);
     const agent = new EvalAgent({ model: app.model, retriever: app.retrieval });
     const verdicts = [];
-    for (let round = 0; round < 3; round += 1) verdicts.push(await agent.judge(FOB, { materialId: material.id }));
+    for (let round = 0; round < 5; round += 1) verdicts.push(await agent.judge(FOB, { materialId: material.id }));
     expect(verdicts.map((verdict) => verdict.judged && [verdict.grounding, verdict.educational, verdict.insight, verdict.is_passed])).toEqual([
-      [9, 10, 10, false],
-      [10, 0, 10, false],
-      [10, 10, 4, true],
+      [9, 10, 10, false], // 29 of 30, grounding not full
+      [10, 0, 10, false], // clamped: 20 of 30
+      [10, 10, 4, true], // 24 of 30 exactly
+      [10, 7, 6, false], // 23 of 30
+      [10, 10, 2, false], // clamped 12 → 10: 22 of 30
     ]);
   });
 

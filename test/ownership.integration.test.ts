@@ -75,6 +75,7 @@ const CASES: Record<string, Case> = {
   'POST /api/quizzes': { kind: 'denied', call: (w) => ({ method: 'POST', path: '/api/quizzes', body: { title: '남의 반', items: sampleItems(1), classId: w.classId } }) },
   'GET /api/quizzes': { kind: 'list', path: '/api/quizzes' },
   'GET /api/quizzes/:id': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/quizzes/${w.quizId}` }) },
+  'POST /api/quizzes/:id/items/:itemId/keep': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/quizzes/${w.quizId}/items/0a1b2c3d/keep`, body: { kept: true } }) },
   'POST /api/materials/:id/quiz': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/materials/${w.materialId}/quiz`, body: {} }) },
   'POST /api/rooms': { kind: 'denied', call: (w) => ({ method: 'POST', path: '/api/rooms', body: { quizId: w.quizId } }) },
   'GET /api/rooms': { kind: 'list', path: '/api/rooms' },

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vit
 import type { Material } from '../src/materials/index.js';
 import { ErrorCode } from '../src/protocol/wire/error-codes.js';
 import { QuizItem, type Quiz } from '../src/protocol/quiz.js';
-import { generateQuiz } from '../src/quiz/quiz-agent.js';
+import { generateJudgedQuiz } from '../src/quiz/quiz-gate.js';
 import { keys } from '../src/store/keys.js';
 import { signUp } from './support/accounts.js';
 import { createClass, getJson, postJson, storeReady, type HttpReply } from './support/classroom-client.js';
@@ -230,9 +230,12 @@ describe('quiz authoring over HTTP', () => {
     expect(created.items.map((item) => item.difficulty)).toEqual(['easy', 'easy', 'medium', 'medium', 'hard']);
 
     const read = await getJson<Quiz>(`${app.url}/api/quizzes/${created.quizId}`, bearer(owner.instructorToken));
-    // What is stored is the quiz; how its passages were found (`generation`) is part of the answer only.
-    const { generation: _generation, ...stored } = created as Created & { generation?: unknown };
+    // What is stored is the quiz with its judge reports; how its passages were found (`generation`) and the gate's
+    // summary (`gate`) are part of the answer only.
+    const { generation: _generation, gate, ...stored } = created as Created & { generation?: unknown; gate?: unknown };
     expect(read.body).toEqual({ ...stored, classId: owner.classId });
+    expect(Object.keys(read.body.reviews ?? {}).sort()).toEqual(created.items.map((item) => item.quizId).sort());
+    expect(gate).toMatchObject({ passed: 5, total: 5 });
     const list = await getJson<{ quizzes: unknown[] }>(`${app.url}/api/quizzes`, bearer(owner.instructorToken));
     expect(list.body.quizzes).toEqual([{ quizId: created.quizId, classId: owner.classId, title: '기초 통계 퀴즈', itemCount: 5, createdAt: created.createdAt }]);
 
@@ -264,7 +267,8 @@ describe('quiz authoring over HTTP', () => {
     for (const quiz of [first, second]) {
       const read = await getJson<Quiz>(`${app.url}/api/quizzes/${quiz.quizId}`, bearer(owner.instructorToken));
       expect(read.body.seed).toBe(quiz.seed);
-      const again = await generateQuiz({ model: app.model, materials: app.materials, retriever: app.retrieval, materialId: material.id, seed: quiz.seed });
+      // The same seed through the same gate (the offline writer and judge are deterministic) gives the same quiz.
+      const again = await generateJudgedQuiz({ judge: app.quizJudge, model: app.model, materials: app.materials, retriever: app.retrieval, materialId: material.id, seed: quiz.seed });
       expect(withoutIds(again.items)).toEqual(withoutIds(read.body.items ?? []));
     }
   });
@@ -309,16 +313,26 @@ describe.each(['gemini', 'openai'] as const)('quiz generation with %s over HTTP'
     // The agent's retrieval query (the material's title) embedded once beforehand: the fake's script answers
     // requests in order, and the query vector is then cached, so the scripted replies all reach generation.
     await app.retrieval.retrieve({ materialId: material.id, query: material.title, k: 10 });
+    // So are the questions the EvalAgent gate retrieves the judged items' passages with.
+    for (const index of [1, 3, 4, 5, 6]) await app.retrieval.retrieve({ materialId: material.id, query: item(index, 'easy').question, k: 5 });
     fake.clearRequests();
 
+    const pass = { json: { grounding_score: 10, educational_score: 9, insight_score: 8, is_passed: true, feedback: '자료와 일치합니다.' } };
     fake.enqueue(
       { json: { items: [item(1, 'easy'), item(2, 'easy', ['평균', '분산', '평균', '편차']), item(3, 'medium'), item(4, 'medium'), item(5, 'hard')] } },
       { json: { items: [item(6, 'easy')] } },
+      pass,
+      pass,
+      pass,
+      pass,
+      pass,
     );
     const good = await postJson<Created>(`${app.url}/api/materials/${material.id}/quiz`, {}, bearer(owner.instructorToken));
     expect(good.status).toBe(201);
     expect(good.body.items?.map((entry) => entry.question)).toEqual(['1. 확률을 가중치로 한 평균은?', '6. 확률을 가중치로 한 평균은?', '3. 확률을 가중치로 한 평균은?', '4. 확률을 가중치로 한 평균은?', '5. 확률을 가중치로 한 평균은?']);
-    expect(fake.requests().map((request) => (request.body as { generationConfig?: { temperature?: number } }).generationConfig?.temperature)).toEqual([0.7, 0.7]);
+    // Two writing rounds, then the five judgements (issue 13 §3).
+    expect(fake.requests().map((request) => (request.body as { generationConfig?: { temperature?: number } }).generationConfig?.temperature)).toEqual([0.7, 0.7, 0.3, 0.3, 0.3, 0.3, 0.3]);
+    expect((good.body as Created & { gate?: unknown }).gate).toEqual({ passed: 5, total: 5, rounds: 1 });
 
     const broken = { json: { items: [1, 2, 3, 4, 5].map((index) => item(index + 10, 'easy', ['평균', '분산', '기댓값'])) } };
     fake.enqueue(broken, broken, broken);

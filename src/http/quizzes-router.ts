@@ -3,9 +3,11 @@ import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import type { LanguageModel } from '../llm/index.js';
 import { PageQuery } from '../protocol/page.js';
-import { CreateQuizBody, GenerateQuizBody, type Quiz } from '../protocol/quiz.js';
+import { CreateQuizBody, GenerateQuizBody, KeepItemBody, type Quiz } from '../protocol/quiz.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
+import { AppError } from '../errors.js';
 import { classNotFound, type OwnershipRepository } from '../ownership/index.js';
-import { generateQuiz, newQuizSeed, type QuizGeneration, type QuizMaterialSource, type QuizRepository } from '../quiz/index.js';
+import { gateSummary, generateJudgedQuiz, newQuizSeed, type EvalAgent, type JudgedQuiz, type QuizMaterialSource, type QuizRepository, type QuizSource } from '../quiz/index.js';
 import type { Retriever } from '../retrieval/index.js';
 import { materialNotFound, type Authorizer, type Grant } from './authorize.js';
 import type { Quotas } from '../quota/index.js';
@@ -21,9 +23,12 @@ import { parseOrThrow } from './validate.js';
  *   createdAt}], nextCursor}`, newest first: "내 퀴즈" for an account (one class's with `classId`), the class's for a
  *   class token; each entry's `classId` ('' outside any class) lets a page link the quiz to its class
  * - `GET /api/quizzes/:id` -> the quiz with its solutions (authorizeQuiz: another account's or unknown: 404)
+ * - `POST /api/quizzes/:id/items/:itemId/keep` (KeepItemBody `{kept}`) -> the instructor uses (or stops using) a
+ *   generated item that did not pass the EvalAgent gate; answers `{quizId, itemId, review}` (authorizeQuiz)
  * - `POST /api/materials/:id/quiz` (GenerateQuizBody `{chapter?, topic?, difficulty?, title?, classId?}`) -> the
- *   QuizAgent writes five items from ten retrieved passages, stored like an uploaded quiz; 201 with the same body as
- *   `POST /api/quizzes` plus `generation` (how the passages were found: query, filters, what was relaxed, passages)
+ *   QuizAgent writes five items from ten retrieved passages and every one goes through the EvalAgent gate
+ *   (quiz-gate.ts); stored like an uploaded quiz with the judge reports; 201 with the same body as `POST /api/quizzes`
+ *   plus `seed`, `reviews`, `gate {passed, total, rounds}` and `generation` (how the passages were found)
  * The credential is checked before the body, so an anonymous caller learns nothing about what a valid body looks like.
  */
 
@@ -37,6 +42,8 @@ export interface QuizzesRouterDeps {
 
 export interface MaterialQuizRouterDeps extends QuizzesRouterDeps {
   model: LanguageModel;
+  /** The EvalAgent gate every generated item passes before anyone sees it (seed 001 §3). */
+  judge: EvalAgent;
   retriever: Retriever;
   logger: Logger;
   /** Where generated quizzes get their seed (random unless a test fixes it). */
@@ -45,9 +52,20 @@ export interface MaterialQuizRouterDeps extends QuizzesRouterDeps {
 
 /** The body of a created quiz (the owner's view: solutions included, and a generated quiz's seed). */
 function created(quiz: Quiz) {
-  const { quizId, title, items, createdAt, materialId, seed } = quiz;
-  return { quizId, title, items, createdAt, ...(materialId === undefined ? {} : { materialId }), ...(seed === undefined ? {} : { seed }) };
+  const { quizId, title, items, createdAt, materialId, seed, reviews } = quiz;
+  return {
+    quizId,
+    title,
+    items,
+    createdAt,
+    ...(materialId === undefined ? {} : { materialId }),
+    ...(seed === undefined ? {} : { seed }),
+    ...(reviews === undefined ? {} : { reviews }),
+  };
 }
+
+const itemNotReviewed = () => new AppError(ErrorCode.NOT_FOUND, '검증 결과가 있는 문항이 아닙니다. 생성된 퀴즈의 문항만 고를 수 있습니다.', { status: 404 });
+const ITEM_ID = /^[0-9a-f]{8}$/;
 
 /**
  * The class a new quiz is for: the one asked (the account's own, or the token's own class), else the token's
@@ -112,6 +130,23 @@ export function createQuizzesRouter({ quizzes, materials, ownership, access, quo
     }),
   );
 
+  // Issue 13 §3: an item that never passed the gate is used only when its instructor keeps it (and can be un-kept).
+  router.post(
+    '/:id/items/:itemId/keep',
+    route(async (request, response) => {
+      const { quiz } = await access.authorizeQuiz(request, response, String(request.params.id));
+      const itemId = String(request.params.itemId);
+      if (!ITEM_ID.test(itemId)) {
+        throw new AppError(ErrorCode.INVALID_PAYLOAD, '문항 번호(itemId)는 16진수 8자리여야 합니다.', { status: 400 });
+      }
+      const { kept } = parseOrThrow(KeepItemBody, request.body ?? {});
+      if (quiz.reviews?.[itemId] === undefined || !quiz.items.some((item) => item.quizId === itemId)) throw itemNotReviewed();
+      const review = await quizzes.setKept(quiz.quizId, itemId, kept);
+      if (!review) throw itemNotReviewed();
+      response.json({ quizId: quiz.quizId, itemId, review });
+    }),
+  );
+
   return router;
 }
 
@@ -120,7 +155,7 @@ export function createQuizzesRouter({ quizzes, materials, ownership, access, quo
  * multipart uploads). Only `POST /:id/quiz` is answered here; everything else falls through. An account (or a class
  * instructor token) is required: an anonymous caller never starts a model call here.
  */
-export function createMaterialQuizRouter({ quizzes, materials, retriever, ownership, access, model, logger, quotas, newSeed = newQuizSeed }: MaterialQuizRouterDeps): Router {
+export function createMaterialQuizRouter({ quizzes, materials, retriever, ownership, access, model, judge, logger, quotas, newSeed = newQuizSeed }: MaterialQuizRouterDeps): Router {
   const router = Router();
   const log = logger.child({ component: 'quiz-agent' });
 
@@ -133,10 +168,12 @@ export function createMaterialQuizRouter({ quizzes, materials, retriever, owners
       const body = parseOrThrow(GenerateQuizBody, request.body ?? {});
       const classId = await quizClass(grant, body.classId, request, response, access);
       // Charged to the class's quiz quota and billed to the owner account (QUOTA: the daily model budget).
-      let generation: QuizGeneration | undefined;
+      let generation: JudgedQuiz | undefined;
       const quiz = await chargedToClass(quotas, classId, () =>
         runBilledTo(grant.accountId, async () => {
-          generation = await generateQuiz({
+          // Every item goes through the EvalAgent gate before the quiz is stored (issue 13 §3).
+          generation = await generateJudgedQuiz({
+            judge,
             model,
             materials,
             retriever,
@@ -149,12 +186,15 @@ export function createMaterialQuizRouter({ quizzes, materials, retriever, owners
             signal: abortedWith(response),
             logger: log,
           });
-          const { source, items, seed } = generation;
-          return quizzes.create(classId, { title: body.title ?? `${source.title} 퀴즈`.slice(0, 100), items, materialId: source.materialId }, { seed });
+          const { source, items, seed, reviews } = generation;
+          return quizzes.create(classId, { title: body.title ?? `${source.title} 퀴즈`.slice(0, 100), items, materialId: source.materialId }, { seed, reviews });
         }),
       );
       await ownership.setOwner('quiz', quiz.quizId, grant.accountId, quiz.createdAt);
-      response.status(201).json({ ...created(quiz), ...(generation ? { generation: generationReport(generation, body.topic) } : {}) });
+      response.status(201).json({
+        ...created(quiz),
+        ...(generation ? { gate: gateSummary(generation), generation: generationReport(generation.source, body.topic) } : {}),
+      });
     }),
   );
 
@@ -165,8 +205,8 @@ export function createMaterialQuizRouter({ quizzes, materials, retriever, owners
  * How the passages were found (seed 001 result metadata): the query, the filters asked and those left after
  * relaxing, what was relaxed, and the passages (without their text; each item's `sources` name the ones it used).
  */
-function generationReport(generation: QuizGeneration, topic: string | undefined) {
-  const { query, filters, applied, relaxed, passages } = generation.source.retrieval;
+function generationReport(source: QuizSource, topic: string | undefined) {
+  const { query, filters, applied, relaxed, passages } = source.retrieval;
   return {
     topic: topic ?? 'general',
     query,

@@ -126,6 +126,10 @@ export const GenerateQuizBody = z
   .strict();
 export type GenerateQuizBody = z.infer<typeof GenerateQuizBody>;
 
+/** `POST /api/quizzes/:id/items/:itemId/keep`: use (or stop using) a generated item that did not pass its judge. */
+export const KeepItemBody = z.object({ kept: z.boolean() }).strict();
+export type KeepItemBody = z.infer<typeof KeepItemBody>;
+
 // ---- rooms
 export const RoomOptions = z
   .object({

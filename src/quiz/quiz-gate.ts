@@ -1,7 +1,7 @@
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { ItemReview, ReviewAttempt } from '../protocol/wire/quiz.js';
 import type { QuizItem } from '../protocol/quiz.js';
-import { ModelError } from '../llm/index.js';
+import { AppError } from '../errors.js';
 import type { EvalAgent, EvalVerdict } from './eval-agent.js';
 import {
   difficultyPlan,
@@ -24,6 +24,9 @@ import { newQuizSeed } from './quiz-seed.js';
  */
 
 export const MAX_GATE_ROUNDS = 3;
+
+/** Failures of a rewrite after which the gate keeps the slots it has (see generateJudgedQuiz). */
+const REWRITE_ENDS_GATE = new Set<string>([ErrorCode.MODEL_OUTPUT_INVALID, ErrorCode.MODEL_UNAVAILABLE, ErrorCode.MODEL_TIMEOUT, ErrorCode.MODEL_BUDGET_EXCEEDED]);
 
 export interface JudgedQuizOptions extends GenerateQuizOptions {
   judge: EvalAgent;
@@ -84,8 +87,9 @@ interface Slot {
 
 /**
  * A generated quiz whose every item went through the EvalAgent (see the module comment). Errors are those of
- * generateQuiz for the first writing (404, 400, 502 MODEL_OUTPUT_INVALID); a rewrite that fails to produce valid
- * items ends the gate early with the slots' last versions, which stay failed.
+ * generateQuiz for the first writing (404, 400, 502 MODEL_OUTPUT_INVALID); a rewrite that fails (invalid output, the
+ * model unavailable or too slow, the account's daily budget spent) ends the gate early with the slots' last versions,
+ * which stay failed.
  */
 export async function generateJudgedQuiz(options: JudgedQuizOptions): Promise<JudgedQuiz> {
   const { judge, chapter, topic, difficulty, signal, logger } = options;
@@ -131,8 +135,10 @@ export async function generateJudgedQuiz(options: JudgedQuizOptions): Promise<Ju
         logger,
       });
     } catch (error) {
-      if (error instanceof ModelError && error.code === ErrorCode.MODEL_OUTPUT_INVALID) {
-        logger?.warn({ materialId: source.materialId, round: rounds }, 'quiz gate: the rewrite produced no valid items; failed items stay failed');
+      // The first writing succeeded: a rewrite the model cannot give (invalid output, an outage, the day's budget
+      // spent by the judgements) leaves the failed slots failed rather than losing the quiz. A closed tab still aborts.
+      if (signal?.aborted !== true && error instanceof AppError && REWRITE_ENDS_GATE.has(error.code)) {
+        logger?.warn({ materialId: source.materialId, round: rounds, code: error.code }, 'quiz gate: the rewrite failed; failed items stay failed');
         break;
       }
       throw error;
@@ -155,7 +161,7 @@ export async function generateJudgedQuiz(options: JudgedQuizOptions): Promise<Ju
     reviews[quizId] =
       slot.attempts.length > 0
         ? reviewOf(slot.attempts)
-        : reviewOf([{ round: 0, question: slot.item.question, judged: false, is_passed: false, feedback: 'not judged' }]);
+        : reviewOf([{ round: 0, question: slot.item.question, judged: false, is_passed: false, feedback: '검증을 받지 못했습니다.' }]);
   }
   const failed = Object.values(reviews).filter((review) => !review.is_passed).length;
   if (failed > 0) logger?.info({ materialId: source.materialId, rounds, failed }, 'quiz gate: items that never passed');

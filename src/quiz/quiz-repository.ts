@@ -4,6 +4,8 @@ import type { Page, PageRequest } from '../protocol/page.js';
 import { ItemReview, QuizItem, type CreateQuizBody, type Quiz } from '../protocol/quiz.js';
 import type { QuizSummary as WireQuizSummary } from '../protocol/wire/quiz.js';
 import type { Logger } from '../logger.js';
+import { AppError } from '../errors.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { keys, pageOfIndex, readJsonRecord, type Store } from '../store/index.js';
 import { QUIZ_SEED } from './quiz-seed.js';
 
@@ -21,6 +23,10 @@ import { QUIZ_SEED } from './quiz-seed.js';
 
 /** Quiz ids: 128 random bits as 32 hex characters (URL-safe, not guessable). */
 export const QUIZ_ID = /^[0-9a-f]{32}$/;
+
+/** The per-quiz edit lease: held for one read and one write; a crashed holder frees it after this. */
+const EDIT_LOCK_MS = 5_000;
+const EDIT_WAIT_MS = 3_000;
 
 const StoredQuiz = z.object({
   quizId: z.string().regex(QUIZ_ID),
@@ -94,6 +100,35 @@ export class QuizRepository {
       ...(seed === undefined ? {} : { seed }),
       ...(reviews === undefined ? {} : { reviews }),
     };
+  }
+
+  /**
+   * Marks a generated item the gate did not pass as kept by its instructor (or no longer kept), rewriting the stored
+   * quiz. Returns the updated review, or null when the quiz or the item's review does not exist. The rewrite holds a
+   * short per-quiz lease, so two instructors' tabs keeping two items at once do not lose one another's change.
+   */
+  async setKept(quizId: string, itemId: string, kept: boolean): Promise<ItemReview | null> {
+    const lock = keys.quizEditLock(quizId);
+    const owner = randomUUID();
+    const giveUpAt = Date.now() + EDIT_WAIT_MS;
+    let delay = 2;
+    while (!(await this.store.acquireLease(lock, owner, EDIT_LOCK_MS))) {
+      if (Date.now() > giveUpAt) throw new AppError(ErrorCode.INTERNAL, '퀴즈를 고치는 중입니다. 잠시 후 다시 시도해 주세요.', { status: 503, retryable: true });
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(delay * 2, 50);
+    }
+    try {
+      const quiz = await this.get(quizId);
+      const review = quiz?.reviews?.[itemId];
+      if (!quiz || review === undefined) return null;
+      const updated: ItemReview = { ...review, kept };
+      await this.store.set(keys.quiz(quizId), JSON.stringify({ ...quiz, reviews: { ...quiz.reviews, [itemId]: updated } }));
+      return updated;
+    } finally {
+      await this.store.releaseLease(lock, owner).catch((error: unknown) => {
+        this.logger?.warn({ err: error, quizId }, 'quiz edit lease release failed; it expires by itself');
+      });
+    }
   }
 
   /**

@@ -9,6 +9,7 @@ import { applyCommand, isTimed, type PhaseCommand, type PhaseRecord } from './ro
 import { buildResults } from './room-results.js';
 import { RoomRepository, ROOM_TTL_MS, type RoomMeta } from './room-repository.js';
 import { computeStandings, type RecordedAnswer, type Standings } from './scoring.js';
+import { usableItems } from './quiz-gate.js';
 
 export const HOST_TOKEN_TTL_MS = ROOM_TTL_MS;
 export const PLAYER_TOKEN_TTL_MS = ROOM_TTL_MS;
@@ -68,6 +69,12 @@ export class RoomService {
     if (!quiz || quiz.classId !== classId) {
       throw new AppError(ErrorCode.QUIZ_NOT_FOUND, '퀴즈를 찾을 수 없습니다.', { status: 404 });
     }
+    // Issue 13 §3: players only ever see generated items that passed the EvalAgent gate or that the instructor kept;
+    // question indices in the room are over these.
+    const items = usableItems(quiz.items, quiz.reviews);
+    if (items.length === 0) {
+      throw new AppError(ErrorCode.QUIZ_NOT_READY, '검증을 통과한 문항이 없습니다. 호스트 화면에서 사용할 문항을 고르세요.', { status: 409 });
+    }
     const roomId = randomUUID().replaceAll('-', '').slice(0, 20);
     const code = await this.reserveCode(roomId);
     const meta: RoomMeta = {
@@ -77,7 +84,7 @@ export class RoomService {
       code,
       title: quiz.title,
       options: body.options,
-      items: quiz.items,
+      items,
       createdAt: this.now(),
     };
     const lobby: PhaseRecord = { phase: 'lobby', v: 0 };

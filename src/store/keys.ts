@@ -63,6 +63,8 @@ export const keys = {
   quiz: (id: string) => key('quiz', id),
   /** A quiz's list entry (JSON: quizId, classId, title, itemCount, createdAt), written with the quiz; no TTL. */
   quizSummary: (id: string) => key('quiz', id, 'summary'),
+  /** A short lease held while a quiz's stored JSON is rewritten (an instructor keeping a failed item); TTL. */
+  quizEditLock: (id: string) => key('quiz', id, 'edit', 'lock'),
   /** The quizzes of a class (sorted set of quiz ids scored by creation time); no TTL. */
   classQuizzes: (classId: string) => key('class', classId, 'quizzes'),
   /** A live room (hash: `meta` JSON fixed at creation, `phase` JSON, `locked`); TTL. */

@@ -1,6 +1,7 @@
 // Quiz host, room setup: pick or make a quiz of one of the account's classes (GET /api/classes; the chosen class's
 // instructor token comes fresh from GET /api/classes/:id and is never stored) — from the class's quiz list, generated
 // by the AI from an uploaded material, or pasted as JSON — set the room options and open the room (POST /api/rooms).
+// A generated quiz's items are listed with the EvalAgent gate's verdicts (quiz-review.ts).
 // `?class=` and `?quiz=` preselect a class and one of its quizzes. The new room is remembered with its host token and
 // opened through the URL hash (see host.ts). This browser's earlier rooms are listed to re-open or forget.
 import type { Material } from '../../../src/materials/types.js';
@@ -12,6 +13,8 @@ import { createdLabel, rememberedItem } from '../../ui/remembered-list.js';
 import { actionButton } from '../../ui/screens.js';
 import { allClasses, openClass, type ClassSummary, type OpenedClass } from '../../net/classes.js';
 import { CURRENT_CLASS_KEY, hostedRooms } from '../../ui/stored-lists.js';
+import type { ItemReview } from '../../../src/protocol/wire/quiz.js';
+import { clearQuizReview, showQuizReview, type ReviewedQuiz } from './quiz-review.js';
 
 /** One quiz of `GET /api/quizzes`. */
 interface QuizListing {
@@ -127,10 +130,43 @@ async function loadQuizzes(selectId = quizSelect.value): Promise<void> {
   }
   if (quizzes.length === 0) {
     quizSelect.replaceChildren(element('option', { value: '', text: '아직 퀴즈가 없습니다. 아래에서 만들어 주세요.' }));
+    clearQuizReview();
     return;
   }
   quizSelect.replaceChildren(...quizzes.map((quiz) => element('option', { value: quiz.quizId, text: `${quiz.title} (${quiz.itemCount}문제)`, 'data-title': quiz.title })));
   if (quizzes.some((quiz) => quiz.quizId === selectId)) quizSelect.value = selectId;
+  await loadReview();
+}
+
+/** Which review request is the latest (a slower answer for a quiz no longer chosen is dropped). */
+let reviewRequest = 0;
+
+/** Shows the chosen quiz's gate verdicts (GET /api/quizzes/:id): a generated quiz's items, or nothing. */
+async function loadReview(): Promise<void> {
+  const entry = selectedClass();
+  const quizId = quizSelect.value;
+  const request = (reviewRequest += 1);
+  if (!entry || !quizId) {
+    clearQuizReview();
+    return;
+  }
+  try {
+    const quiz = await api<ReviewedQuiz>(`/api/quizzes/${encodeURIComponent(quizId)}`, { token: entry.instructorToken });
+    if (request === reviewRequest) showQuizReview(quiz, keepItem);
+  } catch (error) {
+    if (request !== reviewRequest) return;
+    clearQuizReview();
+    setQuizStatus(message(error), true);
+  }
+}
+
+/** "그래도 사용": keeps (or no longer keeps) a generated item that did not pass the gate. */
+async function keepItem(quizId: string, itemId: string, kept: boolean): Promise<ItemReview> {
+  const entry = selectedClass();
+  if (!entry) throw new Error('수업을 먼저 골라 주세요.');
+  const path = `/api/quizzes/${encodeURIComponent(quizId)}/items/${encodeURIComponent(itemId)}/keep`;
+  const { review } = await api<{ review: ItemReview }>(path, { method: 'POST', token: entry.instructorToken, body: { kept } });
+  return review;
 }
 
 let materials: Material[] = [];
@@ -193,11 +229,14 @@ classSelect.addEventListener('change', async () => {
   void loadMaterials();
 });
 materialSelect.addEventListener('change', renderChapters);
+quizSelect.addEventListener('change', () => void loadReview());
 
 interface CreatedQuiz {
   quizId: string;
   title: string;
   items: unknown[];
+  /** A generated quiz: how many items passed the EvalAgent gate. */
+  gate?: { passed: number; total: number };
 }
 
 generateButton.addEventListener('click', async () => {
@@ -213,8 +252,10 @@ generateButton.addEventListener('click', async () => {
     setQuizStatus('AI가 문제를 만들고 있습니다…');
     try {
       const quiz = await api<CreatedQuiz>(`/api/materials/${encodeURIComponent(materialId)}/quiz`, { method: 'POST', token: entry.instructorToken, body });
+      // Selecting the new quiz lists its items with the judge's verdicts.
       await loadQuizzes(quiz.quizId);
-      setQuizStatus(`"${quiz.title}" 퀴즈를 만들었습니다 (${quiz.items.length}문제).`);
+      const gate = quiz.gate ? ` AI 검증 통과 ${quiz.gate.passed}/${quiz.gate.total}문항.` : '';
+      setQuizStatus(`"${quiz.title}" 퀴즈를 만들었습니다 (${quiz.items.length}문제).${gate}`);
       generateBox.open = false;
     } catch (error) {
       setQuizStatus(message(error), true);

@@ -45,6 +45,8 @@ export const ErrorCode = {
   NOT_ON_ROSTER: 'NOT_ON_ROSTER',
   // quizzes and live rooms
   QUIZ_NOT_FOUND: 'QUIZ_NOT_FOUND',
+  /** A room of a generated quiz none of whose items passed the EvalAgent gate or was kept by its instructor (409). */
+  QUIZ_NOT_READY: 'QUIZ_NOT_READY',
   ROOM_NOT_FOUND: 'ROOM_NOT_FOUND',
   ROOM_LOCKED: 'ROOM_LOCKED',
   ROOM_FULL: 'ROOM_FULL',

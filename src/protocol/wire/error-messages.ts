@@ -39,6 +39,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   CLASS_CLOSED: '이미 끝난 수업입니다. 선생님께 새 참여 코드를 받아 주세요.',
   NOT_ON_ROSTER: '이 수업의 명단에 없는 이름입니다. 명단에서 자기 이름을 골라 주세요.',
   QUIZ_NOT_FOUND: '퀴즈를 찾을 수 없습니다.',
+  QUIZ_NOT_READY: '검증을 통과한 문항이 없습니다. 호스트 화면에서 사용할 문항을 고르세요.',
   ROOM_NOT_FOUND: '퀴즈 방을 찾을 수 없습니다.',
   ROOM_LOCKED: '방이 잠겨 있어 들어갈 수 없습니다.',
   ROOM_FULL: '방이 가득 찼습니다.',
