@@ -150,7 +150,7 @@ describe.each(['memory', 'redis'] as const)('seed 001 self-study API (%s store)'
     expect([same.response.grounding_score, same.response.feedback]).toEqual([raw.review.grounding, raw.review.feedback]);
   });
 
-  it('SS4 another account’s item is 404 like a missing one; anonymous callers are 401 before any model call; another’s material 404', async (context) => {
+  it('SS4 another account’s item is 404 like a missing one; anonymous callers are 401 before the body is read; another’s material 404', async (context) => {
     const world = await boot(store, context);
     const quiz = await started(world, world.teacher.bearer, { chapter: 0 });
     const quizId = quiz.response[0]!.quiz_id;
@@ -174,6 +174,8 @@ describe.each(['memory', 'redis'] as const)('seed 001 self-study API (%s store)'
       const anonymous = await post(world, path, body);
       expect([path, anonymous.status, anonymous.body.error.code]).toEqual([path, 401, 'UNAUTHORIZED']);
       expect(anonymous.body.error.message).toMatch(/로그인/);
+      // The credential is checked first: a broken body from nobody is still 401, never a hint about the schema.
+      expect((await post(world, path, { nonsense: true })).status).toBe(401);
     }
   });
 
