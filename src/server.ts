@@ -4,7 +4,7 @@ import express, { type Express } from 'express';
 import type { Server as SocketServer, ServerOptions } from 'socket.io';
 import type { Config } from './config.js';
 import { ErrorCode } from './protocol/wire/error-codes.js';
-import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAuthRouter, createClassesRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQuizzesRouter, createRateLimits, createRoomsRouter, createSessionsRouter, errorMiddleware, joinAttemptGuard, JoinAttempts, type OidcAccounts, securityHeaders, webSessionStarter } from './http/index.js';
+import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAuthRouter, createClassesRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQuizzesRouter, createRateLimits, createRoomsRouter, createSeedQuizRouter, createSessionsRouter, errorMiddleware, joinAttemptGuard, JoinAttempts, type OidcAccounts, securityHeaders, webSessionStarter } from './http/index.js';
 import type { LanguageModel } from './llm/index.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -16,7 +16,7 @@ import type { Retriever } from './retrieval/index.js';
 import type { LectureService } from './lecture/index.js';
 import type { AccountService, OidcSignIn, TokenSigner } from './auth/index.js';
 import type { ClassMonitor, ClassService } from './classroom/index.js';
-import type { EvalAgent, QuizRepository, RoomRuntime, RoomService } from './quiz/index.js';
+import { SelfStudy, type EvalAgent, type QuizRepository, type RoomRuntime, type RoomService } from './quiz/index.js';
 import type { DataLifecycle } from './data/index.js';
 import type { CredentialChecks, OwnershipRepository } from './ownership/index.js';
 import type { Quotas } from './quota/index.js';
@@ -138,6 +138,26 @@ export function createServer(deps: ServerDeps): LecternServer {
   app.use(
     '/api/materials',
     createMaterialQuizRouter({ quizzes: deps.quizzes, materials: deps.materials, retriever: deps.retrieval, ownership, access, model, judge: deps.quizJudge, logger, quotas: deps.quotas }),
+  );
+
+  // Seed 001's self-study API (issue 13 §4): items judged by the EvalAgent gate, kept in the store with a TTL; a class
+  // student's first answers reach the class monitor.
+  const selfStudy = new SelfStudy({
+    store,
+    model,
+    materials: deps.materials,
+    retriever: deps.retrieval,
+    judge: deps.quizJudge,
+    logger: logger.child({ component: 'self-study' }),
+    observer: {
+      answered: async (scope, outcome) => {
+        if (scope.kind === 'student') await deps.monitor.selfQuizAnswered(scope.classId, scope.sessionId, outcome.correct);
+      },
+    },
+  });
+  app.use(
+    '/api/quiz',
+    createSeedQuizRouter({ selfStudy, access, signer: deps.signer, sessionProfile: (sessionId) => deps.data.sessionProfile(sessionId) }),
   );
 
   // What the pages need to know about this deployment (no secrets): the public address for join links and QR codes.

@@ -7,6 +7,7 @@ import { connectInstructor, handshakeOutcome, joinClass, type JoinedStudent } fr
 import { madePdf, uploadPdf } from './support/data-flow.js';
 import { call, type CallReply } from './support/http-call.js';
 import { samplePdfBytes } from './support/lecture-client.js';
+import { keys } from '../src/store/index.js';
 import { joinRoom, openHost, sampleItems, type JoinedPlayer } from './support/quiz-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -33,6 +34,8 @@ interface World {
   hostToken: string;
   student: JoinedStudent;
   player: JoinedPlayer;
+  /** A self-study item A started (seed 001's API): only A may answer or evaluate it. */
+  selfQuizId: string;
   /** B's own class, quiz and room (their tokens are B's "tokens" for the socket cases). */
   bClassToken: string;
   bHostToken: string;
@@ -77,6 +80,9 @@ const CASES: Record<string, Case> = {
   'GET /api/quizzes/:id': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/quizzes/${w.quizId}` }) },
   'POST /api/quizzes/:id/items/:itemId/keep': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/quizzes/${w.quizId}/items/0a1b2c3d/keep`, body: { kept: true } }) },
   'POST /api/materials/:id/quiz': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/materials/${w.materialId}/quiz`, body: {} }) },
+  'POST /api/quiz/start': { kind: 'denied', call: (w) => ({ method: 'POST', path: '/api/quiz/start', body: { topic: 'general', materialId: w.materialId } }) },
+  'POST /api/quiz/answer': { kind: 'denied', call: (w) => ({ method: 'POST', path: '/api/quiz/answer', body: { quiz_id: w.selfQuizId, answer: 0 } }) },
+  'POST /api/quiz/evaluate': { kind: 'denied', call: (w) => ({ method: 'POST', path: '/api/quiz/evaluate', body: { quiz_id: w.selfQuizId, topic: 'general' } }) },
   'POST /api/rooms': { kind: 'denied', call: (w) => ({ method: 'POST', path: '/api/rooms', body: { quizId: w.quizId } }) },
   'GET /api/rooms': { kind: 'list', path: '/api/rooms' },
   'GET /api/rooms/:id/results': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/rooms/${w.roomId}/results` }) },
@@ -152,6 +158,9 @@ beforeAll(async () => {
   expect(room.status).toBe(201);
   const student = await joinClass(app, created.body.code, '민지');
   const player = await joinRoom(app.url, room.body.code, '지호');
+  // A self-study item of A's (seed 001's API), on A's material.
+  const selfQuiz = await call(`${app.url}/api/quiz/start`, 'POST', { headers: a.bearer, body: { topic: 'general', materialId: material.id } });
+  expect(selfQuiz.status, JSON.stringify(selfQuiz.body)).toBe(200);
   const bClass = await call(`${app.url}/api/classes`, 'POST', { headers: b.bearer, body: { name: 'B의 반' } });
   const bQuiz = await call(`${app.url}/api/quizzes`, 'POST', { headers: b.bearer, body: { title: 'B의 퀴즈', items: sampleItems(1), classId: bClass.body.classId } });
   const bRoom = await call(`${app.url}/api/rooms`, 'POST', { headers: b.bearer, body: { quizId: bQuiz.body.quizId } });
@@ -169,6 +178,7 @@ beforeAll(async () => {
     hostToken: room.body.hostToken,
     student,
     player,
+    selfQuizId: String(selfQuiz.body.response[0].quiz_id),
     bClassToken: bClass.body.instructorToken,
     bHostToken: bRoom.body.hostToken,
   };
@@ -187,6 +197,9 @@ async function expectWorldIntact(): Promise<void> {
   expect((await call(`${app.url}/api/quizzes/${world.quizId}`, 'GET', as)).status).toBe(200);
   expect((await call(`${app.url}/api/rooms/${world.roomId}/results`, 'GET', as)).status).toBe(200);
   expect((await call(`${app.url}/api/auth/me`, 'GET', as)).status).toBe(200);
+  // A's self-study item is unanswered: B's attempts recorded nothing.
+  expect(await app.store.hget(keys.selfQuizItem(world.selfQuizId), 'record')).not.toBeNull();
+  expect(await app.store.hget(keys.selfQuizItem(world.selfQuizId), 'answer')).toBeNull();
 }
 
 const denied = (reply: CallReply) => reply.status === 403 || reply.status === 404;

@@ -22,6 +22,7 @@ import type { Outcome } from './classroom/answer-form.js';
 import { LectureView } from './classroom/lecture-view.js';
 import { showProgress } from './classroom/progress.js';
 import { hideSetup, showSetup, wireSetup } from './classroom/setup.js';
+import { SelfQuizPanel } from './classroom/self-quiz.js';
 import { SessionErrorBox } from './classroom/session-error.js';
 import { forgetSession, loadSession, saveSession, type StoredSession } from './classroom/stored-session.js';
 
@@ -47,7 +48,12 @@ const lecture = $('lecture');
 const raiseButton = $<HTMLButtonElement>('raise-hand');
 const handPaused = $('hand-paused');
 
-const view = new LectureView(lecture, { onAnswer: submitAnswer });
+// 혼자 퀴즈 풀기 (issue 13 §4): for a class student, once a chapter ends (the API needs a class session).
+const selfQuiz = new SelfQuizPanel($('self-quiz'), () => (session?.classId ? { token: session.token, materialId: session.material.id } : null));
+const view = new LectureView(lecture, {
+  onAnswer: submitAnswer,
+  chapterFooter: (index, label) => (session?.classId ? selfQuiz.button(index, label) : null),
+});
 const hand = new HandPanel({
   view,
   onAsk: (text) => outcome('hand:ask', { text }),
@@ -83,6 +89,7 @@ function enterClassroom(next: StoredSession): void {
   materialTitle.textContent = next.material.title;
   showSessionInfo();
   view.clear();
+  selfQuiz.close();
   hand.reset();
   clearAnnouncements();
   view.setMaterial(next.material);

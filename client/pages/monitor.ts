@@ -296,6 +296,7 @@ function connect(entry: OpenedClass): void {
     roster.patch(sessionId, { chapter, percent, state, ...(state !== 'remediation' ? { remediation: null } : {}) });
   });
   live.on('student:answered', ({ sessionId, verdict, badStreak }) => roster.patch(sessionId, { lastVerdict: verdict, badStreak }));
+  live.on('student:self-quiz', ({ sessionId, answered, correct }) => roster.patch(sessionId, { selfQuiz: { answered, correct } }));
   live.on('student:remediation', ({ sessionId, concept, index, total }) => roster.patch(sessionId, { remediation: { concept, index, total } }));
   live.on('hand:raised', ({ sessionId, question, raisedAt }) => {
     const previous = roster.get(sessionId)?.hand;

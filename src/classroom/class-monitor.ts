@@ -124,6 +124,15 @@ export class ClassMonitor implements ActivityObserver {
     this.port?.toInstructors(classId, 'quiz:room', { ...room, at: Date.now() });
   }
 
+  /**
+   * A student of the class answered a self-study item for the first time (issue 13 §4): counted on the roster and
+   * sent to the class's instructors as `student:self-quiz`. A session not on the roster is ignored.
+   */
+  async selfQuizAnswered(classId: string, sessionId: string, correct: boolean): Promise<void> {
+    const score = await this.options.repository.countSelfQuiz(classId, sessionId, correct);
+    if (score) this.port?.toInstructors(classId, 'student:self-quiz', { sessionId, ...score });
+  }
+
   announce(classId: string, text: string): { at: number } {
     const at = this.now();
     this.port?.toStudents(classId, 'class:announcement', { text, at });

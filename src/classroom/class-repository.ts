@@ -1,4 +1,4 @@
-import type { RosterEntry } from '../protocol/classroom.js';
+import type { RosterEntry, SelfQuizScore } from '../protocol/classroom.js';
 import { PAGE_LIMIT_MAX, type Page, type PageRequest } from '../protocol/page.js';
 import { RETENTION, SINGLE_NODE, keys, pageOfIndex, type NodeLiveness, type Store } from '../store/index.js';
 
@@ -209,6 +209,19 @@ export class ClassRepository {
     await this.store.hdel(keys.classStudent(classId, sessionId), 'handRaisedAt', 'handQuestion', 'handAcknowledged', 'handAnswered');
   }
 
+  /**
+   * Counts one first answer to a self-study item (issue 13 §4) on the student's roster entry: HINCRBY, so answers
+   * handled by several nodes at once all count. Null when the session is not on the class's roster.
+   */
+  async countSelfQuiz(classId: string, sessionId: string, correct: boolean): Promise<SelfQuizScore | null> {
+    if (!(await this.isStudent(classId, sessionId))) return null;
+    const entryKey = keys.classStudent(classId, sessionId);
+    // The correct count first: a reader never sees more right answers than answers.
+    const right = await this.store.hincrby(entryKey, 'selfQuizCorrect', correct ? 1 : 0, this.ttl);
+    const answered = await this.store.hincrby(entryKey, 'selfQuizAnswered', 1, this.ttl);
+    return { answered, correct: right };
+  }
+
   /** Counts the student's sockets on this node; returns the new count. Refreshes the entry's TTL. */
   async addSockets(classId: string, sessionId: string, by: 1 | -1): Promise<number> {
     const entryKey = keys.classStudent(classId, sessionId);
@@ -239,5 +252,8 @@ function toEntry(sessionId: string, fields: Record<string, string>, connected: b
             acknowledged: fields.handAcknowledged === '1',
             answered: fields.handAnswered === '1',
           },
+    ...(fields.selfQuizAnswered === undefined
+      ? {}
+      : { selfQuiz: { answered: Number(fields.selfQuizAnswered), correct: Number(fields.selfQuizCorrect ?? 0) } }),
   };
 }

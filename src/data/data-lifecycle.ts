@@ -9,7 +9,7 @@ import type { QuotaReleases } from './quota-releases.js';
 import { RetentionPurge } from './retention-purge.js';
 import { RoomDeletion, safeJson } from './room-deletion.js';
 
-const SessionProfile = z.object({ materialId: z.string() });
+const SessionProfile = z.object({ materialId: z.string(), classId: z.string().optional(), billTo: z.string().optional() });
 
 export interface DataLifecycleOptions {
   store: Store;
@@ -55,6 +55,13 @@ export class DataLifecycle {
     return this.options.store.hget(keys.classRecord(classId), 'materialId');
   }
   /** The material a tutoring session studies; null when there is no such session (authorizeMaterialRead). */
+  /** A tutoring session's material, class and paying account (the self-study API's student scope); null: no such session. */
+  async sessionProfile(sessionId: string): Promise<{ materialId: string; classId?: string | undefined; billTo?: string | undefined } | null> {
+    const raw = await this.options.store.hget(keys.session(sessionId), 'profile');
+    if (raw === null) return null;
+    const parsed = SessionProfile.safeParse(safeJson(raw));
+    return parsed.success ? parsed.data : null;
+  }
   async sessionMaterial(sessionId: string): Promise<string | null> {
     const raw = await this.options.store.hget(keys.session(sessionId), 'profile');
     if (raw === null) return null;

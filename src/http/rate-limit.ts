@@ -69,6 +69,6 @@ export function createRateLimits(deps: RateLimitDeps): Router {
     limiter('generation-address', limits.strictWindowMs, limits.generationMax, 'address'),
     limiter('generation-account', limits.strictWindowMs, limits.generationMax, 'account'),
   ];
-  router.post(['/materials', '/materials/:id/quiz'], ...generation);
+  router.post(['/materials', '/materials/:id/quiz', '/quiz/start', '/quiz/evaluate'], ...generation);
   return router;
 }

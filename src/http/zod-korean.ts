@@ -49,6 +49,9 @@ const FIELD_NAMES: Record<string, string> = {
   message: '메시지',
   email: '이메일',
   password: '비밀번호',
+  // seed 001's self-study API (snake_case, as the seed names them)
+  topic: '주제',
+  quiz_id: '퀴즈 문항',
 };
 
 const HANGUL = /[\uac00-\ud7a3]/u;

@@ -39,3 +39,13 @@ export type { HostMember, PlayerMember, RoomMember } from './room-member.js';
 export { RoomRuntime } from './room-runtime.js';
 export { RoomService } from './room-service.js';
 export type { RoomListEntry } from './room-repository.js';
+export {
+  SELF_QUIZ_TTL_MS,
+  SelfStudy,
+  type AnswerOutcome,
+  type SelfStudyObserver,
+  type SelfStudyOptions,
+  type SelfStudyScope,
+  type SelfStudyVerdict,
+  type ServedItem,
+} from './self-study.js';

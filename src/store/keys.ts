@@ -67,6 +67,12 @@ export const keys = {
   quizEditLock: (id: string) => key('quiz', id, 'edit', 'lock'),
   /** The quizzes of a class (sorted set of quiz ids scored by creation time); no TTL. */
   classQuizzes: (classId: string) => key('class', classId, 'quizzes'),
+  /**
+   * One served self-study item of seed 001's API (hash: `record` JSON — item with solution, material, caller scope,
+   * gate review — created with HSETNX so a colliding 8-hex id never overwrites; `answer` JSON, HSETNX: the first
+   * answer is the recorded one; `eval:{topic}` JSON, the EvalAgent's verdict for that topic); TTL 24 h, set with each write.
+   */
+  selfQuizItem: (quizId: string) => key('self-quiz', quizId),
   /** A live room (hash: `meta` JSON fixed at creation, `phase` JSON, `locked`); TTL. */
   room: (id: string) => key('room', id),
   /** Room code -> room id, reserved with SET NX; TTL like the room. */

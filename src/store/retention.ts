@@ -15,6 +15,8 @@ export const RETENTION = {
   rosterMs: 30 * 24 * 60 * 60_000,
   /** A live quiz room's state (room hash, code, players, presence, answers, events) and its token usage. */
   roomMs: 24 * 60 * 60_000,
+  /** A served self-study item of seed 001's API (item, solution, the first answer), after its last write. */
+  selfQuizMs: 24 * 60 * 60_000,
   /** QUOTA: an account's model usage of one UTC day; kept a little past the day so the budget check never races it. */
   accountUsageMs: 2 * 24 * 60 * 60_000,
   /** A background job's record (its result is stored by its kind, e.g. a problem set), after the last write. */

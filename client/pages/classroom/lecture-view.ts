@@ -77,7 +77,11 @@ export class LectureView {
 
   constructor(
     private readonly root: HTMLElement,
-    private readonly handlers: { onAnswer(questionId: string, text: string): Promise<Outcome> },
+    private readonly handlers: {
+      onAnswer(questionId: string, text: string): Promise<Outcome>;
+      /** A chapter became complete (live or in a snapshot): what goes at the end of its section (e.g. 혼자 퀴즈 풀기). */
+      chapterFooter?(index: number, label: string): Node | null;
+    },
   ) {}
 
   setMaterial(material: MaterialOutline): void {
@@ -125,6 +129,10 @@ export class LectureView {
   chapterEnd(index: number): void {
     const entry = this.chapters.get(index);
     if (!entry) return;
+    if (!entry.complete) {
+      const footer = this.handlers.chapterFooter?.(index, `${this.chapterNumber(index)}장`);
+      if (footer) entry.section.append(element('div', { className: 'chapter-foot' }, footer));
+    }
     entry.complete = true;
     entry.section.dataset.state = 'complete';
   }

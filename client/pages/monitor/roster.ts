@@ -25,7 +25,7 @@ export type Student = RosterEntry & {
   resolved?: { kind: HandKind | 'cancelled'; at: number; question: string | null };
 };
 
-type CardParts = Record<'dot' | 'name' | 'hand' | 'fill' | 'bar' | 'progress' | 'state' | 'verdict' | 'struggling' | 'remediation', HTMLElement>;
+type CardParts = Record<'dot' | 'name' | 'hand' | 'fill' | 'bar' | 'progress' | 'state' | 'verdict' | 'struggling' | 'remediation' | 'selfQuiz', HTMLElement>;
 type QueueParts = {
   name: HTMLElement;
   time: HTMLElement;
@@ -160,7 +160,10 @@ export class Roster {
   private updateCard(sessionId: string, entry: Student): void {
     const card = this.cards.get(sessionId);
     if (!card) return;
-    const { dot, name, hand, fill, bar, progress, state, verdict, struggling, remediation } = card.parts;
+    const { dot, name, hand, fill, bar, progress, state, verdict, struggling, remediation, selfQuiz } = card.parts;
+    // 혼자 퀴즈 풀기 (issue 13 §4): the student's self-study score, first answers only.
+    selfQuiz.hidden = !entry.selfQuiz;
+    selfQuiz.textContent = entry.selfQuiz ? `혼자 퀴즈 ${entry.selfQuiz.correct}/${entry.selfQuiz.answered} 정답` : '';
     const isStruggling = entry.badStreak >= STRUGGLING_STREAK;
     const node = card.node;
     node.dataset.connected = String(entry.connected);
@@ -300,15 +303,16 @@ function studentCard(sessionId: string, onOpen: (sessionId: string, nickname: st
   const verdict = element('span', { className: 'badge', 'data-testid': 'student-verdict' });
   const struggling = element('span', { className: 'badge struggling', 'data-testid': 'struggling', text: '도움 필요' });
   const remediation = element('p', { className: 'student-note muted', 'data-testid': 'student-remediation' });
+  const selfQuiz = element('span', { className: 'badge', 'data-testid': 'student-self-quiz', hidden: true });
   const open = element('button', { type: 'button', className: 'secondary small student-open', 'data-testid': 'student-open', text: '기록 보기' });
   open.addEventListener('click', () => onOpen(sessionId, name.textContent ?? ''));
   node.append(
     element('div', { className: 'student-head' }, dot, name, hand),
     bar,
     progress,
-    element('div', { className: 'student-badges' }, state, verdict, struggling),
+    element('div', { className: 'student-badges' }, state, verdict, struggling, selfQuiz),
     remediation,
     open,
   );
-  return { node, parts: { dot, name, hand, fill, bar, progress, state, verdict, struggling, remediation } };
+  return { node, parts: { dot, name, hand, fill, bar, progress, state, verdict, struggling, remediation, selfQuiz } };
 }

@@ -110,6 +110,14 @@ export interface RosterEntry {
   badStreak: number;
   /** `answered`: an instructor replied to this hand (`hand:reply`). */
   hand: { raisedAt: number; question: string | null; acknowledged: boolean; answered: boolean } | null;
+  /** Issue 13 §4: the student's self-study quiz (혼자 퀴즈 풀기), first answers only; absent until one is answered. */
+  selfQuiz?: SelfQuizScore;
+}
+
+/** Self-study items a student answered (first answers) and how many of those were right. */
+export interface SelfQuizScore {
+  answered: number;
+  correct: number;
 }
 
 export interface MonitorServerEvents {
@@ -120,6 +128,8 @@ export interface MonitorServerEvents {
   'student:progress': { sessionId: string; chapter: number; percent: number; state: string };
   'student:answered': { sessionId: string; questionId: string; verdict: 'good' | 'bad'; badStreak: number };
   'student:remediation': { sessionId: string; concept: string; index: number; total: number };
+  /** The student answered a self-study item for the first time (issue 13 §4): their running self-study score. */
+  'student:self-quiz': { sessionId: string } & SelfQuizScore;
   'hand:raised': { sessionId: string; question?: string; raisedAt: number };
   'hand:resolved': { sessionId: string; kind: HandKind | 'cancelled' };
   /** An instructor (any tab of the class) acknowledged the student's raised hand. */

@@ -99,6 +99,11 @@ export const ErrorCode = {
   QUOTA_EXCEEDED: 'QUOTA_EXCEEDED',
   /** The account's model budget for today (UTC) is spent (MODEL_DAILY_TOKENS): nothing new is generated until tomorrow. */
   MODEL_BUDGET_EXCEEDED: 'MODEL_BUDGET_EXCEEDED',
+  // self-study quiz (issue 13 §4, seed 001's /api/quiz/*)
+  /** No generated item passed the EvalAgent gate: nothing is served (502; try again, or another topic or chapter). */
+  QUIZ_GATE_FAILED: 'QUIZ_GATE_FAILED',
+  /** `/api/quiz/evaluate`: the EvalAgent could give no verdict (a failed or timed-out judgement is never a score). */
+  QUIZ_NOT_JUDGED: 'QUIZ_NOT_JUDGED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -74,4 +74,6 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   RESET_INVALID: '비밀번호 재설정 링크가 올바르지 않거나 만료되었습니다.',
   QUOTA_EXCEEDED: '계정에 허용된 한도를 모두 사용했습니다. 필요 없는 것을 삭제한 뒤 다시 시도해 주세요.',
   MODEL_BUDGET_EXCEEDED: '오늘 사용할 수 있는 AI 사용량을 모두 사용했습니다. 내일 다시 시도해 주세요.',
+  QUIZ_GATE_FAILED: '검증을 통과한 문제가 없어 퀴즈를 내지 못했습니다. 잠시 후 다시 시도해 주세요.',
+  QUIZ_NOT_JUDGED: '퀴즈 문항을 평가하지 못했습니다. 잠시 후 다시 시도해 주세요.',
 };

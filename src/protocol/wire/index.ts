@@ -10,6 +10,7 @@ export * from './events.js';
 export * from './namespaces.js';
 export * from './page.js';
 export * from './quiz.js';
+export * from './self-quiz.js';
 export * from './tutor.js';
 export * from './error-messages.js';
 export * from './tutor-phases.js';

@@ -1,0 +1,166 @@
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import type { TokenSigner } from '../auth/index.js';
+import { AppError } from '../errors.js';
+import { runBilledTo } from '../llm/index.js';
+import { SelfQuizAnswerBody, SelfQuizEvaluateBody, SelfQuizStartBody, type SelfQuizAnswerReply, type SelfQuizEvaluateReply, type SelfQuizStartReply } from '../protocol/self-quiz.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
+import type { SelfStudy, SelfStudyScope } from '../quiz/index.js';
+import { materialNotFound, type Authorizer } from './authorize.js';
+import { bearerToken } from './bearer.js';
+import { authorizeModelCall } from './model-guard.js';
+import { requireAccount } from './principal.js';
+import { parseOrThrow } from './validate.js';
+
+/**
+ * Seed 001's HTTP API for self-study (issue 13 §4), mounted at /api/quiz, with the seed's shapes:
+ * - `POST /api/quiz/start {topic, difficulty?, materialId, chapter?}` -> `{response: [{quiz_id, question, choices,
+ *   difficulty}], agent_type: 'quiz', metadata: {topic, difficulty, count, materialId, chapter}}`: only items that
+ *   passed the EvalAgent gate, never an answer or explanation; 502 QUIZ_GATE_FAILED when none passed
+ * - `POST /api/quiz/answer {quiz_id, answer}` -> `{response: {quiz_id, is_correct, user_answer, correct_answer,
+ *   correct_choice, explanation}, agent_type: 'quiz', metadata: {quiz_id, recorded_answer, recorded_correct,
+ *   first_attempt}}`
+ * - `POST /api/quiz/evaluate {quiz_id, topic}` -> `{response: {grounding_score, educational_score, insight_score,
+ *   is_passed, feedback}, agent_type: 'eval', metadata: {topic}}`; 502 QUIZ_NOT_JUDGED when there is no verdict
+ * Callers: an instructor account (cookie with CSRF, or an API token) on a material it owns or the sample; a student
+ * with their class session token (`Authorization: Bearer`) on their session's material. Anyone else 401 before any
+ * work; an item is answered and evaluated only by the caller that started it (404 for anyone else). The credential
+ * is checked before the body.
+ */
+
+export interface SeedQuizRouterDeps {
+  selfStudy: SelfStudy;
+  access: Authorizer;
+  signer: TokenSigner;
+  /** A tutoring session's material, class and paying account (DataLifecycle.sessionProfile). */
+  sessionProfile(sessionId: string): Promise<{ materialId: string; classId?: string | undefined; billTo?: string | undefined } | null>;
+}
+
+/** Who calls, what they may quiz on, and who pays for the model calls. */
+interface Caller {
+  scope: SelfStudyScope;
+  /** The one material a student may use (their session's); undefined for an account (checked per material). */
+  studentMaterial?: string;
+  billTo: string | undefined;
+}
+
+type Handler = (request: Request, response: Response) => Promise<void>;
+const route = (handler: Handler) => (request: Request, response: Response, next: NextFunction) => handler(request, response).catch(next);
+
+/** A signed (non-account) bearer token is present: a student's session token here. */
+function signedBearer(request: Request): boolean {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.get('authorization') ?? '')?.[1];
+  return bearer !== undefined && !bearer.startsWith('lct_');
+}
+
+export function createSeedQuizRouter({ selfStudy, access, signer, sessionProfile }: SeedQuizRouterDeps): Router {
+  const router = Router();
+
+  async function caller(request: Request, response: Response): Promise<Caller> {
+    if (signedBearer(request)) {
+      const token = bearerToken(signer, request, response, ['session']);
+      const profile = await sessionProfile(token.sub);
+      if (!profile) throw new AppError(ErrorCode.SESSION_NOT_FOUND, '강의 세션을 찾을 수 없습니다. 수업에 다시 참여해 주세요.', { status: 404 });
+      // A session outside any class is anyone's (the sample needs no account): it may not start model calls here.
+      if (profile.classId === undefined) {
+        throw new AppError(ErrorCode.FORBIDDEN, '혼자 퀴즈 풀기는 수업에 참여한 학생이나 로그인한 강사만 쓸 수 있습니다.', { status: 403 });
+      }
+      const { billTo } = authorizeModelCall(response, { joined: { classId: profile.classId }, billTo: profile.billTo });
+      return { scope: { kind: 'student', classId: profile.classId, sessionId: token.sub }, studentMaterial: profile.materialId, billTo };
+    }
+    let accountId: string;
+    try {
+      accountId = requireAccount(response).accountId;
+    } catch (error) {
+      if (error instanceof AppError && error.status === 401) response.set('WWW-Authenticate', 'Bearer');
+      throw error;
+    }
+    return { scope: { kind: 'account', accountId }, billTo: accountId };
+  }
+
+  router.post(
+    '/start',
+    route(async (request, response) => {
+      const who = await caller(request, response);
+      const body = parseOrThrow(SelfQuizStartBody, request.body);
+      if (who.studentMaterial !== undefined) {
+        if (body.materialId !== who.studentMaterial) throw materialNotFound();
+      } else {
+        await access.authorizeSessionMaterial(response, body.materialId);
+      }
+      const items = await runBilledTo(who.billTo, () =>
+        selfStudy.start({
+          scope: who.scope,
+          materialId: body.materialId,
+          topic: body.topic,
+          difficulty: body.difficulty,
+          chapter: body.chapter,
+          billTo: who.billTo,
+          signal: abortedWith(response),
+        }),
+      );
+      const reply: SelfQuizStartReply = {
+        response: items.map((item) => ({ quiz_id: item.quizId, question: item.question, choices: item.choices, difficulty: item.difficulty })),
+        agent_type: 'quiz',
+        metadata: { topic: body.topic, difficulty: body.difficulty ?? null, count: items.length, materialId: body.materialId, chapter: body.chapter ?? null },
+      };
+      response.json(reply);
+    }),
+  );
+
+  router.post(
+    '/answer',
+    route(async (request, response) => {
+      const who = await caller(request, response);
+      const body = parseOrThrow(SelfQuizAnswerBody, request.body);
+      const outcome = await selfStudy.answer(who.scope, body.quiz_id, body.answer);
+      const { item } = outcome;
+      const reply: SelfQuizAnswerReply = {
+        response: {
+          quiz_id: outcome.quizId,
+          is_correct: outcome.correct,
+          user_answer: outcome.answer,
+          correct_answer: item.answer,
+          correct_choice: item.choices[item.answer] ?? '',
+          explanation: item.explanation,
+        },
+        agent_type: 'quiz',
+        metadata: { quiz_id: outcome.quizId, recorded_answer: outcome.recorded.answer, recorded_correct: outcome.recorded.correct, first_attempt: outcome.first },
+      };
+      response.json(reply);
+    }),
+  );
+
+  router.post(
+    '/evaluate',
+    route(async (request, response) => {
+      const who = await caller(request, response);
+      const body = parseOrThrow(SelfQuizEvaluateBody, request.body);
+      const verdict = await runBilledTo(who.billTo, () =>
+        selfStudy.evaluate(who.scope, body.quiz_id, body.topic, { billTo: who.billTo, signal: abortedWith(response) }),
+      );
+      const reply: SelfQuizEvaluateReply = {
+        response: {
+          grounding_score: verdict.grounding,
+          educational_score: verdict.educational,
+          insight_score: verdict.insight,
+          is_passed: verdict.is_passed,
+          feedback: verdict.feedback,
+        },
+        agent_type: 'eval',
+        metadata: { topic: body.topic },
+      };
+      response.json(reply);
+    }),
+  );
+
+  return router;
+}
+
+/** Aborts when the client goes away before the answer is sent, so a closed tab stops paying for model calls. */
+function abortedWith(response: Response): AbortSignal {
+  const controller = new AbortController();
+  response.once('close', () => {
+    if (!response.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}

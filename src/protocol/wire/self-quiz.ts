@@ -1,0 +1,83 @@
+import type { Difficulty, QuizTopicName } from './quiz.js';
+
+/**
+ * Seed 001's HTTP API for self-study (issue 13 §4): `POST /api/quiz/start`, `/answer`, `/evaluate`, with the seed's
+ * request and response shapes (snake_case field names, the `{response, agent_type, metadata}` envelope). Scoped to a
+ * material and to the caller (an instructor account, or a class student's session). Browser-safe types only; the
+ * zod schemas are in ../self-quiz.ts.
+ */
+
+export interface SelfQuizStartBody {
+  topic: QuizTopicName;
+  difficulty?: Difficulty | undefined;
+  /** The material the items are written from: the account's own or the sample; a student's: their session's. */
+  materialId: string;
+  /** 0-based chapter index; the whole material when absent. */
+  chapter?: number | undefined;
+}
+
+export interface SelfQuizAnswerBody {
+  quiz_id: string;
+  /** The chosen choice's index, 0–3. */
+  answer: number;
+}
+
+export interface SelfQuizEvaluateBody {
+  quiz_id: string;
+  topic: QuizTopicName;
+}
+
+/** One served item: never its answer or explanation. */
+export interface SelfQuizQuestion {
+  quiz_id: string;
+  question: string;
+  choices: string[];
+  difficulty: Difficulty;
+}
+
+export interface SelfQuizStartReply {
+  response: SelfQuizQuestion[];
+  agent_type: 'quiz';
+  metadata: {
+    topic: QuizTopicName;
+    /** null when the request named none (the seed's easy 2 + medium 2 + hard 1 mix). */
+    difficulty: Difficulty | null;
+    /** Items served: those that passed the EvalAgent gate (at most five). */
+    count: number;
+    materialId: string;
+    chapter: number | null;
+  };
+}
+
+export interface SelfQuizAnswerReply {
+  response: {
+    quiz_id: string;
+    /** Whether this request's answer is right. */
+    is_correct: boolean;
+    user_answer: number;
+    correct_answer: number;
+    correct_choice: string;
+    explanation: string;
+  };
+  agent_type: 'quiz';
+  metadata: {
+    quiz_id: string;
+    /** The first answer given to the item: the recorded one, whatever later attempts say. */
+    recorded_answer: number;
+    recorded_correct: boolean;
+    /** This request recorded the answer (false: the item was answered before). */
+    first_attempt: boolean;
+  };
+}
+
+export interface SelfQuizEvaluateReply {
+  response: {
+    grounding_score: number;
+    educational_score: number;
+    insight_score: number;
+    is_passed: boolean;
+    feedback: string;
+  };
+  agent_type: 'eval';
+  metadata: { topic: QuizTopicName };
+}
