@@ -1,3 +1,4 @@
+import { criticOfflineTasks } from './critic/index.js';
 import { handOfflineTasks, lectureOfflineTasks } from './lecture/index.js';
 import type { OfflineTasks } from './llm/index.js';
 import { evalOfflineTasks, quizOfflineTasks } from './quiz/index.js';
@@ -11,4 +12,5 @@ export const offlineTasks: OfflineTasks = {
   ...handOfflineTasks,
   ...quizOfflineTasks,
   ...evalOfflineTasks,
+  ...criticOfflineTasks,
 };

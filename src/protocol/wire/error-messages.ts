@@ -73,4 +73,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   RESET_INVALID: '비밀번호 재설정 링크가 올바르지 않거나 만료되었습니다.',
   QUOTA_EXCEEDED: '계정에 허용된 한도를 모두 사용했습니다. 필요 없는 것을 삭제한 뒤 다시 시도해 주세요.',
   MODEL_BUDGET_EXCEEDED: '오늘 사용할 수 있는 AI 사용량을 모두 사용했습니다. 내일 다시 시도해 주세요.',
+  INVALID_CRITERIA: '평가 기준의 가중치가 올바르지 않습니다. 다섯 기준의 가중치는 0~1이고 합이 1이어야 합니다.',
+  GRADING_ERROR: '평가하지 못했습니다. 점수는 매기지 않았습니다. 잠시 후 다시 시도해 주세요.',
+  MISSING_EXPECTED_OUTPUT: '예상 출력이 없어 정확성은 지시문과 입력만으로 판단했습니다.',
 };
