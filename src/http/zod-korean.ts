@@ -49,6 +49,16 @@ const FIELD_NAMES: Record<string, string> = {
   message: '메시지',
   email: '이메일',
   password: '비밀번호',
+  // the Critic Grader (seed 004)
+  data_to_grade: '평가할 데이터',
+  instruction: '지시문',
+  input: '입력',
+  output: '출력',
+  expected_output: '예상 출력',
+  grading_criteria: '평가 기준',
+  criteria_name: '평가 기준 이름',
+  weights: '가중치',
+  agent_name: '에이전트 이름',
 };
 
 const HANGUL = /[\uac00-\ud7a3]/u;
