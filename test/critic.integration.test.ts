@@ -58,6 +58,16 @@ describe('the Critic Grader over HTTP, offline', () => {
     expect(browser.body).toEqual(withoutAgent);
   });
 
+  it('CR8 once the account\'s model budget for today is spent, grading is 429 MODEL_BUDGET_EXCEEDED, not a grading error', async (context) => {
+    const { app, account } = await boot(context, { MODEL_DAILY_TOKENS: '1' });
+    // Check-then-spend: the first call runs and spends past the budget; the next is refused before the model.
+    expect((await grade(app, EXAMPLE_3, account.bearer)).status).toBe(200);
+    const refused = await grade(app, EXAMPLE_3, account.bearer);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('MODEL_BUDGET_EXCEEDED');
+    expect(refused.body).not.toHaveProperty('grade');
+  });
+
   it('CR9 anonymous callers, a cookie without its CSRF token and bad bodies are refused in Korean', async (context) => {
     const { app, account } = await boot(context);
     const anonymous = await grade(app, EXAMPLE_3, {});

@@ -72,12 +72,6 @@ export function coverage(terms: readonly Term[], text: AnalysedText): { found: T
   return { found, missing };
 }
 
-/** Share of `terms` found in `text`; 1 when there is nothing to find. */
-export function coverageShare(terms: readonly Term[], text: AnalysedText): number {
-  if (terms.length === 0) return 1;
-  return coverage(terms, text).found.length / terms.length;
-}
-
 /** Runs of letters and digits, with decimal points and thousands separators inside (`1.29kg`, `1,000`, `M3`). */
 const ALPHANUMERIC_RUN = /[A-Za-z0-9]+(?:[.,][A-Za-z0-9]+)*/gu;
 
