@@ -240,6 +240,11 @@ describe('CR7 offline accuracy and format against an expected output', () => {
     expect(reply.unfixable_issues).toHaveLength(1);
   });
 
+  it('CR7 an in-process caller with an invalid case gets INVALID_PAYLOAD naming the field, and no grade', async () => {
+    const result = await grader.grade({ data_to_grade: { ...EXAMPLE_3.data_to_grade, output: '가'.repeat(20_001) } });
+    expect(result).toEqual({ ok: false, code: 'INVALID_PAYLOAD', message: '평가할 데이터가 올바르지 않습니다 (data_to_grade.output).' });
+  });
+
   it('CR7 only seed 004\'s ten failure types survive, once each, in the seed\'s order', () => {
     expect(knownFailureTypes(['NOT_HELPFUL', 'made_up', ' format_error ', 'NOT_HELPFUL', 'TYPO'])).toEqual(['FORMAT_ERROR', 'NOT_HELPFUL']);
   });

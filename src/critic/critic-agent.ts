@@ -168,7 +168,11 @@ export class CriticGrader {
   async grade(gradedCase: CriticGradeBody, options: CriticGradeOptions = {}): Promise<CriticResult> {
     const { model, logger, timeoutMs } = this.options;
     const parsed = CriticGradeBody.safeParse(gradedCase);
-    if (!parsed.success) return { ok: false, code: ErrorCode.INVALID_PAYLOAD, message: `평가할 데이터가 올바르지 않습니다: ${parsed.error.issues[0]?.message ?? ''}` };
+    if (!parsed.success) {
+      // In-process callers (the HTTP route validated already); the field's path, never zod's English message.
+      const path = parsed.error.issues[0]?.path.map(String).join('.') ?? '';
+      return { ok: false, code: ErrorCode.INVALID_PAYLOAD, message: `평가할 데이터가 올바르지 않습니다${path === '' ? '' : ` (${path})`}.` };
+    }
     const body = parsed.data;
     const checked = checkWeights(body.grading_criteria?.weights);
     if (!checked.ok) return { ok: false, code: ErrorCode.INVALID_CRITERIA, message: checked.problem };
