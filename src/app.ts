@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerOptions } from 'socket.io';
 import { ClassMonitor, ClassRepository, ClassService } from './classroom/index.js';
+import { CriticGrader } from './critic/index.js';
 import { CredentialChecks, OwnershipRepository } from './ownership/index.js';
 import { AccountService, OidcSignIn, TokenSigner, generateTokenSecret, sharedTokenSecret } from './auth/index.js';
 import type { Config } from './config.js';
@@ -56,6 +57,8 @@ export interface App {
   ownership: OwnershipRepository;
   quizzes: QuizRepository;
   quizJudge: EvalAgent;
+  /** The Critic Grader (seed 004): the HTTP route and, later, the quality console call it. */
+  critic: CriticGrader;
   /** Live quiz rooms: commands and phase changes (any node). */
   rooms: RoomService;
   /** This node's part of live rooms: its sockets' views, and the timers of the rooms it drives. */
@@ -161,6 +164,8 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   const quizzes = new QuizRepository(store, Date.now, logger.child({ part: 'quizzes' }));
   // The EvalAgent (seed 001 §3): every generated quiz item passes it before anyone sees it.
   const quizJudge = new EvalAgent({ model, retriever: retrieval, logger: logger.child({ part: 'quiz-judge' }) });
+  // The Critic Grader (seed 004): POST /api/critic/grade, and later the quality console.
+  const critic = new CriticGrader({ model, logger: logger.child({ part: 'critic' }) });
   const roomClock = overrides.roomClock;
   const rooms = new RoomService({
     store,
@@ -223,6 +228,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     signer,
     quizzes,
     quizJudge,
+    critic,
     rooms,
     roomRuntime,
     accounts,
@@ -250,5 +256,5 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   };
   roomRuntime.start();
   data.purge.start();
-  return { config, store, model, metrics, materials, retrieval, lectures, classes, monitor, signer, accounts, ownership, quizzes, quizJudge, rooms, roomRuntime, data, quotas, budget, server, close };
+  return { config, store, model, metrics, materials, retrieval, lectures, classes, monitor, signer, accounts, ownership, quizzes, quizJudge, critic, rooms, roomRuntime, data, quotas, budget, server, close };
 }

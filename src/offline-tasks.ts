@@ -1,3 +1,4 @@
+import { criticOfflineTasks } from './critic/index.js';
 import { handOfflineTasks, lectureOfflineTasks } from './lecture/index.js';
 import type { OfflineTasks } from './llm/index.js';
 import { mathOfflineTasks } from './math-problems/index.js';
@@ -13,4 +14,5 @@ export const offlineTasks: OfflineTasks = {
   ...quizOfflineTasks,
   ...evalOfflineTasks,
   ...mathOfflineTasks,
+  ...criticOfflineTasks,
 };

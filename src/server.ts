@@ -4,7 +4,7 @@ import express, { type Express } from 'express';
 import type { Server as SocketServer, ServerOptions } from 'socket.io';
 import type { Config } from './config.js';
 import { ErrorCode } from './protocol/wire/error-codes.js';
-import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAuthRouter, createClassesRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQuizzesRouter, createRateLimits, createRoomsRouter, createSeedQuizRouter, createSessionsRouter, errorMiddleware, joinAttemptGuard, JoinAttempts, type OidcAccounts, securityHeaders, webSessionStarter } from './http/index.js';
+import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAuthRouter, createClassesRouter, createCriticRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQuizzesRouter, createRateLimits, createRoomsRouter, createSeedQuizRouter, createSessionsRouter, errorMiddleware, joinAttemptGuard, JoinAttempts, type OidcAccounts, securityHeaders, webSessionStarter } from './http/index.js';
 import type { LanguageModel } from './llm/index.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -21,6 +21,7 @@ import type { DataLifecycle } from './data/index.js';
 import type { CredentialChecks, OwnershipRepository } from './ownership/index.js';
 import type { Quotas } from './quota/index.js';
 import type { ModelBudget } from './llm/index.js';
+import type { CriticGrader } from './critic/index.js';
 
 export interface ServerDeps {
   config: Config;
@@ -38,6 +39,8 @@ export interface ServerDeps {
   quizzes: QuizRepository;
   /** The EvalAgent gate every generated quiz item passes (seed 001 §3). */
   quizJudge: EvalAgent;
+  /** The Critic Grader (seed 004): `POST /api/critic/grade`. */
+  critic: CriticGrader;
   rooms: RoomService;
   roomRuntime: RoomRuntime;
   /** Deletion, retention and export. */
@@ -119,6 +122,9 @@ export function createServer(deps: ServerDeps): LecternServer {
     sampleId,
   });
   app.use('/api/materials', createMaterialsRouter({ materials: deps.materials, ownership, access, logger, quotas: deps.quotas, budget: deps.budget }));
+  // The Critic Grader's cases hold four texts of up to 20,000 characters each (Korean is 3 bytes a character in
+  // UTF-8): its own, larger JSON limit, before the general one.
+  app.use('/api/critic', express.json({ limit: '512kb' }), createCriticRouter({ critic: deps.critic }));
   app.use(express.json({ limit: '256kb' }));
   // Class-code guessing; POST /api/sessions is a join only with a class code.
   app.post('/api/classes/:code/join', joinAttemptGuard(joinAttempts));

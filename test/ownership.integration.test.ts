@@ -107,6 +107,7 @@ const CASES: Record<string, Case> = {
   'DELETE /api/auth/tokens/:id': { kind: 'denied', call: (w) => ({ method: 'DELETE', path: `/api/auth/tokens/${tokenIdOf(w.a)}` }) },
   'POST /api/auth/reset': { kind: 'public', why: 'a one-time link from the admin' },
   'GET /api/auth/invites/:code': { kind: 'public', why: 'checks an invite code' },
+  'POST /api/critic/grade': { kind: 'own', why: 'grades the texts in its body, billed to the caller; nothing is stored or named' },
   'GET /api/admin/accounts': { kind: 'denied', call: () => ({ method: 'GET', path: '/api/admin/accounts' }) },
   'POST /api/admin/invites': { kind: 'denied', call: () => ({ method: 'POST', path: '/api/admin/invites', body: {} }) },
   'POST /api/admin/accounts/:id/disable': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/admin/accounts/${w.a.accountId}/disable` }) },

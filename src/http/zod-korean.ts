@@ -52,6 +52,16 @@ const FIELD_NAMES: Record<string, string> = {
   // seed 001's self-study API (snake_case, as the seed names them)
   topic: '주제',
   quiz_id: '퀴즈 문항',
+  // the Critic Grader (seed 004)
+  data_to_grade: '평가할 데이터',
+  instruction: '지시문',
+  input: '입력',
+  output: '출력',
+  expected_output: '예상 출력',
+  grading_criteria: '평가 기준',
+  criteria_name: '평가 기준 이름',
+  weights: '가중치',
+  agent_name: '에이전트 이름',
 };
 
 const HANGUL = /[\uac00-\ud7a3]/u;

@@ -44,6 +44,11 @@ export const FENCE_TAGS = [
   '이전_설명',
   '설명한_내용',
   'validation_error',
+  '평가_기준',
+  '평가_지시문',
+  '평가_입력',
+  '평가_출력',
+  '평가_예상_출력',
 ] as const;
 export type FenceTag = (typeof FENCE_TAGS)[number];
 

@@ -104,6 +104,13 @@ export const ErrorCode = {
   QUIZ_GATE_FAILED: 'QUIZ_GATE_FAILED',
   /** `/api/quiz/evaluate`: the EvalAgent could give no verdict (a failed or timed-out judgement is never a score). */
   QUIZ_NOT_JUDGED: 'QUIZ_NOT_JUDGED',
+  // Critic Grader (seed 004's failure tags that refuse a grade; MISSING_EXPECTED_OUTPUT rides on a grade as a tag)
+  /** `grading_criteria.weights` names an unknown criterion, a weight outside 0–1, or weights that do not sum to 1 (400). */
+  INVALID_CRITERIA: 'INVALID_CRITERIA',
+  /** The grader (the model, after its retries and repair turn) gave no usable grading: no grade, never a default (502). */
+  GRADING_ERROR: 'GRADING_ERROR',
+  /** Not an error answer: the tag of a grade whose accuracy needed an `expected_output` the case did not have. */
+  MISSING_EXPECTED_OUTPUT: 'MISSING_EXPECTED_OUTPUT',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -15,3 +15,4 @@ export * from './tutor.js';
 export * from './error-messages.js';
 export * from './tutor-phases.js';
 export * from './account.js';
+export * from './critic.js';
