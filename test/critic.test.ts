@@ -121,8 +121,8 @@ describe('CR3 the prompt', () => {
       criteria_name: taint('support'),
       agent_name: taint('helpdesk'),
     });
-    expect(tainted).toContain('(/평가_입력>');
-    expect(tainted).toContain('(／평가 출력＞');
+    // Every closing tag reached the prompt neutralised, in whichever spelling the injection used for it.
+    for (const tag of ['평가_입력', '평가_출력']) expect(tainted).toMatch(new RegExp(`\\((?:/${tag}>|／${tag.replaceAll('_', ' ')}＞)`, 'u'));
     expect(tagCounts(tainted)).toEqual(tagCounts(renderCriticPrompt(input)));
   });
 });
