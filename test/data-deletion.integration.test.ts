@@ -35,7 +35,7 @@ async function del(url: string, headers: Record<string, string> = {}) {
 
 /** Identifiers whose appearance in a key (or a sorted set member) means something of the deleted things is left. */
 function traces(run: ClassRun, materialId: string, lectureKeys: string[]): string[] {
-  return [run.classId, run.created.code, run.quizId, run.roomId, run.roomCode, ...run.sessionIds, materialId, ...lectureKeys];
+  return [run.classId, run.created.code, run.quizId, run.roomId, run.roomCode, ...run.sessionIds, ...run.selfQuizIds, materialId, ...lectureKeys];
 }
 
 async function lectureKeysOf(current: TestApp, materialId: string): Promise<string[]> {
@@ -68,7 +68,7 @@ async function scenario(env: Record<string, string>, redisUrl?: string) {
   const goneTraces = traces(deleted, gone.id, goneLectures);
   const keptTraces = traces(untouched, kept.id, keptLectures);
   // The run left traces of both in the store (otherwise the scan below proves nothing).
-  for (const trace of [deleted.classId, deleted.sessionIds[0]!, deleted.roomId, gone.id, goneLectures[0]!]) {
+  for (const trace of [deleted.classId, deleted.sessionIds[0]!, deleted.roomId, deleted.selfQuizIds[0]!, gone.id, goneLectures[0]!]) {
     expect(before.some((key) => key.includes(trace)), trace).toBe(true);
   }
   const keptBefore = before.filter((key) => keptTraces.some((trace) => key.includes(trace)));

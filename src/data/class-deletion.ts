@@ -56,6 +56,10 @@ export class ClassDeletion {
     await drainIndex(store, keys.classQuizzes(classId), async (quizIds) => {
       for (const quizId of quizIds) await this.quizzes.delete(quizId, classId);
     });
+    // The self-study items its students were served (with their recorded answers).
+    await drainIndex(store, keys.selfQuizIndex('class', classId), async (quizIds) => {
+      await store.del(...quizIds.map((quizId) => keys.selfQuizItem(quizId)));
+    });
     await store.del(keys.classNicknames(classId), keys.classRosterNames(classId));
     await this.quotas?.classDeleted(classId);
     await new OwnershipRepository(store).forget('class', classId);

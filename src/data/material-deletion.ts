@@ -16,7 +16,7 @@ export interface RetrievalParts {
  * Deletion of a material: record, index entry and blobs (through the materials service, which knows the blob
  * names, on disk or in the store), every generated chapter lecture (text stream, status, generation lease) found
  * through the material's lecture index (keys.materialLectures, written before a chapter's first key: no SCAN), the
- * retrieval index (store and this node's cache), leases and usage. Sessions and classes that used the material are
+ * retrieval index (store and this node's cache), self-study items served from it, leases and usage. Sessions and classes that used the material are
  * not deleted: they belong to their classes (they can no longer start the lecture).
  */
 export class MaterialDeletion {
@@ -36,6 +36,9 @@ export class MaterialDeletion {
     if (!existed && lectures === 0) return false;
     await drainIndex(store, keys.materialLectures(materialId), async (cacheKeys) => {
       await store.del(...cacheKeys.flatMap((cacheKey) => [keys.lectureText(cacheKey), keys.lectureStatus(cacheKey), keys.lectureLock(cacheKey)]));
+    });
+    await drainIndex(store, keys.selfQuizIndex('material', materialId), async (quizIds) => {
+      await store.del(...quizIds.map((quizId) => keys.selfQuizItem(quizId)));
     });
     await this.retrieval.deleteIndex(materialId);
     await store.del(keys.retrievalLock(materialId), keys.materialLock(materialId), keys.usage('material', materialId));

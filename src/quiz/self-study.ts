@@ -166,6 +166,9 @@ export class SelfStudy {
         quizId = this.newId();
         draws += 1;
       }
+      // Indexed by material (and class) so their deletion finds the items before the items expire by themselves.
+      await store.zadd(keys.selfQuizIndex('material', judged.source.materialId), createdAt, quizId, { ttlMs: SELF_QUIZ_TTL_MS });
+      if (request.scope.kind === 'student') await store.zadd(keys.selfQuizIndex('class', request.scope.classId), createdAt, quizId, { ttlMs: SELF_QUIZ_TTL_MS });
       served.push({ quizId, question: item.question, choices: [...item.choices], difficulty: item.difficulty });
     }
     return served;

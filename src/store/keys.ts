@@ -73,6 +73,11 @@ export const keys = {
    * answer is the recorded one; `eval:{topic}` JSON, the EvalAgent's verdict for that topic); TTL 24 h, set with each write.
    */
   selfQuizItem: (quizId: string) => key('self-quiz', quizId),
+  /**
+   * The self-study items served from a material, or to a class's students (sorted set of quiz ids by creation time),
+   * so deleting the material or the class deletes them too; the same TTL as the items, refreshed by each new item.
+   */
+  selfQuizIndex: (owner: 'material' | 'class', id: string) => key(owner, id, 'self-quiz'),
   /** A live room (hash: `meta` JSON fixed at creation, `phase` JSON, `locked`); TTL. */
   room: (id: string) => key('room', id),
   /** Room code -> room id, reserved with SET NX; TTL like the room. */

@@ -46,6 +46,8 @@ export interface ClassRun {
   quizId: string;
   roomId: string;
   roomCode: string;
+  /** The self-study items (seed 001's `quiz_id`) the student was served, one of them answered. */
+  selfQuizIds: string[];
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -57,7 +59,7 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 export async function runClass(app: TestApp, materialId: string, name: string, options: { wholeLecture?: boolean } = {}): Promise<ClassRun> {
   const created = await createClass(app, { name, materialId });
   const { monitor } = await connectInstructor(app, created.instructorToken);
-  const { client, sessionId } = await joinClass(app, created.code, '민지', { policy: offlineStudent(app, materialId, (_asked, ordinal) => ordinal > 1) });
+  const { client, sessionId, token } = await joinClass(app, created.code, '민지', { policy: offlineStudent(app, materialId, (_asked, ordinal) => ordinal > 1) });
   await client.ok('lecture:speed', { tokensPerSecond: 30 });
   await client.ok('lecture:start');
   await client.waitForText(0, 20);
@@ -73,12 +75,18 @@ export async function runClass(app: TestApp, materialId: string, name: string, o
 
   const played = await playQuizRoom(app, created, name);
 
+  // A self-study quiz on the first chapter (seed 001's API, the student's session token), one item answered.
+  const selfQuiz = await postJson<{ response: { quiz_id: string }[] }>(`${app.url}/api/quiz/start`, { topic: 'general', materialId, chapter: 0 }, bearer(token));
+  if (selfQuiz.status !== 200) throw new Error(`self-study start: ${selfQuiz.status} ${JSON.stringify(selfQuiz.body)}`);
+  const selfQuizIds = (selfQuiz.body.response ?? []).map((item) => item.quiz_id);
+  await postJson(`${app.url}/api/quiz/answer`, { quiz_id: selfQuizIds[0], answer: 0 }, bearer(token));
+
   // The student leaves; the roster must show it before anything is deleted (the socket count is a roster write).
   client.socket.disconnect();
   await monitor.waitFor('student:left', (left) => left.sessionId === sessionId);
   await untilDisconnected(app, created.classId, sessionId);
   monitor.socket.disconnect();
-  return { created, classId: created.classId, sessionIds: [sessionId], ...played };
+  return { created, classId: created.classId, sessionIds: [sessionId], selfQuizIds, ...played };
 }
 
 export interface PlayedRoom {
