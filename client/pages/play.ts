@@ -17,6 +17,7 @@ import { choiceAt, choiceNodes } from '../ui/quiz-pieces.js';
 import { RememberedList } from '../ui/remembered-list.js';
 import { actionButton, showScreen, statusLine } from '../ui/screens.js';
 import { drawBoard, drawFinal, drawReveal } from './play/results.js';
+import { setMathText } from '../ui/math.js';
 
 /** A room this browser joined as a player (the player token re-enters it). */
 interface PlayerRoom {
@@ -294,7 +295,7 @@ function showQuestion(payload: QuestionPayload): void {
   const next = payload.question;
   if (!question || question.index !== next.index || answers.childElementCount === 0) {
     if (myAnswer && myAnswer.questionIndex !== next.index) myAnswer = null;
-    questionText.textContent = next.question;
+    setMathText(questionText, next.question);
     answers.replaceChildren(...choiceNodes(next.choices, 'button', (index) => ({ type: 'button', 'aria-label': `${choiceAt(index).name}: ${next.choices[index]}` })));
     for (const button of answerButtons()) button.addEventListener('click', () => void submit(Number(button.dataset.choice)));
     hideStatus();
@@ -322,7 +323,7 @@ function renderAnswers(): void {
   }
   if (myAnswer) {
     const meta = choiceAt(myAnswer.choice);
-    answerSent.textContent = `답을 보냈습니다: ${meta.shape} ${question?.choices[myAnswer.choice] ?? ''}`;
+    setMathText(answerSent, `답을 보냈습니다: ${meta.shape} ${question?.choices[myAnswer.choice] ?? ''}`);
     answerSent.dataset.choice = String(myAnswer.choice);
     answerSent.hidden = false;
   } else {

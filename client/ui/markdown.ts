@@ -5,8 +5,8 @@
 // material, and the student must see them. marked therefore never recognises an HTML block or tag; they stay text
 // (escaped like any text), so nothing is parsed, nothing is stripped, and the rest of the paragraph stays.
 import DOMPurify from 'dompurify';
-import renderMathInElement from 'katex/contrib/auto-render';
 import { Marked } from 'marked';
+import { typeset } from './math.js';
 
 const marked = new Marked({ gfm: true, breaks: false, async: false });
 // No HTML tokens at all (returning undefined, not false, so marked does not fall back to its own): `<tag>` is read
@@ -17,13 +17,6 @@ marked.use({ tokenizer: { html: () => undefined, tag: () => undefined } });
 // back, escaped, as plain text for auto-render. Private-use characters mark the places; marked leaves them alone.
 const MATH = /\$\$[\s\S]+?\$\$|\\\[[\s\S]+?\\\]|\\\([\s\S]+?\\\)|\$(?=\S)(?:\\.|[^$\\\n])+?(?<=\S)\$/g;
 const MARK = /\uE000(\d+)\uE001/g;
-
-const MATH_DELIMITERS = [
-  { left: '$$', right: '$$', display: true },
-  { left: '\\[', right: '\\]', display: true },
-  { left: '\\(', right: '\\)', display: false },
-  { left: '$', right: '$', display: false },
-];
 
 const FORBID_TAGS = ['img', 'picture', 'source', 'video', 'audio', 'iframe', 'object', 'embed', 'style', 'link', 'meta', 'form', 'input', 'button', 'textarea', 'select', 'svg', 'math'];
 
@@ -46,13 +39,6 @@ export function markdownToSafeHtml(source: string): string {
   });
   const html = (marked.parse(protectedSource) as string).replace(MARK, (_whole, index: string) => escapeHtml(formulas[Number(index)] ?? ''));
   return DOMPurify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_TAGS, FORBID_ATTR: ['style', 'srcset', 'class', 'id'] });
-}
-
-/** Renders the math of an element that holds sanitized HTML. */
-export function typeset(element: HTMLElement): void {
-  const text = element.textContent ?? '';
-  if (!text.includes('$') && !text.includes('\\')) return;
-  renderMathInElement(element, { delimiters: MATH_DELIMITERS, throwOnError: false, output: 'htmlAndMathml' });
 }
 
 /** Puts a markdown source into an element: sanitized HTML, then KaTeX. */

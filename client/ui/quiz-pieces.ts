@@ -1,5 +1,6 @@
 import type { LeaderboardRow, Phase } from '../../src/protocol/wire/index.js';
 import { element, type AttributeValue } from './dom.js';
+import { mathElement } from './math.js';
 
 /**
  * Pieces of the live quiz pages (host.html, play.html) and the instructor monitor: the four choice colours and
@@ -54,7 +55,7 @@ export function choiceNodes<K extends 'li' | 'button'>(
       tag,
       { className: `choice choice-${meta.key}`, 'data-choice': String(index), 'data-testid': 'choice', ...extra(index) },
       element('span', { className: 'choice-shape', 'aria-hidden': 'true', text: meta.shape }),
-      element('span', { className: 'choice-text', text }),
+      mathElement('span', { className: 'choice-text' }, text),
     );
   });
 }

@@ -5,6 +5,7 @@
 import type { SelfQuizAnswerReply, SelfQuizQuestion, SelfQuizStartReply } from '../../../src/protocol/wire/index.js';
 import { apiJson } from '../../net/http.js';
 import { element } from '../../ui/dom.js';
+import { mathElement } from '../../ui/math.js';
 
 export interface SelfQuizSession {
   token: string;
@@ -97,13 +98,13 @@ export class SelfQuizPanel {
         'button',
         { type: 'button', className: 'self-quiz-choice', 'data-testid': 'self-quiz-choice', 'data-index': String(choiceIndex) },
         element('span', { className: 'self-quiz-mark', 'aria-hidden': 'true', text: MARKS[choiceIndex] ?? '' }),
-        element('span', { text: choice }),
+        mathElement('span', {}, choice),
       ),
     );
     const list = element('div', { className: 'self-quiz-choices', role: 'group', 'aria-label': '보기' }, ...choices);
     this.show(
       element('p', { className: 'muted self-quiz-progress', 'data-testid': 'self-quiz-progress', text: `${chapterLabel} · ${index + 1}/${items.length}번` }),
-      element('p', { className: 'self-quiz-question', 'data-testid': 'self-quiz-question', 'data-quiz-id': item.quiz_id, text: item.question }),
+      mathElement('p', { className: 'self-quiz-question', 'data-testid': 'self-quiz-question', 'data-quiz-id': item.quiz_id }, item.question),
       list,
       feedback,
     );
@@ -136,8 +137,8 @@ export class SelfQuizPanel {
       choices[correct_answer]?.classList.add('right');
       if (!is_correct) choices[choiceIndex]?.classList.add('wrong');
       feedback.replaceChildren(
-        element('p', { className: `self-quiz-verdict ${is_correct ? 'good' : 'bad'}`, 'data-testid': 'self-quiz-verdict', text: is_correct ? '정답이에요!' : `아쉬워요. 정답은 ${MARKS[correct_answer] ?? ''} ${correct_choice}` }),
-        element('p', { className: 'self-quiz-explanation', 'data-testid': 'self-quiz-explanation', text: explanation }),
+        mathElement('p', { className: `self-quiz-verdict ${is_correct ? 'good' : 'bad'}`, 'data-testid': 'self-quiz-verdict' }, is_correct ? '정답이에요!' : `아쉬워요. 정답은 ${MARKS[correct_answer] ?? ''} ${correct_choice}`),
+        mathElement('p', { className: 'self-quiz-explanation', 'data-testid': 'self-quiz-explanation' }, explanation),
         next()(reply.metadata.recorded_correct),
       );
       (feedback.lastElementChild as HTMLElement | null)?.focus();

@@ -4,6 +4,7 @@
 // verdicts and show nothing here. Model text (questions, feedback) is only ever set as textContent.
 import type { ItemReview, QuizItem } from '../../../src/protocol/wire/quiz.js';
 import { $, element } from '../../ui/dom.js';
+import { mathElement } from '../../ui/math.js';
 
 /** What the list needs of a quiz (`POST …/quiz` 201, `GET /api/quizzes/:id`). */
 export interface ReviewedQuiz {
@@ -72,7 +73,7 @@ export function showQuizReview(quiz: ReviewedQuiz, keep: KeepItem): void {
   list.replaceChildren(
     ...quiz.items.map((item, index) => {
       const review = item.quizId === undefined ? undefined : reviews[item.quizId];
-      const head = element('div', { className: 'review-head' }, element('strong', { text: `${index + 1}. ` }), element('span', { className: 'review-question', text: item.question }));
+      const head = element('div', { className: 'review-head' }, element('strong', { text: `${index + 1}. ` }), mathElement('span', { className: 'review-question' }, item.question));
       if (!review) return element('li', { className: 'review-item', 'data-testid': 'review-item' }, head, element('p', { className: 'hint', text: '직접 올린 문항입니다.' }));
       const row = element('li', { className: `review-item${usable(review) ? '' : ' unused'}`, 'data-testid': 'review-item', 'data-item': item.quizId ?? '' });
       row.append(head, element('div', { className: 'review-verdict' }, badge(review), scores(review)));

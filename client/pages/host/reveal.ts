@@ -4,6 +4,7 @@
 import type { LeaderboardPayload, PodiumPayload, RevealPayload } from '../../../src/protocol/wire/index.js';
 import { $ } from '../../ui/dom.js';
 import { choiceAt, choiceNodes, distributionChart, leaderboardRows, podiumNodes } from '../../ui/quiz-pieces.js';
+import { setMathText } from '../../ui/math.js';
 
 const revealNumber = $('reveal-number');
 const revealQuestion = $('reveal-question');
@@ -22,7 +23,7 @@ const endedPodium = $('ended-podium');
 export function drawReveal(reveal: RevealPayload): void {
   const { correctChoice, distribution, question } = reveal;
   revealNumber.textContent = `문제 ${question.index + 1} / ${question.total} · 정답 공개`;
-  revealQuestion.textContent = question.question;
+  setMathText(revealQuestion, question.question);
   revealChoices.replaceChildren(
     ...choiceNodes(question.choices, 'li', (index) => ({
       'data-correct': String(index === correctChoice),
@@ -31,7 +32,7 @@ export function drawReveal(reveal: RevealPayload): void {
   );
   revealChart.replaceChildren(distributionChart(distribution, correctChoice, question.choices));
   revealSummary.textContent = `${reveal.answered}명 응답 · 정답 ${distribution[correctChoice]}명`;
-  revealExplanation.textContent = reveal.explanation;
+  setMathText(revealExplanation, reveal.explanation);
   revealNext.focus({ preventScroll: true });
 }
 

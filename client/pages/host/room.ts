@@ -19,6 +19,7 @@ import { actionButton, showScreen, statusLine } from '../../ui/screens.js';
 import { hostedRooms, type HostedRoom } from '../../ui/stored-lists.js';
 import { clearPlayers, renderLobbyInfo, renderPlayers } from './lobby.js';
 import { drawEndedPodium, drawLeaderboard, drawPodium, drawReveal } from './reveal.js';
+import { setMathText } from '../../ui/math.js';
 
 const DIFFICULTY_LABELS: Record<string, string> = { easy: '쉬움', medium: '보통', hard: '어려움' };
 
@@ -196,7 +197,7 @@ function showQuestion(payload: QuestionPayload, fromState = false): void {
   const { question: next, remainingMs, paused } = payload;
   if (!question || question.index !== next.index || questionChoices.childElementCount === 0) {
     if (!fromState) answered = 0;
-    questionText.textContent = next.question;
+    setMathText(questionText, next.question);
     questionChoices.replaceChildren(...choiceNodes(next.choices, 'li', (index) => ({ 'aria-label': `${choiceAt(index).name}: ${next.choices[index]}` })));
   }
   question = next;

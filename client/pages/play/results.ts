@@ -4,6 +4,7 @@
 import type { LeaderboardPayload, PodiumPayload, RevealPayload } from '../../../src/protocol/wire/index.js';
 import { $, element } from '../../ui/dom.js';
 import { choiceAt, leaderboardRows, podiumNodes, rankLabel } from '../../ui/quiz-pieces.js';
+import { setMathText } from '../../ui/math.js';
 
 const game = $('game');
 const verdict = $('verdict');
@@ -44,13 +45,13 @@ export function drawReveal(reveal: RevealPayload): void {
     revealMine.className = 'reveal-mine';
   } else {
     const picked = choiceAt(mine);
-    revealMine.textContent = `내 답: ${picked.shape} ${reveal.question.choices[mine] ?? ''}`;
+    setMathText(revealMine, `내 답: ${picked.shape} ${reveal.question.choices[mine] ?? ''}`);
     revealMine.className = `reveal-mine choice-${picked.key}`;
   }
   const meta = choiceAt(reveal.correctChoice);
-  revealCorrect.textContent = `정답: ${meta.shape} ${reveal.question.choices[reveal.correctChoice]}`;
+  setMathText(revealCorrect, `정답: ${meta.shape} ${reveal.question.choices[reveal.correctChoice]}`);
   revealCorrect.className = `reveal-correct choice-${meta.key}`;
-  revealExplanation.textContent = reveal.explanation;
+  setMathText(revealExplanation, reveal.explanation);
 }
 
 /** The leaderboard's top five with the player's own rank; `playerId` marks their row. */
