@@ -216,6 +216,23 @@ describe('offline cloze builder (quiz.generate)', () => {
     expect(wrapped.map((sentence) => sentence.text)).toEqual(['정규분포는 평균을 중심으로 좌우가 대칭인 종 모양의 분포이며 표준편차가 클수록 넓게 퍼집니다.']);
   });
 
+  it('QA9 never asks about a sentence that points back at the one before ("이럴 때는 …", "This means …")', () => {
+    const text = [
+      '중앙값은 자료를 크기순으로 늘어놓았을 때 한가운데에 오는 값입니다.',
+      '이상값이 있으면 평균이 크게 흔들립니다.',
+      '이럴 때는 중앙값을 함께 봅니다.',
+      '그래서 분산은 편차를 제곱하여 평균합니다.',
+      'This means the median resists outliers in skewed data sets.',
+    ].join('\n');
+    const items = buildClozeItems({ text, difficulties: ['easy', 'easy', 'medium', 'medium', 'hard'] });
+    expect(items.length).toBeGreaterThan(0);
+    for (const item of items) expect(item.question).not.toMatch(/이럴 때는|그래서|This means/u);
+    expect(sourceSentences(text).map((sentence) => sentence.text)).toEqual([
+      '중앙값은 자료를 크기순으로 늘어놓았을 때 한가운데에 오는 값입니다.',
+      '이상값이 있으면 평균이 크게 흔들립니다.',
+    ]);
+  });
+
   it('returns fewer items (never a broken one) when the text has too little to ask about', () => {
     expect(buildClozeItems({ text: '', difficulties: MIXED })).toEqual([]);
     expect(buildClozeItems({ text: '1 2 3\n4 5 6\n- 7 -\n\n== 8 ==', difficulties: MIXED })).toEqual([]);

@@ -181,8 +181,16 @@ export function sourceSentences(text: string): Sentence[] {
   return sentences;
 }
 
-/** A declarative sentence of some length, mostly words: no question, heading, formula or page furniture. */
+/**
+ * A sentence that opens by pointing back at the one before ("이럴 때는 ____을 함께 봅니다", "This means …") cannot
+ * stand alone as a question: the student never sees what "이럴 때" is.
+ */
+const POINTS_BACK =
+  /^(?:이럴|이런|이러한|이렇게|이와|이때|이것|이는|이들|이를|이에|그럴|그런|그러한|그렇게|그때|그것|그는|그들|그래서|그러므로|그러나|그런데|그리고|하지만|따라서|또한|또|즉|반면|이\s|그\s|저\s)|^(?:this|these|that|those|it|they|however|therefore|thus|so|also|then)\b/iu;
+
+/** A declarative sentence of some length, mostly words: no question, heading, formula, page furniture or back-reference. */
 function usableSentence(sentence: string): boolean {
+  if (POINTS_BACK.test(sentence.trim())) return false;
   // A sentence that carries a formula (`3.5 + 3.5 = 7입니다.`) would blank a word around symbols: not a fair item.
   if (sentence.length > MAX_SENTENCE_CHARS || /[?？]/u.test(sentence) || FORMULA_LINE.test(sentence)) return false;
   if (letterRatio(sentence) < 0.6) return false;
