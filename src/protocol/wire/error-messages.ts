@@ -74,4 +74,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   RESET_INVALID: '비밀번호 재설정 링크가 올바르지 않거나 만료되었습니다.',
   QUOTA_EXCEEDED: '계정에 허용된 한도를 모두 사용했습니다. 필요 없는 것을 삭제한 뒤 다시 시도해 주세요.',
   MODEL_BUDGET_EXCEEDED: '오늘 사용할 수 있는 AI 사용량을 모두 사용했습니다. 내일 다시 시도해 주세요.',
+  JOB_NOT_FOUND: '작업을 찾을 수 없습니다.',
+  MATH_SET_NOT_FOUND: '수학 문제 세트를 찾을 수 없습니다.',
+  MODEL_NOT_CAPABLE: '지금 설정된 AI 모델로는 할 수 없는 작업입니다.',
+  MATH_SET_NO_CHOICES: '이 문제 세트에는 퀴즈로 만들 객관식 문제가 없습니다.',
 };

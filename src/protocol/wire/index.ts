@@ -14,3 +14,4 @@ export * from './tutor.js';
 export * from './error-messages.js';
 export * from './tutor-phases.js';
 export * from './account.js';
+export * from './jobs.js';
