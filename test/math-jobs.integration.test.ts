@@ -235,8 +235,11 @@ describe('MJ4–MJ6: who may start, watch and read math jobs', () => {
 
 describe('MJ6: the offline model', () => {
   it('MJ6 starting a math job offline answers 409 MODEL_NOT_CAPABLE in Korean at once, and no job is made', async (context) => {
-    const app = await startTestApp({ SIGNUP: 'open' });
+    const app = await startTestApp({ SIGNUP: 'open', MATH_JUDGE_NETWORK_POLICY: 'fail', MATH_JUDGE_THRESHOLDS: 'hard:4.5/4' });
     context.onTestFinished(() => app.stop());
+    // MJ8: the app's one math judge follows the configured policy and thresholds.
+    expect(app.mathJudge.policy.onNetworkError).toBe('fail');
+    expect(app.mathJudge.policy.thresholds).toEqual({ easy: { consistency: 4, others: 3.5 }, medium: { consistency: 4, others: 3.5 }, hard: { consistency: 4.5, others: 4 } });
     const material = await loadSample(app);
     const teacher = await signUp(app);
     const reply = await call(`${app.url}/api/materials/${material.id}/math-problems`, 'POST', { headers: teacher.bearer, body: { count: 2, multipleChoice: 1 } });
