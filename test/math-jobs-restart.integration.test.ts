@@ -1,3 +1,5 @@
+import { createAdapter } from '@socket.io/redis-streams-adapter';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobState, MathJobProgress, MathJobResult } from '../src/protocol/wire/jobs.js';
 import { signUp } from './support/accounts.js';
@@ -12,7 +14,8 @@ import { connected, startTestApp, type TestApp } from './support/test-app.js';
  * MJ7 (test/SPEC.md): a math problem job survives a node restart on Redis. The first node runs attempt 1 (two of three
  * problems pass) and stops while attempt 2's writing is still unanswered; a second node on the same redis-server takes
  * the job, resumes from the stored checkpoint (the passed problems kept, attempt 2 next, no first attempt written
- * again) and finishes; the owner's job token still opens `/jobs` on the new node.
+ * again) and finishes; the owner's job token still opens `/jobs` on the new node. With the Redis streams adapter, the
+ * owner's sockets on two running nodes both hear every change, whichever node runs the job.
  */
 
 let redisServer: RedisServer;
@@ -101,6 +104,53 @@ describe('MJ7: a math problem job across a node restart', () => {
     } finally {
       await first?.stop();
       await second?.stop();
+    }
+  });
+});
+
+describe('MJ7: /jobs across nodes', () => {
+  it('MJ7 sockets on two nodes (Redis streams adapter) both get every attempt and the end, whichever node runs the job', async (context) => {
+    // Attempt 1 waits until both sockets have their snapshot, so every progress they get is a live change.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const own = await startMathGemini({ passes: (question) => !question.startsWith('문제 1호'), hold: (write) => (write === 1 ? gate : undefined) });
+    context.onTestFinished(() => own.fake.close());
+    const nodes: TestApp[] = [];
+    for (const nodeId of ['node-c', 'node-d']) {
+      const adapterClient = new Redis(redisServer.url, { maxRetriesPerRequest: null });
+      const app = await startTestApp(
+        { SIGNUP: 'open', REDIS_URL: redisServer.url, TOKEN_SECRET: 'math-restart-secret', NODE_ID: nodeId, GEMINI_API_KEY: 'test', GEMINI_BASE_URL: own.fake.baseUrl, GEMINI_MAX_ATTEMPTS: '1' },
+        { socketAdapter: createAdapter(adapterClient) },
+      );
+      context.onTestFinished(async () => {
+        await app.stop();
+        await adapterClient.quit();
+      });
+      await storeReady(app);
+      nodes.push(app);
+    }
+    const [nodeC, nodeD] = nodes as [TestApp, TestApp];
+    const material = await loadSample(nodeC);
+    const teacher = await signUp(nodeC);
+    const started = await call(`${nodeC.url}/api/materials/${material.id}/math-problems`, 'POST', { headers: teacher.bearer, body: { count: 2, multipleChoice: 1, difficulty: 'easy' } });
+    expect(started.status).toBe(202);
+    const { jobToken } = started.body as { jobToken: string };
+    const finished = (state: JobState) => state.status === 'succeeded' || state.status === 'failed';
+    const snapshotted = new Set<TestApp>();
+    const watched = [nodeC, nodeD].map((node) =>
+      states(node, jobToken, (state) => {
+        snapshotted.add(node);
+        if (snapshotted.size === 2) release();
+        return finished(state);
+      }),
+    );
+    const [onC, onD] = await Promise.all(watched);
+    for (const seen of [onC, onD] as JobState[][]) {
+      expect(seen[0]?.progress).toBeNull();
+      expect(seen.at(-1)?.status).toBe('succeeded');
+      expect(seen.some((state) => (state.progress as MathJobProgress | null)?.attempt === 1)).toBe(true);
+      // Attempt 2 came from whichever node ran the job; one of the two sockets heard it through the adapter.
+      expect(seen.some((state) => (state.progress as MathJobProgress | null)?.attempt === 2)).toBe(true);
     }
   });
 });

@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { AppError } from '../errors.js';
 import { jobHandler, type RegisteredHandler } from '../jobs/index.js';
 import { runBilledTo, type LanguageModel } from '../llm/index.js';
 import type { Logger } from '../logger.js';
 import type { MathItemVerdict, MathJobProgress, MathJobResult } from '../protocol/jobs.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { loadQuizSource, type QuizMaterialSource } from '../quiz/index.js';
 import type { MathJudge } from './math-judge.js';
 import { StoredMathProblem, type MathSetRepository } from './math-set-repository.js';
@@ -77,8 +79,12 @@ export function mathJobHandler(deps: MathJobDeps): RegisteredHandler {
         const { params } = job;
         const wanted = mathPlan(params.request).length;
         const state: MathJobCheckpoint = job.checkpoint ?? { attempt: 0, passed: [], rejected: [] };
-        const store = async (problems: MathProblem[], rejected: MathProblem[], attempts: number, complete: boolean) =>
-          deps.sets.create({
+        const store = async (problems: MathProblem[], rejected: MathProblem[], attempts: number, complete: boolean) => {
+          // A material deleted while the job ran keeps no set: its deletion would never find it again.
+          if (!(await deps.materials.get(params.materialId))) {
+            throw new AppError(ErrorCode.MATERIAL_NOT_FOUND, '강의 자료가 삭제되어 문제 세트를 저장하지 않았습니다.', { status: 404 });
+          }
+          return deps.sets.create({
             materialId: params.materialId,
             accountId: job.accountId,
             ...(params.chapter === undefined ? {} : { chapter: params.chapter }),
@@ -90,6 +96,7 @@ export function mathJobHandler(deps: MathJobDeps): RegisteredHandler {
             judgeModel: [...problems, ...rejected].find((problem) => problem.judgement.model !== '')?.judgement.model ?? '',
             complete,
           });
+        };
         // A job stopped after its last attempt but before it stored the set: nothing is left to write.
         if (state.attempt >= MAX_MATH_ATTEMPTS || state.passed.length >= wanted) {
           const set = await store(state.passed, state.rejected, state.attempt, state.passed.length >= wanted);
