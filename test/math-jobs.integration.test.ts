@@ -1,10 +1,11 @@
 import type { Socket } from 'socket.io-client';
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { Material } from '../src/materials/index.js';
+import { isDurableKey } from '../src/store/retention.js';
 import type { JobState, MathJobProgress, MathJobResult, MathSummary } from '../src/protocol/wire/jobs.js';
 import { signUp, type SignedUpAccount } from './support/accounts.js';
 import { handshakeOutcome, storeReady, tamper } from './support/classroom-client.js';
-import { madePdf, uploadPdf } from './support/data-flow.js';
+import { madePdf, scanStore, uploadPdf } from './support/data-flow.js';
 import { call } from './support/http-call.js';
 import { loadSample, samplePdfBytes } from './support/lecture-client.js';
 import { plannedSlots, startMathGemini, type MathGemini, type MathGeminiOptions } from './support/math-gemini.js';
@@ -136,6 +137,12 @@ describe.each(['memory', 'redis'] as const)('math problem jobs (%s store)', (sto
     expect((await call(`${app.url}/api/quizzes/${quiz.body.quizId}`, 'GET', { headers: teacher.bearer })).body.title).toBe('기댓값 수학 퀴즈');
     const room = await call(`${app.url}/api/rooms`, 'POST', { headers: teacher.bearer, body: { quizId: quiz.body.quizId } });
     expect(room.status, JSON.stringify(room.body)).toBe(201);
+
+    // K2/K3 for what a job leaves: every key without a TTL is a documented durable one (the job record expires).
+    for (const key of await scanStore(app, store === 'redis' ? redis.url : undefined)) {
+      if ((await app.store.pttl(key)) === -1) expect(isDurableKey(key), key).toBe(true);
+    }
+    expect(await app.store.pttl(`lectern:job:${job.jobId}`)).toBeGreaterThan(0);
   });
 
   it('MJ2 a cancelled job stops: over HTTP, and over the socket with its ack; both are told to /jobs', async (context) => {
@@ -218,6 +225,21 @@ describe('MJ4–MJ6: who may start, watch and read math jobs', () => {
     const classMade = await call(`${app.url}/api/classes`, 'POST', { headers: other.bearer, body: { name: '다른 반' } });
     expect(await handshakeOutcome(app.socket('/jobs', { token: classMade.body.instructorToken }))).toMatchObject({ data: { code: 'FORBIDDEN', reason: 'kind' } });
     expect(await handshakeOutcome(app.socket('/jobs', {}))).toMatchObject({ message: 'UNAUTHORIZED' });
+  });
+
+  it('MJ4 a disabled account’s job token no longer opens /jobs, and an open socket’s job:cancel is refused', async (context) => {
+    const booted = await boot(context, 'memory', { hold: () => new Promise<never>(() => undefined) });
+    const { app } = booted;
+    // The first account (booted.teacher) is the admin; the job is another instructor's.
+    const owner = await signUp(app);
+    const { jobToken } = await start({ ...booted, teacher: owner });
+    const socket = app.socket('/jobs', { token: jobToken });
+    await connected(socket);
+    const disabled = await call(`${app.url}/api/admin/accounts/${owner.accountId}/disable`, 'POST', { headers: booted.teacher.bearer });
+    expect(disabled.status).toBe(200);
+    const ack = (await socket.timeout(10_000).emitWithAck('job:cancel', {})) as { ok: boolean; error?: { code: string } };
+    expect([ack.ok, ack.error?.code]).toEqual([false, 'ACCOUNT_DISABLED']);
+    expect(await handshakeOutcome(app.socket('/jobs', { token: jobToken }))).toMatchObject({ message: 'ACCOUNT_DISABLED' });
   });
 
   it('MJ5 a bad body answers 400 in Korean before any job exists; so does a chapter the material lacks', async (context) => {
