@@ -1,5 +1,6 @@
 import type { Socket } from 'socket.io-client';
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { mathJobHandler } from '../src/math-problems/index.js';
 import type { Material } from '../src/materials/index.js';
 import { isDurableKey } from '../src/store/retention.js';
 import type { JobState, MathJobProgress, MathJobResult, MathSummary } from '../src/protocol/wire/jobs.js';
@@ -279,3 +280,39 @@ async function until(condition: () => Promise<boolean>, timeoutMs = 10_000): Pro
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+describe('MJ7: a job resumed with nothing left to write', () => {
+  it('MJ7 a checkpoint with every slot passed stores the set at once; one after the third attempt stores what passed and fails, with no model writing', async (context) => {
+    const booted = await boot(context, 'memory');
+    const { app, material, teacher } = booted;
+    const handler = mathJobHandler({ model: app.model, judge: app.mathJudge, materials: app.materials, retriever: app.retrieval, sets: app.mathSets });
+    const problem = {
+      problemId: '0a1b2c3d',
+      type: 'multiple_choice' as const,
+      question: '이미 통과한 문제: $E[X]$는?',
+      choices: ['1', '2', '3', '4'],
+      correct_answer: 'B',
+      explanation: '$E[X] = 2$',
+      final_answer: '2',
+      difficulty: 'easy' as const,
+      sources: [],
+      judgement: { judged: true, passed: true, scores: { mathematical_accuracy: 5, consistency: 5, completeness: 5, logic_flow: 5 }, feedback: '좋습니다.', model: 'judge', attempt: 1 },
+    };
+    const context_ = { signal: new AbortController().signal, save: async () => undefined };
+    const record = async (request: { count: number; multipleChoice: number; difficulty: 'easy' }, checkpoint: unknown) => ({
+      ...(await app.jobs.repository.create('math-problems-test', teacher.accountId, { materialId: material.id, request })),
+      checkpoint,
+      runs: 2,
+    });
+
+    const done = (await handler.run(await record({ count: 1, multipleChoice: 1, difficulty: 'easy' }, { attempt: 1, passed: [problem], rejected: [] }), context_)) as MathJobResult;
+    const complete = await app.mathSets.get(done.setId);
+    expect([complete?.complete, complete?.attempts, complete?.problems.map((kept) => kept.problemId)]).toEqual([true, 1, ['0a1b2c3d']]);
+
+    const failed = await handler.run(await record({ count: 2, multipleChoice: 1, difficulty: 'easy' }, { attempt: 3, passed: [problem], rejected: [] }), context_).catch((error: unknown) => error);
+    expect(failed).toMatchObject({ code: 'MODEL_OUTPUT_INVALID', partialResult: { passed: 1 } });
+    const partial = await app.mathSets.get((failed as { partialResult: MathJobResult }).partialResult.setId);
+    expect([partial?.complete, partial?.problems.length]).toEqual([false, 1]);
+    expect(booted.math.writes()).toEqual([]);
+  });
+});

@@ -97,11 +97,8 @@ export function mathJobHandler(deps: MathJobDeps): RegisteredHandler {
             complete,
           });
         };
-        // A job stopped after its last attempt but before it stored the set: nothing is left to write.
-        if (state.attempt >= MAX_MATH_ATTEMPTS || state.passed.length >= wanted) {
-          const set = await store(state.passed, state.rejected, state.attempt, state.passed.length >= wanted);
-          return { setId: set.setId, passed: set.problems.length };
-        }
+        // A job stopped after its last attempt but before it stored the set resumes with nothing left to write:
+        // generateMathProblems then answers at once (every slot filled, or no attempt left) and the set is stored below.
         const source = await loadQuizSource(deps.materials, deps.retriever, params.materialId, {
           ...(params.chapter === undefined ? {} : { chapter: params.chapter }),
           ...(params.request.difficulty === undefined ? {} : { difficulty: params.request.difficulty }),
