@@ -138,6 +138,16 @@ describe.each(['memory', 'redis'] as const)('math problem jobs (%s store)', (sto
     expect((await call(`${app.url}/api/quizzes/${quiz.body.quizId}`, 'GET', { headers: teacher.bearer })).body.title).toBe('기댓값 수학 퀴즈');
     const room = await call(`${app.url}/api/rooms`, 'POST', { headers: teacher.bearer, body: { quizId: quiz.body.quizId } });
     expect(room.status, JSON.stringify(room.body)).toBe(201);
+    // Filed under one of the account's classes (listed there); another account's class is not the caller's.
+    const made = await call(`${app.url}/api/classes`, 'POST', { headers: teacher.bearer, body: { name: '수학 1반' } });
+    const inClass = await call(`${app.url}/api/math-sets/${result.setId}/quiz`, 'POST', { headers: teacher.bearer, body: { classId: made.body.classId } });
+    expect(inClass.status).toBe(201);
+    const classQuizzes = await call(`${app.url}/api/quizzes?classId=${made.body.classId}`, 'GET', { headers: teacher.bearer });
+    expect(classQuizzes.body.quizzes.map((entry: { quizId: string }) => entry.quizId)).toEqual([inClass.body.quizId]);
+    const stranger = await signUp(app);
+    const theirs = await call(`${app.url}/api/classes`, 'POST', { headers: stranger.bearer, body: { name: '남의 반' } });
+    const refused = await call(`${app.url}/api/math-sets/${result.setId}/quiz`, 'POST', { headers: teacher.bearer, body: { classId: theirs.body.classId } });
+    expect([refused.status, refused.body.error.code]).toEqual([404, 'CLASS_NOT_FOUND']);
 
     // K2/K3 for what a job leaves: every key without a TTL is a documented durable one (the job record expires).
     for (const key of await scanStore(app, store === 'redis' ? redis.url : undefined)) {
