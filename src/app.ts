@@ -14,6 +14,8 @@ import { createMetrics, type Metrics } from './metrics.js';
 import { offlineTasks } from './offline-tasks.js';
 import { createServer, type LecternServer } from './server.js';
 import { DataLifecycle } from './data/index.js';
+import { JobRepository, JobRunner, type JobView } from './jobs/index.js';
+import { MathJudge, MathSetRepository, mathJobHandler } from './math-problems/index.js';
 import { EvalAgent, QuizRepository, RoomRuntime, RoomService, type RoomClock } from './quiz/index.js';
 import { RetrievalService } from './retrieval/index.js';
 import { NodeHeartbeat, createStore, type Store } from './store/index.js';
@@ -69,6 +71,12 @@ export interface App {
   quotas: Quotas;
   /** QUOTA: the daily model budget per account (MODEL_DAILY_TOKENS), checked by the metered model before each call. */
   budget: ModelBudget;
+  /** Background jobs (issue 14 §2): the records, and this node's runner (resumes jobs other nodes left). */
+  jobs: { repository: JobRepository; runner: JobRunner };
+  /** Seed 002's math judge, with the policy and thresholds of configuration. */
+  mathJudge: MathJudge;
+  /** Math problem sets the `math-problems` jobs made. */
+  mathSets: MathSetRepository;
   server: LecternServer;
   /** Graceful stop: sockets and HTTP first, then services, then the store. */
   close(): Promise<void>;
@@ -203,6 +211,26 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     retentionDays: config.retentionDays,
     ...(overrides.retentionClock ? { now: overrides.retentionClock } : {}),
   });
+  // Math problems (issue 14 §2, seed 002) run as background jobs; their judge's policy is configuration.
+  const mathJudge = new MathJudge({
+    model,
+    policy: { thresholds: config.mathJudge.thresholds, onNetworkError: config.mathJudge.onNetworkError, retries: 2 },
+    logger: logger.child({ part: 'math-judge' }),
+  });
+  const mathSets = new MathSetRepository(store, Date.now, logger.child({ part: 'math-sets' }));
+  const jobRepository = new JobRepository(store, Date.now, logger.child({ part: 'jobs' }));
+  // The runner exists before the server that shows its changes: they reach `/jobs` once the server is there.
+  const watchers: { publish?: (view: JobView) => void } = {};
+  const jobRunner = new JobRunner({
+    repository: jobRepository,
+    store,
+    nodeId,
+    logger: logger.child({ part: 'jobs' }),
+    leaseMs: config.jobs.leaseMs,
+    handlers: [mathJobHandler({ model, judge: mathJudge, materials, retriever: retrieval, sets: mathSets, logger: logger.child({ part: 'math-problems' }) })],
+    onChange: (view) => watchers.publish?.(view),
+  });
+  const jobs = { repository: jobRepository, runner: jobRunner };
   const oidc = config.oidc
     ? new OidcSignIn({
         config: config.oidc,
@@ -236,13 +264,18 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     credentialChecks,
     quotas,
     budget,
+    jobs,
+    mathSets,
     ...(overrides.socketAdapter ? { socketAdapter: overrides.socketAdapter } : {}),
   });
+  watchers.publish = server.publishJob;
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       await server.close();
+      // Jobs running here stop and stay active: another node (or this one restarted) resumes them.
+      await jobRunner.stop();
       await data.purge.stop();
       await roomRuntime.close();
       await lectures.close();
@@ -256,5 +289,6 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   };
   roomRuntime.start();
   data.purge.start();
-  return { config, store, model, metrics, materials, retrieval, lectures, classes, monitor, signer, accounts, ownership, quizzes, quizJudge, critic, rooms, roomRuntime, data, quotas, budget, server, close };
+  jobRunner.start();
+  return { config, store, model, metrics, materials, retrieval, lectures, classes, monitor, signer, accounts, ownership, quizzes, quizJudge, critic, rooms, roomRuntime, data, quotas, budget, jobs, mathJudge, mathSets, server, close };
 }

@@ -28,6 +28,39 @@ const bool = (fallback: boolean) =>
       .transform((value) => ['1', 'true', 'yes', 'on'].includes(value)),
   );
 
+export type MathDifficulty = 'easy' | 'medium' | 'hard';
+export interface MathThresholdSetting {
+  consistency: number;
+  others: number;
+}
+/** Seed 002's rule for every difficulty: consistency ≥ 4 and the mean of the other three criteria ≥ 3.5. */
+const SEED_MATH_THRESHOLD: MathThresholdSetting = { consistency: 4, others: 3.5 };
+const MATH_THRESHOLD_ENTRY = /^(easy|medium|hard):([1-5](?:\.\d+)?)\/([1-5](?:\.\d+)?)$/;
+/**
+ * `easy:4/3.5,medium:4/3.5,hard:4.5/4`: per difficulty, `consistency/others` (each 1–5). A difficulty left out keeps
+ * the seed's 4/3.5.
+ */
+const mathThresholds = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      const thresholds: Record<MathDifficulty, MathThresholdSetting> = { easy: SEED_MATH_THRESHOLD, medium: SEED_MATH_THRESHOLD, hard: SEED_MATH_THRESHOLD };
+      for (const entry of (value ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+        const match = MATH_THRESHOLD_ENTRY.exec(entry);
+        const consistency = Number(match?.[2]);
+        const others = Number(match?.[3]);
+        if (!match || consistency > 5 || others > 5) {
+          context.addIssue({ code: 'custom', message: `"${entry}" is not difficulty:consistency/others (e.g. easy:4/3.5, scores 1–5)` });
+          return z.NEVER;
+        }
+        thresholds[match[1] as MathDifficulty] = { consistency, others };
+      }
+      return thresholds;
+    }),
+);
+
 const EnvSchema = z.object({
   PORT: int(0, 65_535, 3000),
   HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
@@ -101,6 +134,10 @@ const EnvSchema = z.object({
   MAX_QUIZZES_PER_CLASS: int(1, 1_000_000, 200),
   MAX_OPEN_ROOMS_PER_ACCOUNT: int(1, 1_000_000, 10),
   MODEL_DAILY_TOKENS: int(0, Number.MAX_SAFE_INTEGER, 2_000_000),
+  // Math problems (issue 14 §2, seed 002): the judge's error policy and pass thresholds; background jobs' lease.
+  MATH_JUDGE_NETWORK_POLICY: z.preprocess(emptyToUndefined, z.enum(['pass-unjudged', 'fail']).default('pass-unjudged')),
+  MATH_JUDGE_THRESHOLDS: mathThresholds,
+  JOB_LEASE_MS: int(1_000, 600_000, 15_000),
 });
 
 /** Who may create an account: anyone, holders of an admin's invite, or nobody (the first account always may). */
@@ -176,6 +213,14 @@ export interface Config {
   quotas: QuotaLimits;
   /** MODEL_DAILY_TOKENS: model tokens an account may spend per UTC day (0 = unlimited); see src/llm/model-budget.ts. */
   modelDailyTokens: number;
+  /**
+   * Seed 002's math judge (src/math-problems/math-judge.ts): MATH_JUDGE_NETWORK_POLICY (`pass-unjudged`: a problem
+   * the judge could not be reached for passes with scores of 4, marked unjudged; `fail`: it is written again) and
+   * MATH_JUDGE_THRESHOLDS (per difficulty, consistency and the mean of the other three criteria).
+   */
+  mathJudge: { onNetworkError: 'pass-unjudged' | 'fail'; thresholds: Record<MathDifficulty, MathThresholdSetting> };
+  /** Background jobs (src/jobs/): JOB_LEASE_MS, how soon another node resumes the job of a node that died. */
+  jobs: { leaseMs: number };
 }
 
 export interface QuotaLimits {
@@ -308,6 +353,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       openRoomsPerAccount: e.MAX_OPEN_ROOMS_PER_ACCOUNT,
     },
     modelDailyTokens: e.MODEL_DAILY_TOKENS,
+    mathJudge: { onNetworkError: e.MATH_JUDGE_NETWORK_POLICY, thresholds: e.MATH_JUDGE_THRESHOLDS },
+    jobs: { leaseMs: e.JOB_LEASE_MS },
   };
 }
 

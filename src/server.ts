@@ -4,12 +4,14 @@ import express, { type Express } from 'express';
 import type { Server as SocketServer, ServerOptions } from 'socket.io';
 import type { Config } from './config.js';
 import { ErrorCode } from './protocol/wire/error-codes.js';
-import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAuthRouter, createClassesRouter, createCriticRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQuizzesRouter, createRateLimits, createRoomsRouter, createSeedQuizRouter, createSessionsRouter, errorMiddleware, joinAttemptGuard, JoinAttempts, type OidcAccounts, securityHeaders, webSessionStarter } from './http/index.js';
+import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAuthRouter, createClassesRouter, createCriticRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMathRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQuizzesRouter, createRateLimits, createRoomsRouter, createSeedQuizRouter, createSessionsRouter, errorMiddleware, joinAttemptGuard, JoinAttempts, type OidcAccounts, securityHeaders, webSessionStarter } from './http/index.js';
 import type { LanguageModel } from './llm/index.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { nodeModulesDir, publicDir } from './paths.js';
-import { createMonitorPort, createSocketServer, registerMonitorNamespace, registerQuizNamespace, registerTutorNamespace, typedNamespaces } from './realtime/index.js';
+import { createJobsPort, createMonitorPort, createSocketServer, registerJobsNamespace, registerMonitorNamespace, registerQuizNamespace, registerTutorNamespace, typedNamespaces } from './realtime/index.js';
+import type { JobRepository, JobRunner, JobView } from './jobs/index.js';
+import type { MathSetRepository } from './math-problems/index.js';
 import type { Store } from './store/index.js';
 import type { MaterialService } from './materials/index.js';
 import type { Retriever } from './retrieval/index.js';
@@ -58,6 +60,10 @@ export interface ServerDeps {
   quotas: Quotas;
   /** QUOTA: the daily model budget per account; an upload is refused up front once it is spent. */
   budget: ModelBudget;
+  /** Background jobs (issue 14 §2): records and this node's runner. */
+  jobs: { repository: JobRepository; runner: JobRunner };
+  /** The math problem sets the `math-problems` jobs made. */
+  mathSets: MathSetRepository;
   /** socket.io adapter for several nodes (Redis streams); in-memory when absent. */
   socketAdapter?: ServerOptions['adapter'];
 }
@@ -68,6 +74,8 @@ export interface LecternServer {
   /** The separate `/metrics` listener when METRICS_PORT is set (main.ts listens on it); undefined otherwise. */
   metricsServer: HttpServer | undefined;
   io: SocketServer;
+  /** Sends a job's change to its owner's `/jobs` sockets (on every node); the job runner's `onChange`. */
+  publishJob(view: JobView): void;
   /** Stops accepting, closes every socket and waits for in-flight HTTP requests. Does not close the store. */
   close(): Promise<void>;
 }
@@ -165,6 +173,22 @@ export function createServer(deps: ServerDeps): LecternServer {
     '/api/quiz',
     createSeedQuizRouter({ selfStudy, access, signer: deps.signer, sessionProfile: (sessionId) => deps.data.sessionProfile(sessionId) }),
   );
+  // Math problems as background jobs, their sets and the quizzes made from them (issue 14 §2).
+  app.use(
+    '/api',
+    createMathRouter({
+      access,
+      signer: deps.signer,
+      model,
+      materials: deps.materials,
+      jobs: deps.jobs.repository,
+      runner: deps.jobs.runner,
+      sets: deps.mathSets,
+      quizzes: deps.quizzes,
+      ownership,
+      quotas: deps.quotas,
+    }),
+  );
 
   // What the pages need to know about this deployment (no secrets): the public address for join links and QR codes.
   app.get('/api/site', (_request, response) => {
@@ -229,6 +253,16 @@ export function createServer(deps: ServerDeps): LecternServer {
     commandLimit: limits.socketCommands,
   });
 
+  registerJobsNamespace(namespaces.jobs, {
+    signer: deps.signer,
+    checks: deps.credentialChecks,
+    jobs: deps.jobs.repository,
+    runner: deps.jobs.runner,
+    logger,
+    commandLimit: limits.socketCommands,
+  });
+  const publishJob = createJobsPort(io);
+
   const metricsServer =
     deps.config.metrics.port === undefined ? undefined : createMetricsServer({ metrics, token: deps.config.metrics.token, logger });
 
@@ -249,5 +283,5 @@ export function createServer(deps: ServerDeps): LecternServer {
     return closing;
   };
 
-  return { app, httpServer, metricsServer, io, close };
+  return { app, httpServer, metricsServer, io, publishJob, close };
 }

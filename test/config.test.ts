@@ -88,6 +88,12 @@ describe('config', () => {
     ['PRELOAD_SAMPLE', 'maybe'],
     ['TOKEN_SECRET', 'new,,old'],
     ['TOKEN_SECRET', 'new,'],
+    ['MATH_JUDGE_NETWORK_POLICY', 'retry'],
+    ['MATH_JUDGE_THRESHOLDS', 'easy:4'],
+    ['MATH_JUDGE_THRESHOLDS', 'extreme:4/3.5'],
+    ['MATH_JUDGE_THRESHOLDS', 'hard:6/4'],
+    ['MATH_JUDGE_THRESHOLDS', 'hard:0/4'],
+    ['JOB_LEASE_MS', '10'],
   ])('an invalid %s (%s) stops the start with a message naming the variable', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
     try {
@@ -102,5 +108,15 @@ describe('config', () => {
     expect(loadConfig({}).tokenSecrets).toBeUndefined();
     expect(loadConfig({ TOKEN_SECRET: 'only' }).tokenSecrets).toEqual(['only']);
     expect(loadConfig({ TOKEN_SECRET: 'new-secret, old-secret' }).tokenSecrets).toEqual(['new-secret', 'old-secret']);
+  });
+
+  it('MJ8 the math judge policy, its thresholds per difficulty and the job lease are settings with the seed\'s defaults', () => {
+    const seed = { consistency: 4, others: 3.5 };
+    expect(loadConfig({}).mathJudge).toEqual({ onNetworkError: 'pass-unjudged', thresholds: { easy: seed, medium: seed, hard: seed } });
+    expect(loadConfig({}).jobs).toEqual({ leaseMs: 15_000 });
+    const config = loadConfig({ MATH_JUDGE_NETWORK_POLICY: 'fail', MATH_JUDGE_THRESHOLDS: ' hard:4.5/4 , easy:3/3 ', JOB_LEASE_MS: '5000' });
+    expect(config.mathJudge).toEqual({ onNetworkError: 'fail', thresholds: { easy: { consistency: 3, others: 3 }, medium: seed, hard: { consistency: 4.5, others: 4 } } });
+    expect(config.jobs.leaseMs).toBe(5000);
+    expect(loadConfig({ MATH_JUDGE_THRESHOLDS: '' }).mathJudge.thresholds.hard).toEqual(seed);
   });
 });

@@ -57,6 +57,12 @@ async function scenario(env: Record<string, string>, redisUrl?: string) {
   expect(gone.id).not.toBe(kept.id);
   const deleted = await runClass(current, gone.id, '지울 반');
   const untouched = await runClass(current, kept.id, '남길 반', { wholeLecture: false });
+  // MJ9: a math problem set of each material (stored as a math job stores it; the offline model writes none).
+  const instructor = await defaultInstructor(current);
+  const mathSet = (materialId: string) =>
+    current.mathSets.create({ materialId, accountId: instructor.accountId, request: { count: 1, multipleChoice: 1 }, problems: [], rejected: [], attempts: 1, jobId: 'job', judgeModel: '', complete: false });
+  const goneSet = await mathSet(gone.id);
+  const keptSet = await mathSet(kept.id);
 
   const goneLectures = await lectureKeysOf(current, gone.id);
   const keptLectures = await lectureKeysOf(current, kept.id);
@@ -65,10 +71,10 @@ async function scenario(env: Record<string, string>, redisUrl?: string) {
   expect(keptLectures.length).toBeGreaterThan(0);
   const before = await scanStore(current, redisUrl);
   const filesBefore = blobFiles(current);
-  const goneTraces = traces(deleted, gone.id, goneLectures);
-  const keptTraces = traces(untouched, kept.id, keptLectures);
+  const goneTraces = [...traces(deleted, gone.id, goneLectures), goneSet.setId];
+  const keptTraces = [...traces(untouched, kept.id, keptLectures), keptSet.setId];
   // The run left traces of both in the store (otherwise the scan below proves nothing).
-  for (const trace of [deleted.classId, deleted.sessionIds[0]!, deleted.roomId, deleted.selfQuizIds[0]!, gone.id, goneLectures[0]!]) {
+  for (const trace of [deleted.classId, deleted.sessionIds[0]!, deleted.roomId, deleted.selfQuizIds[0]!, gone.id, goneLectures[0]!, goneSet.setId]) {
     expect(before.some((key) => key.includes(trace)), trace).toBe(true);
   }
   const keptBefore = before.filter((key) => keptTraces.some((trace) => key.includes(trace)));
@@ -96,6 +102,8 @@ async function scenario(env: Record<string, string>, redisUrl?: string) {
   expect(members).toContain(kept.id);
   expect(members).toContain(untouched.roomId);
   expect((await getJson(`${current.url}/api/materials/${kept.id}`, owner)).status).toBe(200);
+  expect((await getJson(`${current.url}/api/math-sets/${keptSet.setId}`, owner)).status).toBe(200);
+  expect((await getJson(`${current.url}/api/math-sets/${goneSet.setId}`, owner)).status).toBe(404);
   expect((await getJson(`${current.url}/api/materials/${gone.id}`, owner)).status).toBe(404);
   expect((await getJson(`${current.url}/api/classes/${untouched.classId}`, bearer(untouched.created.instructorToken))).status).toBe(200);
   expect((await getJson(`${current.url}/api/rooms/${untouched.roomId}/results`, bearer(untouched.created.instructorToken))).status).toBe(200);

@@ -39,6 +39,9 @@ interface World {
   /** B's own class, quiz and room (their tokens are B's "tokens" for the socket cases). */
   bClassToken: string;
   bHostToken: string;
+  /** A's math problem job and set (issue 14 §2), made directly: the offline model writes no math problems. */
+  jobId: string;
+  setId: string;
 }
 
 /**
@@ -83,6 +86,12 @@ const CASES: Record<string, Case> = {
   'POST /api/quiz/start': { kind: 'denied', call: (w) => ({ method: 'POST', path: '/api/quiz/start', body: { topic: 'general', materialId: w.materialId } }) },
   'POST /api/quiz/answer': { kind: 'denied', call: (w) => ({ method: 'POST', path: '/api/quiz/answer', body: { quiz_id: w.selfQuizId, answer: 0 } }) },
   'POST /api/quiz/evaluate': { kind: 'denied', call: (w) => ({ method: 'POST', path: '/api/quiz/evaluate', body: { quiz_id: w.selfQuizId, topic: 'general' } }) },
+  'POST /api/materials/:id/math-problems': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/materials/${w.materialId}/math-problems`, body: { count: 1, multipleChoice: 1 } }) },
+  'GET /api/jobs/:id': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/jobs/${w.jobId}` }) },
+  'POST /api/jobs/:id/cancel': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/jobs/${w.jobId}/cancel` }) },
+  'GET /api/materials/:id/math-sets': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/materials/${w.materialId}/math-sets` }) },
+  'GET /api/math-sets/:id': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/math-sets/${w.setId}` }) },
+  'POST /api/math-sets/:id/quiz': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/math-sets/${w.setId}/quiz`, body: {} }) },
   'POST /api/rooms': { kind: 'denied', call: (w) => ({ method: 'POST', path: '/api/rooms', body: { quizId: w.quizId } }) },
   'GET /api/rooms': { kind: 'list', path: '/api/rooms' },
   'GET /api/rooms/:id/results': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/rooms/${w.roomId}/results` }) },
@@ -165,6 +174,9 @@ beforeAll(async () => {
   const bClass = await call(`${app.url}/api/classes`, 'POST', { headers: b.bearer, body: { name: 'B의 반' } });
   const bQuiz = await call(`${app.url}/api/quizzes`, 'POST', { headers: b.bearer, body: { title: 'B의 퀴즈', items: sampleItems(1), classId: bClass.body.classId } });
   const bRoom = await call(`${app.url}/api/rooms`, 'POST', { headers: b.bearer, body: { quizId: bQuiz.body.quizId } });
+  const request = { count: 1, multipleChoice: 1 };
+  const job = await app.jobs.repository.create('math-problems', a.accountId, { materialId: material.id, request });
+  const set = await app.mathSets.create({ materialId: material.id, accountId: a.accountId, request, problems: [], rejected: [], attempts: 1, jobId: job.jobId, judgeModel: '', complete: false });
   world = {
     admin,
     a,
@@ -182,6 +194,8 @@ beforeAll(async () => {
     selfQuizId: String(selfQuiz.body.response[0].quiz_id),
     bClassToken: bClass.body.instructorToken,
     bHostToken: bRoom.body.hostToken,
+    jobId: job.jobId,
+    setId: set.setId,
   };
 });
 afterAll(async () => {
@@ -201,6 +215,8 @@ async function expectWorldIntact(): Promise<void> {
   // A's self-study item is unanswered: B's attempts recorded nothing.
   expect(await app.store.hget(keys.selfQuizItem(world.selfQuizId), 'record')).not.toBeNull();
   expect(await app.store.hget(keys.selfQuizItem(world.selfQuizId), 'answer')).toBeNull();
+  expect((await call(`${app.url}/api/jobs/${world.jobId}`, 'GET', as)).status).toBe(200);
+  expect((await call(`${app.url}/api/math-sets/${world.setId}`, 'GET', as)).status).toBe(200);
 }
 
 const denied = (reply: CallReply) => reply.status === 403 || reply.status === 404;

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { SessionPort } from '../src/lecture/session-port.js';
 import type { AcknowledgePayload, AnnouncePayload, HandReplyPayload, MONITOR_COMMANDS, TranscriptRequest } from '../src/protocol/classroom.js';
 import type { JoinRoomPayload, KickPayload, QUIZ_COMMANDS, RoomOptions, SubmitAnswerPayload } from '../src/protocol/quiz.js';
+import type { JOBS_COMMANDS } from '../src/protocol/jobs.js';
 import type { AnswerSubmitPayload, HandTextPayload, SessionResumePayload, SpeedPayload, TUTOR_COMMANDS } from '../src/protocol/tutor.js';
 import type * as wire from '../src/protocol/wire/index.js';
 import type { RoomMember } from '../src/quiz/room-member.js';
@@ -103,10 +104,12 @@ describe('protocol maps (type level; the @ts-expect-error cases are checked by n
     expectTypeOf<keyof typeof TUTOR_COMMANDS>().toEqualTypeOf<keyof wire.TutorCommands>();
     expectTypeOf<keyof typeof MONITOR_COMMANDS>().toEqualTypeOf<keyof wire.MonitorCommands>();
     expectTypeOf<keyof typeof QUIZ_COMMANDS>().toEqualTypeOf<keyof wire.QuizCommands>();
+    expectTypeOf<keyof typeof JOBS_COMMANDS>().toEqualTypeOf<keyof wire.JobsCommands>();
   });
 
-  it('the namespace table names the three namespaces and their maps', () => {
-    expectTypeOf<wire.NamespaceName>().toEqualTypeOf<'/tutor' | '/monitor' | '/quiz'>();
+  it('the namespace table names the four namespaces and their maps', () => {
+    expectTypeOf<wire.NamespaceName>().toEqualTypeOf<'/tutor' | '/monitor' | '/quiz' | '/jobs'>();
+    expectTypeOf<wire.Namespaces['/jobs']['events']['job:state']>().toEqualTypeOf<wire.JobState>();
     expectTypeOf<wire.Namespaces['/quiz']['events']['room:state']>().toEqualTypeOf<wire.RoomStatePayload>();
     expectTypeOf<wire.Namespaces['/tutor']['commands']['session:resume']['result']>().toEqualTypeOf<wire.ResumeResult>();
   });

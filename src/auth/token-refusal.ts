@@ -33,7 +33,7 @@ export function authorizeToken(signer: TokenSigner, token: unknown, kinds: reado
   return check.payload;
 }
 
-const KIND_NAMES: Record<TokenKind, string> = { instructor: '강사', host: '퀴즈 진행자', player: '퀴즈 참가자', session: '학생' };
+const KIND_NAMES: Record<TokenKind, string> = { instructor: '강사', host: '퀴즈 진행자', player: '퀴즈 참가자', session: '학생', job: '작업 진행 상황' };
 
 function refusalMessage(reason: TokenRefusalReason, kinds: readonly TokenKind[]): string {
   const wanted = kinds.map((kind) => KIND_NAMES[kind]).join(' 또는 ');

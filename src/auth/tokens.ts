@@ -7,14 +7,14 @@ import { z } from 'zod';
  * another node issued. Tokens carry their kind, so a student's token can never pass where an instructor's or host's
  * is required.
  */
-export const TokenKind = z.enum(['session', 'instructor', 'player', 'host']);
+export const TokenKind = z.enum(['session', 'instructor', 'player', 'host', 'job']);
 export type TokenKind = z.infer<typeof TokenKind>;
 
 const TokenPayload = z.object({
   kind: TokenKind,
-  /** The id the token speaks for: session id, class id, player id or room id. */
+  /** The id the token speaks for: session id, class id, player id, room id or job id. */
   sub: z.string().min(1),
-  /** Class (or room) the token is bound to, where there is one. */
+  /** Class (or room) the token is bound to, where there is one; the owner account for class, host and job tokens. */
   scope: z.string().min(1).optional(),
   /** Expiry, ms since epoch. */
   exp: z.number().int(),

@@ -1,7 +1,9 @@
+import { z } from 'zod';
 import { OwnershipRepository } from '../ownership/index.js';
 import { keys, type Store } from '../store/index.js';
 import type { QuotaReleases } from './quota-releases.js';
 import { drainIndex } from './deletion-batches.js';
+import { safeJson } from './room-deletion.js';
 
 /** What deletion needs of the materials and retrieval folders (their services satisfy it). */
 export interface MaterialParts {
@@ -12,11 +14,16 @@ export interface RetrievalParts {
   deleteIndex(materialId: string): Promise<void>;
 }
 
+/** What deletion reads of a math problem set: whose it is (its account's list and summary go with it). */
+const MathSetOwner = z.object({ accountId: z.string() });
+
 /**
  * Deletion of a material: record, index entry and blobs (through the materials service, which knows the blob
  * names, on disk or in the store), every generated chapter lecture (text stream, status, generation lease) found
  * through the material's lecture index (keys.materialLectures, written before a chapter's first key: no SCAN), the
- * retrieval index (store and this node's cache), self-study items served from it, leases and usage. Sessions and classes that used the material are
+ * retrieval index (store and this node's cache), self-study items served from it, leases and usage, and the math
+ * problem sets made from it (found through keys.materialMathSets; each account's list and judgement summary of the
+ * material with them). Sessions and classes that used the material are
  * not deleted: they belong to their classes (they can no longer start the lecture).
  */
 export class MaterialDeletion {
@@ -33,7 +40,19 @@ export class MaterialDeletion {
     // Credited even when a previous, interrupted deletion already removed the record.
     await this.quotas?.materialDeleted(materialId);
     const lectures = await store.zcard(keys.materialLectures(materialId));
-    if (!existed && lectures === 0) return false;
+    const mathSets = await store.zcard(keys.materialMathSets(materialId));
+    if (!existed && lectures === 0 && mathSets === 0) return false;
+    await drainIndex(store, keys.materialMathSets(materialId), async (setIds) => {
+      const records = await store.mget(setIds.map((setId) => keys.mathSet(setId)));
+      const accounts = new Set(records.flatMap((raw) => {
+        const parsed = raw === null ? undefined : MathSetOwner.safeParse(safeJson(raw));
+        return parsed?.success ? [parsed.data.accountId] : [];
+      }));
+      await store.del(
+        ...setIds.flatMap((setId) => [keys.mathSet(setId), keys.mathSetSummary(setId)]),
+        ...[...accounts].flatMap((accountId) => [keys.accountMathSets(accountId, materialId), keys.accountMathSummary(accountId, materialId)]),
+      );
+    });
     await drainIndex(store, keys.materialLectures(materialId), async (cacheKeys) => {
       await store.del(...cacheKeys.flatMap((cacheKey) => [keys.lectureText(cacheKey), keys.lectureStatus(cacheKey), keys.lectureLock(cacheKey)]));
     });

@@ -46,3 +46,5 @@ export {
   type MathSlot,
 } from './problem-generator.js';
 export { explanationSteps, judgeMathOffline, mathOfflineTasks } from './math-offline.js';
+export { MATH_JOB_KIND, MathJobCheckpoint, MathJobParams, mathJobHandler, type MathJobDeps } from './math-job.js';
+export { MathSetEntry, MathSetRecord, MathSetRepository, StoredMathProblem, type NewMathSet } from './math-set-repository.js';

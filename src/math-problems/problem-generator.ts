@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { ModelError, loadPrompt, type LanguageModel } from '../llm/index.js';
+import { MAX_MATH_PROBLEMS } from '../protocol/jobs.js';
 import type { Difficulty } from '../protocol/quiz.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { newItemId, referenceData, referencePassages, sourceOf, type QuizSource } from '../quiz/index.js';
@@ -21,7 +22,8 @@ import { MathGenerateReply, type MathJudgement, type MathProblem, type MathProbl
 
 export const MATH_TASKS = { generate: 'math.generate' } as const;
 export const MAX_MATH_ATTEMPTS = 3;
-export const MAX_MATH_PROBLEMS = 20;
+/** Most problems one request asks for (the HTTP body's limit, src/protocol/jobs.ts). */
+export { MAX_MATH_PROBLEMS };
 /** Varied problems, as the quiz agent writes its items. */
 export const MATH_TEMPERATURE = 0.7;
 

@@ -5,3 +5,6 @@ export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 
 /** A class: its instructors on `/monitor`, its students on `/tutor`. */
 export const classRoom = (classId: string) => `class:${classId}`;
+
+/** The owner's sockets watching one background job (on `/jobs`). */
+export const jobRoom = (jobId: string) => `job:${jobId}`;

@@ -4,7 +4,7 @@ import type { Metrics } from '../metrics.js';
 import { checkProtocolVersion } from './protocol-version.js';
 import { SocketCaps } from './socket-caps.js';
 
-export const NAMESPACES = ['/tutor', '/monitor', '/quiz'] as const;
+export const NAMESPACES = ['/tutor', '/monitor', '/quiz', '/jobs'] as const;
 export type NamespaceName = (typeof NAMESPACES)[number];
 
 export interface SocketServerOptions {

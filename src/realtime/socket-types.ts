@@ -1,6 +1,7 @@
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { MonitorCommands, MonitorServerEvents } from '../protocol/wire/classroom.js';
 import type { CommandListeners, EventListeners } from '../protocol/wire/events.js';
+import type { JobsCommands, JobsServerEvents } from '../protocol/wire/jobs.js';
 import type { QuizCommands, QuizServerEvents } from '../protocol/wire/quiz.js';
 import type { TutorCommands, TutorSocketEvents } from '../protocol/wire/tutor.js';
 import type { AuthedSocketData } from './auth.js';
@@ -37,14 +38,18 @@ export type QuizSocketData =
 export type QuizNamespace = Namespace<CommandListeners<QuizCommands>, EventListeners<QuizServerEvents>, NoInterServerEvents, QuizSocketData>;
 export type QuizSocket = Socket<CommandListeners<QuizCommands>, EventListeners<QuizServerEvents>, NoInterServerEvents, QuizSocketData>;
 
+export type JobsNamespace = Namespace<CommandListeners<JobsCommands>, EventListeners<JobsServerEvents>, NoInterServerEvents, AuthedSocketData>;
+export type JobsSocket = Socket<CommandListeners<JobsCommands>, EventListeners<JobsServerEvents>, NoInterServerEvents, AuthedSocketData>;
+
 export interface TypedNamespaces {
   tutor: TutorNamespace;
   monitor: MonitorNamespace;
   quiz: QuizNamespace;
+  jobs: JobsNamespace;
 }
 
 /**
- * The three namespaces with their protocol's generics. socket.io types a server's namespaces alike, so this is the
+ * The four namespaces with their protocol's generics. socket.io types a server's namespaces alike, so this is the
  * one place where each namespace is given its own maps.
  */
 export function typedNamespaces(io: Server): TypedNamespaces {
@@ -52,5 +57,6 @@ export function typedNamespaces(io: Server): TypedNamespaces {
     tutor: io.of('/tutor') as unknown as TutorNamespace,
     monitor: io.of('/monitor') as unknown as MonitorNamespace,
     quiz: io.of('/quiz') as unknown as QuizNamespace,
+    jobs: io.of('/jobs') as unknown as JobsNamespace,
   };
 }

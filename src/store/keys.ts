@@ -126,6 +126,20 @@ export const keys = {
   jobCancel: (id: string) => key('job', id, 'cancel'),
   /** Jobs not finished yet (sorted set of job ids scored by creation time): what every node's runner looks at; durable. */
   activeJobs: () => key('jobs', 'active'),
+  // Math problem sets (issue 14 §2): what a `math-problems` job made, kept with every judgement.
+  /** A math problem set (JSON: material, account, request, problems and rejected ones with their judgements); no TTL. */
+  mathSet: (id: string) => key('math-set', id),
+  /** A math problem set's list entry (JSON: counts, request, creation time), written with the set; no TTL. */
+  mathSetSummary: (id: string) => key('math-set', id, 'summary'),
+  /** Every math problem set of a material, whoever made it (sorted set by creation time): its deletion drains it; no TTL. */
+  materialMathSets: (materialId: string) => key('material', materialId, 'math-sets'),
+  /** An account's math problem sets of one material (sorted set by creation time): its list; no TTL. */
+  accountMathSets: (accountId: string, materialId: string) => key('account', accountId, 'math-sets', materialId),
+  /**
+   * An account's judgement summary for one material (hash of counters: sets, kept, rejected, judged, unjudged, score
+   * sums ×1000 per criterion, rejections per check), added to as each set is stored; no TTL.
+   */
+  accountMathSummary: (accountId: string, materialId: string) => key('account', accountId, 'math-summary', materialId),
   /** Lease of the one node running the retention purge. */
   retentionLease: () => key('retention', 'lease'),
   // single sign-on (OIDC)

@@ -50,7 +50,9 @@ export type FakeReply =
   | ({ malformed: true } & ReplyCommon)
   /** An HTTP 200 whose body is not JSON at all. */
   | { malformedBody: true }
-  | { embeddings: number[][] };
+  | { embeddings: number[][] }
+  /** `reply`, sent once `gate` settles (a test holds a model call open until it has looked, or forever). */
+  | { gate: Promise<unknown>; reply: FakeReply };
 
 export interface RecordedRequest {
   method: string;
@@ -170,6 +172,12 @@ export class FakeGemini {
   }
 
   private async reply(request: RecordedRequest, reply: FakeReply, response: ServerResponse): Promise<void> {
+    if ('gate' in reply) {
+      await reply.gate;
+      if (response.destroyed) return;
+      await this.reply(request, reply.reply, response);
+      return;
+    }
     if ('status' in reply) {
       this.sendError(response, reply.status, reply.message, reply.retryDelay);
       return;

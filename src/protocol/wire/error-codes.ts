@@ -111,6 +111,15 @@ export const ErrorCode = {
   GRADING_ERROR: 'GRADING_ERROR',
   /** Not an error answer: the tag of a grade whose accuracy needed an `expected_output` the case did not have. */
   MISSING_EXPECTED_OUTPUT: 'MISSING_EXPECTED_OUTPUT',
+  // background jobs and math problems (issue 14 §2)
+  /** No such background job, or it is another account's. */
+  JOB_NOT_FOUND: 'JOB_NOT_FOUND',
+  /** No such math problem set, or it is another account's. */
+  MATH_SET_NOT_FOUND: 'MATH_SET_NOT_FOUND',
+  /** The configured model cannot do this (the offline model writes no math problems): refused before any job starts. */
+  MODEL_NOT_CAPABLE: 'MODEL_NOT_CAPABLE',
+  /** A quiz from a math problem set that has no multiple-choice problem. */
+  MATH_SET_NO_CHOICES: 'MATH_SET_NO_CHOICES',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

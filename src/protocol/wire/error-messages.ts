@@ -79,4 +79,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   INVALID_CRITERIA: '평가 기준의 가중치가 올바르지 않습니다. 다섯 기준의 가중치는 0~1이고 합이 1이어야 합니다.',
   GRADING_ERROR: '평가하지 못했습니다. 점수는 매기지 않았습니다. 잠시 후 다시 시도해 주세요.',
   MISSING_EXPECTED_OUTPUT: '예상 출력이 없어 정확성은 지시문과 입력만으로 판단했습니다.',
+  JOB_NOT_FOUND: '작업을 찾을 수 없습니다.',
+  MATH_SET_NOT_FOUND: '수학 문제 세트를 찾을 수 없습니다.',
+  MODEL_NOT_CAPABLE: '지금 설정된 AI 모델로는 할 수 없는 작업입니다.',
+  MATH_SET_NO_CHOICES: '이 문제 세트에는 퀴즈로 만들 객관식 문제가 없습니다.',
 };

@@ -1,4 +1,5 @@
 import type { MonitorCommands, MonitorServerEvents } from './classroom.js';
+import type { JobsCommands, JobsServerEvents } from './jobs.js';
 import type { QuizCommands, QuizServerEvents } from './quiz.js';
 import type { TutorCommands, TutorSocketEvents } from './tutor.js';
 
@@ -11,6 +12,7 @@ export interface Namespaces {
   '/tutor': { commands: TutorCommands; events: TutorSocketEvents };
   '/monitor': { commands: MonitorCommands; events: MonitorServerEvents };
   '/quiz': { commands: QuizCommands; events: QuizServerEvents };
+  '/jobs': { commands: JobsCommands; events: JobsServerEvents };
 }
 export type NamespaceName = keyof Namespaces;
 

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Logger } from '../logger.js';
+import type { MathCheck, MathSummary } from '../protocol/jobs.js';
+import type { PageRequest } from '../protocol/page.js';
+import { Difficulty, QuizItemSource } from '../protocol/quiz.js';
+import { keys, pageOfIndex, readJsonRecord, type Store } from '../store/index.js';
+import { MATH_CRITERIA, MathProblemType, type MathCriterion, type MathProblem } from './problem.js';
+import { MathRequest } from './problem-generator.js';
+
+/**
+ * Math problem sets (issue 14 §2): what a `math-problems` job made, kept without expiry with every problem's
+ * judgement (seed 002's future work) — the kept problems and the rejected ones. Besides the set: a list entry
+ * (`mathSetSummary`, what a list page reads), the material's index of sets (its deletion drains it, src/data/), the
+ * account's index per material (its list) and the account's judgement summary per material, a hash of counters
+ * added to as each set is stored (HINCRBY: two jobs finishing together both count), so the summary is one read.
+ */
+
+const MATH_CHECKS = ['choices', 'answer-key', 'equivalence'] as const satisfies readonly MathCheck[];
+const Scores = z.object(Object.fromEntries(MATH_CRITERIA.map((criterion) => [criterion, z.number()])) as Record<MathCriterion, z.ZodNumber>);
+
+export const StoredMathProblem = z.object({
+  problemId: z.string(),
+  type: MathProblemType,
+  question: z.string(),
+  choices: z.array(z.string()).optional(),
+  correct_answer: z.string(),
+  explanation: z.string(),
+  final_answer: z.string(),
+  difficulty: Difficulty,
+  sources: z.array(QuizItemSource),
+  judgement: z.object({
+    judged: z.boolean(),
+    passed: z.boolean(),
+    scores: Scores.nullable(),
+    feedback: z.string(),
+    model: z.string(),
+    attempt: z.number().int(),
+    check: z.enum(MATH_CHECKS).optional(),
+    equivalence: z.enum(['equal', 'different', 'unknown']).optional(),
+  }),
+}) satisfies z.ZodType<MathProblem>;
+
+export const MathSetRecord = z.object({
+  setId: z.string(),
+  materialId: z.string(),
+  accountId: z.string(),
+  chapter: z.number().int().optional(),
+  request: MathRequest,
+  problems: z.array(StoredMathProblem),
+  rejected: z.array(StoredMathProblem),
+  /** Generation attempts it took (at most 3). */
+  attempts: z.number().int(),
+  /** The job that made it. */
+  jobId: z.string(),
+  createdAt: z.number(),
+  /** The judge model's name ('' offline or when nothing was judged). */
+  judgeModel: z.string(),
+  /** false: the job ended before every problem passed (the set keeps what did). */
+  complete: z.boolean(),
+});
+export type MathSetRecord = z.infer<typeof MathSetRecord>;
+
+/** A set's list entry: the record without its problems, with their counts. */
+export const MathSetEntry = MathSetRecord.omit({ problems: true, rejected: true }).extend({
+  kept: z.number().int(),
+  rejectedCount: z.number().int(),
+  multipleChoice: z.number().int(),
+});
+export type MathSetEntry = z.infer<typeof MathSetEntry>;
+
+export type NewMathSet = Omit<MathSetRecord, 'setId' | 'createdAt'>;
+
+/** Score sums are kept ×1000 as integers (HINCRBY), so a mean of 4.25 survives the round trip. */
+const SCALE = 1000;
+
+export class MathSetRepository {
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number = Date.now,
+    private readonly logger?: Logger,
+  ) {}
+
+  async create(input: NewMathSet): Promise<MathSetRecord> {
+    const set: MathSetRecord = { ...input, setId: randomUUID().replaceAll('-', ''), createdAt: this.now() };
+    const { store } = this;
+    // The set and its entry before the indexes: a list never names a set that is not there.
+    await store.set(keys.mathSet(set.setId), JSON.stringify(set));
+    await store.set(keys.mathSetSummary(set.setId), JSON.stringify(entryOf(set)));
+    await store.zadd(keys.materialMathSets(set.materialId), set.createdAt, set.setId);
+    await store.zadd(keys.accountMathSets(set.accountId, set.materialId), set.createdAt, set.setId);
+    await this.count(set);
+    return set;
+  }
+
+  async get(setId: string): Promise<MathSetRecord | null> {
+    if (!/^[0-9a-f]{32}$/.test(setId)) return null;
+    return readJsonRecord(await this.store.get(keys.mathSet(setId)), MathSetRecord, { key: keys.mathSet(setId), logger: this.logger });
+  }
+
+  /** One page of an account's sets of a material, newest first (list entries only: one batch read). */
+  async list(accountId: string, materialId: string, page: PageRequest): Promise<{ sets: MathSetEntry[]; nextCursor: string | null }> {
+    const { members, nextCursor } = await pageOfIndex(this.store, keys.accountMathSets(accountId, materialId), page, { reverse: true });
+    if (members.length === 0) return { sets: [], nextCursor };
+    const raws = await this.store.mget(members.map((setId) => keys.mathSetSummary(setId)));
+    const sets = raws.flatMap((raw, index) => {
+      const entry = readJsonRecord(raw, MathSetEntry, { key: keys.mathSetSummary(members[index] ?? ''), logger: this.logger });
+      return entry ? [entry] : [];
+    });
+    return { sets, nextCursor };
+  }
+
+  /** The account's judgement summary of a material's math problems (one read). */
+  async summary(accountId: string, materialId: string): Promise<MathSummary> {
+    const fields = await this.store.hgetall(keys.accountMathSummary(accountId, materialId));
+    const number = (field: string) => Number(fields[field] ?? 0) || 0;
+    const scored = number('scored');
+    return {
+      sets: number('sets'),
+      kept: number('kept'),
+      rejected: number('rejected'),
+      judged: number('judged'),
+      unjudged: number('unjudged'),
+      meanScores: Object.fromEntries(
+        MATH_CRITERIA.map((criterion) => [criterion, scored === 0 ? null : Math.round((number(`sum:${criterion}`) / SCALE / scored) * 100) / 100]),
+      ) as MathSummary['meanScores'],
+      rejectedBy: {
+        choices: number('check:choices'),
+        'answer-key': number('check:answer-key'),
+        equivalence: number('check:equivalence'),
+        judge: number('check:judge'),
+      },
+    };
+  }
+
+  private async count(set: MathSetRecord): Promise<void> {
+    const add = new Map<string, number>([['sets', 1], ['kept', set.problems.length], ['rejected', set.rejected.length]]);
+    const bump = (field: string, by: number) => add.set(field, (add.get(field) ?? 0) + by);
+    for (const problem of [...set.problems, ...set.rejected]) {
+      const { judgement } = problem;
+      bump(judgement.judged ? 'judged' : 'unjudged', 1);
+      // Means over what a judge actually scored: the network policy's default 4s are not a judgement.
+      if (judgement.judged && judgement.scores) {
+        bump('scored', 1);
+        for (const criterion of MATH_CRITERIA) bump(`sum:${criterion}`, Math.round(judgement.scores[criterion] * SCALE));
+      }
+    }
+    for (const problem of set.rejected) bump(`check:${problem.judgement.check ?? 'judge'}`, 1);
+    const key = keys.accountMathSummary(set.accountId, set.materialId);
+    for (const [field, by] of add) if (by !== 0) await this.store.hincrby(key, field, by);
+  }
+}
+
+function entryOf(set: MathSetRecord): MathSetEntry {
+  const { problems, rejected, ...rest } = set;
+  return { ...rest, kept: problems.length, rejectedCount: rejected.length, multipleChoice: problems.filter((problem) => problem.type === 'multiple_choice').length };
+}

@@ -1,0 +1,114 @@
+import type { Command, EmptyPayload } from './events.js';
+import type { Difficulty, QuizItemSource } from './quiz.js';
+import type { WireError } from './error-codes.js';
+
+/**
+ * Background jobs (issue 14 §2) on the wire: what the owner of a job sees over HTTP (`GET /api/jobs/:id`) and on the
+ * `/jobs` namespace, and the progress of the `math-problems` kind. Types only (see index.ts).
+ */
+
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+/** A job as its owner sees it: everything but the checkpoint it resumes from. `progress` and `result` are the kind's. */
+export interface JobState {
+  jobId: string;
+  kind: string;
+  accountId: string;
+  status: JobStatus;
+  params: unknown;
+  progress: unknown;
+  result: unknown;
+  error: { code: string; message: string } | null;
+  /** How many times a node started it (more than 1: resumed after a node stopped). */
+  runs: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type MathProblemType = 'multiple_choice' | 'short_answer';
+export type MathCriterion = 'mathematical_accuracy' | 'consistency' | 'completeness' | 'logic_flow';
+export type MathScores = Record<MathCriterion, number>;
+/** A deterministic check that refused a problem before the judge. */
+export type MathCheck = 'choices' | 'answer-key' | 'equivalence';
+
+/** One problem's verdict in a math job's progress (the instructor's view: question included, no solution). */
+export interface MathItemVerdict {
+  problemId: string;
+  type: MathProblemType;
+  difficulty: Difficulty;
+  question: string;
+  passed: boolean;
+  /** false: passed without a verdict (network-error policy) or refused by a deterministic check. */
+  judged: boolean;
+  scores: MathScores | null;
+  feedback: string;
+  check?: MathCheck | undefined;
+}
+
+/** The `progress` of a `math-problems` job after each attempt. */
+export interface MathJobProgress {
+  /** 1-based attempt just finished. */
+  attempt: number;
+  maxAttempts: number;
+  /** Problems passed so far, of `wanted`. */
+  passed: number;
+  wanted: number;
+  /** That attempt's problems with their verdicts. */
+  items: MathItemVerdict[];
+}
+
+/** The `result` of a `math-problems` job: the stored set (also on failure, when some problems passed). */
+export interface MathJobResult {
+  setId: string;
+  passed: number;
+}
+
+/** A problem as stored in a set, with its judgement (seed 002's future work: every judgement kept with its item). */
+export interface MathProblemView {
+  problemId: string;
+  type: MathProblemType;
+  question: string;
+  choices?: string[] | undefined;
+  correct_answer: string;
+  explanation: string;
+  final_answer: string;
+  difficulty: Difficulty;
+  sources: QuizItemSource[];
+  judgement: {
+    judged: boolean;
+    passed: boolean;
+    scores: MathScores | null;
+    feedback: string;
+    model: string;
+    attempt: number;
+    check?: MathCheck | undefined;
+    equivalence?: 'equal' | 'different' | 'unknown' | undefined;
+  };
+}
+
+/** Per material and account: how the judge treated its math problems. */
+export interface MathSummary {
+  sets: number;
+  kept: number;
+  rejected: number;
+  judged: number;
+  unjudged: number;
+  /** Mean of each criterion over the problems a judge scored; null before any. */
+  meanScores: Record<MathCriterion, number | null>;
+  /** Rejected problems by what refused them: a deterministic check, or the judge. */
+  rejectedBy: Record<MathCheck | 'judge', number>;
+}
+
+// ---- /jobs (server -> job owner)
+export interface JobsServerEvents {
+  /** The job as it is now: on connect (a snapshot) and after every change (status, progress, result). */
+  'job:state': JobState;
+  /** The job could not be read (its connection is then closed). */
+  'job:error': WireError;
+}
+
+// ---- /jobs (job owner -> server)
+export interface JobsCommands {
+  /** Cancels the job; the ack carries the job as it is after the request. */
+  'job:cancel': Command<EmptyPayload, { job: JobState }>;
+}
