@@ -156,7 +156,13 @@ describe('the AI 품질 console (memory store)', () => {
     const invalid = await get(app, '/api/quality/interactions?minGrade=0.9&maxGrade=0.1', teacher);
     expect(invalid.status).toBe(400);
     expect(invalid.body.error.message).toMatch(/[가-힣]/u);
-    expect((await get(app, '/api/quality/summary?days=99', teacher)).status).toBe(400);
+    expect(invalid.body.error.message).toContain('최저 점수');
+    const days = await get(app, '/api/quality/summary?days=99', teacher);
+    expect([days.status, days.body.error.code]).toEqual([400, 'INVALID_PAYLOAD']);
+    expect(days.body.error.message).toContain('기간');
+    const agent = await get(app, '/api/quality/interactions?agent=%3Cscript%3E', teacher);
+    expect(agent.status).toBe(400);
+    expect(agent.body.error.message).toContain('에이전트');
   });
 
   it('QC5 the JSONL export: one parseable line per graded output (instruction, input, output, grade, criteria), as an attachment, within the grade filter', async (context) => {

@@ -16,3 +16,4 @@ export * from './error-messages.js';
 export * from './tutor-phases.js';
 export * from './account.js';
 export * from './critic.js';
+export * from './quality.js';
