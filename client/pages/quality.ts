@@ -11,14 +11,25 @@ import { $, element } from '../ui/dom.js';
 
 const AGENT_NAMES: Record<string, string> = {
   'lecture.write': '강의 작성',
+  'lecture.continue': '강의 이어 쓰기',
   'tutor.judge': '튜터 판정',
+  'tutor.model-answer': '튜터 모범 답안',
+  'tutor.subconcepts': '튜터 하위 개념 나누기',
   'tutor.supplement': '튜터 보충 설명',
   'tutor.remedial': '튜터 다시 설명',
+  'assistant.classify': '손 들기 질문 분류',
   'assistant.answer': '손 들기 답변',
+  'assistant.explain': '손 들기 설명',
+  'assistant.control': '손 들기 이해 확인',
+  'assistant.summary': '손 들기 정리',
+  'assistant.final': '손 들기 마무리',
   'quiz.generate': '퀴즈 문항 생성',
   'quiz.eval': '퀴즈 문항 검수',
   'math.generate': '수학 문항 생성',
   'math.judge': '수학 문항 검수',
+  'math.judge-batch': '수학 문항 일괄 검수',
+  'materials.analyse': '자료 분석',
+  'retrieval.classify': '단락 분류',
 };
 const agentName = (agent: string) => (AGENT_NAMES[agent] ? `${AGENT_NAMES[agent]} (${agent})` : agent);
 
