@@ -26,6 +26,7 @@ const ENTRIES = {
   'reset-password': 'client/pages/reset-password.ts',
   account: 'client/pages/account.ts',
   dashboard: 'client/pages/dashboard.ts',
+  quality: 'client/pages/quality.ts',
   // The classroom's markdown renderer on its own, so a browser test can feed it model output directly.
   markdown: 'client/ui/markdown.ts',
 };

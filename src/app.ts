@@ -20,6 +20,7 @@ import { EvalAgent, QuizRepository, RoomRuntime, RoomService, type RoomClock } f
 import { RetrievalService } from './retrieval/index.js';
 import { NodeHeartbeat, createStore, type Store } from './store/index.js';
 import { Quotas } from './quota/index.js';
+import { QualityBudget, QualityGrader, QualityRepository, QualitySampler, sampleModel } from './quality/index.js';
 
 export interface AppOverrides {
   store?: Store;
@@ -32,6 +33,8 @@ export interface AppOverrides {
   roomClock?: RoomClock;
   /** Token secrets, newest first, as resolved by {@link startApp}; TOKEN_SECRET's otherwise. */
   tokenSecrets?: readonly string[];
+  /** The quality sampler's random source (tests make sampling deterministic); Math.random otherwise. */
+  qualityRandom?: () => number;
   /** The retention purge's clock (tests move it past RETENTION_DAYS). */
   retentionClock?: () => number;
   /** The accounts side of single sign-on (tests record identities); AccountService's otherwise. */
@@ -61,6 +64,8 @@ export interface App {
   quizJudge: EvalAgent;
   /** The Critic Grader (seed 004): the HTTP route and, later, the quality console call it. */
   critic: CriticGrader;
+  /** The "AI 품질" console (issue 14 §3): the sampler, the store of graded samples, the grading budget and loop. */
+  quality: { sampler: QualitySampler; repository: QualityRepository; budget: QualityBudget; grader: QualityGrader };
   /** Live quiz rooms: commands and phase changes (any node). */
   rooms: RoomService;
   /** This node's part of live rooms: its sockets' views, and the timers of the rooms it drives. */
@@ -118,7 +123,24 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   if (!tokenSecrets) throw new Error('createApp on Redis without TOKEN_SECRET: build it with startApp (shared token secret)');
   const store = overrides.store ?? createStore({ redisUrl: config.redisUrl, logger });
   const budget = new ModelBudget({ store, dailyTokens: config.modelDailyTokens });
-  const model = overrides.model ?? createModel(config, { metrics, store, logger, offlineTasks, budget });
+  const metered = overrides.model ?? createModel(config, { metrics, store, logger, offlineTasks, budget });
+  // The "AI 품질" console (issue 14 §3): every agent gets the sampled model; the quality grading calls the metered one
+  // (never sampled itself), counted against its own daily budget.
+  const qualityRepository = new QualityRepository({
+    store,
+    retentionMs: config.quality.retentionDays * 24 * 60 * 60_000,
+    queueMax: config.quality.queueMax,
+    logger: logger.child({ part: 'quality' }),
+  });
+  const qualitySampler = new QualitySampler({
+    repository: qualityRepository,
+    rate: config.quality.sampleRate,
+    rates: config.quality.sampleRates,
+    logger: logger.child({ part: 'quality' }),
+    ...(overrides.qualityRandom ? { random: overrides.qualityRandom } : {}),
+  });
+  const model = sampleModel(metered, qualitySampler);
+  const qualityBudget = new QualityBudget({ store, dailyTokens: config.quality.dailyTokens, logger: logger.child({ part: 'quality' }) });
   const signer = new TokenSigner(tokenSecrets);
   const accounts = new AccountService({ store, signup: config.signup, sessionTtlMs: config.sessionTtlMs });
   const ownership = new OwnershipRepository(store);
@@ -174,6 +196,15 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   const quizJudge = new EvalAgent({ model, retriever: retrieval, logger: logger.child({ part: 'quiz-judge' }) });
   // The Critic Grader (seed 004): POST /api/critic/grade, and later the quality console.
   const critic = new CriticGrader({ model, logger: logger.child({ part: 'critic' }) });
+  const qualityGrader = new QualityGrader({
+    store,
+    repository: qualityRepository,
+    grader: new CriticGrader({ model: qualityBudget.meter(metered), logger: logger.child({ part: 'quality-critic' }) }),
+    budget: qualityBudget,
+    nodeId,
+    logger: logger.child({ part: 'quality' }),
+  });
+  const quality = { sampler: qualitySampler, repository: qualityRepository, budget: qualityBudget, grader: qualityGrader };
   const roomClock = overrides.roomClock;
   const rooms = new RoomService({
     store,
@@ -257,6 +288,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     quizzes,
     quizJudge,
     critic,
+    quality: { repository: qualityRepository, budget: qualityBudget, sampling: { rate: config.quality.sampleRate, perAgent: config.quality.sampleRates } },
     rooms,
     roomRuntime,
     accounts,
@@ -277,11 +309,14 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
       // Jobs running here stop and stay active: another node (or this one restarted) resumes them.
       await jobRunner.stop();
       await data.purge.stop();
+      await qualityGrader.stop();
       await roomRuntime.close();
       await lectures.close();
       // After the sessions stopped: the monitor writes the progress it still owes before the store closes.
       await monitor.close();
       await materials.close();
+      // The samples still being written, before the store closes.
+      await qualitySampler.settled();
       await heartbeat.close();
       if (!overrides.store) await store.close();
     })();
@@ -290,5 +325,6 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   roomRuntime.start();
   data.purge.start();
   jobRunner.start();
-  return { config, store, model, metrics, materials, retrieval, lectures, classes, monitor, signer, accounts, ownership, quizzes, quizJudge, critic, rooms, roomRuntime, data, quotas, budget, jobs, mathJudge, mathSets, server, close };
+  qualityGrader.start();
+  return { config, store, model, metrics, materials, retrieval, lectures, classes, monitor, signer, accounts, ownership, quizzes, quizJudge, critic, quality, rooms, roomRuntime, data, quotas, budget, jobs, mathJudge, mathSets, server, close };
 }

@@ -138,6 +138,22 @@ const EnvSchema = z.object({
   MATH_JUDGE_NETWORK_POLICY: z.preprocess(emptyToUndefined, z.enum(['pass-unjudged', 'fail']).default('pass-unjudged')),
   MATH_JUDGE_THRESHOLDS: mathThresholds,
   JOB_LEASE_MS: int(1_000, 600_000, 15_000),
+  // The "AI 품질" console (issue 14 §3, src/quality/): sampling of agent outputs and their background grading.
+  QUALITY_SAMPLE_RATE: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(1).default(0.05)),
+  QUALITY_SAMPLE_RATES: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .transform((value) => value.split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0))
+      .pipe(
+        z.array(z.string().regex(/^[a-z][a-z0-9._-]{0,63}=(?:0(?:\.\d+)?|1(?:\.0+)?|\.\d+)$/, 'agent=rate pairs, comma-separated, each rate 0–1 (e.g. lecture.write=0.2,tutor.judge=0)')),
+      )
+      .transform((entries) => Object.fromEntries(entries.map((entry) => [entry.slice(0, entry.indexOf('=')), Number(entry.slice(entry.indexOf('=') + 1))])))
+      .optional(),
+  ),
+  QUALITY_DAILY_TOKENS: int(0, Number.MAX_SAFE_INTEGER, 200_000),
+  QUALITY_RETENTION_DAYS: int(1, 36_500, 90),
+  QUALITY_QUEUE_MAX: int(1, 1_000_000, 1_000),
 });
 
 /** Who may create an account: anyone, holders of an admin's invite, or nobody (the first account always may). */
@@ -221,6 +237,21 @@ export interface Config {
   mathJudge: { onNetworkError: 'pass-unjudged' | 'fail'; thresholds: Record<MathDifficulty, MathThresholdSetting> };
   /** Background jobs (src/jobs/): JOB_LEASE_MS, how soon another node resumes the job of a node that died. */
   jobs: { leaseMs: number };
+  /** The "AI 품질" console: which agent outputs are sampled and graded in the background; see src/quality/. */
+  quality: QualityConfig;
+}
+
+export interface QualityConfig {
+  /** QUALITY_SAMPLE_RATE: the share (0–1) of every agent's outputs sampled for grading; 0 = none. */
+  sampleRate: number;
+  /** QUALITY_SAMPLE_RATES: per-agent rates (`lecture.write=0.2,…`) that replace `sampleRate` for those agents. */
+  sampleRates: Record<string, number>;
+  /** QUALITY_DAILY_TOKENS: model tokens the background grading may spend per UTC day (0 = no grading). */
+  dailyTokens: number;
+  /** QUALITY_RETENTION_DAYS: how long a graded interaction and the daily aggregates are kept. */
+  retentionDays: number;
+  /** QUALITY_QUEUE_MAX: sampled outputs waiting for grading at most; past it a sample is dropped. */
+  queueMax: number;
 }
 
 export interface QuotaLimits {
@@ -355,6 +386,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     modelDailyTokens: e.MODEL_DAILY_TOKENS,
     mathJudge: { onNetworkError: e.MATH_JUDGE_NETWORK_POLICY, thresholds: e.MATH_JUDGE_THRESHOLDS },
     jobs: { leaseMs: e.JOB_LEASE_MS },
+    quality: {
+      sampleRate: e.QUALITY_SAMPLE_RATE,
+      sampleRates: e.QUALITY_SAMPLE_RATES ?? {},
+      dailyTokens: e.QUALITY_DAILY_TOKENS,
+      retentionDays: e.QUALITY_RETENTION_DAYS,
+      queueMax: e.QUALITY_QUEUE_MAX,
+    },
   };
 }
 

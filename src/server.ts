@@ -4,7 +4,7 @@ import express, { type Express } from 'express';
 import type { Server as SocketServer, ServerOptions } from 'socket.io';
 import type { Config } from './config.js';
 import { ErrorCode } from './protocol/wire/error-codes.js';
-import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAuthRouter, createClassesRouter, createCriticRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMathRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQuizzesRouter, createRateLimits, createRoomsRouter, createSeedQuizRouter, createSessionsRouter, errorMiddleware, joinAttemptGuard, JoinAttempts, type OidcAccounts, securityHeaders, webSessionStarter } from './http/index.js';
+import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAuthRouter, createClassesRouter, createCriticRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMathRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQualityRouter, createQuizzesRouter, createRateLimits, createRoomsRouter, createSeedQuizRouter, createSessionsRouter, errorMiddleware, joinAttemptGuard, JoinAttempts, type OidcAccounts, securityHeaders, webSessionStarter } from './http/index.js';
 import type { LanguageModel } from './llm/index.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -24,6 +24,7 @@ import type { CredentialChecks, OwnershipRepository } from './ownership/index.js
 import type { Quotas } from './quota/index.js';
 import type { ModelBudget } from './llm/index.js';
 import type { CriticGrader } from './critic/index.js';
+import type { QualityBudget, QualityRepository } from './quality/index.js';
 
 export interface ServerDeps {
   config: Config;
@@ -43,6 +44,8 @@ export interface ServerDeps {
   quizJudge: EvalAgent;
   /** The Critic Grader (seed 004): `POST /api/critic/grade`. */
   critic: CriticGrader;
+  /** The "AI 품질" console (issue 14 §3): graded samples of agent outputs, the grading budget, the sampling rates. */
+  quality: { repository: QualityRepository; budget: QualityBudget; sampling: { rate: number; perAgent: Record<string, number> } };
   rooms: RoomService;
   roomRuntime: RoomRuntime;
   /** Deletion, retention and export. */
@@ -133,6 +136,7 @@ export function createServer(deps: ServerDeps): LecternServer {
   // The Critic Grader's cases hold four texts of up to 20,000 characters each (Korean is 3 bytes a character in
   // UTF-8): its own, larger JSON limit, before the general one.
   app.use('/api/critic', express.json({ limit: '512kb' }), createCriticRouter({ critic: deps.critic }));
+  app.use('/api/quality', createQualityRouter(deps.quality));
   app.use(express.json({ limit: '256kb' }));
   // Class-code guessing; POST /api/sessions is a join only with a class code.
   app.post('/api/classes/:code/join', joinAttemptGuard(joinAttempts));

@@ -117,6 +117,11 @@ const CASES: Record<string, Case> = {
   'POST /api/auth/reset': { kind: 'public', why: 'a one-time link from the admin' },
   'GET /api/auth/invites/:code': { kind: 'public', why: 'checks an invite code' },
   'POST /api/critic/grade': { kind: 'own', why: 'grades the texts in its body, billed to the caller; nothing is stored or named' },
+  // The graded outputs an instructor sees are those billed to their account: B's lists hold none of A's (A's are
+  // sampled at QUALITY_SAMPLE_RATE=1 and graded when the world is made; an interaction names its material).
+  'GET /api/quality/summary': { kind: 'list', path: '/api/quality/summary' },
+  'GET /api/quality/interactions': { kind: 'list', path: '/api/quality/interactions' },
+  'GET /api/quality/export.jsonl': { kind: 'list', path: '/api/quality/export.jsonl' },
   'GET /api/admin/accounts': { kind: 'denied', call: () => ({ method: 'GET', path: '/api/admin/accounts' }) },
   'POST /api/admin/invites': { kind: 'denied', call: () => ({ method: 'POST', path: '/api/admin/invites', body: {} }) },
   'POST /api/admin/accounts/:id/disable': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/admin/accounts/${w.a.accountId}/disable` }) },
@@ -152,7 +157,7 @@ let app: TestApp;
 let world: World;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ QUALITY_SAMPLE_RATE: '1' });
   await samplePdfBytes();
   // The first account is the admin: A and B are two ordinary instructors.
   const admin = await signUp(app);
@@ -171,6 +176,11 @@ beforeAll(async () => {
   // A self-study item of A's (seed 001's API), on A's material.
   const selfQuiz = await call(`${app.url}/api/quiz/start`, 'POST', { headers: a.bearer, body: { topic: 'general', materialId: material.id } });
   expect(selfQuiz.status, JSON.stringify(selfQuiz.body)).toBe(200);
+  // A's agent outputs (the upload's analysis, the self-study item), graded for the quality console.
+  await app.quality.sampler.settled();
+  while ((await app.quality.grader.runOnce()).graded > 0);
+  const aQuality = await call(`${app.url}/api/quality/interactions`, 'GET', { headers: a.bearer });
+  expect(JSON.stringify(aQuality.body.interactions)).toContain(material.id);
   const bClass = await call(`${app.url}/api/classes`, 'POST', { headers: b.bearer, body: { name: 'B의 반' } });
   const bQuiz = await call(`${app.url}/api/quizzes`, 'POST', { headers: b.bearer, body: { title: 'B의 퀴즈', items: sampleItems(1), classId: bClass.body.classId } });
   const bRoom = await call(`${app.url}/api/rooms`, 'POST', { headers: b.bearer, body: { quizId: bQuiz.body.quizId } });

@@ -62,7 +62,8 @@ const shape = (key: string) => key.replace(/[0-9a-f]{8}-[0-9a-f-]{27}|[0-9a-f]{1
 describe('K2: every key of a whole run expires or is durable', () => {
   it('K2 a lecture with a raised hand, a class with a monitor and a quiz room leave only TTL keys and documented durable keys', async () => {
     redis = await startRedisServer();
-    app = await startTestApp({ REDIS_URL: redis.url });
+    // Every agent output is sampled for the quality console (issue 14 §3), and one grading run stores some graded.
+    app = await startTestApp({ REDIS_URL: redis.url, QUALITY_SAMPLE_RATE: '1' });
     const material = await loadSample(app);
 
     // A class with its instructor watching, and a student following the whole lecture.
@@ -116,6 +117,9 @@ describe('K2: every key of a whole run expires or is durable', () => {
     const generated = await call(`${app.url}/api/materials/${material.id}/quiz`, 'POST', { body: {}, headers: teacher.bearer });
     expect(generated.status).toBe(201);
 
+    await app.quality.sampler.settled();
+    expect((await app.quality.grader.runOnce()).graded).toBeGreaterThan(0);
+
     const running = await scanKeys(redis.url);
     const shapes = [...new Set(running.map(({ key, ttl }) => `${shape(key)}${ttl === -1 ? '' : ' (ttl)'}`))].sort();
     expect(leaks(running), shapes.join('\n')).toEqual([]);
@@ -125,7 +129,7 @@ describe('K2: every key of a whole run expires or is durable', () => {
       expect(entry?.ttl, part).toBeGreaterThan(0);
     }
     // Every part of the run left its ephemeral keys, with a TTL: roster, room state, answers, presence.
-    for (const pattern of [/^lectern:class:[^:]+:student:/, /^lectern:class:[^:]+:nicknames$/, /^lectern:room:[^:]+$/, /^lectern:room:[^:]+:answers:1$/, /^lectern:room:[^:]+:events$/, /^lectern:roomcode:/, /^lectern:usage:account:/]) {
+    for (const pattern of [/^lectern:class:[^:]+:student:/, /^lectern:class:[^:]+:nicknames$/, /^lectern:room:[^:]+$/, /^lectern:room:[^:]+:answers:1$/, /^lectern:room:[^:]+:events$/, /^lectern:roomcode:/, /^lectern:usage:account:/, /^lectern:quality:interaction:/, /^lectern:quality:all:daily:/, /^lectern:quality:usage:/]) {
       const matching = running.filter(({ key }) => pattern.test(key));
       expect(matching.length, String(pattern)).toBeGreaterThan(0);
       for (const { key, ttl } of matching) expect(ttl, key).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 /**
- * The top of every instructor page: who is signed in, the instructor's places (내 수업, 자료, 퀴즈, 계정) and 로그아웃.
+ * The top of every instructor page: who is signed in, the instructor's places (내 수업, 자료, 퀴즈, AI 품질, 계정) and 로그아웃.
  * `requireSignedIn` is the gate of those pages: a visitor without a session is sent to the sign-in page, which sends
  * them back here afterwards.
  */
@@ -11,6 +11,7 @@ const PLACES: Array<[href: string, label: string]> = [
   ['/dashboard.html', '내 수업'],
   ['/upload.html', '내 자료'],
   ['/host.html', '퀴즈 진행'],
+  ['/quality.html', 'AI 품질'],
   ['/account.html', '계정'],
 ];
 

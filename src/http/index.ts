@@ -1,6 +1,7 @@
 /** Express routers, the error middleware and security headers. */
 export { createClassesRouter } from './classes-router.js';
 export { createCriticRouter, type CriticRouterDeps } from './critic-router.js';
+export { createQualityRouter, type QualityRouterDeps } from './quality-router.js';
 export { createDataRouter, type DataRouterDeps } from './data-router.js';
 export { apiNotFound, errorMiddleware } from './error-middleware.js';
 export { createHealthRouter } from './health-router.js';

@@ -62,6 +62,11 @@ const FIELD_NAMES: Record<string, string> = {
   criteria_name: '평가 기준 이름',
   weights: '가중치',
   agent_name: '에이전트 이름',
+  // the AI 품질 console's queries (issue 14 §3)
+  agent: '에이전트',
+  minGrade: '최저 점수',
+  maxGrade: '최고 점수',
+  days: '기간',
 };
 
 const HANGUL = /[\uac00-\ud7a3]/u;

@@ -21,6 +21,10 @@ export const RETENTION = {
   accountUsageMs: 2 * 24 * 60 * 60_000,
   /** A background job's record (its result is stored by its kind, e.g. a problem set), after the last write. */
   jobMs: 30 * 24 * 60 * 60_000,
+  /** A sampled agent output waiting for the quality console's background grading (issue 14 §3), and the queue. */
+  qualityCaseMs: 24 * 60 * 60_000,
+  /** The quality grading's token count of one UTC day; past the day so the budget check never races it. */
+  qualityUsageMs: 2 * 24 * 60 * 60_000,
 } as const;
 
 export interface DurableKey {

@@ -22,11 +22,14 @@ export interface TestApp extends App {
 
 /**
  * Boots the real product on port 0: same composition as main.ts, with an environment the test chooses (memory
- * store and offline model unless REDIS_URL / GEMINI_* are given) and a fresh DATA_DIR.
+ * store and offline model unless REDIS_URL / GEMINI_* are given, no quality sampling unless QUALITY_SAMPLE_RATE is)
+ * and a fresh DATA_DIR.
  */
 export async function startTestApp(env: Record<string, string> = {}, overrides: AppOverrides = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lectern-test-'));
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: dataDir, PRELOAD_SAMPLE: 'false', ...env });
+  // The quality console samples nothing unless a test asks (QUALITY_SAMPLE_RATE): a random 5 % of every test's model
+  // calls writing to the store in the background would make other tests' store and log checks depend on chance.
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: dataDir, PRELOAD_SAMPLE: 'false', QUALITY_SAMPLE_RATE: '0', ...env });
   const app = await startApp(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), overrides);
   await new Promise<void>((resolve) => app.server.httpServer.listen(0, '127.0.0.1', resolve));
   const port = (app.server.httpServer.address() as AddressInfo).port;

@@ -1,7 +1,13 @@
 // The monitor's transcript panel: one student's record (questions, answers, verdicts with feedback, the tutor's and
 // the assistant's replies, the raise-hand dialogue, the instructor's own replies), read a page at a time with
-// `student:transcript`. Everything in it is untrusted text: textContent only.
+// `student:transcript`. Everything in it is untrusted text: textContent only. The tutor's verdicts and replies and the
+// assistant's answers have an "AI 평가" button: the item goes to the Critic Grader (`POST /api/critic/grade`, billed to
+// the instructor) with the agent's role as instruction and the student's question and answer before it as input, and
+// the report shows under the item (issue 14 §3).
+import type { CriticReport } from '../../../src/protocol/wire/critic.js';
 import type { ReplyKind, TranscriptItem, TranscriptPage } from '../../../src/protocol/wire/index.js';
+import { apiJson, requestFailure } from '../../net/http.js';
+import { criticReportView } from '../../ui/critic-report.js';
 import { $, element } from '../../ui/dom.js';
 
 const panel = $('transcript-panel');
@@ -45,12 +51,30 @@ function describe(item: TranscriptItem): { label: string; text?: string } {
   }
 }
 
+/** The role of the agent that wrote an item, as the critic's instruction (Korean); null for items no agent wrote. */
+function agentRole(item: TranscriptItem): { agent: string; instruction: string } | null {
+  switch (item.type) {
+    case 'verdict':
+      return { agent: 'tutor.judge', instruction: '당신은 강의 튜터입니다. 강의 질문에 대한 학생의 답을 판정(잘했어요/다시 살펴봐요)하고, 학생이 이해할 수 있는 짧은 피드백을 한국어로 주세요.' };
+    case 'reply':
+      return item.kind === 'supplement' || item.kind === 'remedial'
+        ? { agent: 'tutor.supplement', instruction: '당신은 강의 튜터입니다. 강의 질문과 학생의 답을 바탕으로, 학생이 개념을 이해하도록 정확하고 친절하게 설명하세요.' }
+        : { agent: 'assistant.answer', instruction: '당신은 강의 중 손을 든 학생의 질문에 답하는 수업 도우미입니다. 강의 자료에 근거해 정확하고 이해하기 쉽게 답하세요.' };
+    case 'assistant':
+      return { agent: 'assistant.answer', instruction: '당신은 강의 중 손을 든 학생의 질문에 답하는 수업 도우미입니다. 강의 자료에 근거해 정확하고 이해하기 쉽게 답하세요.' };
+    default:
+      return null;
+  }
+}
+
 export class TranscriptPanel {
   private sessionId: string | null = null;
   private nickname = '';
   private cursor: string | null = null;
   /** Each open or "더 보기" bumps it, so a late answer for an earlier student is dropped. */
   private generation = 0;
+  /** What the student was asked and said last, in the order read: the input of an item sent to the critic. */
+  private context: { question?: string; student?: string } = {};
 
   /** `fetchPage` sends `student:transcript`; it resolves with the page or the words for a refusal. */
   constructor(private readonly fetchPage: (sessionId: string, cursor: string | null) => Promise<TranscriptPage | string>) {
@@ -66,6 +90,7 @@ export class TranscriptPanel {
     this.sessionId = sessionId;
     this.nickname = nickname;
     this.cursor = null;
+    this.context = {};
     this.generation += 1;
     title.textContent = `${nickname} 학생의 기록`;
     panel.dataset.sessionId = sessionId;
@@ -92,6 +117,36 @@ export class TranscriptPanel {
     list.replaceChildren();
   }
 
+  /** The "AI 평가" button of one item: grades it once, then shows the report (or why not) under it. */
+  private critique(role: { agent: string; instruction: string }, output: string, item: TranscriptItem): [HTMLButtonElement, HTMLElement] {
+    const { question, student } = this.context;
+    const input = [question ? `강의 질문: ${question}` : null, student ? `학생: ${student}` : null, item.type === 'verdict' ? `판정: ${item.verdict === 'good' ? '잘했어요' : '다시 살펴봐요'}` : null]
+      .filter((line): line is string => line !== null)
+      .join('\n');
+    const button = element('button', { type: 'button', className: 'secondary small critic-button', 'data-testid': 'critic-send', text: 'AI 평가' });
+    const result = element('div', { className: 'critic-result', 'aria-live': 'polite' });
+    button.addEventListener('click', async () => {
+      button.disabled = true;
+      button.textContent = '평가 중…';
+      result.replaceChildren();
+      try {
+        const report = await apiJson<CriticReport>('/api/critic/grade', {
+          method: 'POST',
+          body: { data_to_grade: { instruction: role.instruction, input: input.slice(0, 20_000), output: output.slice(0, 20_000) }, agent_name: role.agent },
+          fallback: '평가하지 못했습니다.',
+        });
+        result.replaceChildren(criticReportView(report));
+        button.textContent = '다시 평가';
+      } catch (error) {
+        result.replaceChildren(element('p', { className: 'error', role: 'alert', 'data-testid': 'critic-error', text: requestFailure(error) }));
+        button.textContent = 'AI 평가';
+      } finally {
+        button.disabled = false;
+      }
+    });
+    return [button, result];
+  }
+
   private async load(): Promise<void> {
     const sessionId = this.sessionId;
     if (sessionId === null) return;
@@ -106,14 +161,17 @@ export class TranscriptPanel {
     }
     for (const item of page.items) {
       const { label, text } = describe(item);
-      list.append(
-        element(
-          'li',
-          { className: 'transcript-item', 'data-testid': 'transcript-item', 'data-type': item.type, 'data-verdict': item.type === 'verdict' ? item.verdict : undefined },
-          element('span', { className: 'transcript-label', text: label }),
-          text === undefined ? null : element('p', { text }),
-        ),
+      const row = element(
+        'li',
+        { className: 'transcript-item', 'data-testid': 'transcript-item', 'data-type': item.type, 'data-verdict': item.type === 'verdict' ? item.verdict : undefined },
+        element('span', { className: 'transcript-label', text: label }),
+        text === undefined ? null : element('p', { text }),
       );
+      const role = agentRole(item);
+      if (role !== null && text !== undefined && text.trim() !== '') row.append(...this.critique(role, text, item));
+      list.append(row);
+      if (item.type === 'question' || item.type === 'subquestion') this.context = { question: item.text };
+      if (item.type === 'answer' || item.type === 'student') this.context = { ...this.context, student: item.text };
     }
     this.cursor = page.nextCursor;
     more.hidden = page.nextCursor === null;

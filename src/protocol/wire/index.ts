@@ -17,3 +17,4 @@ export * from './tutor-phases.js';
 export * from './account.js';
 export * from './critic.js';
 export * from './jobs.js';
+export * from './quality.js';

@@ -1,0 +1,100 @@
+/**
+ * The "AI 품질" console (issue 14 §3) over HTTP: what `GET /api/quality/*` answer (browser-safe: types and constants
+ * only). The zod schemas of the queries are in ../quality.ts; docs/PROTOCOL.md ("AI 품질 console") describes the same
+ * thing for people.
+ */
+import type { CriticFailureType, CriticFixableIssue, CriticReport, CriticScores } from './critic.js';
+
+/** A grade histogram has this many buckets of 0.1: bucket i holds grades in [i/10, (i+1)/10), the last one also 1.0. */
+export const QUALITY_GRADE_BUCKETS = 10;
+/** `?days=` of the summary: 1–31, default 7. */
+export const QUALITY_DAYS_DEFAULT = 7;
+export const QUALITY_DAYS_MAX = 31;
+/** Worst cases kept per agent (lowest grades among the kept interactions). */
+export const QUALITY_WORST_CASES = 10;
+/** Lines of one JSONL export at most (newest first). */
+export const QUALITY_EXPORT_MAX = 5_000;
+
+/** One sampled agent output and its critic report. `agent` is the model task name, e.g. 'lecture.write'. */
+export interface QualityInteraction {
+  id: string;
+  agent: string;
+  /** When the agent's call finished (ms). */
+  at: number;
+  gradedAt: number;
+  accountId?: string | undefined;
+  materialId?: string | undefined;
+  instruction: string;
+  input: string;
+  output: string;
+  report: CriticReport;
+}
+
+/** One UTC day of one agent. */
+export interface QualityDay {
+  /** yyyy-mm-dd (UTC). */
+  day: string;
+  /** Graded outputs. */
+  count: number;
+  /** Sampled outputs the critic could not grade (GRADING_ERROR): never counted as a grade. */
+  ungraded: number;
+  /** Grade histogram, QUALITY_GRADE_BUCKETS buckets of 0.1. */
+  buckets: number[];
+  /** Mean grade of the day, null without a graded output. */
+  mean: number | null;
+}
+
+export interface QualityWorstCase {
+  id: string;
+  at: number;
+  grade: number;
+  /** The output's first 300 characters. */
+  excerpt: string;
+  failure_types: CriticFailureType[];
+  fixable_issues: CriticFixableIssue[];
+  unfixable_issues: string[];
+}
+
+export interface QualityAgentSummary {
+  agent: string;
+  /** Oldest day first, every day of the window (empty days included). */
+  days: QualityDay[];
+  count: number;
+  ungraded: number;
+  mean: number | null;
+  /** Failure type → how many graded outputs carried it, in the window. */
+  failureTypes: Partial<Record<CriticFailureType, number>>;
+  worst: QualityWorstCase[];
+}
+
+/** `GET /api/quality/summary`. */
+export interface QualitySummary {
+  /** `all`: an admin sees every output; `own`: an instructor sees the outputs billed to their own account. */
+  scope: 'all' | 'own';
+  days: number;
+  /** The deployment's sampling (QUALITY_SAMPLE_RATE and its per-agent overrides). */
+  sampling: { rate: number; perAgent: Record<string, number> };
+  /** The deployment's daily token budget of background grading (QUALITY_DAILY_TOKENS; 0 = grading off) and today's spend. */
+  budget: { dailyTokens: number; spentToday: number };
+  /** Sampled outputs waiting to be graded (the whole deployment's queue). */
+  queued: number;
+  agents: QualityAgentSummary[];
+}
+
+/** `GET /api/quality/interactions`: newest first. */
+export interface QualityInteractionPage {
+  interactions: QualityInteraction[];
+  /** Null when nothing older is left; a page may hold fewer than `limit` items when the grade filter skipped many. */
+  nextCursor: string | null;
+}
+
+/** One line of `GET /api/quality/export.jsonl` (seed 004's data_to_grade, with its grade: fine-tuning data). */
+export interface QualityExportLine {
+  instruction: string;
+  input: string;
+  output: string;
+  grade: number;
+  criteria: CriticScores;
+  agent: string;
+  failure_types: CriticFailureType[];
+}
