@@ -48,8 +48,15 @@ async function sharedMembers(current: TestApp): Promise<string[]> {
   return (await Promise.all(sets.map((key) => current.store.zrange(key, 0, -1)))).flat().map((entry) => entry.member);
 }
 
+/** The quality console's sampled outputs (queued and graded) as stored: their text can quote the students. */
+async function qualityRecords(current: TestApp, redisUrl?: string): Promise<string[]> {
+  const records = (await scanStore(current, redisUrl)).filter((key) => /^lectern:quality:(?:case|interaction):/u.test(key));
+  return (await current.store.mget(records)).filter((value): value is string => value !== null);
+}
+
 async function scenario(env: Record<string, string>, redisUrl?: string) {
-  app = await startTestApp(env);
+  // Every model output is sampled for the quality console, so deletion must find those samples too.
+  app = await startTestApp({ QUALITY_SAMPLE_RATE: '1', ...env });
   const current = app;
   // Not the sample's bytes: the built-in sample is never deleted (OW5).
   const gone = await uploadPdf(current, await madePdf('지울 자료'), 'gone.pdf');
@@ -80,6 +87,14 @@ async function scenario(env: Record<string, string>, redisUrl?: string) {
   const keptBefore = before.filter((key) => keptTraces.some((trace) => key.includes(trace)));
   expect(keptBefore.length).toBeGreaterThan(10);
 
+  // Grade a first batch of the samples (the rest stays queued): both kinds of record exist for the deleted class.
+  await current.quality.sampler.settled();
+  await current.quality.grader.runOnce();
+  const samplesBefore = await qualityRecords(current, redisUrl);
+  expect(samplesBefore.some((record) => record.includes(gone.id))).toBe(true);
+  expect(samplesBefore.some((record) => record.includes(deleted.sessionIds[0]!))).toBe(true);
+  expect(await current.store.zcard(keys.qualityQueue())).toBeGreaterThan(0);
+
   // The class (with its students, sessions, quiz and room) and the material, over HTTP.
   expect((await del(`${current.url}/api/classes/${deleted.classId}`, bearer(deleted.created.instructorToken))).status).toBe(204);
   // A material is deleted by its owner account only: class tokens are the wrong kind of credential.
@@ -95,6 +110,10 @@ async function scenario(env: Record<string, string>, redisUrl?: string) {
   const after = await scanStore(current, redisUrl);
   const leftovers = after.filter((key) => goneTraces.some((trace) => key.includes(trace)));
   expect(leftovers).toEqual([]);
+  // No sampled output of the deleted material or class is left, queued or graded; the other class's still are.
+  const samplesAfter = await qualityRecords(current, redisUrl);
+  expect(samplesAfter.filter((record) => record.includes(gone.id) || deleted.sessionIds.some((sessionId) => record.includes(sessionId)))).toEqual([]);
+  expect(samplesAfter.some((record) => record.includes(untouched.sessionIds[0]!))).toBe(true);
   const members = await sharedMembers(current);
   expect(members.filter((member) => goneTraces.includes(member))).toEqual([]);
   // Everything of the other class and material is still there, and still works.

@@ -1,7 +1,7 @@
 import { OwnershipRepository } from '../ownership/index.js';
 import { keys, type Store } from '../store/index.js';
 import type { QuotaReleases } from './quota-releases.js';
-import { DELETE_BATCH, drainIndex } from './deletion-batches.js';
+import { DELETE_BATCH, deleteQualitySamples, drainIndex } from './deletion-batches.js';
 import type { QuizDeletion } from './quiz-deletion.js';
 import { roomLive, type RoomDeletion } from './room-deletion.js';
 import { sessionKeys } from './session-keys.js';
@@ -52,6 +52,7 @@ export class ClassDeletion {
     await drainIndex(store, keys.classStudents(classId), async (sessionIds) => {
       await Promise.all(sessionIds.map((sessionId) => this.drivers.end(sessionId)));
       await store.del(...sessionIds.flatMap((sessionId) => [keys.classStudent(classId, sessionId), ...sessionKeys(sessionId)]));
+      for (const sessionId of sessionIds) await deleteQualitySamples(store, 'session', sessionId);
     });
     await drainIndex(store, keys.classQuizzes(classId), async (quizIds) => {
       for (const quizId of quizIds) await this.quizzes.delete(quizId, classId);

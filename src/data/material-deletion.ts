@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { OwnershipRepository } from '../ownership/index.js';
 import { keys, type Store } from '../store/index.js';
 import type { QuotaReleases } from './quota-releases.js';
-import { drainIndex } from './deletion-batches.js';
+import { deleteQualitySamples, drainIndex } from './deletion-batches.js';
 import { safeJson } from './room-deletion.js';
 
 /** What deletion needs of the materials and retrieval folders (their services satisfy it). */
@@ -59,6 +59,7 @@ export class MaterialDeletion {
     await drainIndex(store, keys.selfQuizIndex('material', materialId), async (quizIds) => {
       await store.del(...quizIds.map((quizId) => keys.selfQuizItem(quizId)));
     });
+    await deleteQualitySamples(store, 'material', materialId);
     await this.retrieval.deleteIndex(materialId);
     await store.del(keys.retrievalLock(materialId), keys.materialLock(materialId), keys.usage('material', materialId));
     await new OwnershipRepository(store).forgetMaterial(materialId);

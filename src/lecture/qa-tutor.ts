@@ -84,7 +84,7 @@ export class QaTutor {
   subconcepts(context: QuestionContext & { modelAnswer: string }): Promise<Subconcept[]> {
     const key = SharedResults.key(this.model.modelName('generation'), context.question, context.lecture, context.modelAnswer);
     return this.splits.get(key, () =>
-      this.split({ question: context.question, lecture: context.lecture, modelAnswer: context.modelAnswer }),
+      this.split({ question: context.question, lecture: context.lecture, modelAnswer: context.modelAnswer, ...(context.source ? { source: context.source } : {}) }),
     );
   }
 
@@ -111,6 +111,8 @@ export class QaTutor {
       role: 'judge',
       temperature: 0.2,
       ...extras(context),
+      // Shared by every student of the material: attributed to the material, never to one student's session.
+      ...(context.source ? { attribution: { materialId: context.source.materialId } } : {}),
     });
     return { ...result.object, sources: found.sources };
   }
@@ -151,6 +153,7 @@ export class QaTutor {
       role: 'generation',
       temperature: 0.3,
       ...extras(context),
+      ...(context.source ? { attribution: { materialId: context.source.materialId } } : {}),
     });
     return result.object.subconcepts;
   }

@@ -72,6 +72,7 @@ async function split(host: TutoringHost, state: Tutoring, epoch: number): Promis
     question: state.question.text,
     lecture,
     modelAnswer: state.modelAnswer ?? '',
+    source: { materialId: host.materialId, chapter: state.chapter },
     ...host.interrupts.modelCall(),
   });
   if (!host.interrupts.isCurrent(epoch)) return false;

@@ -15,6 +15,8 @@ export const QualityCase = z.object({
   output: z.string(),
   accountId: z.string().optional(),
   materialId: z.string().optional(),
+  /** The tutoring session the output was written for (a class student's answers may be quoted in it). */
+  sessionId: z.string().optional(),
 });
 export type QualityCase = z.infer<typeof QualityCase>;
 

@@ -83,6 +83,10 @@ export class QualityRepository {
     if ((await store.zcard(keys.qualityQueue())) >= queueMax) return false;
     await store.set(keys.qualityCase(sampled.id), JSON.stringify(sampled), { ttlMs: RETENTION.qualityCaseMs });
     await store.zadd(keys.qualityQueue(), sampled.at, sampled.id, { ttlMs: RETENTION.qualityCaseMs });
+    // Found again through its material and session when either is deleted (data lifecycle), before it expires.
+    const owned = { ttlMs: this.options.retentionMs };
+    if (sampled.materialId !== undefined) await store.zadd(keys.qualityOwned('material', sampled.materialId), sampled.at, sampled.id, owned);
+    if (sampled.sessionId !== undefined) await store.zadd(keys.qualityOwned('session', sampled.sessionId), sampled.at, sampled.id, owned);
     return true;
   }
 
@@ -111,6 +115,9 @@ export class QualityRepository {
     const interaction: QualityInteraction = { ...sampled, gradedAt, report };
     const ttl = { ttlMs: retentionMs };
     await store.set(keys.qualityInteraction(sampled.id), JSON.stringify(interaction), ttl);
+    // Its owners' indexes live as long as the interaction (data lifecycle deletes through them).
+    if (sampled.materialId !== undefined) await store.zadd(keys.qualityOwned('material', sampled.materialId), sampled.at, sampled.id, ttl);
+    if (sampled.sessionId !== undefined) await store.zadd(keys.qualityOwned('session', sampled.sessionId), sampled.at, sampled.id, ttl);
     const member = memberOf(sampled.id, report.grade);
     const day = utcDay(sampled.at);
     for (const scope of this.scopesOf(sampled)) {

@@ -25,6 +25,7 @@ export interface FinishedCall {
   output: string | object;
   accountId?: string | undefined;
   materialId?: string | undefined;
+  sessionId?: string | undefined;
 }
 
 /**
@@ -73,6 +74,7 @@ export class QualitySampler {
         output: clipText(output),
         ...(call.accountId === undefined ? {} : { accountId: call.accountId }),
         ...(call.materialId === undefined ? {} : { materialId: call.materialId }),
+        ...(call.sessionId === undefined ? {} : { sessionId: call.sessionId }),
       };
     } catch (error) {
       this.options.logger?.warn({ err: error, agent: call.task }, 'could not sample a model call');

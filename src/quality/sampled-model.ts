@@ -12,6 +12,7 @@ export function sampleModel(model: LanguageModel, sampler: QualitySampler): Lang
   const attribution = (request: ModelRequestBase) => ({
     accountId: request.attribution?.accountId ?? currentBillTo(),
     materialId: request.attribution?.materialId,
+    sessionId: request.attribution?.sessionId,
   });
   const offer = (request: ModelRequestBase, output: string | object, who: ReturnType<typeof attribution>) =>
     sampler.offer({ task: request.task, system: request.system, prompt: request.prompt, input: request.input, output, ...who });

@@ -147,6 +147,12 @@ export const keys = {
   qualityQueue: () => key('quality', 'queue'),
   /** A sampled output waiting in the queue (JSON: agent, instruction, input, output, at, attribution); RETENTION.qualityCaseMs. */
   qualityCase: (id: string) => key('quality', 'case', id),
+  /**
+   * The sampled outputs (queued cases and graded interactions share their id) written from a material or for a tutoring
+   * session (sorted set of ids by sampling time), so deleting the material or the session's class deletes them; the
+   * interactions' TTL.
+   */
+  qualityOwned: (owner: 'material' | 'session', id: string) => key('quality', owner, id, 'samples'),
   /** A graded interaction (JSON: the case and its critic report); QUALITY_RETENTION_DAYS. */
   qualityInteraction: (id: string) => key('quality', 'interaction', id),
   /**
