@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { QuizItemSource } from '../protocol/quiz.js';
+import type { MathProblemView } from '../protocol/wire/jobs.js';
 import { Difficulty } from '../protocol/quiz.js';
 
 /**
@@ -41,36 +41,9 @@ export type MathScores = Record<MathCriterion, number>;
 /**
  * A stored judgement (seed 002's future work: every judgement kept with its item). `judged: false` marks a
  * problem passed without a verdict under the network-error policy, or failed before the judge by a deterministic
- * check (then `check` names it and no model was asked).
+ * check (then `check` names it and no model was asked). The wire type pages read: one shape for both.
  */
-export interface MathJudgement {
-  judged: boolean;
-  passed: boolean;
-  /** Clamped to 1–5; null when no judge scored the problem. */
-  scores: MathScores | null;
-  feedback: string;
-  /** The judge model's name; '' when no model was asked. */
-  model: string;
-  /** 1-based generation attempt the problem came from. */
-  attempt: number;
-  /** A deterministic check that decided without the judge. */
-  check?: 'choices' | 'answer-key' | 'equivalence' | undefined;
-  /** Whether the explanation's final answer was compared by `mathEquivalent`: equal / different / unknown. */
-  equivalence?: 'equal' | 'different' | 'unknown' | undefined;
-}
+export type MathJudgement = MathProblemView['judgement'];
 
 /** A problem with its judgement: kept when `judgement.passed`, else one of a generation's rejected problems. */
-export interface MathProblem {
-  /** 8 hex characters, unique within its set. */
-  problemId: string;
-  type: MathProblemType;
-  question: string;
-  /** Exactly four for multiple choice; absent for short answer. */
-  choices?: string[] | undefined;
-  correct_answer: string;
-  explanation: string;
-  final_answer: string;
-  difficulty: Difficulty;
-  sources: QuizItemSource[];
-  judgement: MathJudgement;
-}
+export type MathProblem = MathProblemView;
