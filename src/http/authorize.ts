@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import { classNotFound, roomNotFound, type CredentialChecks, type OwnershipRepository } from '../ownership/index.js';
 import type { Quiz } from '../protocol/quiz.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
-import { bearerToken } from './bearer.js';
+import { bearerToken, signedBearer } from './bearer.js';
 import { optionalAccount, requireAccount, type Principal } from './principal.js';
 
 export interface AuthorizeDeps {
@@ -41,11 +41,6 @@ function signedIn(response: Response): Principal {
 /** The code the material routes (and their deletion) always answered for a material that is not there. */
 const materialGone = () => new AppError(ErrorCode.NOT_FOUND, '해당 자료를 찾을 수 없습니다.', { status: 404 });
 
-/** A signed (non-account) bearer token is present: `Authorization: Bearer …` not starting with `lct_`. */
-function signedBearer(request: Request): boolean {
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.get('authorization') ?? '')?.[1];
-  return bearer !== undefined && !bearer.startsWith('lct_');
-}
 
 /**
  * The one authorisation function per resource kind (issue 12, ownership). Every route of classes, quizzes, rooms and

@@ -29,3 +29,9 @@ export function requireInstructor(signer: TokenSigner, request: Request, respons
     throw new AppError(ErrorCode.FORBIDDEN, '이 수업의 강사 접속 권한이 아닙니다.', { status: 403 });
   }
 }
+
+/** A signed (non-account) bearer token is present: `Authorization: Bearer …` not starting with `lct_`. */
+export function signedBearer(request: Request): boolean {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.get('authorization') ?? '')?.[1];
+  return bearer !== undefined && !bearer.startsWith('lct_');
+}

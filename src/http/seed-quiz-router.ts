@@ -6,7 +6,7 @@ import { SelfQuizAnswerBody, SelfQuizEvaluateBody, SelfQuizStartBody, type SelfQ
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { SelfStudy, SelfStudyScope } from '../quiz/index.js';
 import { materialNotFound, type Authorizer } from './authorize.js';
-import { bearerToken } from './bearer.js';
+import { bearerToken, signedBearer } from './bearer.js';
 import { authorizeModelCall } from './model-guard.js';
 import { requireAccount } from './principal.js';
 import { parseOrThrow } from './validate.js';
@@ -45,12 +45,6 @@ interface Caller {
 
 type Handler = (request: Request, response: Response) => Promise<void>;
 const route = (handler: Handler) => (request: Request, response: Response, next: NextFunction) => handler(request, response).catch(next);
-
-/** A signed (non-account) bearer token is present: a student's session token here. */
-function signedBearer(request: Request): boolean {
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.get('authorization') ?? '')?.[1];
-  return bearer !== undefined && !bearer.startsWith('lct_');
-}
 
 export function createSeedQuizRouter({ selfStudy, access, signer, sessionProfile }: SeedQuizRouterDeps): Router {
   const router = Router();
