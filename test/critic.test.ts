@@ -233,6 +233,20 @@ describe('CR7 offline accuracy and format against an expected output', () => {
     expect(report.fixable_issues.map((entry) => entry.issue).join(' ')).toMatch(/영어.*한국어/u);
   });
 
+  it('CR7 a JSON input and output (a sampled agent call) are read for their values: their keys are never missing terms', async () => {
+    const item = { question: '다음 빈칸에 들어갈 말로 알맞은 것은? 「____은 자료의 무게중심입니다.」', choices: ['평균', '분산', '중앙값', '최빈값'], answer: 0, explanation: '평균은 자료의 무게중심입니다.' };
+    const report = await graded({
+      data_to_grade: {
+        instruction: '자료에 근거한 4지선다 퀴즈 문항을 만드세요.',
+        input: JSON.stringify({ passages: [{ text: '평균은 자료의 무게중심입니다. 분산은 흩어진 정도입니다.' }], difficulties: ['easy'] }),
+        output: JSON.stringify({ items: [item] }),
+      },
+    });
+    const issues = report.fixable_issues.map((issue) => issue.issue).join(' ');
+    for (const key of ['items', 'question', 'choices', 'passages', 'difficulties', 'text']) expect(issues).not.toContain(key);
+    expect(report.criteria_scores.completeness).toBeGreaterThanOrEqual(0.5);
+  });
+
   it('CR7 an empty output is incomplete, unhelpful and unfixable', () => {
     const reply = gradeOffline({ instruction: '요약하세요.', input: '긴 글', output: '', criteria_name: 'default', weights: DEFAULT_CRITIC_WEIGHTS });
     expect(reply.criteria_scores).toMatchObject({ completeness: 0, accuracy: 0, helpfulness: 0 });

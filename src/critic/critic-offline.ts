@@ -86,15 +86,41 @@ class Findings {
   }
 }
 
+/**
+ * What a text says when it is JSON — an agent's structured input or output, as the quality console samples them —
+ * is its string values: its keys (`question`, `choices`, `items`) are the format, not the content, and must not be
+ * counted as terms the output left out. Any other text is itself.
+ */
+export function contentOf(text: string): string {
+  const trimmed = text.trim();
+  if (!/^[[{]/u.test(trimmed)) return text;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(trimmed);
+  } catch {
+    return text;
+  }
+  const values: string[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string') values.push(value);
+    else if (Array.isArray(value)) for (const entry of value) walk(entry);
+    else if (typeof value === 'object' && value !== null) for (const entry of Object.values(value)) walk(entry);
+  };
+  walk(parsed);
+  return values.join('\n');
+}
+
 /** The offline grading of one case (pure and deterministic). */
 export function gradeOffline(input: CriticGradeInput): CriticReply {
   const findings = new Findings();
-  const output = input.output;
+  // The original output for its format (JSON is a format); its content for terms, facts, language and length.
+  const output = contentOf(input.output);
   const expected = input.expected_output;
   const outputText = analyse(output);
-  const inputText = analyse(input.input);
+  const inputContent = contentOf(input.input);
+  const inputText = analyse(inputContent);
   const instructionText = analyse(input.instruction);
-  const expectedText = expected === undefined ? undefined : analyse(expected);
+  const expectedText = expected === undefined ? undefined : analyse(contentOf(expected));
   const letters = letterCount(output);
   const empty = letters === 0;
   const outputLanguage = languageOf(output);
@@ -102,7 +128,7 @@ export function gradeOffline(input: CriticGradeInput): CriticReply {
   // What the request is about: the input's topic terms, else the instruction's when it is in the output's language.
   let sourceName = '입력';
   let terms = topicTerms(inputText);
-  let sourceLanguage: Language = languageOf(input.input);
+  let sourceLanguage: Language = languageOf(inputContent);
   if (terms.length === 0 && languageOf(input.instruction) === outputLanguage) {
     sourceName = '지시문';
     terms = topicTerms(instructionText);
@@ -209,7 +235,7 @@ export function gradeOffline(input: CriticGradeInput): CriticReply {
         `${LANGUAGE_NAMES[referenceLanguage]}로 다시 쓰세요.`,
       );
     }
-    const problems = formatProblems(output);
+    const problems = formatProblems(input.output);
     if (problems.length > 0) {
       score -= Math.min(0.4, 0.2 * problems.length);
       notes.push(`형식 문제 ${problems.length}개`);
@@ -221,11 +247,11 @@ export function gradeOffline(input: CriticGradeInput): CriticReply {
       notes.push('반복된 문장');
       findings.fix('INCONSISTENCY', 'low', `같은 문장이 반복됩니다: 「${(repeated[0] ?? '').slice(0, 60)}」`, '반복된 문장을 지우세요.');
     }
-    if (expected !== undefined && isJson(expected) && !isJson(output)) {
+    if (expected !== undefined && isJson(expected) && !isJson(input.output)) {
       score -= 0.3;
       notes.push('JSON 형식 아님');
       findings.fix('FORMAT_ERROR', 'medium', '예상 출력은 JSON인데 출력은 올바른 JSON이 아닙니다.', '예상 출력과 같은 JSON 형식으로 쓰세요.');
-    } else if (expected !== undefined && hasListLines(expected) && !hasListLines(output)) {
+    } else if (expected !== undefined && hasListLines(expected) && !hasListLines(input.output)) {
       score -= 0.1;
       notes.push('목록 형식 아님');
       findings.fix('FORMAT_ERROR', 'low', '예상 출력은 목록인데 출력은 목록이 아닙니다.', '항목마다 한 줄씩 목록으로 쓰세요.');
