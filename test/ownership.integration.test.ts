@@ -92,6 +92,10 @@ const CASES: Record<string, Case> = {
   'GET /api/materials/:id/math-sets': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/materials/${w.materialId}/math-sets` }) },
   'GET /api/math-sets/:id': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/math-sets/${w.setId}` }) },
   'POST /api/math-sets/:id/quiz': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/math-sets/${w.setId}/quiz`, body: {} }) },
+  'POST /api/math-sets/:id/problems/:problemId/answer': {
+    kind: 'denied',
+    call: (w) => ({ method: 'POST', path: `/api/math-sets/${w.setId}/problems/p1/answer`, body: { answer: '1' } }),
+  },
   'POST /api/rooms': { kind: 'denied', call: (w) => ({ method: 'POST', path: '/api/rooms', body: { quizId: w.quizId } }) },
   'GET /api/rooms': { kind: 'list', path: '/api/rooms' },
   'GET /api/rooms/:id/results': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/rooms/${w.roomId}/results` }) },

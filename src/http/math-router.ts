@@ -2,16 +2,18 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import type { TokenSigner } from '../auth/index.js';
 import { AppError } from '../errors.js';
 import { viewOf, type JobRecord, type JobRepository, type JobRunner } from '../jobs/index.js';
-import type { LanguageModel } from '../llm/index.js';
-import { MATH_JOB_KIND, type MathJobParams, type MathSetRecord, type MathSetRepository } from '../math-problems/index.js';
+import { runBilledTo, type LanguageModel } from '../llm/index.js';
+import { gradeShortMathAnswer, MATH_JOB_KIND, type MathJobParams, type MathSetRecord, type MathSetRepository } from '../math-problems/index.js';
 import type { OwnershipRepository } from '../ownership/index.js';
-import { MathProblemsBody, MathSetQuizBody } from '../protocol/jobs.js';
+import { MathProblemsBody, MathSetQuizBody, MathShortAnswerBody } from '../protocol/jobs.js';
 import { PageQuery } from '../protocol/page.js';
 import { QuizItem, type Quiz } from '../protocol/quiz.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
+import type { MathShortAnswerReply } from '../protocol/wire/jobs.js';
 import type { QuizMaterialSource, QuizRepository } from '../quiz/index.js';
 import type { Quotas } from '../quota/index.js';
 import { materialNotFound, type Authorizer, type Grant } from './authorize.js';
+import { authorizeModelCall } from './model-guard.js';
 import { parseOrThrow } from './validate.js';
 
 /**
@@ -25,6 +27,9 @@ import { parseOrThrow } from './validate.js';
  * - `GET /api/math-sets/:id` -> the set with every problem and rejected problem and their judgements
  * - `POST /api/math-sets/:id/quiz` (`{title?, classId?}`) -> 201 like `POST /api/quizzes`: a quiz of the set's
  *   multiple-choice problems
+ * - `POST /api/math-sets/:id/problems/:problemId/answer` (`{answer}`) -> `{problemId, correct, method, verdict,
+ *   feedback, correct_answer, explanation}`: a short answer graded by `mathEquivalent`, and by the judge model (billed
+ *   to the set's owner) only when it cannot compare; 502 GRADING_ERROR when the model gave no verdict
  * Another account's job or set answers 404 like a missing one. The credential is checked before the body.
  */
 
@@ -49,6 +54,7 @@ const route = (handler: Handler) => (request: Request, response: Response, next:
 
 const jobNotFound = () => new AppError(ErrorCode.JOB_NOT_FOUND, '작업을 찾을 수 없습니다.', { status: 404 });
 const setNotFound = () => new AppError(ErrorCode.MATH_SET_NOT_FOUND, '수학 문제 세트를 찾을 수 없습니다.', { status: 404 });
+const problemNotFound = () => new AppError(ErrorCode.MATH_PROBLEM_NOT_FOUND, '수학 문제를 찾을 수 없습니다.', { status: 404 });
 const CHOICE_LETTERS = 'ABCD';
 
 /** A choice as a quiz shows it: math stays LaTeX, wrapped in `$…$` unless the model already delimited it. */
@@ -180,6 +186,47 @@ export function createMathRouter(deps: MathRouterDeps): Router {
       await deps.ownership.setOwner('quiz', quiz.quizId, grant.accountId, quiz.createdAt);
       const { quizId, items: stored, createdAt, materialId } = quiz;
       response.status(201).json({ quizId, title: quiz.title, items: stored, createdAt, ...(materialId === undefined ? {} : { materialId }), setId: set.setId });
+    }),
+  );
+
+  router.post(
+    '/math-sets/:id/problems/:problemId/answer',
+    route(async (request, response) => {
+      const { set, grant } = await ownSet(request, response);
+      const problem = set.problems.find((candidate) => candidate.problemId === String(request.params.problemId));
+      if (!problem) throw problemNotFound();
+      if (problem.type !== 'short_answer') {
+        throw new AppError(ErrorCode.MATH_PROBLEM_NOT_SHORT, '객관식 문제입니다. 이 기능은 단답형 문제의 답만 채점합니다.', { status: 400 });
+      }
+      const body = parseOrThrow(MathShortAnswerBody, request.body ?? {});
+      const { billTo } = authorizeModelCall(response, { joined: grant.classId === undefined ? undefined : { classId: grant.classId }, billTo: grant.accountId });
+      const controller = new AbortController();
+      response.once('close', () => {
+        if (!response.writableFinished) controller.abort();
+      });
+      const grade = await runBilledTo(billTo, () =>
+        gradeShortMathAnswer({
+          problem,
+          answer: body.answer,
+          model: deps.model,
+          signal: controller.signal,
+          attribution: { materialId: set.materialId, ...(billTo === undefined ? {} : { accountId: billTo }) },
+        }),
+      );
+      if (!grade.graded) {
+        if (grade.reason === 'empty' || grade.reason === 'too-long') throw new AppError(ErrorCode.INVALID_PAYLOAD, grade.message, { status: 400 });
+        throw new AppError(ErrorCode.GRADING_ERROR, `${grade.message} 이 답은 채점하지 않았습니다.`, { status: 502 });
+      }
+      const reply: MathShortAnswerReply = {
+        problemId: problem.problemId,
+        correct: grade.correct,
+        method: grade.method,
+        verdict: grade.verdict,
+        feedback: grade.feedback,
+        correct_answer: problem.correct_answer,
+        explanation: problem.explanation,
+      };
+      response.json(reply);
     }),
   );
 

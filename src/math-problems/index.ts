@@ -48,3 +48,15 @@ export {
 export { explanationSteps, judgeMathOffline, mathOfflineTasks } from './math-offline.js';
 export { MATH_JOB_KIND, MathJobCheckpoint, MathJobParams, mathJobHandler, type MathJobDeps } from './math-job.js';
 export { MathSetEntry, MathSetRecord, MathSetRepository, StoredMathProblem, type NewMathSet } from './math-set-repository.js';
+export {
+  MAX_SHORT_ANSWER_LENGTH,
+  SHORT_ANSWER_TASK,
+  SHORT_ANSWER_TEMPERATURE,
+  ShortAnswerReply,
+  gradeShortMathAnswer,
+  renderShortAnswerPrompt,
+  type GradeShortAnswerOptions,
+  type ShortAnswerGrade,
+  type ShortAnswerInput,
+  type ShortAnswerProblem,
+} from './short-answer-grader.js';

@@ -14,7 +14,9 @@ import { RawMathProblem } from './problem.js';
  *   least two steps (lines, sentences or `=` signs) — 5; one of the two — 3; neither — 1;
  * - logic_flow: 5 with three or more steps, 4 with two, 2 with one;
  * - mathematical_accuracy: 4 when the final answer reads as math at all (it compares equal to itself), else 3.
- * There is no offline math generator: the offline model answers `math.generate` with UNKNOWN_TASK.
+ * There is no offline math generator: the offline model answers `math.generate` with UNKNOWN_TASK. Nor is there an
+ * offline short-answer judge (`math.short-answer`): it is asked only about answers `mathEquivalent` could not compare,
+ * which a heuristic cannot read either, so the answer stays ungraded (short-answer-grader.ts) rather than guessed.
  */
 
 const Input = z.object({ problems: z.array(RawMathProblem) });

@@ -35,6 +35,14 @@ export const MathSetQuizBody = z
   .strict();
 export type MathSetQuizBody = z.infer<typeof MathSetQuizBody>;
 
+/** `POST /api/math-sets/:id/problems/:problemId/answer`: a student's short answer (LaTeX or words, ≤ 500 characters). */
+export const MathShortAnswerBody = z
+  .object({
+    answer: z.string().trim().min(1).max(500),
+  })
+  .strict();
+export type MathShortAnswerBody = z.infer<typeof MathShortAnswerBody>;
+
 const NoFields = z.object({}).strict();
 
 /** The schema of every `/jobs` command, by name. */

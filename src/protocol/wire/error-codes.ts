@@ -120,6 +120,10 @@ export const ErrorCode = {
   MODEL_NOT_CAPABLE: 'MODEL_NOT_CAPABLE',
   /** A quiz from a math problem set that has no multiple-choice problem. */
   MATH_SET_NO_CHOICES: 'MATH_SET_NO_CHOICES',
+  /** No such problem among a math set's kept problems. */
+  MATH_PROBLEM_NOT_FOUND: 'MATH_PROBLEM_NOT_FOUND',
+  /** An answer sent to the short-answer route for a multiple-choice problem (400). */
+  MATH_PROBLEM_NOT_SHORT: 'MATH_PROBLEM_NOT_SHORT',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

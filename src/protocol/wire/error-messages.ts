@@ -83,4 +83,6 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   MATH_SET_NOT_FOUND: '수학 문제 세트를 찾을 수 없습니다.',
   MODEL_NOT_CAPABLE: '지금 설정된 AI 모델로는 할 수 없는 작업입니다.',
   MATH_SET_NO_CHOICES: '이 문제 세트에는 퀴즈로 만들 객관식 문제가 없습니다.',
+  MATH_PROBLEM_NOT_FOUND: '수학 문제를 찾을 수 없습니다.',
+  MATH_PROBLEM_NOT_SHORT: '단답형 문제에만 답을 채점할 수 있습니다.',
 };

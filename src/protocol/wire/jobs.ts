@@ -86,6 +86,21 @@ export interface MathProblemView {
   };
 }
 
+/**
+ * `POST /api/math-sets/:id/problems/:problemId/answer`: a short answer's grade — by `mathEquivalent` (`method:
+ * 'equivalence'`, verdict `equal`/`different`) or, when it could not compare (`verdict: 'unknown'`), by the judge
+ * model — with the solution, shown only once the answer is graded.
+ */
+export interface MathShortAnswerReply {
+  problemId: string;
+  correct: boolean;
+  method: 'equivalence' | 'model';
+  verdict: 'equal' | 'different' | 'unknown';
+  feedback: string;
+  correct_answer: string;
+  explanation: string;
+}
+
 /** Per material and account: how the judge treated its math problems. */
 export interface MathSummary {
   sets: number;
