@@ -14,7 +14,8 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
  * watches attempt k/3 and passed n/N with every problem's verdict (the judge fails one problem in attempt 1, so attempt
  * 2 rewrites it), sees the finished set typeset, makes a quiz of it, hosts a room with it, and the host's and a phone's
  * question and choices are rendered by the bundled KaTeX. MJ11: with the offline model the box shows the server's
- * MODEL_NOT_CAPABLE message. MJ12: 취소 cancels the watched job. Nothing is loaded from outside the app's origin.
+ * MODEL_NOT_CAPABLE message. MJ12: 취소 cancels the watched job. MJ13: a failed job shows its
+ * Korean error and the problems that passed. Nothing is loaded from outside the app's origin.
  */
 
 let browser: Browser;
@@ -172,6 +173,29 @@ describe('math problems from the host page', () => {
     await host.locator('[data-testid=math-box][data-socket=closed]').waitFor();
     expect(await host.getByTestId('math-start').isEnabled()).toBe(true);
     release();
+  });
+
+  it('MJ13 a job that fails after three attempts shows the Korean error and the problems that passed', async () => {
+    // The short-answer problem never passes: attempts 1–3 each fail it, the multiple-choice one passed in attempt 1.
+    const math = await startMathGemini({ question: (n, type) => `문제 ${n}호 ${type === 'short_answer' ? '[약함]' : ''}: $E[X]$는?`, passes: (question) => !question.includes('[약함]') });
+    stops.push(() => math.fake.close());
+    const app = await startTestApp({ SIGNUP: 'open', GEMINI_API_KEY: 'test', GEMINI_BASE_URL: math.fake.baseUrl, GEMINI_MAX_ATTEMPTS: '1' });
+    stops.push(() => app.stop());
+    const teacher = await signUp(app);
+    const materialId = (await uploadPdf(app, await samplePdfBytes(), 'sample.pdf', teacher)).id;
+    const host = await open(app, 'host', [], false, teacher);
+    await hostPageWithClass(host, app, '실패 반');
+    await host.click('[data-testid=math-box] summary');
+    await host.getByTestId('math-material').locator(`option[value="${materialId}"]`).waitFor({ state: 'attached' });
+    await host.fill('[data-testid=math-count]', '2');
+    await host.fill('[data-testid=math-choices]', '1');
+    await host.getByTestId('math-start').click();
+    await expect.poll(() => host.getByTestId('math-status').textContent()).toMatch(/2문제 중 1문제뿐.* 통과한 1문제는 아래에 있습니다\.$/u);
+    expect(await host.getByTestId('math-status').getAttribute('class')).toContain('error');
+    await expect.poll(() => host.getByTestId('math-problem').count()).toBe(1);
+    expect(await host.getByTestId('math-problem-question').textContent()).toContain('문제 1호');
+    expect(await host.getByTestId('math-quiz').isVisible()).toBe(true);
+    expect(await host.getByTestId('math-start').isEnabled()).toBe(true);
   });
 
   it('MJ11 with the offline model the box shows the server\'s MODEL_NOT_CAPABLE message and starts nothing', async () => {

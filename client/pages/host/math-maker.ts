@@ -76,6 +76,7 @@ function closeSocket(): void {
   socket?.disconnect();
   socket = null;
   cancelButton.hidden = true;
+  startButton.disabled = materials.length === 0;
 }
 
 /** The materials the account may use (the setup screen's list); `wanted` is picked when listed. */
@@ -188,7 +189,6 @@ async function showSet(setId: string, token: string): Promise<void> {
 
 async function jobEnded(state: JobState, token: string): Promise<void> {
   closeSocket();
-  startButton.disabled = materials.length === 0;
   const result = state.result as MathJobResult | null;
   if (state.status === 'cancelled') {
     setStatus('문제 만들기를 취소했습니다. 이번 시도에서 통과한 문제는 저장되지 않았습니다.');
@@ -230,7 +230,11 @@ function watch(job: JobState, jobToken: string, classToken: string): void {
   cancelButton.disabled = false;
   opened.on('connect', () => (box.dataset.socket = 'connected'));
   opened.on('job:state', (state) => onState(state, classToken));
-  opened.on('job:error', (error) => setStatus(error.message, true));
+  opened.on('job:error', (error) => {
+    // The server closes the connection after it: nothing more will come.
+    setStatus(error.message, true);
+    closeSocket();
+  });
   opened.on('connect_error', (error) => {
     const refusal = refusalData(error);
     if (refusal?.message) {
@@ -285,7 +289,7 @@ async function start(): Promise<void> {
       setStatus(message(error), true);
     }
   });
-  // Busy until the job ends: one job watched at a time.
+  // Busy until the job ends (closeSocket enables it again): one job watched at a time.
   if (socket) startButton.disabled = true;
 }
 
