@@ -329,7 +329,4 @@ export function initMathMaker(setup: MathMakerHost): void {
   materialSelect.addEventListener('change', renderChapters);
   startButton.addEventListener('click', () => void start());
   window.addEventListener('pagehide', closeSocket);
-  box.addEventListener('toggle', () => {
-    if (box.open && !materialSelect.value) renderChapters();
-  });
 }
