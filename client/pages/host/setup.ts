@@ -2,6 +2,7 @@
 // instructor token comes fresh from GET /api/classes/:id and is never stored) — from the class's quiz list, generated
 // by the AI from an uploaded material, or pasted as JSON — set the room options and open the room (POST /api/rooms).
 // A generated quiz's items are listed with the EvalAgent gate's verdicts (quiz-review.ts).
+// Math problems are generated as a background job and made into a quiz in the "수학 문제 만들기" box (math-maker.ts).
 // `?class=` and `?quiz=` preselect a class and one of its quizzes. The new room is remembered with its host token and
 // opened through the URL hash (see host.ts). This browser's earlier rooms are listed to re-open or forget.
 import type { Material } from '../../../src/materials/types.js';
@@ -15,6 +16,7 @@ import { allClasses, openClass, type ClassSummary, type OpenedClass } from '../.
 import { CURRENT_CLASS_KEY, hostedRooms } from '../../ui/stored-lists.js';
 import type { ItemReview } from '../../../src/protocol/wire/quiz.js';
 import { clearQuizReview, showQuizReview, type ReviewedQuiz } from './quiz-review.js';
+import { initMathMaker, setMathMaterials } from './math-maker.js';
 
 /** One quiz of `GET /api/quizzes`. */
 interface QuizListing {
@@ -189,6 +191,7 @@ async function loadMaterials(): Promise<void> {
   }
   generateButton.disabled = materials.length === 0;
   renderChapters();
+  setMathMaterials(materials, materialSelect.value);
 }
 
 function renderChapters(): void {
@@ -229,6 +232,14 @@ classSelect.addEventListener('change', async () => {
   void loadMaterials();
 });
 materialSelect.addEventListener('change', renderChapters);
+// "수학 문제 만들기" (math-maker.ts): a finished set's quiz is listed and picked for "방 만들기".
+initMathMaker({
+  selectedClass,
+  quizMade: async (quizId, title) => {
+    await loadQuizzes(quizId);
+    setQuizStatus(`"${title}" 퀴즈를 골랐습니다. "방 만들기"로 진행하세요.`);
+  },
+});
 quizSelect.addEventListener('change', () => void loadReview());
 
 interface CreatedQuiz {
