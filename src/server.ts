@@ -4,7 +4,7 @@ import express, { type Express } from 'express';
 import type { Server as SocketServer, ServerOptions } from 'socket.io';
 import type { Config } from './config.js';
 import { ErrorCode } from './protocol/wire/error-codes.js';
-import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAuthRouter, createClassesRouter, createCriticRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMathRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQualityRouter, createQuizzesRouter, createRateLimits, createRoomsRouter, createSeedQuizRouter, createSessionsRouter, errorMiddleware, joinAttemptGuard, JoinAttempts, type OidcAccounts, securityHeaders, webSessionStarter } from './http/index.js';
+import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAuthRouter, createClassesRouter, createClassMathRouter, createCriticRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMathRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQualityRouter, createQuizzesRouter, createRateLimits, createRoomsRouter, createSeedQuizRouter, createSessionsRouter, errorMiddleware, joinAttemptGuard, JoinAttempts, type OidcAccounts, securityHeaders, webSessionStarter } from './http/index.js';
 import type { LanguageModel } from './llm/index.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -191,6 +191,18 @@ export function createServer(deps: ServerDeps): LecternServer {
       quizzes: deps.quizzes,
       ownership,
       quotas: deps.quotas,
+    }),
+  );
+
+  // A class's students answer the short-answer problems of the math sets shared with their class (issue 14 §2).
+  app.use(
+    '/api/class-math',
+    createClassMathRouter({
+      signer: deps.signer,
+      model,
+      sets: deps.mathSets,
+      sessionProfile: (sessionId) => deps.data.sessionProfile(sessionId),
+      answerTtlMs: deps.config.retentionDays * 24 * 60 * 60_000,
     }),
   );
 

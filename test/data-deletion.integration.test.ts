@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../src/store/index.js';
-import { getJson } from './support/classroom-client.js';
+import { getJson, postJson } from './support/classroom-client.js';
 import { defaultInstructor } from './support/accounts.js';
 import { blobFiles, madePdf, runClass, scanStore, uploadPdf, type ClassRun } from './support/data-flow.js';
 import { samplePdfBytes } from './support/lecture-client.js';
@@ -70,6 +70,10 @@ async function scenario(env: Record<string, string>, redisUrl?: string) {
     current.mathSets.create({ materialId, accountId: instructor.accountId, request: { count: 1, multipleChoice: 1 }, problems: [], rejected: [], attempts: 1, jobId: 'job', judgeModel: '', complete: false });
   const goneSet = await mathSet(gone.id);
   const keptSet = await mathSet(kept.id);
+  // A set shared with the deleted class; the class's index of shared sets goes with the class, the set stays.
+  const shared = await postJson(`${current.url}/api/math-sets/${keptSet.setId}/share`, { classId: deleted.classId }, instructor.bearer);
+  expect(shared.status, JSON.stringify(shared.body)).toBe(200);
+  expect(await current.store.zcard(keys.classMathSets(deleted.classId))).toBe(1);
 
   const goneLectures = await lectureKeysOf(current, gone.id);
   const keptLectures = await lectureKeysOf(current, kept.id);

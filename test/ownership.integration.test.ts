@@ -96,6 +96,10 @@ const CASES: Record<string, Case> = {
     kind: 'denied',
     call: (w) => ({ method: 'POST', path: `/api/math-sets/${w.setId}/problems/p1/answer`, body: { answer: '1' } }),
   },
+  'POST /api/math-sets/:id/share': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/math-sets/${w.setId}/share`, body: { classId: w.classId } }) },
+  // A class's students (their session token) answer the sets shared with their class; an instructor's credential 403.
+  'GET /api/class-math/problems': { kind: 'denied', call: () => ({ method: 'GET', path: '/api/class-math/problems' }) },
+  'POST /api/class-math/answer': { kind: 'denied', call: (w) => ({ method: 'POST', path: '/api/class-math/answer', body: { setId: w.setId, problemId: 'p1', answer: '1' } }) },
   'POST /api/rooms': { kind: 'denied', call: (w) => ({ method: 'POST', path: '/api/rooms', body: { quizId: w.quizId } }) },
   'GET /api/rooms': { kind: 'list', path: '/api/rooms' },
   'GET /api/rooms/:id/results': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/rooms/${w.roomId}/results` }) },
@@ -231,6 +235,8 @@ async function expectWorldIntact(): Promise<void> {
   expect(await app.store.hget(keys.selfQuizItem(world.selfQuizId), 'answer')).toBeNull();
   expect((await call(`${app.url}/api/jobs/${world.jobId}`, 'GET', as)).status).toBe(200);
   expect((await call(`${app.url}/api/math-sets/${world.setId}`, 'GET', as)).status).toBe(200);
+  // B shared nothing with A's class.
+  expect(await app.store.zcard(keys.classMathSets(world.classId))).toBe(0);
 }
 
 const denied = (reply: CallReply) => reply.status === 403 || reply.status === 404;

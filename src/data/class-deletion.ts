@@ -9,7 +9,7 @@ import { sessionKeys } from './session-keys.js';
 /**
  * Deletion of a class and everything that hangs off it: its students (roster entries, and each student's session
  * with its log, transcript, driver lease and usage: their answers, verdicts and hand dialogues), nicknames, join
- * code, record, and its quizzes and quiz rooms (with their results). A user deleting a class expects its answers
+ * code, record, the index of math sets shared with it (the sets stay: their owner's), and its quizzes and quiz rooms (with their results). A user deleting a class expects its answers
  * and results gone, so quizzes and rooms go too; a material the class used is shared and stays.
  *
  * Sessions driven on this node are stopped first; one driven by another node stops there when its lease renewal
@@ -61,7 +61,7 @@ export class ClassDeletion {
     await drainIndex(store, keys.selfQuizIndex('class', classId), async (quizIds) => {
       await store.del(...quizIds.map((quizId) => keys.selfQuizItem(quizId)));
     });
-    await store.del(keys.classNicknames(classId), keys.classRosterNames(classId));
+    await store.del(keys.classNicknames(classId), keys.classRosterNames(classId), keys.classMathSets(classId));
     await this.quotas?.classDeleted(classId);
     await new OwnershipRepository(store).forget('class', classId);
     return true;

@@ -9,6 +9,7 @@ export { createMaterialsRouter } from './materials-router.js';
 export { createMetricsRouter, createMetricsServer } from './metrics-router.js';
 export { createMaterialQuizRouter, createQuizzesRouter } from './quizzes-router.js';
 export { createSeedQuizRouter, type SeedQuizRouterDeps } from './seed-quiz-router.js';
+export { createClassMathRouter, type ClassMathRouterDeps } from './class-math-router.js';
 export { createMathRouter, JOB_TOKEN_TTL_MS, type MathRouterDeps } from './math-router.js';
 export { createRoomsRouter } from './rooms-router.js';
 export { securityHeaders } from './security-headers.js';

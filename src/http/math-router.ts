@@ -5,11 +5,11 @@ import { viewOf, type JobRecord, type JobRepository, type JobRunner } from '../j
 import { runBilledTo, type LanguageModel } from '../llm/index.js';
 import { gradeShortMathAnswer, MATH_JOB_KIND, type MathJobParams, type MathSetRecord, type MathSetRepository } from '../math-problems/index.js';
 import type { OwnershipRepository } from '../ownership/index.js';
-import { MathProblemsBody, MathSetQuizBody, MathShortAnswerBody } from '../protocol/jobs.js';
+import { MathProblemsBody, MathSetQuizBody, MathSetShareBody, MathShortAnswerBody } from '../protocol/jobs.js';
 import { PageQuery } from '../protocol/page.js';
 import { QuizItem, type Quiz } from '../protocol/quiz.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
-import type { MathShortAnswerReply } from '../protocol/wire/jobs.js';
+import type { MathSetShareReply, MathShortAnswerReply } from '../protocol/wire/jobs.js';
 import type { QuizMaterialSource, QuizRepository } from '../quiz/index.js';
 import type { Quotas } from '../quota/index.js';
 import { materialNotFound, type Authorizer, type Grant } from './authorize.js';
@@ -30,6 +30,9 @@ import { parseOrThrow } from './validate.js';
  * - `POST /api/math-sets/:id/problems/:problemId/answer` (`{answer}`) -> `{problemId, correct, method, verdict,
  *   feedback, correct_answer, explanation}`: a short answer graded by `mathEquivalent`, and by the judge model (billed
  *   to the set's owner) only when it cannot compare; 502 GRADING_ERROR when the model gave no verdict
+ * - `POST /api/math-sets/:id/share` (`{classId}`) -> `{setId, classId, shortAnswers}`: the set shared with one of the
+ *   owner's classes, whose students answer its short-answer problems (src/http/class-math-router.ts); another
+ *   account's class answers 404 like a missing one
  * Another account's job or set answers 404 like a missing one. The credential is checked before the body.
  */
 
@@ -186,6 +189,23 @@ export function createMathRouter(deps: MathRouterDeps): Router {
       await deps.ownership.setOwner('quiz', quiz.quizId, grant.accountId, quiz.createdAt);
       const { quizId, items: stored, createdAt, materialId } = quiz;
       response.status(201).json({ quizId, title: quiz.title, items: stored, createdAt, ...(materialId === undefined ? {} : { materialId }), setId: set.setId });
+    }),
+  );
+
+  router.post(
+    '/math-sets/:id/share',
+    route(async (request, response) => {
+      const { set, grant } = await ownSet(request, response);
+      const body = parseOrThrow(MathSetShareBody, request.body ?? {});
+      if (grant.via === 'token' && body.classId !== grant.classId) throw setNotFound();
+      if (grant.via === 'account') await access.authorizeClass(request, response, body.classId);
+      await sets.share(set.setId, body.classId);
+      const reply: MathSetShareReply = {
+        setId: set.setId,
+        classId: body.classId,
+        shortAnswers: set.problems.filter((problem) => problem.type === 'short_answer').length,
+      };
+      response.json(reply);
     }),
   );
 

@@ -71,6 +71,13 @@ export type MathSetEntry = z.infer<typeof MathSetEntry>;
 
 export type NewMathSet = Omit<MathSetRecord, 'setId' | 'createdAt'>;
 
+/** How many shared sets a class's students see (the newest shares). */
+export const MAX_SHARED_SETS = 20;
+
+/** A class student's first short answer to a problem, as recorded. */
+export const FirstMathAnswer = z.object({ answer: z.string(), correct: z.boolean(), at: z.number() });
+export type FirstMathAnswer = z.infer<typeof FirstMathAnswer>;
+
 /** Score sums are kept ×1000 as integers (HINCRBY), so a mean of 4.25 survives the round trip. */
 const SCALE = 1000;
 
@@ -96,6 +103,44 @@ export class MathSetRepository {
   async get(setId: string): Promise<MathSetRecord | null> {
     if (!/^[0-9a-f]{32}$/.test(setId)) return null;
     return readJsonRecord(await this.store.get(keys.mathSet(setId)), MathSetRecord, { key: keys.mathSet(setId), logger: this.logger });
+  }
+
+  /** Shares the set with a class (its students answer its short-answer problems); sharing again keeps the first time. */
+  async share(setId: string, classId: string): Promise<void> {
+    const { store } = this;
+    if ((await store.zscore(keys.classMathSets(classId), setId)) !== null) return;
+    await store.zadd(keys.classMathSets(classId), this.now(), setId);
+  }
+
+  /** Whether the set is shared with the class. */
+  async sharedWith(classId: string, setId: string): Promise<boolean> {
+    return (await this.store.zscore(keys.classMathSets(classId), setId)) !== null;
+  }
+
+  /** The sets shared with a class, newest share first (at most {@link MAX_SHARED_SETS}); a set since gone is skipped. */
+  async shared(classId: string): Promise<MathSetRecord[]> {
+    const members = await this.store.zrange(keys.classMathSets(classId), 0, MAX_SHARED_SETS - 1, { reverse: true });
+    const ids = members.map(({ member }) => member);
+    const sets = await Promise.all(ids.map((setId) => this.get(setId)));
+    return sets.flatMap((set) => (set ? [set] : []));
+  }
+
+  /**
+   * Records a class student's first short answer to a problem (HSETNX: later answers never replace it) and returns
+   * the recorded one with whether this was it.
+   */
+  async recordFirstAnswer(
+    sessionId: string,
+    field: { setId: string; problemId: string },
+    answer: FirstMathAnswer,
+    ttlMs: number,
+  ): Promise<{ recorded: FirstMathAnswer; first: boolean }> {
+    const key = keys.sessionMathAnswers(sessionId);
+    const name = `${field.setId}:${field.problemId}`;
+    const first = await this.store.hsetnx(key, name, JSON.stringify(answer), { ttlMs });
+    if (first) return { recorded: answer, first };
+    const stored = readJsonRecord(await this.store.hget(key, name), FirstMathAnswer, { key, logger: this.logger });
+    return { recorded: stored ?? answer, first };
   }
 
   /** One page of an account's sets of a material, newest first (list entries only: one batch read). */

@@ -43,6 +43,24 @@ export const MathShortAnswerBody = z
   .strict();
 export type MathShortAnswerBody = z.infer<typeof MathShortAnswerBody>;
 
+/** `POST /api/math-sets/:id/share`: the owner's class its students answer the set's short-answer problems in. */
+export const MathSetShareBody = z
+  .object({
+    classId: z.string().trim().min(1).max(64),
+  })
+  .strict();
+export type MathSetShareBody = z.infer<typeof MathSetShareBody>;
+
+/** `POST /api/class-math/answer`: a class student's short answer to a problem of a set shared with their class. */
+export const ClassMathAnswerBody = z
+  .object({
+    setId: z.string().trim().min(1).max(64),
+    problemId: z.string().trim().min(1).max(64),
+    answer: z.string().trim().min(1).max(500),
+  })
+  .strict();
+export type ClassMathAnswerBody = z.infer<typeof ClassMathAnswerBody>;
+
 const NoFields = z.object({}).strict();
 
 /** The schema of every `/jobs` command, by name. */

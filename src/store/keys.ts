@@ -133,6 +133,10 @@ export const keys = {
   mathSetSummary: (id: string) => key('math-set', id, 'summary'),
   /** Every math problem set of a material, whoever made it (sorted set by creation time): its deletion drains it; no TTL. */
   materialMathSets: (materialId: string) => key('material', materialId, 'math-sets'),
+  /** The math sets shared with a class, by time shared (zset; durable, deleted with the class). */
+  classMathSets: (classId: string) => key('class', classId, 'math-sets'),
+  /** A class student's first short answer per `{setId}:{problemId}` (hash, HSETNX; TTL as the session's). */
+  sessionMathAnswers: (sessionId: string) => key('session', sessionId, 'math-answers'),
   /** An account's math problem sets of one material (sorted set by creation time): its list; no TTL. */
   accountMathSets: (accountId: string, materialId: string) => key('account', accountId, 'math-sets', materialId),
   /**

@@ -48,6 +48,7 @@ export const DURABLE_KEYS: readonly DurableKey[] = [
   { pattern: 'classcode:{code}', what: "a join code, reserved for its class" },
   { pattern: 'class:{id}:roster-names', what: "the names a roster class admits, as the instructor wrote them" },
   { pattern: 'class:{id}:quizzes', what: "the index of a class's quizzes" },
+  { pattern: 'class:{id}:math-sets', what: "the math sets shared with a class (its students answer their short-answer problems)" },
   { pattern: 'class:{id}:rooms', what: "the index of a class's quiz rooms" },
   { pattern: 'quiz:{id}', what: 'a quiz with its items and solutions' },
   { pattern: 'quiz:{id}:summary', what: "a quiz's list entry (title, item count, creation time)" },

@@ -101,6 +101,24 @@ export interface MathShortAnswerReply {
   explanation: string;
 }
 
+/** `POST /api/math-sets/:id/share` -> the set and the class it is now shared with. */
+export interface MathSetShareReply {
+  setId: string;
+  classId: string;
+  /** How many of its problems the class's students can answer (its short-answer problems). */
+  shortAnswers: number;
+}
+
+/** `GET /api/class-math/problems`: the short-answer problems of the sets shared with the student's class, no solutions. */
+export interface ClassMathProblemsReply {
+  sets: { setId: string; title?: string; problems: { problemId: string; question: string; difficulty: 'easy' | 'medium' | 'hard' }[] }[];
+}
+
+/** `POST /api/class-math/answer`: the grade, as the owner's route gives it, and the student's first recorded answer. */
+export interface ClassMathAnswerReply extends MathShortAnswerReply {
+  first_attempt: { answer: string; correct: boolean; first: boolean };
+}
+
 /** Per material and account: how the judge treated its math problems. */
 export interface MathSummary {
   sets: number;

@@ -1,0 +1,137 @@
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import type { TokenSigner } from '../auth/index.js';
+import { AppError } from '../errors.js';
+import { runBilledTo, type LanguageModel } from '../llm/index.js';
+import { gradeShortMathAnswer, type MathSetRepository } from '../math-problems/index.js';
+import { ClassMathAnswerBody } from '../protocol/jobs.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
+import type { ClassMathAnswerReply, ClassMathProblemsReply } from '../protocol/wire/jobs.js';
+import { bearerToken, signedBearer } from './bearer.js';
+import { authorizeModelCall } from './model-guard.js';
+import { optionalAccount } from './principal.js';
+import { parseOrThrow } from './validate.js';
+
+/**
+ * A class's students answer the short-answer problems of the math sets shared with their class (issue 14 §2),
+ * mounted at /api/class-math, with their class session token (`Authorization: Bearer`, as the seed quiz API takes it):
+ * - `GET /api/class-math/problems` -> `{sets: [{setId, title?, problems: [{problemId, question, difficulty}]}]}`:
+ *   the shared sets' short-answer problems, never an answer or a solution
+ * - `POST /api/class-math/answer {setId, problemId, answer}` -> `{problemId, correct, method, verdict, feedback,
+ *   correct_answer, explanation, first_attempt: {answer, correct, first}}`: graded by `mathEquivalent` first and by
+ *   the judge model (billed to the class's owner) only when it cannot compare; 502 GRADING_ERROR when ungraded. The
+ *   student's first answer to each problem is recorded once (HSETNX); later answers are graded, the first stays.
+ * No credential 401; an instructor's credential or a session outside a class 403; a set not shared with the student's class (or a problem
+ * not in it, or not short-answer) 404. The credential is checked before the body.
+ */
+
+export interface ClassMathRouterDeps {
+  signer: TokenSigner;
+  model: LanguageModel;
+  sets: MathSetRepository;
+  /** A tutoring session's material, class and paying account (DataLifecycle.sessionProfile). */
+  sessionProfile(sessionId: string): Promise<{ materialId: string; classId?: string | undefined; billTo?: string | undefined } | null>;
+  /** How long a student's first answers are kept (the class's student data retention). */
+  answerTtlMs: number;
+}
+
+type Handler = (request: Request, response: Response) => Promise<void>;
+const route = (handler: Handler) => (request: Request, response: Response, next: NextFunction) => handler(request, response).catch(next);
+
+const notShared = () => new AppError(ErrorCode.MATH_SET_NOT_FOUND, '이 수업에 공유된 수학 문제 세트를 찾을 수 없습니다.', { status: 404 });
+const problemNotFound = () => new AppError(ErrorCode.MATH_PROBLEM_NOT_FOUND, '수학 문제를 찾을 수 없습니다.', { status: 404 });
+
+interface Student {
+  classId: string;
+  sessionId: string;
+  billTo: string | undefined;
+}
+
+export function createClassMathRouter(deps: ClassMathRouterDeps): Router {
+  const { sets } = deps;
+  const router = Router();
+
+  async function student(request: Request, response: Response): Promise<Student> {
+    if (!signedBearer(request)) {
+      // A signed-in instructor is someone, just not a student of a class: 403 like the seed API's instructor token.
+      if (optionalAccount(response) !== undefined) {
+        throw new AppError(ErrorCode.FORBIDDEN, '수학 문제 풀기는 수업에 참여한 학생만 쓸 수 있습니다.', { status: 403 });
+      }
+      response.set('WWW-Authenticate', 'Bearer');
+      throw new AppError(ErrorCode.UNAUTHORIZED, '수업에 참여한 학생만 수학 문제를 풀 수 있습니다. 수업에 다시 참여해 주세요.', { status: 401 });
+    }
+    const token = bearerToken(deps.signer, request, response, ['session']);
+    const profile = await deps.sessionProfile(token.sub);
+    if (!profile) throw new AppError(ErrorCode.SESSION_NOT_FOUND, '강의 세션을 찾을 수 없습니다. 수업에 다시 참여해 주세요.', { status: 404 });
+    if (profile.classId === undefined) {
+      throw new AppError(ErrorCode.FORBIDDEN, '수학 문제 풀기는 수업에 참여한 학생만 쓸 수 있습니다.', { status: 403 });
+    }
+    return { classId: profile.classId, sessionId: token.sub, billTo: profile.billTo };
+  }
+
+  router.get(
+    '/problems',
+    route(async (request, response) => {
+      const who = await student(request, response);
+      const shared = await sets.shared(who.classId);
+      const reply: ClassMathProblemsReply = {
+        sets: shared.flatMap((set) => {
+          const problems = set.problems
+            .filter((problem) => problem.type === 'short_answer')
+            .map(({ problemId, question, difficulty }) => ({ problemId, question, difficulty }));
+          return problems.length === 0 ? [] : [{ setId: set.setId, problems }];
+        }),
+      };
+      response.json(reply);
+    }),
+  );
+
+  router.post(
+    '/answer',
+    route(async (request, response) => {
+      const who = await student(request, response);
+      const body = parseOrThrow(ClassMathAnswerBody, request.body ?? {});
+      if (!(await sets.sharedWith(who.classId, body.setId))) throw notShared();
+      const set = await sets.get(body.setId);
+      if (!set) throw notShared();
+      const problem = set.problems.find((candidate) => candidate.problemId === body.problemId && candidate.type === 'short_answer');
+      if (!problem) throw problemNotFound();
+      const { billTo } = authorizeModelCall(response, { joined: { classId: who.classId }, billTo: who.billTo });
+      const controller = new AbortController();
+      response.once('close', () => {
+        if (!response.writableFinished) controller.abort();
+      });
+      const grade = await runBilledTo(billTo, () =>
+        gradeShortMathAnswer({
+          problem,
+          answer: body.answer,
+          model: deps.model,
+          signal: controller.signal,
+          attribution: { materialId: set.materialId, ...(billTo === undefined ? {} : { accountId: billTo }) },
+        }),
+      );
+      if (!grade.graded) {
+        if (grade.reason === 'empty' || grade.reason === 'too-long') throw new AppError(ErrorCode.INVALID_PAYLOAD, grade.message, { status: 400 });
+        throw new AppError(ErrorCode.GRADING_ERROR, `${grade.message} 이 답은 채점하지 않았습니다.`, { status: 502 });
+      }
+      const { recorded, first } = await sets.recordFirstAnswer(
+        who.sessionId,
+        { setId: set.setId, problemId: problem.problemId },
+        { answer: body.answer, correct: grade.correct, at: Date.now() },
+        deps.answerTtlMs,
+      );
+      const reply: ClassMathAnswerReply = {
+        problemId: problem.problemId,
+        correct: grade.correct,
+        method: grade.method,
+        verdict: grade.verdict,
+        feedback: grade.feedback,
+        correct_answer: problem.correct_answer,
+        explanation: problem.explanation,
+        first_attempt: { answer: recorded.answer, correct: recorded.correct, first },
+      };
+      response.json(reply);
+    }),
+  );
+
+  return router;
+}
