@@ -22,6 +22,7 @@ import type { Outcome } from './classroom/answer-form.js';
 import { LectureView } from './classroom/lecture-view.js';
 import { showProgress } from './classroom/progress.js';
 import { hideSetup, showSetup, wireSetup } from './classroom/setup.js';
+import { ClassMathPanel } from './classroom/class-math.js';
 import { SelfQuizPanel } from './classroom/self-quiz.js';
 import { SessionErrorBox } from './classroom/session-error.js';
 import { forgetSession, loadSession, saveSession, type StoredSession } from './classroom/stored-session.js';
@@ -50,6 +51,8 @@ const handPaused = $('hand-paused');
 
 // 혼자 퀴즈 풀기 (issue 13 §4): for a class student, once a chapter ends (the API needs a class session).
 const selfQuiz = new SelfQuizPanel($('self-quiz'), () => (session?.classId ? { token: session.token, materialId: session.material.id } : null));
+// 수학 문제 풀기 (issue 14 §2): the short-answer math problems the instructor shared with a student's class.
+const classMath = new ClassMathPanel($('class-math'), () => (session?.classId ? session.token : null));
 const view = new LectureView(lecture, {
   onAnswer: submitAnswer,
   chapterFooter: (index, label) => (session?.classId ? selfQuiz.button(index, label) : null),
@@ -90,6 +93,7 @@ function enterClassroom(next: StoredSession): void {
   showSessionInfo();
   view.clear();
   selfQuiz.close();
+  void classMath.load();
   hand.reset();
   clearAnnouncements();
   view.setMaterial(next.material);

@@ -6,7 +6,7 @@
 // `$…$` math typeset by KaTeX (ui/math.ts). One job is watched at a time; its socket closes when another starts or the
 // page leaves (a reload does not resume watching).
 import type { Material } from '../../../src/materials/types.js';
-import type { JobState, MathCheck, MathItemVerdict, MathJobProgress, MathJobResult, MathProblemView, MathScores } from '../../../src/protocol/wire/jobs.js';
+import type { JobState, MathCheck, MathItemVerdict, MathJobProgress, MathJobResult, MathProblemView, MathScores, MathSetShareReply } from '../../../src/protocol/wire/jobs.js';
 import type { OpenedClass } from '../../net/classes.js';
 import { apiJson } from '../../net/http.js';
 import { openSocket, refusalData, sendCommand, type NamespaceSocket } from '../../net/socket.js';
@@ -41,6 +41,7 @@ const attemptsBox = $('math-attempts');
 const resultBox = $('math-result');
 const problemList = $('math-problems');
 const quizButton = $<HTMLButtonElement>('math-quiz');
+const shareButton = $<HTMLButtonElement>('math-share');
 
 const CRITERIA: [keyof MathScores, string][] = [
   ['mathematical_accuracy', '수학적 정확성'],
@@ -185,6 +186,7 @@ async function showSet(setId: string, token: string): Promise<void> {
   problemList.replaceChildren(...set.problems.map(problemItem));
   resultBox.hidden = false;
   quizButton.hidden = !set.problems.some((problem) => problem.type === 'multiple_choice');
+  shareButton.hidden = !set.problems.some((problem) => problem.type === 'short_answer');
 }
 
 async function jobEnded(state: JobState, token: string): Promise<void> {
@@ -317,6 +319,24 @@ quizButton.addEventListener('click', async () => {
       });
       setStatus(`"${quiz.title}" 퀴즈를 만들었습니다 (객관식 ${quiz.items.length}문제). 아래 "방 만들기"로 진행할 수 있어요.`);
       await host?.quizMade(quiz.quizId, quiz.title);
+    } catch (error) {
+      setStatus(message(error), true);
+    }
+  });
+});
+
+shareButton.addEventListener('click', async () => {
+  const entry = host?.selectedClass();
+  if (!entry || !finishedSetId) return;
+  const setId = finishedSetId;
+  await whileBusy(shareButton, '공유하는 중…', async () => {
+    try {
+      const shared = await apiJson<MathSetShareReply>(`/api/math-sets/${encodeURIComponent(setId)}/share`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${entry.instructorToken}` },
+        body: { classId: entry.classId },
+      });
+      setStatus(`수업에 공유했습니다. 학생들은 강의실의 "수학 문제 풀기"에서 단답형 ${shared.shortAnswers}문제를 풀 수 있어요.`);
     } catch (error) {
       setStatus(message(error), true);
     }
