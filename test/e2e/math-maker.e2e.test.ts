@@ -61,7 +61,7 @@ async function hostPageWithClass(page: Page, app: TestApp, name: string): Promis
 const formulas = (page: Page, selector: string) => page.locator(`${selector} .katex`).count();
 
 describe('math problems from the host page', () => {
-  it('MJ10 KX2 an instructor generates math problems, watches attempt and passed counts with per-problem verdicts, makes a quiz and hosts a room rendered in KaTeX', async () => {
+  it('MJ10 KX2 MS14 an instructor generates math problems, watches attempt and passed counts with per-problem verdicts, makes a quiz, shares the short answers with the class and hosts a room rendered in KaTeX', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     // The second problem written fails the judge: attempt 1 passes 2 of 3, attempt 2 rewrites that one.
@@ -127,6 +127,11 @@ describe('math problems from the host page', () => {
     await host.getByTestId('math-quiz').click();
     await expect.poll(() => host.getByTestId('math-status').textContent()).toMatch(/퀴즈를 만들었습니다 \(객관식 2문제\)/u);
     await expect.poll(() => host.locator('[data-testid=quiz-select] option:checked').textContent()).toMatch(/\(2문제\)$/u);
+
+    // "수업에 공유" gives the set's short-answer problem to the selected class (its students' 수학 문제 풀기).
+    expect((await host.getByTestId('math-share').boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(44);
+    await host.getByTestId('math-share').click();
+    await expect.poll(() => host.getByTestId('math-status').textContent()).toBe('수업에 공유했습니다. 학생들은 강의실의 "수학 문제 풀기"에서 단답형 1문제를 풀 수 있어요.');
 
     await host.fill('[data-testid=preview-seconds]', '0');
     await host.click('[data-testid=create-room]');
