@@ -1,8 +1,8 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { TokenSigner } from '../auth/index.js';
 import { AppError } from '../errors.js';
-import { runBilledTo, type LanguageModel } from '../llm/index.js';
-import { gradeShortMathAnswer, type MathSetRepository } from '../math-problems/index.js';
+import type { LanguageModel } from '../llm/index.js';
+import type { MathSetRepository } from '../math-problems/index.js';
 import { ClassMathAnswerBody } from '../protocol/jobs.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { ClassMathAnswerReply, ClassMathProblemsReply } from '../protocol/wire/jobs.js';
@@ -10,6 +10,7 @@ import { bearerToken, signedBearer } from './bearer.js';
 import { authorizeModelCall } from './model-guard.js';
 import { optionalAccount } from './principal.js';
 import { parseOrThrow } from './validate.js';
+import { gradeAnswerForRequest } from './short-answer-grading.js';
 
 /**
  * A class's students answer the short-answer problems of the math sets shared with their class (issue 14 §2),
@@ -96,23 +97,7 @@ export function createClassMathRouter(deps: ClassMathRouterDeps): Router {
       const problem = set.problems.find((candidate) => candidate.problemId === body.problemId && candidate.type === 'short_answer');
       if (!problem) throw problemNotFound();
       const { billTo } = authorizeModelCall(response, { joined: { classId: who.classId }, billTo: who.billTo });
-      const controller = new AbortController();
-      response.once('close', () => {
-        if (!response.writableFinished) controller.abort();
-      });
-      const grade = await runBilledTo(billTo, () =>
-        gradeShortMathAnswer({
-          problem,
-          answer: body.answer,
-          model: deps.model,
-          signal: controller.signal,
-          attribution: { materialId: set.materialId, ...(billTo === undefined ? {} : { accountId: billTo }) },
-        }),
-      );
-      if (!grade.graded) {
-        if (grade.reason === 'empty' || grade.reason === 'too-long') throw new AppError(ErrorCode.INVALID_PAYLOAD, grade.message, { status: 400 });
-        throw new AppError(ErrorCode.GRADING_ERROR, `${grade.message} 이 답은 채점하지 않았습니다.`, { status: 502 });
-      }
+      const grade = await gradeAnswerForRequest(response, { model: deps.model, problem, answer: body.answer, materialId: set.materialId, billTo });
       const { recorded, first } = await sets.recordFirstAnswer(
         who.sessionId,
         { setId: set.setId, problemId: problem.problemId },

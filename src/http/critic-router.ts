@@ -6,6 +6,7 @@ import { CriticGradeBody } from '../protocol/critic.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { requireAccount } from './principal.js';
 import { parseOrThrow } from './validate.js';
+import { abortedWith } from './client-gone.js';
 
 /**
  * The Critic Grader over HTTP (seed 004), mounted at /api/critic:
@@ -46,11 +47,3 @@ export function createCriticRouter({ critic }: CriticRouterDeps): Router {
   return router;
 }
 
-/** Aborts when the client goes away before the answer is sent, so a closed connection stops paying for the call. */
-function abortedWith(response: Response): AbortSignal {
-  const controller = new AbortController();
-  response.once('close', () => {
-    if (!response.writableFinished) controller.abort();
-  });
-  return controller.signal;
-}

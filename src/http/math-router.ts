@@ -2,8 +2,8 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import type { TokenSigner } from '../auth/index.js';
 import { AppError } from '../errors.js';
 import { viewOf, type JobRecord, type JobRepository, type JobRunner } from '../jobs/index.js';
-import { runBilledTo, type LanguageModel } from '../llm/index.js';
-import { gradeShortMathAnswer, MATH_JOB_KIND, type MathJobParams, type MathSetRecord, type MathSetRepository } from '../math-problems/index.js';
+import type { LanguageModel } from '../llm/index.js';
+import { MATH_JOB_KIND, type MathJobParams, type MathSetRecord, type MathSetRepository } from '../math-problems/index.js';
 import type { OwnershipRepository } from '../ownership/index.js';
 import { MathProblemsBody, MathSetQuizBody, MathSetShareBody, MathShortAnswerBody } from '../protocol/jobs.js';
 import { PageQuery } from '../protocol/page.js';
@@ -15,6 +15,7 @@ import type { Quotas } from '../quota/index.js';
 import { materialNotFound, type Authorizer, type Grant } from './authorize.js';
 import { authorizeModelCall } from './model-guard.js';
 import { parseOrThrow } from './validate.js';
+import { gradeAnswerForRequest } from './short-answer-grading.js';
 
 /**
  * Math problems as background jobs (issue 14 §2) and the sets they make, for their owner account (or a class
@@ -220,23 +221,7 @@ export function createMathRouter(deps: MathRouterDeps): Router {
       }
       const body = parseOrThrow(MathShortAnswerBody, request.body ?? {});
       const { billTo } = authorizeModelCall(response, { joined: grant.classId === undefined ? undefined : { classId: grant.classId }, billTo: grant.accountId });
-      const controller = new AbortController();
-      response.once('close', () => {
-        if (!response.writableFinished) controller.abort();
-      });
-      const grade = await runBilledTo(billTo, () =>
-        gradeShortMathAnswer({
-          problem,
-          answer: body.answer,
-          model: deps.model,
-          signal: controller.signal,
-          attribution: { materialId: set.materialId, ...(billTo === undefined ? {} : { accountId: billTo }) },
-        }),
-      );
-      if (!grade.graded) {
-        if (grade.reason === 'empty' || grade.reason === 'too-long') throw new AppError(ErrorCode.INVALID_PAYLOAD, grade.message, { status: 400 });
-        throw new AppError(ErrorCode.GRADING_ERROR, `${grade.message} 이 답은 채점하지 않았습니다.`, { status: 502 });
-      }
+      const grade = await gradeAnswerForRequest(response, { model: deps.model, problem, answer: body.answer, materialId: set.materialId, billTo });
       const reply: MathShortAnswerReply = {
         problemId: problem.problemId,
         correct: grade.correct,

@@ -13,6 +13,7 @@ import { materialNotFound, type Authorizer, type Grant } from './authorize.js';
 import type { Quotas } from '../quota/index.js';
 import { runBilledTo } from '../llm/index.js';
 import { parseOrThrow } from './validate.js';
+import { abortedWith } from './client-gone.js';
 
 /**
  * Quiz authoring (issue 12: every quiz belongs to an account; a class instructor token acts for its class's owner
@@ -230,11 +231,3 @@ function chargedToClass(quotas: Quotas, classId: string, create: () => Promise<Q
   return classId === '' ? create() : quotas.chargeQuiz(classId, create);
 }
 
-/** Aborts when the client goes away before the answer is sent, so a closed tab stops paying for model calls. */
-function abortedWith(response: Response): AbortSignal {
-  const controller = new AbortController();
-  response.once('close', () => {
-    if (!response.writableFinished) controller.abort();
-  });
-  return controller.signal;
-}

@@ -10,6 +10,7 @@ import { bearerToken, signedBearer } from './bearer.js';
 import { authorizeModelCall } from './model-guard.js';
 import { requireAccount } from './principal.js';
 import { parseOrThrow } from './validate.js';
+import { abortedWith } from './client-gone.js';
 
 /**
  * Seed 001's HTTP API for self-study (issue 13 §4), mounted at /api/quiz, with the seed's shapes:
@@ -150,11 +151,3 @@ export function createSeedQuizRouter({ selfStudy, access, signer, sessionProfile
   return router;
 }
 
-/** Aborts when the client goes away before the answer is sent, so a closed tab stops paying for model calls. */
-function abortedWith(response: Response): AbortSignal {
-  const controller = new AbortController();
-  response.once('close', () => {
-    if (!response.writableFinished) controller.abort();
-  });
-  return controller.signal;
-}
