@@ -54,6 +54,9 @@ describe.each(['memory', 'redis'] as const)('instructor commands (%s store)', (s
     const { client, sessionId } = await studentWithHand(current, material, created.code, '민지');
     await askHand(client, SPECIFIC_QUESTION);
     await client.waitForEvent('hand:closed', { timeoutMs: 30_000 });
+    // The transcript must hold still while it is paged: once the hand closes the lecture streams on towards the next
+    // question (160 tokens away), which the student's policy would answer in the middle of the paging.
+    await client.ok('lecture:pause');
 
     const whole = await monitor.command('student:transcript', { sessionId, limit: 100 });
     if (!whole.ok) throw new Error(whole.error.code);
