@@ -22,6 +22,7 @@ import type { Outcome } from './classroom/answer-form.js';
 import { LectureView } from './classroom/lecture-view.js';
 import { showProgress } from './classroom/progress.js';
 import { hideSetup, showSetup, wireSetup } from './classroom/setup.js';
+import { ClassExamPanel } from './classroom/class-exam.js';
 import { ClassMathPanel } from './classroom/class-math.js';
 import { SelfQuizPanel } from './classroom/self-quiz.js';
 import { SessionErrorBox } from './classroom/session-error.js';
@@ -53,6 +54,16 @@ const handPaused = $('hand-paused');
 const selfQuiz = new SelfQuizPanel($('self-quiz'), () => (session?.classId ? { token: session.token, materialId: session.material.id } : null));
 // 수학 문제 풀기 (issue 14 §2): the short-answer math problems the instructor shared with a student's class.
 const classMath = new ClassMathPanel($('class-math'), () => (session?.classId ? session.token : null));
+// 시험 (issue 15): the class's exams, taken with autosaved drafts, and their results and the learner profile.
+const classExam = new ClassExamPanel(
+  $('class-exam'),
+  () => (session?.classId ? { token: session.token, sessionId: session.sessionId } : null),
+  (chapter) => {
+    const section = lecture.querySelector<HTMLElement>(`[data-chapter="${chapter}"]`);
+    section?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    return section !== null;
+  },
+);
 const view = new LectureView(lecture, {
   onAnswer: submitAnswer,
   chapterFooter: (index, label) => (session?.classId ? selfQuiz.button(index, label) : null),
@@ -94,6 +105,8 @@ function enterClassroom(next: StoredSession): void {
   view.clear();
   selfQuiz.close();
   void classMath.load();
+  classExam.close();
+  void classExam.load();
   hand.reset();
   clearAnnouncements();
   view.setMaterial(next.material);
@@ -411,6 +424,7 @@ function leave(): void {
   showControlError(null);
   view.clear();
   hand.reset();
+  classExam.close();
   clearAnnouncements();
   phaseBeforeHand = null;
   classroom.hidden = true;

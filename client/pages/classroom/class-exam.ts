@@ -1,0 +1,182 @@
+// "시험" in the classroom (issue 15 §3–4), for a class student: the class's exams (`GET /api/class-exams`, read again
+// every 15 s and on 새로 고침 while the list shows), taking one (exam-sheet.ts), its result once submitted or closed
+// (exam-result.ts, read again while grading is pending), and "나의 학습 프로필". The exam being taken is remembered in
+// sessionStorage, so a reload opens it again with its drafts.
+import { ApiError } from '../../net/http.js';
+import { classExam, classExamResult, classExams, myProfile, type ClassExamListing } from '../../net/exams.js';
+import { element } from '../../ui/dom.js';
+import { learnerProfileView } from '../../ui/learner-profile.js';
+import { ExamSheet } from './exam-sheet.js';
+import { resultView } from './exam-result.js';
+
+const OPEN_KEY = 'lectern.exam.open';
+const LIST_REFRESH_MS = 15_000;
+const PENDING_REFRESH_MS = 3_000;
+
+export interface ClassExamSession {
+  token: string;
+  sessionId: string;
+}
+
+const STATE_LABELS: Record<ClassExamListing['state'], string> = { open: '응시 중', submitted: '제출함', closed: '마감' };
+
+export class ClassExamPanel {
+  private run = 0;
+  private sheet: ExamSheet | null = null;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly body = element('div', { className: 'class-exam-body' });
+  private readonly profile = element('details', { className: 'exam-profile', 'data-testid': 'exam-profile' });
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly session: () => ClassExamSession | null,
+    /** Brings a lecture chapter into view (the report's review links). */
+    private readonly showChapter: (chapter: number) => boolean,
+  ) {
+    this.profile.addEventListener('toggle', () => {
+      if (this.profile.open) void this.loadProfile();
+    });
+  }
+
+  close(): void {
+    this.run += 1;
+    clearTimeout(this.timer);
+    this.sheet?.close();
+    this.sheet = null;
+    this.root.hidden = true;
+    this.root.replaceChildren();
+  }
+
+  /** Enters the panel: the exam this tab was taking, else the list. */
+  async load(): Promise<void> {
+    if (!this.session()) return this.close();
+    const open = sessionStorage.getItem(OPEN_KEY);
+    if (open) await this.openExam(open);
+    else await this.list();
+  }
+
+  private token = () => this.session()?.token ?? null;
+
+  private frame(title: string, ...children: Node[]): void {
+    const head = element('div', { className: 'self-quiz-head class-math-head' }, element('h2', { text: title }));
+    this.body.replaceChildren(...children);
+    this.profile.replaceChildren(element('summary', { text: '나의 학습 프로필' }), element('p', { className: 'muted', text: '여는 중…' }));
+    this.profile.open = false;
+    this.root.replaceChildren(head, this.body, this.profile);
+    this.root.hidden = false;
+  }
+
+  private failure(error: unknown): HTMLElement {
+    return element('p', { className: 'error', role: 'alert', 'data-testid': 'exam-error', text: error instanceof Error ? error.message : String(error) });
+  }
+
+  /** The class's exams; the panel stays hidden while there are none (and looks again later). */
+  async list(): Promise<void> {
+    const run = this.begin();
+    const token = this.token();
+    if (!token) return;
+    try {
+      const reply = await classExams(token);
+      if (run !== this.run) return;
+      if (reply.exams.length === 0) {
+        this.root.hidden = true;
+        this.root.replaceChildren();
+      } else {
+        const refresh = element('button', { type: 'button', className: 'secondary', 'data-testid': 'exam-refresh', text: '새로 고침' });
+        refresh.addEventListener('click', () => void this.list());
+        this.frame('시험', element('ul', { className: 'exam-list', 'data-testid': 'exam-list' }, ...reply.exams.map((exam) => this.listing(exam, reply.serverNow))), refresh);
+      }
+    } catch (error) {
+      if (run !== this.run) return;
+      this.frame('시험', this.failure(error));
+    }
+    this.timer = setTimeout(() => void this.list(), LIST_REFRESH_MS);
+  }
+
+  private listing(exam: ClassExamListing, serverNow: number): HTMLLIElement {
+    const minutes = Math.max(0, Math.ceil((exam.deadline - serverNow) / 60_000));
+    const open = element('button', { type: 'button', 'data-testid': 'exam-open', text: exam.state === 'open' ? '시험 보기' : '결과 보기' });
+    open.addEventListener('click', () => void (exam.state === 'open' ? this.openExam(exam.examId) : this.showResult(exam.examId)));
+    return element(
+      'li',
+      { className: 'exam-listing', 'data-testid': 'exam-listing', 'data-state': exam.state },
+      element('div', {}, element('strong', { text: exam.title }), element('p', { className: 'muted', text: `${exam.count}문항 · ${STATE_LABELS[exam.state]}${exam.state === 'open' ? ` · 약 ${minutes}분 남음` : ''}` })),
+      open,
+    );
+  }
+
+  private begin(): number {
+    clearTimeout(this.timer);
+    this.sheet?.close();
+    this.sheet = null;
+    return ++this.run;
+  }
+
+  private async openExam(examId: string): Promise<void> {
+    const run = this.begin();
+    const session = this.session();
+    if (!session) return;
+    try {
+      const exam = await classExam(session.token, examId);
+      if (run !== this.run) return;
+      if (exam.submittedAll || exam.deadline <= exam.serverNow) {
+        sessionStorage.removeItem(OPEN_KEY);
+        await this.showResult(examId);
+        return;
+      }
+      sessionStorage.setItem(OPEN_KEY, examId);
+      this.sheet = new ExamSheet(exam, {
+        token: this.token,
+        storageKey: (id) => `lectern.exam.drafts.${session.sessionId}.${id}`,
+        finished: (id) => {
+          sessionStorage.removeItem(OPEN_KEY);
+          void this.showResult(id);
+        },
+        back: () => {
+          sessionStorage.removeItem(OPEN_KEY);
+          void this.list();
+        },
+      });
+      this.frame('시험', this.sheet.node);
+    } catch (error) {
+      if (run !== this.run) return;
+      sessionStorage.removeItem(OPEN_KEY);
+      this.frame('시험', this.failure(error));
+    }
+  }
+
+  private async showResult(examId: string, again = false): Promise<void> {
+    const run = this.begin();
+    const token = this.token();
+    if (!token) return;
+    const back = element('button', { type: 'button', className: 'secondary', 'data-testid': 'exam-back', text: '목록으로' });
+    back.addEventListener('click', () => void this.list());
+    try {
+      const result = await classExamResult(token, examId);
+      if (run !== this.run) return;
+      const view = resultView(examId, result, { token: this.token, showChapter: this.showChapter });
+      // Read again while grading is pending: the view is replaced in place, the rest of the panel stays.
+      const shown = again ? this.body.querySelector('[data-testid=exam-result]') : null;
+      if (shown) shown.replaceWith(view);
+      else this.frame('시험 결과', view, back);
+      if (view.dataset.status === 'pending') this.timer = setTimeout(() => void this.showResult(examId, true), PENDING_REFRESH_MS);
+    } catch (error) {
+      if (run !== this.run) return;
+      this.frame('시험 결과', this.failure(error), back);
+      // Not ready yet (the deadline being processed, the connection away): look again; a refusal stays shown.
+      const status = error instanceof ApiError ? error.status : 0;
+      if (status === 0 || status === 409 || status >= 500) this.timer = setTimeout(() => void this.showResult(examId), PENDING_REFRESH_MS);
+    }
+  }
+
+  private async loadProfile(): Promise<void> {
+    const token = this.token();
+    if (!token) return;
+    try {
+      const { profile } = await myProfile(token);
+      this.profile.replaceChildren(element('summary', { text: '나의 학습 프로필' }), learnerProfileView(profile));
+    } catch (error) {
+      this.profile.replaceChildren(element('summary', { text: '나의 학습 프로필' }), this.failure(error));
+    }
+  }
+}
