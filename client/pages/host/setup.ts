@@ -2,7 +2,8 @@
 // instructor token comes fresh from GET /api/classes/:id and is never stored) — from the class's quiz list, generated
 // by the AI from an uploaded material, or pasted as JSON — set the room options and open the room (POST /api/rooms).
 // A generated quiz's items are listed with the EvalAgent gate's verdicts (quiz-review.ts).
-// Math problems are generated as a background job and made into a quiz in the "수학 문제 만들기" box (math-maker.ts).
+// Math problems are generated as a background job and made into a quiz in the "수학 문제 만들기" box (math-maker.ts);
+// exams are generated, edited, published to a class and graded in the "시험 만들기" box (exam-maker.ts).
 // `?class=` and `?quiz=` preselect a class and one of its quizzes. The new room is remembered with its host token and
 // opened through the URL hash (see host.ts). This browser's earlier rooms are listed to re-open or forget.
 import type { Material } from '../../../src/materials/types.js';
@@ -17,6 +18,7 @@ import { CURRENT_CLASS_KEY, hostedRooms } from '../../ui/stored-lists.js';
 import type { ItemReview } from '../../../src/protocol/wire/quiz.js';
 import { clearQuizReview, showQuizReview, type ReviewedQuiz } from './quiz-review.js';
 import { initMathMaker, setMathMaterials } from './math-maker.js';
+import { initExamMaker, setExamClasses, setExamMaterials } from './exam-maker.js';
 
 /** One quiz of `GET /api/quizzes`. */
 interface QuizListing {
@@ -94,6 +96,7 @@ async function renderClasses(): Promise<void> {
     setQuizStatus(requestFailure(error), true);
     classes = [];
   }
+  setExamClasses(classes);
   noClass.hidden = classes.length > 0;
   roomForm.hidden = classes.length === 0;
   const wanted = classSelect.value || new URLSearchParams(location.search).get('class') || localStorage.getItem(CURRENT_CLASS_KEY);
@@ -192,6 +195,7 @@ async function loadMaterials(): Promise<void> {
   generateButton.disabled = materials.length === 0;
   renderChapters();
   setMathMaterials(materials, materialSelect.value);
+  setExamMaterials(materials, materialSelect.value);
 }
 
 function renderChapters(): void {
@@ -240,6 +244,8 @@ initMathMaker({
     setQuizStatus(`"${title}" 퀴즈를 골랐습니다. "방 만들기"로 진행하세요.`);
   },
 });
+// "시험 만들기" (exam-maker.ts): exams of the account's materials, published to its classes.
+initExamMaker();
 quizSelect.addEventListener('change', () => void loadReview());
 
 interface CreatedQuiz {

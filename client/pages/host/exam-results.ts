@@ -1,0 +1,166 @@
+// A published exam's results in the host page (issue 15 §4; GET /api/exams/:id/results): per student the log with
+// status badges (정답/부분 정답/오답/채점 중), the score, the feedback report and their regrade requests; per item the
+// status distribution and common misconceptions; a status override with a reason (kept as an audit trail); CSV and
+// JSON downloads. Read again every few seconds while the exam is open or grading is pending, unless the instructor
+// is typing in it. Student and model text is set as text only.
+import { examResults, overrideItem, resultsDownload, STATUS_LABELS, type ExamResults, type GradeStatus, type ResultItem, type ResultStatus, type StudentResult } from '../../net/exams.js';
+import { element } from '../../ui/dom.js';
+import { whileBusy } from '../../ui/forms.js';
+import { mathElement } from '../../ui/math.js';
+
+const REFRESH_MS = 4_000;
+const OVERRIDE_CHOICES: ResultStatus[] = ['Correct', 'Partial_Correct', 'Incorrect'];
+const COUNT_ORDER: GradeStatus[] = ['Correct', 'Partial_Correct', 'Incorrect', 'Ungraded'];
+
+let timer: ReturnType<typeof setTimeout> | undefined;
+let run = 0;
+
+export function stopExamResults(): void {
+  run += 1;
+  clearTimeout(timer);
+}
+
+const badge = (status: GradeStatus) => element('span', { className: `exam-status status-${status}`, 'data-testid': 'result-status', 'data-status': status, text: STATUS_LABELS[status] });
+
+/** Shows the results in `container` and keeps them fresh while anything may still change. */
+export async function showExamResults(examId: string, container: HTMLElement): Promise<void> {
+  stopExamResults();
+  const mine = run;
+  let first = true;
+  const load = async (): Promise<void> => {
+    // The instructor is typing a reason (focus inside the results): keep what they see, look again later.
+    const busy = !first && container.contains(document.activeElement);
+    first = false;
+    if (!busy) {
+      try {
+        const results = await examResults(examId);
+        if (mine !== run) return;
+        render(examId, results, container);
+        if (results.closed && results.students.every((student) => student.pending === 0)) return;
+      } catch (error) {
+        if (mine !== run) return;
+        container.replaceChildren(element('p', { className: 'error', role: 'alert', text: error instanceof Error ? error.message : String(error) }));
+      }
+    }
+    if (mine === run) timer = setTimeout(() => void load(), REFRESH_MS);
+  };
+  await load();
+}
+
+function render(examId: string, results: ExamResults, container: HTMLElement): void {
+  const open = new Set([...container.querySelectorAll<HTMLDetailsElement>('details[data-session-id]')].filter((node) => node.open).map((node) => node.dataset.sessionId));
+  const refresh = element('button', { type: 'button', className: 'secondary small', 'data-testid': 'exam-results-refresh', text: '새로 고침' });
+  refresh.addEventListener('click', () => void showExamResults(examId, container));
+  container.replaceChildren(
+    element('h4', { text: '결과' }),
+    element(
+      'p',
+      { className: 'exam-results-bar' },
+      element('span', { className: 'muted', 'data-testid': 'exam-results-state', text: results.closed ? '마감됨' : `진행 중 · 마감 ${new Date(results.deadline).toLocaleTimeString('ko-KR')}` }),
+      refresh,
+      element('a', { className: 'button small', href: resultsDownload(examId, 'csv'), download: `exam-${examId}.csv`, 'data-testid': 'exam-results-csv', text: 'CSV (엑셀)' }),
+      element('a', { className: 'button small secondary-link', href: resultsDownload(examId, 'json'), download: `exam-${examId}.json`, 'data-testid': 'exam-results-json', text: 'JSON' }),
+    ),
+    results.students.length === 0
+      ? element('p', { className: 'muted', 'data-testid': 'exam-results-empty', text: '아직 답한 학생이 없습니다.' })
+      : element('div', { className: 'exam-students' }, ...results.students.map((student) => studentView(examId, student, open.has(student.sessionId), container))),
+    ...(results.items.length > 0 ? [distribution(results)] : []),
+  );
+}
+
+function studentView(examId: string, student: StudentResult, open: boolean, container: HTMLElement): HTMLDetailsElement {
+  const submitted = student.submittedAt ? `제출 ${new Date(student.submittedAt).toLocaleTimeString('ko-KR')}` : '미제출';
+  const details = element(
+    'details',
+    { className: 'exam-student', 'data-testid': 'exam-result-student', 'data-session-id': student.sessionId, open },
+    element(
+      'summary',
+      {},
+      element('strong', { 'data-testid': 'exam-result-nickname', text: student.nickname }),
+      element('span', { 'data-testid': 'exam-result-score', text: ` · ${student.score} / ${student.maxScore}점` }),
+      element('span', { className: 'muted', text: ` · ${submitted}${student.pending > 0 ? ` · 채점 중 ${student.pending}` : ''}${student.regrades.length > 0 ? ` · 재채점 요청 ${student.regrades.length}` : ''}` }),
+    ),
+    element('ol', { className: 'exam-result-items' }, ...student.items.map((item) => itemView(examId, student, item, container))),
+    student.regrades.length > 0
+      ? element(
+          'section',
+          { 'data-testid': 'exam-regrades' },
+          element('h5', { text: '재채점 요청' }),
+          element('ul', {}, ...student.regrades.map((request) => element('li', { 'data-testid': 'exam-regrade-request', text: `${request.questionId}번: ${request.comment}` }))),
+        )
+      : null,
+    student.report
+      ? element(
+          'section',
+          { className: 'exam-report', 'data-testid': 'exam-result-report' },
+          element('h5', { text: '피드백 보고서' }),
+          element('p', { text: student.report.summary }),
+          student.report.weak_topics.length > 0 ? element('p', { className: 'muted', text: `더 공부할 주제: ${student.report.weak_topics.map((topic) => topic.topic).join(', ')}` }) : null,
+        )
+      : null,
+  );
+  return details;
+}
+
+function itemView(examId: string, student: StudentResult, item: ResultItem, container: HTMLElement): HTMLLIElement {
+  const status = item.overridden?.status ?? item.result_status;
+  const select = element('select', { 'data-testid': 'override-status', 'aria-label': `${item.question_id}번 판정` }, ...OVERRIDE_CHOICES.map((choice) => element('option', { value: choice, text: STATUS_LABELS[choice] })));
+  if (status !== 'Ungraded') select.value = status;
+  const reason = element('input', { type: 'text', maxLength: 500, placeholder: '바꾸는 이유', 'data-testid': 'override-reason', 'aria-label': `${item.question_id}번 판정을 바꾸는 이유` });
+  const apply = element('button', { type: 'button', className: 'secondary small', 'data-testid': 'override-apply', text: '판정 바꾸기' });
+  const note = element('span', { className: 'muted', role: 'status', 'data-testid': 'override-note' });
+  apply.addEventListener('click', () => {
+    const why = reason.value.trim();
+    if (!why) {
+      note.textContent = '이유를 적어 주세요.';
+      reason.focus();
+      return;
+    }
+    void whileBusy(apply, '바꾸는 중…', async () => {
+      try {
+        await overrideItem(examId, student.sessionId, item.question_id, select.value as ResultStatus, why);
+        await showExamResults(examId, container);
+      } catch (error) {
+        note.textContent = error instanceof Error ? error.message : String(error);
+      }
+    });
+  });
+  return element(
+    'li',
+    { className: 'exam-result-item', 'data-testid': 'exam-result-row', 'data-id': item.question_id },
+    element('div', { className: 'exam-result-head' }, badge(status), item.related_topic ? element('span', { className: 'muted', text: item.related_topic }) : null),
+    mathElement('p', { className: 'exam-question' }, item.question_content),
+    element('p', { className: 'exam-my-answer' }, element('span', { className: 'muted', text: '학생 답: ' }), element('span', { text: item.user_response || '(비어 있음)' })),
+    item.feedback_message ? mathElement('p', { className: 'exam-feedback' }, item.feedback_message) : null,
+    item.overridden
+      ? element('p', { className: 'muted', 'data-testid': 'override-audit', text: `바꾼 판정: ${STATUS_LABELS[item.overridden.status]} (원래 ${STATUS_LABELS[item.result_status]}) · ${item.overridden.reason} · ${new Date(item.overridden.at).toLocaleString('ko-KR')}` })
+      : null,
+    element('div', { className: 'exam-override' }, select, reason, apply, note),
+  );
+}
+
+function distribution(results: ExamResults): HTMLElement {
+  return element(
+    'section',
+    { className: 'exam-distribution', 'data-testid': 'exam-distribution' },
+    element('h5', { text: '문항별 분포' }),
+    element(
+      'table',
+      {},
+      element('thead', {}, element('tr', {}, element('th', { text: '문항' }), ...COUNT_ORDER.map((status) => element('th', { text: STATUS_LABELS[status] })), element('th', { text: '흔한 오개념' }))),
+      element(
+        'tbody',
+        {},
+        ...results.items.map((item) =>
+          element(
+            'tr',
+            { 'data-testid': 'exam-distribution-row', 'data-id': item.question_id },
+            element('td', { text: `${item.question_id}번` }),
+            ...COUNT_ORDER.map((status) => element('td', { 'data-status': status, text: String(item.counts[status] ?? 0) })),
+            element('td', { text: item.misconceptions.join(' / ') || '-' }),
+          ),
+        ),
+      ),
+    ),
+  );
+}
