@@ -20,6 +20,8 @@ import { createdLabel, rememberedItem } from '../ui/remembered-list.js';
 import { actionButton, statusLine } from '../ui/screens.js';
 import { CURRENT_CLASS_KEY } from '../ui/stored-lists.js';
 import { QuizRooms } from './monitor/quiz-rooms.js';
+import { ExamProgress, type ExamProgressEvent } from './monitor/exam-progress.js';
+import { ProfilePanel } from './monitor/profile-panel.js';
 import { ClassControls } from './monitor/class-controls.js';
 import { Roster, clock } from './monitor/roster.js';
 import { TranscriptPanel } from './monitor/transcript-panel.js';
@@ -75,7 +77,10 @@ const roster = new Roster({
     return ack.ok ? null : errorText(ack.error, '답을 보내지 못했습니다.');
   },
   open: (sessionId, nickname) => void transcript.open(sessionId, nickname),
+  profile: (sessionId, nickname) => void profiles.open(sessionId, nickname),
 });
+const profiles = new ProfilePanel(() => current?.classId ?? null);
+const exams = new ExamProgress(() => current, (sessionId, nickname) => void profiles.open(sessionId, nickname));
 const quizRooms = new QuizRooms(() => current);
 const controls = new ClassControls({
   command: (name) => sendCommand<MonitorCommands, typeof name>(socket, name, {}),
@@ -230,6 +235,9 @@ async function openClass(entry: OpenedClass): Promise<void> {
   quizRoomNew.href = `/host.html?class=${encodeURIComponent(entry.classId)}`;
   quizRooms.clear();
   void quizRooms.load();
+  profiles.close();
+  exams.reset();
+  void exams.load();
   roomsTicker = setInterval(() => void quizRooms.load(), QUIZ_ROOMS_REFRESH_MS);
 }
 
@@ -319,6 +327,10 @@ function connect(entry: OpenedClass): void {
     if (transcript.openFor === sessionId) void transcript.refresh();
   });
   live.on('class:closed', ({ closedAt }) => controls.showClosed(closedAt));
+  // Exams (issue 15): progress without answers, and the end of a student's grading.
+  const untyped = live as unknown as { on(event: string, listener: (payload: never) => void): void };
+  untyped.on('exam:progress', (event: ExamProgressEvent) => exams.progress(event));
+  untyped.on('exam:graded', ({ examId, sessionId }: { examId: string; sessionId: string }) => exams.gradedFor(examId, sessionId));
   live.on('class:code', ({ code }) => updateCode(code));
   live.on('hand:acknowledged', ({ sessionId }) => {
     const hand = roster.get(sessionId)?.hand;

@@ -61,6 +61,8 @@ export interface RosterActions {
   reply(sessionId: string, text: string): Promise<string | null>;
   /** "기록 보기": the student's transcript. */
   open(sessionId: string, nickname: string): void;
+  /** "학습 프로필": the student's learner profile and learning goal (issue 15). */
+  profile(sessionId: string, nickname: string): void;
 }
 
 export class Roster {
@@ -114,7 +116,7 @@ export class Roster {
     const next: Student = { remediation: null, ...previous, ...entry };
     this.students.set(entry.sessionId, next);
     if (!this.cards.has(entry.sessionId)) {
-      const card = studentCard(entry.sessionId, (id, nickname) => this.actions.open(id, nickname));
+      const card = studentCard(entry.sessionId, this.actions);
       this.cards.set(entry.sessionId, card);
       roster.append(card.node);
     }
@@ -291,7 +293,7 @@ export class Roster {
   }
 }
 
-function studentCard(sessionId: string, onOpen: (sessionId: string, nickname: string) => void): { node: HTMLElement; parts: CardParts } {
+function studentCard(sessionId: string, actions: Pick<RosterActions, 'open' | 'profile'>): { node: HTMLElement; parts: CardParts } {
   const node = element('article', { className: 'student', role: 'listitem', 'data-testid': 'roster-entry', 'data-session-id': sessionId });
   const dot = element('span', { className: 'dot', role: 'img' });
   const name = element('strong', { className: 'student-name', 'data-testid': 'student-name' });
@@ -305,14 +307,16 @@ function studentCard(sessionId: string, onOpen: (sessionId: string, nickname: st
   const remediation = element('p', { className: 'student-note muted', 'data-testid': 'student-remediation' });
   const selfQuiz = element('span', { className: 'badge', 'data-testid': 'student-self-quiz', hidden: true });
   const open = element('button', { type: 'button', className: 'secondary small student-open', 'data-testid': 'student-open', text: '기록 보기' });
-  open.addEventListener('click', () => onOpen(sessionId, name.textContent ?? ''));
+  open.addEventListener('click', () => actions.open(sessionId, name.textContent ?? ''));
+  const profile = element('button', { type: 'button', className: 'secondary small student-open', 'data-testid': 'student-profile', text: '학습 프로필' });
+  profile.addEventListener('click', () => actions.profile(sessionId, name.textContent ?? ''));
   node.append(
     element('div', { className: 'student-head' }, dot, name, hand),
     bar,
     progress,
     element('div', { className: 'student-badges' }, state, verdict, struggling, selfQuiz),
     remediation,
-    open,
+    element('div', { className: 'student-actions' }, open, profile),
   );
   return { node, parts: { dot, name, hand, fill, bar, progress, state, verdict, struggling, remediation, selfQuiz } };
 }
