@@ -12,7 +12,10 @@ import { mathElement } from '../../ui/math.js';
 const MAX_ANSWER = 4000;
 
 /** A clock time of the server's (ms) as HH:MM:SS of this device's time zone. */
-export const timeOfDay = (at: number) => new Date(at).toLocaleTimeString('ko-KR', { hour12: false, hour: '2-digit', minute: '2-digit', second: '2-digit' });
+export function timeOfDay(at: number): string {
+  const time = new Date(at);
+  return [time.getHours(), time.getMinutes(), time.getSeconds()].map((part) => String(part).padStart(2, '0')).join(':');
+}
 
 function remainingText(ms: number): string {
   const seconds = Math.max(0, Math.ceil(ms / 1000));
