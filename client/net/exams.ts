@@ -64,6 +64,8 @@ export interface Override {
   reason: string;
   by: string;
   at: number;
+  /** The status it replaced. */
+  from: GradeStatus;
 }
 
 export type ResultItem = EvaluationItem & { overridden?: Override | undefined };
@@ -72,7 +74,7 @@ export interface RegradeRequest {
   questionId: number;
   comment: string;
   at: number;
-  status: string;
+  status: 'pending' | 'done';
 }
 
 export interface StudentResult {
@@ -81,7 +83,8 @@ export interface StudentResult {
   submittedAt: number | null;
   score: number;
   maxScore: number;
-  pending: number;
+  /** Some item is still `Ungraded` (grading retried in the background). */
+  pending: boolean;
   items: ResultItem[];
   regrades: RegradeRequest[];
   report: FeedbackReport | null;

@@ -36,7 +36,7 @@ export async function showExamResults(examId: string, container: HTMLElement): P
         const results = await examResults(examId);
         if (mine !== run) return;
         render(examId, results, container);
-        if (results.closed && results.students.every((student) => student.pending === 0)) return;
+        if (results.closed && results.students.every((student) => !student.pending)) return;
       } catch (error) {
         if (mine !== run) return;
         container.replaceChildren(element('p', { className: 'error', role: 'alert', text: error instanceof Error ? error.message : String(error) }));
@@ -78,7 +78,7 @@ function studentView(examId: string, student: StudentResult, open: boolean, cont
       {},
       element('strong', { 'data-testid': 'exam-result-nickname', text: student.nickname }),
       element('span', { 'data-testid': 'exam-result-score', text: ` · ${student.score} / ${student.maxScore}점` }),
-      element('span', { className: 'muted', text: ` · ${submitted}${student.pending > 0 ? ` · 채점 중 ${student.pending}` : ''}${student.regrades.length > 0 ? ` · 재채점 요청 ${student.regrades.length}` : ''}` }),
+      element('span', { className: 'muted', text: ` · ${submitted}${student.pending ? ' · 채점 중' : ''}${student.regrades.length > 0 ? ` · 재채점 요청 ${student.regrades.length}` : ''}` }),
     ),
     element('ol', { className: 'exam-result-items' }, ...student.items.map((item) => itemView(examId, student, item, container))),
     student.regrades.length > 0
@@ -86,7 +86,13 @@ function studentView(examId: string, student: StudentResult, open: boolean, cont
           'section',
           { 'data-testid': 'exam-regrades' },
           element('h5', { text: '재채점 요청' }),
-          element('ul', {}, ...student.regrades.map((request) => element('li', { 'data-testid': 'exam-regrade-request', text: `${request.questionId}번: ${request.comment}` }))),
+          element(
+            'ul',
+            {},
+            ...student.regrades.map((request) =>
+              element('li', { 'data-testid': 'exam-regrade-request', 'data-status': request.status, text: `${request.questionId}번: ${request.comment}${request.status === 'done' ? ' (처리함)' : ' (기다리는 중)'}` }),
+            ),
+          ),
         )
       : null,
     student.report
@@ -133,7 +139,7 @@ function itemView(examId: string, student: StudentResult, item: ResultItem, cont
     element('p', { className: 'exam-my-answer' }, element('span', { className: 'muted', text: '학생 답: ' }), element('span', { text: item.user_response || '(비어 있음)' })),
     item.feedback_message ? mathElement('p', { className: 'exam-feedback' }, item.feedback_message) : null,
     item.overridden
-      ? element('p', { className: 'muted', 'data-testid': 'override-audit', text: `바꾼 판정: ${STATUS_LABELS[item.overridden.status]} (원래 ${STATUS_LABELS[item.result_status]}) · ${item.overridden.reason} · ${new Date(item.overridden.at).toLocaleString('ko-KR')}` })
+      ? element('p', { className: 'muted', 'data-testid': 'override-audit', text: `바꾼 판정: ${STATUS_LABELS[item.overridden.status]} (원래 ${STATUS_LABELS[item.overridden.from]}) · ${item.overridden.reason} · ${new Date(item.overridden.at).toLocaleString('ko-KR')}` })
       : null,
     element('div', { className: 'exam-override' }, select, reason, apply, note),
   );
