@@ -3,7 +3,8 @@
 // save and submission: 답한 문항 n/N, 제출 여부) and `exam:graded` (채점 완료), with the time left to the deadline. No
 // answer text ever reaches this table; "결과 보기" opens the results on the host page. "학습 프로필" opens a student's
 // learner profile (profile-panel.ts).
-import { listExams, type ExamListing } from '../../net/exams.js';
+import type { ExamListing } from '../../net/exams.js';
+import { fetchAllPages } from '../../net/http.js';
 import { $, element } from '../../ui/dom.js';
 
 /** `exam:progress` as the server sends it (never answer text). */
@@ -68,7 +69,7 @@ export class ExamProgress {
     const classId = this.current()?.classId;
     if (!classId) return;
     try {
-      const { exams } = await listExams();
+      const exams = await fetchAllPages<ExamListing>('/api/exams', 'exams');
       if (this.current()?.classId !== classId) return;
       this.exams = exams.filter((exam) => exam.classId === classId && exam.status !== 'draft').sort((a, b) => (b.deadline ?? 0) - (a.deadline ?? 0));
     } catch {
