@@ -26,6 +26,7 @@ function remainingText(ms: number): string {
 }
 
 interface ItemParts {
+  node: HTMLLIElement;
   input: HTMLInputElement | HTMLTextAreaElement;
   button: HTMLButtonElement;
   state: HTMLElement;
@@ -113,9 +114,7 @@ export class ExamSheet {
     const button = element('button', { type: 'button', className: 'secondary', 'data-testid': 'exam-item-submit', text: '이 문항 제출' });
     button.addEventListener('click', () => void this.submitOne(problem.id, index + 1));
     const state = element('span', { className: 'exam-item-state', 'data-testid': 'exam-item-state' });
-    this.items.set(problem.id, { input, button, state });
-    this.markSubmitted(problem.id, this.submitted[String(problem.id)] === true);
-    return element(
+    const node = element(
       'li',
       { className: 'exam-item', 'data-testid': 'exam-item', 'data-id': problem.id, 'data-type': problem.type },
       element('p', { className: 'exam-item-head' }, element('span', { className: 'badge', text: TYPE_LABELS[problem.type] }), ' ', mathElement('span', { className: 'exam-question', 'data-testid': 'exam-question' }, problem.question_content)),
@@ -123,6 +122,9 @@ export class ExamSheet {
       input,
       element('div', { className: 'exam-item-actions' }, state, button),
     );
+    this.items.set(problem.id, { node, input, button, state });
+    this.markSubmitted(problem.id, this.submitted[String(problem.id)] === true);
+    return node;
   }
 
   private markSubmitted(id: number, submitted: boolean): void {
@@ -131,7 +133,7 @@ export class ExamSheet {
     parts.input.readOnly = submitted || this.locked;
     parts.button.hidden = submitted || this.locked;
     parts.state.textContent = submitted ? '제출함' : '';
-    parts.input.closest('li')?.setAttribute('data-submitted', String(submitted));
+    parts.node.dataset.submitted = String(submitted);
   }
 
   private tick(): void {
