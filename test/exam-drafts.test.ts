@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEBOUNCE_MS, DraftSaver, type DraftState } from '../client/net/exam-drafts.js';
-import { ApiError } from '../client/net/http.js';
 
 /**
  * EP5 (test/SPEC.md): the classroom's exam autosave (client/net/exam-drafts.ts) with a fake clock and an in-memory
@@ -28,19 +27,21 @@ let storage: MemoryStorage;
 beforeEach(() => {
   vi.useFakeTimers();
   storage = new MemoryStorage();
-  vi.stubGlobal('sessionStorage', storage);
 });
 
 afterEach(() => {
   vi.useRealTimers();
-  vi.unstubAllGlobals();
 });
+
+/** A refused request as client/net/http.ts's ApiError carries it: the Korean message and the server's code. */
+const refusal = (message: string, code?: string) => Object.assign(new Error(message), { code });
 
 /** A saver whose server answers with `replies` in turn (an Error is a failed request). */
 function saver(replies: (Error | 'ok')[]) {
   const sent: Record<string, string>[] = [];
   const states: DraftState[] = [];
   const instance = new DraftSaver({
+    storage,
     storageKey: KEY,
     save: (answers) => {
       sent.push(answers);
@@ -72,7 +73,7 @@ describe('exam drafts (issue 15 §3)', () => {
   });
 
   it('EP5 retries a failed save until it goes through, and sends what was typed meanwhile', async () => {
-    const { instance, sent, states } = saver([new ApiError('서버에 연결할 수 없습니다.', 0, undefined), new ApiError('잠시 후 다시', 503, 'STORE_UNAVAILABLE')]);
+    const { instance, sent, states } = saver([refusal('서버에 연결할 수 없습니다.'), refusal('잠시 후 다시', 'STORE_UNAVAILABLE')]);
     instance.restore({}, {});
     instance.set(3, '표준편차');
     await vi.advanceTimersByTimeAsync(DEBOUNCE_MS);
@@ -102,7 +103,7 @@ describe('exam drafts (issue 15 §3)', () => {
   });
 
   it('EP5 a final refusal stops saving and keeps the local copy', async () => {
-    const { instance, sent, states } = saver([new ApiError('시험이 마감되었습니다.', 409, 'EXAM_CLOSED')]);
+    const { instance, sent, states } = saver([refusal('시험이 마감되었습니다.', 'EXAM_CLOSED')]);
     instance.restore({}, {});
     instance.set(1, '늦은 답');
     await vi.runAllTimersAsync();
@@ -114,7 +115,7 @@ describe('exam drafts (issue 15 §3)', () => {
   });
 
   it('EP5 flush sends at once and says whether everything is on the server', async () => {
-    const { instance, sent } = saver([new ApiError('서버에 연결할 수 없습니다.', 0, undefined)]);
+    const { instance, sent } = saver([refusal('서버에 연결할 수 없습니다.')]);
     instance.restore({}, {});
     instance.set(1, '답');
     expect(await instance.flush()).toBe(false);

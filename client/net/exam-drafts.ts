@@ -5,8 +5,6 @@
  * server had not confirmed yet, so a dropped connection or a closed tab never loses text. What the server refuses for
  * good (the deadline passed, the item was submitted) is reported, not retried.
  */
-import { ApiError } from './http.js';
-
 export const DEBOUNCE_MS = 800;
 const RETRY_MS = [1_000, 2_000, 4_000, 8_000, 15_000];
 
@@ -18,8 +16,16 @@ export type DraftState =
   | { kind: 'retrying'; message: string; inMs: number }
   | { kind: 'refused'; code: string | undefined; message: string };
 
+/** The tab's storage (the page passes `sessionStorage`; no DOM types here, the unit tests run in node). */
+export interface TabStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
 export interface DraftSaverOptions {
-  /** The sessionStorage key of this exam and student. */
+  storage: TabStorage;
+  /** The storage key of this exam and student. */
   storageKey: string;
   save(answers: Record<string, string>): Promise<{ savedAt: number; serverNow: number }>;
   state(state: DraftState): void;
@@ -42,7 +48,7 @@ export class DraftSaver {
   private stopped = false;
 
   constructor(private readonly options: DraftSaverOptions) {
-    this.local = readLocal(options.storageKey);
+    this.local = readLocal(options.storage, options.storageKey);
   }
 
   /**
@@ -99,7 +105,7 @@ export class DraftSaver {
   clear(): void {
     this.stop();
     try {
-      sessionStorage.removeItem(this.options.storageKey);
+      this.options.storage.removeItem(this.options.storageKey);
     } catch {
       // No storage: nothing kept.
     }
@@ -126,9 +132,10 @@ export class DraftSaver {
       this.write();
       this.options.state(this.local.unsent.length > 0 ? { kind: 'typing' } : { kind: 'saved', savedAt: reply.savedAt, serverNow: reply.serverNow });
     } catch (error) {
-      const code = error instanceof ApiError ? error.code : undefined;
+      // An ApiError (client/net/http.ts) carries the server's code.
+      const code = (error as { code?: unknown } | null)?.code;
       const message = error instanceof Error ? error.message : String(error);
-      if (code && FINAL_CODES.has(code)) {
+      if (typeof code === 'string' && FINAL_CODES.has(code)) {
         this.options.state({ kind: 'refused', code, message });
         this.stop();
       } else {
@@ -148,16 +155,16 @@ export class DraftSaver {
 
   private write(): void {
     try {
-      sessionStorage.setItem(this.options.storageKey, JSON.stringify(this.local));
+      this.options.storage.setItem(this.options.storageKey, JSON.stringify(this.local));
     } catch {
       // Private mode without storage: the server's copy is the only one.
     }
   }
 }
 
-function readLocal(key: string): LocalCopy {
+function readLocal(storage: TabStorage, key: string): LocalCopy {
   try {
-    const saved = JSON.parse(sessionStorage.getItem(key) ?? 'null') as Partial<LocalCopy> | null;
+    const saved = JSON.parse(storage.getItem(key) ?? 'null') as Partial<LocalCopy> | null;
     if (saved && typeof saved.answers === 'object' && saved.answers !== null && Array.isArray(saved.unsent)) {
       const answers: Record<string, string> = {};
       for (const [id, text] of Object.entries(saved.answers)) if (typeof text === 'string') answers[id] = text;

@@ -62,6 +62,7 @@ export class ExamSheet {
     this.offset = exam.serverNow - Date.now();
     this.submitted = { ...exam.submitted };
     this.saver = new DraftSaver({
+      storage: sessionStorage,
       storageKey: host.storageKey(exam.examId),
       save: (answers) => {
         const token = host.token();

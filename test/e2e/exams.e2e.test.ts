@@ -1,0 +1,271 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp } from '../support/accounts.js';
+import { launchBrowser } from '../support/browser.js';
+import { signInContext } from '../support/browser-account.js';
+import { getJson } from '../support/classroom-client.js';
+import { uploadPdf } from '../support/data-flow.js';
+import { samplePdfBytes } from '../support/lecture-client.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+/**
+ * EP1–EP4 (test/SPEC.md): exams (issue 15) in a real chromium against the real app (memory store, offline model).
+ * The instructor generates a 5-item exam on the host page, edits an item, publishes it to a class; two students take it
+ * in the classroom (desktop and a 390×844 phone), the phone reloads mid-exam and finds its drafts (also one typed just
+ * before the reload, kept in sessionStorage and sent again); both submit and see their results and reports; the
+ * instructor sees the results, overrides a status with a reason and sees a regrade request; the monitor shows the
+ * progress live without answers, and the instructor sets a learning goal that the student's profile shows. No page
+ * error, console error or HTTP error answer on any page, and nothing is loaded from outside the app's origin.
+ */
+
+interface ExamProblemView {
+  id: number;
+  type: 'Short_Keyword' | 'Descriptive';
+  question_content: string;
+  model_answer: string;
+  key_keywords: string[];
+}
+
+let app: TestApp;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  app = await startTestApp({ SIGNUP: 'open' });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await Promise.all(contexts.map((context) => context.close()));
+  await browser?.close();
+  await app?.stop();
+});
+
+async function newContext(kind: 'desktop' | 'phone', problems: string[]): Promise<BrowserContext> {
+  const context = await browser.newContext(
+    kind === 'phone' ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'ko-KR' } : { viewport: { width: 1280, height: 900 }, locale: 'ko-KR' },
+  );
+  context.setDefaultTimeout(20_000);
+  contexts.push(context);
+  const origin = new URL(app.url).origin;
+  context.on('page', (page) => watch(page, origin, problems));
+  return context;
+}
+
+/** Every page error, console error, HTTP error answer and request outside the app is a problem. */
+function watch(page: Page, origin: string, problems: string[]): void {
+  page.on('pageerror', (error) => problems.push(`pageerror ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console ${message.text()}`);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`HTTP ${response.status()} ${response.request().method()} ${response.url()}`);
+  });
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.origin !== origin && url.protocol !== 'data:' && url.protocol !== 'blob:') problems.push(`foreign ${request.url()}`);
+  });
+  // 제출, 전체 제출 and 수업에 게시 ask first.
+  page.on('dialog', (dialog) => void dialog.accept());
+}
+
+async function joinClass(page: Page, code: string, nickname: string): Promise<void> {
+  await page.goto(`${app.url}/classroom.html`);
+  await page.fill('[data-testid=nickname]', nickname);
+  await page.fill('[data-testid=class-code]', code);
+  await page.click('[data-testid=join-class]');
+  await page.locator('[data-testid=classroom]').waitFor();
+}
+
+/** The answer box of item `id` on a student's exam sheet. */
+const answerBox = (page: Page, id: number) => page.locator(`[data-testid=exam-item][data-id="${id}"] [data-testid=exam-answer]`);
+
+const savedClock = /^저장됨 \d\d:\d\d:\d\d$/u;
+
+describe('exams in the browser (issue 15)', () => {
+  it('EP1 EP2 EP3 EP4 an instructor generates, edits and publishes a 5-item exam; two students take it on desktop and phone (one reloads mid-exam); results, feedback and live progress appear', async () => {
+    const problems: string[] = [];
+    const teacher = await signUp(app);
+    const materialId = (await uploadPdf(app, await samplePdfBytes(), 'sample.pdf', teacher)).id;
+    const instructor = await newContext('desktop', problems);
+    await signInContext(instructor, app, teacher);
+
+    // The class, made on the monitor, which stays open to watch the exam.
+    const monitor = await instructor.newPage();
+    await monitor.goto(`${app.url}/monitor.html`);
+    await monitor.fill('[data-testid=class-name]', '시험 1반');
+    await monitor.getByTestId('class-material').locator(`option[value="${materialId}"]`).waitFor({ state: 'attached' });
+    await monitor.selectOption('[data-testid=class-material]', materialId);
+    await monitor.click('[data-testid=create-class]');
+    await monitor.locator('[data-testid=monitor-connection][data-state=connected]').waitFor();
+    const classId = new URL(monitor.url()).searchParams.get('class') ?? '';
+    const code = (await monitor.getByTestId('join-code').textContent()) ?? '';
+    expect(code).toMatch(/^[A-Z0-9]{6}$/u);
+
+    // EP1: generate (5 items, 2 descriptive), watch the job end, see the items with the validator's verdicts.
+    const host = await instructor.newPage();
+    await host.goto(`${app.url}/host.html?class=${classId}`);
+    await host.click('[data-testid=exam-box] summary');
+    await host.getByTestId('exam-material').locator(`option[value="${materialId}"]`).waitFor({ state: 'attached' });
+    await host.selectOption('[data-testid=exam-material]', materialId);
+    await host.fill('[data-testid=exam-count]', '5');
+    await host.fill('[data-testid=exam-descriptive]', '2');
+    for (const testId of ['exam-start', 'exam-count', 'exam-descriptive', 'exam-difficulty', 'exam-material']) {
+      expect((await host.getByTestId(testId).boundingBox())?.height ?? 0, testId).toBeGreaterThanOrEqual(44);
+    }
+    await host.getByTestId('exam-start').click();
+    await expect.poll(() => host.getByTestId('exam-status').textContent()).toMatch(/시험을 만들었습니다|지적이 남은 문항이 있습니다/u);
+    await host.locator('[data-testid=exam-box][data-socket=closed]').waitFor({ state: 'attached' });
+    expect(await host.getByTestId('exam-round').count()).toBeGreaterThan(0);
+    const items = host.getByTestId('exam-edit-item');
+    await expect.poll(() => items.count()).toBe(5);
+    const examId = (await host.getByTestId('exam-view').getAttribute('data-exam-id')) ?? '';
+    expect(examId).not.toBe('');
+    // The listing: 3 short-answer and 2 descriptive items.
+    const heads = await host.locator('[data-testid=exam-edit-item] .exam-edit-head strong').allTextContents();
+    expect(heads.filter((text) => text.includes('단답형'))).toHaveLength(3);
+    expect(heads.filter((text) => text.includes('서술형'))).toHaveLength(2);
+
+    // Edit item 1 (question and keywords as a comma/line list) and save it.
+    const first = items.first();
+    const editedQuestion = '자료에서 설명한 핵심 개념의 이름은 무엇인가요? (수정함)';
+    await first.getByTestId('exam-edit-question').fill(editedQuestion);
+    const keywordsBefore = (await first.getByTestId('exam-edit-keywords').inputValue()).trim();
+    await first.getByTestId('exam-edit-keywords').fill(`${keywordsBefore}\n추가 키워드, 추가 키워드`);
+    await first.getByTestId('exam-edit-save').click();
+    await expect.poll(() => first.getByTestId('exam-edit-status').textContent()).toBe('저장했습니다.');
+    const stored = await getJson<{ problems: ExamProblemView[] }>(`${app.url}/api/exams/${examId}`, teacher.bearer);
+    expect(stored.status).toBe(200);
+    const exam = stored.body.problems ?? [];
+    expect(exam[0]?.question_content).toBe(editedQuestion);
+    expect(exam[0]?.key_keywords.filter((word) => word === '추가 키워드')).toHaveLength(1);
+
+    // Publish to the class for 30 minutes.
+    await host.selectOption('[data-testid=exam-class]', classId);
+    await host.fill('[data-testid=exam-minutes]', '30');
+    await host.getByTestId('exam-publish').click();
+    await host.getByTestId('exam-published').waitFor();
+    expect(await host.getByTestId('exam-edit-question').first().getAttribute('readonly')).not.toBeNull();
+
+    // EP2: two students take it: 민지 on a desktop, 서연 on a phone.
+    const desktop = await (await newContext('desktop', problems)).newPage();
+    const phoneContext = await newContext('phone', problems);
+    const phone = await phoneContext.newPage();
+    await joinClass(desktop, code, '민지');
+    await joinClass(phone, code, '서연');
+    for (const page of [desktop, phone]) {
+      await page.locator('[data-testid=exam-listing][data-state=open] [data-testid=exam-open]').click();
+      await expect.poll(() => page.getByTestId('exam-item').count()).toBe(5);
+      // Questions only: no model answer reaches a student's page.
+      const text = (await page.getByTestId('exam-sheet').textContent()) ?? '';
+      for (const problem of exam) if (problem.type === 'Descriptive') expect(text).not.toContain(problem.model_answer);
+      expect(await page.getByTestId('exam-question').first().textContent()).toBe(editedQuestion);
+      expect(await page.locator('[data-testid=exam-item][data-type=Descriptive] textarea[data-testid=exam-answer]').count()).toBe(2);
+      expect(await page.locator('[data-testid=exam-item][data-type=Short_Keyword] input[data-testid=exam-answer]').count()).toBe(3);
+      await expect.poll(() => page.getByTestId('exam-countdown').textContent()).toMatch(/^(29|30):\d\d$/u);
+    }
+    expect((await phone.getByTestId('exam-submit-all').boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(44);
+    expect((await phone.getByTestId('exam-item-submit').first().boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(44);
+
+    // 민지 answers every item with its model answer; the autosave says when the server has it.
+    for (const problem of exam) await answerBox(desktop, problem.id).fill(problem.model_answer);
+    await expect.poll(() => desktop.getByTestId('exam-saved').textContent()).toMatch(savedClock);
+
+    // EP4: the monitor shows 민지's progress live, never her answers.
+    const minjiRow = monitor.locator('[data-testid=exam-progress-row]', { hasText: '민지' });
+    await expect.poll(() => minjiRow.getByTestId('exam-progress-answered').textContent()).toBe('5/5');
+    expect(await minjiRow.getByTestId('exam-progress-submitted').textContent()).toBe('응시 중');
+    expect(await minjiRow.getByTestId('exam-progress-left').textContent()).toMatch(/^\d+분 \d\d초$/u);
+    const monitorText = (await monitor.getByTestId('exam-progress').textContent()) ?? '';
+    for (const problem of exam) expect(monitorText).not.toContain(problem.model_answer);
+
+    // 서연 answers two items, waits for the save, types a third and reloads at once (before the debounce).
+    const [one, two, three] = exam;
+    await answerBox(phone, one!.id).fill('모르겠어요');
+    await answerBox(phone, two!.id).fill('잘 모르겠습니다');
+    await expect.poll(() => phone.getByTestId('exam-saved').textContent()).toMatch(savedClock);
+    await answerBox(phone, three!.id).fill('기억나지 않아요');
+    await phone.reload();
+    await phone.getByTestId('exam-sheet').waitFor();
+    expect(await answerBox(phone, one!.id).inputValue()).toBe('모르겠어요');
+    expect(await answerBox(phone, two!.id).inputValue()).toBe('잘 모르겠습니다');
+    expect(await answerBox(phone, three!.id).inputValue()).toBe('기억나지 않아요');
+    // The third was sent again after the reload: the server (and so the monitor) has three answers.
+    await expect.poll(() => phone.getByTestId('exam-saved').textContent()).toMatch(savedClock);
+    const seoyeonRow = monitor.locator('[data-testid=exam-progress-row]', { hasText: '서연' });
+    await expect.poll(() => seoyeonRow.getByTestId('exam-progress-answered').textContent()).toBe('3/5');
+
+    // EP3: 민지 submits item 1 alone (it locks), then everything; 서연 submits everything.
+    const minjiFirst = desktop.locator(`[data-testid=exam-item][data-id="${one!.id}"]`);
+    await minjiFirst.getByTestId('exam-item-submit').click();
+    await expect.poll(() => minjiFirst.getByTestId('exam-item-state').textContent()).toBe('제출함');
+    expect(await answerBox(desktop, one!.id).getAttribute('readonly')).not.toBeNull();
+    await desktop.getByTestId('exam-submit-all').click();
+    await phone.getByTestId('exam-submit-all').click();
+    await expect.poll(() => minjiRow.getByTestId('exam-progress-submitted').textContent()).toMatch(/^제출/u);
+    await expect.poll(() => seoyeonRow.getByTestId('exam-progress-submitted').textContent()).toMatch(/^제출/u);
+
+    // Results for each student: graded, a status and feedback per item, a score and the report.
+    for (const page of [desktop, phone]) {
+      await page.locator('[data-testid=exam-result][data-status=graded]').waitFor({ timeout: 30_000 });
+      expect(await page.getByTestId('exam-result-item').count()).toBe(5);
+      const statuses = await page.getByTestId('exam-status').allTextContents();
+      expect(statuses.every((status) => ['정답', '부분 정답', '오답'].includes(status))).toBe(true);
+      expect(await page.getByTestId('exam-feedback').count()).toBeGreaterThan(0);
+      await page.getByTestId('exam-report').waitFor({ timeout: 30_000 });
+      expect(((await page.getByTestId('exam-report-summary').textContent()) ?? '').length).toBeGreaterThan(0);
+    }
+    const score = async (page: Page) => Number(/^점수 ([\d.]+) \/ 5/u.exec((await page.getByTestId('exam-score').textContent()) ?? '')?.[1] ?? 'NaN');
+    const minjiScore = await score(desktop);
+    const seoyeonScore = await score(phone);
+    expect(minjiScore).toBeGreaterThan(seoyeonScore);
+    // A give-up is never credited.
+    const phoneStatuses = await phone.getByTestId('exam-status').allTextContents();
+    expect(phoneStatuses.filter((status) => status === '오답').length).toBeGreaterThanOrEqual(3);
+
+    // 민지 asks for a regrade of item 2 with a comment.
+    const regradeItem = desktop.locator(`[data-testid=exam-result-item][data-id="${two!.id}"]`);
+    await regradeItem.getByTestId('exam-regrade').click();
+    await regradeItem.getByTestId('exam-regrade-comment').fill('모범 답안과 같은 뜻으로 썼어요.');
+    await regradeItem.getByTestId('exam-regrade-send').click();
+    await expect.poll(() => regradeItem.getByTestId('exam-regrade-note').textContent()).toBe('재채점을 요청했어요. 선생님이 확인할 거예요.');
+
+    // The instructor's results: both students with scores, the regrade request, the per-item distribution.
+    await host.getByTestId('exam-results-refresh').click();
+    const students = host.getByTestId('exam-result-student');
+    await expect.poll(() => students.count()).toBe(2);
+    const minjiResult = students.filter({ hasText: '민지' });
+    await expect.poll(() => minjiResult.locator('[data-testid=exam-regrade-request]').count()).toBe(1);
+    expect(await minjiResult.getByTestId('exam-result-score').textContent()).toBe(` · ${minjiScore} / 5점`);
+    expect(await host.getByTestId('exam-distribution-row').count()).toBe(5);
+    expect(await host.getByTestId('exam-results-csv').getAttribute('href')).toBe(`/api/exams/${examId}/results.csv`);
+
+    // Override 서연's first item to 부분 정답 with a reason: the audit line shows it, and her page follows.
+    const seoyeonResult = students.filter({ hasText: '서연' });
+    await seoyeonResult.locator('summary').click();
+    const overrideRow = seoyeonResult.locator(`[data-testid=exam-result-row][data-id="${one!.id}"]`);
+    await overrideRow.getByTestId('override-status').selectOption('Partial_Correct');
+    await overrideRow.getByTestId('override-reason').fill('질문의 의도를 부분적으로 이해함');
+    await overrideRow.getByTestId('override-apply').click();
+    const audit = host.locator(`[data-testid=exam-result-student]:has-text("서연") [data-testid=exam-result-row][data-id="${one!.id}"] [data-testid=override-audit]`);
+    await expect.poll(() => audit.textContent()).toContain('질문의 의도를 부분적으로 이해함');
+    expect(await audit.textContent()).toContain('바꾼 판정: 부분 정답');
+    await phone.reload();
+    await phone.locator('[data-testid=exam-listing][data-state=submitted] [data-testid=exam-open]').click();
+    const overridden = phone.locator(`[data-testid=exam-result-item][data-id="${one!.id}"]`);
+    await expect.poll(() => overridden.getByTestId('exam-status').textContent()).toBe('부분 정답');
+    expect(await overridden.getByTestId('exam-overridden').textContent()).toContain('질문의 의도를 부분적으로 이해함');
+
+    // The learner profile: the instructor sets 민지's goal on the monitor; her 나의 학습 프로필 shows it.
+    await minjiRow.getByTestId('exam-progress-profile').click();
+    await monitor.getByTestId('learner-profile').waitFor();
+    await monitor.selectOption('[data-testid=goal-depth]', 'Deep Understanding');
+    await monitor.fill('[data-testid=goal-description]', '핵심 개념을 자기 말로 설명하기');
+    await monitor.getByTestId('goal-save').click();
+    await expect.poll(() => monitor.getByTestId('goal-note').textContent()).toContain('학습 목표를 저장했습니다');
+    await desktop.locator('[data-testid=exam-profile] summary').click();
+    await expect.poll(() => desktop.locator('[data-testid=exam-profile] [data-testid=profile-goal]').textContent()).toBe('깊은 이해 · 핵심 개념을 자기 말로 설명하기');
+
+    expect(problems).toEqual([]);
+  }, 180_000);
+});
