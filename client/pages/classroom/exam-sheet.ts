@@ -108,8 +108,9 @@ export class ExamSheet {
     const id = `exam-${this.exam.examId}-${problem.id}`;
     const descriptive = problem.type === 'Descriptive';
     const input = descriptive
-      ? element('textarea', { id, rows: 5, maxLength: MAX_ANSWER, className: 'exam-answer', 'data-testid': 'exam-answer', placeholder: '이유와 과정을 문장으로 설명해 주세요.' })
+      ? element('textarea', { id, rows: 5, maxLength: MAX_ANSWER, className: 'exam-answer', 'data-testid': 'exam-answer', autocomplete: 'off', placeholder: '이유와 과정을 문장으로 설명해 주세요.' })
       : element('input', { id, type: 'text', maxLength: MAX_ANSWER, className: 'exam-answer', 'data-testid': 'exam-answer', autocomplete: 'off', placeholder: '핵심 용어를 적어 주세요.' });
+    // autocomplete off: the browser must not put back a reloaded page's old values over the drafts restored here.
     input.value = answer;
     input.addEventListener('input', () => this.saver.set(problem.id, input.value));
     const button = element('button', { type: 'button', className: 'secondary', 'data-testid': 'exam-item-submit', text: '이 문항 제출' });
