@@ -9,7 +9,9 @@ import {
   generateExam,
   loadExamSource,
   looseText,
+  planOffline,
   validateOffline,
+  writeOffline,
   type ExamRequest,
   type ExamSource,
   type GeneratedExam,
@@ -251,5 +253,20 @@ describe('offline exam generation on the sample material', () => {
     expect(byId.get(2)).toContain('[키워드] 서술형인데 핵심 키워드가 2개 미만');
     expect(byId.get(3)).toContain("'모평균'");
     expect(EXAM_TASKS).toEqual({ plan: 'exam.plan', write: 'exam.write', validate: 'exam.validate' });
+  });
+
+  it('EX11 the offline writer rewrites only the items complained about, from a sentence of the same term the earlier version did not use', () => {
+    const passages = [{ number: 1, meta: '', text: `${TEXT}\n기댓값은 확률을 가중치로 한 평균, 즉 가중평균입니다.` }];
+    const plan = planOffline({ scope: '', passages, request: { count: 2, descriptive: 0 }, profile: null });
+    const first = writeOffline({ scope: '', passages, plan, profile: null, feedback: [], prior: null }).short_answer_problems;
+    const target = first.find((problem) => problem.model_answer === '기댓값')!;
+    const other = first.find((problem) => problem !== target)!;
+    expect(target.question_content).toContain('X가 가질 수 있는 값에 그 확률을 곱해 모두 더한 값');
+    const second = writeOffline({ scope: '', passages, plan, profile: null, feedback: [{ id: target.id, message: '질문이 모호합니다.' }], prior: first }).short_answer_problems;
+    expect(second.find((problem) => problem.id === other.id)).toEqual(other);
+    expect(second.find((problem) => problem.id === target.id)).toMatchObject({
+      question_content: '다음 설명에 해당하는 용어는 무엇인가? 「확률을 가중치로 한 평균, 즉 가중평균」',
+      model_answer: '기댓값',
+    });
   });
 });

@@ -52,7 +52,7 @@ const NAMING = new RegExp(String.raw`^(?<desc>.+?)(?:을|를)\s+(?<term>${TERM})
 const LABEL = new RegExp(String.raw`^(?<term>${TERM})\s*[:：]\s*(?<rest>.+)$`, 'u');
 const TRAILING_NAME = /^(?<rest>.+[다요])\s*\((?<term>[^()]{2,20})\)[.!]?$/u;
 /** Words that head a sentence or label without being a concept. */
-const NOT_TERMS = new Set(['요약', '정의', '정리', '핵심', '참고', '주의', '예', '예시', '보기', '결론', '목표', '문제', '답', '풀이', '이것', '이는', '다음', '결과', '사실', '대부분', '우리', '여러분', '모두', '관심', '하나', '가지', '경우', '정도', '아주', '항상', '서로', '각각', '자료', '내용', '부분', '이유', '방법', '의미']);
+const NOT_TERMS = new Set(['요약', '정의', '정리', '핵심', '참고', '주의', '예', '예시', '보기', '결론', '목표', '문제', '답', '풀이', '이것', '이는', '다음', '결과', '사실', '대부분', '우리', '여러분', '모두', '관심', '하나', '가지', '경우', '정도', '아주', '항상', '서로', '각각', '자료', '내용', '부분', '이유', '방법', '의미', '전체']);
 const PREDICATE = /[다요]$|[다요][.!。]$/u;
 
 function validTerm(term: string): boolean {
@@ -303,20 +303,24 @@ const NOUNISH = /^[가-힣A-Za-z]{2,}$/u;
 /** Particles and the copula after a noun: a word is used as a noun when one follows it (`실험의`, `모집단에서`). */
 const NOUN_PARTICLES = new Set(['', '은', '는', '이', '가', '을', '를', '의', '에', '에서', '와', '과', '도', '만', '로', '으로', '마다', '까지', '보다', '이다', '입니다', '이며', '이고', '라고', '이라고', '란', '이란']);
 
-/** Whether the answer uses `term` as a noun (alone or before a particle), not as a verb stem (`대응시킵|니다`). */
-function usedAsNoun(term: string, answer: string): boolean {
+/**
+ * Whether `text` uses `term` as a noun: before a particle or the copula (`실험의`, `무게중심입니다`), or alone when
+ * `strict` is off. Never a verb stem (`대응시킵|니다`) or an adnominal form standing alone (`나눈 값`) in strict mode.
+ */
+function usedAsNoun(term: string, text: string, strict = false): boolean {
   if (/[을를은는의에]$/u.test(term)) return false;
-  const words = answer.normalize('NFC').match(/[\p{L}\p{N}]+/gu) ?? [];
-  return words.some((word) => word.startsWith(term) && NOUN_PARTICLES.has(word.slice(term.length)));
+  const words = text.normalize('NFC').match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.some((word) => word.startsWith(term) && NOUN_PARTICLES.has(word.slice(term.length)) && (!strict || word !== term));
 }
 
 /** 2–4 key keywords of a model answer: its key nouns, the terms the question names left out unless needed. */
-function descriptiveKeywords(answer: string, named: readonly string[]): string[] {
+function descriptiveKeywords(answer: string, named: readonly string[], source: string): string[] {
   const taken: string[] = [];
   for (const term of keyTerms(answer, 12)) {
     if (taken.length >= 3) break;
-    if (!NOUNISH.test(term) || NOT_TERMS.has(term) || named.some((name) => name.includes(term) || term.includes(name))) continue;
-    if (!usedAsNoun(term, answer)) continue;
+    if (!NOUNISH.test(term) || NOT_TERMS.has(term) || [...named, ...taken].some((name) => name.includes(term) || term.includes(name))) continue;
+    // A noun in the answer, and one the material uses as a noun with a particle somewhere.
+    if (!usedAsNoun(term, answer) || !usedAsNoun(term, source, true)) continue;
     taken.push(term);
   }
   for (const name of named) if (taken.length < 2 && containsKeyword(answer, name)) taken.push(name);
@@ -330,19 +334,26 @@ const answerOf = (definition: Definition) => (definition.alias === undefined ? d
 /** The description of a Short_Keyword question, with every form of the answer blanked. */
 function shownDescription(definition: Definition): string {
   let shown = definition.description;
-  for (const form of [definition.term, ...(definition.alias === undefined ? [] : [definition.alias])]) shown = shown.split(form).join('____');
-  return shown;
+  for (const form of [definition.term, ...(definition.alias === undefined ? [] : [definition.alias])]) shown = shown.split(form).join(BLANK);
+  // The particle after a blank in both forms, so it does not hint at the answer's last syllable.
+  return shown.replace(/____(?:\s*\([^()]*\))?(은|는|이|가|을|를|과|와)(?=\s|$)/gu, (_, particle: string) => `${BLANK}${NEUTRAL[particle] ?? particle}`);
 }
+const BLANK = '____';
+const NEUTRAL: Record<string, string> = { 은: '은(는)', 는: '은(는)', 이: '이(가)', 가: '이(가)', 을: '을(를)', 를: '을(를)', 과: '과(와)', 와: '과(와)' };
 
-/** One item written from its plan entry; `variant` picks a later sentence of the same term (a rewrite). */
-export function writeItem(item: PlannedItem, passages: readonly ExamPassage[], variant = 0): ExamProblem {
+/**
+ * One item written from its plan entry. `rewrite`: the earlier version the validator complained about — the item is
+ * then written from a sentence of the same term that version did not use, when the material has one.
+ */
+export function writeItem(item: PlannedItem, passages: readonly ExamPassage[], rewrite?: ExamProblem): ExamProblem {
   let definitions = quotedDefinitions(item);
-  if (variant > 0) {
+  if (rewrite !== undefined) {
     const term = definitions[0]?.term ?? item.target_topic;
-    const others = findDefinitions(passages).filter((definition) => definition.term === term && !definitions.some((used) => used.sentence === definition.sentence));
-    const next = others[(variant - 1) % Math.max(1, others.length)];
+    const shown = looseText(`${rewrite.question_content} ${rewrite.model_answer}`);
+    const unused = findDefinitions(passages).filter((definition) => definition.term === term && !shown.includes(looseText(definition.description)));
+    const next = (item.question_type === 'Short_Keyword' ? unused.filter((definition) => definition.kind !== 'property') : []).concat(unused)[0];
     if (next && item.question_type === 'Short_Keyword') definitions = [next];
-    else if (next) definitions = [...definitions, next].slice(-2);
+    else if (next) definitions = [...definitions.filter((definition) => definition.term !== term || shown.includes(looseText(definition.description))).slice(0, 1), next];
   }
   const first = definitions[0] ?? { term: item.target_topic, sentence: item.target_topic, description: item.target_topic, kind: 'property' as const, passage: 1 };
   if (item.question_type === 'Short_Keyword') {
@@ -362,10 +373,11 @@ export function writeItem(item: PlannedItem, passages: readonly ExamPassage[], v
     };
   }
   const terms = [...new Set(definitions.map((definition) => definition.term))];
+  const sourceText = passages.map((passage) => passage.text).join('\n');
   const answer = definitions.map((definition) => definition.sentence).join(' ');
   if (item.intent_type === 'Comparison' && terms.length >= 2) {
     const [left, right] = terms as [string, string];
-    const keywords = [...new Set([left, right, ...descriptiveKeywords(answer, [left, right])])].slice(0, 4);
+    const keywords = [...new Set([left, right, ...descriptiveKeywords(answer, [left, right], sourceText)])].slice(0, 4);
     return {
       id: item.id,
       type: 'Descriptive',
@@ -376,7 +388,7 @@ export function writeItem(item: PlannedItem, passages: readonly ExamPassage[], v
     };
   }
   const term = terms[0] ?? item.target_topic;
-  const keywords = descriptiveKeywords(answer, [term]);
+  const keywords = descriptiveKeywords(answer, [term], sourceText);
   return {
     id: item.id,
     type: 'Descriptive',
@@ -390,13 +402,11 @@ export function writeItem(item: PlannedItem, passages: readonly ExamPassage[], v
 /** The offline Agent_ShortAnswerWriter: every planned item; from round 2, only the items complained about rewritten. */
 export function writeOffline(input: ExamWriterInput): { short_answer_problems: ExamProblem[] } {
   const complained = new Set(input.feedback.map((entry) => entry.id));
-  const round = input.prior === null ? 1 : 2;
   return {
     short_answer_problems: input.plan.planned_items.map((item) => {
       const kept = input.prior?.find((problem) => problem.id === item.id && problem.type === item.question_type);
       if (kept && !complained.has(item.id)) return kept;
-      const variant = kept ? (input.prior?.filter((problem) => problem.id === item.id).length ?? 0) + round - 1 : 0;
-      return writeItem(item, input.passages, variant);
+      return writeItem(item, input.passages, kept);
     }),
   };
 }
