@@ -11,7 +11,7 @@ import { suiteRedis } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /**
- * EX9–EX10 (test/SPEC.md, "Exams: generation"): the `exam-generation` job on the leased job runner, on the memory
+ * EX9–EX10, EX12 (test/SPEC.md, "Exams: generation"): the `exam-generation` job on the leased job runner, on the memory
  * store and a throwaway Redis, with Gemini through the fake server (real SDK) and the real material service and
  * retrieval of a test app: the plan, each round's per-item verdicts and the end reach the runner's watchers (what
  * `/jobs` relays) and the job record; the finished set goes to `saveExam`; a node stopped during round 2 leaves the
@@ -153,5 +153,33 @@ describe.each(['memory', 'redis'] as const)('exam generation jobs (%s store)', (
     expect(fenced(writes[2]!, '검증_피드백')).toBe(`- 2번: ${REJECT_2.feedback_message[0]!.message}`);
     expect(JSON.parse(fenced(writes[2]!, '이전_문제'))).toEqual(set(ITEM[1], ITEM[2], ITEM[3]));
     expect(setup.saved.map((input) => [input.rounds, input.valid, input.problems[1]?.question_content])).toEqual([[2, true, ITEM['2b'].question_content]]);
+  });
+
+  it('EX12 a job whose validator never passes succeeds with the fallback (valid: false, the open complaints stored); a material deleted mid-job stores nothing', async (context) => {
+    let released!: () => void;
+    const gate = new Promise<void>((resolve) => (released = resolve));
+    const gemini = await startExamGemini({
+      write: () => set(ITEM[1], ITEM['2b'], ITEM[3]),
+      validate: (n) => ({ is_valid: false, feedback_message: [{ id: 3, message: `Too Vague ${n}. 3번 질문을 좁히세요.` }] }),
+      // The fourth job's first writing waits until its material is deleted.
+      hold: (agent, n) => (agent === 'write' && n === 4 ? gate : undefined),
+    });
+    const setup = await setUp(context, kind, gemini);
+    const seen: JobView[] = [];
+    const runner = setup.node('a', seen);
+    runner.start();
+    const fallback = await setup.repository.create(EXAM_JOB_KIND, setup.accountId, { materialId: setup.materialId, request: { count: 3, descriptive: 1 } });
+    const done = await until(() => setup.repository.get(fallback.jobId), (job) => job?.status === 'succeeded' || job?.status === 'failed');
+    expect([done?.status, done?.result]).toEqual(['succeeded', { examId: 'exam-1', valid: false, rounds: 3 }]);
+    expect(setup.saved[0]).toMatchObject({ valid: false, rounds: 3, complaints: [{ id: 3, message: 'Too Vague 3. 3번 질문을 좁히세요.' }] });
+    expect((done?.progress as ExamJobProgress).items).toEqual([{ id: 1, ok: true }, { id: 2, ok: true }, { id: 3, ok: false, message: 'Too Vague 3. 3번 질문을 좁히세요.' }]);
+
+    const deleted = await setup.repository.create(EXAM_JOB_KIND, setup.accountId, { materialId: setup.materialId, request: { count: 3, descriptive: 1 } });
+    await until(async () => gemini.calls('write').length, (count) => count === 4);
+    expect(await setup.app.materials.remove(setup.materialId)).toBe(true);
+    released();
+    const failed = await until(() => setup.repository.get(deleted.jobId), (job) => job?.status === 'succeeded' || job?.status === 'failed');
+    expect([failed?.status, failed?.error?.code]).toEqual(['failed', 'MATERIAL_NOT_FOUND']);
+    expect(setup.saved).toHaveLength(1);
   });
 });

@@ -24,7 +24,7 @@ import { loadSample, samplePdfBytes } from './support/lecture-client.js';
 import { startTestApp } from './support/test-app.js';
 
 /**
- * EX1–EX9 (test/SPEC.md, "Exams: generation"): seed 000's Planner → Writer → Validator loop through the real Gemini
+ * EX1–EX8, EX11 (test/SPEC.md, "Exams: generation"): seed 000's Planner → Writer → Validator loop through the real Gemini
  * adapter against the fake Gemini (the validator rejecting item 2 once; always rejecting; the server's deterministic
  * checks refusing a set without asking the validator; the plan held to the request), and the offline agents on the
  * bundled sample material.
