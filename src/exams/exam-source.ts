@@ -1,5 +1,5 @@
 import type { Difficulty } from '../protocol/quiz.js';
-import { loadQuizSource, referencePassages, type QuizMaterialSource, type QuizSource } from '../quiz/index.js';
+import { loadQuizSource, type QuizMaterialSource, type QuizSource } from '../quiz/index.js';
 import type { Passage } from '../retrieval/index.js';
 import type { ComplexityLevel, ExamRequest } from './exam-types.js';
 
@@ -38,4 +38,3 @@ export async function loadExamSource(
   return { materialId, scope: sources.map((source) => source.scope).join(' · '), passages: [...passages.values()] };
 }
 
-export { referencePassages };
