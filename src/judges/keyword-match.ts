@@ -53,10 +53,63 @@ export function matchKeywords(keywords: readonly string[], answer: AnalysedText)
   const matched: string[] = [];
   const missing: string[] = [];
   for (const keyword of keywords) {
-    const synonyms = keyword.split(/[/|]/u).map((part) => part.trim()).filter((part) => part.length > 0);
+    const synonyms = keywordSynonyms(keyword);
     if (synonyms.length === 0) continue;
     (synonyms.some((synonym) => keywordFound(synonym, answer)) ? matched : missing).push(keyword.trim());
   }
   const total = matched.length + missing.length;
   return { matched, missing, coverage: total === 0 ? 0 : matched.length / total };
+}
+
+/** One keyword located in an answer: the synonym that matched and its character span in the text as written. */
+export interface KeywordLocation {
+  /** The keyword as given, synonyms included (`과적합/overfitting`). */
+  keyword: string;
+  /** The synonym that matched; null when none did. */
+  matchedAs: string | null;
+  /**
+   * Offsets (UTF-16, end exclusive) of the earliest-ending shortest run of words that matches on its own. Null when nothing matched,
+   * or when only the whole answer matches (a long Korean keyword found by its scattered syllable pairs).
+   */
+  at: { start: number; end: number } | null;
+}
+
+/** Words of the text as written, with their offsets (the same word pattern analyseText reads). */
+const WORD_SPAN = /[\p{L}\p{N}]+(?:['.][\p{L}\p{N}]+)*/gu;
+/** The longest run of words tried when locating a keyword: longer keywords than this are found but not located. */
+const MAX_LOCATE_WORDS = 12;
+
+/** Splits a keyword into its synonyms (`a/b`, `a|b`). */
+export function keywordSynonyms(keyword: string): string[] {
+  return keyword.split(/[/|]/u).map((part) => part.trim()).filter((part) => part.length > 0);
+}
+
+function locate(synonym: string, text: string, words: readonly { start: number; end: number }[]): { start: number; end: number } | null {
+  // The earliest-ending run that matches, and of those ending there the shortest.
+  for (let last = 0; last < words.length; last += 1) {
+    const end = words[last]?.end ?? 0;
+    for (let first = last; first > last - MAX_LOCATE_WORDS && first >= 0; first -= 1) {
+      const start = words[first]?.start ?? 0;
+      if (keywordFound(synonym, analyseText(text.slice(start, end)))) return { start, end };
+    }
+  }
+  return null;
+}
+
+/**
+ * Which keywords (or synonyms) an answer contains and where. Found-or-not is decided by {@link keywordFound} on the
+ * whole answer, exactly as {@link matchKeywords}; the span is then the earliest-ending shortest run of words that the same
+ * matcher accepts on its own, so the two never disagree about a keyword being present.
+ */
+export function locateKeywords(keywords: readonly string[], answerText: string): KeywordLocation[] {
+  const answer = analyseText(answerText);
+  const words = Array.from(answerText.matchAll(WORD_SPAN), (match) => ({ start: match.index, end: match.index + match[0].length }));
+  const result: KeywordLocation[] = [];
+  for (const keyword of keywords) {
+    const synonyms = keywordSynonyms(keyword);
+    if (synonyms.length === 0) continue;
+    const matchedAs = synonyms.find((synonym) => keywordFound(synonym, answer)) ?? null;
+    result.push({ keyword: keyword.trim(), matchedAs, at: matchedAs === null ? null : locate(matchedAs, answerText, words) });
+  }
+  return result;
 }

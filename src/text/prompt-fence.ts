@@ -49,6 +49,9 @@ export const FENCE_TAGS = [
   '평가_입력',
   '평가_출력',
   '평가_예상_출력',
+  '핵심_키워드',
+  '키워드_근거',
+  '시험_기록',
 ] as const;
 export type FenceTag = (typeof FENCE_TAGS)[number];
 
