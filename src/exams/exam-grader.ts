@@ -59,7 +59,7 @@ function describeEvidence(evidence: readonly KeywordEvidenceItem[], answer: stri
   return evidence
     .map((item) => {
       if (item.matchedAs === null) return `- ${item.keyword}: 답안에 없음`;
-      const where = item.at === null ? '' : ` (${item.at.start}–${item.at.end}번째 글자: "${answer.slice(item.at.start, item.at.end)}")`;
+      const where = item.at === null ? '' : ` (${item.at.start + 1}–${item.at.end}번째 글자: "${answer.slice(item.at.start, item.at.end)}")`;
       return `- ${item.keyword}: 있음, "${item.matchedAs}"로${where}`;
     })
     .join('\n');
@@ -121,7 +121,9 @@ export function serverCheck(problem: ExamProblem, answer: string, source?: strin
   const flags = decideAssessment(prepared).evidence.flags.filter((flag) => CAPS[flag] !== undefined);
   let cap: ResultStatus | null = null;
   let message: string | null = null;
-  for (const flag of flags) {
+  // A contradiction is what the student is told first: it is the reason the right words did not earn credit.
+  const ordered = [...flags.filter((flag) => CONTRADICTION_FLAGS.includes(flag)), ...flags.filter((flag) => !CONTRADICTION_FLAGS.includes(flag))];
+  for (const flag of ordered) {
     const rule = CAPS[flag];
     if (rule === undefined) continue;
     if (cap === null || RANK[rule.cap] < RANK[cap]) {

@@ -25,7 +25,8 @@ import {
  *   once there are {@link MIN_EVIDENCE} outcomes; with fewer the previous level stays (Basic for a first profile);
  * - weak topics: a bad verdict's concepts, a topic asked with a raised hand {@link REPEATED_HAND} times or more, an
  *   exam topic graded Incorrect or Partial_Correct; strong topics: an exam topic graded Correct. A topic with both
- *   goes where most of its evidence points (a tie: weak). Each carries short Korean evidence, newest last;
+ *   goes where most of its evidence points (a tie: weak) and keeps all of it. Each carries short Korean evidence,
+ *   newest last;
  * - target depth and its description: the instructor's, kept from the previous profile (Conceptual Understanding
  *   for a first one);
  * - preferred item types: the previous profile's, else both types, Short_Keyword only at Basic.
@@ -51,25 +52,35 @@ export function proficiencyFrom(good: number, count: number, fallback: Complexit
 const topicKey = (topic: string): string => topic.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
 const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-/** Topics with their weak and strong evidence, in order of first mention. */
+/**
+ * Which way a piece of evidence points, read from its own words (an exam status, a wrong lecture answer, hands
+ * raised), else from the list it was stored in: a topic keeps its counter-evidence in its one list, and a later
+ * update still counts it on the right side.
+ */
+function sideOf(evidence: string, stored: 'weak' | 'strong'): 'weak' | 'strong' {
+  if (/: Correct$/u.test(evidence)) return 'strong';
+  if (/: (?:Incorrect|Partial_Correct)$|오답|손들고/u.test(evidence)) return 'weak';
+  return stored;
+}
+
+/** Topics with their weak and strong evidence, in order of first mention; evidence in the order it came. */
 export class TopicTally {
-  private readonly topics = new Map<string, { topic: string; weak: string[]; strong: string[] }>();
+  private readonly topics = new Map<string, { topic: string; evidence: { text: string; side: 'weak' | 'strong' }[] }>();
 
   add(topic: string, side: 'weak' | 'strong', evidence: string): void {
     const name = clip(topic.trim(), 200);
     if (name === '') return;
     const key = topicKey(name);
-    const entry = this.topics.get(key) ?? { topic: name, weak: [], strong: [] };
-    const list = entry[side];
+    const entry = this.topics.get(key) ?? { topic: name, evidence: [] };
     const text = clip(evidence, 300);
-    if (!list.includes(text)) list.push(text);
+    if (!entry.evidence.some((known) => known.text === text)) entry.evidence.push({ text, side });
     this.topics.set(key, entry);
   }
 
   /** Carries a previous profile's topics forward (its evidence first, so new evidence ends up newest). */
   addProfile(profile: LearnerProfile): void {
-    for (const entry of profile.user_status.weak_topics) for (const evidence of entry.evidence) this.add(entry.topic, 'weak', evidence);
-    for (const entry of profile.user_status.strong_topics) for (const evidence of entry.evidence) this.add(entry.topic, 'strong', evidence);
+    for (const entry of profile.user_status.weak_topics) for (const evidence of entry.evidence) this.add(entry.topic, sideOf(evidence, 'weak'), evidence);
+    for (const entry of profile.user_status.strong_topics) for (const evidence of entry.evidence) this.add(entry.topic, sideOf(evidence, 'strong'), evidence);
   }
 
   /** Adds an exam log's graded items: Incorrect and Partial_Correct topics weak, Correct strong. */
@@ -81,14 +92,14 @@ export class TopicTally {
     }
   }
 
-  /** Weak and strong lists: each topic where most of its evidence points, its newest evidence kept. */
+  /** Weak and strong lists: each topic where most of its evidence points (a tie: weak), its newest evidence kept. */
   result(): { weak: TopicEvidence[]; strong: TopicEvidence[] } {
     const weak: TopicEvidence[] = [];
     const strong: TopicEvidence[] = [];
     for (const entry of this.topics.values()) {
-      const isWeak = entry.weak.length >= entry.strong.length;
-      const evidence = (isWeak ? entry.weak : entry.strong).slice(-MAX_EVIDENCE);
-      (isWeak ? weak : strong).push({ topic: entry.topic, evidence });
+      const weakCount = entry.evidence.filter((evidence) => evidence.side === 'weak').length;
+      const isWeak = weakCount * 2 >= entry.evidence.length;
+      (isWeak ? weak : strong).push({ topic: entry.topic, evidence: entry.evidence.map((evidence) => evidence.text).slice(-MAX_EVIDENCE) });
     }
     return { weak: weak.slice(-MAX_TOPICS), strong: strong.slice(-MAX_TOPICS) };
   }
@@ -144,12 +155,13 @@ export function buildPriorProfile(previous: LearnerProfile | null, examType: Exa
     count += 1;
     if (answer.correct) good += 1;
   }
-  signals.exams.forEach((exam, index) => {
+  for (const exam of signals.exams) {
     const outcome = logOutcomes(exam.log);
     good += outcome.good;
     count += outcome.count;
-    tally.addLog(exam.log, `시험 ${index + 1}회`);
-  });
+    // The feedback agent's wording: an exam the update already recorded adds no second copy of its evidence.
+    tally.addLog(exam.log, '시험');
+  }
   const proficiency = proficiencyFrom(good, count, previous?.user_status.proficiency_level ?? 'Basic');
   const topics = tally.result();
   return {
