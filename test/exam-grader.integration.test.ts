@@ -5,6 +5,7 @@ import {
   type ExamProblem,
   gradeExam,
   scoreExam,
+  serverCheck,
 } from '../src/exams/index.js';
 import { createOfflineModel } from '../src/llm/offline-model.js';
 import { offlineTasks } from '../src/offline-tasks.js';
@@ -175,6 +176,37 @@ describe('the exam grader with the fake Gemini', () => {
     for (const item of log.evaluation_items) expect(Object.keys(item).sort()).toEqual(['evidence', 'feedback_message', 'question_content', 'question_id', 'related_topic', 'result_status', 'user_response']);
     expect(scoreExam(log)).toEqual({ score: 1, maxScore: 3, pending: 1 });
     expect(scoreExam(log, { Correct: 2, Partial_Correct: 1, Incorrect: 0 })).toEqual({ score: 2, maxScore: 6, pending: 1 });
+  });
+});
+
+describe('the server\'s exam-level checks', () => {
+  const voltage: ExamProblem = {
+    id: 4,
+    type: 'Descriptive',
+    question_content: 'What does a voltage reading of 0 tell you about the connection between a bulb terminal and a battery terminal?',
+    model_answer: 'the terminals are connected',
+    key_keywords: [],
+    intent_diagnosis: '-',
+  };
+  const climate: ExamProblem = {
+    id: 5,
+    type: 'Descriptive',
+    question_content: '지구 온난화가 일어나는 과정을 설명하시오.',
+    model_answer: '온실가스인 이산화탄소가 증가하면 지구에서 빠져나가는 열이 줄어들어 기온이 올라간다.',
+    key_keywords: ['온실가스', '이산화탄소'],
+    intent_diagnosis: '-',
+  };
+
+  it('EG18 the question repeated, an answer with no content word, a comma list or copied material is never Correct; answers of their own are left alone', () => {
+    expect(serverCheck(voltage, voltage.question_content)).toMatchObject({ cap: 'Incorrect', flags: ['question-echo'] });
+    expect(serverCheck(voltage, 'the terminals are connected').cap).toBeNull();
+    expect(serverCheck({ ...voltage, question_content: 'Why?' }, 'Why?')).toMatchObject({ cap: 'Incorrect' });
+    expect(serverCheck(climate, '온실가스, 이산화탄소, 증가하면, 지구에서')).toMatchObject({ cap: 'Partial_Correct', flags: ['bare-list'] });
+    expect(serverCheck({ ...climate, type: 'Short_Keyword' }, '온실가스, 이산화탄소, 증가하면, 지구에서').flags).not.toContain('bare-list');
+    expect(serverCheck(climate, '이산화탄소는 증가, 기온은 상승').flags).not.toContain('bare-list');
+    const material = '온실가스는 지구를 둘러싼 대기에 있는 기체이다. 대표적인 온실가스로는 이산화탄소와 메테인이 있으며 화석 연료를 태울 때 많이 나온다.';
+    expect(serverCheck(climate, '대표적인 온실가스로는 이산화탄소와 메테인이 있으며 화석 연료를 태울 때 많이 나온다.', material)).toMatchObject({ cap: 'Partial_Correct' });
+    expect(serverCheck(climate, '이산화탄소 같은 온실가스가 늘면 지구 밖으로 나가는 열이 줄어 기온이 오릅니다.', material).cap).toBeNull();
   });
 });
 

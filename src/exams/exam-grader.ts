@@ -6,6 +6,7 @@ import type { Logger } from '../logger.js';
 import { mathEquivalent } from '../math/index.js';
 import { fence } from '../text/index.js';
 import { exactKeywordAnswer, keywordEvidence } from './answer-evidence.js';
+import { type ShapeFlag, answerShapeFlags } from './answer-shape.js';
 import {
   type EvaluationItem,
   type ExamCallContext,
@@ -86,7 +87,7 @@ export function relatedTopicOf(problem: Pick<ExamProblem, 'key_keywords' | 'ques
 }
 
 /** The best status each server flag allows, and what the student is told instead of a model's praise. */
-const CAPS: Partial<Record<AssessFlag, { cap: ResultStatus; message: string }>> = {
+const CAPS: Partial<Record<AssessFlag | ShapeFlag, { cap: ResultStatus; message: string }>> = {
   'give-up': { cap: 'Incorrect', message: '답을 적지 않았거나 모른다고 답했습니다. 모범 답안을 보고 이 개념을 다시 복습해 보세요.' },
   echo: { cap: 'Incorrect', message: '질문의 표현을 되풀이했을 뿐, 묻는 내용에 대한 답이 없습니다.' },
   negation: { cap: 'Incorrect', message: '핵심 용어는 썼지만 모범 답안과 반대되는 내용(부정)입니다.' },
@@ -95,21 +96,28 @@ const CAPS: Partial<Record<AssessFlag, { cap: ResultStatus; message: string }>> 
   swapped: { cap: 'Incorrect', message: '핵심 용어는 썼지만 개념끼리의 짝이 서로 뒤바뀌었습니다.' },
   'pasted-passage': { cap: 'Partial_Correct', message: '자료의 문장을 그대로 옮겨 적었습니다. 자신의 말로 설명해야 정답이 됩니다.' },
   'keyword-list': { cap: 'Partial_Correct', message: '핵심 키워드를 나열만 했습니다. 키워드 사이의 관계를 문장으로 설명해야 정답이 됩니다.' },
+  'bare-list': { cap: 'Partial_Correct', message: '핵심 키워드를 나열만 했습니다. 키워드 사이의 관계를 문장으로 설명해야 정답이 됩니다.' },
+  'question-echo': { cap: 'Incorrect', message: '질문의 표현을 되풀이했을 뿐, 묻는 내용에 대한 답이 없습니다.' },
+  'no-content': { cap: 'Incorrect', message: '설명하는 내용이 없습니다. 묻는 개념을 문장으로 설명해 보세요.' },
+  'copied-material': { cap: 'Partial_Correct', message: '자료의 문장을 그대로 옮겨 적었습니다. 자신의 말로 설명해야 정답이 됩니다.' },
 };
-const CONTRADICTION_FLAGS: readonly AssessFlag[] = ['negation', 'antonym', 'reversed', 'swapped'];
+const CONTRADICTION_FLAGS: readonly (AssessFlag | ShapeFlag)[] = ['negation', 'antonym', 'reversed', 'swapped'];
 const RANK: Readonly<Record<ResultStatus, number>> = { Incorrect: 0, Partial_Correct: 1, Correct: 2 };
 
 export interface ServerCheck {
   /** The best status the answer may have; null when nothing caps it. */
   cap: ResultStatus | null;
-  flags: AssessFlag[];
+  flags: (AssessFlag | ShapeFlag)[];
   /** The contradiction found, in Korean, or null. */
   contradiction: string | null;
   /** What the student is told when the cap lowered a proposal. */
   message: string | null;
 }
 
-/** The judges' never-Correct checks on an answer (pure): give-up, echo, contradiction, pasted passage, keyword list. */
+/**
+ * The never-Correct checks on an answer (pure): the judges' give-up, echo, contradiction, pasted passage and keyword
+ * list, and the exam's shape checks (answer-shape.ts: a bare list, the question repeated, no content).
+ */
 export function serverCheck(problem: ExamProblem, answer: string, source?: string): ServerCheck {
   const prepared = prepareAssessment({
     question: problem.question_content,
@@ -118,7 +126,17 @@ export function serverCheck(problem: ExamProblem, answer: string, source?: strin
     answer,
     ...(source === undefined ? {} : { source }),
   });
-  const flags = decideAssessment(prepared).evidence.flags.filter((flag) => CAPS[flag] !== undefined);
+  const judged = decideAssessment(prepared).evidence.flags.filter((flag) => CAPS[flag] !== undefined);
+  const shapes = answerShapeFlags({
+    type: problem.type,
+    answer,
+    question: problem.question_content,
+    modelAnswer: problem.model_answer,
+    source,
+    listed: judged.includes('keyword-list'),
+    pasted: judged.includes('pasted-passage'),
+  });
+  const flags: (AssessFlag | ShapeFlag)[] = [...judged, ...shapes];
   let cap: ResultStatus | null = null;
   let message: string | null = null;
   // A contradiction is what the student is told first: it is the reason the right words did not earn credit.

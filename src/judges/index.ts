@@ -26,3 +26,4 @@ export { type AnalysedText, analyseText } from './text-units.js';
 export { unitFound } from './unit-match.js';
 export { type Contradiction, findContradiction } from './contradiction.js';
 export { isEcho, isGiveUp, isKeywordList, isPastedPassage } from './answer-flags.js';
+export { ENGLISH_PREDICATE_CUES } from './english-words.js';
