@@ -208,6 +208,29 @@ describe('the server\'s exam-level checks', () => {
     expect(serverCheck(climate, '대표적인 온실가스로는 이산화탄소와 메테인이 있으며 화석 연료를 태울 때 많이 나온다.', material)).toMatchObject({ cap: 'Partial_Correct' });
     expect(serverCheck(climate, '이산화탄소 같은 온실가스가 늘면 지구 밖으로 나가는 열이 줄어 기온이 오릅니다.', material).cap).toBeNull();
   });
+
+  it('EG19 an answer opening with another choice than the model answer (an option, yes/no, a value) is a contradiction at any length', () => {
+    const soil: ExamProblem = {
+      id: 6,
+      type: 'Descriptive',
+      question_content: 'Which line shows the dry soil, A or B? Explain.',
+      model_answer: 'A. Dry soil heats more quickly and cools off more quickly than water.',
+      key_keywords: [],
+      intent_diagnosis: '-',
+    };
+    const wrong = serverCheck(soil, 'B. Because line A is hotter and water tends to get hotter than anything else, so the soil must be line B.');
+    expect(wrong).toMatchObject({ cap: 'Incorrect', contradiction: '모범 답안과 다른 답(선택, 예/아니요, 값)을 골랐습니다.' });
+    expect(wrong.flags).toContain('wrong-choice');
+    expect(serverCheck(soil, 'A. Dry soil heats and cools faster than water does.').flags).not.toContain('wrong-choice');
+    const saturated = { ...soil, model_answer: '예, 두 용액이 모두 포화 상태이면 농도가 같다.' };
+    expect(serverCheck(saturated, '아니요, 물의 양이 달라서 농도도 다르다.').flags).toContain('wrong-choice');
+    const height = { ...soil, model_answer: '40 meters. The change is 20 meters twice.' };
+    expect(serverCheck(height, '30, because B to C is about 10 meters.').flags).toContain('wrong-choice');
+    expect(serverCheck(height, '40 m, twenty and twenty.').flags).not.toContain('wrong-choice');
+    // A list number is not a value.
+    const listed = { ...soil, model_answer: '1. A mapping between stations and interfaces. 2. Flooding at first.' };
+    expect(serverCheck(listed, '2. The table starts empty and learns from the source addresses.').flags).not.toContain('wrong-choice');
+  });
 });
 
 describe('the exam grader on the offline model', () => {

@@ -28,8 +28,9 @@ import {
  *    compare is `Correct` (equal) or `Incorrect` (different) by `math`, with no model call;
  * 4. otherwise the grader model proposes `ShortAnswer_Grader_Output` from the question, model answer, keywords,
  *    intent, the matcher's evidence and the fenced student text; the reply is parsed with the seed's schema;
- * 5. the server then caps the proposal: a give-up, an echo of the question or an answer that uses the model answer's
- *    words to say the opposite (the judges' contradiction checks) is at most `Incorrect`; a pasted passage of the
+ * 5. the server then caps the proposal: a give-up, an echo of the question, a different leading choice (yes/no, an
+ *    option, a value) or an answer that uses the model answer's words to say the opposite (the judges'
+ *    contradiction checks) is at most `Incorrect`; a pasted passage of the
  *    material or a bare list of keywords at most `Partial_Correct`. Contradiction beats keyword presence.
  * A model that gives no usable reply (an error, or a malformed reply after the adapter's repair turn) leaves the item
  * `Ungraded`: no credit, no default status, and no exception — the caller retries it later. Only the caller's
@@ -94,6 +95,7 @@ const CAPS: Partial<Record<AssessFlag | ShapeFlag, { cap: ResultStatus; message:
   antonym: { cap: 'Incorrect', message: '핵심 용어는 썼지만 모범 답안과 반대되는 말로 설명했습니다.' },
   reversed: { cap: 'Incorrect', message: '핵심 용어는 썼지만 개념 사이의 관계(원인과 결과, 순서)가 뒤바뀌었습니다.' },
   swapped: { cap: 'Incorrect', message: '핵심 용어는 썼지만 개념끼리의 짝이 서로 뒤바뀌었습니다.' },
+  'wrong-choice': { cap: 'Incorrect', message: '모범 답안과 다른 답(선택, 예/아니요, 값)을 골랐습니다.' },
   'pasted-passage': { cap: 'Partial_Correct', message: '자료의 문장을 그대로 옮겨 적었습니다. 자신의 말로 설명해야 정답이 됩니다.' },
   'keyword-list': { cap: 'Partial_Correct', message: '핵심 키워드를 나열만 했습니다. 키워드 사이의 관계를 문장으로 설명해야 정답이 됩니다.' },
   'bare-list': { cap: 'Partial_Correct', message: '핵심 키워드를 나열만 했습니다. 키워드 사이의 관계를 문장으로 설명해야 정답이 됩니다.' },
@@ -101,7 +103,7 @@ const CAPS: Partial<Record<AssessFlag | ShapeFlag, { cap: ResultStatus; message:
   'no-content': { cap: 'Incorrect', message: '설명하는 내용이 없습니다. 묻는 개념을 문장으로 설명해 보세요.' },
   'copied-material': { cap: 'Partial_Correct', message: '자료의 문장을 그대로 옮겨 적었습니다. 자신의 말로 설명해야 정답이 됩니다.' },
 };
-const CONTRADICTION_FLAGS: readonly (AssessFlag | ShapeFlag)[] = ['negation', 'antonym', 'reversed', 'swapped'];
+const CONTRADICTION_FLAGS: readonly (AssessFlag | ShapeFlag)[] = ['negation', 'antonym', 'reversed', 'swapped', 'wrong-choice'];
 const RANK: Readonly<Record<ResultStatus, number>> = { Incorrect: 0, Partial_Correct: 1, Correct: 2 };
 
 export interface ServerCheck {
