@@ -19,6 +19,11 @@ describe('keyword evidence', () => {
       ['편향', null, null],
     ]);
     expect(evidence[0]?.at).toEqual({ start: 5, end: 14 });
+    // Far into a long answer, and only the first occurrence.
+    const long = `${'관련 없는 이야기를 계속 씁니다. '.repeat(60)}그래서 표본 평균이 중요하고 표본평균은 또 나옵니다`;
+    const [late] = keywordEvidence(['표본 평균'], long);
+    expect(span(long, late?.at ?? null)).toBe('표본 평균이');
+    expect(late?.at?.start).toBe(long.indexOf('표본 평균이'));
   });
 
   it('EG2 a Latin phrase needs its exact order: "product right" is not "right product"', () => {

@@ -85,13 +85,28 @@ export function keywordSynonyms(keyword: string): string[] {
 }
 
 function locate(synonym: string, text: string, words: readonly { start: number; end: number }[]): { start: number; end: number } | null {
-  // The earliest-ending run that matches, and of those ending there the shortest.
-  for (let last = 0; last < words.length; last += 1) {
-    const end = words[last]?.end ?? 0;
-    for (let first = last; first > last - MAX_LOCATE_WORDS && first >= 0; first -= 1) {
-      const start = words[first]?.start ?? 0;
-      if (keywordFound(synonym, analyseText(text.slice(start, end)))) return { start, end };
-    }
+  if (words.length === 0) return null;
+  const found = (first: number, last: number): boolean =>
+    keywordFound(synonym, analyseText(text.slice(words[first]?.start ?? 0, words[last]?.end ?? 0)));
+  // The earliest word at which the text up to it matches: prefixes of 8, 16, 32… words, then a binary search in the
+  // last step, since a longer prefix keeps every match of a shorter one (a few analyses instead of one per window,
+  // and short ones for a keyword near the start).
+  const lastWord = words.length - 1;
+  let high = Math.min(7, lastWord);
+  let low = 0;
+  while (!found(0, high)) {
+    if (high === lastWord) return null;
+    low = high + 1;
+    high = Math.min(high * 2 + 1, lastWord);
+  }
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (found(0, middle)) high = middle;
+    else low = middle + 1;
+  }
+  // Of the runs ending there, the shortest that matches on its own.
+  for (let first = low; first > low - MAX_LOCATE_WORDS && first >= 0; first -= 1) {
+    if (found(first, low)) return { start: words[first]?.start ?? 0, end: words[low]?.end ?? 0 };
   }
   return null;
 }
