@@ -4,6 +4,7 @@ import {
   ExamGrader,
   type ExamProblem,
   gradeExam,
+  regradePending,
   scoreExam,
   serverCheck,
 } from '../src/exams/index.js';
@@ -165,7 +166,7 @@ describe('the exam grader with the fake Gemini', () => {
     expect(tagCounts(tainted ?? '')).toEqual(tagCounts(plain ?? ''));
   });
 
-  it('EG11 gradeExam writes the seed log in the problems\' order; a missing answer is graded empty; scoreExam counts Ungraded as pending', async () => {
+  it('EG11 gradeExam writes the seed log in the problems\' order; a missing answer is graded empty; scoreExam counts Ungraded as pending; regradePending retries only those', async () => {
     fake.enqueue({ malformed: true }, { malformed: true }, { malformed: true }, { malformed: true });
     const log = await gradeExam(grader, [OVERFITTING, VARIANCE, MEAN], { '1': '과적합', '2': GOOD }, context);
     expect(log.evaluation_items.map((item) => [item.question_id, item.result_status, item.user_response])).toEqual([
@@ -176,6 +177,19 @@ describe('the exam grader with the fake Gemini', () => {
     for (const item of log.evaluation_items) expect(Object.keys(item).sort()).toEqual(['evidence', 'feedback_message', 'question_content', 'question_id', 'related_topic', 'result_status', 'user_response']);
     expect(scoreExam(log)).toEqual({ score: 1, maxScore: 3, pending: 1 });
     expect(scoreExam(log, { Correct: 2, Partial_Correct: 1, Incorrect: 0 })).toEqual({ score: 2, maxScore: 6, pending: 1 });
+    // The background retry (later, the model back) grades only the Ungraded item again, with the answer it was given.
+    const later = await startScriptedProvider('gemini');
+    try {
+      later.enqueue({ json: { result_status: 'Correct', related_topic: '표본평균의 분산', feedback_message: '정확합니다.' } });
+      const retried = await regradePending(new ExamGrader({ model: later.model({ maxAttempts: 1 }) }), [OVERFITTING, VARIANCE, MEAN], log, context);
+      expect(retried.pending).toBe(0);
+      expect(retried.log.evaluation_items.map((item) => item.result_status)).toEqual(['Correct', 'Correct', 'Incorrect']);
+      expect(retried.log.evaluation_items[0]).toBe(log.evaluation_items[0]);
+      expect(generations(later)).toHaveLength(1);
+      expect(promptOf(generations(later)[0])).toContain(`<학생_답변>\n${GOOD}\n</학생_답변>`);
+    } finally {
+      await later.close();
+    }
   });
 });
 

@@ -39,6 +39,27 @@ export async function gradeExam(
   return { evaluation_items: items };
 }
 
+/**
+ * The background retry of a log: only its `Ungraded` items are graded again (with the answers they were given),
+ * every other item is kept as it is. Returns the new log and how many items are still pending.
+ */
+export async function regradePending(
+  grader: ExamItemGrader,
+  problems: readonly ExamProblem[],
+  log: ExamLog,
+  context: ExamCallContext,
+  concurrency = GRADING_CONCURRENCY,
+): Promise<{ log: ExamLog; pending: number }> {
+  const pendingProblems = problems.filter((problem) =>
+    log.evaluation_items.some((item) => item.question_id === problem.id && item.result_status === 'Ungraded'),
+  );
+  const answers = Object.fromEntries(log.evaluation_items.map((item) => [String(item.question_id), item.user_response]));
+  const regraded = await gradeExam(grader, pendingProblems, answers, context, concurrency);
+  const byId = new Map(regraded.evaluation_items.map((item) => [item.question_id, item]));
+  const evaluation_items = log.evaluation_items.map((item) => (item.result_status === 'Ungraded' ? (byId.get(item.question_id) ?? item) : item));
+  return { log: { evaluation_items }, pending: evaluation_items.filter((item) => item.result_status === 'Ungraded').length };
+}
+
 export interface ExamScore {
   /** Points of the graded items under the weights. */
   score: number;

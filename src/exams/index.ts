@@ -19,7 +19,7 @@ export {
   type ExamGraderOptions,
   type ServerCheck,
 } from './exam-grader.js';
-export { GRADING_CONCURRENCY, gradeExam, scoreExam, type ExamScore } from './exam-log.js';
+export { GRADING_CONCURRENCY, gradeExam, regradePending, scoreExam, type ExamScore } from './exam-log.js';
 export {
   ADVANCED_SHARE,
   DEFAULT_TARGET_DEPTH,
