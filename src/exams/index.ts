@@ -3,3 +3,69 @@
  * autosaved drafts, the grader with evidence, and the feedback agent.
  */
 export * from './exam-types.js';
+// Generation (issue 15 §2): the three agents, the server's checks, the loop, its offline versions and its job.
+export {
+  EXAM_PLAN_TEMPERATURE,
+  EXAM_TASKS,
+  EXAM_VALIDATE_TEMPERATURE,
+  EXAM_WRITE_TEMPERATURE,
+  ExamPlannerInput,
+  ExamValidatorInput,
+  ExamWriterInput,
+  enforcePlan,
+  mixInstruction,
+  planExam,
+  readVerdict,
+  renderPlannerPrompt,
+  renderValidatorPrompt,
+  renderWriterPrompt,
+  validateExam,
+  writeExam,
+  type ExamPassage,
+} from './exam-agents.js';
+export { checkProblemSet, containsKeyword, keywordForms, looseText } from './exam-checks.js';
+export { DIFFICULTY_OF_COMPLEXITY, loadExamSource, type ExamSource } from './exam-source.js';
+export { ExamGenerationState, examPassages, generateExam, type ExamRoundReport, type GenerateExamOptions } from './exam-generator.js';
+export { examOfflineTasks, findDefinitions, findTopics, parseDefinition, planOffline, validateOffline, writeItem, writeOffline, type Definition, type Topic } from './exam-offline.js';
+export { EXAM_JOB_KIND, ExamJobCheckpoint, ExamJobParams, examJobHandler, itemVerdicts, type ExamJobDeps, type SaveExamInput } from './exam-job.js';
+export type { ExamItemVerdict, ExamJobProgress, ExamJobResult } from '../protocol/jobs.js';
+
+// Grading, evidence and feedback (issue 15 §1, §4).
+export { exactKeywordAnswer, keywordEvidence } from './answer-evidence.js';
+export {
+  EXAM_GRADE_TASK,
+  EXAM_GRADE_TEMPERATURE,
+  ExamGradeInput,
+  ExamGrader,
+  MAX_EXAM_ANSWER_CHARACTERS,
+  applyCap,
+  relatedTopicOf,
+  renderExamGradePrompt,
+  serverCheck,
+  type ExamGraderOptions,
+  type ServerCheck,
+} from './exam-grader.js';
+export { GRADING_CONCURRENCY, gradeExam, regradePending, scoreExam, type ExamScore } from './exam-log.js';
+export {
+  ADVANCED_SHARE,
+  DEFAULT_TARGET_DEPTH,
+  INTERMEDIATE_SHARE,
+  MIN_EVIDENCE,
+  REPEATED_HAND,
+  buildPriorProfile,
+  proficiencyFrom,
+} from './prior-profile.js';
+export {
+  EXAM_FEEDBACK_TASK,
+  EXAM_FEEDBACK_TEMPERATURE,
+  ExamFeedback,
+  ExamFeedbackInput,
+  chaptersForTopic,
+  deterministicReport,
+  renderExamFeedbackPrompt,
+  settleReport,
+  updateProfile,
+  type ExamFeedbackOptions,
+} from './feedback-agent.js';
+export { gradeExamItemOffline } from './exam-grading-offline.js';
+export { examGradingOfflineTasks } from './exam-grading-tasks.js';
