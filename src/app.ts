@@ -16,11 +16,33 @@ import { createServer, type LecternServer } from './server.js';
 import { DataLifecycle } from './data/index.js';
 import { JobRepository, JobRunner, type JobView } from './jobs/index.js';
 import { MathJudge, MathSetRepository, mathJobHandler } from './math-problems/index.js';
+import { ExamRepository, ExamService, lectureSignals, type ExamFeedbackAgent, type ExamItemGrader, type LearnerSignals } from './exams/index.js';
 import { EvalAgent, QuizRepository, RoomRuntime, RoomService, type RoomClock } from './quiz/index.js';
 import { RetrievalService } from './retrieval/index.js';
 import { NodeHeartbeat, createStore, type Store } from './store/index.js';
 import { Quotas } from './quota/index.js';
 import { QualityBudget, QualityGrader, QualityRepository, QualitySampler, sampleModel } from './quality/index.js';
+
+/**
+ * Until the exam agents of src/exams/ are wired: a grader that grades nothing (Ungraded: never credit, retried in
+ * the background) and a feedback agent that fails (the sweep retries it).
+ */
+const unavailableGrader: ExamItemGrader = {
+  grade: async (problem, answer) => ({
+    question_id: problem.id,
+    result_status: 'Ungraded',
+    question_content: problem.question_content,
+    user_response: answer,
+    related_topic: '',
+    feedback_message: '',
+    evidence: null,
+  }),
+};
+const unavailableFeedback: ExamFeedbackAgent = {
+  feedback: async () => {
+    throw new Error('no exam feedback agent is configured');
+  },
+};
 
 export interface AppOverrides {
   store?: Store;
@@ -41,6 +63,10 @@ export interface AppOverrides {
   oidcAccounts?: OidcAccounts;
   /** Lifetime of an OIDC sign-in under way (tests shorten it). */
   oidcPendingTtlMs?: number;
+  /** The live exams' clock (tests move it past a deadline instead of waiting); Date.now otherwise. */
+  examClock?: () => number;
+  /** The exam grader and feedback agent (tests script them); the offline/model agents of src/exams/ otherwise. */
+  examAgents?: { grader?: ExamItemGrader; feedback?: ExamFeedbackAgent };
 }
 
 export interface App {
@@ -82,6 +108,8 @@ export interface App {
   mathJudge: MathJudge;
   /** Math problem sets the `math-problems` jobs made. */
   mathSets: MathSetRepository;
+  /** Live exams (issue 15): publication, drafts, submissions, grading, results, learner profiles. */
+  exams: ExamService;
   server: LecternServer;
   /** Graceful stop: sockets and HTTP first, then services, then the store. */
   close(): Promise<void>;
@@ -231,8 +259,10 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
       return phase !== null && phase.phase !== 'ended';
     },
   });
+  const examRepository = new ExamRepository(store, logger.child({ part: 'exams' }));
   const data = new DataLifecycle({
     quotas: quotas.releases,
+    exams: examRepository,
     store,
     materials,
     retrieval,
@@ -262,6 +292,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     onChange: (view) => watchers.publish?.(view),
   });
   const jobs = { repository: jobRepository, runner: jobRunner };
+  const exams = createExams();
   const oidc = config.oidc
     ? new OidcSignIn({
         config: config.oidc,
@@ -298,6 +329,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     budget,
     jobs,
     mathSets,
+    exams,
     ...(overrides.socketAdapter ? { socketAdapter: overrides.socketAdapter } : {}),
   });
   watchers.publish = server.publishJob;
@@ -308,6 +340,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
       await server.close();
       // Jobs running here stop and stay active: another node (or this one restarted) resumes them.
       await jobRunner.stop();
+      await exams.stop();
       await data.purge.stop();
       await qualityGrader.stop();
       await roomRuntime.close();
@@ -326,5 +359,67 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   data.purge.start();
   jobRunner.start();
   qualityGrader.start();
-  return { config, store, model, metrics, materials, retrieval, lectures, classes, monitor, signer, accounts, ownership, quizzes, quizJudge, critic, quality, rooms, roomRuntime, data, quotas, budget, jobs, mathJudge, mathSets, server, close };
+  exams.start();
+  return { config, store, model, metrics, materials, retrieval, lectures, classes, monitor, signer, accounts, ownership, quizzes, quizJudge, critic, quality, rooms, roomRuntime, data, quotas, budget, jobs, mathJudge, mathSets, exams, server, close };
+
+  /**
+   * Live exams (issue 15): the service on the store, the grader and feedback agents, the class roster for nicknames,
+   * the material's chapters for the report's review links, what the lecture knows of a student (transcript: verdicts,
+   * remediated subconcepts, raised hands; their first answers to the class's math problems), and the monitor feed.
+   */
+  function createExams(): ExamService {
+    const repository = examRepository;
+    const agents = overrides.examAgents ?? {};
+    const grader = agents.grader ?? unavailableGrader;
+    const feedback = agents.feedback ?? unavailableFeedback;
+    return new ExamService({
+      repository,
+      store,
+      nodeId,
+      grader,
+      feedback,
+      roster: { nickname: async (classId, sessionId) => (await classRepository.student(classId, sessionId))?.nickname ?? null },
+      chapters: async (materialId) => {
+        const material = await materials.get(materialId);
+        return (material?.chapters ?? []).map((chapter) => ({
+          chapter: chapter.index,
+          title: chapter.title,
+          pages: Array.from({ length: Math.min(50, Math.max(0, chapter.endPage - chapter.startPage + 1)) }, (_, offset) => chapter.startPage + offset),
+        }));
+      },
+      signals: async (_classId, sessionId) => {
+        const items = [];
+        let cursor: string | undefined;
+        for (let page = 0; page < 10; page += 1) {
+          const read = await lectures.transcriptPage(sessionId, cursor, 200);
+          items.push(...read.items);
+          if (read.nextCursor === null) break;
+          cursor = read.nextCursor;
+        }
+        return { ...lectureSignals(items), quizAnswers: await mathAnswers(sessionId) };
+      },
+      events: {
+        progress: (classId, payload) => monitor.examProgress(classId, payload),
+        graded: (classId, payload) => monitor.examGraded(classId, payload),
+      },
+      weights: config.exams.scoreWeights,
+      sweepMs: config.exams.sweepMs,
+      gradeRetries: config.exams.gradeRetries,
+      gradeRetryMs: config.exams.gradeRetryMs,
+      ...(overrides.examClock ? { now: overrides.examClock } : {}),
+      logger: logger.child({ part: 'exams' }),
+    });
+  }
+
+  /** A class student's first answers to the math problems shared with their class, with the questions. */
+  async function mathAnswers(sessionId: string): Promise<LearnerSignals['quizAnswers']> {
+    const answers = await mathSets.firstAnswers(sessionId);
+    const out: LearnerSignals['quizAnswers'] = [];
+    for (const { setId, problemId, correct } of answers.slice(0, 50)) {
+      const set = await mathSets.get(setId);
+      const problem = set?.problems.find((candidate) => candidate.problemId === problemId);
+      if (problem) out.push({ question: problem.question.slice(0, 500), correct });
+    }
+    return out;
+  }
 }

@@ -1,5 +1,5 @@
 import type { ExamOverride, ExamRecord, RegradeRequest, StoredAnswer } from './exam-repository.js';
-import { RESULT_STATUSES, type EvaluationItem, type FeedbackReport, type GradeStatus, type ScoreWeights } from './exam-types.js';
+import { RESULT_STATUSES, type ResultStatus, type EvaluationItem, type FeedbackReport, type GradeStatus, type ScoreWeights } from './exam-types.js';
 
 /**
  * Results of a live exam, computed by the server from what is stored (issue 15 §4): the effective status of an item
@@ -8,7 +8,7 @@ import { RESULT_STATUSES, type EvaluationItem, type FeedbackReport, type GradeSt
  * feedback of Incorrect and Partial_Correct items, most frequent first), and the CSV export (Korean headers, BOM).
  */
 
-export type ResultItem = EvaluationItem & { overridden?: { status: GradeStatus; reason: string; by: string; at: number; from: GradeStatus } };
+export type ResultItem = EvaluationItem & { overridden?: { status: ResultStatus; reason: string; by: string; at: number; from: GradeStatus } };
 
 export interface StudentResult {
   sessionId: string;

@@ -41,6 +41,7 @@ export interface ExamEvents {
 
 /** What the service needs of a class: its students' nicknames (the roster). */
 export interface ExamRoster {
+  /** The student's nickname; null when the session is not (or no longer) on the class's roster. */
   nickname(classId: string, sessionId: string): Promise<string | null>;
 }
 
@@ -177,14 +178,19 @@ export class ExamService {
   }
 
   /** Changes one problem while the exam is a draft (question, model answer, keywords, intent). */
-  async editProblem(exam: ExamRecord, id: number, patch: Partial<Pick<ExamProblem, 'question_content' | 'model_answer' | 'key_keywords' | 'intent_diagnosis'>>): Promise<ExamProblem> {
+  async editProblem(
+    exam: ExamRecord,
+    id: number,
+    patch: { question_content?: string | undefined; model_answer?: string | undefined; key_keywords?: string[] | undefined; intent_diagnosis?: string | undefined },
+  ): Promise<ExamProblem> {
     if (await this.repository.publication(exam.examId)) {
       throw new AppError(ErrorCode.EXAM_ALREADY_PUBLISHED, '이미 게시된 시험입니다. 문항을 더 고칠 수 없습니다.', { status: 409 });
     }
     const index = exam.problems.findIndex((problem) => problem.id === id);
     const current = exam.problems[index];
     if (!current) throw questionNotFound(id);
-    const next = ExamProblem.parse({ ...current, ...patch });
+    const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+    const next = ExamProblem.parse({ ...current, ...defined });
     const problems = exam.problems.map((problem, at) => (at === index ? next : problem));
     await this.repository.saveProblems(exam, problems);
     return next;
@@ -374,6 +380,12 @@ export class ExamService {
     const prior = this.options.priorProfile;
     if (!prior) return stored ?? neutralProfile(this.now());
     return prior(stored, 'short_answer', await this.signals(classId, sessionId), this.now());
+  }
+
+  /** Whether the session is a student of the class (on its roster, or with a stored profile). */
+  async isStudent(classId: string, sessionId: string): Promise<boolean> {
+    if ((await this.options.roster.nickname(classId, sessionId)) !== null) return true;
+    return (await this.repository.profile(classId, sessionId)) !== null;
   }
 
   /** The instructor's learning goal for the student. */

@@ -30,3 +30,4 @@ export {
   type StudentExamState,
   type StudentExamView,
 } from './exam-service.js';
+export { lectureSignals } from './learner-signals.js';
