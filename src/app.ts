@@ -44,6 +44,12 @@ const unavailableFeedback: ExamFeedbackAgent = {
   },
 };
 
+/** The two agents the live exams call through their ports. */
+export interface ExamAgents {
+  grader: ExamItemGrader;
+  feedback: ExamFeedbackAgent;
+}
+
 export interface AppOverrides {
   store?: Store;
   model?: LanguageModel;
@@ -65,8 +71,11 @@ export interface AppOverrides {
   oidcPendingTtlMs?: number;
   /** The live exams' clock (tests move it past a deadline instead of waiting); Date.now otherwise. */
   examClock?: () => number;
-  /** The exam grader and feedback agent (tests script them); the offline/model agents of src/exams/ otherwise. */
-  examAgents?: { grader?: ExamItemGrader; feedback?: ExamFeedbackAgent };
+  /**
+   * Sees the exam grader and feedback agent the app made and returns the ones to use (tests wrap them to count
+   * calls, or replace them); the real ones otherwise.
+   */
+  examAgents?: (real: ExamAgents) => ExamAgents;
 }
 
 export interface App {
@@ -369,9 +378,8 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
    */
   function createExams(): ExamService {
     const repository = examRepository;
-    const agents = overrides.examAgents ?? {};
-    const grader = agents.grader ?? unavailableGrader;
-    const feedback = agents.feedback ?? unavailableFeedback;
+    const real: ExamAgents = { grader: unavailableGrader, feedback: unavailableFeedback };
+    const { grader, feedback } = overrides.examAgents ? overrides.examAgents(real) : real;
     return new ExamService({
       repository,
       store,

@@ -90,7 +90,7 @@ async function boot(context: TestContext, store: 'memory' | 'redis', env: Record
   const agents = new ScriptedAgents();
   const app = await startTestApp(
     { SIGNUP: 'open', EXAM_SWEEP_MS: '100', EXAM_GRADE_RETRY_MS: '20', ...(store === 'redis' ? { REDIS_URL: redis.url, TOKEN_SECRET: 'exams-live-secret' } : {}), ...env },
-    { examClock: clock.now, examAgents: { grader: agents.grader, feedback: agents.feedback }, ...overrides },
+    { examClock: clock.now, examAgents: () => ({ grader: agents.grader, feedback: agents.feedback }), ...overrides },
   );
   context.onTestFinished(() => app.stop());
   await storeReady(app);
@@ -503,7 +503,7 @@ describe('live exams across a node restart (redis)', () => {
     const agents = new ScriptedAgents();
     const second = await startTestApp(
       { SIGNUP: 'open', EXAM_SWEEP_MS: '100', REDIS_URL: redis.url, TOKEN_SECRET: 'exams-live-secret' },
-      { examClock: clock.now, examAgents: { grader: agents.grader, feedback: agents.feedback } },
+      { examClock: clock.now, examAgents: () => ({ grader: agents.grader, feedback: agents.feedback }) },
     );
     context.onTestFinished(() => second.stop());
     const view = await call(`${second.url}/api/class-exams/${exam.examId}`, 'GET', { headers: student.headers });
