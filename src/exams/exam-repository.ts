@@ -209,6 +209,11 @@ export class ExamRepository {
     return raw === null ? null : Number(raw);
   }
 
+  /** Whether the exam is still on the list of exams to close. */
+  async isOpen(examId: string): Promise<boolean> {
+    return (await this.store.zscore(keys.examsOpen(), examId)) !== null;
+  }
+
   async forgetOpen(examId: string): Promise<void> {
     await this.store.zrem(keys.examsOpen(), examId);
   }

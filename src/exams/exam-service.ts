@@ -412,13 +412,16 @@ export class ExamService {
   // ---- closing and the sweep -------------------------------------------------------------------------------------
 
   /**
-   * Closes the exam when its deadline has passed, once across nodes: every student's drafts as saved are submitted
-   * (items submitted earlier keep their first submission) and graded.
+   * Closes the exam when its deadline has passed: every student's drafts as saved are submitted (items submitted
+   * earlier keep their first submission) and graded, each student once across nodes (the grading's claim).
    */
   async closeIfDue(exam: ExamRecord, publication: ExamPublication): Promise<void> {
     const now = this.now();
     if (now < publication.deadline) return;
-    if (!(await this.repository.claimClose(exam.examId, now))) return;
+    // The flag records the close once; a closer that died half way left the exam on `exams:open`, and the work is
+    // idempotent (HSETNX submissions, a grading claimed once), so whoever sees it there finishes it.
+    const first = await this.repository.claimClose(exam.examId, now);
+    if (!first && !(await this.repository.isOpen(exam.examId))) return;
     for (const sessionId of await this.repository.students(exam.examId)) {
       const drafts = await this.repository.drafts(exam.examId, sessionId);
       await this.repository.submitItems(exam.examId, sessionId, new Map(exam.problems.map((problem) => [problem.id, drafts.get(problem.id)?.text ?? ''])), publication.deadline);

@@ -16,7 +16,7 @@ export {
   type GradingState,
   type NewExam,
 } from './exam-repository.js';
-export { examResultsCsv, itemSummaries, resultItems, scoreOf, studentResult, type ItemSummary, type ResultItem, type StudentResult } from './exam-results.js';
+export { examResultsCsv, itemSummaries, resultItems, scoreOf, studentResult, type ItemSummary, type ResultItem, type StudentData, type StudentResult } from './exam-results.js';
 export { ExamGrading, type ExamGradingOptions } from './exam-grading.js';
 export {
   ExamService,
