@@ -16,7 +16,7 @@ import { createServer, type LecternServer } from './server.js';
 import { DataLifecycle } from './data/index.js';
 import { JobRepository, JobRunner, type JobView } from './jobs/index.js';
 import { MathJudge, MathSetRepository, mathJobHandler } from './math-problems/index.js';
-import { ExamRepository, ExamService, lectureSignals, type ExamFeedbackAgent, type ExamItemGrader, type LearnerSignals } from './exams/index.js';
+import { ExamRepository, ExamService, examJobHandler, lectureSignals, type ExamFeedbackAgent, type ExamItemGrader, type LearnerSignals } from './exams/index.js';
 import { EvalAgent, QuizRepository, RoomRuntime, RoomService, type RoomClock } from './quiz/index.js';
 import { RetrievalService } from './retrieval/index.js';
 import { NodeHeartbeat, createStore, type Store } from './store/index.js';
@@ -291,17 +291,31 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   const jobRepository = new JobRepository(store, Date.now, logger.child({ part: 'jobs' }));
   // The runner exists before the server that shows its changes: they reach `/jobs` once the server is there.
   const watchers: { publish?: (view: JobView) => void } = {};
+  // Live exams (issue 15) before the job runner: the exam-generation job stores its exams through them.
+  const exams = createExams();
   const jobRunner = new JobRunner({
     repository: jobRepository,
     store,
     nodeId,
     logger: logger.child({ part: 'jobs' }),
     leaseMs: config.jobs.leaseMs,
-    handlers: [mathJobHandler({ model, judge: mathJudge, materials, retriever: retrieval, sets: mathSets, logger: logger.child({ part: 'math-problems' }) })],
+    handlers: [
+      mathJobHandler({ model, judge: mathJudge, materials, retriever: retrieval, sets: mathSets, logger: logger.child({ part: 'math-problems' }) }),
+      examJobHandler({
+        model,
+        materials,
+        retriever: retrieval,
+        saveExam: async (input) => {
+          const material = await materials.get(input.materialId);
+          const title = `${material?.title ?? '강의 자료'} 시험 (${input.problems.length}문항)`.slice(0, 200);
+          return exams.create({ ...input, title });
+        },
+        logger: logger.child({ part: 'exam-generation' }),
+      }),
+    ],
     onChange: (view) => watchers.publish?.(view),
   });
   const jobs = { repository: jobRepository, runner: jobRunner };
-  const exams = createExams();
   const oidc = config.oidc
     ? new OidcSignIn({
         config: config.oidc,

@@ -1,4 +1,5 @@
 import { criticOfflineTasks } from './critic/index.js';
+import { examOfflineTasks } from './exams/index.js';
 import { handOfflineTasks, lectureOfflineTasks } from './lecture/index.js';
 import type { OfflineTasks } from './llm/index.js';
 import { mathOfflineTasks } from './math-problems/index.js';
@@ -15,4 +16,5 @@ export const offlineTasks: OfflineTasks = {
   ...evalOfflineTasks,
   ...mathOfflineTasks,
   ...criticOfflineTasks,
+  ...examOfflineTasks,
 };

@@ -454,6 +454,35 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     expect((await call(`${booted.app.url}/api/class-exams/${exam.examId}`, 'GET', { headers: student.headers })).body.drafts).toEqual({ 1: '분산' });
   });
 
+  it('EL16 the owner starts the exam-generation job over HTTP; on the offline model it stores a draft exam of the request (job read over GET /api/jobs/:id), listed', async (context) => {
+    const booted = await boot(context, store);
+    const { app, teacher } = booted;
+    const started = await call(`${app.url}/api/materials/${booted.material.id}/exams`, 'POST', { headers: teacher.bearer, body: { count: 3, descriptive: 1 } });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    expect(started.body.jobId).toBe(started.body.job.jobId);
+    expect(started.body.job.kind).toBe('exam-generation');
+    expect(typeof started.body.jobToken).toBe('string');
+    const bad = await call(`${app.url}/api/materials/${booted.material.id}/exams`, 'POST', { headers: teacher.bearer, body: { count: 2, descriptive: 3 } });
+    expect([bad.status, bad.body.error.code]).toEqual([400, 'INVALID_PAYLOAD']);
+    const outside = await call(`${app.url}/api/materials/${booted.material.id}/exams`, 'POST', { headers: teacher.bearer, body: { count: 1, descriptive: 0, chapters: [999] } });
+    expect([outside.status, outside.body.error.code]).toEqual([400, 'INVALID_PAYLOAD']);
+    let job: { status: string; result: { examId: string; valid: boolean; rounds: number } | null } = { status: 'queued', result: null };
+    await expect
+      .poll(async () => {
+        job = (await call(`${app.url}/api/jobs/${started.body.jobId}`, 'GET', { headers: teacher.bearer })).body.job;
+        return job.status;
+      }, { timeout: 60_000, interval: 200 })
+      .toBe('succeeded');
+    const examId = job.result?.examId ?? '';
+    const detail = await call(`${app.url}/api/exams/${examId}`, 'GET', { headers: teacher.bearer });
+    expect(detail.status).toBe(200);
+    expect(detail.body).toMatchObject({ examId, materialId: booted.material.id, status: 'draft', request: { count: 3, descriptive: 1 }, valid: job.result?.valid, rounds: job.result?.rounds, publication: null });
+    expect(detail.body.problems).toHaveLength(3);
+    expect(detail.body.problems.filter((problem: { type: string }) => problem.type === 'Descriptive')).toHaveLength(1);
+    const listed = await call(`${app.url}/api/exams`, 'GET', { headers: teacher.bearer });
+    expect(listed.body.exams.map((entry: { examId: string }) => entry.examId)).toEqual([examId]);
+  });
+
   it('EL12 an exam is deleted with DELETE /api/exams/:id, with its class and with its material: no exam key is left', async (context) => {
     const booted = await boot(context, store);
     const examKeys = async () => (await scanStore(booted.app, store === 'redis' ? redis.url : undefined)).filter((key) => /^lectern:(exam:|exams:pending)|:exams(:|$)|:profile/.test(key));

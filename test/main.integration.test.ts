@@ -51,14 +51,15 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('the entry point', () => {
+// `npm start` compiles with tsx on a machine that may be busy with the rest of the suite: give it time to boot.
+describe('the entry point', { timeout: 90_000 }, () => {
   it('starts with no configuration (memory store, offline model), answers /healthz, and exits 0 on SIGTERM', async () => {
     const port = await freePort();
     const dataDir = mkdtempSync(path.join(tmpdir(), 'lectern-main-'));
     dirs.push(dataDir);
     const { child, output } = startMain({ PORT: String(port), DATA_DIR: dataDir });
     children.push(child);
-    const health = await waitForHealth(`http://127.0.0.1:${port}/healthz`, 15_000);
+    const health = await waitForHealth(`http://127.0.0.1:${port}/healthz`, 60_000);
     expect(health).toMatchObject({
       status: 'ok',
       store: 'memory',
@@ -76,7 +77,7 @@ describe('the entry point', () => {
     const port = await freePort();
     const { child } = startMain({ PORT: String(port), REDIS_URL: redis.url, PRELOAD_SAMPLE: 'false' });
     children.push(child);
-    const health = await waitForHealth(`http://127.0.0.1:${port}/healthz`, 15_000);
+    const health = await waitForHealth(`http://127.0.0.1:${port}/healthz`, 60_000);
     expect(health).toMatchObject({ store: 'redis', model: 'offline' });
     child.kill('SIGTERM');
     expect(((await once(child, 'exit')) as [number | null])[0]).toBe(0);
@@ -93,7 +94,7 @@ describe('the entry point', () => {
         PRELOAD_SAMPLE: 'false',
       });
       children.push(child);
-      const health = await waitForHealth(`http://127.0.0.1:${port}/healthz`, 15_000);
+      const health = await waitForHealth(`http://127.0.0.1:${port}/healthz`, 60_000);
       expect(health).toMatchObject({ store: 'memory', model: 'gemini' });
       child.kill('SIGTERM');
       expect(((await once(child, 'exit')) as [number | null])[0]).toBe(0);
@@ -115,7 +116,7 @@ describe('the entry point', () => {
         PRELOAD_SAMPLE: 'false',
       });
       children.push(child);
-      const health = await waitForHealth(`http://127.0.0.1:${port}/healthz`, 15_000);
+      const health = await waitForHealth(`http://127.0.0.1:${port}/healthz`, 60_000);
       expect(health).toMatchObject({
         status: 'ok',
         store: 'memory',

@@ -3,6 +3,33 @@
  * autosaved drafts, the grader with evidence, and the feedback agent.
  */
 export * from './exam-types.js';
+// Generation (issue 15 §2): the three agents, the server's checks, the loop, its offline versions and its job.
+export {
+  EXAM_PLAN_TEMPERATURE,
+  EXAM_TASKS,
+  EXAM_VALIDATE_TEMPERATURE,
+  EXAM_WRITE_TEMPERATURE,
+  ExamPlannerInput,
+  ExamValidatorInput,
+  ExamWriterInput,
+  enforcePlan,
+  mixInstruction,
+  planExam,
+  readVerdict,
+  renderPlannerPrompt,
+  renderValidatorPrompt,
+  renderWriterPrompt,
+  validateExam,
+  writeExam,
+  type ExamPassage,
+} from './exam-agents.js';
+export { checkProblemSet, containsKeyword, keywordForms, looseText } from './exam-checks.js';
+export { DIFFICULTY_OF_COMPLEXITY, loadExamSource, type ExamSource } from './exam-source.js';
+export { ExamGenerationState, examPassages, generateExam, type ExamRoundReport, type GenerateExamOptions } from './exam-generator.js';
+export { examOfflineTasks, findDefinitions, findTopics, parseDefinition, planOffline, validateOffline, writeItem, writeOffline, type Definition, type Topic } from './exam-offline.js';
+export { EXAM_JOB_KIND, ExamJobCheckpoint, ExamJobParams, examJobHandler, itemVerdicts, type ExamJobDeps, type SaveExamInput } from './exam-job.js';
+export type { ExamItemVerdict, ExamJobProgress, ExamJobResult } from '../protocol/jobs.js';
+// Live exams (issue 15 §3–4): the store, the service, the grading pipeline, results, learner signals.
 export {
   EXAM_ID,
   ExamOverride,

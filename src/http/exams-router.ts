@@ -1,7 +1,7 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { TokenSigner } from '../auth/index.js';
 import { AppError } from '../errors.js';
-import { ExamRequest, type ExamRecord, type ExamService } from '../exams/index.js';
+import { EXAM_JOB_KIND, ExamRequest, type ExamJobParams, type ExamRecord, type ExamService } from '../exams/index.js';
 import { viewOf, type JobRecord, type JobRepository, type JobRunner } from '../jobs/index.js';
 import { ExamGoalBody, ExamListQuery, ExamOverrideBody, ExamProblemPatch, ExamPublishBody } from '../protocol/exams.js';
 import type { ExamDetailReply, ExamOverrideReply, ExamProfileReply, ExamResultsReply } from '../protocol/exams.js';
@@ -32,9 +32,6 @@ export interface ExamsRouterDeps {
   jobs: JobRepository;
   runner: JobRunner;
 }
-
-/** The generation job's kind (src/exams/ registers its handler). */
-const EXAM_GENERATION_KIND = 'exam-generation';
 
 type Handler = (request: Request, response: Response) => Promise<void>;
 const route = (handler: Handler) => (request: Request, response: Response, next: NextFunction) => handler(request, response).catch(next);
@@ -81,7 +78,8 @@ export function createExamsRouter(deps: ExamsRouterDeps): Router {
       if (outside !== undefined) {
         throw new AppError(ErrorCode.INVALID_PAYLOAD, `장 목록의 장 번호는 0부터 ${material.chapters.length - 1} 사이여야 합니다.`, { status: 400 });
       }
-      const job = await deps.jobs.create(EXAM_GENERATION_KIND, grant.accountId, { materialId, request: body });
+      const params: ExamJobParams = { materialId, request: body };
+      const job = await deps.jobs.create(EXAM_JOB_KIND, grant.accountId, params);
       void deps.runner.tick();
       response.status(202).json({ jobId: job.jobId, job: viewOf(job), jobToken: jobToken(job) });
     }),

@@ -14,7 +14,7 @@ export {
 } from './quiz-agent.js';
 export { QUIZ_PASSAGE_COUNT, RELAX_ORDER, type QuizRetrieval } from './quiz-passages.js';
 export { SEED_TOPIC_MAP, resolveTopic, type QuizTopic, type TopicMap } from './quiz-topics.js';
-export { quizOfflineTasks } from './quiz-offline.js';
+export { quizOfflineTasks, sourceSentences } from './quiz-offline.js';
 export {
   EVAL_CONCURRENCY,
   EVAL_PASSAGE_COUNT,

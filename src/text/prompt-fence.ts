@@ -49,6 +49,11 @@ export const FENCE_TAGS = [
   '평가_입력',
   '평가_출력',
   '평가_예상_출력',
+  '출제_계획',
+  '학습자_프로필',
+  '검증_피드백',
+  '이전_문제',
+  '검증_대상',
 ] as const;
 export type FenceTag = (typeof FENCE_TAGS)[number];
 

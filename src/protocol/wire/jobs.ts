@@ -132,6 +132,38 @@ export interface MathSummary {
   rejectedBy: Record<MathCheck | 'judge', number>;
 }
 
+/** One item's verdict in an `exam-generation` job's progress: passed this round, or the complaint(s) open on it. */
+export interface ExamItemVerdict {
+  id: number;
+  ok: boolean;
+  /** The complaints on the item (deterministic checks or the validator), one per line; absent when ok. */
+  message?: string | undefined;
+}
+
+/**
+ * The `progress` of an `exam-generation` job (issue 15 §2): `plan` once the planner's plan is ready (`planned` items,
+ * no verdicts yet), `round` after each writer → checks → validator round, `done` when the set is stored.
+ */
+export interface ExamJobProgress {
+  stage: 'plan' | 'round' | 'done';
+  /** Rounds finished (0 at `plan`). */
+  round: number;
+  maxRounds: number;
+  /** Items planned (the request's count). */
+  planned: number;
+  /** The last round's verdict per item (empty at `plan`). */
+  items: ExamItemVerdict[];
+  /** Whether the validator was asked in that round (false: the server's deterministic checks refused the set first). */
+  validated?: boolean | undefined;
+}
+
+/** The `result` of an `exam-generation` job: the stored exam (a draft), valid or the seed's fallback. */
+export interface ExamJobResult {
+  examId: string;
+  valid: boolean;
+  rounds: number;
+}
+
 // ---- /jobs (server -> job owner)
 export interface JobsServerEvents {
   /** The job as it is now: on connect (a snapshot) and after every change (status, progress, result). */

@@ -1,0 +1,68 @@
+import type { ExamPlan, ExamProblem, ValidatorComplaint } from './exam-types.js';
+
+/**
+ * The deterministic checks of a written set (issue 15 §2), run by the server before the validator: they cost no
+ * model call and trust nothing the model says. Each failure is a complaint in the validator's own shape
+ * (`{id, message}`), fed back to the writer exactly like the validator's feedback:
+ * - the count: every planned id is written once, no id the plan does not have (so the count equals the request's);
+ * - each item's type is the planned one;
+ * - every item has key keywords;
+ * - no two questions are the same after normalisation (spacing, punctuation, letter case);
+ * - a `Short_Keyword` model answer contains one of its keywords (or an accepted synonym).
+ */
+
+/** A keyword's accepted forms: `과적합/Overfitting` is one keyword, either form accepted. */
+export function keywordForms(keyword: string): string[] {
+  return keyword
+    .split('/')
+    .map((form) => form.trim())
+    .filter((form) => form !== '');
+}
+
+/** Text compared loosely: NFKC, no spaces or punctuation, lower case. */
+export function looseText(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+/** Whether `text` contains one form of `keyword` (loosely). */
+export function containsKeyword(text: string, keyword: string): boolean {
+  const loose = looseText(text);
+  return keywordForms(keyword).some((form) => looseText(form) !== '' && loose.includes(looseText(form)));
+}
+
+const TYPE_NAMES = { Short_Keyword: '단답형(Short_Keyword)', Descriptive: '서술형(Descriptive)' } as const;
+
+export function checkProblemSet(problems: readonly ExamProblem[], plan: ExamPlan): ValidatorComplaint[] {
+  const complaints: ValidatorComplaint[] = [];
+  const planned = new Map(plan.planned_items.map((item) => [item.id, item]));
+  const seenIds = new Set<number>();
+  const seenQuestions = new Map<string, number>();
+  for (const problem of problems) {
+    const item = planned.get(problem.id);
+    if (item === undefined) {
+      complaints.push({ id: problem.id, message: `[개수] ${problem.id}번은 출제 계획에 없는 문항입니다. 계획의 id(1~${plan.planned_items.length})만 쓰세요.` });
+      continue;
+    }
+    if (seenIds.has(problem.id)) {
+      complaints.push({ id: problem.id, message: `[개수] ${problem.id}번 문항이 두 번 나왔습니다. 문항마다 한 번만 쓰세요.` });
+      continue;
+    }
+    seenIds.add(problem.id);
+    if (problem.type !== item.question_type) {
+      complaints.push({ id: problem.id, message: `[유형] ${problem.id}번은 계획상 ${TYPE_NAMES[item.question_type]} 문항인데 ${TYPE_NAMES[problem.type]}으로 쓰였습니다.` });
+    }
+    if (problem.key_keywords.length === 0) {
+      complaints.push({ id: problem.id, message: `[키워드] ${problem.id}번에 핵심 키워드(key_keywords)가 없습니다. 채점에 필수적인 키워드를 넣으세요.` });
+    } else if (problem.type === 'Short_Keyword' && !problem.key_keywords.some((keyword) => containsKeyword(problem.model_answer, keyword))) {
+      complaints.push({ id: problem.id, message: `[키워드] ${problem.id}번 단답형의 모범 답안에 핵심 키워드가 하나도 들어 있지 않습니다. 모범 답안은 정답 용어여야 합니다.` });
+    }
+    const key = looseText(problem.question_content);
+    const first = seenQuestions.get(key);
+    if (first !== undefined) complaints.push({ id: problem.id, message: `[중복] ${problem.id}번 질문이 ${first}번 질문과 같습니다. 다른 질문으로 바꾸세요.` });
+    else seenQuestions.set(key, problem.id);
+  }
+  for (const item of plan.planned_items) {
+    if (!seenIds.has(item.id)) complaints.push({ id: item.id, message: `[개수] 계획의 ${item.id}번 문항(${item.target_topic})이 빠졌습니다. 계획한 ${plan.planned_items.length}문항을 모두 쓰세요.` });
+  }
+  return complaints;
+}

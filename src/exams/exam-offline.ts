@@ -1,0 +1,448 @@
+import { isAnswerSentence } from '../lecture/index.js';
+import type { OfflineTasks } from '../llm/index.js';
+import { sourceSentences } from '../quiz/index.js';
+import { keyTerms, termsMatch, withParticle } from '../text/index.js';
+import { EXAM_TASKS, ExamPlannerInput, ExamValidatorInput, ExamWriterInput, type ExamPassage } from './exam-agents.js';
+import { containsKeyword, keywordForms, looseText } from './exam-checks.js';
+import type { ComplexityLevel, ExamPlan, ExamProblem, ExamValidation, IntentType, PlannedItem, QuestionType } from './exam-types.js';
+
+/**
+ * The offline Planner, Writer and Validator (issue 15 §2): deterministic, extractive, and never stating anything the
+ * material does not.
+ *
+ * Topics are the material's definition sentences, read from the retrieved passages after the quiz's cleaning
+ * (`sourceSentences`: running headers, page numbers and formula lines out, wrapped lines joined) and the lecture's
+ * model-answer filter (`isAnswerSentence`: no title page, table of contents, worked example or formula): `X(Y)은/는
+ * …이다`, `X란 …`, `…을(를) X라고 한다`, `X: …` and `…다(X).`. A term is a noun phrase of at most three words; a
+ * parenthesised alias right after it (`평균(산술평균)`) becomes an accepted synonym (`평균/산술평균`).
+ *
+ * - Planner: topics spread over the passages (the first of each passage, then the second, …), the profile's weak
+ *   topics first; Descriptive items take the topics with the most sentences, or a comparison of two related terms
+ *   (sharing a word part, like 모평균 and 표본평균) when the target depth is beyond recall; each item's hint quotes
+ *   the sentences it is written from (`[n] 「…」`).
+ * - Writer: Short_Keyword "다음 설명에 해당하는 용어는 무엇인가? 「description」" with the term as model answer;
+ *   Descriptive "X이(가) 무엇인지 설명하시오" or "A과(와) B의 차이를 설명하시오" with the quoted sentences as model
+ *   answer and 2–4 key keywords drawn from them. An item the validator complained about is written from the term's
+ *   next sentence; the others are kept as they were.
+ * - Validator: checks against the passages — the model answer's content is in the source, every keyword is in the
+ *   model answer, a Short_Keyword question does not contain its answer, a Descriptive item has at least two keywords,
+ *   the question asks something.
+ */
+
+export interface Definition {
+  term: string;
+  alias?: string | undefined;
+  /** The whole sentence, as in the source. */
+  sentence: string;
+  /** What the sentence says of the term, without the term (a Short_Keyword question shows this). */
+  description: string;
+  /** `definition`: it says what the term is (copula, naming, label); `property`: something of it. */
+  kind: 'definition' | 'property' | 'parenthetical';
+  /** The passage it was found in (1-based number). */
+  passage: number;
+}
+
+const TERM = String.raw`[가-힣A-Za-z][가-힣A-Za-z0-9]*(?: [가-힣A-Za-z0-9]+){0,2}?`;
+/** A variable symbol written after a term (`모평균 μ`, `표본평균 x̄`, `확률변수 X`). */
+const SYMBOL = String.raw`(?:\s+[A-Za-zμσλθπ][\u0300-\u036f\u2080-\u209c]*)?`;
+const COPULA = /(?:입니다|이다|이에요|예요|이었다|였다)[.!。]?$/u;
+/** The head of a topic sentence: its first words up to the topic particle (`평균(산술평균)은`, `확률변수 X는`). */
+const TOPIC_HEAD = new RegExp(String.raw`^(?<term>.+?)${SYMBOL}(?:\s*\((?<alias>[^()]{1,30})\))?(?:은|는|이란|란)$`, 'u');
+const NAMING = new RegExp(String.raw`^(?<desc>.+?)(?:을|를)\s+(?<term>${TERM})${SYMBOL}\s*(?:이)?라고\s*(?:합니다|한다|부릅니다|부른다|정의합니다|정의한다)[.!]?$`, 'u');
+const LABEL = new RegExp(String.raw`^(?<term>${TERM})\s*[:：]\s*(?<rest>.+)$`, 'u');
+const TRAILING_NAME = /^(?<rest>.+[다요])\s*\((?<term>[^()]{2,20})\)[.!]?$/u;
+/** Words that head a sentence or label without being a concept. */
+const NOT_TERMS = new Set(['요약', '정의', '정리', '핵심', '참고', '주의', '예', '예시', '보기', '결론', '목표', '문제', '답', '풀이', '이것', '이는', '다음', '결과', '사실', '대부분', '우리', '여러분', '모두', '관심', '하나', '가지', '경우', '정도', '아주', '항상', '서로', '각각', '자료', '내용', '부분', '이유', '방법', '의미', '전체']);
+const PREDICATE = /[다요]$|[다요][.!。]$/u;
+
+function validTerm(term: string): boolean {
+  const words = term.split(' ');
+  if (words.length > 3 || Array.from(term).length > 15 || Array.from(term.replace(/\s/gu, '')).length < 2) return false;
+  if (NOT_TERMS.has(term) || words.some((word) => NOT_TERMS.has(word))) return false;
+  // The last word names something: not a predicate form (`바꾸어도`, `얻은`).
+  const last = words.at(-1) ?? '';
+  if (Array.from(last).length < 2 && !/^[A-Za-z]/u.test(last)) return false;
+  if (!/^[가-힣A-Za-z][가-힣A-Za-z0-9 ]*$/u.test(term)) return false;
+  return !/[다고며면서록게던된한진낸른은는을할될까요죠어아해져여워든]$/u.test(last) || /^[A-Za-z]/u.test(last);
+}
+
+const clean = (text: string) => text.replace(/\s+/gu, ' ').trim();
+
+/** `X(Y)은/는 …`, `X란 …`: the shortest head of one to three words that ends in the topic particle. */
+function topicOf(text: string): { term: string; alias?: string | undefined; rest: string } | null {
+  const words = text.split(' ');
+  for (let count = 1; count <= Math.min(3, words.length - 1); count += 1) {
+    const head = TOPIC_HEAD.exec(words.slice(0, count).join(' '))?.groups;
+    if (head?.term === undefined || !validTerm(head.term)) continue;
+    const alias = head.alias !== undefined && validTerm(head.alias) ? head.alias : undefined;
+    return { term: head.term, ...(alias === undefined ? {} : { alias }), rest: words.slice(count).join(' ') };
+  }
+  return null;
+}
+
+/** The definition a sentence gives, if it gives one. */
+export function parseDefinition(sentence: string, passage: number): Definition | null {
+  const text = clean(sentence);
+  const naming = NAMING.exec(text)?.groups;
+  if (naming?.term !== undefined && naming.desc !== undefined && validTerm(naming.term)) {
+    return { term: naming.term, sentence: text, description: clean(naming.desc), kind: 'definition', passage };
+  }
+  const topic = topicOf(text);
+  if (topic !== null && PREDICATE.test(topic.rest)) {
+    const copula = COPULA.test(topic.rest);
+    return {
+      term: topic.term,
+      ...(topic.alias === undefined ? {} : { alias: topic.alias }),
+      sentence: text,
+      description: copula ? clean(topic.rest.replace(COPULA, '')) : clean(topic.rest),
+      kind: copula ? 'definition' : 'property',
+      passage,
+    };
+  }
+  const label = LABEL.exec(text)?.groups;
+  if (label?.term !== undefined && label.rest !== undefined && validTerm(label.term) && PREDICATE.test(label.rest)) {
+    return { term: label.term, sentence: text, description: clean(label.rest), kind: 'definition', passage };
+  }
+  const trailing = TRAILING_NAME.exec(text)?.groups;
+  if (trailing?.term !== undefined && trailing.rest !== undefined && validTerm(trailing.term)) {
+    return { term: trailing.term, sentence: text, description: `${clean(trailing.rest)}.`, kind: 'parenthetical', passage };
+  }
+  return null;
+}
+
+/** The sentences of a passage that may be part of an answer (no headers, contents, examples, formulas). */
+export function passageSentences(passage: ExamPassage): string[] {
+  return sourceSentences(passage.text)
+    .map((sentence) => sentence.text)
+    .filter((sentence) => isAnswerSentence(sentence));
+}
+
+/** Every definition in the passages, in passage order. */
+export function findDefinitions(passages: readonly ExamPassage[]): Definition[] {
+  return passages.flatMap((passage) => passageSentences(passage).flatMap((sentence) => parseDefinition(sentence, passage.number) ?? []));
+}
+
+export interface Topic {
+  term: string;
+  alias?: string | undefined;
+  definitions: Definition[];
+}
+
+/** Definitions grouped by term (a term and its alias are one topic), in order of first appearance. */
+export function findTopics(passages: readonly ExamPassage[]): Topic[] {
+  const topics: Topic[] = [];
+  for (const definition of findDefinitions(passages)) {
+    const found = topics.find((topic) => topic.term === definition.term || topic.alias === definition.term || (definition.alias !== undefined && topic.term === definition.alias));
+    if (found) {
+      found.definitions.push(definition);
+      found.alias ??= definition.alias;
+    } else topics.push({ term: definition.term, ...(definition.alias === undefined ? {} : { alias: definition.alias }), definitions: [definition] });
+  }
+  return topics;
+}
+
+/** Topics spread over the passages: each passage's first topic, then each one's second, …; weak topics first. */
+function spreadTopics(topics: readonly Topic[], weak: readonly string[]): Topic[] {
+  const byPassage = new Map<number, Topic[]>();
+  for (const topic of topics) {
+    const passage = topic.definitions[0]?.passage ?? 0;
+    byPassage.set(passage, [...(byPassage.get(passage) ?? []), topic]);
+  }
+  const spread: Topic[] = [];
+  const lists = [...byPassage.values()];
+  for (let rank = 0; spread.length < topics.length; rank += 1) for (const list of lists) if (list[rank]) spread.push(list[rank] as Topic);
+  const isWeak = (topic: Topic) => weak.some((name) => name.includes(topic.term) || termsMatch(name, topic.term) || (topic.alias !== undefined && name.includes(topic.alias)));
+  return [...spread.filter(isWeak), ...spread.filter((topic) => !isWeak(topic))];
+}
+
+/** Two terms are related when one contains a two-syllable part of the other (`모평균`, `표본평균`). */
+function related(left: string, right: string): boolean {
+  if (left === right) return false;
+  const parts = (text: string) => Array.from({ length: Math.max(0, Array.from(text).length - 1) }, (_, index) => Array.from(text).slice(index, index + 2).join(''));
+  return parts(left).some((part) => /^[가-힣]{2}$/u.test(part) && right.includes(part));
+}
+
+const quote = (definition: Definition) => `[${definition.passage}] 「${definition.sentence}」`;
+
+interface Unit {
+  topic: string;
+  type: QuestionType;
+  intent: IntentType;
+  definitions: Definition[];
+}
+
+/** The offline Agent_ShortAnswerPlanner. */
+export function planOffline(input: ExamPlannerInput): ExamPlan {
+  const { request, profile } = input;
+  const weak = profile?.user_status.weak_topics.map((topic) => topic.topic) ?? [];
+  const depth = profile?.learning_goal.target_depth;
+  const topics = spreadTopics(findTopics(input.passages), weak);
+  const usedTerms = new Set<string>();
+  const usedSentences = new Set<string>();
+  const units: Unit[] = [];
+  const free = (topic: Topic) => !usedTerms.has(topic.term);
+  const take = (topic: Topic, used: readonly Definition[]) => {
+    usedTerms.add(topic.term);
+    for (const definition of used) usedSentences.add(definition.sentence);
+  };
+  const shortFits = (topic: Topic) => topic.definitions.some((definition) => definition.kind !== 'property');
+  const descriptiveCount = request.descriptive;
+  const shortCount = request.count - descriptiveCount;
+
+  // Descriptive first: comparisons when the depth allows (at most half of them), then the richest topics.
+  let comparisons = depth === 'Basic Recall' ? 0 : Math.ceil(descriptiveCount / 2);
+  for (let slot = 0; slot < descriptiveCount; slot += 1) {
+    const pairs =
+      comparisons > 0
+        ? topics.flatMap((left, index) => topics.slice(index + 1).filter((right) => free(left) && free(right) && related(left.term, right.term)).map((right) => [left, right] as const))
+        : [];
+    // Siblings (모평균, 표본평균) before a term and its own kind (평균, 모평균).
+    const nested = ([left, right]: readonly [Topic, Topic]) => left.term.includes(right.term) || right.term.includes(left.term);
+    const pair = pairs.find((candidate) => !nested(candidate)) ?? pairs[0];
+    if (pair) {
+      const [left, right] = pair;
+      const definitions = [left.definitions[0] as Definition, right.definitions[0] as Definition];
+      take(left, definitions);
+      take(right, definitions);
+      comparisons -= 1;
+      units.push({ topic: `${withParticle(left.term, '과/와')} ${right.term}의 비교`, type: 'Descriptive', intent: 'Comparison', definitions });
+      continue;
+    }
+    // Keep the topics that suit a Short_Keyword item for those slots while there are enough others.
+    const open = topics.filter(free);
+    const spareShort = open.filter(shortFits).length > shortCount;
+    const topic = [...open].sort((left, right) => right.definitions.length - left.definitions.length).find((candidate) => spareShort || !shortFits(candidate)) ?? open[0];
+    if (!topic) break;
+    const definitions = topic.definitions.slice(0, 2);
+    take(topic, definitions);
+    units.push({ topic: topic.term, type: 'Descriptive', intent: 'Definition', definitions });
+  }
+  for (let slot = 0; slot < shortCount; slot += 1) {
+    const topic = topics.find((candidate) => free(candidate) && shortFits(candidate)) ?? topics.find(free);
+    if (!topic) break;
+    const definition = topic.definitions.find((entry) => entry.kind !== 'property') ?? (topic.definitions[0] as Definition);
+    take(topic, [definition]);
+    units.push({ topic: topic.term, type: 'Short_Keyword', intent: definition.kind === 'definition' ? 'Definition' : 'Recall', definitions: [definition] });
+  }
+  // A small material: a topic again, from a sentence not used yet; then key terms with the sentences that name them.
+  const allDefinitions = topics.flatMap((topic) => topic.definitions);
+  const mentions = keyTerms(input.passages.map((passage) => passage.text).join('\n'), 60)
+    .filter((term) => /^[가-힣]{2,}$/u.test(term) && !NOT_TERMS.has(term) && !topics.some((topic) => topic.term.includes(term) || term.includes(topic.term)))
+    .flatMap((term) => {
+      const sentences = input.passages.flatMap((passage) =>
+        passageSentences(passage)
+          .filter((sentence) => usedAsNoun(term, sentence) && !usedSentences.has(sentence))
+          .map((sentence) => ({ passage: passage.number, sentence })),
+      );
+      return sentences.length > 0 ? [{ term, sentences }] : [];
+    });
+  const missing = (type: QuestionType) => (type === 'Descriptive' ? descriptiveCount : shortCount) - units.filter((unit) => unit.type === type).length;
+  const usedFor = (type: QuestionType, definition: Definition) => units.some((unit) => unit.type === type && unit.definitions.some((entry) => entry.sentence === definition.sentence));
+  for (const type of ['Descriptive', 'Short_Keyword'] as const) {
+    const intent: IntentType = type === 'Descriptive' ? 'Definition' : 'Recall';
+    while (missing(type) > 0) {
+      // (a) a sentence of a topic not used yet; (b) a key term with the sentences that use it; (c) a sentence asked
+      // the other way already (a Short_Keyword item on what a Descriptive one explains); (d) the first one again (the
+      // checks then name the repeat, and the instructor sees it).
+      const again = allDefinitions.find((definition) => !usedSentences.has(definition.sentence));
+      if (again) {
+        usedSentences.add(again.sentence);
+        units.push({ topic: again.term, type, intent, definitions: [again] });
+        continue;
+      }
+      const mention = mentions.find((entry) => !usedTerms.has(entry.term) && entry.sentences.some((found) => !usedSentences.has(found.sentence)));
+      if (mention) {
+        usedTerms.add(mention.term);
+        const fresh = mention.sentences.filter((found) => !usedSentences.has(found.sentence)).slice(0, 2);
+        for (const found of fresh) usedSentences.add(found.sentence);
+        const definitions = fresh.map(({ passage, sentence }): Definition => ({ term: mention.term, sentence, description: sentence, kind: 'property', passage }));
+        units.push({ topic: mention.term, type, intent, definitions });
+        continue;
+      }
+      const other = allDefinitions.find((definition) => !usedFor(type, definition)) ?? allDefinitions[0];
+      const first = other ?? { term: '핵심 개념', sentence: clean(input.passages[0]?.text ?? '').slice(0, 200), description: '', kind: 'property' as const, passage: 1 };
+      units.push({ topic: first.term, type, intent, definitions: [first] });
+    }
+  }
+  // Short_Keyword items first, as the seed's examples; ids in that order.
+  const ordered = [...units.filter((unit) => unit.type === 'Short_Keyword'), ...units.filter((unit) => unit.type === 'Descriptive')];
+  const level = (unit: Unit): ComplexityLevel =>
+    request.difficulty ?? profile?.user_status.proficiency_level ?? (unit.intent === 'Comparison' ? 'Advanced' : unit.type === 'Descriptive' ? 'Intermediate' : 'Basic');
+  const planned: PlannedItem[] = ordered.map((unit, index) => ({
+    id: index + 1,
+    target_topic: unit.topic,
+    question_type: unit.type,
+    intent_type: unit.intent,
+    complexity_level: level(unit),
+    source_reference_hint: `${unit.definitions.map(quote).join(' ')} — ${hintFor(unit)}`,
+  }));
+  const weakNote = weak.length > 0 ? ` 학습자의 취약 주제(${weak.slice(0, 3).join(', ')})와 관련된 개념을 먼저 배치함.` : '';
+  return {
+    planning_strategy: `자료의 정의 문장에서 핵심 개념을 골라 용어 인출을 묻는 단답형 ${shortCount}문항과 정의·비교를 서술하는 서술형 ${descriptiveCount}문항으로 구성함.${weakNote}`,
+    planned_items: planned,
+  };
+}
+
+function hintFor(unit: Unit): string {
+  if (unit.intent === 'Comparison') return '두 용어의 정의를 대조해 차이를 서술하게 한다.';
+  if (unit.type === 'Descriptive') return `${withParticle(unit.topic, '이/가')} 무엇인지 정의 문장의 핵심 표현으로 설명하게 한다.`;
+  return `설명을 보여 주고 용어 '${unit.topic}'를 인출하게 한다.`;
+}
+
+/** The sentences an item's hint quotes, read back as definitions (the term from the plan when none parses). */
+function quotedDefinitions(item: PlannedItem): Definition[] {
+  return [...item.source_reference_hint.matchAll(/\[(\d+)\] 「([^」]+)」/gu)].map((match) => {
+    const passage = Number(match[1]);
+    const sentence = match[2] ?? '';
+    const parsed = parseDefinition(sentence, passage);
+    return parsed !== null && item.target_topic.includes(parsed.term) ? parsed : { term: item.target_topic, sentence, description: sentence, kind: 'property', passage };
+  });
+}
+
+const NOUNISH = /^[가-힣A-Za-z]{2,}$/u;
+/** Particles and the copula after a noun: a word is used as a noun when one follows it (`실험의`, `모집단에서`). */
+const NOUN_PARTICLES = new Set(['', '은', '는', '이', '가', '을', '를', '의', '에', '에서', '와', '과', '도', '만', '로', '으로', '마다', '까지', '보다', '이다', '입니다', '이며', '이고', '라고', '이라고', '란', '이란']);
+
+/**
+ * Whether `text` uses `term` as a noun: before a particle or the copula (`실험의`, `무게중심입니다`), or alone when
+ * `strict` is off. Never a verb stem (`대응시킵|니다`) or an adnominal form standing alone (`나눈 값`) in strict mode.
+ */
+function usedAsNoun(term: string, text: string, strict = false): boolean {
+  if (/[을를은는의에]$/u.test(term)) return false;
+  const words = text.normalize('NFC').match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.some((word) => word.startsWith(term) && NOUN_PARTICLES.has(word.slice(term.length)) && (!strict || word !== term));
+}
+
+/** 2–4 key keywords of a model answer: its key nouns, the terms the question names left out unless needed. */
+function descriptiveKeywords(answer: string, named: readonly string[], source: string): string[] {
+  const taken: string[] = [];
+  for (const term of keyTerms(answer, 12)) {
+    if (taken.length >= 3) break;
+    if (!NOUNISH.test(term) || NOT_TERMS.has(term) || [...named, ...taken].some((name) => name.includes(term) || term.includes(name))) continue;
+    // A noun in the answer, and one the material uses as a noun with a particle somewhere.
+    if (!usedAsNoun(term, answer) || !usedAsNoun(term, source, true)) continue;
+    taken.push(term);
+  }
+  for (const name of named) if (taken.length < 2 && containsKeyword(answer, name)) taken.push(name);
+  return taken.slice(0, 4);
+}
+
+/** A term with its alias as one keyword (`평균/산술평균`), and as a model answer (`평균 (산술평균)`). */
+const keywordOf = (definition: Definition) => (definition.alias === undefined ? definition.term : `${definition.term}/${definition.alias}`);
+const answerOf = (definition: Definition) => (definition.alias === undefined ? definition.term : `${definition.term} (${definition.alias})`);
+
+/** The description of a Short_Keyword question, with every form of the answer blanked. */
+function shownDescription(definition: Definition): string {
+  let shown = definition.description;
+  for (const form of [definition.term, ...(definition.alias === undefined ? [] : [definition.alias])]) shown = shown.split(form).join(BLANK);
+  // The particle after a blank in both forms, so it does not hint at the answer's last syllable.
+  return shown.replace(/____(?:\s*\([^()]*\))?(은|는|이|가|을|를|과|와)(?=\s|$)/gu, (_, particle: string) => `${BLANK}${NEUTRAL[particle] ?? particle}`);
+}
+const BLANK = '____';
+const NEUTRAL: Record<string, string> = { 은: '은(는)', 는: '은(는)', 이: '이(가)', 가: '이(가)', 을: '을(를)', 를: '을(를)', 과: '과(와)', 와: '과(와)' };
+
+/**
+ * One item written from its plan entry. `rewrite`: the earlier version the validator complained about — the item is
+ * then written from a sentence of the same term that version did not use, when the material has one.
+ */
+export function writeItem(item: PlannedItem, passages: readonly ExamPassage[], rewrite?: ExamProblem): ExamProblem {
+  let definitions = quotedDefinitions(item);
+  if (rewrite !== undefined) {
+    const term = definitions[0]?.term ?? item.target_topic;
+    const shown = looseText(`${rewrite.question_content} ${rewrite.model_answer}`);
+    const unused = findDefinitions(passages).filter((definition) => definition.term === term && !shown.includes(looseText(definition.description)));
+    const next = (item.question_type === 'Short_Keyword' ? unused.filter((definition) => definition.kind !== 'property') : []).concat(unused)[0];
+    if (next && item.question_type === 'Short_Keyword') definitions = [next];
+    else if (next) definitions = [...definitions.filter((definition) => definition.term !== term || shown.includes(looseText(definition.description))).slice(0, 1), next];
+  }
+  const first = definitions[0] ?? { term: item.target_topic, sentence: item.target_topic, description: item.target_topic, kind: 'property' as const, passage: 1 };
+  if (item.question_type === 'Short_Keyword') {
+    const question =
+      first.kind === 'property'
+        ? `다음 문장의 빈칸에 공통으로 들어갈 용어는 무엇인가? 「${shownDescription({ ...first, description: first.sentence })}」`
+        : first.kind === 'parenthetical'
+          ? `다음 내용을 가리키는 말로 자료에서 소개한 용어는 무엇인가? 「${shownDescription(first)}」`
+          : `다음 설명에 해당하는 용어는 무엇인가? 「${shownDescription(first)}」`;
+    return {
+      id: item.id,
+      type: 'Short_Keyword',
+      question_content: question,
+      model_answer: answerOf(first),
+      key_keywords: [keywordOf(first)],
+      intent_diagnosis: `'${first.term}'의 정의를 정확한 용어로 인출할 수 있는지 확인합니다.`,
+    };
+  }
+  const terms = [...new Set(definitions.map((definition) => definition.term))];
+  const sourceText = passages.map((passage) => passage.text).join('\n');
+  const answer = definitions.map((definition) => definition.sentence).join(' ');
+  if (item.intent_type === 'Comparison' && terms.length >= 2) {
+    const [left, right] = terms as [string, string];
+    const keywords = [...new Set([left, right, ...descriptiveKeywords(answer, [left, right], sourceText)])].slice(0, 4);
+    return {
+      id: item.id,
+      type: 'Descriptive',
+      question_content: `${withParticle(left, '과/와')} ${right}의 차이를 자료의 정의를 바탕으로 설명하시오.`,
+      model_answer: answer,
+      key_keywords: keywords,
+      intent_diagnosis: `${withParticle(left, '과/와')} ${right}의 개념적 차이를 각각의 정의에 근거해 구분할 수 있는지 평가합니다.`,
+    };
+  }
+  const term = terms[0] ?? item.target_topic;
+  const keywords = descriptiveKeywords(answer, [term], sourceText);
+  return {
+    id: item.id,
+    type: 'Descriptive',
+    question_content: `${withParticle(term, '이/가')} 무엇인지 자료의 내용을 바탕으로 설명하시오.`,
+    model_answer: answer,
+    key_keywords: keywords,
+    intent_diagnosis: `'${term}'의 정의를 핵심 표현(${keywords.join(', ')})을 사용해 설명할 수 있는지 평가합니다.`,
+  };
+}
+
+/** The offline Agent_ShortAnswerWriter: every planned item; from round 2, only the items complained about rewritten. */
+export function writeOffline(input: ExamWriterInput): { short_answer_problems: ExamProblem[] } {
+  const complained = new Set(input.feedback.map((entry) => entry.id));
+  return {
+    short_answer_problems: input.plan.planned_items.map((item) => {
+      const kept = input.prior?.find((problem) => problem.id === item.id && problem.type === item.question_type);
+      if (kept && !complained.has(item.id)) return kept;
+      return writeItem(item, input.passages, kept);
+    }),
+  };
+}
+
+const HANGUL_OR_LATIN = /[\p{L}]/gu;
+
+/** The offline Agent_ShortAnswerValidator: checks against the passages (see the module comment). */
+export function validateOffline(input: ExamValidatorInput): ExamValidation {
+  const source = looseText(input.passages.map((passage) => passage.text).join('\n'));
+  const feedback: ExamValidation['feedback_message'] = [];
+  for (const problem of input.problems) {
+    const issues: string[] = [];
+    if (problem.type === 'Short_Keyword') {
+      const absent = problem.key_keywords.filter((keyword) => !keywordForms(keyword).some((form) => source.includes(looseText(form))));
+      if (absent.length > 0) issues.push(`[사실 확인] 정답 키워드 ${absent.map((keyword) => `'${keyword}'`).join(', ')}가 강의 자료에 없습니다.`);
+      const leaked = problem.key_keywords.filter((keyword) => containsKeyword(problem.question_content, keyword));
+      if (leaked.length > 0) issues.push(`[질문 명확성] 질문에 정답 '${leaked.join(', ')}'이(가) 그대로 들어 있어 답을 알려 줍니다.`);
+    } else {
+      const sentences = problem.model_answer.split(/(?<=[.!?。])\s+/u).filter((sentence) => (sentence.match(HANGUL_OR_LATIN) ?? []).length >= 4);
+      const unsupported = sentences.filter((sentence) => !source.includes(looseText(sentence)));
+      if (sentences.length === 0 || unsupported.length > 0) issues.push(`[사실 확인] 모범 답안의 문장 ${unsupported.length}개가 강의 자료에서 확인되지 않습니다. 자료의 정의대로 고치세요.`);
+      if (problem.key_keywords.length < 2) issues.push('[키워드] 서술형인데 핵심 키워드가 2개 미만이라 채점 변별력이 떨어집니다. 평가 기준이 되는 키워드를 2개 이상 넣으세요.');
+      if (sentences.some((sentence) => looseText(problem.question_content).includes(looseText(sentence)))) issues.push('[질문 명확성] 질문에 모범 답안 문장이 그대로 들어 있습니다.');
+    }
+    const missing = problem.key_keywords.filter((keyword) => !containsKeyword(problem.model_answer, keyword));
+    if (missing.length > 0) issues.push(`[키워드] 키워드 ${missing.map((keyword) => `'${keyword}'`).join(', ')}가 모범 답안에 없습니다. 모범 답안에 있는 표현을 키워드로 쓰세요.`);
+    if ((problem.question_content.match(HANGUL_OR_LATIN) ?? []).length < 8 || !/(?:[?？]|시오[.]?|하라[.]?|」)$/u.test(problem.question_content.trim())) {
+      issues.push('[질문 명확성] 질문이 짧거나 무엇을 답해야 하는지 분명하지 않습니다.');
+    }
+    if (issues.length > 0) feedback.push({ id: problem.id, message: `[오프라인 검증] ${issues.join(' ')}` });
+  }
+  return { is_valid: feedback.length === 0, feedback_message: feedback };
+}
+
+export const examOfflineTasks: OfflineTasks = {
+  [EXAM_TASKS.plan]: { object: (input) => planOffline(ExamPlannerInput.parse(input)) },
+  [EXAM_TASKS.write]: { object: (input) => writeOffline(ExamWriterInput.parse(input)) },
+  [EXAM_TASKS.validate]: { object: (input) => validateOffline(ExamValidatorInput.parse(input)) },
+};
