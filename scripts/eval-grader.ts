@@ -1,4 +1,5 @@
 import { dataDirectory } from './eval-support.js';
+import { examPathResults, formatExamPath, formatProbes, probeResults } from './eval-exam-path.js';
 import { formatTable, runEvaluation } from './eval-runner.js';
 
 /**
@@ -6,11 +7,22 @@ import { formatTable, runEvaluation } from './eval-runner.js';
  * (two thresholds for 3-way) on each dev file and the Korean dev set: accuracy, macro-F1 and Cohen's κ, on the dev
  * data and under cross-validation grouped by question. SciEntsBank has label3 only for correct and contradictory
  * answers (its other answers are null and left out); shared/eval/README.md names SAF and Beetle for 3-way figures.
+ * Then the exam grader's offline path (the real ExamGrader on the offline model, eval-exam-path.ts) on the same
+ * answers, and the never-Correct probes (give-up, echo, pasted passage, bare keyword list).
  * Prints tables, then the whole result as one JSON object.
  * Usage: npm run eval:grader [-- <data dir, default ../shared/eval/asag>]
  */
-const result = runEvaluation(dataDirectory(), ['label3', 'label2']);
+const directory = dataDirectory();
+const result = runEvaluation(directory, ['label3', 'label2']);
 console.log(formatTable('Grader (label3 correct/partial/incorrect): accuracy, macro-F1, Cohen κ', result.label3));
 console.log('');
 console.log(formatTable('Grader (label2 good/bad): accuracy, macro-F1, Cohen κ', result.label2));
-console.log(JSON.stringify({ task: 'grader', dataDirectory: result.dataDirectory, folds: result.folds, model: result.model, label3: result.label3, label2: result.label2 }));
+console.log('');
+const examPath = await examPathResults(directory);
+console.log(formatExamPath(examPath));
+console.log('');
+const probes = await probeResults(directory);
+console.log(formatProbes(probes));
+console.log(
+  JSON.stringify({ task: 'grader', dataDirectory: result.dataDirectory, folds: result.folds, model: result.model, label3: result.label3, label2: result.label2, examPath, probes }),
+);

@@ -16,33 +16,12 @@ import { createServer, type LecternServer } from './server.js';
 import { DataLifecycle } from './data/index.js';
 import { JobRepository, JobRunner, type JobView } from './jobs/index.js';
 import { MathJudge, MathSetRepository, mathJobHandler } from './math-problems/index.js';
-import { ExamRepository, ExamService, examJobHandler, lectureSignals, type ExamFeedbackAgent, type ExamItemGrader, type LearnerSignals } from './exams/index.js';
+import { ExamFeedback, ExamGrader, ExamRepository, ExamService, buildPriorProfile, examJobHandler, lectureSignals, type ExamFeedbackAgent, type ExamItemGrader, type LearnerSignals } from './exams/index.js';
 import { EvalAgent, QuizRepository, RoomRuntime, RoomService, type RoomClock } from './quiz/index.js';
 import { RetrievalService } from './retrieval/index.js';
 import { NodeHeartbeat, createStore, type Store } from './store/index.js';
 import { Quotas } from './quota/index.js';
 import { QualityBudget, QualityGrader, QualityRepository, QualitySampler, sampleModel } from './quality/index.js';
-
-/**
- * Until the exam agents of src/exams/ are wired: a grader that grades nothing (Ungraded: never credit, retried in
- * the background) and a feedback agent that fails (the sweep retries it).
- */
-const unavailableGrader: ExamItemGrader = {
-  grade: async (problem, answer) => ({
-    question_id: problem.id,
-    result_status: 'Ungraded',
-    question_content: problem.question_content,
-    user_response: answer,
-    related_topic: '',
-    feedback_message: '',
-    evidence: null,
-  }),
-};
-const unavailableFeedback: ExamFeedbackAgent = {
-  feedback: async () => {
-    throw new Error('no exam feedback agent is configured');
-  },
-};
 
 /** The two agents the live exams call through their ports. */
 export interface ExamAgents {
@@ -392,7 +371,11 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
    */
   function createExams(): ExamService {
     const repository = examRepository;
-    const real: ExamAgents = { grader: unavailableGrader, feedback: unavailableFeedback };
+    // Agent_ShortAnswerGrader with its evidence and Generator_feedBack (offline versions on the offline model).
+    const real: ExamAgents = {
+      grader: new ExamGrader({ model, logger: logger.child({ part: 'exam-grader' }) }),
+      feedback: new ExamFeedback({ model, logger: logger.child({ part: 'exam-feedback' }) }),
+    };
     const { grader, feedback } = overrides.examAgents ? overrides.examAgents(real) : real;
     return new ExamService({
       repository,
@@ -401,6 +384,8 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
       grader,
       feedback,
       roster: { nickname: async (classId, sessionId) => (await classRepository.student(classId, sessionId))?.nickname ?? null },
+      priorProfile: buildPriorProfile,
+      source: async (materialId) => (await materials.pageTexts(materialId)).join('\n').slice(0, 200_000),
       chapters: async (materialId) => {
         const material = await materials.get(materialId);
         return (material?.chapters ?? []).map((chapter) => ({

@@ -1,5 +1,5 @@
 import { criticOfflineTasks } from './critic/index.js';
-import { examOfflineTasks } from './exams/index.js';
+import { examGradingOfflineTasks, examOfflineTasks } from './exams/index.js';
 import { handOfflineTasks, lectureOfflineTasks } from './lecture/index.js';
 import type { OfflineTasks } from './llm/index.js';
 import { mathOfflineTasks } from './math-problems/index.js';
@@ -17,4 +17,5 @@ export const offlineTasks: OfflineTasks = {
   ...mathOfflineTasks,
   ...criticOfflineTasks,
   ...examOfflineTasks,
+  ...examGradingOfflineTasks,
 };

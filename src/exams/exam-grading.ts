@@ -1,6 +1,6 @@
 import type { Logger } from '../logger.js';
 import type { ExamRecord, ExamRepository } from './exam-repository.js';
-import type { ChapterRef, EvaluationItem, ExamFeedbackAgent, ExamItemGrader, LearnerProfile } from './exam-types.js';
+import type { ChapterRef, EvaluationItem, ExamCallContext, ExamFeedbackAgent, ExamItemGrader, LearnerProfile } from './exam-types.js';
 
 /**
  * The grading pipeline of a live exam (issue 15 §4), per student: every item graded by the ExamItemGrader (which
@@ -20,7 +20,9 @@ export interface ExamGradingOptions {
   /** The material's chapters, so the report can point at what to review. */
   chapters(materialId: string): Promise<ChapterRef[]>;
   /** The student's profile before this exam: the stored one, or the prior built from what lectern knows. */
-  profileBefore(classId: string, sessionId: string): Promise<LearnerProfile>;
+  profileBefore(classId: string, sessionId: string, examId: string): Promise<LearnerProfile>;
+  /** The material's text (the grader's pasted-passage check); none when absent. */
+  source?(materialId: string): Promise<string>;
   now: () => number;
   retries: number;
   retryMs: number;
@@ -60,21 +62,32 @@ export class ExamGrading {
     const problem = exam.problems.find((candidate) => candidate.id === questionId);
     if (!problem) return null;
     const { items } = await this.options.repository.submissions(exam.examId, sessionId);
-    const graded = await this.options.grader.grade(problem, items.get(questionId)?.text ?? '', { materialId: exam.materialId, accountId: exam.accountId });
+    const graded = await this.options.grader.grade(problem, items.get(questionId)?.text ?? '', await this.context(exam));
     if (graded.result_status === 'Ungraded') return null;
     await this.options.repository.saveGrade(exam.examId, sessionId, graded);
     return graded;
   }
 
+  private async context(exam: ExamRecord): Promise<ExamCallContext> {
+    let source: string | undefined;
+    try {
+      source = await this.options.source?.(exam.materialId);
+    } catch (error) {
+      this.options.logger.warn({ err: error, materialId: exam.materialId }, 'exam grading without the material text');
+    }
+    return { materialId: exam.materialId, accountId: exam.accountId, ...(source ? { source } : {}) };
+  }
+
   private async gradeMissing(exam: ExamRecord, sessionId: string): Promise<void> {
     const { repository, grader, logger } = this.options;
     const [{ items }, grades] = await Promise.all([repository.submissions(exam.examId, sessionId), repository.grades(exam.examId, sessionId)]);
-    for (const problem of exam.problems) {
-      const existing = grades.get(problem.id);
-      if (existing && existing.result_status !== 'Ungraded') continue;
+    const open = exam.problems.filter((problem) => (grades.get(problem.id)?.result_status ?? 'Ungraded') === 'Ungraded');
+    if (open.length === 0) return;
+    const context = await this.context(exam);
+    for (const problem of open) {
       let graded: EvaluationItem;
       try {
-        graded = await grader.grade(problem, items.get(problem.id)?.text ?? '', { materialId: exam.materialId, accountId: exam.accountId });
+        graded = await grader.grade(problem, items.get(problem.id)?.text ?? '', context);
       } catch (error) {
         // The port promises Ungraded rather than a throw; a throw is treated the same way (never credit).
         logger.warn({ err: error, examId: exam.examId, questionId: problem.id }, 'exam grader threw; the item stays Ungraded');
@@ -113,7 +126,7 @@ export class ExamGrading {
     }
     try {
       const log = { evaluation_items: exam.problems.flatMap((problem) => grades.get(problem.id) ?? []) };
-      const [chapters, profile] = await Promise.all([this.options.chapters(exam.materialId), this.options.profileBefore(classId, sessionId)]);
+      const [chapters, profile] = await Promise.all([this.options.chapters(exam.materialId), this.options.profileBefore(classId, sessionId, exam.examId)]);
       const result = await this.options.feedback.feedback({
         log,
         examType: 'short_answer',

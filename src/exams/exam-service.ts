@@ -53,6 +53,8 @@ export interface ExamServiceOptions {
   feedback: ExamFeedbackAgent;
   roster: ExamRoster;
   chapters(materialId: string): Promise<ChapterRef[]>;
+  /** The material's text the items were drawn from (the grader's pasted-passage check). */
+  source?(materialId: string): Promise<string>;
   /** What lectern knows of a student besides exams (lecture verdicts, raised hands, quiz answers). */
   signals?(classId: string, sessionId: string): Promise<Omit<LearnerSignals, 'exams'>>;
   /** `Execute_Generator_PriorProfile`: the profile an exam starts from; the previous one (or a neutral one) without it. */
@@ -126,7 +128,8 @@ export class ExamService {
       grader: options.grader,
       feedback: options.feedback,
       chapters: options.chapters,
-      profileBefore: (classId, sessionId) => this.profile(classId, sessionId),
+      profileBefore: (classId, sessionId, examId) => this.profile(classId, sessionId, { excludeExam: examId }),
+      ...(options.source ? { source: options.source } : {}),
       now: this.now,
       retries: options.gradeRetries,
       retryMs: options.gradeRetryMs,
@@ -374,12 +377,18 @@ export class ExamService {
 
   // ---- learner profiles ------------------------------------------------------------------------------------------
 
-  /** The stored profile, or the prior one built from what lectern knows of the student (not stored until an exam or a goal). */
-  async profile(classId: string, sessionId: string): Promise<LearnerProfile> {
+  /**
+   * `Execute_Generator_PriorProfile`: the stored profile brought up to date with what lectern knows of the student
+   * (the prior one when nothing is stored; not stored until an exam or a goal). `excludeExam`: the exam being fed
+   * back, whose log the feedback agent adds itself.
+   */
+  async profile(classId: string, sessionId: string, options: { excludeExam?: string } = {}): Promise<LearnerProfile> {
     const stored = await this.repository.profile(classId, sessionId);
     const prior = this.options.priorProfile;
     if (!prior) return stored ?? neutralProfile(this.now());
-    return prior(stored, 'short_answer', await this.signals(classId, sessionId), this.now());
+    const signals = await this.signals(classId, sessionId);
+    const exams = signals.exams.filter((exam) => exam.examId !== options.excludeExam);
+    return prior(stored, 'short_answer', { ...signals, exams }, this.now());
   }
 
   /** Whether the session is a student of the class (on its roster, or with a stored profile). */

@@ -212,6 +212,8 @@ export interface ExamCallContext {
   materialId: string;
   accountId?: string | undefined;
   signal?: AbortSignal | undefined;
+  /** The material text the items were drawn from, when the caller has it: the grader's pasted-passage check. */
+  source?: string | undefined;
 }
 
 /** What lectern already knows of a student, read by `Execute_Generator_PriorProfile`. */

@@ -1,4 +1,4 @@
-import { isEcho, isGiveUp, isKeywordList, isPastedPassage } from './answer-flags.js';
+import { isEcho, isGiveUp, isKeywordList, isPastedPassage, isWrongChoice } from './answer-flags.js';
 import { ASSESSOR_MODEL, type AssessorModel, SHORT_ANSWER, featureVector, probability } from './assessor-model.js';
 import { type KeywordEvidence, matchKeywords } from './keyword-match.js';
 import { type ReferenceComparison, compareWithReference } from './reference-comparison.js';
@@ -41,6 +41,7 @@ export type AssessFlag =
   | 'antonym'
   | 'reversed'
   | 'swapped'
+  | 'wrong-choice'
   | 'missing-keywords';
 
 export interface Assessment {
@@ -65,6 +66,8 @@ export interface PreparedAssessment {
   giveUp: boolean;
   pasted: boolean;
   keywordList: boolean;
+  /** The answer opens with a verdict (yes/no, an option, a value) that none of the references opens with. */
+  wrongChoice: boolean;
   keywords: KeywordEvidence | undefined;
 }
 
@@ -76,6 +79,7 @@ const CAPS: Readonly<Record<AssessFlag, Label3>> = {
   antonym: 'incorrect',
   reversed: 'incorrect',
   swapped: 'incorrect',
+  'wrong-choice': 'incorrect',
   'pasted-passage': 'partial',
   'keyword-list': 'partial',
   'missing-keywords': 'partial',
@@ -149,6 +153,7 @@ export function prepareAssessment(input: AssessInput): PreparedAssessment {
     giveUp,
     pasted: !giveUp && input.source !== undefined && isPastedPassage(answerText, input.source, referenceTexts.join('\n'), hangul),
     keywordList: !giveUp && isKeywordList(answer, references[0] ?? question, question),
+    wrongChoice: !giveUp && isWrongChoice(answerText, referenceTexts),
     keywords: input.keywords === undefined || input.keywords.length === 0 ? undefined : matchKeywords(input.keywords, answer),
   };
 }
@@ -174,6 +179,8 @@ export function decideAssessment(prepared: PreparedAssessment, model: AssessorMo
     if (isEcho(prepared.answer, prepared.question, best.comparison)) flags.push('echo');
     if (prepared.pasted) flags.push('pasted-passage');
     if (prepared.keywordList) flags.push('keyword-list');
+    // Unlike the other contradictions, a different choice is read at any length: it is the answer's first word.
+    if (prepared.wrongChoice) flags.push('wrong-choice');
     flags.push(...contradictionFlags(best.comparison, prepared.answer));
   }
   const keywords = prepared.keywords;

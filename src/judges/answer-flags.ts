@@ -111,3 +111,34 @@ export function isKeywordList(answer: AnalysedText, reference: AnalysedText, que
   if (items.length >= 2) return items.every((item) => item.trim().split(/\s+/u).length <= 3);
   return content.length >= 3 && !answer.tokens.some((token) => token.predicate);
 }
+
+/**
+ * The verdict an answer or a reference opens with, when it opens with one: yes/no (예/아니요…), an option letter
+ * written as one (`A.`, `(B)`, `C)`), or a number that is a value, not a list number (`40 meters.`, `30,` — but
+ * not `1.` or `2)`). Null otherwise.
+ */
+export function leadingVerdict(text: string): string | null {
+  const trimmed = text.normalize('NFKC').trim();
+  const option = /^\(?([A-H])[.)](?:\s|$)/u.exec(trimmed);
+  if (option !== null) return `option:${option[1]}`;
+  const lower = trimmed.toLowerCase();
+  if (/^(?:yes|yeah|yep|true|correct)\b|^(?:예|네|맞다|맞아요|맞습니다)(?:[\s,.!]|$)/u.test(lower)) return 'yes';
+  if (/^(?:no|nope|false|incorrect)\b|^(?:아니요|아니오|아뇨|아니다|아닙니다|틀리다|틀려요|틀립니다)(?:[\s,.!]|$)/u.test(lower)) return 'no';
+  const number = /^(-?\d+(?:\.\d+)?)(?=[\s,;:]|$)/u.exec(lower);
+  if (number !== null) return `number:${Number(number[1])}`;
+  return null;
+}
+
+/**
+ * A wrong choice: every reference opens with a verdict (yes/no, an option, a value), the answer opens with one of
+ * the same kind, and it is none of theirs ("B. Because…" for "A. Dry soil…", "No, …" for "Yes. If both…", "30, I know"
+ * for "40 meters."). What follows cannot make it right: the answer chose otherwise.
+ */
+export function isWrongChoice(answerText: string, referenceTexts: readonly string[]): boolean {
+  const answer = leadingVerdict(answerText);
+  if (answer === null || referenceTexts.length === 0) return false;
+  const kind = (verdict: string) => (verdict === 'yes' || verdict === 'no' ? 'yes-no' : verdict.split(':')[0]);
+  const references = referenceTexts.map(leadingVerdict);
+  if (references.some((verdict) => verdict === null || kind(verdict) !== kind(answer))) return false;
+  return !references.includes(answer);
+}

@@ -13,8 +13,17 @@ export {
   prepareAssessment,
 } from './answer-assessor.js';
 export { ASSESSOR_MODEL, type AssessorModel, FEATURE_NAMES, type FeatureName, probability } from './assessor-model.js';
-export { type KeywordEvidence, keywordFound, matchKeywords } from './keyword-match.js';
+export {
+  type KeywordEvidence,
+  type KeywordLocation,
+  keywordFound,
+  keywordSynonyms,
+  locateKeywords,
+  matchKeywords,
+} from './keyword-match.js';
 /** The text units and checks underneath, for other offline judges (the quiz EvalAgent's grounding). */
 export { type AnalysedText, analyseText } from './text-units.js';
 export { unitFound } from './unit-match.js';
 export { type Contradiction, findContradiction } from './contradiction.js';
+export { isEcho, isGiveUp, isKeywordList, isPastedPassage } from './answer-flags.js';
+export { ENGLISH_PREDICATE_CUES } from './english-words.js';

@@ -54,6 +54,9 @@ export const FENCE_TAGS = [
   '검증_피드백',
   '이전_문제',
   '검증_대상',
+  '핵심_키워드',
+  '키워드_근거',
+  '시험_기록',
 ] as const;
 export type FenceTag = (typeof FENCE_TAGS)[number];
 

@@ -1,0 +1,106 @@
+import { type AnalysedText, ENGLISH_PREDICATE_CUES, analyseText } from '../judges/index.js';
+
+/**
+ * Exam-level shape checks the server adds to the judges' flags (answer-flags.ts), for the seed's items: a
+ * Descriptive item asks for an explanation, so some answers are never one whatever a model says.
+ * - `bare-list`: a Descriptive answer made of two or more separated items (comma, semicolon, line, 、 or ·) of at
+ *   most three words each, none of them a clause — an item of two or more words with a predicate (is, has, can,
+ *   decreases…), a Korean finite or connective ending, or a subject/topic particle before another word
+ *   (`평균은 중심, 분산은 퍼짐` is two short clauses, not a list; `온실가스, 증가하면, 지구에서` is a list). The judges' own list check is stricter about where it applies (sentence references, questions
+ *   that do not ask for a list, no numbers) because it also grades short-answer data; an exam's Descriptive item
+ *   never wants a bare list.
+ * - `question-echo`: the answer is (most of) the question: it repeats at least 80 % of the question's content words
+ *   and adds at most one of its own. The judges' echo check stays silent when the model answer has no words beyond
+ *   the question's; this one does not need the model answer.
+ * - `no-content`: a Descriptive answer without a single content word (`Why`, `네`, punctuation).
+ * - `copied-material`: a Descriptive answer of at least {@link MIN_COPIED_WORDS} words, half or more of them in runs
+ *   of four words found verbatim in the material and not in the model answer. The judges' pasted-passage check
+ *   wants longer answers and runs (it also reads short-answer data where quoting is common); an exam answer that
+ *   is mostly the material's other sentences is not the student's explanation.
+ */
+
+export const MIN_COPIED_WORDS = 8;
+const COPY_RUN = 4;
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const wordsOf = (text: string): string[] => text.normalize('NFKC').toLowerCase().match(WORD) ?? [];
+
+function runs(words: readonly string[]): Set<string> {
+  const result = new Set<string>();
+  for (let index = 0; index + COPY_RUN <= words.length; index += 1) result.add(words.slice(index, index + COPY_RUN).join(' '));
+  return result;
+}
+
+function isCopiedMaterial(answerText: string, source: string, modelAnswer: string): boolean {
+  const words = wordsOf(answerText);
+  if (words.length < MIN_COPIED_WORDS) return false;
+  const material = runs(wordsOf(source));
+  const reference = runs(wordsOf(modelAnswer));
+  const covered = new Array<boolean>(words.length).fill(false);
+  for (let index = 0; index + COPY_RUN <= words.length; index += 1) {
+    const run = words.slice(index, index + COPY_RUN).join(' ');
+    if (!material.has(run) || reference.has(run)) continue;
+    for (let offset = 0; offset < COPY_RUN; offset += 1) covered[index + offset] = true;
+  }
+  return covered.filter(Boolean).length / words.length >= 0.5;
+}
+
+export type ShapeFlag = 'bare-list' | 'question-echo' | 'no-content' | 'copied-material';
+
+const FINITE_ENDING = /(?:다|요|죠|니다|고|며|서|면|지만|는데|니까|므로|도록|게)$/u;
+const CLAUSE_PARTICLES: ReadonlySet<string> = new Set(['은', '는', '이', '가', '께서']);
+const SEPARATORS = /[,;、·\n]/u;
+
+/** Whether one list item is a clause: two or more words with a predicate, a negation or a subject/topic particle. */
+function isClause(item: AnalysedText): boolean {
+  if (item.tokens.length < 2) return false;
+  return item.tokens.some(
+    (token, index) =>
+      token.negation ||
+      (token.hangul
+        ? FINITE_ENDING.test(token.surface) || (CLAUSE_PARTICLES.has(token.ending) && index < item.tokens.length - 1)
+        : token.predicate || ENGLISH_PREDICATE_CUES.has(token.surface)),
+  );
+}
+
+function isBareList(answer: AnalysedText, text: string): boolean {
+  const items = text.split(SEPARATORS).filter((item) => /[\p{L}\p{N}]/u.test(item));
+  if (items.length < 2 || items.some((item) => item.trim().split(/\s+/u).length > 3)) return false;
+  if (answer.tokens.filter((token) => token.content).length < 2 || answer.tokens.some((token) => token.negation)) return false;
+  return !items.some((item) => isClause(analyseText(item)));
+}
+
+function isQuestionEcho(answer: AnalysedText, question: AnalysedText): boolean {
+  if (question.unitSet.size === 0 || answer.unitSet.size === 0) return false;
+  let repeated = 0;
+  for (const unit of question.unitSet) if (answer.unitSet.has(unit)) repeated += 1;
+  const added = [...answer.unitSet].filter((unit) => !question.unitSet.has(unit)).length;
+  return repeated / question.unitSet.size >= 0.8 && added <= 1;
+}
+
+export interface ShapeInput {
+  type: 'Short_Keyword' | 'Descriptive';
+  answer: string;
+  question: string;
+  modelAnswer: string;
+  source?: string | undefined;
+  /** The judges already read the answer as a keyword list (then it is not an echo either). */
+  listed: boolean;
+  /** The judges already read it as a pasted passage. */
+  pasted: boolean;
+}
+
+export function answerShapeFlags(input: ShapeInput): ShapeFlag[] {
+  const { type, answer: answerText, question: questionText, listed } = input;
+  const answer = analyseText(answerText);
+  const flags: ShapeFlag[] = [];
+  const list = type === 'Descriptive' && !listed && isBareList(answer, answerText);
+  if (list) flags.push('bare-list');
+  // A list of the question's own terms is a list (at most partial), not an echo.
+  else if (!listed && isQuestionEcho(answer, analyseText(questionText))) flags.push('question-echo');
+  if (type === 'Descriptive' && /[\p{L}\p{N}]/u.test(answerText) && answer.unitSet.size === 0) flags.push('no-content');
+  if (type === 'Descriptive' && !input.pasted && input.source !== undefined && isCopiedMaterial(answerText, input.source, input.modelAnswer)) {
+    flags.push('copied-material');
+  }
+  return flags;
+}

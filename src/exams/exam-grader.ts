@@ -1,0 +1,237 @@
+import { z } from 'zod';
+import { AppError } from '../errors.js';
+import { type AssessFlag, decideAssessment, keywordSynonyms, prepareAssessment } from '../judges/index.js';
+import { loadPrompt, type Attribution, type LanguageModel } from '../llm/index.js';
+import type { Logger } from '../logger.js';
+import { mathEquivalent } from '../math/index.js';
+import { fence } from '../text/index.js';
+import { exactKeywordAnswer, keywordEvidence } from './answer-evidence.js';
+import { type ShapeFlag, answerShapeFlags } from './answer-shape.js';
+import {
+  type EvaluationItem,
+  type ExamCallContext,
+  type ExamItemGrader,
+  type ExamProblem,
+  type GradeEvidence,
+  GraderOutput,
+  type KeywordEvidenceItem,
+  QuestionType,
+  type ResultStatus,
+} from './exam-types.js';
+
+/**
+ * `Agent_ShortAnswerGrader` with evidence (issue 15 §4). The server decides in this order:
+ * 1. an empty answer is `Incorrect`, with no model call;
+ * 2. a `Short_Keyword` answer that IS a key keyword or an accepted synonym (after Korean normalisation, see
+ *    answer-evidence.ts) is `Correct` by `keyword`, with no model call;
+ * 3. when the model answer is mathematics (`mathEquivalent` reads it as equal to itself), a student answer it can
+ *    compare is `Correct` (equal) or `Incorrect` (different) by `math`, with no model call;
+ * 4. otherwise the grader model proposes `ShortAnswer_Grader_Output` from the question, model answer, keywords,
+ *    intent, the matcher's evidence and the fenced student text; the reply is parsed with the seed's schema;
+ * 5. the server then caps the proposal: a give-up, an echo of the question, a different leading choice (yes/no, an
+ *    option, a value) or an answer that uses the model answer's words to say the opposite (the judges'
+ *    contradiction checks) is at most `Incorrect`; a pasted passage of the
+ *    material or a bare list of keywords at most `Partial_Correct`. Contradiction beats keyword presence.
+ * A model that gives no usable reply (an error, or a malformed reply after the adapter's repair turn) leaves the item
+ * `Ungraded`: no credit, no default status, and no exception — the caller retries it later. Only the caller's
+ * cancellation is thrown. Evidence is attached to every item.
+ */
+
+export const EXAM_GRADE_TASK = 'exam.grade';
+export const EXAM_GRADE_TEMPERATURE = 0;
+/** Answers are read up to this many characters (the draft limit of the exam routes). */
+export const MAX_EXAM_ANSWER_CHARACTERS = 4000;
+
+/** The structured input of a grading call: what the prompt is rendered from and the offline grader works from. */
+export const ExamGradeInput = z.object({
+  type: QuestionType,
+  question: z.string(),
+  model_answer: z.string(),
+  key_keywords: z.array(z.string()),
+  intent: z.string(),
+  answer: z.string(),
+  evidence: z.array(z.object({ keyword: z.string(), matchedAs: z.string().nullable(), at: z.object({ start: z.number(), end: z.number() }).nullable() })),
+  /** The material the item was drawn from, when the caller has it (the pasted-passage check). */
+  source: z.string().optional(),
+});
+export type ExamGradeInput = z.infer<typeof ExamGradeInput>;
+
+function describeEvidence(evidence: readonly KeywordEvidenceItem[], answer: string): string {
+  if (evidence.length === 0) return '(핵심 키워드 없음)';
+  return evidence
+    .map((item) => {
+      if (item.matchedAs === null) return `- ${item.keyword}: 답안에 없음`;
+      const where = item.at === null ? '' : ` (${item.at.start + 1}–${item.at.end}번째 글자: "${answer.slice(item.at.start, item.at.end)}")`;
+      return `- ${item.keyword}: 있음, "${item.matchedAs}"로${where}`;
+    })
+    .join('\n');
+}
+
+/** The grader's prompt (pure): every text from the item, the student and the matcher in its own fence. */
+export function renderExamGradePrompt(input: ExamGradeInput): string {
+  const keywords = [`핵심 키워드: ${input.key_keywords.join(', ') || '(없음)'}`, `출제 의도: ${input.intent}`].join('\n');
+  return loadPrompt('exam-grade').render({
+    type: input.type,
+    question: fence('질문', input.question),
+    modelAnswer: fence('모범_답안', input.model_answer),
+    keywords: fence('핵심_키워드', keywords),
+    evidence: fence('키워드_근거', describeEvidence(input.evidence, input.answer)),
+    answer: fence('학생_답변', input.answer),
+  });
+}
+
+/** A short topic for an item graded without a model: its first keyword (first synonym), else the start of its question. */
+export function relatedTopicOf(problem: Pick<ExamProblem, 'key_keywords' | 'question_content'>): string {
+  const keyword = problem.key_keywords.map((value) => keywordSynonyms(value)[0]).find((value) => value !== undefined);
+  const topic = keyword ?? problem.question_content.trim();
+  return topic.length > 60 ? `${topic.slice(0, 59)}…` : topic;
+}
+
+/** The best status each server flag allows, and what the student is told instead of a model's praise. */
+const CAPS: Partial<Record<AssessFlag | ShapeFlag, { cap: ResultStatus; message: string }>> = {
+  'give-up': { cap: 'Incorrect', message: '답을 적지 않았거나 모른다고 답했습니다. 모범 답안을 보고 이 개념을 다시 복습해 보세요.' },
+  echo: { cap: 'Incorrect', message: '질문의 표현을 되풀이했을 뿐, 묻는 내용에 대한 답이 없습니다.' },
+  negation: { cap: 'Incorrect', message: '핵심 용어는 썼지만 모범 답안과 반대되는 내용(부정)입니다.' },
+  antonym: { cap: 'Incorrect', message: '핵심 용어는 썼지만 모범 답안과 반대되는 말로 설명했습니다.' },
+  reversed: { cap: 'Incorrect', message: '핵심 용어는 썼지만 개념 사이의 관계(원인과 결과, 순서)가 뒤바뀌었습니다.' },
+  swapped: { cap: 'Incorrect', message: '핵심 용어는 썼지만 개념끼리의 짝이 서로 뒤바뀌었습니다.' },
+  'wrong-choice': { cap: 'Incorrect', message: '모범 답안과 다른 답(선택, 예/아니요, 값)을 골랐습니다.' },
+  'pasted-passage': { cap: 'Partial_Correct', message: '자료의 문장을 그대로 옮겨 적었습니다. 자신의 말로 설명해야 정답이 됩니다.' },
+  'keyword-list': { cap: 'Partial_Correct', message: '핵심 키워드를 나열만 했습니다. 키워드 사이의 관계를 문장으로 설명해야 정답이 됩니다.' },
+  'bare-list': { cap: 'Partial_Correct', message: '핵심 키워드를 나열만 했습니다. 키워드 사이의 관계를 문장으로 설명해야 정답이 됩니다.' },
+  'question-echo': { cap: 'Incorrect', message: '질문의 표현을 되풀이했을 뿐, 묻는 내용에 대한 답이 없습니다.' },
+  'no-content': { cap: 'Incorrect', message: '설명하는 내용이 없습니다. 묻는 개념을 문장으로 설명해 보세요.' },
+  'copied-material': { cap: 'Partial_Correct', message: '자료의 문장을 그대로 옮겨 적었습니다. 자신의 말로 설명해야 정답이 됩니다.' },
+};
+const CONTRADICTION_FLAGS: readonly (AssessFlag | ShapeFlag)[] = ['negation', 'antonym', 'reversed', 'swapped', 'wrong-choice'];
+const RANK: Readonly<Record<ResultStatus, number>> = { Incorrect: 0, Partial_Correct: 1, Correct: 2 };
+
+export interface ServerCheck {
+  /** The best status the answer may have; null when nothing caps it. */
+  cap: ResultStatus | null;
+  flags: (AssessFlag | ShapeFlag)[];
+  /** The contradiction found, in Korean, or null. */
+  contradiction: string | null;
+  /** What the student is told when the cap lowered a proposal. */
+  message: string | null;
+}
+
+/**
+ * The never-Correct checks on an answer (pure): the judges' give-up, echo, contradiction, pasted passage and keyword
+ * list, and the exam's shape checks (answer-shape.ts: a bare list, the question repeated, no content).
+ */
+export function serverCheck(problem: ExamProblem, answer: string, source?: string): ServerCheck {
+  const prepared = prepareAssessment({
+    question: problem.question_content,
+    reference: problem.model_answer,
+    keywords: problem.key_keywords,
+    answer,
+    ...(source === undefined ? {} : { source }),
+  });
+  const judged = decideAssessment(prepared).evidence.flags.filter((flag) => CAPS[flag] !== undefined);
+  const shapes = answerShapeFlags({
+    type: problem.type,
+    answer,
+    question: problem.question_content,
+    modelAnswer: problem.model_answer,
+    source,
+    listed: judged.includes('keyword-list'),
+    pasted: judged.includes('pasted-passage'),
+  });
+  const flags: (AssessFlag | ShapeFlag)[] = [...judged, ...shapes];
+  let cap: ResultStatus | null = null;
+  let message: string | null = null;
+  // A contradiction is what the student is told first: it is the reason the right words did not earn credit.
+  const ordered = [...flags.filter((flag) => CONTRADICTION_FLAGS.includes(flag)), ...flags.filter((flag) => !CONTRADICTION_FLAGS.includes(flag))];
+  for (const flag of ordered) {
+    const rule = CAPS[flag];
+    if (rule === undefined) continue;
+    if (cap === null || RANK[rule.cap] < RANK[cap]) {
+      cap = rule.cap;
+      message = rule.message;
+    }
+  }
+  const contradictionFlag = flags.find((flag) => CONTRADICTION_FLAGS.includes(flag));
+  return { cap, flags, contradiction: contradictionFlag === undefined ? null : (CAPS[contradictionFlag]?.message ?? null), message };
+}
+
+/** A proposal under the server's cap: the lower of the two, with the server's reason when it lowered it. */
+export function applyCap(proposal: GraderOutput, check: ServerCheck): GraderOutput {
+  if (check.cap === null || RANK[proposal.result_status] <= RANK[check.cap]) return proposal;
+  return { ...proposal, result_status: check.cap, feedback_message: check.message ?? proposal.feedback_message };
+}
+
+export interface ExamGraderOptions {
+  model: LanguageModel;
+  logger?: Logger | undefined;
+}
+
+export class ExamGrader implements ExamItemGrader {
+  constructor(private readonly options: ExamGraderOptions) {}
+
+  async grade(problem: ExamProblem, rawAnswer: string, context: ExamCallContext): Promise<EvaluationItem> {
+    const answer = rawAnswer.slice(0, MAX_EXAM_ANSWER_CHARACTERS);
+    const keywords = keywordEvidence(problem.key_keywords, answer);
+    const item = (status: EvaluationItem['result_status'], topic: string, feedback: string, evidence: GradeEvidence): EvaluationItem => ({
+      question_id: problem.id,
+      result_status: status,
+      question_content: problem.question_content,
+      user_response: rawAnswer,
+      related_topic: topic,
+      feedback_message: feedback,
+      evidence,
+    });
+    const topic = relatedTopicOf(problem);
+    if (answer.trim() === '') {
+      return item('Incorrect', topic, '답을 적지 않았습니다.', { keywords, method: 'keyword', contradiction: null });
+    }
+    if (problem.type === 'Short_Keyword') {
+      const matched = exactKeywordAnswer(problem.key_keywords, answer, problem.question_content);
+      if (matched !== null) {
+        return item('Correct', topic, `정확합니다. 핵심 용어 '${matched}'를 바르게 답했습니다.`, { keywords, method: 'keyword', contradiction: null });
+      }
+    }
+    if (mathEquivalent(problem.model_answer, problem.model_answer) === 'equal') {
+      const verdict = mathEquivalent(answer, problem.model_answer);
+      if (verdict === 'equal') return item('Correct', topic, '정답입니다. 모범 답안과 같은 값(식)입니다.', { keywords, method: 'math', contradiction: null });
+      if (verdict === 'different') {
+        return item('Incorrect', topic, '모범 답안과 값(식)이 다릅니다. 풀이를 다시 확인해 보세요.', { keywords, method: 'math', contradiction: null });
+      }
+    }
+    const check = serverCheck(problem, answer, context.source);
+    const evidence: GradeEvidence = { keywords, method: 'model', contradiction: check.contradiction };
+    const input: ExamGradeInput = {
+      type: problem.type,
+      question: problem.question_content,
+      model_answer: problem.model_answer,
+      key_keywords: problem.key_keywords,
+      intent: problem.intent_diagnosis,
+      answer,
+      evidence: keywords,
+      ...(context.source === undefined ? {} : { source: context.source }),
+    };
+    const attribution: Attribution = {
+      materialId: context.materialId,
+      ...(context.accountId === undefined ? {} : { accountId: context.accountId }),
+    };
+    try {
+      const { object } = await this.options.model.generateObject({
+        task: EXAM_GRADE_TASK,
+        role: 'judge',
+        temperature: EXAM_GRADE_TEMPERATURE,
+        input,
+        prompt: renderExamGradePrompt(input),
+        schema: GraderOutput,
+        attribution,
+        ...(context.signal === undefined ? {} : { signal: context.signal }),
+      });
+      const decided = applyCap(object, check);
+      return item(decided.result_status, decided.related_topic, decided.feedback_message, evidence);
+    } catch (error) {
+      if (context.signal?.aborted === true) throw error;
+      const code = error instanceof AppError ? error.code : 'UNEXPECTED';
+      this.options.logger?.warn({ code, questionId: problem.id }, 'exam grading failed; the item stays ungraded');
+      return item('Ungraded', topic, '채점하지 못했습니다. 잠시 후 다시 채점합니다.', evidence);
+    }
+  }
+}
