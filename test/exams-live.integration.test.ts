@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import type { AppOverrides } from '../src/app.js';
-import type { EvaluationItem, ExamFeedbackAgent, ExamItemGrader, ExamProblem, ExamRecord } from '../src/exams/index.js';
+import type { AppOverrides, ExamAgents } from '../src/app.js';
+import type { ExamProblem, ExamRecord } from '../src/exams/index.js';
 import type { Material } from '../src/materials/index.js';
 import { keys } from '../src/store/index.js';
+import { embedEntries, fakeEmbedding, FakeGemini } from './support/fake-gemini.js';
 import { ownMaterial, signUp, type SignedUpAccount } from './support/accounts.js';
 import { connectInstructor, storeReady } from './support/classroom-client.js';
 import { madePdf, scanStore, uploadPdf } from './support/data-flow.js';
@@ -16,7 +17,8 @@ import { startTestApp, type TestApp } from './support/test-app.js';
  * store and a throwaway Redis: the server's clock (after the deadline nothing is accepted; the drafts at the deadline
  * are graded once), autosaved drafts, write-once submission, the grading pipeline with background retries,
  * overrides and regrades with their trail, learner profiles, results and CSV, the monitor's progress events,
- * authorisation, and deletion with the exam, its class and its material.
+ * authorisation, deletion with the exam, its class and its material, and generation over HTTP. The app's own exam
+ * agents grade and feed back (offline, or the grader model through the fake Gemini in EL5).
  */
 
 const redis = suiteRedis();
@@ -32,52 +34,35 @@ class TestClock {
 }
 
 /**
- * Scripted agents behind the ports: an answer naming the first keyword is Correct, a blank one Incorrect, anything
- * else Partial_Correct; `failFirst` makes the first grading of each item fail (Ungraded), as a model failure would.
+ * The app's own exam agents (the offline ones on the offline model, the model's through the fake Gemini), watched:
+ * every grading and feedback call is recorded on its way through, nothing is changed.
  */
-class ScriptedAgents {
-  readonly gradings: { questionId: number; answer: string }[] = [];
+class AgentSpy {
+  readonly gradings: { questionId: number; answer: string; status: string }[] = [];
   readonly feedbacks: string[] = [];
-  failFirst = false;
-  private readonly failed = new Set<string>();
 
-  grader: ExamItemGrader = {
-    grade: async (problem, answer) => {
-      this.gradings.push({ questionId: problem.id, answer });
-      const base = { question_id: problem.id, question_content: problem.question_content, user_response: answer, related_topic: problem.key_keywords[0] ?? '', evidence: null };
-      const key = `${problem.id}:${answer}`;
-      if (this.failFirst && !this.failed.has(key)) {
-        this.failed.add(key);
-        return { ...base, result_status: 'Ungraded', feedback_message: '' } satisfies EvaluationItem;
-      }
-      const keyword = problem.key_keywords[0] ?? '';
-      if (answer.trim() === '') return { ...base, result_status: 'Incorrect', feedback_message: '답을 쓰지 않았습니다.' };
-      if (answer.includes(keyword)) return { ...base, result_status: 'Correct', feedback_message: '핵심 개념을 정확히 썼습니다.' };
-      return { ...base, result_status: 'Partial_Correct', feedback_message: '핵심 용어가 빠졌습니다.' };
+  wrap = (real: ExamAgents): ExamAgents => ({
+    grader: {
+      grade: async (problem, answer, context) => {
+        const item = await real.grader.grade(problem, answer, context);
+        this.gradings.push({ questionId: problem.id, answer, status: item.result_status });
+        return item;
+      },
     },
-  };
-
-  feedback: ExamFeedbackAgent = {
-    feedback: async ({ log, examId, profile, timestamp }) => {
-      this.feedbacks.push(examId);
-      const weak = log.evaluation_items.filter((item) => item.result_status !== 'Correct').map((item) => item.related_topic || '기타');
-      return {
-        report: { summary: `${log.evaluation_items.length}문항을 채점했습니다.`, strengths: [], weak_topics: weak.map((topic) => ({ topic, advice: '다시 보세요.', review: [] })), next_steps: ['복습'] },
-        profile: {
-          ...profile,
-          user_status: { ...profile.user_status, weak_topics: weak.map((topic) => ({ topic, evidence: [`시험 ${examId}`] })) },
-          exams_taken: [...profile.exams_taken, examId],
-          updated_at: timestamp,
-        },
-      };
+    feedback: {
+      feedback: async (input) => {
+        const result = await real.feedback.feedback(input);
+        this.feedbacks.push(input.examId);
+        return result;
+      },
     },
-  };
+  });
 }
 
 interface Booted {
   app: TestApp;
   clock: TestClock;
-  agents: ScriptedAgents;
+  agents: AgentSpy;
   material: Material;
   teacher: SignedUpAccount;
   classId: string;
@@ -87,10 +72,10 @@ interface Booted {
 
 async function boot(context: TestContext, store: 'memory' | 'redis', env: Record<string, string> = {}, overrides: AppOverrides = {}): Promise<Booted> {
   const clock = new TestClock();
-  const agents = new ScriptedAgents();
+  const agents = new AgentSpy();
   const app = await startTestApp(
     { SIGNUP: 'open', EXAM_SWEEP_MS: '100', EXAM_GRADE_RETRY_MS: '20', ...(store === 'redis' ? { REDIS_URL: redis.url, TOKEN_SECRET: 'exams-live-secret' } : {}), ...env },
-    { examClock: clock.now, examAgents: () => ({ grader: agents.grader, feedback: agents.feedback }), ...overrides },
+    { examClock: clock.now, examAgents: agents.wrap, ...overrides },
   );
   context.onTestFinished(() => app.stop());
   await storeReady(app);
@@ -230,7 +215,7 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     await publish(booted, exam.examId, 10);
     const minji = await join(booted, '민지');
     const jiho = await join(booted, '지호');
-    await draft(booted, exam.examId, minji.headers, { 1: '분산', 3: '평균과 표준편차' });
+    await draft(booted, exam.examId, minji.headers, { 1: '분산', 3: '표준편차' });
     await submit(booted, exam.examId, minji.headers, [1]);
     await draft(booted, exam.examId, jiho.headers, { 1: '평균' });
 
@@ -243,13 +228,13 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     await Promise.all([results(booted, exam.examId), results(booted, exam.examId), booted.app.exams.sweep(), call(`${booted.app.url}/api/class-exams`, 'GET', { headers: jiho.headers })]);
     const graded = await gradedResults(booted, exam.examId, 2);
     await booted.app.exams.settled();
-    // Every item of each student graded exactly once, with the text saved at the deadline ('' for an untouched item).
-    expect(booted.agents.gradings.length).toBe(6);
+    // Every item of each student graded exactly once, with the text saved at the deadline ('' for an untouched item):
+    // an exact keyword is Correct without a model, an empty answer Incorrect.
+    expect(booted.agents.gradings.map((grading) => grading.answer).sort()).toEqual(['', '', '', '분산', '평균', '표준편차']);
     const byStudent = Object.fromEntries(graded.students.map((student) => [student.nickname, student.items.map((item) => [item.question_id, item.result_status, item.user_response])]));
-    expect(byStudent).toEqual({
-      민지: [[1, 'Correct', '분산'], [2, 'Incorrect', ''], [3, 'Correct', '평균과 표준편차']],
-      지호: [[1, 'Partial_Correct', '평균'], [2, 'Incorrect', ''], [3, 'Incorrect', '']],
-    });
+    expect(byStudent['민지']).toEqual([[1, 'Correct', '분산'], [2, 'Incorrect', ''], [3, 'Correct', '표준편차']]);
+    expect(byStudent['지호']?.slice(1)).toEqual([[2, 'Incorrect', ''], [3, 'Incorrect', '']]);
+    expect(['Correct', 'Ungraded']).not.toContain(byStudent['지호']?.[0]?.[1]);
     expect(graded.students.every((student) => student.submittedAt === graded.deadline)).toBe(true);
     expect(booted.agents.feedbacks).toEqual([exam.examId, exam.examId]);
     expect(graded.closed).toBe(true);
@@ -262,7 +247,7 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     const exam = await makeExam(booted);
     await publish(booted, exam.examId);
     const student = await join(booted, '민지');
-    await draft(booted, exam.examId, student.headers, { 1: '분산', 2: '기댓값', 3: '표준편차' });
+    await draft(booted, exam.examId, student.headers, { 1: '분산', 2: '기댓값이 모평균과 같기 때문이다', 3: '표준편차' });
     const first = await submit(booted, exam.examId, student.headers, [1]);
     expect(first.body).toEqual({ submitted: { 1: true }, submittedAll: false });
     const locked = await draft(booted, exam.examId, student.headers, { 1: '바꾼 답' });
@@ -273,26 +258,49 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     await booted.app.exams.settled();
     expect(booted.agents.gradings.map((grading) => grading.questionId).sort()).toEqual([1, 2, 3]);
     expect(booted.agents.feedbacks).toEqual([exam.examId]);
-    expect(graded.students[0]?.items.map((item) => item.user_response)).toEqual(['분산', '기댓값', '표준편차']);
+    expect(graded.students[0]?.items.map((item) => item.user_response)).toEqual(['분산', '기댓값이 모평균과 같기 때문이다', '표준편차']);
     const fields = await booted.app.store.hgetall(keys.examSubmitted(exam.examId, student.sessionId));
     expect(Object.keys(fields).sort()).toEqual(['1', '2', '3', 'all']);
     const result = await call(`${booted.app.url}/api/class-exams/${exam.examId}/result`, 'GET', { headers: student.headers });
-    expect(result.body).toMatchObject({ status: 'graded', score: 3, maxScore: 3, report: { summary: '3문항을 채점했습니다.' } });
+    expect(result.body).toMatchObject({ status: 'graded', score: graded.students[0]?.score, maxScore: 3 });
+    expect(result.body.log.evaluation_items.map((item: { result_status: string }) => item.result_status)).toEqual(graded.students[0]?.items.map((item) => item.result_status));
+    expect(result.body.report.summary.length).toBeGreaterThan(0);
   });
 
-  it('EL5 an item the grader could not grade is Ungraded (pending, no credit) and is graded by the background retry', async (context) => {
-    const booted = await boot(context, store);
-    booted.agents.failFirst = true;
+  it('EL5 a grading the model failed is Ungraded (pending, no credit), and the background retry grades it through the model (fake Gemini failing, then answering)', async (context) => {
+    let released!: () => void;
+    const gate = new Promise<void>((resolve) => (released = resolve));
+    let gradings = 0;
+    const fake = await FakeGemini.start({
+      respond: (request) => {
+        if (request.action === 'batchEmbedContents') return { embeddings: embedEntries(request.body).map((entry) => fakeEmbedding(entry.text, entry.outputDimensionality)) };
+        if (!JSON.stringify(request.body).includes('학생_답변')) return { status: 400, message: 'exams fake: not a grading request' };
+        gradings += 1;
+        if (gradings === 1) return { status: 503, message: 'overloaded' };
+        return { gate, reply: { json: { result_status: 'Partial_Correct', related_topic: '불편추정량', feedback_message: '기댓값이 같다는 근거를 한 줄 더 쓰세요.' } } };
+      },
+    });
+    context.onTestFinished(() => fake.close());
+    const booted = await boot(context, store, { GEMINI_API_KEY: 'test', GEMINI_BASE_URL: fake.baseUrl, GEMINI_MAX_ATTEMPTS: '1' });
     const exam = await makeExam(booted);
     await publish(booted, exam.examId);
     const student = await join(booted, '민지');
-    await draft(booted, exam.examId, student.headers, { 1: '분산', 2: '기댓값', 3: '표준편차' });
+    await draft(booted, exam.examId, student.headers, { 1: '분산', 2: '표본 평균의 기댓값이 모평균과 같기 때문이다.', 3: '표준편차' });
     await submit(booted, exam.examId, student.headers);
-    // The first pass stores Ungraded for every item: pending, scored 0, never a default status.
-    await expect.poll(async () => (await booted.app.exams.repository.grades(exam.examId, student.sessionId)).size, { timeout: 10_000 }).toBe(3);
+    // The model failed on the descriptive item: Ungraded, pending, no credit, while the exact keywords are Correct.
+    const resultUrl = `${booted.app.url}/api/class-exams/${exam.examId}/result`;
+    const statuses = async () => ((await call(resultUrl, 'GET', { headers: student.headers })).body.log?.evaluation_items ?? []).map((item: { result_status: string }) => item.result_status);
+    await expect.poll(statuses, { timeout: 15_000 }).toEqual(['Correct', 'Ungraded', 'Correct']);
+    expect((await booted.app.exams.repository.grades(exam.examId, student.sessionId)).get(2)?.result_status).toBe('Ungraded');
+    const pending = await call(resultUrl, 'GET', { headers: student.headers });
+    expect(pending.body).toMatchObject({ status: 'pending', score: 2, maxScore: 3, report: null });
+    await expect.poll(() => gradings, { timeout: 15_000 }).toBe(2);
+    released();
     const graded = await gradedResults(booted, exam.examId, 1);
-    expect(graded.students[0]).toMatchObject({ score: 3, pending: false });
-    expect(booted.agents.gradings.length).toBe(6);
+    expect(graded.students[0]).toMatchObject({ score: 2.5, pending: false });
+    expect(graded.students[0]?.items[1]).toMatchObject({ result_status: 'Partial_Correct', related_topic: '불편추정량', feedback_message: '기댓값이 같다는 근거를 한 줄 더 쓰세요.' });
+    expect(booted.agents.gradings.filter((grading) => grading.questionId === 2).map((grading) => grading.status)).toEqual(['Ungraded', 'Partial_Correct']);
+    expect(gradings).toBe(2);
     const state = await booted.app.exams.repository.gradingState(exam.examId, student.sessionId);
     expect(state).toMatchObject({ claimed: true, finalised: true, state: 'graded', attempts: 2 });
   });
@@ -305,17 +313,21 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     await draft(booted, exam.examId, student.headers, { 1: '분산', 2: '평균이 같다', 3: '표준편차' });
     await submit(booted, exam.examId, student.headers);
     const before = await gradedResults(booted, exam.examId, 1);
-    expect(before.students[0]?.score).toBe(2.5);
+    // The grader's own status of item 2 (a partial answer: not Correct), which the overrides change.
+    const graded2 = before.students[0]?.items[1]?.result_status ?? '';
+    expect(['Partial_Correct', 'Incorrect']).toContain(graded2);
+    expect(before.students[0]?.score).toBe(2 + (graded2 === 'Partial_Correct' ? 0.5 : 0));
 
     const path = `${booted.app.url}/api/exams/${exam.examId}/students/${student.sessionId}/items/2/override`;
     const noReason = await call(path, 'POST', { headers: booted.teacher.bearer, body: { status: 'Correct' } });
     expect([noReason.status, noReason.body.error.code]).toEqual([400, 'INVALID_PAYLOAD']);
     const first = await call(path, 'POST', { headers: booted.teacher.bearer, body: { status: 'Correct', reason: '기댓값과 같은 뜻입니다.' } });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
-    expect(first.body.item).toMatchObject({ question_id: 2, result_status: 'Correct', overridden: { status: 'Correct', from: 'Partial_Correct', reason: '기댓값과 같은 뜻입니다.', by: booted.teacher.accountId } });
+    expect(first.body.item).toMatchObject({ question_id: 2, result_status: 'Correct', overridden: { status: 'Correct', from: graded2, reason: '기댓값과 같은 뜻입니다.', by: booted.teacher.accountId } });
+    expect((await results(booted, exam.examId)).body.students[0].score).toBe(3);
     const second = await call(path, 'POST', { headers: booted.teacher.bearer, body: { status: 'Incorrect', reason: '다시 보니 틀렸습니다.' } });
     expect(second.body.audit.map((entry: { from: string; to: string; reason: string }) => [entry.from, entry.to, entry.reason])).toEqual([
-      ['Partial_Correct', 'Correct', '기댓값과 같은 뜻입니다.'],
+      [graded2, 'Correct', '기댓값과 같은 뜻입니다.'],
       ['Correct', 'Incorrect', '다시 보니 틀렸습니다.'],
     ]);
     const after = await results(booted, exam.examId);
@@ -344,10 +356,17 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     expect(initial.body.profile.exams_taken).toEqual([]);
     await draft(booted, exam.examId, student.headers, { 1: '분산', 2: '모름', 3: '' });
     await submit(booted, exam.examId, student.headers);
-    await gradedResults(booted, exam.examId, 1);
+    const graded = await gradedResults(booted, exam.examId, 1);
     const updated = await call(profilePath, 'GET', { headers: booted.teacher.bearer });
     expect(updated.body.profile.exams_taken).toEqual([exam.examId]);
-    expect(updated.body.profile.user_status.weak_topics.map((topic: { topic: string }) => topic.topic)).toEqual(['기댓값', '표준편차']);
+    // The wrong answers' topics are the weak ones, with the exam as evidence; the right one's is not weak.
+    const wrong = (graded.students[0]?.items ?? []).filter((item) => item.result_status !== 'Correct').map((item) => (item as { related_topic?: string }).related_topic);
+    expect(wrong).toHaveLength(2);
+    const weak = updated.body.profile.user_status.weak_topics as { topic: string; evidence: string[] }[];
+    expect(weak.map((topic) => topic.topic).sort()).toEqual([...wrong].sort());
+    expect(weak.every((topic) => topic.evidence.length > 0)).toBe(true);
+    // The student's report points at what to review.
+    expect(graded.students[0]?.report).not.toBeNull();
     const goal = await call(profilePath, 'PATCH', { headers: booted.teacher.bearer, body: { target_depth: 'Deep Understanding', description: '추정의 원리를 설명할 수 있다.' } });
     expect(goal.status, JSON.stringify(goal.body)).toBe(200);
     expect(goal.body.profile.learning_goal).toEqual({ target_depth: 'Deep Understanding', description: '추정의 원리를 설명할 수 있다.' });
@@ -371,8 +390,17 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     await submit(booted, exam.examId, minji.headers);
     await submit(booted, exam.examId, jiho.headers);
     const graded = await gradedResults(booted, exam.examId, 2);
-    expect(graded.items[0]).toEqual({ question_id: 1, counts: { Correct: 1, Partial_Correct: 1, Incorrect: 0, Ungraded: 0 }, misconceptions: ['분산: 핵심 용어가 빠졌습니다.'] });
-    expect(graded.students.map((student) => [student.nickname, student.score, student.maxScore])).toEqual([['민지', 3, 3], ['지호', 2, 3]]);
+    // Item 1: 민지's exact keyword is Correct, 지호's other word is not; the misconception is that answer's feedback.
+    const jihoFirst = graded.students.find((student) => student.nickname === '지호')?.items[0];
+    expect(['Incorrect', 'Partial_Correct']).toContain(jihoFirst?.result_status);
+    expect(graded.items[0]?.counts).toEqual({ Correct: 1, Partial_Correct: 0, Incorrect: 0, Ungraded: 0, [jihoFirst?.result_status ?? 'Incorrect']: 1 });
+    expect(graded.items[0]?.misconceptions).toEqual([`분산: ${(jihoFirst as { feedback_message?: string } | undefined)?.feedback_message ?? ''}`]);
+    // The score is the server's, from the statuses with the default weights.
+    const points: Record<string, number> = { Correct: 1, Partial_Correct: 0.5, Incorrect: 0, Ungraded: 0 };
+    for (const student of graded.students) {
+      expect([student.nickname, student.score, student.maxScore]).toEqual([student.nickname, student.items.reduce((sum, item) => sum + (points[item.result_status] ?? 0), 0), 3]);
+    }
+    expect(graded.students.map((student) => student.nickname)).toEqual(['민지', '지호']);
     const csv = await fetch(`${booted.app.url}/api/exams/${exam.examId}/results.csv`, { headers: booted.teacher.bearer });
     expect(csv.headers.get('content-type')).toContain('text/csv');
     const text = await csv.text();
@@ -529,10 +557,10 @@ describe('live exams across a node restart (redis)', () => {
     await first.app.stop();
 
     const clock = new TestClock();
-    const agents = new ScriptedAgents();
+    const agents = new AgentSpy();
     const second = await startTestApp(
       { SIGNUP: 'open', EXAM_SWEEP_MS: '100', REDIS_URL: redis.url, TOKEN_SECRET: 'exams-live-secret' },
-      { examClock: clock.now, examAgents: () => ({ grader: agents.grader, feedback: agents.feedback }) },
+      { examClock: clock.now, examAgents: agents.wrap },
     );
     context.onTestFinished(() => second.stop());
     const view = await call(`${second.url}/api/class-exams/${exam.examId}`, 'GET', { headers: student.headers });
