@@ -573,3 +573,39 @@ describe('live exams across a node restart (redis)', () => {
     expect(agents.gradings.map((grading) => grading.answer)).toEqual(['분산', '기댓값', '표준편차']);
   });
 });
+
+describe('live exams on two nodes (redis)', () => {
+  it('EL18 two nodes notice the deadline at once (both sweeps, reads on both): the exam closes once, every item is graded once across the nodes, the feedback runs once per student', async (context) => {
+    const first = await boot(context, 'redis');
+    const exam = await makeExam(first);
+    await publish(first, exam.examId, 5);
+    const students = await Promise.all(['민지', '지호', '서연'].map((nickname) => join(first, nickname)));
+    for (const [index, student] of students.entries()) await draft(first, exam.examId, student.headers, { 1: index === 0 ? '분산' : '편차', 3: '표준편차' });
+    const clock = new TestClock();
+    const agents = new AgentSpy();
+    const second = await startTestApp(
+      { SIGNUP: 'open', EXAM_SWEEP_MS: '100', EXAM_GRADE_RETRY_MS: '20', REDIS_URL: redis.url, TOKEN_SECRET: 'exams-live-secret' },
+      { examClock: clock.now, examAgents: agents.wrap },
+    );
+    context.onTestFinished(() => second.stop());
+    first.clock.advanceMinutes(6);
+    clock.advanceMinutes(6);
+    await Promise.all([
+      first.app.exams.sweep(),
+      second.exams.sweep(),
+      results(first, exam.examId),
+      call(`${second.url}/api/exams/${exam.examId}/results`, 'GET', { headers: first.teacher.bearer }),
+      ...students.map((student) => call(`${second.url}/api/class-exams/${exam.examId}`, 'GET', { headers: student.headers })),
+    ]);
+    const graded = await gradedResults(first, exam.examId, 3);
+    await Promise.all([first.app.exams.settled(), second.exams.settled()]);
+    const gradings = [...first.agents.gradings, ...agents.gradings];
+    expect(gradings).toHaveLength(9);
+    expect([...first.agents.feedbacks, ...agents.feedbacks]).toEqual([exam.examId, exam.examId, exam.examId]);
+    expect(graded.students.find((student) => student.nickname === '민지')?.items.map((item) => item.result_status)).toEqual(['Correct', 'Incorrect', 'Correct']);
+    for (const student of students) {
+      expect(await first.app.exams.repository.gradingState(exam.examId, student.sessionId)).toMatchObject({ claimed: true, finalised: true, state: 'graded', attempts: 1 });
+    }
+    expect(await first.app.store.zscore(keys.examsOpen(), exam.examId)).toBeNull();
+  });
+});
