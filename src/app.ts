@@ -16,11 +16,18 @@ import { createServer, type LecternServer } from './server.js';
 import { DataLifecycle } from './data/index.js';
 import { JobRepository, JobRunner, type JobView } from './jobs/index.js';
 import { MathJudge, MathSetRepository, mathJobHandler } from './math-problems/index.js';
+import { ExamFeedback, ExamGrader, ExamRepository, ExamService, buildPriorProfile, examJobHandler, lectureSignals, type ExamFeedbackAgent, type ExamItemGrader, type LearnerSignals } from './exams/index.js';
 import { EvalAgent, QuizRepository, RoomRuntime, RoomService, type RoomClock } from './quiz/index.js';
 import { RetrievalService } from './retrieval/index.js';
 import { NodeHeartbeat, createStore, type Store } from './store/index.js';
 import { Quotas } from './quota/index.js';
 import { QualityBudget, QualityGrader, QualityRepository, QualitySampler, sampleModel } from './quality/index.js';
+
+/** The two agents the live exams call through their ports. */
+export interface ExamAgents {
+  grader: ExamItemGrader;
+  feedback: ExamFeedbackAgent;
+}
 
 export interface AppOverrides {
   store?: Store;
@@ -41,6 +48,13 @@ export interface AppOverrides {
   oidcAccounts?: OidcAccounts;
   /** Lifetime of an OIDC sign-in under way (tests shorten it). */
   oidcPendingTtlMs?: number;
+  /** The live exams' clock (tests move it past a deadline instead of waiting); Date.now otherwise. */
+  examClock?: () => number;
+  /**
+   * Sees the exam grader and feedback agent the app made and returns the ones to use (tests wrap them to count
+   * calls, or replace them); the real ones otherwise.
+   */
+  examAgents?: (real: ExamAgents) => ExamAgents;
 }
 
 export interface App {
@@ -82,6 +96,8 @@ export interface App {
   mathJudge: MathJudge;
   /** Math problem sets the `math-problems` jobs made. */
   mathSets: MathSetRepository;
+  /** Live exams (issue 15): publication, drafts, submissions, grading, results, learner profiles. */
+  exams: ExamService;
   server: LecternServer;
   /** Graceful stop: sockets and HTTP first, then services, then the store. */
   close(): Promise<void>;
@@ -231,8 +247,10 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
       return phase !== null && phase.phase !== 'ended';
     },
   });
+  const examRepository = new ExamRepository(store, logger.child({ part: 'exams' }));
   const data = new DataLifecycle({
     quotas: quotas.releases,
+    exams: examRepository,
     store,
     materials,
     retrieval,
@@ -252,13 +270,28 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   const jobRepository = new JobRepository(store, Date.now, logger.child({ part: 'jobs' }));
   // The runner exists before the server that shows its changes: they reach `/jobs` once the server is there.
   const watchers: { publish?: (view: JobView) => void } = {};
+  // Live exams (issue 15) before the job runner: the exam-generation job stores its exams through them.
+  const exams = createExams();
   const jobRunner = new JobRunner({
     repository: jobRepository,
     store,
     nodeId,
     logger: logger.child({ part: 'jobs' }),
     leaseMs: config.jobs.leaseMs,
-    handlers: [mathJobHandler({ model, judge: mathJudge, materials, retriever: retrieval, sets: mathSets, logger: logger.child({ part: 'math-problems' }) })],
+    handlers: [
+      mathJobHandler({ model, judge: mathJudge, materials, retriever: retrieval, sets: mathSets, logger: logger.child({ part: 'math-problems' }) }),
+      examJobHandler({
+        model,
+        materials,
+        retriever: retrieval,
+        saveExam: async (input) => {
+          const material = await materials.get(input.materialId);
+          const title = `${material?.title ?? '강의 자료'} 시험 (${input.problems.length}문항)`.slice(0, 200);
+          return exams.create({ ...input, title });
+        },
+        logger: logger.child({ part: 'exam-generation' }),
+      }),
+    ],
     onChange: (view) => watchers.publish?.(view),
   });
   const jobs = { repository: jobRepository, runner: jobRunner };
@@ -298,6 +331,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     budget,
     jobs,
     mathSets,
+    exams,
     ...(overrides.socketAdapter ? { socketAdapter: overrides.socketAdapter } : {}),
   });
   watchers.publish = server.publishJob;
@@ -308,6 +342,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
       await server.close();
       // Jobs running here stop and stay active: another node (or this one restarted) resumes them.
       await jobRunner.stop();
+      await exams.stop();
       await data.purge.stop();
       await qualityGrader.stop();
       await roomRuntime.close();
@@ -326,5 +361,72 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   data.purge.start();
   jobRunner.start();
   qualityGrader.start();
-  return { config, store, model, metrics, materials, retrieval, lectures, classes, monitor, signer, accounts, ownership, quizzes, quizJudge, critic, quality, rooms, roomRuntime, data, quotas, budget, jobs, mathJudge, mathSets, server, close };
+  exams.start();
+  return { config, store, model, metrics, materials, retrieval, lectures, classes, monitor, signer, accounts, ownership, quizzes, quizJudge, critic, quality, rooms, roomRuntime, data, quotas, budget, jobs, mathJudge, mathSets, exams, server, close };
+
+  /**
+   * Live exams (issue 15): the service on the store, the grader and feedback agents, the class roster for nicknames,
+   * the material's chapters for the report's review links, what the lecture knows of a student (transcript: verdicts,
+   * remediated subconcepts, raised hands; their first answers to the class's math problems), and the monitor feed.
+   */
+  function createExams(): ExamService {
+    const repository = examRepository;
+    // Agent_ShortAnswerGrader with its evidence and Generator_feedBack (offline versions on the offline model).
+    const real: ExamAgents = {
+      grader: new ExamGrader({ model, logger: logger.child({ part: 'exam-grader' }) }),
+      feedback: new ExamFeedback({ model, logger: logger.child({ part: 'exam-feedback' }) }),
+    };
+    const { grader, feedback } = overrides.examAgents ? overrides.examAgents(real) : real;
+    return new ExamService({
+      repository,
+      store,
+      nodeId,
+      grader,
+      feedback,
+      roster: { nickname: async (classId, sessionId) => (await classRepository.student(classId, sessionId))?.nickname ?? null },
+      priorProfile: buildPriorProfile,
+      source: async (materialId) => (await materials.pageTexts(materialId)).join('\n').slice(0, 200_000),
+      chapters: async (materialId) => {
+        const material = await materials.get(materialId);
+        return (material?.chapters ?? []).map((chapter) => ({
+          chapter: chapter.index,
+          title: chapter.title,
+          pages: Array.from({ length: Math.min(50, Math.max(0, chapter.endPage - chapter.startPage + 1)) }, (_, offset) => chapter.startPage + offset),
+        }));
+      },
+      signals: async (_classId, sessionId) => {
+        const items = [];
+        let cursor: string | undefined;
+        for (let page = 0; page < 10; page += 1) {
+          const read = await lectures.transcriptPage(sessionId, cursor, 200);
+          items.push(...read.items);
+          if (read.nextCursor === null) break;
+          cursor = read.nextCursor;
+        }
+        return { ...lectureSignals(items), quizAnswers: await mathAnswers(sessionId) };
+      },
+      events: {
+        progress: (classId, payload) => monitor.examProgress(classId, payload),
+        graded: (classId, payload) => monitor.examGraded(classId, payload),
+      },
+      weights: config.exams.scoreWeights,
+      sweepMs: config.exams.sweepMs,
+      gradeRetries: config.exams.gradeRetries,
+      gradeRetryMs: config.exams.gradeRetryMs,
+      ...(overrides.examClock ? { now: overrides.examClock } : {}),
+      logger: logger.child({ part: 'exams' }),
+    });
+  }
+
+  /** A class student's first answers to the math problems shared with their class, with the questions. */
+  async function mathAnswers(sessionId: string): Promise<LearnerSignals['quizAnswers']> {
+    const answers = await mathSets.firstAnswers(sessionId);
+    const out: LearnerSignals['quizAnswers'] = [];
+    for (const { setId, problemId, correct } of answers.slice(0, 50)) {
+      const set = await mathSets.get(setId);
+      const problem = set?.problems.find((candidate) => candidate.problemId === problemId);
+      if (problem) out.push({ question: problem.question.slice(0, 500), correct });
+    }
+    return out;
+  }
 }

@@ -40,6 +40,26 @@ const MATH_THRESHOLD_ENTRY = /^(easy|medium|hard):([1-5](?:\.\d+)?)\/([1-5](?:\.
  * `easy:4/3.5,medium:4/3.5,hard:4.5/4`: per difficulty, `consistency/others` (each 1–5). A difficulty left out keeps
  * the seed's 4/3.5.
  */
+/** `Correct=1,Partial_Correct=0.5,Incorrect=0`: points per grading status (seed 000's; any subset replaces its defaults). */
+const examScoreWeights = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      const weights = { Correct: 1, Partial_Correct: 0.5, Incorrect: 0 };
+      for (const entry of (value ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+        const match = /^(Correct|Partial_Correct|Incorrect)=(\d+(?:\.\d+)?)$/.exec(entry);
+        if (!match || Number(match[2]) > 100) {
+          context.addIssue({ code: 'custom', message: `"${entry}" is not status=points (e.g. Correct=1,Partial_Correct=0.5,Incorrect=0)` });
+          return z.NEVER;
+        }
+        weights[match[1] as keyof typeof weights] = Number(match[2]);
+      }
+      return weights;
+    }),
+);
+
 const mathThresholds = z.preprocess(
   emptyToUndefined,
   z
@@ -138,6 +158,11 @@ const EnvSchema = z.object({
   MATH_JUDGE_NETWORK_POLICY: z.preprocess(emptyToUndefined, z.enum(['pass-unjudged', 'fail']).default('pass-unjudged')),
   MATH_JUDGE_THRESHOLDS: mathThresholds,
   JOB_LEASE_MS: int(1_000, 600_000, 15_000),
+  // Live exams (issue 15 §3–4, src/exams/): points per status, the deadline sweep and the background regrading of Ungraded items.
+  EXAM_SCORE_WEIGHTS: examScoreWeights,
+  EXAM_SWEEP_MS: int(100, 600_000, 5_000),
+  EXAM_GRADE_RETRIES: int(0, 20, 5),
+  EXAM_GRADE_RETRY_MS: int(10, 3_600_000, 30_000),
   // The "AI 품질" console (issue 14 §3, src/quality/): sampling of agent outputs and their background grading.
   QUALITY_SAMPLE_RATE: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(1).default(0.05)),
   QUALITY_SAMPLE_RATES: z.preprocess(
@@ -237,6 +262,12 @@ export interface Config {
   mathJudge: { onNetworkError: 'pass-unjudged' | 'fail'; thresholds: Record<MathDifficulty, MathThresholdSetting> };
   /** Background jobs (src/jobs/): JOB_LEASE_MS, how soon another node resumes the job of a node that died. */
   jobs: { leaseMs: number };
+  /**
+   * Live exams (src/exams/): EXAM_SCORE_WEIGHTS (points per status), EXAM_SWEEP_MS (how often each node looks for
+   * exams past their deadline and gradings to retry), EXAM_GRADE_RETRIES and EXAM_GRADE_RETRY_MS (background
+   * regrading of Ungraded items: at most that many tries, the wait doubling from that many ms).
+   */
+  exams: { scoreWeights: { Correct: number; Partial_Correct: number; Incorrect: number }; sweepMs: number; gradeRetries: number; gradeRetryMs: number };
   /** The "AI 품질" console: which agent outputs are sampled and graded in the background; see src/quality/. */
   quality: QualityConfig;
 }
@@ -386,6 +417,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     modelDailyTokens: e.MODEL_DAILY_TOKENS,
     mathJudge: { onNetworkError: e.MATH_JUDGE_NETWORK_POLICY, thresholds: e.MATH_JUDGE_THRESHOLDS },
     jobs: { leaseMs: e.JOB_LEASE_MS },
+    exams: { scoreWeights: e.EXAM_SCORE_WEIGHTS, sweepMs: e.EXAM_SWEEP_MS, gradeRetries: e.EXAM_GRADE_RETRIES, gradeRetryMs: e.EXAM_GRADE_RETRY_MS },
     quality: {
       sampleRate: e.QUALITY_SAMPLE_RATE,
       sampleRates: e.QUALITY_SAMPLE_RATES ?? {},

@@ -4,7 +4,7 @@ import express, { type Express } from 'express';
 import type { Server as SocketServer, ServerOptions } from 'socket.io';
 import type { Config } from './config.js';
 import { ErrorCode } from './protocol/wire/error-codes.js';
-import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAuthRouter, createClassesRouter, createClassMathRouter, createCriticRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMathRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQualityRouter, createQuizzesRouter, createRateLimits, createRoomsRouter, createSeedQuizRouter, createSessionsRouter, errorMiddleware, joinAttemptGuard, JoinAttempts, type OidcAccounts, securityHeaders, webSessionStarter } from './http/index.js';
+import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAuthRouter, createClassesRouter, createClassExamsRouter, createClassMathRouter, createCriticRouter, createExamsRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMathRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQualityRouter, createQuizzesRouter, createRateLimits, createRoomsRouter, createSeedQuizRouter, createSessionsRouter, errorMiddleware, joinAttemptGuard, JoinAttempts, type OidcAccounts, securityHeaders, webSessionStarter } from './http/index.js';
 import type { LanguageModel } from './llm/index.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -12,6 +12,7 @@ import { nodeModulesDir, publicDir } from './paths.js';
 import { createJobsPort, createMonitorPort, createSocketServer, registerJobsNamespace, registerMonitorNamespace, registerQuizNamespace, registerTutorNamespace, typedNamespaces } from './realtime/index.js';
 import type { JobRepository, JobRunner, JobView } from './jobs/index.js';
 import type { MathSetRepository } from './math-problems/index.js';
+import type { ExamService } from './exams/index.js';
 import type { Store } from './store/index.js';
 import type { MaterialService } from './materials/index.js';
 import type { Retriever } from './retrieval/index.js';
@@ -67,6 +68,8 @@ export interface ServerDeps {
   jobs: { repository: JobRepository; runner: JobRunner };
   /** The math problem sets the `math-problems` jobs made. */
   mathSets: MathSetRepository;
+  /** Live exams (issue 15): publication, drafts, submissions, grading, results, learner profiles. */
+  exams: ExamService;
   /** socket.io adapter for several nodes (Redis streams); in-memory when absent. */
   socketAdapter?: ServerOptions['adapter'];
 }
@@ -195,6 +198,15 @@ export function createServer(deps: ServerDeps): LecternServer {
   );
 
   // A class's students answer the short-answer problems of the math sets shared with their class (issue 14 §2).
+  app.use(
+    '/api',
+    createExamsRouter({ access, signer: deps.signer, exams: deps.exams, materials: deps.materials, jobs: deps.jobs.repository, runner: deps.jobs.runner }),
+  );
+  app.use(
+    '/api/class-exams',
+    createClassExamsRouter({ signer: deps.signer, exams: deps.exams, sessionProfile: (sessionId) => deps.data.sessionProfile(sessionId) }),
+  );
+
   app.use(
     '/api/class-math',
     createClassMathRouter({

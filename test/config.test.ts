@@ -94,6 +94,10 @@ describe('config', () => {
     ['MATH_JUDGE_THRESHOLDS', 'hard:6/4'],
     ['MATH_JUDGE_THRESHOLDS', 'hard:0/4'],
     ['JOB_LEASE_MS', '10'],
+    ['EXAM_SCORE_WEIGHTS', 'Correct=one'],
+    ['EXAM_SCORE_WEIGHTS', 'Perfect=2'],
+    ['EXAM_SWEEP_MS', '5'],
+    ['EXAM_GRADE_RETRIES', '99'],
   ])('an invalid %s (%s) stops the start with a message naming the variable', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(ConfigError);
     try {
@@ -118,5 +122,11 @@ describe('config', () => {
     expect(config.mathJudge).toEqual({ onNetworkError: 'fail', thresholds: { easy: { consistency: 3, others: 3 }, medium: seed, hard: { consistency: 4.5, others: 4 } } });
     expect(config.jobs.leaseMs).toBe(5000);
     expect(loadConfig({ MATH_JUDGE_THRESHOLDS: '' }).mathJudge.thresholds.hard).toEqual(seed);
+  });
+
+  it('EL17 the live exams\' score weights, sweep and retry policy are settings with seed 000\'s defaults', () => {
+    expect(loadConfig({}).exams).toEqual({ scoreWeights: { Correct: 1, Partial_Correct: 0.5, Incorrect: 0 }, sweepMs: 5_000, gradeRetries: 5, gradeRetryMs: 30_000 });
+    const config = loadConfig({ EXAM_SCORE_WEIGHTS: ' Correct=2, Partial_Correct=1 ', EXAM_SWEEP_MS: '1000', EXAM_GRADE_RETRIES: '0', EXAM_GRADE_RETRY_MS: '500' });
+    expect(config.exams).toEqual({ scoreWeights: { Correct: 2, Partial_Correct: 1, Incorrect: 0 }, sweepMs: 1_000, gradeRetries: 0, gradeRetryMs: 500 });
   });
 });

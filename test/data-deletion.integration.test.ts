@@ -75,6 +75,30 @@ async function scenario(env: Record<string, string>, redisUrl?: string) {
   expect(shared.status, JSON.stringify(shared.body)).toBe(200);
   expect(await current.store.zcard(keys.classMathSets(deleted.classId))).toBe(1);
 
+  // EL12: a live exam of each material, published to its class and taken by its student (drafts, submission, the
+  // grading's keys), and the deleted class's student's learner profile with a goal set.
+  const exam = async (materialId: string, run: ClassRun) => {
+    const made = await current.exams.create({
+      accountId: instructor.accountId,
+      materialId,
+      title: '지울지 남길지',
+      request: { count: 1, descriptive: 0 },
+      plan: { planning_strategy: '정의', planned_items: [{ id: 1, target_topic: '개념', question_type: 'Short_Keyword', intent_type: 'Definition', complexity_level: 'Basic', source_reference_hint: '1장' }] },
+      problems: [{ id: 1, type: 'Short_Keyword', question_content: '핵심 개념은?', model_answer: '개념', key_keywords: ['개념'], intent_diagnosis: '정의' }],
+      complaints: [],
+      valid: true,
+      rounds: 1,
+    });
+    await current.exams.publish(made, run.classId, 30);
+    await current.exams.saveDraft(made.examId, run.classId, run.sessionIds[0]!, { 1: '개념' });
+    await current.exams.submit(made.examId, run.classId, run.sessionIds[0]!);
+    await current.exams.setGoal(run.classId, run.sessionIds[0]!, { target_depth: 'Deep Understanding', description: '목표' });
+    return made;
+  };
+  const goneExam = await exam(gone.id, deleted);
+  const keptExam = await exam(kept.id, untouched);
+  await current.exams.settled();
+
   const goneLectures = await lectureKeysOf(current, gone.id);
   const keptLectures = await lectureKeysOf(current, kept.id);
   // The lecture index recorded the chapters that were generated (every chapter of the whole lecture).
@@ -82,10 +106,10 @@ async function scenario(env: Record<string, string>, redisUrl?: string) {
   expect(keptLectures.length).toBeGreaterThan(0);
   const before = await scanStore(current, redisUrl);
   const filesBefore = blobFiles(current);
-  const goneTraces = [...traces(deleted, gone.id, goneLectures), goneSet.setId];
-  const keptTraces = [...traces(untouched, kept.id, keptLectures), keptSet.setId];
+  const goneTraces = [...traces(deleted, gone.id, goneLectures), goneSet.setId, goneExam.examId];
+  const keptTraces = [...traces(untouched, kept.id, keptLectures), keptSet.setId, keptExam.examId];
   // The run left traces of both in the store (otherwise the scan below proves nothing).
-  for (const trace of [deleted.classId, deleted.sessionIds[0]!, deleted.roomId, deleted.selfQuizIds[0]!, gone.id, goneLectures[0]!, goneSet.setId]) {
+  for (const trace of [deleted.classId, deleted.sessionIds[0]!, deleted.roomId, deleted.selfQuizIds[0]!, gone.id, goneLectures[0]!, goneSet.setId, goneExam.examId]) {
     expect(before.some((key) => key.includes(trace)), trace).toBe(true);
   }
   const keptBefore = before.filter((key) => keptTraces.some((trace) => key.includes(trace)));
@@ -120,6 +144,12 @@ async function scenario(env: Record<string, string>, redisUrl?: string) {
   expect(samplesAfter.some((record) => record.includes(untouched.sessionIds[0]!))).toBe(true);
   const members = await sharedMembers(current);
   expect(members.filter((member) => goneTraces.includes(member))).toEqual([]);
+  // The live exams' shared indexes (open exams, gradings to retry) name nothing of the deleted exam.
+  const examMembers = (await Promise.all([keys.examsOpen(), keys.examsPending()].map((key) => current.store.zrange(key, 0, -1)))).flat().map((entry) => entry.member);
+  expect(examMembers.filter((member) => member.includes(goneExam.examId))).toEqual([]);
+  expect(examMembers.some((member) => member.includes(keptExam.examId))).toBe(true);
+  expect((await getJson(`${current.url}/api/exams/${keptExam.examId}`, owner)).status).toBe(200);
+  expect((await getJson(`${current.url}/api/exams/${goneExam.examId}`, owner)).status).toBe(404);
   // Everything of the other class and material is still there, and still works.
   expect(after.filter((key) => keptTraces.some((trace) => key.includes(trace)))).toEqual(keptBefore);
   expect(members).toContain(kept.id);

@@ -42,6 +42,8 @@ interface World {
   /** A's math problem job and set (issue 14 §2), made directly: the offline model writes no math problems. */
   jobId: string;
   setId: string;
+  /** A's live exam (issue 15), made directly and published to A's class, with A's student's draft. */
+  examId: string;
 }
 
 /**
@@ -100,6 +102,32 @@ const CASES: Record<string, Case> = {
   // A class's students (their session token) answer the sets shared with their class; an instructor's credential 403.
   'GET /api/class-math/problems': { kind: 'denied', call: () => ({ method: 'GET', path: '/api/class-math/problems' }) },
   'POST /api/class-math/answer': { kind: 'denied', call: (w) => ({ method: 'POST', path: '/api/class-math/answer', body: { setId: w.setId, problemId: 'p1', answer: '1' } }) },
+  'POST /api/materials/:id/exams': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/materials/${w.materialId}/exams`, body: { count: 1, descriptive: 0 } }) },
+  'GET /api/exams': { kind: 'list', path: '/api/exams' },
+  'GET /api/exams/:examId': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/exams/${w.examId}` }) },
+  'PATCH /api/exams/:examId/problems/:id': { kind: 'denied', call: (w) => ({ method: 'PATCH', path: `/api/exams/${w.examId}/problems/1`, body: { model_answer: 'B의 답' } }) },
+  'POST /api/exams/:examId/publish': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/exams/${w.examId}/publish`, body: { classId: w.classId, timeLimitMinutes: 5 } }) },
+  'GET /api/exams/:examId/results': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/exams/${w.examId}/results` }) },
+  'GET /api/exams/:examId/results.json': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/exams/${w.examId}/results.json` }) },
+  'GET /api/exams/:examId/results.csv': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/exams/${w.examId}/results.csv` }) },
+  'POST /api/exams/:examId/students/:sessionId/items/:questionId/override': {
+    kind: 'denied',
+    call: (w) => ({ method: 'POST', path: `/api/exams/${w.examId}/students/${w.student.sessionId}/items/1/override`, body: { status: 'Correct', reason: 'B의 정정' } }),
+  },
+  'DELETE /api/exams/:examId': { kind: 'denied', call: (w) => ({ method: 'DELETE', path: `/api/exams/${w.examId}` }) },
+  'GET /api/classes/:classId/students/:sessionId/profile': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/classes/${w.classId}/students/${w.student.sessionId}/profile` }) },
+  'PATCH /api/classes/:classId/students/:sessionId/profile': {
+    kind: 'denied',
+    call: (w) => ({ method: 'PATCH', path: `/api/classes/${w.classId}/students/${w.student.sessionId}/profile`, body: { target_depth: 'Basic Recall', description: 'B의 목표' } }),
+  },
+  // A class's students (their session token) take the exams of their class; an instructor's credential 403.
+  'GET /api/class-exams': { kind: 'denied', call: () => ({ method: 'GET', path: '/api/class-exams' }) },
+  'GET /api/class-exams/:examId': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/class-exams/${w.examId}` }) },
+  'PUT /api/class-exams/:examId/draft': { kind: 'denied', call: (w) => ({ method: 'PUT', path: `/api/class-exams/${w.examId}/draft`, body: { answers: { 1: 'B의 답' } } }) },
+  'POST /api/class-exams/:examId/submit': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/class-exams/${w.examId}/submit`, body: {} }) },
+  'GET /api/class-exams/:examId/result': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/class-exams/${w.examId}/result` }) },
+  'POST /api/class-exams/:examId/regrade': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/class-exams/${w.examId}/regrade`, body: { questionId: 1, comment: 'B' } }) },
+  'GET /api/class-exams/profile': { kind: 'denied', call: () => ({ method: 'GET', path: '/api/class-exams/profile' }) },
   'POST /api/rooms': { kind: 'denied', call: (w) => ({ method: 'POST', path: '/api/rooms', body: { quizId: w.quizId } }) },
   'GET /api/rooms': { kind: 'list', path: '/api/rooms' },
   'GET /api/rooms/:id/results': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/rooms/${w.roomId}/results` }) },
@@ -195,6 +223,22 @@ beforeAll(async () => {
   const request = { count: 1, multipleChoice: 1 };
   const job = await app.jobs.repository.create('math-problems', a.accountId, { materialId: material.id, request });
   const set = await app.mathSets.create({ materialId: material.id, accountId: a.accountId, request, problems: [], rejected: [], attempts: 1, jobId: job.jobId, judgeModel: '', complete: false });
+  const problem = { id: 1, type: 'Short_Keyword' as const, question_content: '흩어진 정도를 나타내는 값은?', model_answer: '분산', key_keywords: ['분산'], intent_diagnosis: '정의' };
+  const exam = await app.exams.create({
+    accountId: a.accountId,
+    materialId: material.id,
+    title: 'A의 시험',
+    request: { count: 1, descriptive: 0 },
+    plan: { planning_strategy: '정의', planned_items: [{ id: 1, target_topic: '분산', question_type: 'Short_Keyword', intent_type: 'Definition', complexity_level: 'Basic', source_reference_hint: '1장' }] },
+    problems: [problem],
+    complaints: [],
+    valid: true,
+    rounds: 1,
+  });
+  const published = await call(`${app.url}/api/exams/${exam.examId}/publish`, 'POST', { headers: a.bearer, body: { classId: created.body.classId, timeLimitMinutes: 120 } });
+  expect(published.status, JSON.stringify(published.body)).toBe(200);
+  const examDraft = await call(`${app.url}/api/class-exams/${exam.examId}/draft`, 'PUT', { headers: { authorization: `Bearer ${student.token}` }, body: { answers: { 1: 'A 학생의 답' } } });
+  expect(examDraft.status, JSON.stringify(examDraft.body)).toBe(200);
   world = {
     admin,
     a,
@@ -214,6 +258,7 @@ beforeAll(async () => {
     bHostToken: bRoom.body.hostToken,
     jobId: job.jobId,
     setId: set.setId,
+    examId: exam.examId,
   };
 });
 afterAll(async () => {
@@ -235,6 +280,11 @@ async function expectWorldIntact(): Promise<void> {
   expect(await app.store.hget(keys.selfQuizItem(world.selfQuizId), 'answer')).toBeNull();
   expect((await call(`${app.url}/api/jobs/${world.jobId}`, 'GET', as)).status).toBe(200);
   expect((await call(`${app.url}/api/math-sets/${world.setId}`, 'GET', as)).status).toBe(200);
+  // A's exam is there, still published to A's class with its problem, and A's student's draft unchanged.
+  const exam = await call(`${app.url}/api/exams/${world.examId}`, 'GET', as);
+  expect([exam.status, exam.body.publication?.classId, exam.body.problems?.[0]?.model_answer]).toEqual([200, world.classId, '분산']);
+  const studentView = await call(`${app.url}/api/class-exams/${world.examId}`, 'GET', { headers: { authorization: `Bearer ${world.student.token}` } });
+  expect([studentView.body.drafts, studentView.body.submittedAll]).toEqual([{ 1: 'A 학생의 답' }, false]);
   // B shared nothing with A's class.
   expect(await app.store.zcard(keys.classMathSets(world.classId))).toBe(0);
 }
@@ -255,7 +305,7 @@ describe('OW1: every documented route, with instructor B’s credentials on A’
 
   it.each(['api token', 'cookie and CSRF'] as const)('OW1 with B’s %s: 403/404 on A’s things, lists without them', async (via) => {
     const headers = via === 'api token' ? world.b.bearer : world.b.browser;
-    const aIds = [world.materialId, world.classId, world.quizId, world.roomId];
+    const aIds = [world.materialId, world.classId, world.quizId, world.roomId, world.examId];
     for (const route of documentedRoutes(readFileSync('docs/PROTOCOL.md', 'utf8'))) {
       const found = CASES[route];
       if (!found || found.kind === 'own' || found.kind === 'public') continue;

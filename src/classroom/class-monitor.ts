@@ -133,6 +133,16 @@ export class ClassMonitor implements ActivityObserver {
     if (score) this.port?.toInstructors(classId, 'student:self-quiz', { sessionId, ...score });
   }
 
+  /** A student's progress in a live exam (issue 15 §3): answered and submitted counts, never the answers. */
+  examProgress(classId: string, payload: MonitorServerEvents['exam:progress']): void {
+    this.port?.toInstructors(classId, 'exam:progress', payload);
+  }
+
+  /** A student's exam grading finished. */
+  examGraded(classId: string, payload: MonitorServerEvents['exam:graded']): void {
+    this.port?.toInstructors(classId, 'exam:graded', payload);
+  }
+
   announce(classId: string, text: string): { at: number } {
     const at = this.now();
     this.port?.toStudents(classId, 'class:announcement', { text, at });

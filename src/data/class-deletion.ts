@@ -1,6 +1,7 @@
 import { OwnershipRepository } from '../ownership/index.js';
 import { keys, type Store } from '../store/index.js';
 import type { QuotaReleases } from './quota-releases.js';
+import type { ExamParts } from './data-lifecycle.js';
 import { DELETE_BATCH, deleteQualitySamples, drainIndex } from './deletion-batches.js';
 import type { QuizDeletion } from './quiz-deletion.js';
 import { roomLive, type RoomDeletion } from './room-deletion.js';
@@ -30,6 +31,7 @@ export class ClassDeletion {
     private readonly rooms: RoomDeletion,
     private readonly drivers: SessionDrivers,
     private readonly quotas?: QuotaReleases,
+    private readonly exams?: ExamParts,
   ) {}
 
   /** Deletes the class; false when there was no such class. */
@@ -61,6 +63,8 @@ export class ClassDeletion {
     await drainIndex(store, keys.selfQuizIndex('class', classId), async (quizIds) => {
       await store.del(...quizIds.map((quizId) => keys.selfQuizItem(quizId)));
     });
+    // The exams published to it, with every student's drafts, submissions, grades and reports, and the learner profiles.
+    await this.exams?.deleteForClass(classId);
     await store.del(keys.classNicknames(classId), keys.classRosterNames(classId), keys.classMathSets(classId));
     await this.quotas?.classDeleted(classId);
     await new OwnershipRepository(store).forget('class', classId);

@@ -22,6 +22,14 @@ export interface DataLifecycleOptions {
   now?: () => number;
   /** QUOTA: told what was deleted, so what an account or class holds counts back down (src/quota/ satisfies it). */
   quotas?: QuotaReleases;
+  /** Live exams (src/exams/ satisfies it): deleted with their class and with their material. */
+  exams?: ExamParts;
+}
+
+/** What deletion needs of the live exams: everything of a class (its exams, their students' data, profiles) or of a material. */
+export interface ExamParts {
+  deleteForClass(classId: string): Promise<void>;
+  deleteForMaterial(materialId: string): Promise<void>;
 }
 
 /** Deletion, retention and export of what the store holds, put together once (app.ts). */
@@ -37,8 +45,8 @@ export class DataLifecycle {
     const { store, logger } = options;
     this.rooms = new RoomDeletion(store);
     this.quizzes = new QuizDeletion(store, options.quotas);
-    this.classes = new ClassDeletion(store, this.quizzes, this.rooms, options.sessions, options.quotas);
-    this.materials = new MaterialDeletion(store, options.materials, options.retrieval, options.quotas);
+    this.classes = new ClassDeletion(store, this.quizzes, this.rooms, options.sessions, options.quotas, options.exams);
+    this.materials = new MaterialDeletion(store, options.materials, options.retrieval, options.quotas, options.exams);
     this.exporter = new ClassExporter(store, logger);
     this.purge = new RetentionPurge({
       store,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { OwnershipRepository } from '../ownership/index.js';
 import { keys, type Store } from '../store/index.js';
 import type { QuotaReleases } from './quota-releases.js';
+import type { ExamParts } from './data-lifecycle.js';
 import { deleteQualitySamples, drainIndex } from './deletion-batches.js';
 import { safeJson } from './room-deletion.js';
 
@@ -32,6 +33,7 @@ export class MaterialDeletion {
     private readonly materials: MaterialParts,
     private readonly retrieval: RetrievalParts,
     private readonly quotas?: QuotaReleases,
+    private readonly exams?: ExamParts,
   ) {}
 
   async delete(materialId: string): Promise<boolean> {
@@ -41,7 +43,10 @@ export class MaterialDeletion {
     await this.quotas?.materialDeleted(materialId);
     const lectures = await store.zcard(keys.materialLectures(materialId));
     const mathSets = await store.zcard(keys.materialMathSets(materialId));
-    if (!existed && lectures === 0 && mathSets === 0) return false;
+    const exams = await store.zcard(keys.materialExams(materialId));
+    if (!existed && lectures === 0 && mathSets === 0 && exams === 0) return false;
+    // The exams made from it, with every student's drafts, submissions, grades and reports.
+    await this.exams?.deleteForMaterial(materialId);
     await drainIndex(store, keys.materialMathSets(materialId), async (setIds) => {
       const records = await store.mget(setIds.map((setId) => keys.mathSet(setId)));
       const accounts = new Set(records.flatMap((raw) => {

@@ -29,6 +29,35 @@ export { ExamGenerationState, examPassages, generateExam, type ExamRoundReport, 
 export { examOfflineTasks, findDefinitions, findTopics, parseDefinition, planOffline, validateOffline, writeItem, writeOffline, type Definition, type Topic } from './exam-offline.js';
 export { EXAM_JOB_KIND, ExamJobCheckpoint, ExamJobParams, examJobHandler, itemVerdicts, type ExamJobDeps, type SaveExamInput } from './exam-job.js';
 export type { ExamItemVerdict, ExamJobProgress, ExamJobResult } from '../protocol/jobs.js';
+// Live exams (issue 15 §3–4): the store, the service, the grading pipeline, results, learner signals.
+export {
+  EXAM_ID,
+  ExamOverride,
+  ExamPublication,
+  ExamRecord,
+  ExamRepository,
+  RegradeRequest,
+  StoredAnswer,
+  StoredEvaluation,
+  type AuditEntry,
+  type GradingState,
+  type NewExam,
+} from './exam-repository.js';
+export { examResultsCsv, itemSummaries, resultItems, scoreOf, studentResult, type ItemSummary, type ResultItem, type StudentData, type StudentResult } from './exam-results.js';
+export { ExamGrading, type ExamGradingOptions } from './exam-grading.js';
+export {
+  ExamService,
+  MAX_ANSWER_LENGTH,
+  neutralProfile,
+  type ExamEvents,
+  type ExamResults,
+  type ExamRoster,
+  type ExamServiceOptions,
+  type ExamStatus,
+  type StudentExamState,
+  type StudentExamView,
+} from './exam-service.js';
+export { lectureSignals } from './learner-signals.js';
 
 // Grading, evidence and feedback (issue 15 §1, §4).
 export { exactKeywordAnswer, keywordEvidence } from './answer-evidence.js';

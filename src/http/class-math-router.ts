@@ -6,9 +6,8 @@ import type { MathSetRepository } from '../math-problems/index.js';
 import { ClassMathAnswerBody } from '../protocol/jobs.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { ClassMathAnswerReply, ClassMathProblemsReply } from '../protocol/wire/jobs.js';
-import { bearerToken, signedBearer } from './bearer.js';
+import { classStudent, type ClassStudent } from './class-student.js';
 import { authorizeModelCall } from './model-guard.js';
-import { optionalAccount } from './principal.js';
 import { parseOrThrow } from './validate.js';
 import { gradeAnswerForRequest } from './short-answer-grading.js';
 
@@ -41,33 +40,11 @@ const route = (handler: Handler) => (request: Request, response: Response, next:
 const notShared = () => new AppError(ErrorCode.MATH_SET_NOT_FOUND, '이 수업에 공유된 수학 문제 세트를 찾을 수 없습니다.', { status: 404 });
 const problemNotFound = () => new AppError(ErrorCode.MATH_PROBLEM_NOT_FOUND, '수학 문제를 찾을 수 없습니다.', { status: 404 });
 
-interface Student {
-  classId: string;
-  sessionId: string;
-  billTo: string | undefined;
-}
-
 export function createClassMathRouter(deps: ClassMathRouterDeps): Router {
   const { sets } = deps;
   const router = Router();
 
-  async function student(request: Request, response: Response): Promise<Student> {
-    if (!signedBearer(request)) {
-      // A signed-in instructor is someone, just not a student of a class: 403 like the seed API's instructor token.
-      if (optionalAccount(response) !== undefined) {
-        throw new AppError(ErrorCode.FORBIDDEN, '수학 문제 풀기는 수업에 참여한 학생만 쓸 수 있습니다.', { status: 403 });
-      }
-      response.set('WWW-Authenticate', 'Bearer');
-      throw new AppError(ErrorCode.UNAUTHORIZED, '수업에 참여한 학생만 수학 문제를 풀 수 있습니다. 수업에 다시 참여해 주세요.', { status: 401 });
-    }
-    const token = bearerToken(deps.signer, request, response, ['session']);
-    const profile = await deps.sessionProfile(token.sub);
-    if (!profile) throw new AppError(ErrorCode.SESSION_NOT_FOUND, '강의 세션을 찾을 수 없습니다. 수업에 다시 참여해 주세요.', { status: 404 });
-    if (profile.classId === undefined) {
-      throw new AppError(ErrorCode.FORBIDDEN, '수학 문제 풀기는 수업에 참여한 학생만 쓸 수 있습니다.', { status: 403 });
-    }
-    return { classId: profile.classId, sessionId: token.sub, billTo: profile.billTo };
-  }
+  const student = (request: Request, response: Response): Promise<ClassStudent> => classStudent(deps, request, response, '수학 문제 풀기');
 
   router.get(
     '/problems',

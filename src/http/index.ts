@@ -10,6 +10,8 @@ export { createMetricsRouter, createMetricsServer } from './metrics-router.js';
 export { createMaterialQuizRouter, createQuizzesRouter } from './quizzes-router.js';
 export { createSeedQuizRouter, type SeedQuizRouterDeps } from './seed-quiz-router.js';
 export { createClassMathRouter, type ClassMathRouterDeps } from './class-math-router.js';
+export { createClassExamsRouter, type ClassExamsRouterDeps } from './class-exams-router.js';
+export { createExamsRouter, type ExamsRouterDeps } from './exams-router.js';
 export { createMathRouter, JOB_TOKEN_TTL_MS, type MathRouterDeps } from './math-router.js';
 export { createRoomsRouter } from './rooms-router.js';
 export { securityHeaders } from './security-headers.js';

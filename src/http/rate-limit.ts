@@ -64,12 +64,12 @@ export function createRateLimits(deps: RateLimitDeps): Router {
   // Guessing passwords or flooding sign-ups: a few per window. Mounted by path so the routes are covered when they land.
   const auth = [limiter('auth-address', limits.strictWindowMs, limits.authMax, 'address'), limiter('auth-account', limits.strictWindowMs, limits.authMax, 'account')];
   router.post(['/auth/signin', '/auth/signup', '/auth/reset', '/auth/reset/{*rest}'], ...auth);
-  // Uploads (PDF parsing), quiz and math problem generation, short-answer grading and critic grading (model calls)
-  // cost real CPU and money.
+  // Uploads (PDF parsing), quiz, math problem and exam generation, short-answer grading, exam regrades and critic
+  // grading (model calls) cost real CPU and money.
   const generation = [
     limiter('generation-address', limits.strictWindowMs, limits.generationMax, 'address'),
     limiter('generation-account', limits.strictWindowMs, limits.generationMax, 'account'),
   ];
-  router.post(['/materials', '/materials/:id/quiz', '/materials/:id/math-problems', '/math-sets/:id/problems/:problemId/answer', '/class-math/answer', '/quiz/start', '/quiz/evaluate', '/critic/grade'], ...generation);
+  router.post(['/materials', '/materials/:id/quiz', '/materials/:id/math-problems', '/math-sets/:id/problems/:problemId/answer', '/class-math/answer', '/materials/:id/exams', '/class-exams/:examId/regrade', '/quiz/start', '/quiz/evaluate', '/critic/grade'], ...generation);
   return router;
 }

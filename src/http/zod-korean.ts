@@ -67,6 +67,22 @@ const FIELD_NAMES: Record<string, string> = {
   minGrade: '최저 점수',
   maxGrade: '최고 점수',
   days: '기간',
+  // live exams (issue 15)
+  count: '문항 수',
+  descriptive: '서술형 문항 수',
+  chapters: '장 목록',
+  timeLimitMinutes: '제한 시간(분)',
+  question_content: '문항 내용',
+  model_answer: '모범 답안',
+  key_keywords: '핵심 키워드',
+  intent_diagnosis: '출제 의도',
+  answers: '답안',
+  questionIds: '제출할 문항',
+  status: '채점 결과',
+  reason: '사유',
+  comment: '요청 내용',
+  target_depth: '목표 수준',
+  description: '학습 목표 설명',
 };
 
 const HANGUL = /[\uac00-\ud7a3]/u;

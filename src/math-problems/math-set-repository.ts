@@ -143,6 +143,19 @@ export class MathSetRepository {
     return { recorded: stored ?? answer, first };
   }
 
+  /** A class student's recorded first answers (set, problem, correct), for the learner profile's signals. */
+  async firstAnswers(sessionId: string): Promise<{ setId: string; problemId: string; correct: boolean; at: number }[]> {
+    const key = keys.sessionMathAnswers(sessionId);
+    const fields = await this.store.hgetall(key);
+    return Object.entries(fields)
+      .flatMap(([name, raw]) => {
+        const answer = readJsonRecord(raw, FirstMathAnswer, { key, logger: this.logger });
+        const [setId, problemId] = name.split(':');
+        return answer && setId && problemId ? [{ setId, problemId, correct: answer.correct, at: answer.at }] : [];
+      })
+      .sort((a, b) => a.at - b.at);
+  }
+
   /** One page of an account's sets of a material, newest first (list entries only: one batch read). */
   async list(accountId: string, materialId: string, page: PageRequest): Promise<{ sets: MathSetEntry[]; nextCursor: string | null }> {
     const { members, nextCursor } = await pageOfIndex(this.store, keys.accountMathSets(accountId, materialId), page, { reverse: true });

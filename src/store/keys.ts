@@ -144,6 +144,47 @@ export const keys = {
    * sums ×1000 per criterion, rejections per check), added to as each set is stored; no TTL.
    */
   accountMathSummary: (accountId: string, materialId: string) => key('account', accountId, 'math-summary', materialId),
+  // Live exams (issue 15 §3–4, src/exams/exam-repository.ts): durable, no TTL; deleted with the exam, its class or its material.
+  /** An exam (JSON: owner account, material, request, plan, problems, complaints, valid, rounds, createdAt). */
+  exam: (examId: string) => key('exam', examId),
+  /** An exam's publication (JSON: classId, timeLimitMinutes, publishedAt, deadline), SET NX: published once. */
+  examPublication: (examId: string) => key('exam', examId, 'publication'),
+  /** Set NX once by the node that closes the exam at its deadline (auto-submits the drafts, starts the grading). */
+  examClosed: (examId: string) => key('exam', examId, 'closed'),
+  /** The students who opened or answered a published exam (sorted set of session ids by first touch). */
+  examStudents: (examId: string) => key('exam', examId, 'students'),
+  /** Instructor overrides of an exam, append-only (stream: sessionId, questionId, by, at, from, to, reason). */
+  examAudit: (examId: string) => key('exam', examId, 'audit'),
+  /** A student's autosaved drafts (hash: question id -> JSON {text, savedAt}; last write wins). */
+  examDrafts: (examId: string, sessionId: string) => key('exam', examId, 'drafts', sessionId),
+  /** A student's submissions (hash, HSETNX: question id -> JSON {text, at}; `all` -> ms of the whole submission). */
+  examSubmitted: (examId: string, sessionId: string) => key('exam', examId, 'submitted', sessionId),
+  /** A student's grades (hash: question id -> JSON EvaluationItem, rewritten by a retry or a regrade). */
+  examGrades: (examId: string, sessionId: string) => key('exam', examId, 'grades', sessionId),
+  /** A student's current overrides (hash: question id -> JSON {status, reason, by, at, from}); the trail is examAudit. */
+  examOverrides: (examId: string, sessionId: string) => key('exam', examId, 'overrides', sessionId),
+  /** A student's regrade requests (hash, HSETNX: question id -> JSON {comment, at, status, from?, to?}). */
+  examRegrades: (examId: string, sessionId: string) => key('exam', examId, 'regrades', sessionId),
+  /** A student's feedback report (JSON FeedbackReport). */
+  examReport: (examId: string, sessionId: string) => key('exam', examId, 'report', sessionId),
+  /** A student's grading state (hash: `claimed` HSETNX, `attempts`, `finalised` HSETNX, `state` pending|graded). */
+  examGrading: (examId: string, sessionId: string) => key('exam', examId, 'grading', sessionId),
+  /** An account's exams (sorted set by creation time), all and per material: its lists. */
+  accountExams: (accountId: string, materialId?: string) => (materialId === undefined ? key('account', accountId, 'exams') : key('account', accountId, 'exams', materialId)),
+  /** Every exam made from a material, so its deletion finds them (sorted set by creation time). */
+  materialExams: (materialId: string) => key('material', materialId, 'exams'),
+  /** The exams published to a class (sorted set by publication time): its students' list, and its deletion. */
+  classExams: (classId: string) => key('class', classId, 'exams'),
+  /** A class student's learner profile (JSON LearnerProfile). */
+  classProfile: (classId: string, sessionId: string) => key('class', classId, 'profile', sessionId),
+  /** The class students with a stored learner profile (sorted set by last update), so the class's deletion finds them. */
+  classProfiles: (classId: string) => key('class', classId, 'profiles'),
+  /** Published exams not closed yet (sorted set of exam ids scored by deadline): every node's sweep closes them. */
+  examsOpen: () => key('exams', 'open'),
+  /** Students whose grading is not finished (sorted set of `{examId}|{sessionId}` by when to look again): retries. */
+  examsPending: () => key('exams', 'pending'),
+  /** Lease of the node running one pass of the exams' retry sweep. */
+  examsSweepLease: () => key('exams', 'sweep', 'lease'),
   /** Lease of the one node running the retention purge. */
   retentionLease: () => key('retention', 'lease'),
   // The "AI 품질" console (issue 14 §3, src/quality/): sampled agent outputs, their grades and aggregates; all with TTLs.

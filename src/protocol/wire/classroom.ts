@@ -1,5 +1,6 @@
 import type { Command, EmptyPayload } from './events.js';
 import type { TranscriptItem } from './tutor.js';
+import type { ExamGradedEvent, ExamProgressEvent } from './exams.js';
 
 /**
  * Classes, the class notices on `/tutor`, and the instructor's `/monitor` namespace. Browser-safe (types and
@@ -142,6 +143,10 @@ export interface MonitorServerEvents {
   'class:code': { code: string };
   /** One of the class's quiz rooms changed phase (the list and results are at `GET /api/rooms`). */
   'quiz:room': { roomId: string; code: string; phase: string; playerCount: number; at: number };
+  /** A student saved a draft of a live exam or submitted (issue 15 §3): counts only, never answer text. */
+  'exam:progress': ExamProgressEvent;
+  /** A student's exam grading finished (report and profile stored); results at `GET /api/exams/:examId/results`. */
+  'exam:graded': ExamGradedEvent;
   /** The class of the token no longer exists; the socket is disconnected after it. */
   'monitor:error': { code: string; message: string };
 }

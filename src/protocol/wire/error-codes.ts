@@ -124,6 +124,25 @@ export const ErrorCode = {
   MATH_PROBLEM_NOT_FOUND: 'MATH_PROBLEM_NOT_FOUND',
   /** An answer sent to the short-answer route for a multiple-choice problem (400). */
   MATH_PROBLEM_NOT_SHORT: 'MATH_PROBLEM_NOT_SHORT',
+  // live exams (issue 15 §3–4)
+  /** No such exam, another account's, or (for a student) not published to the student's class (404). */
+  EXAM_NOT_FOUND: 'EXAM_NOT_FOUND',
+  /** No such question in the exam (404). */
+  EXAM_QUESTION_NOT_FOUND: 'EXAM_QUESTION_NOT_FOUND',
+  /** The exam's deadline has passed: nothing more is accepted (409). */
+  EXAM_CLOSED: 'EXAM_CLOSED',
+  /** The exam is not published (results of a draft exam) (409). */
+  EXAM_NOT_PUBLISHED: 'EXAM_NOT_PUBLISHED',
+  /** The exam is already published: its problems no longer change, and it is published once (409). */
+  EXAM_ALREADY_PUBLISHED: 'EXAM_ALREADY_PUBLISHED',
+  /** A draft for (or a regrade of an unsubmitted) item that is already submitted (409). */
+  EXAM_ALREADY_SUBMITTED: 'EXAM_ALREADY_SUBMITTED',
+  /** A student's result before they submitted everything and before the deadline; or a regrade before grading (409). */
+  EXAM_RESULT_NOT_READY: 'EXAM_RESULT_NOT_READY',
+  /** A regrade of an item the student already asked a regrade for (409). */
+  EXAM_REGRADE_EXISTS: 'EXAM_REGRADE_EXISTS',
+  /** No exam data for this student (an override or a profile of someone who never took it, or not in the class) (404). */
+  EXAM_STUDENT_NOT_FOUND: 'EXAM_STUDENT_NOT_FOUND',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -85,4 +85,13 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   MATH_SET_NO_CHOICES: '이 문제 세트에는 퀴즈로 만들 객관식 문제가 없습니다.',
   MATH_PROBLEM_NOT_FOUND: '수학 문제를 찾을 수 없습니다.',
   MATH_PROBLEM_NOT_SHORT: '단답형 문제에만 답을 채점할 수 있습니다.',
+  EXAM_NOT_FOUND: '시험을 찾을 수 없습니다.',
+  EXAM_QUESTION_NOT_FOUND: '시험 문항을 찾을 수 없습니다.',
+  EXAM_CLOSED: '시험 시간이 끝났습니다. 더 이상 답안을 받지 않습니다.',
+  EXAM_NOT_PUBLISHED: '아직 게시되지 않은 시험입니다.',
+  EXAM_ALREADY_PUBLISHED: '이미 게시된 시험입니다. 문항을 더 고칠 수 없습니다.',
+  EXAM_ALREADY_SUBMITTED: '이미 제출한 문항입니다.',
+  EXAM_RESULT_NOT_READY: '아직 결과를 볼 수 없습니다. 모든 문항을 제출하거나 시험이 끝난 뒤에 볼 수 있습니다.',
+  EXAM_REGRADE_EXISTS: '이 문항은 이미 재채점을 요청했습니다.',
+  EXAM_STUDENT_NOT_FOUND: '이 시험을 본 학생을 찾을 수 없습니다.',
 };

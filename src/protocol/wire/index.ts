@@ -18,3 +18,4 @@ export * from './account.js';
 export * from './critic.js';
 export * from './jobs.js';
 export * from './quality.js';
+export * from './exams.js';

@@ -1,0 +1,481 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Logger } from '../logger.js';
+import type { PageRequest } from '../protocol/page.js';
+import { keys, pageOfIndex, readJsonRecord, type Store } from '../store/index.js';
+import {
+  ExamPlan,
+  ExamProblem,
+  ExamRequest,
+  FeedbackReport,
+  LearnerProfile,
+  ResultStatus,
+  type EvaluationItem,
+  type GeneratedExam,
+  type GradeStatus,
+} from './exam-types.js';
+
+/**
+ * Live exams in the store (issue 15 §3–4), everything durable (no TTL; see docs/ARCHITECTURE.md, "Durable keys"):
+ * the exam as generated (editable while a draft), its publication (SET NX: once), each student's drafts (hash, last
+ * write wins), submissions (HSETNX per item and `all` for the whole exam: first write wins), grades, the overrides
+ * with their append-only audit trail, regrade requests, the feedback report and the grading state, the learner
+ * profiles of a class, and the indexes that let the deletion of an exam, its class or its material find every key.
+ */
+
+export const EXAM_ID = /^[0-9a-f]{32}$/;
+
+export const ExamPublication = z.object({
+  classId: z.string(),
+  timeLimitMinutes: z.number().int(),
+  publishedAt: z.number(),
+  deadline: z.number(),
+});
+export type ExamPublication = z.infer<typeof ExamPublication>;
+
+export const ExamRecord = z.object({
+  examId: z.string(),
+  accountId: z.string(),
+  materialId: z.string(),
+  title: z.string(),
+  request: ExamRequest,
+  plan: ExamPlan,
+  problems: z.array(ExamProblem),
+  complaints: z.array(z.object({ id: z.number().int(), message: z.string() })),
+  valid: z.boolean(),
+  rounds: z.number().int(),
+  createdAt: z.number(),
+  /** The generation job that made it, when one did. */
+  jobId: z.string().optional(),
+});
+export type ExamRecord = z.infer<typeof ExamRecord>;
+
+export type NewExam = GeneratedExam & { accountId: string; materialId: string; title: string; request: ExamRequest; jobId?: string | undefined };
+
+export const StoredAnswer = z.object({ text: z.string(), at: z.number() });
+export type StoredAnswer = z.infer<typeof StoredAnswer>;
+
+const GradeStatusSchema = z.enum(['Correct', 'Partial_Correct', 'Incorrect', 'Ungraded']);
+export const StoredEvaluation = z.object({
+  question_id: z.number().int(),
+  result_status: GradeStatusSchema,
+  question_content: z.string(),
+  user_response: z.string(),
+  related_topic: z.string(),
+  feedback_message: z.string(),
+  evidence: z
+    .object({
+      keywords: z.array(z.object({ keyword: z.string(), matchedAs: z.string().nullable(), at: z.object({ start: z.number(), end: z.number() }).nullable() })),
+      method: z.enum(['keyword', 'math', 'model', 'offline']),
+      contradiction: z.string().nullable(),
+    })
+    .nullable(),
+}) satisfies z.ZodType<EvaluationItem>;
+
+export const ExamOverride = z.object({ status: ResultStatus, reason: z.string(), by: z.string(), at: z.number(), from: GradeStatusSchema });
+export type ExamOverride = z.infer<typeof ExamOverride>;
+
+export const RegradeRequest = z.object({
+  questionId: z.number().int(),
+  comment: z.string(),
+  at: z.number(),
+  status: z.enum(['pending', 'done']),
+  from: GradeStatusSchema.optional(),
+  to: GradeStatusSchema.optional(),
+});
+export type RegradeRequest = z.infer<typeof RegradeRequest>;
+
+export interface AuditEntry {
+  sessionId: string;
+  questionId: number;
+  by: string;
+  at: number;
+  from: GradeStatus;
+  to: GradeStatus;
+  reason: string;
+}
+
+/** Where a student's grading is. */
+export interface GradingState {
+  claimed: boolean;
+  attempts: number;
+  finalised: boolean;
+  state: 'none' | 'pending' | 'graded';
+}
+
+const ALL = 'all';
+const pendingMember = (examId: string, sessionId: string) => `${examId}|${sessionId}`;
+
+export class ExamRepository {
+  constructor(
+    private readonly store: Store,
+    private readonly logger?: Logger,
+  ) {}
+
+  // ---- the exam --------------------------------------------------------------------------------------------------
+
+  async create(input: NewExam, now: number): Promise<ExamRecord> {
+    const record: ExamRecord = {
+      examId: randomUUID().replaceAll('-', ''),
+      accountId: input.accountId,
+      materialId: input.materialId,
+      title: input.title,
+      request: input.request,
+      plan: input.plan,
+      problems: input.problems,
+      complaints: input.complaints,
+      valid: input.valid,
+      rounds: input.rounds,
+      createdAt: now,
+      ...(input.jobId === undefined ? {} : { jobId: input.jobId }),
+    };
+    const { store } = this;
+    // The record before the indexes: a list never names an exam that is not there.
+    await store.set(keys.exam(record.examId), JSON.stringify(record));
+    await store.zadd(keys.materialExams(record.materialId), now, record.examId);
+    await store.zadd(keys.accountExams(record.accountId), now, record.examId);
+    await store.zadd(keys.accountExams(record.accountId, record.materialId), now, record.examId);
+    return record;
+  }
+
+  async get(examId: string): Promise<ExamRecord | null> {
+    if (!EXAM_ID.test(examId)) return null;
+    return readJsonRecord(await this.store.get(keys.exam(examId)), ExamRecord, { key: keys.exam(examId), logger: this.logger });
+  }
+
+  /** Rewrites the problems (the instructor's edits while the exam is a draft). */
+  async saveProblems(exam: ExamRecord, problems: ExamRecord['problems']): Promise<ExamRecord> {
+    const next = { ...exam, problems };
+    await this.store.set(keys.exam(exam.examId), JSON.stringify(next));
+    return next;
+  }
+
+  /** One page of an account's exams (of one material when given), newest first. */
+  async list(accountId: string, materialId: string | undefined, page: PageRequest): Promise<{ exams: ExamRecord[]; nextCursor: string | null }> {
+    const { members, nextCursor } = await pageOfIndex(this.store, keys.accountExams(accountId, materialId), page, { reverse: true });
+    if (members.length === 0) return { exams: [], nextCursor };
+    const raws = await this.store.mget(members.map((examId) => keys.exam(examId)));
+    const exams = raws.flatMap((raw, index) => {
+      const record = readJsonRecord(raw, ExamRecord, { key: keys.exam(members[index] ?? ''), logger: this.logger });
+      return record ? [record] : [];
+    });
+    return { exams, nextCursor };
+  }
+
+  // ---- publication and closing -----------------------------------------------------------------------------------
+
+  /** Publishes once (SET NX); the publication that holds (this one, or the earlier one) and whether this was it. */
+  async publish(examId: string, publication: ExamPublication): Promise<{ publication: ExamPublication; first: boolean }> {
+    const { store } = this;
+    const first = await store.set(keys.examPublication(examId), JSON.stringify(publication), { nx: true });
+    if (!first) {
+      const held = await this.publication(examId);
+      return { publication: held ?? publication, first };
+    }
+    await store.zadd(keys.classExams(publication.classId), publication.publishedAt, examId);
+    await store.zadd(keys.examsOpen(), publication.deadline, examId);
+    return { publication, first };
+  }
+
+  async publication(examId: string): Promise<ExamPublication | null> {
+    return readJsonRecord(await this.store.get(keys.examPublication(examId)), ExamPublication, { key: keys.examPublication(examId), logger: this.logger });
+  }
+
+  async publications(examIds: readonly string[]): Promise<(ExamPublication | null)[]> {
+    if (examIds.length === 0) return [];
+    const raws = await this.store.mget(examIds.map((examId) => keys.examPublication(examId)));
+    return raws.map((raw, index) => readJsonRecord(raw, ExamPublication, { key: keys.examPublication(examIds[index] ?? ''), logger: this.logger }));
+  }
+
+  /** The exams published to a class, newest first (at most `limit`). */
+  async classExams(classId: string, limit = 50): Promise<string[]> {
+    const members = await this.store.zrange(keys.classExams(classId), 0, limit - 1, { reverse: true });
+    return members.map(({ member }) => member);
+  }
+
+  /** Open exams whose deadline has passed at `now` (the sweep's work). */
+  async dueToClose(now: number, limit = 50): Promise<string[]> {
+    const members = await this.store.zrange(keys.examsOpen(), 0, limit - 1);
+    return members.filter(({ score }) => score <= now).map(({ member }) => member);
+  }
+
+  /** Marks the exam closed (SET NX): true for the one caller that closes it. */
+  async claimClose(examId: string, at: number): Promise<boolean> {
+    return this.store.set(keys.examClosed(examId), String(at), { nx: true });
+  }
+
+  async closedAt(examId: string): Promise<number | null> {
+    const raw = await this.store.get(keys.examClosed(examId));
+    return raw === null ? null : Number(raw);
+  }
+
+  /** Whether the exam is still on the list of exams to close. */
+  async isOpen(examId: string): Promise<boolean> {
+    return (await this.store.zscore(keys.examsOpen(), examId)) !== null;
+  }
+
+  async forgetOpen(examId: string): Promise<void> {
+    await this.store.zrem(keys.examsOpen(), examId);
+  }
+
+  // ---- students, drafts, submissions -----------------------------------------------------------------------------
+
+  async touchStudent(examId: string, sessionId: string, at: number): Promise<void> {
+    if ((await this.store.zscore(keys.examStudents(examId), sessionId)) !== null) return;
+    await this.store.zadd(keys.examStudents(examId), at, sessionId);
+  }
+
+  async students(examId: string): Promise<string[]> {
+    const count = await this.store.zcard(keys.examStudents(examId));
+    if (count === 0) return [];
+    return (await this.store.zrange(keys.examStudents(examId), 0, count - 1)).map(({ member }) => member);
+  }
+
+  async saveDrafts(examId: string, sessionId: string, answers: Record<number, string>, at: number): Promise<void> {
+    const fields = Object.fromEntries(Object.entries(answers).map(([id, text]) => [id, JSON.stringify({ text, at } satisfies StoredAnswer)]));
+    await this.store.hset(keys.examDrafts(examId, sessionId), fields);
+  }
+
+  async drafts(examId: string, sessionId: string): Promise<Map<number, StoredAnswer>> {
+    return this.answers(keys.examDrafts(examId, sessionId));
+  }
+
+  /** Submits each item once (HSETNX); returns the ids this call submitted (the others were submitted before). */
+  async submitItems(examId: string, sessionId: string, answers: Map<number, string>, at: number): Promise<number[]> {
+    const key = keys.examSubmitted(examId, sessionId);
+    const written: number[] = [];
+    for (const [id, text] of answers) {
+      if (await this.store.hsetnx(key, String(id), JSON.stringify({ text, at } satisfies StoredAnswer))) written.push(id);
+    }
+    return written;
+  }
+
+  /** Marks the whole exam submitted (HSETNX `all`): true for the one call that did. */
+  async submitAll(examId: string, sessionId: string, at: number): Promise<boolean> {
+    return this.store.hsetnx(keys.examSubmitted(examId, sessionId), ALL, String(at));
+  }
+
+  async submissions(examId: string, sessionId: string): Promise<{ items: Map<number, StoredAnswer>; all: number | null }> {
+    const fields = await this.store.hgetall(keys.examSubmitted(examId, sessionId));
+    const all = fields[ALL] === undefined ? null : Number(fields[ALL]);
+    delete fields[ALL];
+    return { items: this.parseAnswers(fields, keys.examSubmitted(examId, sessionId)), all };
+  }
+
+  // ---- grades, overrides, regrades, reports ----------------------------------------------------------------------
+
+  async saveGrade(examId: string, sessionId: string, item: EvaluationItem): Promise<void> {
+    await this.store.hset(keys.examGrades(examId, sessionId), { [String(item.question_id)]: JSON.stringify(item) });
+  }
+
+  async grades(examId: string, sessionId: string): Promise<Map<number, EvaluationItem>> {
+    const key = keys.examGrades(examId, sessionId);
+    const fields = await this.store.hgetall(key);
+    const out = new Map<number, EvaluationItem>();
+    for (const [id, raw] of Object.entries(fields)) {
+      const item = readJsonRecord(raw, StoredEvaluation, { key, logger: this.logger });
+      if (item) out.set(Number(id), item);
+    }
+    return out;
+  }
+
+  /** Records an override: the current one per item, and an entry of the append-only trail. */
+  async override(examId: string, sessionId: string, questionId: number, override: ExamOverride): Promise<void> {
+    await this.store.xadd(keys.examAudit(examId), {
+      sessionId,
+      questionId: String(questionId),
+      by: override.by,
+      at: String(override.at),
+      from: override.from,
+      to: override.status,
+      reason: override.reason,
+    });
+    await this.store.hset(keys.examOverrides(examId, sessionId), { [String(questionId)]: JSON.stringify(override) });
+  }
+
+  async overrides(examId: string, sessionId: string): Promise<Map<number, ExamOverride>> {
+    const key = keys.examOverrides(examId, sessionId);
+    const fields = await this.store.hgetall(key);
+    const out = new Map<number, ExamOverride>();
+    for (const [id, raw] of Object.entries(fields)) {
+      const item = readJsonRecord(raw, ExamOverride, { key, logger: this.logger });
+      if (item) out.set(Number(id), item);
+    }
+    return out;
+  }
+
+  /** The audit trail of an exam's overrides, oldest first (of one student when given). */
+  async audit(examId: string, sessionId?: string): Promise<AuditEntry[]> {
+    const entries = await this.store.xread(keys.examAudit(examId), '0', 10_000);
+    return entries
+      .map(({ fields }) => ({
+        sessionId: fields.sessionId ?? '',
+        questionId: Number(fields.questionId),
+        by: fields.by ?? '',
+        at: Number(fields.at),
+        from: (fields.from ?? 'Ungraded') as GradeStatus,
+        to: (fields.to ?? 'Ungraded') as GradeStatus,
+        reason: fields.reason ?? '',
+      }))
+      .filter((entry) => sessionId === undefined || entry.sessionId === sessionId);
+  }
+
+  /** Records a regrade request once per item (HSETNX); false when one was already asked. */
+  async requestRegrade(examId: string, sessionId: string, request: RegradeRequest): Promise<boolean> {
+    return this.store.hsetnx(keys.examRegrades(examId, sessionId), String(request.questionId), JSON.stringify(request));
+  }
+
+  async updateRegrade(examId: string, sessionId: string, request: RegradeRequest): Promise<void> {
+    await this.store.hset(keys.examRegrades(examId, sessionId), { [String(request.questionId)]: JSON.stringify(request) });
+  }
+
+  async regrades(examId: string, sessionId: string): Promise<RegradeRequest[]> {
+    const key = keys.examRegrades(examId, sessionId);
+    const fields = await this.store.hgetall(key);
+    return Object.values(fields)
+      .flatMap((raw) => {
+        const request = readJsonRecord(raw, RegradeRequest, { key, logger: this.logger });
+        return request ? [request] : [];
+      })
+      .sort((a, b) => a.at - b.at);
+  }
+
+  async saveReport(examId: string, sessionId: string, report: FeedbackReport): Promise<void> {
+    await this.store.set(keys.examReport(examId, sessionId), JSON.stringify(report));
+  }
+
+  async report(examId: string, sessionId: string): Promise<FeedbackReport | null> {
+    return readJsonRecord(await this.store.get(keys.examReport(examId, sessionId)), FeedbackReport, { key: keys.examReport(examId, sessionId), logger: this.logger });
+  }
+
+  // ---- the grading state -----------------------------------------------------------------------------------------
+
+  /** Claims the student's grading (HSETNX): true for the one caller that grades first. */
+  async claimGrading(examId: string, sessionId: string, at: number): Promise<boolean> {
+    return this.store.hsetnx(keys.examGrading(examId, sessionId), 'claimed', String(at));
+  }
+
+  /** Claims the feedback step (HSETNX): the report and the profile update happen once. */
+  async claimFinalise(examId: string, sessionId: string, at: number): Promise<boolean> {
+    return this.store.hsetnx(keys.examGrading(examId, sessionId), 'finalised', String(at));
+  }
+
+  /** Gives the feedback claim back after the feedback step failed (nothing of it was stored). */
+  async releaseFinalise(examId: string, sessionId: string): Promise<void> {
+    await this.store.hdel(keys.examGrading(examId, sessionId), 'finalised');
+  }
+
+  async setGradingState(examId: string, sessionId: string, state: 'pending' | 'graded'): Promise<void> {
+    await this.store.hset(keys.examGrading(examId, sessionId), { state });
+  }
+
+  async countAttempt(examId: string, sessionId: string): Promise<number> {
+    return this.store.hincrby(keys.examGrading(examId, sessionId), 'attempts', 1);
+  }
+
+  async gradingState(examId: string, sessionId: string): Promise<GradingState> {
+    const fields = await this.store.hgetall(keys.examGrading(examId, sessionId));
+    const state = fields.state === 'graded' || fields.state === 'pending' ? fields.state : 'none';
+    return { claimed: fields.claimed !== undefined, attempts: Number(fields.attempts ?? 0) || 0, finalised: fields.finalised !== undefined, state };
+  }
+
+  /** Puts the student's grading on the retry list, to be looked at again at `at`. */
+  async schedule(examId: string, sessionId: string, at: number): Promise<void> {
+    await this.store.zadd(keys.examsPending(), at, pendingMember(examId, sessionId));
+  }
+
+  async unschedule(examId: string, sessionId: string): Promise<void> {
+    await this.store.zrem(keys.examsPending(), pendingMember(examId, sessionId));
+  }
+
+  /** Gradings due for another look at `now`. */
+  async duePending(now: number, limit = 50): Promise<{ examId: string; sessionId: string }[]> {
+    const members = await this.store.zrange(keys.examsPending(), 0, limit - 1);
+    return members.flatMap(({ member, score }) => {
+      if (score > now) return [];
+      const [examId, sessionId] = member.split('|');
+      return examId && sessionId ? [{ examId, sessionId }] : [];
+    });
+  }
+
+  // ---- learner profiles ------------------------------------------------------------------------------------------
+
+  async profile(classId: string, sessionId: string): Promise<LearnerProfile | null> {
+    return readJsonRecord(await this.store.get(keys.classProfile(classId, sessionId)), LearnerProfile, { key: keys.classProfile(classId, sessionId), logger: this.logger });
+  }
+
+  async saveProfile(classId: string, sessionId: string, profile: LearnerProfile): Promise<void> {
+    await this.store.zadd(keys.classProfiles(classId), profile.updated_at, sessionId);
+    await this.store.set(keys.classProfile(classId, sessionId), JSON.stringify(profile));
+  }
+
+  // ---- deletion --------------------------------------------------------------------------------------------------
+
+  /** Deletes an exam and every student's data of it, and its index entries; false when there was no such exam. */
+  async delete(examId: string): Promise<boolean> {
+    const { store } = this;
+    const [record, publication] = await Promise.all([this.get(examId), this.publication(examId)]);
+    const students = await this.students(examId);
+    if (!record && !publication && students.length === 0) return false;
+    for (let start = 0; start < students.length; start += 100) {
+      const batch = students.slice(start, start + 100);
+      await store.zrem(keys.examsPending(), ...batch.map((sessionId) => pendingMember(examId, sessionId)));
+      await store.del(
+        ...batch.flatMap((sessionId) => [
+          keys.examDrafts(examId, sessionId),
+          keys.examSubmitted(examId, sessionId),
+          keys.examGrades(examId, sessionId),
+          keys.examOverrides(examId, sessionId),
+          keys.examRegrades(examId, sessionId),
+          keys.examReport(examId, sessionId),
+          keys.examGrading(examId, sessionId),
+        ]),
+      );
+    }
+    await store.zrem(keys.examsOpen(), examId);
+    if (publication) await store.zrem(keys.classExams(publication.classId), examId);
+    if (record) {
+      await store.zrem(keys.materialExams(record.materialId), examId);
+      await store.zrem(keys.accountExams(record.accountId), examId);
+      await store.zrem(keys.accountExams(record.accountId, record.materialId), examId);
+    }
+    await store.del(keys.examStudents(examId), keys.examAudit(examId), keys.examClosed(examId), keys.examPublication(examId), keys.exam(examId));
+    return true;
+  }
+
+  /** Everything of a class: the exams published to it (with their students' data) and its learner profiles. */
+  async deleteForClass(classId: string): Promise<void> {
+    await this.drain(keys.classExams(classId), (examId) => this.delete(examId));
+    await this.drain(keys.classProfiles(classId), async (sessionId) => {
+      await this.store.del(keys.classProfile(classId, sessionId));
+    });
+  }
+
+  /** Every exam made from a material (with its students' data). */
+  async deleteForMaterial(materialId: string): Promise<void> {
+    await this.drain(keys.materialExams(materialId), (examId) => this.delete(examId));
+  }
+
+  private async drain(key: string, each: (member: string) => Promise<unknown>): Promise<void> {
+    for (;;) {
+      const members = (await this.store.zrange(key, 0, 99)).map((entry) => entry.member);
+      if (members.length === 0) break;
+      for (const member of members) await each(member);
+      await this.store.zrem(key, ...members);
+    }
+    await this.store.del(key);
+  }
+
+  private async answers(key: string): Promise<Map<number, StoredAnswer>> {
+    return this.parseAnswers(await this.store.hgetall(key), key);
+  }
+
+  private parseAnswers(fields: Record<string, string>, key: string): Map<number, StoredAnswer> {
+    const out = new Map<number, StoredAnswer>();
+    for (const [id, raw] of Object.entries(fields)) {
+      const answer = readJsonRecord(raw, StoredAnswer, { key, logger: this.logger });
+      if (answer) out.set(Number(id), answer);
+    }
+    return out;
+  }
+}

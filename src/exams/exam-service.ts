@@ -1,0 +1,568 @@
+import { AppError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { PageRequest } from '../protocol/page.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
+import type { Store } from '../store/index.js';
+import { keys } from '../store/index.js';
+import { ExamGrading } from './exam-grading.js';
+import type { ExamOverride, ExamPublication, ExamRecord, ExamRepository, NewExam, RegradeRequest } from './exam-repository.js';
+import { examResultsCsv, itemSummaries, resultItems, scoreOf, studentResult, type ItemSummary, type ResultItem, type StudentResult } from './exam-results.js';
+import {
+  ExamProblem,
+  type ChapterRef,
+  type ExamFeedbackAgent,
+  type ExamItemGrader,
+  type ExamLog,
+  type ExamType,
+  type FeedbackReport,
+  type LearnerProfile,
+  type LearnerSignals,
+  type ResultStatus,
+  type ScoreWeights,
+  type TargetDepth,
+} from './exam-types.js';
+
+/**
+ * Live exams (issue 15 §3–4), the domain without a transport: publication to a class with a time limit on the
+ * server's clock, the student's view (never a model answer or a keyword), autosaved drafts, write-once submission,
+ * closing at the deadline, the grading pipeline (src/exams/exam-grading.ts), overrides and regrades, results, and
+ * the learner profile.
+ *
+ * The deadline: after it nothing is accepted (EXAM_CLOSED); the drafts as saved at the deadline are submitted and
+ * graded (auto-submit), exactly once (the `closed` flag is SET NX), by whichever node notices first: every node's
+ * sweep timer, and a check on every read and write of the exam.
+ */
+
+/** Where the live progress goes (the class's monitor room); never answer text. */
+export interface ExamEvents {
+  progress(classId: string, payload: { examId: string; sessionId: string; nickname: string; answered: number; total: number; submittedAll: boolean; deadline: number }): void;
+  graded(classId: string, payload: { examId: string; sessionId: string }): void;
+}
+
+/** What the service needs of a class: its students' nicknames (the roster). */
+export interface ExamRoster {
+  /** The student's nickname; null when the session is not (or no longer) on the class's roster. */
+  nickname(classId: string, sessionId: string): Promise<string | null>;
+}
+
+export interface ExamServiceOptions {
+  repository: ExamRepository;
+  store: Store;
+  nodeId: string;
+  grader: ExamItemGrader;
+  feedback: ExamFeedbackAgent;
+  roster: ExamRoster;
+  chapters(materialId: string): Promise<ChapterRef[]>;
+  /** The material's text the items were drawn from (the grader's pasted-passage check). */
+  source?(materialId: string): Promise<string>;
+  /** What lectern knows of a student besides exams (lecture verdicts, raised hands, quiz answers). */
+  signals?(classId: string, sessionId: string): Promise<Omit<LearnerSignals, 'exams'>>;
+  /** `Execute_Generator_PriorProfile`: the profile an exam starts from; the previous one (or a neutral one) without it. */
+  priorProfile?(previous: LearnerProfile | null, examType: ExamType, signals: LearnerSignals, now: number): LearnerProfile;
+  events?: ExamEvents;
+  weights: ScoreWeights;
+  sweepMs: number;
+  gradeRetries: number;
+  gradeRetryMs: number;
+  now?: () => number;
+  logger: Logger;
+}
+
+export type ExamStatus = 'draft' | 'published' | 'closed';
+export type StudentExamState = 'open' | 'submitted' | 'closed';
+
+export interface StudentExamView {
+  examId: string;
+  title: string;
+  serverNow: number;
+  deadline: number;
+  problems: { id: number; type: ExamProblem['type']; question_content: string }[];
+  drafts: Record<string, string>;
+  submitted: Record<string, true>;
+  submittedAll: boolean;
+}
+
+export interface ExamResults {
+  examId: string;
+  deadline: number;
+  closed: boolean;
+  students: StudentResult[];
+  items: ItemSummary[];
+}
+
+/** A neutral starting profile for a student lectern knows nothing of yet. */
+export function neutralProfile(now: number): LearnerProfile {
+  return {
+    learning_goal: { target_depth: 'Conceptual Understanding', description: '' },
+    user_status: { proficiency_level: 'Intermediate', weak_topics: [], strong_topics: [] },
+    preferred_question_types: [],
+    exams_taken: [],
+    updated_at: now,
+  };
+}
+
+export const MAX_ANSWER_LENGTH = 4_000;
+/** How many students are graded at once on a node when an exam closes. */
+const GRADING_CONCURRENCY = 4;
+
+const notFound = () => new AppError(ErrorCode.EXAM_NOT_FOUND, '시험을 찾을 수 없습니다.', { status: 404 });
+const closed = () => new AppError(ErrorCode.EXAM_CLOSED, '시험 시간이 끝났습니다. 더 이상 답안을 받지 않습니다.', { status: 409 });
+const questionNotFound = (id: number) => new AppError(ErrorCode.EXAM_QUESTION_NOT_FOUND, `${id}번 문항은 이 시험에 없습니다.`, { status: 404 });
+
+export class ExamService {
+  readonly repository: ExamRepository;
+  readonly grading: ExamGrading;
+  private readonly now: () => number;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly inflight = new Set<Promise<void>>();
+  private readonly queue: (() => Promise<void>)[] = [];
+  private running = 0;
+  private sweeping: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(private readonly options: ExamServiceOptions) {
+    this.repository = options.repository;
+    this.now = options.now ?? Date.now;
+    this.grading = new ExamGrading({
+      repository: options.repository,
+      grader: options.grader,
+      feedback: options.feedback,
+      chapters: options.chapters,
+      profileBefore: (classId, sessionId, examId) => this.profile(classId, sessionId, { excludeExam: examId }),
+      ...(options.source ? { source: options.source } : {}),
+      now: this.now,
+      retries: options.gradeRetries,
+      retryMs: options.gradeRetryMs,
+      onGraded: (exam, classId, sessionId) => this.options.events?.graded(classId, { examId: exam.examId, sessionId }),
+      logger: options.logger,
+    });
+  }
+
+  // ---- the instructor's exam -------------------------------------------------------------------------------------
+
+  /** Stores a generated exam (the generation job's `saveExam`). */
+  async create(input: NewExam): Promise<ExamRecord> {
+    return this.repository.create(input, this.now());
+  }
+
+  /** The exam of `accountId`; another account's answers 404 like a missing one. */
+  async owned(examId: string, accountId: string): Promise<ExamRecord> {
+    const exam = await this.repository.get(examId);
+    if (!exam || exam.accountId !== accountId) throw notFound();
+    return exam;
+  }
+
+  async status(exam: ExamRecord, publication?: ExamPublication | null): Promise<ExamStatus> {
+    const held = publication === undefined ? await this.repository.publication(exam.examId) : publication;
+    if (!held) return 'draft';
+    return this.now() >= held.deadline ? 'closed' : 'published';
+  }
+
+  async list(accountId: string, materialId: string | undefined, page: PageRequest) {
+    const { exams, nextCursor } = await this.repository.list(accountId, materialId, page);
+    const publications = await this.repository.publications(exams.map((exam) => exam.examId));
+    const now = this.now();
+    return {
+      exams: exams.map((exam, index) => {
+        const publication = publications[index] ?? null;
+        const status: ExamStatus = !publication ? 'draft' : now >= publication.deadline ? 'closed' : 'published';
+        return {
+          examId: exam.examId,
+          materialId: exam.materialId,
+          title: exam.title,
+          count: exam.problems.length,
+          status,
+          createdAt: exam.createdAt,
+          ...(publication ? { classId: publication.classId, deadline: publication.deadline } : {}),
+        };
+      }),
+      nextCursor,
+    };
+  }
+
+  /** Changes one problem while the exam is a draft (question, model answer, keywords, intent). */
+  async editProblem(
+    exam: ExamRecord,
+    id: number,
+    patch: { question_content?: string | undefined; model_answer?: string | undefined; key_keywords?: string[] | undefined; intent_diagnosis?: string | undefined },
+  ): Promise<ExamProblem> {
+    if (await this.repository.publication(exam.examId)) {
+      throw new AppError(ErrorCode.EXAM_ALREADY_PUBLISHED, '이미 게시된 시험입니다. 문항을 더 고칠 수 없습니다.', { status: 409 });
+    }
+    const index = exam.problems.findIndex((problem) => problem.id === id);
+    const current = exam.problems[index];
+    if (!current) throw questionNotFound(id);
+    const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+    const next = ExamProblem.parse({ ...current, ...defined });
+    const problems = exam.problems.map((problem, at) => (at === index ? next : problem));
+    await this.repository.saveProblems(exam, problems);
+    return next;
+  }
+
+  /** Publishes to a class (owned by the caller: checked by the caller) with a deadline on the server's clock. */
+  async publish(exam: ExamRecord, classId: string, timeLimitMinutes: number): Promise<ExamPublication> {
+    const publishedAt = this.now();
+    const { publication, first } = await this.repository.publish(exam.examId, { classId, timeLimitMinutes, publishedAt, deadline: publishedAt + timeLimitMinutes * 60_000 });
+    if (!first) throw new AppError(ErrorCode.EXAM_ALREADY_PUBLISHED, '이미 게시된 시험입니다.', { status: 409 });
+    return publication;
+  }
+
+  async delete(exam: ExamRecord): Promise<void> {
+    await this.repository.delete(exam.examId);
+  }
+
+  // ---- the student's side ----------------------------------------------------------------------------------------
+
+  /** The exams published to the student's class, newest first. */
+  async studentExams(classId: string, sessionId: string): Promise<{ serverNow: number; exams: { examId: string; title: string; count: number; deadline: number; state: StudentExamState }[] }> {
+    const examIds = await this.repository.classExams(classId);
+    const publications = await this.repository.publications(examIds);
+    const exams = [];
+    for (const [index, examId] of examIds.entries()) {
+      const publication = publications[index];
+      if (!publication || publication.classId !== classId) continue;
+      const exam = await this.repository.get(examId);
+      if (!exam) continue;
+      await this.closeIfDue(exam, publication);
+      const { all } = await this.repository.submissions(examId, sessionId);
+      const state: StudentExamState = this.now() >= publication.deadline ? 'closed' : all !== null ? 'submitted' : 'open';
+      exams.push({ examId, title: exam.title, count: exam.problems.length, deadline: publication.deadline, state });
+    }
+    return { serverNow: this.now(), exams };
+  }
+
+  /** The exam as a student of its class sees it: questions only, their drafts and what they submitted. */
+  async studentView(examId: string, classId: string, sessionId: string): Promise<StudentExamView> {
+    const { exam, publication } = await this.forStudent(examId, classId);
+    await this.closeIfDue(exam, publication);
+    const [drafts, { items, all }] = await Promise.all([this.repository.drafts(examId, sessionId), this.repository.submissions(examId, sessionId)]);
+    if (this.now() < publication.deadline) await this.repository.touchStudent(examId, sessionId, this.now());
+    return {
+      examId,
+      title: exam.title,
+      serverNow: this.now(),
+      deadline: publication.deadline,
+      problems: exam.problems.map(({ id, type, question_content }) => ({ id, type, question_content })),
+      drafts: Object.fromEntries([...drafts].map(([id, answer]) => [String(id), answer.text])),
+      submitted: Object.fromEntries([...items.keys()].map((id) => [String(id), true as const])),
+      submittedAll: all !== null,
+    };
+  }
+
+  /** Autosave: last write wins; refused after the deadline and for items already submitted. */
+  async saveDraft(examId: string, classId: string, sessionId: string, answers: Record<string, string>): Promise<{ savedAt: number; serverNow: number }> {
+    const { exam, publication } = await this.forStudent(examId, classId);
+    await this.refuseAfterDeadline(exam, publication);
+    const parsed = this.answerIds(exam, Object.keys(answers));
+    const { items } = await this.repository.submissions(examId, sessionId);
+    const already = parsed.filter((id) => items.has(id));
+    if (already.length > 0) {
+      throw new AppError(ErrorCode.EXAM_ALREADY_SUBMITTED, `이미 제출한 문항입니다: ${already.join(', ')}번`, { status: 409 });
+    }
+    const savedAt = this.now();
+    await this.repository.touchStudent(examId, sessionId, savedAt);
+    await this.repository.saveDrafts(examId, sessionId, Object.fromEntries(parsed.map((id) => [id, answers[String(id)] ?? ''])), savedAt);
+    await this.publishProgress(exam, publication, sessionId);
+    return { savedAt, serverNow: this.now() };
+  }
+
+  /**
+   * Submits the saved drafts of the named items, or of every item (`questionIds` absent): each item once (first
+   * write wins); the whole exam once every item is submitted, which starts its grading.
+   */
+  async submit(examId: string, classId: string, sessionId: string, questionIds?: number[]): Promise<{ submitted: Record<string, true>; submittedAll: boolean }> {
+    const { exam, publication } = await this.forStudent(examId, classId);
+    await this.refuseAfterDeadline(exam, publication);
+    const ids = questionIds === undefined ? exam.problems.map((problem) => problem.id) : this.answerIds(exam, questionIds.map(String));
+    const at = this.now();
+    await this.repository.touchStudent(examId, sessionId, at);
+    const drafts = await this.repository.drafts(examId, sessionId);
+    await this.repository.submitItems(examId, sessionId, new Map(ids.map((id) => [id, drafts.get(id)?.text ?? ''])), at);
+    let { items, all } = await this.repository.submissions(examId, sessionId);
+    if (all === null && exam.problems.every((problem) => items.has(problem.id))) {
+      await this.repository.submitAll(examId, sessionId, at);
+      ({ items, all } = await this.repository.submissions(examId, sessionId));
+    }
+    if (all !== null) this.background(() => this.grading.gradeStudent(exam, classId, sessionId));
+    await this.publishProgress(exam, publication, sessionId);
+    return { submitted: Object.fromEntries([...items.keys()].map((id) => [String(id), true as const])), submittedAll: all !== null };
+  }
+
+  /** The student's result, once they submitted everything or the deadline passed. */
+  async studentResult(examId: string, classId: string, sessionId: string): Promise<{ status: 'pending' | 'graded'; score: number; maxScore: number; log: ExamLog; report: FeedbackReport | null }> {
+    const { exam, publication } = await this.forStudent(examId, classId);
+    await this.closeIfDue(exam, publication);
+    const { items, all } = await this.repository.submissions(examId, sessionId);
+    if (all === null) {
+      throw new AppError(ErrorCode.EXAM_RESULT_NOT_READY, '아직 결과를 볼 수 없습니다. 모든 문항을 제출하거나 시험이 끝난 뒤에 볼 수 있습니다.', { status: 409 });
+    }
+    const [grades, overrides, report] = await Promise.all([
+      this.repository.grades(examId, sessionId),
+      this.repository.overrides(examId, sessionId),
+      this.repository.report(examId, sessionId),
+    ]);
+    const log = resultItems(exam, { submitted: items, grades, overrides }).map(({ overridden: _overridden, ...item }) => item);
+    const { score, maxScore, pending } = scoreOf(log, this.options.weights);
+    return { status: pending ? 'pending' : 'graded', score, maxScore, log: { evaluation_items: log }, report };
+  }
+
+  /** A student asks for one item to be graded again, with a comment: recorded once per item, then regraded in the background. */
+  async requestRegrade(examId: string, classId: string, sessionId: string, questionId: number, comment: string): Promise<RegradeRequest> {
+    const { exam, publication } = await this.forStudent(examId, classId);
+    await this.closeIfDue(exam, publication);
+    if (!exam.problems.some((problem) => problem.id === questionId)) throw questionNotFound(questionId);
+    const grades = await this.repository.grades(examId, sessionId);
+    const current = grades.get(questionId);
+    if (!current) {
+      throw new AppError(ErrorCode.EXAM_RESULT_NOT_READY, '아직 채점되지 않은 문항입니다. 채점이 끝난 뒤에 재채점을 요청해 주세요.', { status: 409 });
+    }
+    const request: RegradeRequest = { questionId, comment, at: this.now(), status: 'pending', from: current.result_status };
+    if (!(await this.repository.requestRegrade(examId, sessionId, request))) {
+      throw new AppError(ErrorCode.EXAM_REGRADE_EXISTS, '이 문항은 이미 재채점을 요청했습니다.', { status: 409 });
+    }
+    this.background(async () => {
+      const regraded = await this.grading.regradeItem(exam, sessionId, questionId);
+      // A failed regrade leaves the request pending for the instructor (never a default status).
+      if (regraded) await this.repository.updateRegrade(examId, sessionId, { ...request, status: 'done', to: regraded.result_status });
+    });
+    return request;
+  }
+
+  // ---- results and overrides -------------------------------------------------------------------------------------
+
+  async results(exam: ExamRecord): Promise<ExamResults> {
+    const publication = await this.repository.publication(exam.examId);
+    if (!publication) throw new AppError(ErrorCode.EXAM_NOT_PUBLISHED, '아직 게시되지 않은 시험입니다.', { status: 409 });
+    await this.closeIfDue(exam, publication);
+    const students: StudentResult[] = [];
+    for (const sessionId of await this.repository.students(exam.examId)) {
+      const [submission, grades, overrides, regrades, report, nickname] = await Promise.all([
+        this.repository.submissions(exam.examId, sessionId),
+        this.repository.grades(exam.examId, sessionId),
+        this.repository.overrides(exam.examId, sessionId),
+        this.repository.regrades(exam.examId, sessionId),
+        this.repository.report(exam.examId, sessionId),
+        this.options.roster.nickname(publication.classId, sessionId),
+      ]);
+      students.push(
+        studentResult(
+          exam,
+          { sessionId, nickname: nickname ?? '', submittedAll: submission.all, submitted: submission.items, grades, overrides, regrades, report },
+          this.options.weights,
+        ),
+      );
+    }
+    return { examId: exam.examId, deadline: publication.deadline, closed: this.now() >= publication.deadline, students, items: itemSummaries(exam, students) };
+  }
+
+  async resultsCsv(exam: ExamRecord): Promise<string> {
+    const results = await this.results(exam);
+    return examResultsCsv(exam, results.students, results.items);
+  }
+
+  /** The instructor's override of one item's status, with a reason: the trail keeps every change. */
+  async override(exam: ExamRecord, sessionId: string, questionId: number, status: ResultStatus, reason: string, by: string): Promise<{ item: ResultItem; audit: Awaited<ReturnType<ExamRepository['audit']>> }> {
+    if (!exam.problems.some((problem) => problem.id === questionId)) throw questionNotFound(questionId);
+    const submission = await this.repository.submissions(exam.examId, sessionId);
+    if (submission.items.size === 0) throw new AppError(ErrorCode.EXAM_STUDENT_NOT_FOUND, '이 시험을 제출한 학생을 찾을 수 없습니다.', { status: 404 });
+    const [grades, overrides] = await Promise.all([this.repository.grades(exam.examId, sessionId), this.repository.overrides(exam.examId, sessionId)]);
+    const from = overrides.get(questionId)?.status ?? grades.get(questionId)?.result_status ?? 'Ungraded';
+    const override: ExamOverride = { status, reason, by, at: this.now(), from };
+    await this.repository.override(exam.examId, sessionId, questionId, override);
+    overrides.set(questionId, override);
+    const item = resultItems(exam, { submitted: submission.items, grades, overrides }).find((candidate) => candidate.question_id === questionId);
+    if (!item) throw questionNotFound(questionId);
+    return { item, audit: (await this.repository.audit(exam.examId, sessionId)).filter((entry) => entry.questionId === questionId) };
+  }
+
+  // ---- learner profiles ------------------------------------------------------------------------------------------
+
+  /**
+   * `Execute_Generator_PriorProfile`: the stored profile brought up to date with what lectern knows of the student
+   * (the prior one when nothing is stored; not stored until an exam or a goal). `excludeExam`: the exam being fed
+   * back, whose log the feedback agent adds itself.
+   */
+  async profile(classId: string, sessionId: string, options: { excludeExam?: string } = {}): Promise<LearnerProfile> {
+    const stored = await this.repository.profile(classId, sessionId);
+    const prior = this.options.priorProfile;
+    if (!prior) return stored ?? neutralProfile(this.now());
+    const signals = await this.signals(classId, sessionId);
+    const exams = signals.exams.filter((exam) => exam.examId !== options.excludeExam);
+    return prior(stored, 'short_answer', { ...signals, exams }, this.now());
+  }
+
+  /** Whether the session is a student of the class (on its roster, or with a stored profile). */
+  async isStudent(classId: string, sessionId: string): Promise<boolean> {
+    if ((await this.options.roster.nickname(classId, sessionId)) !== null) return true;
+    return (await this.repository.profile(classId, sessionId)) !== null;
+  }
+
+  /** The instructor's learning goal for the student. */
+  async setGoal(classId: string, sessionId: string, goal: { target_depth: TargetDepth; description: string }): Promise<LearnerProfile> {
+    const current = await this.profile(classId, sessionId);
+    const next: LearnerProfile = { ...current, learning_goal: { target_depth: goal.target_depth, description: goal.description }, updated_at: this.now() };
+    await this.repository.saveProfile(classId, sessionId, next);
+    return next;
+  }
+
+  /** LearnerSignals: the lecture's (verdicts, raised hands, quiz answers) and this student's earlier exams in the class. */
+  async signals(classId: string, sessionId: string): Promise<LearnerSignals> {
+    const base = (await this.options.signals?.(classId, sessionId)) ?? { lectureVerdicts: [], handTopics: [], quizAnswers: [] };
+    const exams: LearnerSignals['exams'] = [];
+    const examIds = (await this.repository.classExams(classId, 200)).reverse();
+    for (const examId of examIds) {
+      const grades = await this.repository.grades(examId, sessionId);
+      if (grades.size === 0) continue;
+      exams.push({ examId, log: { evaluation_items: [...grades.values()].sort((a, b) => a.question_id - b.question_id) } });
+    }
+    return { ...base, exams };
+  }
+
+  // ---- closing and the sweep -------------------------------------------------------------------------------------
+
+  /**
+   * Closes the exam when its deadline has passed: every student's drafts as saved are submitted (items submitted
+   * earlier keep their first submission) and graded, each student once across nodes (the grading's claim).
+   */
+  async closeIfDue(exam: ExamRecord, publication: ExamPublication): Promise<void> {
+    const now = this.now();
+    if (now < publication.deadline) return;
+    // The flag records the close once; a closer that died half way left the exam on `exams:open`, and the work is
+    // idempotent (HSETNX submissions, a grading claimed once), so whoever sees it there finishes it.
+    const first = await this.repository.claimClose(exam.examId, now);
+    if (!first && !(await this.repository.isOpen(exam.examId))) return;
+    for (const sessionId of await this.repository.students(exam.examId)) {
+      const drafts = await this.repository.drafts(exam.examId, sessionId);
+      await this.repository.submitItems(exam.examId, sessionId, new Map(exam.problems.map((problem) => [problem.id, drafts.get(problem.id)?.text ?? ''])), publication.deadline);
+      await this.repository.submitAll(exam.examId, sessionId, publication.deadline);
+      this.background(() => this.grading.gradeStudent(exam, publication.classId, sessionId));
+      await this.publishProgress(exam, publication, sessionId);
+    }
+    await this.repository.forgetOpen(exam.examId);
+  }
+
+  /** One pass: close the exams past their deadline, and retry the gradings that are due (one node at a time). */
+  async sweep(): Promise<void> {
+    this.sweeping ??= this.sweepOnce().finally(() => {
+      this.sweeping = undefined;
+    });
+    return this.sweeping;
+  }
+
+  private async sweepOnce(): Promise<void> {
+    const { repository, store, nodeId } = this.options;
+    for (const examId of await repository.dueToClose(this.now())) {
+      const [exam, publication] = await Promise.all([repository.get(examId), repository.publication(examId)]);
+      if (!exam || !publication) {
+        await repository.forgetOpen(examId);
+        continue;
+      }
+      await this.closeIfDue(exam, publication);
+    }
+    const leaseMs = Math.max(30_000, this.options.sweepMs * 4);
+    if (!(await store.acquireLease(keys.examsSweepLease(), nodeId, leaseMs))) return;
+    try {
+      for (const { examId, sessionId } of await repository.duePending(this.now())) {
+        const [exam, publication] = await Promise.all([repository.get(examId), repository.publication(examId)]);
+        if (!exam || !publication) {
+          await repository.unschedule(examId, sessionId);
+          continue;
+        }
+        // Out of the way of the next pass while this one works; the retry puts it back when it must wait again.
+        await repository.schedule(examId, sessionId, this.now() + leaseMs);
+        await this.grading.retry(exam, publication.classId, sessionId);
+      }
+    } finally {
+      await store.releaseLease(keys.examsSweepLease(), nodeId);
+    }
+  }
+
+  start(): void {
+    if (this.timer || this.stopped) return;
+    this.timer = setInterval(() => {
+      this.sweep().catch((error: unknown) => this.options.logger.warn({ err: error }, 'exam sweep failed'));
+    }, this.options.sweepMs);
+    this.timer.unref();
+  }
+
+  /** Stops the sweep and waits for the grading under way on this node (what is left, another node's sweep finishes). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.queue.length = 0;
+    await this.sweeping?.catch(() => {});
+    await Promise.allSettled([...this.inflight]);
+  }
+
+  /** Resolves when the background work started so far (grading, regrades) has finished (tests, shutdown). */
+  async settled(): Promise<void> {
+    while (this.inflight.size > 0 || this.queue.length > 0) await Promise.allSettled([...this.inflight]);
+  }
+
+  // ---- internals -------------------------------------------------------------------------------------------------
+
+  private async forStudent(examId: string, classId: string): Promise<{ exam: ExamRecord; publication: ExamPublication }> {
+    const [exam, publication] = await Promise.all([this.repository.get(examId), this.repository.publication(examId)]);
+    // Not published to the student's class: 404 like a missing one.
+    if (!exam || !publication || publication.classId !== classId) throw notFound();
+    return { exam, publication };
+  }
+
+  private async refuseAfterDeadline(exam: ExamRecord, publication: ExamPublication): Promise<void> {
+    if (this.now() < publication.deadline) return;
+    await this.closeIfDue(exam, publication);
+    throw closed();
+  }
+
+  private answerIds(exam: ExamRecord, ids: readonly string[]): number[] {
+    return ids.map((raw) => {
+      const id = Number(raw);
+      if (!exam.problems.some((problem) => problem.id === id)) throw questionNotFound(Number.isFinite(id) ? id : 0);
+      return id;
+    });
+  }
+
+  private async publishProgress(exam: ExamRecord, publication: ExamPublication, sessionId: string): Promise<void> {
+    const events = this.options.events;
+    if (!events) return;
+    const [drafts, { items, all }, nickname] = await Promise.all([
+      this.repository.drafts(exam.examId, sessionId),
+      this.repository.submissions(exam.examId, sessionId),
+      this.options.roster.nickname(publication.classId, sessionId),
+    ]);
+    const answered = exam.problems.filter((problem) => items.has(problem.id) || (drafts.get(problem.id)?.text.trim() ?? '') !== '').length;
+    events.progress(publication.classId, {
+      examId: exam.examId,
+      sessionId,
+      nickname: nickname ?? '',
+      answered,
+      total: exam.problems.length,
+      submittedAll: all !== null,
+      deadline: publication.deadline,
+    });
+  }
+
+  /** Runs background work with a bounded number at once on this node; failures are logged (the sweep retries). */
+  private background(work: () => Promise<void>): void {
+    if (this.stopped) return;
+    this.queue.push(work);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.running < GRADING_CONCURRENCY && this.queue.length > 0) {
+      const work = this.queue.shift();
+      if (!work) return;
+      this.running += 1;
+      const promise: Promise<void> = work()
+        .catch((error: unknown) => this.options.logger.warn({ err: error }, 'exam background work failed; the sweep retries it'))
+        .finally(() => {
+          this.running -= 1;
+          this.inflight.delete(promise);
+          this.pump();
+        });
+      this.inflight.add(promise);
+    }
+  }
+}

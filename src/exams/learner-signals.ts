@@ -1,0 +1,54 @@
+import type { TranscriptItem } from '../protocol/wire/tutor.js';
+import type { LearnerSignals } from './exam-types.js';
+
+/**
+ * What a student's lecture transcript says about them, for `Execute_Generator_PriorProfile` (issue 15 §1): each
+ * comprehension question with the tutor's verdict and, for a bad one, the subconcepts the remediation went through
+ * (the topics to work on); and what the student asked with a raised hand (the first thing they wrote in each hand
+ * dialogue). Pure: the caller pages the transcript in.
+ */
+export function lectureSignals(items: readonly TranscriptItem[]): Pick<LearnerSignals, 'lectureVerdicts' | 'handTopics'> {
+  const questions = new Map<string, string>();
+  const concepts = new Map<string, string[]>();
+  const lectureVerdicts: LearnerSignals['lectureVerdicts'] = [];
+  const handTopics: string[] = [];
+  /** Whether the current hand dialogue's first student text was taken (a dialogue ends with `hand-closed`). */
+  let taken = false;
+  for (const item of items) {
+    switch (item.type) {
+      case 'question':
+        questions.set(item.questionId, item.text);
+        break;
+      case 'subquestion': {
+        const list = concepts.get(item.parentQuestionId) ?? [];
+        if (!list.includes(item.concept)) list.push(item.concept);
+        concepts.set(item.parentQuestionId, list);
+        break;
+      }
+      case 'verdict': {
+        const question = questions.get(item.questionId);
+        // A subquestion's verdict belongs to its parent's remediation, not to a question of its own.
+        if (question === undefined) break;
+        lectureVerdicts.push({ question: question.slice(0, 500), verdict: item.verdict === 'good' ? 'good' : 'bad', concepts: [] });
+        break;
+      }
+      case 'student':
+        if (!taken) handTopics.push(item.text.trim().slice(0, 200));
+        taken = true;
+        break;
+      case 'hand-closed':
+        taken = false;
+        break;
+      default:
+        break;
+    }
+  }
+  // Remediated subconcepts attach to the bad verdict of the question they came from.
+  const byQuestion = [...questions.entries()];
+  for (const verdict of lectureVerdicts) {
+    if (verdict.verdict !== 'bad') continue;
+    const questionId = byQuestion.find(([, text]) => text.slice(0, 500) === verdict.question)?.[0];
+    verdict.concepts = (questionId === undefined ? [] : (concepts.get(questionId) ?? [])).slice(0, 10);
+  }
+  return { lectureVerdicts: lectureVerdicts.slice(-50), handTopics: handTopics.filter((topic) => topic !== '').slice(-30) };
+}

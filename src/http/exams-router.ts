@@ -1,0 +1,208 @@
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import type { TokenSigner } from '../auth/index.js';
+import { AppError } from '../errors.js';
+import { EXAM_JOB_KIND, ExamRequest, type ExamJobParams, type ExamRecord, type ExamService } from '../exams/index.js';
+import { viewOf, type JobRecord, type JobRepository, type JobRunner } from '../jobs/index.js';
+import { ExamGoalBody, ExamListQuery, ExamOverrideBody, ExamProblemPatch, ExamPublishBody } from '../protocol/exams.js';
+import type { ExamDetailReply, ExamOverrideReply, ExamProfileReply, ExamResultsReply } from '../protocol/exams.js';
+import { PageQuery } from '../protocol/page.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
+import { materialNotFound, type Authorizer, type Grant } from './authorize.js';
+import { JOB_TOKEN_TTL_MS } from './math-router.js';
+import { parseOrThrow } from './validate.js';
+
+/**
+ * Live exams for their owner account (or a class instructor token, which stands for its class's owner), issue 15:
+ * - `POST /api/materials/:id/exams` (ExamRequest `{count, descriptive, difficulty?, chapters?}`) -> 202 `{jobId, job,
+ *   jobToken}`: the `exam-generation` job (Planner → Writer → Validator), watched on `/jobs` like math problems
+ * - `GET /api/exams?materialId=&cursor=&limit=` -> `{exams, nextCursor}`; `GET /api/exams/:examId` -> the exam
+ * - `PATCH /api/exams/:examId/problems/:id` -> the problem (draft only); `POST /api/exams/:examId/publish`
+ * - `GET /api/exams/:examId/results` (`.json`, `.csv`); `POST .../students/:sessionId/items/:questionId/override`
+ * - `DELETE /api/exams/:examId`
+ * - `GET`/`PATCH /api/classes/:classId/students/:sessionId/profile`: a class student's learner profile and goal
+ * Another account's exam answers 404 like a missing one; a class token reaches only the exams of its class (or
+ * unpublished ones of its owner). The credential is checked before the body.
+ */
+
+export interface ExamsRouterDeps {
+  access: Authorizer;
+  signer: TokenSigner;
+  exams: ExamService;
+  materials: { get(id: string): Promise<{ chapters: readonly unknown[] } | null> };
+  jobs: JobRepository;
+  runner: JobRunner;
+}
+
+type Handler = (request: Request, response: Response) => Promise<void>;
+const route = (handler: Handler) => (request: Request, response: Response, next: NextFunction) => handler(request, response).catch(next);
+
+const examNotFound = () => new AppError(ErrorCode.EXAM_NOT_FOUND, '시험을 찾을 수 없습니다.', { status: 404 });
+const studentNotFound = () => new AppError(ErrorCode.EXAM_STUDENT_NOT_FOUND, '이 수업의 학생을 찾을 수 없습니다.', { status: 404 });
+const positiveInt = (raw: string, notFound: () => AppError) => {
+  if (!/^\d{1,4}$/.test(raw)) throw notFound();
+  return Number(raw);
+};
+
+export function createExamsRouter(deps: ExamsRouterDeps): Router {
+  const { access, exams } = deps;
+  const router = Router();
+  const jobToken = (job: JobRecord) => deps.signer.sign({ kind: 'job', sub: job.jobId, scope: job.accountId }, JOB_TOKEN_TTL_MS);
+
+  const ownExam = async (request: Request, response: Response): Promise<{ exam: ExamRecord; grant: Grant & { classId?: string } }> => {
+    const grant = await access.accountOrClassToken(request, response);
+    const exam = await exams.repository.get(String(request.params.examId));
+    if (!exam || exam.accountId !== grant.accountId) throw examNotFound();
+    if (grant.via === 'token') {
+      const publication = await exams.repository.publication(exam.examId);
+      if (publication && publication.classId !== grant.classId) throw examNotFound();
+    }
+    return { exam, grant };
+  };
+
+  const detail = async (exam: ExamRecord): Promise<ExamDetailReply> => {
+    const publication = await exams.repository.publication(exam.examId);
+    const { accountId: _accountId, jobId: _jobId, ...rest } = exam;
+    return { ...rest, status: await exams.status(exam, publication), publication };
+  };
+
+  router.post(
+    '/materials/:id/exams',
+    route(async (request, response) => {
+      const grant = await access.accountOrClassToken(request, response);
+      const materialId = String(request.params.id);
+      await access.authorizeMaterialRead(request, response, materialId);
+      const body = parseOrThrow(ExamRequest, request.body ?? {});
+      const material = await deps.materials.get(materialId);
+      if (!material) throw materialNotFound();
+      const outside = body.chapters?.find((chapter) => chapter >= material.chapters.length);
+      if (outside !== undefined) {
+        throw new AppError(ErrorCode.INVALID_PAYLOAD, `장 목록의 장 번호는 0부터 ${material.chapters.length - 1} 사이여야 합니다.`, { status: 400 });
+      }
+      const params: ExamJobParams = { materialId, request: body };
+      const job = await deps.jobs.create(EXAM_JOB_KIND, grant.accountId, params);
+      void deps.runner.tick();
+      response.status(202).json({ jobId: job.jobId, job: viewOf(job), jobToken: jobToken(job) });
+    }),
+  );
+
+  router.get(
+    '/exams',
+    route(async (request, response) => {
+      const grant = await access.accountOrClassToken(request, response);
+      const { materialId } = parseOrThrow(ExamListQuery, { materialId: request.query.materialId });
+      const page = parseOrThrow(PageQuery, { cursor: request.query.cursor, limit: request.query.limit });
+      const listed = await exams.list(grant.accountId, materialId, page);
+      // A class token sees its class's exams and its owner's unpublished ones.
+      const visible = grant.via === 'token' ? listed.exams.filter((exam) => exam.classId === undefined || exam.classId === grant.classId) : listed.exams;
+      response.json({ exams: visible, nextCursor: listed.nextCursor });
+    }),
+  );
+
+  router.get(
+    '/exams/:examId',
+    route(async (request, response) => {
+      const { exam } = await ownExam(request, response);
+      response.json(await detail(exam));
+    }),
+  );
+
+  router.patch(
+    '/exams/:examId/problems/:id',
+    route(async (request, response) => {
+      const { exam } = await ownExam(request, response);
+      const id = positiveInt(String(request.params.id), () => new AppError(ErrorCode.EXAM_QUESTION_NOT_FOUND, '시험 문항을 찾을 수 없습니다.', { status: 404 }));
+      const patch = parseOrThrow(ExamProblemPatch, request.body ?? {});
+      response.json(await exams.editProblem(exam, id, patch));
+    }),
+  );
+
+  router.post(
+    '/exams/:examId/publish',
+    route(async (request, response) => {
+      const { exam, grant } = await ownExam(request, response);
+      const body = parseOrThrow(ExamPublishBody, request.body ?? {});
+      // The class must be the caller's own: another account's class answers 404 like a missing one.
+      if (grant.via === 'token' && body.classId !== grant.classId) throw examNotFound();
+      if (grant.via === 'account') await access.authorizeClass(request, response, body.classId);
+      response.json({ publication: await exams.publish(exam, body.classId, body.timeLimitMinutes) });
+    }),
+  );
+
+  const results = async (request: Request, response: Response): Promise<ExamResultsReply> => {
+    const { exam } = await ownExam(request, response);
+    return exams.results(exam);
+  };
+  router.get(
+    '/exams/:examId/results',
+    route(async (request, response) => {
+      response.json(await results(request, response));
+    }),
+  );
+  router.get(
+    '/exams/:examId/results.json',
+    route(async (request, response) => {
+      const body = await results(request, response);
+      response.set('Content-Disposition', `attachment; filename="exam-${body.examId}-results.json"`);
+      response.json(body);
+    }),
+  );
+  router.get(
+    '/exams/:examId/results.csv',
+    route(async (request, response) => {
+      const { exam } = await ownExam(request, response);
+      const csv = await exams.resultsCsv(exam);
+      response.set('Content-Type', 'text/csv; charset=utf-8');
+      response.set('Content-Disposition', `attachment; filename="exam-${exam.examId}-results.csv"`);
+      response.send(csv);
+    }),
+  );
+
+  router.post(
+    '/exams/:examId/students/:sessionId/items/:questionId/override',
+    route(async (request, response) => {
+      const { exam, grant } = await ownExam(request, response);
+      const questionId = positiveInt(String(request.params.questionId), () => new AppError(ErrorCode.EXAM_QUESTION_NOT_FOUND, '시험 문항을 찾을 수 없습니다.', { status: 404 }));
+      const body = parseOrThrow(ExamOverrideBody, request.body ?? {});
+      const reply: ExamOverrideReply = await exams.override(exam, String(request.params.sessionId), questionId, body.status, body.reason, grant.accountId);
+      response.json(reply);
+    }),
+  );
+
+  router.delete(
+    '/exams/:examId',
+    route(async (request, response) => {
+      const { exam } = await ownExam(request, response);
+      await exams.delete(exam);
+      response.status(204).end();
+    }),
+  );
+
+  const classStudentProfile = async (request: Request, response: Response): Promise<{ classId: string; sessionId: string }> => {
+    const classId = String(request.params.classId);
+    await access.authorizeClass(request, response, classId);
+    const sessionId = String(request.params.sessionId);
+    if (!(await exams.isStudent(classId, sessionId))) throw studentNotFound();
+    return { classId, sessionId };
+  };
+
+  router.get(
+    '/classes/:classId/students/:sessionId/profile',
+    route(async (request, response) => {
+      const { classId, sessionId } = await classStudentProfile(request, response);
+      const reply: ExamProfileReply = { profile: await exams.profile(classId, sessionId) };
+      response.json(reply);
+    }),
+  );
+
+  router.patch(
+    '/classes/:classId/students/:sessionId/profile',
+    route(async (request, response) => {
+      const { classId, sessionId } = await classStudentProfile(request, response);
+      const body = parseOrThrow(ExamGoalBody, request.body ?? {});
+      const reply: ExamProfileReply = { profile: await exams.setGoal(classId, sessionId, body) };
+      response.json(reply);
+    }),
+  );
+
+  return router;
+}

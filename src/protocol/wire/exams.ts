@@ -1,0 +1,224 @@
+/**
+ * Live exams (issue 15, seed 000) on the wire: the replies of `/api/exams`, `/api/class-exams` and the learner
+ * profile routes, and the `/monitor` events. Types only, browser-safe (the seed's objects are mirrored here from
+ * src/exams/exam-types.ts, whose zod schemas check them on the server).
+ */
+
+export type ExamQuestionType = 'Short_Keyword' | 'Descriptive';
+export type ExamResultStatus = 'Correct' | 'Partial_Correct' | 'Incorrect';
+/** A grade as lectern keeps it: the seed's status, or `Ungraded` while grading failed (shown as pending, never credit). */
+export type ExamGradeStatus = ExamResultStatus | 'Ungraded';
+export type ExamStatus = 'draft' | 'published' | 'closed';
+export type StudentExamState = 'open' | 'submitted' | 'closed';
+export type ExamTargetDepth = 'Basic Recall' | 'Conceptual Understanding' | 'Deep Understanding';
+export type ExamComplexity = 'Basic' | 'Intermediate' | 'Advanced';
+
+/** One item of the seed's `short_answer_problems` (instructor only: a student never sees the answer or keywords). */
+export interface ExamProblemView {
+  id: number;
+  type: ExamQuestionType;
+  question_content: string;
+  model_answer: string;
+  key_keywords: string[];
+  intent_diagnosis: string;
+}
+
+export interface ExamPublicationView {
+  classId: string;
+  timeLimitMinutes: number;
+  publishedAt: number;
+  deadline: number;
+}
+
+/** `GET /api/exams` entries. */
+export interface ExamListEntry {
+  examId: string;
+  materialId: string;
+  title: string;
+  count: number;
+  status: ExamStatus;
+  createdAt: number;
+  classId?: string;
+  deadline?: number;
+}
+
+export interface ExamListReply {
+  exams: ExamListEntry[];
+  nextCursor: string | null;
+}
+
+/** `GET /api/exams/:examId`. */
+export interface ExamDetailReply {
+  examId: string;
+  materialId: string;
+  title: string;
+  status: ExamStatus;
+  request: { count: number; descriptive: number; difficulty?: ExamComplexity | undefined; chapters?: number[] | undefined };
+  plan: {
+    planning_strategy: string;
+    planned_items: { id: number; target_topic: string; question_type: ExamQuestionType; intent_type: string; complexity_level: ExamComplexity; source_reference_hint: string }[];
+  };
+  problems: ExamProblemView[];
+  complaints: { id: number; message: string }[];
+  valid: boolean;
+  rounds: number;
+  createdAt: number;
+  publication: ExamPublicationView | null;
+}
+
+export interface ExamKeywordEvidence {
+  keyword: string;
+  matchedAs: string | null;
+  at: { start: number; end: number } | null;
+}
+
+/** One entry of the seed's exam log (`evaluation_items`) with lectern's evidence. */
+export interface ExamEvaluationItem {
+  question_id: number;
+  result_status: ExamGradeStatus;
+  question_content: string;
+  user_response: string;
+  related_topic: string;
+  feedback_message: string;
+  evidence: { keywords: ExamKeywordEvidence[]; method: 'keyword' | 'math' | 'model' | 'offline'; contradiction: string | null } | null;
+}
+
+export interface ExamOverrideView {
+  status: ExamResultStatus;
+  reason: string;
+  by: string;
+  at: number;
+  from: ExamGradeStatus;
+}
+
+export type ExamResultItem = ExamEvaluationItem & { overridden?: ExamOverrideView };
+
+export interface ExamRegradeView {
+  questionId: number;
+  comment: string;
+  at: number;
+  status: 'pending' | 'done';
+  from?: ExamGradeStatus | undefined;
+  to?: ExamGradeStatus | undefined;
+}
+
+/** `Generator_feedBack`'s report. */
+export interface ExamFeedbackReport {
+  summary: string;
+  strengths: string[];
+  weak_topics: { topic: string; advice: string; review: { chapter: number; title: string; pages: number[] }[] }[];
+  next_steps: string[];
+}
+
+export interface ExamStudentResult {
+  sessionId: string;
+  nickname: string;
+  submittedAt: number | null;
+  score: number;
+  maxScore: number;
+  pending: boolean;
+  items: ExamResultItem[];
+  regrades: ExamRegradeView[];
+  report: ExamFeedbackReport | null;
+}
+
+export interface ExamItemSummary {
+  question_id: number;
+  counts: Record<ExamGradeStatus, number>;
+  misconceptions: string[];
+}
+
+/** `GET /api/exams/:examId/results` (and `results.json`). */
+export interface ExamResultsReply {
+  examId: string;
+  deadline: number;
+  closed: boolean;
+  students: ExamStudentResult[];
+  items: ExamItemSummary[];
+}
+
+export interface ExamAuditEntry {
+  sessionId: string;
+  questionId: number;
+  by: string;
+  at: number;
+  from: ExamGradeStatus;
+  to: ExamGradeStatus;
+  reason: string;
+}
+
+/** `POST /api/exams/:examId/students/:sessionId/items/:questionId/override`. */
+export interface ExamOverrideReply {
+  item: ExamResultItem;
+  audit: ExamAuditEntry[];
+}
+
+export interface ExamTopicEvidence {
+  topic: string;
+  evidence: string[];
+}
+
+export interface ExamLearnerProfile {
+  learning_goal: { target_depth: ExamTargetDepth; description: string };
+  user_status: { proficiency_level: ExamComplexity; weak_topics: ExamTopicEvidence[]; strong_topics: ExamTopicEvidence[] };
+  preferred_question_types: ExamQuestionType[];
+  exams_taken: string[];
+  updated_at: number;
+}
+
+export interface ExamProfileReply {
+  profile: ExamLearnerProfile;
+}
+
+/** `GET /api/class-exams`. */
+export interface ClassExamsReply {
+  serverNow: number;
+  exams: { examId: string; title: string; count: number; deadline: number; state: StudentExamState }[];
+}
+
+/** `GET /api/class-exams/:examId`: questions only, never a model answer or a keyword. */
+export interface ClassExamReply {
+  examId: string;
+  title: string;
+  serverNow: number;
+  deadline: number;
+  problems: { id: number; type: ExamQuestionType; question_content: string }[];
+  drafts: Record<string, string>;
+  submitted: Record<string, true>;
+  submittedAll: boolean;
+}
+
+export interface ExamDraftReply {
+  savedAt: number;
+  serverNow: number;
+}
+
+export interface ExamSubmitReply {
+  submitted: Record<string, true>;
+  submittedAll: boolean;
+}
+
+/** `GET /api/class-exams/:examId/result`. */
+export interface ClassExamResultReply {
+  status: 'pending' | 'graded';
+  score: number;
+  maxScore: number;
+  log: { evaluation_items: ExamEvaluationItem[] };
+  report: ExamFeedbackReport | null;
+}
+
+/** `/monitor` events of live exams (never answer text). */
+export interface ExamProgressEvent {
+  examId: string;
+  sessionId: string;
+  nickname: string;
+  answered: number;
+  total: number;
+  submittedAll: boolean;
+  deadline: number;
+}
+
+export interface ExamGradedEvent {
+  examId: string;
+  sessionId: string;
+}
