@@ -20,7 +20,7 @@ import { createdLabel, rememberedItem } from '../ui/remembered-list.js';
 import { actionButton, statusLine } from '../ui/screens.js';
 import { CURRENT_CLASS_KEY } from '../ui/stored-lists.js';
 import { QuizRooms } from './monitor/quiz-rooms.js';
-import { ExamProgress, type ExamProgressEvent } from './monitor/exam-progress.js';
+import { ExamProgress } from './monitor/exam-progress.js';
 import { ProfilePanel } from './monitor/profile-panel.js';
 import { ClassControls } from './monitor/class-controls.js';
 import { Roster, clock } from './monitor/roster.js';
@@ -328,9 +328,8 @@ function connect(entry: OpenedClass): void {
   });
   live.on('class:closed', ({ closedAt }) => controls.showClosed(closedAt));
   // Exams (issue 15): progress without answers, and the end of a student's grading.
-  const untyped = live as unknown as { on(event: string, listener: (payload: never) => void): void };
-  untyped.on('exam:progress', (event: ExamProgressEvent) => exams.progress(event));
-  untyped.on('exam:graded', ({ examId, sessionId }: { examId: string; sessionId: string }) => exams.gradedFor(examId, sessionId));
+  live.on('exam:progress', (event) => exams.progress(event));
+  live.on('exam:graded', ({ examId, sessionId }) => exams.gradedFor(examId, sessionId));
   live.on('class:code', ({ code }) => updateCode(code));
   live.on('hand:acknowledged', ({ sessionId }) => {
     const hand = roster.get(sessionId)?.hand;

@@ -1,7 +1,7 @@
 // A learner profile (issue 15 §1) as the classroom ("나의 학습 프로필") and the monitor show it: proficiency, the
 // learning goal, weak and strong topics each with the evidence it was concluded from, preferred item types. Topics
 // and evidence are model and student text: textContent only.
-import type { LearnerProfile } from '../../src/exams/index.js';
+import type { ExamLearnerProfile as LearnerProfile } from '../../src/protocol/wire/index.js';
 import { element } from './dom.js';
 
 const LEVELS: Record<LearnerProfile['user_status']['proficiency_level'], string> = { Basic: '기초', Intermediate: '중급', Advanced: '심화' };

@@ -2,7 +2,7 @@
 // every item's status (정답/부분 정답/오답, 채점 중 while grading is pending — read again until it is done) with the
 // grader's feedback, and the personal report (strengths, weak topics with links to the lecture's chapters and pages to
 // review, next steps). 재채점 요청 sends a comment about one item. Model text is set as text (KaTeX for its math).
-import { requestRegrade, STATUS_LABELS, type ClassExamResult, type FeedbackReport, type ResultItem } from '../../net/exams.js';
+import { requestRegrade, STATUS_LABELS, type ClassExamResult, type EvaluationItem, type FeedbackReport } from '../../net/exams.js';
 import { element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
 import { mathElement } from '../../ui/math.js';
@@ -13,13 +13,12 @@ export interface ExamResultHost {
   showChapter(chapter: number): boolean;
 }
 
-const statusBadge = (item: ResultItem) => {
-  const status = item.overridden?.status ?? item.result_status;
-  return element('span', { className: `exam-status status-${status}`, 'data-testid': 'exam-status', 'data-status': status, text: STATUS_LABELS[status] });
-};
+/** The status the server gives the student (an instructor's override already applied). */
+const statusBadge = (item: EvaluationItem) =>
+  element('span', { className: `exam-status status-${item.result_status}`, 'data-testid': 'exam-status', 'data-status': item.result_status, text: STATUS_LABELS[item.result_status] });
 
 export function resultView(examId: string, result: ClassExamResult, host: ExamResultHost): HTMLElement {
-  const pending = result.status === 'pending' || result.log.evaluation_items.some((item) => item.result_status === 'Ungraded' && !item.overridden);
+  const pending = result.status === 'pending' || result.log.evaluation_items.some((item) => item.result_status === 'Ungraded');
   return element(
     'div',
     { className: 'exam-result', 'data-testid': 'exam-result', 'data-status': pending ? 'pending' : 'graded' },
@@ -34,7 +33,7 @@ export function resultView(examId: string, result: ClassExamResult, host: ExamRe
   );
 }
 
-function resultItem(examId: string, item: ResultItem, host: ExamResultHost): HTMLLIElement {
+function resultItem(examId: string, item: EvaluationItem, host: ExamResultHost): HTMLLIElement {
   const regrade = element('button', { type: 'button', className: 'secondary small', 'data-testid': 'exam-regrade', text: '재채점 요청' });
   const form = regradeForm(examId, item.question_id, host, regrade);
   regrade.addEventListener('click', () => {
@@ -48,7 +47,6 @@ function resultItem(examId: string, item: ResultItem, host: ExamResultHost): HTM
     mathElement('p', { className: 'exam-question' }, item.question_content),
     element('p', { className: 'exam-my-answer' }, element('span', { className: 'muted', text: '내 답: ' }), element('span', { text: item.user_response || '(비어 있음)' })),
     item.feedback_message ? mathElement('p', { className: 'exam-feedback', 'data-testid': 'exam-feedback' }, item.feedback_message) : null,
-    item.overridden ? element('p', { className: 'muted', 'data-testid': 'exam-overridden', text: `선생님이 판정을 바꿨어요: ${item.overridden.reason}` }) : null,
     regrade,
     form,
   );

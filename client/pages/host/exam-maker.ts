@@ -136,7 +136,9 @@ function renderProgress(): void {
       return element(
         'section',
         { 'data-testid': 'exam-round', 'data-round': String(progress.round) },
-        element('h4', { text: `검토 ${progress.round}/${progress.maxRounds}회차: ${progress.items.length}문항 중 ${passed}문항 통과` }),
+        element('h4', {
+          text: `검토 ${progress.round}/${progress.maxRounds}회차: ${progress.items.length}문항 중 ${passed}문항 통과${progress.validated === false ? ' (서버 점검에서 걸려 검토 모델에는 보내지 않음)' : ''}`,
+        }),
         element(
           'ol',
           { className: 'review-list' },
@@ -174,7 +176,7 @@ function onState(state: JobState): void {
   watched.updatedAt = state.updatedAt;
   const progress = state.progress as ExamJobProgress | null;
   if (progress) {
-    if (progress.planned !== undefined) watched.planned = progress.planned;
+    watched.planned = progress.planned;
     if (progress.stage !== 'plan' && progress.items.length > 0) watched.rounds.set(progress.round, progress);
   }
   renderProgress();
@@ -235,7 +237,6 @@ async function start(): Promise<void> {
     try {
       const reply = await startExam(materialId, request);
       const jobId = reply.job?.jobId ?? reply.jobId;
-      if (!jobId) throw new Error('시험 만들기 작업을 찾지 못했습니다.');
       // The job's `/jobs` token comes with the job (or from GET /api/jobs/:id, as for math problems).
       const { job, jobToken } = reply.jobToken && reply.job ? { job: reply.job as JobState, jobToken: reply.jobToken } : await apiJson<{ job: JobState; jobToken: string }>(`/api/jobs/${encodeURIComponent(jobId)}`);
       watch(job, jobToken);

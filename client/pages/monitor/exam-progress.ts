@@ -3,20 +3,10 @@
 // save and submission: 답한 문항 n/N, 제출 여부) and `exam:graded` (채점 완료), with the time left to the deadline. No
 // answer text ever reaches this table; "결과 보기" opens the results on the host page. "학습 프로필" opens a student's
 // learner profile (profile-panel.ts).
+import type { ExamProgressEvent } from '../../../src/protocol/wire/index.js';
 import type { ExamListing } from '../../net/exams.js';
 import { fetchAllPages } from '../../net/http.js';
 import { $, element } from '../../ui/dom.js';
-
-/** `exam:progress` as the server sends it (never answer text). */
-export interface ExamProgressEvent {
-  examId: string;
-  sessionId: string;
-  nickname: string;
-  answered: number;
-  total: number;
-  submittedAll: boolean;
-  deadline: number;
-}
 
 interface Row {
   progress: ExamProgressEvent;
