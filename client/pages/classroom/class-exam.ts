@@ -75,6 +75,11 @@ export class ClassExamPanel {
     const run = this.begin();
     const token = this.token();
     if (!token) return;
+    if (document.hidden && !this.root.hidden) {
+      // A tab in the background asks again later (a class of phones polling for nothing costs the server).
+      this.timer = setTimeout(() => void this.list(), LIST_REFRESH_MS);
+      return;
+    }
     try {
       const reply = await classExams(token);
       if (run !== this.run) return;
