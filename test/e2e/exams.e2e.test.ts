@@ -239,6 +239,13 @@ describe('exams in the browser (issue 15)', () => {
     expect(await minjiResult.getByTestId('exam-result-score').textContent()).toBe(` · ${minjiScore} / 5점`);
     expect(await host.getByTestId('exam-distribution-row').count()).toBe(5);
     expect(await host.getByTestId('exam-results-csv').getAttribute('href')).toBe(`/api/exams/${examId}/results.csv`);
+    // The links download with the instructor's cookie: the CSV names both students.
+    const csv = await host.request.get(`${app.url}/api/exams/${examId}/results.csv`);
+    expect(csv.status()).toBe(200);
+    const csvText = await csv.text();
+    expect(csvText).toContain('민지');
+    expect(csvText).toContain('서연');
+    expect((await host.request.get(`${app.url}${(await host.getByTestId('exam-results-json').getAttribute('href')) ?? ''}`)).status()).toBe(200);
 
     // Override 서연's first item to 부분 정답 with a reason: the audit line shows it, and her page shows the new status.
     const seoyeonResult = students.filter({ hasText: '서연' });
