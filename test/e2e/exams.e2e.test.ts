@@ -3,19 +3,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '../support/accounts.js';
 import { launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
-import { getJson } from '../support/classroom-client.js';
+import { getJson, postJson } from '../support/classroom-client.js';
 import { uploadPdf } from '../support/data-flow.js';
 import { samplePdfBytes } from '../support/lecture-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
- * EP1–EP4 (test/SPEC.md): exams (issue 15) in a real chromium against the real app (memory store, offline model).
+ * EP1–EP4, EP6 (test/SPEC.md): exams (issue 15) in a real chromium against the real app (memory store, offline model).
  * The instructor generates a 5-item exam on the host page, edits an item, publishes it to a class; two students take it
  * in the classroom (desktop and a 390×844 phone), the phone reloads mid-exam and finds its drafts (also one typed just
  * before the reload, kept in sessionStorage and sent again); both submit and see their results and reports; the
  * instructor sees the results, overrides a status with a reason and sees a regrade request; the monitor shows the
  * progress live without answers, and the instructor sets a learning goal that the student's profile shows. No page
- * error, console error or HTTP error answer on any page, and nothing is loaded from outside the app's origin.
+ * error, console error or HTTP error answer on any page, and nothing is loaded from outside the app's origin. EP6: with
+ * the server's exam clock moved past the deadline, the sheet locks on the refused save and the drafts saved before the
+ * deadline are graded.
  */
 
 interface ExamProblemView {
@@ -274,4 +276,77 @@ describe('exams in the browser (issue 15)', () => {
 
     expect(problems).toEqual([]);
   }, 180_000);
+});
+
+describe('the exam clock in the browser (issue 15 §3)', () => {
+  it('EP6 past the server deadline the sheet locks on the server’s refusal, and the drafts saved before the deadline are what is graded', async () => {
+    const problems: string[] = [];
+    let offset = 0;
+    const clocked = await startTestApp({ SIGNUP: 'open', EXAM_SWEEP_MS: '100' }, { examClock: () => Date.now() + offset });
+    try {
+      const teacher = await signUp(clocked);
+      const materialId = (await uploadPdf(clocked, await samplePdfBytes(), 'sample.pdf', teacher)).id;
+      const created = await postJson<{ classId: string; code: string }>(`${clocked.url}/api/classes`, { name: '시간 반', materialId }, teacher.bearer);
+      expect(created.status).toBe(201);
+      const exam = await clocked.exams.create({
+        accountId: teacher.accountId,
+        materialId,
+        title: '시간 재기',
+        request: { count: 2, descriptive: 1 },
+        plan: {
+          planning_strategy: '평균의 정의와 성질을 묻는다.',
+          planned_items: [
+            { id: 1, target_topic: '평균', question_type: 'Short_Keyword', intent_type: 'Definition', complexity_level: 'Basic', source_reference_hint: '1장' },
+            { id: 2, target_topic: '평균', question_type: 'Descriptive', intent_type: 'Causal_Explanation', complexity_level: 'Basic', source_reference_hint: '1장' },
+          ],
+        },
+        problems: [
+          { id: 1, type: 'Short_Keyword', question_content: '값을 모두 더해 개수로 나눈 값은?', model_answer: '평균', key_keywords: ['평균'], intent_diagnosis: '평균의 정의' },
+          { id: 2, type: 'Descriptive', question_content: '평균이 극단값에 민감한 이유를 설명하시오.', model_answer: '모든 값을 더하므로 큰 값 하나가 합을 크게 바꾼다.', key_keywords: ['합'], intent_diagnosis: '평균의 성질' },
+        ],
+        complaints: [],
+        valid: true,
+        rounds: 1,
+      });
+      const published = await postJson(`${clocked.url}/api/exams/${exam.examId}/publish`, { classId: created.body.classId, timeLimitMinutes: 10 }, teacher.bearer);
+      expect(published.status, JSON.stringify(published.body)).toBe(200);
+
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'ko-KR' });
+      context.setDefaultTimeout(20_000);
+      contexts.push(context);
+      const student = await context.newPage();
+      watch(student, new URL(clocked.url).origin, problems);
+      await student.goto(`${clocked.url}/classroom.html`);
+      await student.fill('[data-testid=nickname]', '지호');
+      await student.fill('[data-testid=class-code]', created.body.code ?? '');
+      await student.click('[data-testid=join-class]');
+      await student.locator('[data-testid=exam-listing][data-state=open] [data-testid=exam-open]').click();
+      await answerBox(student, 1).fill('평균');
+      await expect.poll(() => student.getByTestId('exam-saved').textContent()).toMatch(savedClock);
+
+      // The server's clock passes the deadline (the page's does not): the next save is refused and the sheet locks.
+      offset = 11 * 60_000;
+      await answerBox(student, 2).fill('마감 뒤에 쓴 답');
+      await student.locator('[data-testid=exam-sheet][data-locked=true]').waitFor();
+      expect(await answerBox(student, 1).isDisabled()).toBe(true);
+      expect(await answerBox(student, 2).isDisabled()).toBe(true);
+      expect(await student.getByTestId('exam-error').first().textContent()).not.toBe('');
+
+      // The result grades the drafts as they were at the deadline: item 1's answer, item 2 empty.
+      await student.locator('[data-testid=exam-result][data-status=graded]').waitFor({ timeout: 30_000 });
+      const first = student.locator('[data-testid=exam-result-item][data-id="1"]');
+      expect(await first.locator('.exam-my-answer').textContent()).toBe('내 답: 평균');
+      expect(await first.getByTestId('exam-status').textContent()).toBe('정답');
+      const second = student.locator('[data-testid=exam-result-item][data-id="2"]');
+      expect(await second.locator('.exam-my-answer').textContent()).toBe('내 답: (비어 있음)');
+      expect(await second.getByTestId('exam-status').textContent()).toBe('오답');
+
+      // The only refusal on the page is the late save (409 EXAM_CLOSED, shown and not retried), and its console line.
+      const lateSave = `HTTP 409 PUT ${clocked.url}/api/class-exams/${exam.examId}/draft`;
+      expect(problems.filter((problem) => problem === lateSave)).toHaveLength(1);
+      expect(problems.filter((problem) => problem !== lateSave && !/^console Failed to load resource: .* 409 \(Conflict\)$/u.test(problem))).toEqual([]);
+    } finally {
+      await clocked.stop();
+    }
+  }, 120_000);
 });
