@@ -56,3 +56,17 @@ describe('keyword evidence', () => {
     }
   });
 });
+
+describe('formal endings', () => {
+  it('EG21 a keyword verb is found in the formal -ㅂ니다 style whose ㅂ sits in the stem (작아집니다, 달라집니다, 커집니다, 줄어듭니다)', () => {
+    const found = (keyword: string, answer: string) => keywordEvidence([keyword], answer)[0]?.matchedAs ?? null;
+    expect(found('작아진다', '표본평균의 분산이 작아집니다.')).toBe('작아진다');
+    expect(found('다르다', '두 값은 서로 달라집니다.')).toBe('다르다');
+    expect(found('커진다', '표본이 클수록 정확도가 커집니다')).toBe('커진다');
+    expect(found('줄어든다', '오차가 줄어듭니다')).toBe('줄어든다');
+    // 습니다 and the copula 입니다 keep their own stems; a different verb is still not the keyword.
+    expect(found('같다', '두 평균은 같습니다')).toBe('같다');
+    expect(found('평균', '이 값이 평균입니다')).toBe('평균');
+    expect(found('작아진다', '분산이 커집니다')).toBeNull();
+  });
+});

@@ -82,7 +82,7 @@ describe('the exam grader with the fake Gemini', () => {
     expect(item.evidence?.keywords.map((entry) => [entry.keyword, entry.matchedAs])).toEqual([
       ['표본 크기', '표본 크기'],
       ['분산', '분산'],
-      ['작아진다|감소', null],
+      ['작아진다|감소', '작아진다'],
     ]);
     const requests = generations(fake);
     expect(requests).toHaveLength(1);
@@ -92,7 +92,7 @@ describe('the exam grader with the fake Gemini', () => {
     expect(prompt).toContain(`<모범_답안>\n${VARIANCE.model_answer}\n</모범_답안>`);
     expect(prompt).toContain(`<질문>\n${VARIANCE.question_content}\n</질문>`);
     expect(prompt).toContain('- 표본 크기: 있음, "표본 크기"로 (1–6번째 글자: "표본 크기가")');
-    expect(prompt).toContain('- 작아진다|감소: 답안에 없음');
+    expect(prompt).toContain('- 작아진다|감소: 있음, "작아진다"로');
     expect(prompt).toContain(VARIANCE.intent_diagnosis);
   });
 
@@ -142,6 +142,24 @@ describe('the exam grader with the fake Gemini', () => {
     // The same model reply for a good answer stands.
     fake.enqueue({ json: CORRECT });
     expect((await grader.grade(VARIANCE, GOOD, context)).result_status).toBe('Correct');
+  });
+
+  it('EG20 a Descriptive answer is Correct only with every key keyword; formal endings (작아집니다) count as the keyword; the plan names the topic', async () => {
+    // 작아집니다 is the keyword 작아진다 in the formal style: with all three keywords the model's Correct stands.
+    fake.enqueue({ json: CORRECT });
+    const formal = await grader.grade(VARIANCE, '표본 크기가 커지면 표본평균의 분산이 작아집니다. 모분산을 n으로 나누기 때문입니다.', { ...context, topic: '표본평균의 분산' });
+    expect(formal).toMatchObject({ result_status: 'Correct', related_topic: '표본평균의 분산' });
+    expect(formal.evidence?.keywords.map((keyword) => keyword.matchedAs !== null)).toEqual([true, true, true]);
+    // Right in spirit, but the key keyword 작아진다|감소 is not there (줄어듭니다 is not listed): at most Partial_Correct,
+    // and the student is told which keyword was missing (the seed's rule: Correct needs all keywords).
+    fake.enqueue({ json: CORRECT });
+    const missing = await grader.grade(VARIANCE, '표본 크기가 커지면 표본평균의 분산이 줄어듭니다.', { ...context, topic: '표본평균의 분산' });
+    expect(missing.result_status).toBe('Partial_Correct');
+    expect(missing.feedback_message).toContain("'작아진다|감소'");
+    expect(missing.feedback_message).not.toContain('훌륭합니다');
+    // A Short_Keyword item's keywords are alternatives (the seed's ["Overfitting", "과적합"]): one is enough.
+    fake.enqueue({ json: { result_status: 'Correct', related_topic: '과적합', feedback_message: '정확합니다.' } });
+    expect((await grader.grade({ ...OVERFITTING, key_keywords: ['Overfitting', '과적합'] }, '과적합 현상이 일어난 것입니다', context)).result_status).toBe('Correct');
   });
 
   it('EG9 a mathematical model answer is compared by mathEquivalent first, with no model request', async () => {

@@ -133,6 +133,12 @@ const draft = (booted: Booted, examId: string, headers: Record<string, string>, 
   call(`${booted.app.url}/api/class-exams/${examId}/draft`, 'PUT', { headers, body: { answers } });
 const submit = (booted: Booted, examId: string, headers: Record<string, string>, questionIds?: number[]) =>
   call(`${booted.app.url}/api/class-exams/${examId}/submit`, 'POST', { headers, body: questionIds === undefined ? {} : { questionIds } });
+/** The instructor's 시험 종료: the deadline becomes now, and the students' results are revealed. */
+async function end(booted: Booted, examId: string) {
+  const reply = await call(`${booted.app.url}/api/exams/${examId}/end`, 'POST', { headers: booted.teacher.bearer });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return reply.body.publication as { deadline: number };
+}
 const results = (booted: Booted, examId: string) => call(`${booted.app.url}/api/exams/${examId}/results`, 'GET', { headers: booted.teacher.bearer });
 
 /** Waits until every student's result is graded (none pending), reading the results route. */
@@ -242,6 +248,40 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     expect(state.body.exams[0].state).toBe('closed');
   });
 
+  it('EL19 results wait for the end of the exam; the instructor\'s 시험 종료 ends it now: drafts refused, the others\' drafts graded, results revealed', async (context) => {
+    const booted = await boot(context, store);
+    const exam = await makeExam(booted);
+    const unpublished = await call(`${booted.app.url}/api/exams/${exam.examId}/end`, 'POST', { headers: booted.teacher.bearer });
+    expect([unpublished.status, unpublished.body.error.code]).toEqual([409, 'EXAM_NOT_PUBLISHED']);
+    const published = await publish(booted, exam.examId, 30);
+    const minji = await join(booted, '민지');
+    const jiho = await join(booted, '지호');
+    await draft(booted, exam.examId, minji.headers, { 1: '분산', 2: '기댓값이 모평균과 같기 때문이다', 3: '표준편차' });
+    await submit(booted, exam.examId, minji.headers);
+    await draft(booted, exam.examId, jiho.headers, { 1: '평균' });
+    // 민지 submitted everything, but 지호 is still writing: her statuses and feedback would give him the answers.
+    const early = await call(`${booted.app.url}/api/class-exams/${exam.examId}/result`, 'GET', { headers: minji.headers });
+    expect([early.status, early.body.error.code]).toEqual([409, 'EXAM_RESULT_NOT_READY']);
+
+    booted.clock.advanceMinutes(3);
+    const ended = await end(booted, exam.examId);
+    expect(ended.deadline).toBeGreaterThanOrEqual(published.publishedAt + 3 * 60_000);
+    expect(ended.deadline).toBeLessThan(published.deadline);
+    // Ending again keeps the first end (a deadline never moves later).
+    expect((await end(booted, exam.examId)).deadline).toBe(ended.deadline);
+    const late = await draft(booted, exam.examId, jiho.headers, { 2: '늦은 답' });
+    expect([late.status, late.body.error.code]).toEqual([409, 'EXAM_CLOSED']);
+    const graded = await gradedResults(booted, exam.examId, 2);
+    expect(graded.closed).toBe(true);
+    const jihoItems = graded.students.find((student) => student.nickname === '지호')?.items.map((item) => item.user_response);
+    expect(jihoItems).toEqual(['평균', '', '']);
+    for (const student of [minji, jiho]) {
+      const result = await call(`${booted.app.url}/api/class-exams/${exam.examId}/result`, 'GET', { headers: student.headers });
+      expect(result.status, JSON.stringify(result.body)).toBe(200);
+      expect(result.body.log.evaluation_items).toHaveLength(3);
+    }
+  });
+
   it('EL4 submission is written once: concurrent submits of the whole exam agree on one submission, graded once; a submitted item refuses drafts', async (context) => {
     const booted = await boot(context, store);
     const exam = await makeExam(booted);
@@ -261,6 +301,10 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     expect(graded.students[0]?.items.map((item) => item.user_response)).toEqual(['분산', '기댓값이 모평균과 같기 때문이다', '표준편차']);
     const fields = await booted.app.store.hgetall(keys.examSubmitted(exam.examId, student.sessionId));
     expect(Object.keys(fields).sort()).toEqual(['1', '2', '3', 'all']);
+    // Submitted, but the exam is still open: the result waits for the deadline (or the instructor's 시험 종료).
+    const waiting = await call(`${booted.app.url}/api/class-exams/${exam.examId}/result`, 'GET', { headers: student.headers });
+    expect([waiting.status, waiting.body.error?.code]).toEqual([409, 'EXAM_RESULT_NOT_READY']);
+    await end(booted, exam.examId);
     const result = await call(`${booted.app.url}/api/class-exams/${exam.examId}/result`, 'GET', { headers: student.headers });
     expect(result.body).toMatchObject({ status: 'graded', score: graded.students[0]?.score, maxScore: 3 });
     expect(result.body.log.evaluation_items.map((item: { result_status: string }) => item.result_status)).toEqual(graded.students[0]?.items.map((item) => item.result_status));
@@ -287,6 +331,7 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     const student = await join(booted, '민지');
     await draft(booted, exam.examId, student.headers, { 1: '분산', 2: '표본 평균의 기댓값이 모평균과 같기 때문이다.', 3: '표준편차' });
     await submit(booted, exam.examId, student.headers);
+    await end(booted, exam.examId);
     // The model failed on the descriptive item: Ungraded, pending, no credit, while the exact keywords are Correct.
     const resultUrl = `${booted.app.url}/api/class-exams/${exam.examId}/result`;
     const statuses = async () => ((await call(resultUrl, 'GET', { headers: student.headers })).body.log?.evaluation_items ?? []).map((item: { result_status: string }) => item.result_status);
@@ -298,7 +343,8 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     released();
     const graded = await gradedResults(booted, exam.examId, 1);
     expect(graded.students[0]).toMatchObject({ score: 2.5, pending: false });
-    expect(graded.students[0]?.items[1]).toMatchObject({ result_status: 'Partial_Correct', related_topic: '불편추정량', feedback_message: '기댓값이 같다는 근거를 한 줄 더 쓰세요.' });
+    // The related topic is the plan's target topic of the item (results group by it), not the model's phrase.
+    expect(graded.students[0]?.items[1]).toMatchObject({ result_status: 'Partial_Correct', related_topic: '기댓값', feedback_message: '기댓값이 같다는 근거를 한 줄 더 쓰세요.' });
     expect(booted.agents.gradings.filter((grading) => grading.questionId === 2).map((grading) => grading.status)).toEqual(['Ungraded', 'Partial_Correct']);
     expect(gradings).toBe(2);
     const state = await booted.app.exams.repository.gradingState(exam.examId, student.sessionId);
@@ -569,6 +615,7 @@ describe('live exams across a node restart (redis)', () => {
     await call(`${second.url}/api/class-exams/${exam.examId}/draft`, 'PUT', { headers: student.headers, body: { answers: { 3: '표준편차' } } });
     const submitted = await call(`${second.url}/api/class-exams/${exam.examId}/submit`, 'POST', { headers: student.headers, body: {} });
     expect(submitted.body.submittedAll).toBe(true);
+    expect((await call(`${second.url}/api/exams/${exam.examId}/end`, 'POST', { headers: first.teacher.bearer })).status).toBe(200);
     await expect.poll(async () => (await call(`${second.url}/api/class-exams/${exam.examId}/result`, 'GET', { headers: student.headers })).body.status, { timeout: 10_000 }).toBe('graded');
     expect(agents.gradings.map((grading) => grading.answer)).toEqual(['분산', '기댓값', '표준편차']);
   });

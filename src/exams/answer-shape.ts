@@ -10,7 +10,7 @@ import { type AnalysedText, ENGLISH_PREDICATE_CUES, analyseText } from '../judge
  *   that do not ask for a list, no numbers) because it also grades short-answer data; an exam's Descriptive item
  *   never wants a bare list.
  * - `question-echo`: the answer is (most of) the question: it repeats at least 80 % of the question's content words
- *   and adds at most one of its own. The judges' echo check stays silent when the model answer has no words beyond
+ *   and adds none of its own. The judges' echo check stays silent when the model answer has no words beyond
  *   the question's; this one does not need the model answer.
  * - `no-content`: a Descriptive answer without a single content word (`Why`, `네`, punctuation).
  * - `copied-material`: a Descriptive answer of at least {@link MIN_COPIED_WORDS} words, half or more of them in runs
@@ -75,7 +75,20 @@ function isQuestionEcho(answer: AnalysedText, question: AnalysedText): boolean {
   let repeated = 0;
   for (const unit of question.unitSet) if (answer.unitSet.has(unit)) repeated += 1;
   const added = [...answer.unitSet].filter((unit) => !question.unitSet.has(unit)).length;
-  return repeated / question.unitSet.size >= 0.8 && added <= 1;
+  // Nothing of its own: one added word can be the whole answer ("…분산이 줄어듭니다" to "…분산은 어떻게 되는지").
+  return repeated / question.unitSet.size >= 0.8 && added === 0;
+}
+
+/**
+ * Text without punctuation, for comparing an answer's words with the question's: an echo typed without the
+ * question's punctuation ("e.g." → "eg", "2.5" → "25") must not look like words of its own.
+ */
+const withoutPunctuation = (text: string): string => text.replace(/[^\p{L}\p{N}\s]/gu, '');
+
+/** Whether the answer has a content word the question does not (then it says something, whatever it says). */
+export function addsOwnWords(answer: string, question: string): boolean {
+  const questionUnits = analyseText(withoutPunctuation(question)).unitSet;
+  return [...analyseText(withoutPunctuation(answer)).unitSet].some((unit) => !questionUnits.has(unit));
 }
 
 export interface ShapeInput {
@@ -97,7 +110,7 @@ export function answerShapeFlags(input: ShapeInput): ShapeFlag[] {
   const list = type === 'Descriptive' && !listed && isBareList(answer, answerText);
   if (list) flags.push('bare-list');
   // A list of the question's own terms is a list (at most partial), not an echo.
-  else if (!listed && isQuestionEcho(answer, analyseText(questionText))) flags.push('question-echo');
+  else if (!listed && isQuestionEcho(analyseText(withoutPunctuation(answerText)), analyseText(withoutPunctuation(questionText)))) flags.push('question-echo');
   if (type === 'Descriptive' && /[\p{L}\p{N}]/u.test(answerText) && answer.unitSet.size === 0) flags.push('no-content');
   if (type === 'Descriptive' && !input.pasted && input.source !== undefined && isCopiedMaterial(answerText, input.source, input.modelAnswer)) {
     flags.push('copied-material');

@@ -6,7 +6,7 @@ import type { Logger } from '../logger.js';
 import { mathEquivalent } from '../math/index.js';
 import { fence } from '../text/index.js';
 import { exactKeywordAnswer, keywordEvidence } from './answer-evidence.js';
-import { type ShapeFlag, answerShapeFlags } from './answer-shape.js';
+import { type ShapeFlag, addsOwnWords, answerShapeFlags } from './answer-shape.js';
 import {
   type EvaluationItem,
   type ExamCallContext,
@@ -128,7 +128,10 @@ export function serverCheck(problem: ExamProblem, answer: string, source?: strin
     answer,
     ...(source === undefined ? {} : { source }),
   });
-  const judged = decideAssessment(prepared).evidence.flags.filter((flag) => CAPS[flag] !== undefined);
+  // The judges' echo also fires when the answer's own words are none of the model answer's (a synonym it does not
+  // list: 줄어듭니다 for 작아진다); a grade that caps at Incorrect needs an answer that adds nothing to the question.
+  const saysSomething = addsOwnWords(answer, problem.question_content);
+  const judged = decideAssessment(prepared).evidence.flags.filter((flag) => CAPS[flag] !== undefined && !(flag === 'echo' && saysSomething));
   const shapes = answerShapeFlags({
     type: problem.type,
     answer,
@@ -161,6 +164,22 @@ export function applyCap(proposal: GraderOutput, check: ServerCheck): GraderOutp
   return { ...proposal, result_status: check.cap, feedback_message: check.message ?? proposal.feedback_message };
 }
 
+/**
+ * Seed 000's grading rule, kept by the server: a Descriptive answer is `Correct` only with all key keywords present
+ * (or an accepted synonym); with some missing it is at most `Partial_Correct`, and the student is told which. A
+ * Short_Keyword item's keywords are alternatives of one term (the seed's ["Overfitting", "과적합"]), so one suffices.
+ */
+export function capForMissingKeywords(problem: Pick<ExamProblem, 'type'>, keywords: readonly KeywordEvidenceItem[], proposal: GraderOutput): GraderOutput {
+  if (problem.type !== 'Descriptive' || proposal.result_status !== 'Correct') return proposal;
+  const missing = keywords.filter((keyword) => keyword.matchedAs === null).map((keyword) => `'${keyword.keyword}'`);
+  if (missing.length === 0) return proposal;
+  return {
+    ...proposal,
+    result_status: 'Partial_Correct',
+    feedback_message: `내용은 맞지만 핵심 키워드 ${missing.join(', ')}이(가) 답안에 없어 부분 점수입니다. 모범 답안의 핵심 용어를 넣어 설명해 보세요.`,
+  };
+}
+
 export interface ExamGraderOptions {
   model: LanguageModel;
   logger?: Logger | undefined;
@@ -181,7 +200,7 @@ export class ExamGrader implements ExamItemGrader {
       feedback_message: feedback,
       evidence,
     });
-    const topic = relatedTopicOf(problem);
+    const topic = context.topic ?? relatedTopicOf(problem);
     if (answer.trim() === '') {
       return item('Incorrect', topic, '답을 적지 않았습니다.', { keywords, method: 'keyword', contradiction: null });
     }
@@ -225,8 +244,10 @@ export class ExamGrader implements ExamItemGrader {
         attribution,
         ...(context.signal === undefined ? {} : { signal: context.signal }),
       });
-      const decided = applyCap(object, check);
-      return item(decided.result_status, decided.related_topic, decided.feedback_message, evidence);
+      const decided = capForMissingKeywords(problem, keywords, applyCap(object, check));
+      // The plan's target topic names what the item tests for every student alike (results group by it); the
+      // model's phrase is used only for items without a plan entry.
+      return item(decided.result_status, context.topic ?? decided.related_topic, decided.feedback_message, evidence);
     } catch (error) {
       if (context.signal?.aborted === true) throw error;
       const code = error instanceof AppError ? error.code : 'UNEXPECTED';

@@ -35,6 +35,12 @@ export interface ExamGradingOptions {
 
 const DEFAULT_STALE_MS = 5 * 60_000;
 
+/** The grading context of one item: the exam's, with the plan's target topic of that item. */
+function itemContext(exam: ExamRecord, questionId: number, context: ExamCallContext): ExamCallContext {
+  const topic = exam.plan.planned_items.find((item) => item.id === questionId)?.target_topic;
+  return topic === undefined ? context : { ...context, topic };
+}
+
 export class ExamGrading {
   constructor(private readonly options: ExamGradingOptions) {}
 
@@ -62,7 +68,7 @@ export class ExamGrading {
     const problem = exam.problems.find((candidate) => candidate.id === questionId);
     if (!problem) return null;
     const { items } = await this.options.repository.submissions(exam.examId, sessionId);
-    const graded = await this.options.grader.grade(problem, items.get(questionId)?.text ?? '', await this.context(exam));
+    const graded = await this.options.grader.grade(problem, items.get(questionId)?.text ?? '', itemContext(exam, problem.id, await this.context(exam)));
     if (graded.result_status === 'Ungraded') return null;
     await this.options.repository.saveGrade(exam.examId, sessionId, graded);
     return graded;
@@ -87,7 +93,7 @@ export class ExamGrading {
     for (const problem of open) {
       let graded: EvaluationItem;
       try {
-        graded = await grader.grade(problem, items.get(problem.id)?.text ?? '', context);
+        graded = await grader.grade(problem, items.get(problem.id)?.text ?? '', itemContext(exam, problem.id, context));
       } catch (error) {
         // The port promises Ungraded rather than a throw; a throw is treated the same way (never credit).
         logger.warn({ err: error, examId: exam.examId, questionId: problem.id }, 'exam grader threw; the item stays Ungraded');

@@ -177,6 +177,19 @@ export class ExamRepository {
     return { publication, first };
   }
 
+  /**
+   * Moves the deadline forward to `at` (the instructor ends the exam early): the publication record is rewritten
+   * and the exam is due on the list of exams to close. Never moves a deadline later.
+   */
+  async endAt(examId: string, at: number): Promise<ExamPublication | null> {
+    const current = await this.publication(examId);
+    if (!current || current.deadline <= at) return current;
+    const ended: ExamPublication = { ...current, deadline: at };
+    await this.store.set(keys.examPublication(examId), JSON.stringify(ended));
+    await this.store.zadd(keys.examsOpen(), at, examId);
+    return ended;
+  }
+
   async publication(examId: string): Promise<ExamPublication | null> {
     return readJsonRecord(await this.store.get(keys.examPublication(examId)), ExamPublication, { key: keys.examPublication(examId), logger: this.logger });
   }

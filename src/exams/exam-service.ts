@@ -207,6 +207,18 @@ export class ExamService {
     return publication;
   }
 
+  /**
+   * Ends a published exam now (the instructor's 시험 종료): the deadline becomes now on the server's clock, so the
+   * drafts as saved are submitted and graded, and the students' results are revealed, exactly as at a deadline.
+   */
+  async endNow(exam: ExamRecord): Promise<ExamPublication> {
+    const held = await this.repository.publication(exam.examId);
+    if (!held) throw new AppError(ErrorCode.EXAM_NOT_PUBLISHED, '아직 게시하지 않은 시험입니다.', { status: 409 });
+    const ended = (await this.repository.endAt(exam.examId, this.now())) ?? held;
+    await this.closeIfDue(exam, ended);
+    return ended;
+  }
+
   async delete(exam: ExamRecord): Promise<void> {
     await this.repository.delete(exam.examId);
   }
@@ -293,8 +305,10 @@ export class ExamService {
     const { exam, publication } = await this.forStudent(examId, classId);
     await this.closeIfDue(exam, publication);
     const { items, all } = await this.repository.submissions(examId, sessionId);
-    if (all === null) {
-      throw new AppError(ErrorCode.EXAM_RESULT_NOT_READY, '아직 결과를 볼 수 없습니다. 모든 문항을 제출하거나 시험이 끝난 뒤에 볼 수 있습니다.', { status: 409 });
+    // Results are revealed at the deadline (or when the instructor ends the exam), not at a student's own
+    // submission: statuses and feedback name the key keywords, which are the answers classmates still write.
+    if (all === null || this.now() < publication.deadline) {
+      throw new AppError(ErrorCode.EXAM_RESULT_NOT_READY, '아직 결과를 볼 수 없습니다. 결과는 시험이 끝난 뒤에 공개됩니다.', { status: 409 });
     }
     const [grades, overrides, report] = await Promise.all([
       this.repository.grades(examId, sessionId),

@@ -210,6 +210,8 @@ export interface GeneratedExam {
 /** Who pays for and may cancel model calls made for an exam. */
 export interface ExamCallContext {
   materialId: string;
+  /** The plan's `target_topic` for the item being graded: the related topic of a grade decided without a model. */
+  topic?: string | undefined;
   accountId?: string | undefined;
   signal?: AbortSignal | undefined;
   /** The material text the items were drawn from, when the caller has it: the grader's pasted-passage check. */

@@ -16,7 +16,8 @@ import { parseOrThrow } from './validate.js';
  * - `POST /api/materials/:id/exams` (ExamRequest `{count, descriptive, difficulty?, chapters?}`) -> 202 `{jobId, job,
  *   jobToken}`: the `exam-generation` job (Planner → Writer → Validator), watched on `/jobs` like math problems
  * - `GET /api/exams?materialId=&cursor=&limit=` -> `{exams, nextCursor}`; `GET /api/exams/:examId` -> the exam
- * - `PATCH /api/exams/:examId/problems/:id` -> the problem (draft only); `POST /api/exams/:examId/publish`
+ * - `PATCH /api/exams/:examId/problems/:id` -> the problem (draft only); `POST /api/exams/:examId/publish`;
+ *   `POST /api/exams/:examId/end` (ends a published exam now: the deadline becomes now)
  * - `GET /api/exams/:examId/results` (`.json`, `.csv`); `POST .../students/:sessionId/items/:questionId/override`
  * - `DELETE /api/exams/:examId`
  * - `GET`/`PATCH /api/classes/:classId/students/:sessionId/profile`: a class student's learner profile and goal
@@ -125,6 +126,14 @@ export function createExamsRouter(deps: ExamsRouterDeps): Router {
       if (grant.via === 'token' && body.classId !== grant.classId) throw examNotFound();
       if (grant.via === 'account') await access.authorizeClass(request, response, body.classId);
       response.json({ publication: await exams.publish(exam, body.classId, body.timeLimitMinutes) });
+    }),
+  );
+
+  router.post(
+    '/exams/:examId/end',
+    route(async (request, response) => {
+      const { exam } = await ownExam(request, response);
+      response.json({ publication: await exams.endNow(exam) });
     }),
   );
 

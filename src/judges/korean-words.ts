@@ -66,7 +66,7 @@ const IRREGULAR: ReadonlyMap<string, string> = new Map([
   ['많아', '많'], ['많은', '많'], ['적어', '적'], ['적은', '적'], ['높아', '높'], ['높은', '높'], ['낮아', '낮'],
   ['낮은', '낮'], ['넓어', '넓'], ['넓은', '넓'], ['좁아', '좁'], ['좁은', '좁'], ['길어', '길'], ['긴', '길'],
   ['짧아', '짧'], ['짧은', '짧'], ['늘어나', '늘'], ['늘어', '늘'], ['늘어난', '늘'], ['줄어들', '줄'], ['줄어', '줄'],
-  ['줄어든', '줄'], ['커졌', '크'], ['작아졌', '작'], ['나타내', '나타내'], ['나타낸', '나타내'], ['나타냄', '나타내'],
+  ['줄어든', '줄'], ['줄어드', '줄'], ['커졌', '크'], ['작아졌', '작'], ['나타내', '나타내'], ['나타낸', '나타내'], ['나타냄', '나타내'],
   ['같다', '같'], ['크다', '크'], ['작다', '작'], ['많다', '많'], ['적다', '적'], ['높다', '높'], ['낮다', '낮'],
   ['다르다', '다르'], ['다르', '다르'], ['달라진', '다르'], ['빨리', '빠르'], ['느리게', '느리'], ['올라', '오르'],
   ['오른', '오르'], ['올라간', '올라가'], ['내려', '내리'], ['내린', '내리'], ['내려간', '내려가'],
@@ -171,6 +171,20 @@ function fold(stem: string): string {
   return Array.from(folded).length >= 2 && folded.endsWith('들') ? folded.slice(0, -1) : folded;
 }
 
+/** Syllables whose final ㅂ before `니다` is not the formal ending's: 습니다 and 읍니다 are endings, 입니다 the copula. */
+const FORMAL_B_KEPT: ReadonlySet<string> = new Set(['습', '읍', '입']);
+
+/**
+ * The stem of a formal `-ㅂ니다` form whose ㅂ sits in the stem's last syllable (`작아집니다` → `작아지`,
+ * `다릅니다` → `다르`, `줄어듭니다` → `줄어드`), or undefined when the word is not one.
+ */
+function formalStem(word: string): string | undefined {
+  if (!word.endsWith('니다') || word.length < 3) return undefined;
+  const syllable = word.at(-3) ?? '';
+  if (!isHangul(syllable) || FORMAL_B_KEPT.has(syllable) || (syllable.charCodeAt(0) - 0xac00) % 28 !== 17) return undefined;
+  return word.slice(0, -3) + String.fromCharCode(syllable.charCodeAt(0) - 17);
+}
+
 /** Analyses one Hangul eojeol (already NFKC-normalised, lowercased, without punctuation). */
 export function analyseKoreanWord(word: string): KoreanWord {
   const plain = { negation: false, predicate: false, relation: false, clauseEnd: false };
@@ -184,6 +198,8 @@ export function analyseKoreanWord(word: string): KoreanWord {
   const clauseEnd = [...CLAUSE_ENDINGS].some((ending) => word.endsWith(ending) && word.length > ending.length);
   const light = stripLightVerb(word);
   if (light !== undefined) return { ...plain, stem: fold(light), predicate: true, relation, clauseEnd };
+  const formal = formalStem(word);
+  if (formal !== undefined) return { ...analyseKoreanWord(formal), predicate: true };
   const first = stripEnding(word);
   if (first.ending === '') return { ...plain, stem: fold(word) };
   if (first.ending === '보다') return { ...plain, stem: fold(first.stem), relation: true };
