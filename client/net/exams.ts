@@ -95,6 +95,9 @@ export function patchProblem(examId: string, id: number, patch: Partial<Pick<Exa
 export const publishExam = (examId: string, classId: string, timeLimitMinutes: number) =>
   apiJson<{ publication: Publication }>(`${at(examId)}/publish`, { method: 'POST', body: { classId, timeLimitMinutes }, fallback: '시험을 게시하지 못했습니다.' });
 
+/** 시험 종료: the deadline becomes the server's now; drafts are submitted and graded, results revealed. */
+export const endExam = (examId: string) => apiJson<{ publication: Publication }>(`${at(examId)}/end`, { method: 'POST', fallback: '시험을 끝내지 못했습니다.' });
+
 export const examResults = (examId: string) => apiJson<ExamResults>(`${at(examId)}/results`, { fallback: '결과를 불러오지 못했습니다.' });
 
 export const resultsDownload = (examId: string, format: 'csv' | 'json') => `${at(examId)}/results.${format}`;

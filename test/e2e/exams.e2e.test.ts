@@ -12,7 +12,8 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
  * EP1–EP4, EP6 (test/SPEC.md): exams (issue 15) in a real chromium against the real app (memory store, offline model).
  * The instructor generates a 5-item exam on the host page, edits an item, publishes it to a class; two students take it
  * in the classroom (desktop and a 390×844 phone), the phone reloads mid-exam and finds its drafts (also one typed just
- * before the reload, kept in sessionStorage and sent again); both submit and see their results and reports; the
+ * before the reload, kept in sessionStorage and sent again); both submit, wait for the end (the instructor's 시험 종료)
+ * and see their results and reports; the
  * instructor sees the results, overrides a status with a reason and sees a regrade request; the monitor shows the
  * progress live without answers, and the instructor sets a learning goal that the student's profile shows. No page
  * error, console error or HTTP error answer on any page, and nothing is loaded from outside the app's origin. EP6: with
@@ -207,6 +208,12 @@ describe('exams in the browser (issue 15)', () => {
     await expect.poll(() => minjiRow.getByTestId('exam-progress-submitted').textContent()).toMatch(/^제출/u);
     await expect.poll(() => seoyeonRow.getByTestId('exam-progress-submitted').textContent()).toMatch(/^제출/u);
 
+    // Results are revealed when the exam ends, never at a student's own submission: the instructor ends it now.
+    for (const page of [desktop, phone]) await page.getByTestId('exam-waiting').waitFor();
+    expect((await host.getByTestId('exam-end').boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(44);
+    await host.getByTestId('exam-end').click();
+    await expect.poll(() => host.getByTestId('exam-results-state').textContent()).toBe('마감됨');
+
     // Results for each student: graded, a status and feedback per item, a score and the report.
     for (const page of [desktop, phone]) {
       await page.locator('[data-testid=exam-result][data-status=graded]').waitFor({ timeout: 30_000 });
@@ -260,7 +267,7 @@ describe('exams in the browser (issue 15)', () => {
     await expect.poll(() => audit.textContent()).toContain('질문의 의도를 부분적으로 이해함');
     expect(await audit.textContent()).toContain('바꾼 판정: 부분 정답');
     await phone.reload();
-    await phone.locator('[data-testid=exam-listing][data-state=submitted] [data-testid=exam-open]').click();
+    await phone.locator('[data-testid=exam-listing][data-state=closed] [data-testid=exam-open]').click();
     const overridden = phone.locator(`[data-testid=exam-result-item][data-id="${one!.id}"]`);
     await expect.poll(() => overridden.getByTestId('exam-status').textContent()).toBe('부분 정답');
 

@@ -1,17 +1,19 @@
 // "시험" in the classroom (issue 15 §3–4), for a class student: the class's exams (`GET /api/class-exams`, read again
-// every 15 s and on 새로 고침 while the list shows), taking one (exam-sheet.ts), its result once submitted or closed
-// (exam-result.ts, read again while grading is pending), and "나의 학습 프로필". The exam being taken is remembered in
+// every 15 s and on 새로 고침 while the list shows), taking one (exam-sheet.ts), its result once the exam has ended —
+// the deadline or the instructor's 시험 종료, never at the student's own submission (exam-result.ts, read again while
+// grading is pending) — and "나의 학습 프로필". The exam being taken is remembered in
 // sessionStorage, so a reload opens it again with its drafts.
 import { ApiError } from '../../net/http.js';
 import { classExam, classExamResult, classExams, myProfile, type ClassExamListing } from '../../net/exams.js';
 import { element } from '../../ui/dom.js';
 import { learnerProfileView } from '../../ui/learner-profile.js';
-import { ExamSheet } from './exam-sheet.js';
+import { ExamSheet, timeOfDay } from './exam-sheet.js';
 import { resultView } from './exam-result.js';
 
 const OPEN_KEY = 'lectern.exam.open';
 const LIST_REFRESH_MS = 15_000;
 const PENDING_REFRESH_MS = 3_000;
+const WAIT_REFRESH_MS = 4_000;
 
 export interface ClassExamSession {
   token: string;
@@ -101,7 +103,7 @@ export class ClassExamPanel {
   private listing(exam: ClassExamListing, serverNow: number): HTMLLIElement {
     const minutes = Math.max(0, Math.ceil((exam.deadline - serverNow) / 60_000));
     const open = element('button', { type: 'button', 'data-testid': 'exam-open', text: exam.state === 'open' ? '시험 보기' : '결과 보기' });
-    open.addEventListener('click', () => void (exam.state === 'open' ? this.openExam(exam.examId) : this.showResult(exam.examId)));
+    open.addEventListener('click', () => void (exam.state === 'open' ? this.openExam(exam.examId) : this.awaitResult(exam.examId)));
     return element(
       'li',
       { className: 'exam-listing', 'data-testid': 'exam-listing', 'data-state': exam.state },
@@ -126,7 +128,7 @@ export class ClassExamPanel {
       if (run !== this.run) return;
       if (exam.submittedAll || exam.deadline <= exam.serverNow) {
         sessionStorage.removeItem(OPEN_KEY);
-        await this.showResult(examId);
+        await this.awaitResult(examId);
         return;
       }
       sessionStorage.setItem(OPEN_KEY, examId);
@@ -135,7 +137,7 @@ export class ClassExamPanel {
         storageKey: (id) => `lectern.exam.drafts.${session.sessionId}.${id}`,
         finished: (id) => {
           sessionStorage.removeItem(OPEN_KEY);
-          void this.showResult(id);
+          void this.awaitResult(id);
         },
         back: () => {
           sessionStorage.removeItem(OPEN_KEY);
@@ -148,6 +150,39 @@ export class ClassExamPanel {
       sessionStorage.removeItem(OPEN_KEY);
       this.frame('시험', this.failure(error));
     }
+  }
+
+  /**
+   * Results are revealed when the exam ends (its deadline, or the instructor's 시험 종료), not at a student's own
+   * submission: until then the class's exam list (which carries the deadline and the server's time) is read again.
+   */
+  private async awaitResult(examId: string): Promise<void> {
+    const run = this.begin();
+    const token = this.token();
+    if (!token) return;
+    try {
+      const reply = await classExams(token);
+      if (run !== this.run) return;
+      const exam = reply.exams.find((entry) => entry.examId === examId);
+      if (!exam) return void (await this.list());
+      if (exam.deadline <= reply.serverNow) return void (await this.showResult(examId));
+      const back = element('button', { type: 'button', className: 'secondary', 'data-testid': 'exam-back', text: '목록으로' });
+      back.addEventListener('click', () => void this.list());
+      const endsAt = timeOfDay(exam.deadline - reply.serverNow + Date.now());
+      this.frame(
+        '시험 결과',
+        element(
+          'p',
+          { className: 'exam-waiting', role: 'status', 'data-testid': 'exam-waiting' },
+          `${exam.title}: 답안을 모두 제출했어요. 결과는 시험이 끝나면(${endsAt}, 선생님이 일찍 끝내면 그때) 여기에 나옵니다.`,
+        ),
+        back,
+      );
+    } catch (error) {
+      if (run !== this.run) return;
+      this.frame('시험 결과', this.failure(error));
+    }
+    this.timer = setTimeout(() => void this.awaitResult(examId), WAIT_REFRESH_MS);
   }
 
   private async showResult(examId: string, again = false): Promise<void> {

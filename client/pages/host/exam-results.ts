@@ -2,8 +2,9 @@
 // status badges (정답/부분 정답/오답/채점 중), the score, the feedback report and their regrade requests; per item the
 // status distribution and common misconceptions; a status override with a reason (kept as an audit trail); CSV and
 // JSON downloads. Read again every few seconds while the exam is open or grading is pending, unless the instructor
-// is typing in it. Student and model text is set as text only.
-import { examResults, overrideItem, resultsDownload, STATUS_LABELS, type ExamResults, type GradeStatus, type ResultItem, type ResultStatus, type StudentResult } from '../../net/exams.js';
+// is typing in it. 시험 종료 ends the exam now (POST /api/exams/:id/end): the students' results are revealed then, never at
+// their own submission. Student and model text is set as text only.
+import { endExam, examResults, overrideItem, resultsDownload, STATUS_LABELS, type ExamResults, type GradeStatus, type ResultItem, type ResultStatus, type StudentResult } from '../../net/exams.js';
 import { element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
 import { mathElement } from '../../ui/math.js';
@@ -51,6 +52,19 @@ function render(examId: string, results: ExamResults, container: HTMLElement): v
   const open = new Set([...container.querySelectorAll<HTMLDetailsElement>('details[data-session-id]')].filter((node) => node.open).map((node) => node.dataset.sessionId));
   const refresh = element('button', { type: 'button', className: 'secondary small', 'data-testid': 'exam-results-refresh', text: '새로 고침' });
   refresh.addEventListener('click', () => void showExamResults(examId, container));
+  const end = element('button', { type: 'button', className: 'small', 'data-testid': 'exam-end', text: '시험 종료', hidden: results.closed });
+  end.addEventListener('click', () => {
+    if (!window.confirm('시험을 지금 끝낼까요? 학생들은 더 쓸 수 없고, 저장된 답으로 채점한 뒤 결과를 봅니다.')) return;
+    void whileBusy(end, '끝내는 중…', async () => {
+      try {
+        await endExam(examId);
+        end.blur();
+        await showExamResults(examId, container);
+      } catch (error) {
+        window.alert(error instanceof Error ? error.message : String(error));
+      }
+    });
+  });
   container.replaceChildren(
     element('h4', { text: '결과' }),
     element(
@@ -58,6 +72,7 @@ function render(examId: string, results: ExamResults, container: HTMLElement): v
       { className: 'exam-results-bar' },
       element('span', { className: 'muted', 'data-testid': 'exam-results-state', text: results.closed ? '마감됨' : `진행 중 · 마감 ${new Date(results.deadline).toLocaleTimeString('ko-KR')}` }),
       refresh,
+      end,
       element('a', { className: 'button small', href: resultsDownload(examId, 'csv'), download: `exam-${examId}.csv`, 'data-testid': 'exam-results-csv', text: 'CSV (엑셀)' }),
       element('a', { className: 'button small secondary-link', href: resultsDownload(examId, 'json'), download: `exam-${examId}.json`, 'data-testid': 'exam-results-json', text: 'JSON' }),
     ),
