@@ -127,6 +127,8 @@ const EnvSchema = z.object({
   RATE_STRICT_WINDOW_SECONDS: int(1, 86_400, 600),
   RATE_AUTH_MAX: int(1, 1_000_000, 20),
   RATE_GENERATION_MAX: int(1, 1_000_000, 30),
+  RATE_DRAFT_MAX: int(1, 1_000_000, 120),
+  RATE_DRAFT_ADDRESS_MAX: int(1, 10_000_000, 10_000),
   JOIN_ATTEMPT_POINTS: int(1, 1_000_000, 300),
   JOIN_ATTEMPT_WINDOW_SECONDS: int(1, 86_400, 60),
   JOIN_FAILURE_COST: int(1, 1_000, 5),
@@ -309,6 +311,13 @@ export interface RateLimitConfig {
   strictWindowMs: number;
   authMax: number;
   generationMax: number;
+  /**
+   * Exam autosaves (`PUT /api/class-exams/:id/draft`) per window: per student (their session token) and, as a flood
+   * guard, per address. They do not count against `addressMax`: a class behind one school address autosaves far
+   * more than 300 times a minute while its students type.
+   */
+  draftMax: number;
+  draftAddressMax: number;
   /** Class/room join attempts per address: points per window, a success costs 1 and a failure `failureCost`. */
   join: { points: number; windowMs: number; failureCost: number };
   /** Socket commands per identity (session, player, host, instructor), shared by all its sockets on a node. */
@@ -394,6 +403,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       strictWindowMs: e.RATE_STRICT_WINDOW_SECONDS * 1000,
       authMax: e.RATE_AUTH_MAX,
       generationMax: e.RATE_GENERATION_MAX,
+      draftMax: e.RATE_DRAFT_MAX,
+      draftAddressMax: e.RATE_DRAFT_ADDRESS_MAX,
       join: { points: e.JOIN_ATTEMPT_POINTS, windowMs: e.JOIN_ATTEMPT_WINDOW_SECONDS * 1000, failureCost: e.JOIN_FAILURE_COST },
       socketCommands: { capacity: e.SOCKET_COMMAND_BURST, refillPerSecond: e.SOCKET_COMMANDS_PER_SECOND },
       maxSocketsPerAddress: e.MAX_SOCKETS_PER_ADDRESS,

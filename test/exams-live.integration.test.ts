@@ -282,6 +282,30 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     }
   });
 
+  it('EL20 a class behind one address autosaves without touching the address budget; each student has RATE_DRAFT_MAX saves per window', async (context) => {
+    const booted = await boot(context, store, { RATE_ADDRESS_MAX: '12', RATE_DRAFT_MAX: '5' });
+    const exam = await makeExam(booted);
+    await publish(booted, exam.examId);
+    const students = [await join(booted, '민지'), await join(booted, '지호'), await join(booted, '서연')];
+    // 15 autosaves from the one address, more than its 12: none counts against it.
+    for (const [index, student] of students.entries()) {
+      for (let save = 1; save <= 5; save += 1) {
+        const saved = await draft(booted, exam.examId, student.headers, { 1: `답 ${index}-${save}` });
+        expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      }
+    }
+    // A sixth save in the window is one too many for that student, not for the others.
+    const over = await draft(booted, exam.examId, students[0]!.headers, { 1: '여섯 번째' });
+    expect([over.status, over.body.error.code]).toEqual([429, 'RATE_LIMITED']);
+    // Other state-changing requests of the address still count against its 12 (what the setup left of it).
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 12 && !statuses.includes(429); attempt += 1) {
+      statuses.push((await submit(booted, exam.examId, students[1]!.headers, [1])).status);
+    }
+    expect(statuses[0]).toBe(200);
+    expect(statuses.at(-1)).toBe(429);
+  });
+
   it('EL4 submission is written once: concurrent submits of the whole exam agree on one submission, graded once; a submitted item refuses drafts', async (context) => {
     const booted = await boot(context, store);
     const exam = await makeExam(booted);

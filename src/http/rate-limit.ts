@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { RateLimitConfig } from '../config.js';
@@ -6,6 +7,14 @@ import type { Store } from '../store/index.js';
 import { StoreRateLimitStore } from './rate-limit-store.js';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** An exam autosave (relative to the /api mount): limited per student, not against the address's general budget. */
+const EXAM_DRAFT = /^\/class-exams\/[^/]+\/draft\/?$/u;
+const isDraftSave = (request: Request) => request.method === 'PUT' && EXAM_DRAFT.test(request.path);
+
+/** The bearer credential of a request, hashed (the key of a per-student limit; the route checks the token itself). */
+function bearerKey(request: Request): string {
+  return createHash('sha256').update(request.get('authorization') ?? '').digest('base64url');
+}
 
 export interface RateLimitDeps {
   store: Store;
@@ -40,15 +49,16 @@ export function secondsUntil(resetTime: Date | undefined, now: number): number {
 export function createRateLimits(deps: RateLimitDeps): Router {
   const now = deps.now ?? Date.now;
   const { limits } = deps;
-  const limiter = (name: string, windowMs: number, max: number, by: 'address' | 'account'): RequestHandler =>
+  const limiter = (name: string, windowMs: number, max: number, by: 'address' | 'account' | 'bearer', skipDrafts = false): RequestHandler =>
     rateLimit({
       windowMs,
       limit: max,
       store: new StoreRateLimitStore(deps.store, name, now),
       standardHeaders: false,
       legacyHeaders: false,
-      skip: (request, response) => !STATE_CHANGING.has(request.method) || (by === 'account' && accountOf(response) === undefined),
-      keyGenerator: (request, response) => (by === 'account' ? accountOf(response)! : requestAddress(request)),
+      skip: (request, response) =>
+        !STATE_CHANGING.has(request.method) || (by === 'account' && accountOf(response) === undefined) || (skipDrafts && isDraftSave(request)),
+      keyGenerator: (request, response) => (by === 'account' ? accountOf(response)! : by === 'bearer' ? bearerKey(request) : requestAddress(request)),
       handler: (request, _response, next) => {
         const info = (request as Request & { rateLimit?: { resetTime?: Date } }).rateLimit;
         // The error middleware writes the body and the Retry-After header, like every other error.
@@ -59,7 +69,9 @@ export function createRateLimits(deps: RateLimitDeps): Router {
     });
 
   const router = Router();
-  router.use(limiter('api-address', limits.windowMs, limits.addressMax, 'address'));
+  router.use(limiter('api-address', limits.windowMs, limits.addressMax, 'address', true));
+  // Exam autosaves: per student (the session token) and a generous per-address flood guard instead.
+  router.put('/class-exams/:examId/draft', limiter('draft-student', limits.windowMs, limits.draftMax, 'bearer'), limiter('draft-address', limits.windowMs, limits.draftAddressMax, 'address'));
   router.use(limiter('api-account', limits.windowMs, limits.accountMax, 'account'));
   // Guessing passwords or flooding sign-ups: a few per window. Mounted by path so the routes are covered when they land.
   const auth = [limiter('auth-address', limits.strictWindowMs, limits.authMax, 'address'), limiter('auth-account', limits.strictWindowMs, limits.authMax, 'account')];
