@@ -408,6 +408,10 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     expect(after.body.students[0].score).toBe(2);
     expect(after.body.items[1].counts).toEqual({ Correct: 0, Partial_Correct: 0, Incorrect: 1, Ungraded: 0 });
 
+    // Before the results are revealed a regrade (whose reply names the status) is refused.
+    const early = await call(`${booted.app.url}/api/class-exams/${exam.examId}/regrade`, 'POST', { headers: student.headers, body: { questionId: 3, comment: '미리' } });
+    expect([early.status, early.body.error.code]).toEqual([409, 'EXAM_RESULT_NOT_READY']);
+    await end(booted, exam.examId);
     const regrade = await call(`${booted.app.url}/api/class-exams/${exam.examId}/regrade`, 'POST', { headers: student.headers, body: { questionId: 3, comment: '표준편차를 썼는데 다시 봐 주세요.' } });
     expect(regrade.status, JSON.stringify(regrade.body)).toBe(200);
     expect(regrade.body.request).toMatchObject({ questionId: 3, status: 'pending', from: 'Correct' });

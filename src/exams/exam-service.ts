@@ -325,6 +325,10 @@ export class ExamService {
     const { exam, publication } = await this.forStudent(examId, classId);
     await this.closeIfDue(exam, publication);
     if (!exam.problems.some((problem) => problem.id === questionId)) throw questionNotFound(questionId);
+    // A regrade answers with the item's status: before the results are revealed it would reveal them early.
+    if (this.now() < publication.deadline) {
+      throw new AppError(ErrorCode.EXAM_RESULT_NOT_READY, '결과가 공개된 뒤(시험이 끝난 뒤)에 재채점을 요청할 수 있습니다.', { status: 409 });
+    }
     const grades = await this.repository.grades(examId, sessionId);
     const current = grades.get(questionId);
     if (!current) {
