@@ -81,16 +81,7 @@ export function createClassMathRouter(deps: ClassMathRouterDeps): Router {
         { answer: body.answer, correct: grade.correct, at: Date.now() },
         deps.answerTtlMs,
       );
-      const reply: ClassMathAnswerReply = {
-        problemId: problem.problemId,
-        correct: grade.correct,
-        method: grade.method,
-        verdict: grade.verdict,
-        feedback: grade.feedback,
-        correct_answer: problem.correct_answer,
-        explanation: problem.explanation,
-        first_attempt: { answer: recorded.answer, correct: recorded.correct, first },
-      };
+      const reply: ClassMathAnswerReply = { ...grade, first_attempt: { answer: recorded.answer, correct: recorded.correct, first } };
       response.json(reply);
     }),
   );

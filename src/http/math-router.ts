@@ -221,16 +221,7 @@ export function createMathRouter(deps: MathRouterDeps): Router {
       }
       const body = parseOrThrow(MathShortAnswerBody, request.body ?? {});
       const { billTo } = authorizeModelCall(response, { joined: grant.classId === undefined ? undefined : { classId: grant.classId }, billTo: grant.accountId });
-      const grade = await gradeAnswerForRequest(response, { model: deps.model, problem, answer: body.answer, materialId: set.materialId, billTo });
-      const reply: MathShortAnswerReply = {
-        problemId: problem.problemId,
-        correct: grade.correct,
-        method: grade.method,
-        verdict: grade.verdict,
-        feedback: grade.feedback,
-        correct_answer: problem.correct_answer,
-        explanation: problem.explanation,
-      };
+      const reply: MathShortAnswerReply = await gradeAnswerForRequest(response, { model: deps.model, problem, answer: body.answer, materialId: set.materialId, billTo });
       response.json(reply);
     }),
   );

@@ -3,7 +3,7 @@
 // the deadline or the instructor's 시험 종료, never at the student's own submission (exam-result.ts, read again while
 // grading is pending) — and "나의 학습 프로필". The exam being taken is remembered in
 // sessionStorage, so a reload opens it again with its drafts.
-import { ApiError } from '../../net/http.js';
+import { ApiError, requestFailure } from '../../net/http.js';
 import { classExam, classExamResult, classExams, myProfile, type ClassExamListing } from '../../net/exams.js';
 import { element } from '../../ui/dom.js';
 import { learnerProfileView } from '../../ui/learner-profile.js';
@@ -69,7 +69,7 @@ export class ClassExamPanel {
   }
 
   private failure(error: unknown): HTMLElement {
-    return element('p', { className: 'error', role: 'alert', 'data-testid': 'exam-error', text: error instanceof Error ? error.message : String(error) });
+    return element('p', { className: 'error', role: 'alert', 'data-testid': 'exam-error', text: requestFailure(error) });
   }
 
   /** The class's exams; the panel stays hidden while there are none (and looks again later). */

@@ -3,7 +3,7 @@
 // student's session token). The grade shows 정답/오답, how it was decided (식이 같음 / AI 판정), the feedback, the answer
 // and the explanation, typeset with KaTeX. Model and instructor text reaches the DOM only as textContent.
 import type { ClassMathAnswerReply, ClassMathProblemsReply } from '../../../src/protocol/wire/index.js';
-import { apiJson } from '../../net/http.js';
+import { apiJson, requestFailure } from '../../net/http.js';
 import { element } from '../../ui/dom.js';
 import { mathElement } from '../../ui/math.js';
 
@@ -55,7 +55,7 @@ export class ClassMathPanel {
       );
     } catch (error) {
       if (run !== this.run) return;
-      this.show(element('p', { className: 'error', role: 'alert', text: error instanceof Error ? error.message : String(error) }));
+      this.show(element('p', { className: 'error', role: 'alert', text: requestFailure(error) }));
     }
   }
 
@@ -130,7 +130,7 @@ export class ClassMathPanel {
           : [element('p', { className: 'muted', 'data-testid': 'class-math-first', text: `처음 낸 답(${reply.first_attempt.answer})이 ${reply.first_attempt.correct ? '정답' : '오답'}으로 기록되어 있어요.` })]),
       );
     } catch (error) {
-      result.replaceChildren(element('p', { className: 'error', role: 'alert', text: error instanceof Error ? error.message : String(error) }));
+      result.replaceChildren(element('p', { className: 'error', role: 'alert', text: requestFailure(error) }));
     } finally {
       button.disabled = false;
     }

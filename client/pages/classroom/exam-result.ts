@@ -6,6 +6,7 @@ import { requestRegrade, STATUS_LABELS, type ClassExamResult, type EvaluationIte
 import { element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
 import { mathElement } from '../../ui/math.js';
+import { requestFailure } from '../../net/http.js';
 
 export interface ExamResultHost {
   token(): string | null;
@@ -76,7 +77,7 @@ function regradeForm(examId: string, questionId: number, host: ExamResultHost, t
         send.hidden = true;
         toggle.disabled = true;
       } catch (error) {
-        note.textContent = error instanceof Error ? error.message : String(error);
+        note.textContent = requestFailure(error);
       }
     });
   });

@@ -8,6 +8,7 @@ import { saveDrafts, submitExam, TYPE_LABELS, type ClassExam } from '../../net/e
 import { element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
 import { mathElement } from '../../ui/math.js';
+import { requestFailure } from '../../net/http.js';
 
 const MAX_ANSWER = 4000;
 
@@ -227,7 +228,7 @@ export class ExamSheet {
         this.host.finished(this.exam.examId);
       }
     } catch (error) {
-      this.error.textContent = error instanceof Error ? error.message : String(error);
+      this.error.textContent = requestFailure(error);
     }
   }
 }

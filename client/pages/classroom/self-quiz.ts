@@ -3,7 +3,7 @@
 // time with four choices; after each answer right or wrong and the explanation; at the end the score. Model text
 // reaches the DOM only as textContent.
 import type { SelfQuizAnswerReply, SelfQuizQuestion, SelfQuizStartReply } from '../../../src/protocol/wire/index.js';
-import { apiJson } from '../../net/http.js';
+import { apiJson, requestFailure } from '../../net/http.js';
 import { element } from '../../ui/dom.js';
 import { mathElement } from '../../ui/math.js';
 
@@ -67,7 +67,7 @@ export class SelfQuizPanel {
       this.ask(run, chapterLabel, reply.response, 0, 0);
     } catch (error) {
       if (run !== this.run) return;
-      this.show(element('p', { className: 'error', role: 'alert', 'data-testid': 'self-quiz-error', text: error instanceof Error ? error.message : String(error) }), this.closeButton());
+      this.show(element('p', { className: 'error', role: 'alert', 'data-testid': 'self-quiz-error', text: requestFailure(error) }), this.closeButton());
     } finally {
       button.disabled = false;
     }
@@ -145,7 +145,7 @@ export class SelfQuizPanel {
     } catch (error) {
       if (run !== this.run) return;
       for (const choice of choices) choice.disabled = false;
-      feedback.replaceChildren(element('p', { className: 'error', role: 'alert', text: error instanceof Error ? error.message : String(error) }));
+      feedback.replaceChildren(element('p', { className: 'error', role: 'alert', text: requestFailure(error) }));
     }
   }
 

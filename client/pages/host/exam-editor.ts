@@ -7,6 +7,7 @@ import { getExam, LEVEL_LABELS, patchProblem, publishExam, TYPE_LABELS, type Exa
 import { $, element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
 import { showExamResults, stopExamResults } from './exam-results.js';
+import { requestFailure } from '../../net/http.js';
 
 const view = $('exam-view');
 
@@ -49,7 +50,7 @@ export async function openExamView(examId: string, host: ExamViewHost): Promise<
   try {
     exam = await getExam(examId);
   } catch (error) {
-    if (shownExam === examId) view.replaceChildren(element('p', { className: 'error', role: 'alert', 'data-testid': 'exam-view-error', text: error instanceof Error ? error.message : String(error) }));
+    if (shownExam === examId) view.replaceChildren(element('p', { className: 'error', role: 'alert', 'data-testid': 'exam-view-error', text: requestFailure(error) }));
     return;
   }
   if (shownExam !== examId) return;
@@ -109,7 +110,7 @@ function itemEditor(examId: string, problem: ExamProblem, complaints: string[], 
         keywords.input.value = stored.key_keywords.join(', ');
         saved.textContent = '저장했습니다.';
       } catch (error) {
-        saved.textContent = error instanceof Error ? error.message : String(error);
+        saved.textContent = requestFailure(error);
       }
     });
   });
@@ -157,7 +158,7 @@ function publishForm(exam: ExamDetail, host: ExamViewHost): HTMLElement {
         await openExamView(exam.examId, host);
         view.querySelector('[data-testid=exam-view-summary]')?.append(element('span', { 'data-testid': 'exam-published', text: ` · ${className}에 게시했습니다.` }));
       } catch (error) {
-        note.textContent = error instanceof Error ? error.message : String(error);
+        note.textContent = requestFailure(error);
       }
     });
   });

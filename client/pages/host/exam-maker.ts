@@ -7,7 +7,7 @@ import type { Material } from '../../../src/materials/types.js';
 import type { JobState } from '../../../src/protocol/wire/jobs.js';
 import type { ClassSummary } from '../../net/classes.js';
 import { listExams, startExam, type ExamJobProgress, type ExamJobResult, type ExamListing } from '../../net/exams.js';
-import { apiJson } from '../../net/http.js';
+import { apiJson, requestFailure } from '../../net/http.js';
 import { openSocket, refusalData, type NamespaceSocket } from '../../net/socket.js';
 import { $, element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
@@ -36,8 +36,6 @@ function setStatus(text: string, isError = false): void {
   status.textContent = text;
   status.classList.toggle('error', isError);
 }
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 function closeSocket(): void {
   box.dataset.socket = 'closed';
@@ -106,7 +104,7 @@ async function loadExamList(): Promise<void> {
     examList.replaceChildren(...exams.map(examItem));
     examListEmpty.hidden = exams.length > 0;
   } catch (error) {
-    examList.replaceChildren(element('li', { className: 'error', text: message(error) }));
+    examList.replaceChildren(element('li', { className: 'error', text: requestFailure(error) }));
   }
 }
 
@@ -241,7 +239,7 @@ async function start(): Promise<void> {
       const { job, jobToken } = reply.jobToken && reply.job ? { job: reply.job as JobState, jobToken: reply.jobToken } : await apiJson<{ job: JobState; jobToken: string }>(`/api/jobs/${encodeURIComponent(jobId)}`);
       watch(job, jobToken);
     } catch (error) {
-      setStatus(message(error), true);
+      setStatus(requestFailure(error), true);
     }
   });
   if (socket) startButton.disabled = true;

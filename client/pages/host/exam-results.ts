@@ -8,6 +8,7 @@ import { endExam, examResults, overrideItem, resultsDownload, STATUS_LABELS, typ
 import { element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
 import { mathElement } from '../../ui/math.js';
+import { requestFailure } from '../../net/http.js';
 
 const REFRESH_MS = 4_000;
 const OVERRIDE_CHOICES: ResultStatus[] = ['Correct', 'Partial_Correct', 'Incorrect'];
@@ -40,7 +41,7 @@ export async function showExamResults(examId: string, container: HTMLElement): P
         if (results.closed && results.students.every((student) => !student.pending)) return;
       } catch (error) {
         if (mine !== run) return;
-        container.replaceChildren(element('p', { className: 'error', role: 'alert', text: error instanceof Error ? error.message : String(error) }));
+        container.replaceChildren(element('p', { className: 'error', role: 'alert', text: requestFailure(error) }));
       }
     }
     if (mine === run) timer = setTimeout(() => void load(), REFRESH_MS);
@@ -61,7 +62,7 @@ function render(examId: string, results: ExamResults, container: HTMLElement): v
         end.blur();
         await showExamResults(examId, container);
       } catch (error) {
-        window.alert(error instanceof Error ? error.message : String(error));
+        window.alert(requestFailure(error));
       }
     });
   });
@@ -142,7 +143,7 @@ function itemView(examId: string, student: StudentResult, item: ResultItem, cont
         await overrideItem(examId, student.sessionId, item.question_id, select.value as ResultStatus, why);
         await showExamResults(examId, container);
       } catch (error) {
-        note.textContent = error instanceof Error ? error.message : String(error);
+        note.textContent = requestFailure(error);
       }
     });
   });

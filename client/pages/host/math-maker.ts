@@ -8,7 +8,7 @@
 import type { Material } from '../../../src/materials/types.js';
 import type { JobState, MathCheck, MathItemVerdict, MathJobProgress, MathJobResult, MathProblemView, MathScores, MathSetShareReply } from '../../../src/protocol/wire/jobs.js';
 import type { OpenedClass } from '../../net/classes.js';
-import { apiJson } from '../../net/http.js';
+import { apiJson, requestFailure } from '../../net/http.js';
 import { openSocket, refusalData, sendCommand, type NamespaceSocket } from '../../net/socket.js';
 import { $, element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
@@ -67,8 +67,6 @@ function setStatus(text: string, isError = false): void {
   status.textContent = text;
   status.classList.toggle('error', isError);
 }
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Closes the job's socket (a new job, the page leaving, or the job's end). */
 function closeSocket(): void {
@@ -205,7 +203,7 @@ async function jobEnded(state: JobState, token: string): Promise<void> {
   try {
     await showSet(result.setId, token);
   } catch (error) {
-    setStatus(message(error), true);
+    setStatus(requestFailure(error), true);
   }
 }
 
@@ -288,7 +286,7 @@ async function start(): Promise<void> {
       });
       watch(job, jobToken, entry.instructorToken);
     } catch (error) {
-      setStatus(message(error), true);
+      setStatus(requestFailure(error), true);
     }
   });
   // Busy until the job ends (closeSocket enables it again): one job watched at a time.
@@ -320,7 +318,7 @@ quizButton.addEventListener('click', async () => {
       setStatus(`"${quiz.title}" 퀴즈를 만들었습니다 (객관식 ${quiz.items.length}문제). 아래 "방 만들기"로 진행할 수 있어요.`);
       await host?.quizMade(quiz.quizId, quiz.title);
     } catch (error) {
-      setStatus(message(error), true);
+      setStatus(requestFailure(error), true);
     }
   });
 });
@@ -338,7 +336,7 @@ shareButton.addEventListener('click', async () => {
       });
       setStatus(`수업에 공유했습니다. 학생들은 강의실의 "수학 문제 풀기"에서 단답형 ${shared.shortAnswers}문제를 풀 수 있어요.`);
     } catch (error) {
-      setStatus(message(error), true);
+      setStatus(requestFailure(error), true);
     }
   });
 });

@@ -59,8 +59,6 @@ const selectedClass = (): OpenedClass | null => opened.get(classSelect.value) ??
 const opened = new Map<string, OpenedClass>();
 let classes: ClassSummary[] = [];
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 // ---- HTTP --------------------------------------------------------------------------------------------------------
 
 async function api<T extends object>(path: string, { method = 'GET', token, body }: { method?: string; token?: string; body?: unknown } = {}): Promise<T> {
@@ -161,7 +159,7 @@ async function loadReview(): Promise<void> {
   } catch (error) {
     if (request !== reviewRequest) return;
     clearQuizReview();
-    setQuizStatus(message(error), true);
+    setQuizStatus(requestFailure(error), true);
   }
 }
 
@@ -275,7 +273,7 @@ generateButton.addEventListener('click', async () => {
       setQuizStatus(`"${quiz.title}" 퀴즈를 만들었습니다 (${quiz.items.length}문제).${gate}`);
       generateBox.open = false;
     } catch (error) {
-      setQuizStatus(message(error), true);
+      setQuizStatus(requestFailure(error), true);
     }
   });
 });
@@ -287,7 +285,7 @@ function pastedQuiz(): { title: string; items: unknown[] } {
     parsed = JSON.parse(pasteItems.value);
   } catch (error) {
     // The engine's SyntaxError text is English and about a parser; say where, in words an instructor can act on.
-    const at = /position (\d+)/.exec(message(error))?.[1];
+    const at = /position (\d+)/.exec(requestFailure(error))?.[1];
     const line = at === undefined ? null : pasteItems.value.slice(0, Number(at)).split('\n').length;
     throw new Error(`붙여 넣은 문제가 JSON 형식에 맞지 않습니다${line === null ? '' : ` (${line}번째 줄 근처)`}. 쉼표, 따옴표, 괄호를 확인해 주세요.`);
   }
@@ -306,7 +304,7 @@ pasteButton.addEventListener('click', async () => {
   try {
     body = pastedQuiz();
   } catch (error) {
-    setQuizStatus(message(error), true);
+    setQuizStatus(requestFailure(error), true);
     return;
   }
   await whileBusy(pasteButton, null, async () => {
@@ -318,7 +316,7 @@ pasteButton.addEventListener('click', async () => {
       pasteTitle.value = '';
       pasteBox.open = false;
     } catch (error) {
-      setQuizStatus(message(error), true);
+      setQuizStatus(requestFailure(error), true);
     }
   });
 });
@@ -374,7 +372,7 @@ roomForm.addEventListener('submit', async (event) => {
       // The hash change opens the room (see host.ts).
       location.hash = `room=${created.roomId}`;
     } catch (error) {
-      createError.textContent = message(error);
+      createError.textContent = requestFailure(error);
     }
   });
 });

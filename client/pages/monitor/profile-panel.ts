@@ -5,6 +5,7 @@ import { setLearningGoal, studentProfile, type LearnerProfile, type TargetDepth 
 import { $, element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
 import { DEPTH_CHOICES, learnerProfileView } from '../../ui/learner-profile.js';
+import { requestFailure } from '../../net/http.js';
 
 const panel = $('profile-panel');
 const title = $('profile-title');
@@ -34,7 +35,7 @@ export class ProfilePanel {
       const { profile } = await studentProfile(classId, sessionId);
       if (this.openFor === sessionId) this.render(classId, sessionId, profile);
     } catch (error) {
-      if (this.openFor === sessionId) body.replaceChildren(element('p', { className: 'error', role: 'alert', text: error instanceof Error ? error.message : String(error) }));
+      if (this.openFor === sessionId) body.replaceChildren(element('p', { className: 'error', role: 'alert', text: requestFailure(error) }));
     }
     panel.scrollIntoView({ block: 'nearest' });
   }
@@ -53,7 +54,7 @@ export class ProfilePanel {
           this.render(classId, sessionId, stored);
           body.querySelector('[data-testid=goal-note]')?.replaceChildren('학습 목표를 저장했습니다. 다음 시험부터 반영됩니다.');
         } catch (error) {
-          note.textContent = error instanceof Error ? error.message : String(error);
+          note.textContent = requestFailure(error);
         }
       });
     });
