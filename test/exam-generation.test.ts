@@ -18,14 +18,13 @@ import {
   type LearnerProfile,
 } from '../src/exams/index.js';
 import type { Passage } from '../src/retrieval/index.js';
-import { fakeGeminiModel } from './support/fake-gemini.js';
-import { ITEM, PLAN, fenced, set, startExamGemini, type ExamScript } from './support/exam-gemini.js';
+import { ITEM, PLAN, fenced, set, startExamProvider, type ExamScript } from './support/exam-gemini.js';
 import { loadSample, samplePdfBytes } from './support/lecture-client.js';
 import { startTestApp } from './support/test-app.js';
 
 /**
  * EX1–EX8, EX11 (test/SPEC.md, "Exams: generation"): seed 000's Planner → Writer → Validator loop through the real Gemini
- * adapter against the fake Gemini (the validator rejecting item 2 once; always rejecting; the server's deterministic
+ * and OpenAI-compatible adapters against their fakes (the validator rejecting item 2 once; always rejecting; the server's deterministic
  * checks refusing a set without asking the validator; the plan held to the request), and the offline agents on the
  * bundled sample material.
  */
@@ -41,27 +40,35 @@ const passage: Passage = { chunkId: '0.0', text: TEXT, chapter: 0, chapterTitle:
 const SOURCE: ExamSource = { materialId: 'm-exam', scope: '자료 「기초 통계」 전체', passages: [passage] };
 const REQUEST: ExamRequest = { count: 3, descriptive: 1 };
 
-async function run(context: TestContext, script: ExamScript, request: ExamRequest = REQUEST): Promise<{ exam: GeneratedExam; calls: (agent: 'plan' | 'write' | 'validate') => string[]; rounds: { round: number; validated: boolean }[] }> {
-  const gemini = await startExamGemini(script);
-  context.onTestFinished(() => gemini.fake.close());
+type Provider = 'gemini' | 'openai';
+
+async function run(
+  context: TestContext,
+  provider: Provider,
+  script: ExamScript,
+  request: ExamRequest = REQUEST,
+): Promise<{ exam: GeneratedExam; calls: (agent: 'plan' | 'write' | 'validate') => string[]; rounds: { round: number; validated: boolean }[] }> {
+  const fake = await startExamProvider(provider, script);
+  context.onTestFinished(() => fake.close());
   const rounds: { round: number; validated: boolean }[] = [];
   const exam = await generateExam({
-    model: fakeGeminiModel(gemini.fake),
+    model: fake.model(),
     source: SOURCE,
     request,
     profile: null,
     context: { materialId: SOURCE.materialId },
     onRound: ({ state, validated }) => void rounds.push({ round: state.round, validated }),
   });
-  return { exam, calls: gemini.calls, rounds };
+  return { exam, calls: fake.calls, rounds };
 }
 
 const REJECT_2 = { is_valid: false, feedback_message: [{ id: 2, message: 'Keyword Insufficient. 2번 서술형의 키워드가 하나뿐입니다. 기댓값, n이 커질수록 등을 추가하세요.' }] };
 const ACCEPT = { is_valid: true, feedback_message: [] };
 
-describe('exam generation with Gemini (fake server, real SDK)', () => {
+// The loop runs the same on both providers' fakes, each through its real SDK (issue 16: any model a school can run).
+describe.each(['gemini', 'openai'] as const)('exam generation on %s (fake server, real SDK)', (provider) => {
   it('EX1 the validator rejects item 2 in round 1 and accepts in round 2: the writer gets the complaint and its own previous set, and only item 2 changes', async (context) => {
-    const { exam, calls, rounds } = await run(context, {
+    const { exam, calls, rounds } = await run(context, provider, {
       write: (n) => (n === 1 ? set(ITEM[1], ITEM[2], ITEM[3]) : set(ITEM[1], ITEM['2b'], ITEM[3])),
       validate: (n) => (n === 1 ? REJECT_2 : ACCEPT),
     });
@@ -93,7 +100,7 @@ describe('exam generation with Gemini (fake server, real SDK)', () => {
 
   it('EX2 a validator that always rejects: three rounds, then the fallback — the last set with its open complaints', async (context) => {
     const reject = (n: number) => ({ is_valid: false, feedback_message: [{ id: 1, message: `Factual Error ${n}. 1번 모범 답안을 자료와 대조하세요.` }] });
-    const { exam, calls } = await run(context, { write: () => set(ITEM[1], ITEM['2b'], ITEM[3]), validate: reject });
+    const { exam, calls } = await run(context, provider, { write: () => set(ITEM[1], ITEM['2b'], ITEM[3]), validate: reject });
     expect(calls('write')).toHaveLength(MAX_EXAM_ROUNDS);
     expect(calls('validate')).toHaveLength(MAX_EXAM_ROUNDS);
     expect(exam).toMatchObject({ valid: false, rounds: 3, problems: [ITEM[1], ITEM['2b'], ITEM[3]] });
@@ -104,7 +111,7 @@ describe('exam generation with Gemini (fake server, real SDK)', () => {
 
   it('EX3 the deterministic checks refuse a set with a duplicate question, then one with a missing item, without asking the validator (which would pass them)', async (context) => {
     const duplicate = { ...ITEM[3], question_content: `  ${ITEM[1].question_content.replace(' ', '  ')}` };
-    const { exam, calls, rounds } = await run(context, {
+    const { exam, calls, rounds } = await run(context, provider, {
       write: (n) => (n === 1 ? set(ITEM[1], ITEM['2b'], duplicate) : n === 2 ? set(ITEM[1], ITEM['2b']) : set(ITEM[1], ITEM['2b'], ITEM[3])),
       validate: () => ACCEPT,
     });
@@ -125,7 +132,7 @@ describe('exam generation with Gemini (fake server, real SDK)', () => {
       planning_strategy: '서술형 위주',
       planned_items: [7, 8, 9, 10].map((id) => ({ id, target_topic: `주제 ${id}`, question_type: 'Descriptive', intent_type: 'Causal_Explanation', complexity_level: 'Advanced', source_reference_hint: `[1] 힌트 ${id}` })),
     };
-    const { exam } = await run(context, { plan: () => sloppy, write: () => set(ITEM[1], ITEM['2b'], ITEM[3]), validate: () => ACCEPT }, { count: 3, descriptive: 1, difficulty: 'Basic' });
+    const { exam } = await run(context, provider, { plan: () => sloppy, write: () => set(ITEM[1], ITEM['2b'], ITEM[3]), validate: () => ACCEPT }, { count: 3, descriptive: 1, difficulty: 'Basic' });
     expect(exam.plan.planned_items.map((item) => [item.id, item.target_topic, item.question_type, item.intent_type, item.complexity_level])).toEqual([
       [1, '주제 7', 'Descriptive', 'Causal_Explanation', 'Basic'],
       [2, '주제 8', 'Short_Keyword', 'Recall', 'Basic'],
@@ -136,10 +143,10 @@ describe('exam generation with Gemini (fake server, real SDK)', () => {
     expect(exam.complaints.map((complaint) => complaint.message.slice(0, 4))).toContain('[유형]');
 
     const short = { ...PLAN, planned_items: PLAN.planned_items.slice(0, 2) };
-    const refused = await startExamGemini({ plan: () => short, write: () => set(ITEM[1]), validate: () => ACCEPT });
-    context.onTestFinished(() => refused.fake.close());
+    const refused = await startExamProvider(provider, { plan: () => short, write: () => set(ITEM[1]), validate: () => ACCEPT });
+    context.onTestFinished(() => refused.close());
     await expect(
-      generateExam({ model: fakeGeminiModel(refused.fake), source: SOURCE, request: REQUEST, profile: null, context: { materialId: SOURCE.materialId } }),
+      generateExam({ model: refused.model(), source: SOURCE, request: REQUEST, profile: null, context: { materialId: SOURCE.materialId } }),
     ).rejects.toMatchObject({ code: 'MODEL_OUTPUT_INVALID' });
     const plans = refused.calls('plan');
     expect(plans).toHaveLength(2);

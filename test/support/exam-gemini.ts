@@ -1,4 +1,7 @@
-import { embedEntries, fakeEmbedding, FakeGemini, type FakeReply, type RecordedRequest } from './fake-gemini.js';
+import type { LanguageModel } from '../../src/llm/model.js';
+import { embedEntries, fakeEmbedding, fakeGeminiModel, FakeGemini, type FakeReply, type RecordedRequest } from './fake-gemini.js';
+import { fakeOpenAIModel, FakeOpenAI } from './fake-openai.js';
+import { geminiShaped, openaiScript } from './openai-scripts.js';
 import { promptOf } from './lecture-gemini.js';
 
 /**
@@ -61,23 +64,51 @@ export const ITEM = {
 
 export const set = (...items: unknown[]) => ({ short_answer_problems: items });
 
-export async function startExamGemini(script: ExamScript): Promise<ExamGemini> {
+/** Answers an exam request (Gemini-shaped) from the script, counting each agent's calls. */
+function examResponder(script: ExamScript): (request: RecordedRequest) => FakeReply | { gate: Promise<unknown>; reply: FakeReply } {
   const counts: Record<ExamAgent, number> = { plan: 0, write: 0, validate: 0 };
-  const fake = await FakeGemini.start({
-    respond: (request) => {
-      if (request.action === 'batchEmbedContents') {
-        return { embeddings: embedEntries(request.body).map((entry) => fakeEmbedding(entry.text, entry.outputDimensionality)) };
-      }
-      const agent = agentOf(request);
-      if (agent === undefined) return { status: 400, message: 'exam fake: not an exam request' };
-      counts[agent] += 1;
-      const n = counts[agent];
-      const prompt = promptOf(request);
-      const json = agent === 'plan' ? (script.plan ?? (() => PLAN))(n, prompt) : agent === 'write' ? script.write(n, prompt) : script.validate(n, prompt);
-      const reply: FakeReply = { json };
-      const gate = script.hold?.(agent, n);
-      return gate ? { gate, reply } : reply;
-    },
-  });
+  return (request) => {
+    if (request.action === 'batchEmbedContents') {
+      return { embeddings: embedEntries(request.body).map((entry) => fakeEmbedding(entry.text, entry.outputDimensionality)) };
+    }
+    const agent = agentOf(request);
+    if (agent === undefined) return { status: 400, message: 'exam fake: not an exam request' };
+    counts[agent] += 1;
+    const n = counts[agent];
+    const prompt = promptOf(request);
+    const json = agent === 'plan' ? (script.plan ?? (() => PLAN))(n, prompt) : agent === 'write' ? script.write(n, prompt) : script.validate(n, prompt);
+    const reply: FakeReply = { json };
+    const gate = script.hold?.(agent, n);
+    return gate ? { gate, reply } : reply;
+  };
+}
+
+export async function startExamGemini(script: ExamScript): Promise<ExamGemini> {
+  const fake = await FakeGemini.start({ respond: examResponder(script) });
   return { fake, calls: (agent) => fake.requests.filter((request) => agentOf(request) === agent).map(promptOf) };
+}
+
+/** The exam agents' fake on either provider, through its real SDK (`hold` is Gemini's only). */
+export interface ExamProvider {
+  readonly name: 'gemini' | 'openai';
+  model(): LanguageModel;
+  calls(agent: ExamAgent): string[];
+  close(): Promise<void>;
+}
+
+export async function startExamProvider(name: 'gemini' | 'openai', script: ExamScript): Promise<ExamProvider> {
+  if (name === 'gemini') {
+    const gemini = await startExamGemini(script);
+    return { name, model: () => fakeGeminiModel(gemini.fake), calls: gemini.calls, close: () => gemini.fake.close() };
+  }
+  const { hold: _hold, ...withoutHold } = script;
+  const respond = examResponder(withoutHold);
+  const fake = await FakeOpenAI.start({ respond: openaiScript((request) => respond(request) as FakeReply) });
+  const shaped = () => fake.chats.map(geminiShaped);
+  return {
+    name,
+    model: () => fakeOpenAIModel(fake),
+    calls: (agent) => shaped().filter((request) => agentOf(request) === agent).map(promptOf),
+    close: () => fake.close(),
+  };
 }
