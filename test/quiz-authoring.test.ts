@@ -10,7 +10,7 @@ import {
   generateQuiz,
   renderQuizPrompt,
 } from '../src/quiz/quiz-agent.js';
-import { BLANK, buildClozeItems, CLOZE_QUESTION, sourceSentences } from '../src/quiz/quiz-offline.js';
+import { answerTerms, BLANK, buildClozeItems, CLOZE_QUESTION, sourceSentences } from '../src/quiz/quiz-offline.js';
 import { neutraliseFenceTags } from '../src/text/prompt-fence.js';
 import { SAMPLE_MATERIAL_TEXT } from './support/hand-material.js';
 import { quizMaterials, quizRetriever, withoutChoiceOrder } from './support/quiz-material.js';
@@ -231,6 +231,26 @@ describe('offline cloze builder (quiz.generate)', () => {
       '중앙값은 자료를 크기순으로 늘어놓았을 때 한가운데에 오는 값입니다.',
       '이상값이 있으면 평균이 크게 흔들립니다.',
     ]);
+  });
+
+  it('QA10 never blanks a verb that looks like a noun with 을 ("늘어놓았을 때", "정리했을 때"): answers and choices are nouns of the material', () => {
+    const text = [
+      '중앙값은 자료를 크기순으로 늘어놓았을 때 한가운데에 오는 값입니다.',
+      '자료를 정리했을 때 도수분포표가 만들어집니다.',
+      '분산은 편차를 제곱하여 평균한 값입니다.',
+      '최빈값은 자료에서 가장 자주 나타나는 값입니다.',
+      '표준편차는 분산의 양의 제곱근입니다.',
+      '이상값이 있으면 평균이 크게 흔들립니다.',
+    ].join('\n');
+    const terms = answerTerms(text).map((term) => term.term);
+    expect(terms).toEqual(expect.arrayContaining(['중앙값', '분산', '최빈값', '표준편차', '도수분포표']));
+    expect(terms.filter((term) => /[았었였했]$/u.test(term))).toEqual([]);
+    for (const seed of ['a', 'b', 'c', 'd'].map((letter) => letter.repeat(32))) {
+      for (const item of buildClozeItems({ text, difficulties: MIXED, seed })) {
+        expect(item.question).not.toMatch(/____을\(를\) 때/u);
+        for (const choice of item.choices) expect(choice).not.toMatch(/[았었였했]$/u);
+      }
+    }
   });
 
   it('returns fewer items (never a broken one) when the text has too little to ask about', () => {

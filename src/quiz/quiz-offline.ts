@@ -226,6 +226,20 @@ function nounReadings(word: string): string[] {
   return readings;
 }
 
+/** Nouns that follow a verb's -(으)ㄹ form (`늘어놓았을 때`, `볼 수`): the word before them is no noun with 을. */
+const DEPENDENT_NOUNS: ReadonlySet<string> = new Set(['때', '수', '것', '적', '줄', '뿐', '만큼', '경우', '동안', '때는', '때에는', '때의', '때가', '것이다', '것입니다']);
+/** Last syllables of a verb stem in the past or future tense (`늘어놓았`, `했`, `하겠`): never a noun's. */
+const TENSE_SYLLABLE = /[았었였했겠웠렸졌켰쳤왔봤줬났갔섰]$/u;
+
+/**
+ * A verb form that looks like a noun with 을 (`늘어놓았을 때` reads as `늘어놓았` + 을): a stem ending in a tense
+ * syllable, or 을/를 before a dependent noun. Without this the offline quiz blanked verbs ("크기순으로 ____을(를) 때").
+ */
+function looksLikeVerbForm(stem: string, ending: string, next: string | undefined): boolean {
+  if (TENSE_SYLLABLE.test(stem)) return true;
+  return (ending === '을' || ending === '를') && next !== undefined && DEPENDENT_NOUNS.has(next);
+}
+
 /**
  * The material's answerable key terms, most important first (at most {@link MAX_TERMS}): Hangul nouns of 2–10
  * syllables that the text uses as nouns somewhere (followed by a particle or the copula), so stemming leftovers of
@@ -233,10 +247,12 @@ function nounReadings(word: string): string[] {
  */
 export function answerTerms(text: string): Term[] {
   const usedAsNoun = new Set<string>();
-  for (const word of new Set(text.normalize('NFC').match(WORD) ?? [])) {
+  const words = text.normalize('NFC').match(WORD) ?? [];
+  words.forEach((word, index) => {
     const stem = stripParticles(word);
-    if (stem !== word && isTermWord(word, stem)) usedAsNoun.add(stem);
-  }
+    if (stem === word || !isTermWord(word, stem) || looksLikeVerbForm(stem, word.slice(stem.length), words[index + 1])) return;
+    usedAsNoun.add(stem);
+  });
   const scored: (Omit<Term, 'rank'> & { score: number })[] = [];
   for (const entry of rankedTerms(text, { nounsOnly: true })) {
     if (entry.formula || !HANGUL_TERM.test(entry.term) || GENERIC_NOUNS.has(entry.term) || !usedAsNoun.has(entry.term)) continue;
