@@ -379,7 +379,7 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     expect(state).toMatchObject({ claimed: true, finalised: true, state: 'graded', attempts: 2 });
   });
 
-  it('EL6 the instructor overrides a status with a reason (the trail keeps every change, the score follows); a student asks a regrade with a comment, visible to the instructor', async (context) => {
+  it('EL6 the instructor overrides a status with a reason (the trail keeps every change, the score follows, the student sees the reason); a student asks a regrade with a comment, visible to the instructor', async (context) => {
     const booted = await boot(context, store);
     const exam = await makeExam(booted);
     await publish(booted, exam.examId);
@@ -412,6 +412,13 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     const early = await call(`${booted.app.url}/api/class-exams/${exam.examId}/regrade`, 'POST', { headers: student.headers, body: { questionId: 3, comment: '미리' } });
     expect([early.status, early.body.error.code]).toEqual([409, 'EXAM_RESULT_NOT_READY']);
     await end(booted, exam.examId);
+    // The student sees the instructor's change and its reason on the item, never who made it nor when.
+    const mine = await call(`${booted.app.url}/api/class-exams/${exam.examId}/result`, 'GET', { headers: student.headers });
+    const item2 = mine.body.log.evaluation_items.find((item: { question_id: number }) => item.question_id === 2);
+    expect(item2).toMatchObject({ result_status: 'Incorrect', instructor_review: { from: graded2, reason: '다시 보니 틀렸습니다.' } });
+    expect(Object.keys(item2.instructor_review).sort()).toEqual(['from', 'reason']);
+    expect(item2).not.toHaveProperty('overridden');
+    expect(mine.body.log.evaluation_items.find((item: { question_id: number }) => item.question_id === 1)).not.toHaveProperty('instructor_review');
     const regrade = await call(`${booted.app.url}/api/class-exams/${exam.examId}/regrade`, 'POST', { headers: student.headers, body: { questionId: 3, comment: '표준편차를 썼는데 다시 봐 주세요.' } });
     expect(regrade.status, JSON.stringify(regrade.body)).toBe(200);
     expect(regrade.body.request).toMatchObject({ questionId: 3, status: 'pending', from: 'Correct' });

@@ -10,6 +10,9 @@ import { RESULT_STATUSES, type ResultStatus, type EvaluationItem, type FeedbackR
 
 export type ResultItem = EvaluationItem & { overridden?: { status: ResultStatus; reason: string; by: string; at: number; from: GradeStatus } };
 
+/** An item of a student's own result: an override shows as the status before it and the reason, never who nor when. */
+export type StudentLogItem = EvaluationItem & { instructor_review?: { from: GradeStatus; reason: string } };
+
 export interface StudentResult {
   sessionId: string;
   nickname: string;

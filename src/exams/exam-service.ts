@@ -6,13 +6,12 @@ import type { Store } from '../store/index.js';
 import { keys } from '../store/index.js';
 import { ExamGrading } from './exam-grading.js';
 import type { ExamOverride, ExamPublication, ExamRecord, ExamRepository, NewExam, RegradeRequest } from './exam-repository.js';
-import { examResultsCsv, itemSummaries, resultItems, scoreOf, studentResult, type ItemSummary, type ResultItem, type StudentResult } from './exam-results.js';
+import { examResultsCsv, itemSummaries, resultItems, scoreOf, studentResult, type ItemSummary, type ResultItem, type StudentLogItem, type StudentResult } from './exam-results.js';
 import {
   ExamProblem,
   type ChapterRef,
   type ExamFeedbackAgent,
   type ExamItemGrader,
-  type ExamLog,
   type ExamType,
   type FeedbackReport,
   type LearnerProfile,
@@ -301,7 +300,11 @@ export class ExamService {
   }
 
   /** The student's result, once they submitted everything or the deadline passed. */
-  async studentResult(examId: string, classId: string, sessionId: string): Promise<{ status: 'pending' | 'graded'; score: number; maxScore: number; log: ExamLog; report: FeedbackReport | null }> {
+  async studentResult(
+    examId: string,
+    classId: string,
+    sessionId: string,
+  ): Promise<{ status: 'pending' | 'graded'; score: number; maxScore: number; log: { evaluation_items: StudentLogItem[] }; report: FeedbackReport | null }> {
     const { exam, publication } = await this.forStudent(examId, classId);
     await this.closeIfDue(exam, publication);
     const { items, all } = await this.repository.submissions(examId, sessionId);
@@ -315,7 +318,11 @@ export class ExamService {
       this.repository.overrides(examId, sessionId),
       this.repository.report(examId, sessionId),
     ]);
-    const log = resultItems(exam, { submitted: items, grades, overrides }).map(({ overridden: _overridden, ...item }) => item);
+    // The student sees that the instructor changed the grader's status, and why (the latest reason); not who (an
+    // account id) nor when.
+    const log = resultItems(exam, { submitted: items, grades, overrides }).map(({ overridden, ...item }): StudentLogItem =>
+      overridden ? { ...item, instructor_review: { from: grades.get(item.question_id)?.result_status ?? overridden.from, reason: overridden.reason } } : item,
+    );
     const { score, maxScore, pending } = scoreOf(log, this.options.weights);
     return { status: pending ? 'pending' : 'graded', score, maxScore, log: { evaluation_items: log }, report };
   }

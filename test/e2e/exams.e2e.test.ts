@@ -256,7 +256,8 @@ describe('exams in the browser (issue 15)', () => {
     expect(csvText).toContain('서연');
     expect((await host.request.get(`${app.url}${(await host.getByTestId('exam-results-json').getAttribute('href')) ?? ''}`)).status()).toBe(200);
 
-    // Override 서연's first item to 부분 정답 with a reason: the audit line shows it, and her page shows the new status.
+    // Override 서연's first item to 부분 정답 with a reason: the audit line shows it, and her page shows the new status
+    // and the reason.
     const seoyeonResult = students.filter({ hasText: '서연' });
     await seoyeonResult.locator('summary').click();
     const overrideRow = seoyeonResult.locator(`[data-testid=exam-result-row][data-id="${one!.id}"]`);
@@ -270,6 +271,8 @@ describe('exams in the browser (issue 15)', () => {
     await phone.locator('[data-testid=exam-listing][data-state=closed] [data-testid=exam-open]').click();
     const overridden = phone.locator(`[data-testid=exam-result-item][data-id="${one!.id}"]`);
     await expect.poll(() => overridden.getByTestId('exam-status').textContent()).toBe('부분 정답');
+    // …with the instructor's reason, from the grader's own status.
+    expect(await overridden.getByTestId('exam-review').textContent()).toMatch(/^선생님이 채점을 바꿨어요 \((오답|부분 정답|정답) → 부분 정답\): 질문의 의도를 부분적으로 이해함$/u);
 
     // The learner profile: the instructor sets 민지's goal on the monitor; her 나의 학습 프로필 shows it.
     await minjiRow.getByTestId('exam-progress-profile').click();

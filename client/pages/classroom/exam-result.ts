@@ -1,6 +1,6 @@
 // An exam's result in the classroom (issue 15 §4), once the student submitted it all or its time ran out: the score,
 // every item's status (정답/부분 정답/오답, 채점 중 while grading is pending — read again until it is done) with the
-// grader's feedback, and the personal report (strengths, weak topics with links to the lecture's chapters and pages to
+// grader's feedback (and the instructor's reason when they changed a status), and the personal report (strengths, weak topics with links to the lecture's chapters and pages to
 // review, next steps). 재채점 요청 sends a comment about one item. Model text is set as text (KaTeX for its math).
 import { requestRegrade, STATUS_LABELS, type ClassExamResult, type EvaluationItem, type FeedbackReport } from '../../net/exams.js';
 import { element } from '../../ui/dom.js';
@@ -34,7 +34,20 @@ export function resultView(examId: string, result: ClassExamResult, host: ExamRe
   );
 }
 
-function resultItem(examId: string, item: EvaluationItem, host: ExamResultHost): HTMLLIElement {
+type ResultLogItem = ClassExamResult['log']['evaluation_items'][number];
+
+/** The instructor's override of this item, said in a sentence: the status before, the one now, and the reason. */
+function reviewNote(item: ResultLogItem): HTMLElement | null {
+  const review = item.instructor_review;
+  if (!review) return null;
+  return element('p', {
+    className: 'exam-review',
+    'data-testid': 'exam-review',
+    text: `선생님이 채점을 바꿨어요 (${STATUS_LABELS[review.from]} → ${STATUS_LABELS[item.result_status]}): ${review.reason}`,
+  });
+}
+
+function resultItem(examId: string, item: ResultLogItem, host: ExamResultHost): HTMLLIElement {
   const regrade = element('button', { type: 'button', className: 'secondary small', 'data-testid': 'exam-regrade', text: '재채점 요청' });
   const form = regradeForm(examId, item.question_id, host, regrade);
   regrade.addEventListener('click', () => {
@@ -48,6 +61,7 @@ function resultItem(examId: string, item: EvaluationItem, host: ExamResultHost):
     mathElement('p', { className: 'exam-question' }, item.question_content),
     element('p', { className: 'exam-my-answer' }, element('span', { className: 'muted', text: '내 답: ' }), element('span', { text: item.user_response || '(비어 있음)' })),
     item.feedback_message ? mathElement('p', { className: 'exam-feedback', 'data-testid': 'exam-feedback' }, item.feedback_message) : null,
+    reviewNote(item),
     regrade,
     form,
   );

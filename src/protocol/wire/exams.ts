@@ -198,12 +198,21 @@ export interface ExamSubmitReply {
   submittedAll: boolean;
 }
 
+/**
+ * What a student sees of an instructor's override: the status before it and the reason, never who (an account id)
+ * nor when.
+ */
+export interface ExamInstructorReview {
+  from: ExamGradeStatus;
+  reason: string;
+}
+
 /** `GET /api/class-exams/:examId/result`. */
 export interface ClassExamResultReply {
   status: 'pending' | 'graded';
   score: number;
   maxScore: number;
-  log: { evaluation_items: ExamEvaluationItem[] };
+  log: { evaluation_items: (ExamEvaluationItem & { instructor_review?: ExamInstructorReview })[] };
   report: ExamFeedbackReport | null;
 }
 
