@@ -505,16 +505,25 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
   it('EL9 the monitor sees each student progress live (answered, submitted, deadline) and the grading finish, never the answer text', async (context) => {
     const booted = await boot(context, store);
     const exam = await makeExam(booted);
+    const unpublished = await call(`${booted.app.url}/api/exams/${exam.examId}/progress`, 'GET', { headers: booted.teacher.bearer });
+    expect([unpublished.status, unpublished.body.error.code]).toEqual([409, 'EXAM_NOT_PUBLISHED']);
     const publication = await publish(booted, exam.examId);
     const student = await join(booted, '민지');
     const { monitor } = await connectInstructor(booted.app, booted.classToken);
     await draft(booted, exam.examId, student.headers, { 1: '비밀답안분산', 2: '   ' });
     const progress = await monitor.waitFor('exam:progress', (payload) => payload.answered === 1);
     expect(progress).toEqual({ examId: exam.examId, sessionId: student.sessionId, nickname: '민지', answered: 1, total: 3, submittedAll: false, deadline: publication.deadline });
+    // A monitor opened now (a reload) reads the same table at once: 민지 answered 1 of 3, not graded.
+    const snapshot = await call(`${booted.app.url}/api/exams/${exam.examId}/progress`, 'GET', { headers: booted.teacher.bearer });
+    expect(snapshot.status).toBe(200);
+    expect(snapshot.body).toEqual({ examId: exam.examId, deadline: publication.deadline, serverNow: expect.any(Number), students: [{ ...progress, graded: false }] });
     await submit(booted, exam.examId, student.headers);
     await monitor.waitFor('exam:progress', (payload) => payload.submittedAll);
     expect(await monitor.waitFor('exam:graded')).toEqual({ examId: exam.examId, sessionId: student.sessionId });
     expect(JSON.stringify(monitor.events)).not.toContain('비밀답안');
+    const later = await call(`${booted.app.url}/api/exams/${exam.examId}/progress`, 'GET', { headers: booted.teacher.bearer });
+    expect(later.body.students).toEqual([{ ...progress, answered: 3, submittedAll: true, graded: true }]);
+    expect(JSON.stringify(later.body)).not.toContain('비밀답안');
   });
 
   it('EL10 authorisation: another instructor gets 404 on every exam route, a student of another class 404, an instructor on student routes 403, nobody 401', async (context) => {
@@ -532,6 +541,7 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
       [base, 'GET'],
       [`${base}/problems/1`, 'PATCH', { model_answer: 'x' }],
       [`${base}/publish`, 'POST', { classId: otherClass.body.classId, timeLimitMinutes: 5 }],
+      [`${base}/progress`, 'GET'],
       [`${base}/results`, 'GET'],
       [`${base}/results.csv`, 'GET'],
       [`${base}/results.json`, 'GET'],

@@ -108,6 +108,7 @@ const CASES: Record<string, Case> = {
   'PATCH /api/exams/:examId/problems/:id': { kind: 'denied', call: (w) => ({ method: 'PATCH', path: `/api/exams/${w.examId}/problems/1`, body: { model_answer: 'B의 답' } }) },
   'POST /api/exams/:examId/publish': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/exams/${w.examId}/publish`, body: { classId: w.classId, timeLimitMinutes: 5 } }) },
   'POST /api/exams/:examId/end': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/exams/${w.examId}/end` }) },
+  'GET /api/exams/:examId/progress': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/exams/${w.examId}/progress` }) },
   'GET /api/exams/:examId/results': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/exams/${w.examId}/results` }) },
   'GET /api/exams/:examId/results.json': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/exams/${w.examId}/results.json` }) },
   'GET /api/exams/:examId/results.csv': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/exams/${w.examId}/results.csv` }) },

@@ -22,6 +22,7 @@ import type {
   ExamOverrideReply,
   ExamProblemView,
   ExamProfileReply,
+  ExamProgressReply,
   ExamPublicationView,
   ExamQuestionType,
   ExamRegradeView,
@@ -97,6 +98,9 @@ export const publishExam = (examId: string, classId: string, timeLimitMinutes: n
 
 /** 시험 종료: the deadline becomes the server's now; drafts are submitted and graded, results revealed. */
 export const endExam = (examId: string) => apiJson<{ publication: Publication }>(`${at(examId)}/end`, { method: 'POST', fallback: '시험을 끝내지 못했습니다.' });
+
+/** The monitor's 시험 진행 table now (no answer text). */
+export const examProgress = (examId: string) => apiJson<ExamProgressReply>(`${at(examId)}/progress`, { fallback: '시험 진행 상황을 불러오지 못했습니다.' });
 
 export const examResults = (examId: string) => apiJson<ExamResults>(`${at(examId)}/results`, { fallback: '결과를 불러오지 못했습니다.' });
 

@@ -38,6 +38,18 @@ export interface ExamEvents {
   graded(classId: string, payload: { examId: string; sessionId: string }): void;
 }
 
+/** One student's row of the monitor's 시험 진행: the `exam:progress` event's fields and whether grading finished. */
+export interface ExamProgressRow {
+  examId: string;
+  sessionId: string;
+  nickname: string;
+  answered: number;
+  total: number;
+  submittedAll: boolean;
+  deadline: number;
+  graded: boolean;
+}
+
 /** What the service needs of a class: its students' nicknames (the roster). */
 export interface ExamRoster {
   /** The student's nickname; null when the session is not (or no longer) on the class's roster. */
@@ -551,13 +563,20 @@ export class ExamService {
   private async publishProgress(exam: ExamRecord, publication: ExamPublication, sessionId: string): Promise<void> {
     const events = this.options.events;
     if (!events) return;
-    const [drafts, { items, all }, nickname] = await Promise.all([
+    const { graded: _graded, ...progress } = await this.progressOf(exam, publication, sessionId);
+    events.progress(publication.classId, progress);
+  }
+
+  /** A student's progress as the monitor shows it: items answered (a non-blank draft or submitted), never the text. */
+  private async progressOf(exam: ExamRecord, publication: ExamPublication, sessionId: string): Promise<ExamProgressRow> {
+    const [drafts, { items, all }, nickname, grading] = await Promise.all([
       this.repository.drafts(exam.examId, sessionId),
       this.repository.submissions(exam.examId, sessionId),
       this.options.roster.nickname(publication.classId, sessionId),
+      this.repository.gradingState(exam.examId, sessionId),
     ]);
     const answered = exam.problems.filter((problem) => items.has(problem.id) || (drafts.get(problem.id)?.text.trim() ?? '') !== '').length;
-    events.progress(publication.classId, {
+    return {
       examId: exam.examId,
       sessionId,
       nickname: nickname ?? '',
@@ -565,7 +584,20 @@ export class ExamService {
       total: exam.problems.length,
       submittedAll: all !== null,
       deadline: publication.deadline,
-    });
+      graded: grading.state === 'graded',
+    };
+  }
+
+  /**
+   * Every student's progress now (the monitor's table after a reload; the live events update it from there). Like
+   * the events, no answer text.
+   */
+  async progress(exam: ExamRecord): Promise<{ examId: string; deadline: number; serverNow: number; students: ExamProgressRow[] }> {
+    const publication = await this.repository.publication(exam.examId);
+    if (!publication) throw new AppError(ErrorCode.EXAM_NOT_PUBLISHED, '아직 게시되지 않은 시험입니다.', { status: 409 });
+    await this.closeIfDue(exam, publication);
+    const students = await Promise.all((await this.repository.students(exam.examId)).map((sessionId) => this.progressOf(exam, publication, sessionId)));
+    return { examId: exam.examId, deadline: publication.deadline, serverNow: this.now(), students };
   }
 
   /** Runs background work with a bounded number at once on this node; failures are logged (the sweep retries). */

@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import { EXAM_JOB_KIND, ExamRequest, type ExamJobParams, type ExamRecord, type ExamService } from '../exams/index.js';
 import { viewOf, type JobRecord, type JobRepository, type JobRunner } from '../jobs/index.js';
 import { ExamGoalBody, ExamListQuery, ExamOverrideBody, ExamProblemPatch, ExamPublishBody } from '../protocol/exams.js';
-import type { ExamDetailReply, ExamOverrideReply, ExamProfileReply, ExamResultsReply } from '../protocol/exams.js';
+import type { ExamDetailReply, ExamOverrideReply, ExamProfileReply, ExamProgressReply, ExamResultsReply } from '../protocol/exams.js';
 import { PageQuery } from '../protocol/page.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { materialNotFound, type Authorizer, type Grant } from './authorize.js';
@@ -134,6 +134,15 @@ export function createExamsRouter(deps: ExamsRouterDeps): Router {
     route(async (request, response) => {
       const { exam } = await ownExam(request, response);
       response.json({ publication: await exams.endNow(exam) });
+    }),
+  );
+
+  router.get(
+    '/exams/:examId/progress',
+    route(async (request, response) => {
+      const { exam } = await ownExam(request, response);
+      const reply: ExamProgressReply = await exams.progress(exam);
+      response.json(reply);
     }),
   );
 

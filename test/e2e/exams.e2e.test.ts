@@ -197,6 +197,12 @@ describe('exams in the browser (issue 15)', () => {
     await expect.poll(() => phone.getByTestId('exam-saved').textContent()).toMatch(savedClock);
     const seoyeonRow = monitor.locator('[data-testid=exam-progress-row]', { hasText: '서연' });
     await expect.poll(() => seoyeonRow.getByTestId('exam-progress-answered').textContent()).toBe('3/5');
+    // The instructor reloads the monitor: the table comes back from the server at once, before any new event.
+    await monitor.reload();
+    await monitor.locator('[data-testid=monitor-connection][data-state=connected]').waitFor();
+    await expect.poll(() => minjiRow.getByTestId('exam-progress-answered').textContent()).toBe('5/5');
+    expect(await seoyeonRow.getByTestId('exam-progress-answered').textContent()).toBe('3/5');
+    expect(await monitor.getByTestId('exam-progress-row').count()).toBe(2);
 
     // EP3: 민지 submits item 1 alone (it locks), then everything; 서연 submits everything.
     const minjiFirst = desktop.locator(`[data-testid=exam-item][data-id="${one!.id}"]`);

@@ -1,10 +1,11 @@
 // The monitor's "시험 진행" (issue 15 §3): the class's published exams (GET /api/exams, the account's, filtered to the
-// class) and, for the one chosen, a table of its students updated live from `/monitor`'s `exam:progress` (every draft
-// save and submission: 답한 문항 n/N, 제출 여부) and `exam:graded` (채점 완료), with the time left to the deadline. No
+// class) and, for the one chosen, a table of its students: read once from GET /api/exams/:id/progress (so a reload
+// shows everyone who started), then updated live from `/monitor`'s `exam:progress` (every draft save and submission:
+// 답한 문항 n/N, 제출 여부) and `exam:graded` (채점 완료), with the time left to the deadline. No
 // answer text ever reaches this table; "결과 보기" opens the results on the host page. "학습 프로필" opens a student's
 // learner profile (profile-panel.ts).
 import type { ExamProgressEvent } from '../../../src/protocol/wire/index.js';
-import type { ExamListing } from '../../net/exams.js';
+import { examProgress, type ExamListing } from '../../net/exams.js';
 import { fetchAllPages } from '../../net/http.js';
 import { $, element } from '../../ui/dom.js';
 
@@ -35,6 +36,8 @@ export class ExamProgress {
   /** Events of exams other than the one shown (or heard before the list arrived), by exam. */
   private readonly heard = new Map<string, Map<string, ExamProgressEvent>>();
   private readonly graded = new Set<string>();
+  /** Students heard live since the snapshot of the shown exam was asked for: their event is newer than it. */
+  private heardSinceSnapshot = new Set<string>();
   private ticker: ReturnType<typeof setInterval> | undefined;
 
   constructor(
@@ -82,7 +85,10 @@ export class ExamProgress {
       void this.load();
       return;
     }
-    if (select.value === event.examId) this.upsert(event);
+    if (select.value === event.examId) {
+      this.heardSinceSnapshot.add(event.sessionId);
+      this.upsert(event);
+    }
   }
 
   /** `exam:graded`. */
@@ -108,6 +114,30 @@ export class ExamProgress {
     empty.hidden = this.rows.size > 0;
     this.tick();
     this.ticker = setInterval(() => this.tick(), 1000);
+    void this.snapshot(exam.examId);
+  }
+
+  /** Everyone who started the exam, as the server has it now; a student heard live meanwhile keeps the newer event. */
+  private async snapshot(examId: string): Promise<void> {
+    const heard = new Set<string>();
+    this.heardSinceSnapshot = heard;
+    let reply;
+    try {
+      reply = await examProgress(examId);
+    } catch {
+      return; // The live events still fill the table.
+    }
+    if (select.value !== examId || this.heardSinceSnapshot !== heard) return;
+    for (const { graded, ...event } of reply.students) {
+      if (graded) this.graded.add(`${examId}/${event.sessionId}`);
+      if (heard.has(event.sessionId)) continue;
+      this.upsert(event);
+      const row = this.rows.get(event.sessionId);
+      if (row && graded && !row.graded) {
+        row.graded = true;
+        this.draw(row);
+      }
+    }
   }
 
   private deadline(): number | undefined {

@@ -227,6 +227,14 @@ export interface ExamProgressEvent {
   deadline: number;
 }
 
+/** `GET /api/exams/:examId/progress`: the monitor's table now, before the live events update it. */
+export interface ExamProgressReply {
+  examId: string;
+  deadline: number;
+  serverNow: number;
+  students: (ExamProgressEvent & { graded: boolean })[];
+}
+
 export interface ExamGradedEvent {
   examId: string;
   sessionId: string;
