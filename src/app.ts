@@ -383,7 +383,10 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
       nodeId,
       grader,
       feedback,
-      roster: { nickname: async (classId, sessionId) => (await classRepository.student(classId, sessionId))?.nickname ?? null },
+      roster: {
+        nickname: async (classId, sessionId) => (await classRepository.student(classId, sessionId))?.nickname ?? null,
+        students: async (classId) => (await classRepository.roster(classId)).map(({ sessionId, nickname }) => ({ sessionId, nickname })),
+      },
       priorProfile: buildPriorProfile,
       source: async (materialId) => (await materials.pageTexts(materialId)).join('\n').slice(0, 200_000),
       chapters: async (materialId) => {

@@ -464,12 +464,14 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     expect([stranger.status, stranger.body.error.code]).toEqual([404, 'EXAM_STUDENT_NOT_FOUND']);
   });
 
-  it('EL8 results per student and per item (status counts, common misconceptions), as CSV (Korean headers, BOM) and JSON', async (context) => {
+  it('EL8 results per student and per item (status counts, common misconceptions), the class students who never opened it (미응시), as CSV (Korean headers, BOM) and JSON', async (context) => {
     const booted = await boot(context, store);
     const exam = await makeExam(booted);
     await publish(booted, exam.examId);
     const minji = await join(booted, '민지');
     const jiho = await join(booted, '지호');
+    // 하늘 joined the class but never opens the exam: listed as 미응시, never as a result.
+    const haneul = await join(booted, '하늘');
     await draft(booted, exam.examId, minji.headers, { 1: '분산', 2: '기댓값', 3: '=표준편차' });
     await draft(booted, exam.examId, jiho.headers, { 1: '편차', 2: '평균', 3: '표준편차' });
     await submit(booted, exam.examId, minji.headers);
@@ -486,6 +488,7 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
       expect([student.nickname, student.score, student.maxScore]).toEqual([student.nickname, student.items.reduce((sum, item) => sum + (points[item.result_status] ?? 0), 0), 3]);
     }
     expect(graded.students.map((student) => student.nickname)).toEqual(['민지', '지호']);
+    expect((await results(booted, exam.examId)).body.absent).toEqual([{ sessionId: haneul.sessionId, nickname: '하늘' }]);
     const csv = await fetch(`${booted.app.url}/api/exams/${exam.examId}/results.csv`, { headers: booted.teacher.bearer });
     expect(csv.headers.get('content-type')).toContain('text/csv');
     const text = await csv.text();
@@ -496,6 +499,7 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     expect(lines[1]).toContain('민지,');
     // A formula-looking answer is neutralised for spreadsheets.
     expect(lines[1]).toContain(",'=표준편차,");
+    expect(lines[3]).toBe(`하늘,미응시,,,,,,,,,,,,,${haneul.sessionId}`);
     expect(text).toContain('문항,유형,질문,모범 답안,정답,부분 정답,오답,채점 대기,흔한 오개념');
     const json = await call(`${booted.app.url}/api/exams/${exam.examId}/results.json`, 'GET', { headers: booted.teacher.bearer });
     expect(json.headers.get('content-disposition')).toContain('attachment');

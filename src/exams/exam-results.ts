@@ -122,10 +122,15 @@ const time = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString
 
 /**
  * One row per student (nickname, submission time, score, maximum, pending, then per item the status, the answer and
- * the override's reason), a blank line, then one row per item (question, model answer, status counts, misconceptions).
+ * the override's reason), then one per class student who never opened it (미응시), a blank line, then one row per item (question, model answer, status counts, misconceptions).
  * UTF-8 with a BOM and CRLF lines, for spreadsheet programs.
  */
-export function examResultsCsv(exam: ExamRecord, students: readonly StudentResult[], items: readonly ItemSummary[]): string {
+export function examResultsCsv(
+  exam: ExamRecord,
+  students: readonly StudentResult[],
+  items: readonly ItemSummary[],
+  absent: readonly { sessionId: string; nickname: string }[] = [],
+): string {
   const header = ['닉네임', '제출 시각', '점수', '만점', '채점 대기'];
   for (const problem of exam.problems) header.push(`${problem.id}번 결과`, `${problem.id}번 답안`, `${problem.id}번 정정 사유`);
   header.push('세션 ID');
@@ -139,6 +144,8 @@ export function examResultsCsv(exam: ExamRecord, students: readonly StudentResul
     cells.push(student.sessionId);
     lines.push(row(cells));
   }
+  // Students who never opened the exam: 미응시 where the submission time would be, every other cell blank.
+  for (const student of absent) lines.push(row([student.nickname, '미응시', '', '', '', ...exam.problems.flatMap(() => ['', '', '']), student.sessionId]));
   lines.push('', row(['문항', '유형', '질문', '모범 답안', '정답', '부분 정답', '오답', '채점 대기', '흔한 오개념']));
   for (const problem of exam.problems) {
     const summary = items.find((item) => item.question_id === problem.id);

@@ -52,6 +52,8 @@ export interface ExamProgressRow {
 
 /** What the service needs of a class: its students' nicknames (the roster). */
 export interface ExamRoster {
+  /** The class's students (joined sessions), in join order. */
+  students(classId: string): Promise<{ sessionId: string; nickname: string }[]>;
   /** The student's nickname; null when the session is not (or no longer) on the class's roster. */
   nickname(classId: string, sessionId: string): Promise<string | null>;
 }
@@ -99,6 +101,8 @@ export interface ExamResults {
   closed: boolean;
   students: StudentResult[];
   items: ItemSummary[];
+  /** The class's students who never opened the exam (미응시), in join order. */
+  absent: { sessionId: string; nickname: string }[];
 }
 
 /** A neutral starting profile for a student lectern knows nothing of yet. */
@@ -389,12 +393,14 @@ export class ExamService {
         ),
       );
     }
-    return { examId: exam.examId, deadline: publication.deadline, closed: this.now() >= publication.deadline, students, items: itemSummaries(exam, students) };
+    const started = new Set(students.map((student) => student.sessionId));
+    const absent = (await this.options.roster.students(publication.classId)).filter((student) => !started.has(student.sessionId));
+    return { examId: exam.examId, deadline: publication.deadline, closed: this.now() >= publication.deadline, students, items: itemSummaries(exam, students), absent };
   }
 
   async resultsCsv(exam: ExamRecord): Promise<string> {
     const results = await this.results(exam);
-    return examResultsCsv(exam, results.students, results.items);
+    return examResultsCsv(exam, results.students, results.items, results.absent);
   }
 
   /** The instructor's override of one item's status, with a reason: the trail keeps every change. */

@@ -80,6 +80,9 @@ function render(examId: string, results: ExamResults, container: HTMLElement): v
     results.students.length === 0
       ? element('p', { className: 'muted', 'data-testid': 'exam-results-empty', text: '아직 답한 학생이 없습니다.' })
       : element('div', { className: 'exam-students' }, ...results.students.map((student) => studentView(examId, student, open.has(student.sessionId), container))),
+    ...(results.absent.length === 0
+      ? []
+      : [element('p', { className: 'muted', 'data-testid': 'exam-results-absent', text: `미응시 ${results.absent.length}명: ${results.absent.map((student) => student.nickname).join(', ')}` })]),
     ...(results.items.length > 0 ? [distribution(results)] : []),
   );
 }

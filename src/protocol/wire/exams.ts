@@ -135,6 +135,8 @@ export interface ExamResultsReply {
   closed: boolean;
   students: ExamStudentResult[];
   items: ExamItemSummary[];
+  /** The class's students who never opened the exam (미응시). */
+  absent: { sessionId: string; nickname: string }[];
 }
 
 export interface ExamAuditEntry {
