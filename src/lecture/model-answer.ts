@@ -155,6 +155,22 @@ function isGluedHeading(prefix: string, pattern: string): boolean {
  * concept is not named at all. Empty when the lecture has no sentence to offer.
  */
 export function pickModelAnswer(question: string, lecture: string): string {
+  // The block the lecture announced the concept with ("이어서 평균의 성질을 살펴보겠습니다.") is where it was taught:
+  // its sentences answer first, so a title-like concept is not answered with another block's definition.
+  const block = announcedBlock(questionConcept(question), lecture);
+  return (block === undefined ? '' : pickFrom(question, block)) || pickFrom(question, lecture);
+}
+
+/** The lecture from the connective that announces `concept` to the next connective or question. */
+export function announcedBlock(concept: string, lecture: string): string | undefined {
+  const opener = new RegExp(`^(?:먼저|이어서) ${conceptPattern(concept)}(?:을|를) 살펴보겠습니다\\.$`, 'imu').exec(lecture);
+  if (opener === null) return undefined;
+  const rest = lecture.slice(opener.index + opener[0].length);
+  const end = rest.search(/^(?:(?:먼저|이어서) .{1,60} 살펴보겠습니다\.|\[질문\])/mu);
+  return end === -1 ? rest : rest.slice(0, end);
+}
+
+function pickFrom(question: string, lecture: string): string {
   const sentences = answerSentences(lecture);
   const names = conceptNames(questionConcept(question));
   const readings = sentences.flatMap((sentence, index) => {
