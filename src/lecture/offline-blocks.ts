@@ -33,6 +33,8 @@ const FRONT_KEYWORD =
   /^(?:(?:제\s*)?\d{1,2}(?:\s*장|[.)])?\s+)?(?:목차|차례|contents|table of contents|agenda|today'?s agenda|강의\s*계획|수업\s*계획|수업\s*안내|강의\s*안내|syllabus|성적\s*평가|평가\s*방법|평가\s*기준|출석|grading|assessment|office hours|연락처|교수\s*연구실)(?:\s*[:：].*)?$/iu;
 const CONTENTS_ENTRY = /^(?:제\s*)?\d{1,2}\s*(?:장|강|단원|부|주차)(?=[\s:.]|$)|^(?:chapter|part|unit|lecture|week)\s+\d{1,2}\b|\.{3,}\s*\d{1,4}$|…\s*\d{1,4}$/iu;
 
+const EXAMPLE_START = /^(?:예제|예시|예|보기|풀이|example|worked example)\s*\d*\s*[:.)]\s/iu;
+
 /** Whether a page (its lines, in order) is a cover, a table of contents or an administrative page. */
 function isFrontMatter(lines: readonly string[], first: boolean, pages: number): boolean {
   if (lines.some((line) => FRONT_KEYWORD.test(line))) return true;
@@ -99,14 +101,17 @@ export function toBlocks(title: string, text: string): Block[] {
   let prose = '';
   let headed = false;
   let pageProse = false;
+  let example = false;
   const flush = (): void => {
     if (letterCount(prose) > 0) {
-      // Without a heading, each paragraph of the page is a block of its own (the formulas after it belong to it).
-      if (!headed && pageProse) section += 1;
+      // Without a heading, each paragraph of the page is a block of its own (the formulas after it belong to it);
+      // a worked example belongs to the block it works out.
+      if (!headed && pageProse && !example) section += 1;
       blocks.push({ kind: 'prose', text: prose.trim(), section });
       pageProse = true;
     }
     prose = '';
+    example = false;
   };
   pages.forEach((lines, pageIndex) => {
     if (lines.length === 0 || isFrontMatter(lines, pageIndex === 0, pages.length)) return;
@@ -141,6 +146,11 @@ export function toBlocks(title: string, text: string): Block[] {
         const item = blocks.at(-1);
         if (item) item.text += ` ${line}`;
       } else {
+        // A worked example (`예제: …`, `Example: …`) starts a paragraph of its own.
+        if (EXAMPLE_START.test(line)) {
+          flush();
+          example = true;
+        }
         // A Latin word hyphenated at the line end is glued back; everything else was wrapped at a space.
         prose = /[A-Za-z]-$/u.test(prose) && /^[a-z]/u.test(line) ? prose.slice(0, -1) + line : `${prose} ${line}`;
         // Extracted text often has no blank lines at all: cut long paragraphs at a sentence end.
