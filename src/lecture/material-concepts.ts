@@ -76,6 +76,8 @@ const TOPIC = /^([\p{L}][\p{L}\s]{0,24}?)(?:\s*\(([^()]{1,20})\))?(?:\s+[^\s\uac
 const COLON = /^([\p{L}][\p{L}\s]{0,24}?)\s*[:：]\s*\S/u;
 const BRACKETED = /([\p{L}]{1,12})\s*\(([\p{L}][\p{L}\s]{0,14})\)/gu;
 const ENGLISH_DEFINITION = /^(?:the\s+|an?\s+)?([a-z][a-z\s-]{2,40}?)\s+(?:is|are|means|refers to)\s+(?:the|an?|defined)\b|\bcalled\s+(?:the\s+|an?\s+)?([a-z][a-z-]+(?:\s+[a-z][a-z-]+)?)/giu;
+/** One English word with an adjective's ending (`Categorical`, `Quantitative`, `Continuous`). */
+const ENGLISH_ADJECTIVE = /^[A-Za-z]+(?:al|ive|ous|ic|ful|less|able|ible)$/iu;
 const BOLD = /\*\*([^*\n]{1,40})\*\*/gu;
 const MARKDOWN_HEADING = /^#{1,6}\s+(.+)$/u;
 /** A PDF line that is a heading: short, no sentence end, no predicate. */
@@ -135,7 +137,9 @@ export function materialConcepts(text: string): MaterialConcept[] {
       add(topic[1], 'definition', at);
       add(topic[2], 'definition', at);
     }
-    add(COLON.exec(sentence)?.[1], 'definition', at);
+    const labelled = COLON.exec(sentence)?.[1];
+    // `Categorical: eye colour, …` labels a kind by its adjective; the concept is the noun it qualifies.
+    if (labelled === undefined || !ENGLISH_ADJECTIVE.test(labelled)) add(labelled, 'definition', at);
     for (const match of sentence.matchAll(NAMING)) add(lastNounPhrase(match[1] ?? ''), 'definition', at + match.index);
     for (const match of sentence.matchAll(BRACKETED)) add(match[2], 'emphasis', at + match.index);
     for (const match of sentence.matchAll(ENGLISH_DEFINITION)) add(match[1] ?? match[2], 'definition', at + match.index);

@@ -26,7 +26,8 @@ const FRONT_MATTER =
 /** A sentence that points at what follows ("다음과 같습니다", "…:") rather than saying something. */
 const POINTER = /(?:다음과 같(?:습니다|다|아요)|다음이 (?:항상 )?성립(?:합니다|한다))[.!]?$|[:：]$/u;
 /** A Korean statement ends in a predicate; a title, a contents line or a header fragment does not. */
-const KOREAN_PREDICATE = /(?:다|요|죠|함|임|됨)[.!。]?["')\]]*$/u;
+// A bracketed name after the predicate (`…커지지는 않습니다(도박사의 오류).`) still ends a statement.
+const KOREAN_PREDICATE = /(?:다|요|죠|함|임|됨)(?:\s?\([^()]{1,30}\))?[.!。]?["')\]]*$/u;
 /** A label in front of a sentence that is not part of what it says. */
 const LEADING_LABEL = /^(?:요약|정의|정리|핵심|참고|주의|note|definition|summary)\s*[:：]\s*/iu;
 
