@@ -1,5 +1,6 @@
 import { QUESTION_CLOSERS, QUESTION_OPEN } from './marker-parser.js';
 import { contentTerms, hasFinalConsonant, keyTerms, letterCount, looksLikeNoun, rankedTerms, splitSentences, termsMatch, withParticle, type KeyTerm } from '../text/index.js';
+import { materialConcepts } from './material-concepts.js';
 import { onlyFrontMatter, toBlocks, type Block } from './offline-blocks.js';
 
 /**
@@ -131,6 +132,11 @@ function questionTerm(section: Section, terms: readonly KeyTerm[], used: Set<str
   // A worked example applies what came before; it teaches no concept of its own to be asked about.
   if (named !== undefined && EXAMPLE_HEADING.test(named)) return undefined;
   if (named !== undefined && !used.has(named) && !NOT_CONCEPT_HEADING.test(named) && named.split(' ').length <= 4) return named;
+  // A concept the block itself singles out in brackets or bold (`…않습니다(도박사의 오류)`) is what it teaches.
+  const own = materialConcepts(section.prose).find(
+    (entry) => entry.source === 'emphasis' && !used.has(entry.concept) && !NOT_CONCEPTS.has(entry.concept) && (entry.concept.includes(' ') || isUsableTerm(entry.concept, section.prose)),
+  );
+  if (own !== undefined) return own.concept;
   // A formula (`E[X]`) is not asked about in words: "E[X]가 무엇인지 설명해 보세요" has no sentence to answer it.
   const usable = terms.filter((entry) => !used.has(entry.term) && !entry.formula && isUsableTerm(entry.term, section.prose));
   const sentences = splitSentences(section.prose);

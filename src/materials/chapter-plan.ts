@@ -126,13 +126,10 @@ export function chapterTitle(titles: readonly string[], startPage: number, endPa
   let title: string;
   if (first === undefined) title = pageRangeLabel(startPage, endPage);
   else if (second === undefined) title = first;
-  // Joined, the headings' own numbers (`1. 위치와 변위 · 2. 속도와 가속도`) only count the document's sections.
-  else if (names.length === 2) title = `${unnumbered(first)} · ${unnumbered(second)}`;
-  else title = `${unnumbered(first)} 외 ${names.length - 1}개 주제`;
+  else if (names.length === 2) title = `${first} · ${second}`;
+  else title = `${first} 외 ${names.length - 1}개 주제`;
   return title.length > MAX_TITLE_LENGTH ? `${title.slice(0, MAX_TITLE_LENGTH - 1)}…` : title;
 }
-
-const unnumbered = (title: string): string => title.replace(/^(?:제\s*)?\d{1,2}(?:\.\d{1,2})*[.)]\s+(?=\S)/u, '') || title;
 
 export function pageRangeLabel(startPage: number, endPage: number): string {
   return startPage === endPage ? `${startPage}쪽` : `${startPage}–${endPage}쪽`;
