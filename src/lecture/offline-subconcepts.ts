@@ -34,8 +34,8 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
 }
 
-/** The names the main concept goes by in the passage: itself and what brackets pair it with (`평균(산술평균)`). */
-function mainNames(main: string, passage: string): Set<string> {
+/** The names a concept goes by in the passage: itself and what brackets pair it with (`평균(산술평균)`). */
+export function mainNames(main: string, passage: string): Set<string> {
   const names = new Set([main]);
   const escaped = escapeRegExp(main);
   for (const match of passage.matchAll(new RegExp(`${escaped}\\s*\\(([^()]{1,20})\\)|([^\\s()]{1,20})\\s*\\(${escaped}\\)`, 'gu'))) {

@@ -7,6 +7,7 @@ import { fence } from '../../text/index.js';
 import { materialConcepts } from '../material-concepts.js';
 import { isAnswerSentence } from '../model-answer.js';
 import { readingText } from '../offline-blocks.js';
+import { mainNames } from '../offline-subconcepts.js';
 import { questionFocus } from './assistant-cues.js';
 import { chapterFirstPassages, MAX_PASSAGE_CHARS, MAX_PASSAGES, sourcesOf, type PassageQuery } from './assistant-passages.js';
 import { ASSISTANT_TASKS, ClassificationSchema, ControlSchema, type Classification, type ControlResult, type ExplainedPart, type HandSubconcept } from './assistant-schemas.js';
@@ -158,9 +159,12 @@ export class StudentAssistant {
     // is not a definition of `움직이`), formulas on lines of their own, no cover, contents or administrative page.
     const text = readingText(await this.materials.chapterText(materialId, chapter));
     const sentences = text.split('\n').flatMap((line) => line.split(/(?<=[.!?。？！])\s+/u)).map((line) => line.trim()).filter(isAnswerSentence);
-    return materialConcepts(text)
+    const taught = materialConcepts(text)
       // Taught in a sentence of the chapter, not only named on its cover or in a running header.
-      .filter((entry) => sentences.some((sentence) => sentence.includes(entry.concept)))
+      .filter((entry) => sentences.some((sentence) => sentence.includes(entry.concept)));
+    // `평균(산술평균)` is one choice, not two.
+    const distinct = taught.filter((entry, index) => !taught.slice(0, index).some((kept) => mainNames(kept.concept, text).has(entry.concept)));
+    return distinct
       .slice(0, limit)
       .sort((left, right) => left.at - right.at)
       .map((entry) => entry.concept);
