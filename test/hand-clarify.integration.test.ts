@@ -9,8 +9,11 @@ import { startTestApp, type TestApp } from './support/test-app.js';
  * server on port 0, the sample material, a student on `/tutor`. The hand goes up in the first chapter (평균의 의미).
  */
 
-/** What the first chapter defines or emphasises, in its order (src/materials/sample-pdf.ts, pages 2–4). */
-const FIRST_CHAPTER_CONCEPTS = ['평균', '산술평균', '이상값', '표본평균', '모평균', '모집단'];
+/**
+ * What the first chapter defines or emphasises, in its order (src/materials/sample-pdf.ts, pages 2–4); `평균(산술평균)`
+ * is one concept under two names, offered once.
+ */
+const FIRST_CHAPTER_CONCEPTS = ['평균', '이상값', '표본평균', '모평균', '모집단'];
 
 let app: TestApp;
 let material: Material;

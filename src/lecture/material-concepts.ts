@@ -28,7 +28,8 @@ const FUNCTION_WORDS: ReadonlySet<string> = new Set([
   '때', '경우', '점', '곳', '바', '데', '중', '위', '아래', '다음', '앞', '뒤', '여기', '이번', '지금', '오늘',
   '자료', '내용', '설명', '예', '예시', '예제', '보기', '요약', '정리', '참고', '주의', '문제', '질문', '답', '목차',
   '차례', '개요', '소개', '장', '절', '쪽', '페이지', '강의', '수업', '교재', '과제', '출석', '학기', '담당', '교수',
-  '방법', '결과', '사실', '부분', '전체', '하나', '모두', '각', '두', '세', '네',
+  '방법', '결과', '사실', '부분', '전체', '하나', '모두', '각', '두', '세', '네', '이때', '그때', '이제', '여기서', '이처럼',
+  '이렇게', '그러면', '또', '또한', '한',
   'the', 'a', 'an', 'this', 'that', 'these', 'those', 'it', 'they', 'there', 'which', 'what', 'example', 'examples',
   'chapter', 'section', 'page', 'slide', 'summary', 'contents', 'introduction', 'overview', 'note', 'notes',
 ]);
@@ -75,6 +76,8 @@ const TOPIC = /^([\p{L}][\p{L}\s]{0,24}?)(?:\s*\(([^()]{1,20})\))?(?:\s+[^\s\uac
 const COLON = /^([\p{L}][\p{L}\s]{0,24}?)\s*[:：]\s*\S/u;
 const BRACKETED = /([\p{L}]{1,12})\s*\(([\p{L}][\p{L}\s]{0,14})\)/gu;
 const ENGLISH_DEFINITION = /^(?:the\s+|an?\s+)?([a-z][a-z\s-]{2,40}?)\s+(?:is|are|means|refers to)\s+(?:the|an?|defined)\b|\bcalled\s+(?:the\s+|an?\s+)?([a-z][a-z-]+(?:\s+[a-z][a-z-]+)?)/giu;
+/** One English word with an adjective's ending (`Categorical`, `Quantitative`, `Continuous`). */
+const ENGLISH_ADJECTIVE = /^[A-Za-z]+(?:al|ive|ous|ic|ful|less|able|ible)$/iu;
 const BOLD = /\*\*([^*\n]{1,40})\*\*/gu;
 const MARKDOWN_HEADING = /^#{1,6}\s+(.+)$/u;
 /** A PDF line that is a heading: short, no sentence end, no predicate. */
@@ -107,8 +110,8 @@ export function materialConcepts(text: string): MaterialConcept[] {
   const source = text.normalize('NFC');
   const found = new Map<string, MaterialConcept>();
   const add = (raw: string | undefined, kind: ConceptSource, at: number): void => {
-    const concept = raw?.replace(/\s+/gu, ' ').trim();
-    if (concept === undefined || !isConceptPhrase(concept)) return;
+    const concept = headNoun(raw?.replace(/\s+/gu, ' ').trim(), source);
+    if (concept === undefined || !isConceptPhrase(concept) || isVerbStem(concept.split(' ').at(-1) ?? '', source)) return;
     // Always in the material: the phrase as the material writes it (any spacing).
     if (!new RegExp(concept.split(' ').map(escapeRegExp).join('\\s*'), 'iu').test(source)) return;
     const entry = found.get(concept) ?? { concept, source: kind, weight: 0, at };
@@ -134,7 +137,9 @@ export function materialConcepts(text: string): MaterialConcept[] {
       add(topic[1], 'definition', at);
       add(topic[2], 'definition', at);
     }
-    add(COLON.exec(sentence)?.[1], 'definition', at);
+    const labelled = COLON.exec(sentence)?.[1];
+    // `Categorical: eye colour, …` labels a kind by its adjective; the concept is the noun it qualifies.
+    if (labelled === undefined || !ENGLISH_ADJECTIVE.test(labelled)) add(labelled, 'definition', at);
     for (const match of sentence.matchAll(NAMING)) add(lastNounPhrase(match[1] ?? ''), 'definition', at + match.index);
     for (const match of sentence.matchAll(BRACKETED)) add(match[2], 'emphasis', at + match.index);
     for (const match of sentence.matchAll(ENGLISH_DEFINITION)) add(match[1] ?? match[2], 'definition', at + match.index);
@@ -146,12 +151,54 @@ export function materialConcepts(text: string): MaterialConcept[] {
     .sort((left, right) => right.weight - left.weight || left.at - right.at);
 }
 
-/** The named phrase at the end of `…의 평균을 표본평균`: the last word, with a `X의` in front kept. */
+/**
+ * Whether the text conjugates `word`, so it is the stem of a verb the particle stripper cut (`움직이` of `움직이는`):
+ * a verb ending fused into its last open syllable (`움직입니다`, `움직인`, `움직일`, `움직였다`) or added to it.
+ */
+export function isVerbStem(word: string, text: string): boolean {
+  const last = word.at(-1) ?? '';
+  const code = last.charCodeAt(0) - 0xac00;
+  if (code < 0 || code >= 11172) return false;
+  const escaped = escapeRegExp(word);
+  if (new RegExp(`(?:^|[\\s(])${escaped}(?:었|였|고\\s|며\\s|면\\s|어서|지만|도록)`, 'u').test(text)) return true;
+  if (code % 28 !== 0) return false;
+  // ㄴ, ㄹ and ㅂ finals are 4, 8 and 17 places after the open syllable; 이 + 었 is written 였.
+  const fused = [4, 8, 17].map((offset) => String.fromCharCode(0xac00 + code + offset));
+  const stem = escapeRegExp(word.slice(0, -1));
+  return new RegExp(`(?:^|[\\s(])${stem}(?:${fused.join('|')}${last === '이' ? '|였' : ''})`, 'u').test(text);
+}
+
+/**
+ * An English phrase without the describing words in front of the term the material keeps using: `A small standard
+ * deviation means …` defines `standard deviation` (said five times), not `small standard deviation` (said once).
+ */
+function headNoun(phrase: string | undefined, source: string): string | undefined {
+  if (phrase === undefined || !/^[A-Za-z][A-Za-z\s-]*$/u.test(phrase)) return phrase;
+  const count = (text: string) => source.match(new RegExp(`\\b${escapeRegExp(text)}\\b`, 'giu'))?.length ?? 0;
+  let current = phrase;
+  for (;;) {
+    const words = current.split(' ');
+    if (words.length < 2) return current;
+    const tail = words.slice(1).join(' ');
+    if (count(tail) < count(current) + 2) return current;
+    current = tail;
+  }
+}
+
+/**
+ * The named phrase at the end of `…의 평균을 표본평균` or `일정한 운동을 등가속도 운동`: the words after the last one
+ * that carries an object particle or a verb form, at most three (`표본평균`, `등가속도 운동`, `대수의 법칙`).
+ */
 function lastNounPhrase(text: string): string {
   const words = text.trim().split(/\s+/u);
-  const last = words.at(-1) ?? '';
-  const before = words.at(-2);
-  return before !== undefined && /의$/u.test(before) && !/(?:을|를)$/u.test(before) ? `${before} ${last}` : last;
+  const phrase: string[] = [];
+  for (let index = words.length - 1; index >= 0 && phrase.length < 3; index -= 1) {
+    const word = words[index] ?? '';
+    const ends = phrase.length > 0 && (/(?:을|를|에서|으로|에게|이|가|은|는|와|과)$/u.test(word) && !/의$/u.test(word) || VERB_ENDING.test(word) || !looksLikeNoun(word) || FUNCTION_WORDS.has(word));
+    if (ends) break;
+    phrase.unshift(word);
+  }
+  return phrase.join(' ');
 }
 
 function escapeRegExp(text: string): string {

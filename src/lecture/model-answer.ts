@@ -26,7 +26,8 @@ const FRONT_MATTER =
 /** A sentence that points at what follows ("다음과 같습니다", "…:") rather than saying something. */
 const POINTER = /(?:다음과 같(?:습니다|다|아요)|다음이 (?:항상 )?성립(?:합니다|한다))[.!]?$|[:：]$/u;
 /** A Korean statement ends in a predicate; a title, a contents line or a header fragment does not. */
-const KOREAN_PREDICATE = /(?:다|요|죠|함|임|됨)[.!。]?["')\]]*$/u;
+// A bracketed name after the predicate (`…커지지는 않습니다(도박사의 오류).`) still ends a statement.
+const KOREAN_PREDICATE = /(?:다|요|죠|함|임|됨)(?:\s?\([^()]{1,30}\))?[.!。]?["')\]]*$/u;
 /** A label in front of a sentence that is not part of what it says. */
 const LEADING_LABEL = /^(?:요약|정의|정리|핵심|참고|주의|note|definition|summary)\s*[:：]\s*/iu;
 
@@ -155,6 +156,22 @@ function isGluedHeading(prefix: string, pattern: string): boolean {
  * concept is not named at all. Empty when the lecture has no sentence to offer.
  */
 export function pickModelAnswer(question: string, lecture: string): string {
+  // The block the lecture announced the concept with ("이어서 평균의 성질을 살펴보겠습니다.") is where it was taught:
+  // its sentences answer first, so a title-like concept is not answered with another block's definition.
+  const block = announcedBlock(questionConcept(question), lecture);
+  return (block === undefined ? '' : pickFrom(question, block)) || pickFrom(question, lecture);
+}
+
+/** The lecture from the connective that announces `concept` to the next connective or question. */
+export function announcedBlock(concept: string, lecture: string): string | undefined {
+  const opener = new RegExp(`^(?:먼저|이어서) ${conceptPattern(concept)}(?:을|를) 살펴보겠습니다\\.$`, 'imu').exec(lecture);
+  if (opener === null) return undefined;
+  const rest = lecture.slice(opener.index + opener[0].length);
+  const end = rest.search(/^(?:(?:먼저|이어서) .{1,60} 살펴보겠습니다\.|\[질문\])/mu);
+  return end === -1 ? rest : rest.slice(0, end);
+}
+
+function pickFrom(question: string, lecture: string): string {
   const sentences = answerSentences(lecture);
   const names = conceptNames(questionConcept(question));
   const readings = sentences.flatMap((sentence, index) => {

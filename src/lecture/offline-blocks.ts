@@ -27,8 +27,13 @@ export function isFormula(line: string): boolean {
 }
 
 // Contents and administrative pages: what a course hands out about itself, not what it teaches.
-const FRONT_KEYWORD = /^(?:목차|차례|contents|table of contents|강의\s*계획|수업\s*계획|syllabus|성적\s*평가|평가\s*방법|grading|office hours|연락처|교수\s*연구실)\b/iu;
+// A line that is one of these words (numbered or not: `5. 평가 방법`), or starts with one and a colon (`출석: 10%`).
+// Not `\b`: it never matches after Hangul, so the Korean keywords were never found.
+const FRONT_KEYWORD =
+  /^(?:(?:제\s*)?\d{1,2}(?:\s*장|[.)])?\s+)?(?:목차|차례|contents|table of contents|agenda|today'?s agenda|강의\s*계획|수업\s*계획|수업\s*안내|강의\s*안내|syllabus|성적\s*평가|평가\s*방법|평가\s*기준|출석|grading|assessment|office hours|연락처|교수\s*연구실)(?:\s*[:：].*)?$/iu;
 const CONTENTS_ENTRY = /^(?:제\s*)?\d{1,2}\s*(?:장|강|단원|부|주차)(?=[\s:.]|$)|^(?:chapter|part|unit|lecture|week)\s+\d{1,2}\b|\.{3,}\s*\d{1,4}$|…\s*\d{1,4}$/iu;
+
+const EXAMPLE_START = /^(?:예제|예시|예|보기|풀이|example|worked example)\s*\d*\s*[:.)]\s/iu;
 
 /** Whether a page (its lines, in order) is a cover, a table of contents or an administrative page. */
 function isFrontMatter(lines: readonly string[], first: boolean, pages: number): boolean {
@@ -60,6 +65,29 @@ function isHeading(line: string, next: string | undefined): boolean {
   return Array.from(line).length <= 30 && line.split(' ').length <= 6 && letterCount(line) >= 2;
 }
 
+/** The lines of each page of extracted text, without page numbers and running headers/footers. */
+function pageLines(text: string): string[][] {
+  const running = new RunningLines(text);
+  return text
+    .normalize('NFC')
+    .split(/\r?\n[^\S\r\n]*\r?\n/u)
+    .map((page) =>
+      page
+        .split(/\r\n?|\n/u)
+        .map((raw) => raw.replace(/\s+/gu, ' ').trim())
+        .filter((line) => line.length > 0 && !PAGE_NUMBER_LINE.test(line) && !running.has(line)),
+    );
+}
+
+/** Whether the text has pages and every one of them is a cover, a table of contents or an administrative page. */
+export function onlyFrontMatter(text: string): boolean {
+  const pages = pageLines(text);
+  const filled = pages.map((lines, index) => ({ lines, index })).filter(({ lines }) => lines.length > 0);
+  // A lone page is never taken for a cover here (a one-line chapter is short, not a cover); contents and
+  // administrative pages are recognised by what they say.
+  return filled.length > 0 && filled.every(({ lines, index }) => isFrontMatter(lines, index === 0 && filled.length > 1, pages.length));
+}
+
 /**
  * Rebuilds paragraphs from extracted PDF lines: joins wrapped lines, keeps headings, formulas and list items apart,
  * drops page numbers, running headers/footers, front matter and any repeat of the chapter title (the lecture shows
@@ -68,26 +96,24 @@ function isHeading(line: string, next: string | undefined): boolean {
 export function toBlocks(title: string, text: string): Block[] {
   const blocks: Block[] = [];
   const titleKey = bareTitle(title);
-  const running = new RunningLines(text);
-  const pages = text.normalize('NFC').split(/\r?\n[^\S\r\n]*\r?\n/u);
+  const pages = pageLines(text);
   let section = -1;
   let prose = '';
   let headed = false;
   let pageProse = false;
+  let example = false;
   const flush = (): void => {
     if (letterCount(prose) > 0) {
-      // Without a heading, each paragraph of the page is a block of its own (the formulas after it belong to it).
-      if (!headed && pageProse) section += 1;
+      // Without a heading, each paragraph of the page is a block of its own (the formulas after it belong to it);
+      // a worked example belongs to the block it works out.
+      if (!headed && pageProse && !example) section += 1;
       blocks.push({ kind: 'prose', text: prose.trim(), section });
       pageProse = true;
     }
     prose = '';
+    example = false;
   };
-  pages.forEach((page, pageIndex) => {
-    const lines = page
-      .split(/\r\n?|\n/u)
-      .map((raw) => raw.replace(/\s+/gu, ' ').trim())
-      .filter((line) => line.length > 0 && !PAGE_NUMBER_LINE.test(line) && !running.has(line));
+  pages.forEach((lines, pageIndex) => {
     if (lines.length === 0 || isFrontMatter(lines, pageIndex === 0, pages.length)) return;
     flush();
     // A page without a heading of its own still starts a new block: slides and pages are units of teaching.
@@ -96,8 +122,11 @@ export function toBlocks(title: string, text: string): Block[] {
     pageProse = false;
     lines.forEach((line, lineIndex) => {
       if (lineIndex === 0 && titleKey !== '' && bareTitle(line) === titleKey) {
-        // The chapter's own title heads this page: shown once, as the lecture's heading, but still a heading.
+        // The chapter's own title heads this page: shown once, as the lecture's heading, but still the heading of
+        // this block (headings are never printed; the writer says what the block is about from it).
+        // A title that names two things (`기댓값과 분산`) heads the chapter, not this block: not its heading then.
         headed = true;
+        if (!/\S(?:과|와)\s|\s(?:및|and|&)\s|[,·]/iu.test(line)) blocks.push({ kind: 'heading', text: line, section });
         return;
       }
       if (lineIndex === 0 && isHeading(line, lines[1])) {
@@ -112,7 +141,16 @@ export function toBlocks(title: string, text: string): Block[] {
         const previous = blocks[blocks.length - 1];
         if (previous?.kind === 'list') previous.text += `\n${item}`;
         else blocks.push({ kind: 'list', text: item, section });
+      } else if (prose === '' && blocks.at(-1)?.kind === 'list' && !SENTENCE_END.test(blocks.at(-1)?.text ?? '') && /^\p{Ll}/u.test(line)) {
+        // The rest of a list item wrapped onto the next line (`… describe its` / `spread.`) stays in the item.
+        const item = blocks.at(-1);
+        if (item) item.text += ` ${line}`;
       } else {
+        // A worked example (`예제: …`, `Example: …`) starts a paragraph of its own.
+        if (EXAMPLE_START.test(line)) {
+          flush();
+          example = true;
+        }
         // A Latin word hyphenated at the line end is glued back; everything else was wrapped at a space.
         prose = /[A-Za-z]-$/u.test(prose) && /^[a-z]/u.test(line) ? prose.slice(0, -1) + line : `${prose} ${line}`;
         // Extracted text often has no blank lines at all: cut long paragraphs at a sentence end.
@@ -122,4 +160,11 @@ export function toBlocks(title: string, text: string): Block[] {
     flush();
   });
   return blocks;
+}
+
+/** The chapter's text in reading order, one heading, paragraph, formula or list per line, front matter left out. */
+export function readingText(text: string): string {
+  return toBlocks('', text)
+    .map((block) => block.text)
+    .join('\n');
 }

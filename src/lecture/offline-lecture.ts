@@ -1,6 +1,7 @@
 import { QUESTION_CLOSERS, QUESTION_OPEN } from './marker-parser.js';
 import { contentTerms, hasFinalConsonant, keyTerms, letterCount, looksLikeNoun, rankedTerms, splitSentences, termsMatch, withParticle, type KeyTerm } from '../text/index.js';
-import { toBlocks, type Block } from './offline-blocks.js';
+import { materialConcepts } from './material-concepts.js';
+import { onlyFrontMatter, toBlocks, type Block } from './offline-blocks.js';
 
 /**
  * The offline agents of the lecture flow: deterministic, extractive, no network. They keep the product usable
@@ -62,6 +63,7 @@ const NOT_CONCEPTS: ReadonlySet<string> = new Set([
 ]);
 
 // Headings that announce a kind of page rather than a concept (`동전 던지기 예`, `정리와 주의할 점`).
+const EXAMPLE_HEADING = /(?:^|\s)(?:예|예시|예제|보기|연습|연습\s*문제|풀이|example|examples|exercise|exercises)$|^(?:예제|연습|example|exercise)\b/iu;
 const NOT_CONCEPT_HEADING = /(?:^|\s)(?:예|예시|예제|보기|연습|문제|풀이|정리|요약|참고|실습|점|example|exercise|summary)$|^(?:정리|요약|참고|연습)/iu;
 
 
@@ -96,7 +98,12 @@ function conjugated(term: string, text: string): boolean {
 
 /** A heading as a noun phrase to say (`1. 평균의 성질` -> `평균의 성질`), or nothing when it would not read. */
 function spokenHeading(heading: string): string | undefined {
-  const phrase = heading.replace(/^(?:제\s*)?\d{1,2}(?:\s*장|[.)])?\s+/u, '').trim();
+  const phrase = heading
+    .replace(/^(?:제\s*)?\d{1,2}(?:\s*장|[.)])?\s+/u, '')
+    // A facet of a concept (`평균의 의미`) is said as the concept; a title's leading article is not said (`The Mean`).
+    .replace(/의\s+(?:의미|정의|개념|뜻|소개|개요|이해)$/u, '')
+    .replace(/^(?:the|an?)\s+(?=\S)/iu, '')
+    .trim();
   return /[\uac00-\ud7a3A-Za-z0-9]$/u.test(phrase) && letterCount(phrase) >= 2 ? phrase : undefined;
 }
 
@@ -122,8 +129,16 @@ function sectionsOf(blocks: readonly Block[]): Section[] {
 function questionTerm(section: Section, terms: readonly KeyTerm[], used: Set<string>): string | undefined {
   // A heading that names a concept (`평균의 성질`) is what the block taught, and the lecture has just said it.
   const named = section.heading === undefined ? undefined : spokenHeading(section.heading);
+  // A worked example applies what came before; it teaches no concept of its own to be asked about.
+  if (named !== undefined && EXAMPLE_HEADING.test(named)) return undefined;
   if (named !== undefined && !used.has(named) && !NOT_CONCEPT_HEADING.test(named) && named.split(' ').length <= 4) return named;
-  const usable = terms.filter((entry) => !used.has(entry.term) && (entry.formula ? section.prose.includes(entry.term) : isUsableTerm(entry.term, section.prose)));
+  // A concept the block itself singles out in brackets or bold (`…않습니다(도박사의 오류)`) is what it teaches.
+  const own = materialConcepts(section.prose).find(
+    (entry) => entry.source === 'emphasis' && !used.has(entry.concept) && !NOT_CONCEPTS.has(entry.concept) && (entry.concept.includes(' ') || isUsableTerm(entry.concept, section.prose)),
+  );
+  if (own !== undefined) return own.concept;
+  // A formula (`E[X]`) is not asked about in words: "E[X]가 무엇인지 설명해 보세요" has no sentence to answer it.
+  const usable = terms.filter((entry) => !used.has(entry.term) && !entry.formula && isUsableTerm(entry.term, section.prose));
   const sentences = splitSentences(section.prose);
   const key = [...sentences].sort((left, right) => sentenceScore(right, usable) - sentenceScore(left, usable))[0] ?? section.prose;
   // The sentence's topic (`평균(산술평균)은 …`) is what it teaches; otherwise its most important term.
@@ -171,7 +186,13 @@ export function writeOfflineLecture({ title, text }: OfflineLectureInput): strin
   const asked = new Set(questionSections(sections, terms, questionCount));
   const used = new Set<string>();
   // The title is the lecture's heading; the opening sentence does not repeat it.
-  const out: string[] = [`# ${neutraliseMarkers(heading)}`, '이번 장의 내용을 함께 살펴보겠습니다.'];
+  const out: string[] = [`# ${neutraliseMarkers(heading)}`];
+  if (blocks.length === 0 && onlyFrontMatter(text)) {
+    // Every page was a cover, a table of contents or course administration: nothing was taught, so nothing is asked.
+    out.push('이 부분은 자료의 표지, 목차나 수업 안내라서 따로 설명할 내용이 없습니다. 다음 장에서 본격적으로 내용을 살펴보겠습니다.');
+    return `${out.join('\n\n')}\n`;
+  }
+  out.push('이번 장의 내용을 함께 살펴보겠습니다.');
 
   let spoken = 0;
   let afterQuestion = true;
@@ -215,7 +236,17 @@ export function writeOfflineLecture({ title, text }: OfflineLectureInput): strin
     out.push(`${QUESTION_OPEN} ${heading}에 대해 알고 있는 내용을 자신의 말로 설명해 보세요. ${QUESTION_CLOSE}`);
   }
   const prose = sections.map((section) => section.prose).join(' ');
-  const summary = terms.filter((entry) => (entry.formula ? prose.includes(entry.term) : isUsableTerm(entry.term, prose))).slice(0, 3).map((entry) => entry.term);
+  // The topics the lecture announced, in its order, when it announced several (`Standard Deviation` stays one topic,
+  // where key terms would split it into `standard`, `deviation`); else the chapter's key concepts, never a formula.
+  const topics = [...introduced].filter((topic) => !NOT_CONCEPT_HEADING.test(topic) && !EXAMPLE_HEADING.test(topic));
+  const summary = topics.slice(0, 4);
+  for (const entry of terms) {
+    // Announced topics say what the chapter covered; key terms only fill in for a chapter without them.
+    if (summary.length >= 3 || topics.length >= 2) break;
+    // A word of a topic already named (`대수` of `대수의 법칙`) or a topic's part is not a concept of its own here.
+    if (entry.formula || !isUsableTerm(entry.term, prose) || summary.some((topic) => topic.toLowerCase().includes(entry.term.toLowerCase()) || entry.term.toLowerCase().includes(topic.toLowerCase()))) continue;
+    summary.push(entry.term);
+  }
   if (summary.length > 0) {
     out.push(`정리하면, 이번 장에서는 ${withParticle(summary.join(', '), '을/를')} 중심으로 살펴보았습니다.`);
   }

@@ -1,6 +1,6 @@
 import { withParticle } from '../text/index.js';
 import { materialConcepts } from './material-concepts.js';
-import { answerSentences, pickModelAnswer } from './model-answer.js';
+import { announcedBlock, answerSentences, pickModelAnswer } from './model-answer.js';
 import { questionConcept } from './offline-lecture.js';
 
 /**
@@ -34,8 +34,8 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
 }
 
-/** The names the main concept goes by in the passage: itself and what brackets pair it with (`평균(산술평균)`). */
-function mainNames(main: string, passage: string): Set<string> {
+/** The names a concept goes by in the passage: itself and what brackets pair it with (`평균(산술평균)`). */
+export function mainNames(main: string, passage: string): Set<string> {
   const names = new Set([main]);
   const escaped = escapeRegExp(main);
   for (const match of passage.matchAll(new RegExp(`${escaped}\\s*\\(([^()]{1,20})\\)|([^\\s()]{1,20})\\s*\\(${escaped}\\)`, 'gu'))) {
@@ -60,18 +60,31 @@ export function offlineSubconcepts({ question, passage }: OfflineSubconceptInput
   const main = questionConcept(question);
   const sentences = answerSentences(passage);
   const excluded = mainNames(main, passage);
+  // The block the lecture announced the concept with teaches its parts: concepts named there come first.
+  const block = announcedBlock(main, passage) ?? '';
+  const mainFound = passage.search(new RegExp(main.split(/\s+/u).map(escapeRegExp).join('\\s*'), 'iu'));
+  const mainAt = mainFound === -1 ? Number.POSITIVE_INFINITY : mainFound;
   const ranked = materialConcepts(passage)
     .filter((entry) => !excluded.has(entry.concept))
     .map((entry) => ({
       ...entry,
       related: sentences.filter((sentence) => names(sentence, entry.concept) && [...excluded].some((name) => names(sentence, name))).length,
+      inBlock: names(block, entry.concept),
       explanation: pickModelAnswer(entry.concept, passage),
     }))
-    // A concept with no sentence to explain it cannot be taught from this passage.
-    .filter((entry) => entry.explanation.length > 0)
-    .sort((left, right) => Number(right.related > 0) - Number(left.related > 0) || right.weight - left.weight || left.at - right.at);
+    // A concept with no sentence of its own to explain it cannot be taught from this passage (a sentence about
+    // something else, picked for sharing a word, would teach the wrong thing); nor is a concept the material only
+    // teaches later (Newton's laws are no part of uniform acceleration) unless a sentence relates the two or the
+    // block that taught this one names it. What came before may be what this one builds on.
+    .filter((entry) => entry.explanation.length > 0 && names(entry.explanation, entry.concept) && (entry.related > 0 || entry.inBlock || entry.at < mainAt))
+    .sort((left, right) => Number(right.related > 0) - Number(left.related > 0) || Number(right.inBlock) - Number(left.inBlock) || right.weight - left.weight || left.at - right.at);
 
-  const found = ranked
+  // `평균(산술평균)` is one concept under two names: the student is asked about it once.
+  const distinct: typeof ranked = [];
+  for (const entry of ranked) {
+    if (!distinct.some((kept) => mainNames(kept.concept, passage).has(entry.concept) || mainNames(entry.concept, passage).has(kept.concept))) distinct.push(entry);
+  }
+  const found = distinct
     .slice(0, MAX_SUBCONCEPTS)
     .sort((left, right) => left.at - right.at)
     .map((entry, index) => ({

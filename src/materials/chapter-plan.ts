@@ -79,12 +79,21 @@ export function mergeSegments(segments: readonly Segment[], pageCount: number, o
     leftSegment.titles.push(...rightSegment.titles);
     work.splice(right, 1);
   }
+  // A one-page first segment on a topic of its own is the cover: its title is the document's, and names no chapter
+  // it was merged into (a first slide "평균 1" before "평균 2" is content, not a cover).
+  const [head, after] = segments;
+  const ownTopic = head !== undefined && after !== undefined && head.titles.every((title) => after.titles.every((other) => topicOf(title).topic !== topicOf(other).topic));
+  const cover = head?.start === 0 && (after?.start ?? pageCount) === 1 && ownTopic ? new Set(head.titles) : new Set<string>();
   return work.map((segment, index) => {
     const startPage = segment.start + 1;
     const endPage = (work[index + 1]?.start ?? pageCount) as number;
-    return { index, title: chapterTitle(segment.titles, startPage, endPage), startPage, endPage };
+    const named = index === 0 ? segment.titles.filter((title, at) => at >= cover.size || !cover.has(title)) : segment.titles;
+    return { index, title: chapterTitle(named.length > 0 ? named : segment.titles, startPage, endPage), startPage, endPage };
   });
 }
+
+/** Titles of pages about the course or the document rather than a topic: a merged chapter is not named after them. */
+const FRONT_TITLE = /^(?:(?:제\s*)?\d{1,2}(?:\s*장|[.)])?\s+)?(?:목차|차례|contents|table of contents|agenda|outline|overview|today'?s agenda|강의\s*계획|수업\s*계획|수업\s*안내|강의\s*안내|syllabus|성적\s*평가|평가\s*방법|평가\s*기준|출석|grading|assessment|office hours)$/iu;
 
 /** Removes a trailing slide number or "(계속)" so "평균 1", "평균 2", "평균 (계속)" read as one topic. */
 function topicOf(title: string): { topic: string; number: string | null } {
@@ -96,7 +105,9 @@ function topicOf(title: string): { topic: string; number: string | null } {
 
 /** A merged chapter's title: "A", "A · B", or "A 외 N개 주제"; runs of one topic read "평균 1–8". */
 export function chapterTitle(titles: readonly string[], startPage: number, endPage: number): string {
-  const cleaned = titles.map((title) => title.replace(/\s+/g, ' ').trim()).filter((title) => title.length > 0);
+  const all = titles.map((title) => title.replace(/\s+/g, ' ').trim()).filter((title) => title.length > 0);
+  const topical = all.filter((title) => !FRONT_TITLE.test(title));
+  const cleaned = topical.length > 0 ? topical : all;
   const groups: { topic: string; first: string; firstNumber: string | null; lastNumber: string | null; count: number }[] = [];
   for (const title of cleaned) {
     const { topic, number } = topicOf(title);

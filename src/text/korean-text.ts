@@ -226,7 +226,8 @@ export function hasFinalConsonant(word: string): boolean {
   if (isHangulSyllable(last)) return (last.charCodeAt(0) - 0xac00) % 28 !== 0;
   // Read aloud: 영 일 삼 육 칠 팔 end in a consonant; L M N (엘 엠 엔) as well.
   if (/[0-9]/u.test(last)) return '013678'.includes(last);
-  return /[lmnLMN]/u.test(last);
+  // English words read as Korean speakers say them: -le (variable 베리어블) and -ng (string 스트링) end in a consonant.
+  return /(?:[lmn]|le|ng)$/iu.test(alnum);
 }
 
 /** `word` with the right form of a particle pair given as `'을/를'` (batchim form first). */

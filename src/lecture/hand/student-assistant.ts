@@ -6,6 +6,8 @@ import type { Retriever } from '../../retrieval/index.js';
 import { fence } from '../../text/index.js';
 import { materialConcepts } from '../material-concepts.js';
 import { isAnswerSentence } from '../model-answer.js';
+import { readingText } from '../offline-blocks.js';
+import { mainNames } from '../offline-subconcepts.js';
 import { questionFocus } from './assistant-cues.js';
 import { chapterFirstPassages, MAX_PASSAGE_CHARS, MAX_PASSAGES, sourcesOf, type PassageQuery } from './assistant-passages.js';
 import { ASSISTANT_TASKS, ClassificationSchema, ControlSchema, type Classification, type ControlResult, type ExplainedPart, type HandSubconcept } from './assistant-schemas.js';
@@ -153,12 +155,16 @@ export class StudentAssistant {
    * order: the choices of a "which part?" prompt. Deterministic and model-free, so every provider offers the same.
    */
   async chapterConcepts(materialId: string, chapter: number, limit = MAX_CHOICES): Promise<string[]> {
-    const text = await this.materials.chapterText(materialId, chapter);
-    // Line by line: extracted PDF text runs formulas into the next sentence when its lines are joined.
+    // As the offline lecture reads the pages: wrapped lines joined into sentences (a line starting `움직이는 물체는`
+    // is not a definition of `움직이`), formulas on lines of their own, no cover, contents or administrative page.
+    const text = readingText(await this.materials.chapterText(materialId, chapter));
     const sentences = text.split('\n').flatMap((line) => line.split(/(?<=[.!?。？！])\s+/u)).map((line) => line.trim()).filter(isAnswerSentence);
-    return materialConcepts(text)
+    const taught = materialConcepts(text)
       // Taught in a sentence of the chapter, not only named on its cover or in a running header.
-      .filter((entry) => sentences.some((sentence) => sentence.includes(entry.concept)))
+      .filter((entry) => sentences.some((sentence) => sentence.includes(entry.concept)));
+    // `평균(산술평균)` is one choice, not two.
+    const distinct = taught.filter((entry, index) => !taught.slice(0, index).some((kept) => mainNames(kept.concept, text).has(entry.concept)));
+    return distinct
       .slice(0, limit)
       .sort((left, right) => left.at - right.at)
       .map((entry) => entry.concept);

@@ -1,0 +1,196 @@
+/**
+ * The three sample PDFs the golden lectures are written from (scripts/golden-lectures.ts, test/golden-lectures.test.ts):
+ * the built-in Korean sample 기초 통계, an English slide deck exported with one generic bookmark per slide, and a
+ * Korean physics handout with the pages that used to fool the offline lecture (a cover with a year and the course
+ * name, a table of contents, formulas with subscripted variables, a worked example with numbers and units, an
+ * administrative page). Built in code with fixed dates, so the same code gives the same bytes and the same lecture.
+ */
+import { buildPdf, buildSamplePdf, type FixturePage } from './pdf-fixtures.js';
+
+/**
+ * Breaks lines that would run off an A4 page (pdf-lib draws a line as one run, and text past the edge is lost to the
+ * reader), at spaces, as a word processor would: Hangul is about a full em wide, Latin about half.
+ */
+function wrapped(pages: readonly FixturePage[], size: number): FixturePage[] {
+  const room = 480 / size;
+  const width = (text: string) => Array.from(text).reduce((sum, char) => sum + (/[\uac00-\ud7a3]/u.test(char) ? 0.95 : 0.55), 0);
+  const wrap = (line: string): string[] => {
+    const out: string[] = [];
+    let current = '';
+    for (const word of line.split(' ')) {
+      const next = current === '' ? word : `${current} ${word}`;
+      if (current !== '' && width(next) > room) {
+        out.push(current);
+        current = word;
+      } else current = next;
+    }
+    return [...out, current];
+  };
+  return pages.map((page) => ({ ...page, lines: page.lines.flatMap(wrap) }));
+}
+
+export interface SampleDeck {
+  /** Name of the golden file (test/golden/<name>.md). */
+  name: string;
+  /** The file name it is uploaded under: never the material title a student should see. */
+  filename: string;
+  build(): Promise<Uint8Array>;
+}
+
+const DECK_SLIDES: FixturePage[] = [
+  // Cover: the course, the lecture, the lecturer and the term; nothing to teach.
+  { heading: 'Describing Data', lines: ['Introduction to Statistics, Lecture 2', 'Prof. Jane Miller', 'Department of Mathematics', 'Fall Semester 2024'] },
+  {
+    heading: 'Agenda',
+    lines: ['1. Variables and data types', '2. Measures of center', '3. Measures of spread', '4. The normal distribution', '5. Summary'],
+  },
+  {
+    heading: 'Variables and Data Types',
+    lines: [
+      'A variable is a characteristic that differs from one individual to the next.',
+      'A categorical variable places each individual into a group, such as blood type.',
+      'A quantitative variable takes numerical values, such as height in centimetres.',
+      '• Categorical: eye colour, major, yes or no answers',
+      '• Quantitative: age, income, exam score',
+    ],
+  },
+  {
+    heading: 'The Mean',
+    lines: [
+      'The mean is the sum of the observations divided by their number.',
+      'x̄ = (x1 + x2 + ... + xn) / n',
+      'For the scores 4, 8 and 9 the mean is (4 + 8 + 9) / 3 = 7.',
+      'The mean is the balance point of the data.',
+    ],
+  },
+  {
+    heading: 'The Median and Outliers',
+    lines: [
+      'The median is the middle value when the observations are listed in order.',
+      'An outlier is an observation that falls far from the rest of the data.',
+      'One very large income can pull the mean up while the median barely moves.',
+      'For skewed data the median describes a typical value better than the mean.',
+    ],
+  },
+  {
+    heading: 'Measures of Spread',
+    lines: [
+      'The range is the difference between the largest and the smallest observation.',
+      'The interquartile range (IQR) is the spread of the middle half of the data.',
+      'IQR = Q3 - Q1',
+      'Unlike the range, the IQR is resistant to outliers.',
+    ],
+  },
+  {
+    heading: 'Standard Deviation',
+    lines: [
+      'The standard deviation measures the typical distance of the observations from the mean.',
+      's = sqrt( Σ (xi - x̄)² / (n - 1) )',
+      'A small standard deviation means the values cluster closely around the mean.',
+      'The variance is the square of the standard deviation.',
+    ],
+  },
+  {
+    heading: 'The Normal Distribution',
+    lines: [
+      'The normal distribution is a symmetric, bell-shaped distribution described by its mean and standard deviation.',
+      'About 68% of the values lie within one standard deviation of the mean.',
+      'About 95% lie within two standard deviations, and 99.7% within three.',
+      'This is called the empirical rule.',
+    ],
+  },
+  {
+    heading: 'Summary',
+    lines: [
+      '• The mean and the median describe the center of the data.',
+      '• The range, the IQR and the standard deviation describe its spread.',
+      '• Many measurements follow the normal distribution.',
+      'Next week: sampling distributions.',
+    ],
+  },
+];
+
+/** The English deck: cover, agenda, seven content slides; bookmarks are "Slide 1" … "Slide 9", as slide exports write. */
+export function englishDeckPdf(): Promise<Uint8Array> {
+  return buildPdf({
+    pages: wrapped(DECK_SLIDES, 13),
+    outline: DECK_SLIDES.map((_, index) => ({ title: `Slide ${index + 1}`, pageIndex: index })),
+    // Pretendard for x̄, Σ and ², which Helvetica's WinAnsi encoding cannot draw.
+    korean: true,
+    headingSize: 26,
+    bodySize: 13,
+  });
+}
+
+const HANDOUT_PAGES: FixturePage[] = [
+  { heading: '일반물리학 I', lines: ['2024년 1학기 강의 노트 3주차', '물리학과 김민수 교수', '한국대학교 자연과학대학'] },
+  {
+    heading: '목차',
+    lines: ['1. 위치와 변위 .......... 3', '2. 속도와 가속도 .......... 4', '3. 등가속도 운동 .......... 5', '4. 뉴턴의 운동 법칙 .......... 6', '5. 평가 방법 .......... 7'],
+  },
+  {
+    heading: '1. 위치와 변위',
+    lines: [
+      '물체의 위치는 기준점에서 물체까지의 거리와 방향으로 나타냅니다.',
+      '변위는 물체의 처음 위치에서 나중 위치까지의 위치 변화입니다.',
+      'Δx = x₂ − x₁',
+      '변위는 크기와 방향을 모두 가진 벡터량이고, 이동 거리는 크기만 가진 스칼라량입니다.',
+      '예를 들어 물체가 x₁ = 2 m에서 x₂ = −3 m로 움직이면 변위는 −5 m입니다.',
+      '이때 물체는 음의 방향으로 5 m 움직였습니다.',
+    ],
+  },
+  {
+    heading: '2. 속도와 가속도',
+    lines: [
+      '평균 속도는 변위를 걸린 시간으로 나눈 값입니다.',
+      'v = Δx / Δt',
+      '시간 간격을 아주 짧게 줄이면 한 순간의 속도를 얻는데, 이를 순간 속도라고 합니다.',
+      '가속도는 단위 시간 동안의 속도 변화입니다.',
+      'a = Δv / Δt',
+      '가속도의 단위는 m/s²이며, 속도가 줄어들 때 가속도는 운동 방향과 반대입니다.',
+    ],
+  },
+  {
+    heading: '3. 등가속도 운동',
+    lines: [
+      '가속도가 일정한 운동을 등가속도 운동이라고 합니다.',
+      'v = v₀ + at',
+      'x = x₀ + v₀t + ½at²',
+      '자유 낙하하는 물체는 중력 가속도 g = 9.8 m/s²로 등가속도 운동을 합니다.',
+      '예제: 정지해 있던 자동차가 2 m/s²의 가속도로 5초 동안 움직였습니다.',
+      'v = 0 + 2 × 5 = 10 m/s',
+      'x = ½ × 2 × 5² = 25 m',
+      '따라서 5초 뒤 자동차의 속력은 10 m/s이고, 그동안 25 m를 움직입니다.',
+    ],
+  },
+  {
+    heading: '4. 뉴턴의 운동 법칙',
+    lines: [
+      '관성의 법칙: 물체에 알짜힘이 작용하지 않으면 정지한 물체는 계속 정지해 있고, 움직이는 물체는 등속 직선 운동을 합니다.',
+      '가속도의 법칙: 물체의 가속도는 알짜힘에 비례하고 질량에 반비례합니다.',
+      'F = ma',
+      '힘의 단위는 뉴턴(N)이며, 1 N은 질량 1 kg인 물체를 1 m/s²로 가속시키는 힘입니다.',
+      '작용 반작용의 법칙: 한 물체가 다른 물체에 힘을 주면, 다른 물체도 크기가 같고 방향이 반대인 힘을 줍니다.',
+    ],
+  },
+  {
+    heading: '5. 평가 방법',
+    lines: [
+      '중간고사 30%, 기말고사 40%, 과제 20%, 출석 10%',
+      '출석은 매 수업 시작 때 전자출결로 확인합니다.',
+      '결석이 4회 이상이면 성적과 관계없이 F 학점입니다.',
+      '질문은 수요일 오후 2시에 교수 연구실(과학관 301호)로 찾아오세요.',
+    ],
+  },
+];
+
+/** The Korean physics handout: no PDF title and no outline, so titles and chapters come from its headings. */
+export function physicsHandoutPdf(): Promise<Uint8Array> {
+  return buildPdf({ pages: wrapped(HANDOUT_PAGES, 12), korean: true, headingSize: 22, bodySize: 12 });
+}
+
+export const SAMPLE_DECKS: readonly SampleDeck[] = [
+  { name: 'sample-basic-statistics', filename: 'sample_v2_final.pdf', build: buildSamplePdf },
+  { name: 'english-slide-deck', filename: 'lecture02-export.pdf', build: englishDeckPdf },
+  { name: 'physics-handout', filename: 'physics_week3 (1).pdf', build: physicsHandoutPdf },
+];
