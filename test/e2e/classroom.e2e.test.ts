@@ -42,7 +42,7 @@ const storedSession = (page: Page) =>
   );
 
 describe('classroom page', () => {
-  it('streams the sample lecture, takes an answer, shows the verdict, and resumes after a reload', async () => {
+  it('LO5 streams the sample lecture (its chapter title shown once), takes an answer, shows the verdict, and resumes after a reload', async () => {
     context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
     const page = await context.newPage();
     const foreign: string[] = [];
@@ -98,6 +98,10 @@ describe('classroom page', () => {
     // The first question: answer it (vaguely, so the tutor takes the remediation path).
     const question = page.locator('[data-testid=question-card][data-kind=question]').first();
     await question.locator('[data-testid=answer-input]').waitFor();
+    // The chapter's title is shown once, in its head: the lecture's own "# 평균의 의미" is not repeated below it.
+    const firstChapter = page.locator('[data-testid=chapter][data-chapter="0"]');
+    expect(await firstChapter.locator('h1, h2, h3', { hasText: /^평균의 의미$/u }).count()).toBe(1);
+    expect(await firstChapter.locator('[data-testid=lecture-text]').first().textContent()).not.toContain('평균의 의미');
     expect(await question.locator('.qcard-text').textContent()).toContain('평균');
     await question.locator('[data-testid=answer-input]').fill('잘 모르겠어요');
     await question.locator('[data-testid=answer-submit]').click();

@@ -6,6 +6,7 @@ import type { PublicPhase, ReplyKind, ReplySource, SessionSnapshot, TranscriptIt
 import { HAND_REPLY_KINDS } from '../../../src/protocol/wire/index.js';
 import { element } from '../../ui/dom.js';
 import { renderMarkdownInto } from '../../ui/markdown.js';
+import { withoutTitleHeading } from './title-heading.js';
 import { answerForm, type Outcome } from './answer-form.js';
 import { sourcesLine } from './reply-sources.js';
 
@@ -18,8 +19,11 @@ export interface MaterialOutline {
   chapters: { index: number; title: string }[];
 }
 
-/** A markdown block: its source grows with deltas and is rendered at most once a frame. */
-type MarkdownBlock = HTMLDivElement & { source: string };
+/**
+ * A markdown block: its source grows with deltas and is rendered at most once a frame. `chapterTitle` is set on a
+ * chapter's first lecture text, whose own heading repeats the title the chapter head already shows.
+ */
+type MarkdownBlock = HTMLDivElement & { source: string; chapterTitle?: string };
 
 interface ChapterEntry {
   index: number;
@@ -148,7 +152,10 @@ export class LectureView {
     const body = this.currentBody(chapter);
     let block = body.lastElementChild as MarkdownBlock | null;
     if (!block || !block.classList.contains('lecture-text')) {
+      const first = body.querySelector('.lecture-text') === null;
       block = markdownBlock({ className: 'md lecture-text', 'data-testid': 'lecture-text' });
+      const title = this.chapters.get(chapter)?.title;
+      if (first && title) block.chapterTitle = title;
       body.append(block);
     }
     block.source += text;
@@ -426,7 +433,7 @@ export class LectureView {
     if (this.dirty.size === 0) return;
     const follow = nearBottom();
     const followHand = this.hand?.nearBottom() ?? false;
-    for (const block of this.dirty) renderMarkdownInto(block, block.source);
+    for (const block of this.dirty) renderMarkdownInto(block, block.chapterTitle === undefined ? block.source : withoutTitleHeading(block.source, block.chapterTitle));
     this.dirty.clear();
     if (follow) window.scrollTo({ top: document.documentElement.scrollHeight });
     if (followHand) this.hand?.scrollToEnd();
