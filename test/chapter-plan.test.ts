@@ -167,6 +167,27 @@ describe('IG3 chapter plan invariant (property)', () => {
     );
   });
 
+  it('GL6 a chapter of only front matter (the cover and 목차, an Agenda, 5. 평가 방법 at the end) joins its neighbour: no chapter is named after it', () => {
+    const physics = [
+      { start: 0, titles: ['일반물리학 I'] },
+      { start: 1, titles: ['목차'] },
+      { start: 2, titles: ['1. 위치와 변위'] },
+      { start: 3, titles: ['2. 속도와 가속도'] },
+      { start: 4, titles: ['3. 등가속도 운동'] },
+      { start: 6, titles: ['4. 뉴턴의 운동 법칙'] },
+      { start: 8, titles: ['5. 평가 방법'] },
+    ];
+    const chapters = mergeSegments(physics, 10, { minPages: 2, maxChapters: MAX_CHAPTERS });
+    expect(chapters.map((chapter) => [chapter.title, chapter.startPage, chapter.endPage])).toEqual([
+      ['1. 위치와 변위 · 2. 속도와 가속도', 1, 4],
+      ['3. 등가속도 운동', 5, 6],
+      ['4. 뉴턴의 운동 법칙', 7, 10],
+    ]);
+    // A topical chapter that merely contains an Agenda page keeps its own name.
+    const deck = [{ start: 0, titles: ['Agenda', 'Variables'] }, { start: 3, titles: ['The Mean'] }];
+    expect(mergeSegments(deck, 6, { minPages: 2, maxChapters: MAX_CHAPTERS }).map((chapter) => chapter.title)).toEqual(['Variables', 'The Mean']);
+  });
+
   it('merging only removes boundaries and leaves every chapter at least the minimum size', () => {
     fc.assert(
       fc.property(

@@ -52,12 +52,15 @@ describe('GL2 questions come after what they ask about, never on front matter', 
     }
   });
 
-  it('keeps the cover and contents of the physics handout out of every lecture, and its admin page unlectured', () => {
+  it('keeps the cover and contents of the physics handout out of every lecture and of the chapter titles, and its admin page unlectured', () => {
     const physics = materials.find((material) => material.deck.name === 'physics-handout');
     const lectured = physics?.chapters.map((chapter) => chapter.raw).join('\n') ?? '';
     expect(lectured).toContain('변위는 물체의 처음 위치에서 나중 위치까지의 위치 변화입니다.');
     expect(lectured).not.toMatch(/평가 방법|결석|F 학점|김민수/u);
-    expect(physics?.chapters.filter((chapter) => chapter.raw.includes(NOTHING_TAUGHT)).map((chapter) => chapter.questions.length)).toEqual([0]);
+    // The cover and contents pages join the first chapter (no chapter is called 목차), whose lecture skips them.
+    expect(physics?.chapters.map((chapter) => chapter.title)).not.toContain('목차');
+    expect(physics?.chapters[0]?.pages).toBe('1–4');
+    expect(physics?.chapters.filter((chapter) => chapter.raw.includes(NOTHING_TAUGHT))).toEqual([]);
   });
 });
 

@@ -84,6 +84,25 @@ export function mergeSegments(segments: readonly Segment[], pageCount: number, o
   const [head, after] = segments;
   const ownTopic = head !== undefined && after !== undefined && head.titles.every((title) => after.titles.every((other) => topicOf(title).topic !== topicOf(other).topic));
   const cover = head?.start === 0 && (after?.start ?? pageCount) === 1 && ownTopic ? new Set(head.titles) : new Set<string>();
+  // A chapter that is only about the course or the document (목차, Agenda, 평가 방법) teaches nothing of its own: it
+  // joins the chapter after it (the last one, the chapter before), so no chapter is called "목차". The cover counts as
+  // front matter in the first chapter.
+  for (let index = 0; index < work.length && work.length > 1; ) {
+    const segment = work[index];
+    const front = (title: string) => FRONT_TITLE.test(title.replace(/\s+/g, ' ').trim()) || (index === 0 && cover.has(title));
+    if (!segment || segment.titles.length === 0 || !segment.titles.every(front)) {
+      index += 1;
+      continue;
+    }
+    const into = index + 1 < work.length ? index + 1 : index - 1;
+    const target = work[into];
+    if (!target) break;
+    if (into > index) {
+      target.start = segment.start;
+      target.titles.unshift(...segment.titles);
+    } else target.titles.push(...segment.titles);
+    work.splice(index, 1);
+  }
   return work.map((segment, index) => {
     const startPage = segment.start + 1;
     const endPage = (work[index + 1]?.start ?? pageCount) as number;
