@@ -5,12 +5,35 @@ import type { AnalysedText, Token } from './text-units.js';
  * reuse every word of the reference in the same order and still say something else: "값을 … 개수로 나눈" (the
  * values divided by the count) against "개수를 … 값으로 나눈" (the count divided by the values), or "편차의 제곱의
  * 평균" (the mean of the squares) against "편차의 평균의 제곱" (the square of the mean). Both are read here from
- * the particles alone, without a dictionary.
+ * the particles alone, without a dictionary. English marks the same roles with `of` and `by` ("the sum of the
+ * values divided by the number" / "the number of values divided by the sum").
  */
 
+/** Words between an English preposition and its noun. */
+const ENGLISH_DETERMINERS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'its', 'their', 'each', 'all', 'his', 'her', 'this', 'that']);
+/**
+ * English prepositions whose object's role an exchange changes. `with`, `to`, `and` are left out: "A is connected
+ * to B" and "B is connected to A" say the same.
+ */
+const ENGLISH_ROLES: ReadonlySet<string> = new Set(['of', 'by']);
+
+/** The role of an English noun: the `of`/`by` before it (past determiners and modifiers), else `bare`. */
+function englishRole(text: AnalysedText, index: number): string {
+  for (let position = index - 1; position >= 0 && position >= index - 3; position -= 1) {
+    const token = text.tokens[position];
+    if (token === undefined || token.hangul || token.clause !== text.tokens[index]?.clause) break;
+    if (ENGLISH_ROLES.has(token.surface)) return token.surface;
+    // An adjective or noun modifier in between ("of the squared deviations") belongs to the same phrase.
+    if (!ENGLISH_DETERMINERS.has(token.surface) && !token.content) break;
+  }
+  return 'bare';
+}
+
 /** Case roles whose exchange between two nouns changes the claim (topic and subject are one role). */
-function caseRole(token: Token): string | undefined {
-  if (!token.hangul || !token.content) return undefined;
+function caseRole(text: AnalysedText, index: number): string | undefined {
+  const token = text.tokens[index];
+  if (token === undefined || !token.content) return undefined;
+  if (!token.hangul) return englishRole(text, index);
   const ending = token.ending;
   if (['이', '가', '은', '는', '께서'].includes(ending)) return 'subject';
   if (['을', '를'].includes(ending)) return 'object';
@@ -20,17 +43,25 @@ function caseRole(token: Token): string | undefined {
   return undefined;
 }
 
-/** Each content unit with the one case role it is given in the text; units given two different roles are left out. */
-function rolesOf(text: AnalysedText): Map<string, string> {
-  const roles = new Map<string, string>();
+interface Role {
+  role: string;
+  clause: number;
+}
+
+/**
+ * Each content unit with the one case role it is given in the text (and its clause); units given two different
+ * roles, or found in two clauses, are left out.
+ */
+function rolesOf(text: AnalysedText): Map<string, Role> {
+  const roles = new Map<string, Role>();
   const ambiguous = new Set<string>();
-  for (const token of text.tokens) {
-    const role = caseRole(token);
-    if (role === undefined) continue;
+  text.tokens.forEach((token, index) => {
+    const role = caseRole(text, index);
+    if (role === undefined) return;
     const known = roles.get(token.unit);
-    if (known !== undefined && known !== role) ambiguous.add(token.unit);
-    roles.set(token.unit, role);
-  }
+    if (known !== undefined && (known.role !== role || known.clause !== token.clause)) ambiguous.add(token.unit);
+    roles.set(token.unit, { role, clause: token.clause });
+  });
   for (const unit of ambiguous) roles.delete(unit);
   return roles;
 }
@@ -44,11 +75,21 @@ function rolesOf(text: AnalysedText): Map<string, string> {
 export function roleSwap(answer: AnalysedText, reference: AnalysedText): [string, string] | undefined {
   const referenceRoles = rolesOf(reference);
   const answerRoles = rolesOf(answer);
-  const changed = [...referenceRoles]
-    .map(([unit, role]) => ({ unit, from: role, to: answerRoles.get(unit) }))
-    .filter((entry) => entry.to !== undefined && entry.to !== entry.from);
+  const changed = [...referenceRoles].flatMap(([unit, from]) => {
+    const to = answerRoles.get(unit);
+    return to === undefined || to.role === from.role ? [] : [{ unit, from, to }];
+  });
+  // The two nouns share a clause on both sides: "flow of electricity" in one clause and "electricity flows" in
+  // another are a rewording, not a swap.
   for (const one of changed) {
-    const other = changed.find((entry) => entry.unit !== one.unit && entry.from === one.to && entry.to === one.from);
+    const other = changed.find(
+      (entry) =>
+        entry.unit !== one.unit &&
+        entry.from.role === one.to.role &&
+        entry.to.role === one.from.role &&
+        entry.from.clause === one.from.clause &&
+        entry.to.clause === one.to.clause,
+    );
     if (other !== undefined) return [one.unit, other.unit];
   }
   return undefined;
