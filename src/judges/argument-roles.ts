@@ -1,4 +1,4 @@
-import type { AnalysedText, Token } from './text-units.js';
+import type { AnalysedText } from './text-units.js';
 
 /**
  * Korean marks what a noun does in its sentence with the particle after it, not with word order, so an answer can
