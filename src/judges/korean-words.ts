@@ -107,6 +107,8 @@ export interface KoreanWord {
 function agreesWithStem(stem: string, ending: string): boolean {
   const last = Array.from(stem).at(-1) ?? '';
   if (AFTER_BATCHIM.has(ending)) return hasBatchim(last);
+  // (으)로 takes the bare 로 after ㄹ too: `확률로`, `물로`.
+  if (ending.startsWith('로') && isHangul(last) && (last.charCodeAt(0) - 0xac00) % 28 === 8) return true;
   if (AFTER_VOWEL.has(ending)) return !hasBatchim(last);
   return true;
 }

@@ -169,6 +169,15 @@ function namesThing(pieces: readonly string[], index: number, previous: Token | 
   return ENGLISH_STOPWORDS.has(lower) || ENGLISH_NEGATIONS.has(lower) || /^[A-Z]$/u.test(next) || /[\uac00-\ud7a3]/u.test(next);
 }
 
+/**
+ * What a token adds to the spacing-free stream: its unit, except that a verb keeps its own syllables (`더한`, not the
+ * folded `더하`), as it stands in an answer written without spaces (`전부더한다음에`).
+ */
+function streamPiece(token: Token): string {
+  if (!token.verbal || token.surface.startsWith(token.unit)) return token.unit;
+  return Array.from(token.surface).slice(0, Array.from(token.unit).length).join('');
+}
+
 /** Tokens and units of a text. */
 export function analyseText(text: string): AnalysedText {
   const normalized = normalizeText(text);
@@ -231,7 +240,7 @@ export function analyseText(text: string): AnalysedText {
   const units = tokens.filter((token) => token.content).map((token) => token.unit);
   const hangulStream = tokens
     .filter((token) => token.content && token.hangul)
-    .map((token) => token.unit)
+    .map(streamPiece)
     .join('');
   const grams = new Set<string>();
   const syllables = Array.from(hangulStream);
