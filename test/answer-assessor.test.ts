@@ -142,6 +142,66 @@ describe('answer assessor: contradictions with the reference’s own words', () 
   });
 });
 
+const MEAN_DEFINITION = {
+  question: '평균이란 무엇인지 설명해 보세요.',
+  reference: '평균(산술평균)은 자료의 값을 모두 더한 뒤 자료의 개수로 나눈 값입니다.',
+};
+const SAMPLE_SIZE = {
+  question: '표본의 크기가 커지면 표본평균은 어떻게 되나요?',
+  reference: '표본의 크기가 클수록 표본평균은 모평균에 가까워집니다.',
+};
+const EXPECTATION = { question: '기댓값은?', reference: '기댓값은 각 값에 그 확률을 곱한 것을 모두 더한 값입니다.' };
+const MEAN_EN = { question: 'What is the mean?', reference: 'The mean is the sum of the values divided by the number of values.' };
+
+describe('answer assessor: the same words saying something else', () => {
+  it.each([
+    ['values and count trade 을/를 and (으)로', MEAN_DEFINITION, '자료의 개수를 모두 더한 뒤 자료의 값으로 나눈 값이에요', 'swapped'],
+    ['subject and goal traded', { question: '표본평균과 모평균은?', reference: '표본평균이 모평균에 가까워진다.' }, '모평균이 표본평균에 가까워진다', 'swapped'],
+    ['a 의-chain in reverse order', { question: '분산이란?', reference: '분산은 편차의 제곱의 평균입니다.' }, '분산은 편차의 평균의 제곱입니다', 'swapped'],
+    ['곱한 for 더한', MEAN_DEFINITION, '자료의 값을 모두 곱한 뒤 자료의 개수로 나눈 값이에요', 'antonym'],
+    ['뺀 for 더한', MEAN_DEFINITION, '자료의 값을 모두 뺀 뒤 자료의 개수로 나눈 값이에요', 'antonym'],
+    ['the two operations swapped', EXPECTATION, '각 값에 확률을 더해서 모두 곱한 값이에요', 'antonym'],
+    ['나눈 for 곱한 (확률로: 로 after ㄹ)', EXPECTATION, '각 값을 모두 더한 뒤 확률로 나눈 값이에요', 'antonym'],
+    ['멀어지다 for 가까워지다 in a -수록 clause', SAMPLE_SIZE, '표본의 크기가 클수록 표본평균은 모평균에서 멀어집니다', 'antonym'],
+    ['작을수록 for 클수록', SAMPLE_SIZE, '표본의 크기가 작을수록 표본평균은 모평균에 가까워집니다', 'antonym'],
+    ['the number divided by the sum (of/by roles)', MEAN_EN, 'The mean is the number of values divided by the sum of the values.', 'swapped'],
+    ['the square of the mean (of-chain)', { question: 'What is variance?', reference: 'Variance is the mean of the squared deviations.' }, 'Variance is the square of the mean deviation.', 'swapped'],
+    ['product for sum', MEAN_EN, 'The mean is the product of the values divided by the number of values.', 'antonym'],
+    ['farther for closer', { question: 'What happens as the sample grows?', reference: 'As the sample size increases, the sample mean gets closer to the population mean.' }, 'As the sample size increases, the sample mean gets farther from the population mean.', 'antonym'],
+  ] as const)('J10: %s is incorrect', (_name, base, answer, flag) => {
+    const result = assess(base, answer);
+    expect(result).toMatchObject({ label3: 'incorrect', label2: 'bad' });
+    expect(result.evidence.flags).toContain(flag);
+  });
+
+  it.each([
+    [MEAN_DEFINITION, '자료의 값을 모두 더한 뒤 자료의 개수로 나눈 값이에요'],
+    [MEAN_DEFINITION, '자료값을전부더한다음에 자료개수로나눈값이에요'],
+    [SAMPLE_SIZE, '표본이 많아질수록 표본평균이 모평균에 가까워져요'],
+    [{ question: '모평균과 표본평균은 어떤 관계인가요?', reference: '표본평균은 표본마다 달라지지만 모평균은 하나로 정해져 있습니다.' }, '표본평균은 표본마다 다릅니다. 모평균은 하나로 정해져 있어요'],
+    [EXPECTATION, '각 값에 확률을 곱해서 모두 더한 값이에요'],
+    [EXPECTATION, '값마다 그 확률을 곱한 다음에 전부 합해요'],
+    [MEAN_EN, 'You add up all the values and divide by how many values there are.'],
+    [{ question: 'What happens as the sample grows?', reference: 'As the sample size increases, the sample mean gets closer to the population mean.' }, 'With a bigger sample the sample mean gets closer to the population mean.'],
+  ])('J10: the same roles, order and operations in other words (%#) stay good', (base, answer) => {
+    const result = assess(base, answer);
+    expect(result).toMatchObject({ label3: 'correct', label2: 'good' });
+    expect(result.evidence.flags).toEqual([]);
+  });
+
+  it('J11: a short answer sharing only a few generic words of the reference is never correct', () => {
+    // The mode ("the most frequent value") against the mean: only 자료 and 값 are shared; 더한, 개수, 나눈 are missing.
+    const mode = assess(MEAN_DEFINITION, '자료에서 가장 많이 나타나는 값이에요');
+    expect(mode.label2).toBe('bad');
+    expect(mode.evidence.flags).toContain('thin-coverage');
+    expect(mode.evidence.missing).toEqual(expect.arrayContaining(['개수']));
+    expect(assess(MEAN_EN, 'It is the value that appears most often.').label2).toBe('bad');
+    // A long answer in its own words is left to the score.
+    const long = assess(MEAN, '평균은 모든 자료값을 하나로 합친 다음 몇 개인지로 나누어서 얻는 수로, 자료가 대체로 어디쯤 모여 있는지 알려 주는 대표적인 값이라고 할 수 있어요 예를 들면 시험 점수 같은 것에서 많이 써요');
+    expect(long.evidence.flags).not.toContain('thin-coverage');
+  });
+});
+
 describe('answer assessor: keywords', () => {
   it('J6: a Latin phrase keyword needs the same words in the same order', () => {
     const answer = analyseText('Verification checks that we build the product right.');

@@ -39,6 +39,34 @@ describe('the offline Q&A judge', () => {
     expect(judge('모평균은 표본의 평균이고, 표본평균은 모집단의 평균입니다.', pairs, '모평균과 표본평균을 비교해 보세요.').verdict).toBe('bad');
   });
 
+  it('TJ1: never judges good the same words with the roles, the order or the operation changed, or another concept', () => {
+    const mean = '평균(산술평균)은 자료의 값을 모두 더한 뒤 자료의 개수로 나눈 값입니다.';
+    const question = '평균이란 무엇인지 설명해 보세요.';
+    const never = {
+      'swapped operands': ['자료의 개수를 모두 더한 뒤 자료의 값으로 나눈 값이에요', mean, question],
+      'another operation': ['자료의 값을 모두 곱한 뒤 자료의 개수로 나눈 값이에요', mean, question],
+      'the mode': ['자료에서 가장 많이 나타나는 값이에요', mean, question],
+      '멀어지다': ['표본의 크기가 클수록 표본평균은 모평균에서 멀어집니다', '표본의 크기가 클수록 표본평균은 모평균에 가까워집니다.', '표본의 크기가 커지면 표본평균은 어떻게 되나요?'],
+      '의-chain': ['분산은 편차의 평균의 제곱입니다', '분산은 편차의 제곱의 평균입니다.', '분산이란?'],
+      'swapped operations': ['각 값에 확률을 더해서 모두 곱한 값이에요', '기댓값은 각 값에 그 확률을 곱한 것을 모두 더한 값입니다.', '기댓값은?'],
+    };
+    for (const [name, [answer, modelAnswer, asked]] of Object.entries(never)) {
+      expect(judge(answer, modelAnswer, asked).verdict, name).toBe('bad');
+    }
+  });
+
+  it('TJ2: keeps good the same ideas in other words', () => {
+    const good = {
+      mean: ['자료의 값을 모두 더한 뒤 자료의 개수로 나눈 값이에요', '평균(산술평균)은 자료의 값을 모두 더한 뒤 자료의 개수로 나눈 값입니다.', '평균이란 무엇인지 설명해 보세요.'],
+      'sample size': ['표본이 많아질수록 표본평균이 모평균에 가까워져요', '표본의 크기가 클수록 표본평균은 모평균에 가까워집니다.', '표본의 크기가 커지면 표본평균은 어떻게 되나요?'],
+      'sample means': ['표본평균은 표본마다 다릅니다. 모평균은 하나로 정해져 있어요', '표본평균은 표본마다 달라지지만 모평균은 하나로 정해져 있습니다.', '모평균과 표본평균은 어떤 관계인가요?'],
+      expectation: ['각 값에 확률을 곱해서 모두 더한 값이에요', '기댓값은 각 값에 그 확률을 곱한 것을 모두 더한 값입니다.', '기댓값은?'],
+    };
+    for (const [name, [answer, modelAnswer, asked]] of Object.entries(good)) {
+      expect(judge(answer, modelAnswer, asked).verdict, name).toBe('good');
+    }
+  });
+
   it('TJ2: judges a paraphrase good and praises what it got right', () => {
     const result = judge('모든 값을 더해서 그 개수로 나눈 값이고, 자료의 무게중심 같은 거예요.');
     expect(result.verdict).toBe('good');
@@ -52,6 +80,23 @@ describe('the offline Q&A judge', () => {
     expect(judge('평균은 자료의 값을 모두 더한 뒤 자료의 개수로 나눈 값입니다.').feedback).toContain("'무게중심'이라는 점까지");
     expect(studentConcepts(['50000', '14825', 'x̄', 'μ', '나눈', '더한', '값', '무게중심', '중심'], QUESTION, MODEL_ANSWER + ' 중심')).toEqual(['무게중심']);
     expect(studentConcepts(['평균', '표본'], QUESTION, '표본의 평균')).toEqual(['표본']);
+  });
+
+  it('TJ4: quotes nouns, never verb stems, and names the two ideas an answer swapped', () => {
+    const modelAnswer = '표본평균은 표본마다 달라지지만 모평균은 하나로 정해져 있습니다.';
+    const praise = judge('표본평균은 표본마다 다릅니다. 모평균은 하나로 정해져 있어요', modelAnswer, '모평균과 표본평균은 어떤 관계인가요?').feedback;
+    expect(praise).toMatch(/^좋아요/u);
+    expect(praise).not.toMatch(/'다르'|'달라'/u);
+    const mean = '평균(산술평균)은 자료의 값을 모두 더한 뒤 자료의 개수로 나눈 값입니다.';
+    const good = judge('자료의 값을 모두 더한 뒤 자료의 개수로 나눈 값이에요', mean).feedback;
+    expect(good).not.toMatch(/'(?:더하|나누|더한|나눈)'/u);
+    expect(judge('자료에서 가장 많이 나타나는 값이에요', mean).feedback).toBe("답변에 '개수'라는 생각이 빠져 있어요. 이 부분을 함께 하나씩 짚어 봅시다.");
+    expect(judge('자료의 값을 모두 곱한 뒤 자료의 개수로 나눈 값이에요', mean).feedback).toMatch(/^모범 답안과 반대되는 내용이 들어 있어요/u);
+    expect(judge('자료의 개수를 모두 더한 뒤 자료의 값으로 나눈 값이에요', mean).feedback).toBe(
+      "'값'과 '개수'가 놓인 자리가 모범 답안과 서로 바뀌어 있어요. 둘이 각각 어떤 역할을 하는지 다시 생각해 봅시다.",
+    );
+    expect(judge('분산은 편차의 평균의 제곱입니다', '분산은 편차의 제곱의 평균입니다.', '분산이란?').feedback).toMatch(/^'제곱'과 '평균'이 놓인 자리가/u);
+    for (const stem of ['가깝', '나누', '다르']) expect(studentConcepts([stem, '모평균'], '', `모평균에 가까워집니다. 나눈 값. 다릅니다.`)).toEqual(['모평균']);
   });
 
   it('TJ4: says what kind of answer it was when a rule held it down', () => {

@@ -1,4 +1,5 @@
 import { englishAntonyms } from './english-words.js';
+import { genitiveSwap, roleSwap } from './argument-roles.js';
 import { koreanAntonyms } from './korean-words.js';
 import { negationFlip } from './negation.js';
 import { type AnalysedText, type Token, neighbours } from './text-units.js';
@@ -215,7 +216,8 @@ export function findContradiction(answer: AnalysedText, reference: AnalysedText)
   const negation = negationFlip(answer, reference);
   const antonyms = antonymFlips(answer, reference);
   const reversed = reversal(answer, reference);
-  const swapped = swappedPairs(answer, reference);
+  // Roles (particles, of/by) and 의-chains traded between two concepts: a swap of paired concepts.
+  const swapped = swappedPairs(answer, reference) ?? roleSwap(answer, reference) ?? genitiveSwap(answer, reference);
   // Several antonyms swapped in are one claim turned around, and a negation on top turns it back
   // ("not connected to the negative terminal" = "connected to the positive terminal").
   const polarity = negation !== antonyms.length > 0;

@@ -79,6 +79,16 @@ const ANTONYM_PAIRS: readonly (readonly [string, string])[] = [
   ['first', 'last'], ['top', 'bottom'], ['upper', 'lower'], ['cheap', 'expensive'], ['simple', 'complex'],
   ['easy', 'difficult'], ['possible', 'impossible'], ['correct', 'incorrect'], ['valid', 'invalid'],
   ['even', 'odd'], ['attract', 'repel'], ['expand', 'contract'], ['rise', 'fall'], ['enough', 'insufficient'],
+  ['close', 'far'], ['near', 'far'],
+];
+
+/**
+ * Families of mutually exclusive words: any two members are opposites here (an answer that multiplies where the
+ * reference adds states a different operation).
+ */
+const EXCLUSIVE_FAMILIES: readonly (readonly string[])[] = [
+  ['add', 'subtract', 'multiply', 'divide'],
+  ['sum', 'product', 'quotient'],
 ];
 
 /** `closed` and `close` stem apart; fold the adjective forms the stemmer leaves distinct. */
@@ -89,7 +99,9 @@ const STEM_OVERRIDES: ReadonlyMap<string, string> = new Map([
   ['highest', 'high'], ['largest', 'big'], ['smallest', 'small'], ['biggest', 'big'], ['greatest', 'more'],
   ['least', 'less'], ['most', 'more'], ['went', 'go'], ['gone', 'go'], ['ran', 'run'], ['took', 'take'],
   ['taken', 'take'], ['gave', 'give'], ['given', 'give'], ['kept', 'keep'], ['lost', 'loss'], ['lose', 'loss'],
-  ['children', 'child'], ['people', 'person'], ['data', 'datum'],
+  ['children', 'child'], ['people', 'person'], ['data', 'datum'], ['added', 'add'], ['adding', 'add'],
+  ['closer', 'close'], ['closest', 'close'], ['nearer', 'near'], ['nearest', 'near'], ['farther', 'far'],
+  ['farthest', 'far'],
 ]);
 
 const synonymHead = new Map<string, string>();
@@ -106,7 +118,10 @@ export function englishUnit(word: string): string {
 }
 
 const antonymOf = new Map<string, string[]>();
-for (const [left, right] of ANTONYM_PAIRS) {
+const familyPairs = EXCLUSIVE_FAMILIES.flatMap((family) =>
+  family.flatMap((left, index) => family.slice(index + 1).map((right) => [left, right] as const)),
+);
+for (const [left, right] of [...ANTONYM_PAIRS, ...familyPairs]) {
   const leftUnit = englishUnit(left);
   const rightUnit = englishUnit(right);
   antonymOf.set(leftUnit, [...(antonymOf.get(leftUnit) ?? []), rightUnit]);

@@ -70,7 +70,17 @@ const IRREGULAR: ReadonlyMap<string, string> = new Map([
   ['같다', '같'], ['크다', '크'], ['작다', '작'], ['많다', '많'], ['적다', '적'], ['높다', '높'], ['낮다', '낮'],
   ['다르다', '다르'], ['다르', '다르'], ['달라진', '다르'], ['빨리', '빠르'], ['느리게', '느리'], ['올라', '오르'],
   ['오른', '오르'], ['올라간', '올라가'], ['내려', '내리'], ['내린', '내리'], ['내려간', '내려가'],
+  // The four operations and nearness: a definition's content is often only these verbs (`더한 뒤 … 나눈 값`).
+  ['나눈', '나누'], ['나눠', '나누'], ['나눴', '나누'], ['나눌', '나누'], ['뺀', '빼'], ['뺄', '빼'], ['뺐', '빼'],
+  ['가까워', '가깝'], ['가까운', '가깝'], ['가까워져', '가깝'], ['가까워지', '가깝'], ['가까워진', '가깝'], ['가까워졌', '가깝'],
+  ['멀어', '멀'], ['먼', '멀'], ['멀어져', '멀'], ['멀어지', '멀'], ['멀어진', '멀'], ['멀어졌', '멀'],
 ]);
+
+/**
+ * One-syllable roots of 하다 verbs that a light-verb split would otherwise leave whole (`더한`, `곱해서`), with the
+ * stem each folds to: 합하다 is 더하다.
+ */
+const SHORT_LIGHT_ROOTS: ReadonlyMap<string, string> = new Map([['더', '더하'], ['곱', '곱하'], ['합', '더하']]);
 
 /** Polarity words: standalone adverbs and the predicates 않다/없다/아니다/못하다 in any ending. */
 const NEGATION_WORD = /^(?:안|못|않.*|없.*|아니.*|아닌.*|아닙.*|아냐|아님|못하.*|못해.*|못한.*|전혀|결코)$/u;
@@ -87,11 +97,18 @@ export interface KoreanWord {
   relation: boolean;
   /** A connective ending (`-고`, `-며`, `-지만`, `반면`) closes a clause: paired concepts are read per clause. */
   clauseEnd: boolean;
+  /**
+   * The stem is a verb's or an adjective's (`나눈`, `다릅니다`, `커져요`), not a noun's: a noun with a copula
+   * (`값입니다`) or a light verb (`증가한다`) keeps its noun.
+   */
+  verbal: boolean;
 }
 
 function agreesWithStem(stem: string, ending: string): boolean {
   const last = Array.from(stem).at(-1) ?? '';
   if (AFTER_BATCHIM.has(ending)) return hasBatchim(last);
+  // (으)로 takes the bare 로 after ㄹ too: `확률로`, `물로`.
+  if (ending.startsWith('로') && isHangul(last) && (last.charCodeAt(0) - 0xac00) % 28 === 8) return true;
   if (AFTER_VOWEL.has(ending)) return !hasBatchim(last);
   return true;
 }
@@ -109,16 +126,18 @@ function vowelOf(syllable: string): number {
  * The stem of a 하다/되다/시키다 or 지다 form, or undefined. The noun before a light verb keeps two syllables so
  * that nouns ending in those syllables (`포함`, `이해`, `제한`) are never cut.
  */
-function stripLightVerb(word: string): string | undefined {
+function stripLightVerb(word: string): { stem: string; verbal: boolean } | undefined {
   const syllables = Array.from(word);
   for (let index = 1; index < syllables.length; index += 1) {
     const syllable = syllables[index] ?? '';
     const tail = syllables.slice(index + 1).join('');
-    if (index >= 2 && LIGHT_VERB_SYLLABLES.has(syllable)) {
+    const shortRoot = index === 1 ? SHORT_LIGHT_ROOTS.get(syllables[0] ?? '') : undefined;
+    if ((index >= 2 || shortRoot !== undefined) && LIGHT_VERB_SYLLABLES.has(syllable)) {
       const rest = syllable === '시' ? tail.replace(/^(키|킨|킬|킴|켜|켰)/u, '') : tail;
       if (syllable === '시' && rest === tail) continue;
       if ((rest !== '' || LIGHT_VERB_FINAL.has(syllable) || syllable === '시') && validTail(rest)) {
-        return syllables.slice(0, index).join('');
+        // A noun before 하다/되다 stays a noun (`증가`); a short root (`더하`) is a verb.
+        return shortRoot !== undefined ? { stem: shortRoot, verbal: true } : { stem: syllables.slice(0, index).join(''), verbal: false };
       }
     }
     const previous = syllables[index - 1] ?? '';
@@ -127,7 +146,7 @@ function stripLightVerb(word: string): string | undefined {
         const stem = syllables.slice(0, index);
         // 작아지다 → 작, 늘어나다 → 늘: the linking 아/어 belongs to the ending.
         if (stem.length >= 2 && ['아', '어'].includes(stem.at(-1) ?? '')) stem.pop();
-        return stem.join('');
+        return { stem: stem.join(''), verbal: true };
       }
     }
   }
@@ -187,19 +206,19 @@ function formalStem(word: string): string | undefined {
 
 /** Analyses one Hangul eojeol (already NFKC-normalised, lowercased, without punctuation). */
 export function analyseKoreanWord(word: string): KoreanWord {
-  const plain = { negation: false, predicate: false, relation: false, clauseEnd: false };
+  const plain = { negation: false, predicate: false, relation: false, clauseEnd: false, verbal: false };
   if (NEGATION_WORD.test(word)) return { ...plain, stem: '', negation: true, predicate: true };
   const fused = NEGATION_SUFFIX.exec(word);
   if (fused?.[1] !== undefined) return { ...analyseKoreanWord(fused[1]), negation: true, predicate: true };
   if (word === '반면' || word === '반면에') return { ...plain, stem: '', clauseEnd: true };
   const irregular = IRREGULAR.get(word);
-  if (irregular !== undefined) return { ...plain, stem: irregular, predicate: true };
+  if (irregular !== undefined) return { ...plain, stem: irregular, predicate: true, verbal: true };
   const relation = CONDITIONAL_ENDINGS.some((ending) => word.endsWith(ending) && word.length > ending.length);
   const clauseEnd = [...CLAUSE_ENDINGS].some((ending) => word.endsWith(ending) && word.length > ending.length);
   const light = stripLightVerb(word);
-  if (light !== undefined) return { ...plain, stem: fold(light), predicate: true, relation, clauseEnd };
+  if (light !== undefined) return { ...plain, stem: fold(light.stem), predicate: true, relation, clauseEnd, verbal: light.verbal };
   const formal = formalStem(word);
-  if (formal !== undefined) return { ...analyseKoreanWord(formal), predicate: true };
+  if (formal !== undefined) return { ...analyseKoreanWord(formal), predicate: true, verbal: true };
   const first = stripEnding(word);
   if (first.ending === '') return { ...plain, stem: fold(word) };
   if (first.ending === '보다') return { ...plain, stem: fold(first.stem), relation: true };
@@ -207,7 +226,10 @@ export function analyseKoreanWord(word: string): KoreanWord {
   // A copula split by a tense ending (`값이었어요` → `값이` → `값`); particles never stack twice here (`도로를`).
   const copulaStem = predicate && first.stem.endsWith('이') && hasBatchim(Array.from(first.stem).at(-2) ?? '');
   const stem = copulaStem ? first.stem.slice(0, -1) : first.ending === '다' ? withoutFinalNieun(first.stem) : first.stem;
-  return { stem: fold(stem), negation: false, predicate, relation, clauseEnd: clauseEnd && predicate };
+  // Past the copula (이다, 입니다, 예요, 였다, 인, 임) an ending on a stem is a verb's: nouns need the copula.
+  // A stem left ending in 이 (`가치이다`, `높이`) is taken for a noun.
+  const verbal = IRREGULAR.has(stem) || (predicate && !copulaStem && !stem.endsWith('이') && !/^(?:이|입|예|였|인|임)/u.test(first.ending));
+  return { stem: fold(stem), negation: false, predicate, relation, clauseEnd: clauseEnd && predicate, verbal };
 }
 
 /** Whether a Hangul run is nothing but a particle or copula ending (`가` in `variance가`). */
@@ -245,11 +267,20 @@ const KOREAN_ANTONYM_PAIRS: readonly (readonly [string, string])[] = [
   ['증가', '하락'], ['인력', '척력'], ['산성', '염기성'], ['동일', '다르'], ['일정', '변하'],
   ['무겁', '가볍'], ['밝', '어둡'], ['쉽', '어렵'], ['안쪽', '바깥쪽'], ['입력', '출력'],
   ['성공', '실패'], ['찬성', '반대'], ['과대', '과소'], ['과적합', '과소적합'], ['오르', '내리'], ['오르', '떨'],
-  ['올라가', '내려가'], ['올라가', '떨'], ['상승', '하강'], ['높', '떨'],
+  ['올라가', '내려가'], ['올라가', '떨'], ['상승', '하강'], ['높', '떨'], ['가깝', '멀'],
 ];
 
+/**
+ * Families of mutually exclusive stems: any two members are opposites in the sense that matters here (an answer
+ * that multiplies where the reference adds states a different operation).
+ */
+const KOREAN_EXCLUSIVE_FAMILIES: readonly (readonly string[])[] = [['더하', '빼', '곱하', '나누']];
+
 const koreanAntonymOf = new Map<string, string[]>();
-for (const [left, right] of KOREAN_ANTONYM_PAIRS) {
+const familyPairs = KOREAN_EXCLUSIVE_FAMILIES.flatMap((family) =>
+  family.flatMap((left, index) => family.slice(index + 1).map((right) => [left, right] as const)),
+);
+for (const [left, right] of [...KOREAN_ANTONYM_PAIRS, ...familyPairs]) {
   koreanAntonymOf.set(left, [...(koreanAntonymOf.get(left) ?? []), right]);
   koreanAntonymOf.set(right, [...(koreanAntonymOf.get(right) ?? []), left]);
 }

@@ -38,6 +38,11 @@ export interface Token {
   endsClause: boolean;
   /** The Korean particle or ending after the stem (`가` in `평균이가`… `A가`), '' for English: the word's role. */
   ending: string;
+  /**
+   * A Korean verb or adjective form (`나눈`, `다릅니다`, `가까워져요`): its unit is a stem no student would read as a
+   * concept. Nouns with a copula (`값입니다`) or a light verb (`증가한다`) are not verbal.
+   */
+  verbal: boolean;
 }
 
 export interface AnalysedText {
@@ -82,7 +87,7 @@ interface Position {
 }
 
 function latinTokens(word: string, position: Position): Token[] {
-  const base = { hangul: false, relation: false, cue: '', passive: false, endsClause: false, ending: '', ...position };
+  const base = { hangul: false, relation: false, cue: '', passive: false, endsClause: false, ending: '', verbal: false, ...position };
   const contracted = CONTRACTED_NEGATION.exec(word);
   if (contracted !== null || GLUED_NEGATION.has(word) || word === 'cannot') {
     return [{ ...base, surface: word, unit: '', content: false, negation: true, predicate: true }];
@@ -110,6 +115,7 @@ function latinTokens(word: string, position: Position): Token[] {
 function hangulToken(run: string, position: Position): Token {
   const word = analyseKoreanWord(run);
   const stop = KOREAN_STOPWORDS.has(run) || KOREAN_STOPWORDS.has(word.stem) || word.stem === '';
+  const ending = run.startsWith(word.stem) ? run.slice(word.stem.length) : '';
   return {
     surface: run,
     unit: word.stem,
@@ -121,7 +127,8 @@ function hangulToken(run: string, position: Position): Token {
     cue: word.relation ? (run.endsWith('보다') ? '보다' : '면') : KOREAN_RELATIONS.has(word.stem) ? word.stem : '',
     passive: KOREAN_PASSIVE.has(run) || KOREAN_PASSIVE.has(word.stem),
     endsClause: word.clauseEnd,
-    ending: run.startsWith(word.stem) ? run.slice(word.stem.length) : '',
+    ending,
+    verbal: word.verbal,
     ...position,
   };
 }
@@ -160,6 +167,15 @@ function namesThing(pieces: readonly string[], index: number, previous: Token | 
   // An article never precedes a verb in -s or a plural ("A causes B", "A increases").
   if (/[^su]s$/u.test(lower) && !/(?:ss|is|as|us)$/u.test(lower)) return true;
   return ENGLISH_STOPWORDS.has(lower) || ENGLISH_NEGATIONS.has(lower) || /^[A-Z]$/u.test(next) || /[\uac00-\ud7a3]/u.test(next);
+}
+
+/**
+ * What a token adds to the spacing-free stream: its unit, except that a verb keeps its own syllables (`더한`, not the
+ * folded `더하`), as it stands in an answer written without spaces (`전부더한다음에`).
+ */
+function streamPiece(token: Token): string {
+  if (!token.verbal || token.surface.startsWith(token.unit)) return token.unit;
+  return Array.from(token.surface).slice(0, Array.from(token.unit).length).join('');
 }
 
 /** Tokens and units of a text. */
@@ -224,7 +240,7 @@ export function analyseText(text: string): AnalysedText {
   const units = tokens.filter((token) => token.content).map((token) => token.unit);
   const hangulStream = tokens
     .filter((token) => token.content && token.hangul)
-    .map((token) => token.unit)
+    .map(streamPiece)
     .join('');
   const grams = new Set<string>();
   const syllables = Array.from(hangulStream);

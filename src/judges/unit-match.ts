@@ -31,6 +31,17 @@ function sameExceptFinal(left: string, right: string): boolean {
   return /[\uac00-\ud7a3]/u.test(left) && /[\uac00-\ud7a3]/u.test(right) && code(left) === code(right);
 }
 
+/** Whether the stream holds the syllables with only the last one's final consonant different. */
+function inStreamExceptFinal(syllables: readonly string[], stream: string): boolean {
+  const prefix = syllables.slice(0, -1).join('');
+  const last = syllables.at(-1) ?? '';
+  for (let at = stream.indexOf(prefix); at >= 0; at = stream.indexOf(prefix, at + 1)) {
+    const next = stream[at + prefix.length];
+    if (next !== undefined && sameExceptFinal(next, last)) return true;
+  }
+  return false;
+}
+
 function sharedPrefix(left: string[], right: string[]): number {
   let index = 0;
   while (index < left.length && index < right.length && left[index] === right[index]) index += 1;
@@ -44,6 +55,9 @@ export function unitFound(unit: string, hangul: boolean, answer: AnalysedText): 
   if (hangul) {
     const syllables = Array.from(unit);
     if (syllables.length >= 2 && answer.hangulStream.includes(unit)) return true;
+    // A verb stem in a run written without spaces keeps its modifier ending on the last syllable: `나누` in
+    // `개수로나눈값`, `더하` in `전부더한다음`.
+    if (syllables.length >= 2 && inStreamExceptFinal(syllables, answer.hangulStream)) return true;
     if (syllables.length < 3) return false;
     if (syllables.length >= 5) {
       // A run written without spaces (`자료가평균에서얼마나`) keeps its particles inside: compare its bigrams.

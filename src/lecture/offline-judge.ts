@@ -1,4 +1,4 @@
-import { assessAnswer, type AssessFlag, type Assessment } from '../judges/index.js';
+import { analyseText, assessAnswer, type AssessFlag, type Assessment, findContradiction } from '../judges/index.js';
 import { contentTerms, hasFinalConsonant, letterCount, looksLikeNoun, splitSentences, termsMatch, withParticle } from '../text/index.js';
 
 /**
@@ -45,6 +45,19 @@ function isModifier(term: string, reference: string): boolean {
   return endings.length > 0 && endings.every((ending) => ending.length === 0);
 }
 
+/**
+ * Stems the reference only ever uses as a verb or an adjective (`나누` of `나눈`, `다르` of `다릅니다`, `가깝` of
+ * `가까워집니다`): the assessor's units for them are stems, not words a student would recognise as an idea.
+ */
+function verbStems(reference: string): Set<string> {
+  const byUnit = new Map<string, boolean>();
+  for (const token of analyseText(reference).tokens) {
+    if (!token.hangul || token.unit === '') continue;
+    byUnit.set(token.unit, (byUnit.get(token.unit) ?? true) && token.verbal);
+  }
+  return new Set([...byUnit].filter(([, verbal]) => verbal).map(([unit]) => unit));
+}
+
 /** `'term'` followed by the form of `이라는/라는` that fits the term. */
 function namedIdea(terms: readonly string[]): string {
   const last = terms.at(-1) ?? '';
@@ -61,13 +74,14 @@ function quoted(term: string, pair: '을/를' | '이/가' | '과/와'): string {
  */
 export function studentConcepts(labels: readonly string[], question: string, reference: string, limit = 2): string[] {
   const asked = contentTerms(question);
+  const verbs = verbStems(reference);
   const concepts: string[] = [];
   for (const label of labels) {
     const term = label.trim();
     if (Array.from(term).length < 2 || letterCount(term) < 2 || /\d/u.test(term) || VAGUE_WORDS.has(term)) continue;
     // Variables and symbols (x̄, μ, E[X], xₙ) are not ideas a student is missing.
     if (!/^(?:[\uac00-\ud7a3]+|[A-Za-z]{3,}(?:\s[A-Za-z]{3,})*)$/u.test(term)) continue;
-    if (!looksLikeNoun(term) || isModifier(term, reference) || asked.some((word) => termsMatch(word, term))) continue;
+    if (verbs.has(term) || !looksLikeNoun(term) || isModifier(term, reference) || asked.some((word) => termsMatch(word, term))) continue;
     if (concepts.some((other) => termsMatch(other, term))) continue;
     concepts.push(term);
     if (concepts.length === limit) break;
@@ -75,8 +89,24 @@ export function studentConcepts(labels: readonly string[], question: string, ref
   return concepts;
 }
 
+/**
+ * The two ideas whose places the answer swapped against the model answer or one of its sentences, when both are
+ * nouns a student can be shown (`'값'과 '개수'`); undefined otherwise.
+ */
+function swappedIdeas(answer: string, references: readonly string[]): [string, string] | undefined {
+  const analysed = analyseText(answer);
+  for (const reference of references) {
+    const { swapped, reversed } = findContradiction(analysed, analyseText(reference));
+    const pair = swapped ?? reversed;
+    if (pair === undefined) continue;
+    const verbs = verbStems(reference);
+    if (pair.every((term) => /^[\uac00-\ud7a3]{1,8}$/u.test(term) && !verbs.has(term) && looksLikeNoun(term))) return pair;
+  }
+  return undefined;
+}
+
 /** The feedback for a verdict, from the assessment's flags and evidence. */
-function feedbackFor(assessment: Assessment, question: string, reference: string, flags: readonly AssessFlag[]): string {
+function feedbackFor(assessment: Assessment, question: string, reference: string, flags: readonly AssessFlag[], answer: string): string {
   const missing = studentConcepts(assessment.evidence.missing, question, reference);
   const matched = studentConcepts(assessment.evidence.matched, question, reference);
   const missingLine = missing.length > 0 ? ` ${namedIdea(missing)} 생각이 빠져 있어요.` : '';
@@ -90,6 +120,11 @@ function feedbackFor(assessment: Assessment, question: string, reference: string
     return `괜찮아요, 처음에는 어려울 수 있어요. ${start} 차근차근 함께 짚어 봅시다.`;
   }
   if (flags.includes('reversed') || flags.includes('swapped')) {
+    const pair = swappedIdeas(answer, [reference, ...splitSentences(reference)]);
+    if (pair !== undefined) {
+      const [first, second] = pair;
+      return `${quoted(first, '과/와')} ${quoted(second, '이/가')} 놓인 자리가 모범 답안과 서로 바뀌어 있어요. 둘이 각각 어떤 역할을 하는지 다시 생각해 봅시다.`;
+    }
     return `설명의 순서나 짝이 거꾸로 되어 있어요. 무엇이 무엇에 영향을 주는지 다시 생각해 봅시다.${missingLine}`;
   }
   if (flags.some((flag) => CONTRADICTIONS.has(flag))) {
@@ -126,5 +161,5 @@ export function judgeOfflineAnswer({ question, modelAnswer, answer, lecture }: O
     }
   }
   const judged: Assessment = verdict === assessment.label2 ? assessment : { ...assessment, label2: verdict, label3: 'incorrect' };
-  return { verdict, feedback: feedbackFor(judged, question, modelAnswer, flags), assessment: judged };
+  return { verdict, feedback: feedbackFor(judged, question, modelAnswer, flags, answer), assessment: judged };
 }
