@@ -32,6 +32,8 @@ import type {
   ExamStudentResult,
   ExamSubmitReply,
   ExamTargetDepth,
+  JobState,
+  SelfStudyExamStartReply,
 } from '../../src/protocol/wire/index.js';
 import { apiJson } from './http.js';
 
@@ -135,6 +137,14 @@ export const classExamResult = (token: string, examId: string) => apiJson<ClassE
 
 export const requestRegrade = (token: string, examId: string, questionId: number, comment: string) =>
   apiJson<{ request: ExamRegradeView }>(`${classAt(examId)}/regrade`, { method: 'POST', headers: bearer(token), body: { questionId, comment }, fallback: '재채점을 요청하지 못했습니다.' });
+
+/** 혼자 시험 보기: the student's own exam on their class's material (202: the generation job). */
+export const startSelfStudyExam = (token: string, request: ExamRequestBody) =>
+  apiJson<SelfStudyExamStartReply>('/api/class-exams/self-study', { method: 'POST', headers: bearer(token), body: request, fallback: '혼자 볼 시험을 만들지 못했습니다.' });
+
+/** The self-study exam's generation job, polled while it runs. */
+export const selfStudyJob = (token: string, jobId: string) =>
+  apiJson<{ job: JobState }>(`/api/class-exams/self-study/jobs/${encodeURIComponent(jobId)}`, { headers: bearer(token), fallback: '시험을 만드는 상황을 불러오지 못했습니다.' });
 
 export const myProfile = (token: string) => apiJson<ExamProfileReply>('/api/class-exams/profile', { headers: bearer(token), fallback: '학습 프로필을 불러오지 못했습니다.' });
 
