@@ -97,6 +97,13 @@ export function patchProblem(examId: string, id: number, patch: Partial<Pick<Exa
 export const publishExam = (examId: string, classId: string, timeLimitMinutes: number) =>
   apiJson<{ publication: Publication }>(`${at(examId)}/publish`, { method: 'POST', body: { classId, timeLimitMinutes }, fallback: '시험을 게시하지 못했습니다.' });
 
+/** 혼자 보는 시험으로 열기: published to the class with no time limit; each student's result at their own submission. */
+export const openAsSelfStudy = (examId: string, classId: string) =>
+  apiJson<{ publication: Publication }>(`${at(examId)}/publish`, { method: 'POST', body: { classId, selfStudy: true }, fallback: '시험을 열지 못했습니다.' });
+
+/** A self-study exam's deadline (the server keeps the largest safe integer: it has none). */
+export const hasNoDeadline = (deadline: number | undefined): boolean => deadline !== undefined && deadline >= Number.MAX_SAFE_INTEGER;
+
 /** 시험 종료: the deadline becomes the server's now; drafts are submitted and graded, results revealed. */
 export const endExam = (examId: string) => apiJson<{ publication: Publication }>(`${at(examId)}/end`, { method: 'POST', fallback: '시험을 끝내지 못했습니다.' });
 
