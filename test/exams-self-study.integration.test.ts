@@ -240,6 +240,32 @@ describe.each(['memory', 'redis'] as const)('self-study exams (%s store)', (stor
     expect((await classExams(booted, `/${exam.examId}/draft`, 'PUT', jiho, { answers: { 1: '분산' } })).status).toBe(200);
   });
 
+  it('SX6 a class where classmates made many self-study exams: a student still lists the class\'s exam and their own, and never a classmate\'s', async (context) => {
+    const booted = await boot(context, store);
+    const minji = await join(booted, '민지');
+    const jiho = await join(booted, '지호');
+    const make = (title: string) =>
+      booted.app.exams.create({
+        accountId: booted.teacher.accountId,
+        materialId: booted.material.id,
+        title,
+        request: { count: 1, descriptive: 0 },
+        plan: { planning_strategy: '정의', planned_items: [{ id: 1, target_topic: '분산', question_type: 'Short_Keyword', intent_type: 'Definition', complexity_level: 'Basic', source_reference_hint: '1장' }] },
+        problems: [PROBLEMS[0]!],
+        complaints: [],
+        valid: true,
+        rounds: 1,
+      });
+    const classExam = await make('반 전체 시험');
+    await booted.app.exams.publishSelfStudy(classExam, booted.classId);
+    const own = await make('민지의 시험');
+    await booted.app.exams.publishSelfStudy(own, booted.classId, minji.sessionId);
+    for (let index = 0; index < 60; index += 1) await booted.app.exams.publishSelfStudy(await make(`지호의 시험 ${index}`), booted.classId, jiho.sessionId);
+    const listed = await classExams(booted, '', 'GET', minji);
+    expect(listed.body.exams.map((exam: { title: string }) => exam.title).sort()).toEqual(['민지의 시험', '반 전체 시험']);
+    expect((await classExams(booted, '', 'GET', jiho)).body.exams).toHaveLength(50);
+  });
+
   it('QS1 a wrong first answer to a self-study quiz item makes its chapter a weak topic in the learner profile, with the answer as evidence', async (context) => {
     const booted = await boot(context, store);
     const minji = await join(booted, '민지');

@@ -105,6 +105,10 @@ export function neutralProfile(now: number): LearnerProfile {
 }
 
 export const MAX_ANSWER_LENGTH = 4_000;
+/** How many exams a student's list shows (newest first). */
+const STUDENT_LIST_LIMIT = 50;
+/** How much of a class's exam index is read to find one student's exams (classmates' self-study exams included). */
+const CLASS_INDEX_WINDOW = 2_000;
 /** How many students are graded at once on a node when an exam closes. */
 const GRADING_CONCURRENCY = 4;
 
@@ -245,12 +249,8 @@ export class ExamService {
     classId: string,
     sessionId: string,
   ): Promise<{ serverNow: number; exams: { examId: string; title: string; count: number; deadline: number; state: StudentExamState; selfStudy: boolean }[] }> {
-    const examIds = await this.repository.classExams(classId);
-    const publications = await this.repository.publications(examIds);
     const exams = [];
-    for (const [index, examId] of examIds.entries()) {
-      const publication = publications[index];
-      if (!publication || !visibleTo(publication, classId, sessionId)) continue;
+    for (const { examId, publication } of (await this.visibleExams(classId, sessionId)).slice(0, STUDENT_LIST_LIMIT)) {
       const exam = await this.repository.get(examId);
       if (!exam) continue;
       await this.closeIfDue(exam, publication);
@@ -449,13 +449,27 @@ export class ExamService {
   async signals(classId: string, sessionId: string): Promise<LearnerSignals> {
     const base = (await this.options.signals?.(classId, sessionId)) ?? { lectureVerdicts: [], handTopics: [], quizAnswers: [] };
     const exams: LearnerSignals['exams'] = [];
-    const examIds = (await this.repository.classExams(classId, 200)).reverse();
+    const examIds = (await this.visibleExams(classId, sessionId)).slice(0, 200).map(({ examId }) => examId).reverse();
     for (const examId of examIds) {
       const grades = await this.repository.grades(examId, sessionId);
       if (grades.size === 0) continue;
       exams.push({ examId, log: { evaluation_items: [...grades.values()].sort((a, b) => a.question_id - b.question_id) } });
     }
     return { ...base, exams };
+  }
+
+  /**
+   * The class's exams this student may see, newest first: its timed and opened-as-self-study exams and the student's
+   * own self-study ones. The class's index also holds every classmate's self-study exams, so a wide window of it is
+   * read (one MGET of publications) before the student's are picked.
+   */
+  private async visibleExams(classId: string, sessionId: string): Promise<{ examId: string; publication: ExamPublication }[]> {
+    const examIds = await this.repository.classExams(classId, CLASS_INDEX_WINDOW);
+    const publications = await this.repository.publications(examIds);
+    return examIds.flatMap((examId, index) => {
+      const publication = publications[index];
+      return publication && visibleTo(publication, classId, sessionId) ? [{ examId, publication }] : [];
+    });
   }
 
   // ---- closing and the sweep -------------------------------------------------------------------------------------
