@@ -200,7 +200,7 @@ describe('the learner profile', () => {
     expect(empty.preferred_question_types).toEqual(['Short_Keyword']);
   });
 
-  it('QS2 a quiz answer with a topic: wrong makes the topic weak, right (more often) strong, with the answers as evidence; one without a topic counts only toward proficiency', () => {
+  it('QP2 a quiz answer with a topic: wrong makes the topic weak, right (more often) strong, with the answers as evidence; one without a topic counts only toward proficiency', () => {
     const profile = buildPriorProfile(
       null,
       'short_answer',
