@@ -64,10 +64,10 @@ export function addSelfStudyExamRoutes(router: Router, route: Route, student: (r
       const { billTo } = authorizeModelCall(response, { joined: { classId: who.classId }, billTo: who.billTo });
       if (billTo === undefined) throw new AppError(ErrorCode.FORBIDDEN, '이 수업에서는 혼자 시험 보기를 쓸 수 없습니다.', { status: 403 });
       await deps.budget?.assertAvailable(billTo);
-      const { materialId: _materialId, ...request_ } = body;
+      const { materialId: _materialId, ...examRequest } = body;
       const params: ExamJobParams = {
         materialId: session.materialId,
-        request: request_,
+        request: examRequest,
         profile: await deps.exams.profile(who.classId, who.sessionId),
         selfStudy: { classId: who.classId, sessionId: who.sessionId },
       };
