@@ -61,7 +61,9 @@ export class ExamProgress {
     try {
       const exams = await fetchAllPages<ExamListing>('/api/exams', 'exams');
       if (this.current()?.classId !== classId) return;
-      this.exams = exams.filter((exam) => exam.classId === classId && exam.status !== 'draft').sort((a, b) => (b.deadline ?? 0) - (a.deadline ?? 0));
+      // Timed exams first (the newest deadline on top), then self-study ones (no deadline), newest first.
+      const order = (exam: ExamListing) => (hasNoDeadline(exam.deadline) ? exam.createdAt - Number.MAX_SAFE_INTEGER : (exam.deadline ?? 0));
+      this.exams = exams.filter((exam) => exam.classId === classId && exam.status !== 'draft').sort((a, b) => order(b) - order(a));
     } catch {
       return;
     }
