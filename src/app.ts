@@ -17,7 +17,7 @@ import { DataLifecycle } from './data/index.js';
 import { JobRepository, JobRunner, type JobView } from './jobs/index.js';
 import { MathJudge, MathSetRepository, mathJobHandler } from './math-problems/index.js';
 import { ExamFeedback, ExamGrader, ExamRepository, ExamService, buildPriorProfile, examJobHandler, lectureSignals, type ExamFeedbackAgent, type ExamItemGrader, type LearnerSignals } from './exams/index.js';
-import { EvalAgent, QuizRepository, RoomRuntime, RoomService, type RoomClock } from './quiz/index.js';
+import { EvalAgent, QuizRepository, RoomRuntime, RoomService, selfStudyAnswers, type RoomClock } from './quiz/index.js';
 import { RetrievalService } from './retrieval/index.js';
 import { NodeHeartbeat, createStore, type Store } from './store/index.js';
 import { Quotas } from './quota/index.js';
@@ -286,8 +286,13 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
         retriever: retrieval,
         saveExam: async (input) => {
           const material = await materials.get(input.materialId);
-          const title = `${material?.title ?? '강의 자료'} 시험 (${input.problems.length}문항)`.slice(0, 200);
-          return exams.create({ ...input, title });
+          const kind = input.selfStudy ? '혼자 보는 시험' : '시험';
+          const title = `${material?.title ?? '강의 자료'} ${kind} (${input.problems.length}문항)`.slice(0, 200);
+          const { selfStudy, ...generated } = input;
+          const exam = await exams.create({ ...generated, title });
+          // A student's self-study exam is theirs alone, open at once (no deadline, results at their submission).
+          if (selfStudy) await exams.publishSelfStudy(exam, selfStudy.classId, selfStudy.sessionId);
+          return exam;
         },
         logger: logger.child({ part: 'exam-generation' }),
       }),
@@ -397,7 +402,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
           pages: Array.from({ length: Math.min(50, Math.max(0, chapter.endPage - chapter.startPage + 1)) }, (_, offset) => chapter.startPage + offset),
         }));
       },
-      signals: async (_classId, sessionId) => {
+      signals: async (classId, sessionId) => {
         const items = [];
         let cursor: string | undefined;
         for (let page = 0; page < 10; page += 1) {
@@ -406,7 +411,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
           if (read.nextCursor === null) break;
           cursor = read.nextCursor;
         }
-        return { ...lectureSignals(items), quizAnswers: await mathAnswers(sessionId) };
+        return { ...lectureSignals(items), quizAnswers: [...(await mathAnswers(sessionId)), ...(await selfQuizAnswers(classId, sessionId))] };
       },
       events: {
         progress: (classId, payload) => monitor.examProgress(classId, payload),
@@ -419,6 +424,17 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
       ...(overrides.examClock ? { now: overrides.examClock } : {}),
       logger: logger.child({ part: 'exams' }),
     });
+  }
+
+  /**
+   * A class student's first answers to self-study quiz items (seed 001's API, started with their class session),
+   * with the chapter each was drawn from as the topic. Live quiz room answers are not here: a room's player is a
+   * nickname typed at the room's code, tied to no class session (docs/ARCHITECTURE.md, "Learner profiles").
+   */
+  async function selfQuizAnswers(classId: string, sessionId: string): Promise<LearnerSignals['quizAnswers']> {
+    const chapterTitle = async (materialId: string, chapter: number) => (await materials.get(materialId))?.chapters.find((entry) => entry.index === chapter)?.title ?? null;
+    const answers = await selfStudyAnswers(store, { classId, sessionId }, { chapterTitle, logger });
+    return answers.slice(-50).map((answer) => ({ question: answer.question.slice(0, 500), correct: answer.correct, topic: answer.topic ?? undefined, source: '혼자 퀴즈' }));
   }
 
   /** A class student's first answers to the math problems shared with their class, with the questions. */

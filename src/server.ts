@@ -204,7 +204,15 @@ export function createServer(deps: ServerDeps): LecternServer {
   );
   app.use(
     '/api/class-exams',
-    createClassExamsRouter({ signer: deps.signer, exams: deps.exams, sessionProfile: (sessionId) => deps.data.sessionProfile(sessionId) }),
+    createClassExamsRouter({
+      signer: deps.signer,
+      exams: deps.exams,
+      sessionProfile: (sessionId) => deps.data.sessionProfile(sessionId),
+      jobs: deps.jobs.repository,
+      runner: deps.jobs.runner,
+      materials: deps.materials,
+      budget: deps.budget,
+    }),
   );
 
   app.use(

@@ -200,6 +200,36 @@ describe('the learner profile', () => {
     expect(empty.preferred_question_types).toEqual(['Short_Keyword']);
   });
 
+  it('QP2 a quiz answer with a topic: wrong makes the topic weak, right (more often) strong, with the answers as evidence; one without a topic counts only toward proficiency', () => {
+    const profile = buildPriorProfile(
+      null,
+      'short_answer',
+      {
+        lectureVerdicts: [],
+        handTopics: [],
+        quizAnswers: [
+          { question: '표본 분산의 분모는?', correct: false, topic: '2장 분산', source: '혼자 퀴즈' },
+          { question: '평균의 정의는?', correct: true, topic: '1장 평균', source: '혼자 퀴즈' },
+          { question: '중앙값은?', correct: true, topic: '1장 평균', source: '혼자 퀴즈' },
+          { question: '최빈값은?', correct: false, topic: '1장 평균', source: '혼자 퀴즈' },
+          { question: '2+2는?', correct: true },
+        ],
+        exams: [],
+      },
+      NOW,
+    );
+    expect(profile.user_status.weak_topics).toEqual([{ topic: '2장 분산', evidence: ['혼자 퀴즈 오답: 표본 분산의 분모는?'] }]);
+    expect(profile.user_status.strong_topics).toEqual([
+      { topic: '1장 평균', evidence: ['혼자 퀴즈 정답: 평균의 정의는?', '혼자 퀴즈 정답: 중앙값은?', '혼자 퀴즈 오답: 최빈값은?'] },
+    ]);
+    // Five answers, three right: Intermediate.
+    expect(profile.user_status.proficiency_level).toBe('Intermediate');
+    // Carried into the next profile, each piece of evidence stays on its side.
+    const next = buildPriorProfile(profile, 'short_answer', { lectureVerdicts: [], handTopics: [], quizAnswers: [], exams: [] }, NOW);
+    expect(next.user_status.weak_topics).toEqual(profile.user_status.weak_topics);
+    expect(next.user_status.strong_topics).toEqual(profile.user_status.strong_topics);
+  });
+
   it('EG17 weak topics are pointed at chapters by shared words (spacing aside); an exam without weak topics gets none', () => {
     expect(chaptersForTopic('표본 평균', CHAPTERS).map((chapter) => chapter.chapter)).toEqual([1, 0]);
     expect(chaptersForTopic('Overfitting', [{ chapter: 4, title: 'Overfitting and regularisation', pages: [9] }, ...CHAPTERS]).map((chapter) => chapter.chapter)).toEqual([4]);

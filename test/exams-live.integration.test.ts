@@ -188,7 +188,7 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     await publish(booted, exam.examId);
     const student = await join(booted, '민지');
     const list = await call(`${booted.app.url}/api/class-exams`, 'GET', { headers: student.headers });
-    expect(list.body.exams).toEqual([{ examId: exam.examId, title: '통계 단원 평가', count: 3, deadline: expect.any(Number), state: 'open' }]);
+    expect(list.body.exams).toEqual([{ examId: exam.examId, title: '통계 단원 평가', count: 3, deadline: expect.any(Number), state: 'open', selfStudy: false }]);
     const view = await call(`${booted.app.url}/api/class-exams/${exam.examId}`, 'GET', { headers: student.headers });
     expect(view.status).toBe(200);
     const text = JSON.stringify(view.body);

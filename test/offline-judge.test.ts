@@ -42,7 +42,7 @@ describe('the offline Q&A judge', () => {
   it('TJ1: never judges good the same words with the roles, the order or the operation changed, or another concept', () => {
     const mean = '평균(산술평균)은 자료의 값을 모두 더한 뒤 자료의 개수로 나눈 값입니다.';
     const question = '평균이란 무엇인지 설명해 보세요.';
-    const never = {
+    const never: Record<string, [string, string, string]> = {
       'swapped operands': ['자료의 개수를 모두 더한 뒤 자료의 값으로 나눈 값이에요', mean, question],
       'another operation': ['자료의 값을 모두 곱한 뒤 자료의 개수로 나눈 값이에요', mean, question],
       'the mode': ['자료에서 가장 많이 나타나는 값이에요', mean, question],
@@ -56,7 +56,7 @@ describe('the offline Q&A judge', () => {
   });
 
   it('TJ2: keeps good the same ideas in other words', () => {
-    const good = {
+    const good: Record<string, [string, string, string]> = {
       mean: ['자료의 값을 모두 더한 뒤 자료의 개수로 나눈 값이에요', '평균(산술평균)은 자료의 값을 모두 더한 뒤 자료의 개수로 나눈 값입니다.', '평균이란 무엇인지 설명해 보세요.'],
       'sample size': ['표본이 많아질수록 표본평균이 모평균에 가까워져요', '표본의 크기가 클수록 표본평균은 모평균에 가까워집니다.', '표본의 크기가 커지면 표본평균은 어떻게 되나요?'],
       'sample means': ['표본평균은 표본마다 다릅니다. 모평균은 하나로 정해져 있어요', '표본평균은 표본마다 달라지지만 모평균은 하나로 정해져 있습니다.', '모평균과 표본평균은 어떤 관계인가요?'],

@@ -130,6 +130,8 @@ const CASES: Record<string, Case> = {
   'GET /api/class-exams/:examId/result': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/class-exams/${w.examId}/result` }) },
   'POST /api/class-exams/:examId/regrade': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/class-exams/${w.examId}/regrade`, body: { questionId: 1, comment: 'B' } }) },
   'GET /api/class-exams/profile': { kind: 'denied', call: () => ({ method: 'GET', path: '/api/class-exams/profile' }) },
+  'POST /api/class-exams/self-study': { kind: 'denied', call: () => ({ method: 'POST', path: '/api/class-exams/self-study', body: { count: 1, descriptive: 0 } }) },
+  'GET /api/class-exams/self-study/jobs/:jobId': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/class-exams/self-study/jobs/${w.jobId}` }) },
   'POST /api/rooms': { kind: 'denied', call: (w) => ({ method: 'POST', path: '/api/rooms', body: { quizId: w.quizId } }) },
   'GET /api/rooms': { kind: 'list', path: '/api/rooms' },
   'GET /api/rooms/:id/results': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/rooms/${w.roomId}/results` }) },

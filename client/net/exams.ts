@@ -33,6 +33,8 @@ import type {
   ExamStudentResult,
   ExamSubmitReply,
   ExamTargetDepth,
+  JobState,
+  SelfStudyExamStartReply,
 } from '../../src/protocol/wire/index.js';
 import { apiJson } from './http.js';
 
@@ -96,6 +98,13 @@ export function patchProblem(examId: string, id: number, patch: Partial<Pick<Exa
 export const publishExam = (examId: string, classId: string, timeLimitMinutes: number) =>
   apiJson<{ publication: Publication }>(`${at(examId)}/publish`, { method: 'POST', body: { classId, timeLimitMinutes }, fallback: '시험을 게시하지 못했습니다.' });
 
+/** 혼자 보는 시험으로 열기: published to the class with no time limit; each student's result at their own submission. */
+export const openAsSelfStudy = (examId: string, classId: string) =>
+  apiJson<{ publication: Publication }>(`${at(examId)}/publish`, { method: 'POST', body: { classId, selfStudy: true }, fallback: '시험을 열지 못했습니다.' });
+
+/** A self-study exam's deadline (the server keeps the largest safe integer: it has none). */
+export const hasNoDeadline = (deadline: number | undefined): boolean => deadline !== undefined && deadline >= Number.MAX_SAFE_INTEGER;
+
 /** 시험 종료: the deadline becomes the server's now; drafts are submitted and graded, results revealed. */
 export const endExam = (examId: string) => apiJson<{ publication: Publication }>(`${at(examId)}/end`, { method: 'POST', fallback: '시험을 끝내지 못했습니다.' });
 
@@ -139,6 +148,14 @@ export const classExamResult = (token: string, examId: string) => apiJson<ClassE
 
 export const requestRegrade = (token: string, examId: string, questionId: number, comment: string) =>
   apiJson<{ request: ExamRegradeView }>(`${classAt(examId)}/regrade`, { method: 'POST', headers: bearer(token), body: { questionId, comment }, fallback: '재채점을 요청하지 못했습니다.' });
+
+/** 혼자 시험 보기: the student's own exam on their class's material (202: the generation job). */
+export const startSelfStudyExam = (token: string, request: ExamRequestBody) =>
+  apiJson<SelfStudyExamStartReply>('/api/class-exams/self-study', { method: 'POST', headers: bearer(token), body: request, fallback: '혼자 볼 시험을 만들지 못했습니다.' });
+
+/** The self-study exam's generation job, polled while it runs. */
+export const selfStudyJob = (token: string, jobId: string) =>
+  apiJson<{ job: JobState }>(`/api/class-exams/self-study/jobs/${encodeURIComponent(jobId)}`, { headers: bearer(token), fallback: '시험을 만드는 상황을 불러오지 못했습니다.' });
 
 export const myProfile = (token: string) => apiJson<ExamProfileReply>('/api/class-exams/profile', { headers: bearer(token), fallback: '학습 프로필을 불러오지 못했습니다.' });
 

@@ -57,7 +57,7 @@ const classMath = new ClassMathPanel($('class-math'), () => (session?.classId ? 
 // 시험 (issue 15): the class's exams, taken with autosaved drafts, and their results and the learner profile.
 const classExam = new ClassExamPanel(
   $('class-exam'),
-  () => (session?.classId ? { token: session.token, sessionId: session.sessionId } : null),
+  () => (session?.classId ? { token: session.token, sessionId: session.sessionId, chapters: session.material.chapters } : null),
   (chapter) => {
     const section = lecture.querySelector<HTMLElement>(`[data-chapter="${chapter}"]`);
     section?.scrollIntoView({ behavior: 'smooth', block: 'start' });

@@ -26,6 +26,8 @@ export const ExamJobParams = z.object({
   materialId: z.string(),
   request: ExamRequest,
   profile: LearnerProfile.nullable().optional(),
+  /** A student's self-study exam: whose it is (published to them alone once stored; src/exams/self-study-exam.ts). */
+  selfStudy: z.object({ classId: z.string(), sessionId: z.string() }).optional(),
 });
 export type ExamJobParams = z.infer<typeof ExamJobParams>;
 
@@ -42,6 +44,7 @@ export interface SaveExamInput extends GeneratedExam {
   request: ExamRequest;
   accountId: string;
   jobId: string;
+  selfStudy?: ExamJobParams['selfStudy'];
 }
 
 export interface ExamJobDeps {
@@ -108,7 +111,14 @@ export function examJobHandler(deps: ExamJobDeps): RegisteredHandler {
         if (!(await deps.materials.get(params.materialId))) {
           throw new AppError(ErrorCode.MATERIAL_NOT_FOUND, '강의 자료가 삭제되어 시험 문제를 저장하지 않았습니다.', { status: 404 });
         }
-        const { examId } = await deps.saveExam({ ...generated, materialId: params.materialId, request: params.request, accountId: job.accountId, jobId: job.jobId });
+        const { examId } = await deps.saveExam({
+          ...generated,
+          materialId: params.materialId,
+          request: params.request,
+          accountId: job.accountId,
+          jobId: job.jobId,
+          ...(params.selfStudy ? { selfStudy: params.selfStudy } : {}),
+        });
         const final: ExamGenerationState = state ?? { plan: generated.plan, round: generated.rounds, problems: generated.problems, complaints: generated.complaints, valid: generated.valid };
         await save({ checkpoint: { state: final, examId }, progress: progressOf(final, 'done') });
         return { examId, valid: generated.valid, rounds: generated.rounds };

@@ -30,6 +30,10 @@ export const ExamPublication = z.object({
   timeLimitMinutes: z.number().int(),
   publishedAt: z.number(),
   deadline: z.number(),
+  /** No deadline; results at each student's own submission (src/exams/self-study-exam.ts). */
+  selfStudy: z.boolean().optional(),
+  /** A student's own self-study exam: the one session that may see it. */
+  student: z.string().optional(),
 });
 export type ExamPublication = z.infer<typeof ExamPublication>;
 
@@ -173,7 +177,8 @@ export class ExamRepository {
       return { publication: held ?? publication, first };
     }
     await store.zadd(keys.classExams(publication.classId), publication.publishedAt, examId);
-    await store.zadd(keys.examsOpen(), publication.deadline, examId);
+    // A self-study exam has no deadline: nothing for the sweep to close.
+    if (publication.selfStudy !== true) await store.zadd(keys.examsOpen(), publication.deadline, examId);
     return { publication, first };
   }
 

@@ -5,6 +5,7 @@ import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { Store } from '../store/index.js';
 import { keys } from '../store/index.js';
 import { ExamGrading } from './exam-grading.js';
+import { isSelfStudy, resultRevealed, selfStudyPublication, visibleTo } from './self-study-exam.js';
 import type { ExamOverride, ExamPublication, ExamRecord, ExamRepository, NewExam, RegradeRequest } from './exam-repository.js';
 import { examResultsCsv, itemSummaries, resultItems, scoreOf, studentResult, type ItemSummary, type ResultItem, type StudentLogItem, type StudentResult } from './exam-results.js';
 import {
@@ -89,6 +90,8 @@ export interface StudentExamView {
   title: string;
   serverNow: number;
   deadline: number;
+  /** No deadline (it stays far away); the result shows at the student's own full submission. */
+  selfStudy: boolean;
   problems: { id: number; type: ExamProblem['type']; question_content: string }[];
   drafts: Record<string, string>;
   submitted: Record<string, true>;
@@ -117,6 +120,10 @@ export function neutralProfile(now: number): LearnerProfile {
 }
 
 export const MAX_ANSWER_LENGTH = 4_000;
+/** How many exams a student's list shows (newest first). */
+const STUDENT_LIST_LIMIT = 50;
+/** How much of a class's exam index is read to find one student's exams (classmates' self-study exams included). */
+const CLASS_INDEX_WINDOW = 2_000;
 /** How many students are graded at once on a node when an exam closes. */
 const GRADING_CONCURRENCY = 4;
 
@@ -189,6 +196,7 @@ export class ExamService {
           status,
           createdAt: exam.createdAt,
           ...(publication ? { classId: publication.classId, deadline: publication.deadline } : {}),
+          ...(publication && isSelfStudy(publication) ? { selfStudy: true, ...(publication.student === undefined ? {} : { student: publication.student }) } : {}),
         };
       }),
       nextCursor,
@@ -223,12 +231,23 @@ export class ExamService {
   }
 
   /**
+   * Publishes as self-study (src/exams/self-study-exam.ts): no deadline, results at each student's own submission;
+   * `student`: a student's own exam, seen by that session only.
+   */
+  async publishSelfStudy(exam: ExamRecord, classId: string, student?: string): Promise<ExamPublication> {
+    const { publication, first } = await this.repository.publish(exam.examId, selfStudyPublication(classId, this.now(), student));
+    if (!first) throw new AppError(ErrorCode.EXAM_ALREADY_PUBLISHED, '이미 게시된 시험입니다.', { status: 409 });
+    return publication;
+  }
+
+  /**
    * Ends a published exam now (the instructor's 시험 종료): the deadline becomes now on the server's clock, so the
    * drafts as saved are submitted and graded, and the students' results are revealed, exactly as at a deadline.
    */
   async endNow(exam: ExamRecord): Promise<ExamPublication> {
     const held = await this.repository.publication(exam.examId);
     if (!held) throw new AppError(ErrorCode.EXAM_NOT_PUBLISHED, '아직 게시하지 않은 시험입니다.', { status: 409 });
+    if (isSelfStudy(held)) throw new AppError(ErrorCode.EXAM_SELF_STUDY, '혼자 보는 시험에는 마감이 없어 끝낼 수 없습니다.', { status: 409 });
     const ended = (await this.repository.endAt(exam.examId, this.now())) ?? held;
     await this.closeIfDue(exam, ended);
     return ended;
@@ -240,27 +259,26 @@ export class ExamService {
 
   // ---- the student's side ----------------------------------------------------------------------------------------
 
-  /** The exams published to the student's class, newest first. */
-  async studentExams(classId: string, sessionId: string): Promise<{ serverNow: number; exams: { examId: string; title: string; count: number; deadline: number; state: StudentExamState }[] }> {
-    const examIds = await this.repository.classExams(classId);
-    const publications = await this.repository.publications(examIds);
+  /** The exams published to the student's class (and their own self-study exams), newest first. */
+  async studentExams(
+    classId: string,
+    sessionId: string,
+  ): Promise<{ serverNow: number; exams: { examId: string; title: string; count: number; deadline: number; state: StudentExamState; selfStudy: boolean }[] }> {
     const exams = [];
-    for (const [index, examId] of examIds.entries()) {
-      const publication = publications[index];
-      if (!publication || publication.classId !== classId) continue;
+    for (const { examId, publication } of (await this.visibleExams(classId, sessionId)).slice(0, STUDENT_LIST_LIMIT)) {
       const exam = await this.repository.get(examId);
       if (!exam) continue;
       await this.closeIfDue(exam, publication);
       const { all } = await this.repository.submissions(examId, sessionId);
       const state: StudentExamState = this.now() >= publication.deadline ? 'closed' : all !== null ? 'submitted' : 'open';
-      exams.push({ examId, title: exam.title, count: exam.problems.length, deadline: publication.deadline, state });
+      exams.push({ examId, title: exam.title, count: exam.problems.length, deadline: publication.deadline, state, selfStudy: isSelfStudy(publication) });
     }
     return { serverNow: this.now(), exams };
   }
 
   /** The exam as a student of its class sees it: questions only, their drafts and what they submitted. */
   async studentView(examId: string, classId: string, sessionId: string): Promise<StudentExamView> {
-    const { exam, publication } = await this.forStudent(examId, classId);
+    const { exam, publication } = await this.forStudent(examId, classId, sessionId);
     await this.closeIfDue(exam, publication);
     const [drafts, { items, all }] = await Promise.all([this.repository.drafts(examId, sessionId), this.repository.submissions(examId, sessionId)]);
     if (this.now() < publication.deadline) await this.repository.touchStudent(examId, sessionId, this.now());
@@ -269,6 +287,7 @@ export class ExamService {
       title: exam.title,
       serverNow: this.now(),
       deadline: publication.deadline,
+      selfStudy: isSelfStudy(publication),
       problems: exam.problems.map(({ id, type, question_content }) => ({ id, type, question_content })),
       drafts: Object.fromEntries([...drafts].map(([id, answer]) => [String(id), answer.text])),
       submitted: Object.fromEntries([...items.keys()].map((id) => [String(id), true as const])),
@@ -278,7 +297,7 @@ export class ExamService {
 
   /** Autosave: last write wins; refused after the deadline and for items already submitted. */
   async saveDraft(examId: string, classId: string, sessionId: string, answers: Record<string, string>): Promise<{ savedAt: number; serverNow: number }> {
-    const { exam, publication } = await this.forStudent(examId, classId);
+    const { exam, publication } = await this.forStudent(examId, classId, sessionId);
     await this.refuseAfterDeadline(exam, publication);
     const parsed = this.answerIds(exam, Object.keys(answers));
     const { items } = await this.repository.submissions(examId, sessionId);
@@ -298,7 +317,7 @@ export class ExamService {
    * write wins); the whole exam once every item is submitted, which starts its grading.
    */
   async submit(examId: string, classId: string, sessionId: string, questionIds?: number[]): Promise<{ submitted: Record<string, true>; submittedAll: boolean }> {
-    const { exam, publication } = await this.forStudent(examId, classId);
+    const { exam, publication } = await this.forStudent(examId, classId, sessionId);
     await this.refuseAfterDeadline(exam, publication);
     const ids = questionIds === undefined ? exam.problems.map((problem) => problem.id) : this.answerIds(exam, questionIds.map(String));
     const at = this.now();
@@ -321,13 +340,15 @@ export class ExamService {
     classId: string,
     sessionId: string,
   ): Promise<{ status: 'pending' | 'graded'; score: number; maxScore: number; log: { evaluation_items: StudentLogItem[] }; report: FeedbackReport | null }> {
-    const { exam, publication } = await this.forStudent(examId, classId);
+    const { exam, publication } = await this.forStudent(examId, classId, sessionId);
     await this.closeIfDue(exam, publication);
     const { items, all } = await this.repository.submissions(examId, sessionId);
-    // Results are revealed at the deadline (or when the instructor ends the exam), not at a student's own
-    // submission: statuses and feedback name the key keywords, which are the answers classmates still write.
-    if (all === null || this.now() < publication.deadline) {
-      throw new AppError(ErrorCode.EXAM_RESULT_NOT_READY, '아직 결과를 볼 수 없습니다. 결과는 시험이 끝난 뒤에 공개됩니다.', { status: 409 });
+    // A timed exam's results are revealed at the deadline (or when the instructor ends the exam), not at a student's
+    // own submission: statuses and feedback name the key keywords, which are the answers classmates still write. A
+    // self-study exam's at the student's own full submission.
+    if (!resultRevealed(publication, all !== null, this.now())) {
+      const when = isSelfStudy(publication) ? '모든 문항을 제출하면 공개됩니다.' : '시험이 끝난 뒤에 공개됩니다.';
+      throw new AppError(ErrorCode.EXAM_RESULT_NOT_READY, `아직 결과를 볼 수 없습니다. 결과는 ${when}`, { status: 409 });
     }
     const [grades, overrides, report] = await Promise.all([
       this.repository.grades(examId, sessionId),
@@ -345,11 +366,12 @@ export class ExamService {
 
   /** A student asks for one item to be graded again, with a comment: recorded once per item, then regraded in the background. */
   async requestRegrade(examId: string, classId: string, sessionId: string, questionId: number, comment: string): Promise<RegradeRequest> {
-    const { exam, publication } = await this.forStudent(examId, classId);
+    const { exam, publication } = await this.forStudent(examId, classId, sessionId);
     await this.closeIfDue(exam, publication);
     if (!exam.problems.some((problem) => problem.id === questionId)) throw questionNotFound(questionId);
     // A regrade answers with the item's status: before the results are revealed it would reveal them early.
-    if (this.now() < publication.deadline) {
+    const revealed = isSelfStudy(publication) ? (await this.repository.submissions(examId, sessionId)).all !== null : this.now() >= publication.deadline;
+    if (!revealed) {
       throw new AppError(ErrorCode.EXAM_RESULT_NOT_READY, '결과가 공개된 뒤(시험이 끝난 뒤)에 재채점을 요청할 수 있습니다.', { status: 409 });
     }
     const grades = await this.repository.grades(examId, sessionId);
@@ -394,7 +416,9 @@ export class ExamService {
       );
     }
     const started = new Set(students.map((student) => student.sessionId));
-    const absent = (await this.options.roster.students(publication.classId)).filter((student) => !started.has(student.sessionId));
+    // A student's own self-study exam is theirs alone: nobody else of the class is missing from it.
+    const expected = publication.student === undefined ? await this.options.roster.students(publication.classId) : [];
+    const absent = expected.filter((student) => !started.has(student.sessionId));
     return { examId: exam.examId, deadline: publication.deadline, closed: this.now() >= publication.deadline, students, items: itemSummaries(exam, students), absent };
   }
 
@@ -452,13 +476,27 @@ export class ExamService {
   async signals(classId: string, sessionId: string): Promise<LearnerSignals> {
     const base = (await this.options.signals?.(classId, sessionId)) ?? { lectureVerdicts: [], handTopics: [], quizAnswers: [] };
     const exams: LearnerSignals['exams'] = [];
-    const examIds = (await this.repository.classExams(classId, 200)).reverse();
+    const examIds = (await this.visibleExams(classId, sessionId)).slice(0, 200).map(({ examId }) => examId).reverse();
     for (const examId of examIds) {
       const grades = await this.repository.grades(examId, sessionId);
       if (grades.size === 0) continue;
       exams.push({ examId, log: { evaluation_items: [...grades.values()].sort((a, b) => a.question_id - b.question_id) } });
     }
     return { ...base, exams };
+  }
+
+  /**
+   * The class's exams this student may see, newest first: its timed and opened-as-self-study exams and the student's
+   * own self-study ones. The class's index also holds every classmate's self-study exams, so a wide window of it is
+   * read (one MGET of publications) before the student's are picked.
+   */
+  private async visibleExams(classId: string, sessionId: string): Promise<{ examId: string; publication: ExamPublication }[]> {
+    const examIds = await this.repository.classExams(classId, CLASS_INDEX_WINDOW);
+    const publications = await this.repository.publications(examIds);
+    return examIds.flatMap((examId, index) => {
+      const publication = publications[index];
+      return publication && visibleTo(publication, classId, sessionId) ? [{ examId, publication }] : [];
+    });
   }
 
   // ---- closing and the sweep -------------------------------------------------------------------------------------
@@ -545,10 +583,10 @@ export class ExamService {
 
   // ---- internals -------------------------------------------------------------------------------------------------
 
-  private async forStudent(examId: string, classId: string): Promise<{ exam: ExamRecord; publication: ExamPublication }> {
+  private async forStudent(examId: string, classId: string, sessionId: string): Promise<{ exam: ExamRecord; publication: ExamPublication }> {
     const [exam, publication] = await Promise.all([this.repository.get(examId), this.repository.publication(examId)]);
-    // Not published to the student's class: 404 like a missing one.
-    if (!exam || !publication || publication.classId !== classId) throw notFound();
+    // Not published to the student's class (or another student's self-study exam): 404 like a missing one.
+    if (!exam || !publication || !visibleTo(publication, classId, sessionId)) throw notFound();
     return { exam, publication };
   }
 

@@ -183,17 +183,20 @@ export const FeedbackReport = z.object({
 export type FeedbackReport = z.infer<typeof FeedbackReport>;
 
 /** What the instructor (or a self-studying student) asks for: seed 000 step 2's `target_problem_count` and the mix. */
-export const ExamRequest = z
-  .object({
-    count: z.number().int().min(1).max(MAX_EXAM_ITEMS),
-    /** How many of `count` are `Descriptive`; the rest are `Short_Keyword`. */
-    descriptive: z.number().int().min(0).max(MAX_EXAM_ITEMS),
-    difficulty: ComplexityLevel.optional(),
-    /** Chapters (0-based) of the material to draw on; all when absent. */
-    chapters: z.array(z.number().int().min(0).max(500)).min(1).max(50).optional(),
-  })
-  .strict()
-  .refine((request) => request.descriptive <= request.count, { message: '서술형 문항 수는 전체 문항 수보다 많을 수 없습니다.', path: ['descriptive'] });
+export const ExamRequestFields = z.object({
+  count: z.number().int().min(1).max(MAX_EXAM_ITEMS),
+  /** How many of `count` are `Descriptive`; the rest are `Short_Keyword`. */
+  descriptive: z.number().int().min(0).max(MAX_EXAM_ITEMS),
+  difficulty: ComplexityLevel.optional(),
+  /** Chapters (0-based) of the material to draw on; all when absent. */
+  chapters: z.array(z.number().int().min(0).max(500)).min(1).max(50).optional(),
+});
+/** The mix's one rule across fields (shared by the student's self-study body). */
+export const descriptiveWithinCount: [(request: { count: number; descriptive: number }) => boolean, { message: string; path: string[] }] = [
+  (request) => request.descriptive <= request.count,
+  { message: '서술형 문항 수는 전체 문항 수보다 많을 수 없습니다.', path: ['descriptive'] },
+];
+export const ExamRequest = ExamRequestFields.strict().refine(...descriptiveWithinCount);
 export type ExamRequest = z.infer<typeof ExamRequest>;
 
 /** The outcome of Planner → Writer → Validator: the last set, and the validator's open complaints when it never passed. */
@@ -224,8 +227,12 @@ export interface LearnerSignals {
   lectureVerdicts: { question: string; verdict: 'good' | 'bad'; concepts: string[] }[];
   /** What the student asked with a raised hand. */
   handTopics: string[];
-  /** Live quiz and self-study answers. */
-  quizAnswers: { question: string; correct: boolean }[];
+  /**
+   * Quiz answers that can be tied to the student: first answers to the class's math problems and to self-study quiz
+   * items (seed 001's API, by the student's session). `topic`: what a wrong answer makes weak (and a right one
+   * strong); without one the answer counts only toward proficiency.
+   */
+  quizAnswers: { question: string; correct: boolean; topic?: string | undefined; source?: string | undefined }[];
   /** Earlier exams of this student in this class, oldest first. */
   exams: { examId: string; log: ExamLog }[];
 }

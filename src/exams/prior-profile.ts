@@ -24,7 +24,8 @@ import {
  *   score) — at least {@link ADVANCED_SHARE} Advanced, at least {@link INTERMEDIATE_SHARE} Intermediate, else Basic —
  *   once there are {@link MIN_EVIDENCE} outcomes; with fewer the previous level stays (Basic for a first profile);
  * - weak topics: a bad verdict's concepts, a topic asked with a raised hand {@link REPEATED_HAND} times or more, an
- *   exam topic graded Incorrect or Partial_Correct; strong topics: an exam topic graded Correct. A topic with both
+ *   exam topic graded Incorrect or Partial_Correct, the topic (chapter) of a quiz item answered wrong first; strong
+ *   topics: an exam topic graded Correct, a quiz item's topic answered right first. A topic with both
  *   goes where most of its evidence points (a tie: weak) and keeps all of it. Each carries short Korean evidence,
  *   newest last;
  * - target depth and its description: the instructor's, kept from the previous profile (Conceptual Understanding
@@ -154,6 +155,11 @@ export function buildPriorProfile(previous: LearnerProfile | null, examType: Exa
   for (const answer of signals.quizAnswers) {
     count += 1;
     if (answer.correct) good += 1;
+    // A quiz item drawn from a topic (its chapter): a wrong first answer makes it weak, a right one strong.
+    if (answer.topic !== undefined) {
+      const label = `${answer.source ?? '퀴즈'} ${answer.correct ? '정답' : '오답'}: ${short(answer.question)}`;
+      tally.add(answer.topic, answer.correct ? 'strong' : 'weak', label);
+    }
   }
   for (const exam of signals.exams) {
     const outcome = logOutcomes(exam.log);

@@ -3,6 +3,7 @@ import type { TokenSigner } from '../auth/index.js';
 import type { ExamService } from '../exams/index.js';
 import { ExamDraftBody, ExamRegradeBody, ExamSubmitBody } from '../protocol/exams.js';
 import type { ClassExamReply, ClassExamResultReply, ClassExamsReply, ExamDraftReply, ExamProfileReply, ExamSubmitReply } from '../protocol/exams.js';
+import { addSelfStudyExamRoutes, type SelfStudyExamDeps } from './class-self-exams.js';
 import { classStudent, type ClassStudent } from './class-student.js';
 import { parseOrThrow } from './validate.js';
 
@@ -15,11 +16,13 @@ import { parseOrThrow } from './validate.js';
  * - `POST /api/class-exams/:examId/submit {questionIds?}` -> `{submitted, submittedAll}` (first write wins)
  * - `GET /api/class-exams/:examId/result`; `POST /api/class-exams/:examId/regrade {questionId, comment}` -> `{request}`
  * - `GET /api/class-exams/profile` -> `{profile}`: the student's own learner profile
+ * - `POST /api/class-exams/self-study`, `GET /api/class-exams/self-study/jobs/:jobId`: the student's own self-study
+ *   exams (class-self-exams.ts), listed and taken with the routes above (no deadline, result at their submission)
  * No credential 401; an instructor's credential or a session outside a class 403; an exam not published to the
- * student's class 404 EXAM_NOT_FOUND; after the deadline 409 EXAM_CLOSED. The credential is checked before the body.
+ * student's class (or another student's self-study exam) 404 EXAM_NOT_FOUND; after the deadline 409 EXAM_CLOSED. The credential is checked before the body.
  */
 
-export interface ClassExamsRouterDeps {
+export interface ClassExamsRouterDeps extends SelfStudyExamDeps {
   signer: TokenSigner;
   exams: ExamService;
   sessionProfile(sessionId: string): Promise<{ materialId: string; classId?: string | undefined; billTo?: string | undefined } | null>;
@@ -42,6 +45,9 @@ export function createClassExamsRouter(deps: ClassExamsRouterDeps): Router {
       response.json(reply);
     }),
   );
+
+  // The student's own self-study exams (class-self-exams.ts), before `/:examId`.
+  addSelfStudyExamRoutes(router, route, student, deps);
 
   // Before `/:examId`, which would take it for an exam id.
   router.get(

@@ -125,7 +125,8 @@ export function createExamsRouter(deps: ExamsRouterDeps): Router {
       // The class must be the caller's own: another account's class answers 404 like a missing one.
       if (grant.via === 'token' && body.classId !== grant.classId) throw examNotFound();
       if (grant.via === 'account') await access.authorizeClass(request, response, body.classId);
-      response.json({ publication: await exams.publish(exam, body.classId, body.timeLimitMinutes) });
+      const publication = 'selfStudy' in body ? await exams.publishSelfStudy(exam, body.classId) : await exams.publish(exam, body.classId, body.timeLimitMinutes);
+      response.json({ publication });
     }),
   );
 

@@ -82,6 +82,6 @@ export function createRateLimits(deps: RateLimitDeps): Router {
     limiter('generation-address', limits.strictWindowMs, limits.generationMax, 'address'),
     limiter('generation-account', limits.strictWindowMs, limits.generationMax, 'account'),
   ];
-  router.post(['/materials', '/materials/:id/quiz', '/materials/:id/math-problems', '/math-sets/:id/problems/:problemId/answer', '/class-math/answer', '/materials/:id/exams', '/class-exams/:examId/regrade', '/quiz/start', '/quiz/evaluate', '/critic/grade'], ...generation);
+  router.post(['/materials', '/materials/:id/quiz', '/materials/:id/math-problems', '/math-sets/:id/problems/:problemId/answer', '/class-math/answer', '/materials/:id/exams', '/class-exams/:examId/regrade', '/class-exams/self-study', '/quiz/start', '/quiz/evaluate', '/critic/grade'], ...generation);
   return router;
 }

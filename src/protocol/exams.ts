@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ExamRequestFields, descriptiveWithinCount } from '../exams/exam-types.js';
 
 /**
  * The zod schemas of the live exam routes (server only; issue 15). Their outbound types are in ./wire/exams.ts
@@ -20,13 +21,28 @@ export const ExamProblemPatch = z
   .refine((patch) => Object.keys(patch).length > 0, { message: '고칠 내용을 하나 이상 보내 주세요.' });
 export type ExamProblemPatch = z.infer<typeof ExamProblemPatch>;
 
-/** `POST /api/exams/:examId/publish`. */
-export const ExamPublishBody = z
-  .object({
-    classId: z.string().trim().min(1).max(64),
-    timeLimitMinutes: z.number().int().min(1, '제한 시간은 1분에서 300분 사이입니다.').max(300, '제한 시간은 1분에서 300분 사이입니다.'),
-  })
-  .strict();
+/**
+ * `POST /api/exams/:examId/publish`: with a time limit, or opened as self-study (`selfStudy: true`, no time limit:
+ * each student takes it on their own time and sees the result at their own submission).
+ */
+export const ExamPublishBody = z.union([
+  z
+    .object({
+      classId: z.string().trim().min(1).max(64),
+      timeLimitMinutes: z.number().int().min(1, '제한 시간은 1분에서 300분 사이입니다.').max(300, '제한 시간은 1분에서 300분 사이입니다.'),
+    })
+    .strict(),
+  z.object({ classId: z.string().trim().min(1).max(64), selfStudy: z.literal(true) }).strict(),
+]);
+
+/**
+ * `POST /api/class-exams/self-study`: the student's own exam, the instructor's request (count 1–20, the mix,
+ * difficulty, chapters) on their class's material; `materialId`, when sent, must be that material.
+ */
+export const SelfStudyExamBody = ExamRequestFields.extend({ materialId: z.string().trim().min(1).max(128).optional() })
+  .strict()
+  .refine(...descriptiveWithinCount);
+export type SelfStudyExamBody = z.infer<typeof SelfStudyExamBody>;
 
 /** `POST /api/exams/:examId/students/:sessionId/items/:questionId/override`. */
 export const ExamOverrideBody = z

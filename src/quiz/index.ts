@@ -49,3 +49,4 @@ export {
   type SelfStudyVerdict,
   type ServedItem,
 } from './self-study.js';
+export { selfStudyAnswers, type SelfStudyAnswer } from './self-study-answers.js';

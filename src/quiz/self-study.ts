@@ -31,7 +31,7 @@ const ScopeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('student'), classId: z.string(), sessionId: z.string() }),
 ]);
 
-const StoredItem = z.object({
+export const StoredItem = z.object({
   item: QuizItem,
   materialId: z.string(),
   chapter: z.number().int().nullable(),
@@ -40,10 +40,10 @@ const StoredItem = z.object({
   review: ItemReview,
   createdAt: z.number(),
 });
-type StoredItem = z.infer<typeof StoredItem>;
+export type StoredItem = z.infer<typeof StoredItem>;
 
-const StoredAnswer = z.object({ answer: z.number().int().min(0).max(3), correct: z.boolean(), at: z.number() });
-type StoredAnswer = z.infer<typeof StoredAnswer>;
+export const StoredAnswer = z.object({ answer: z.number().int().min(0).max(3), correct: z.boolean(), at: z.number() });
+export type StoredAnswer = z.infer<typeof StoredAnswer>;
 
 const StoredVerdict = z.object({
   grounding: z.number(),

@@ -9,7 +9,7 @@ import { samplePdfBytes } from '../support/lecture-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
- * EP1–EP4, EP6 (test/SPEC.md): exams (issue 15) in a real chromium against the real app (memory store, offline model).
+ * EP1–EP4, EP6, EP7 (test/SPEC.md): exams (issue 15) in a real chromium against the real app (memory store, offline model).
  * The instructor generates a 5-item exam on the host page, edits an item, publishes it to a class; two students take it
  * in the classroom (desktop and a 390×844 phone), the phone reloads mid-exam and finds its drafts (also one typed just
  * before the reload, kept in sessionStorage and sent again); both submit, wait for the end (the instructor's 시험 종료)
@@ -18,7 +18,8 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
  * progress live without answers, and the instructor sets a learning goal that the student's profile shows. No page
  * error, console error or HTTP error answer on any page, and nothing is loaded from outside the app's origin. EP6: with
  * the server's exam clock moved past the deadline, the sheet locks on the refused save and the drafts saved before the
- * deadline are graded.
+ * deadline are graded. EP7: a class student makes their own self-study exam (혼자 시험 보기), takes it with no time limit
+ * and sees the result at their own submission.
  */
 
 interface ExamProblemView {
@@ -364,5 +365,59 @@ describe('the exam clock in the browser (issue 15 §3)', () => {
     } finally {
       await clocked.stop();
     }
+  }, 120_000);
+});
+
+describe('a self-study exam in the browser (issue 15, self-study)', () => {
+  it('EP7 a class student makes a self-study exam (혼자 시험 보기: chapter, count, mix, difficulty), takes it with no time limit and sees the result at their own submission', async () => {
+    const problems: string[] = [];
+    const teacher = await signUp(app);
+    const materialId = (await uploadPdf(app, await samplePdfBytes(), 'sample.pdf', teacher)).id;
+    const created = await postJson<{ classId: string; code: string }>(`${app.url}/api/classes`, { name: '혼자 시험 반', materialId }, teacher.bearer);
+    expect(created.status).toBe(201);
+    const context = await newContext('phone', problems);
+    const student = await context.newPage();
+    await joinClass(student, created.body.code ?? '', '하준');
+
+    // No class exam yet: the panel offers 혼자 시험 보기.
+    await student.getByTestId('exam-none').waitFor();
+    await student.getByTestId('self-exam-open').click();
+    await student.locator('[data-testid=self-exam-chapter]').first().check();
+    await student.fill('[data-testid=self-exam-count]', '2');
+    await student.fill('[data-testid=self-exam-descriptive]', '1');
+    await student.selectOption('[data-testid=self-exam-level]', 'Basic');
+    for (const testId of ['self-exam-start', 'self-exam-count', 'self-exam-descriptive', 'self-exam-level']) {
+      expect((await student.getByTestId(testId).boundingBox())?.height ?? 0, testId).toBeGreaterThanOrEqual(44);
+    }
+    await student.getByTestId('self-exam-start').click();
+
+    // The job's progress shows, then the new exam opens on the sheet: 2 questions (1 서술형), no countdown.
+    await student.getByTestId('exam-sheet').waitFor({ timeout: 60_000 });
+    expect(await student.getByTestId('exam-no-limit').textContent()).toBe('시간 제한 없음');
+    expect(await student.getByTestId('exam-countdown').count()).toBe(0);
+    const items = student.getByTestId('exam-item');
+    expect(await items.count()).toBe(2);
+    expect(await student.locator('[data-testid=exam-item][data-type=Descriptive]').count()).toBe(1);
+    await answerBox(student, 1).fill('모르겠어요');
+    await answerBox(student, 2).fill('잘 모르겠습니다.');
+    await expect.poll(() => student.getByTestId('exam-saved').textContent()).toMatch(savedClock);
+
+    // 전체 제출: the result and the report come at once, without waiting for anyone.
+    await student.getByTestId('exam-submit-all').click();
+    await student.locator('[data-testid=exam-result][data-status=graded]').waitFor({ timeout: 30_000 });
+    expect(await student.getByTestId('exam-result-item').count()).toBe(2);
+    for (const status of await student.locator('[data-testid=exam-result-item] [data-testid=exam-status]').allTextContents()) {
+      expect(['정답', '부분 정답', '오답']).toContain(status);
+    }
+
+    // Back on the list, the exam is the student's own, 제출함, and opens its result again.
+    await student.getByTestId('exam-back').click();
+    const listing = student.locator('[data-testid=exam-listing][data-self-study=true]');
+    await expect.poll(() => listing.getAttribute('data-state')).toBe('submitted');
+    expect(await listing.textContent()).toContain('혼자 보는 시험');
+    await listing.getByTestId('exam-open').click();
+    await student.locator('[data-testid=exam-result][data-status=graded]').waitFor();
+
+    expect(problems).toEqual([]);
   }, 120_000);
 });

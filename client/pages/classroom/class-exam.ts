@@ -2,13 +2,16 @@
 // every 15 s and on 새로 고침 while the list shows), taking one (exam-sheet.ts), its result once the exam has ended —
 // the deadline or the instructor's 시험 종료, never at the student's own submission (exam-result.ts, read again while
 // grading is pending) — and "나의 학습 프로필". The exam being taken is remembered in
-// sessionStorage, so a reload opens it again with its drafts.
+// sessionStorage, so a reload opens it again with its drafts. "혼자 시험 보기" (self-exam-form.ts) makes the student's
+// own self-study exam; it is listed with the class's exams, has no time limit, and its result shows as soon as the
+// student has submitted everything.
 import { ApiError, requestFailure } from '../../net/http.js';
 import { classExam, classExamResult, classExams, myProfile, type ClassExamListing } from '../../net/exams.js';
 import { element } from '../../ui/dom.js';
 import { learnerProfileView } from '../../ui/learner-profile.js';
 import { ExamSheet, timeOfDay } from './exam-sheet.js';
 import { resultView } from './exam-result.js';
+import { SelfExamForm } from './self-exam-form.js';
 
 const OPEN_KEY = 'lectern.exam.open';
 const LIST_REFRESH_MS = 15_000;
@@ -18,6 +21,8 @@ const WAIT_REFRESH_MS = 4_000;
 export interface ClassExamSession {
   token: string;
   sessionId: string;
+  /** The class material's chapters (혼자 시험 보기 picks from them). */
+  chapters: { index: number; title: string }[];
 }
 
 const STATE_LABELS: Record<ClassExamListing['state'], string> = { open: '응시 중', submitted: '제출함', closed: '마감' };
@@ -25,6 +30,7 @@ const STATE_LABELS: Record<ClassExamListing['state'], string> = { open: '응시 
 export class ClassExamPanel {
   private run = 0;
   private sheet: ExamSheet | null = null;
+  private form: SelfExamForm | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly body = element('div', { className: 'class-exam-body' });
   private readonly profile = element('details', { className: 'exam-profile', 'data-testid': 'exam-profile' });
@@ -45,6 +51,8 @@ export class ClassExamPanel {
     clearTimeout(this.timer);
     this.sheet?.close();
     this.sheet = null;
+    this.form?.stop();
+    this.form = null;
     this.root.hidden = true;
     this.root.replaceChildren();
   }
@@ -72,7 +80,7 @@ export class ClassExamPanel {
     return element('p', { className: 'error', role: 'alert', 'data-testid': 'exam-error', text: requestFailure(error) });
   }
 
-  /** The class's exams; the panel stays hidden while there are none (and looks again later). */
+  /** The class's exams and the student's own self-study ones, with 혼자 시험 보기 (looked at again later). */
   async list(): Promise<void> {
     const run = this.begin();
     const token = this.token();
@@ -85,14 +93,15 @@ export class ClassExamPanel {
     try {
       const reply = await classExams(token);
       if (run !== this.run) return;
-      if (reply.exams.length === 0) {
-        this.root.hidden = true;
-        this.root.replaceChildren();
-      } else {
-        const refresh = element('button', { type: 'button', className: 'secondary', 'data-testid': 'exam-refresh', text: '새로 고침' });
-        refresh.addEventListener('click', () => void this.list());
-        this.frame('시험', element('ul', { className: 'exam-list', 'data-testid': 'exam-list' }, ...reply.exams.map((exam) => this.listing(exam, reply.serverNow))), refresh);
-      }
+      const refresh = element('button', { type: 'button', className: 'secondary', 'data-testid': 'exam-refresh', text: '새로 고침' });
+      refresh.addEventListener('click', () => void this.list());
+      const own = element('button', { type: 'button', 'data-testid': 'self-exam-open', text: '혼자 시험 보기' });
+      own.addEventListener('click', () => this.selfExam());
+      const listed =
+        reply.exams.length === 0
+          ? element('p', { className: 'muted', 'data-testid': 'exam-none', text: '아직 시험이 없어요. 혼자 시험 보기로 나만의 시험을 만들 수 있어요.' })
+          : element('ul', { className: 'exam-list', 'data-testid': 'exam-list' }, ...reply.exams.map((exam) => this.listing(exam, reply.serverNow)));
+      this.frame('시험', listed, element('div', { className: 'exam-actions' }, own, refresh));
     } catch (error) {
       if (run !== this.run) return;
       this.frame('시험', this.failure(error));
@@ -104,10 +113,12 @@ export class ClassExamPanel {
     const minutes = Math.max(0, Math.ceil((exam.deadline - serverNow) / 60_000));
     const open = element('button', { type: 'button', 'data-testid': 'exam-open', text: exam.state === 'open' ? '시험 보기' : '결과 보기' });
     open.addEventListener('click', () => void (exam.state === 'open' ? this.openExam(exam.examId) : this.awaitResult(exam.examId)));
+    // A self-study exam has no time limit: its state is 응시 중 until the student submits, then 제출함 (result ready).
+    const time = exam.selfStudy ? ' · 혼자 보는 시험(시간 제한 없음)' : exam.state === 'open' ? ` · 약 ${minutes}분 남음` : '';
     return element(
       'li',
-      { className: 'exam-listing', 'data-testid': 'exam-listing', 'data-state': exam.state },
-      element('div', {}, element('strong', { text: exam.title }), element('p', { className: 'muted', text: `${exam.count}문항 · ${STATE_LABELS[exam.state]}${exam.state === 'open' ? ` · 약 ${minutes}분 남음` : ''}` })),
+      { className: 'exam-listing', 'data-testid': 'exam-listing', 'data-state': exam.state, 'data-self-study': String(exam.selfStudy) },
+      element('div', {}, element('strong', { text: exam.title }), element('p', { className: 'muted', text: `${exam.count}문항 · ${STATE_LABELS[exam.state]}${time}` })),
       open,
     );
   }
@@ -116,7 +127,23 @@ export class ClassExamPanel {
     clearTimeout(this.timer);
     this.sheet?.close();
     this.sheet = null;
+    this.form?.stop();
+    this.form = null;
     return ++this.run;
+  }
+
+  /** 혼자 시험 보기: the form, the job's progress, then the new exam on the sheet. */
+  private selfExam(): void {
+    this.begin();
+    const session = this.session();
+    if (!session) return;
+    this.form = new SelfExamForm({
+      token: this.token,
+      chapters: () => this.session()?.chapters ?? [],
+      ready: (examId) => void this.openExam(examId),
+      back: () => void this.list(),
+    });
+    this.frame('혼자 시험 보기', this.form.node);
   }
 
   private async openExam(examId: string): Promise<void> {
@@ -165,7 +192,8 @@ export class ClassExamPanel {
       if (run !== this.run) return;
       const exam = reply.exams.find((entry) => entry.examId === examId);
       if (!exam) return void (await this.list());
-      if (exam.deadline <= reply.serverNow) return void (await this.showResult(examId));
+      // A self-study exam's result is the student's as soon as they submitted everything.
+      if (exam.selfStudy || exam.deadline <= reply.serverNow) return void (await this.showResult(examId));
       const back = element('button', { type: 'button', className: 'secondary', 'data-testid': 'exam-back', text: '목록으로' });
       back.addEventListener('click', () => void this.list());
       const endsAt = timeOfDay(exam.deadline - reply.serverNow + Date.now());

@@ -2,7 +2,8 @@
 // student types (client/net/exam-drafts.ts: ~800 ms after typing rests, retried on failure, a sessionStorage copy
 // resent after a reload) with "저장됨 HH:MM:SS", a countdown to the server's deadline corrected by its `serverNow` (the
 // server owns the clock; this device's clock only measures the time since), 제출 per item and 전체 제출 after a
-// confirm. At the deadline every input locks: the server grades the drafts it had at the deadline.
+// confirm. At the deadline every input locks: the server grades the drafts it had at the deadline. A self-study exam
+// has no deadline: no countdown, and the result follows the student's own 전체 제출.
 import { DraftSaver, type DraftState } from '../../net/exam-drafts.js';
 import { saveDrafts, submitExam, TYPE_LABELS, type ClassExam } from '../../net/exams.js';
 import { element } from '../../ui/dom.js';
@@ -83,16 +84,25 @@ export class ExamSheet {
         'div',
         { className: 'exam-bar' },
         element('h3', { className: 'exam-title', 'data-testid': 'exam-title', text: exam.title }),
-        element('span', { className: 'exam-time' }, element('span', { className: 'muted', text: '남은 시간 ' }), this.countdown),
+        exam.selfStudy
+          ? element('span', { className: 'exam-time muted', 'data-testid': 'exam-no-limit', text: '시간 제한 없음' })
+          : element('span', { className: 'exam-time' }, element('span', { className: 'muted', text: '남은 시간 ' }), this.countdown),
         this.saved,
       ),
-      element('p', { className: 'muted exam-note', text: '답은 쓰는 동안 저절로 저장돼요. 제출한 문항은 더 고칠 수 없어요. 시간이 끝나면 그때까지 저장된 답으로 채점합니다.' }),
+      element('p', {
+        className: 'muted exam-note',
+        text: exam.selfStudy
+          ? '답은 쓰는 동안 저절로 저장돼요. 제출한 문항은 더 고칠 수 없어요. 전체 제출하면 바로 채점해 결과를 보여 줍니다.'
+          : '답은 쓰는 동안 저절로 저장돼요. 제출한 문항은 더 고칠 수 없어요. 시간이 끝나면 그때까지 저장된 답으로 채점합니다.',
+      }),
       element('ol', { className: 'exam-items' }, ...exam.problems.map((problem, index) => this.item(problem, index, answers[String(problem.id)] ?? ''))),
       this.error,
       element('div', { className: 'exam-actions' }, this.submitAll, back),
     );
-    this.tick();
-    this.ticker = setInterval(() => this.tick(), 1000);
+    if (!exam.selfStudy) {
+      this.tick();
+      this.ticker = setInterval(() => this.tick(), 1000);
+    }
   }
 
   /** Stops the clock and the saving (the panel shows something else). */

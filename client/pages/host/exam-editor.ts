@@ -3,7 +3,7 @@
 // validator's open complaints beside it, then 수업에 게시 (a class and 제한 시간 in minutes, POST /api/exams/:id/publish),
 // and, once published, its results (exam-results.ts). Model text is set as text only.
 import type { ClassSummary } from '../../net/classes.js';
-import { getExam, LEVEL_LABELS, patchProblem, publishExam, TYPE_LABELS, type ExamDetail, type ExamProblem } from '../../net/exams.js';
+import { getExam, LEVEL_LABELS, openAsSelfStudy, patchProblem, publishExam, TYPE_LABELS, type ExamDetail, type ExamProblem } from '../../net/exams.js';
 import { $, element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
 import { showExamResults, stopExamResults } from './exam-results.js';
@@ -71,7 +71,11 @@ function render(exam: ExamDetail, host: ExamViewHost): void {
       'p',
       { className: 'muted', 'data-testid': 'exam-view-summary' },
       `${exam.problems.length}문항 · 검토 ${exam.rounds}회차 · ${exam.valid ? '검토 통과' : '지적이 남아 있음'}`,
-      exam.publication ? ` · 게시됨 (마감 ${new Date(exam.publication.deadline).toLocaleString('ko-KR')})` : ' · 게시 전',
+      !exam.publication
+        ? ' · 게시 전'
+        : exam.publication.selfStudy
+          ? ` · 혼자 보는 시험${exam.publication.student ? ' (학생이 만든 시험)' : ''} (시간 제한 없음)`
+          : ` · 게시됨 (마감 ${new Date(exam.publication.deadline).toLocaleString('ko-KR')})`,
     ),
     element('ol', { className: 'exam-edit-list' }, ...exam.problems.map((problem) => itemEditor(exam.examId, problem, complaints.get(problem.id) ?? [], planned.get(problem.id), draft))),
     ...(draft ? [publishForm(exam, host)] : []),
@@ -162,6 +166,25 @@ function publishForm(exam: ExamDetail, host: ExamViewHost): HTMLElement {
       }
     });
   });
+  // Or opened as self-study: no time limit, each student sees their result at their own submission.
+  const selfStudy = element('button', { type: 'button', className: 'secondary', 'data-testid': 'exam-open-self-study', text: '혼자 보는 시험으로 열기' });
+  selfStudy.addEventListener('click', () => {
+    if (!select.value) {
+      note.textContent = '시험을 열 수업을 골라 주세요.';
+      return;
+    }
+    const className = select.selectedOptions[0]?.textContent ?? '';
+    if (!window.confirm(`${className}에 시간 제한 없는 혼자 보는 시험으로 열까요? 학생마다 제출하면 바로 결과를 봅니다. 연 뒤에는 문항을 고칠 수 없습니다.`)) return;
+    void whileBusy(selfStudy, '여는 중…', async () => {
+      try {
+        await openAsSelfStudy(exam.examId, select.value);
+        host.changed();
+        await openExamView(exam.examId, host);
+      } catch (error) {
+        note.textContent = requestFailure(error);
+      }
+    });
+  });
   return element(
     'fieldset',
     { className: 'group exam-publish' },
@@ -173,6 +196,7 @@ function publishForm(exam: ExamDetail, host: ExamViewHost): HTMLElement {
       element('label', { className: 'field', for: 'exam-minutes' }, '제한 시간(분)', minutes),
     ),
     publish,
+    selfStudy,
     note,
   );
 }

@@ -6,7 +6,7 @@
 import type { Material } from '../../../src/materials/types.js';
 import type { JobState } from '../../../src/protocol/wire/jobs.js';
 import type { ClassSummary } from '../../net/classes.js';
-import { listExams, startExam, type ExamJobProgress, type ExamJobResult, type ExamListing } from '../../net/exams.js';
+import { hasNoDeadline, listExams, startExam, type ExamJobProgress, type ExamJobResult, type ExamListing } from '../../net/exams.js';
 import { apiJson, requestFailure } from '../../net/http.js';
 import { openSocket, refusalData, type NamespaceSocket } from '../../net/socket.js';
 import { $, element } from '../../ui/dom.js';
@@ -115,7 +115,7 @@ function examItem(exam: ExamListing): HTMLLIElement {
   return element(
     'li',
     { className: 'room-item', 'data-testid': 'exam-list-item', 'data-status': exam.status },
-    element('span', { className: 'room-item-text' }, element('strong', { text: exam.title }), element('span', { className: 'muted', text: `${exam.count}문항 · ${STATUS_WORDS[exam.status]} · ${created}` })),
+    element('span', { className: 'room-item-text' }, element('strong', { text: exam.title }), element('span', { className: 'muted', text: `${exam.count}문항 · ${hasNoDeadline(exam.deadline) ? (exam.student ? '학생의 혼자 보는 시험' : '혼자 보는 시험') : STATUS_WORDS[exam.status]} · ${created}` })),
     open,
   );
 }

@@ -4,7 +4,7 @@
 // JSON downloads. Read again every few seconds while the exam is open or grading is pending, unless the instructor
 // is typing in it. 시험 종료 ends the exam now (POST /api/exams/:id/end): the students' results are revealed then, never at
 // their own submission. Student and model text is set as text only.
-import { endExam, examResults, overrideItem, resultsDownload, STATUS_LABELS, type ExamResults, type GradeStatus, type ResultItem, type ResultStatus, type StudentResult } from '../../net/exams.js';
+import { endExam, examResults, hasNoDeadline, overrideItem, resultsDownload, STATUS_LABELS, type ExamResults, type GradeStatus, type ResultItem, type ResultStatus, type StudentResult } from '../../net/exams.js';
 import { element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
 import { mathElement } from '../../ui/math.js';
@@ -53,7 +53,9 @@ function render(examId: string, results: ExamResults, container: HTMLElement): v
   const open = new Set([...container.querySelectorAll<HTMLDetailsElement>('details[data-session-id]')].filter((node) => node.open).map((node) => node.dataset.sessionId));
   const refresh = element('button', { type: 'button', className: 'secondary small', 'data-testid': 'exam-results-refresh', text: '새로 고침' });
   refresh.addEventListener('click', () => void showExamResults(examId, container));
-  const end = element('button', { type: 'button', className: 'small', 'data-testid': 'exam-end', text: '시험 종료', hidden: results.closed });
+  // A self-study exam has no deadline to end: each student's result is revealed at their own submission.
+  const selfStudy = hasNoDeadline(results.deadline);
+  const end = element('button', { type: 'button', className: 'small', 'data-testid': 'exam-end', text: '시험 종료', hidden: results.closed || selfStudy });
   end.addEventListener('click', () => {
     if (!window.confirm('시험을 지금 끝낼까요? 학생들은 더 쓸 수 없고, 저장된 답으로 채점한 뒤 결과를 봅니다.')) return;
     void whileBusy(end, '끝내는 중…', async () => {
@@ -71,7 +73,7 @@ function render(examId: string, results: ExamResults, container: HTMLElement): v
     element(
       'p',
       { className: 'exam-results-bar' },
-      element('span', { className: 'muted', 'data-testid': 'exam-results-state', text: results.closed ? '마감됨' : `진행 중 · 마감 ${new Date(results.deadline).toLocaleTimeString('ko-KR')}` }),
+      element('span', { className: 'muted', 'data-testid': 'exam-results-state', text: selfStudy ? '혼자 보는 시험 · 제출한 학생부터 결과를 봅니다' : results.closed ? '마감됨' : `진행 중 · 마감 ${new Date(results.deadline).toLocaleTimeString('ko-KR')}` }),
       refresh,
       end,
       element('a', { className: 'button small', href: resultsDownload(examId, 'csv'), download: `exam-${examId}.csv`, 'data-testid': 'exam-results-csv', text: 'CSV (엑셀)' }),

@@ -5,7 +5,7 @@
 // answer text ever reaches this table; "결과 보기" opens the results on the host page. "학습 프로필" opens a student's
 // learner profile (profile-panel.ts).
 import type { ExamProgressEvent } from '../../../src/protocol/wire/index.js';
-import { examProgress, type ExamListing } from '../../net/exams.js';
+import { examProgress, hasNoDeadline, type ExamListing } from '../../net/exams.js';
 import { fetchAllPages } from '../../net/http.js';
 import { $, element } from '../../ui/dom.js';
 
@@ -64,12 +64,14 @@ export class ExamProgress {
     try {
       const exams = await fetchAllPages<ExamListing>('/api/exams', 'exams');
       if (this.current()?.classId !== classId) return;
-      this.exams = exams.filter((exam) => exam.classId === classId && exam.status !== 'draft').sort((a, b) => (b.deadline ?? 0) - (a.deadline ?? 0));
+      // Timed exams first (the newest deadline on top), then self-study ones (no deadline), newest first.
+      const order = (exam: ExamListing) => (hasNoDeadline(exam.deadline) ? exam.createdAt - Number.MAX_SAFE_INTEGER : (exam.deadline ?? 0));
+      this.exams = exams.filter((exam) => exam.classId === classId && exam.status !== 'draft').sort((a, b) => order(b) - order(a));
     } catch {
       return;
     }
     const previous = select.value;
-    select.replaceChildren(...this.exams.map((exam) => element('option', { value: exam.examId, text: `${exam.title} (${exam.count}문항)` })));
+    select.replaceChildren(...this.exams.map((exam) => element('option', { value: exam.examId, text: `${exam.title} (${exam.count}문항${exam.selfStudy ? ' · 혼자 보는 시험' : ''})` })));
     if (this.exams.some((exam) => exam.examId === previous)) select.value = previous;
     card.hidden = this.exams.length === 0;
     this.show();
@@ -146,8 +148,10 @@ export class ExamProgress {
 
   private tick(): void {
     const deadline = this.deadline();
-    deadlineLine.textContent = deadline ? `마감 ${new Date(deadline).toLocaleTimeString('ko-KR')} · 남은 시간 ${leftText(deadline - Date.now())}` : '';
-    for (const row of this.rows.values()) row.cells.left.textContent = row.progress.submittedAll ? '-' : leftText(row.progress.deadline - Date.now());
+    // A self-study exam has no deadline: nothing counts down.
+    if (hasNoDeadline(deadline)) deadlineLine.textContent = '혼자 보는 시험 · 시간 제한 없음';
+    else deadlineLine.textContent = deadline ? `마감 ${new Date(deadline).toLocaleTimeString('ko-KR')} · 남은 시간 ${leftText(deadline - Date.now())}` : '';
+    for (const row of this.rows.values()) this.drawLeft(row);
   }
 
   private upsert(event: ExamProgressEvent): void {
@@ -177,6 +181,11 @@ export class ExamProgress {
     cells.answered.textContent = `${progress.answered}/${progress.total}`;
     cells.submitted.textContent = progress.submittedAll ? (row.graded ? '제출 · 채점 완료' : '제출') : '응시 중';
     row.node.dataset.submitted = String(progress.submittedAll);
-    cells.left.textContent = progress.submittedAll ? '-' : leftText(progress.deadline - Date.now());
+    this.drawLeft(row);
+  }
+
+  private drawLeft(row: Row): void {
+    const { progress } = row;
+    row.cells.left.textContent = progress.submittedAll || hasNoDeadline(progress.deadline) ? '-' : leftText(progress.deadline - Date.now());
   }
 }

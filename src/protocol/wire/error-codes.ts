@@ -143,6 +143,8 @@ export const ErrorCode = {
   EXAM_REGRADE_EXISTS: 'EXAM_REGRADE_EXISTS',
   /** No exam data for this student (an override or a profile of someone who never took it, or not in the class) (404). */
   EXAM_STUDENT_NOT_FOUND: 'EXAM_STUDENT_NOT_FOUND',
+  /** A self-study exam has no deadline to end (POST /api/exams/:id/end). */
+  EXAM_SELF_STUDY: 'EXAM_SELF_STUDY',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

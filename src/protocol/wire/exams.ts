@@ -3,6 +3,7 @@
  * profile routes, and the `/monitor` events. Types only, browser-safe (the seed's objects are mirrored here from
  * src/exams/exam-types.ts, whose zod schemas check them on the server).
  */
+import type { JobState } from './jobs.js';
 
 export type ExamQuestionType = 'Short_Keyword' | 'Descriptive';
 export type ExamResultStatus = 'Correct' | 'Partial_Correct' | 'Incorrect';
@@ -27,7 +28,12 @@ export interface ExamPublicationView {
   classId: string;
   timeLimitMinutes: number;
   publishedAt: number;
+  /** A self-study exam's is the largest safe integer: it has none. */
   deadline: number;
+  /** Self-study: no deadline, results at each student's own submission. */
+  selfStudy?: boolean | undefined;
+  /** A student's own self-study exam: their session id. */
+  student?: string | undefined;
 }
 
 /** `GET /api/exams` entries. */
@@ -40,6 +46,9 @@ export interface ExamListEntry {
   createdAt: number;
   classId?: string;
   deadline?: number;
+  selfStudy?: boolean | undefined;
+  /** A student's own self-study exam: their session id. */
+  student?: string | undefined;
 }
 
 export interface ExamListReply {
@@ -175,7 +184,7 @@ export interface ExamProfileReply {
 /** `GET /api/class-exams`. */
 export interface ClassExamsReply {
   serverNow: number;
-  exams: { examId: string; title: string; count: number; deadline: number; state: StudentExamState }[];
+  exams: { examId: string; title: string; count: number; deadline: number; state: StudentExamState; selfStudy: boolean }[];
 }
 
 /** `GET /api/class-exams/:examId`: questions only, never a model answer or a keyword. */
@@ -184,6 +193,8 @@ export interface ClassExamReply {
   title: string;
   serverNow: number;
   deadline: number;
+  /** No deadline (its `deadline` is never reached); the result shows at the student's own full submission. */
+  selfStudy: boolean;
   problems: { id: number; type: ExamQuestionType; question_content: string }[];
   drafts: Record<string, string>;
   submitted: Record<string, true>;
@@ -240,4 +251,11 @@ export interface ExamProgressReply {
 export interface ExamGradedEvent {
   examId: string;
   sessionId: string;
+}
+
+/** `POST /api/class-exams/self-study` (202): the student's `exam-generation` job, its `/jobs` token. */
+export interface SelfStudyExamStartReply {
+  jobId: string;
+  job: JobState;
+  jobToken: string;
 }
