@@ -2,6 +2,7 @@ import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { PageRequest } from '../protocol/page.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
+import type { ExamProgressEvent } from '../protocol/wire/exams.js';
 import type { Store } from '../store/index.js';
 import { keys } from '../store/index.js';
 import { ExamGrading } from './exam-grading.js';
@@ -35,21 +36,12 @@ import {
 
 /** Where the live progress goes (the class's monitor room); never answer text. */
 export interface ExamEvents {
-  progress(classId: string, payload: { examId: string; sessionId: string; nickname: string; answered: number; total: number; submittedAll: boolean; deadline: number }): void;
+  progress(classId: string, payload: ExamProgressEvent): void;
   graded(classId: string, payload: { examId: string; sessionId: string }): void;
 }
 
 /** One student's row of the monitor's 시험 진행: the `exam:progress` event's fields and whether grading finished. */
-export interface ExamProgressRow {
-  examId: string;
-  sessionId: string;
-  nickname: string;
-  answered: number;
-  total: number;
-  submittedAll: boolean;
-  deadline: number;
-  graded: boolean;
-}
+export type ExamProgressRow = ExamProgressEvent & { graded: boolean };
 
 /** What the service needs of a class: its students' nicknames (the roster). */
 export interface ExamRoster {
