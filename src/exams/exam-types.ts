@@ -199,6 +199,15 @@ export const descriptiveWithinCount: [(request: { count: number; descriptive: nu
 export const ExamRequest = ExamRequestFields.strict().refine(...descriptiveWithinCount);
 export type ExamRequest = z.infer<typeof ExamRequest>;
 
+/**
+ * `POST /api/class-exams/self-study`: the student's own exam, the instructor's request (count 1–20, the mix,
+ * difficulty, chapters) on their class's material; `materialId`, when sent, must be that material.
+ */
+export const SelfStudyExamBody = ExamRequestFields.extend({ materialId: z.string().trim().min(1).max(128).optional() })
+  .strict()
+  .refine(...descriptiveWithinCount);
+export type SelfStudyExamBody = z.infer<typeof SelfStudyExamBody>;
+
 /** The outcome of Planner → Writer → Validator: the last set, and the validator's open complaints when it never passed. */
 export interface GeneratedExam {
   plan: ExamPlan;

@@ -1,10 +1,9 @@
 import type { Request, Response, Router } from 'express';
 import type { TokenSigner } from '../auth/index.js';
 import { AppError } from '../errors.js';
-import { EXAM_JOB_KIND, ExamJobParams, type ExamService } from '../exams/index.js';
+import { EXAM_JOB_KIND, ExamJobParams, SelfStudyExamBody, type ExamService } from '../exams/index.js';
 import { viewOf, type JobRecord, type JobRepository, type JobRunner } from '../jobs/index.js';
 import type { ModelBudget } from '../llm/index.js';
-import { SelfStudyExamBody } from '../protocol/exams.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { materialNotFound } from './authorize.js';
 import type { ClassStudent } from './class-student.js';

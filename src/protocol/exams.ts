@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { ExamRequestFields, descriptiveWithinCount } from '../exams/exam-types.js';
 
 /**
  * The zod schemas of the live exam routes (server only; issue 15). Their outbound types are in ./wire/exams.ts
@@ -35,14 +34,6 @@ export const ExamPublishBody = z.union([
   z.object({ classId: z.string().trim().min(1).max(64), selfStudy: z.literal(true) }).strict(),
 ]);
 
-/**
- * `POST /api/class-exams/self-study`: the student's own exam, the instructor's request (count 1–20, the mix,
- * difficulty, chapters) on their class's material; `materialId`, when sent, must be that material.
- */
-export const SelfStudyExamBody = ExamRequestFields.extend({ materialId: z.string().trim().min(1).max(128).optional() })
-  .strict()
-  .refine(...descriptiveWithinCount);
-export type SelfStudyExamBody = z.infer<typeof SelfStudyExamBody>;
 
 /** `POST /api/exams/:examId/students/:sessionId/items/:questionId/override`. */
 export const ExamOverrideBody = z
