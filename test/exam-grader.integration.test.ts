@@ -53,12 +53,13 @@ type Body = { contents?: { parts?: { text?: string }[] }[]; generationConfig?: {
 const promptOf = (request: Request | undefined) => ((request?.body ?? {}) as Body).contents?.[0]?.parts?.at(-1)?.text ?? '';
 const generations = (fake: ScriptedProvider) => fake.requests().filter((request) => request.action === 'generateContent');
 
-describe('the exam grader with the fake Gemini', () => {
+// Both providers' fakes through their real SDKs (issue 16 §1: any model a school can run).
+describe.each(['gemini', 'openai'] as const)('the exam grader with the fake %s', (provider) => {
   let fake: ScriptedProvider;
   let grader: ExamGrader;
 
   beforeEach(async () => {
-    fake = await startScriptedProvider('gemini');
+    fake = await startScriptedProvider(provider);
     grader = new ExamGrader({ model: fake.model({ maxAttempts: 1 }) });
   });
 
@@ -196,7 +197,7 @@ describe('the exam grader with the fake Gemini', () => {
     expect(scoreExam(log)).toEqual({ score: 1, maxScore: 3, pending: 1 });
     expect(scoreExam(log, { Correct: 2, Partial_Correct: 1, Incorrect: 0 })).toEqual({ score: 2, maxScore: 6, pending: 1 });
     // The background retry (later, the model back) grades only the Ungraded item again, with the answer it was given.
-    const later = await startScriptedProvider('gemini');
+    const later = await startScriptedProvider(provider);
     try {
       later.enqueue({ json: { result_status: 'Correct', related_topic: '표본평균의 분산', feedback_message: '정확합니다.' } });
       const retried = await regradePending(new ExamGrader({ model: later.model({ maxAttempts: 1 }) }), [OVERFITTING, VARIANCE, MEAN], log, context);
