@@ -149,7 +149,7 @@ describe('pages for people', () => {
     expect(problems).toEqual([]);
   });
 
-  it('UX8 on a phone 나가기, 접기, the quick replies and the concept choices are ≥ 44 px; muted text and the 연결됨 badge are ≥ 4.5:1', async () => {
+  it('UX8 on a phone 나가기, 접기, the quick replies and the concept choices are ≥ 44 px; muted text, the 연결됨 badge and the concept choices are ≥ 4.5:1', async () => {
     const problems: string[] = [];
     const page = await openPage(PHONE, problems);
     await page.goto(`${app.url}/classroom.html`);
@@ -173,6 +173,9 @@ describe('pages for people', () => {
     const choice = page.locator('[data-testid=hand-choice]', { hasText: '표본평균' });
     await choice.waitFor();
     await expectTapTarget(page, '[data-testid=hand-choice]');
+    // The choices are readable: they were white on white (the global button colour on their white pill).
+    const chip = await contrastOf(page, '[data-testid=hand-choice]');
+    expect(chip.ratio, `hand-choice ${chip.color} on ${chip.background}`).toBeGreaterThanOrEqual(4.5);
     await choice.click();
     await page.locator('[data-testid=hand-check][data-state=pending]').waitFor();
     await expectTapTarget(page, '[data-testid=hand-quick-yes]');
