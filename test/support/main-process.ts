@@ -61,6 +61,19 @@ export async function startMain(
   env: Record<string, string> = {},
   options: { wait?: 'listening' | 'none'; timeoutMs?: number; entry?: string } = {},
 ): Promise<MainProcess> {
+  // The free port is found before the child binds it: another process may take it in between (O7 starts fifty
+  // nodes beside the rest of the suite; CI once saw EADDRINUSE). That is the test's race, not the product's: start
+  // again on another port.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnce(env, options);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof Error) || !error.message.includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+async function startOnce(env: Record<string, string>, options: { wait?: 'listening' | 'none'; timeoutMs?: number; entry?: string }): Promise<MainProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lectern-main-'));
   const child = spawn(process.execPath, options.entry ? [options.entry] : ['--import', 'tsx', 'src/main.ts'], {
