@@ -27,9 +27,11 @@ export async function selfStudyAnswers(
 ): Promise<SelfStudyAnswer[]> {
   const members = await store.zrange(keys.selfQuizIndex('class', owner.classId), 0, MAX_ITEMS_READ - 1, { reverse: true });
   const answers: SelfStudyAnswer[] = [];
-  for (const { member: quizId } of members) {
+  // One round trip per item, all at once: up to 500 sequential reads would hold the profile build for their sum.
+  const stored = await Promise.all(members.map(({ member: quizId }) => store.hmget(keys.selfQuizItem(quizId), ['record', 'answer'])));
+  for (const [index, { member: quizId }] of members.entries()) {
     const key = keys.selfQuizItem(quizId);
-    const [rawRecord, rawAnswer] = await store.hmget(key, ['record', 'answer']);
+    const [rawRecord, rawAnswer] = stored[index] ?? [];
     if (rawRecord === null || rawRecord === undefined || rawAnswer === null || rawAnswer === undefined) continue;
     const record = readJsonRecord(rawRecord, StoredItem, { key, logger: options.logger });
     if (!record || record.scope.kind !== 'student' || record.scope.sessionId !== owner.sessionId || record.scope.classId !== owner.classId) continue;
