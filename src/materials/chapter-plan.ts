@@ -1,5 +1,6 @@
-import { isGenericTitle } from './generic-titles.js';
+import { isFrontMatterTitle, isGenericTitle } from './generic-titles.js';
 import { PageHeadings } from './page-headings.js';
+import { planSlideTopics, type TopicChapter } from './slide-topics.js';
 import type { Chapter, ExtractedOutlineItem, ExtractedPdf } from './types.js';
 
 /**
@@ -34,9 +35,7 @@ export interface MergeOptions {
  */
 export function minimumPages(segmentSizes: readonly number[], pageCount: number): number {
   const base = Math.max(1, Math.min(3, Math.floor(pageCount / 3)));
-  const singles = segmentSizes.filter((size) => size === 1).length;
-  const slideLike = segmentSizes.length >= 6 && singles >= segmentSizes.length * 0.6;
-  return slideLike ? Math.max(base, Math.ceil(pageCount / 8)) : base;
+  return isSlideDeck(segmentSizes) ? Math.max(base, Math.ceil(pageCount / 8)) : base;
 }
 
 /**
@@ -89,7 +88,7 @@ export function mergeSegments(segments: readonly Segment[], pageCount: number, o
   // front matter in the first chapter.
   for (let index = 0; index < work.length && work.length > 1; ) {
     const segment = work[index];
-    const front = (title: string) => FRONT_TITLE.test(title.replace(/\s+/g, ' ').trim()) || (index === 0 && cover.has(title));
+    const front = (title: string) => isFrontMatterTitle(title) || (index === 0 && cover.has(title));
     if (!segment || segment.titles.length === 0 || !segment.titles.every(front)) {
       index += 1;
       continue;
@@ -111,9 +110,6 @@ export function mergeSegments(segments: readonly Segment[], pageCount: number, o
   });
 }
 
-/** Titles of pages about the course or the document rather than a topic: a merged chapter is not named after them. */
-const FRONT_TITLE = /^(?:(?:제\s*)?\d{1,2}(?:\s*장|[.)])?\s+)?(?:목차|차례|contents|table of contents|agenda|outline|overview|today'?s agenda|강의\s*계획|수업\s*계획|수업\s*안내|강의\s*안내|syllabus|성적\s*평가|평가\s*방법|평가\s*기준|출석|grading|assessment|office hours)$/iu;
-
 /** Removes a trailing slide number or "(계속)" so "평균 1", "평균 2", "평균 (계속)" read as one topic. */
 function topicOf(title: string): { topic: string; number: string | null } {
   const withoutContinued = title.replace(/\s*[([]?\s*(계속|cont(inued|'d|\.)?)\s*[)\]]?\s*$/i, '').trim();
@@ -125,7 +121,7 @@ function topicOf(title: string): { topic: string; number: string | null } {
 /** A merged chapter's title: "A", "A · B", or "A 외 N개 주제"; runs of one topic read "평균 1–8". */
 export function chapterTitle(titles: readonly string[], startPage: number, endPage: number): string {
   const all = titles.map((title) => title.replace(/\s+/g, ' ').trim()).filter((title) => title.length > 0);
-  const topical = all.filter((title) => !FRONT_TITLE.test(title));
+  const topical = all.filter((title) => !isFrontMatterTitle(title));
   const cleaned = topical.length > 0 ? topical : all;
   const groups: { topic: string; first: string; firstNumber: string | null; lastNumber: string | null; count: number }[] = [];
   for (const title of cleaned) {
@@ -181,11 +177,60 @@ function sizesOf(segments: readonly Segment[], pageCount: number): number[] {
   return segments.map((segment, index) => (segments[index + 1]?.start ?? pageCount) - segment.start);
 }
 
-function planSegments(entries: readonly Segment[], pageCount: number, maxChapters: number): Chapter[] | null {
+function planSegments(entries: readonly Segment[], extracted: ExtractedPdf, maxChapters: number): Chapter[] | null {
+  const { pageCount } = extracted;
   const segments = normaliseSegments(entries, pageCount);
   if (segments.length < 2) return null;
-  const minPages = minimumPages(sizesOf(segments, pageCount), pageCount);
-  return mergeSegments(segments, pageCount, { minPages, maxChapters });
+  const sizes = sizesOf(segments, pageCount);
+  // Topics matter once a deck has more slides than a lecture has chapters; a short deck keeps the size rule.
+  if (isSlideDeck(sizes) && segments.length >= MIN_TOPIC_UNITS) {
+    const units = segments.map((segment, index) => ({
+      start: segment.start,
+      title: segment.titles[0] ?? null,
+      text: extracted.pages.slice(segment.start, segment.start + (sizes[index] ?? 1)).map((page) => page.text).join('\n'),
+    }));
+    const topics = planSlideTopics(units, { pageCount, maxChapters });
+    if (topics) return topicChapters(topics, pageCount);
+  }
+  return mergeSegments(segments, pageCount, { minPages: minimumPages(sizes, pageCount), maxChapters });
+}
+
+/** Slides (entries) from which a deck is cut by topic rather than merged by size. */
+const MIN_TOPIC_UNITS = 12;
+
+/** A deck with a title on (nearly) every page: six or more entries, most of them one page long. */
+function isSlideDeck(segmentSizes: readonly number[]): boolean {
+  const singles = segmentSizes.filter((size) => size === 1).length;
+  return segmentSizes.length >= 6 && singles >= segmentSizes.length * 0.6;
+}
+
+function topicChapters(topics: readonly TopicChapter[], pageCount: number): Chapter[] {
+  return topics.map((topic, index) => {
+    const endPage = topics[index + 1]?.start ?? pageCount;
+    const title = topic.title.length > MAX_TITLE_LENGTH ? `${topic.title.slice(0, MAX_TITLE_LENGTH - 1)}…` : topic.title;
+    return { index, title: title || pageRangeLabel(topic.start + 1, endPage), startPage: topic.start + 1, endPage };
+  });
+}
+
+/** Short pages: a deck printed one slide per page, not a handout. */
+const SLIDE_PAGE_LETTERS = 700;
+/** Share of pages whose first line must read like a title for the deck to be planned from those lines. */
+const TITLED_SHARE = 0.7;
+
+/**
+ * A deck with no outline and no larger heading font: each page's first line is its title when most pages start with
+ * a title-like line and pages are short, as slides are.
+ */
+export function planFromPageTitles(extracted: ExtractedPdf, maxChapters = MAX_CHAPTERS): Chapter[] | null {
+  const { pageCount, pages } = extracted;
+  if (pageCount < MIN_TOPIC_UNITS) return null;
+  const letters = pages.map((page) => (page.text.match(/\p{L}/gu) ?? []).length).sort((a, b) => a - b);
+  if ((letters[Math.floor(letters.length / 2)] ?? 0) > SLIDE_PAGE_LETTERS) return null;
+  const headings = new PageHeadings(pages);
+  const units = pages.map((page, start) => ({ start, title: headings.titleOf(start), text: page.text }));
+  if (units.filter((unit) => unit.title !== null).length < pageCount * TITLED_SHARE) return null;
+  const topics = planSlideTopics(units, { pageCount, maxChapters });
+  return topics ? topicChapters(topics, pageCount) : null;
 }
 
 /** The outline level that structures the document: the top level, or below a lone top-level entry (a book title). */
@@ -214,7 +259,7 @@ export function planFromOutline(extracted: ExtractedPdf, maxChapters = MAX_CHAPT
     const title = (coverFirst ? headings.titleOf(1) : null) ?? headings.titleOf(item.pageIndex) ?? item.title;
     return { start: item.pageIndex, titles: title ? [title] : [] };
   });
-  return planSegments(entries, extracted.pageCount, maxChapters);
+  return planSegments(entries, extracted, maxChapters);
 }
 
 /**
@@ -237,7 +282,7 @@ export function planFromHeadings(extracted: ExtractedPdf, maxChapters = MAX_CHAP
     const line = page.headings.find((candidate) => Math.abs(candidate.size - chapterSize) < 0.01 && isHeading(candidate.text, candidate.size));
     if (line) entries.push({ start, titles: [line.text] });
   });
-  return planSegments(entries, extracted.pageCount, maxChapters);
+  return planSegments(entries, extracted, maxChapters);
 }
 
 /** Even windows of about six pages (at most `maxChapters`), titled by page range and the window's first line. */
@@ -282,7 +327,7 @@ export interface PagePlan {
 export function planFromDocument(extracted: ExtractedPdf, maxChapters = MAX_CHAPTERS): PagePlan | null {
   const outline = planFromOutline(extracted, maxChapters);
   if (outline) return { source: 'outline', chapters: outline };
-  const headings = planFromHeadings(extracted, maxChapters);
+  const headings = planFromHeadings(extracted, maxChapters) ?? planFromPageTitles(extracted, maxChapters);
   if (headings) return { source: 'headings', chapters: headings };
   return null;
 }

@@ -69,3 +69,14 @@ export function fileStem(filename: string): string {
     .replace(/\s+/gu, ' ')
     .trim();
 }
+
+/**
+ * Titles of pages about the course or the document rather than a topic (목차, Agenda, 평가 방법, Questions?): such a
+ * page teaches nothing of its own, so it never is, or names, a chapter.
+ */
+const FRONT_MATTER =
+  /^(?:(?:제\s*)?\d{1,2}(?:\s*장|[.)])?\s+)?(?:목차|차례|contents|table of contents|agenda|outline|overview|today'?s agenda|today'?s topics|강의\s*계획|수업\s*계획|수업\s*안내|강의\s*안내|syllabus|성적\s*평가|평가\s*방법|평가\s*기준|출석|grading|assessment|office hours|announcements?|공지(?:\s*사항)?|questions\s*\??|any questions\s*\??|q\s*&\s*a|질문|references|참고\s*문헌|thank you\s*!?|감사합니다)$/iu;
+
+export function isFrontMatterTitle(title: string): boolean {
+  return FRONT_MATTER.test(title.replace(/\s+/gu, ' ').trim());
+}
