@@ -51,5 +51,8 @@ export async function buildClient(): Promise<void> {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const started = performance.now();
+  process.stdout.write('lectern: building the web pages (public/build)…\n');
   await buildClient();
+  process.stdout.write(`lectern: web pages built in ${Math.round(performance.now() - started)} ms; starting the server…\n`);
 }

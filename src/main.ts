@@ -1,11 +1,13 @@
 import type { Server as HttpServer } from 'node:http';
-import { startApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { Lifecycle } from './lifecycle.js';
 import { createLogger } from './logger.js';
-import { AdapterConnections } from './realtime/index.js';
 
-/** Entry point: config -> app (store, model, services, server) -> listen, inside one process lifecycle. */
+/**
+ * Entry point: config -> app (store, model, services, server) -> listen, inside one process lifecycle. Only the
+ * config, the logger and the lifecycle are imported up front: the app's modules load after the first log line,
+ * so someone who ran `npm start` reads what the process is waiting for (a first run compiles the TypeScript).
+ */
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -20,6 +22,12 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   // First, so a signal or a stray rejection during startup is handled like any later one.
   const lifecycle = new Lifecycle(logger);
+  logger.info(
+    { node: process.version, store: config.redisUrl ? 'redis' : 'memory' },
+    'starting lectern: loading the server modules (the first start after an install compiles them; this can take a while on a busy machine)',
+  );
+  const [{ startApp }, { AdapterConnections }] = await Promise.all([import('./app.js'), import('./realtime/index.js')]);
+  logger.info(config.redisUrl ? 'modules loaded; connecting to Redis and preparing the model' : 'modules loaded; preparing the store and the model');
 
   // The streams adapter needs connections of its own: it blocks on XREAD for inter-node packets.
   const adapter = config.redisUrl ? new AdapterConnections(config.redisUrl, logger) : undefined;

@@ -53,7 +53,7 @@ afterEach(() => {
 
 // `npm start` compiles with tsx on a machine that may be busy with the rest of the suite: give it time to boot.
 describe('the entry point', { timeout: 90_000 }, () => {
-  it('starts with no configuration (memory store, offline model), answers /healthz, and exits 0 on SIGTERM', async () => {
+  it('IN2 starts with no configuration (memory store, offline model), says what it loads, answers /healthz, and exits 0 on SIGTERM', async () => {
     const port = await freePort();
     const dataDir = mkdtempSync(path.join(tmpdir(), 'lectern-main-'));
     dirs.push(dataDir);
@@ -66,6 +66,16 @@ describe('the entry point', { timeout: 90_000 }, () => {
       model: 'offline',
       models: { generation: 'offline-v1', judge: 'offline-v1', embedding: 'offline-v1' },
     });
+
+    // IN2: what it waits for is said before it waits: the first line comes before the modules load, then the store
+    // and model, then the address.
+    const messages = output()
+      .split('\n')
+      .flatMap((line) => (line.startsWith('{') ? [(JSON.parse(line) as { msg: string }).msg] : []));
+    const at = (start: string) => messages.findIndex((message) => message.startsWith(start));
+    expect(at('starting lectern: loading the server modules')).toBe(0);
+    expect(at('modules loaded; preparing the store and the model')).toBeGreaterThan(0);
+    expect(at('lectern listening on')).toBeGreaterThan(at('modules loaded'));
 
     child.kill('SIGTERM');
     const [code] = (await once(child, 'exit')) as [number | null];
