@@ -33,13 +33,18 @@ async function main(): Promise<void> {
   const adapter = config.redisUrl ? new AdapterConnections(config.redisUrl, logger) : undefined;
   if (adapter) lifecycle.onStop('socket.io adapter connections', () => adapter.close());
 
-  const app = await startApp(config, logger, adapter ? { socketAdapter: adapter.adapter() } : {});
-  // Closed before the adapter's connections (closers run newest first). The adapter's commands in flight are
-  // answered first, so closing socket.io (which disconnects the adapter's duplicates) rejects none of them.
+  const starting = startApp(config, logger, adapter ? { socketAdapter: adapter.adapter() } : {});
+  // Registered before the app has started: a signal during startup waits for the start to finish, then closes the
+  // app, so leases its first scans took (a quiz room's driver) are given back instead of left to expire. Closed
+  // before the adapter's connections (closers run newest first); the adapter's commands in flight are answered
+  // first, so closing socket.io (which disconnects the adapter's duplicates) rejects none of them.
   lifecycle.onStop('app', async () => {
+    const started = await starting.catch(() => undefined);
+    if (!started) return;
     await adapter?.settle();
-    await app.close();
+    await started.close();
   });
+  const app = await starting;
   if (lifecycle.isStopping) return;
   const { server, store, model } = app;
 
