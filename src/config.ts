@@ -136,6 +136,9 @@ const EnvSchema = z.object({
   SOCKET_COMMANDS_PER_SECOND: int(1, 100_000, 10),
   MAX_SOCKETS_PER_ADDRESS: int(1, 1_000_000, 400),
   SOCKET_AUTH_TIMEOUT_MS: int(100, 600_000, 10_000),
+  // A request must send its headers, and then all of its body, within these (slow or stalled clients hold connections).
+  HTTP_HEADERS_TIMEOUT_MS: int(1_000, 600_000, 15_000),
+  HTTP_REQUEST_TIMEOUT_MS: int(1_000, 3_600_000, 120_000),
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, 'at least 16 characters').optional()),
   METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65_535).optional()),
   METRICS_HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
@@ -238,6 +241,11 @@ export interface Config {
    * `port`, anyone who reaches that separate listener (on `host`, localhost by default). Neither: nobody (404).
    */
   metrics: { token: string | undefined; port: number | undefined; host: string };
+  /**
+   * HTTP_HEADERS_TIMEOUT_MS / HTTP_REQUEST_TIMEOUT_MS: how long a client may take to send a request's headers, and the
+   * whole request with its body (a PDF upload on a slow link is the longest); past it the server answers 408 and closes.
+   */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number };
   /** Days student data with no expiry (quiz rooms' per-player results) is kept after its last write; see data/. */
   retentionDays: number;
   /**
@@ -410,6 +418,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxSocketsPerAddress: e.MAX_SOCKETS_PER_ADDRESS,
       socketAuthTimeoutMs: e.SOCKET_AUTH_TIMEOUT_MS,
     },
+    http: { headersTimeoutMs: Math.min(e.HTTP_HEADERS_TIMEOUT_MS, e.HTTP_REQUEST_TIMEOUT_MS), requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS },
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
     retentionDays: e.RETENTION_DAYS,
     publicUrl: e.PUBLIC_URL === undefined ? undefined : new URL(e.PUBLIC_URL).href.replace(/\/+$/, ''),

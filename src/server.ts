@@ -4,7 +4,7 @@ import express, { type Express } from 'express';
 import type { Server as SocketServer, ServerOptions } from 'socket.io';
 import type { Config } from './config.js';
 import { ErrorCode } from './protocol/wire/error-codes.js';
-import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAuthRouter, createClassesRouter, createClassExamsRouter, createClassMathRouter, createCriticRouter, createExamsRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMathRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQualityRouter, createQuizzesRouter, createRateLimits, createRoomsRouter, createSeedQuizRouter, createSessionsRouter, errorMiddleware, joinAttemptGuard, JoinAttempts, type OidcAccounts, securityHeaders, webSessionStarter } from './http/index.js';
+import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAuthRouter, createClassesRouter, createClassExamsRouter, createClassMathRouter, createCriticRouter, createExamsRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMathRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQualityRouter, createQuizzesRouter, createRateLimits, createRoomsRouter, createSeedQuizRouter, createSessionsRouter, errorMiddleware, joinAttemptGuard, JoinAttempts, type OidcAccounts, securityHeadersOnEveryResponse, webSessionStarter } from './http/index.js';
 import type { LanguageModel } from './llm/index.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -101,7 +101,6 @@ export function createServer(deps: ServerDeps): LecternServer {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
-  app.use(securityHeaders());
 
   app.use((request, response, next) => {
     response.on('finish', () => {
@@ -254,12 +253,20 @@ export function createServer(deps: ServerDeps): LecternServer {
   app.use(express.static(publicDir, { extensions: ['html'] }));
   app.use(errorMiddleware(logger));
 
-  const httpServer = createHttpServer(app);
+  // A client that sends its headers or its body too slowly gets 408 and its connection closed (Node checks every
+  // `connectionsCheckingInterval`, so that is a fraction of the shorter limit).
+  const { headersTimeoutMs, requestTimeoutMs } = deps.config.http;
+  const httpServer = createHttpServer(
+    { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.max(100, Math.min(headersTimeoutMs, 30_000) / 4) },
+    app,
+  );
   const io = createSocketServer(httpServer, {
     metrics,
     caps: { maxSocketsPerAddress: limits.maxSocketsPerAddress, authTimeoutMs: limits.socketAuthTimeoutMs },
     ...(deps.socketAdapter ? { adapter: deps.socketAdapter } : {}),
   });
+  // After socket.io, which answers /socket.io/* in front of express: the security headers go on those answers too.
+  securityHeadersOnEveryResponse(httpServer);
   const namespaces = typedNamespaces(io);
   registerTutorNamespace(namespaces.tutor, {
     lectures: deps.lectures,
