@@ -130,7 +130,7 @@ const EnvSchema = z.object({
   RATE_DRAFT_MAX: int(1, 1_000_000, 120),
   RATE_DRAFT_ADDRESS_MAX: int(1, 10_000_000, 10_000),
   JOIN_ATTEMPT_POINTS: int(1, 1_000_000, 300),
-  JOIN_ATTEMPT_WINDOW_SECONDS: int(1, 86_400, 60),
+  JOIN_ATTEMPT_WINDOW_SECONDS: int(1, 86_400, 30),
   JOIN_FAILURE_COST: int(1, 1_000, 5),
   SOCKET_COMMAND_BURST: int(1, 100_000, 20),
   SOCKET_COMMANDS_PER_SECOND: int(1, 100_000, 10),
@@ -326,7 +326,7 @@ export interface RateLimitConfig {
    */
   draftMax: number;
   draftAddressMax: number;
-  /** Class/room join attempts per address: points per window, a success costs 1 and a failure `failureCost`. */
+  /** Class/room join attempts per address: a burst of `points`, then `points` per (sliding) window; a success costs 1, a failure `failureCost`. */
   join: { points: number; windowMs: number; failureCost: number };
   /** Socket commands per identity (session, player, host, instructor), shared by all its sockets on a node. */
   socketCommands: { capacity: number; refillPerSecond: number };

@@ -17,7 +17,7 @@ export { createRoomsRouter } from './rooms-router.js';
 export { securityHeaders, securityHeadersOnEveryResponse } from './security-headers.js';
 export { createSessionsRouter } from './sessions-router.js';
 export { invalidPayload } from './validate.js';
-export { createRateLimits, requestAddress } from './rate-limit.js';
+export { createAddressLimit, createRateLimits, requestAddress } from './rate-limit.js';
 export { isWrongCode, JoinAttempts, joinAttemptGuard, type JoinAttempt } from './join-attempts.js';
 export { createOidcRouter, OIDC_CALLBACK_PATH, SIGN_IN_PAGE, type OidcAccounts } from './oidc-router.js';
 export { createAuthRouter } from './auth-router.js';
