@@ -114,6 +114,10 @@ const EnvSchema = z.object({
   MAX_PDF_MB: int(1, 1024, 50),
   MAX_PDF_PAGES: int(1, 10_000, 500),
   PDF_TIMEOUT_MS: int(500, 600_000, 30_000),
+  // A PDF whose streams inflate past this (or one stream past 64 MB, or a quarter of this if smaller), or that holds
+  // more objects, is refused before any parser reads it (src/materials/pdf-budget.ts).
+  PDF_MAX_INFLATED_MB: int(1, 4096, 256),
+  PDF_MAX_OBJECTS: int(100, 10_000_000, 250_000),
   LECTURE_CONCURRENCY: int(1, 32, 3),
   PACER_WINDOW_MS: int(50, 1_000, 50),
   QUIZ_ANSWER_GRACE_MS: int(0, 2_000, 250),
@@ -225,6 +229,8 @@ export interface Config {
     maxPdfBytes: number;
     maxPdfPages: number;
     pdfTimeoutMs: number;
+    /** PDF_MAX_INFLATED_MB, PDF_MAX_OBJECTS: what a PDF may cost the parsers (src/materials/pdf-budget.ts). */
+    pdfBudget: { maxInflatedBytes: number; maxStreamBytes: number; maxObjects: number };
   };
   lectureConcurrency: number;
   /** Shortest spacing of two streamed deltas of one session (the pacer merges what is due meanwhile). */
@@ -398,6 +404,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxPdfBytes: e.MAX_PDF_MB * 1024 * 1024,
       maxPdfPages: e.MAX_PDF_PAGES,
       pdfTimeoutMs: e.PDF_TIMEOUT_MS,
+      pdfBudget: {
+        maxInflatedBytes: e.PDF_MAX_INFLATED_MB * 1024 * 1024,
+        maxStreamBytes: Math.min(64, Math.ceil(e.PDF_MAX_INFLATED_MB / 4)) * 1024 * 1024,
+        maxObjects: e.PDF_MAX_OBJECTS,
+      },
     },
     lectureConcurrency: e.LECTURE_CONCURRENCY,
     pacerWindowMs: e.PACER_WINDOW_MS,

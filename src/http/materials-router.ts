@@ -70,7 +70,7 @@ export function createMaterialsRouter({ materials, ownership, access, logger, qu
       return;
     }
     try {
-      const { material, created, timings } = await ingestCharged(quotas, accountId, upload, () => materials.ingest(upload));
+      const { material, created, timings } = await ingestCharged(quotas, accountId, upload, () => materials.ingest({ ...upload, owner: accountId }));
       if (timings) log.debug({ materialId: material.id, timings }, 'upload ingested');
       await ownership.addMaterialOwner(material.id, accountId, Date.now());
       response.status(created ? 201 : 200).json(material);
