@@ -5,12 +5,17 @@ import { loadConfig } from '../src/config.js';
 import { signUp } from './support/accounts.js';
 import { captureLogs } from './support/log-capture.js';
 import { listRoutes } from './support/route-list.js';
+import { contentDisposition, safeFileName } from '../src/http/content-disposition.js';
+import { sectionedPdf } from '../scripts/pdf-fixtures.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-/** DR1–DR3 (test/SPEC.md): undecodable path parameters, headers on socket.io's answers, slow request bodies. */
+/**
+ * DR1–DR3, DR16 (test/SPEC.md): undecodable path parameters, headers on socket.io's answers, slow request bodies,
+ * download names.
+ */
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -105,5 +110,48 @@ describe('slow requests', () => {
 
   it('DR3 the defaults bound both: 15 s for headers, 120 s for a whole request', () => {
     expect(loadConfig({}).http).toEqual({ headersTimeoutMs: 15_000, requestTimeoutMs: 120_000 });
+  });
+});
+
+/** The file name a browser would save: `filename*` decoded, else `filename`. */
+function savedName(header: string | null): string {
+  const encoded = /filename\*=UTF-8''([^;]+)/.exec(header ?? '')?.[1];
+  return encoded ? decodeURIComponent(encoded) : (/filename="([^"]*)"/.exec(header ?? '')?.[1] ?? '');
+}
+
+/** Right-to-left and left-to-right overrides, embeddings, isolates and marks (what turns "cod.exe" into "exe.doc"). */
+const BIDI = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f'];
+
+describe('download names', () => {
+  it('DR16 every bidi control, zero-width and control character is dropped from a Content-Disposition name; Korean stays', () => {
+    for (const character of BIDI) {
+      const header = contentDisposition('attachment', `강의${character}fdp.exe`);
+      expect(savedName(header), JSON.stringify(character)).toBe('강의fdp.exe');
+      expect(header).not.toContain(character);
+    }
+    expect(safeFileName('a\u200bb\u0000c\n/d"e.pdf')).toBe('abc d e.pdf');
+    expect(safeFileName('\u202e\u202c')).toBe('download');
+    expect(contentDisposition('inline', '1장 평균.pdf')).toBe(`inline; filename="1_ __.pdf"; filename*=UTF-8''${encodeURIComponent('1장 평균.pdf')}`);
+  });
+
+  it('DR16 a chapter titled with a right-to-left override downloads under a name without it', async () => {
+    const { url } = await serve();
+    const teacher = await signUp({ url });
+    const pdf = await sectionedPdf({ sections: [{ title: '1장 \u202egnp.exe\u202c 평균', pages: 2 }, { title: '2장 \u2067분산\u2069 \u200f정리', pages: 2 }], outline: true, korean: true });
+    const form = new FormData();
+    form.append('file', new Blob([Buffer.from(pdf)], { type: 'application/pdf' }), 'bidi.pdf');
+    const uploaded = await fetch(`${url}/api/materials`, { method: 'POST', body: form, headers: teacher.bearer });
+    expect(uploaded.status).toBe(201);
+    const material = (await uploaded.json()) as { id: string; chapters: { title: string }[] };
+    expect(material.chapters[0]?.title).toContain('\u202e');
+    const names: string[] = [];
+    for (const index of [0, 1]) {
+      const response = await fetch(`${url}/api/materials/${material.id}/chapters/${index}.pdf`, { headers: teacher.bearer });
+      expect(response.status).toBe(200);
+      const header = response.headers.get('content-disposition');
+      for (const character of BIDI) expect(header ?? '').not.toContain(encodeURIComponent(character));
+      names.push(savedName(header));
+    }
+    expect(names).toEqual(['1장 gnp.exe 평균.pdf', '2장 분산 정리.pdf']);
   });
 });
