@@ -55,6 +55,8 @@ export interface AppOverrides {
    * calls, or replace them); the real ones otherwise.
    */
   examAgents?: (real: ExamAgents) => ExamAgents;
+  /** The clock of the HTTP rate and join limits (tests turn their windows instead of waiting); Date.now otherwise. */
+  limitsClock?: () => number;
 }
 
 export interface App {
@@ -338,6 +340,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     mathSets,
     exams,
     ...(overrides.socketAdapter ? { socketAdapter: overrides.socketAdapter } : {}),
+    ...(overrides.limitsClock ? { limitsClock: overrides.limitsClock } : {}),
   });
   watchers.publish = server.publishJob;
 

@@ -114,6 +114,10 @@ const EnvSchema = z.object({
   MAX_PDF_MB: int(1, 1024, 50),
   MAX_PDF_PAGES: int(1, 10_000, 500),
   PDF_TIMEOUT_MS: int(500, 600_000, 30_000),
+  // A PDF whose streams inflate past this (or one stream past 64 MB, or a quarter of this if smaller), or that holds
+  // more objects, is refused before any parser reads it (src/materials/pdf-budget.ts).
+  PDF_MAX_INFLATED_MB: int(1, 4096, 256),
+  PDF_MAX_OBJECTS: int(100, 10_000_000, 250_000),
   LECTURE_CONCURRENCY: int(1, 32, 3),
   PACER_WINDOW_MS: int(50, 1_000, 50),
   QUIZ_ANSWER_GRACE_MS: int(0, 2_000, 250),
@@ -130,12 +134,15 @@ const EnvSchema = z.object({
   RATE_DRAFT_MAX: int(1, 1_000_000, 120),
   RATE_DRAFT_ADDRESS_MAX: int(1, 10_000_000, 10_000),
   JOIN_ATTEMPT_POINTS: int(1, 1_000_000, 300),
-  JOIN_ATTEMPT_WINDOW_SECONDS: int(1, 86_400, 60),
+  JOIN_ATTEMPT_WINDOW_SECONDS: int(1, 86_400, 30),
   JOIN_FAILURE_COST: int(1, 1_000, 5),
   SOCKET_COMMAND_BURST: int(1, 100_000, 20),
   SOCKET_COMMANDS_PER_SECOND: int(1, 100_000, 10),
   MAX_SOCKETS_PER_ADDRESS: int(1, 1_000_000, 400),
   SOCKET_AUTH_TIMEOUT_MS: int(100, 600_000, 10_000),
+  // A request must send its headers, and then all of its body, within these (slow or stalled clients hold connections).
+  HTTP_HEADERS_TIMEOUT_MS: int(1_000, 600_000, 15_000),
+  HTTP_REQUEST_TIMEOUT_MS: int(1_000, 3_600_000, 120_000),
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, 'at least 16 characters').optional()),
   METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65_535).optional()),
   METRICS_HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
@@ -222,6 +229,8 @@ export interface Config {
     maxPdfBytes: number;
     maxPdfPages: number;
     pdfTimeoutMs: number;
+    /** PDF_MAX_INFLATED_MB, PDF_MAX_OBJECTS: what a PDF may cost the parsers (src/materials/pdf-budget.ts). */
+    pdfBudget: { maxInflatedBytes: number; maxStreamBytes: number; maxObjects: number };
   };
   lectureConcurrency: number;
   /** Shortest spacing of two streamed deltas of one session (the pacer merges what is due meanwhile). */
@@ -238,6 +247,11 @@ export interface Config {
    * `port`, anyone who reaches that separate listener (on `host`, localhost by default). Neither: nobody (404).
    */
   metrics: { token: string | undefined; port: number | undefined; host: string };
+  /**
+   * HTTP_HEADERS_TIMEOUT_MS / HTTP_REQUEST_TIMEOUT_MS: how long a client may take to send a request's headers, and the
+   * whole request with its body (a PDF upload on a slow link is the longest); past it the server answers 408 and closes.
+   */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number };
   /** Days student data with no expiry (quiz rooms' per-player results) is kept after its last write; see data/. */
   retentionDays: number;
   /**
@@ -318,7 +332,7 @@ export interface RateLimitConfig {
    */
   draftMax: number;
   draftAddressMax: number;
-  /** Class/room join attempts per address: points per window, a success costs 1 and a failure `failureCost`. */
+  /** Class/room join attempts per address: a burst of `points`, then `points` per (sliding) window; a success costs 1, a failure `failureCost`. */
   join: { points: number; windowMs: number; failureCost: number };
   /** Socket commands per identity (session, player, host, instructor), shared by all its sockets on a node. */
   socketCommands: { capacity: number; refillPerSecond: number };
@@ -390,6 +404,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxPdfBytes: e.MAX_PDF_MB * 1024 * 1024,
       maxPdfPages: e.MAX_PDF_PAGES,
       pdfTimeoutMs: e.PDF_TIMEOUT_MS,
+      pdfBudget: {
+        maxInflatedBytes: e.PDF_MAX_INFLATED_MB * 1024 * 1024,
+        maxStreamBytes: Math.min(64, Math.ceil(e.PDF_MAX_INFLATED_MB / 4)) * 1024 * 1024,
+        maxObjects: e.PDF_MAX_OBJECTS,
+      },
     },
     lectureConcurrency: e.LECTURE_CONCURRENCY,
     pacerWindowMs: e.PACER_WINDOW_MS,
@@ -410,6 +429,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxSocketsPerAddress: e.MAX_SOCKETS_PER_ADDRESS,
       socketAuthTimeoutMs: e.SOCKET_AUTH_TIMEOUT_MS,
     },
+    http: { headersTimeoutMs: Math.min(e.HTTP_HEADERS_TIMEOUT_MS, e.HTTP_REQUEST_TIMEOUT_MS), requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS },
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
     retentionDays: e.RETENTION_DAYS,
     publicUrl: e.PUBLIC_URL === undefined ? undefined : new URL(e.PUBLIC_URL).href.replace(/\/+$/, ''),

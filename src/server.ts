@@ -4,7 +4,7 @@ import express, { type Express } from 'express';
 import type { Server as SocketServer, ServerOptions } from 'socket.io';
 import type { Config } from './config.js';
 import { ErrorCode } from './protocol/wire/error-codes.js';
-import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAuthRouter, createClassesRouter, createClassExamsRouter, createClassMathRouter, createCriticRouter, createExamsRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMathRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQualityRouter, createQuizzesRouter, createRateLimits, createRoomsRouter, createSeedQuizRouter, createSessionsRouter, errorMiddleware, joinAttemptGuard, JoinAttempts, type OidcAccounts, securityHeaders, webSessionStarter } from './http/index.js';
+import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAuthRouter, createClassesRouter, createClassExamsRouter, createClassMathRouter, createCriticRouter, createExamsRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMathRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQualityRouter, createQuizzesRouter, createAddressLimit, createRateLimits, createRoomsRouter, createSeedQuizRouter, createSessionsRouter, errorMiddleware, joinAttemptGuard, JoinAttempts, type OidcAccounts, securityHeadersOnEveryResponse, webSessionStarter } from './http/index.js';
 import type { LanguageModel } from './llm/index.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -72,6 +72,8 @@ export interface ServerDeps {
   exams: ExamService;
   /** socket.io adapter for several nodes (Redis streams); in-memory when absent. */
   socketAdapter?: ServerOptions['adapter'];
+  /** The clock of the HTTP rate and join limits (tests); Date.now otherwise. */
+  limitsClock?: () => number;
 }
 
 export interface LecternServer {
@@ -101,7 +103,6 @@ export function createServer(deps: ServerDeps): LecternServer {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
-  app.use(securityHeaders());
 
   app.use((request, response, next) => {
     response.on('finish', () => {
@@ -120,8 +121,9 @@ export function createServer(deps: ServerDeps): LecternServer {
   // Limits on state-changing /api requests (per address and account; stricter for sign-in, uploads and generation):
   // after authenticate, which sets the principal the per-account limit counts, and before every router.
   const limits = deps.config.rateLimits;
-  app.use('/api', createRateLimits({ store, limits }));
-  const joinAttempts = new JoinAttempts(store, limits.join);
+  const limitsClock = deps.limitsClock ?? Date.now;
+  app.use('/api', createRateLimits({ store, limits, now: limitsClock }));
+  const joinAttempts = new JoinAttempts(store, limits.join, limitsClock);
   // OWN (issue 12): the one authorisation function per resource kind, used by every route below.
   const { ownership } = deps;
   const sampleId = () => deps.materials.sampleId();
@@ -143,8 +145,10 @@ export function createServer(deps: ServerDeps): LecternServer {
   app.use(express.json({ limit: '256kb' }));
   // Class-code guessing; POST /api/sessions is a join only with a class code.
   app.post('/api/classes/:code/join', joinAttemptGuard(joinAttempts));
-  app.get('/api/classes/:code/roster', joinAttemptGuard(joinAttempts));
-  app.post('/api/sessions', joinAttemptGuard(joinAttempts, (body) => typeof (body as { classCode?: unknown } | undefined)?.classCode === 'string'));
+  app.get('/api/classes/:code/roster', joinAttemptGuard(joinAttempts, { cost: 0 }));
+  // Joins count against the join limits only; a session without a class code against the general address limit.
+  const isClassJoin = (body: unknown) => typeof (body as { classCode?: unknown } | undefined)?.classCode === 'string';
+  app.post('/api/sessions', joinAttemptGuard(joinAttempts, { applies: isClassJoin, otherwise: createAddressLimit({ store, limits, now: limitsClock }) }));
   // Sign-up, sign-in (and single sign-on) end by setting the session cookie through this one function.
   const startWebSession = webSessionStarter(deps.accounts, publicUrl);
   app.use('/api/auth', createAuthRouter({ accounts: deps.accounts, startWebSession, publicUrl }));
@@ -254,12 +258,20 @@ export function createServer(deps: ServerDeps): LecternServer {
   app.use(express.static(publicDir, { extensions: ['html'] }));
   app.use(errorMiddleware(logger));
 
-  const httpServer = createHttpServer(app);
+  // A client that sends its headers or its body too slowly gets 408 and its connection closed (Node checks every
+  // `connectionsCheckingInterval`, so that is a fraction of the shorter limit).
+  const { headersTimeoutMs, requestTimeoutMs } = deps.config.http;
+  const httpServer = createHttpServer(
+    { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.max(100, Math.min(headersTimeoutMs, 30_000) / 4) },
+    app,
+  );
   const io = createSocketServer(httpServer, {
     metrics,
     caps: { maxSocketsPerAddress: limits.maxSocketsPerAddress, authTimeoutMs: limits.socketAuthTimeoutMs },
     ...(deps.socketAdapter ? { adapter: deps.socketAdapter } : {}),
   });
+  // After socket.io, which answers /socket.io/* in front of express: the security headers go on those answers too.
+  securityHeadersOnEveryResponse(httpServer);
   const namespaces = typedNamespaces(io);
   registerTutorNamespace(namespaces.tutor, {
     lectures: deps.lectures,

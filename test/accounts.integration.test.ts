@@ -234,7 +234,8 @@ describe.each(['memory', 'redis'] as const)('accounts (%s store)', (store) => {
     const wrong = await post(app, '/api/auth/password', { current: 'not it at all', next: 'a brand new password' }, thirdBrowser);
     expect(wrong.status).toBe(401);
     expect(wrong.body.error.code).toBe('INVALID_CREDENTIALS');
-    const changed = await post(app, '/api/auth/password', { current: teacher.password, next: 'a brand new password' }, thirdBrowser);
+    // Keeping the API keys (the default revokes them, DR11) so the sign-out-everywhere check below can use one.
+    const changed = await post(app, '/api/auth/password', { current: teacher.password, next: 'a brand new password', revokeApiKeys: false }, thirdBrowser);
     expect(changed.status).toBe(200);
     expect((await me(app, { cookie: teacher.cookie })).status).toBe(401);
     expect((await me(app, { cookie: otherCookie })).status).toBe(401);

@@ -171,7 +171,7 @@ describe('the AI 품질 console (memory store)', () => {
     await gradeAll(app);
     const response = await fetch(`${app.url}/api/quality/export.jsonl`, { headers: teacher.bearer });
     expect(response.status).toBe(200);
-    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="?lectern-quality-all-\d{4}-\d{2}-\d{2}\.jsonl"?$/u);
+    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="?lectern-quality-all-\d{4}-\d{2}-\d{2}\.jsonl"?(?:; filename\*=UTF-8''lectern-quality-all-\d{4}-\d{2}-\d{2}\.jsonl)?$/u);
     const lines = (await response.text()).trim().split('\n').map((line) => JSON.parse(line) as QualityExportLine);
     expect(lines).toHaveLength(2);
     for (const line of lines) {

@@ -623,6 +623,39 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, cle
       });
     });
 
+    describe('DR7 token buckets', () => {
+      const bucket = { capacity: 3, refillPerSecond: 2 };
+      it('DR7 a burst of `capacity`, then refills on the caller\'s clock; a forced take leaves a debt; a full bucket leaves no key', async () => {
+        const k = key('bucket');
+        const now = 1_800_000_000_000;
+        const takes = [];
+        for (let index = 0; index < 4; index += 1) takes.push(await store.takeTokens(k, { ...bucket, now }));
+        expect(takes.map((take) => take.taken)).toEqual([true, true, true, false]);
+        expect(takes[3]!.tokens).toBe(0);
+        // Half a second refills one token; it never goes past the capacity.
+        expect(await store.takeTokens(k, { ...bucket, now: now + 500 })).toEqual({ taken: true, tokens: 0 });
+        expect(await store.takeTokens(k, { ...bucket, now: now + 750 })).toEqual({ taken: false, tokens: 0.5 });
+        // A clock behind the bucket's refills nothing.
+        expect(await store.takeTokens(k, { ...bucket, now: now - 60_000 })).toEqual({ taken: false, tokens: 0.5 });
+        expect(await store.takeTokens(k, { ...bucket, now: now + 750, cost: 4, force: true })).toEqual({ taken: true, tokens: -3.5 });
+        expect((await store.takeTokens(k, { ...bucket, now: now + 2_500 })).taken).toBe(false);
+        expect(await store.takeTokens(k, { ...bucket, now: now + 3_250 })).toEqual({ taken: true, tokens: 0.5 });
+        // Refilled to the capacity the key expires with nothing lost: an absent key is a full bucket.
+        expect(await store.pttl(k)).toBeGreaterThan(0);
+        expect(await store.pttl(k)).toBeLessThanOrEqual(1_500);
+        expect(await store.takeTokens(key('other'), { ...bucket, now, cost: 0 })).toEqual({ taken: true, tokens: 3 });
+        expect(await store.exists(key('other'))).toBe(false);
+      });
+
+      it('DR7 concurrent takers never take more than the bucket holds', async () => {
+        const k = key('crowd');
+        const now = 1_800_000_000_000;
+        const results = await Promise.all(Array.from({ length: 50 }, () => store.takeTokens(k, { capacity: 20, refillPerSecond: 1, now })));
+        expect(results.filter((result) => result.taken)).toHaveLength(20);
+        await expect(store.takeTokens(k, { capacity: 0, refillPerSecond: 1, now })).rejects.toBeInstanceOf(RangeError);
+      });
+    });
+
     describe('ST9 lifecycle', () => {
       it('reports its kind and answers ping', async () => {
         expect(['memory', 'redis']).toContain(store.kind);

@@ -56,3 +56,10 @@ export function returnPath(search = location.search): string {
 export function signInUrl(): string {
   return `/signin.html?return=${encodeURIComponent(location.pathname + location.search + location.hash)}`;
 }
+
+/** What a password change or reset closed, in a sentence for the person who asked. */
+export function closedDoorsText(closed: { revokedApiKeys: number; endedSessions: number }): string {
+  const keys = closed.revokedApiKeys > 0 ? `API 키 ${closed.revokedApiKeys}개를 폐기했고` : 'API 키는 그대로 두었고';
+  const sessions = closed.endedSessions > 0 ? `다른 로그인 ${closed.endedSessions}곳을 끝냈습니다.` : '다른 로그인은 끝내지 않았습니다.';
+  return `${keys} ${sessions}`;
+}

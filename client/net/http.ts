@@ -80,6 +80,26 @@ export async function apiJson<T extends object>(
   return data;
 }
 
+/**
+ * Sends again after each `429` that says when (`Retry-After`): a class join behind a school's one address while a
+ * whole lecture hall joins. `waiting(seconds)` is told every second of the wait, then `waiting(0)` as it sends again;
+ * the form's fields are never touched. After `maxWaitSeconds` of waiting in all it answers the last 429.
+ */
+export async function sendRetryingAfter(send: () => Promise<Response>, waiting: (seconds: number) => void, maxWaitSeconds = 180): Promise<Response> {
+  let waited = 0;
+  for (;;) {
+    const response = await send();
+    const seconds = Number(response.headers.get('retry-after'));
+    if (response.status !== 429 || !Number.isInteger(seconds) || seconds < 1 || waited + seconds > maxWaitSeconds) return response;
+    for (let left = seconds; left > 0; left -= 1) {
+      waiting(left);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    waited += seconds;
+    waiting(0);
+  }
+}
+
 /** Largest page a list endpoint serves. */
 export const PAGE_LIMIT = 50;
 

@@ -1,8 +1,8 @@
 // Account page: change the password, personal API keys (the secret is shown once, at creation), sign out here or
 // everywhere, and for the admin: invite links, the instructors' list with disable/enable and one-time reset links.
 // Every request goes through net/http.ts (cookie + CSRF header). Server text reaches the DOM as textContent only.
-import type { AccountListEntry, AccountView, ApiTokenView, CreatedApiToken } from '../../src/protocol/wire/index.js';
-import { signOut } from '../net/account.js';
+import type { AccountListEntry, AccountView, ApiTokenView, ClosedDoorsReply, CreatedApiToken } from '../../src/protocol/wire/index.js';
+import { closedDoorsText, signOut } from '../net/account.js';
 import { apiJson, fetchPage, requestFailure } from '../net/http.js';
 import { requireSignedIn } from '../ui/account-header.js';
 import { $, element } from '../ui/dom.js';
@@ -15,6 +15,8 @@ const passwordForm = $<HTMLFormElement>('password-form');
 const currentPassword = $<HTMLInputElement>('current-password');
 const nextPassword = $<HTMLInputElement>('next-password');
 const passwordStatus = $('password-status');
+const passwordRevokeKeys = $<HTMLInputElement>('password-revoke-keys');
+const passwordEndSessions = $<HTMLInputElement>('password-end-sessions');
 const keyForm = $<HTMLFormElement>('key-form');
 const keyName = $<HTMLInputElement>('key-name');
 const keySecretBox = $('key-secret-box');
@@ -39,7 +41,7 @@ function say(line: HTMLElement, text: string, kind: 'good' | 'error' | '' = ''):
 for (const [id, everywhere] of [['signout-here', false], ['signout-all', true]] as const) {
   const button = $<HTMLButtonElement>(id);
   button.addEventListener('click', async () => {
-    if (everywhere && !window.confirm('이 계정으로 로그인한 모든 브라우저에서 로그아웃할까요? API 키는 계속 쓸 수 있습니다.')) return;
+    if (everywhere && !window.confirm('이 계정으로 로그인한 모든 브라우저에서 로그아웃하고 열려 있는 수업·퀴즈 화면의 접속도 끝낼까요? API 키는 계속 쓸 수 있습니다.')) return;
     await whileBusy(button, null, async () => {
       try {
         await signOut(everywhere);
@@ -57,10 +59,14 @@ passwordForm.addEventListener('submit', async (event) => {
   event.preventDefault();
   await whileBusy($<HTMLButtonElement>('password-button'), '바꾸는 중…', async () => {
     try {
-      await apiJson('/api/auth/password', { method: 'POST', body: { current: currentPassword.value, next: nextPassword.value } });
+      const closed = await apiJson<ClosedDoorsReply>('/api/auth/password', {
+        method: 'POST',
+        body: { current: currentPassword.value, next: nextPassword.value, revokeApiKeys: passwordRevokeKeys.checked, endSessions: passwordEndSessions.checked },
+      });
       currentPassword.value = '';
       nextPassword.value = '';
-      say(passwordStatus, '비밀번호를 바꾸었습니다. 다른 브라우저의 로그인은 끝났습니다.', 'good');
+      say(passwordStatus, `비밀번호를 바꾸었습니다. ${closedDoorsText(closed)}`, 'good');
+      if (closed.revokedApiKeys > 0) await loadKeys();
     } catch (error) {
       say(passwordStatus, requestFailure(error), 'error');
     }

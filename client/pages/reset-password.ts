@@ -1,6 +1,9 @@
-// Password reset page: the admin's one-time link (`?code=`) sets a new password (POST /api/auth/reset); every
-// browser session of the account ends, so the instructor signs in again afterwards.
+// Password reset page: the admin's one-time link (`?code=`) sets a new password (POST /api/auth/reset). By default
+// (two checked boxes) the account's API keys are revoked and every session ends, so the instructor signs in again
+// afterwards; using the link voids every other reset link of the account.
 import { PASSWORD_MIN } from '../../src/protocol/wire/index.js';
+import type { ClosedDoorsReply } from '../../src/protocol/wire/index.js';
+import { closedDoorsText } from '../net/account.js';
 import { apiJson, requestFailure } from '../net/http.js';
 import { $ } from '../ui/dom.js';
 import { whileBusy } from '../ui/forms.js';
@@ -11,6 +14,8 @@ const confirmation = $<HTMLInputElement>('password-again');
 const submit = $<HTMLButtonElement>('reset-button');
 const errorLine = $('reset-error');
 const done = $('reset-done');
+const revokeKeys = $<HTMLInputElement>('reset-revoke-keys');
+const endSessions = $<HTMLInputElement>('reset-end-sessions');
 
 const code = new URLSearchParams(location.search).get('code');
 if (!code) {
@@ -32,10 +37,15 @@ form.addEventListener('submit', async (event) => {
   }
   await whileBusy(submit, '바꾸는 중…', async () => {
     try {
-      const { email } = await apiJson<{ email: string }>('/api/auth/reset', { method: 'POST', body: { code, password: password.value }, credentials: 'same-origin' });
+      const closed = await apiJson<ClosedDoorsReply & { email: string }>('/api/auth/reset', {
+        method: 'POST',
+        body: { code, password: password.value, revokeApiKeys: revokeKeys.checked, endSessions: endSessions.checked },
+        credentials: 'same-origin',
+      });
       form.hidden = true;
       done.hidden = false;
-      done.querySelector('[data-email]')?.replaceChildren(email);
+      done.querySelector('[data-email]')?.replaceChildren(closed.email);
+      done.querySelector('[data-closed]')?.replaceChildren(closedDoorsText(closed));
     } catch (error) {
       errorLine.textContent = requestFailure(error);
     }

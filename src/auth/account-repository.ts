@@ -12,6 +12,8 @@ export interface AccountRecord {
   status: AccountStatus;
   passwordHash: string;
   createdAt: number;
+  /** When the account last ended its sessions (ms): class and host tokens signed before are refused. */
+  signedOutAt?: number;
 }
 
 /**
@@ -78,6 +80,24 @@ export class AccountRepository {
     await this.store.hset(keys.account(accountId), values);
   }
 
+  /**
+   * The account's credentials generation: every password change and every used reset link moves it on, and a reset
+   * link works only in the generation it was made in (so using one voids every other).
+   */
+  async credentialsVersion(accountId: string): Promise<number> {
+    return Number((await this.store.hget(keys.account(accountId), 'credentials')) ?? 0);
+  }
+
+  /** Moves the credentials generation on, atomically; the new generation. */
+  bumpCredentials(accountId: string): Promise<number> {
+    return this.store.hincrby(keys.account(accountId), 'credentials', 1);
+  }
+
+  /** Notes that the account ended its sessions now: class and host tokens signed before stop working. */
+  async markSignedOut(accountId: string, at: number): Promise<void> {
+    await this.store.hset(keys.account(accountId), { signedOutAt: String(at) });
+  }
+
   /** Removes a half-made account (a sign-up refused after its email was reserved). */
   async discard(accountId: string, email: string): Promise<void> {
     await this.store.del(keys.account(accountId));
@@ -109,7 +129,9 @@ export class AccountRepository {
 }
 
 function toRecord(accountId: string, hash: Record<string, string>): AccountRecord | null {
-  const { email, role, status, passwordHash, createdAt } = hash;
+  const { email, role, status, passwordHash, createdAt, signedOutAt } = hash;
   if (email === undefined || (role !== 'admin' && role !== 'instructor') || (status !== 'active' && status !== 'disabled')) return null;
-  return { accountId, email, role, status, passwordHash: passwordHash ?? '', createdAt: Number(createdAt ?? 0) };
+  const record: AccountRecord = { accountId, email, role, status, passwordHash: passwordHash ?? '', createdAt: Number(createdAt ?? 0) };
+  if (signedOutAt !== undefined && Number.isFinite(Number(signedOutAt))) record.signedOutAt = Number(signedOutAt);
+  return record;
 }

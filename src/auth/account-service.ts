@@ -27,6 +27,22 @@ export interface ResolvedCredential {
   csrfToken?: string;
 }
 
+/**
+ * What a password reset or change also closes: the account's personal API keys, and its sessions (browser sessions,
+ * and the class-instructor and host tokens its pages hold). Both default to yes: whoever had the old password may
+ * have made a key or be signed in somewhere.
+ */
+export interface CloseDoors {
+  revokeApiKeys?: boolean;
+  endSessions?: boolean;
+}
+
+/** What was closed. */
+export interface ClosedDoors {
+  revokedApiKeys: number;
+  endedSessions: number;
+}
+
 export interface AccountServiceOptions {
   store: Store;
   signup: SignupMode;
@@ -39,6 +55,8 @@ const disabled = () => new AppError(ErrorCode.ACCOUNT_DISABLED, '사용이 중�
 const emailTaken = () => new AppError(ErrorCode.EMAIL_TAKEN, '이미 가입된 이메일입니다. 로그인해 주세요.', { status: 409 });
 const signupClosed = () => new AppError(ErrorCode.SIGNUP_CLOSED, '지금은 가입을 받지 않습니다. 관리자에게 초대 링크를 요청해 주세요.', { status: 403 });
 const inviteInvalid = () => new AppError(ErrorCode.INVITE_INVALID, '초대 링크가 올바르지 않거나 만료되었거나 이미 사용되었습니다.', { status: 400 });
+const resetInvalid = () =>
+  new AppError(ErrorCode.RESET_INVALID, '비밀번호 재설정 링크가 올바르지 않거나 만료되었거나 이미 사용되었습니다. 가장 최근에 받은 링크도 다른 링크를 쓴 뒤에는 쓸 수 없습니다. 관리자에게 새 링크를 받아 주세요.', { status: 400 });
 const accountNotFound = () => new AppError(ErrorCode.NOT_FOUND, '계정을 찾을 수 없습니다.', { status: 404 });
 
 export function accountView(record: AccountRecord): AccountView {
@@ -212,20 +230,36 @@ export class AccountService {
     await this.sessions.revoke(webSessionId, accountId);
   }
 
-  /** Ends every browser session of the account (sign out everywhere); API tokens stay (they are revoked one by one). */
-  signOutEverywhere(accountId: string): Promise<number> {
+  /**
+   * Ends every browser session of the account (sign out everywhere) and the class-instructor and host tokens its pages
+   * hold; API tokens stay (they are revoked one by one).
+   */
+  async signOutEverywhere(accountId: string): Promise<number> {
+    await this.accounts.markSignedOut(accountId, this.now());
     return this.sessions.revokeAll(accountId);
   }
 
-  /** Changes the password after checking the current one; every other browser session of the account ends. */
-  async changePassword(accountId: string, current: string, next: string, keepWebSessionId?: string): Promise<void> {
+  /**
+   * Changes the password after checking the current one. Outstanding reset links stop working; by default the
+   * account's API keys are revoked and every other session ends (`keepWebSessionId`, the one asking, stays).
+   */
+  async changePassword(accountId: string, current: string, next: string, options: CloseDoors & { keepWebSessionId?: string | undefined } = {}): Promise<ClosedDoors> {
     const account = await this.accounts.get(accountId);
     if (!account) throw accountNotFound();
     if (!(await verifyPassword(current, account.passwordHash === '' ? null : account.passwordHash))) {
       throw new AppError(ErrorCode.INVALID_CREDENTIALS, '현재 비밀번호가 올바르지 않습니다.', { status: 401 });
     }
     await this.accounts.update(accountId, { passwordHash: await hashPassword(next) });
-    await this.sessions.revokeAll(accountId, keepWebSessionId);
+    await this.accounts.bumpCredentials(accountId);
+    return this.closeDoors(accountId, options, options.keepWebSessionId);
+  }
+
+  /** Revokes the API keys and ends the sessions `options` ask for (both unless told no). */
+  private async closeDoors(accountId: string, options: CloseDoors, keepWebSessionId?: string): Promise<ClosedDoors> {
+    const revokedApiKeys = options.revokeApiKeys === false ? 0 : await this.tokens.revokeAll(accountId);
+    if (options.endSessions === false) return { revokedApiKeys, endedSessions: 0 };
+    await this.accounts.markSignedOut(accountId, this.now());
+    return { revokedApiKeys, endedSessions: await this.sessions.revokeAll(accountId, keepWebSessionId) };
   }
 
   listApiTokens(accountId: string): Promise<ApiTokenView[]> {
@@ -258,17 +292,23 @@ export class AccountService {
 
   async createResetLink(accountId: string): Promise<{ code: string; expiresAt: number }> {
     if (!(await this.accounts.get(accountId))) throw accountNotFound();
-    return this.links.createResetLink(accountId);
+    return this.links.createResetLink(accountId, await this.accounts.credentialsVersion(accountId));
   }
 
-  /** Sets a new password from a one-time reset link; every browser session of the account ends. */
-  async resetPassword(code: string, password: string): Promise<AccountRecord> {
+  /**
+   * Sets a new password from a one-time reset link. The link must belong to the account's current credentials
+   * generation, and using it moves the generation on (atomically: of two links used at once, one wins), so every
+   * other reset link of the account stops working, older and newer alike; a password change does the same. By
+   * default the account's API keys are revoked and every session ends.
+   */
+  async resetPassword(code: string, password: string, options: CloseDoors = {}): Promise<{ account: AccountRecord } & ClosedDoors> {
     const link = await this.links.takeResetLink(code);
     const account = link ? await this.accounts.get(link.accountId) : null;
-    if (!account) throw new AppError(ErrorCode.RESET_INVALID, '비밀번호 재설정 링크가 올바르지 않거나 만료되었거나 이미 사용되었습니다.', { status: 400 });
+    if (!link || !account) throw resetInvalid();
+    if ((await this.accounts.credentialsVersion(account.accountId)) !== link.version) throw resetInvalid();
+    if ((await this.accounts.bumpCredentials(account.accountId)) !== link.version + 1) throw resetInvalid();
     await this.accounts.update(account.accountId, { passwordHash: await hashPassword(password) });
-    await this.sessions.revokeAll(account.accountId);
-    return account;
+    return { account, ...(await this.closeDoors(account.accountId, options)) };
   }
 
   async listAccounts(page: PageRequest): Promise<{ accounts: AccountListEntry[]; nextCursor: string | null }> {

@@ -61,6 +61,13 @@ export class ApiTokens {
     return true;
   }
 
+  /** Revokes every token of the account (a password reset or change that asked for it); how many there were. */
+  async revokeAll(accountId: string): Promise<number> {
+    const tokenIds = Object.keys(await this.store.hgetall(keys.accountApiTokens(accountId)));
+    for (const tokenId of tokenIds) await this.revoke(accountId, tokenId);
+    return tokenIds.length;
+  }
+
   /** The account and token id a presented token belongs to, or null; notes its use (throttled). */
   async resolve(token: string): Promise<{ accountId: string; tokenId: string } | null> {
     if (!TOKEN_SHAPE.test(token)) return null;

@@ -11,6 +11,8 @@ export {
   AccountService,
   accountView,
   type AccountServiceOptions,
+  type CloseDoors,
+  type ClosedDoors,
   type ExternalIdentity,
   type ResolvedCredential,
 } from './account-service.js';

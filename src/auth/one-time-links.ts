@@ -7,7 +7,8 @@ export const INVITE_TTL_MS = 7 * 24 * 60 * 60_000;
 export const RESET_LINK_TTL_MS = 24 * 60 * 60_000;
 
 const InviteSchema = z.object({ createdBy: z.string(), createdAt: z.number(), expiresAt: z.number() });
-const ResetSchema = z.object({ accountId: z.string(), createdAt: z.number(), expiresAt: z.number() });
+/** `version`: the account's credentials generation when the link was made (links made before it existed: 0). */
+const ResetSchema = z.object({ accountId: z.string(), createdAt: z.number(), expiresAt: z.number(), version: z.number().int().default(0) });
 export type Invite = z.infer<typeof InviteSchema>;
 export type ResetLink = z.infer<typeof ResetSchema>;
 
@@ -49,10 +50,11 @@ export class OneTimeLinks {
     if (ttlMs > 0) await this.store.set(keys.invite(sha256(code)), JSON.stringify(invite), { ttlMs, nx: true });
   }
 
-  async createResetLink(accountId: string): Promise<{ code: string; expiresAt: number }> {
+  /** A reset link for the account's credentials generation `version` (see AccountRepository.credentialsVersion). */
+  async createResetLink(accountId: string, version: number): Promise<{ code: string; expiresAt: number }> {
     const code = randomSecret();
     const createdAt = this.now();
-    const link: ResetLink = { accountId, createdAt, expiresAt: createdAt + RESET_LINK_TTL_MS };
+    const link: ResetLink = { accountId, createdAt, expiresAt: createdAt + RESET_LINK_TTL_MS, version };
     await this.store.set(keys.resetLink(sha256(code)), JSON.stringify(link), { ttlMs: RESET_LINK_TTL_MS });
     return { code, expiresAt: link.expiresAt };
   }

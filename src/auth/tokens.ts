@@ -18,6 +18,12 @@ const TokenPayload = z.object({
   scope: z.string().min(1).optional(),
   /** Expiry, ms since epoch. */
   exp: z.number().int(),
+  /**
+   * Issue time, ms since epoch: class-instructor and host tokens issued before their account ended its sessions (a
+   * password reset or change, sign out everywhere) are refused (ownership/credential-checks.ts). Absent on tokens
+   * signed before it existed, which such an account's cut refuses too.
+   */
+  iat: z.number().int().optional(),
 });
 export type TokenPayload = z.infer<typeof TokenPayload>;
 
@@ -36,8 +42,9 @@ export class TokenSigner {
     this.secrets = list.map((secret) => Buffer.from(secret, 'utf8'));
   }
 
-  sign(payload: Omit<TokenPayload, 'exp'>, ttlMs: number): string {
-    const body = Buffer.from(JSON.stringify({ ...payload, exp: this.now() + ttlMs }), 'utf8').toString('base64url');
+  sign(payload: Omit<TokenPayload, 'exp' | 'iat'>, ttlMs: number): string {
+    const now = this.now();
+    const body = Buffer.from(JSON.stringify({ ...payload, exp: now + ttlMs, iat: now }), 'utf8').toString('base64url');
     return `${body}.${mac(this.secrets[0]!, body)}`;
   }
 

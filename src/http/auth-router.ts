@@ -90,9 +90,9 @@ export function createAuthRouter({ accounts, startWebSession, publicUrl }: AuthR
   router.post('/password', async (request, response, next) => {
     try {
       const principal = requireAccount(response);
-      const body = parseOrThrow(ChangePasswordBody, request.body);
-      await accounts.changePassword(principal.accountId, body.current, body.next, principal.webSessionId);
-      response.json({ ok: true });
+      const { current, next: password, ...choice } = parseOrThrow(ChangePasswordBody, request.body);
+      const closed = await accounts.changePassword(principal.accountId, current, password, { ...choice, keepWebSessionId: principal.webSessionId });
+      response.json({ ok: true, ...closed });
     } catch (error) {
       next(error);
     }
@@ -132,9 +132,9 @@ export function createAuthRouter({ accounts, startWebSession, publicUrl }: AuthR
   router.post('/reset', async (request, response, next) => {
     try {
       requireSameOrigin(request, publicUrl);
-      const body = parseOrThrow(ResetPasswordBody, request.body);
-      const account = await accounts.resetPassword(body.code, body.password);
-      response.json({ ok: true, email: account.email });
+      const { code, password, ...choice } = parseOrThrow(ResetPasswordBody, request.body);
+      const { account, ...closed } = await accounts.resetPassword(code, password, choice);
+      response.json({ ok: true, email: account.email, ...closed });
     } catch (error) {
       next(error);
     }

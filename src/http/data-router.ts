@@ -6,6 +6,7 @@ import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { OwnershipRepository } from '../ownership/index.js';
 import type { Authorizer } from './authorize.js';
 import { parseOrThrow } from './validate.js';
+import { contentDisposition } from './content-disposition.js';
 
 export interface DataRouterDeps {
   data: DataLifecycle;
@@ -90,14 +91,14 @@ export function createDataRouter({ data, access, ownership, sampleId, quotas }: 
     '/classes/:id/export.json',
     route(async (request, response) => {
       const result = await exported(request, response);
-      response.attachment(`class-${result.class.id}.json`).json(result);
+      response.set('Content-Disposition', contentDisposition('attachment', `class-${result.class.id}.json`)).json(result);
     }),
   );
   router.get(
     '/classes/:id/export.csv',
     route(async (request, response) => {
       const result = await exported(request, response);
-      response.attachment(`class-${result.class.id}.csv`).type('text/csv; charset=utf-8').send(classExportCsv(result));
+      response.set('Content-Disposition', contentDisposition('attachment', `class-${result.class.id}.csv`)).type('text/csv; charset=utf-8').send(classExportCsv(result));
     }),
   );
 

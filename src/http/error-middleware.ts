@@ -24,6 +24,10 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
         error.type === 'entity.too.large'
           ? new AppError(ErrorCode.INVALID_PAYLOAD, '요청 본문이 너무 큽니다.', { status: 413 })
           : new AppError(ErrorCode.INVALID_PAYLOAD, '요청 본문이 올바른 JSON이 아닙니다.', { status: 400 });
+    } else if (isUndecodablePath(error)) {
+      // The router could not percent-decode a path parameter (`%ff`): the client's fault, answered like any other
+      // malformed parameter and not logged (its stack names nothing the operator can act on).
+      mapped = new AppError(ErrorCode.INVALID_PAYLOAD, '주소에 읽을 수 없는 문자가 있습니다(잘못된 % 인코딩).', { status: 400 });
     } else if (isClientHttpError(error)) {
       // express and serve-static's own 4xx (a bad range, an undecodable path): the client's fault, and their
       // messages can name paths on this machine, so neither sent nor logged.
@@ -48,6 +52,11 @@ function isBodyParserError(error: unknown): error is { type: string; status: num
     typeof (error as { type: unknown }).type === 'string' &&
     'status' in error
   );
+}
+
+/** The router's `Failed to decode param` failure: a URIError it marks with status 400 (but not `expose`). */
+function isUndecodablePath(error: unknown): boolean {
+  return error instanceof URIError && (error as URIError & { status?: unknown }).status === 400;
 }
 
 /** An http-errors style client error (status 4xx, `expose` true), as express and serve-static raise them. */

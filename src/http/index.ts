@@ -14,10 +14,10 @@ export { createClassExamsRouter, type ClassExamsRouterDeps } from './class-exams
 export { createExamsRouter, type ExamsRouterDeps } from './exams-router.js';
 export { createMathRouter, JOB_TOKEN_TTL_MS, type MathRouterDeps } from './math-router.js';
 export { createRoomsRouter } from './rooms-router.js';
-export { securityHeaders } from './security-headers.js';
+export { securityHeaders, securityHeadersOnEveryResponse } from './security-headers.js';
 export { createSessionsRouter } from './sessions-router.js';
 export { invalidPayload } from './validate.js';
-export { createRateLimits, requestAddress } from './rate-limit.js';
+export { createAddressLimit, createRateLimits, requestAddress } from './rate-limit.js';
 export { isWrongCode, JoinAttempts, joinAttemptGuard, type JoinAttempt } from './join-attempts.js';
 export { createOidcRouter, OIDC_CALLBACK_PATH, SIGN_IN_PAGE, type OidcAccounts } from './oidc-router.js';
 export { createAuthRouter } from './auth-router.js';

@@ -18,10 +18,12 @@ export interface JoinAttempt {
 }
 
 /**
- * Join attempts with a class or room code, per client address, in the store (shared by every node): each attempt
- * takes one point from a budget of `points` per fixed window and a failed one `failureCost` in all, so a classroom
- * behind one NAT joins freely while guessing codes runs dry after a few dozen wrong ones a minute. Refusals are 429
- * RATE_LIMITED with the seconds until the window turns.
+ * Join attempts with a class or room code, per client address, in the store (shared by every node): a token bucket
+ * holding a burst of `points`, refilled at `points` per `windowMs`. An attempt takes one token and a failed one
+ * `failureCost` in all (the rest is taken even when short, as a debt), so a lecture hall behind one NAT joins in a
+ * burst and then at a steady rate, while guessing codes runs dry after a few dozen wrong ones. A refused attempt
+ * takes nothing, so a page that retries after `Retry-After` does not push its own turn further away. Refusals are
+ * 429 RATE_LIMITED with the seconds until a token is back.
  */
 export class JoinAttempts {
   constructor(
@@ -30,18 +32,24 @@ export class JoinAttempts {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async begin(address: string): Promise<JoinAttempt> {
-    const index = Math.floor(this.now() / this.limit.windowMs);
-    const key = keys.rateLimit('join', address, index);
-    const ttlMs = this.limit.windowMs;
-    const used = await this.store.incr(key, 1, { ttlMs });
-    if (used > this.limit.points) {
-      const seconds = Math.max(1, Math.ceil(((index + 1) * this.limit.windowMs - this.now()) / 1000));
+  /**
+   * Starts an attempt costing `cost` tokens (1 for a join; 0 for a class's name list, which needs a token to be there
+   * but takes none: a student asks for it right before joining, and only the join counts). Refused with RATE_LIMITED
+   * while the bucket holds less than one token.
+   */
+  async begin(address: string, cost = 1): Promise<JoinAttempt> {
+    const key = keys.joinBucket(address);
+    const bucket = { capacity: this.limit.points, refillPerSecond: (this.limit.points * 1000) / this.limit.windowMs };
+    const result = await this.store.takeTokens(key, { ...bucket, cost, now: Math.floor(this.now()) });
+    const before = result.taken ? result.tokens + cost : result.tokens;
+    if (before < 1) {
+      const seconds = Math.max(1, Math.ceil((1 - before) / bucket.refillPerSecond));
       throw new RateLimitedError(seconds, `입장 시도가 너무 많습니다. ${seconds}초 후에 다시 시도해 주세요.`);
     }
     return {
       failed: async () => {
-        if (this.limit.failureCost > 1) await this.store.incr(key, this.limit.failureCost - 1, { ttlMs });
+        const rest = this.limit.failureCost - cost;
+        if (rest > 0) await this.store.takeTokens(key, { ...bucket, cost: rest, force: true, now: Math.floor(this.now()) });
       },
     };
   }
@@ -49,12 +57,21 @@ export class JoinAttempts {
 
 /**
  * Express middleware for a join route: one attempt per request, a failure when the code was wrong
- * ({@link isWrongCode}). `applies` picks the requests that are joins (POST /api/sessions only with a class code).
+ * ({@link isWrongCode}). `applies` picks the requests that are joins (POST /api/sessions only with a class code); the
+ * others go through `otherwise` (the general per-address limit, which joins do not count against). `cost` is what a
+ * right code costs (0 for a class's name list: a student asks for it right before joining, and only the join counts).
  */
-export function joinAttemptGuard(attempts: JoinAttempts, applies: (body: unknown) => boolean = () => true): RequestHandler {
+export function joinAttemptGuard(
+  attempts: JoinAttempts,
+  options: { applies?: (body: unknown) => boolean; otherwise?: RequestHandler; cost?: number } = {},
+): RequestHandler {
+  const { applies = () => true, otherwise, cost = 1 } = options;
   return (request, response, next) => {
-    if (!applies(request.body)) return next();
-    attempts.begin(requestAddress(request)).then(
+    if (!applies(request.body)) {
+      if (otherwise) return otherwise(request, response, next);
+      return next();
+    }
+    attempts.begin(requestAddress(request), cost).then(
       (attempt) => {
         response.on('finish', () => {
           if (isWrongCode(response.statusCode)) {

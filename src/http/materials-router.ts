@@ -11,6 +11,7 @@ import { optionalAccount, requireAccount } from './principal.js';
 import type { Quotas } from '../quota/index.js';
 import type { ModelBudget } from '../llm/index.js';
 import { ingestCharged, uploadingAccount } from './quota-hooks.js';
+import { contentDisposition } from './content-disposition.js';
 import { parseOrThrow } from './validate.js';
 
 export interface MaterialsRouterDeps {
@@ -32,12 +33,6 @@ const ChapterParams = IdParams.extend({
 
 const unknownCursor = () =>
   new AppError(ErrorCode.INVALID_PAYLOAD, '목록 위치(cursor)를 찾을 수 없습니다. 처음부터 다시 불러와 주세요.', { status: 400 });
-
-/** RFC 5987 filename so Korean chapter titles survive the Content-Disposition header. */
-function pdfDisposition(name: string): string {
-  const safe = name.replace(/[\\/:*?"<>|\r\n]+/g, ' ').trim() || 'chapter';
-  return `inline; filename="chapter.pdf"; filename*=UTF-8''${encodeURIComponent(`${safe}.pdf`)}`;
-}
 
 /**
  * /api/materials (issue 12: materials have owners): upload (an account; multipart field `file`; the account becomes
@@ -70,7 +65,7 @@ export function createMaterialsRouter({ materials, ownership, access, logger, qu
       return;
     }
     try {
-      const { material, created, timings } = await ingestCharged(quotas, accountId, upload, () => materials.ingest(upload));
+      const { material, created, timings } = await ingestCharged(quotas, accountId, upload, () => materials.ingest({ ...upload, owner: accountId }));
       if (timings) log.debug({ materialId: material.id, timings }, 'upload ingested');
       await ownership.addMaterialOwner(material.id, accountId, Date.now());
       response.status(created ? 201 : 200).json(material);
@@ -130,7 +125,7 @@ export function createMaterialsRouter({ materials, ownership, access, logger, qu
       const bytes = await materials.chapterPdf(id, index);
       const chapter = (await materials.get(id))?.chapters[index];
       response.setHeader('Content-Type', 'application/pdf');
-      response.setHeader('Content-Disposition', pdfDisposition(chapter?.title ?? `chapter-${index + 1}`));
+      response.setHeader('Content-Disposition', contentDisposition('inline', `${chapter?.title ?? `chapter-${index + 1}`}.pdf`));
       response.setHeader('Cache-Control', 'private, max-age=3600, immutable');
       response.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     } catch (error) {

@@ -9,6 +9,7 @@ import {
   type QualitySummary,
 } from '../protocol/quality.js';
 import { QUALITY_EXPORT_MAX } from '../protocol/wire/quality.js';
+import { contentDisposition } from './content-disposition.js';
 import { requireAccount, type Principal } from './principal.js';
 import { parseOrThrow } from './validate.js';
 
@@ -77,7 +78,7 @@ export function createQualityRouter({ repository, budget, sampling }: QualityRou
       response
         .status(200)
         .type('application/x-ndjson; charset=utf-8')
-        .attachment(`lectern-quality-${filter.agent ?? 'all'}-${day}.jsonl`);
+        .set('Content-Disposition', contentDisposition('attachment', `lectern-quality-${filter.agent ?? 'all'}-${day}.jsonl`));
       while (next.done !== true) {
         const { instruction, input, output, report, agent } = next.value;
         const line: QualityExportLine = { instruction, input, output, grade: report.grade, criteria: report.criteria_scores, agent, failure_types: report.failure_types };

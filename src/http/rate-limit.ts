@@ -10,6 +10,14 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** An exam autosave (relative to the /api mount): limited per student, not against the address's general budget. */
 const EXAM_DRAFT = /^\/class-exams\/[^/]+\/draft\/?$/u;
 const isDraftSave = (request: Request) => request.method === 'PUT' && EXAM_DRAFT.test(request.path);
+/**
+ * A class join, or what may be one (`POST /sessions` is a join when its body names a class code, and the body is not
+ * read yet here): counted by the join limits instead (join-attempts.ts), so a lecture hall behind one address is not
+ * stopped by the general per-address limit. `POST /sessions` without a class code meets that limit after the body
+ * is parsed ({@link createAddressLimit}, mounted in server.ts).
+ */
+const CLASS_JOIN = /^\/classes\/[^/]+\/join\/?$/u;
+const mayBeJoin = (request: Request) => request.method === 'POST' && (CLASS_JOIN.test(request.path) || /^\/sessions\/?$/u.test(request.path));
 
 /** The bearer credential of a request, hashed (the key of a per-student limit; the route checks the token itself). */
 function bearerKey(request: Request): string {
@@ -46,18 +54,17 @@ export function secondsUntil(resetTime: Date | undefined, now: number): number {
  * deployment counts together. Reads (GET/HEAD), /healthz, /readyz and static files are never limited: this router is
  * only mounted under /api and skips every other method.
  */
-export function createRateLimits(deps: RateLimitDeps): Router {
+/** Builds one limiter; `skip` adds requests it does not count (beyond reads, and anonymous ones for an account). */
+function limiterOf(deps: RateLimitDeps) {
   const now = deps.now ?? Date.now;
-  const { limits } = deps;
-  const limiter = (name: string, windowMs: number, max: number, by: 'address' | 'account' | 'bearer', skipDrafts = false): RequestHandler =>
+  return (name: string, windowMs: number, max: number, by: 'address' | 'account' | 'bearer', skip: (request: Request) => boolean = () => false): RequestHandler =>
     rateLimit({
       windowMs,
       limit: max,
       store: new StoreRateLimitStore(deps.store, name, now),
       standardHeaders: false,
       legacyHeaders: false,
-      skip: (request, response) =>
-        !STATE_CHANGING.has(request.method) || (by === 'account' && accountOf(response) === undefined) || (skipDrafts && isDraftSave(request)),
+      skip: (request, response) => !STATE_CHANGING.has(request.method) || (by === 'account' && accountOf(response) === undefined) || skip(request),
       keyGenerator: (request, response) => (by === 'account' ? accountOf(response)! : by === 'bearer' ? bearerKey(request) : requestAddress(request)),
       handler: (request, _response, next) => {
         const info = (request as Request & { rateLimit?: { resetTime?: Date } }).rateLimit;
@@ -67,9 +74,23 @@ export function createRateLimits(deps: RateLimitDeps): Router {
       // The key generators are ours (addresses pass through ipKeyGenerator); the library need not warn about them.
       validate: { keyGeneratorIpFallback: false },
     });
+}
+
+/**
+ * The general per-address limit alone (the same counters as {@link createRateLimits}'), for a request that skipped it
+ * there because it might have been a join and turned out not to be one.
+ */
+export function createAddressLimit(deps: RateLimitDeps): RequestHandler {
+  return limiterOf(deps)('api-address', deps.limits.windowMs, deps.limits.addressMax, 'address');
+}
+
+export function createRateLimits(deps: RateLimitDeps): Router {
+  const { limits } = deps;
+  const limiter = limiterOf(deps);
 
   const router = Router();
-  router.use(limiter('api-address', limits.windowMs, limits.addressMax, 'address', true));
+  // Exam autosaves and joins are counted by limits of their own (below, and join-attempts.ts).
+  router.use(limiter('api-address', limits.windowMs, limits.addressMax, 'address', (request) => isDraftSave(request) || mayBeJoin(request)));
   // Exam autosaves: per student (the session token) and a generous per-address flood guard instead.
   router.put('/class-exams/:examId/draft', limiter('draft-student', limits.windowMs, limits.draftMax, 'bearer'), limiter('draft-address', limits.windowMs, limits.draftAddressMax, 'address'));
   router.use(limiter('api-account', limits.windowMs, limits.accountMax, 'account'));

@@ -9,6 +9,7 @@ import type { Authorizer } from './authorize.js';
 import type { Quotas } from '../quota/index.js';
 import { roomQuotaOwner } from './quota-hooks.js';
 import { parseOrThrow } from './validate.js';
+import { contentDisposition } from './content-disposition.js';
 
 /**
  * `POST /api/rooms` (the quiz's owner account, or its class's instructor token: a room for the quiz; 201
@@ -117,7 +118,7 @@ export function createRoomsRouter({ rooms, ownership, access, publicUrl, quotas 
       const stored = await results(request, response);
       response
         .type('text/csv; charset=utf-8')
-        .set('Content-Disposition', `attachment; filename="quiz-${stored.code}-results.csv"`)
+        .set('Content-Disposition', contentDisposition('attachment', `quiz-${stored.code}-results.csv`))
         .send(resultsCsv(stored));
     } catch (error) {
       next(error);

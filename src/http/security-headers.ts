@@ -1,3 +1,4 @@
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 import type { RequestHandler } from 'express';
 
@@ -34,5 +35,30 @@ export function securityHeaders(): RequestHandler {
     xFrameOptions: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
     strictTransportSecurity: false,
+  });
+}
+
+type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
+
+/**
+ * The same headers on every response of `server`, including those express never sees: socket.io answers
+ * `/socket.io/*` (long-polling, its handshake errors, the client bundle) from its own `request` listener, which it
+ * put in front of express's. Call after socket.io is attached: this listener goes in front of all of them.
+ */
+export function securityHeadersOnEveryResponse(server: HttpServer): void {
+  const headers = securityHeaders();
+  const listeners = server.listeners('request') as RequestListener[];
+  server.removeAllListeners('request');
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    // helmet only sets and removes headers (it never reads the body or ends the response), and calls next at once.
+    const headersSet = (error?: unknown) => {
+      if (error !== undefined) {
+        response.statusCode = 500;
+        response.end();
+        return;
+      }
+      for (const listener of listeners) listener.call(server, request, response);
+    };
+    (headers as unknown as (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void)(request, response, headersSet);
   });
 }

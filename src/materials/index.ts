@@ -11,7 +11,8 @@ export {
   type MaterialServiceDeps,
 } from './material-service.js';
 export { createBlobStore, createDiskBlobStore, createStoreBlobStore, type BlobStore } from './blob-store.js';
-export { createPdfWorkerPool, PdfJobError, type PdfWorkerPool, type PdfWorkerPoolOptions } from './pdf-worker-pool.js';
+export { createPdfWorkerPool, PdfJobError, type ObservablePdfWorkerPool, type PdfWorkerPool, type PdfWorkerPoolOptions } from './pdf-worker-pool.js';
+export { checkPdfBudget, DEFAULT_PDF_BUDGET, type PdfBudget, type PdfCost } from './pdf-budget.js';
 export { chapterProblems, planByPages, planFromDocument, planFromHeadings, planFromOutline, MAX_CHAPTERS } from './chapter-plan.js';
 export { analyseChapters, ANALYST_TASK, AnalystReplySchema } from './analyst.js';
 export { materialErrors } from './material-errors.js';

@@ -44,6 +44,12 @@ export const materialErrors = {
       'PDF를 분석하는 데 너무 오래 걸려 중단했습니다. 파일을 더 작게 나누어 다시 올려 주세요.',
       { status: 422 },
     ),
+  tooComplex: () =>
+    new AppError(
+      ErrorCode.PDF_TOO_COMPLEX,
+      'PDF의 압축을 풀면 너무 커지거나 내부 구성 요소가 너무 많아 분석하지 않았습니다. 파일을 여러 개로 나누거나 다른 프로그램에서 PDF로 다시 저장해 올려 주세요.',
+      { status: 422 },
+    ),
   busy: () =>
     new AppError(ErrorCode.SERVER_BUSY, '지금 PDF를 분석하려는 요청이 너무 많습니다. 잠시 후 다시 올려 주세요.', {
       status: 503,
@@ -66,5 +72,7 @@ export function fromPdfJobError(error: PdfJobError, maxPages: number): AppError 
       return materialErrors.corrupt(error);
     case 'busy':
       return materialErrors.busy();
+    case 'too-complex':
+      return materialErrors.tooComplex();
   }
 }

@@ -12,12 +12,14 @@ import { chapterProblems, planByPages, planFromDocument } from './chapter-plan.j
 import { fromPdfJobError, materialErrors } from './material-errors.js';
 import { MaterialRepository, blobNames, toMaterial } from './material-repository.js';
 import { materialTitle } from './material-title.js';
+import { DEFAULT_PDF_BUDGET } from './pdf-budget.js';
 import { PdfJobError, createPdfWorkerPool, type PdfWorkerPool } from './pdf-worker-pool.js';
 import { SAMPLE_FILENAME } from './sample-names.js';
 import type { Chapter, ChapterSource, ExtractedPdf, Material, MaterialRecord } from './types.js';
 
 export interface MaterialServiceDeps {
-  config: Pick<Config, 'limits' | 'dataDir'>;
+  /** `limits.pdfBudget`: DEFAULT_PDF_BUDGET unless given (PDF_MAX_INFLATED_MB, PDF_MAX_OBJECTS). */
+  config: { dataDir: Config['dataDir']; limits: Omit<Config['limits'], 'pdfBudget'> & Partial<Pick<Config['limits'], 'pdfBudget'>> };
   store: Store;
   model: LanguageModel;
   logger: Logger;
@@ -34,6 +36,8 @@ export interface IngestInput {
   filename?: string | null;
   /** Hex sha256 of bytes when already computed while streaming. */
   sha256?: string;
+  /** The uploading account: its PDF jobs wait in its own queue, one running at a time (pdf-worker-pool.ts). */
+  owner?: string;
 }
 
 export interface IngestTimings {
@@ -100,6 +104,7 @@ export function createMaterialService(deps: MaterialServiceDeps): MaterialServic
   const { config, store, model } = deps;
   const logger = deps.logger.child({ component: 'materials' });
   const { maxPdfBytes, maxPdfPages, pdfTimeoutMs } = config.limits;
+  const budget = config.limits.pdfBudget ?? DEFAULT_PDF_BUDGET;
   const repository = new MaterialRepository(store, deps.blobs ?? createBlobStore(store, config.dataDir), deps.logger.child({ component: 'material-records' }));
   const pool = deps.pool ?? createPdfWorkerPool({ timeoutMs: pdfTimeoutMs, logger });
   // Uploads of the same bytes on this node share one promise; across nodes the store lease decides.
@@ -144,7 +149,8 @@ export function createMaterialService(deps: MaterialServiceDeps): MaterialServic
   const ingestNow = async (id: string, sha256: string, input: IngestInput): Promise<IngestResult> => {
     const { bytes } = input;
     let started = performance.now();
-    const extracted = await runPdfJob(() => pool.extract(bytes, { maxPages: maxPdfPages, key: sha256 }));
+    const owner = input.owner === undefined ? {} : { owner: input.owner };
+    const extracted = await runPdfJob(() => pool.extract(bytes, { maxPages: maxPdfPages, budget, key: sha256, ...owner }));
     const extractMs = performance.now() - started;
     const pageTexts = extracted.pages.map((page) => page.text);
     const textLayer = hasTextLayer(pageTexts);
@@ -157,7 +163,7 @@ export function createMaterialService(deps: MaterialServiceDeps): MaterialServic
 
     started = performance.now();
     const ranges = chapters.map((chapter) => ({ start: chapter.startPage - 1, end: chapter.endPage - 1 }));
-    const slicing = runPdfJob(() => pool.slice(bytes, ranges, { key: sha256 })).then((slices) => ({ slices, sliceMs: performance.now() - started }));
+    const slicing = runPdfJob(() => pool.slice(bytes, ranges, { key: sha256, ...owner })).then((slices) => ({ slices, sliceMs: performance.now() - started }));
     // The index is built on this thread (and the model) while the worker slices; a failure costs only the index,
     // which the retriever builds on first use instead.
     const indexing = buildIndex(id, chapters, pageTexts).then(() => performance.now() - started);

@@ -10,7 +10,8 @@ import type { ExtractedOutlineItem, ExtractedPdf, HeadingLine, PageRange } from 
  * the store or the clock, so tests may also call it directly.
  */
 
-export type PdfFailureKind = 'encrypted' | 'corrupt' | 'too-many-pages';
+/** `too-complex`: over the decompression or object budget (pdf-budget.ts), refused before any parser runs. */
+export type PdfFailureKind = 'encrypted' | 'corrupt' | 'too-many-pages' | 'too-complex';
 
 /** An expected failure of an uploaded file; the worker sends `kind` back and the service maps it to a wire code. */
 export class PdfReadFailure extends Error {

@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import type { PDFDocument } from 'pdf-lib';
+import { checkPdfBudget } from './pdf-budget.js';
 import { PdfReadFailure, loadStructure, readPdf, slicePdf } from './pdf-reader.js';
 import { buildSamplePdf } from './sample-pdf.js';
 import type { WorkerRequest, WorkerResponse } from './pdf-worker-pool.js';
@@ -44,6 +45,8 @@ async function handle(request: WorkerRequest): Promise<WorkerResponse> {
   try {
     if (request.type === 'extract') {
       kept = null;
+      // Before any parser: a file that would inflate or multiply past the budget is refused here.
+      checkPdfBudget(request.bytes, request.budget);
       const structure = await loadStructure(request.bytes);
       if (request.key !== undefined) kept = { key: request.key, ...structure };
       const extracted = await readPdf(request.bytes, { maxPages: request.maxPages, structure });

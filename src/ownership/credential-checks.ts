@@ -7,12 +7,17 @@ export interface ScopedToken {
   kind: string;
   sub: string;
   scope?: string | undefined;
+  /** When it was signed (ms); see `signedOutAt`. */
+  iat?: number | undefined;
 }
 
 export interface CredentialCheckDeps {
   ownership: OwnershipRepository;
-  /** The account store (AccountService satisfies it): a disabled account's tokens stop working at once. */
-  accounts: { get(accountId: string): Promise<{ status: string } | null> };
+  /**
+   * The account store (AccountService satisfies it): a disabled account's tokens stop working at once, and so do
+   * tokens signed before `signedOutAt` (when the account last ended its sessions).
+   */
+  accounts: { get(accountId: string): Promise<{ status: string; signedOutAt?: number | undefined } | null> };
 }
 
 /** Tokens from before accounts have no scope: they name no owner, so the instructor must sign in for fresh ones. */
@@ -43,16 +48,23 @@ export class CredentialChecks {
 
   /** Throws 403 ACCOUNT_DISABLED (404 when the account is gone) unless the account is active. */
   async activeAccount(accountId: string): Promise<void> {
+    await this.active(accountId);
+  }
+
+  private async active(accountId: string): Promise<{ status: string; signedOutAt?: number | undefined }> {
     const account = await this.deps.accounts.get(accountId);
     if (!account) throw signInAgain();
     if (account.status !== 'active') throw disabled();
+    return account;
   }
 
   private async owned(kind: 'class' | 'room', token: ScopedToken, notFound: () => AppError): Promise<string> {
     if (token.scope === undefined) throw signInAgain();
     const owner = await this.deps.ownership.ownerOf(kind, token.sub);
     if (owner === null || owner !== token.scope) throw notFound();
-    await this.activeAccount(owner);
+    const account = await this.active(owner);
+    // Signed before the account ended its sessions (e.g. by whoever had its password before a reset): refused.
+    if (account.signedOutAt !== undefined && (token.iat ?? 0) < account.signedOutAt) throw signInAgain();
     return owner;
   }
 }

@@ -40,7 +40,13 @@ export const SignInBody = z.object({
   password: z.string({ error: '비밀번호를 입력해 주세요.' }).min(1, { error: '비밀번호를 입력해 주세요.' }).max(PASSWORD_MAX * 4, { error: '비밀번호가 너무 깁니다.' }),
 }) satisfies z.ZodType<wire.SignInBody>;
 
+const closeDoors = {
+  revokeApiKeys: z.boolean({ error: 'API 키를 폐기할지(true/false) 골라 주세요.' }).default(true),
+  endSessions: z.boolean({ error: '다른 로그인을 끝낼지(true/false) 골라 주세요.' }).default(true),
+};
+
 export const ChangePasswordBody = z.object({
+  ...closeDoors,
   current: z.string({ error: '현재 비밀번호를 입력해 주세요.' }).min(1, { error: '현재 비밀번호를 입력해 주세요.' }).max(PASSWORD_MAX * 4, { error: '비밀번호가 너무 깁니다.' }),
   next: Password,
 }) satisfies z.ZodType<wire.ChangePasswordBody>;
@@ -54,6 +60,7 @@ export const CreateApiTokenBody = z.object({
 }) satisfies z.ZodType<wire.CreateApiTokenBody>;
 
 export const ResetPasswordBody = z.object({
+  ...closeDoors,
   code: LinkCode,
   password: Password,
 }) satisfies z.ZodType<wire.ResetPasswordBody>;

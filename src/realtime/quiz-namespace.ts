@@ -132,7 +132,7 @@ export function registerQuizNamespace(
         const data = socket.data;
         if (data.role !== 'host') throw new AppError(ErrorCode.FORBIDDEN, '진행자만 할 수 있는 일입니다.', { status: 403 });
         // The account may have been disabled, or the room deleted, since the handshake: refused at once.
-        await deps.checks.hostToken({ kind: 'host', sub: data.roomId, scope: data.accountId });
+        await deps.checks.hostToken({ kind: 'host', sub: data.roomId, scope: data.accountId, iat: data.issuedAt });
         return rooms.command(data.roomId, command, payload);
       });
     for (const command of Object.keys(HOST_COMMANDS) as HostCommand[]) hostCommand(command);
@@ -160,7 +160,7 @@ async function authenticate(socket: QuizSocket, signer: TokenSigner, rooms: Room
   if (kind === 'host') {
     const accountId = await checks.hostToken(payload);
     await rooms.meta(sub);
-    data = { role: 'host', roomId: sub, accountId };
+    data = { role: 'host', roomId: sub, accountId, issuedAt: payload.iat };
   } else {
     // Every player token is signed with its room as scope: one without is not a token we issued.
     if (!scope) throw new TokenRefusal('malformed', ['player', 'host']);

@@ -16,19 +16,29 @@ interface EngineConnection {
   close(): unknown;
 }
 
+/** Connections of one address on this node: all of them, and those admitted to a namespace. */
+interface AddressCount {
+  open: number;
+  admitted: number;
+}
+
 /**
  * The per-address cap on open socket connections (file descriptors are what runs out: 988 idle connections from one
  * client once stopped /healthz on a 1,024-descriptor node). Counted per node, because descriptors are per node.
  *
- * Two lines: over `maxPerAddress`, a connection that asks for a namespace is refused with connect_error
- * `TOO_MANY_SOCKETS` (a real client learns why) and its connection is closed; at twice the cap the engine.io
- * handshake itself is refused (HTTP 403) before any connection exists, so a raw flood that never asks for a namespace
- * holds at most 2×cap descriptors, each for at most SOCKET_AUTH_TIMEOUT_MS (socket.io's `connectTimeout`, set in
- * socket-server.ts, closes connections without a connected namespace).
+ * A connection is admitted by the first namespace it asks for while fewer than `maxPerAddress` connections of its
+ * address are admitted; it then counts until it closes, and its other namespaces pass. Connections that have not
+ * asked yet do not count against the admitted ones: a burst of 450 simultaneous clients against a cap of 400 admits
+ * 400 and refuses only the 50 excess (connect_error `TOO_MANY_SOCKETS`, then the connection is closed). At twice the
+ * cap of open connections (admitted or not) the engine.io handshake itself is refused (HTTP 400) before any
+ * connection exists, so a raw flood that never asks for a namespace holds at most 2×cap descriptors, each for at most
+ * SOCKET_AUTH_TIMEOUT_MS (socket.io's `connectTimeout`, set in socket-server.ts, closes connections without a
+ * connected namespace, and socket-server.ts refuses the default namespace `/`, so no connection stays by joining it).
  */
 export class SocketCaps {
-  private readonly open = new Map<string, number>();
+  private readonly counts = new Map<string, AddressCount>();
   private readonly addressOf = new WeakMap<object, string>();
+  private readonly admitted = new WeakSet<object>();
 
   constructor(private readonly options: SocketCapOptions) {}
 
@@ -43,28 +53,47 @@ export class SocketCaps {
     io.engine.on('connection', (connection: EngineConnection) => {
       const address = addressOfRequest(connection.request);
       this.addressOf.set(connection, address);
-      this.open.set(address, this.count(address) + 1);
+      this.entry(address).open += 1;
       connection.once('close', () => {
-        const left = this.count(address) - 1;
-        if (left > 0) this.open.set(address, left);
-        else this.open.delete(address);
+        const entry = this.entry(address);
+        entry.open -= 1;
+        if (this.admitted.has(connection)) entry.admitted -= 1;
+        if (entry.open <= 0) this.counts.delete(address);
       });
     });
   }
 
-  /** Namespace middleware (first of every namespace): refuses a namespace over the cap and closes the connection. */
+  /** Namespace middleware (first of every namespace): admits the connection, or refuses the excess and closes it. */
   readonly middleware = (socket: Socket, next: (error?: Error) => void): void => {
-    const address = this.addressOf.get(socket.conn) ?? addressOfRequest(socket.conn.request);
-    if (this.count(address) <= this.options.maxPerAddress) return next();
+    const connection = socket.conn;
+    if (this.admitted.has(connection)) return next();
+    // Closed while its namespace request was on the way: nothing to admit (its close was counted already).
+    if (connection.readyState !== 'open') return next(new Error(ErrorCode.TOO_MANY_SOCKETS));
+    const address = this.addressOf.get(connection) ?? addressOfRequest(connection.request);
+    const entry = this.entry(address);
+    if (entry.admitted < this.options.maxPerAddress) {
+      this.admitted.add(connection);
+      entry.admitted += 1;
+      return next();
+    }
     const message = '이 주소에서 열린 연결이 너무 많습니다. 다른 창이나 탭을 닫고 다시 시도해 주세요.';
     next(Object.assign(new Error(ErrorCode.TOO_MANY_SOCKETS), { data: { code: ErrorCode.TOO_MANY_SOCKETS, message } }) as ConnectRefusal);
     // engine.io flushes the refusal before closing (close waits for its write buffer to drain).
-    setImmediate(() => socket.conn.close());
+    setImmediate(() => connection.close());
   };
 
-  /** Open connections of an address on this node. */
+  /** Open connections of an address on this node (admitted to a namespace or not). */
   count(address: string): number {
-    return this.open.get(address) ?? 0;
+    return this.counts.get(address)?.open ?? 0;
+  }
+
+  private entry(address: string): AddressCount {
+    let entry = this.counts.get(address);
+    if (!entry) {
+      entry = { open: 0, admitted: 0 };
+      this.counts.set(address, entry);
+    }
+    return entry;
   }
 }
 

@@ -1,6 +1,8 @@
 import type { Server as HttpServer } from 'node:http';
-import { Server, type ServerOptions } from 'socket.io';
+import { Server, type ServerOptions, type Socket } from 'socket.io';
 import type { Metrics } from '../metrics.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
+import type { ConnectRefusal } from './connect-refusal.js';
 import { checkProtocolVersion } from './protocol-version.js';
 import { SocketCaps } from './socket-caps.js';
 
@@ -33,6 +35,9 @@ export function createSocketServer(httpServer: HttpServer, options: SocketServer
     pingTimeout: 20_000,
     serveClient: true,
   });
+  // socket.io's default namespace serves nothing here; refused, a connection that asked only for it has no connected
+  // namespace, so the cap's rules apply to it: `connectTimeout` closes it, and it counts toward 2×cap meanwhile.
+  io.of('/').use(refuseDefaultNamespace);
   for (const name of NAMESPACES) {
     const namespace = io.of(name);
     if (caps) namespace.use(caps.middleware);
@@ -47,4 +52,9 @@ export function createSocketServer(httpServer: HttpServer, options: SocketServer
   }
   caps?.attach(io);
   return io;
+}
+
+function refuseDefaultNamespace(_socket: Socket, next: (error?: Error) => void): void {
+  const message = `이 주소로는 연결할 수 없습니다. ${NAMESPACES.join(', ')} 중 하나에 연결하세요.`;
+  next(Object.assign(new Error(ErrorCode.NOT_FOUND), { data: { code: ErrorCode.NOT_FOUND, message } }) as ConnectRefusal);
 }

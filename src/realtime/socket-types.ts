@@ -32,7 +32,14 @@ export type MonitorSocket = Socket<CommandListeners<MonitorCommands>, EventListe
 /** What a `/quiz` socket is, kept on `socket.data` (restored with it by connection-state recovery). */
 export type QuizSocketData =
   | { role: 'guest' }
-  | { role: 'host'; roomId: string; /** OWN: the host token's account (scope), checked again on every command. */ accountId: string }
+  | {
+      role: 'host';
+      roomId: string;
+      /** OWN: the host token's account (scope), checked again on every command. */
+      accountId: string;
+      /** When the host token was signed: checked against the account's sessions ending on every command. */
+      issuedAt?: number | undefined;
+    }
   | { role: 'player'; roomId: string; playerId: string; nickname: string };
 
 export type QuizNamespace = Namespace<CommandListeners<QuizCommands>, EventListeners<QuizServerEvents>, NoInterServerEvents, QuizSocketData>;

@@ -21,5 +21,5 @@ export function createStore(options: CreateStoreOptions): Store {
 export { pageOfIndex } from './index-page.js';
 export { NodeHeartbeat, SINGLE_NODE, type NodeLiveness } from './node-liveness.js';
 export { RETENTION } from './retention.js';
-export type { HsetnxUnlessResult } from './store.js';
+export type { HsetnxUnlessResult, TakeTokensOptions, TakeTokensResult } from './store.js';
 export { readJsonRecord, type RecordSource } from './json-record.js';

@@ -110,6 +110,8 @@ export const keys = {
   // LIM (limits): ephemeral counters, TTL = their window; never durable.
   /** Hits of one limiter by one client (address or account) in one fixed window (number in the key). */
   rateLimit: (limiter: string, client: string, window: number) => key('rate', limiter, client, window),
+  /** The join attempts' token bucket of a client address (expires once full again). */
+  joinBucket: (client: string) => key('rate', 'join-bucket', client),
   // Data lifecycle (deletion, retention, export: src/data/).
   /**
    * The lecture cache keys ever generated for a material (sorted set scored by first use), recorded before the first

@@ -1,4 +1,5 @@
-import type { HsetnxUnlessResult, ScoredMember, SetOptions, Store, StreamEntry, TailOptions, WriteOptions, XaddOptions } from './store.js';
+import type { HsetnxUnlessResult, ScoredMember, SetOptions, Store, StreamEntry, TailOptions, TakeTokensOptions, TakeTokensResult, WriteOptions, XaddOptions } from './store.js';
+import { checkBucketOptions, takeFromBucket } from './token-bucket.js';
 import { optionalTtl, requireInteger, requireScore, requireCount, requireTtl } from './arguments.js';
 
 /**
@@ -290,6 +291,26 @@ export class MemoryStore implements Store {
         yield entry;
       }
     }
+  }
+
+  // token buckets
+
+  async takeTokens(key: string, options: TakeTokensOptions): Promise<TakeTokensResult> {
+    checkBucketOptions(options);
+    const hash = this.read(key, 'hash')?.data;
+    const tokens = Number(hash?.get('tokens'));
+    const at = Number(hash?.get('at'));
+    const state = hash && Number.isFinite(tokens) && Number.isFinite(at) ? { tokens, at } : undefined;
+    const result = takeFromBucket(state, options);
+    if (result.ttlMs < 1) {
+      this.remove(key);
+    } else {
+      const data = this.write(key, 'hash', () => ({ type: 'hash', data: new Map() })).data;
+      data.set('tokens', String(result.state.tokens));
+      data.set('at', String(result.state.at));
+      this.applyTtl(key, result.ttlMs);
+    }
+    return { taken: result.taken, tokens: result.tokens };
   }
 
   // leases

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { StoreUnavailableError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { HsetnxUnlessResult, ScoredMember, SetOptions, Store, StreamEntry, TailOptions, WriteOptions, XaddOptions } from './store.js';
+import type { HsetnxUnlessResult, ScoredMember, SetOptions, Store, StreamEntry, TailOptions, TakeTokensOptions, TakeTokensResult, WriteOptions, XaddOptions } from './store.js';
 import { optionalTtl, requireInteger, requireCount, requireTtl } from './arguments.js';
+import { checkBucketOptions } from './token-bucket.js';
 
 /**
  * The multi-node store on Redis 7 (ioredis 5).
@@ -64,6 +65,38 @@ if ARGV[4] ~= '' then
   redis.call('PEXPIRE', KEYS[1], ARGV[4])
 end
 return result`);
+
+// A token bucket (token-bucket.ts's takeFromBucket, step for step). ARGV: capacity, refill per ms, cost, now (ms),
+// force ('1' or '0'). Returns {taken (1/0), level as a string} (Lua numbers would be truncated to integers).
+const TAKE_TOKENS_SCRIPT = script(`
+local capacity = tonumber(ARGV[1])
+local per_ms = tonumber(ARGV[2])
+local cost = tonumber(ARGV[3])
+local now = tonumber(ARGV[4])
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(state[1])
+local at = tonumber(state[2])
+if tokens == nil or at == nil then
+  tokens = capacity
+  at = now
+end
+if now > at then
+  tokens = math.min(capacity, tokens + (now - at) * per_ms)
+  at = now
+end
+local taken = 0
+if ARGV[5] == '1' or tokens >= cost then
+  tokens = tokens - cost
+  taken = 1
+end
+local ttl = math.ceil((capacity - tokens) / per_ms)
+if ttl < 1 then
+  redis.call('DEL', KEYS[1])
+else
+  redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', tokens), 'at', string.format('%.17g', at))
+  redis.call('PEXPIRE', KEYS[1], ttl)
+end
+return {taken, string.format('%.17g', tokens)}`);
 
 // ARGV: maxLen ('' for none), notification channel, TTL in ms ('' for none), then field/value pairs.
 const XADD_SCRIPT = script(`
@@ -230,6 +263,16 @@ export class RedisStore implements Store {
 
   async hlen(key: string): Promise<number> {
     return asNumber(await this.call('HLEN', [key]));
+  }
+
+  // token buckets
+
+  async takeTokens(key: string, options: TakeTokensOptions): Promise<TakeTokensResult> {
+    checkBucketOptions(options);
+    const args = [options.capacity, options.refillPerSecond / 1000, options.cost ?? 1].map((value) => value.toPrecision(17));
+    const reply = await this.eval('takeTokens', TAKE_TOKENS_SCRIPT, [key], [...args, String(options.now), options.force === true ? '1' : '0']);
+    if (!Array.isArray(reply) || typeof reply[0] !== 'number' || typeof reply[1] !== 'string') throw unexpectedReply(reply);
+    return { taken: reply[0] === 1, tokens: Number(reply[1]) };
   }
 
   // sorted sets

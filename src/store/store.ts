@@ -49,6 +49,25 @@ export interface ScoredMember {
 
 export type HsetnxUnlessResult = 'set' | 'exists' | 'guarded';
 
+export interface TakeTokensOptions {
+  /** The bucket's size: what an idle key holds (a burst). */
+  capacity: number;
+  /** Tokens added back per second, up to `capacity`. */
+  refillPerSecond: number;
+  /** Tokens this call takes (1 when unset). */
+  cost?: number;
+  /** The caller's clock (ms): refills are computed from it (a bucket never refills backwards when clocks differ). */
+  now: number;
+  /** Take even when short: the level goes below zero, a debt that refills pay back first. */
+  force?: boolean;
+}
+
+export interface TakeTokensResult {
+  taken: boolean;
+  /** The level after this call (fractional; negative after a forced take). */
+  tokens: number;
+}
+
 export interface Store {
   readonly kind: 'memory' | 'redis';
 
@@ -109,6 +128,10 @@ export interface Store {
    * shares one subscriber connection per store for all tails (no connection per tail), so thousands of tails are cheap.
    */
   xtail(key: string, afterId: string, options?: TailOptions): AsyncIterable<StreamEntry>;
+
+  // token buckets: one hash per key, expiring once it would be full again (an absent key is a full bucket)
+  /** Refills the bucket at `key` for the time since its last use, then takes `cost` tokens if it holds them, atomically. */
+  takeTokens(key: string, options: TakeTokensOptions): Promise<TakeTokensResult>;
 
   // leases: a key owned by one holder until it expires; renew/release only by the owner
   acquireLease(key: string, owner: string, ttlMs: number): Promise<boolean>;

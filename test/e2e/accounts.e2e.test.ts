@@ -220,7 +220,9 @@ describe('account pages', () => {
     await page.click('#password-button');
     await page.locator('#password-status', { hasText: '비밀번호를 바꾸었습니다' }).waitFor();
 
-    // The "test" key of signUp() is listed; a new one shows its secret once, and it works until revoked.
+    // The password change revoked the "test" key of signUp() (the default, DR14); a new one shows its secret once,
+    // and it works until revoked.
+    await page.locator('[data-testid=key-row]').first().waitFor({ state: 'detached' });
     await page.fill('#key-name', '성적 내보내기');
     await page.click('#key-button');
     await page.locator('[data-testid=key-secret]', { hasText: /^lct_/ }).waitFor();
@@ -228,11 +230,11 @@ describe('account pages', () => {
     expect(secret).toMatch(/^lct_[A-Za-z0-9_-]{43}$/);
     const row = page.locator('[data-testid=key-row]', { hasText: '성적 내보내기' });
     await row.waitFor();
-    expect(await page.locator('[data-testid=key-row]').count()).toBe(2);
+    expect(await page.locator('[data-testid=key-row]').count()).toBe(1);
     const asKey = () => fetch(`${lectern.url}/api/auth/me`, { headers: { authorization: `Bearer ${secret}` } });
     expect((await asKey()).status).toBe(200);
     await row.locator('button').click();
-    await expect.poll(async () => page.locator('[data-testid=key-row]').count()).toBe(1);
+    await expect.poll(async () => page.locator('[data-testid=key-row]').count()).toBe(0);
     expect((await asKey()).status).toBe(401);
     await page.reload();
     expect(await page.locator('[data-testid=key-secret]').isHidden()).toBe(true);

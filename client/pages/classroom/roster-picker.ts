@@ -1,15 +1,18 @@
 // A class that requires its roster: after the code, the student picks their own name from the instructor's list
 // (names already taken on another device are shown but cannot be picked). GET /api/classes/:code/roster.
 import type { RosterChoices } from '../../../src/protocol/wire/classroom.js';
-import { jsonBody } from '../../net/http.js';
+import { jsonBody, sendRetryingAfter } from '../../net/http.js';
 import { $, element } from '../../ui/dom.js';
 import { errorText } from '../../ui/messages.js';
 
 const picker = $('roster-picker');
 
-/** The class's roster names, or null for a class where students choose their own nickname. Throws a Korean message. */
-export async function rosterOf(code: string): Promise<RosterChoices> {
-  const response = await fetch(`/api/classes/${encodeURIComponent(code)}/roster`);
+/**
+ * The class's roster names, or null for a class where students choose their own nickname (asked again after a
+ * `Retry-After`, told to `waiting`). Throws a Korean message.
+ */
+export async function rosterOf(code: string, waiting: (seconds: number) => void = () => undefined): Promise<RosterChoices> {
+  const response = await sendRetryingAfter(() => fetch(`/api/classes/${encodeURIComponent(code)}/roster`), waiting);
   const body = await jsonBody<RosterChoices>(response);
   if (!response.ok) throw new Error(errorText(body.error, '수업을 찾지 못했습니다.'));
   return body;

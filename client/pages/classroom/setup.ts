@@ -3,7 +3,7 @@
 // the new session.
 import type { Material } from '../../../src/materials/types.js';
 import { me } from '../../net/account.js';
-import { apiFetch, fetchAllPages, jsonBody, requestFailure } from '../../net/http.js';
+import { apiFetch, fetchAllPages, jsonBody, requestFailure, sendRetryingAfter } from '../../net/http.js';
 import { $, element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
 import { errorText } from '../../ui/messages.js';
@@ -21,6 +21,16 @@ const joinForm = $<HTMLFormElement>('join-form');
 const classCodeInput = $<HTMLInputElement>('class-code');
 const joinButton = $<HTMLButtonElement>('join-button');
 const joinError = $('join-error');
+const joinWait = $('join-wait');
+
+/**
+ * While the class's join limit makes the page wait (a whole lecture hall joining behind one school address): what
+ * it waits for, counted down; the code and name stay as typed and the page sends again by itself.
+ */
+const showJoinWait = (seconds: number) => {
+  joinWait.hidden = seconds === 0;
+  joinWait.textContent = seconds === 0 ? '' : `참여하려는 학생이 많아 잠시 기다립니다. ${seconds}초 뒤에 자동으로 다시 시도합니다.`;
+};
 
 /** Materials listed on the setup screen, by id (a radio's value). */
 const listed = new Map<string, Material & { sample?: boolean }>();
@@ -136,10 +146,12 @@ export function wireSetup(enter: (session: StoredSession) => void): void {
     hideRosterPicker();
     let choices;
     try {
-      choices = await rosterOf(code);
+      choices = await whileBusy(joinButton, '확인하는 중…', () => rosterOf(code, showJoinWait));
     } catch (error) {
       joinError.textContent = requestFailure(error);
       return;
+    } finally {
+      showJoinWait(0);
     }
     const { names } = choices;
     if (names) {
@@ -157,11 +169,15 @@ export function wireSetup(enter: (session: StoredSession) => void): void {
     await whileBusy(joinButton, '참여하는 중…', async () => {
       try {
         const post = (body: object) =>
-          apiFetch(`/api/classes/${encodeURIComponent(code)}/join`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify(body),
-          });
+          sendRetryingAfter(
+            () =>
+              apiFetch(`/api/classes/${encodeURIComponent(code)}/join`, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify(body),
+              }),
+            showJoinWait,
+          );
         type Joined = { sessionId: string; token: string; classId: string; materialId: string };
         let response = await post({ nickname });
         let body = await jsonBody<Joined>(response);
@@ -186,6 +202,8 @@ export function wireSetup(enter: (session: StoredSession) => void): void {
         });
       } catch (error) {
         joinError.textContent = requestFailure(error);
+      } finally {
+        showJoinWait(0);
       }
     });
   };

@@ -50,16 +50,31 @@ export interface SignInBody {
   email: string;
   password: string;
 }
-export interface ChangePasswordBody {
+/**
+ * What a password change or reset also closes (both default to true): `revokeApiKeys`, every personal API key of the
+ * account; `endSessions`, its browser sessions (a change keeps the one asking) and the class and host tokens its
+ * pages hold.
+ */
+export interface CloseDoorsChoice {
+  revokeApiKeys?: boolean;
+  endSessions?: boolean;
+}
+export interface ChangePasswordBody extends CloseDoorsChoice {
   current: string;
   next: string;
 }
 export interface CreateApiTokenBody {
   name: string;
 }
-export interface ResetPasswordBody {
+export interface ResetPasswordBody extends CloseDoorsChoice {
   code: string;
   password: string;
+}
+/** The answer of a password change or reset: what it closed (a reset also names the account's email). */
+export interface ClosedDoorsReply {
+  ok: true;
+  revokedApiKeys: number;
+  endedSessions: number;
 }
 
 export const PASSWORD_MIN = 10;

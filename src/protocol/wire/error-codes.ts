@@ -73,6 +73,8 @@ export const ErrorCode = {
   TOO_MANY_PAGES: 'TOO_MANY_PAGES',
   NO_TEXT_LAYER: 'NO_TEXT_LAYER',
   PDF_TIMEOUT: 'PDF_TIMEOUT',
+  /** The PDF inflates past PDF_MAX_INFLATED_MB (or one stream past 64 MB) or holds more than PDF_MAX_OBJECTS objects (422). */
+  PDF_TOO_COMPLEX: 'PDF_TOO_COMPLEX',
   // single sign-on (OpenID Connect)
   /** The sign-in's state is unknown, expired (10 min) or already used: start again. */
   OIDC_STATE_INVALID: 'OIDC_STATE_INVALID',

@@ -60,6 +60,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   TOO_MANY_PAGES: '쪽수가 너무 많습니다. 더 짧은 PDF를 올려 주세요.',
   NO_TEXT_LAYER: 'PDF에서 글자를 읽을 수 없습니다(스캔본).',
   PDF_TIMEOUT: 'PDF를 분석하는 데 너무 오래 걸렸습니다.',
+  PDF_TOO_COMPLEX: 'PDF의 압축을 풀면 너무 커지거나 내부 구성 요소가 너무 많아 분석하지 않았습니다. 파일을 나누어 다시 올려 주세요.',
   OIDC_STATE_INVALID: '로그인 요청이 만료되었거나 이미 사용되었습니다. 처음부터 다시 로그인해 주세요.',
   OIDC_DENIED: '로그인 제공자가 로그인을 거절했습니다. 다시 시도해 주세요.',
   OIDC_FAILED: '로그인 제공자와 인증을 마치지 못했습니다. 다시 시도해 주세요.',
