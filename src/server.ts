@@ -123,6 +123,7 @@ export function createServer(deps: ServerDeps): LecternServer {
     exams: deps.exams,
     publicUrl: deps.config.publicUrl,
     startFramedSession: webSessionStarter(deps.accounts, deps.config.publicUrl, { framed: true }),
+    startSession: webSessionStarter(deps.accounts, deps.config.publicUrl),
     logger,
   };
   // On this port only with METRICS_TOKEN; otherwise 404 (METRICS_PORT serves them on a separate listener).

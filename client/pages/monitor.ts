@@ -5,6 +5,7 @@
 // replacing its join code. `?class=<id>` opens a class; localStorage only remembers the last one opened. After a
 // reconnect the server sends a fresh `class:roster` (or replays what was missed), so the page simply replaces or
 // upserts what it shows. Server text reaches the DOM as textContent only.
+import '../ui/storage-fallback.js';
 import type { Material } from '../../src/materials/types.js';
 import { classesPage, createClass, openClass as fetchClass, type ClassSummary, type OpenedClass } from '../net/classes.js';
 import { apiFetch, deleteResource, fetchAllPages, requestFailure } from '../net/http.js';

@@ -20,6 +20,7 @@ import { parseOrThrow } from './validate.js';
  *   `lectern_lti_state`, SameSite=None; Secure, path /lti, 10 minutes)
  * - `POST /lti/launch` — the `id_token` form post → the landing page (a teacher also gets a framed browser session)
  * - `GET /lti/jwks` — lectern's public keys
+ * - `GET /lti/sign-in?code=` — a teacher's one-use sign-in for a new window (when the frame kept no cookie)
  * - `GET /lti/register?code=…&openid_configuration=…&registration_token=…` — dynamic registration → /lti-registered.html
  *
  * For lectern's pages (`/api/lti`, JSON):
@@ -37,6 +38,8 @@ export interface LtiRouterDeps {
   publicUrl: string | undefined;
   /** The teacher's browser session, with a cookie that survives the LMS's frame. */
   startFramedSession: StartWebSession;
+  /** The teacher's browser session in a window of its own (an ordinary SameSite=Lax cookie). */
+  startSession: StartWebSession;
   logger: Logger;
 }
 
@@ -68,9 +71,21 @@ export function createLtiRouter(deps: LtiRouterDeps): Router {
       const landing = await lti.launch({ idToken: form.id_token, state: form.state }, readCookie(request, LTI_STATE_COOKIE));
       response.clearCookie(LTI_STATE_COOKIE, { httpOnly: true, sameSite: 'none', secure: true, path: '/lti' });
       if (landing.kind === 'instructor' || landing.kind === 'picker') await deps.startFramedSession(response, landing.accountId, request);
-      if (landing.kind === 'instructor') return sendLanding(response, { kind: 'instructor', path: landing.path });
+      if (landing.kind === 'instructor') return sendLanding(response, { kind: 'instructor', path: landing.path, signIn: landing.signIn });
       if (landing.kind === 'picker') return sendLanding(response, { kind: 'picker', picker: landing.picker });
       sendLanding(response, landing);
+    }),
+  );
+
+  // The teacher's new window when the LMS frame kept no cookie: a first-party session, then the page of the launch.
+  router.get(
+    '/sign-in',
+    route(async (request, response) => {
+      const code = typeof request.query.code === 'string' ? request.query.code : '';
+      const found = code ? await lti.takeSignIn(code) : null;
+      if (!found) throw new AppError(ErrorCode.LTI_STATE_INVALID, '이 로그인 링크는 만료되었거나 이미 사용되었습니다. LMS에서 다시 열어 주세요.', { status: 400 });
+      await deps.startSession(response, found.accountId, request);
+      response.set('Cache-Control', 'no-store').redirect(302, found.path);
     }),
   );
 

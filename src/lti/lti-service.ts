@@ -28,10 +28,12 @@ export type Landing =
   | { kind: 'classroom'; session: { sessionId: string; token: string; nickname: string; classId: string; material: MaterialOutline }; examId?: string }
   | { kind: 'play'; room: { roomId: string; code: string; playerId: string; playerToken: string; nickname: string } }
   | { kind: 'quiz-wait'; ticket: string; title: string }
-  | { kind: 'instructor'; accountId: string; path: string }
+  | { kind: 'instructor'; accountId: string; path: string; signIn: string }
   | { kind: 'picker'; accountId: string; picker: string };
 
 const QuizTicket = z.object({ quizId: z.string(), title: z.string(), name: z.string() });
+const SignIn = z.object({ accountId: z.string(), path: z.string() });
+const SIGN_IN_TTL_MS = 5 * 60_000;
 const QUIZ_TICKET_TTL_MS = 2 * 60 * 60_000;
 
 export interface LtiServiceOptions {
@@ -60,6 +62,7 @@ export class LtiService {
   readonly grades: GradePassback;
   private readonly codes: OneTimeRecords<RegistrationOptions>;
   private readonly tickets: OneTimeRecords<z.infer<typeof QuizTicket>>;
+  private readonly signIns: OneTimeRecords<z.infer<typeof SignIn>>;
   private readonly now: () => number;
   private framing: { origins: string[]; at: number } | undefined;
 
@@ -86,6 +89,7 @@ export class LtiService {
     });
     this.codes = new OneTimeRecords(store, keys.ltiRegistrationCode, RegistrationOptions, REGISTRATION_CODE_TTL_MS, logger);
     this.tickets = new OneTimeRecords(store, keys.ltiQuizTicket, QuizTicket, QUIZ_TICKET_TTL_MS, logger);
+    this.signIns = new OneTimeRecords(store, keys.ltiSignIn, SignIn, SIGN_IN_TTL_MS, logger);
   }
 
   start(): void {
@@ -181,6 +185,18 @@ export class LtiService {
     return { kind: 'play', room: { ...joined, code: room.code } };
   }
 
+  /**
+   * A teacher's launch in a browser that keeps no cookie in the LMS's frame: the landing page offers a new window that
+   * signs in with this one-use code (5 minutes) and opens the same page. Answers the account and where to go.
+   */
+  takeSignIn(code: string): Promise<{ accountId: string; path: string } | null> {
+    return this.signIns.take(code);
+  }
+
+  private async instructorAt(accountId: string, path: string): Promise<Landing> {
+    return { kind: 'instructor', accountId, path, signIn: await this.signIns.put({ accountId, path }) };
+  }
+
   private async deepLinkingLanding({ platform, payload }: VerifiedLaunch): Promise<Landing> {
     if (!teaches(payload[CLAIM.roles])) throw new AppError(ErrorCode.FORBIDDEN, '강좌에 lectern 자료를 넣는 일은 선생님만 할 수 있습니다.', { status: 403 });
     const settings = payload[CLAIM.deepLinkingSettings];
@@ -203,16 +219,16 @@ export class LtiService {
 
   private async instructorLanding({ platform, payload }: VerifiedLaunch, link: LinkRecord | null): Promise<Landing> {
     const accountId = await this.instructor(platform, payload);
-    if (!link || link.accountId !== accountId) return { kind: 'instructor', accountId, path: '/dashboard.html' };
+    if (!link || link.accountId !== accountId) return this.instructorAt(accountId, '/dashboard.html');
     if (link.kind === 'quiz') {
       const quiz = await this.options.ports.quiz(link.resourceId);
-      return { kind: 'instructor', accountId, path: quiz ? `/host.html?quiz=${encodeURIComponent(quiz.quizId)}&class=${encodeURIComponent(quiz.classId)}` : '/dashboard.html' };
+      return this.instructorAt(accountId, quiz ? `/host.html?quiz=${encodeURIComponent(quiz.quizId)}&class=${encodeURIComponent(quiz.classId)}` : '/dashboard.html');
     }
     const course = await this.courseFor(platform, payload, link);
     // The roster is read in the background: the teacher's page opens at once, the students appear as it arrives.
     void this.classes.syncRoster(course.classId).catch((error: unknown) => this.options.logger.warn({ err: error, classId: course.classId }, 'lti roster read failed'));
     const path = link.kind === 'exam' ? `/host.html?exam=${encodeURIComponent(link.resourceId)}` : `/monitor.html?class=${encodeURIComponent(course.classId)}`;
-    return { kind: 'instructor', accountId, path };
+    return this.instructorAt(accountId, path);
   }
 
   private async studentLanding({ platform, payload }: VerifiedLaunch, link: LinkRecord): Promise<Landing> {

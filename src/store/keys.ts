@@ -295,6 +295,8 @@ export const keys = {
   ltiNonce: (nonceHash: string) => key('lti', 'nonce', nonceHash),
   /** A deep linking request under way (JSON: platform, return URL, data, account); TTL 1 hour. */
   ltiDeepLink: (idHash: string) => key('lti', 'deep-link', idHash),
+  /** A teacher's one-use sign-in from a launch, for a new window when the LMS frame keeps no cookie (JSON); TTL 5 minutes. */
+  ltiSignIn: (codeHash: string) => key('lti', 'sign-in', codeHash),
   /** A student waiting for a quiz room of a linked quiz to open (JSON); TTL 2 hours. */
   ltiQuizTicket: (idHash: string) => key('lti', 'quiz-ticket', idHash),
   /** A platform's access token for a set of scopes (string); TTL its lifetime less a minute. */
