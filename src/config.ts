@@ -194,6 +194,9 @@ const EnvSchema = z.object({
   LTI_GRADE_ATTEMPTS: int(1, 30, 8),
 });
 
+/** Every environment variable lectern reads (the deployment files are checked against it). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.shape);
+
 /** Who may create an account: anyone, holders of an admin's invite, or nobody (the first account always may). */
 export type SignupMode = 'open' | 'invite' | 'closed';
 
