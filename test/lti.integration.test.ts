@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../src/store/keys.js';
 import { ROLES } from './support/fake-lms.js';
 import { call } from './support/http-call.js';
-import { linkLectureAndExam, startLtiWorld, type LtiWorld } from './support/lti-world.js';
+import { EXAM_PROBLEM, linkLectureAndExam, startLtiWorld, type LtiWorld } from './support/lti-world.js';
 
 /**
  * LTI 1.3 end to end against the local LMS platform (test/support/fake-lms.ts), at the wire level: registration,
@@ -107,6 +107,33 @@ describe('an LMS course with lectern in it', () => {
     expect(status.body).toMatchObject({ lms: true, course: '확률과 통계', students: [{ sessionId, state: 'sent', score: 0, maxScore: 1 }] });
     // Another instructor sees nothing of it.
     expect((await call(`${app.url}/api/lti/exams/${world.examId}/grades`, 'GET', { headers: world.admin.bearer })).status).toBe(404);
+  });
+
+  it('LT21 a student’s own self-study exam goes to one "혼자 보는 시험" column the sender makes in the gradebook (AGS line item)', async () => {
+    const { app, lms, students } = world;
+    const launch = await lms.launch(app.url, { user: students[0]!, link: links.lecture });
+    const { token, sessionId, classId } = launch.landing?.session as { token: string; sessionId: string; classId: string };
+    const own = await app.exams.create({
+      accountId: world.teacher.accountId,
+      materialId: world.materialId,
+      title: '이서연의 혼자 시험',
+      request: { count: 1, descriptive: 0 },
+      plan: { planning_strategy: '정의', planned_items: [{ id: 1, target_topic: '분산', question_type: 'Short_Keyword', intent_type: 'Definition', complexity_level: 'Basic', source_reference_hint: '1장' }] },
+      problems: [{ ...EXAM_PROBLEM }],
+      complaints: [],
+      valid: true,
+      rounds: 1,
+    });
+    await app.exams.publishSelfStudy(own, classId, sessionId);
+    const columns = lms.lineItems.size;
+    await call(`${app.url}/api/class-exams/${own.examId}/draft`, 'PUT', { headers: bearer(token), body: { answers: { 1: '분산' } } });
+    expect((await call(`${app.url}/api/class-exams/${own.examId}/submit`, 'POST', { headers: bearer(token), body: {} })).status).toBe(200);
+    await app.exams.settled();
+    await app.lti.grades.settled();
+    expect(lms.lineItems.size).toBe(columns + 1);
+    const column = [...lms.lineItems.values()].at(-1);
+    expect(column).toMatchObject({ label: '혼자 보는 시험 (lectern)', resourceId: `lectern-self-study:${classId}`, scoreMaximum: 1, tag: 'lectern' });
+    expect(lms.scores.at(-1)).toMatchObject({ lineItemId: column?.id, userId: 'lms-student-1', scoreGiven: 1 });
   });
 
   it('LT6 the CSP lets only the registered LMS frame lectern; the tool keys are published and rotate with the previous one kept', async () => {

@@ -120,6 +120,8 @@ export class GradePassback {
 
   private async sendOnce(): Promise<void> {
     const { store, courses, nodeId, now } = this.options;
+    // Nothing due (the usual case): no lease is taken, so an idle deployment writes nothing.
+    if ((await courses.due(now(), 1)).length === 0) return;
     const leaseMs = Math.max(30_000, this.options.sweepMs * 4);
     if (!(await store.acquireLease(keys.ltiGradesLease(), nodeId, leaseMs))) return;
     try {
