@@ -102,6 +102,7 @@ export function ltiPorts(deps: LtiWiringDeps): LtiPorts {
       return { token: signer.sign({ kind: 'session', sub: sessionId, scope: classId }, SESSION_TOKEN_TTL_MS), nickname: entry.nickname };
     },
     material: outline,
+    ownsMaterial: (accountId, materialId) => ownership.ownsMaterial(materialId, accountId),
     async exam(examId) {
       const exam = await exams.repository.get(examId);
       return exam ? examSummary(exam) : null;

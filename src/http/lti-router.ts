@@ -246,11 +246,16 @@ export function createLtiApiRouter(deps: LtiRouterDeps): Router {
 
 /** Frames from the registered platforms' origins, on every response (a store hiccup leaves `'none'`). */
 export function ltiFraming(lti: LtiService, logger: Logger) {
+  let warnedAt = 0;
   return async (_request: Request, response: Response, next: NextFunction) => {
     try {
       allowFraming(response, await lti.frameOrigins());
     } catch (error) {
-      logger.warn({ err: error }, 'lti frame origins unavailable; framing refused');
+      // Once a minute at most: during a store outage every request would say it.
+      if (Date.now() - warnedAt > 60_000) {
+        warnedAt = Date.now();
+        logger.warn({ err: error }, 'lti frame origins unavailable; framing refused');
+      }
     }
     next();
   };

@@ -115,7 +115,7 @@ export class DeepLinking {
     const resolved: { choice: DeepLinkChoice; title: string; materialId: string | null; exam?: ExamSummary }[] = [];
     for (const choice of choices) {
       if (choice.kind === 'lecture') {
-        const material = (await ports.choices(request.accountId)).lectures.find((lecture) => lecture.id === choice.id);
+        const material = (await ports.ownsMaterial(request.accountId, choice.id)) ? await ports.material(choice.id) : null;
         if (!material) throw cannotLink('내 자료에 없는 강의는 넣을 수 없습니다.');
         resolved.push({ choice, title: material.title, materialId: material.id });
       } else if (choice.kind === 'quiz') {

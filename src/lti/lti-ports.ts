@@ -42,6 +42,8 @@ export interface LtiPorts {
   /** A fresh session token for an existing class session, or null when the session is gone. */
   resumeSession(sessionId: string, classId: string): Promise<{ token: string; nickname: string } | null>;
   material(materialId: string): Promise<MaterialOutline | null>;
+  /** Whether the account is an owner of the material (what a teacher may link). */
+  ownsMaterial(accountId: string, materialId: string): Promise<boolean>;
   exam(examId: string): Promise<ExamSummary | null>;
   /** Publishes a draft exam of the account to a class: timed, or as self-study. */
   publishExam(examId: string, classId: string, mode: { timeLimitMinutes: number } | { selfStudy: true }): Promise<void>;

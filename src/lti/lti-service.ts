@@ -15,7 +15,7 @@ import { OneTimeRecords } from './one-time-records.js';
 import { PlatformClient } from './platform-client.js';
 import { PlatformKeySets, type KeySetOptions } from './platform-key-sets.js';
 import { frameOriginsOf, type PlatformInput, type PlatformRecord } from './platform-record.js';
-import { PlatformRepository, sha256, type LinkRecord } from './platform-repository.js';
+import { PlatformRepository, type LinkRecord } from './platform-repository.js';
 import { ToolKeys } from './tool-keys.js';
 
 /**
@@ -303,15 +303,6 @@ export class LtiService {
     await this.courses.deleteForClass(classId, (course) => this.platforms.forgetCourseClass(course.platformId, course.courseKey, classId));
   }
 
-  /** Whether the session is an LMS user's of this class (the monitor marks them). */
-  async memberOf(classId: string, sessionId: string) {
-    return this.courses.memberOfSession(classId, sessionId);
-  }
-
-  /** The hash a user of a platform is kept under (tests and support tools). */
-  static userKey(platform: PlatformRecord, subject: string): string {
-    return sha256(`${platform.issuer} ${subject}`);
-  }
 }
 
 const platformNotFound = () => new AppError(ErrorCode.NOT_FOUND, '등록된 LMS를 찾을 수 없습니다.', { status: 404 });
