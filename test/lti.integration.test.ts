@@ -75,6 +75,9 @@ describe('an LMS course with lectern in it', () => {
     await app.lti.classes.syncRoster(classId, true);
     const info = await call(`${app.url}/api/classes/${classId}`, 'GET', { headers: teacher.bearer });
     expect(info.body.students.map((student: { nickname: string }) => student.nickname).sort()).toEqual(['박민준', '이서연', '최지우']);
+    expect((await call(`${app.url}/api/lti/classes/${classId}`, 'GET', { headers: teacher.bearer })).body).toEqual({ lms: true, course: '확률과 통계', roster: true });
+    const plain = await call(`${app.url}/api/classes`, 'POST', { headers: teacher.bearer, body: { name: '보통 반' } });
+    expect((await call(`${app.url}/api/lti/classes/${plain.body.classId}`, 'GET', { headers: teacher.bearer })).body).toEqual({ lms: false });
     // The roster route reads it again on the teacher's request.
     const again = await call(`${app.url}/api/lti/classes/${classId}/roster`, 'POST', { headers: teacher.bearer });
     expect(again.body).toEqual({ students: 3, joined: 0 });

@@ -188,6 +188,7 @@ const CASES: Record<string, Case> = {
   'GET /api/lti/quiz-tickets/:ticket': { kind: 'public', why: 'the ticket a verified launch gave is the credential' },
   'GET /api/lti/exams/:examId/grades': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/lti/exams/${w.examId}/grades` }) },
   'POST /api/lti/exams/:examId/grades/retry': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/lti/exams/${w.examId}/grades/retry` }) },
+  'GET /api/lti/classes/:classId': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/lti/classes/${w.classId}` }) },
   'POST /api/lti/classes/:classId/roster': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/lti/classes/${w.classId}/roster` }) },
 };
 

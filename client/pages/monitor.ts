@@ -24,6 +24,7 @@ import { QuizRooms } from './monitor/quiz-rooms.js';
 import { ExamProgress } from './monitor/exam-progress.js';
 import { ProfilePanel } from './monitor/profile-panel.js';
 import { ClassControls } from './monitor/class-controls.js';
+import { showLmsRoster } from './monitor/lms-roster.js';
 import { Roster, clock } from './monitor/roster.js';
 import { TranscriptPanel } from './monitor/transcript-panel.js';
 
@@ -229,6 +230,8 @@ async function openClass(entry: OpenedClass): Promise<void> {
   roster.reset();
   transcript.close();
   controls.reset();
+  // A class of an LMS course: its roster comes from the course (read again on the teacher's request).
+  void showLmsRoster(entry.classId, $('lms-roster'));
   announceLog.replaceChildren();
   void loadChapters(entry.materialId);
   connect(current);

@@ -28,7 +28,8 @@ import { parseOrThrow } from './validate.js';
  * - the picker (its secret is the credential): `GET|POST /deep-links/:secret`
  * - a student waiting for a quiz room: `GET /quiz-tickets/:ticket`
  * - the exam's owner: `GET /exams/:examId/grades`, `POST /exams/:examId/grades/retry`
- * - the class's owner: `POST /classes/:classId/roster` (read the course roster from the LMS now)
+ * - the class's owner: `GET /classes/:classId` (is it an LMS course's?), `POST /classes/:classId/roster` (read the
+ *   course roster from the LMS now)
  */
 
 export interface LtiRouterDeps {
@@ -229,6 +230,15 @@ export function createLtiApiRouter(deps: LtiRouterDeps): Router {
     route(async (request, response) => {
       const { exam, publication } = await ownExam(request, response);
       response.json({ queued: publication ? await lti.grades.retry(publication.classId, exam.examId) : 0 });
+    }),
+  );
+  router.get(
+    '/classes/:classId',
+    route(async (request, response) => {
+      const classId = String(request.params.classId);
+      await access.authorizeClass(request, response, classId);
+      const course = await lti.courses.course(classId);
+      response.json(course ? { lms: true, course: course.contextTitle, roster: course.membershipsUrl !== undefined } : { lms: false });
     }),
   );
   router.post(

@@ -71,6 +71,12 @@ describe('lectern framed by an LMS', () => {
     await popup.waitForSelector('[data-testid=class-title]:not(:empty)', { timeout: 30_000 });
     expect(popup.url()).toMatch(new RegExp(`^${app.url}/monitor\\.html\\?class=`));
     expect(await popup.textContent('[data-testid=class-title]')).toContain('확률과 통계');
+    // The class is the course's: its roster comes from the LMS, read again on request.
+    await popup.waitForSelector('[data-testid=lms-roster]:not([hidden])');
+    expect(await popup.textContent('[data-testid=lms-roster]')).toContain('LMS 강좌: 확률과 통계');
+    await popup.click('[data-testid=lms-roster-read]');
+    await popup.waitForSelector('[data-testid=lms-roster-status]:not(:empty)');
+    expect(await popup.textContent('[data-testid=lms-roster-status]')).toContain('강좌 학생 3명');
     // The landing page's question "is the session cookie here?" is answered 401 in the frame: that is how it knows.
     expect(problems.filter((problem) => !problem.endsWith('/api/auth/me'))).toEqual([]);
   });
