@@ -81,6 +81,14 @@ describe('an LMS course with lectern in it', () => {
     // The roster route reads it again on the teacher's request.
     const again = await call(`${app.url}/api/lti/classes/${classId}/roster`, 'POST', { headers: teacher.bearer });
     expect(again.body).toEqual({ students: 3, joined: 0 });
+    // The class export names the course and each student's LMS id.
+    const exported = await call(`${app.url}/api/classes/${classId}/export.json`, 'GET', { headers: teacher.bearer });
+    expect(exported.body.course).toEqual({ contextId: lms.course.id, title: '확률과 통계' });
+    expect(exported.body.students.map((student: { nickname: string; lmsUserId?: string }) => [student.nickname, student.lmsUserId]).sort()).toEqual([
+      ['박민준', 'lms-student-2'],
+      ['이서연', 'lms-student-1'],
+      ['최지우', 'lms-student-3'],
+    ]);
     // A student the roster made ahead of time gets that very session at their first launch.
     const seat = info.body.students.find((student: { nickname: string }) => student.nickname === '박민준');
     const launched = await lms.launch(app.url, { user: world.students[1]!, link: links.lecture });
