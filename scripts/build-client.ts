@@ -27,6 +27,10 @@ const ENTRIES = {
   account: 'client/pages/account.ts',
   dashboard: 'client/pages/dashboard.ts',
   quality: 'client/pages/quality.ts',
+  // LTI 1.3: the launch's landing page (served by POST /lti/launch), the Deep Linking picker, dynamic registration's end.
+  'lti-landing': 'client/pages/lti-landing.ts',
+  'lti-picker': 'client/pages/lti-picker.ts',
+  'lti-registered': 'client/pages/lti-registered.ts',
   // The classroom's markdown renderer on its own, so a browser test can feed it model output directly.
   markdown: 'client/ui/markdown.ts',
 };

@@ -22,6 +22,8 @@ import { RetrievalService } from './retrieval/index.js';
 import { NodeHeartbeat, createStore, type Store } from './store/index.js';
 import { Quotas } from './quota/index.js';
 import { QualityBudget, QualityGrader, QualityRepository, QualitySampler, sampleModel } from './quality/index.js';
+import { LtiService, type KeySetOptions } from './lti/index.js';
+import { examScore, ltiPorts } from './lti-wiring.js';
 
 /** The two agents the live exams call through their ports. */
 export interface ExamAgents {
@@ -57,6 +59,11 @@ export interface AppOverrides {
   examAgents?: (real: ExamAgents) => ExamAgents;
   /** The clock of the HTTP rate and join limits (tests turn their windows instead of waiting); Date.now otherwise. */
   limitsClock?: () => number;
+  /**
+   * The LTI tool's clock (launch token expiry, passback retry times), its JWKS cache limits (tests let a rotated
+   * platform key be refetched at once) and how often each node looks for scores to send.
+   */
+  lti?: { now?: () => number; keySets?: KeySetOptions; sweepMs?: number };
 }
 
 export interface App {
@@ -100,6 +107,8 @@ export interface App {
   mathSets: MathSetRepository;
   /** Live exams (issue 15): publication, drafts, submissions, grading, results, learner profiles. */
   exams: ExamService;
+  /** LTI 1.3 (issue 28): LMS registrations, launches, deep linking, course rosters and grade passback. */
+  lti: LtiService;
   server: LecternServer;
   /** Graceful stop: sockets and HTTP first, then services, then the store. */
   close(): Promise<void>;
@@ -261,6 +270,8 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     nodeId,
     retentionDays: config.retentionDays,
     ...(overrides.retentionClock ? { now: overrides.retentionClock } : {}),
+    // Called at deletion time, when the LTI service below exists.
+    courses: { deleteForClass: (classId: string): Promise<void> => lti.deleteForClass(classId) },
   });
   // Math problems (issue 14 §2, seed 002) run as background jobs; their judge's policy is configuration.
   const mathJudge = new MathJudge({
@@ -302,6 +313,17 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     onChange: (view) => watchers.publish?.(view),
   });
   const jobs = { repository: jobRepository, runner: jobRunner };
+  // LTI 1.3: the tool's ports over classes, exams, quizzes and rooms; exam results reach the LMS gradebook.
+  const lti: LtiService = new LtiService({
+    store,
+    logger: logger.child({ part: 'lti' }),
+    nodeId,
+    ports: ltiPorts({ store, accounts, classes, classRepository, ownership, data, signer, materials, exams, quizzes, rooms, weights: config.exams.scoreWeights }),
+    scoreOf: examScore(exams, config.exams.scoreWeights),
+    grades: { retryMs: config.lti.gradeRetryMs, maxAttempts: config.lti.gradeAttempts, sweepMs: overrides.lti?.sweepMs ?? 5_000 },
+    ...(overrides.lti?.now ? { now: overrides.lti.now } : {}),
+    ...(overrides.lti?.keySets ? { keySets: overrides.lti.keySets } : {}),
+  });
   const oidc = config.oidc
     ? new OidcSignIn({
         config: config.oidc,
@@ -339,6 +361,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     jobs,
     mathSets,
     exams,
+    lti,
     ...(overrides.socketAdapter ? { socketAdapter: overrides.socketAdapter } : {}),
     ...(overrides.limitsClock ? { limitsClock: overrides.limitsClock } : {}),
   });
@@ -351,6 +374,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
       // Jobs running here stop and stay active: another node (or this one restarted) resumes them.
       await jobRunner.stop();
       await exams.stop();
+      await lti.stop();
       await data.purge.stop();
       await qualityGrader.stop();
       await roomRuntime.close();
@@ -370,7 +394,8 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   jobRunner.start();
   qualityGrader.start();
   exams.start();
-  return { config, store, model, metrics, materials, retrieval, lectures, classes, monitor, signer, accounts, ownership, quizzes, quizJudge, critic, quality, rooms, roomRuntime, data, quotas, budget, jobs, mathJudge, mathSets, exams, server, close };
+  lti.start();
+  return { config, store, model, metrics, materials, retrieval, lectures, classes, monitor, signer, accounts, ownership, quizzes, quizJudge, critic, quality, rooms, roomRuntime, data, quotas, budget, jobs, mathJudge, mathSets, exams, lti, server, close };
 
   /**
    * Live exams (issue 15): the service on the store, the grader and feedback agents, the class roster for nicknames,
@@ -420,6 +445,8 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
         progress: (classId, payload) => monitor.examProgress(classId, payload),
         graded: (classId, payload) => monitor.examGraded(classId, payload),
       },
+      // A student's result became final or changed: its score goes to the LMS gradebook when the class is a course's.
+      resultChanged: (exam, classId, sessionId) => lti.grades.resultChanged(classId, exam.examId, sessionId),
       weights: config.exams.scoreWeights,
       sweepMs: config.exams.sweepMs,
       gradeRetries: config.exams.gradeRetries,

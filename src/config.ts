@@ -149,6 +149,14 @@ const EnvSchema = z.object({
   // Data lifecycle: how long a class's student data is kept (sessions, rosters, room results); at least 30 days.
   RETENTION_DAYS: int(30, 36_500, 365),
   PUBLIC_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  // Which proxies' X-Forwarded-* headers are believed (express "trust proxy"): the client address and https.
+  TRUST_PROXY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[\w.:/, -]{1,500}$/, 'loopback, uniquelocal, an address or a CIDR range, comma-separated (e.g. loopback,uniquelocal)')
+      .default('loopback'),
+  ),
   // Single sign-on (OpenID Connect): all three or none. http:// only for a provider on this machine (development).
   OIDC_ISSUER: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
   OIDC_CLIENT_ID: optionalString,
@@ -188,7 +196,13 @@ const EnvSchema = z.object({
   QUALITY_DAILY_TOKENS: int(0, Number.MAX_SAFE_INTEGER, 200_000),
   QUALITY_RETENTION_DAYS: int(1, 36_500, 90),
   QUALITY_QUEUE_MAX: int(1, 1_000_000, 1_000),
+  // LMS integration (LTI 1.3, src/lti/): grade passback retries (the wait doubles from LTI_GRADE_RETRY_MS).
+  LTI_GRADE_RETRY_MS: int(100, 24 * 3_600_000, 60_000),
+  LTI_GRADE_ATTEMPTS: int(1, 30, 8),
 });
+
+/** Every environment variable lectern reads (the deployment files are checked against it). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.shape);
 
 /** Who may create an account: anyone, holders of an admin's invite, or nobody (the first account always may). */
 export type SignupMode = 'open' | 'invite' | 'closed';
@@ -260,6 +274,12 @@ export interface Config {
    * opened at.
    */
   publicUrl: string | undefined;
+  /**
+   * TRUST_PROXY: the proxies whose X-Forwarded-For/-Proto are believed (express's "trust proxy"): `loopback` by
+   * default; behind a reverse proxy in another container, `loopback,uniquelocal` (the private networks), so rate
+   * limits see each student's address rather than the proxy's.
+   */
+  trustProxy: string;
   /** OpenID Connect sign-in when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set; undefined otherwise. */
   oidc: OidcConfig | undefined;
   /** SIGNUP: `open` by default on the memory store (a laptop), `invite` on Redis (a school's deployment). */
@@ -286,6 +306,11 @@ export interface Config {
   exams: { scoreWeights: { Correct: number; Partial_Correct: number; Incorrect: number }; sweepMs: number; gradeRetries: number; gradeRetryMs: number };
   /** The "AI 품질" console: which agent outputs are sampled and graded in the background; see src/quality/. */
   quality: QualityConfig;
+  /**
+   * LTI 1.3 (src/lti/): a score the LMS refused or could not take is sent again after LTI_GRADE_RETRY_MS, doubling,
+   * at most LTI_GRADE_ATTEMPTS times (then it shows as failed on the host page until someone sends it again).
+   */
+  lti: { gradeRetryMs: number; gradeAttempts: number };
 }
 
 export interface QualityConfig {
@@ -433,6 +458,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
     retentionDays: e.RETENTION_DAYS,
     publicUrl: e.PUBLIC_URL === undefined ? undefined : new URL(e.PUBLIC_URL).href.replace(/\/+$/, ''),
+    trustProxy: e.TRUST_PROXY,
     oidc:
       e.OIDC_ISSUER === undefined || e.OIDC_CLIENT_ID === undefined || e.OIDC_CLIENT_SECRET === undefined
         ? undefined
@@ -456,6 +482,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retentionDays: e.QUALITY_RETENTION_DAYS,
       queueMax: e.QUALITY_QUEUE_MAX,
     },
+    lti: { gradeRetryMs: e.LTI_GRADE_RETRY_MS, gradeAttempts: e.LTI_GRADE_ATTEMPTS },
   };
 }
 

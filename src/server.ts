@@ -4,7 +4,7 @@ import express, { type Express } from 'express';
 import type { Server as SocketServer, ServerOptions } from 'socket.io';
 import type { Config } from './config.js';
 import { ErrorCode } from './protocol/wire/error-codes.js';
-import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAuthRouter, createClassesRouter, createClassExamsRouter, createClassMathRouter, createCriticRouter, createExamsRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMathRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQualityRouter, createQuizzesRouter, createAddressLimit, createRateLimits, createRoomsRouter, createSeedQuizRouter, createSessionsRouter, errorMiddleware, joinAttemptGuard, JoinAttempts, type OidcAccounts, securityHeadersOnEveryResponse, webSessionStarter } from './http/index.js';
+import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAuthRouter, createClassesRouter, createClassExamsRouter, createClassMathRouter, createCriticRouter, createExamsRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMathRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQualityRouter, createQuizzesRouter, createAddressLimit, createRateLimits, createRoomsRouter, createSeedQuizRouter, createSessionsRouter, createLtiApiRouter, createLtiRouter, errorMiddleware, ltiFraming, ltiPickerFormTargets, joinAttemptGuard, JoinAttempts, type OidcAccounts, securityHeadersOnEveryResponse, webSessionStarter } from './http/index.js';
 import type { LanguageModel } from './llm/index.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -26,6 +26,7 @@ import type { Quotas } from './quota/index.js';
 import type { ModelBudget } from './llm/index.js';
 import type { CriticGrader } from './critic/index.js';
 import type { QualityBudget, QualityRepository } from './quality/index.js';
+import type { LtiService } from './lti/index.js';
 
 export interface ServerDeps {
   config: Config;
@@ -70,6 +71,8 @@ export interface ServerDeps {
   mathSets: MathSetRepository;
   /** Live exams (issue 15): publication, drafts, submissions, grading, results, learner profiles. */
   exams: ExamService;
+  /** LTI 1.3: LMS registrations, launches, deep linking, rosters and grade passback. */
+  lti: LtiService;
   /** socket.io adapter for several nodes (Redis streams); in-memory when absent. */
   socketAdapter?: ServerOptions['adapter'];
   /** The clock of the HTTP rate and join limits (tests); Date.now otherwise. */
@@ -102,7 +105,10 @@ export function createServer(deps: ServerDeps): LecternServer {
   const { store, model, logger, metrics } = deps;
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', deps.config.trustProxy);
+  // The registered LMS platforms may frame lectern's pages (CSP frame-ancestors); nobody else. The headers
+  // themselves are set in front of express (securityHeadersOnEveryResponse, below), so this rewrites them.
+  app.use(ltiFraming(deps.lti, logger));
 
   app.use((request, response, next) => {
     response.on('finish', () => {
@@ -113,6 +119,15 @@ export function createServer(deps: ServerDeps): LecternServer {
   });
 
   app.use(createHealthRouter({ store, model }));
+  // LTI 1.3 for the LMS (login initiation, launch, JWKS, dynamic registration): form posts, HTML answers.
+  const ltiDeps = {
+    lti: deps.lti,
+    exams: deps.exams,
+    publicUrl: deps.config.publicUrl,
+    startFramedSession: webSessionStarter(deps.accounts, deps.config.publicUrl, { framed: true }),
+    startSession: webSessionStarter(deps.accounts, deps.config.publicUrl),
+    logger,
+  };
   // On this port only with METRICS_TOKEN; otherwise 404 (METRICS_PORT serves them on a separate listener).
   app.use(createMetricsRouter({ metrics, token: deps.config.metrics.token, serve: deps.config.metrics.token !== undefined }));
   // Who is calling, before every /api router (the multipart materials router too): response.locals.principal.
@@ -142,6 +157,7 @@ export function createServer(deps: ServerDeps): LecternServer {
   // UTF-8): its own, larger JSON limit, before the general one.
   app.use('/api/critic', express.json({ limit: '512kb' }), createCriticRouter({ critic: deps.critic }));
   app.use('/api/quality', createQualityRouter(deps.quality));
+  app.use('/lti', createLtiRouter({ ...ltiDeps, access }));
   app.use(express.json({ limit: '256kb' }));
   // Class-code guessing; POST /api/sessions is a join only with a class code.
   app.post('/api/classes/:code/join', joinAttemptGuard(joinAttempts));
@@ -244,6 +260,8 @@ export function createServer(deps: ServerDeps): LecternServer {
   };
   app.use('/api/auth/oidc', createOidcRouter({ signIn: deps.oidc, accounts: oidcAccounts, publicUrl, logger }));
 
+  app.use('/api/lti', createLtiApiRouter({ ...ltiDeps, access }));
+
   app.use('/api', apiNotFound);
 
   for (const [name, folder] of Object.entries(VENDOR_ASSETS)) {
@@ -255,6 +273,8 @@ export function createServer(deps: ServerDeps): LecternServer {
   });
   // Browsers ask for /favicon.ico whatever the pages link: send them to the one icon (public/favicon.svg), not a 404.
   app.get('/favicon.ico', (_request, response) => response.redirect(301, '/favicon.svg'));
+  // The Deep Linking picker posts its answer back to the LMS.
+  app.use('/lti-picker.html', ltiPickerFormTargets(deps.lti));
   app.use(express.static(publicDir, { extensions: ['html'] }));
   app.use(errorMiddleware(logger));
 

@@ -82,6 +82,17 @@ describe('module boundaries of src/', () => {
     expect(edges).not.toContainEqual(['judges/', 'critic/']);
   });
 
+  it('F5: lti/ (LTI 1.3) reaches the features it lands people in only through its ports: it imports store/ and the kernel, and only the composition enters it', () => {
+    const edges = folderEdges(checked);
+    const from = edges.filter(([source]) => source === 'lti/').map(([, target]) => target);
+    expect(from).toContain('store/');
+    const kernel = ['config.ts', 'errors.ts', 'logger.ts', 'metrics.ts', 'paths.ts'];
+    for (const target of from) expect(['store/', 'protocol/', ...kernel]).toContain(target);
+    const into = edges.filter(([, target]) => target === 'lti/').map(([source]) => source);
+    expect(into.length).toBeGreaterThan(0);
+    for (const source of into) expect(['http/', 'app.ts', 'server.ts', 'lti-wiring.ts']).toContain(source);
+  });
+
   it('every known exception still exists (remove it with the change that ends it)', () => {
     for (const exception of EXCEPTIONS) {
       expect(imports.some((edge) => edge.from === exception.from && edge.specifier === exception.specifier), `${exception.from} → ${exception.specifier} (${exception.until})`).toBe(true);

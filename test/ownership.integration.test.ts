@@ -167,6 +167,29 @@ const CASES: Record<string, Case> = {
   'POST /api/admin/accounts/:id/disable': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/admin/accounts/${w.a.accountId}/disable` }) },
   'POST /api/admin/accounts/:id/enable': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/admin/accounts/${w.a.accountId}/enable` }) },
   'POST /api/admin/accounts/:id/reset-link': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/admin/accounts/${w.a.accountId}/reset-link` }) },
+  // LTI 1.3: the LMS's routes carry the platform's signed token or one-use codes; the admin's routes refuse B.
+  'GET /lti/login': { kind: 'public', why: 'an LMS starts a launch; the platform signs what follows' },
+  'POST /lti/login': { kind: 'public', why: 'an LMS starts a launch; the platform signs what follows' },
+  'POST /lti/launch': { kind: 'public', why: 'the platform’s signed id token is the credential' },
+  'GET /lti/jwks': { kind: 'public', why: 'lectern’s public keys' },
+  'GET /lti/register': { kind: 'public', why: 'the admin’s one-use registration code is the credential' },
+  'GET /lti/sign-in': { kind: 'public', why: 'a one-use sign-in code from a verified launch' },
+  'GET /api/lti/platforms': { kind: 'denied', call: () => ({ method: 'GET', path: '/api/lti/platforms' }) },
+  'POST /api/lti/platforms': {
+    kind: 'denied',
+    call: () => ({ method: 'POST', path: '/api/lti/platforms', body: { name: 'B', issuer: 'https://lms.b.example', clientId: 'b', deploymentIds: ['1'], jwksUrl: 'https://lms.b.example/jwks', authUrl: 'https://lms.b.example/auth', tokenUrl: 'https://lms.b.example/token' } }),
+  },
+  'PUT /api/lti/platforms/:id': { kind: 'denied', call: () => ({ method: 'PUT', path: '/api/lti/platforms/any', body: {} }) },
+  'DELETE /api/lti/platforms/:id': { kind: 'denied', call: () => ({ method: 'DELETE', path: '/api/lti/platforms/any' }) },
+  'POST /api/lti/registration-codes': { kind: 'denied', call: () => ({ method: 'POST', path: '/api/lti/registration-codes', body: {} }) },
+  'POST /api/lti/tool-keys/rotate': { kind: 'denied', call: () => ({ method: 'POST', path: '/api/lti/tool-keys/rotate' }) },
+  'GET /api/lti/deep-links/:secret': { kind: 'public', why: 'the secret a verified deep linking launch gave is the credential' },
+  'POST /api/lti/deep-links/:secret': { kind: 'public', why: 'the secret a verified deep linking launch gave is the credential' },
+  'GET /api/lti/quiz-tickets/:ticket': { kind: 'public', why: 'the ticket a verified launch gave is the credential' },
+  'GET /api/lti/exams/:examId/grades': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/lti/exams/${w.examId}/grades` }) },
+  'POST /api/lti/exams/:examId/grades/retry': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/lti/exams/${w.examId}/grades/retry` }) },
+  'GET /api/lti/classes/:classId': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/lti/classes/${w.classId}` }) },
+  'POST /api/lti/classes/:classId/roster': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/lti/classes/${w.classId}/roster` }) },
 };
 
 /** A's API token id, read once when the world is made (DELETE /api/auth/tokens/:id names it). */

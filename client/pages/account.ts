@@ -8,6 +8,7 @@ import { requireSignedIn } from '../ui/account-header.js';
 import { $, element } from '../ui/dom.js';
 import { whileBusy } from '../ui/forms.js';
 import { createdLabel } from '../ui/remembered-list.js';
+import { showLtiSection } from './account/lti-platforms.js';
 
 const summary = $('account-summary');
 const sessionError = $('session-error');
@@ -229,6 +230,7 @@ function showAccount(account: AccountView): void {
   admin.hidden = account.role !== 'admin';
   void loadKeys();
   if (account.role === 'admin') void loadAccounts();
+  if (account.role === 'admin') void showLtiSection();
 }
 
 void requireSignedIn().then(showAccount);

@@ -6,6 +6,7 @@
 // A student may also join an instructor's class with its code: the same session flow, plus the class's
 // announcements and the instructor's acknowledgement of a raised hand, which carry no seq (they are not session
 // events). The raise-hand dialogue lives in classroom/hand-panel.ts.
+import '../ui/storage-fallback.js';
 import { ERROR_MESSAGES } from '../../src/protocol/wire/index.js';
 import type { PublicPhase, SessionSnapshot, TutorServerEvents } from '../../src/protocol/wire/index.js';
 import { HAND_PHASES, HAND_REPLY_KINDS } from '../../src/protocol/wire/index.js';
@@ -27,6 +28,7 @@ import { ClassMathPanel } from './classroom/class-math.js';
 import { SelfQuizPanel } from './classroom/self-quiz.js';
 import { SessionErrorBox } from './classroom/session-error.js';
 import { forgetSession, loadSession, saveSession, type StoredSession } from './classroom/stored-session.js';
+import { takeClassroomHandoff } from './classroom/lti-handoff.js';
 
 /**
  * The phase as this page shows it: a public phase kind with what the page knows of its fields (a live event says
@@ -439,6 +441,8 @@ leaveButton.addEventListener('click', () => {
 // ---- start ---------------------------------------------------------------------------------------------------------
 
 wireSetup(enterClassroom);
+// A student an LMS launched comes with their session in the address's fragment.
+takeClassroomHandoff();
 const saved = loadSession();
 if (saved) {
   // A reload has rendered nothing: resume from 0.

@@ -2,6 +2,7 @@
 // (host/setup.ts: pick or make a quiz, open a room); `#room=<id>` of a room this browser hosts → the live room
 // (host/room.ts). The host token is kept in localStorage under the room id and the room id sits in the hash, so a
 // reload reconnects and the server's `room:state` snapshot redraws whatever phase the room is in.
+import '../ui/storage-fallback.js';
 import { requireSignedIn } from '../ui/account-header.js';
 import { $ } from '../ui/dom.js';
 import { hostedRooms } from '../ui/stored-lists.js';

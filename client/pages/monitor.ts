@@ -5,6 +5,7 @@
 // replacing its join code. `?class=<id>` opens a class; localStorage only remembers the last one opened. After a
 // reconnect the server sends a fresh `class:roster` (or replays what was missed), so the page simply replaces or
 // upserts what it shows. Server text reaches the DOM as textContent only.
+import '../ui/storage-fallback.js';
 import type { Material } from '../../src/materials/types.js';
 import { classesPage, createClass, openClass as fetchClass, type ClassSummary, type OpenedClass } from '../net/classes.js';
 import { apiFetch, deleteResource, fetchAllPages, requestFailure } from '../net/http.js';
@@ -23,6 +24,7 @@ import { QuizRooms } from './monitor/quiz-rooms.js';
 import { ExamProgress } from './monitor/exam-progress.js';
 import { ProfilePanel } from './monitor/profile-panel.js';
 import { ClassControls } from './monitor/class-controls.js';
+import { showLmsRoster } from './monitor/lms-roster.js';
 import { Roster, clock } from './monitor/roster.js';
 import { TranscriptPanel } from './monitor/transcript-panel.js';
 
@@ -228,6 +230,8 @@ async function openClass(entry: OpenedClass): Promise<void> {
   roster.reset();
   transcript.close();
   controls.reset();
+  // A class of an LMS course: its roster comes from the course (read again on the teacher's request).
+  void showLmsRoster(entry.classId, $('lms-roster'));
   announceLog.replaceChildren();
   void loadChapters(entry.materialId);
   connect(current);

@@ -4,6 +4,7 @@
 // so a reload reconnects with it and the server's `room:state` snapshot (with `me`: score, rank and the answer already
 // sent) redraws the same screen (client/net's followRoom). Kicked or expired players go back to the join form.
 // Question text, choices and nicknames are untrusted: they reach the DOM as textContent only.
+import '../ui/storage-fallback.js';
 import type { LeaderboardPayload, PublicQuestion, QuestionPayload, RevealPayload, RoomOptions } from '../../src/protocol/wire/index.js';
 import { closeSocket, watchConnection } from '../net/lifecycle.js';
 import type { QuizCommands, QuizSocket } from '../net/quiz-protocol.js';
@@ -18,6 +19,7 @@ import { RememberedList } from '../ui/remembered-list.js';
 import { actionButton, showScreen, statusLine } from '../ui/screens.js';
 import { drawBoard, drawFinal, drawReveal } from './play/results.js';
 import { setMathText } from '../ui/math.js';
+import { decodeHandoff } from './classroom/lti-handoff.js';
 
 /** A room this browser joined as a player (the player token re-enters it). */
 interface PlayerRoom {
@@ -376,6 +378,13 @@ try {
   nicknameInput.value = localStorage.getItem(NICKNAME_KEY) ?? '';
 } catch {
   // No storage.
+}
+// A player an LMS launched comes with their room in the address's fragment (see classroom/lti-handoff.ts).
+const handedOver = new URLSearchParams(location.hash.slice(1)).get('lti');
+if (handedOver) {
+  history.replaceState(null, '', location.pathname + location.search);
+  const room = decodeHandoff<Omit<PlayerRoom, 'joinedAt'>>(handedOver);
+  if (room && typeof room.playerToken === 'string' && typeof room.roomId === 'string') playerRooms.remember({ ...room, joinedAt: Date.now() });
 }
 const now = Date.now();
 const resumable = playerRooms.all().filter((saved) => !saved.ended && now - (saved.joinedAt ?? 0) < RESUME_WITHIN_MS);

@@ -157,9 +157,12 @@ export class AccountService {
    * Single sign-on (for the OIDC module): the account linked to `issuer`+`subject`; else the account with that email
    * when the provider verified it (then linked); else a new account unless SIGNUP=closed (the provider is the gate the
    * admin configured, so `invite` accepts it; the first account still becomes the admin). Disabled accounts are refused
-   * (ACCOUNT_DISABLED); an unverified email that belongs to an account is EMAIL_TAKEN.
+   * (ACCOUNT_DISABLED); an unverified email that belongs to an account is EMAIL_TAKEN. `mayCreate` overrides SIGNUP
+   * for a gate the admin configured per source (an LMS registration's "create instructors": true creates whatever
+   * SIGNUP says, false never creates and answers SIGNUP_CLOSED).
    */
-  async signInWithIdentity(identity: ExternalIdentity): Promise<AccountRecord> {
+  async signInWithIdentity(identity: ExternalIdentity, options: { mayCreate?: boolean } = {}): Promise<AccountRecord> {
+    const closed = options.mayCreate === undefined ? this.signup === 'closed' : !options.mayCreate;
     const email = identity.email.trim().normalize('NFKC').toLowerCase();
     const linked = await this.accounts.idByIdentity(identity.issuer, identity.subject);
     let account = linked ? await this.accounts.get(linked) : null;
@@ -170,9 +173,9 @@ export class AccountService {
         account = await this.accounts.get(byEmail);
         if (!account) throw emailTaken();
       } else {
-        if (this.signup === 'closed' && (await this.accounts.hasAdmin())) throw signupClosed();
+        if (closed && (await this.accounts.hasAdmin())) throw signupClosed();
         account = await this.create(email, '', async () => {
-          if (this.signup === 'closed') throw signupClosed();
+          if (closed) throw signupClosed();
           return null;
         });
       }

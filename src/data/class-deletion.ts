@@ -1,7 +1,7 @@
 import { OwnershipRepository } from '../ownership/index.js';
 import { keys, type Store } from '../store/index.js';
 import type { QuotaReleases } from './quota-releases.js';
-import type { ExamParts } from './data-lifecycle.js';
+import type { CourseParts, ExamParts } from './data-lifecycle.js';
 import { DELETE_BATCH, deleteQualitySamples, drainIndex } from './deletion-batches.js';
 import type { QuizDeletion } from './quiz-deletion.js';
 import { roomLive, type RoomDeletion } from './room-deletion.js';
@@ -32,6 +32,7 @@ export class ClassDeletion {
     private readonly drivers: SessionDrivers,
     private readonly quotas?: QuotaReleases,
     private readonly exams?: ExamParts,
+    private readonly courses?: CourseParts,
   ) {}
 
   /** Deletes the class; false when there was no such class. */
@@ -65,6 +66,8 @@ export class ClassDeletion {
     });
     // The exams published to it, with every student's drafts, submissions, grades and reports, and the learner profiles.
     await this.exams?.deleteForClass(classId);
+    // An LMS course's record of the class: its members, passback states and its place in the platform's map.
+    await this.courses?.deleteForClass(classId);
     await store.del(keys.classNicknames(classId), keys.classRosterNames(classId), keys.classMathSets(classId));
     await this.quotas?.classDeleted(classId);
     await new OwnershipRepository(store).forget('class', classId);

@@ -32,6 +32,8 @@ export interface ExportedStudent {
   hand: ExportedHandLine[];
   /** The tutor's finished replies (supplements, explanations, answers to questions). */
   replies: { chapter: number; at: number; kind: string; text: string }[];
+  /** The student's user id in the LMS, for a class of an LMS course (LTI) whose student came from it. */
+  lmsUserId?: string;
 }
 
 /** A quiz room's results as stored (standings, questions, every player's answers); see quiz/room-results.ts. */
@@ -61,9 +63,14 @@ export type ExportedRoom = z.infer<typeof RoomResultsJson>;
 export interface ClassExport {
   exportedAt: string;
   class: { id: string; name: string; code: string; materialId: string | null; createdAt: number };
+  /** The LMS course the class was made for (LTI), when it was. */
+  course?: { contextId: string; title: string };
   students: ExportedStudent[];
   rooms: ExportedRoom[];
 }
+
+const LmsCourse = z.object({ contextId: z.string(), contextTitle: z.string() });
+const LmsMember = z.object({ userId: z.string() });
 
 const Item = z.discriminatedUnion('type', [
   z.object({ type: z.literal('question'), chapter: z.number(), at: z.number(), questionId: z.string(), text: z.string() }),
@@ -91,12 +98,31 @@ export class ClassExporter {
   async export(classId: string, now = Date.now()): Promise<ClassExport | null> {
     const record = await this.store.hgetall(keys.classRecord(classId));
     if (record.name === undefined || record.code === undefined) return null;
+    const [course, lmsUsers] = await this.lmsCourse(classId);
     return {
       exportedAt: new Date(now).toISOString(),
       class: { id: classId, name: record.name, code: record.code, materialId: record.materialId ?? null, createdAt: Number(record.createdAt ?? 0) },
-      students: await this.students(classId),
+      ...(course ? { course } : {}),
+      students: (await this.students(classId)).map((student) => {
+        const lmsUserId = lmsUsers.get(student.sessionId);
+        return lmsUserId === undefined ? student : { ...student, lmsUserId };
+      }),
       rooms: await this.rooms(classId),
     };
+  }
+
+  /** What the LMS integration keeps of a course's class (src/lti/course-repository.ts): the course, each student's LMS id. */
+  private async lmsCourse(classId: string): Promise<[{ contextId: string; title: string } | null, Map<string, string>]> {
+    const course = LmsCourse.safeParse(safeJson((await this.store.hget(keys.ltiClass(classId), 'course')) ?? ''));
+    const users = new Map<string, string>();
+    if (!course.success) return [null, users];
+    const members = await this.store.hgetall(keys.ltiClassMembers(classId));
+    for (const [field, userHash] of Object.entries(members)) {
+      if (!field.startsWith('session:')) continue;
+      const member = LmsMember.safeParse(safeJson(members[`user:${userHash}`] ?? ''));
+      if (member.success) users.set(field.slice('session:'.length), member.data.userId);
+    }
+    return [{ contextId: course.data.contextId, title: course.data.contextTitle }, users];
   }
 
   private async students(classId: string): Promise<ExportedStudent[]> {

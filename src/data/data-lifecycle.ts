@@ -24,6 +24,13 @@ export interface DataLifecycleOptions {
   quotas?: QuotaReleases;
   /** Live exams (src/exams/ satisfies it): deleted with their class and with their material. */
   exams?: ExamParts;
+  /** What an LMS course keeps of its class (src/lti/ satisfies it): deleted with the class. */
+  courses?: CourseParts;
+}
+
+/** What deletion needs of the LMS integration: a class's course record, members and passback states. */
+export interface CourseParts {
+  deleteForClass(classId: string): Promise<void>;
 }
 
 /** What deletion needs of the live exams: everything of a class (its exams, their students' data, profiles) or of a material. */
@@ -45,7 +52,7 @@ export class DataLifecycle {
     const { store, logger } = options;
     this.rooms = new RoomDeletion(store);
     this.quizzes = new QuizDeletion(store, options.quotas);
-    this.classes = new ClassDeletion(store, this.quizzes, this.rooms, options.sessions, options.quotas, options.exams);
+    this.classes = new ClassDeletion(store, this.quizzes, this.rooms, options.sessions, options.quotas, options.exams, options.courses);
     this.materials = new MaterialDeletion(store, options.materials, options.retrieval, options.quotas, options.exams);
     this.exporter = new ClassExporter(store, logger);
     this.purge = new RetentionPurge({

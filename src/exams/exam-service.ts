@@ -66,6 +66,12 @@ export interface ExamServiceOptions {
   /** `Execute_Generator_PriorProfile`: the profile an exam starts from; the previous one (or a neutral one) without it. */
   priorProfile?(previous: LearnerProfile | null, examType: ExamType, signals: LearnerSignals, now: number): LearnerProfile;
   events?: ExamEvents;
+  /**
+   * A student's result became final or changed: after their grading (report written), an instructor's override,
+   * or a regrade that changed a grade. The LMS gradebook passback listens here (app.ts); a failure is logged, never
+   * the exam's.
+   */
+  resultChanged?(exam: ExamRecord, classId: string, sessionId: string): Promise<void>;
   weights: ScoreWeights;
   sweepMs: number;
   gradeRetries: number;
@@ -147,7 +153,10 @@ export class ExamService {
       now: this.now,
       retries: options.gradeRetries,
       retryMs: options.gradeRetryMs,
-      onGraded: (exam, classId, sessionId) => this.options.events?.graded(classId, { examId: exam.examId, sessionId }),
+      onGraded: (exam, classId, sessionId) => {
+        this.options.events?.graded(classId, { examId: exam.examId, sessionId });
+        this.resultChanged(exam, classId, sessionId);
+      },
       logger: options.logger,
     });
   }
@@ -378,7 +387,9 @@ export class ExamService {
     this.background(async () => {
       const regraded = await this.grading.regradeItem(exam, sessionId, questionId);
       // A failed regrade leaves the request pending for the instructor (never a default status).
-      if (regraded) await this.repository.updateRegrade(examId, sessionId, { ...request, status: 'done', to: regraded.result_status });
+      if (!regraded) return;
+      await this.repository.updateRegrade(examId, sessionId, { ...request, status: 'done', to: regraded.result_status });
+      this.resultChanged(exam, classId, sessionId);
     });
     return request;
   }
@@ -429,6 +440,8 @@ export class ExamService {
     const override: ExamOverride = { status, reason, by, at: this.now(), from };
     await this.repository.override(exam.examId, sessionId, questionId, override);
     overrides.set(questionId, override);
+    const publication = await this.repository.publication(exam.examId);
+    if (publication) this.resultChanged(exam, publication.classId, sessionId);
     const item = resultItems(exam, { submitted: submission.items, grades, overrides }).find((candidate) => candidate.question_id === questionId);
     if (!item) throw questionNotFound(questionId);
     return { item, audit: (await this.repository.audit(exam.examId, sessionId)).filter((entry) => entry.questionId === questionId) };
@@ -574,6 +587,13 @@ export class ExamService {
   }
 
   // ---- internals -------------------------------------------------------------------------------------------------
+
+  /** Tells the listener of result changes (the LMS passback) in the background; its failure is only logged. */
+  private resultChanged(exam: ExamRecord, classId: string, sessionId: string): void {
+    const listener = this.options.resultChanged;
+    if (!listener) return;
+    listener(exam, classId, sessionId).catch((error: unknown) => this.options.logger.warn({ err: error, examId: exam.examId }, 'exam result listener failed'));
+  }
 
   private async forStudent(examId: string, classId: string, sessionId: string): Promise<{ exam: ExamRecord; publication: ExamPublication }> {
     const [exam, publication] = await Promise.all([this.repository.get(examId), this.repository.publication(examId)]);

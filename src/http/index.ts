@@ -36,3 +36,5 @@ export {
 } from './principal.js';
 export { inviteUrl, publicBase, resetUrl } from './account-links.js';
 export { Authorizer, materialNotFound, type AuthorizeDeps, type Grant } from './authorize.js';
+export { createLtiApiRouter, createLtiRouter, ltiFraming, ltiPickerFormTargets, LTI_STATE_COOKIE, type LtiRouterDeps } from './lti-router.js';
+export { allowFormTargets, allowFraming } from './security-headers.js';

@@ -146,14 +146,27 @@ function sameOrigin(request: Request, publicUrl: string | undefined): boolean {
 /** Sets a new browser session's cookie on the response: what sign-up, sign-in and single sign-on finish with. */
 export type StartWebSession = (response: Response, accountId: string, request: Request) => Promise<NewWebSession>;
 
-/** A {@link StartWebSession} bound to the account service and PUBLIC_URL (Secure cookie behind https). */
-export function webSessionStarter(accounts: AccountService, publicUrl: string | undefined): StartWebSession {
+/**
+ * A {@link StartWebSession} bound to the account service and PUBLIC_URL (Secure cookie behind https). `framed`: the
+ * session starts inside another site's frame (an LMS launch), where a SameSite=Lax cookie would never come back:
+ * SameSite=None, which browsers accept only with Secure, so only where Secure works (https, or this machine); the CSRF
+ * token and Origin checks of {@link authenticate} still guard every state-changing request.
+ */
+export function webSessionStarter(accounts: AccountService, publicUrl: string | undefined, options: { framed?: boolean } = {}): StartWebSession {
   return async (response, accountId, request) => {
     const session = await accounts.createWebSession(accountId);
-    response.cookie(SESSION_COOKIE, session.cookieValue, { ...cookieOptions(request, publicUrl), expires: new Date(session.expiresAt) });
+    const base = cookieOptions(request, publicUrl);
+    const framed = options.framed === true && (base.secure === true || LOCAL_HOSTS.has(request.hostname));
+    response.cookie(SESSION_COOKIE, session.cookieValue, {
+      ...base,
+      ...(framed ? { sameSite: 'none' as const, secure: true } : {}),
+      expires: new Date(session.expiresAt),
+    });
     return session;
   };
 }
+
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 export function clearSessionCookie(response: Response, request: Request, publicUrl: string | undefined): void {
   response.clearCookie(SESSION_COOKIE, cookieOptions(request, publicUrl));

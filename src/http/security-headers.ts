@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import helmet from 'helmet';
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 
 /**
  * Security headers on every response of the express app (pages, static files, API answers and errors), set by
@@ -61,4 +61,29 @@ export function securityHeadersOnEveryResponse(server: HttpServer): void {
     };
     (headers as unknown as (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void)(request, response, headersSet);
   });
+}
+
+/**
+ * Lets these origins frame the response (an LMS showing lectern in its course page): `frame-ancestors` names them
+ * instead of `'none'`, and X-Frame-Options, which cannot name an origin, is dropped (browsers with CSP 3 ignore it
+ * beside frame-ancestors anyway). Called after helmet, by the middleware that knows the registered platforms.
+ */
+export function allowFraming(response: Response, origins: readonly string[]): void {
+  if (origins.length === 0) return;
+  rewriteDirective(response, 'frame-ancestors', () => origins.join(' '));
+  response.removeHeader('X-Frame-Options');
+}
+
+/** Lets the page's forms post to these origins too (a Deep Linking response goes back to the LMS's return URL). */
+export function allowFormTargets(response: Response, origins: readonly string[]): void {
+  if (origins.length === 0) return;
+  rewriteDirective(response, 'form-action', (current) => [current, ...origins].join(' '));
+}
+
+function rewriteDirective(response: Response, name: string, value: (current: string) => string): void {
+  const header = response.getHeader('Content-Security-Policy');
+  if (typeof header !== 'string') return;
+  const directives = header.split(';').map((part) => part.trim());
+  const next = directives.map((directive) => (directive.startsWith(`${name} `) ? `${name} ${value(directive.slice(name.length + 1))}` : directive));
+  response.setHeader('Content-Security-Policy', next.join(';'));
 }

@@ -99,6 +99,17 @@ export const DURABLE_KEYS: readonly DurableKey[] = [
   { pattern: 'quota:account:{id}:rooms', what: "the rooms counted as open for an account's quota" },
   { pattern: 'quota:class:{id}:rooms', what: "the rooms counted as open for a class's quota (until rooms have an owner account)" },
   { pattern: 'quota:material:{id}', what: 'the accounts a material is charged to, and how many bytes each' },
+  { pattern: 'lti:tool-keys', what: "lectern's LTI signing key pairs, newest first (the public halves are published at /lti/jwks)" },
+  { pattern: 'lti:platform:{id}', what: 'a registered LMS platform: issuer, client id, deployment ids, JWKS, auth and token endpoints, options' },
+  { pattern: 'lti:platforms', what: 'the registered LMS platforms, by registration time' },
+  { pattern: 'lti:issuer:{hash}', what: "an LMS issuer's registrations by client id, so a login finds its platform" },
+  { pattern: 'lti:platform:{id}:links', what: "the deep links a platform's courses hold, so the platform's deletion finds them" },
+  { pattern: 'lti:platform:{id}:classes', what: "the classes made for a platform's courses (course, owner and material → class)" },
+  { pattern: 'lti:link:{id}', what: 'a lecture, quiz or exam a teacher put into an LMS course (deep linking)' },
+  { pattern: 'lti:class:{id}', what: "an LMS course's class: platform, context, the service URLs, the gradebook columns of its exams" },
+  { pattern: 'lti:class:{id}:members', what: "an LMS course's members (LMS id, name, roles) and the class session of each student" },
+  { pattern: 'lti:class:{id}:grades', what: "the gradebook passback of each student's exam scores: sent, waiting, held or failed" },
+  { pattern: 'lti:grades:pending', what: 'exam scores still to be sent to an LMS gradebook, by when to try' },
 ];
 
 const compiled = DURABLE_KEYS.map(({ pattern }) => {

@@ -9,6 +9,7 @@ import { element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
 import { mathElement } from '../../ui/math.js';
 import { requestFailure } from '../../net/http.js';
+import { showLmsGrades } from './lms-grades.js';
 
 const REFRESH_MS = 4_000;
 const OVERRIDE_CHOICES: ResultStatus[] = ['Correct', 'Partial_Correct', 'Incorrect'];
@@ -68,6 +69,8 @@ function render(examId: string, results: ExamResults, container: HTMLElement): v
       }
     });
   });
+  // LTI: the scores' way to the LMS gradebook, for an exam of a class linked to a course (hidden otherwise).
+  const lmsGrades = element('section', { className: 'lms-grades', 'data-testid': 'lms-grades', hidden: true });
   container.replaceChildren(
     element('h4', { text: '결과' }),
     element(
@@ -86,7 +89,9 @@ function render(examId: string, results: ExamResults, container: HTMLElement): v
       ? []
       : [element('p', { className: 'muted', 'data-testid': 'exam-results-absent', text: `미응시 ${results.absent.length}명: ${results.absent.map((student) => student.nickname).join(', ')}` })]),
     ...(results.items.length > 0 ? [distribution(results)] : []),
+    lmsGrades,
   );
+  void showLmsGrades(examId, lmsGrades, new Map(results.students.map((student) => [student.sessionId, student.nickname])));
 }
 
 function studentView(examId: string, student: StudentResult, open: boolean, container: HTMLElement): HTMLDetailsElement {

@@ -147,6 +147,35 @@ export const ErrorCode = {
   EXAM_STUDENT_NOT_FOUND: 'EXAM_STUDENT_NOT_FOUND',
   /** A self-study exam has no deadline to end (POST /api/exams/:id/end). */
   EXAM_SELF_STUDY: 'EXAM_SELF_STUDY',
+  // LMS integration (LTI 1.3)
+  /** A login or launch from an LMS no admin registered (issuer and client id), or a registration deleted since (400). */
+  LTI_PLATFORM_UNKNOWN: 'LTI_PLATFORM_UNKNOWN',
+  /** The launch's state is missing, unknown, expired (10 min), already used, or not this browser's (400). */
+  LTI_STATE_INVALID: 'LTI_STATE_INVALID',
+  /** The id token is malformed, its signature does not verify with the platform's keys, or its issuer is wrong (401). */
+  LTI_TOKEN_INVALID: 'LTI_TOKEN_INVALID',
+  /** The id token has expired (or is dated in the future) (401). */
+  LTI_TOKEN_EXPIRED: 'LTI_TOKEN_EXPIRED',
+  /** The id token is not meant for lectern's client id (`aud`, `azp`) (401). */
+  LTI_AUDIENCE_INVALID: 'LTI_AUDIENCE_INVALID',
+  /** The id token's nonce is not the login's, or was used already: a replayed launch (401). */
+  LTI_NONCE_INVALID: 'LTI_NONCE_INVALID',
+  /** The launch's deployment id is not among the registration's (403). */
+  LTI_DEPLOYMENT_UNKNOWN: 'LTI_DEPLOYMENT_UNKNOWN',
+  /** The message is not an LTI 1.3.0 resource link or deep linking request, or lacks a claim it needs (400). */
+  LTI_MESSAGE_INVALID: 'LTI_MESSAGE_INVALID',
+  /** The platform's keys, token endpoint or services cannot be reached or answered with an error (502). */
+  LTI_PLATFORM_UNAVAILABLE: 'LTI_PLATFORM_UNAVAILABLE',
+  /** The course link names nothing lectern has any more (deleted material, quiz or exam), or another platform's link (404). */
+  LTI_LINK_INVALID: 'LTI_LINK_INVALID',
+  /** An instructor's first launch on a registration that does not create accounts, or an e-mail lectern cannot link (403). */
+  LTI_INSTRUCTOR_UNKNOWN: 'LTI_INSTRUCTOR_UNKNOWN',
+  /** Dynamic registration failed: a code unknown or used, or the LMS's configuration or answer was not usable (400). */
+  LTI_REGISTRATION_INVALID: 'LTI_REGISTRATION_INVALID',
+  /** The issuer already has a registration with this client id (409). */
+  LTI_PLATFORM_EXISTS: 'LTI_PLATFORM_EXISTS',
+  /** A deep linking choice that cannot be linked (an exam published to another class, a quiz not of this account) (409). */
+  LTI_CHOICE_INVALID: 'LTI_CHOICE_INVALID',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
