@@ -421,6 +421,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
       sweepMs: config.exams.sweepMs,
       gradeRetries: config.exams.gradeRetries,
       gradeRetryMs: config.exams.gradeRetryMs,
+      gradingLeaseMs: config.exams.gradingLeaseMs,
       ...(overrides.examClock ? { now: overrides.examClock } : {}),
       logger: logger.child({ part: 'exams' }),
     });

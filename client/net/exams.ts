@@ -36,6 +36,7 @@ import type {
   JobState,
   SelfStudyExamStartReply,
 } from '../../src/protocol/wire/index.js';
+import { EXAM_STATUS_LABELS } from '../../src/protocol/wire/exams.js';
 import { apiJson } from './http.js';
 
 // The wire's names, as the pages use them.
@@ -161,7 +162,8 @@ export const myProfile = (token: string) => apiJson<ExamProfileReply>('/api/clas
 
 // ---- words the pages share ---------------------------------------------------------------------------------------
 
-export const STATUS_LABELS: Record<GradeStatus, string> = { Correct: '정답', Partial_Correct: '부분 정답', Incorrect: '오답', Ungraded: '채점 중' };
+/** The server's labels (one table, src/protocol/wire/exams.ts). */
+export const STATUS_LABELS: Record<GradeStatus, string> = EXAM_STATUS_LABELS;
 export const TYPE_LABELS: Record<ExamQuestionType, string> = { Short_Keyword: '단답형', Descriptive: '서술형' };
 export const LEVEL_LABELS: Record<ComplexityLevel, string> = { Basic: '기초', Intermediate: '중급', Advanced: '심화' };
 export const DEPTH_LABELS: Record<TargetDepth, string> = { 'Basic Recall': '기본 암기', 'Conceptual Understanding': '개념 이해', 'Deep Understanding': '깊은 이해' };

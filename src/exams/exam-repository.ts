@@ -101,10 +101,17 @@ export interface AuditEntry {
 
 /** Where a student's grading is. */
 export interface GradingState {
+  /** A run started grading (informational: the lease decides who works). */
   claimed: boolean;
+  /** Grading passes started (the first one included). */
   attempts: number;
+  /** The post-grading steps finished at least once. */
   finalised: boolean;
   state: 'none' | 'pending' | 'graded';
+  /** 1, plus one per change after the first grading (override, regrade): the post-grading steps run for each. */
+  revision: number;
+  /** The revision each post-grading step last finished for, by step name. */
+  done: Record<string, number>;
 }
 
 const ALL = 'all';
@@ -366,21 +373,27 @@ export class ExamRepository {
     return readJsonRecord(await this.store.get(keys.examReport(examId, sessionId)), FeedbackReport, { key: keys.examReport(examId, sessionId), logger: this.logger });
   }
 
-  // ---- the grading state -----------------------------------------------------------------------------------------
+  // ---- the grading state ----------------------------------------------------------------------------------------
 
-  /** Claims the student's grading (HSETNX): true for the one caller that grades first. */
-  async claimGrading(examId: string, sessionId: string, at: number): Promise<boolean> {
-    return this.store.hsetnx(keys.examGrading(examId, sessionId), 'claimed', String(at));
+  /**
+   * Takes the student's grading lease for `owner` (one run on one node) for `ttlMs`; false while another run holds
+   * it. A node that dies holding it loses it when it lapses, and the next sweep's run takes over.
+   */
+  async acquireGrading(examId: string, sessionId: string, owner: string, ttlMs: number): Promise<boolean> {
+    return this.store.acquireLease(keys.examGradingLease(examId, sessionId), owner, ttlMs);
   }
 
-  /** Claims the feedback step (HSETNX): the report and the profile update happen once. */
-  async claimFinalise(examId: string, sessionId: string, at: number): Promise<boolean> {
-    return this.store.hsetnx(keys.examGrading(examId, sessionId), 'finalised', String(at));
+  async renewGrading(examId: string, sessionId: string, owner: string, ttlMs: number): Promise<boolean> {
+    return this.store.renewLease(keys.examGradingLease(examId, sessionId), owner, ttlMs);
   }
 
-  /** Gives the feedback claim back after the feedback step failed (nothing of it was stored). */
-  async releaseFinalise(examId: string, sessionId: string): Promise<void> {
-    await this.store.hdel(keys.examGrading(examId, sessionId), 'finalised');
+  async releaseGrading(examId: string, sessionId: string, owner: string): Promise<void> {
+    await this.store.releaseLease(keys.examGradingLease(examId, sessionId), owner);
+  }
+
+  /** Records when the grading first started and when it first finished (HSETNX: the first time stays). */
+  async noteGrading(examId: string, sessionId: string, field: 'claimed' | 'finalised', at: number): Promise<void> {
+    await this.store.hsetnx(keys.examGrading(examId, sessionId), field, String(at));
   }
 
   async setGradingState(examId: string, sessionId: string, state: 'pending' | 'graded'): Promise<void> {
@@ -391,10 +404,43 @@ export class ExamRepository {
     return this.store.hincrby(keys.examGrading(examId, sessionId), 'attempts', 1);
   }
 
+  /** A change after the first grading (an override, a regrade): the post-grading steps are due again. The new revision. */
+  async bumpRevision(examId: string, sessionId: string): Promise<number> {
+    return 1 + (await this.store.hincrby(keys.examGrading(examId, sessionId), 'changes', 1));
+  }
+
+  /** Records that a post-grading step finished for `revision`. */
+  async markStep(examId: string, sessionId: string, step: string, revision: number): Promise<void> {
+    await this.store.hset(keys.examGrading(examId, sessionId), { [`done:${step}`]: String(revision) });
+  }
+
+  /** A value one post-grading step leaves for a later one (a field of the grading hash). */
+  async stage(examId: string, sessionId: string, name: string, value: string): Promise<void> {
+    await this.store.hset(keys.examGrading(examId, sessionId), { [`staged:${name}`]: value });
+  }
+
+  async staged(examId: string, sessionId: string, name: string): Promise<string | null> {
+    return this.store.hget(keys.examGrading(examId, sessionId), `staged:${name}`);
+  }
+
   async gradingState(examId: string, sessionId: string): Promise<GradingState> {
     const fields = await this.store.hgetall(keys.examGrading(examId, sessionId));
     const state = fields.state === 'graded' || fields.state === 'pending' ? fields.state : 'none';
-    return { claimed: fields.claimed !== undefined, attempts: Number(fields.attempts ?? 0) || 0, finalised: fields.finalised !== undefined, state };
+    const done: Record<string, number> = {};
+    for (const [field, value] of Object.entries(fields)) if (field.startsWith('done:')) done[field.slice('done:'.length)] = Number(value) || 0;
+    return {
+      claimed: fields.claimed !== undefined,
+      attempts: Number(fields.attempts ?? 0) || 0,
+      finalised: fields.finalised !== undefined,
+      state,
+      revision: 1 + (Number(fields.changes ?? 0) || 0),
+      done,
+    };
+  }
+
+  /** Whether the student is on the list of gradings to look at. */
+  async isScheduled(examId: string, sessionId: string): Promise<boolean> {
+    return (await this.store.zscore(keys.examsPending(), pendingMember(examId, sessionId))) !== null;
   }
 
   /** Puts the student's grading on the retry list, to be looked at again at `at`. */
@@ -404,6 +450,21 @@ export class ExamRepository {
 
   async unschedule(examId: string, sessionId: string): Promise<void> {
     await this.store.zrem(keys.examsPending(), pendingMember(examId, sessionId));
+  }
+
+  /** Notes that the exam has gradings under way, to be checked by the sweep's backstop at `at`. */
+  async noteGradingExam(examId: string, at: number): Promise<void> {
+    await this.store.zadd(keys.examsGrading(), at, examId);
+  }
+
+  /** Exams with gradings to check at `now` (oldest first). */
+  async gradingExamsDue(now: number, limit = 20): Promise<string[]> {
+    const members = await this.store.zrange(keys.examsGrading(), 0, limit - 1);
+    return members.filter(({ score }) => score <= now).map(({ member }) => member);
+  }
+
+  async forgetGradingExam(examId: string): Promise<void> {
+    await this.store.zrem(keys.examsGrading(), examId);
   }
 
   /** Gradings due for another look at `now`. */
@@ -447,10 +508,12 @@ export class ExamRepository {
           keys.examRegrades(examId, sessionId),
           keys.examReport(examId, sessionId),
           keys.examGrading(examId, sessionId),
+          keys.examGradingLease(examId, sessionId),
         ]),
       );
     }
     await store.zrem(keys.examsOpen(), examId);
+    await store.zrem(keys.examsGrading(), examId);
     if (publication) await store.zrem(keys.classExams(publication.classId), examId);
     if (record) {
       await store.zrem(keys.materialExams(record.materialId), examId);

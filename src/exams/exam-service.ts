@@ -4,8 +4,9 @@ import type { PageRequest } from '../protocol/page.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { ExamProgressEvent } from '../protocol/wire/exams.js';
 import type { Store } from '../store/index.js';
-import { keys } from '../store/index.js';
-import { ExamGrading } from './exam-grading.js';
+import { ExamGrading, type GradingStep } from './exam-grading.js';
+import { postGradingSteps } from './grading-steps.js';
+import { withoutExamEvidence } from './prior-profile.js';
 import { isSelfStudy, resultRevealed, selfStudyPublication, visibleTo } from './self-study-exam.js';
 import type { ExamOverride, ExamPublication, ExamRecord, ExamRepository, NewExam, RegradeRequest } from './exam-repository.js';
 import { examResultsCsv, itemSummaries, resultItems, scoreOf, studentResult, type ItemSummary, type ResultItem, type StudentLogItem, type StudentResult } from './exam-results.js';
@@ -70,6 +71,13 @@ export interface ExamServiceOptions {
   sweepMs: number;
   gradeRetries: number;
   gradeRetryMs: number;
+  /** How long a node's hold on a student's grading lasts without renewal (another node takes over after it). */
+  gradingLeaseMs?: number;
+  /**
+   * Steps run after the built-in ones (report, profile, notify) each time a student's result is final or changes
+   * (an override, a regrade): idempotent, resumed on another node after a crash (exam-grading.ts, GradingStep).
+   */
+  steps?: readonly GradingStep[];
   now?: () => number;
   logger: Logger;
 }
@@ -118,6 +126,10 @@ const STUDENT_LIST_LIMIT = 50;
 const CLASS_INDEX_WINDOW = 2_000;
 /** How many students are graded at once on a node when an exam closes. */
 const GRADING_CONCURRENCY = 4;
+/** How many due gradings one sweep looks at. */
+const PENDING_WINDOW = 200;
+/** A dead node's students are taken over this long after its last renewal (plus a sweep interval). */
+export const DEFAULT_GRADING_LEASE_MS = 15_000;
 
 const notFound = () => new AppError(ErrorCode.EXAM_NOT_FOUND, '시험을 찾을 수 없습니다.', { status: 404 });
 const closed = () => new AppError(ErrorCode.EXAM_CLOSED, '시험 시간이 끝났습니다. 더 이상 답안을 받지 않습니다.', { status: 409 });
@@ -127,9 +139,13 @@ export class ExamService {
   readonly repository: ExamRepository;
   readonly grading: ExamGrading;
   private readonly now: () => number;
+  /** How long after a grading started the backstop checks its exam. */
+  private readonly backstopMs: number;
   private timer: NodeJS.Timeout | undefined;
   private readonly inflight = new Set<Promise<void>>();
   private readonly queue: (() => Promise<void>)[] = [];
+  /** The students whose grading run is queued or working on this node. */
+  private readonly gradingHere = new Set<string>();
   private running = 0;
   private sweeping: Promise<void> | undefined;
   private stopped = false;
@@ -137,17 +153,24 @@ export class ExamService {
   constructor(private readonly options: ExamServiceOptions) {
     this.repository = options.repository;
     this.now = options.now ?? Date.now;
-    this.grading = new ExamGrading({
+    this.backstopMs = 2 * (options.gradingLeaseMs ?? DEFAULT_GRADING_LEASE_MS);
+    const steps = postGradingSteps({
       repository: options.repository,
-      grader: options.grader,
       feedback: options.feedback,
       chapters: options.chapters,
       profileBefore: (classId, sessionId, examId) => this.profile(classId, sessionId, { excludeExam: examId }),
+      notify: (exam, classId, sessionId) => this.options.events?.graded(classId, { examId: exam.examId, sessionId }),
+    });
+    this.grading = new ExamGrading({
+      repository: options.repository,
+      grader: options.grader,
+      steps: [...steps, ...(options.steps ?? [])],
       ...(options.source ? { source: options.source } : {}),
+      nodeId: options.nodeId,
+      leaseMs: options.gradingLeaseMs ?? DEFAULT_GRADING_LEASE_MS,
       now: this.now,
       retries: options.gradeRetries,
       retryMs: options.gradeRetryMs,
-      onGraded: (exam, classId, sessionId) => this.options.events?.graded(classId, { examId: exam.examId, sessionId }),
       logger: options.logger,
     });
   }
@@ -321,7 +344,7 @@ export class ExamService {
       await this.repository.submitAll(examId, sessionId, at);
       ({ items, all } = await this.repository.submissions(examId, sessionId));
     }
-    if (all !== null) this.background(() => this.grading.gradeStudent(exam, classId, sessionId));
+    if (all !== null) await this.startGrading(exam, classId, sessionId);
     await this.publishProgress(exam, publication, sessionId);
     return { submitted: Object.fromEntries([...items.keys()].map((id) => [String(id), true as const])), submittedAll: all !== null };
   }
@@ -342,6 +365,7 @@ export class ExamService {
       const when = isSelfStudy(publication) ? '모든 문항을 제출하면 공개됩니다.' : '시험이 끝난 뒤에 공개됩니다.';
       throw new AppError(ErrorCode.EXAM_RESULT_NOT_READY, `아직 결과를 볼 수 없습니다. 결과는 ${when}`, { status: 409 });
     }
+    await this.healGrading(exam, classId, sessionId);
     const [grades, overrides, report] = await Promise.all([
       this.repository.grades(examId, sessionId),
       this.repository.overrides(examId, sessionId),
@@ -378,7 +402,9 @@ export class ExamService {
     this.background(async () => {
       const regraded = await this.grading.regradeItem(exam, sessionId, questionId);
       // A failed regrade leaves the request pending for the instructor (never a default status).
-      if (regraded) await this.repository.updateRegrade(examId, sessionId, { ...request, status: 'done', to: regraded.result_status });
+      if (!regraded) return;
+      await this.repository.updateRegrade(examId, sessionId, { ...request, status: 'done', to: regraded.result_status });
+      await this.regraded(exam, sessionId);
     });
     return request;
   }
@@ -399,6 +425,7 @@ export class ExamService {
         this.repository.report(exam.examId, sessionId),
         this.options.roster.nickname(publication.classId, sessionId),
       ]);
+      if (submission.all !== null) await this.healGrading(exam, publication.classId, sessionId);
       students.push(
         studentResult(
           exam,
@@ -428,6 +455,7 @@ export class ExamService {
     const from = overrides.get(questionId)?.status ?? grades.get(questionId)?.result_status ?? 'Ungraded';
     const override: ExamOverride = { status, reason, by, at: this.now(), from };
     await this.repository.override(exam.examId, sessionId, questionId, override);
+    await this.regraded(exam, sessionId);
     overrides.set(questionId, override);
     const item = resultItems(exam, { submitted: submission.items, grades, overrides }).find((candidate) => candidate.question_id === questionId);
     if (!item) throw questionNotFound(questionId);
@@ -447,7 +475,9 @@ export class ExamService {
     if (!prior) return stored ?? neutralProfile(this.now());
     const signals = await this.signals(classId, sessionId);
     const exams = signals.exams.filter((exam) => exam.examId !== options.excludeExam);
-    return prior(stored, 'short_answer', { ...signals, exams }, this.now());
+    // The exams' evidence comes back from their items as they count now (overrides and regrades included), never
+    // from what an earlier grading wrote.
+    return prior(stored && withoutExamEvidence(stored), 'short_answer', { ...signals, exams }, this.now());
   }
 
   /** Whether the session is a student of the class (on its roster, or with a stored profile). */
@@ -470,9 +500,13 @@ export class ExamService {
     const exams: LearnerSignals['exams'] = [];
     const examIds = (await this.visibleExams(classId, sessionId)).slice(0, 200).map(({ examId }) => examId).reverse();
     for (const examId of examIds) {
-      const grades = await this.repository.grades(examId, sessionId);
-      if (grades.size === 0) continue;
-      exams.push({ examId, log: { evaluation_items: [...grades.values()].sort((a, b) => a.question_id - b.question_id) } });
+      const [grades, overrides] = await Promise.all([this.repository.grades(examId, sessionId), this.repository.overrides(examId, sessionId)]);
+      if (grades.size === 0 && overrides.size === 0) continue;
+      const items = [...grades.values()].map((item) => {
+        const override = overrides.get(item.question_id);
+        return override ? { ...item, result_status: override.status } : item;
+      });
+      exams.push({ examId, log: { evaluation_items: items.sort((a, b) => a.question_id - b.question_id) } });
     }
     return { ...base, exams };
   }
@@ -508,7 +542,7 @@ export class ExamService {
       const drafts = await this.repository.drafts(exam.examId, sessionId);
       await this.repository.submitItems(exam.examId, sessionId, new Map(exam.problems.map((problem) => [problem.id, drafts.get(problem.id)?.text ?? ''])), publication.deadline);
       await this.repository.submitAll(exam.examId, sessionId, publication.deadline);
-      this.background(() => this.grading.gradeStudent(exam, publication.classId, sessionId));
+      await this.startGrading(exam, publication.classId, sessionId);
       await this.publishProgress(exam, publication, sessionId);
     }
     await this.repository.forgetOpen(exam.examId);
@@ -523,7 +557,7 @@ export class ExamService {
   }
 
   private async sweepOnce(): Promise<void> {
-    const { repository, store, nodeId } = this.options;
+    const { repository } = this.options;
     for (const examId of await repository.dueToClose(this.now())) {
       const [exam, publication] = await Promise.all([repository.get(examId), repository.publication(examId)]);
       if (!exam || !publication) {
@@ -532,21 +566,21 @@ export class ExamService {
       }
       await this.closeIfDue(exam, publication);
     }
-    const leaseMs = Math.max(30_000, this.options.sweepMs * 4);
-    if (!(await store.acquireLease(keys.examsSweepLease(), nodeId, leaseMs))) return;
-    try {
-      for (const { examId, sessionId } of await repository.duePending(this.now())) {
+    await this.checkGradingExams();
+    // Every node looks at the due gradings; the student's lease lets one run work at a time, and a run whose node
+    // died is taken over once its lease lapsed.
+    const found = new Map<string, { exam: ExamRecord; publication: ExamPublication } | null>();
+    for (const { examId, sessionId } of await repository.duePending(this.now(), PENDING_WINDOW)) {
+      if (!found.has(examId)) {
         const [exam, publication] = await Promise.all([repository.get(examId), repository.publication(examId)]);
-        if (!exam || !publication) {
-          await repository.unschedule(examId, sessionId);
-          continue;
-        }
-        // Out of the way of the next pass while this one works; the retry puts it back when it must wait again.
-        await repository.schedule(examId, sessionId, this.now() + leaseMs);
-        await this.grading.retry(exam, publication.classId, sessionId);
+        found.set(examId, exam && publication ? { exam, publication } : null);
       }
-    } finally {
-      await store.releaseLease(keys.examsSweepLease(), nodeId);
+      const held = found.get(examId);
+      if (!held) {
+        await repository.unschedule(examId, sessionId);
+        continue;
+      }
+      this.runGrading(held.exam, held.publication.classId, sessionId);
     }
   }
 
@@ -574,6 +608,67 @@ export class ExamService {
   }
 
   // ---- internals -------------------------------------------------------------------------------------------------
+
+  /**
+   * Puts the student's grading on the pending list — first, so that a node dying from here on leaves the student
+   * to the sweep — and runs it on this node in the background.
+   */
+  private async startGrading(exam: ExamRecord, classId: string, sessionId: string): Promise<void> {
+    await this.repository.schedule(exam.examId, sessionId, this.now());
+    await this.repository.noteGradingExam(exam.examId, this.now() + this.backstopMs);
+    this.runGrading(exam, classId, sessionId);
+  }
+
+  /**
+   * The sweep's backstop: exams whose gradings started a while ago are checked student by student; one who
+   * submitted as a whole, is not finished and is on no pending list is put back. An exam with every student finished
+   * leaves the list; one with students still working is checked again later.
+   */
+  private async checkGradingExams(): Promise<void> {
+    const { repository } = this.options;
+    for (const examId of await repository.gradingExamsDue(this.now())) {
+      const [exam, publication] = await Promise.all([repository.get(examId), repository.publication(examId)]);
+      if (!exam || !publication) {
+        await repository.forgetGradingExam(examId);
+        continue;
+      }
+      let unfinished = 0;
+      for (const sessionId of await repository.students(examId)) {
+        if ((await repository.submissions(examId, sessionId)).all === null) continue;
+        if (this.grading.finished(await repository.gradingState(examId, sessionId))) continue;
+        unfinished += 1;
+        if (!(await repository.isScheduled(examId, sessionId))) await this.startGrading(exam, publication.classId, sessionId);
+      }
+      if (unfinished === 0) await repository.forgetGradingExam(examId);
+      else await repository.noteGradingExam(examId, this.now() + this.backstopMs);
+    }
+  }
+
+  /** One run of the student's grading on this node at a time (a run already queued or working here is enough). */
+  private runGrading(exam: ExamRecord, classId: string, sessionId: string): void {
+    const key = `${exam.examId}|${sessionId}`;
+    if (this.gradingHere.has(key) || this.stopped) return;
+    this.gradingHere.add(key);
+    this.background(() => this.grading.run(exam, classId, sessionId).finally(() => this.gradingHere.delete(key)));
+  }
+
+  /**
+   * A student who submitted as a whole, whose grading is unfinished and on no list (left so by a node that died
+   * between two writes, or by an older version): put back on the list and graded.
+   */
+  private async healGrading(exam: ExamRecord, classId: string, sessionId: string): Promise<void> {
+    const state = await this.repository.gradingState(exam.examId, sessionId);
+    if (this.grading.finished(state) || (await this.repository.isScheduled(exam.examId, sessionId))) return;
+    await this.startGrading(exam, classId, sessionId);
+  }
+
+  /** A change after grading (an override, a regrade): report, profile and events are redone on the new statuses. */
+  private async regraded(exam: ExamRecord, sessionId: string): Promise<void> {
+    const publication = await this.repository.publication(exam.examId);
+    if (!publication) return;
+    await this.repository.bumpRevision(exam.examId, sessionId);
+    if ((await this.repository.submissions(exam.examId, sessionId)).all !== null) await this.startGrading(exam, publication.classId, sessionId);
+  }
 
   private async forStudent(examId: string, classId: string, sessionId: string): Promise<{ exam: ExamRecord; publication: ExamPublication }> {
     const [exam, publication] = await Promise.all([this.repository.get(examId), this.repository.publication(examId)]);

@@ -9,6 +9,8 @@ export type ExamQuestionType = 'Short_Keyword' | 'Descriptive';
 export type ExamResultStatus = 'Correct' | 'Partial_Correct' | 'Incorrect';
 /** A grade as lectern keeps it: the seed's status, or `Ungraded` while grading failed (shown as pending, never credit). */
 export type ExamGradeStatus = ExamResultStatus | 'Ungraded';
+/** How a status reads to people (pages, reports, learner profiles): the enum names are never shown. */
+export const EXAM_STATUS_LABELS: Record<ExamGradeStatus, string> = { Correct: '정답', Partial_Correct: '부분 정답', Incorrect: '오답', Ungraded: '채점 중' };
 export type ExamStatus = 'draft' | 'published' | 'closed';
 export type StudentExamState = 'open' | 'submitted' | 'closed';
 export type ExamTargetDepth = 'Basic Recall' | 'Conceptual Understanding' | 'Deep Understanding';
