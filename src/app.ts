@@ -289,6 +289,8 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
           const kind = input.selfStudy ? '혼자 보는 시험' : '시험';
           const title = `${material?.title ?? '강의 자료'} ${kind} (${input.problems.length}문항)`.slice(0, 200);
           const { selfStudy, ...generated } = input;
+          // A class exam on the material started while the job ran: the student's exam could be that exam.
+          if (selfStudy) await exams.assertNoRunningExam(selfStudy.classId, input.materialId);
           const exam = await exams.create({ ...generated, title });
           // A student's self-study exam is theirs alone, open at once (no deadline, results at their submission).
           if (selfStudy) await exams.publishSelfStudy(exam, selfStudy.classId, selfStudy.sessionId);

@@ -224,6 +224,12 @@ export class ExamRepository {
     return members.filter(({ score }) => score <= now).map(({ member }) => member);
   }
 
+  /** Published timed exams whose deadline is after `now` (every class's: a short list). */
+  async running(now: number): Promise<string[]> {
+    const members = await this.store.zrange(keys.examsOpen(), 0, -1);
+    return members.filter(({ score }) => score > now).map(({ member }) => member);
+  }
+
   /** Marks the exam closed (SET NX): true for the one caller that closes it. */
   async claimClose(examId: string, at: number): Promise<boolean> {
     return this.store.set(keys.examClosed(examId), String(at), { nx: true });

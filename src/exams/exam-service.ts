@@ -7,7 +7,7 @@ import type { Store } from '../store/index.js';
 import { ExamGrading, type GradingStep } from './exam-grading.js';
 import { postGradingSteps } from './grading-steps.js';
 import { withoutExamEvidence } from './prior-profile.js';
-import { isSelfStudy, resultRevealed, selfStudyPublication, visibleTo } from './self-study-exam.js';
+import { isSelfStudy, resultRevealed, revealsItemsOf, selfStudyPublication, visibleTo } from './self-study-exam.js';
 import type { ExamOverride, ExamPublication, ExamRecord, ExamRepository, NewExam, RegradeRequest } from './exam-repository.js';
 import { examResultsCsv, itemSummaries, resultItems, scoreOf, studentResult, type ItemSummary, type ResultItem, type StudentLogItem, type StudentResult } from './exam-results.js';
 import {
@@ -107,6 +107,9 @@ export interface ExamResults {
   /** The class's students who never opened the exam (미응시), in join order. */
   absent: { sessionId: string; nickname: string }[];
 }
+
+/** How long until `at`, as a message says it (`약 12분 뒤`): no time zone to guess. */
+const timeUntil = (at: number, now: number) => `약 ${Math.max(1, Math.ceil((at - now) / 60_000))}분 뒤`;
 
 /** A neutral starting profile for a student lectern knows nothing of yet. */
 export function neutralProfile(now: number): LearnerProfile {
@@ -268,6 +271,31 @@ export class ExamService {
     return ended;
   }
 
+  /** The class's timed exams running now that were made from the material. */
+  async runningExams(classId: string, materialId: string): Promise<{ exam: ExamRecord; deadline: number }[]> {
+    const examIds = await this.repository.running(this.now());
+    const publications = await this.repository.publications(examIds);
+    const running: { exam: ExamRecord; deadline: number }[] = [];
+    for (const [index, examId] of examIds.entries()) {
+      const publication = publications[index];
+      if (!publication || publication.classId !== classId || isSelfStudy(publication)) continue;
+      const exam = await this.repository.get(examId);
+      if (exam?.materialId === materialId) running.push({ exam, deadline: publication.deadline });
+    }
+    return running;
+  }
+
+  /**
+   * Refuses a student's self-study exam on a material while a class exam on it runs in their class: generated on the
+   * same material and size it could be the running exam itself, and its result would name that exam's answers.
+   */
+  async assertNoRunningExam(classId: string, materialId: string): Promise<void> {
+    const running = await this.runningExams(classId, materialId);
+    if (running.length === 0) return;
+    const until = Math.max(...running.map((entry) => entry.deadline));
+    throw new AppError(ErrorCode.EXAM_RUNNING, `같은 자료로 수업 시험이 진행 중입니다. 혼자 시험은 그 시험이 끝난 뒤(${timeUntil(until, this.now())})에 만들 수 있습니다.`, { status: 409 });
+  }
+
   async delete(exam: ExamRecord): Promise<void> {
     await this.repository.delete(exam.examId);
   }
@@ -364,6 +392,14 @@ export class ExamService {
     if (!resultRevealed(publication, all !== null, this.now())) {
       const when = isSelfStudy(publication) ? '모든 문항을 제출하면 공개됩니다.' : '시험이 끝난 뒤에 공개됩니다.';
       throw new AppError(ErrorCode.EXAM_RESULT_NOT_READY, `아직 결과를 볼 수 없습니다. 결과는 ${when}`, { status: 409 });
+    }
+    // A self-study result never names an answer (a keyword, a model answer) of a class exam still running.
+    if (isSelfStudy(publication)) {
+      const running = (await this.runningExams(classId, exam.materialId)).filter((entry) => revealsItemsOf(exam.problems, entry.exam.problems));
+      if (running.length > 0) {
+        const until = Math.max(...running.map((entry) => entry.deadline));
+        throw new AppError(ErrorCode.EXAM_RESULT_NOT_READY, `진행 중인 수업 시험과 답이 겹치는 문항이 있어, 결과는 그 시험이 끝난 뒤(${timeUntil(until, this.now())})에 볼 수 있습니다.`, { status: 409 });
+      }
     }
     await this.healGrading(exam, classId, sessionId);
     const [grades, overrides, report] = await Promise.all([

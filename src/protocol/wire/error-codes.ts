@@ -145,6 +145,8 @@ export const ErrorCode = {
   EXAM_STUDENT_NOT_FOUND: 'EXAM_STUDENT_NOT_FOUND',
   /** A self-study exam has no deadline to end (POST /api/exams/:id/end). */
   EXAM_SELF_STUDY: 'EXAM_SELF_STUDY',
+  /** A student's self-study exam on a material while a class exam on it runs in their class (409). */
+  EXAM_RUNNING: 'EXAM_RUNNING',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
