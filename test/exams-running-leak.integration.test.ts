@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateExam, loadExamSource, planOffline, examPassages } from '../src/exams/index.js';
+import { accountUsageId } from '../src/llm/index.js';
+import { keys } from '../src/store/index.js';
 import { bootExamClass, end, join, publish, type Booted } from './support/exam-class.js';
 import { call } from './support/http-call.js';
 import { samplePdfBytes } from './support/lecture-client.js';
@@ -65,6 +67,21 @@ describe.each(['memory', 'redis'] as const)('a running class exam and self-study
     expect(shown.body.log.evaluation_items).toHaveLength(3);
     const again = await call(`${app.url}/api/class-exams/self-study`, 'POST', { headers: student.headers, body: { count: 3, descriptive: 1 } });
     expect(again.status, JSON.stringify(again.body)).toBe(202);
+  });
+});
+
+describe('a spent model budget', () => {
+  it('XA7 exam generation (the instructor\'s and a student\'s self-study) with the paying account\'s budget spent is 429 MODEL_BUDGET_EXCEEDED at once, and no job is started', async (context) => {
+    const booted = await bootExamClass(context, 'memory', () => redis.url, { MODEL_DAILY_TOKENS: '1000' });
+    const { app } = booted;
+    const student = await join(booted, '민지');
+    await app.store.hset(keys.usage('account', accountUsageId(booted.teacher.accountId, Date.now())), { input: '900', output: '200' });
+    const instructor = await call(`${app.url}/api/materials/${booted.material.id}/exams`, 'POST', { headers: booted.teacher.bearer, body: { count: 3, descriptive: 1 } });
+    expect([instructor.status, instructor.body.error?.code]).toEqual([429, 'MODEL_BUDGET_EXCEEDED']);
+    expect(instructor.body.error.message).toMatch(/사용량/u);
+    const selfStudy = await call(`${app.url}/api/class-exams/self-study`, 'POST', { headers: student.headers, body: { count: 3, descriptive: 1 } });
+    expect([selfStudy.status, selfStudy.body.error?.code]).toEqual([429, 'MODEL_BUDGET_EXCEEDED']);
+    expect(await app.store.zcard(keys.activeJobs())).toBe(0);
   });
 });
 

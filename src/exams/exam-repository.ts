@@ -115,6 +115,10 @@ export interface GradingState {
 }
 
 const ALL = 'all';
+/** Guard fields of a drafts hash (never an item id): the close's, and one per submitted item. */
+const GUARD_PREFIX = '~';
+const CLOSED_GUARD = '~closed';
+const submittedGuard = (id: number) => `~submitted:${id}`;
 const pendingMember = (examId: string, sessionId: string) => `${examId}|${sessionId}`;
 
 export class ExamRepository {
@@ -262,13 +266,30 @@ export class ExamRepository {
     return (await this.store.zrange(keys.examStudents(examId), 0, count - 1)).map(({ member }) => member);
   }
 
-  async saveDrafts(examId: string, sessionId: string, answers: Record<number, string>, at: number): Promise<void> {
+  /**
+   * Saves drafts (last write wins) unless the exam's close or the submission of one of these items got there first
+   * (their guards in the same hash, written before they read the drafts): false, and nothing saved, then.
+   */
+  async saveDrafts(examId: string, sessionId: string, answers: Record<number, string>, at: number): Promise<boolean> {
     const fields = Object.fromEntries(Object.entries(answers).map(([id, text]) => [id, JSON.stringify({ text, at } satisfies StoredAnswer)]));
-    await this.store.hset(keys.examDrafts(examId, sessionId), fields);
+    const guards = [CLOSED_GUARD, ...Object.keys(answers).map((id) => submittedGuard(Number(id)))];
+    return this.store.hsetUnless(keys.examDrafts(examId, sessionId), fields, guards);
+  }
+
+  /**
+   * Stops the student's drafts of these items (or of every item: the close) from being saved any more; written
+   * before the drafts are read for a submission, so the text submitted is the last draft acknowledged.
+   */
+  async guardDrafts(examId: string, sessionId: string, items: readonly number[] | 'all', at: number): Promise<void> {
+    const fields = items === 'all' ? [CLOSED_GUARD] : items.map(submittedGuard);
+    await this.store.hset(keys.examDrafts(examId, sessionId), Object.fromEntries(fields.map((field) => [field, String(at)])));
   }
 
   async drafts(examId: string, sessionId: string): Promise<Map<number, StoredAnswer>> {
-    return this.answers(keys.examDrafts(examId, sessionId));
+    const key = keys.examDrafts(examId, sessionId);
+    const fields = await this.store.hgetall(key);
+    for (const field of Object.keys(fields)) if (field.startsWith(GUARD_PREFIX)) delete fields[field];
+    return this.parseAnswers(fields, key);
   }
 
   /** Submits each item once (HSETNX); returns the ids this call submitted (the others were submitted before). */
@@ -551,10 +572,6 @@ export class ExamRepository {
       await this.store.zrem(key, ...members);
     }
     await this.store.del(key);
-  }
-
-  private async answers(key: string): Promise<Map<number, StoredAnswer>> {
-    return this.parseAnswers(await this.store.hgetall(key), key);
   }
 
   private parseAnswers(fields: Record<string, string>, key: string): Map<number, StoredAnswer> {

@@ -266,6 +266,8 @@ export class ExamService {
     const held = await this.repository.publication(exam.examId);
     if (!held) throw new AppError(ErrorCode.EXAM_NOT_PUBLISHED, '아직 게시하지 않은 시험입니다.', { status: 409 });
     if (isSelfStudy(held)) throw new AppError(ErrorCode.EXAM_SELF_STUDY, '혼자 보는 시험에는 마감이 없어 끝낼 수 없습니다.', { status: 409 });
+    // The close's flag before the new deadline: from here no draft is acknowledged (saveDraft reads the flag).
+    if (this.now() < held.deadline) await this.repository.claimClose(exam.examId, this.now());
     const ended = (await this.repository.endAt(exam.examId, this.now())) ?? held;
     await this.closeIfDue(exam, ended);
     return ended;
@@ -340,17 +342,25 @@ export class ExamService {
 
   /** Autosave: last write wins; refused after the deadline and for items already submitted. */
   async saveDraft(examId: string, classId: string, sessionId: string, answers: Record<string, string>): Promise<{ savedAt: number; serverNow: number }> {
+    // The time that counts against the deadline is the request's arrival, not the end of its reads.
+    const savedAt = this.now();
     const { exam, publication } = await this.forStudent(examId, classId, sessionId);
-    await this.refuseAfterDeadline(exam, publication);
+    if (savedAt >= publication.deadline) await this.refuseAfterDeadline(exam, publication);
     const parsed = this.answerIds(exam, Object.keys(answers));
     const { items } = await this.repository.submissions(examId, sessionId);
     const already = parsed.filter((id) => items.has(id));
     if (already.length > 0) {
       throw new AppError(ErrorCode.EXAM_ALREADY_SUBMITTED, `이미 제출한 문항입니다: ${already.join(', ')}번`, { status: 409 });
     }
-    const savedAt = this.now();
     await this.repository.touchStudent(examId, sessionId, savedAt);
-    await this.repository.saveDrafts(examId, sessionId, Object.fromEntries(parsed.map((id) => [id, answers[String(id)] ?? ''])), savedAt);
+    // A close that began meanwhile (시험 종료, the deadline) may have listed the students before this one's touch:
+    // it writes its flag before listing them, so the flag is seen here.
+    if ((await this.repository.closedAt(examId)) !== null) throw closed();
+    // Atomic against the close's and a submission's guards: a draft acknowledged here is one they read.
+    if (!(await this.repository.saveDrafts(examId, sessionId, Object.fromEntries(parsed.map((id) => [id, answers[String(id)] ?? ''])), savedAt))) {
+      if ((await this.repository.closedAt(examId)) !== null) throw closed();
+      throw new AppError(ErrorCode.EXAM_ALREADY_SUBMITTED, `제출했거나 제출 중인 문항입니다: ${parsed.join(', ')}번`, { status: 409 });
+    }
     await this.publishProgress(exam, publication, sessionId);
     return { savedAt, serverNow: this.now() };
   }
@@ -365,6 +375,8 @@ export class ExamService {
     const ids = questionIds === undefined ? exam.problems.map((problem) => problem.id) : this.answerIds(exam, questionIds.map(String));
     const at = this.now();
     await this.repository.touchStudent(examId, sessionId, at);
+    // No draft of these items is saved from here on: the text submitted is the last draft acknowledged.
+    await this.repository.guardDrafts(examId, sessionId, ids, at);
     const drafts = await this.repository.drafts(examId, sessionId);
     await this.repository.submitItems(examId, sessionId, new Map(ids.map((id) => [id, drafts.get(id)?.text ?? ''])), at);
     let { items, all } = await this.repository.submissions(examId, sessionId);
@@ -575,6 +587,9 @@ export class ExamService {
     const first = await this.repository.claimClose(exam.examId, now);
     if (!first && !(await this.repository.isOpen(exam.examId))) return;
     for (const sessionId of await this.repository.students(exam.examId)) {
+      // No draft is saved from here on (the flag above stops a student not listed yet): what is graded is the last
+      // draft acknowledged.
+      await this.repository.guardDrafts(exam.examId, sessionId, 'all', now);
       const drafts = await this.repository.drafts(exam.examId, sessionId);
       await this.repository.submitItems(exam.examId, sessionId, new Map(exam.problems.map((problem) => [problem.id, drafts.get(problem.id)?.text ?? ''])), publication.deadline);
       await this.repository.submitAll(exam.examId, sessionId, publication.deadline);

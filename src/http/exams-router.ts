@@ -3,6 +3,7 @@ import type { TokenSigner } from '../auth/index.js';
 import { AppError } from '../errors.js';
 import { EXAM_JOB_KIND, ExamRequest, type ExamJobParams, type ExamRecord, type ExamService } from '../exams/index.js';
 import { viewOf, type JobRecord, type JobRepository, type JobRunner } from '../jobs/index.js';
+import type { ModelBudget } from '../llm/index.js';
 import { ExamGoalBody, ExamListQuery, ExamOverrideBody, ExamProblemPatch, ExamPublishBody } from '../protocol/exams.js';
 import type { ExamDetailReply, ExamOverrideReply, ExamProfileReply, ExamProgressReply, ExamResultsReply } from '../protocol/exams.js';
 import { PageQuery } from '../protocol/page.js';
@@ -14,7 +15,8 @@ import { parseOrThrow } from './validate.js';
 /**
  * Live exams for their owner account (or a class instructor token, which stands for its class's owner), issue 15:
  * - `POST /api/materials/:id/exams` (ExamRequest `{count, descriptive, difficulty?, chapters?}`) -> 202 `{jobId, job,
- *   jobToken}`: the `exam-generation` job (Planner → Writer → Validator), watched on `/jobs` like math problems
+ *   jobToken}`: the `exam-generation` job (Planner → Writer → Validator), watched on `/jobs` like math problems;
+ *   429 MODEL_BUDGET_EXCEEDED at once when the account's daily model budget is spent
  * - `GET /api/exams?materialId=&cursor=&limit=` -> `{exams, nextCursor}`; `GET /api/exams/:examId` -> the exam
  * - `PATCH /api/exams/:examId/problems/:id` -> the problem (draft only); `POST /api/exams/:examId/publish`;
  *   `POST /api/exams/:examId/end` (ends a published exam now: the deadline becomes now)
@@ -32,6 +34,8 @@ export interface ExamsRouterDeps {
   materials: { get(id: string): Promise<{ chapters: readonly unknown[] } | null> };
   jobs: JobRepository;
   runner: JobRunner;
+  /** The paying account's daily model budget, checked before a generation job is started (429, not a failed job). */
+  budget?: ModelBudget | undefined;
 }
 
 type Handler = (request: Request, response: Response) => Promise<void>;
@@ -79,6 +83,8 @@ export function createExamsRouter(deps: ExamsRouterDeps): Router {
       if (outside !== undefined) {
         throw new AppError(ErrorCode.INVALID_PAYLOAD, `장 목록의 장 번호는 0부터 ${material.chapters.length - 1} 사이여야 합니다.`, { status: 400 });
       }
+      // QUOTA: a spent budget is refused now, not by a job that fails later.
+      await deps.budget?.assertAvailable(grant.accountId);
       const params: ExamJobParams = { materialId, request: body };
       const job = await deps.jobs.create(EXAM_JOB_KIND, grant.accountId, params);
       void deps.runner.tick();
