@@ -418,6 +418,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
       events: {
         progress: (classId, payload) => monitor.examProgress(classId, payload),
         graded: (classId, payload) => monitor.examGraded(classId, payload),
+        closed: (classId, payload) => monitor.examClosed(classId, payload),
       },
       weights: config.exams.scoreWeights,
       sweepMs: config.exams.sweepMs,

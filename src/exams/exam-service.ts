@@ -38,7 +38,10 @@ import {
 /** Where the live progress goes (the class's monitor room); never answer text. */
 export interface ExamEvents {
   progress(classId: string, payload: ExamProgressEvent): void;
+  /** A student's result is there or changed (the instructor's monitor and the student's open pages). */
   graded(classId: string, payload: { examId: string; sessionId: string }): void;
+  /** The exam closed (시험 종료 or the deadline): every open sheet of the class. */
+  closed(classId: string, payload: { examId: string; deadline: number }): void;
 }
 
 /** One student's row of the monitor's 시험 진행: the `exam:progress` event's fields and whether grading finished. */
@@ -394,7 +397,14 @@ export class ExamService {
     examId: string,
     classId: string,
     sessionId: string,
-  ): Promise<{ status: 'pending' | 'graded'; score: number; maxScore: number; log: { evaluation_items: StudentLogItem[] }; report: FeedbackReport | null }> {
+  ): Promise<{
+    status: 'pending' | 'graded';
+    score: number;
+    maxScore: number;
+    log: { evaluation_items: StudentLogItem[] };
+    report: FeedbackReport | null;
+    regrades: { questionId: number; status: 'pending' | 'done' }[];
+  }> {
     const { exam, publication } = await this.forStudent(examId, classId, sessionId);
     await this.closeIfDue(exam, publication);
     const { items, all } = await this.repository.submissions(examId, sessionId);
@@ -414,10 +424,11 @@ export class ExamService {
       }
     }
     await this.healGrading(exam, classId, sessionId);
-    const [grades, overrides, report] = await Promise.all([
+    const [grades, overrides, report, regrades] = await Promise.all([
       this.repository.grades(examId, sessionId),
       this.repository.overrides(examId, sessionId),
       this.repository.report(examId, sessionId),
+      this.repository.regrades(examId, sessionId),
     ]);
     // The student sees that the instructor changed the grader's status, and why (the latest reason); not who (an
     // account id) nor when.
@@ -425,7 +436,14 @@ export class ExamService {
       overridden ? { ...item, instructor_review: { from: grades.get(item.question_id)?.result_status ?? overridden.from, reason: overridden.reason } } : item,
     );
     const { score, maxScore, pending } = scoreOf(log, this.options.weights);
-    return { status: pending ? 'pending' : 'graded', score, maxScore, log: { evaluation_items: log }, report };
+    return {
+      status: pending ? 'pending' : 'graded',
+      score,
+      maxScore,
+      log: { evaluation_items: log },
+      report,
+      regrades: regrades.map(({ questionId, status }) => ({ questionId, status })),
+    };
   }
 
   /** A student asks for one item to be graded again, with a comment: recorded once per item, then regraded in the background. */
@@ -597,6 +615,7 @@ export class ExamService {
       await this.publishProgress(exam, publication, sessionId);
     }
     await this.repository.forgetOpen(exam.examId);
+    this.options.events?.closed(publication.classId, { examId: exam.examId, deadline: publication.deadline });
   }
 
   /** One pass: close the exams past their deadline, and retry the gradings that are due (one node at a time). */

@@ -299,7 +299,8 @@ describe('the exam clock in the browser (issue 15 §3)', () => {
   it('EP6 past the server deadline the sheet locks on the server’s refusal, and the drafts saved before the deadline are what is graded', async () => {
     const problems: string[] = [];
     let offset = 0;
-    const clocked = await startTestApp({ SIGNUP: 'open', EXAM_SWEEP_MS: '100' }, { examClock: () => Date.now() + offset });
+    // No sweep in the test's time: the server learns that the deadline passed from the late save itself.
+    const clocked = await startTestApp({ SIGNUP: 'open', EXAM_SWEEP_MS: '600000' }, { examClock: () => Date.now() + offset });
     try {
       const teacher = await signUp(clocked);
       const materialId = (await uploadPdf(clocked, await samplePdfBytes(), 'sample.pdf', teacher)).id;
@@ -344,10 +345,14 @@ describe('the exam clock in the browser (issue 15 §3)', () => {
       // The server's clock passes the deadline (the page's does not): the next save is refused and the sheet locks.
       offset = 11 * 60_000;
       await answerBox(student, 2).fill('마감 뒤에 쓴 답');
-      await student.locator('[data-testid=exam-sheet][data-locked=true]').waitFor();
-      expect(await answerBox(student, 1).isDisabled()).toBe(true);
-      expect(await answerBox(student, 2).isDisabled()).toBe(true);
-      expect(await student.getByTestId('exam-error').first().textContent()).not.toBe('');
+      // Every input locks (seen in the page, before the sheet turns to the result a moment later).
+      await student.waitForFunction(() => {
+        type Found = { querySelectorAll(selector: string): ArrayLike<{ disabled: boolean }> };
+        const { document } = globalThis as unknown as { document: { querySelector(selector: string): Found | null } };
+        const sheet = document.querySelector('[data-testid=exam-sheet][data-locked=true]');
+        const inputs = sheet ? Array.from(sheet.querySelectorAll('[data-testid=exam-answer]')) : [];
+        return inputs.length === 2 && inputs.every((input) => input.disabled);
+      });
 
       // The result grades the drafts as they were at the deadline: item 1's answer, item 2 empty.
       await student.locator('[data-testid=exam-result][data-status=graded]').waitFor({ timeout: 30_000 });
@@ -417,6 +422,79 @@ describe('a self-study exam in the browser (issue 15, self-study)', () => {
     expect(await listing.textContent()).toContain('혼자 보는 시험');
     await listing.getByTestId('exam-open').click();
     await student.locator('[data-testid=exam-result][data-status=graded]').waitFor();
+
+    expect(problems).toEqual([]);
+  }, 120_000);
+});
+
+describe('live exam sheets (issue 25 §1)', () => {
+  it('XA8 on a 390×844 phone, 시험 종료 locks an open sheet and shows the result at once, an override updates the result and its report live, and a reload shows the same', async () => {
+    const problems: string[] = [];
+    const teacher = await signUp(app);
+    const materialId = (await uploadPdf(app, await samplePdfBytes(), 'sample.pdf', teacher)).id;
+    const created = await postJson<{ classId: string; code: string }>(`${app.url}/api/classes`, { name: '실시간 반', materialId }, teacher.bearer);
+    expect(created.status).toBe(201);
+    const exam = await app.exams.create({
+      accountId: teacher.accountId,
+      materialId,
+      title: '평균 확인',
+      request: { count: 2, descriptive: 1 },
+      plan: {
+        planning_strategy: '평균의 정의와 성질을 묻는다.',
+        planned_items: [
+          { id: 1, target_topic: '평균', question_type: 'Short_Keyword', intent_type: 'Definition', complexity_level: 'Basic', source_reference_hint: '1장' },
+          { id: 2, target_topic: '평균의 성질', question_type: 'Descriptive', intent_type: 'Causal_Explanation', complexity_level: 'Basic', source_reference_hint: '1장' },
+        ],
+      },
+      problems: [
+        { id: 1, type: 'Short_Keyword', question_content: '값을 모두 더해 개수로 나눈 값은?', model_answer: '평균', key_keywords: ['평균'], intent_diagnosis: '평균의 정의' },
+        { id: 2, type: 'Descriptive', question_content: '평균이 극단값에 민감한 이유를 설명하시오.', model_answer: '모든 값을 더하므로 큰 값 하나가 합을 크게 바꾼다.', key_keywords: ['합', '극단값'], intent_diagnosis: '평균의 성질' },
+      ],
+      complaints: [],
+      valid: true,
+      rounds: 1,
+    });
+    const published = await postJson(`${app.url}/api/exams/${exam.examId}/publish`, { classId: created.body.classId, timeLimitMinutes: 30 }, teacher.bearer);
+    expect(published.status, JSON.stringify(published.body)).toBe(200);
+
+    const phone = await (await newContext('phone', problems)).newPage();
+    await joinClass(phone, created.body.code ?? '', '서연');
+    await phone.locator('[data-testid=exam-listing][data-state=open] [data-testid=exam-open]').click();
+    await answerBox(phone, 1).fill('평균');
+    await expect.poll(() => phone.getByTestId('exam-saved').textContent()).toMatch(savedClock);
+    await expect.poll(() => phone.getByTestId('exam-countdown').textContent()).toMatch(/^(29|30):\d\d$/u);
+
+    // 시험 종료: the phone, left alone (nobody types), locks and shows its graded result.
+    const ended = await postJson(`${app.url}/api/exams/${exam.examId}/end`, {}, teacher.bearer);
+    expect(ended.status).toBe(200);
+    await phone.locator('[data-testid=exam-result][data-status=graded]').waitFor({ timeout: 30_000 });
+    await phone.getByTestId('exam-report').waitFor({ timeout: 30_000 });
+    expect(await phone.getByTestId('exam-sheet').count()).toBe(0);
+    expect(await phone.getByTestId('exam-countdown').count()).toBe(0);
+    const summary = phone.getByTestId('exam-report-summary');
+    expect(await summary.textContent()).toContain('정답 1개, 부분 정답 0개, 오답 1개');
+    const second = phone.locator('[data-testid=exam-result-item][data-id="2"]');
+    expect(await second.getByTestId('exam-status').textContent()).toBe('오답');
+
+    // An override to 부분 정답 reaches the phone: the status, the score and the report change without a reload.
+    const sessionId = ((await getJson<{ students: { sessionId: string }[] }>(`${app.url}/api/exams/${exam.examId}/results`, teacher.bearer)).body.students ?? [])[0]?.sessionId ?? '';
+    const override = await postJson(`${app.url}/api/exams/${exam.examId}/students/${sessionId}/items/2/override`, { status: 'Partial_Correct', reason: '방향은 맞음' }, teacher.bearer);
+    expect(override.status, JSON.stringify(override.body)).toBe(200);
+    await expect.poll(() => second.getByTestId('exam-status').textContent(), { timeout: 30_000 }).toBe('부분 정답');
+    await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toContain('정답 1개, 부분 정답 1개, 오답 0개');
+    expect(await phone.getByTestId('exam-score').textContent()).toMatch(/^점수 1\.5 \/ 2/u);
+    // The learner profile says it in Korean, with the changed status.
+    await phone.locator('[data-testid=exam-profile] summary').click();
+    const profileText = () => phone.getByTestId('learner-profile').textContent();
+    await expect.poll(profileText).toContain('시험 2번: 부분 정답');
+    expect(await profileText()).not.toMatch(/Correct|Incorrect|Partial/u);
+
+    // A reload shows the same.
+    await phone.reload();
+    await phone.locator('[data-testid=exam-listing][data-state=closed] [data-testid=exam-open]').click();
+    await phone.locator('[data-testid=exam-result][data-status=graded]').waitFor();
+    expect(await phone.locator('[data-testid=exam-result-item][data-id="2"] [data-testid=exam-status]').textContent()).toBe('부분 정답');
+    expect(await phone.getByTestId('exam-report-summary').textContent()).toContain('부분 정답 1개');
 
     expect(problems).toEqual([]);
   }, 120_000);

@@ -229,6 +229,8 @@ export interface ClassExamResultReply {
   maxScore: number;
   log: { evaluation_items: (ExamEvaluationItem & { instructor_review?: ExamInstructorReview })[] };
   report: ExamFeedbackReport | null;
+  /** The student's own regrade requests (one per item): `done` once the item was graded again. */
+  regrades: { questionId: number; status: 'pending' | 'done' }[];
 }
 
 /** `/monitor` events of live exams (never answer text). */
@@ -253,6 +255,19 @@ export interface ExamProgressReply {
 export interface ExamGradedEvent {
   examId: string;
   sessionId: string;
+}
+
+/**
+ * `/tutor` notices of live exams (no `seq`, never replayed: a page that missed one reads the same over HTTP). Every
+ * open sheet of the class hears `exam:closed` when the exam closes (시험 종료 or the deadline): it locks and turns to
+ * the result. The student hears `exam:result` when their result is there or changed (graded, an override, a regrade).
+ */
+export interface ExamClosedNotice {
+  examId: string;
+  deadline: number;
+}
+export interface ExamResultNotice {
+  examId: string;
 }
 
 /** `POST /api/class-exams/self-study` (202): the student's `exam-generation` job, its `/jobs` token. */
