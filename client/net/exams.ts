@@ -96,6 +96,10 @@ export function patchProblem(examId: string, id: number, patch: Partial<Pick<Exa
   return apiJson<ExamProblem>(`${at(examId)}/problems/${id}`, { method: 'PATCH', body: patch, fallback: '문항을 저장하지 못했습니다.' });
 }
 
+/** 지적 확인: the item's validator complaints read and accepted as they are (they no longer hold publishing back). */
+export const acceptItem = (examId: string, id: number) =>
+  apiJson<ExamDetail>(`${at(examId)}/problems/${id}/accept`, { method: 'POST', body: {}, fallback: '지적을 확인하지 못했습니다.' });
+
 export const publishExam = (examId: string, classId: string, timeLimitMinutes: number) =>
   apiJson<{ publication: Publication }>(`${at(examId)}/publish`, { method: 'POST', body: { classId, timeLimitMinutes }, fallback: '시험을 게시하지 못했습니다.' });
 

@@ -51,6 +51,8 @@ export const ExamRecord = z.object({
   createdAt: z.number(),
   /** The generation job that made it, when one did. */
   jobId: z.string().optional(),
+  /** Items whose open complaints the instructor looked at and accepted as they are (publishing needs none open). */
+  accepted: z.array(z.number().int()).optional(),
 });
 export type ExamRecord = z.infer<typeof ExamRecord>;
 
@@ -158,11 +160,10 @@ export class ExamRepository {
     return readJsonRecord(await this.store.get(keys.exam(examId)), ExamRecord, { key: keys.exam(examId), logger: this.logger });
   }
 
-  /** Rewrites the problems (the instructor's edits while the exam is a draft). */
-  async saveProblems(exam: ExamRecord, problems: ExamRecord['problems']): Promise<ExamRecord> {
-    const next = { ...exam, problems };
-    await this.store.set(keys.exam(exam.examId), JSON.stringify(next));
-    return next;
+  /** Rewrites the exam (the instructor's edits while it is a draft: problems, complaints, accepted items). */
+  async save(exam: ExamRecord): Promise<ExamRecord> {
+    await this.store.set(keys.exam(exam.examId), JSON.stringify(exam));
+    return exam;
   }
 
   /** One page of an account's exams (of one material when given), newest first. */

@@ -4,6 +4,7 @@ import type { PageRequest } from '../protocol/page.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { ExamProgressEvent } from '../protocol/wire/exams.js';
 import type { Store } from '../store/index.js';
+import { ExamComplaintsOpenError } from './exam-errors.js';
 import { ExamGrading, type GradingStep } from './exam-grading.js';
 import { postGradingSteps } from './grading-steps.js';
 import { withoutExamEvidence } from './prior-profile.js';
@@ -239,12 +240,36 @@ export class ExamService {
     const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
     const next = ExamProblem.parse({ ...current, ...defined });
     const problems = exam.problems.map((problem, at) => (at === index ? next : problem));
-    await this.repository.saveProblems(exam, problems);
+    // An edited item is the instructor's answer to its complaints: they leave it (the validator's text was about the
+    // item as it was).
+    await this.repository.save({ ...exam, problems, complaints: exam.complaints.filter((complaint) => complaint.id !== id) });
     return next;
+  }
+
+  /** The validator's complaints the instructor has neither fixed (edited the item) nor accepted. */
+  openComplaints(exam: ExamRecord): ExamRecord['complaints'] {
+    const accepted = new Set(exam.accepted ?? []);
+    return exam.complaints.filter((complaint) => !accepted.has(complaint.id));
+  }
+
+  /** The instructor accepts an item as it is, its complaints read: they no longer hold the exam back. */
+  async acceptItem(exam: ExamRecord, id: number): Promise<ExamRecord> {
+    if (await this.repository.publication(exam.examId)) {
+      throw new AppError(ErrorCode.EXAM_ALREADY_PUBLISHED, '이미 게시된 시험입니다.', { status: 409 });
+    }
+    if (!exam.problems.some((problem) => problem.id === id)) throw questionNotFound(id);
+    return this.repository.save({ ...exam, accepted: [...new Set([...(exam.accepted ?? []), id])].sort((left, right) => left - right) });
+  }
+
+  /** Publishing (timed or as self-study) needs every complaint fixed or accepted. */
+  private assertPublishable(exam: ExamRecord): void {
+    const open = [...new Set(this.openComplaints(exam).map((complaint) => complaint.id))];
+    if (open.length > 0) throw new ExamComplaintsOpenError(open.sort((left, right) => left - right));
   }
 
   /** Publishes to a class (owned by the caller: checked by the caller) with a deadline on the server's clock. */
   async publish(exam: ExamRecord, classId: string, timeLimitMinutes: number): Promise<ExamPublication> {
+    this.assertPublishable(exam);
     const publishedAt = this.now();
     const { publication, first } = await this.repository.publish(exam.examId, { classId, timeLimitMinutes, publishedAt, deadline: publishedAt + timeLimitMinutes * 60_000 });
     if (!first) throw new AppError(ErrorCode.EXAM_ALREADY_PUBLISHED, '이미 게시된 시험입니다.', { status: 409 });
@@ -256,6 +281,8 @@ export class ExamService {
    * `student`: a student's own exam, seen by that session only.
    */
   async publishSelfStudy(exam: ExamRecord, classId: string, student?: string): Promise<ExamPublication> {
+    // The instructor's exam opened as self-study is checked like a timed one; a student's own is theirs to take.
+    if (student === undefined) this.assertPublishable(exam);
     const { publication, first } = await this.repository.publish(exam.examId, selfStudyPublication(classId, this.now(), student));
     if (!first) throw new AppError(ErrorCode.EXAM_ALREADY_PUBLISHED, '이미 게시된 시험입니다.', { status: 409 });
     return publication;

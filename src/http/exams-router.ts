@@ -18,7 +18,9 @@ import { parseOrThrow } from './validate.js';
  *   jobToken}`: the `exam-generation` job (Planner → Writer → Validator), watched on `/jobs` like math problems;
  *   429 MODEL_BUDGET_EXCEEDED at once when the account's daily model budget is spent
  * - `GET /api/exams?materialId=&cursor=&limit=` -> `{exams, nextCursor}`; `GET /api/exams/:examId` -> the exam
- * - `PATCH /api/exams/:examId/problems/:id` -> the problem (draft only); `POST /api/exams/:examId/publish`;
+ * - `PATCH /api/exams/:examId/problems/:id` -> the problem (draft only; the item's validator complaints leave it);
+ *   `POST /api/exams/:examId/problems/:id/accept` -> the exam (the item's complaints accepted as they are);
+ *   `POST /api/exams/:examId/publish` (409 EXAM_COMPLAINTS_OPEN while complaints are neither fixed nor accepted);
  *   `POST /api/exams/:examId/end` (ends a published exam now: the deadline becomes now)
  * - `GET /api/exams/:examId/results` (`.json`, `.csv`); `POST .../students/:sessionId/items/:questionId/override`
  * - `DELETE /api/exams/:examId`
@@ -67,7 +69,7 @@ export function createExamsRouter(deps: ExamsRouterDeps): Router {
   const detail = async (exam: ExamRecord): Promise<ExamDetailReply> => {
     const publication = await exams.repository.publication(exam.examId);
     const { accountId: _accountId, jobId: _jobId, ...rest } = exam;
-    return { ...rest, status: await exams.status(exam, publication), publication };
+    return { ...rest, accepted: exam.accepted ?? [], status: await exams.status(exam, publication), publication };
   };
 
   router.post(
@@ -120,6 +122,15 @@ export function createExamsRouter(deps: ExamsRouterDeps): Router {
       const id = positiveInt(String(request.params.id), () => new AppError(ErrorCode.EXAM_QUESTION_NOT_FOUND, '시험 문항을 찾을 수 없습니다.', { status: 404 }));
       const patch = parseOrThrow(ExamProblemPatch, request.body ?? {});
       response.json(await exams.editProblem(exam, id, patch));
+    }),
+  );
+
+  router.post(
+    '/exams/:examId/problems/:id/accept',
+    route(async (request, response) => {
+      const { exam } = await ownExam(request, response);
+      const id = positiveInt(String(request.params.id), () => new AppError(ErrorCode.EXAM_QUESTION_NOT_FOUND, '시험 문항을 찾을 수 없습니다.', { status: 404 }));
+      response.json(await detail(await exams.acceptItem(exam, id)));
     }),
   );
 

@@ -147,6 +147,8 @@ export const ErrorCode = {
   EXAM_SELF_STUDY: 'EXAM_SELF_STUDY',
   /** A student's self-study exam on a material while a class exam on it runs in their class (409). */
   EXAM_RUNNING: 'EXAM_RUNNING',
+  /** Publishing a draft exam whose validator complaints are neither fixed nor accepted (409, `items`: their ids). */
+  EXAM_COMPLAINTS_OPEN: 'EXAM_COMPLAINTS_OPEN',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

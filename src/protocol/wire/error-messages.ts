@@ -96,4 +96,5 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   EXAM_STUDENT_NOT_FOUND: '이 시험을 본 학생을 찾을 수 없습니다.',
   EXAM_SELF_STUDY: '혼자 보는 시험에는 마감이 없어 끝낼 수 없습니다.',
   EXAM_RUNNING: '같은 자료로 수업 시험이 진행 중입니다. 혼자 시험은 그 시험이 끝난 뒤에 만들 수 있습니다.',
+  EXAM_COMPLAINTS_OPEN: '검토 지적이 남은 문항이 있어 게시하지 않았습니다. 문항을 고치거나 지적을 읽고 그대로 두기로 한 뒤 게시하세요.',
 };

@@ -71,6 +71,8 @@ export interface ExamDetailReply {
   };
   problems: ExamProblemView[];
   complaints: { id: number; message: string }[];
+  /** Items whose complaints the instructor accepted as they are (the others hold publishing back). */
+  accepted: number[];
   valid: boolean;
   rounds: number;
   createdAt: number;
