@@ -386,7 +386,6 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     const { grader, feedback } = overrides.examAgents ? overrides.examAgents(real) : real;
     return new ExamService({
       repository,
-      store,
       nodeId,
       grader,
       feedback,

@@ -3,7 +3,6 @@ import type { Logger } from '../logger.js';
 import type { PageRequest } from '../protocol/page.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { ExamProgressEvent } from '../protocol/wire/exams.js';
-import type { Store } from '../store/index.js';
 import { ExamComplaintsOpenError } from './exam-errors.js';
 import { ExamGrading, type GradingStep } from './exam-grading.js';
 import { postGradingSteps } from './grading-steps.js';
@@ -58,7 +57,6 @@ export interface ExamRoster {
 
 export interface ExamServiceOptions {
   repository: ExamRepository;
-  store: Store;
   nodeId: string;
   grader: ExamItemGrader;
   feedback: ExamFeedbackAgent;
