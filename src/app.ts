@@ -302,6 +302,8 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
           const kind = input.selfStudy ? '혼자 보는 시험' : '시험';
           const title = `${material?.title ?? '강의 자료'} ${kind} (${input.problems.length}문항)`.slice(0, 200);
           const { selfStudy, ...generated } = input;
+          // A class exam on the material started while the job ran: the student's exam could be that exam.
+          if (selfStudy) await exams.assertNoRunningExam(selfStudy.classId, input.materialId);
           const exam = await exams.create({ ...generated, title });
           // A student's self-study exam is theirs alone, open at once (no deadline, results at their submission).
           if (selfStudy) await exams.publishSelfStudy(exam, selfStudy.classId, selfStudy.sessionId);
@@ -412,7 +414,6 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     const { grader, feedback } = overrides.examAgents ? overrides.examAgents(real) : real;
     return new ExamService({
       repository,
-      store,
       nodeId,
       grader,
       feedback,
@@ -444,13 +445,16 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
       events: {
         progress: (classId, payload) => monitor.examProgress(classId, payload),
         graded: (classId, payload) => monitor.examGraded(classId, payload),
+        closed: (classId, payload) => monitor.examClosed(classId, payload),
       },
-      // A student's result became final or changed: its score goes to the LMS gradebook when the class is a course's.
-      resultChanged: (exam, classId, sessionId) => lti.grades.resultChanged(classId, exam.examId, sessionId),
+      // Each time a student's result is final or changes (grading, an override, a regrade): its score goes to the LMS
+      // gradebook when the class is a course's (queued durably; the step is safe to run twice).
+      steps: [{ name: 'lms-grade', run: ({ exam, classId, sessionId }) => lti.grades.resultChanged(classId, exam.examId, sessionId) }],
       weights: config.exams.scoreWeights,
       sweepMs: config.exams.sweepMs,
       gradeRetries: config.exams.gradeRetries,
       gradeRetryMs: config.exams.gradeRetryMs,
+      gradingLeaseMs: config.exams.gradingLeaseMs,
       ...(overrides.examClock ? { now: overrides.examClock } : {}),
       logger: logger.child({ part: 'exams' }),
     });

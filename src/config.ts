@@ -180,6 +180,7 @@ const EnvSchema = z.object({
   EXAM_SWEEP_MS: int(100, 600_000, 5_000),
   EXAM_GRADE_RETRIES: int(0, 20, 5),
   EXAM_GRADE_RETRY_MS: int(10, 3_600_000, 30_000),
+  EXAM_GRADING_LEASE_MS: int(100, 600_000, 15_000),
   // The "AI 품질" console (issue 14 §3, src/quality/): sampling of agent outputs and their background grading.
   QUALITY_SAMPLE_RATE: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(1).default(0.05)),
   QUALITY_SAMPLE_RATES: z.preprocess(
@@ -301,9 +302,10 @@ export interface Config {
   /**
    * Live exams (src/exams/): EXAM_SCORE_WEIGHTS (points per status), EXAM_SWEEP_MS (how often each node looks for
    * exams past their deadline and gradings to retry), EXAM_GRADE_RETRIES and EXAM_GRADE_RETRY_MS (background
-   * regrading of Ungraded items: at most that many tries, the wait doubling from that many ms).
+   * regrading of Ungraded items: at most that many tries, the wait doubling from that many ms), EXAM_GRADING_LEASE_MS
+   * (a node's hold on a student's grading: another node takes over this long after the holder died).
    */
-  exams: { scoreWeights: { Correct: number; Partial_Correct: number; Incorrect: number }; sweepMs: number; gradeRetries: number; gradeRetryMs: number };
+  exams: { scoreWeights: { Correct: number; Partial_Correct: number; Incorrect: number }; sweepMs: number; gradeRetries: number; gradeRetryMs: number; gradingLeaseMs: number };
   /** The "AI 품질" console: which agent outputs are sampled and graded in the background; see src/quality/. */
   quality: QualityConfig;
   /**
@@ -474,7 +476,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     modelDailyTokens: e.MODEL_DAILY_TOKENS,
     mathJudge: { onNetworkError: e.MATH_JUDGE_NETWORK_POLICY, thresholds: e.MATH_JUDGE_THRESHOLDS },
     jobs: { leaseMs: e.JOB_LEASE_MS },
-    exams: { scoreWeights: e.EXAM_SCORE_WEIGHTS, sweepMs: e.EXAM_SWEEP_MS, gradeRetries: e.EXAM_GRADE_RETRIES, gradeRetryMs: e.EXAM_GRADE_RETRY_MS },
+    exams: { scoreWeights: e.EXAM_SCORE_WEIGHTS, sweepMs: e.EXAM_SWEEP_MS, gradeRetries: e.EXAM_GRADE_RETRIES, gradeRetryMs: e.EXAM_GRADE_RETRY_MS, gradingLeaseMs: e.EXAM_GRADING_LEASE_MS },
     quality: {
       sampleRate: e.QUALITY_SAMPLE_RATE,
       sampleRates: e.QUALITY_SAMPLE_RATES ?? {},

@@ -220,7 +220,7 @@ export function createServer(deps: ServerDeps): LecternServer {
   // A class's students answer the short-answer problems of the math sets shared with their class (issue 14 §2).
   app.use(
     '/api',
-    createExamsRouter({ access, signer: deps.signer, exams: deps.exams, materials: deps.materials, jobs: deps.jobs.repository, runner: deps.jobs.runner }),
+    createExamsRouter({ access, signer: deps.signer, exams: deps.exams, materials: deps.materials, jobs: deps.jobs.repository, runner: deps.jobs.runner, budget: deps.budget }),
   );
   app.use(
     '/api/class-exams',

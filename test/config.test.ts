@@ -125,8 +125,8 @@ describe('config', () => {
   });
 
   it('EL17 the live exams\' score weights, sweep and retry policy are settings with seed 000\'s defaults', () => {
-    expect(loadConfig({}).exams).toEqual({ scoreWeights: { Correct: 1, Partial_Correct: 0.5, Incorrect: 0 }, sweepMs: 5_000, gradeRetries: 5, gradeRetryMs: 30_000 });
-    const config = loadConfig({ EXAM_SCORE_WEIGHTS: ' Correct=2, Partial_Correct=1 ', EXAM_SWEEP_MS: '1000', EXAM_GRADE_RETRIES: '0', EXAM_GRADE_RETRY_MS: '500' });
-    expect(config.exams).toEqual({ scoreWeights: { Correct: 2, Partial_Correct: 1, Incorrect: 0 }, sweepMs: 1_000, gradeRetries: 0, gradeRetryMs: 500 });
+    expect(loadConfig({}).exams).toEqual({ scoreWeights: { Correct: 1, Partial_Correct: 0.5, Incorrect: 0 }, sweepMs: 5_000, gradeRetries: 5, gradeRetryMs: 30_000, gradingLeaseMs: 15_000 });
+    const config = loadConfig({ EXAM_SCORE_WEIGHTS: ' Correct=2, Partial_Correct=1 ', EXAM_SWEEP_MS: '1000', EXAM_GRADE_RETRIES: '0', EXAM_GRADE_RETRY_MS: '500', EXAM_GRADING_LEASE_MS: '300' });
+    expect(config.exams).toEqual({ scoreWeights: { Correct: 2, Partial_Correct: 1, Incorrect: 0 }, sweepMs: 1_000, gradeRetries: 0, gradeRetryMs: 500, gradingLeaseMs: 300 });
   });
 });

@@ -137,14 +137,14 @@ describe('the learner profile', () => {
     expect(profile.exams_taken).toEqual(['exam-0', 'exam-1']);
     expect(profile.updated_at).toBe(NOW);
     expect(profile.user_status.weak_topics).toEqual([
-      { topic: '과적합', evidence: ['강의 확인 질문 오답: 과적합이란?', '시험 1번: Correct'] },
-      { topic: '표본평균의 분산', evidence: ['시험 2번: Partial_Correct'] },
-      { topic: '분산의 정의', evidence: ['시험 3번: Incorrect'] },
+      { topic: '과적합', evidence: ['강의 확인 질문 오답: 과적합이란?', '시험 1번: 정답'] },
+      { topic: '표본평균의 분산', evidence: ['시험 2번: 부분 정답'] },
+      { topic: '분산의 정의', evidence: ['시험 3번: 오답'] },
     ]);
     // One Correct against one earlier weak piece of evidence: a tie stays weak (keeping both); more Correct make it strong.
     expect(profile.user_status.strong_topics).toEqual([{ topic: '평균', evidence: ['시험 2번: Correct'] }]);
     const again = updateProfile(profile, { evaluation_items: [item(5, 'Correct', '과적합'), item(6, 'Correct', ' 과적합 ')] }, 'exam-2', NOW + 1);
-    expect(again.user_status.strong_topics).toContainEqual({ topic: '과적합', evidence: ['강의 확인 질문 오답: 과적합이란?', '시험 1번: Correct', '시험 5번: Correct', '시험 6번: Correct'] });
+    expect(again.user_status.strong_topics).toContainEqual({ topic: '과적합', evidence: ['강의 확인 질문 오답: 과적합이란?', '시험 1번: 정답', '시험 5번: 정답', '시험 6번: 정답'] });
     expect(again.user_status.weak_topics.map((entry) => entry.topic)).not.toContain('과적합');
     // Fewer than five graded items keep the level; five all correct make it Advanced; the same exam is not appended twice.
     expect(profile.user_status.proficiency_level).toBe('Intermediate');
@@ -178,10 +178,10 @@ describe('the learner profile', () => {
         proficiency_level: 'Intermediate',
         weak_topics: [
           { topic: '분산의 정의', evidence: ['강의 확인 질문 오답: 분산이란 무엇인가요?'] },
-          { topic: '편차', evidence: ['강의 확인 질문 오답: 분산이란 무엇인가요?', '시험 2번: Incorrect'] },
+          { topic: '편차', evidence: ['강의 확인 질문 오답: 분산이란 무엇인가요?', '시험 2번: 오답'] },
           { topic: '중심극한정리', evidence: ['손들고 2번 질문함'] },
         ],
-        strong_topics: [{ topic: '과적합', evidence: ['시험 1번: Correct'] }],
+        strong_topics: [{ topic: '과적합', evidence: ['시험 1번: 정답'] }],
       },
       preferred_question_types: ['Short_Keyword', 'Descriptive'],
       exams_taken: ['exam-9'],

@@ -106,6 +106,7 @@ const CASES: Record<string, Case> = {
   'GET /api/exams': { kind: 'list', path: '/api/exams' },
   'GET /api/exams/:examId': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/exams/${w.examId}` }) },
   'PATCH /api/exams/:examId/problems/:id': { kind: 'denied', call: (w) => ({ method: 'PATCH', path: `/api/exams/${w.examId}/problems/1`, body: { model_answer: 'B의 답' } }) },
+  'POST /api/exams/:examId/problems/:id/accept': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/exams/${w.examId}/problems/1/accept`, body: {} }) },
   'POST /api/exams/:examId/publish': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/exams/${w.examId}/publish`, body: { classId: w.classId, timeLimitMinutes: 5 } }) },
   'POST /api/exams/:examId/end': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/exams/${w.examId}/end` }) },
   'GET /api/exams/:examId/progress': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/exams/${w.examId}/progress` }) },

@@ -253,6 +253,19 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, cle
         expect(await store.hsetnxUnless(key('fresh'), 'dave', '4', '~closed')).toBe('set');
       });
 
+      it('hsetUnless writes every field (last write wins) until one of its guards is a field; then nothing', async () => {
+        const k = key('drafts');
+        expect(await store.hsetUnless(k, { 1: 'a', 2: 'b' }, ['~closed', '~done:1'])).toBe(true);
+        expect(await store.hsetUnless(k, { 1: 'c' }, ['~closed', '~done:1'])).toBe(true);
+        expect(await store.hgetall(k)).toEqual({ 1: 'c', 2: 'b' });
+        await store.hset(k, { '~done:1': '1' });
+        expect(await store.hsetUnless(k, { 1: 'd', 2: 'e' }, ['~closed', '~done:1'])).toBe(false);
+        expect(await store.hsetUnless(k, { 2: 'e' }, ['~closed', '~done:2'])).toBe(true);
+        expect(await store.hgetall(k)).toEqual({ 1: 'c', 2: 'e', '~done:1': '1' });
+        expect(await store.hsetUnless(key('fresh-drafts'), { 1: 'x' }, [])).toBe(true);
+        expect(await store.hget(key('fresh-drafts'), '1')).toBe('x');
+      });
+
       it('hincrby creates at 0 and sums concurrent increments', async () => {
         const k = key('usage');
         expect(await store.hincrby(k, 'tokens', 10)).toBe(10);
@@ -506,6 +519,7 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, cle
         ['hset', (k, ttlMs) => store.hset(k, { f: 'v' }, ttlMs === undefined ? undefined : { ttlMs })],
         ['hsetnx', (k, ttlMs) => store.hsetnx(k, 'f', 'v', ttlMs === undefined ? undefined : { ttlMs })],
         ['hsetnxUnless', (k, ttlMs) => store.hsetnxUnless(k, 'f', 'v', '~closed', ttlMs === undefined ? undefined : { ttlMs })],
+        ['hsetUnless', (k, ttlMs) => store.hsetUnless(k, { f: 'v' }, ['~closed'], ttlMs === undefined ? undefined : { ttlMs })],
         ['hincrby', (k, ttlMs) => store.hincrby(k, 'f', 3, ttlMs === undefined ? undefined : { ttlMs })],
         ['zadd', (k, ttlMs) => store.zadd(k, 1, 'm', ttlMs === undefined ? undefined : { ttlMs })],
         ['zincrby', (k, ttlMs) => store.zincrby(k, 1, 'm', ttlMs === undefined ? undefined : { ttlMs })],

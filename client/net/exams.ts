@@ -36,6 +36,7 @@ import type {
   JobState,
   SelfStudyExamStartReply,
 } from '../../src/protocol/wire/index.js';
+import { EXAM_STATUS_LABELS } from '../../src/protocol/wire/exams.js';
 import { apiJson } from './http.js';
 
 // The wire's names, as the pages use them.
@@ -94,6 +95,10 @@ export const getExam = (examId: string) => apiJson<ExamDetail>(at(examId), { fal
 export function patchProblem(examId: string, id: number, patch: Partial<Pick<ExamProblem, 'question_content' | 'model_answer' | 'key_keywords' | 'intent_diagnosis'>>): Promise<ExamProblem> {
   return apiJson<ExamProblem>(`${at(examId)}/problems/${id}`, { method: 'PATCH', body: patch, fallback: '문항을 저장하지 못했습니다.' });
 }
+
+/** 지적 확인: the item's validator complaints read and accepted as they are (they no longer hold publishing back). */
+export const acceptItem = (examId: string, id: number) =>
+  apiJson<ExamDetail>(`${at(examId)}/problems/${id}/accept`, { method: 'POST', body: {}, fallback: '지적을 확인하지 못했습니다.' });
 
 export const publishExam = (examId: string, classId: string, timeLimitMinutes: number) =>
   apiJson<{ publication: Publication }>(`${at(examId)}/publish`, { method: 'POST', body: { classId, timeLimitMinutes }, fallback: '시험을 게시하지 못했습니다.' });
@@ -161,7 +166,8 @@ export const myProfile = (token: string) => apiJson<ExamProfileReply>('/api/clas
 
 // ---- words the pages share ---------------------------------------------------------------------------------------
 
-export const STATUS_LABELS: Record<GradeStatus, string> = { Correct: '정답', Partial_Correct: '부분 정답', Incorrect: '오답', Ungraded: '채점 중' };
+/** The server's labels (one table, src/protocol/wire/exams.ts). */
+export const STATUS_LABELS: Record<GradeStatus, string> = EXAM_STATUS_LABELS;
 export const TYPE_LABELS: Record<ExamQuestionType, string> = { Short_Keyword: '단답형', Descriptive: '서술형' };
 export const LEVEL_LABELS: Record<ComplexityLevel, string> = { Basic: '기초', Intermediate: '중급', Advanced: '심화' };
 export const DEPTH_LABELS: Record<TargetDepth, string> = { 'Basic Recall': '기본 암기', 'Conceptual Understanding': '개념 이해', 'Deep Understanding': '깊은 이해' };

@@ -20,7 +20,7 @@ export type SessionEvent = {
 /** A notice from the class, outside the session's numbering (never replayed, never dropped by seq checks). */
 export type ClassNotice = { [K in keyof HandServerEvents]: { name: K; payload: HandServerEvents[K] } }[keyof HandServerEvents];
 
-const CLASS_NOTICES: ReadonlySet<string> = new Set<keyof HandServerEvents>(['class:announcement', 'hand:acknowledged', 'class:closed']);
+const CLASS_NOTICES: ReadonlySet<string> = new Set<keyof HandServerEvents>(['class:announcement', 'hand:acknowledged', 'class:closed', 'exam:closed', 'exam:result']);
 
 /** Any frame of `/tutor`, sorted: the one place where an event name and an untyped payload become a typed value. */
 export type TutorFrame =

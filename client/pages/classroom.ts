@@ -139,6 +139,8 @@ function connect(current: StoredSession): void {
         if (typeof notice.payload.text === 'string') showAnnouncement(notice.payload.text, notice.payload.at);
       } else if (notice.name === 'class:closed') {
         showAnnouncement('선생님이 수업을 마쳤습니다. 지금까지의 강의는 계속 볼 수 있어요.', notice.payload.at, 'closed');
+      } else if (notice.name === 'exam:closed' || notice.name === 'exam:result') {
+        classExam.notice(notice.name, notice.payload.examId);
       } else if (!hand.acknowledged()) {
         showAnnouncement('선생님이 손 든 것을 확인했어요', Date.now(), 'ack');
       }

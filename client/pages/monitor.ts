@@ -324,7 +324,9 @@ function connect(entry: OpenedClass): void {
   });
   live.on('hand:resolved', ({ sessionId, kind }) => {
     const question = roster.get(sessionId)?.hand?.question ?? null;
-    roster.patch(sessionId, { hand: null, resolved: { kind, at: Date.now(), question } });
+    const at = Date.now();
+    roster.patch(sessionId, { hand: null, resolved: { kind, at, question } });
+    if (kind !== 'cancelled' && question) roster.assistantAnswered(sessionId, question, kind, at);
   });
   live.on('hand:answered', ({ sessionId, text, at }) => {
     roster.answered(sessionId, text, at);

@@ -138,9 +138,15 @@ export class ClassMonitor implements ActivityObserver {
     this.port?.toInstructors(classId, 'exam:progress', payload);
   }
 
-  /** A student's exam grading finished. */
+  /** A student's exam grading finished (or their result changed): the monitor, and the student's own pages. */
   examGraded(classId: string, payload: MonitorServerEvents['exam:graded']): void {
     this.port?.toInstructors(classId, 'exam:graded', payload);
+    this.port?.toSession(payload.sessionId, 'exam:result', { examId: payload.examId });
+  }
+
+  /** A live exam closed: every open sheet of the class locks and shows the result. */
+  examClosed(classId: string, payload: HandServerEvents['exam:closed']): void {
+    this.port?.toStudents(classId, 'exam:closed', payload);
   }
 
   announce(classId: string, text: string): { at: number } {

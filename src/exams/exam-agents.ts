@@ -44,6 +44,11 @@ export const ExamPlannerInput = z.object({
   profile: LearnerProfile.nullable(),
   /** Set on the second ask, when the first plan had too few items. */
   retryNote: z.string().optional(),
+  /**
+   * The exam's own seed: what generation leaves to chance (which topics the offline planner picks) follows it, so
+   * the same material and request give another exam each time (never in the prompt: a model has its temperature).
+   */
+  seed: z.string().optional(),
 });
 export type ExamPlannerInput = z.infer<typeof ExamPlannerInput>;
 

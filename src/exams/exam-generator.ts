@@ -58,6 +58,8 @@ export interface GenerateExamOptions {
   request: ExamRequest;
   profile: LearnerProfile | null;
   context: ExamCallContext;
+  /** The exam's seed (ExamPlannerInput.seed): another seed, another exam on the same material and request. */
+  seed?: string | undefined;
   /** A saved state (a resumed job): the plan is kept and the next round follows. */
   resume?: ExamGenerationState | null | undefined;
   onPlan?: ((plan: ExamPlan) => void | Promise<void>) | undefined;
@@ -83,7 +85,13 @@ export async function generateExam(options: GenerateExamOptions): Promise<Genera
   else {
     const planned = await planExam(
       model,
-      { scope: source.scope, passages, request: { count: request.count, descriptive: request.descriptive, difficulty: request.difficulty }, profile },
+      {
+        scope: source.scope,
+        passages,
+        request: { count: request.count, descriptive: request.descriptive, difficulty: request.difficulty },
+        profile,
+        ...(options.seed === undefined ? {} : { seed: options.seed }),
+      },
       context,
     );
     if (planned.adjusted) logger?.info({ materialId: source.materialId }, 'exam plan held to the request (count, mix or difficulty)');

@@ -1,39 +1,62 @@
+import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.js';
-import type { ExamRecord, ExamRepository } from './exam-repository.js';
-import type { ChapterRef, EvaluationItem, ExamCallContext, ExamFeedbackAgent, ExamItemGrader, LearnerProfile } from './exam-types.js';
+import type { ExamRecord, ExamRepository, GradingState } from './exam-repository.js';
+import { resultItems } from './exam-results.js';
+import type { EvaluationItem, ExamCallContext, ExamItemGrader, ExamLog, ExamProblem } from './exam-types.js';
+import { GradingLease, GradingLeaseLost } from './grading-lease.js';
 
 /**
- * The grading pipeline of a live exam (issue 15 §4), per student: every item graded by the ExamItemGrader (which
- * answers `Ungraded` for a model failure, never a default status), the log stored; items left `Ungraded` are graded
- * again in the background (at most `retries` times, the wait doubling from `retryMs`); then, once, the feedback
- * agent writes the report and the updated learner profile.
+ * The grading pipeline of a live exam, per student (seed 000's grading, made to survive a node dying at any point):
  *
- * Exactly once across nodes: the grading is claimed with HSETNX (`claimed`) and the feedback step with another
- * (`finalised`). Before grading, the student is put on the retry list a while ahead (`staleMs`): a node that dies
- * mid-grading leaves the entry, and another node's sweep finishes the work.
+ * 1. Every item is graded by the ExamItemGrader (`Ungraded` for a model failure, never a default status); items left
+ *    `Ungraded` are graded again later, at most `retries` times, the wait doubling from `retryMs`.
+ * 2. Then the post-grading steps run in order (the report, the learner profile, the events; see grading-steps.ts, and
+ *    `ExamServiceOptions.steps` to add one). Each is idempotent and records the revision it finished for, so a run
+ *    that died half way is resumed at the first unfinished step, and an instructor's override or a regrade (a new
+ *    revision) runs them all again on the changed statuses.
+ *
+ * Who works: a run holds the student's grading lease (renewed while it works); a node that dies lets it lapse after
+ * `leaseMs`, and the next sweep on any node takes over. Nothing is started before the student is on the pending list
+ * (`exams:pending`), and the entry leaves it only once every step finished for the current revision, so the sweep
+ * finds every half-finished student.
  */
+
+/** What a post-grading step works from. */
+export interface GradingStepContext {
+  exam: ExamRecord;
+  classId: string;
+  sessionId: string;
+  /** The revision the step runs for (1 for the first grading, one more per override or regrade). */
+  revision: number;
+  /** The student's items as they count now: the grader's status, or the instructor's override. */
+  log: ExamLog;
+  now: number;
+}
+
+/**
+ * One step after grading. It must be idempotent (it may run again after a node died in it, and once per revision)
+ * and keep its name: the store records the revision it last finished for under that name.
+ */
+export interface GradingStep {
+  readonly name: string;
+  run(context: GradingStepContext): Promise<void>;
+}
 
 export interface ExamGradingOptions {
   repository: ExamRepository;
   grader: ExamItemGrader;
-  feedback: ExamFeedbackAgent;
-  /** The material's chapters, so the report can point at what to review. */
-  chapters(materialId: string): Promise<ChapterRef[]>;
-  /** The student's profile before this exam: the stored one, or the prior built from what lectern knows. */
-  profileBefore(classId: string, sessionId: string, examId: string): Promise<LearnerProfile>;
+  /** The steps after grading, in order. */
+  steps: readonly GradingStep[];
   /** The material's text (the grader's pasted-passage check); none when absent. */
   source?(materialId: string): Promise<string>;
+  nodeId: string;
+  /** How long a run's lease lasts without renewal: how soon another node takes over from one that died. */
+  leaseMs: number;
   now: () => number;
   retries: number;
   retryMs: number;
-  /** How long before a grading claimed by a node that died is picked up by another. */
-  staleMs?: number;
-  /** A student's grading finished (report and profile stored). */
-  onGraded?: (exam: ExamRecord, classId: string, sessionId: string) => void;
   logger: Logger;
 }
-
-const DEFAULT_STALE_MS = 5 * 60_000;
 
 /** The grading context of one item: the exam's, with the plan's target topic of that item. */
 function itemContext(exam: ExamRecord, questionId: number, context: ExamCallContext): ExamCallContext {
@@ -44,23 +67,39 @@ function itemContext(exam: ExamRecord, questionId: number, context: ExamCallCont
 export class ExamGrading {
   constructor(private readonly options: ExamGradingOptions) {}
 
-  /** Grades a student's submission, once: the first caller grades, every other returns at once. */
-  async gradeStudent(exam: ExamRecord, classId: string, sessionId: string): Promise<void> {
-    const { repository, now } = this.options;
-    if (!(await repository.claimGrading(exam.examId, sessionId, now()))) return;
-    await repository.schedule(exam.examId, sessionId, now() + (this.options.staleMs ?? DEFAULT_STALE_MS));
-    await repository.setGradingState(exam.examId, sessionId, 'pending');
-    await repository.countAttempt(exam.examId, sessionId);
-    await this.gradeMissing(exam, sessionId);
-    await this.finishOrRetry(exam, classId, sessionId);
+  /**
+   * Moves the student's grading as far as it goes now, when no other run holds it: grades what is not graded (or
+   * waits for the next retry), then runs the post-grading steps not finished for the current revision. Returns at
+   * once when another run holds the lease. The caller put the student on the pending list first.
+   */
+  async run(exam: ExamRecord, classId: string, sessionId: string): Promise<void> {
+    const { repository, leaseMs, logger, now } = this.options;
+    const owner = `${this.options.nodeId}:${randomUUID()}`;
+    if (!(await repository.acquireGrading(exam.examId, sessionId, owner, leaseMs))) return;
+    const lease = new GradingLease(() => repository.renewGrading(exam.examId, sessionId, owner, leaseMs), leaseMs);
+    try {
+      await this.advance(exam, classId, sessionId, lease);
+    } catch (error) {
+      if (error instanceof GradingLeaseLost) {
+        logger.warn({ examId: exam.examId, sessionId }, 'exam grading lease lost; another node takes over');
+        return;
+      }
+      logger.warn({ err: error, examId: exam.examId, sessionId }, 'exam grading step failed; the sweep retries it');
+      await repository.schedule(exam.examId, sessionId, now() + this.options.retryMs).catch(() => {});
+    } finally {
+      lease.stop();
+      await repository.releaseGrading(exam.examId, sessionId, owner).catch(() => {});
+    }
   }
 
-  /** A retry of the background list: grades what is still Ungraded (or was never graded), then finishes or waits again. */
-  async retry(exam: ExamRecord, classId: string, sessionId: string): Promise<void> {
-    const { repository } = this.options;
-    await repository.countAttempt(exam.examId, sessionId);
-    await this.gradeMissing(exam, sessionId);
-    await this.finishOrRetry(exam, classId, sessionId);
+  /**
+   * Whether nothing is left to do: graded, and every step finished for the current revision (a record an older
+   * version finished has no step marks: graded is enough there).
+   */
+  finished(state: GradingState): boolean {
+    if (state.state !== 'graded') return false;
+    if (Object.keys(state.done).length === 0) return state.revision === 1;
+    return this.options.steps.every((step) => (state.done[step.name] ?? 0) >= state.revision);
   }
 
   /** Grades one item again (a student's regrade request); the stored grade changes only when the grader decided. */
@@ -74,6 +113,61 @@ export class ExamGrading {
     return graded;
   }
 
+  private async advance(exam: ExamRecord, classId: string, sessionId: string, lease: GradingLease): Promise<void> {
+    const { repository, now } = this.options;
+    const { examId } = exam;
+    if ((await repository.submissions(examId, sessionId)).all === null) {
+      // Not submitted as a whole (yet): nothing to grade. The whole submission or the close schedules it again.
+      await repository.unschedule(examId, sessionId);
+      return;
+    }
+    let state = await repository.gradingState(examId, sessionId);
+    if (!state.claimed) await repository.noteGrading(examId, sessionId, 'claimed', now());
+    if (state.state === 'none') await repository.setGradingState(examId, sessionId, 'pending');
+
+    // 1. Grading: a pass over the items still open while passes are left (`attempts` counts the first one too).
+    if (state.attempts <= this.options.retries && (await this.openProblems(exam, sessionId)).length > 0) {
+      const attempts = await repository.countAttempt(examId, sessionId);
+      await this.gradeMissing(exam, sessionId, lease);
+      if (attempts <= this.options.retries && (await this.openProblems(exam, sessionId)).length > 0) {
+        await repository.schedule(examId, sessionId, now() + this.options.retryMs * 2 ** (attempts - 1));
+        return;
+      }
+    }
+
+    // 2. The post-grading steps, for the current revision and again for any change that came in meanwhile.
+    for (;;) {
+      const revision = state.revision;
+      const log = await this.effectiveLog(exam, sessionId);
+      for (const step of this.options.steps) {
+        if ((state.done[step.name] ?? 0) >= revision) continue;
+        lease.check();
+        await step.run({ exam, classId, sessionId, revision, log, now: now() });
+        lease.check();
+        await repository.markStep(examId, sessionId, step.name, revision);
+      }
+      await repository.noteGrading(examId, sessionId, 'finalised', now());
+      await repository.setGradingState(examId, sessionId, 'graded');
+      // Off the list before the revision is read again: a change made after this read schedules the student itself.
+      await repository.unschedule(examId, sessionId);
+      state = await repository.gradingState(examId, sessionId);
+      if (state.revision === revision) return;
+      await repository.schedule(examId, sessionId, now());
+    }
+  }
+
+  /** The items whose grade is still open: Ungraded (or never graded) and not decided by the instructor. */
+  private async openProblems(exam: ExamRecord, sessionId: string): Promise<ExamProblem[]> {
+    const [grades, overrides] = await Promise.all([this.options.repository.grades(exam.examId, sessionId), this.options.repository.overrides(exam.examId, sessionId)]);
+    return exam.problems.filter((problem) => !overrides.has(problem.id) && (grades.get(problem.id)?.result_status ?? 'Ungraded') === 'Ungraded');
+  }
+
+  private async effectiveLog(exam: ExamRecord, sessionId: string): Promise<ExamLog> {
+    const { repository } = this.options;
+    const [{ items }, grades, overrides] = await Promise.all([repository.submissions(exam.examId, sessionId), repository.grades(exam.examId, sessionId), repository.overrides(exam.examId, sessionId)]);
+    return { evaluation_items: resultItems(exam, { submitted: items, grades, overrides }).map(({ overridden: _overridden, ...item }) => item) };
+  }
+
   private async context(exam: ExamRecord): Promise<ExamCallContext> {
     let source: string | undefined;
     try {
@@ -84,13 +178,14 @@ export class ExamGrading {
     return { materialId: exam.materialId, accountId: exam.accountId, ...(source ? { source } : {}) };
   }
 
-  private async gradeMissing(exam: ExamRecord, sessionId: string): Promise<void> {
+  private async gradeMissing(exam: ExamRecord, sessionId: string, lease: GradingLease): Promise<void> {
     const { repository, grader, logger } = this.options;
-    const [{ items }, grades] = await Promise.all([repository.submissions(exam.examId, sessionId), repository.grades(exam.examId, sessionId)]);
-    const open = exam.problems.filter((problem) => (grades.get(problem.id)?.result_status ?? 'Ungraded') === 'Ungraded');
+    const open = await this.openProblems(exam, sessionId);
     if (open.length === 0) return;
+    const { items } = await repository.submissions(exam.examId, sessionId);
     const context = await this.context(exam);
     for (const problem of open) {
+      lease.check();
       let graded: EvaluationItem;
       try {
         graded = await grader.grade(problem, items.get(problem.id)?.text ?? '', itemContext(exam, problem.id, context));
@@ -107,52 +202,9 @@ export class ExamGrading {
           evidence: null,
         };
       }
+      // A run that lost its lease while the model answered writes nothing: the run that took over grades it.
+      lease.check();
       await repository.saveGrade(exam.examId, sessionId, graded);
     }
-  }
-
-  private async finishOrRetry(exam: ExamRecord, classId: string, sessionId: string): Promise<void> {
-    const { repository, now } = this.options;
-    const [grades, state] = await Promise.all([repository.grades(exam.examId, sessionId), repository.gradingState(exam.examId, sessionId)]);
-    const open = exam.problems.filter((problem) => (grades.get(problem.id)?.result_status ?? 'Ungraded') === 'Ungraded');
-    // `attempts` counts the first grading too: retries left while attempts <= retries.
-    if (open.length > 0 && state.attempts <= this.options.retries) {
-      await repository.schedule(exam.examId, sessionId, now() + this.options.retryMs * 2 ** (state.attempts - 1));
-      return;
-    }
-    await this.finalise(exam, classId, sessionId, grades);
-  }
-
-  /** The feedback report and the profile update, once; Ungraded items that outlived their retries stay Ungraded (pending). */
-  private async finalise(exam: ExamRecord, classId: string, sessionId: string, grades: Map<number, EvaluationItem>): Promise<void> {
-    const { repository, now, logger } = this.options;
-    if (!(await repository.claimFinalise(exam.examId, sessionId, now()))) {
-      await repository.unschedule(exam.examId, sessionId);
-      return;
-    }
-    try {
-      const log = { evaluation_items: exam.problems.flatMap((problem) => grades.get(problem.id) ?? []) };
-      const [chapters, profile] = await Promise.all([this.options.chapters(exam.materialId), this.options.profileBefore(classId, sessionId, exam.examId)]);
-      const result = await this.options.feedback.feedback({
-        log,
-        examType: 'short_answer',
-        chapters,
-        timestamp: now(),
-        examId: exam.examId,
-        profile,
-        context: { materialId: exam.materialId, accountId: exam.accountId },
-      });
-      await repository.saveReport(exam.examId, sessionId, result.report);
-      await repository.saveProfile(classId, sessionId, result.profile);
-    } catch (error) {
-      // Let the next sweep try the feedback again (the claim is given back; nothing of it was stored).
-      logger.warn({ err: error, examId: exam.examId }, 'exam feedback failed; retried by the sweep');
-      await repository.releaseFinalise(exam.examId, sessionId);
-      await repository.schedule(exam.examId, sessionId, now() + this.options.retryMs);
-      return;
-    }
-    await repository.setGradingState(exam.examId, sessionId, 'graded');
-    await repository.unschedule(exam.examId, sessionId);
-    this.options.onGraded?.(exam, classId, sessionId);
   }
 }

@@ -92,6 +92,8 @@ export function examJobHandler(deps: ExamJobDeps): RegisteredHandler {
           source,
           request: params.request,
           profile: params.profile ?? null,
+          // Each job is its own exam: the job id (random, never shown to a student of another's exam) seeds it.
+          seed: job.jobId,
           context: { materialId: params.materialId, accountId: job.accountId, signal },
           resume: state,
           logger: deps.logger,

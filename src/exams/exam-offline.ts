@@ -4,6 +4,7 @@ import { sourceSentences } from '../quiz/index.js';
 import { keyTerms, termsMatch, withParticle } from '../text/index.js';
 import { EXAM_TASKS, ExamPlannerInput, ExamValidatorInput, ExamWriterInput, type ExamPassage } from './exam-agents.js';
 import { containsKeyword, keywordForms, looseText } from './exam-checks.js';
+import { seededShuffle } from './exam-seed.js';
 import type { ComplexityLevel, ExamPlan, ExamProblem, ExamValidation, IntentType, PlannedItem, QuestionType } from './exam-types.js';
 
 /**
@@ -155,6 +156,11 @@ function spreadTopics(topics: readonly Topic[], weak: readonly string[]): Topic[
   return [...spread.filter(isWeak), ...spread.filter((topic) => !isWeak(topic))];
 }
 
+/** The topics in the order the exam's seed draws them (as found, without a seed). */
+function seededTopics(topics: Topic[], seed: string | undefined): Topic[] {
+  return seed === undefined ? topics : seededShuffle(topics, seed, 'exam-topics');
+}
+
 /** Two terms are related when one contains a two-syllable part of the other (`모평균`, `표본평균`). */
 function related(left: string, right: string): boolean {
   if (left === right) return false;
@@ -176,7 +182,7 @@ export function planOffline(input: ExamPlannerInput): ExamPlan {
   const { request, profile } = input;
   const weak = profile?.user_status.weak_topics.map((topic) => topic.topic) ?? [];
   const depth = profile?.learning_goal.target_depth;
-  const topics = spreadTopics(findTopics(input.passages), weak);
+  const topics = spreadTopics(seededTopics(findTopics(input.passages), input.seed), weak);
   const usedTerms = new Set<string>();
   const usedSentences = new Set<string>();
   const units: Unit[] = [];

@@ -51,6 +51,8 @@ export const ExamRecord = z.object({
   createdAt: z.number(),
   /** The generation job that made it, when one did. */
   jobId: z.string().optional(),
+  /** Items whose open complaints the instructor looked at and accepted as they are (publishing needs none open). */
+  accepted: z.array(z.number().int()).optional(),
 });
 export type ExamRecord = z.infer<typeof ExamRecord>;
 
@@ -101,13 +103,24 @@ export interface AuditEntry {
 
 /** Where a student's grading is. */
 export interface GradingState {
+  /** A run started grading (informational: the lease decides who works). */
   claimed: boolean;
+  /** Grading passes started (the first one included). */
   attempts: number;
+  /** The post-grading steps finished at least once. */
   finalised: boolean;
   state: 'none' | 'pending' | 'graded';
+  /** 1, plus one per change after the first grading (override, regrade): the post-grading steps run for each. */
+  revision: number;
+  /** The revision each post-grading step last finished for, by step name. */
+  done: Record<string, number>;
 }
 
 const ALL = 'all';
+/** Guard fields of a drafts hash (never an item id): the close's, and one per submitted item. */
+const GUARD_PREFIX = '~';
+const CLOSED_GUARD = '~closed';
+const submittedGuard = (id: number) => `~submitted:${id}`;
 const pendingMember = (examId: string, sessionId: string) => `${examId}|${sessionId}`;
 
 export class ExamRepository {
@@ -147,11 +160,10 @@ export class ExamRepository {
     return readJsonRecord(await this.store.get(keys.exam(examId)), ExamRecord, { key: keys.exam(examId), logger: this.logger });
   }
 
-  /** Rewrites the problems (the instructor's edits while the exam is a draft). */
-  async saveProblems(exam: ExamRecord, problems: ExamRecord['problems']): Promise<ExamRecord> {
-    const next = { ...exam, problems };
-    await this.store.set(keys.exam(exam.examId), JSON.stringify(next));
-    return next;
+  /** Rewrites the exam (the instructor's edits while it is a draft: problems, complaints, accepted items). */
+  async save(exam: ExamRecord): Promise<ExamRecord> {
+    await this.store.set(keys.exam(exam.examId), JSON.stringify(exam));
+    return exam;
   }
 
   /** One page of an account's exams (of one material when given), newest first. */
@@ -217,6 +229,12 @@ export class ExamRepository {
     return members.filter(({ score }) => score <= now).map(({ member }) => member);
   }
 
+  /** Published timed exams whose deadline is after `now` (every class's: a short list). */
+  async running(now: number): Promise<string[]> {
+    const members = await this.store.zrange(keys.examsOpen(), 0, -1);
+    return members.filter(({ score }) => score > now).map(({ member }) => member);
+  }
+
   /** Marks the exam closed (SET NX): true for the one caller that closes it. */
   async claimClose(examId: string, at: number): Promise<boolean> {
     return this.store.set(keys.examClosed(examId), String(at), { nx: true });
@@ -249,13 +267,30 @@ export class ExamRepository {
     return (await this.store.zrange(keys.examStudents(examId), 0, count - 1)).map(({ member }) => member);
   }
 
-  async saveDrafts(examId: string, sessionId: string, answers: Record<number, string>, at: number): Promise<void> {
+  /**
+   * Saves drafts (last write wins) unless the exam's close or the submission of one of these items got there first
+   * (their guards in the same hash, written before they read the drafts): false, and nothing saved, then.
+   */
+  async saveDrafts(examId: string, sessionId: string, answers: Record<number, string>, at: number): Promise<boolean> {
     const fields = Object.fromEntries(Object.entries(answers).map(([id, text]) => [id, JSON.stringify({ text, at } satisfies StoredAnswer)]));
-    await this.store.hset(keys.examDrafts(examId, sessionId), fields);
+    const guards = [CLOSED_GUARD, ...Object.keys(answers).map((id) => submittedGuard(Number(id)))];
+    return this.store.hsetUnless(keys.examDrafts(examId, sessionId), fields, guards);
+  }
+
+  /**
+   * Stops the student's drafts of these items (or of every item: the close) from being saved any more; written
+   * before the drafts are read for a submission, so the text submitted is the last draft acknowledged.
+   */
+  async guardDrafts(examId: string, sessionId: string, items: readonly number[] | 'all', at: number): Promise<void> {
+    const fields = items === 'all' ? [CLOSED_GUARD] : items.map(submittedGuard);
+    await this.store.hset(keys.examDrafts(examId, sessionId), Object.fromEntries(fields.map((field) => [field, String(at)])));
   }
 
   async drafts(examId: string, sessionId: string): Promise<Map<number, StoredAnswer>> {
-    return this.answers(keys.examDrafts(examId, sessionId));
+    const key = keys.examDrafts(examId, sessionId);
+    const fields = await this.store.hgetall(key);
+    for (const field of Object.keys(fields)) if (field.startsWith(GUARD_PREFIX)) delete fields[field];
+    return this.parseAnswers(fields, key);
   }
 
   /** Submits each item once (HSETNX); returns the ids this call submitted (the others were submitted before). */
@@ -366,21 +401,27 @@ export class ExamRepository {
     return readJsonRecord(await this.store.get(keys.examReport(examId, sessionId)), FeedbackReport, { key: keys.examReport(examId, sessionId), logger: this.logger });
   }
 
-  // ---- the grading state -----------------------------------------------------------------------------------------
+  // ---- the grading state ----------------------------------------------------------------------------------------
 
-  /** Claims the student's grading (HSETNX): true for the one caller that grades first. */
-  async claimGrading(examId: string, sessionId: string, at: number): Promise<boolean> {
-    return this.store.hsetnx(keys.examGrading(examId, sessionId), 'claimed', String(at));
+  /**
+   * Takes the student's grading lease for `owner` (one run on one node) for `ttlMs`; false while another run holds
+   * it. A node that dies holding it loses it when it lapses, and the next sweep's run takes over.
+   */
+  async acquireGrading(examId: string, sessionId: string, owner: string, ttlMs: number): Promise<boolean> {
+    return this.store.acquireLease(keys.examGradingLease(examId, sessionId), owner, ttlMs);
   }
 
-  /** Claims the feedback step (HSETNX): the report and the profile update happen once. */
-  async claimFinalise(examId: string, sessionId: string, at: number): Promise<boolean> {
-    return this.store.hsetnx(keys.examGrading(examId, sessionId), 'finalised', String(at));
+  async renewGrading(examId: string, sessionId: string, owner: string, ttlMs: number): Promise<boolean> {
+    return this.store.renewLease(keys.examGradingLease(examId, sessionId), owner, ttlMs);
   }
 
-  /** Gives the feedback claim back after the feedback step failed (nothing of it was stored). */
-  async releaseFinalise(examId: string, sessionId: string): Promise<void> {
-    await this.store.hdel(keys.examGrading(examId, sessionId), 'finalised');
+  async releaseGrading(examId: string, sessionId: string, owner: string): Promise<void> {
+    await this.store.releaseLease(keys.examGradingLease(examId, sessionId), owner);
+  }
+
+  /** Records when the grading first started and when it first finished (HSETNX: the first time stays). */
+  async noteGrading(examId: string, sessionId: string, field: 'claimed' | 'finalised', at: number): Promise<void> {
+    await this.store.hsetnx(keys.examGrading(examId, sessionId), field, String(at));
   }
 
   async setGradingState(examId: string, sessionId: string, state: 'pending' | 'graded'): Promise<void> {
@@ -391,10 +432,43 @@ export class ExamRepository {
     return this.store.hincrby(keys.examGrading(examId, sessionId), 'attempts', 1);
   }
 
+  /** A change after the first grading (an override, a regrade): the post-grading steps are due again. The new revision. */
+  async bumpRevision(examId: string, sessionId: string): Promise<number> {
+    return 1 + (await this.store.hincrby(keys.examGrading(examId, sessionId), 'changes', 1));
+  }
+
+  /** Records that a post-grading step finished for `revision`. */
+  async markStep(examId: string, sessionId: string, step: string, revision: number): Promise<void> {
+    await this.store.hset(keys.examGrading(examId, sessionId), { [`done:${step}`]: String(revision) });
+  }
+
+  /** A value one post-grading step leaves for a later one (a field of the grading hash). */
+  async stage(examId: string, sessionId: string, name: string, value: string): Promise<void> {
+    await this.store.hset(keys.examGrading(examId, sessionId), { [`staged:${name}`]: value });
+  }
+
+  async staged(examId: string, sessionId: string, name: string): Promise<string | null> {
+    return this.store.hget(keys.examGrading(examId, sessionId), `staged:${name}`);
+  }
+
   async gradingState(examId: string, sessionId: string): Promise<GradingState> {
     const fields = await this.store.hgetall(keys.examGrading(examId, sessionId));
     const state = fields.state === 'graded' || fields.state === 'pending' ? fields.state : 'none';
-    return { claimed: fields.claimed !== undefined, attempts: Number(fields.attempts ?? 0) || 0, finalised: fields.finalised !== undefined, state };
+    const done: Record<string, number> = {};
+    for (const [field, value] of Object.entries(fields)) if (field.startsWith('done:')) done[field.slice('done:'.length)] = Number(value) || 0;
+    return {
+      claimed: fields.claimed !== undefined,
+      attempts: Number(fields.attempts ?? 0) || 0,
+      finalised: fields.finalised !== undefined,
+      state,
+      revision: 1 + (Number(fields.changes ?? 0) || 0),
+      done,
+    };
+  }
+
+  /** Whether the student is on the list of gradings to look at. */
+  async isScheduled(examId: string, sessionId: string): Promise<boolean> {
+    return (await this.store.zscore(keys.examsPending(), pendingMember(examId, sessionId))) !== null;
   }
 
   /** Puts the student's grading on the retry list, to be looked at again at `at`. */
@@ -404,6 +478,21 @@ export class ExamRepository {
 
   async unschedule(examId: string, sessionId: string): Promise<void> {
     await this.store.zrem(keys.examsPending(), pendingMember(examId, sessionId));
+  }
+
+  /** Notes that the exam has gradings under way, to be checked by the sweep's backstop at `at`. */
+  async noteGradingExam(examId: string, at: number): Promise<void> {
+    await this.store.zadd(keys.examsGrading(), at, examId);
+  }
+
+  /** Exams with gradings to check at `now` (oldest first). */
+  async gradingExamsDue(now: number, limit = 20): Promise<string[]> {
+    const members = await this.store.zrange(keys.examsGrading(), 0, limit - 1);
+    return members.filter(({ score }) => score <= now).map(({ member }) => member);
+  }
+
+  async forgetGradingExam(examId: string): Promise<void> {
+    await this.store.zrem(keys.examsGrading(), examId);
   }
 
   /** Gradings due for another look at `now`. */
@@ -447,10 +536,12 @@ export class ExamRepository {
           keys.examRegrades(examId, sessionId),
           keys.examReport(examId, sessionId),
           keys.examGrading(examId, sessionId),
+          keys.examGradingLease(examId, sessionId),
         ]),
       );
     }
     await store.zrem(keys.examsOpen(), examId);
+    await store.zrem(keys.examsGrading(), examId);
     if (publication) await store.zrem(keys.classExams(publication.classId), examId);
     if (record) {
       await store.zrem(keys.materialExams(record.materialId), examId);
@@ -482,10 +573,6 @@ export class ExamRepository {
       await this.store.zrem(key, ...members);
     }
     await this.store.del(key);
-  }
-
-  private async answers(key: string): Promise<Map<number, StoredAnswer>> {
-    return this.parseAnswers(await this.store.hgetall(key), key);
   }
 
   private parseAnswers(fields: Record<string, string>, key: string): Map<number, StoredAnswer> {

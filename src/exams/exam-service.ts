@@ -3,10 +3,11 @@ import type { Logger } from '../logger.js';
 import type { PageRequest } from '../protocol/page.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { ExamProgressEvent } from '../protocol/wire/exams.js';
-import type { Store } from '../store/index.js';
-import { keys } from '../store/index.js';
-import { ExamGrading } from './exam-grading.js';
-import { isSelfStudy, resultRevealed, selfStudyPublication, visibleTo } from './self-study-exam.js';
+import { ExamComplaintsOpenError } from './exam-errors.js';
+import { ExamGrading, type GradingStep } from './exam-grading.js';
+import { postGradingSteps } from './grading-steps.js';
+import { withoutExamEvidence } from './prior-profile.js';
+import { isSelfStudy, resultRevealed, revealsItemsOf, selfStudyPublication, visibleTo } from './self-study-exam.js';
 import type { ExamOverride, ExamPublication, ExamRecord, ExamRepository, NewExam, RegradeRequest } from './exam-repository.js';
 import { examResultsCsv, itemSummaries, resultItems, scoreOf, studentResult, type ItemSummary, type ResultItem, type StudentLogItem, type StudentResult } from './exam-results.js';
 import {
@@ -37,7 +38,10 @@ import {
 /** Where the live progress goes (the class's monitor room); never answer text. */
 export interface ExamEvents {
   progress(classId: string, payload: ExamProgressEvent): void;
+  /** A student's result is there or changed (the instructor's monitor and the student's open pages). */
   graded(classId: string, payload: { examId: string; sessionId: string }): void;
+  /** The exam closed (시험 종료 or the deadline): every open sheet of the class. */
+  closed(classId: string, payload: { examId: string; deadline: number }): void;
 }
 
 /** One student's row of the monitor's 시험 진행: the `exam:progress` event's fields and whether grading finished. */
@@ -53,7 +57,6 @@ export interface ExamRoster {
 
 export interface ExamServiceOptions {
   repository: ExamRepository;
-  store: Store;
   nodeId: string;
   grader: ExamItemGrader;
   feedback: ExamFeedbackAgent;
@@ -66,16 +69,17 @@ export interface ExamServiceOptions {
   /** `Execute_Generator_PriorProfile`: the profile an exam starts from; the previous one (or a neutral one) without it. */
   priorProfile?(previous: LearnerProfile | null, examType: ExamType, signals: LearnerSignals, now: number): LearnerProfile;
   events?: ExamEvents;
-  /**
-   * A student's result became final or changed: after their grading (report written), an instructor's override,
-   * or a regrade that changed a grade. The LMS gradebook passback listens here (app.ts); a failure is logged, never
-   * the exam's.
-   */
-  resultChanged?(exam: ExamRecord, classId: string, sessionId: string): Promise<void>;
   weights: ScoreWeights;
   sweepMs: number;
   gradeRetries: number;
   gradeRetryMs: number;
+  /** How long a node's hold on a student's grading lasts without renewal (another node takes over after it). */
+  gradingLeaseMs?: number;
+  /**
+   * Steps run after the built-in ones (report, profile, notify) each time a student's result is final or changes
+   * (an override, a regrade): idempotent, resumed on another node after a crash (exam-grading.ts, GradingStep).
+   */
+  steps?: readonly GradingStep[];
   now?: () => number;
   logger: Logger;
 }
@@ -106,6 +110,9 @@ export interface ExamResults {
   absent: { sessionId: string; nickname: string }[];
 }
 
+/** How long until `at`, as a message says it (`약 12분 뒤`): no time zone to guess. */
+const timeUntil = (at: number, now: number) => `약 ${Math.max(1, Math.ceil((at - now) / 60_000))}분 뒤`;
+
 /** A neutral starting profile for a student lectern knows nothing of yet. */
 export function neutralProfile(now: number): LearnerProfile {
   return {
@@ -124,6 +131,10 @@ const STUDENT_LIST_LIMIT = 50;
 const CLASS_INDEX_WINDOW = 2_000;
 /** How many students are graded at once on a node when an exam closes. */
 const GRADING_CONCURRENCY = 4;
+/** How many due gradings one sweep looks at. */
+const PENDING_WINDOW = 200;
+/** A dead node's students are taken over this long after its last renewal (plus a sweep interval). */
+export const DEFAULT_GRADING_LEASE_MS = 15_000;
 
 const notFound = () => new AppError(ErrorCode.EXAM_NOT_FOUND, '시험을 찾을 수 없습니다.', { status: 404 });
 const closed = () => new AppError(ErrorCode.EXAM_CLOSED, '시험 시간이 끝났습니다. 더 이상 답안을 받지 않습니다.', { status: 409 });
@@ -133,9 +144,13 @@ export class ExamService {
   readonly repository: ExamRepository;
   readonly grading: ExamGrading;
   private readonly now: () => number;
+  /** How long after a grading started the backstop checks its exam. */
+  private readonly backstopMs: number;
   private timer: NodeJS.Timeout | undefined;
   private readonly inflight = new Set<Promise<void>>();
   private readonly queue: (() => Promise<void>)[] = [];
+  /** The students whose grading run is queued or working on this node. */
+  private readonly gradingHere = new Set<string>();
   private running = 0;
   private sweeping: Promise<void> | undefined;
   private stopped = false;
@@ -143,20 +158,24 @@ export class ExamService {
   constructor(private readonly options: ExamServiceOptions) {
     this.repository = options.repository;
     this.now = options.now ?? Date.now;
-    this.grading = new ExamGrading({
+    this.backstopMs = 2 * (options.gradingLeaseMs ?? DEFAULT_GRADING_LEASE_MS);
+    const steps = postGradingSteps({
       repository: options.repository,
-      grader: options.grader,
       feedback: options.feedback,
       chapters: options.chapters,
       profileBefore: (classId, sessionId, examId) => this.profile(classId, sessionId, { excludeExam: examId }),
+      notify: (exam, classId, sessionId) => this.options.events?.graded(classId, { examId: exam.examId, sessionId }),
+    });
+    this.grading = new ExamGrading({
+      repository: options.repository,
+      grader: options.grader,
+      steps: [...steps, ...(options.steps ?? [])],
       ...(options.source ? { source: options.source } : {}),
+      nodeId: options.nodeId,
+      leaseMs: options.gradingLeaseMs ?? DEFAULT_GRADING_LEASE_MS,
       now: this.now,
       retries: options.gradeRetries,
       retryMs: options.gradeRetryMs,
-      onGraded: (exam, classId, sessionId) => {
-        this.options.events?.graded(classId, { examId: exam.examId, sessionId });
-        this.resultChanged(exam, classId, sessionId);
-      },
       logger: options.logger,
     });
   }
@@ -219,12 +238,36 @@ export class ExamService {
     const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
     const next = ExamProblem.parse({ ...current, ...defined });
     const problems = exam.problems.map((problem, at) => (at === index ? next : problem));
-    await this.repository.saveProblems(exam, problems);
+    // An edited item is the instructor's answer to its complaints: they leave it (the validator's text was about the
+    // item as it was).
+    await this.repository.save({ ...exam, problems, complaints: exam.complaints.filter((complaint) => complaint.id !== id) });
     return next;
+  }
+
+  /** The validator's complaints the instructor has neither fixed (edited the item) nor accepted. */
+  openComplaints(exam: ExamRecord): ExamRecord['complaints'] {
+    const accepted = new Set(exam.accepted ?? []);
+    return exam.complaints.filter((complaint) => !accepted.has(complaint.id));
+  }
+
+  /** The instructor accepts an item as it is, its complaints read: they no longer hold the exam back. */
+  async acceptItem(exam: ExamRecord, id: number): Promise<ExamRecord> {
+    if (await this.repository.publication(exam.examId)) {
+      throw new AppError(ErrorCode.EXAM_ALREADY_PUBLISHED, '이미 게시된 시험입니다.', { status: 409 });
+    }
+    if (!exam.problems.some((problem) => problem.id === id)) throw questionNotFound(id);
+    return this.repository.save({ ...exam, accepted: [...new Set([...(exam.accepted ?? []), id])].sort((left, right) => left - right) });
+  }
+
+  /** Publishing (timed or as self-study) needs every complaint fixed or accepted. */
+  private assertPublishable(exam: ExamRecord): void {
+    const open = [...new Set(this.openComplaints(exam).map((complaint) => complaint.id))];
+    if (open.length > 0) throw new ExamComplaintsOpenError(open.sort((left, right) => left - right));
   }
 
   /** Publishes to a class (owned by the caller: checked by the caller) with a deadline on the server's clock. */
   async publish(exam: ExamRecord, classId: string, timeLimitMinutes: number): Promise<ExamPublication> {
+    this.assertPublishable(exam);
     const publishedAt = this.now();
     const { publication, first } = await this.repository.publish(exam.examId, { classId, timeLimitMinutes, publishedAt, deadline: publishedAt + timeLimitMinutes * 60_000 });
     if (!first) throw new AppError(ErrorCode.EXAM_ALREADY_PUBLISHED, '이미 게시된 시험입니다.', { status: 409 });
@@ -236,6 +279,8 @@ export class ExamService {
    * `student`: a student's own exam, seen by that session only.
    */
   async publishSelfStudy(exam: ExamRecord, classId: string, student?: string): Promise<ExamPublication> {
+    // The instructor's exam opened as self-study is checked like a timed one; a student's own is theirs to take.
+    if (student === undefined) this.assertPublishable(exam);
     const { publication, first } = await this.repository.publish(exam.examId, selfStudyPublication(classId, this.now(), student));
     if (!first) throw new AppError(ErrorCode.EXAM_ALREADY_PUBLISHED, '이미 게시된 시험입니다.', { status: 409 });
     return publication;
@@ -249,9 +294,36 @@ export class ExamService {
     const held = await this.repository.publication(exam.examId);
     if (!held) throw new AppError(ErrorCode.EXAM_NOT_PUBLISHED, '아직 게시하지 않은 시험입니다.', { status: 409 });
     if (isSelfStudy(held)) throw new AppError(ErrorCode.EXAM_SELF_STUDY, '혼자 보는 시험에는 마감이 없어 끝낼 수 없습니다.', { status: 409 });
+    // The close's flag before the new deadline: from here no draft is acknowledged (saveDraft reads the flag).
+    if (this.now() < held.deadline) await this.repository.claimClose(exam.examId, this.now());
     const ended = (await this.repository.endAt(exam.examId, this.now())) ?? held;
     await this.closeIfDue(exam, ended);
     return ended;
+  }
+
+  /** The class's timed exams running now that were made from the material. */
+  async runningExams(classId: string, materialId: string): Promise<{ exam: ExamRecord; deadline: number }[]> {
+    const examIds = await this.repository.running(this.now());
+    const publications = await this.repository.publications(examIds);
+    const running: { exam: ExamRecord; deadline: number }[] = [];
+    for (const [index, examId] of examIds.entries()) {
+      const publication = publications[index];
+      if (!publication || publication.classId !== classId || isSelfStudy(publication)) continue;
+      const exam = await this.repository.get(examId);
+      if (exam?.materialId === materialId) running.push({ exam, deadline: publication.deadline });
+    }
+    return running;
+  }
+
+  /**
+   * Refuses a student's self-study exam on a material while a class exam on it runs in their class: generated on the
+   * same material and size it could be the running exam itself, and its result would name that exam's answers.
+   */
+  async assertNoRunningExam(classId: string, materialId: string): Promise<void> {
+    const running = await this.runningExams(classId, materialId);
+    if (running.length === 0) return;
+    const until = Math.max(...running.map((entry) => entry.deadline));
+    throw new AppError(ErrorCode.EXAM_RUNNING, `같은 자료로 수업 시험이 진행 중입니다. 혼자 시험은 그 시험이 끝난 뒤(${timeUntil(until, this.now())})에 만들 수 있습니다.`, { status: 409 });
   }
 
   async delete(exam: ExamRecord): Promise<void> {
@@ -298,17 +370,25 @@ export class ExamService {
 
   /** Autosave: last write wins; refused after the deadline and for items already submitted. */
   async saveDraft(examId: string, classId: string, sessionId: string, answers: Record<string, string>): Promise<{ savedAt: number; serverNow: number }> {
+    // The time that counts against the deadline is the request's arrival, not the end of its reads.
+    const savedAt = this.now();
     const { exam, publication } = await this.forStudent(examId, classId, sessionId);
-    await this.refuseAfterDeadline(exam, publication);
+    if (savedAt >= publication.deadline) await this.refuseAfterDeadline(exam, publication);
     const parsed = this.answerIds(exam, Object.keys(answers));
     const { items } = await this.repository.submissions(examId, sessionId);
     const already = parsed.filter((id) => items.has(id));
     if (already.length > 0) {
       throw new AppError(ErrorCode.EXAM_ALREADY_SUBMITTED, `이미 제출한 문항입니다: ${already.join(', ')}번`, { status: 409 });
     }
-    const savedAt = this.now();
     await this.repository.touchStudent(examId, sessionId, savedAt);
-    await this.repository.saveDrafts(examId, sessionId, Object.fromEntries(parsed.map((id) => [id, answers[String(id)] ?? ''])), savedAt);
+    // A close that began meanwhile (시험 종료, the deadline) may have listed the students before this one's touch:
+    // it writes its flag before listing them, so the flag is seen here.
+    if ((await this.repository.closedAt(examId)) !== null) throw closed();
+    // Atomic against the close's and a submission's guards: a draft acknowledged here is one they read.
+    if (!(await this.repository.saveDrafts(examId, sessionId, Object.fromEntries(parsed.map((id) => [id, answers[String(id)] ?? ''])), savedAt))) {
+      if ((await this.repository.closedAt(examId)) !== null) throw closed();
+      throw new AppError(ErrorCode.EXAM_ALREADY_SUBMITTED, `제출했거나 제출 중인 문항입니다: ${parsed.join(', ')}번`, { status: 409 });
+    }
     await this.publishProgress(exam, publication, sessionId);
     return { savedAt, serverNow: this.now() };
   }
@@ -323,6 +403,8 @@ export class ExamService {
     const ids = questionIds === undefined ? exam.problems.map((problem) => problem.id) : this.answerIds(exam, questionIds.map(String));
     const at = this.now();
     await this.repository.touchStudent(examId, sessionId, at);
+    // No draft of these items is saved from here on: the text submitted is the last draft acknowledged.
+    await this.repository.guardDrafts(examId, sessionId, ids, at);
     const drafts = await this.repository.drafts(examId, sessionId);
     await this.repository.submitItems(examId, sessionId, new Map(ids.map((id) => [id, drafts.get(id)?.text ?? ''])), at);
     let { items, all } = await this.repository.submissions(examId, sessionId);
@@ -330,7 +412,7 @@ export class ExamService {
       await this.repository.submitAll(examId, sessionId, at);
       ({ items, all } = await this.repository.submissions(examId, sessionId));
     }
-    if (all !== null) this.background(() => this.grading.gradeStudent(exam, classId, sessionId));
+    if (all !== null) await this.startGrading(exam, classId, sessionId);
     await this.publishProgress(exam, publication, sessionId);
     return { submitted: Object.fromEntries([...items.keys()].map((id) => [String(id), true as const])), submittedAll: all !== null };
   }
@@ -340,7 +422,14 @@ export class ExamService {
     examId: string,
     classId: string,
     sessionId: string,
-  ): Promise<{ status: 'pending' | 'graded'; score: number; maxScore: number; log: { evaluation_items: StudentLogItem[] }; report: FeedbackReport | null }> {
+  ): Promise<{
+    status: 'pending' | 'graded';
+    score: number;
+    maxScore: number;
+    log: { evaluation_items: StudentLogItem[] };
+    report: FeedbackReport | null;
+    regrades: { questionId: number; status: 'pending' | 'done' }[];
+  }> {
     const { exam, publication } = await this.forStudent(examId, classId, sessionId);
     await this.closeIfDue(exam, publication);
     const { items, all } = await this.repository.submissions(examId, sessionId);
@@ -351,10 +440,20 @@ export class ExamService {
       const when = isSelfStudy(publication) ? '모든 문항을 제출하면 공개됩니다.' : '시험이 끝난 뒤에 공개됩니다.';
       throw new AppError(ErrorCode.EXAM_RESULT_NOT_READY, `아직 결과를 볼 수 없습니다. 결과는 ${when}`, { status: 409 });
     }
-    const [grades, overrides, report] = await Promise.all([
+    // A self-study result never names an answer (a keyword, a model answer) of a class exam still running.
+    if (isSelfStudy(publication)) {
+      const running = (await this.runningExams(classId, exam.materialId)).filter((entry) => revealsItemsOf(exam.problems, entry.exam.problems));
+      if (running.length > 0) {
+        const until = Math.max(...running.map((entry) => entry.deadline));
+        throw new AppError(ErrorCode.EXAM_RESULT_NOT_READY, `진행 중인 수업 시험과 답이 겹치는 문항이 있어, 결과는 그 시험이 끝난 뒤(${timeUntil(until, this.now())})에 볼 수 있습니다.`, { status: 409 });
+      }
+    }
+    await this.healGrading(exam, classId, sessionId);
+    const [grades, overrides, report, regrades] = await Promise.all([
       this.repository.grades(examId, sessionId),
       this.repository.overrides(examId, sessionId),
       this.repository.report(examId, sessionId),
+      this.repository.regrades(examId, sessionId),
     ]);
     // The student sees that the instructor changed the grader's status, and why (the latest reason); not who (an
     // account id) nor when.
@@ -362,7 +461,14 @@ export class ExamService {
       overridden ? { ...item, instructor_review: { from: grades.get(item.question_id)?.result_status ?? overridden.from, reason: overridden.reason } } : item,
     );
     const { score, maxScore, pending } = scoreOf(log, this.options.weights);
-    return { status: pending ? 'pending' : 'graded', score, maxScore, log: { evaluation_items: log }, report };
+    return {
+      status: pending ? 'pending' : 'graded',
+      score,
+      maxScore,
+      log: { evaluation_items: log },
+      report,
+      regrades: regrades.map(({ questionId, status }) => ({ questionId, status })),
+    };
   }
 
   /** A student asks for one item to be graded again, with a comment: recorded once per item, then regraded in the background. */
@@ -389,7 +495,7 @@ export class ExamService {
       // A failed regrade leaves the request pending for the instructor (never a default status).
       if (!regraded) return;
       await this.repository.updateRegrade(examId, sessionId, { ...request, status: 'done', to: regraded.result_status });
-      this.resultChanged(exam, classId, sessionId);
+      await this.regraded(exam, sessionId);
     });
     return request;
   }
@@ -410,6 +516,7 @@ export class ExamService {
         this.repository.report(exam.examId, sessionId),
         this.options.roster.nickname(publication.classId, sessionId),
       ]);
+      if (submission.all !== null) await this.healGrading(exam, publication.classId, sessionId);
       students.push(
         studentResult(
           exam,
@@ -439,9 +546,8 @@ export class ExamService {
     const from = overrides.get(questionId)?.status ?? grades.get(questionId)?.result_status ?? 'Ungraded';
     const override: ExamOverride = { status, reason, by, at: this.now(), from };
     await this.repository.override(exam.examId, sessionId, questionId, override);
+    await this.regraded(exam, sessionId);
     overrides.set(questionId, override);
-    const publication = await this.repository.publication(exam.examId);
-    if (publication) this.resultChanged(exam, publication.classId, sessionId);
     const item = resultItems(exam, { submitted: submission.items, grades, overrides }).find((candidate) => candidate.question_id === questionId);
     if (!item) throw questionNotFound(questionId);
     return { item, audit: (await this.repository.audit(exam.examId, sessionId)).filter((entry) => entry.questionId === questionId) };
@@ -460,7 +566,9 @@ export class ExamService {
     if (!prior) return stored ?? neutralProfile(this.now());
     const signals = await this.signals(classId, sessionId);
     const exams = signals.exams.filter((exam) => exam.examId !== options.excludeExam);
-    return prior(stored, 'short_answer', { ...signals, exams }, this.now());
+    // The exams' evidence comes back from their items as they count now (overrides and regrades included), never
+    // from what an earlier grading wrote.
+    return prior(stored && withoutExamEvidence(stored), 'short_answer', { ...signals, exams }, this.now());
   }
 
   /** Whether the session is a student of the class (on its roster, or with a stored profile). */
@@ -483,9 +591,13 @@ export class ExamService {
     const exams: LearnerSignals['exams'] = [];
     const examIds = (await this.visibleExams(classId, sessionId)).slice(0, 200).map(({ examId }) => examId).reverse();
     for (const examId of examIds) {
-      const grades = await this.repository.grades(examId, sessionId);
-      if (grades.size === 0) continue;
-      exams.push({ examId, log: { evaluation_items: [...grades.values()].sort((a, b) => a.question_id - b.question_id) } });
+      const [grades, overrides] = await Promise.all([this.repository.grades(examId, sessionId), this.repository.overrides(examId, sessionId)]);
+      if (grades.size === 0 && overrides.size === 0) continue;
+      const items = [...grades.values()].map((item) => {
+        const override = overrides.get(item.question_id);
+        return override ? { ...item, result_status: override.status } : item;
+      });
+      exams.push({ examId, log: { evaluation_items: items.sort((a, b) => a.question_id - b.question_id) } });
     }
     return { ...base, exams };
   }
@@ -518,13 +630,17 @@ export class ExamService {
     const first = await this.repository.claimClose(exam.examId, now);
     if (!first && !(await this.repository.isOpen(exam.examId))) return;
     for (const sessionId of await this.repository.students(exam.examId)) {
+      // No draft is saved from here on (the flag above stops a student not listed yet): what is graded is the last
+      // draft acknowledged.
+      await this.repository.guardDrafts(exam.examId, sessionId, 'all', now);
       const drafts = await this.repository.drafts(exam.examId, sessionId);
       await this.repository.submitItems(exam.examId, sessionId, new Map(exam.problems.map((problem) => [problem.id, drafts.get(problem.id)?.text ?? ''])), publication.deadline);
       await this.repository.submitAll(exam.examId, sessionId, publication.deadline);
-      this.background(() => this.grading.gradeStudent(exam, publication.classId, sessionId));
+      await this.startGrading(exam, publication.classId, sessionId);
       await this.publishProgress(exam, publication, sessionId);
     }
     await this.repository.forgetOpen(exam.examId);
+    this.options.events?.closed(publication.classId, { examId: exam.examId, deadline: publication.deadline });
   }
 
   /** One pass: close the exams past their deadline, and retry the gradings that are due (one node at a time). */
@@ -536,7 +652,7 @@ export class ExamService {
   }
 
   private async sweepOnce(): Promise<void> {
-    const { repository, store, nodeId } = this.options;
+    const { repository } = this.options;
     for (const examId of await repository.dueToClose(this.now())) {
       const [exam, publication] = await Promise.all([repository.get(examId), repository.publication(examId)]);
       if (!exam || !publication) {
@@ -545,21 +661,21 @@ export class ExamService {
       }
       await this.closeIfDue(exam, publication);
     }
-    const leaseMs = Math.max(30_000, this.options.sweepMs * 4);
-    if (!(await store.acquireLease(keys.examsSweepLease(), nodeId, leaseMs))) return;
-    try {
-      for (const { examId, sessionId } of await repository.duePending(this.now())) {
+    await this.checkGradingExams();
+    // Every node looks at the due gradings; the student's lease lets one run work at a time, and a run whose node
+    // died is taken over once its lease lapsed.
+    const found = new Map<string, { exam: ExamRecord; publication: ExamPublication } | null>();
+    for (const { examId, sessionId } of await repository.duePending(this.now(), PENDING_WINDOW)) {
+      if (!found.has(examId)) {
         const [exam, publication] = await Promise.all([repository.get(examId), repository.publication(examId)]);
-        if (!exam || !publication) {
-          await repository.unschedule(examId, sessionId);
-          continue;
-        }
-        // Out of the way of the next pass while this one works; the retry puts it back when it must wait again.
-        await repository.schedule(examId, sessionId, this.now() + leaseMs);
-        await this.grading.retry(exam, publication.classId, sessionId);
+        found.set(examId, exam && publication ? { exam, publication } : null);
       }
-    } finally {
-      await store.releaseLease(keys.examsSweepLease(), nodeId);
+      const held = found.get(examId);
+      if (!held) {
+        await repository.unschedule(examId, sessionId);
+        continue;
+      }
+      this.runGrading(held.exam, held.publication.classId, sessionId);
     }
   }
 
@@ -588,11 +704,65 @@ export class ExamService {
 
   // ---- internals -------------------------------------------------------------------------------------------------
 
-  /** Tells the listener of result changes (the LMS passback) in the background; its failure is only logged. */
-  private resultChanged(exam: ExamRecord, classId: string, sessionId: string): void {
-    const listener = this.options.resultChanged;
-    if (!listener) return;
-    listener(exam, classId, sessionId).catch((error: unknown) => this.options.logger.warn({ err: error, examId: exam.examId }, 'exam result listener failed'));
+  /**
+   * Puts the student's grading on the pending list — first, so that a node dying from here on leaves the student
+   * to the sweep — and runs it on this node in the background.
+   */
+  private async startGrading(exam: ExamRecord, classId: string, sessionId: string): Promise<void> {
+    await this.repository.schedule(exam.examId, sessionId, this.now());
+    await this.repository.noteGradingExam(exam.examId, this.now() + this.backstopMs);
+    this.runGrading(exam, classId, sessionId);
+  }
+
+  /**
+   * The sweep's backstop: exams whose gradings started a while ago are checked student by student; one who
+   * submitted as a whole, is not finished and is on no pending list is put back. An exam with every student finished
+   * leaves the list; one with students still working is checked again later.
+   */
+  private async checkGradingExams(): Promise<void> {
+    const { repository } = this.options;
+    for (const examId of await repository.gradingExamsDue(this.now())) {
+      const [exam, publication] = await Promise.all([repository.get(examId), repository.publication(examId)]);
+      if (!exam || !publication) {
+        await repository.forgetGradingExam(examId);
+        continue;
+      }
+      let unfinished = 0;
+      for (const sessionId of await repository.students(examId)) {
+        if ((await repository.submissions(examId, sessionId)).all === null) continue;
+        if (this.grading.finished(await repository.gradingState(examId, sessionId))) continue;
+        unfinished += 1;
+        if (!(await repository.isScheduled(examId, sessionId))) await this.startGrading(exam, publication.classId, sessionId);
+      }
+      if (unfinished === 0) await repository.forgetGradingExam(examId);
+      else await repository.noteGradingExam(examId, this.now() + this.backstopMs);
+    }
+  }
+
+  /** One run of the student's grading on this node at a time (a run already queued or working here is enough). */
+  private runGrading(exam: ExamRecord, classId: string, sessionId: string): void {
+    const key = `${exam.examId}|${sessionId}`;
+    if (this.gradingHere.has(key) || this.stopped) return;
+    this.gradingHere.add(key);
+    this.background(() => this.grading.run(exam, classId, sessionId).finally(() => this.gradingHere.delete(key)));
+  }
+
+  /**
+   * A student who submitted as a whole, whose grading is unfinished and on no list (left so by a node that died
+   * between two writes, or by an older version): put back on the list and graded.
+   */
+  private async healGrading(exam: ExamRecord, classId: string, sessionId: string): Promise<void> {
+    const state = await this.repository.gradingState(exam.examId, sessionId);
+    if (this.grading.finished(state) || (await this.repository.isScheduled(exam.examId, sessionId))) return;
+    await this.startGrading(exam, classId, sessionId);
+  }
+
+  /** A change after grading (an override, a regrade): report, profile and events are redone on the new statuses. */
+  private async regraded(exam: ExamRecord, sessionId: string): Promise<void> {
+    const publication = await this.repository.publication(exam.examId);
+    if (!publication) return;
+    await this.repository.bumpRevision(exam.examId, sessionId);
+    if ((await this.repository.submissions(exam.examId, sessionId)).all !== null) await this.startGrading(exam, publication.classId, sessionId);
   }
 
   private async forStudent(examId: string, classId: string, sessionId: string): Promise<{ exam: ExamRecord; publication: ExamPublication }> {

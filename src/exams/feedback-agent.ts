@@ -23,7 +23,7 @@ import { TopicTally, appendExams, logOutcomes, proficiencyFrom } from './prior-p
  *   chapters whose titles share its words. A model failure falls back to a report built from the log alone
  *   ({@link deterministicReport}): the student always gets one.
  * - The profile update is deterministic (the server decides, as in prior-profile.ts): Incorrect and Partial_Correct
- *   topics become weak with evidence "시험 N번: Partial_Correct", Correct ones strong, the exam is appended to
+ *   topics become weak with evidence "시험 N번: 부분 정답" (Korean labels, never the enum), Correct ones strong, the exam is appended to
  *   `exams_taken` and the proficiency is recomputed from the exam's graded items.
  */
 

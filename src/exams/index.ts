@@ -1,6 +1,21 @@
 /**
  * Exams (issue 15, seed 000): the learner profile, Planner → Writer → Validator, live exams with a server clock and
  * autosaved drafts, the grader with evidence, and the feedback agent.
+ *
+ * The lifecycle of a live exam, and where each guarantee lives:
+ * - Generation is seeded per job (exam-seed.ts); a student's self-study exam on a material is refused while a class
+ *   exam on it runs in their class, and a self-study result naming a running exam's answers waits for its end.
+ * - A draft exam publishes only with no validator complaint open: editing an item clears its complaints, the
+ *   instructor may accept an item as it is (ExamComplaintsOpenError otherwise).
+ * - Drafts are written against guards (Store.hsetUnless): the close and each submission write theirs before reading
+ *   the drafts, so the graded text is the last draft acknowledged.
+ * - Grading (exam-grading.ts) runs under a renewed per-student lease another node takes over; the student is on
+ *   `exams:pending` before anything starts, and `exams:grading` is the sweep's backstop. After grading, the steps of
+ *   grading-steps.ts (report, profile, notify) run in order, each idempotent and marked per revision; an override or
+ *   a regrade is a new revision. Extension point: `ExamServiceOptions.steps` appends a GradingStep (an LMS grade
+ *   passback, say) that then runs whenever a student's result is final or changes, resumed after a crash like the rest.
+ * - `events.closed` / `events.graded` reach the class's open sheets and the student's pages (`exam:closed`,
+ *   `exam:result` on /tutor) and the monitor (`exam:graded`).
  */
 export * from './exam-types.js';
 // Generation (issue 15 §2): the three agents, the server's checks, the loop, its offline versions and its job.
@@ -44,7 +59,8 @@ export {
   type NewExam,
 } from './exam-repository.js';
 export { examResultsCsv, itemSummaries, resultItems, scoreOf, studentResult, type ItemSummary, type ResultItem, type StudentData, type StudentResult } from './exam-results.js';
-export { ExamGrading, type ExamGradingOptions } from './exam-grading.js';
+export { ExamGrading, type ExamGradingOptions, type GradingStep, type GradingStepContext } from './exam-grading.js';
+export { postGradingSteps, type PostGradingDeps } from './grading-steps.js';
 export {
   ExamService,
   MAX_ANSWER_LENGTH,

@@ -9,6 +9,7 @@ import {
   type TargetDepth,
   type TopicEvidence,
 } from './exam-types.js';
+import { EXAM_STATUS_LABELS } from '../protocol/wire/exams.js';
 
 /**
  * `Execute_Generator_PriorProfile(prev_userProfile, exam_type)` (issue 15 §1), and the profile arithmetic the
@@ -59,9 +60,26 @@ const clip = (text: string, max: number): string => (text.length > max ? `${text
  * update still counts it on the right side.
  */
 function sideOf(evidence: string, stored: 'weak' | 'strong'): 'weak' | 'strong' {
-  if (/: Correct$/u.test(evidence)) return 'strong';
-  if (/: (?:Incorrect|Partial_Correct)$|오답|손들고/u.test(evidence)) return 'weak';
+  if (/: (?:Correct|정답)$/u.test(evidence)) return 'strong';
+  if (/: (?:Incorrect|Partial_Correct|부분 정답)$|오답|손들고/u.test(evidence)) return 'weak';
   return stored;
+}
+
+/** An exam item's evidence, as {@link TopicTally.addLog} writes it (and as older versions wrote it, in English). */
+const EXAM_EVIDENCE = /^시험 \d+번: /u;
+
+/**
+ * The profile without the evidence of exam items: what a profile read or an exam's feedback adds back from the
+ * class's exams as they count now (an override or a regrade changes a status after its evidence was stored). Topics
+ * left with no evidence go too.
+ */
+export function withoutExamEvidence(profile: LearnerProfile): LearnerProfile {
+  const keep = (topics: TopicEvidence[]) =>
+    topics.flatMap((topic) => {
+      const evidence = topic.evidence.filter((text) => !EXAM_EVIDENCE.test(text));
+      return evidence.length > 0 ? [{ ...topic, evidence }] : [];
+    });
+  return { ...profile, user_status: { ...profile.user_status, weak_topics: keep(profile.user_status.weak_topics), strong_topics: keep(profile.user_status.strong_topics) } };
 }
 
 /** Topics with their weak and strong evidence, in order of first mention; evidence in the order it came. */
@@ -88,7 +106,7 @@ export class TopicTally {
   addLog(log: ExamLog, label: string): void {
     for (const item of log.evaluation_items) {
       if (item.result_status === 'Ungraded') continue;
-      const evidence = `${label} ${item.question_id}번: ${item.result_status}`;
+      const evidence = `${label} ${item.question_id}번: ${EXAM_STATUS_LABELS[item.result_status]}`;
       this.add(item.related_topic, item.result_status === 'Correct' ? 'strong' : 'weak', evidence);
     }
   }

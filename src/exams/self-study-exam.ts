@@ -1,4 +1,5 @@
 import type { ExamPublication } from './exam-repository.js';
+import type { ExamProblem } from './exam-types.js';
 
 /**
  * Self-study exams (issue 15: "the instructor (or a student, for self-study) picks material/chapters …", "or opens
@@ -30,6 +31,25 @@ export const isSelfStudy = (publication: ExamPublication): boolean => publicatio
 export function visibleTo(publication: ExamPublication, classId: string, sessionId: string): boolean {
   if (publication.classId !== classId) return false;
   return publication.student === undefined || publication.student === sessionId;
+}
+
+const answerForm = (text: string) => text.normalize('NFKC').toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
+
+/** The answers an item gives away in a result: its keywords (each accepted form) and its model answer. */
+function answersOf(problems: readonly ExamProblem[]): Set<string> {
+  const out = new Set<string>();
+  for (const problem of problems) {
+    for (const keyword of problem.key_keywords) for (const form of keyword.split('/')) if (answerForm(form) !== '') out.add(answerForm(form));
+    if (answerForm(problem.model_answer) !== '') out.add(answerForm(problem.model_answer));
+  }
+  return out;
+}
+
+/** Whether a result of `mine` would name a keyword or a model answer of one of `running`'s items. */
+export function revealsItemsOf(mine: readonly ExamProblem[], running: readonly ExamProblem[]): boolean {
+  const secret = answersOf(running);
+  for (const answer of answersOf(mine)) if (secret.has(answer)) return true;
+  return false;
 }
 
 /**

@@ -18,7 +18,8 @@ import { parseOrThrow } from './validate.js';
  *   -> 202 `{jobId, job, jobToken}`: the same `exam-generation` job as the instructor's (Planner → Writer →
  *   Validator, the student's learner profile as the planner's input), on the student's class material, billed to the
  *   class's owner (QUOTA: their daily model budget is checked first; the route is rate limited like generation). Once
- *   stored, the exam is published to the student alone, with no deadline.
+ *   stored, the exam is published to the student alone, with no deadline. While a class exam on the same material
+ *   runs in the student's class: 409 EXAM_RUNNING (and a job that finishes into one fails with it).
  * - `GET /api/class-exams/self-study/jobs/:jobId` -> `{job}`: the job's progress for pages that poll (the `jobToken`
  *   opens `/jobs` for the same, live). Another student's job, or another kind, 404 JOB_NOT_FOUND.
  */
@@ -60,6 +61,7 @@ export function addSelfStudyExamRoutes(router: Router, route: Route, student: (r
       if (outside !== undefined) {
         throw new AppError(ErrorCode.INVALID_PAYLOAD, `장 번호 ${outside}번은 이 자료에 없습니다. 0부터 ${material.chapters.length - 1} 사이로 골라 주세요.`, { status: 400 });
       }
+      await deps.exams.assertNoRunningExam(who.classId, session.materialId);
       const { billTo } = authorizeModelCall(response, { joined: { classId: who.classId }, billTo: who.billTo });
       if (billTo === undefined) throw new AppError(ErrorCode.FORBIDDEN, '이 수업에서는 혼자 시험 보기를 쓸 수 없습니다.', { status: 403 });
       await deps.budget?.assertAvailable(billTo);

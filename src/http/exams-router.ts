@@ -3,6 +3,7 @@ import type { TokenSigner } from '../auth/index.js';
 import { AppError } from '../errors.js';
 import { EXAM_JOB_KIND, ExamRequest, type ExamJobParams, type ExamRecord, type ExamService } from '../exams/index.js';
 import { viewOf, type JobRecord, type JobRepository, type JobRunner } from '../jobs/index.js';
+import type { ModelBudget } from '../llm/index.js';
 import { ExamGoalBody, ExamListQuery, ExamOverrideBody, ExamProblemPatch, ExamPublishBody } from '../protocol/exams.js';
 import type { ExamDetailReply, ExamOverrideReply, ExamProfileReply, ExamProgressReply, ExamResultsReply } from '../protocol/exams.js';
 import { PageQuery } from '../protocol/page.js';
@@ -14,9 +15,12 @@ import { parseOrThrow } from './validate.js';
 /**
  * Live exams for their owner account (or a class instructor token, which stands for its class's owner), issue 15:
  * - `POST /api/materials/:id/exams` (ExamRequest `{count, descriptive, difficulty?, chapters?}`) -> 202 `{jobId, job,
- *   jobToken}`: the `exam-generation` job (Planner → Writer → Validator), watched on `/jobs` like math problems
+ *   jobToken}`: the `exam-generation` job (Planner → Writer → Validator), watched on `/jobs` like math problems;
+ *   429 MODEL_BUDGET_EXCEEDED at once when the account's daily model budget is spent
  * - `GET /api/exams?materialId=&cursor=&limit=` -> `{exams, nextCursor}`; `GET /api/exams/:examId` -> the exam
- * - `PATCH /api/exams/:examId/problems/:id` -> the problem (draft only); `POST /api/exams/:examId/publish`;
+ * - `PATCH /api/exams/:examId/problems/:id` -> the problem (draft only; the item's validator complaints leave it);
+ *   `POST /api/exams/:examId/problems/:id/accept` -> the exam (the item's complaints accepted as they are);
+ *   `POST /api/exams/:examId/publish` (409 EXAM_COMPLAINTS_OPEN while complaints are neither fixed nor accepted);
  *   `POST /api/exams/:examId/end` (ends a published exam now: the deadline becomes now)
  * - `GET /api/exams/:examId/results` (`.json`, `.csv`); `POST .../students/:sessionId/items/:questionId/override`
  * - `DELETE /api/exams/:examId`
@@ -32,6 +36,8 @@ export interface ExamsRouterDeps {
   materials: { get(id: string): Promise<{ chapters: readonly unknown[] } | null> };
   jobs: JobRepository;
   runner: JobRunner;
+  /** The paying account's daily model budget, checked before a generation job is started (429, not a failed job). */
+  budget?: ModelBudget | undefined;
 }
 
 type Handler = (request: Request, response: Response) => Promise<void>;
@@ -63,7 +69,7 @@ export function createExamsRouter(deps: ExamsRouterDeps): Router {
   const detail = async (exam: ExamRecord): Promise<ExamDetailReply> => {
     const publication = await exams.repository.publication(exam.examId);
     const { accountId: _accountId, jobId: _jobId, ...rest } = exam;
-    return { ...rest, status: await exams.status(exam, publication), publication };
+    return { ...rest, accepted: exam.accepted ?? [], status: await exams.status(exam, publication), publication };
   };
 
   router.post(
@@ -79,6 +85,8 @@ export function createExamsRouter(deps: ExamsRouterDeps): Router {
       if (outside !== undefined) {
         throw new AppError(ErrorCode.INVALID_PAYLOAD, `장 목록의 장 번호는 0부터 ${material.chapters.length - 1} 사이여야 합니다.`, { status: 400 });
       }
+      // QUOTA: a spent budget is refused now, not by a job that fails later.
+      await deps.budget?.assertAvailable(grant.accountId);
       const params: ExamJobParams = { materialId, request: body };
       const job = await deps.jobs.create(EXAM_JOB_KIND, grant.accountId, params);
       void deps.runner.tick();
@@ -114,6 +122,15 @@ export function createExamsRouter(deps: ExamsRouterDeps): Router {
       const id = positiveInt(String(request.params.id), () => new AppError(ErrorCode.EXAM_QUESTION_NOT_FOUND, '시험 문항을 찾을 수 없습니다.', { status: 404 }));
       const patch = parseOrThrow(ExamProblemPatch, request.body ?? {});
       response.json(await exams.editProblem(exam, id, patch));
+    }),
+  );
+
+  router.post(
+    '/exams/:examId/problems/:id/accept',
+    route(async (request, response) => {
+      const { exam } = await ownExam(request, response);
+      const id = positiveInt(String(request.params.id), () => new AppError(ErrorCode.EXAM_QUESTION_NOT_FOUND, '시험 문항을 찾을 수 없습니다.', { status: 404 }));
+      response.json(await detail(await exams.acceptItem(exam, id)));
     }),
   );
 

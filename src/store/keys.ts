@@ -169,8 +169,13 @@ export const keys = {
   examRegrades: (examId: string, sessionId: string) => key('exam', examId, 'regrades', sessionId),
   /** A student's feedback report (JSON FeedbackReport). */
   examReport: (examId: string, sessionId: string) => key('exam', examId, 'report', sessionId),
-  /** A student's grading state (hash: `claimed` HSETNX, `attempts`, `finalised` HSETNX, `state` pending|graded). */
+  /**
+   * A student's grading state (hash: `claimed` and `finalised` first times, `attempts`, `state` pending|graded,
+   * `changes` after the first grading, `done:{step}` the revision each post-grading step finished for, staged values).
+   */
   examGrading: (examId: string, sessionId: string) => key('exam', examId, 'grading', sessionId),
+  /** Lease of the node working on a student's grading (expires: another node takes over when it lapses). */
+  examGradingLease: (examId: string, sessionId: string) => key('exam', examId, 'grading-lease', sessionId),
   /** An account's exams (sorted set by creation time), all and per material: its lists. */
   accountExams: (accountId: string, materialId?: string) => (materialId === undefined ? key('account', accountId, 'exams') : key('account', accountId, 'exams', materialId)),
   /** Every exam made from a material, so its deletion finds them (sorted set by creation time). */
@@ -185,8 +190,11 @@ export const keys = {
   examsOpen: () => key('exams', 'open'),
   /** Students whose grading is not finished (sorted set of `{examId}|{sessionId}` by when to look again): retries. */
   examsPending: () => key('exams', 'pending'),
-  /** Lease of the node running one pass of the exams' retry sweep. */
-  examsSweepLease: () => key('exams', 'sweep', 'lease'),
+  /**
+   * Exams with gradings started and not known to be finished (sorted set of exam ids by when to check them): the
+   * sweep's backstop, which finds a half-finished student on no pending list.
+   */
+  examsGrading: () => key('exams', 'grading'),
   /** Lease of the one node running the retention purge. */
   retentionLease: () => key('retention', 'lease'),
   // The "AI 품질" console (issue 14 §3, src/quality/): sampled agent outputs, their grades and aggregates; all with TTLs.

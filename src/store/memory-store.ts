@@ -176,6 +176,19 @@ export class MemoryStore implements Store {
     return result;
   }
 
+  async hsetUnless(key: string, fields: Record<string, string>, guards: readonly string[], options?: WriteOptions): Promise<boolean> {
+    const ttl = optionalTtl(options, 'hsetUnless');
+    const existing = this.read(key, 'hash')?.data;
+    const guarded = guards.some((guard) => existing?.has(guard) === true);
+    const entries = Object.entries(fields);
+    if (!guarded && entries.length > 0) {
+      const hash = this.write(key, 'hash', () => ({ type: 'hash', data: new Map() }));
+      for (const [field, value] of entries) hash.data.set(field, value);
+    }
+    this.applyTtl(key, ttl);
+    return !guarded;
+  }
+
   async hincrby(key: string, field: string, by: number, options?: WriteOptions): Promise<number> {
     requireInteger(by, 'hincrby');
     const ttl = optionalTtl(options, 'hincrby');

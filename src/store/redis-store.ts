@@ -97,6 +97,23 @@ else
   redis.call('PEXPIRE', KEYS[1], ttl)
 end
 return {taken, string.format('%.17g', tokens)}`);
+// ARGV: TTL in ms ('' for none), the number of guards, the guards, then field/value pairs.
+const HSET_UNLESS_SCRIPT = script(`
+local guards = tonumber(ARGV[2])
+local result = 1
+for index = 1, guards do
+  if redis.call('HEXISTS', KEYS[1], ARGV[2 + index]) == 1 then
+    result = 0
+    break
+  end
+end
+if result == 1 and #ARGV > 2 + guards then
+  redis.call('HSET', KEYS[1], unpack(ARGV, 3 + guards))
+end
+if ARGV[1] ~= '' then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+end
+return result`);
 
 // ARGV: maxLen ('' for none), notification channel, TTL in ms ('' for none), then field/value pairs.
 const XADD_SCRIPT = script(`
@@ -245,6 +262,12 @@ export class RedisStore implements Store {
     const args = [field, value, guard, ttl === undefined ? '' : String(ttl)];
     const result = asNumber(await this.eval('hsetnxUnless', HSETNX_UNLESS_SCRIPT, [key], args));
     return result === 1 ? 'set' : result === 2 ? 'guarded' : 'exists';
+  }
+
+  async hsetUnless(key: string, fields: Record<string, string>, guards: readonly string[], options?: WriteOptions): Promise<boolean> {
+    const ttl = optionalTtl(options, 'hsetUnless');
+    const args = [ttl === undefined ? '' : String(ttl), String(guards.length), ...guards, ...Object.entries(fields).flat()];
+    return asNumber(await this.eval('hsetUnless', HSET_UNLESS_SCRIPT, [key], args)) === 1;
   }
 
   async hincrby(key: string, field: string, by: number, options?: WriteOptions): Promise<number> {

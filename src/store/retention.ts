@@ -82,6 +82,7 @@ export const DURABLE_KEYS: readonly DurableKey[] = [
   { pattern: 'class:{id}:profiles', what: 'the class students with a learner profile, so its deletion finds them' },
   { pattern: 'exams:open', what: 'published exams not closed yet, by deadline (every node closes them)' },
   { pattern: 'exams:pending', what: 'students whose exam grading is not finished, by when to retry' },
+  { pattern: 'exams:grading', what: 'exams whose gradings are not known to be finished, by when the sweep checks them' },
   { pattern: 'account:{id}', what: 'an instructor account: email, role, status, password hash' },
   { pattern: 'account-email:{hash}', what: "a normalised email's reservation for its account" },
   { pattern: 'account-identity:{hash}', what: 'a single sign-on identity (issuer and subject) linked to an account' },

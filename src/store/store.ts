@@ -101,6 +101,12 @@ export interface Store {
    * guard, so an answer is either recorded before the close (and counted) or refused; never both.
    */
   hsetnxUnless(key: string, field: string, value: string, guard: string, options?: WriteOptions): Promise<HsetnxUnlessResult>;
+  /**
+   * HSET unless one of the `guards` is already a field of the hash, atomically: true when written, false (nothing
+   * written) when guarded. An exam's close (or a submission) writes the guard before it reads the drafts, so a draft
+   * is either saved before it (and read) or refused; never acknowledged and then missed.
+   */
+  hsetUnless(key: string, fields: Record<string, string>, guards: readonly string[], options?: WriteOptions): Promise<boolean>;
   hincrby(key: string, field: string, by: number, options?: WriteOptions): Promise<number>;
   hgetall(key: string): Promise<Record<string, string>>;
   hdel(key: string, ...fields: string[]): Promise<number>;

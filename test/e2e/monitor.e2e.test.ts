@@ -73,7 +73,7 @@ async function setRange(page: Page, selector: string, value: number): Promise<vo
 }
 
 describe('instructor monitor and raise hand', () => {
-  it('shows a joined student, their progress and raised hand to the instructor; acknowledgement and announcement reach the student', async () => {
+  it('shows a joined student, their progress and raised hand to the instructor (XA9: a hand the assistant answered stays listed with its question); acknowledgement and announcement reach the student', async () => {
     const foreign: string[] = [];
     const problems: string[] = [];
     const teacher = await openPage({ width: 1280, height: 900 }, foreign, problems, 'monitor', true);
@@ -189,6 +189,12 @@ describe('instructor monitor and raise hand', () => {
     await teacher.locator('[data-testid=queue-empty]').waitFor();
     expect(await teacher.locator('[data-testid=hand-item]').count()).toBe(0);
     await teacher.locator('[data-testid=roster-entry][data-hand=false]', { hasText: '민지' }).waitFor();
+    // XA9: what the assistant answered stays on the monitor, with the question and who answered.
+    const logged = teacher.locator('[data-testid=hand-log-item]', { hasText: '민지' });
+    await logged.waitFor();
+    expect(await logged.getByTestId('hand-log-question').textContent()).toBe(question);
+    expect(await logged.getByTestId('hand-log-by').textContent()).toBe('AI 조교가 설명함');
+    expect(await teacher.getByTestId('hand-log-empty').isHidden()).toBe(true);
     await student.locator('[data-testid=lecture][data-phase=awaiting-answer]').waitFor();
     expect(await student.locator('[data-testid=raise-hand]').getAttribute('aria-pressed')).toBe('false');
     await panel.locator('[data-testid=hand-close]').click();

@@ -27,8 +27,12 @@ export interface ClassExamSession {
 
 const STATE_LABELS: Record<ClassExamListing['state'], string> = { open: '응시 중', submitted: '제출함', closed: '마감' };
 
+/** What the panel shows, so a notice from the server knows whether it concerns it. */
+type PanelView = { kind: 'list' } | { kind: 'sheet' | 'waiting' | 'result'; examId: string } | { kind: 'other' };
+
 export class ClassExamPanel {
   private run = 0;
+  private view: PanelView = { kind: 'other' };
   private sheet: ExamSheet | null = null;
   private form: SelfExamForm | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -55,6 +59,25 @@ export class ClassExamPanel {
     this.form = null;
     this.root.hidden = true;
     this.root.replaceChildren();
+  }
+
+  /**
+   * A notice from the server (`/tutor`): `exam:closed` — the exam ended (시험 종료 or its deadline): an open sheet
+   * locks at once and turns to the result, a student waiting for the end sees it; `exam:result` — this student's
+   * result is there or changed (graded, an override, a regrade): it is read again where it shows.
+   */
+  notice(name: 'exam:closed' | 'exam:result', examId: string): void {
+    const view = this.view;
+    if (view.kind === 'list') {
+      void this.list();
+      return;
+    }
+    if (view.kind === 'other' || view.examId !== examId) return;
+    if (view.kind === 'sheet') {
+      if (name === 'exam:closed') this.sheet?.ended();
+      return;
+    }
+    void this.showResult(examId, view.kind === 'result');
   }
 
   /** Enters the panel: the exam this tab was taking, else the list. */
@@ -102,6 +125,7 @@ export class ClassExamPanel {
           ? element('p', { className: 'muted', 'data-testid': 'exam-none', text: '아직 시험이 없어요. 혼자 시험 보기로 나만의 시험을 만들 수 있어요.' })
           : element('ul', { className: 'exam-list', 'data-testid': 'exam-list' }, ...reply.exams.map((exam) => this.listing(exam, reply.serverNow)));
       this.frame('시험', listed, element('div', { className: 'exam-actions' }, own, refresh));
+      this.view = { kind: 'list' };
     } catch (error) {
       if (run !== this.run) return;
       this.frame('시험', this.failure(error));
@@ -124,6 +148,7 @@ export class ClassExamPanel {
   }
 
   private begin(): number {
+    this.view = { kind: 'other' };
     clearTimeout(this.timer);
     this.sheet?.close();
     this.sheet = null;
@@ -172,6 +197,7 @@ export class ClassExamPanel {
         },
       });
       this.frame('시험', this.sheet.node);
+      this.view = { kind: 'sheet', examId };
     } catch (error) {
       if (run !== this.run) return;
       sessionStorage.removeItem(OPEN_KEY);
@@ -206,6 +232,7 @@ export class ClassExamPanel {
         ),
         back,
       );
+      this.view = { kind: 'waiting', examId };
     } catch (error) {
       if (run !== this.run) return;
       this.frame('시험 결과', this.failure(error));
@@ -227,10 +254,12 @@ export class ClassExamPanel {
       const shown = again ? this.body.querySelector('[data-testid=exam-result]') : null;
       if (shown) shown.replaceWith(view);
       else this.frame('시험 결과', view, back);
+      this.view = { kind: 'result', examId };
       if (view.dataset.status === 'pending') this.timer = setTimeout(() => void this.showResult(examId, true), PENDING_REFRESH_MS);
     } catch (error) {
       if (run !== this.run) return;
       this.frame('시험 결과', this.failure(error), back);
+      this.view = { kind: 'result', examId };
       // Not ready yet (the deadline being processed, the connection away): look again; a refusal stays shown.
       const status = error instanceof ApiError ? error.status : 0;
       if (status === 0 || status === 409 || status >= 500) this.timer = setTimeout(() => void this.showResult(examId), PENDING_REFRESH_MS);

@@ -29,7 +29,11 @@ export function resultView(examId: string, result: ClassExamResult, host: ExamRe
       `점수 ${result.score} / ${result.maxScore}`,
       pending ? element('span', { className: 'muted', text: ' · 아직 채점 중인 문항이 있어요. 잠시 뒤 저절로 새로 고칩니다.' }) : null,
     ),
-    element('ol', { className: 'exam-result-items' }, ...result.log.evaluation_items.map((item) => resultItem(examId, item, host))),
+    element(
+      'ol',
+      { className: 'exam-result-items' },
+      ...result.log.evaluation_items.map((item) => resultItem(examId, item, host, result.regrades.find((request) => request.questionId === item.question_id))),
+    ),
     result.report ? reportView(result.report, host) : element('p', { className: 'muted', 'data-testid': 'exam-report-pending', text: '개인 피드백 보고서를 만드는 중이에요.' }),
   );
 }
@@ -47,9 +51,16 @@ function reviewNote(item: ResultLogItem): HTMLElement | null {
   });
 }
 
-function resultItem(examId: string, item: ResultLogItem, host: ExamResultHost): HTMLLIElement {
+function resultItem(examId: string, item: ResultLogItem, host: ExamResultHost, requested: ClassExamResult['regrades'][number] | undefined): HTMLLIElement {
   const regrade = element('button', { type: 'button', className: 'secondary small', 'data-testid': 'exam-regrade', text: '재채점 요청' });
   const form = regradeForm(examId, item.question_id, host, regrade);
+  // Asked before (this page or an earlier one): said, not offered again; the view is redrawn when the result changes.
+  if (requested) {
+    regrade.disabled = true;
+    form.hidden = false;
+    form.replaceChildren(element('p', { className: 'muted', role: 'status', 'data-testid': 'exam-regrade-note', text: REGRADE_ASKED }));
+    if (requested.status === 'done') form.append(element('p', { className: 'muted', 'data-testid': 'exam-regrade-done', text: '다시 채점했어요. 위의 판정이 지금 결과예요.' }));
+  }
   regrade.addEventListener('click', () => {
     form.hidden = !form.hidden;
     if (!form.hidden) form.querySelector('textarea')?.focus();
@@ -66,6 +77,8 @@ function resultItem(examId: string, item: ResultLogItem, host: ExamResultHost): 
     form,
   );
 }
+
+const REGRADE_ASKED = '재채점을 요청했어요. 선생님이 확인할 거예요.';
 
 function regradeForm(examId: string, questionId: number, host: ExamResultHost, toggle: HTMLButtonElement): HTMLFormElement {
   const id = `regrade-${examId}-${questionId}`;
@@ -86,7 +99,7 @@ function regradeForm(examId: string, questionId: number, host: ExamResultHost, t
     void whileBusy(send, '보내는 중…', async () => {
       try {
         await requestRegrade(token, examId, questionId, text);
-        note.textContent = '재채점을 요청했어요. 선생님이 확인할 거예요.';
+        note.textContent = REGRADE_ASKED;
         comment.readOnly = true;
         send.hidden = true;
         toggle.disabled = true;

@@ -156,7 +156,12 @@ export class ExamSheet {
     if (left <= 0) this.timeUp();
   }
 
-  private timeUp(): void {
+  /** The server closed the exam (시험 종료, or its deadline as the server saw it): lock now, then show the result. */
+  ended(): void {
+    this.timeUp('시험이 끝났어요. 저장된 답으로 채점합니다.');
+  }
+
+  private timeUp(message = '시간이 끝났어요. 마감 때 저장된 답으로 채점합니다.'): void {
     if (this.locked) return;
     this.locked = true;
     clearInterval(this.ticker);
@@ -166,9 +171,10 @@ export class ExamSheet {
       this.markSubmitted(id, this.submitted[String(id)] === true);
     }
     this.submitAll.disabled = true;
-    this.saved.textContent = '시간이 끝났어요. 마감 때 저장된 답으로 채점합니다.';
+    this.saved.textContent = message;
     this.node.dataset.locked = 'true';
-    // The server grades what it had at the deadline; give it a moment before asking for the result.
+    // The student reads why the sheet locked; then the result (read again while grading is pending, and when the
+    // server says it is there).
     setTimeout(() => this.host.finished(this.exam.examId), 1500);
   }
 

@@ -1,9 +1,12 @@
 // One exam in the host page's "시험 만들기" box (issue 15 §2–3): every item editable before it is published (question,
 // model answer, key keywords as a comma or line list, intent; saved with PATCH /api/exams/:id/problems/:id) with the
-// validator's open complaints beside it, then 수업에 게시 (a class and 제한 시간 in minutes, POST /api/exams/:id/publish),
-// and, once published, its results (exam-results.ts). Model text is set as text only.
+// validator's open complaints beside it — saving the item answers them (they leave it), or 지적 확인 accepts the item
+// as it is — then 수업에 게시 (a class and 제한 시간 in minutes, POST /api/exams/:id/publish), enabled once no complaint
+// is open and confirmed with the exam's title, item count and class (and a warning when the class studies another
+// material); once published, its results (exam-results.ts). The view shows one exam at a time: the box clears it when
+// the material changes (closeExamView). Model text is set as text only.
 import type { ClassSummary } from '../../net/classes.js';
-import { getExam, LEVEL_LABELS, openAsSelfStudy, patchProblem, publishExam, TYPE_LABELS, type ExamDetail, type ExamProblem } from '../../net/exams.js';
+import { acceptItem, getExam, LEVEL_LABELS, openAsSelfStudy, patchProblem, publishExam, TYPE_LABELS, type ExamDetail, type ExamProblem } from '../../net/exams.js';
 import { $, element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
 import { showExamResults, stopExamResults } from './exam-results.js';
@@ -13,6 +16,8 @@ const view = $('exam-view');
 
 export interface ExamViewHost {
   classes(): ClassSummary[];
+  /** A material's title (the publish confirmation names the class's material when it is not the exam's). */
+  materialTitle(materialId: string): string | null;
   /** The exam changed on the server (published): the list shows it. */
   changed(): void;
 }
@@ -41,6 +46,17 @@ export function updateExamClasses(classes: ClassSummary[]): void {
   if (classes.some((entry) => entry.classId === previous)) classSelect.value = previous;
 }
 
+/** Clears the view (another material was picked): nothing of the previous exam stays to be published. */
+export function closeExamView(): void {
+  stopExamResults();
+  shownExam = null;
+  classSelect = null;
+  view.hidden = true;
+  view.replaceChildren();
+  delete view.dataset.examId;
+  delete view.dataset.status;
+}
+
 export async function openExamView(examId: string, host: ExamViewHost): Promise<void> {
   stopExamResults();
   shownExam = examId;
@@ -57,11 +73,40 @@ export async function openExamView(examId: string, host: ExamViewHost): Promise<
   render(exam, host);
 }
 
+/** The items whose complaints are neither fixed nor accepted, kept current as the instructor works. */
+class OpenComplaints {
+  private readonly open = new Set<number>();
+  private readonly listeners = new Set<() => void>();
+
+  constructor(exam: ExamDetail) {
+    const accepted = new Set(exam.accepted);
+    for (const complaint of exam.complaints) if (!accepted.has(complaint.id)) this.open.add(complaint.id);
+  }
+
+  has(id: number): boolean {
+    return this.open.has(id);
+  }
+
+  ids(): number[] {
+    return [...this.open].sort((left, right) => left - right);
+  }
+
+  settle(id: number): void {
+    this.open.delete(id);
+    for (const listener of this.listeners) listener();
+  }
+
+  onChange(listener: () => void): void {
+    this.listeners.add(listener);
+  }
+}
+
 function render(exam: ExamDetail, host: ExamViewHost): void {
   const draft = exam.status === 'draft';
   const complaints = new Map<number, string[]>();
   for (const complaint of exam.complaints) complaints.set(complaint.id, [...(complaints.get(complaint.id) ?? []), complaint.message]);
   const planned = new Map(exam.plan.planned_items.map((item) => [item.id, item]));
+  const open = new OpenComplaints(exam);
   const results = element('section', { className: 'exam-results', 'data-testid': 'exam-results' });
   view.dataset.examId = exam.examId;
   view.dataset.status = exam.status;
@@ -77,8 +122,8 @@ function render(exam: ExamDetail, host: ExamViewHost): void {
           ? ` · 혼자 보는 시험${exam.publication.student ? ' (학생이 만든 시험)' : ''} (시간 제한 없음)`
           : ` · 게시됨 (마감 ${new Date(exam.publication.deadline).toLocaleString('ko-KR')})`,
     ),
-    element('ol', { className: 'exam-edit-list' }, ...exam.problems.map((problem) => itemEditor(exam.examId, problem, complaints.get(problem.id) ?? [], planned.get(problem.id), draft))),
-    ...(draft ? [publishForm(exam, host)] : []),
+    element('ol', { className: 'exam-edit-list' }, ...exam.problems.map((problem) => itemEditor(exam.examId, problem, complaints.get(problem.id) ?? [], planned.get(problem.id), draft, open))),
+    ...(draft ? [publishForm(exam, host, open)] : []),
     results,
   );
   if (exam.publication) void showExamResults(exam.examId, results);
@@ -90,7 +135,14 @@ function field(label: string, testId: string, value: string, rows: number, readO
   return { node: element('label', { className: 'field' }, label, hint ? element('span', { className: 'hint', text: ` ${hint}` }) : null, input), input };
 }
 
-function itemEditor(examId: string, problem: ExamProblem, complaints: string[], plan: ExamDetail['plan']['planned_items'][number] | undefined, editable: boolean): HTMLLIElement {
+function itemEditor(
+  examId: string,
+  problem: ExamProblem,
+  complaints: string[],
+  plan: ExamDetail['plan']['planned_items'][number] | undefined,
+  editable: boolean,
+  open: OpenComplaints,
+): HTMLLIElement {
   const question = field('질문', 'exam-edit-question', problem.question_content, 3, !editable);
   const answer = field('모범 답안', 'exam-edit-answer', problem.model_answer, 3, !editable);
   const keywords = field('핵심 키워드', 'exam-edit-keywords', problem.key_keywords.join(', '), 2, !editable, '(쉼표나 줄바꿈으로 구분)');
@@ -113,6 +165,10 @@ function itemEditor(examId: string, problem: ExamProblem, complaints: string[], 
         const stored = await patchProblem(examId, problem.id, patch);
         keywords.input.value = stored.key_keywords.join(', ');
         saved.textContent = '저장했습니다.';
+        // The server dropped the item's complaints with the edit: they were about the item as it was.
+        complaintBox?.remove();
+        node.dataset.complaints = '0';
+        open.settle(problem.id);
       } catch (error) {
         saved.textContent = requestFailure(error);
       }
@@ -120,28 +176,67 @@ function itemEditor(examId: string, problem: ExamProblem, complaints: string[], 
   });
   for (const { input } of [question, answer, keywords, intent]) input.addEventListener('input', () => (saved.textContent = '저장하지 않은 변경이 있습니다.'));
   const planLine = plan ? ` · ${plan.target_topic} · ${INTENTS[plan.intent_type] ?? plan.intent_type} · ${LEVEL_LABELS[plan.complexity_level]}` : '';
-  return element(
+  const complaintBox = complaints.length > 0 ? complaintList(examId, problem.id, complaints, editable, open) : null;
+  const node = element(
     'li',
-    { className: 'exam-edit-item', 'data-testid': 'exam-edit-item', 'data-id': problem.id, 'data-complaints': complaints.length },
+    { className: 'exam-edit-item', 'data-testid': 'exam-edit-item', 'data-id': problem.id, 'data-complaints': complaints.length, 'data-open': String(open.has(problem.id)) },
     element('p', { className: 'exam-edit-head' }, element('strong', { text: `${problem.id}번 · ${TYPE_LABELS[problem.type]}` }), element('span', { className: 'muted', text: planLine })),
-    complaints.length > 0
-      ? element('ul', { className: 'exam-complaints', 'aria-label': '검토 지적' }, ...complaints.map((text) => element('li', { 'data-testid': 'exam-complaint', text: `검토 지적: ${text}` })))
-      : null,
+    complaintBox,
     question.node,
     answer.node,
     keywords.node,
     intent.node,
     editable ? element('div', { className: 'exam-edit-actions' }, save, saved) : null,
   );
+  open.onChange(() => (node.dataset.open = String(open.has(problem.id))));
+  return node;
 }
 
-function publishForm(exam: ExamDetail, host: ExamViewHost): HTMLElement {
+/** The validator's complaints on one item, with 지적 확인 (keep the item as it is) while the exam is a draft. */
+function complaintList(examId: string, id: number, complaints: string[], editable: boolean, open: OpenComplaints): HTMLElement {
+  const accepted = !open.has(id);
+  const list = element('ul', { className: 'exam-complaints', 'aria-label': '검토 지적' }, ...complaints.map((text) => element('li', { 'data-testid': 'exam-complaint', text: `검토 지적: ${text}` })));
+  const state = element('span', { className: 'muted', role: 'status', 'data-testid': 'exam-complaint-state', text: accepted ? '지적을 확인하고 그대로 두기로 했습니다.' : '' });
+  const accept = element('button', { type: 'button', className: 'secondary small', 'data-testid': 'exam-complaint-accept', text: '지적 확인: 이대로 두기', hidden: accepted || !editable });
+  accept.addEventListener('click', () => {
+    void whileBusy(accept, '확인하는 중…', async () => {
+      try {
+        await acceptItem(examId, id);
+        accept.hidden = true;
+        state.textContent = '지적을 확인하고 그대로 두기로 했습니다.';
+        open.settle(id);
+      } catch (error) {
+        state.textContent = requestFailure(error);
+      }
+    });
+  });
+  return element('div', { className: 'exam-complaint-box', 'data-testid': 'exam-complaints' }, list, element('div', { className: 'exam-edit-actions' }, accept, state));
+}
+
+function publishForm(exam: ExamDetail, host: ExamViewHost, open: OpenComplaints): HTMLElement {
   classSelect = element('select', { id: 'exam-class', 'data-testid': 'exam-class' });
   updateExamClasses(host.classes());
   const minutes = element('input', { id: 'exam-minutes', type: 'number', min: 1, max: 300, value: '20', inputMode: 'numeric', 'data-testid': 'exam-minutes' });
   const publish = element('button', { type: 'button', 'data-testid': 'exam-publish', text: '수업에 게시' });
   const note = element('p', { className: 'quiz-status', role: 'status', 'data-testid': 'exam-publish-status' });
   const select = classSelect;
+  /** A warning for the confirmation when the class studies another material than the exam's. */
+  const otherMaterial = (classId: string): string => {
+    const materialId = host.classes().find((entry) => entry.classId === classId)?.materialId ?? null;
+    if (materialId === null || materialId === exam.materialId) return '';
+    const title = host.materialTitle(materialId);
+    return `\n주의: 이 수업의 강의 자료${title ? `(${title})` : ''}는 이 시험을 만든 자료${host.materialTitle(exam.materialId) ? `(${host.materialTitle(exam.materialId)})` : ''}와 다릅니다.\n`;
+  };
+  // Publishing waits until every complaint is fixed (the item saved) or accepted.
+  const blocked = element('p', { className: 'muted', role: 'status', 'data-testid': 'exam-publish-blocked' });
+  const gate = () => {
+    const ids = open.ids();
+    publish.disabled = ids.length > 0;
+    selfStudy.disabled = ids.length > 0;
+    blocked.hidden = ids.length === 0;
+    blocked.textContent = ids.length === 0 ? '' : `검토 지적이 남은 문항(${ids.map((id) => `${id}번`).join(', ')})을 고쳐 저장하거나 '지적 확인'을 눌러야 게시할 수 있습니다.`;
+  };
+  open.onChange(gate);
   publish.addEventListener('click', () => {
     const limit = Number(minutes.value);
     if (!select.value) {
@@ -154,7 +249,7 @@ function publishForm(exam: ExamDetail, host: ExamViewHost): HTMLElement {
       return;
     }
     const className = select.selectedOptions[0]?.textContent ?? '';
-    if (!window.confirm(`${className}에 ${limit}분 시험으로 게시할까요? 게시한 뒤에는 문항을 고칠 수 없습니다.`)) return;
+    if (!window.confirm(`「${exam.title}」(${exam.problems.length}문항)을 ${className}에 ${limit}분 시험으로 게시할까요?${otherMaterial(select.value)} 게시한 뒤에는 문항을 고칠 수 없습니다.`)) return;
     void whileBusy(publish, '게시하는 중…', async () => {
       try {
         await publishExam(exam.examId, select.value, limit);
@@ -174,7 +269,7 @@ function publishForm(exam: ExamDetail, host: ExamViewHost): HTMLElement {
       return;
     }
     const className = select.selectedOptions[0]?.textContent ?? '';
-    if (!window.confirm(`${className}에 시간 제한 없는 혼자 보는 시험으로 열까요? 학생마다 제출하면 바로 결과를 봅니다. 연 뒤에는 문항을 고칠 수 없습니다.`)) return;
+    if (!window.confirm(`「${exam.title}」(${exam.problems.length}문항)을 ${className}에 시간 제한 없는 혼자 보는 시험으로 열까요?${otherMaterial(select.value)} 학생마다 제출하면 바로 결과를 봅니다. 연 뒤에는 문항을 고칠 수 없습니다.`)) return;
     void whileBusy(selfStudy, '여는 중…', async () => {
       try {
         await openAsSelfStudy(exam.examId, select.value);
@@ -185,6 +280,7 @@ function publishForm(exam: ExamDetail, host: ExamViewHost): HTMLElement {
       }
     });
   });
+  gate();
   return element(
     'fieldset',
     { className: 'group exam-publish' },
@@ -195,6 +291,7 @@ function publishForm(exam: ExamDetail, host: ExamViewHost): HTMLElement {
       element('label', { className: 'field', for: 'exam-class' }, '수업', select),
       element('label', { className: 'field', for: 'exam-minutes' }, '제한 시간(분)', minutes),
     ),
+    blocked,
     publish,
     selfStudy,
     note,

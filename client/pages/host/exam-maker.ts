@@ -11,7 +11,7 @@ import { apiJson, requestFailure } from '../../net/http.js';
 import { openSocket, refusalData, type NamespaceSocket } from '../../net/socket.js';
 import { $, element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
-import { openExamView, updateExamClasses } from './exam-editor.js';
+import { closeExamView, openExamView, updateExamClasses } from './exam-editor.js';
 
 const box = $<HTMLDetailsElement>('exam-box');
 const materialSelect = $<HTMLSelectElement>('exam-material');
@@ -101,26 +101,67 @@ async function loadExamList(): Promise<void> {
   try {
     const { exams } = await listExams(materialId);
     if (materialSelect.value !== materialId) return;
-    examList.replaceChildren(...exams.map(examItem));
+    const labels = examLabels(exams);
+    examList.replaceChildren(...exams.map((exam) => examItem(exam, labels.get(exam.examId) ?? exam.title)));
     examListEmpty.hidden = exams.length > 0;
   } catch (error) {
     examList.replaceChildren(element('li', { className: 'error', text: requestFailure(error) }));
   }
 }
 
-function examItem(exam: ExamListing): HTMLLIElement {
+const createdText = (at: number) => new Date(at).toLocaleString('ko-KR', { month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+
+/**
+ * Each exam's label in the list: its title and when it was made, numbered when two would still read the same
+ * (an exam is picked by its label: two alike would let the wrong one be opened and published).
+ */
+export function examLabels(exams: readonly Pick<ExamListing, 'examId' | 'title' | 'createdAt'>[]): Map<string, string> {
+  const base = exams.map((exam) => `${exam.title} · ${createdText(exam.createdAt)}`);
+  const seen = new Map<string, number>();
+  const total = new Map<string, number>();
+  for (const label of base) total.set(label, (total.get(label) ?? 0) + 1);
+  // Oldest first gets #1: the list is newest first.
+  const labels = new Map<string, string>();
+  for (let index = exams.length - 1; index >= 0; index -= 1) {
+    const label = base[index] ?? '';
+    const exam = exams[index];
+    if (!exam) continue;
+    const number = (seen.get(label) ?? 0) + 1;
+    seen.set(label, number);
+    labels.set(exam.examId, (total.get(label) ?? 0) > 1 ? `${label} #${number}` : label);
+  }
+  return labels;
+}
+
+function examItem(exam: ExamListing, label: string): HTMLLIElement {
   const open = element('button', { type: 'button', className: 'secondary small', 'data-testid': 'exam-list-open', text: '열기' });
-  open.addEventListener('click', () => void openExamView(exam.examId, examHost));
-  const created = new Date(exam.createdAt).toLocaleString('ko-KR', { month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  open.setAttribute('aria-label', `${label} 열기`);
+  open.addEventListener('click', () => {
+    // The status box speaks of the current run only: an exam opened from the list has none.
+    if (!socket) {
+      setStatus('');
+      progressBox.replaceChildren();
+    }
+    void openExamView(exam.examId, examHost);
+  });
   return element(
     'li',
-    { className: 'room-item', 'data-testid': 'exam-list-item', 'data-status': exam.status },
-    element('span', { className: 'room-item-text' }, element('strong', { text: exam.title }), element('span', { className: 'muted', text: `${exam.count}문항 · ${hasNoDeadline(exam.deadline) ? (exam.student ? '학생의 혼자 보는 시험' : '혼자 보는 시험') : STATUS_WORDS[exam.status]} · ${created}` })),
+    { className: 'room-item', 'data-testid': 'exam-list-item', 'data-status': exam.status, 'data-exam-id': exam.examId },
+    element(
+      'span',
+      { className: 'room-item-text' },
+      element('strong', { 'data-testid': 'exam-list-label', text: label }),
+      element('span', { className: 'muted', text: `${exam.count}문항 · ${hasNoDeadline(exam.deadline) ? (exam.student ? '학생의 혼자 보는 시험' : '혼자 보는 시험') : STATUS_WORDS[exam.status]}` }),
+    ),
     open,
   );
 }
 
-const examHost = { classes: examClasses, changed: () => void loadExamList() };
+const examHost = {
+  classes: examClasses,
+  changed: () => void loadExamList(),
+  materialTitle: (materialId: string) => materials.find((material) => material.id === materialId)?.title ?? null,
+};
 
 // ---- the job -----------------------------------------------------------------------------------------------------
 
@@ -248,6 +289,13 @@ async function start(): Promise<void> {
 /** Wires the box; `?exam=<id>` opens that exam. */
 export function initExamMaker(): void {
   materialSelect.addEventListener('change', () => {
+    // The box is about one material: the previous one's exam, job and status go (nothing of it can be published
+    // from here by mistake); its job goes on on the server and its exam stays in that material's list.
+    closeSocket();
+    watched = null;
+    progressBox.replaceChildren();
+    setStatus('');
+    closeExamView();
     renderChapters();
     void loadExamList();
   });

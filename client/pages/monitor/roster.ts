@@ -42,6 +42,10 @@ const rosterSummary = $('roster-summary');
 const queue = $('hand-queue');
 const queueEmpty = $('queue-empty');
 const queueCount = $('queue-count');
+const handLog = $('hand-log');
+const handLogEmpty = $('hand-log-empty');
+/** How many answered questions the log keeps (newest first). */
+const HAND_LOG_SIZE = 20;
 
 /** A time of day with seconds, as the queue and the announcement log show it. */
 export const clock = (at: number) => new Date(at).toLocaleTimeString('ko-KR', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
@@ -84,6 +88,8 @@ export class Roster {
     this.handItems.clear();
     roster.replaceChildren();
     queue.replaceChildren();
+    handLog.replaceChildren();
+    handLogEmpty.hidden = false;
     this.refreshCounts();
   }
 
@@ -141,6 +147,30 @@ export class Roster {
     this.handItems.get(sessionId)?.parts.replied.append(
       element('p', { className: 'hand-replied', 'data-testid': 'hand-replied' }, element('time', { className: 'muted', text: `${clock(at)} 보낸 답 ` }), text),
     );
+  }
+
+  /**
+   * A hand the AI assistant answered (`hand:resolved` specific or vague): it leaves the queue but stays in "AI 조교가
+   * 답한 질문" with the student's question, so the instructor sees what the class asks even when the assistant was
+   * quicker than any look at the queue.
+   */
+  assistantAnswered(sessionId: string, question: string, kind: HandKind, at: number): void {
+    const nickname = this.students.get(sessionId)?.nickname ?? '학생';
+    const item = element(
+      'li',
+      { className: 'hand-log-item', 'data-testid': 'hand-log-item', 'data-kind': kind },
+      element(
+        'div',
+        { className: 'hand-item-head' },
+        element('strong', { 'data-testid': 'hand-log-name', text: nickname }),
+        element('span', { className: 'muted', text: clock(at) }),
+        element('span', { className: 'badge good', 'data-testid': 'hand-log-by', text: kind === 'vague' ? 'AI 조교가 설명함' : 'AI 조교가 답함' }),
+      ),
+      element('p', { 'data-testid': 'hand-log-question', text: question }),
+    );
+    handLog.prepend(item);
+    while (handLog.children.length > HAND_LOG_SIZE) handLog.lastElementChild?.remove();
+    handLogEmpty.hidden = true;
   }
 
   /** The elapsed times of the raised hands, refreshed now and then. */

@@ -1,6 +1,6 @@
 import type { Command, EmptyPayload } from './events.js';
 import type { TranscriptItem } from './tutor.js';
-import type { ExamGradedEvent, ExamProgressEvent } from './exams.js';
+import type { ExamClosedNotice, ExamGradedEvent, ExamProgressEvent, ExamResultNotice } from './exams.js';
 
 /**
  * Classes, the class notices on `/tutor`, and the instructor's `/monitor` namespace. Browser-safe (types and
@@ -49,6 +49,10 @@ export interface HandServerEvents {
   'class:announcement': { text: string; at: number };
   /** The instructor ended the class (`class:close`): its join code no longer works. Ephemeral, no `seq`. */
   'class:closed': { at: number };
+  /** A live exam of the class closed (시험 종료 or its deadline): open sheets lock and show the result. */
+  'exam:closed': ExamClosedNotice;
+  /** This student's result of an exam is there or changed (graded, overridden, regraded). */
+  'exam:result': ExamResultNotice;
 }
 
 // ---- /monitor (instructor -> server)

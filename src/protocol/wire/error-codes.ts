@@ -176,6 +176,10 @@ export const ErrorCode = {
   LTI_PLATFORM_EXISTS: 'LTI_PLATFORM_EXISTS',
   /** A deep linking choice that cannot be linked (an exam published to another class, a quiz not of this account) (409). */
   LTI_CHOICE_INVALID: 'LTI_CHOICE_INVALID',
+  /** A student's self-study exam on a material while a class exam on it runs in their class (409). */
+  EXAM_RUNNING: 'EXAM_RUNNING',
+  /** Publishing a draft exam whose validator complaints are neither fixed nor accepted (409, `items`: their ids). */
+  EXAM_COMPLAINTS_OPEN: 'EXAM_COMPLAINTS_OPEN',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -110,4 +110,6 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   LTI_REGISTRATION_INVALID: 'LMS 등록을 마치지 못했습니다. 등록 주소를 새로 만들어 다시 시도해 주세요.',
   LTI_PLATFORM_EXISTS: '이미 등록된 LMS입니다 (같은 issuer와 client ID).',
   LTI_CHOICE_INVALID: '이 항목은 이 강좌에 연결할 수 없습니다.',
+  EXAM_RUNNING: '같은 자료로 수업 시험이 진행 중입니다. 혼자 시험은 그 시험이 끝난 뒤에 만들 수 있습니다.',
+  EXAM_COMPLAINTS_OPEN: '검토 지적이 남은 문항이 있어 게시하지 않았습니다. 문항을 고치거나 지적을 읽고 그대로 두기로 한 뒤 게시하세요.',
 };

@@ -9,6 +9,8 @@ export type ExamQuestionType = 'Short_Keyword' | 'Descriptive';
 export type ExamResultStatus = 'Correct' | 'Partial_Correct' | 'Incorrect';
 /** A grade as lectern keeps it: the seed's status, or `Ungraded` while grading failed (shown as pending, never credit). */
 export type ExamGradeStatus = ExamResultStatus | 'Ungraded';
+/** How a status reads to people (pages, reports, learner profiles): the enum names are never shown. */
+export const EXAM_STATUS_LABELS: Record<ExamGradeStatus, string> = { Correct: '정답', Partial_Correct: '부분 정답', Incorrect: '오답', Ungraded: '채점 중' };
 export type ExamStatus = 'draft' | 'published' | 'closed';
 export type StudentExamState = 'open' | 'submitted' | 'closed';
 export type ExamTargetDepth = 'Basic Recall' | 'Conceptual Understanding' | 'Deep Understanding';
@@ -69,6 +71,8 @@ export interface ExamDetailReply {
   };
   problems: ExamProblemView[];
   complaints: { id: number; message: string }[];
+  /** Items whose complaints the instructor accepted as they are (the others hold publishing back). */
+  accepted: number[];
   valid: boolean;
   rounds: number;
   createdAt: number;
@@ -227,6 +231,8 @@ export interface ClassExamResultReply {
   maxScore: number;
   log: { evaluation_items: (ExamEvaluationItem & { instructor_review?: ExamInstructorReview })[] };
   report: ExamFeedbackReport | null;
+  /** The student's own regrade requests (one per item): `done` once the item was graded again. */
+  regrades: { questionId: number; status: 'pending' | 'done' }[];
 }
 
 /** `/monitor` events of live exams (never answer text). */
@@ -251,6 +257,19 @@ export interface ExamProgressReply {
 export interface ExamGradedEvent {
   examId: string;
   sessionId: string;
+}
+
+/**
+ * `/tutor` notices of live exams (no `seq`, never replayed: a page that missed one reads the same over HTTP). Every
+ * open sheet of the class hears `exam:closed` when the exam closes (시험 종료 or the deadline): it locks and turns to
+ * the result. The student hears `exam:result` when their result is there or changed (graded, an override, a regrade).
+ */
+export interface ExamClosedNotice {
+  examId: string;
+  deadline: number;
+}
+export interface ExamResultNotice {
+  examId: string;
 }
 
 /** `POST /api/class-exams/self-study` (202): the student's `exam-generation` job, its `/jobs` token. */
