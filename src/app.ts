@@ -22,6 +22,7 @@ import { RetrievalService } from './retrieval/index.js';
 import { NodeHeartbeat, createStore, type Store } from './store/index.js';
 import { Quotas } from './quota/index.js';
 import { QualityBudget, QualityGrader, QualityRepository, QualitySampler, sampleModel } from './quality/index.js';
+import { createGuardReport, type GuardReport } from './guard/index.js';
 
 /** The two agents the live exams call through their ports. */
 export interface ExamAgents {
@@ -80,6 +81,8 @@ export interface App {
   critic: CriticGrader;
   /** The "AI 품질" console (issue 14 §3): the sampler, the store of graded samples, the grading budget and loop. */
   quality: { sampler: QualitySampler; repository: QualityRepository; budget: QualityBudget; grader: QualityGrader };
+  /** Where the item guard's refusals go (logged, counted in the AI 품질 console). */
+  guard: GuardReport;
   /** Live quiz rooms: commands and phase changes (any node). */
   rooms: RoomService;
   /** This node's part of live rooms: its sockets' views, and the timers of the rooms it drives. */
@@ -156,6 +159,9 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     ...(overrides.qualityRandom ? { random: overrides.qualityRandom } : {}),
   });
   const model = sampleModel(metered, qualitySampler);
+  // The item guard's refusals (every generated item is checked before it is stored or shown): logged, and counted
+  // per agent and rule in the AI 품질 console.
+  const guard = createGuardReport({ logger: logger.child({ part: 'item-guard' }), count: (refusals) => qualityRepository.countRefusals(refusals) });
   const qualityBudget = new QualityBudget({ store, dailyTokens: config.quality.dailyTokens, logger: logger.child({ part: 'quality' }) });
   const signer = new TokenSigner(tokenSecrets);
   const accounts = new AccountService({ store, signup: config.signup, sessionTtlMs: config.sessionTtlMs });
@@ -325,6 +331,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     signer,
     quizzes,
     quizJudge,
+    guard,
     critic,
     quality: { repository: qualityRepository, budget: qualityBudget, sampling: { rate: config.quality.sampleRate, perAgent: config.quality.sampleRates } },
     rooms,
@@ -367,7 +374,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   jobRunner.start();
   qualityGrader.start();
   exams.start();
-  return { config, store, model, metrics, materials, retrieval, lectures, classes, monitor, signer, accounts, ownership, quizzes, quizJudge, critic, quality, rooms, roomRuntime, data, quotas, budget, jobs, mathJudge, mathSets, exams, server, close };
+  return { config, store, model, metrics, materials, retrieval, lectures, classes, monitor, signer, accounts, ownership, quizzes, quizJudge, guard, critic, quality, rooms, roomRuntime, data, quotas, budget, jobs, mathJudge, mathSets, exams, server, close };
 
   /**
    * Live exams (issue 15): the service on the store, the grader and feedback agents, the class roster for nicknames,

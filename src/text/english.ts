@@ -55,8 +55,17 @@ export function tagEnglish(text: string): EnglishToken[] {
     const before = tokens[index - 1] as EnglishToken;
     const after = tokens[index + 1] as EnglishToken;
     if (token.tag !== 'NOUN' || !/[a-z]s$/u.test(token.text) || /ss$/u.test(token.text)) continue;
-    const subject = NOUNS.has(before.tag) || (before.tag === 'PRON' && /^(?:it|he|she|this|that|which|who)$/iu.test(before.text)) || before.tag === 'X';
+    const subject = NOUNS.has(before.tag) || (before.tag === 'PRON' && /^(?:it|he|she|this|that|which|who)$/iu.test(before.text)) || before.tag === 'X' || before.text === '*';
     if (subject && AFTER_VERB.has(after.tag) && !hasVerbAlready(tokens, index)) tokens[index] = { ...token, tag: 'VERB', lemma: token.lemma };
+  }
+  // `Hill climbing moves …`: an -ing word between a noun and the clause's verb names the subject with it (a gerund
+  // noun), not a second verb.
+  for (let index = 1; index < tokens.length - 1; index += 1) {
+    const token = tokens[index] as EnglishToken;
+    if (token.tag !== 'VERB' || !/ing$/iu.test(token.text)) continue;
+    const before = tokens[index - 1] as EnglishToken;
+    const after = tokens[index + 1] as EnglishToken;
+    if (NOUNS.has(before.tag) && (after.tag === 'VERB' || after.tag === 'AUX') && (index === 1 || tokens[index - 2]?.tag === 'DET')) tokens[index] = { ...token, tag: 'NOUN' };
   }
   return tokens;
 }
