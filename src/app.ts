@@ -301,6 +301,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
           return exam;
         },
         logger: logger.child({ part: 'exam-generation' }),
+        guard,
       }),
     ],
     onChange: (view) => watchers.publish?.(view),

@@ -1,3 +1,4 @@
+import type { GenerationShortfall } from './shortfall.js';
 import type { Command, EmptyPayload } from './events.js';
 import type { Difficulty, QuizItemSource } from './quiz.js';
 import type { WireError } from './error-codes.js';
@@ -162,6 +163,8 @@ export interface ExamJobResult {
   examId: string;
   valid: boolean;
   rounds: number;
+  /** Fewer items than asked (the material gave no more sound items): how many, and a Korean sentence to show. */
+  shortfall?: GenerationShortfall;
 }
 
 // ---- /jobs (server -> job owner)

@@ -1,0 +1,10 @@
+import { startGoldenApp } from './golden-lectures.js';
+import { buildSamplePdf } from './pdf-fixtures.js';
+import { generateExam, loadExamSource } from '../src/exams/index.js';
+const { app, stop } = await startGoldenApp();
+const { material } = await app.materials.ingest({ bytes: await buildSamplePdf(), filename: 's.pdf' });
+const whole = await loadExamSource(app.materials, app.retrieval, material.id, {});
+console.log(whole.passages.map((p) => p.text.slice(0, 60)));
+const mean = await generateExam({ model: app.model, source: whole, request: { count: 1, descriptive: 0 }, profile: null, context: { materialId: material.id } });
+console.log(mean.problems, mean.plan.planned_items);
+await stop();
