@@ -286,7 +286,7 @@ const AI_SLIDES: FixturePage[] = [
     lines: [
       'Gradient ascent climbs a continuous objective function by following its gradient.',
       'The gradient is the vector of partial derivatives, and it points in the direction of steepest increase.',
-      'θ ← θ + α ∇f(θ)',
+      'θ ← θ + α · ∂f/∂θ',
       'The learning rate α controls the size of each step.',
       'If the learning rate is too large, the updates overshoot the maximum; if it is too small, progress is slow.',
       'Gradient descent is the same method applied to minimizing a loss function.',
@@ -351,7 +351,7 @@ export const AI_COURSE_DECK: SampleDeck = {
     'return path(node)',
     'for child in expand(node):',
     'frontier.push(child, g(child) + h(child))',
-    'θ ← θ + α ∇f(θ)',
+    'θ ← θ + α · ∂f/∂θ',
   ],
 };
 

@@ -201,6 +201,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   const lectures = new LectureService({
     store,
     model,
+    guard,
     materials,
     retriever: retrieval,
     signer,

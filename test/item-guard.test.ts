@@ -101,7 +101,7 @@ describe('GD3 questions about the medium are refused', () => {
   });
 
   it('a raised hand is never offered the medium, a word met only in code, or the same concept twice', () => {
-    const chapter = { passages: ['A heuristic is a function that estimates cost. Heuristics guide search.\ndef a_star(start, goal, h):\nfor child in expand(node):'] };
+    const chapter = { passages: ['A heuristic is a function that estimates cost. Good heuristics are admissible.\ndef a_star(start, goal, h):\nfor child in expand(node):'] };
     const refused = checkChoices(['heuristic', 'Heuristics', 'lecture', 'child'], chapter).map(rules);
     expect(refused).toEqual([[], ['duplicate'], ['medium-question', 'cloze-not-in-source'], ['cloze-not-in-source']]);
   });

@@ -69,13 +69,14 @@ const KOREAN_ADVERBS = new Set([
 ]);
 const KOREAN_VERB_FORM = /(?:다|니다|하는|되는|하게|하여|해서|하고|하며|하면|된|한|던|인|었|았|였|겠)$/u;
 
-/** The span of `key` in `tokens` (its words in order, case aside), or undefined. */
-function spanOf(tokens: readonly EnglishToken[], key: string): { start: number; end: number } | undefined {
+/** Every span of `key` in `tokens` (its words in order, case aside). */
+function spansOf(tokens: readonly EnglishToken[], key: string): { start: number; end: number }[] {
   const words = key.trim().split(/\s+/u).map((word) => word.toLowerCase());
+  const spans: { start: number; end: number }[] = [];
   for (let start = 0; start + words.length <= tokens.length; start += 1) {
-    if (words.every((word, offset) => tokens[start + offset]?.text.toLowerCase() === word)) return { start, end: start + words.length };
+    if (words.every((word, offset) => tokens[start + offset]?.text.toLowerCase() === word)) spans.push({ start, end: start + words.length });
   }
-  return undefined;
+  return spans;
 }
 
 const count = (haystack: string, phrase: string) => (haystack.match(new RegExp(`(?<![A-Za-z])${escape(phrase)}(?![A-Za-z])`, 'giu')) ?? []).length;
@@ -83,7 +84,8 @@ const count = (haystack: string, phrase: string) => (haystack.match(new RegExp(`
 /** Why an English blank is not a whole noun (phrase) of the material, if it is not. */
 function englishBlankReasons(filled: string, key: string, source: string): Refusal[] {
   const tokens = tagEnglish(filled);
-  const span = spanOf(tokens, key);
+  const spans = spansOf(tokens, key);
+  const span = spans[0];
   if (span === undefined) return [];
   const refusals: Refusal[] = [];
   const head = span.end - 1;
@@ -93,14 +95,23 @@ function englishBlankReasons(filled: string, key: string, source: string): Refus
     refusals.push({ rule: 'cloze-blank-word', reason: `빈칸의 정답 '${key}'은(는) 이 문장에서 ${kind}입니다. 빈칸은 자료의 핵심 용어(명사구)여야 합니다.` });
     return refusals;
   }
-  // Half of a term the material keeps saying as two words: `The ____ rate` (learning rate), `____ ascent`.
-  const before = tokens[span.start - 1];
-  const after = tokens[span.end];
-  const neighbours: string[] = [];
-  if (after !== undefined && (after.tag === 'NOUN' || after.tag === 'PROPN')) neighbours.push(`${key} ${after.text}`);
-  if (before !== undefined && (before.tag === 'NOUN' || before.tag === 'PROPN' || before.tag === 'ADJ')) neighbours.push(`${before.text} ${key}`);
-  const term = neighbours.find((phrase) => count(source, phrase) >= 2);
-  if (term !== undefined) refusals.push({ rule: 'cloze-partial-term', reason: `빈칸 '${key}'은(는) 자료가 한 용어로 쓰는 '${term}'의 일부입니다. 용어 전체를 빈칸으로 하세요.` });
+  // Half of a term the material keeps saying as two words, at any of the blanks: `The ____ rate` (learning rate),
+  // `____ ascent`, `breadth-first ____`.
+  for (const { start, end } of spans) {
+    const before = tokens[start - 1];
+    const after = tokens[end];
+    const neighbours: string[] = [];
+    if (after !== undefined && (after.tag === 'NOUN' || after.tag === 'PROPN')) neighbours.push(`${key} ${after.text}`);
+    if (before !== undefined && (before.tag === 'NOUN' || before.tag === 'PROPN' || before.tag === 'ADJ')) neighbours.push(`${before.text} ${key}`);
+    // A hyphenated modifier (`breadth-first search`) is one word of the term in the text.
+    const hyphenated = /([A-Za-z]+-[A-Za-z]+)\s*$/u.exec(tokens.slice(Math.max(0, start - 3), start).map((token) => token.text).join('').replace(/\s/gu, ''));
+    if (hyphenated?.[1] !== undefined) neighbours.push(`${hyphenated[1]} ${key}`);
+    const term = neighbours.find((phrase) => count(source, phrase) >= 2);
+    if (term !== undefined) {
+      refusals.push({ rule: 'cloze-partial-term', reason: `빈칸 '${key}'은(는) 자료가 한 용어로 쓰는 '${term}'의 일부입니다. 용어 전체를 빈칸으로 하세요.` });
+      break;
+    }
+  }
   return refusals;
 }
 

@@ -1,3 +1,4 @@
+import { isNounAt, tagEnglish } from '../text/index.js';
 import { clozeInSource, blankedSentence, clozeRefusals } from './cloze-checks.js';
 import type { Refusal } from './guard-rules.js';
 import {
@@ -77,6 +78,9 @@ export function checkSubconcepts(parts: readonly Subconcept[], context: GuardCon
   return parts.map((part) => {
     const refusals: Refusal[] = [];
     if (isMediumWord(part.concept)) refusals.push({ rule: 'medium-question', reason: `하위 개념 '${part.concept}'은(는) 내용이 아니라 강의 자체입니다.` });
+    if (!/의 (?:정의|예시|핵심 성질)$/u.test(part.concept) && !usedAsConcept(part.concept, sourceOf(context))) {
+      refusals.push({ rule: 'cloze-not-in-source', reason: `하위 개념 '${part.concept}'은(는) 강의가 개념으로 설명하는 말이 아닙니다.` });
+    }
     const placeholder = placeholderReason(part.concept) ?? placeholderReason(part.explanation, context.titles);
     if (placeholder !== undefined) refusals.push({ rule: 'placeholder', reason: placeholder });
     else if (restatesQuestion(part.question, part.explanation)) refusals.push({ rule: 'restated-question', reason: `하위 개념 '${part.concept}'의 설명이 질문을 되풀이합니다.` });
@@ -89,6 +93,27 @@ export function checkSubconcepts(parts: readonly Subconcept[], context: GuardCon
 
 /** `heuristics` and `heuristic`, `Outliers` and `outlier` are one choice. */
 const singular = (text: string) => loose(text).replace(/(?<=[a-z]{3})(?:es|s)$/u, '');
+
+/**
+ * Whether an English phrase stands in the prose as a noun phrase of its own somewhere (`the frontier`, `a child`),
+ * not only as a modifier of another noun (`start` of `start state`) or inside a longer word. Korean: always.
+ */
+export function usedAsConcept(phrase: string, prose: string): boolean {
+  if (!/^[A-Za-z][A-Za-z* -]*$/u.test(phrase.trim())) return true;
+  const words = phrase.trim().toLowerCase().split(/\s+/u);
+  const pattern = new RegExp(`(?<![A-Za-z])${words.map((word) => word.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')).join('\\s+')}(?:s|es)?(?![A-Za-z])`, 'iu');
+  for (const sentence of prose.split(/(?<=[.!?])\s+|\n/u)) {
+    if (!pattern.test(sentence)) continue;
+    const tokens = tagEnglish(sentence);
+    for (let index = 0; index + words.length <= tokens.length; index += 1) {
+      const span = tokens.slice(index, index + words.length);
+      if (!span.every((token, offset) => token.lemma === words[offset] || token.text.toLowerCase() === words[offset])) continue;
+      const next = tokens[index + words.length];
+      if (isNounAt(tokens, index + words.length - 1) && !(next !== undefined && (next.tag === 'NOUN' || next.tag === 'PROPN'))) return true;
+    }
+  }
+  return false;
+}
 
 /** Lines of the material that are code or formulas: a concept met only there is an identifier, not a concept. */
 const CODE_LINE = /^(?:def|for|while|if|return|class|import|function|var|let|const)\b|^[\w.[\]]+\s*(?:=|←|:=)\s*\S|[;{}]$|^\S+\(.*\)\s*:?$/u;
@@ -109,7 +134,7 @@ export function checkChoices(choices: readonly string[], context: GuardContext):
     if (isMediumWord(choice)) refusals.push({ rule: 'medium-question', reason: `'${choice}'은(는) 내용이 아니라 강의 자체를 가리킵니다.` });
     const placeholder = placeholderReason(choice, context.titles);
     if (placeholder !== undefined) refusals.push({ rule: 'placeholder', reason: placeholder });
-    if (!prose.includes(choice.toLowerCase())) refusals.push({ rule: 'cloze-not-in-source', reason: `'${choice}'은(는) 이 장의 본문이 설명하는 말이 아닙니다(코드나 표지에만 나옵니다).` });
+    if (!prose.includes(choice.toLowerCase()) || !usedAsConcept(choice, prose)) refusals.push({ rule: 'cloze-not-in-source', reason: `'${choice}'은(는) 이 장의 본문이 개념으로 설명하는 말이 아닙니다.` });
     const key = singular(choice);
     if (seen.has(key)) refusals.push({ rule: 'duplicate', reason: `'${choice}'이(가) 선택지에 두 번 나옵니다.` });
     seen.add(key);

@@ -7,20 +7,45 @@ import { BULLET_LINE, CLOSING_LINE, RunningLines, isFrontMatterPage, letterCount
  */
 
 export interface Block {
-  kind: 'heading' | 'prose' | 'formula' | 'list';
+  kind: 'heading' | 'prose' | 'formula' | 'list' | 'code';
   text: string;
   /** The taught concept block it belongs to: a heading starts one, and so does each paragraph of a page without. */
   section: number;
 }
 
-const FORMULA_SYMBOL = /[=≤≥≠≈∑Σ∫√±×÷^→∞]|\b(?:lim|log|exp|sin|cos)\b/u;
+const FORMULA_SYMBOL = /[=≤≥≠≈∑Σ∫√±×÷^→←∞]|\b(?:lim|log|exp|sin|cos)\b/u;
 // A line that opens with a short symbolic left-hand side (`μ = …`, `x̄ ≈ …`) is a formula even with Hangul words in it.
 const FORMULA_START = /^[^\s\uac00-\ud7a3]{1,8}\s*[=≈≤≥<>→]/u;
 const SENTENCE_END = /[.!?。？！]$/u;
 const PAGE_NUMBER_LINE = /^(?:-?\s*\d{1,4}\s*-?|page\s*\d+|\d+\s*\/\s*\d+)$/iu;
 
+/**
+ * A line of program code as extracted from a slide (indentation lost): a statement keyword, an assignment or a call
+ * with nothing around it, a block opener ending in `:` or `{`. Kept as a code block, whole, line by line.
+ */
+const CODE_LINE = /^(?:def|class|for|while|if|elif|else|return|import|from|try|except|function|var|let|const)\b.*|^[A-Za-z_][\w.[\]]*\s*(?:=|\+=|-=|:=)\s*\S.*|^[A-Za-z_][\w.]*\(.*\)\s*;?$/u;
+
+export function isCodeLine(line: string): boolean {
+  if (/[\uac00-\ud7a3]/u.test(line) || SENTENCE_END.test(line) && !/\)\.?$/u.test(line)) return false;
+  return CODE_LINE.test(line.trim()) || /[:{]$/u.test(line.trim()) && /\w\(|\b(?:for|while|if|def|else)\b/u.test(line);
+}
+
+/** A line of figure labels (`S A B G`, `1 4 2 5 3`): tokens of one or two characters, nothing to read. */
+function isFigureLabels(line: string): boolean {
+  const tokens = line.split(/\s+/u);
+  return tokens.length >= 3 && tokens.every((token) => /^[A-Za-z0-9]{1,2}$/u.test(token));
+}
+
+/** Mostly digits and symbols (`Parent 1: 1 0 1 1 | 0 0 1 0`): a worked row kept whole, never joined to prose. */
+function isDataRow(line: string): boolean {
+  const visible = line.replace(/\s+/gu, '');
+  return visible.length > 0 && (line.match(/\p{L}/gu) ?? []).length / visible.length < 0.4;
+}
+
 export function isFormula(line: string): boolean {
   const hangul = (line.match(/[\uac00-\ud7a3]/gu) ?? []).length;
+  // English prose that writes a formula inline (`A consistent heuristic satisfies h(n) ≤ … for every`) is prose.
+  if (hangul === 0 && (line.match(/\b[A-Za-z]{3,}\b/gu) ?? []).length >= 5) return false;
   if (FORMULA_SYMBOL.test(line) && hangul <= letterCount(line) * 0.3) return true;
   // `E[X] = 0.5입니다.` is a sentence about a formula, not a formula line.
   return FORMULA_START.test(line) && !/[다요]\.?$/u.test(line);
@@ -115,7 +140,15 @@ export function toBlocks(title: string, text: string): Block[] {
       if (lineIndex === 0 && isHeading(line, lines[1])) {
         headed = true;
         blocks.push({ kind: 'heading', text: line, section });
-      } else if (isFormula(line)) {
+      } else if (isFigureLabels(line)) {
+        // Labels of a figure the text cannot show.
+        return;
+      } else if (isCodeLine(line) && (lines.filter(isCodeLine).length >= 2 || blocks.at(-1)?.kind === 'code')) {
+        flush();
+        const previous = blocks[blocks.length - 1];
+        if (previous?.kind === 'code' && previous.section === section) previous.text += `\n${line}`;
+        else blocks.push({ kind: 'code', text: line, section });
+      } else if (isFormula(line) || isDataRow(line)) {
         flush();
         blocks.push({ kind: 'formula', text: line, section });
       } else if (BULLET_LINE.test(line)) {

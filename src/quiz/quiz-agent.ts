@@ -11,7 +11,7 @@ import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { Difficulty, QuizItem, type QuizItemSource, type QuizTopicName } from '../protocol/quiz.js';
 import type { Passage, Retriever } from '../retrieval/index.js';
 import { QUIZ_PASSAGE_COUNT, retrieveQuizPassages, type QuizRetrieval } from './quiz-passages.js';
-import { newQuizSeed, shuffleChoices } from './quiz-seed.js';
+import { balanceKeys, newQuizSeed } from './quiz-seed.js';
 import { quizFilters, resolveTopic, SEED_TOPIC_MAP, type TopicMap } from './quiz-topics.js';
 
 /**
@@ -331,7 +331,7 @@ export async function generateQuizItems(options: GenerateQuizItemsOptions): Prom
   // Slot order (the plan's: easy first), whatever order the rounds filled them in; choices in the seed's order,
   // whatever order the model wrote them in; a fresh quizId each.
   const ids = new Set<string>();
-  return items.map((item) => ({ ...shuffleChoices(item, seed), quizId: newItemId(ids) }));
+  return balanceKeys(items, seed).map((item) => ({ ...item, quizId: newItemId(ids) }));
 }
 
 /** Seed 001's `quiz_id`: 8 hex characters from the CSPRNG, unique within the quiz. */

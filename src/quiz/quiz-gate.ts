@@ -12,7 +12,7 @@ import {
   type GenerateQuizOptions,
   type QuizSource,
 } from './quiz-agent.js';
-import { newQuizSeed } from './quiz-seed.js';
+import { balanceKeys, newQuizSeed } from './quiz-seed.js';
 
 /**
  * The EvalAgent gate (seed 001 §3, issue 13 §3): every generated item is judged before anyone sees it. The QuizAgent
@@ -157,7 +157,15 @@ export async function generateJudgedQuiz(options: JudgedQuizOptions): Promise<Ju
     }
   }
 
-  // Item ids are unique within the quiz: a rewrite drew its ids on its own.
+  // Item ids are unique within the quiz: a rewrite drew its ids on its own. Keys spread over the positions across the
+  // whole quiz, rewritten items included.
+  const placed = balanceKeys(
+    slots.map((slot) => slot.item),
+    seed,
+  );
+  slots.forEach((slot, index) => {
+    slot.item = placed[index] ?? slot.item;
+  });
   const taken = new Set<string>();
   const items: QuizItem[] = [];
   const reviews: Record<string, ItemReview> = {};
