@@ -33,6 +33,8 @@ const LEADING_LABEL = /^(?:요약|정의|정리|핵심|참고|주의|note|defini
 
 function isFormula(text: string): boolean {
   const hangul = (text.match(/[\uac00-\ud7a3]/gu) ?? []).length;
+  // English prose that writes a formula inline is prose (its sentences are read one by one).
+  if (hangul === 0 && (text.match(/\b[A-Za-z]{3,}\b/gu) ?? []).length >= 5) return false;
   return FORMULA_LINE.test(text) && hangul <= letterCount(text) * 0.3;
 }
 

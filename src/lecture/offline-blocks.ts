@@ -39,6 +39,7 @@ function isFigureLabels(line: string): boolean {
 /** Mostly digits and symbols (`Parent 1: 1 0 1 1 | 0 0 1 0`): a worked row kept whole, never joined to prose. */
 function isDataRow(line: string): boolean {
   const visible = line.replace(/\s+/gu, '');
+  if (/[\uac00-\ud7a3]/u.test(line) || (line.match(/[A-Za-z]{3,}/gu) ?? []).length > 2) return false;
   return visible.length > 0 && (line.match(/\p{L}/gu) ?? []).length / visible.length < 0.4;
 }
 

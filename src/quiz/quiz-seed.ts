@@ -49,7 +49,8 @@ export function shuffleChoices(item: QuizItem, seed: string): QuizItem {
  * deterministic builder: wherever its sort left them), so every quiz is placed here, whatever wrote it.
  */
 export function balanceKeys<T extends QuizItem>(items: readonly T[], seed: string): T[] {
-  const random = seededRandom(seed, 'key-positions');
+  // Drawn for this set of questions too: two quizzes of one seed (a chapter's and the material's) differ.
+  const random = seededRandom(seed, `key-positions\u0000${items.map((item) => item.question).join('\u0000')}`);
   const positions: number[] = [];
   while (positions.length < items.length) positions.push(...shuffled([0, 1, 2, 3], random));
   return items.map((item, index) => {
