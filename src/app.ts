@@ -286,7 +286,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     logger: logger.child({ part: 'jobs' }),
     leaseMs: config.jobs.leaseMs,
     handlers: [
-      mathJobHandler({ model, judge: mathJudge, materials, retriever: retrieval, sets: mathSets, logger: logger.child({ part: 'math-problems' }) }),
+      mathJobHandler({ model, judge: mathJudge, materials, retriever: retrieval, sets: mathSets, logger: logger.child({ part: 'math-problems' }), guard }),
       examJobHandler({
         model,
         materials,

@@ -109,3 +109,13 @@ describe('GD17 a cover, an agenda and a closing line are never a passage', () =>
     expect(chunks[0]?.startPage).toBe(3);
   });
 });
+
+describe('GD19 math problems pass the item guard before the judge', () => {
+  it('refuses a placeholder explanation and one that restates the question; a sound problem goes on to the judge', async () => {
+    const { checkProblem } = await import('../src/math-problems/problem-checks.js');
+    const base = { type: 'short_answer' as const, question: '$2x + 3 = 7$일 때 $x$의 값을 구하시오.', choices: [], correct_answer: '2', final_answer: '2', difficulty: 'easy' as const, sources: [1] };
+    expect(checkProblem({ ...base, explanation: '핵심 개념' })).toMatchObject({ ok: false, check: 'guard' });
+    expect(checkProblem({ ...base, explanation: '$2x + 3 = 7$일 때 $x$의 값을 구하시오.' })).toMatchObject({ ok: false, check: 'guard' });
+    expect(checkProblem({ ...base, explanation: '양변에서 3을 빼면 $2x = 4$, 양변을 2로 나누면 $x = 2$입니다.' })).toMatchObject({ ok: true });
+  });
+});

@@ -30,7 +30,8 @@ export type MathProblemType = 'multiple_choice' | 'short_answer';
 export type MathCriterion = 'mathematical_accuracy' | 'consistency' | 'completeness' | 'logic_flow';
 export type MathScores = Record<MathCriterion, number>;
 /** A deterministic check that refused a problem before the judge. */
-export type MathCheck = 'choices' | 'answer-key' | 'equivalence';
+/** `guard`: refused by the item guard (a placeholder, a restated question, a repeat, a cover page, a particle). */
+export type MathCheck = 'choices' | 'answer-key' | 'equivalence' | 'guard';
 
 /** One problem's verdict in a math job's progress (the instructor's view: question included, no solution). */
 export interface MathItemVerdict {
