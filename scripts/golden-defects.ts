@@ -100,6 +100,7 @@ function particleMistakes(text: string): string[] {
     const [, word = '', , particle = ''] = match;
     // A unit after a number (`3 m로`) is read as its name (미터), not as a letter.
     if (/^[A-Za-z]{1,3}$/u.test(word) && /\d\s*$/u.test(text.slice(0, match.index))) continue;
+    if (match[2] === ')' && /[\uac00-\ud7a3]\($/u.test(text.slice(0, match.index))) continue;
     // `이` or `가` starting a Korean word after a space is no particle; here it follows the word directly.
     const ending = englishEnding(word);
     if (ending === 'either') continue;

@@ -355,3 +355,46 @@ export const SAMPLE_DECKS: readonly SampleDeck[] = [
 
 /** Every deck the defect count reads. */
 export const MEASURED_DECKS: readonly SampleDeck[] = SAMPLE_DECKS;
+
+/**
+ * A deck of another subject, for reading only (never tuned on): a biology handout on cells. Its items in
+ * eval/quiz-judge-heldout.jsonl are the held-out part of the quiz-judge set.
+ */
+const BIOLOGY_SLIDES: FixturePage[] = [
+  { heading: 'BIO 101: Cell Biology', lines: ['Week 4: Membranes and Energy', 'Dr. Maria Santos', 'Department of Biology, Fall 2025'] },
+  {
+    heading: 'The Cell Membrane',
+    lines: [
+      'The cell membrane is a phospholipid bilayer that separates the inside of the cell from its surroundings.',
+      'Membrane proteins carry ions and large molecules across the bilayer.',
+      'Diffusion is the movement of molecules from a region of high concentration to a region of low concentration.',
+      'Osmosis is the diffusion of water across a selectively permeable membrane.',
+      'Active transport moves molecules against their concentration gradient and uses energy from ATP.',
+    ],
+  },
+  {
+    heading: 'Mitochondria and Respiration',
+    lines: [
+      'A mitochondrion is an organelle that produces most of the energy of the cell.',
+      'Cellular respiration breaks down glucose and stores its energy in ATP.',
+      'Glycolysis splits glucose into two molecules of pyruvate in the cytoplasm.',
+      'The electron transport chain uses oxygen to produce most of the ATP of cellular respiration.',
+    ],
+  },
+  {
+    heading: 'Photosynthesis',
+    lines: [
+      'Photosynthesis converts light energy into chemical energy stored in glucose.',
+      'A chloroplast is the organelle where photosynthesis takes place.',
+      'Chlorophyll absorbs red and blue light and reflects green light.',
+      'The Calvin cycle uses carbon dioxide to build sugars.',
+    ],
+  },
+];
+
+export function biologyHandoutPdf(): Promise<Uint8Array> {
+  return buildPdf({ pages: wrapped(BIOLOGY_SLIDES, 12), korean: true, headingSize: 22, bodySize: 12 });
+}
+
+/** Decks for reading and held-out evaluation only: never in the golden files, never tuned on. */
+export const READING_DECKS: readonly SampleDeck[] = [{ name: 'biology-handout', filename: 'bio101_week4.pdf', build: biologyHandoutPdf }];

@@ -130,6 +130,8 @@ export function particleMistakes(text: string): { written: string; fitting: stri
     const [written, word = '', closing = '', particle = ''] = match;
     // A unit after a number (`3 m로`, `5 s가`) is read as its name (미터, 초), not letter by letter.
     if (/^[A-Za-z]{1,3}$/u.test(word) && /\d\s*$/u.test(text.slice(0, match.index))) continue;
+    // An alias in brackets after a Korean word (`관세지급인도조건(DDP)은`): the particle is the Korean word's.
+    if (closing === ')' && /[\uac00-\ud7a3]\($/u.test(text.slice(0, match.index))) continue;
     const fitting = fittingParticle(word, particle);
     if (fitting !== undefined && fitting !== particle) mistakes.push({ written, fitting: `${word}${closing}${fitting}` });
   }
