@@ -40,10 +40,11 @@ describe('GD21 the offline critic refuses hollow answers and respects the instru
   const instruction = '질문에 대한 모범 답안을 한국어로 쓰세요.';
   const question = 'heuristic이 무엇인지 설명해 보세요.';
   const input = JSON.stringify({ question, lecture: TEXT });
+  const criteria = { criteria_name: 'default', weights: { completeness: 0.2, accuracy: 0.2, consistency: 0.2, safety: 0.2, helpfulness: 0.2 } };
 
   it('a model answer that is the question, or a placeholder, is no answer', () => {
     for (const modelAnswer of [question, '핵심 개념']) {
-      const report = gradeOffline({ instruction, input, output: JSON.stringify({ modelAnswer, keyPoints: ['x'] }) });
+      const report = gradeOffline({ ...criteria, instruction, input, output: JSON.stringify({ modelAnswer, keyPoints: ['x'] }) });
       expect(report.failure_types).toContain('NOT_HELPFUL');
       expect(report.criteria_scores.helpfulness).toBe(0);
       expect(report.unfixable_issues.join(' ')).toMatch(/답이 비어 있는 것과 같습니다/u);
@@ -52,7 +53,7 @@ describe('GD21 the offline critic refuses hollow answers and respects the instru
 
   it('a Korean answer about an English passage is not told to be rewritten in English', () => {
     const output = JSON.stringify({ modelAnswer: 'heuristic은 상태에서 목표까지 가장 싼 경로의 비용을 추정하는 함수입니다.', keyPoints: ['비용 추정'] });
-    const report = gradeOffline({ instruction, input, output });
+    const report = gradeOffline({ ...criteria, instruction, input, output });
     expect(report.fixable_issues.map((issue) => issue.suggestion).join(' ')).not.toMatch(/영어로 다시 쓰세요/u);
     expect(report.unfixable_issues).toEqual([]);
   });

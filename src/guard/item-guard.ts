@@ -220,20 +220,37 @@ export function checkMathProblem(problem: { question: string; explanation: strin
  */
 export function duplicateRefusals(items: readonly { question: string; key?: string | undefined }[], earlier: readonly string[] = []): Refusal[][] {
   const seen = new Set(earlier.map(questionKey));
-  const sentences = new Set<string>();
+  // Cloze sentences seen so far, as word sets without their blanks: another blank of one sentence is the same item.
+  const sentences: Set<string>[] = earlier.flatMap((question) => {
+    const blanked = blankedSentence(question);
+    return blanked === undefined ? [] : [sentenceWords(blanked)];
+  });
   return items.map((item) => {
     const refusals: Refusal[] = [];
     const key = questionKey(item.question);
     if (seen.has(key)) refusals.push({ rule: 'duplicate', reason: '이미 낸 문항과 같은 질문입니다.' });
     seen.add(key);
     const blanked = blankedSentence(item.question);
-    if (blanked !== undefined && item.key !== undefined) {
-      const sentence = loose(blanked.replace(/_{3,}/gu, item.key));
-      if (sentences.has(sentence)) refusals.push({ rule: 'duplicate', reason: '같은 문장으로 이미 문항을 냈습니다.' });
-      sentences.add(sentence);
+    if (blanked !== undefined) {
+      const words = sentenceWords(blanked);
+      if (refusals.length === 0 && sentences.some((other) => overlap(words, other) >= 0.7)) refusals.push({ rule: 'duplicate', reason: '같은 문장으로 이미 문항을 냈습니다.' });
+      sentences.push(words);
     }
     return refusals;
   });
+}
+
+/** The words of a blanked sentence without its blanks. */
+function sentenceWords(blanked: string): Set<string> {
+  return new Set((blanked.replace(/_{3,}/gu, ' ').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => word.length > 1));
+}
+
+/** Shared words over the smaller set's size. */
+function overlap(left: ReadonlySet<string>, right: ReadonlySet<string>): number {
+  const small = left.size <= right.size ? left : right;
+  const large = small === left ? right : left;
+  if (small.size === 0) return 0;
+  return [...small].filter((word) => large.has(word)).length / small.size;
 }
 
 /** Two questions are the same when they differ only in spacing, punctuation or letter case. */

@@ -291,7 +291,7 @@ export async function generateQuizItems(options: GenerateQuizItemsOptions): Prom
         continue;
       }
       const accepted = filled.filter((item): item is QuizItem => item !== undefined);
-      const refusals = guardItem(verdict.item, passages, accepted);
+      const refusals = guardItem(verdict.item, passages, accepted, options.avoid ?? []);
       if (refusals.length > 0) {
         rejected.push(`round ${round} item ${position}: ${refusals.map((refusal) => refusal.rule).join(', ')}`);
         options.guard?.refused(refusalsOf(QUIZ_TASKS.generate, verdict.item.question, refusals, { materialId: source.materialId }));
@@ -354,11 +354,11 @@ export function sourceOf(passage: Passage): QuizItemSource {
  * The item guard's refusals of a checked item: its own rules against the passages it cites, and a repeat of an item
  * already accepted (the same question, or another blank of the same sentence).
  */
-function guardItem(item: QuizItem, passages: readonly Passage[], accepted: readonly QuizItem[]): Refusal[] {
+function guardItem(item: QuizItem, passages: readonly Passage[], accepted: readonly QuizItem[], avoid: readonly string[]): Refusal[] {
   const cited = (item.sources ?? []).map((source) => passages.find((passage) => passage.chunkId === source.chunkId)?.text ?? '');
   const own = checkQuizItem(item, { passages: cited.length > 0 ? cited : passages.map((passage) => passage.text) });
   const withKey = (entry: QuizItem) => ({ question: entry.question, key: entry.choices[entry.answer] });
-  const repeats = duplicateRefusals([...accepted.map(withKey), withKey(item)]).at(-1) ?? [];
+  const repeats = duplicateRefusals([...accepted.map(withKey), withKey(item)], avoid).at(-1) ?? [];
   return [...own, ...repeats];
 }
 

@@ -5,7 +5,7 @@ import { QUIZ_TASKS, QuizGenerateInput, questionKey, type ReferencePassage } fro
 import { seededRandom, shuffled } from './quiz-seed.js';
 import { latinWords } from './offline-latin.js';
 import { englishTerms, termPattern } from './english-terms.js';
-import { checkQuizItem } from '../guard/index.js';
+import { checkQuizItem, duplicateRefusals } from '../guard/index.js';
 
 /**
  * The offline QuizAgent: extractive cloze items, deterministic for a given seed (quiz-seed.ts). It picks explanatory
@@ -416,7 +416,8 @@ export function buildClozeDrafts(request: ClozeRequest): ClozeDraft[] {
   const refused = (item: QuizItem) => {
     let verdict = verdicts.get(item.question);
     if (verdict === undefined) {
-      verdict = checkQuizItem(item, { passages: [request.text] }).length > 0;
+      // Its own rules, and no other blank of a sentence an avoided (earlier) question was made of.
+      verdict = checkQuizItem(item, { passages: [request.text] }).length > 0 || (duplicateRefusals([{ question: item.question }], request.avoid ?? []).at(-1) ?? []).length > 0;
       verdicts.set(item.question, verdict);
     }
     return verdict;
