@@ -18,6 +18,7 @@ import { CLARIFY_TEXT } from '../src/lecture/hand/hand-dialogue.js';
 import { displayText, parseLecture } from '../src/lecture/marker-parser.js';
 import { createLogger } from '../src/logger.js';
 import { keys } from '../src/store/index.js';
+import { goldenItems, renderItems, type GoldenItems } from './golden-items.js';
 import { SAMPLE_DECKS, type SampleDeck } from './sample-decks.js';
 
 export const GOLDEN_DIR = path.resolve('test/golden');
@@ -39,6 +40,8 @@ export interface GoldenMaterial {
   title: string;
   chapterSource: string;
   chapters: GoldenChapter[];
+  /** The quizzes and the exam of the material (scripts/golden-items.ts). */
+  items: GoldenItems;
 }
 
 /** Boots the product on the memory store with the offline model (no port, no sample preload). */
@@ -80,7 +83,7 @@ export async function goldenMaterial(app: App, deck: SampleDeck): Promise<Golden
     const choices = await lectures.assistant.chapterConcepts(material.id, chapter.index);
     chapters.push({ index: chapter.index, title: chapter.title, pages: `${chapter.startPage}–${chapter.endPage}`, raw, questions, choices });
   }
-  return { deck, title: material.title, chapterSource: material.chapterSource, chapters };
+  return { deck, title: material.title, chapterSource: material.chapterSource, chapters, items: await goldenItems(app, material) };
 }
 
 const quote = (text: string): string => text.trim().split('\n').map((line) => `> ${line}`.trimEnd()).join('\n');
@@ -112,16 +115,17 @@ export function renderGolden(golden: GoldenMaterial): string {
     });
     out.push('### 손들기 "잘 모르겠어요"', '', `${CLARIFY_TEXT}`, '', chapter.choices.length > 0 ? chapter.choices.map((choice) => `- ${choice}`).join('\n') : '(선택지 없음)');
   }
+  out.push(...renderItems(golden.items));
   return `${out.join('\n').replace(/\n{3,}/gu, '\n\n').trimEnd()}\n`;
 }
 
 /** Every sample deck's golden file, by file name (`<name>.md`). */
-export async function renderAllGolden(): Promise<{ files: Map<string, string>; materials: GoldenMaterial[] }> {
+export async function renderAllGolden(decks: readonly SampleDeck[] = SAMPLE_DECKS): Promise<{ files: Map<string, string>; materials: GoldenMaterial[] }> {
   const { app, stop } = await startGoldenApp();
   try {
     const files = new Map<string, string>();
     const materials: GoldenMaterial[] = [];
-    for (const deck of SAMPLE_DECKS) {
+    for (const deck of decks) {
       const golden = await goldenMaterial(app, deck);
       materials.push(golden);
       files.set(`${deck.name}.md`, renderGolden(golden));

@@ -1,5 +1,5 @@
 /**
- * The three sample PDFs the golden lectures are written from (scripts/golden-lectures.ts, test/golden-lectures.test.ts):
+ * The sample PDFs the golden lectures, quizzes and exams are written from (scripts/golden-lectures.ts, test/golden-lectures.test.ts):
  * the built-in Korean sample 기초 통계, an English slide deck exported with one generic bookmark per slide, and a
  * Korean physics handout with the pages that used to fool the offline lecture (a cover with a year and the course
  * name, a table of contents, formulas with subscripted variables, a worked example with numbers and units, an
@@ -35,6 +35,13 @@ export interface SampleDeck {
   /** The file name it is uploaded under: never the material title a student should see. */
   filename: string;
   build(): Promise<Uint8Array>;
+  /**
+   * Reading rules (test/golden/README.md): words only the cover, agenda, contents or administrative pages carry, which
+   * no lecture, question, answer or choice may show; and code and formula lines, which stay whole lines and are
+   * never blanked.
+   */
+  frontMatter?: readonly string[];
+  code?: readonly string[];
 }
 
 const DECK_SLIDES: FixturePage[] = [
@@ -189,8 +196,205 @@ export function physicsHandoutPdf(): Promise<Uint8Array> {
   return buildPdf({ pages: wrapped(HANDOUT_PAGES, 12), korean: true, headingSize: 22, bodySize: 12 });
 }
 
-export const SAMPLE_DECKS: readonly SampleDeck[] = [
-  { name: 'sample-basic-statistics', filename: 'sample_v2_final.pdf', build: buildSamplePdf },
-  { name: 'english-slide-deck', filename: 'lecture02-export.pdf', build: englishDeckPdf },
-  { name: 'physics-handout', filename: 'physics_week3 (1).pdf', build: physicsHandoutPdf },
+/**
+ * An AI course's lecture deck as a slide export gives it (no bookmarks, one heading per slide, the course and the
+ * slide number in every footer): a cover with the course code and the lecturer, an agenda, slides on search and A*,
+ * heuristics, A*'s pseudocode (a code block), local search, genetic algorithms with a worked crossover, gradient
+ * ascent with its update rule (a formula), and a summary. Figure labels come out of a slide as loose tokens, as real
+ * extraction gives them.
+ */
+const AI_SLIDES: FixturePage[] = [
+  {
+    heading: 'CS 3600: Introduction to Artificial Intelligence',
+    lines: ['Lecture 3: Search and Optimization', 'Prof. Alan Reyes', 'School of Computing, Spring 2025', '+1 +100'],
+  },
+  {
+    heading: 'Outline',
+    lines: ['• Search problems', '• A* search and heuristics', '• Local search and hill climbing', '• Genetic algorithms', '• Gradient ascent'],
+  },
+  {
+    heading: 'Search Problems',
+    lines: [
+      'A search problem consists of a state space, a start state, a set of actions, a transition model, a goal test and a path cost.',
+      'A solution is a sequence of actions that leads from the start state to a goal state.',
+      'Uninformed search strategies, such as breadth-first search, use no information about the goal beyond the goal test.',
+      'Breadth-first search expands the shallowest node first and finds the shortest path when every action costs the same.',
+    ],
+  },
+  {
+    heading: 'A* Search',
+    lines: [
+      'A* search is an informed search algorithm that expands the node with the lowest value of f(n).',
+      'f(n) = g(n) + h(n)',
+      'Here g(n) is the cost of the path from the start node to n, and h(n) is the estimated cost from n to the goal.',
+      'A* keeps the frontier in a priority queue ordered by f.',
+      'S A B G',
+      '1 4 2 5 3',
+    ],
+  },
+  {
+    heading: 'Heuristics',
+    lines: [
+      'A heuristic is a function that estimates the cost of the cheapest path from a state to a goal.',
+      'An admissible heuristic never overestimates the true cost of reaching the goal.',
+      'With an admissible heuristic, A* tree search is optimal.',
+      'A consistent heuristic satisfies h(n) ≤ c(n, a, n′) + h(n′) for every action a.',
+      'For route finding, the straight-line distance to the goal is an admissible heuristic.',
+    ],
+  },
+  {
+    heading: 'A* in Code',
+    lines: [
+      'def a_star(start, goal, h):',
+      '    frontier = PriorityQueue()',
+      '    frontier.push(start, h(start))',
+      '    while frontier:',
+      '        node = frontier.pop()',
+      '        if node == goal:',
+      '            return path(node)',
+      '        for child in expand(node):',
+      '            frontier.push(child, g(child) + h(child))',
+    ],
+  },
+  {
+    heading: 'Local Search',
+    lines: [
+      'Local search algorithms keep a single current state and move to neighboring states.',
+      'They use very little memory and often find good solutions in large state spaces.',
+      'Hill climbing moves to the neighbor with the highest value and stops when no neighbor is better.',
+      'A local maximum is a state that is better than all of its neighbors but worse than the global maximum.',
+      'Hill climbing can get stuck in a local maximum, so random restarts are often used.',
+    ],
+  },
+  {
+    heading: 'Genetic Algorithms',
+    lines: [
+      'A genetic algorithm is a local search method inspired by natural selection.',
+      'It keeps a population of candidate solutions, called individuals.',
+      'A fitness function measures how good each individual is.',
+      'Selection chooses parents with a probability proportional to their fitness.',
+      'Crossover combines parts of two parents to create a child.',
+      'Mutation randomly changes a small part of an individual, which keeps diversity in the population.',
+    ],
+  },
+  {
+    heading: 'Crossover Example',
+    lines: ['Parent 1: 1 0 1 1 | 0 0 1 0', 'Parent 2: 0 1 1 0 | 1 1 0 1', 'Child: 1 0 1 1 | 1 1 0 1', 'The crossover point is chosen at random.'],
+  },
+  {
+    heading: 'Gradient Ascent',
+    lines: [
+      'Gradient ascent climbs a continuous objective function by following its gradient.',
+      'The gradient is the vector of partial derivatives, and it points in the direction of steepest increase.',
+      'θ ← θ + α · ∂f/∂θ',
+      'The learning rate α controls the size of each step.',
+      'If the learning rate is too large, the updates overshoot the maximum; if it is too small, progress is slow.',
+      'Gradient descent is the same method applied to minimizing a loss function.',
+    ],
+  },
+  {
+    heading: 'Summary',
+    lines: [
+      '• A* combines the path cost with a heuristic estimate.',
+      '• Admissible heuristics keep A* optimal.',
+      '• Genetic algorithms evolve a population with selection, crossover and mutation.',
+      '• Gradient ascent follows the gradient of a continuous objective.',
+      'Next lecture: adversarial search',
+    ],
+  },
 ];
+
+/** The AI course deck: headings only (no outline, no PDF title), a footer with the course and the slide number. */
+export function aiCourseDeckPdf(): Promise<Uint8Array> {
+  const pages = AI_SLIDES.map((slide, index) => ({ ...slide, lines: [...slide.lines, '', `CS 3600 · Spring 2025    ${index + 1}`] }));
+  return buildPdf({ pages: wrapped(pages, 12), korean: true, headingSize: 22, bodySize: 12 });
+}
+
+export const SAMPLE_DECKS: readonly SampleDeck[] = [
+  {
+    name: 'sample-basic-statistics',
+    filename: 'sample_v2_final.pdf',
+    build: buildSamplePdf,
+    frontMatter: ['세 개의 장으로 이루어져', '확률과 통계의 첫걸음'],
+    code: ['x̄ = (x₁ + x₂ + … + xₙ) / n', 'Σ (xᵢ − x̄) = 0'],
+  },
+  {
+    name: 'english-slide-deck',
+    filename: 'lecture02-export.pdf',
+    build: englishDeckPdf,
+    frontMatter: ['Introduction to Statistics', 'Jane Miller', 'Department of Mathematics', 'Fall Semester', 'Agenda', 'Next week'],
+    code: ['x̄ = (x1 + x2 + ... + xn) / n', 'IQR = Q3 - Q1', 's = sqrt( Σ (xi - x̄)² / (n - 1) )'],
+  },
+  {
+    name: 'physics-handout',
+    filename: 'physics_week3 (1).pdf',
+    build: physicsHandoutPdf,
+    frontMatter: ['김민수', '1학기', '목차', '평가 방법', '중간고사', '출석', '연구실', '한국대학교', '결석'],
+    code: ['Δx = x₂ − x₁', 'v = Δx / Δt', 'a = Δv / Δt', 'v = v₀ + at', 'x = x₀ + v₀t + ½at²', 'F = ma'],
+  },
+  {
+    name: 'ai-course-deck',
+    filename: 'CS3600_L03_search_optimization.pdf',
+    build: aiCourseDeckPdf,
+    frontMatter: ['CS 3600', 'Introduction to Artificial Intelligence', 'Alan Reyes', 'School of Computing', 'Spring 2025', '+1 +100', 'Outline', 'Next lecture'],
+    code: [
+      'f(n) = g(n) + h(n)',
+      'def a_star(start, goal, h):',
+      'frontier = PriorityQueue()',
+      'frontier.push(start, h(start))',
+      'while frontier:',
+      'node = frontier.pop()',
+      'if node == goal:',
+      'return path(node)',
+      'for child in expand(node):',
+      'frontier.push(child, g(child) + h(child))',
+      'θ ← θ + α · ∂f/∂θ',
+    ],
+  },
+];
+
+/** Every deck the defect count reads. */
+export const MEASURED_DECKS: readonly SampleDeck[] = SAMPLE_DECKS;
+
+/**
+ * A deck of another subject, for reading only (never tuned on): a biology handout on cells. Its items in
+ * eval/quiz-judge-heldout.jsonl are the held-out part of the quiz-judge set.
+ */
+const BIOLOGY_SLIDES: FixturePage[] = [
+  { heading: 'BIO 101: Cell Biology', lines: ['Week 4: Membranes and Energy', 'Dr. Maria Santos', 'Department of Biology, Fall 2025'] },
+  {
+    heading: 'The Cell Membrane',
+    lines: [
+      'The cell membrane is a phospholipid bilayer that separates the inside of the cell from its surroundings.',
+      'Membrane proteins carry ions and large molecules across the bilayer.',
+      'Diffusion is the movement of molecules from a region of high concentration to a region of low concentration.',
+      'Osmosis is the diffusion of water across a selectively permeable membrane.',
+      'Active transport moves molecules against their concentration gradient and uses energy from ATP.',
+    ],
+  },
+  {
+    heading: 'Mitochondria and Respiration',
+    lines: [
+      'A mitochondrion is an organelle that produces most of the energy of the cell.',
+      'Cellular respiration breaks down glucose and stores its energy in ATP.',
+      'Glycolysis splits glucose into two molecules of pyruvate in the cytoplasm.',
+      'The electron transport chain uses oxygen to produce most of the ATP of cellular respiration.',
+    ],
+  },
+  {
+    heading: 'Photosynthesis',
+    lines: [
+      'Photosynthesis converts light energy into chemical energy stored in glucose.',
+      'A chloroplast is the organelle where photosynthesis takes place.',
+      'Chlorophyll absorbs red and blue light and reflects green light.',
+      'The Calvin cycle uses carbon dioxide to build sugars.',
+    ],
+  },
+];
+
+export function biologyHandoutPdf(): Promise<Uint8Array> {
+  return buildPdf({ pages: wrapped(BIOLOGY_SLIDES, 12), korean: true, headingSize: 22, bodySize: 12 });
+}
+
+/** Decks for reading and held-out evaluation only: never in the golden files, never tuned on. */
+export const READING_DECKS: readonly SampleDeck[] = [{ name: 'biology-handout', filename: 'bio101_week4.pdf', build: biologyHandoutPdf }];

@@ -24,6 +24,7 @@ import { Quotas } from './quota/index.js';
 import { QualityBudget, QualityGrader, QualityRepository, QualitySampler, sampleModel } from './quality/index.js';
 import { LtiService, type KeySetOptions } from './lti/index.js';
 import { examScore, ltiPorts } from './lti-wiring.js';
+import { createGuardReport, type GuardReport } from './guard/index.js';
 
 /** The two agents the live exams call through their ports. */
 export interface ExamAgents {
@@ -89,6 +90,8 @@ export interface App {
   critic: CriticGrader;
   /** The "AI 품질" console (issue 14 §3): the sampler, the store of graded samples, the grading budget and loop. */
   quality: { sampler: QualitySampler; repository: QualityRepository; budget: QualityBudget; grader: QualityGrader };
+  /** Where the item guard's refusals go (logged, counted in the AI 품질 console). */
+  guard: GuardReport;
   /** Live quiz rooms: commands and phase changes (any node). */
   rooms: RoomService;
   /** This node's part of live rooms: its sockets' views, and the timers of the rooms it drives. */
@@ -167,6 +170,9 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     ...(overrides.qualityRandom ? { random: overrides.qualityRandom } : {}),
   });
   const model = sampleModel(metered, qualitySampler);
+  // The item guard's refusals (every generated item is checked before it is stored or shown): logged, and counted
+  // per agent and rule in the AI 품질 console.
+  const guard = createGuardReport({ logger: logger.child({ part: 'item-guard' }), count: (refusals) => qualityRepository.countRefusals(refusals) });
   const qualityBudget = new QualityBudget({ store, dailyTokens: config.quality.dailyTokens, logger: logger.child({ part: 'quality' }) });
   const signer = new TokenSigner(tokenSecrets);
   const accounts = new AccountService({ store, signup: config.signup, sessionTtlMs: config.sessionTtlMs });
@@ -206,6 +212,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   const lectures = new LectureService({
     store,
     model,
+    guard,
     materials,
     retriever: retrieval,
     signer,
@@ -292,7 +299,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     logger: logger.child({ part: 'jobs' }),
     leaseMs: config.jobs.leaseMs,
     handlers: [
-      mathJobHandler({ model, judge: mathJudge, materials, retriever: retrieval, sets: mathSets, logger: logger.child({ part: 'math-problems' }) }),
+      mathJobHandler({ model, judge: mathJudge, materials, retriever: retrieval, sets: mathSets, logger: logger.child({ part: 'math-problems' }), guard }),
       examJobHandler({
         model,
         materials,
@@ -310,6 +317,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
           return exam;
         },
         logger: logger.child({ part: 'exam-generation' }),
+        guard,
       }),
     ],
     onChange: (view) => watchers.publish?.(view),
@@ -351,6 +359,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     signer,
     quizzes,
     quizJudge,
+    guard,
     critic,
     quality: { repository: qualityRepository, budget: qualityBudget, sampling: { rate: config.quality.sampleRate, perAgent: config.quality.sampleRates } },
     rooms,
@@ -397,7 +406,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   qualityGrader.start();
   exams.start();
   lti.start();
-  return { config, store, model, metrics, materials, retrieval, lectures, classes, monitor, signer, accounts, ownership, quizzes, quizJudge, critic, quality, rooms, roomRuntime, data, quotas, budget, jobs, mathJudge, mathSets, exams, lti, server, close };
+  return { config, store, model, metrics, materials, retrieval, lectures, classes, monitor, signer, accounts, ownership, quizzes, quizJudge, guard, critic, quality, rooms, roomRuntime, data, quotas, budget, jobs, mathJudge, mathSets, exams, lti, server, close };
 
   /**
    * Live exams (issue 15): the service on the store, the grader and feedback agents, the class roster for nicknames,

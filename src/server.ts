@@ -27,6 +27,7 @@ import type { ModelBudget } from './llm/index.js';
 import type { CriticGrader } from './critic/index.js';
 import type { QualityBudget, QualityRepository } from './quality/index.js';
 import type { LtiService } from './lti/index.js';
+import type { GuardReport } from './guard/index.js';
 
 export interface ServerDeps {
   config: Config;
@@ -44,6 +45,8 @@ export interface ServerDeps {
   quizzes: QuizRepository;
   /** The EvalAgent gate every generated quiz item passes (seed 001 §3). */
   quizJudge: EvalAgent;
+  /** Where the item guard's refusals go: logged, and counted in the AI 품질 console. */
+  guard?: GuardReport | undefined;
   /** The Critic Grader (seed 004): `POST /api/critic/grade`. */
   critic: CriticGrader;
   /** The "AI 품질" console (issue 14 §3): graded samples of agent outputs, the grading budget, the sampling rates. */
@@ -178,7 +181,7 @@ export function createServer(deps: ServerDeps): LecternServer {
   // Generating a quiz takes a JSON body, so this part of /api/materials is mounted after the parser.
   app.use(
     '/api/materials',
-    createMaterialQuizRouter({ quizzes: deps.quizzes, materials: deps.materials, retriever: deps.retrieval, ownership, access, model, judge: deps.quizJudge, logger, quotas: deps.quotas }),
+    createMaterialQuizRouter({ quizzes: deps.quizzes, materials: deps.materials, retriever: deps.retrieval, ownership, access, model, judge: deps.quizJudge, logger, quotas: deps.quotas, guard: deps.guard }),
   );
 
   // Seed 001's self-study API (issue 13 §4): items judged by the EvalAgent gate, kept in the store with a TTL; a class
@@ -190,6 +193,7 @@ export function createServer(deps: ServerDeps): LecternServer {
     retriever: deps.retrieval,
     judge: deps.quizJudge,
     logger: logger.child({ component: 'self-study' }),
+    guard: deps.guard,
     observer: {
       answered: async (scope, outcome) => {
         if (scope.kind === 'student') await deps.monitor.selfQuizAnswered(scope.classId, scope.sessionId, outcome.correct);

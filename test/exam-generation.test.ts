@@ -235,9 +235,10 @@ describe('offline exam generation on the sample material', () => {
     expect(exam.plan.planned_items.some((item) => item.intent_type === 'Comparison')).toBe(false);
     expect(exam.problems.map((problem) => problem.key_keywords[0])).toContain('표본평균');
     const whole = await loadExamSource(app.materials, app.retrieval, material.id, {});
-    const mean = await generateExam({ model: app.model, source: whole, request: { count: 1, descriptive: 0 }, profile: null, context: { materialId: material.id } });
-    expect(mean.problems[0]).toMatchObject({ model_answer: '평균 (산술평균)', key_keywords: ['평균/산술평균'] });
-    expect(mean.problems[0]!.question_content).toBe('다음 설명에 해당하는 용어는 무엇인가? 「자료의 값을 모두 더한 뒤 자료의 개수로 나눈 값」');
+    const set = await generateExam({ model: app.model, source: whole, request: { count: 3, descriptive: 0 }, profile: null, context: { materialId: material.id } });
+    const mean = set.problems.find((problem) => problem.key_keywords[0] === '평균/산술평균');
+    expect(mean).toMatchObject({ model_answer: '평균 (산술평균)', key_keywords: ['평균/산술평균'] });
+    expect(mean!.question_content).toBe('다음 설명에 해당하는 용어는 무엇인가? 「자료의 값을 모두 더한 뒤 자료의 개수로 나눈 값」');
   });
 
   it('EX8 the offline validator checks against the source: an invented fact, a keyword not in the answer, a question that gives its answer away, a descriptive item with one keyword', () => {

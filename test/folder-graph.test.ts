@@ -71,18 +71,18 @@ describe('module boundaries of src/', () => {
     expect(edges).not.toContainEqual(['lecture/', 'classroom/']);
   });
 
-  it('F4: critic/ (seed 004) calls the model, so it is a feature folder above the judges: it uses judges/, llm/, text/ and protocol/, and only the composition enters it', () => {
+  it('F4: critic/ (seed 004) calls the model, so it is a feature folder above the judges: it uses judges/, guard/, llm/, text/ and protocol/, and only the composition enters it', () => {
     const edges = folderEdges(checked);
     const from = edges.filter(([source]) => source === 'critic/').map(([, target]) => target);
     expect(from.length).toBeGreaterThan(0);
     const kernel = ['config.ts', 'errors.ts', 'logger.ts', 'metrics.ts', 'paths.ts'];
-    for (const target of from) expect(['judges/', 'llm/', 'text/', 'protocol/', ...kernel]).toContain(target);
+    for (const target of from) expect(['judges/', 'guard/', 'llm/', 'text/', 'protocol/', ...kernel]).toContain(target);
     const into = edges.filter(([, target]) => target === 'critic/').map(([source]) => source);
     for (const source of into) expect(['http/', 'app.ts', 'server.ts', 'offline-tasks.ts']).toContain(source);
     expect(edges).not.toContainEqual(['judges/', 'critic/']);
   });
 
-  it('F5: lti/ (LTI 1.3) reaches the features it lands people in only through its ports: it imports store/ and the kernel, and only the composition enters it', () => {
+  it('F6: lti/ (LTI 1.3) reaches the features it lands people in only through its ports: it imports store/ and the kernel, and only the composition enters it', () => {
     const edges = folderEdges(checked);
     const from = edges.filter(([source]) => source === 'lti/').map(([, target]) => target);
     expect(from).toContain('store/');
@@ -91,6 +91,15 @@ describe('module boundaries of src/', () => {
     const into = edges.filter(([, target]) => target === 'lti/').map(([source]) => source);
     expect(into.length).toBeGreaterThan(0);
     for (const source of into) expect(['http/', 'app.ts', 'server.ts', 'lti-wiring.ts']).toContain(source);
+  });
+
+  it('F5: guard/ (the item guard) is pure: it uses text/, the wire protocol (its rule names) and the kernel only', () => {
+    const edges = folderEdges(checked);
+    const kernel = ['config.ts', 'errors.ts', 'logger.ts', 'metrics.ts', 'paths.ts'];
+    const from = edges.filter(([source]) => source === 'guard/').map(([, target]) => target);
+    expect(from).toContain('text/');
+    for (const target of from) expect(['text/', 'protocol/', ...kernel]).toContain(target);
+    expect(edges.filter(([source, target]) => target === 'guard/' && ['quiz/', 'exams/', 'lecture/', 'math-problems/'].includes(source)).length).toBe(4);
   });
 
   it('every known exception still exists (remove it with the change that ends it)', () => {

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GOLDEN_DIR, renderAllGolden, type GoldenMaterial } from '../scripts/golden-lectures.js';
 import { SAMPLE_DECKS } from '../scripts/sample-decks.js';
+import { DEFECTS, countDefects, findDefects } from '../scripts/golden-defects.js';
+import { NO_QUESTION_LINE } from '../src/lecture/offline-lecture.js';
 import { isConceptPhrase, isVerbStem } from '../src/lecture/material-concepts.js';
 import { parseLecture } from '../src/lecture/marker-parser.js';
 import { isGenericTitle } from '../src/materials/generic-titles.js';
@@ -41,7 +43,8 @@ describe('GL2 questions come after what they ask about, never on front matter', 
       const segments = parseLecture(chapter.raw);
       const questions = segments.filter((segment) => segment.type === 'question');
       const blocks = Array.from(chapter.raw.matchAll(CONNECTIVE)).length;
-      if (chapter.raw.includes(NOTHING_TAUGHT)) expect(questions, where).toHaveLength(0);
+      // A chapter of front matter, or one with no askable concept, asks nothing and says so in one line.
+      if (chapter.raw.includes(NOTHING_TAUGHT) || chapter.raw.includes(NO_QUESTION_LINE)) expect(questions, where).toHaveLength(0);
       else expect(questions.length, where).toBeGreaterThanOrEqual(1);
       expect(questions.length, where).toBeLessThanOrEqual(Math.max(blocks, 1));
       // Between two questions the lecture announces a new block: never two questions on one block.
@@ -70,8 +73,8 @@ describe('GL3 sub-concepts and "which part?" choices are concepts of the materia
       const lecture = chapter.raw.toLowerCase().replace(/\s+/gu, '');
       const offered = [
         ...chapter.choices,
-        // `X의 정의`, `X의 예시`: the dialogue a passage with too little to split gets, built on the asked concept.
-        ...chapter.questions.flatMap((question) => question.subconcepts.map((part) => part.concept)).filter((concept) => !/의 (?:정의|예시)$/u.test(concept)),
+        // `X의 정의`, `X의 핵심 성질`: the dialogue a passage with too little to split gets, built on the asked concept.
+        ...chapter.questions.flatMap((question) => question.subconcepts.map((part) => part.concept)).filter((concept) => !/의 (?:정의|예시|핵심 성질|쓰임)$/u.test(concept)),
       ];
       for (const concept of offered) {
         const where = `${material.deck.name} ${chapter.title}: ${concept}`;
@@ -97,7 +100,7 @@ describe('GL3 sub-concepts and "which part?" choices are concepts of the materia
 
 describe('GL4 titles say what the material and its chapters are', () => {
   it('takes the material title from the PDF title or its first heading, never the file name', () => {
-    expect(materials.map((material) => material.title)).toEqual(['기초 통계', 'Describing Data', '일반물리학 I']);
+    expect(materials.map((material) => material.title)).toEqual(['기초 통계', 'Describing Data', '일반물리학 I', 'CS 3600: Introduction to Artificial Intelligence']);
     for (const material of materials) expect(material.deck.filename).not.toContain(material.title);
   });
 
@@ -128,5 +131,24 @@ describe('GL5 the English deck is lectured in Korean around the slides’ own wo
     expect(raw).not.toMatch(/(?:lecture|slide|the|a)(?:에 대해|이 무엇인지|가 무엇인지)/iu);
     const questions = deck?.chapters.flatMap((chapter) => chapter.questions.map((question) => question.text)) ?? [];
     for (const question of questions) expect(question).toMatch(/설명해 보세요\.$/u);
+  });
+});
+
+describe('GL6 reading the golden outputs finds none of the defects of test/golden/README.md', () => {
+  it('counts zero of every defect in every deck: lecture, quizzes and exam', () => {
+    const instances = materials.flatMap(findDefects);
+    const { total } = countDefects(instances, materials.map((material) => material.deck.name));
+    expect(instances.map((instance) => `${instance.deck} ${instance.defect} ${instance.where}: ${instance.text}`)).toEqual([]);
+    expect(Object.keys(total)).toEqual([...DEFECTS]);
+  });
+
+  it('the AI course deck is lectured, quizzed and examined on its concepts, its code kept whole', () => {
+    const deck = materials.find((material) => material.deck.name === 'ai-course-deck');
+    const raw = deck?.chapters.map((chapter) => chapter.raw).join('\n') ?? '';
+    expect(raw).toContain('```\ndef a_star(start, goal, h):\nfrontier = PriorityQueue()');
+    expect(raw).toMatch(/\[질문\] Heuristics에 대해/u);
+    const keys = deck?.items.quizzes.flatMap((quiz) => quiz.items.map(({ item }) => item.choices[item.answer])) ?? [];
+    expect(keys.length).toBeGreaterThanOrEqual(10);
+    expect(deck?.items.exam.problems.map((problem) => problem.modelAnswer)).toEqual(expect.arrayContaining(['heuristic']));
   });
 });

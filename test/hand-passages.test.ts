@@ -113,17 +113,15 @@ describe('H12 H13 H14 the assistant on the sample material (a real RetrievalServ
     const stream = assistant.answer({ materialId: SAMPLE_MATERIAL_ID, chapter: 0, question: '대수의 법칙은 왜 성립하나요?', concept: '대수의 법칙' });
     const answer = await drain(stream);
     expect(answer).toContain('대수의 법칙: n이 커질수록 표본평균 X̄ₙ은 기댓값 μ에 가까워집니다.');
-    // Chapter 1's passage names 대수의 법칙 in the table of contents on its first page: it counts too, and comes first.
-    expect(await stream.sources).toEqual([
-      { chapter: 0, chapterTitle: '평균의 의미', startPage: 1, endPage: 4 },
-      { chapter: 2, chapterTitle: '대수의 법칙', startPage: 8, endPage: 10 },
-    ]);
+    // Chapter 1 names 대수의 법칙 only in the table of contents of its first page, which is never a passage (GD17).
+    expect(await stream.sources).toEqual([{ chapter: 2, chapterTitle: '대수의 법칙', startPage: 8, endPage: 10 }]);
   });
 
   it('H12 H13 a question about the chapter is answered from the chapter first', async () => {
     const assistant = new StudentAssistant({ model: createOfflineModel(handOfflineTasks), materials: sampleMaterials(), retriever });
     const found = await assistant.retrieve({ materialId: SAMPLE_MATERIAL_ID, chapter: 0, query: '편차 합' });
-    expect(found.sources).toEqual([{ chapter: 0, chapterTitle: '평균의 의미', startPage: 1, endPage: 4 }]);
+    // The cover and contents (page 1) are no passage: chapter 1's passages start on page 2.
+    expect(found.sources).toEqual([{ chapter: 0, chapterTitle: '평균의 의미', startPage: 2, endPage: 4 }]);
     expect(found.texts[0]).toContain('편차를 모두 더하면 항상 0이 됩니다.');
   });
 

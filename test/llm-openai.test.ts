@@ -225,7 +225,7 @@ describe('openai streamText', () => {
   });
 
   it('OA4 declares the text path: no PDF input, prompts followed, semantic embeddings', () => {
-    expect(openai().capabilities).toEqual({ pdfInput: false, followsPrompts: true, semanticEmbeddings: true });
+    expect(openai().capabilities).toEqual({ pdfInput: false, followsPrompts: true, semanticEmbeddings: true, deterministic: false });
   });
 
   it('OA4 sends no attached file (the text path) and settles result without iterating', async () => {

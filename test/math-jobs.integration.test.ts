@@ -127,7 +127,7 @@ describe.each(['memory', 'redis'] as const)('math problem jobs (%s store)', (sto
       judged: 4,
       unjudged: 0,
       meanScores: { mathematical_accuracy: 4.75, consistency: 4.25, completeness: 4, logic_flow: 4 },
-      rejectedBy: { choices: 0, 'answer-key': 0, equivalence: 0, judge: 1 },
+      rejectedBy: { choices: 0, 'answer-key': 0, equivalence: 0, guard: 0, judge: 1 },
     } satisfies MathSummary);
 
     // A quiz of its two multiple-choice problems (LaTeX choices, the keyed answer B), and a room of that quiz.

@@ -290,9 +290,9 @@ describe('QuizAgent on the offline model', () => {
     });
   });
 
-  it('QA5 answers MODEL_OUTPUT_INVALID (502) when the material is too thin for five items', async () => {
+  it('QA5 a deterministic model never answers 5xx for a material too thin for any item: 422 TOO_LITTLE_MATERIAL in Korean', async () => {
     await expect(
       generateQuiz({ model, materials: materials(), retriever: quizRetriever('평균은 자료의 중심입니다.\n기초 통계 · 1'), materialId: 'sample' }),
-    ).rejects.toMatchObject({ code: ErrorCode.MODEL_OUTPUT_INVALID, status: 502 });
+    ).rejects.toMatchObject({ code: ErrorCode.TOO_LITTLE_MATERIAL, status: 422, message: expect.stringMatching(/만들 수 없습니다/u) });
   });
 });

@@ -59,8 +59,8 @@ describe.each(['memory', 'redis'] as const)('quiz generation from an English PDF
       for (const item of quiz.items) {
         expect(QuizItem.safeParse(item).success).toBe(true);
         expect(item.question).toContain(BLANK);
-        // An English term for an English blank, and English distractors beside it.
-        for (const choice of item.choices) expect(choice).toMatch(/^[A-Za-z][A-Za-z-]*$/u);
+        // An English term (a noun phrase of the material) for an English blank, and English distractors beside it.
+        for (const choice of item.choices) expect(choice).toMatch(/^[A-Za-z][A-Za-z*-]*(?: [A-Za-z][A-Za-z*-]*){0,3}$/u);
         expect(item.quizId).toMatch(/^[0-9a-f]{8}$/);
         for (const cited of item.sources ?? []) {
           const passage = passages.find((entry) => entry.chunkId === cited.chunkId);

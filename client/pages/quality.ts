@@ -3,7 +3,7 @@
 // graded outputs filtered by grade (fine-tuning data). An admin sees every output, an instructor their own
 // (GET /api/quality/summary). Every model text is set as textContent.
 import type { CriticFailureType } from '../../src/protocol/wire/critic.js';
-import type { QualityAgentSummary, QualitySummary } from '../../src/protocol/wire/quality.js';
+import { GUARD_RULE_NAMES, type GuardRule, type QualityAgentSummary, type QualitySummary } from '../../src/protocol/wire/quality.js';
 import { apiJson, requestFailure } from '../net/http.js';
 import { requireSignedIn } from '../ui/account-header.js';
 import { FAILURE_NAMES, failureTypesLine, fixableList, gradeText } from '../ui/critic-report.js';
@@ -26,6 +26,8 @@ const AGENT_NAMES: Record<string, string> = {
   'quiz.generate': '퀴즈 문항 생성',
   'quiz.eval': '퀴즈 문항 검수',
   'math.generate': '수학 문항 생성',
+  'exam.write': '시험 문항 작성',
+  'assistant.choices': '손 들기 선택지',
   'math.judge': '수학 문항 검수',
   'math.judge-batch': '수학 문항 일괄 검수',
   'materials.analyse': '자료 분석',
@@ -83,6 +85,13 @@ function failures(agent: QualityAgentSummary): HTMLElement {
   return element('ul', { className: 'failure-list', 'data-testid': 'agent-failures' }, ...entries.map(([type, count]) => element('li', { text: `${FAILURE_NAMES[type] ?? type}: ${count}건` })));
 }
 
+/** What the item guard refused of this agent's items, by rule: never shown to a student, rewritten or dropped. */
+function refusals(agent: QualityAgentSummary): HTMLElement {
+  const entries = (Object.entries(agent.refusals ?? {}) as [GuardRule, number][]).sort(([, a], [, b]) => b - a);
+  if (entries.length === 0) return element('p', { className: 'muted', text: '거부된 문항이 없습니다.' });
+  return element('ul', { className: 'failure-list', 'data-testid': 'agent-refusals' }, ...entries.map(([rule, count]) => element('li', { text: `${GUARD_RULE_NAMES[rule] ?? rule}: ${count}건` })));
+}
+
 function worst(agent: QualityAgentSummary): HTMLElement {
   if (agent.worst.length === 0) return element('p', { className: 'muted', text: '아직 없습니다.' });
   return element(
@@ -120,6 +129,7 @@ function agentCard(agent: QualityAgentSummary): HTMLElement {
       element('div', {}, element('h3', { text: '점수 분포' }), histogram(agent)),
       element('div', {}, element('h3', { text: '날짜별 평균' }), daily(agent)),
       element('div', {}, element('h3', { text: '실패 유형' }), failures(agent)),
+      element('div', {}, element('h3', { text: '검사에서 거부된 문항' }), refusals(agent)),
     ),
     element('h3', { text: '가장 낮은 점수' }),
     worst(agent),

@@ -2,6 +2,7 @@ import { analyseText, findContradiction, unitFound, type AnalysedText } from '..
 import type { OfflineTasks } from '../llm/index.js';
 import type { CriticFailureType, CriticFixableIssue, CriticScores } from '../protocol/wire/critic.js';
 import { letterCount } from '../text/index.js';
+import { placeholderReason, restatesQuestion } from '../guard/index.js';
 import { BANNED_CATEGORY_NAMES, findBannedContent } from './banned-content.js';
 import { CRITIC_TASK, CriticGradeInput, type CriticReply } from './critic-agent.js';
 import {
@@ -143,6 +144,13 @@ export function gradeOffline(input: CriticGradeInput): CriticReply {
   const offTopic = !empty && topicChecked && topic.found.length === 0 && (expectedText === undefined || referenceShare < 0.2);
 
   if (empty) findings.refuse(['INCOMPLETE_RESPONSE', 'NOT_HELPFUL'], '출력이 비어 있어 전체를 새로 작성해야 합니다.');
+  // An answer that is a placeholder or only restates the question it answers (the item guard's rules): no answer.
+  const answered = answerFields(input.output);
+  const asked = questionOf(input.input);
+  const hollow =
+    answered.map((answer) => placeholderReason(answer)).find((reason) => reason !== undefined) ??
+    (asked !== undefined && answered.some((answer) => restatesQuestion(asked, answer)) ? '답이 질문을 되풀이할 뿐입니다.' : undefined);
+  if (!empty && hollow !== undefined) findings.refuse(['INCOMPLETE_RESPONSE', 'NOT_HELPFUL'], `답이 비어 있는 것과 같습니다: ${hollow}`);
   if (offTopic) {
     findings.refuse(['LOGIC_ERROR', 'INCONSISTENCY', 'NOT_HELPFUL'], `instruction과 다른 응답: ${sourceName}의 「${listed(terms, 3)}」을(를) 전혀 다루지 않습니다.`);
     findings.refuse(['LOGIC_ERROR'], '요청과 다른 의도의 응답이라 고쳐 쓸 수 없고 전체를 다시 작성해야 합니다.');
@@ -157,6 +165,7 @@ export function gradeOffline(input: CriticGradeInput): CriticReply {
 
   function gradeCompleteness(): Criterion {
     if (empty) return { score: 0, note: '출력 없음' };
+    if (hollow !== undefined) return { score: 0.1, note: '자리표시이거나 질문을 되풀이한 답' };
     let lengthFactor = letters < 10 ? 0.5 : 1;
     if (expected !== undefined && letters < 0.3 * letterCount(expected)) lengthFactor = Math.min(lengthFactor, 0.6);
     if (lengthFactor < 1) findings.fix('INCOMPLETE_RESPONSE', 'medium', '출력이 너무 짧습니다.', '요청에 필요한 내용을 빠짐없이 덧붙이세요.');
@@ -225,7 +234,10 @@ export function gradeOffline(input: CriticGradeInput): CriticReply {
     const translation = /번역|translat/iu.test(`${input.instruction}\n${input.input}`);
     const [referenceName, referenceLanguage]: [string, Language] =
       expected !== undefined ? ['예상 출력', languageOf(expected)] : translation ? ['', 'none'] : [sourceName, sourceLanguage !== 'none' ? sourceLanguage : languageOf(input.instruction)];
-    if (outputLanguage !== 'none' && referenceLanguage !== 'none' && outputLanguage !== referenceLanguage) {
+    // Without a reference, an output in the instruction's language is in the right one too (lectern asks in Korean
+    // about English material: a Korean answer is not "off-language").
+    const instructed = expected === undefined && languageOf(input.instruction) === outputLanguage;
+    if (outputLanguage !== 'none' && referenceLanguage !== 'none' && outputLanguage !== referenceLanguage && !instructed) {
       score -= 0.4;
       notes.push('언어 불일치');
       findings.fix(
@@ -286,6 +298,7 @@ export function gradeOffline(input: CriticGradeInput): CriticReply {
 
   function gradeHelpfulness(): Criterion {
     if (empty) return { score: 0, note: '출력 없음' };
+    if (hollow !== undefined) return { score: 0, note: '답이 없음' };
     if (offTopic) return { score: 0, note: '요청과 무관한 응답' };
     const basis = expectedText !== undefined && referenceTerms.length > 0 ? referenceShare : topicShare;
     const length = letters >= 20 ? 1 : Math.max(0.3, letters / 20);
@@ -323,3 +336,36 @@ export function gradeOffline(input: CriticGradeInput): CriticReply {
 export const criticOfflineTasks: OfflineTasks = {
   [CRITIC_TASK]: { object: (input) => gradeOffline(CriticGradeInput.parse(input)) },
 };
+
+/** The answers an output gives: its `modelAnswer`, `model_answer`, `answer` string fields (JSON), or nothing. */
+function answerFields(output: string): string[] {
+  const found: string[] = [];
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) for (const entry of value) walk(entry);
+    else if (typeof value === 'object' && value !== null) {
+      for (const [key, entry] of Object.entries(value)) {
+        if (/^(?:modelAnswer|model_answer|answer)$/u.test(key) && typeof entry === 'string') found.push(entry);
+        else walk(entry);
+      }
+    }
+  };
+  try {
+    walk(JSON.parse(output.trim()));
+  } catch {
+    return [];
+  }
+  return found;
+}
+
+/** The question an input asks (its `question` or `question_content` field, JSON), if it has one. */
+function questionOf(input: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(input.trim());
+    if (typeof parsed !== 'object' || parsed === null) return undefined;
+    const record = parsed as Record<string, unknown>;
+    const question = record.question ?? record.question_content;
+    return typeof question === 'string' ? question : undefined;
+  } catch {
+    return undefined;
+  }
+}

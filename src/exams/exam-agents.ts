@@ -122,8 +122,9 @@ const SHORT_INTENTS = new Set(['Recall', 'Definition']);
  * extra items of the other type are turned, their intent made one the type allows), and the requested difficulty on
  * every item. Null when the plan has fewer items than asked.
  */
-export function enforcePlan(plan: ExamPlan, request: ExamPlannerInput['request']): { plan: ExamPlan; adjusted: boolean } | null {
-  if (plan.planned_items.length < request.count) return null;
+export function enforcePlan(plan: ExamPlan, request: ExamPlannerInput['request'], options: { allowShort?: boolean } = {}): { plan: ExamPlan; adjusted: boolean } | null {
+  // A deterministic planner that planned fewer gave all the material holds: asking again gives the same plan.
+  if (plan.planned_items.length < request.count && options.allowShort !== true) return null;
   let adjusted = plan.planned_items.length !== request.count;
   const items = plan.planned_items.slice(0, request.count).map((item, index) => {
     if (item.id !== index + 1) adjusted = true;
@@ -142,8 +143,10 @@ export function enforcePlan(plan: ExamPlan, request: ExamPlannerInput['request']
     }
   };
   const descriptive = items.filter((item) => item.question_type === 'Descriptive').length;
+  // A short plan keeps its own mix: it planned what the material holds of each type.
+  const short = items.length < request.count;
   if (descriptive > request.descriptive) turn('Descriptive', descriptive - request.descriptive);
-  if (descriptive < request.descriptive) turn('Short_Keyword', request.descriptive - descriptive);
+  if (descriptive < request.descriptive && !short) turn('Short_Keyword', request.descriptive - descriptive);
   const levelled = items.map((item) => {
     if (request.difficulty === undefined || item.complexity_level === request.difficulty) return item;
     adjusted = true;
@@ -158,7 +161,7 @@ const attribution = (context: ExamCallContext) => ({
 });
 
 /** Agent_ShortAnswerPlanner: a plan held to the request (asked twice at most when the first has too few items). */
-export async function planExam(model: LanguageModel, input: ExamPlannerInput, context: ExamCallContext): Promise<{ plan: ExamPlan; adjusted: boolean }> {
+export async function planExam(model: LanguageModel, input: ExamPlannerInput, context: ExamCallContext, options: { allowShort?: boolean } = {}): Promise<{ plan: ExamPlan; adjusted: boolean }> {
   let asked = input;
   for (let ask = 1; ask <= 2; ask += 1) {
     const { object } = await model.generateObject({
@@ -170,7 +173,7 @@ export async function planExam(model: LanguageModel, input: ExamPlannerInput, co
       schema: ExamPlan,
       ...attribution(context),
     });
-    const enforced = enforcePlan(object, input.request);
+    const enforced = enforcePlan(object, input.request, options);
     if (enforced) return enforced;
     asked = { ...input, retryNote: `직전 계획은 ${object.planned_items.length}문항뿐이었습니다. 정확히 ${input.request.count}문항을 계획하세요.` };
   }

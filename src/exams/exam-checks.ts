@@ -1,3 +1,4 @@
+import { checkExamItem, type Refusal } from '../guard/index.js';
 import type { ExamPlan, ExamProblem, ValidatorComplaint } from './exam-types.js';
 
 /**
@@ -8,8 +9,23 @@ import type { ExamPlan, ExamProblem, ValidatorComplaint } from './exam-types.js'
  * - each item's type is the planned one;
  * - every item has key keywords;
  * - no two questions are the same after normalisation (spacing, punctuation, letter case);
- * - a `Short_Keyword` model answer contains one of its keywords (or an accepted synonym).
+ * - a `Short_Keyword` model answer contains one of its keywords (or an accepted synonym);
+ * - every item passes the item guard (src/guard) against the passages: its refusals are complaints marked
+ *   {@link GUARD_MARK}, and an item still refused after the last round is dropped, never shipped.
  */
+
+/** How a complaint of the item guard starts (the generator drops items still refused after its last round). */
+export const GUARD_MARK = '[검사]';
+
+/** The item guard's refusals of each problem, by id, against the passages the set was written from. */
+export function guardRefusals(problems: readonly ExamProblem[], passages: readonly string[]): Map<number, Refusal[]> {
+  const found = new Map<number, Refusal[]>();
+  for (const problem of problems) {
+    const refusals = checkExamItem({ type: problem.type, question: problem.question_content, modelAnswer: problem.model_answer, keywords: problem.key_keywords }, { passages });
+    if (refusals.length > 0) found.set(problem.id, refusals);
+  }
+  return found;
+}
 
 /** A keyword's accepted forms: `과적합/Overfitting` is one keyword, either form accepted. */
 export function keywordForms(keyword: string): string[] {
@@ -32,7 +48,7 @@ export function containsKeyword(text: string, keyword: string): boolean {
 
 const TYPE_NAMES = { Short_Keyword: '단답형(Short_Keyword)', Descriptive: '서술형(Descriptive)' } as const;
 
-export function checkProblemSet(problems: readonly ExamProblem[], plan: ExamPlan): ValidatorComplaint[] {
+export function checkProblemSet(problems: readonly ExamProblem[], plan: ExamPlan, passages: readonly string[] = []): ValidatorComplaint[] {
   const complaints: ValidatorComplaint[] = [];
   const planned = new Map(plan.planned_items.map((item) => [item.id, item]));
   const seenIds = new Set<number>();
@@ -60,6 +76,11 @@ export function checkProblemSet(problems: readonly ExamProblem[], plan: ExamPlan
     const first = seenQuestions.get(key);
     if (first !== undefined) complaints.push({ id: problem.id, message: `[중복] ${problem.id}번 질문이 ${first}번 질문과 같습니다. 다른 질문으로 바꾸세요.` });
     else seenQuestions.set(key, problem.id);
+  }
+  if (passages.length > 0) {
+    for (const [id, refusals] of guardRefusals(problems, passages)) {
+      complaints.push({ id, message: `${GUARD_MARK} ${id}번: ${refusals.map((refusal) => refusal.reason).join(' ')}` });
+    }
   }
   for (const item of plan.planned_items) {
     if (!seenIds.has(item.id)) complaints.push({ id: item.id, message: `[개수] 계획의 ${item.id}번 문항(${item.target_topic})이 빠졌습니다. 계획한 ${plan.planned_items.length}문항을 모두 쓰세요.` });

@@ -5,7 +5,9 @@ import { ModelError, type LanguageModel } from '../llm/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { referencePassages } from '../quiz/index.js';
 import { planExam, validateExam, writeExam, type ExamPassage } from './exam-agents.js';
-import { checkProblemSet } from './exam-checks.js';
+import { GUARD_MARK, checkProblemSet, guardRefusals } from './exam-checks.js';
+import { refusalsOf, type GuardReport } from '../guard/index.js';
+import { shortfallMessage, type GenerationShortfall } from '../protocol/wire/shortfall.js';
 import type { ExamSource } from './exam-source.js';
 import {
   ExamPlan,
@@ -29,8 +31,11 @@ import {
  * validator then judges the repaired set. When the checks pass, the validator's verdict decides.
  *
  * After the last round without a pass, the seed's fallback: the last set is returned with `valid: false` and its
- * open complaints (shown to the instructor beside each item). A writer reply that is not the schema's JSON counts as
- * a round with a format complaint; a generation that never got one set is an error (MODEL_OUTPUT_INVALID, retryable).
+ * open complaints (shown to the instructor beside each item) — but an item the item guard (src/guard) still refuses
+ * is dropped, never shipped, and the exam says how many it could make (`shortfall`); so does a deterministic model's
+ * plan that the material could not fill. A writer reply that is not the schema's JSON counts as a round with a format
+ * complaint; a generation that never got one set is an error (MODEL_OUTPUT_INVALID, retryable; 422
+ * TOO_LITTLE_MATERIAL when a deterministic model has no sound item).
  */
 
 /** Where a generation stands after a round: what a job checkpoints, and what a resumed generation continues from. */
@@ -65,6 +70,8 @@ export interface GenerateExamOptions {
   onPlan?: ((plan: ExamPlan) => void | Promise<void>) | undefined;
   onRound?: ((report: ExamRoundReport) => void | Promise<void>) | undefined;
   logger?: Logger | undefined;
+  /** Where the item guard's refusals go (logged, counted in the AI 품질 console). */
+  guard?: GuardReport | undefined;
 }
 
 const FORMAT_COMPLAINT = '직전 답변이 요청한 JSON 형식({"short_answer_problems": [...]})이 아니었습니다. 계획의 모든 문항을 형식에 맞게 다시 쓰세요.';
@@ -93,6 +100,7 @@ export async function generateExam(options: GenerateExamOptions): Promise<Genera
         ...(options.seed === undefined ? {} : { seed: options.seed }),
       },
       context,
+      { allowShort: model.capabilities.deterministic },
     );
     if (planned.adjusted) logger?.info({ materialId: source.materialId }, 'exam plan held to the request (count, mix or difficulty)');
     state = { plan: planned.plan, round: 0, problems: null, complaints: [], valid: false };
@@ -112,7 +120,12 @@ export async function generateExam(options: GenerateExamOptions): Promise<Genera
       await options.onRound?.({ state, validated: false });
       continue;
     }
-    const checks = checkProblemSet(written, plan);
+    const texts = passages.map((passage) => passage.text);
+    const checks = checkProblemSet(written, plan, texts);
+    for (const [id, refusals] of guardRefusals(written, texts)) {
+      const problem = written.find((entry) => entry.id === id);
+      options.guard?.refused(refusalsOf('exam.write', problem?.question_content ?? '', refusals, { materialId: source.materialId, accountId: context.accountId }));
+    }
     let complaints: ValidatorComplaint[] = checks;
     let valid = false;
     let validated = false;
@@ -138,5 +151,20 @@ export async function generateExam(options: GenerateExamOptions): Promise<Genera
       retryable: true,
     });
   }
-  return { plan, problems: state.problems, valid: state.valid, complaints: state.valid ? [] : state.complaints, rounds: state.round };
+  // Never shipped: an item the guard still refuses after the last round.
+  const refused = new Set(state.complaints.filter((complaint) => complaint.message.startsWith(GUARD_MARK)).map((complaint) => complaint.id));
+  const problems = state.problems.filter((problem) => !refused.has(problem.id));
+  const complaints = state.valid ? [] : state.complaints.filter((complaint) => !refused.has(complaint.id));
+  if (problems.length === 0) {
+    throw model.capabilities.deterministic
+      ? new AppError(ErrorCode.TOO_LITTLE_MATERIAL, '이 자료(또는 장)에서는 검사를 통과하는 시험 문항을 만들 수 없습니다. 다른 장을 고르거나 내용이 더 많은 자료를 올려 주세요.', { status: 422 })
+      : new AppError(ErrorCode.MODEL_OUTPUT_INVALID, `시험 문제를 ${MAX_EXAM_ROUNDS}번 시도했지만 검사를 통과한 문항이 없습니다. 잠시 후 다시 시도해 주세요.`, { status: 502, retryable: true });
+  }
+  const scope = request.chapters?.length === 1 ? '이 장' : '이 자료';
+  const shortfall: GenerationShortfall | undefined =
+    problems.length < request.count
+      ? { requested: request.count, made: problems.length, reason: refused.size > 0 ? 'items-refused' : 'too-little-material', message: shortfallMessage(scope, problems.length, request.count) }
+      : undefined;
+  if (shortfall) logger?.info({ materialId: source.materialId, shortfall }, 'exam generation made fewer items than asked');
+  return { plan, problems, valid: state.valid || (complaints.length === 0 && refused.size > 0), complaints, rounds: state.round, ...(shortfall ? { shortfall } : {}) };
 }

@@ -3,6 +3,7 @@ import { AppError } from '../errors.js';
 import { jobHandler, type RegisteredHandler } from '../jobs/index.js';
 import { runBilledTo, type LanguageModel } from '../llm/index.js';
 import type { Logger } from '../logger.js';
+import type { GuardReport } from '../guard/index.js';
 import type { ExamItemVerdict, ExamJobProgress, ExamJobResult } from '../protocol/jobs.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { QuizMaterialSource } from '../quiz/index.js';
@@ -54,6 +55,8 @@ export interface ExamJobDeps {
   /** Stores the generated exam (a draft the instructor can edit and publish); supplied by whoever wires the job. */
   saveExam(input: SaveExamInput): Promise<{ examId: string }>;
   logger?: Logger | undefined;
+  /** Where the item guard's refusals go (logged, counted in the AI 품질 console). */
+  guard?: GuardReport | undefined;
 }
 
 /** Each item's verdict: ok, or its complaints (also complaints about items the set is missing). */
@@ -97,6 +100,7 @@ export function examJobHandler(deps: ExamJobDeps): RegisteredHandler {
           context: { materialId: params.materialId, accountId: job.accountId, signal },
           resume: state,
           logger: deps.logger,
+          guard: deps.guard,
           onPlan: async (plan) => {
             signal.throwIfAborted();
             state = { plan, round: 0, problems: null, complaints: [], valid: false };
@@ -123,7 +127,7 @@ export function examJobHandler(deps: ExamJobDeps): RegisteredHandler {
         });
         const final: ExamGenerationState = state ?? { plan: generated.plan, round: generated.rounds, problems: generated.problems, complaints: generated.complaints, valid: generated.valid };
         await save({ checkpoint: { state: final, examId }, progress: progressOf(final, 'done') });
-        return { examId, valid: generated.valid, rounds: generated.rounds };
+        return { examId, valid: generated.valid, rounds: generated.rounds, ...(generated.shortfall ? { shortfall: generated.shortfall } : {}) };
       }),
   });
 }

@@ -1,7 +1,10 @@
 import { isAnswerSentence } from '../lecture/index.js';
 import type { OfflineTasks } from '../llm/index.js';
-import { sourceSentences } from '../quiz/index.js';
-import { keyTerms, termsMatch, withParticle } from '../text/index.js';
+import { AppError } from '../errors.js';
+import { checkExamItem } from '../guard/index.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
+import { englishTerms, isEnglishProse, sourceSentences, termPattern } from '../quiz/index.js';
+import { isNounAt, keyTerms, nounPhrases, tagEnglish, termsMatch, withParticle } from '../text/index.js';
 import { EXAM_TASKS, ExamPlannerInput, ExamValidatorInput, ExamWriterInput, type ExamPassage } from './exam-agents.js';
 import { containsKeyword, keywordForms, looseText } from './exam-checks.js';
 import { seededShuffle } from './exam-seed.js';
@@ -41,6 +44,8 @@ export interface Definition {
   kind: 'definition' | 'property' | 'parenthetical';
   /** The passage it was found in (1-based number). */
   passage: number;
+  /** English: asked as its sentence with the term blanked, answered with English keywords. */
+  english?: boolean | undefined;
 }
 
 const TERM = String.raw`[가-힣A-Za-z][가-힣A-Za-z0-9]*(?: [가-힣A-Za-z0-9]+){0,2}?`;
@@ -81,9 +86,33 @@ function topicOf(text: string): { term: string; alias?: string | undefined; rest
   return null;
 }
 
+/** An English definition: `(A|An|The) <noun phrase> is|are|refers to|means …`. */
+const ENGLISH_DEFINITION = /^(?:(?:A|An|The)\s+(?=[A-Za-z]{2}|A\*))?(?<term>[A-Za-z][A-Za-z*-]*(?:\s+[A-Za-z][A-Za-z*-]*){0,3}?)\s+(?<verb>is|are|refers to|means)\s+(?<rest>.+)$/u;
+const NOT_ENGLISH_TERMS = /^(?:if|when|while|with|here|there|it|this|that|these|those|they|for|in|on|at|as|so|then|however|each|every|one|all|some)\b/iu;
+
+/**
+ * The definition an English sentence gives: its subject noun phrase (read with the tagger) before `is`, `are`,
+ * `refers to`, `means`; a `definition` when what follows names a kind (`is a function that …`), a `property`
+ * otherwise (`is optimal`). Asked as the sentence with the term blanked, the way English material is read.
+ */
+function parseEnglishDefinition(text: string, passage: number): Definition | null {
+  const match = ENGLISH_DEFINITION.exec(text)?.groups;
+  if (match?.term === undefined || match.rest === undefined || NOT_ENGLISH_TERMS.test(match.term) || !isEnglishProse(text)) return null;
+  const written = match.term;
+  const term = written.replace(/^[A-Z][a-z-]+\b/u, (word) => word.toLowerCase());
+  if (!/^A\*/u.test(written)) {
+    const tokens = tagEnglish(text);
+    const phrase = nounPhrases(tokens).find((entry) => entry.start <= 1 && entry.text.toLowerCase() === written.toLowerCase());
+    if (phrase === undefined || !isNounAt(tokens, phrase.end - 1)) return null;
+  }
+  const kind = /^(?:a|an|the|one|any)\s/iu.test(match.rest) ? 'definition' : 'property';
+  return { term, sentence: text, description: text, kind, passage, english: true };
+}
+
 /** The definition a sentence gives, if it gives one. */
 export function parseDefinition(sentence: string, passage: number): Definition | null {
   const text = clean(sentence);
+  if (!/[\uac00-\ud7a3]/u.test(text)) return parseEnglishDefinition(text, passage);
   const naming = NAMING.exec(text)?.groups;
   if (naming?.term !== undefined && naming.desc !== undefined && validTerm(naming.term)) {
     return { term: naming.term, sentence: text, description: clean(naming.desc), kind: 'definition', passage };
@@ -164,6 +193,11 @@ function seededTopics(topics: Topic[], seed: string | undefined): Topic[] {
 /** Two terms are related when one contains a two-syllable part of the other (`모평균`, `표본평균`). */
 function related(left: string, right: string): boolean {
   if (left === right) return false;
+  // English: two terms that share a word (`gradient ascent`, `gradient descent`; `local search`, `A* search`).
+  if (/^[A-Za-z]/u.test(left) && /^[A-Za-z]/u.test(right)) {
+    const words = new Set(left.toLowerCase().split(/\s+/u));
+    return right.toLowerCase().split(/\s+/u).some((word) => words.has(word) && word.length > 3);
+  }
   const parts = (text: string) => Array.from({ length: Math.max(0, Array.from(text).length - 1) }, (_, index) => Array.from(text).slice(index, index + 2).join(''));
   return parts(left).some((part) => /^[가-힣]{2}$/u.test(part) && right.includes(part));
 }
@@ -204,7 +238,8 @@ export function planOffline(input: ExamPlannerInput): ExamPlan {
         : [];
     // Siblings (모평균, 표본평균) before a term and its own kind (평균, 모평균).
     const nested = ([left, right]: readonly [Topic, Topic]) => left.term.includes(right.term) || right.term.includes(left.term);
-    const pair = pairs.find((candidate) => !nested(candidate)) ?? pairs[0];
+    const english = (candidate: readonly [Topic, Topic]) => /^[A-Za-z]/u.test(candidate[0].term);
+    const pair = pairs.find((candidate) => !nested(candidate)) ?? pairs.find((candidate) => !english(candidate));
     if (pair) {
       const [left, right] = pair;
       const definitions = [left.definitions[0] as Definition, right.definitions[0] as Definition];
@@ -265,13 +300,20 @@ export function planOffline(input: ExamPlannerInput): ExamPlan {
         units.push({ topic: mention.term, type, intent, definitions });
         continue;
       }
-      const other = allDefinitions.find((definition) => !usedFor(type, definition)) ?? allDefinitions[0];
-      const first = other ?? { term: '핵심 개념', sentence: clean(input.passages[0]?.text ?? '').slice(0, 200), description: '', kind: 'property' as const, passage: 1 };
-      units.push({ topic: first.term, type, intent, definitions: [first] });
+      // (c) a sentence asked the other way already; never the same item twice, never a placeholder: a material with
+      // too little for the request gets fewer items (the generator says so).
+      const other = allDefinitions.find((definition) => !usedFor(type, definition));
+      if (other === undefined) break;
+      units.push({ topic: other.term, type, intent, definitions: [other] });
     }
   }
+  // Only items that pass the item guard as written (the offline writer writes them the same way again).
+  const sound = units.filter((unit) => checkExamItem(asItem(writeItem(planEntry(unit, 1, request.difficulty ?? 'Basic'), input.passages)), { passages: input.passages.map((passage) => passage.text) }).length === 0);
+  if (sound.length === 0) {
+    throw new AppError(ErrorCode.TOO_LITTLE_MATERIAL, '이 자료(또는 장)에는 시험 문항을 낼 정의나 설명 문장이 없습니다. 다른 장을 고르거나 내용이 더 많은 자료를 올려 주세요.', { status: 422 });
+  }
   // Short_Keyword items first, as the seed's examples; ids in that order.
-  const ordered = [...units.filter((unit) => unit.type === 'Short_Keyword'), ...units.filter((unit) => unit.type === 'Descriptive')];
+  const ordered = [...sound.filter((unit) => unit.type === 'Short_Keyword'), ...sound.filter((unit) => unit.type === 'Descriptive')];
   const level = (unit: Unit): ComplexityLevel =>
     request.difficulty ?? profile?.user_status.proficiency_level ?? (unit.intent === 'Comparison' ? 'Advanced' : unit.type === 'Descriptive' ? 'Intermediate' : 'Basic');
   const planned: PlannedItem[] = ordered.map((unit, index) => ({
@@ -289,10 +331,27 @@ export function planOffline(input: ExamPlannerInput): ExamPlan {
   };
 }
 
+/** A unit as a plan entry (the hint quotes its sentences, which the writer reads back). */
+function planEntry(unit: Unit, id: number, level: ComplexityLevel): PlannedItem {
+  return {
+    id,
+    target_topic: unit.topic,
+    question_type: unit.type,
+    intent_type: unit.intent,
+    complexity_level: level,
+    source_reference_hint: `${unit.definitions.map(quote).join(' ')} — ${hintFor(unit)}`,
+  };
+}
+
+/** An exam problem as the guard reads it. */
+export function asItem(problem: ExamProblem) {
+  return { type: problem.type, question: problem.question_content, modelAnswer: problem.model_answer, keywords: problem.key_keywords };
+}
+
 function hintFor(unit: Unit): string {
   if (unit.intent === 'Comparison') return '두 용어의 정의를 대조해 차이를 서술하게 한다.';
   if (unit.type === 'Descriptive') return `${withParticle(unit.topic, '이/가')} 무엇인지 정의 문장의 핵심 표현으로 설명하게 한다.`;
-  return `설명을 보여 주고 용어 '${unit.topic}'를 인출하게 한다.`;
+  return `설명을 보여 주고 용어 '${unit.topic}'${withParticle(unit.topic, '을/를').slice(unit.topic.length)} 인출하게 한다.`;
 }
 
 /** The sentences an item's hint quotes, read back as definitions (the term from the plan when none parses). */
@@ -319,8 +378,35 @@ function usedAsNoun(term: string, text: string, strict = false): boolean {
   return words.some((word) => word.startsWith(term) && NOUN_PARTICLES.has(word.slice(term.length)) && (!strict || word !== term));
 }
 
+/**
+ * 2–3 key keywords of an English model answer: the material's key noun phrases it says (englishTerms of the
+ * passages), the terms the question names left out.
+ */
+function englishKeywords(answer: string, named: readonly string[], source: string): string[] {
+  const terms = englishTerms(source.split(/(?<=[.!?])\s+|\n/u)).filter((entry) => termPattern(entry.term).test(answer));
+  // The longest terms first (`local search` before `search`), then the answer's own noun phrases.
+  const said = [...terms.sort((left, right) => right.words - left.words || right.score - left.score).map((entry) => entry.term), ...answerPhrases(answer)];
+  const taken: string[] = [];
+  for (const term of said) {
+    if (taken.length >= 3) break;
+    const overlaps = [...named, ...taken].some((name) => name.toLowerCase().includes(term.toLowerCase()) || term.toLowerCase().includes(name.toLowerCase()));
+    if (!overlaps) taken.push(term);
+  }
+  return taken;
+}
+
+/** The noun phrases of an English answer, without a leading article, longest first (`natural selection`). */
+function answerPhrases(answer: string): string[] {
+  return answer
+    .split(/(?<=[.!?])\s+/u)
+    .flatMap((sentence) => nounPhrases(tagEnglish(sentence)).map((phrase) => phrase.text.toLowerCase()))
+    .filter((phrase) => phrase.length > 3 && !/^(?:same|other|such|many|each|every|different|small|large|single|good|new|first|last)\b|\b(?:method|way|thing|part|value|function|step|time)$/u.test(phrase))
+    .sort((left, right) => right.split(' ').length - left.split(' ').length);
+}
+
 /** 2–4 key keywords of a model answer: its key nouns, the terms the question names left out unless needed. */
 function descriptiveKeywords(answer: string, named: readonly string[], source: string): string[] {
+  if (!/[\uac00-\ud7a3]/u.test(answer)) return englishKeywords(answer, named, source);
   const taken: string[] = [];
   for (const term of keyTerms(answer, 12)) {
     if (taken.length >= 3) break;
@@ -339,6 +425,7 @@ const answerOf = (definition: Definition) => (definition.alias === undefined ? d
 
 /** The description of a Short_Keyword question, with every form of the answer blanked. */
 function shownDescription(definition: Definition): string {
+  if (definition.english === true) return definition.description.replace(termPattern(definition.term), BLANK);
   let shown = definition.description;
   for (const form of [definition.term, ...(definition.alias === undefined ? [] : [definition.alias])]) shown = shown.split(form).join(BLANK);
   // The particle after a blank in both forms, so it does not hint at the answer's last syllable.

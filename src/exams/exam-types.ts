@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { GenerationShortfall } from '../protocol/wire/shortfall.js';
 
 /**
  * Seed 000's objects (단답형 OR 서술형), word for word: the planner's `ShortAnswer_Planner`, the writer's
@@ -217,6 +218,8 @@ export interface GeneratedExam {
   /** Complaints still open on the returned set (empty when valid), shown to the instructor beside each item. */
   complaints: ValidatorComplaint[];
   rounds: number;
+  /** Fewer items than asked: the material gave no more sound items, or the item guard refused some. */
+  shortfall?: GenerationShortfall;
 }
 
 /** Who pays for and may cancel model calls made for an exam. */

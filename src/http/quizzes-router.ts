@@ -7,6 +7,7 @@ import { CreateQuizBody, GenerateQuizBody, KeepItemBody, type Quiz } from '../pr
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { AppError } from '../errors.js';
 import { classNotFound, type OwnershipRepository } from '../ownership/index.js';
+import type { GuardReport } from '../guard/index.js';
 import { gateSummary, generateJudgedQuiz, newQuizSeed, type EvalAgent, type JudgedQuiz, type QuizMaterialSource, type QuizRepository, type QuizSource } from '../quiz/index.js';
 import type { Retriever } from '../retrieval/index.js';
 import { materialNotFound, type Authorizer, type Grant } from './authorize.js';
@@ -49,6 +50,8 @@ export interface MaterialQuizRouterDeps extends QuizzesRouterDeps {
   logger: Logger;
   /** Where generated quizzes get their seed (random unless a test fixes it). */
   newSeed?: () => string;
+  /** Where the item guard's refusals go (logged, counted in the AI 품질 console). */
+  guard?: GuardReport | undefined;
 }
 
 /** The body of a created quiz (the owner's view: solutions included, and a generated quiz's seed). */
@@ -156,7 +159,7 @@ export function createQuizzesRouter({ quizzes, materials, ownership, access, quo
  * multipart uploads). Only `POST /:id/quiz` is answered here; everything else falls through. An account (or a class
  * instructor token) is required: an anonymous caller never starts a model call here.
  */
-export function createMaterialQuizRouter({ quizzes, materials, retriever, ownership, access, model, judge, logger, quotas, newSeed = newQuizSeed }: MaterialQuizRouterDeps): Router {
+export function createMaterialQuizRouter({ quizzes, materials, retriever, ownership, access, model, judge, logger, quotas, guard, newSeed = newQuizSeed }: MaterialQuizRouterDeps): Router {
   const router = Router();
   const log = logger.child({ component: 'quiz-agent' });
 
@@ -186,6 +189,7 @@ export function createMaterialQuizRouter({ quizzes, materials, retriever, owners
             seed: newSeed(),
             signal: abortedWith(response),
             logger: log,
+            guard,
           });
           const { source, items, seed, reviews } = generation;
           return quizzes.create(classId, { title: body.title ?? `${source.title} 퀴즈`.slice(0, 100), items, materialId: source.materialId }, { seed, reviews });
@@ -195,6 +199,8 @@ export function createMaterialQuizRouter({ quizzes, materials, retriever, owners
       response.status(201).json({
         ...created(quiz),
         ...(generation ? { gate: gateSummary(generation), generation: generationReport(generation.source, body.topic) } : {}),
+        // Fewer items than asked, from a deterministic model: what it could make, and why (a Korean sentence).
+        ...(generation?.shortfall ? { shortfall: generation.shortfall } : {}),
       });
     }),
   );

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '../logger.js';
+import { checkLectureQuestion, refusalsOf, type GuardReport } from '../guard/index.js';
+import { screenQuestions } from './question-screen.js';
 import type { LanguageModel } from '../llm/index.js';
 import { toWireError } from '../errors.js';
 import { keys, type Store } from '../store/index.js';
@@ -31,6 +33,8 @@ export interface LectureGeneratorOptions {
   leaseMs?: number;
   /** How often interested materials are re-checked for chapters nobody is generating (a dead node's). */
   watchdogMs?: number;
+  /** Where the item guard's refusals of lecture questions go (logged, counted in the AI 품질 console). */
+  guard?: GuardReport | undefined;
 }
 
 const INTEREST_MS = 10 * 60_000;
@@ -233,7 +237,13 @@ export class LectureGenerator {
         await store.xadd(streamKey, { t: piece });
       }
     };
-    for await (const delta of stream) {
+    // Every `[질문]` passes the item guard before a student can read it; a refused one is dropped from the lecture.
+    const accept = (question: string): boolean => {
+      const refusals = checkLectureQuestion(question);
+      if (refusals.length > 0) this.options.guard?.refused(refusalsOf(LECTURE_TASKS.write, question, refusals, { materialId: material.id, ...this.billing(material.id) }));
+      return refusals.length === 0;
+    };
+    for await (const delta of screenQuestions(stream, accept)) {
       if (writeFailure !== undefined) throw writeFailure;
       buffer += delta;
       writing ??= flush()

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { GuardReport } from '../guard/index.js';
 import type { Retriever } from '../retrieval/index.js';
 import type { LanguageModel } from '../llm/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
@@ -23,6 +24,8 @@ export interface MaterialCatalog extends LectureMaterialReader, MaterialSource {
 export interface LectureServiceOptions {
   store: Store;
   model: LanguageModel;
+  /** Where the item guard's refusals go (lecture questions, model answers, sub-concepts, raised-hand choices). */
+  guard?: GuardReport | undefined;
   materials: MaterialCatalog;
   /** Where the raise-hand assistant finds its passages (the app's RetrievalService). */
   retriever: Retriever;
@@ -88,11 +91,12 @@ export class LectureService {
       concurrency: options.lectureConcurrency,
       nodeId: this.nodeId,
       ...(options.generatorLeaseMs ? { leaseMs: options.generatorLeaseMs } : {}),
+      guard: options.guard,
     });
-    this.assistant = new StudentAssistant({ model: options.model, materials: options.materials, retriever: options.retriever, logger: options.logger });
+    this.assistant = new StudentAssistant({ model: options.model, materials: options.materials, retriever: options.retriever, logger: options.logger, guard: options.guard });
     // The tutor finds the material's passages the way the raise-hand assistant does (chapter first, text fallback).
     // A question is asked in its chapter right after the chapter taught it: that chapter's passages come first.
-    this.tutor = new QaTutor(options.model, (request) => this.assistant.retrieve({ ...request, chapterFirst: 'always' }));
+    this.tutor = new QaTutor(options.model, (request) => this.assistant.retrieve({ ...request, chapterFirst: 'always' }), options.guard);
     this.driverLeaseMs = options.driverLeaseMs ?? 5_000;
     this.graceMs = options.graceMs ?? 30_000;
   }

@@ -16,7 +16,7 @@ const ROLE_RANK: Readonly<Record<SentenceRole, number>> = { definition: 3, topic
 const MAX_SENTENCES = 2;
 
 // Our own lecture scaffolding (offline-lecture.ts) and headings: never content.
-const SCAFFOLD_PARAGRAPH = /^(?:#|이번 장에서는 |이번 장의 내용을 |(?:먼저|이어서) .{1,40} 살펴보겠습니다\.?$|정리하면, |자료에 본문이 거의 없어)/u;
+const SCAFFOLD_PARAGRAPH = /^(?:#|이번 장에서는 |이번 장의 내용을 |(?:먼저|이어서) .{1,40} 살펴보겠습니다\.?$|정리하면, |자료에 본문이 거의 없어|이 장에는 질문으로 확인할)/u;
 const FORMULA_LINE = /[=≤≥≠∑∫√±×÷^→]|\b(?:lim|log|exp|sin|cos)\b/u;
 /** Worked examples: "예: …", "예를 들어 …", a heading such as "동전 던지기 예" glued to its text, "for example". */
 const EXAMPLE = /^(?:예|예시|보기|사례)\s*[:)\].]|^(?:예를 들(?:어|면)|예컨대|가령|이를테면)|(?:^|\s)예\s*[:)]|(?:^|\s)예\s|^(?:for (?:example|instance)|e\.g\.|example\b)/iu;
@@ -33,6 +33,8 @@ const LEADING_LABEL = /^(?:요약|정의|정리|핵심|참고|주의|note|defini
 
 function isFormula(text: string): boolean {
   const hangul = (text.match(/[\uac00-\ud7a3]/gu) ?? []).length;
+  // English prose that writes a formula inline is prose (its sentences are read one by one).
+  if (hangul === 0 && (text.match(/\b[A-Za-z]{3,}\b/gu) ?? []).length >= 5) return false;
   return FORMULA_LINE.test(text) && hangul <= letterCount(text) * 0.3;
 }
 
@@ -67,6 +69,7 @@ export function isAnswerSentence(sentence: string): boolean {
 export function answerSentences(lecture: string): string[] {
   return lecture
     .replace(/\[질문\][\s\S]*?(?:\[[\\/]질문\]|$)/gu, '\n\n')
+    .replace(/```[\s\S]*?(?:```|$)/gu, '\n\n')
     .split(/\n\s*\n/u)
     .flatMap((paragraph) => paragraph.split(/\n(?=\s*(?:[-*•·]|\d{1,2}[.)])\s)/u))
     .map((paragraph) => paragraph.replace(BULLET_LINE, '').replace(/\s+/gu, ' ').trim())
@@ -92,6 +95,8 @@ function conceptPattern(concept: string): string {
 /** The names a concept goes by: `평균(산술평균)` is also `평균` and `산술평균`. */
 function conceptNames(concept: string): string[] {
   const names = [concept.trim()];
+  // An English plural names its singular too (`Heuristics` is defined as `A heuristic is …`).
+  if (/^[A-Za-z][A-Za-z -]*[a-z]s$/u.test(concept.trim()) && !/(?:ss|us|is)$/u.test(concept.trim())) names.push(concept.trim().replace(/ies$/u, 'y').replace(/s$/u, ''));
   const parenthesised = /^(.+?)\s*\(([^()]+)\)$/u.exec(concept.trim());
   if (parenthesised?.[1] !== undefined && parenthesised[2] !== undefined) names.push(parenthesised[1], parenthesised[2]);
   return names.filter((name) => letterCount(name) > 0);

@@ -1,4 +1,4 @@
-import { BULLET_LINE, RunningLines, letterCount, looksLikeNoun } from '../text/index.js';
+import { BULLET_LINE, CLOSING_LINE, RunningLines, isFrontMatterPage, letterCount, looksLikeNoun } from '../text/index.js';
 
 /**
  * The layout of a chapter's extracted PDF text as the offline lecture reads it: pages, their headings, paragraphs,
@@ -7,45 +7,52 @@ import { BULLET_LINE, RunningLines, letterCount, looksLikeNoun } from '../text/i
  */
 
 export interface Block {
-  kind: 'heading' | 'prose' | 'formula' | 'list';
+  kind: 'heading' | 'prose' | 'formula' | 'list' | 'code';
   text: string;
   /** The taught concept block it belongs to: a heading starts one, and so does each paragraph of a page without. */
   section: number;
 }
 
-const FORMULA_SYMBOL = /[=≤≥≠≈∑Σ∫√±×÷^→∞]|\b(?:lim|log|exp|sin|cos)\b/u;
+const FORMULA_SYMBOL = /[=≤≥≠≈∑Σ∫√±×÷^→←∞]|\b(?:lim|log|exp|sin|cos)\b/u;
 // A line that opens with a short symbolic left-hand side (`μ = …`, `x̄ ≈ …`) is a formula even with Hangul words in it.
 const FORMULA_START = /^[^\s\uac00-\ud7a3]{1,8}\s*[=≈≤≥<>→]/u;
 const SENTENCE_END = /[.!?。？！]$/u;
 const PAGE_NUMBER_LINE = /^(?:-?\s*\d{1,4}\s*-?|page\s*\d+|\d+\s*\/\s*\d+)$/iu;
 
+/**
+ * A line of program code as extracted from a slide (indentation lost): a statement keyword, an assignment or a call
+ * with nothing around it, a block opener ending in `:` or `{`. Kept as a code block, whole, line by line.
+ */
+const CODE_LINE = /^(?:def|class|for|while|if|elif|else|return|import|from|try|except|function|var|let|const)\b.*|^[A-Za-z_][\w.[\]]*\s*(?:=|\+=|-=|:=)\s*\S.*|^[A-Za-z_][\w.]*\(.*\)\s*;?$/u;
+
+export function isCodeLine(line: string): boolean {
+  if (/[\uac00-\ud7a3]/u.test(line) || SENTENCE_END.test(line) && !/\)\.?$/u.test(line)) return false;
+  return CODE_LINE.test(line.trim()) || /[:{]$/u.test(line.trim()) && /\w\(|\b(?:for|while|if|def|else)\b/u.test(line);
+}
+
+/** A line of figure labels (`S A B G`, `1 4 2 5 3`): tokens of one or two characters, nothing to read. */
+function isFigureLabels(line: string): boolean {
+  const tokens = line.split(/\s+/u);
+  return tokens.length >= 3 && tokens.every((token) => /^[A-Za-z0-9]{1,2}$/u.test(token));
+}
+
+/** Mostly digits and symbols (`Parent 1: 1 0 1 1 | 0 0 1 0`): a worked row kept whole, never joined to prose. */
+function isDataRow(line: string): boolean {
+  const visible = line.replace(/\s+/gu, '');
+  if (/[\uac00-\ud7a3]/u.test(line) || (line.match(/[A-Za-z]{3,}/gu) ?? []).length > 2) return false;
+  return visible.length > 0 && (line.match(/\p{L}/gu) ?? []).length / visible.length < 0.4;
+}
+
 export function isFormula(line: string): boolean {
   const hangul = (line.match(/[\uac00-\ud7a3]/gu) ?? []).length;
+  // English prose that writes a formula inline (`A consistent heuristic satisfies h(n) ≤ … for every`) is prose.
+  if (hangul === 0 && (line.match(/\b[A-Za-z]{3,}\b/gu) ?? []).length >= 5) return false;
   if (FORMULA_SYMBOL.test(line) && hangul <= letterCount(line) * 0.3) return true;
   // `E[X] = 0.5입니다.` is a sentence about a formula, not a formula line.
   return FORMULA_START.test(line) && !/[다요]\.?$/u.test(line);
 }
 
-// Contents and administrative pages: what a course hands out about itself, not what it teaches.
-// A line that is one of these words (numbered or not: `5. 평가 방법`), or starts with one and a colon (`출석: 10%`).
-// Not `\b`: it never matches after Hangul, so the Korean keywords were never found.
-const FRONT_KEYWORD =
-  /^(?:(?:제\s*)?\d{1,2}(?:\s*장|[.)])?\s+)?(?:목차|차례|contents|table of contents|agenda|today'?s agenda|강의\s*계획|수업\s*계획|수업\s*안내|강의\s*안내|syllabus|성적\s*평가|평가\s*방법|평가\s*기준|출석|grading|assessment|office hours|연락처|교수\s*연구실)(?:\s*[:：].*)?$/iu;
-const CONTENTS_ENTRY = /^(?:제\s*)?\d{1,2}\s*(?:장|강|단원|부|주차)(?=[\s:.]|$)|^(?:chapter|part|unit|lecture|week)\s+\d{1,2}\b|\.{3,}\s*\d{1,4}$|…\s*\d{1,4}$/iu;
-
 const EXAMPLE_START = /^(?:예제|예시|예|보기|풀이|example|worked example)\s*\d*\s*[:.)]\s/iu;
-
-/** Whether a page (its lines, in order) is a cover, a table of contents or an administrative page. */
-function isFrontMatter(lines: readonly string[], first: boolean, pages: number): boolean {
-  if (lines.some((line) => FRONT_KEYWORD.test(line))) return true;
-  if (lines.filter((line) => CONTENTS_ENTRY.test(line)).length >= 2) return true;
-  // A first page without one full sentence or list item is a cover when it is a bare title or names a term, a date
-  // or a teacher; a chapter's first slide with bullet points is content and stays.
-  if (!first || pages < 2 || lines.some((line) => BULLET_LINE.test(line) || (SENTENCE_END.test(line) && letterCount(line) > 15))) return false;
-  return lines.length <= 3 || (lines.length <= 8 && lines.some((line) => COVER_LINE.test(line)));
-}
-
-const COVER_LINE = /학기|학년도|교수|강사|담당|대학교|학과|(?:19|20)\d{2}\s*[년.-]|professor|lecturer|instructor|university|department|semester/iu;
 
 /** `1. 평균의 의미`, `2장 기댓값`, `Chapter 3 Sampling` -> the words of the title without its number. */
 export function bareTitle(line: string): string {
@@ -85,7 +92,7 @@ export function onlyFrontMatter(text: string): boolean {
   const filled = pages.map((lines, index) => ({ lines, index })).filter(({ lines }) => lines.length > 0);
   // A lone page is never taken for a cover here (a one-line chapter is short, not a cover); contents and
   // administrative pages are recognised by what they say.
-  return filled.length > 0 && filled.every(({ lines, index }) => isFrontMatter(lines, index === 0 && filled.length > 1, pages.length));
+  return filled.length > 0 && filled.every(({ lines, index }) => isFrontMatterPage(lines, index === 0 && filled.length > 1 && pages.length >= 2));
 }
 
 /**
@@ -114,13 +121,15 @@ export function toBlocks(title: string, text: string): Block[] {
     example = false;
   };
   pages.forEach((lines, pageIndex) => {
-    if (lines.length === 0 || isFrontMatter(lines, pageIndex === 0, pages.length)) return;
+    if (lines.length === 0 || isFrontMatterPage(lines, pageIndex === 0 && pages.length >= 2)) return;
     flush();
     // A page without a heading of its own still starts a new block: slides and pages are units of teaching.
     section += 1;
     headed = false;
     pageProse = false;
     lines.forEach((line, lineIndex) => {
+      // `Next lecture: …`, `Questions?`: how a slide deck closes, not what it teaches.
+      if (CLOSING_LINE.test(line)) return;
       if (lineIndex === 0 && titleKey !== '' && bareTitle(line) === titleKey) {
         // The chapter's own title heads this page: shown once, as the lecture's heading, but still the heading of
         // this block (headings are never printed; the writer says what the block is about from it).
@@ -132,7 +141,15 @@ export function toBlocks(title: string, text: string): Block[] {
       if (lineIndex === 0 && isHeading(line, lines[1])) {
         headed = true;
         blocks.push({ kind: 'heading', text: line, section });
-      } else if (isFormula(line)) {
+      } else if (isFigureLabels(line)) {
+        // Labels of a figure the text cannot show.
+        return;
+      } else if (isCodeLine(line) && (lines.filter(isCodeLine).length >= 2 || blocks.at(-1)?.kind === 'code')) {
+        flush();
+        const previous = blocks[blocks.length - 1];
+        if (previous?.kind === 'code' && previous.section === section) previous.text += `\n${line}`;
+        else blocks.push({ kind: 'code', text: line, section });
+      } else if (isFormula(line) || isDataRow(line)) {
         flush();
         blocks.push({ kind: 'formula', text: line, section });
       } else if (BULLET_LINE.test(line)) {

@@ -2,6 +2,8 @@ import { QUESTION_CLOSERS, QUESTION_OPEN } from './marker-parser.js';
 import { contentTerms, hasFinalConsonant, keyTerms, letterCount, looksLikeNoun, rankedTerms, splitSentences, termsMatch, withParticle, type KeyTerm } from '../text/index.js';
 import { materialConcepts } from './material-concepts.js';
 import { onlyFrontMatter, toBlocks, type Block } from './offline-blocks.js';
+import { pickModelAnswer } from './model-answer.js';
+import { checkAnswer, checkLectureQuestion } from '../guard/index.js';
 
 /**
  * The offline agents of the lecture flow: deterministic, extractive, no network. They keep the product usable
@@ -49,6 +51,9 @@ function sentenceScore(sentence: string, terms: readonly KeyTerm[]): number {
     return found ? sum + entry.score : sum;
   }, 0);
 }
+
+/** What a chapter with no askable concept says instead of a question (one line). */
+export const NO_QUESTION_LINE = '이 장에는 질문으로 확인할 만한 개념 설명이 없어, 질문 없이 다음 내용으로 넘어갑니다.';
 
 const QUESTION_TEMPLATES: readonly ((term: string) => string)[] = [
   (term) => `${term}에 대해 자신의 말로 설명해 보세요.`,
@@ -127,6 +132,8 @@ function sectionsOf(blocks: readonly Block[]): Section[] {
 
 /** The concept a block's question asks about: a usable key term of its best sentence, or of the block itself. */
 function questionTerm(section: Section, terms: readonly KeyTerm[], used: Set<string>): string | undefined {
+  // A block with no prose (only code, a formula, a list) taught nothing in words that a question could check.
+  if (letterCount(section.prose) === 0) return undefined;
   // A heading that names a concept (`평균의 성질`) is what the block taught, and the lecture has just said it.
   const named = section.heading === undefined ? undefined : spokenHeading(section.heading);
   // A worked example applies what came before; it teaches no concept of its own to be asked about.
@@ -211,12 +218,20 @@ export function writeOfflineLecture({ title, text }: OfflineLectureInput): strin
     }
     afterQuestion = false;
   };
+  let questions = 0;
   const ask = (section: Section | undefined): void => {
     if (section === undefined || !asked.has(section.index)) return;
-    const term = questionTerm(section, terms, used) ?? (section.heading === undefined ? undefined : spokenHeading(section.heading)) ?? heading;
+    const term = questionTerm(section, terms, used);
+    if (term === undefined) return;
+    const template = QUESTION_TEMPLATES[used.size] ?? QUESTION_TEMPLATES[0];
+    const question = template?.(term) ?? term;
+    // Asked only when the lecture so far answers it with its own sentences and the item guard accepts the question
+    // and that answer: a block with no askable concept gets no question.
+    const answer = pickModelAnswer(question, out.join('\n\n'));
+    if (answer === '' || checkLectureQuestion(question).length > 0 || checkAnswer(question, answer, { passages: [text], titles: [heading] }).length > 0) return;
     used.add(term);
-    const template = QUESTION_TEMPLATES[used.size - 1] ?? QUESTION_TEMPLATES[0];
-    out.push(`${QUESTION_OPEN} ${template?.(term) ?? term} ${QUESTION_CLOSE}`);
+    questions += 1;
+    out.push(`${QUESTION_OPEN} ${question} ${QUESTION_CLOSE}`);
     afterQuestion = true;
   };
   let current: Section | undefined;
@@ -227,13 +242,15 @@ export function writeOfflineLecture({ title, text }: OfflineLectureInput): strin
       current = sections.find((section) => section.index === block.section);
       connect(current);
     }
-    if (block.kind !== 'heading') out.push(block.text);
+    // Code stays whole, line by line, in a code block: never joined to prose, never asked about.
+    if (block.kind === 'code') out.push(`\`\`\`\n${block.text}\n\`\`\``);
+    else if (block.kind !== 'heading') out.push(block.text);
   }
   ask(current);
 
-  if (asked.size === 0) {
-    out.push('자료에 본문이 거의 없어, 제목이 가리키는 핵심 개념을 중심으로 생각해 보겠습니다.');
-    out.push(`${QUESTION_OPEN} ${heading}에 대해 알고 있는 내용을 자신의 말로 설명해 보세요. ${QUESTION_CLOSE}`);
+  if (questions === 0) {
+    // Said once, plainly: nothing in this chapter defines or explains a concept a question could check.
+    out.push(NO_QUESTION_LINE);
   }
   const prose = sections.map((section) => section.prose).join(' ');
   // The topics the lecture announced, in its order, when it announced several (`Standard Deviation` stays one topic,

@@ -92,18 +92,24 @@ export function offlineSubconcepts({ question, passage }: OfflineSubconceptInput
       question: (SUBCONCEPT_QUESTIONS[index] ?? SUBCONCEPT_QUESTIONS[0])?.(entry.concept) ?? entry.concept,
       explanation: entry.explanation,
     }));
-  // A passage with too little to split still gives an ordered dialogue: what it is, then an example.
+  // A passage with too little to split still gives an ordered dialogue: what it is, then what else the lecture says
+  // of it — each explained with the lecture's own sentences, never with a template that fits any concept.
+  const definition = pickModelAnswer(question, passage);
+  const said = new Set(definition.split(/(?<=[.!?。])\s+/u));
+  const more = [...new Set([...(block === '' ? [] : answerSentences(block)), ...sentences])].find(
+    (sentence) => !said.has(sentence) && [...excluded].some((name) => names(sentence, name)),
+  );
   const generic: Subconcept[] = [
     {
       concept: `${main}의 정의`,
       question: `${withParticle(main, '이/가')} 무엇을 가리키는지 한 문장으로 말해 볼까요?`,
-      explanation: pickModelAnswer(question, passage) || `먼저 ${withParticle(main, '이/가')} 정확히 무엇을 가리키는지, 정의의 핵심 낱말부터 정리해 봅시다.`,
+      explanation: definition || `먼저 ${withParticle(main, '이/가')} 정확히 무엇을 가리키는지, 정의의 핵심 낱말부터 정리해 봅시다.`,
     },
-    {
-      concept: `${main}의 예시`,
-      question: `${withParticle(main, '이/가')} 쓰이는 간단한 예를 하나 들어 볼까요?`,
-      explanation: `${withParticle(main, '이/가')} 실제로 쓰이는 간단한 예를 떠올리면 정의가 훨씬 또렷해집니다.`,
-    },
+    ...(more === undefined
+      ? []
+      : [{ concept: `${main}의 핵심 성질`, question: `강의에서 ${withParticle(main, '은/는')} 어떤 성질이 있다고 했나요?`, explanation: more }]),
   ];
-  return [...found, ...generic.slice(found.length)].slice(0, MAX_SUBCONCEPTS);
+  const parts = [...found, ...generic.slice(found.length)].slice(0, MAX_SUBCONCEPTS);
+  // Two at least (the tutor's schema): a passage with one sentence about the concept asks it twice, differently.
+  return parts.length >= 2 ? parts : [...parts, { concept: `${main}의 쓰임`, question: `${withParticle(main, '이/가')} 강의의 어느 부분에서 쓰였는지 말해 볼까요?`, explanation: parts[0]?.explanation ?? definition }];
 }

@@ -4,6 +4,9 @@ import { SharedResults } from './shared-results.js';
 import { fence } from '../text/index.js';
 import type { ReplySource } from '../protocol/wire/tutor.js';
 import type { FoundPassages } from './hand/student-assistant.js';
+import { checkAnswer, checkSubconcepts, refusalsOf, rewriteFeedback, type GuardReport, type Refusal } from '../guard/index.js';
+import { answerSentences, pickModelAnswer } from './model-answer.js';
+import { offlineSubconcepts } from './offline-subconcepts.js';
 
 /**
  * The Main Q&A Agent and its helpers (seed 003, steps 5–7): a model answer written from the question and the
@@ -70,6 +73,7 @@ export class QaTutor {
   constructor(
     private readonly model: LanguageModel,
     private readonly findPassages?: PassageFinder,
+    private readonly guard?: GuardReport,
   ) {}
 
   modelAnswer(context: QuestionContext): Promise<ModelAnswer> {
@@ -77,22 +81,71 @@ export class QaTutor {
     const key = SharedResults.key(this.model.modelName('judge'), context.question, context.lecture, where);
     // Not the caller's signal: one student leaving must not cancel the call the others wait on.
     return this.modelAnswers.get(key, () =>
-      this.writeModelAnswer({ question: context.question, lecture: context.lecture, ...(context.source ? { source: context.source } : {}) }),
+      this.guardedModelAnswer({ question: context.question, lecture: context.lecture, ...(context.source ? { source: context.source } : {}) }),
     );
   }
 
   subconcepts(context: QuestionContext & { modelAnswer: string }): Promise<Subconcept[]> {
     const key = SharedResults.key(this.model.modelName('generation'), context.question, context.lecture, context.modelAnswer);
     return this.splits.get(key, () =>
-      this.split({ question: context.question, lecture: context.lecture, modelAnswer: context.modelAnswer, ...(context.source ? { source: context.source } : {}) }),
+      this.guardedSplit({ question: context.question, lecture: context.lecture, modelAnswer: context.modelAnswer, ...(context.source ? { source: context.source } : {}) }),
     );
+  }
+
+  private report(agent: string, item: string, refusals: readonly Refusal[], context: QuestionContext): void {
+    if (refusals.length > 0) this.guard?.refused(refusalsOf(agent, item, refusals, { materialId: context.source?.materialId }));
+  }
+
+  /**
+   * The model answer after the item guard: one refused (a placeholder, the question restated, a cover page) is
+   * written again once with the reasons by a model that may answer otherwise; if it is still refused — or the model
+   * is deterministic — the answer is the lecture's own sentences about the concept (model-answer.ts). A refused
+   * answer is never what a student is judged against or shown.
+   */
+  private async guardedModelAnswer(context: QuestionContext): Promise<ModelAnswer> {
+    const check = (answer: string) => checkAnswer(context.question, answer, { passages: [context.lecture] });
+    const first = await this.writeModelAnswer(context);
+    const refused = check(first.modelAnswer);
+    if (refused.length === 0) return first;
+    this.report(TUTOR_TASKS.modelAnswer, first.modelAnswer, refused, context);
+    if (!this.model.capabilities.deterministic) {
+      const second = await this.writeModelAnswer(context, rewriteFeedback(refused));
+      const again = check(second.modelAnswer);
+      if (again.length === 0) return second;
+      this.report(TUTOR_TASKS.modelAnswer, second.modelAnswer, again, context);
+    }
+    const extract = pickModelAnswer(context.question, context.lecture) || answerSentences(context.lecture).slice(0, 2).join(' ');
+    return { ...first, modelAnswer: extract || first.modelAnswer };
+  }
+
+  /**
+   * The sub-concepts after the item guard: refused ones (the medium, a placeholder explanation, a repeat) are dropped;
+   * when fewer than two are left, a model that may answer otherwise is asked once more with the reasons, then the
+   * lecture's own concepts (offline-subconcepts.ts) fill in. Fewer than two is allowed: the tutor then explains.
+   */
+  private async guardedSplit(context: QuestionContext & { modelAnswer: string }): Promise<Subconcept[]> {
+    const keep = (parts: readonly Subconcept[]): Subconcept[] => {
+      const verdicts = checkSubconcepts(parts, { passages: [context.lecture] });
+      return parts.filter((part, index) => {
+        const refusals = verdicts[index] ?? [];
+        this.report(TUTOR_TASKS.subconcepts, `${part.concept}: ${part.explanation}`, refusals, context);
+        return refusals.length === 0;
+      });
+    };
+    let kept = keep(await this.split(context));
+    if (kept.length < 2 && !this.model.capabilities.deterministic) {
+      kept = keep(await this.split(context, '[검사] 하위 개념은 강의가 설명하는 서로 다른 개념이어야 하고, 설명은 강의의 문장이어야 합니다.'));
+    }
+    if (kept.length >= 2) return kept;
+    const extra = keep(offlineSubconcepts({ question: context.question, passage: context.lecture })).filter((part) => !kept.some((other) => other.concept === part.concept));
+    return [...kept, ...extra].slice(0, 3);
   }
 
   /**
    * The model answer is written from the material's own passages about the question (issue 13: retrieval is the one
    * way agents find source text) beside the lecture the student heard; it cites the passages' chapters and pages.
    */
-  private async writeModelAnswer(context: QuestionContext): Promise<ModelAnswer> {
+  private async writeModelAnswer(context: QuestionContext, feedback?: string): Promise<ModelAnswer> {
     const found: FoundPassages =
       this.findPassages && context.source
         ? await this.findPassages({ ...context.source, query: context.question })
@@ -105,7 +158,7 @@ export class QaTutor {
         lecture: fence('강의_내용', input.lecture),
         passages: fence('자료_발췌', input.passages.length > 0 ? input.passages.join('\n\n---\n\n') : '(관련된 발췌가 없습니다)'),
         question: fence('질문', input.question),
-      }),
+      }) + (feedback === undefined ? '' : `\n\n${feedback}`),
       system: system(),
       schema: ModelAnswerSchema,
       role: 'judge',
@@ -138,7 +191,7 @@ export class QaTutor {
     return result.object;
   }
 
-  private async split(context: QuestionContext & { modelAnswer: string }): Promise<Subconcept[]> {
+  private async split(context: QuestionContext & { modelAnswer: string }, feedback?: string): Promise<Subconcept[]> {
     const input = { question: context.question, lecture: context.lecture, modelAnswer: context.modelAnswer };
     const result = await this.model.generateObject({
       task: TUTOR_TASKS.subconcepts,
@@ -147,7 +200,7 @@ export class QaTutor {
         lecture: fence('강의_내용', input.lecture),
         question: fence('질문', input.question),
         modelAnswer: fence('모범_답안', input.modelAnswer),
-      }),
+      }) + (feedback === undefined ? '' : `\n\n${feedback}`),
       system: system(),
       schema: SubconceptsSchema,
       role: 'generation',

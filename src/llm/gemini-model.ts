@@ -49,7 +49,7 @@ const SAFETY_REASONS = new Set([
 ]);
 
 /** Gemini reads PDFs (page images too), follows any prompt and embeds by meaning. */
-export const GEMINI_CAPABILITIES: ModelCapabilities = { pdfInput: true, followsPrompts: true, semanticEmbeddings: true };
+export const GEMINI_CAPABILITIES: ModelCapabilities = { pdfInput: true, followsPrompts: true, semanticEmbeddings: true, deterministic: false };
 
 /** Creates the Gemini-backed LanguageModel (kind 'gemini'). */
 export function createGeminiModel(options: GeminiModelOptions): LanguageModel {

@@ -95,6 +95,11 @@ export interface ModelCapabilities {
    * hashed character bigrams, a noisier copy of the lexical signal: retrieval then lets BM25 decide.
    */
   readonly semanticEmbeddings: boolean;
+  /**
+   * Gives the same answer to the same request (the offline model). Asking it again cannot fill what it could not
+   * fill once: a generator then returns what it has with a shortfall, never a retryable server error.
+   */
+  readonly deterministic: boolean;
 }
 
 export interface LanguageModel {

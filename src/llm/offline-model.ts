@@ -35,7 +35,7 @@ export const OFFLINE_MODEL_NAME = 'offline-v1';
 export const OFFLINE_EMBEDDING_DIMENSION = 512;
 
 /** The offline model never reads a prompt or a PDF, and its embeddings are hashed bigrams. */
-export const OFFLINE_CAPABILITIES: ModelCapabilities = { pdfInput: false, followsPrompts: false, semanticEmbeddings: false };
+export const OFFLINE_CAPABILITIES: ModelCapabilities = { pdfInput: false, followsPrompts: false, semanticEmbeddings: false, deterministic: true };
 
 /** Creates the offline LanguageModel (kind 'offline'). */
 export function createOfflineModel(tasks: OfflineTasks): LanguageModel {

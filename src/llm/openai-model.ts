@@ -52,7 +52,7 @@ const EMBED_BATCH_SIZE = 100;
  * Text in, text out: OpenAI-compatible servers get the extracted text path (no PDF input, so scanned PDFs are
  * refused as offline), write from prompts like Gemini, and embed with a real embedding model.
  */
-export const OPENAI_CAPABILITIES: ModelCapabilities = { pdfInput: false, followsPrompts: true, semanticEmbeddings: true };
+export const OPENAI_CAPABILITIES: ModelCapabilities = { pdfInput: false, followsPrompts: true, semanticEmbeddings: true, deterministic: false };
 
 /** Creates the LanguageModel for an OpenAI-compatible server (kind 'openai'). */
 export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {

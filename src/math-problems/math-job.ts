@@ -3,6 +3,7 @@ import { AppError } from '../errors.js';
 import { jobHandler, type RegisteredHandler } from '../jobs/index.js';
 import { runBilledTo, type LanguageModel } from '../llm/index.js';
 import type { Logger } from '../logger.js';
+import type { GuardReport } from '../guard/index.js';
 import type { MathItemVerdict, MathJobProgress, MathJobResult } from '../protocol/jobs.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { loadQuizSource, type QuizMaterialSource } from '../quiz/index.js';
@@ -44,6 +45,8 @@ export interface MathJobDeps {
   retriever: Parameters<typeof loadQuizSource>[1];
   sets: MathSetRepository;
   logger?: Logger | undefined;
+  /** Where the item guard's refusals go (logged, counted in the AI 품질 console). */
+  guard?: GuardReport | undefined;
 }
 
 /** A failure that keeps the set of what passed as the job's result. */
@@ -114,6 +117,7 @@ export function mathJobHandler(deps: MathJobDeps): RegisteredHandler {
             firstAttempt: state.attempt + 1,
             context: { materialId: params.materialId, accountId: job.accountId, signal },
             logger: deps.logger,
+            guard: deps.guard,
             onProgress: async (progress) => {
               signal.throwIfAborted();
               const passedNow = [...state.passed, ...progress.judged.filter((problem) => problem.judgement.passed)];

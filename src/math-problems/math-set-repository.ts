@@ -16,7 +16,7 @@ import { MathRequest } from './problem-generator.js';
  * added to as each set is stored (HINCRBY: two jobs finishing together both count), so the summary is one read.
  */
 
-const MATH_CHECKS = ['choices', 'answer-key', 'equivalence'] as const satisfies readonly MathCheck[];
+const MATH_CHECKS = ['choices', 'answer-key', 'equivalence', 'guard'] as const satisfies readonly MathCheck[];
 const Scores = z.object(Object.fromEntries(MATH_CRITERIA.map((criterion) => [criterion, z.number()])) as Record<MathCriterion, z.ZodNumber>);
 
 export const StoredMathProblem = z.object({
@@ -186,6 +186,7 @@ export class MathSetRepository {
         choices: number('check:choices'),
         'answer-key': number('check:answer-key'),
         equivalence: number('check:equivalence'),
+        guard: number('check:guard'),
         judge: number('check:judge'),
       },
     };

@@ -1,10 +1,13 @@
 import { mathEquivalent } from '../math/index.js';
+import { checkMathProblem } from '../guard/index.js';
 import { CHOICE_LETTERS, type MathJudgement, type RawMathProblem } from './problem.js';
 
 /**
  * The deterministic checks that run before the judge (issue 14 §2): they cost nothing, so a problem they can
  * decide never spends a judge call.
  *
+ * - The item guard (src/guard): no placeholder question or explanation, no explanation restating its question, nothing
+ *   from a cover page, particles that fit the English words before them.
  * - Multiple choice: exactly four choices, none empty, no two the same (as text, or as math: `\frac12` and `0.5`
  *   are one choice written twice), and `correct_answer` one of A–D.
  * - The explanation's `final_answer` is compared with the keyed answer (the keyed choice, or the short answer) by
@@ -26,6 +29,9 @@ export function keyedAnswer(problem: Pick<RawMathProblem, 'type' | 'choices' | '
 }
 
 export function checkProblem(problem: RawMathProblem): CheckOutcome {
+  // The item guard first: a placeholder, an explanation that restates the question, a cover page, a bad particle.
+  const refusals = checkMathProblem(problem);
+  if (refusals.length > 0) return { ok: false, check: 'guard', feedback: refusals.map((refusal) => refusal.reason).join(' ') };
   if (problem.type === 'multiple_choice') {
     const choices = problem.choices.map((choice) => choice.trim());
     if (choices.length !== 4) return { ok: false, check: 'choices', feedback: `객관식 보기는 정확히 4개여야 합니다(${choices.length}개).` };

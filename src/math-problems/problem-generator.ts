@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkMathProblem, refusalsOf, type GuardReport } from '../guard/index.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { ModelError, loadPrompt, type LanguageModel } from '../llm/index.js';
@@ -121,6 +122,8 @@ export interface MathProgress {
 }
 
 export interface GenerateMathOptions {
+  /** Where the item guard's refusals go (logged, counted in the AI 품질 console). */
+  guard?: GuardReport | undefined;
   model: LanguageModel;
   judge: MathJudge;
   source: QuizSource;
@@ -211,6 +214,7 @@ export async function generateMathProblems(options: GenerateMathOptions): Promis
       const problem = toProblem(raw, cited.map((number) => sourceOf(passages[number - 1] as (typeof passages)[number])), ids);
       fresh.push(problem);
       const check = checkProblem(raw);
+      if (!check.ok && check.check === 'guard') options.guard?.refused(refusalsOf(MATH_TASKS.generate, raw.question, checkMathProblem(raw), { materialId: options.context?.materialId }));
       if (!check.ok) {
         // Decided without the judge: no model call is spent on a problem the server can already refuse.
         problem.judgement = { judged: false, passed: false, scores: null, feedback: check.feedback, model: '', attempt, check: check.check, equivalence: check.equivalence };

@@ -4,6 +4,7 @@ import { utcDay } from '../llm/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { CriticFailureType, CriticReport } from '../protocol/wire/critic.js';
 import { CRITIC_FAILURE_TYPES } from '../protocol/wire/critic.js';
+import { GUARD_RULES, type GuardRule } from '../protocol/wire/quality.js';
 import {
   QUALITY_GRADE_BUCKETS,
   QUALITY_WORST_CASES,
@@ -146,7 +147,23 @@ export class QualityRepository {
     }
   }
 
-  /** Per agent: the days of the window (oldest first), totals, failure types and the worst cases. */
+  /**
+   * Counts the item guard's refusals of generated items, per agent and rule in their day's aggregates, for everyone
+   * and for the account billed: the console shows them beside the agent's graded outputs.
+   */
+  async countRefusals(refusals: readonly { agent: string; rule: GuardRule; accountId?: string | undefined }[]): Promise<void> {
+    const ttl = { ttlMs: this.options.retentionMs };
+    const day = utcDay(this.now());
+    for (const refusal of refusals) {
+      const scopes = ['all', ...(refusal.accountId === undefined ? [] : [`account:${refusal.accountId}`])];
+      for (const scope of scopes) {
+        await this.options.store.zadd(keys.qualityAgents(scope), this.now(), refusal.agent, ttl);
+        await this.options.store.hincrby(keys.qualityDaily(scope, refusal.agent, day), `r:${refusal.rule}`, 1, ttl);
+      }
+    }
+  }
+
+  /** Per agent: the days of the window (oldest first), totals, failure types, guard refusals and the worst cases. */
   async summary(scope: QualityScope, days: number): Promise<QualityAgentSummary[]> {
     const { store } = this.options;
     const key = scopeKey(scope);
@@ -158,6 +175,7 @@ export class QualityRepository {
     for (const { member: agent } of agents) {
       const hashes = await Promise.all(window.map((day) => store.hgetall(keys.qualityDaily(key, agent, day))));
       const failureTypes: Partial<Record<CriticFailureType, number>> = {};
+      const refusals: Partial<Record<GuardRule, number>> = {};
       let count = 0;
       let ungraded = 0;
       let gradeSum = 0;
@@ -170,6 +188,10 @@ export class QualityRepository {
         for (const type of CRITIC_FAILURE_TYPES) {
           const seen = Number(hash[`f:${type}`] ?? 0);
           if (seen > 0) failureTypes[type] = (failureTypes[type] ?? 0) + seen;
+        }
+        for (const rule of GUARD_RULES) {
+          const refused = Number(hash[`r:${rule}`] ?? 0);
+          if (refused > 0) refusals[rule] = (refusals[rule] ?? 0) + refused;
         }
         return {
           day: window[index] ?? '',
@@ -186,6 +208,7 @@ export class QualityRepository {
         ungraded,
         mean: count > 0 ? Math.round(gradeSum / count) / 1000 : null,
         failureTypes,
+        refusals,
         worst: await this.worst(key, agent),
       });
     }

@@ -2,6 +2,8 @@ import { analyseText, findContradiction, unitFound, type AnalysedText } from '..
 import type { OfflineTasks } from '../llm/index.js';
 import type { DocumentType } from '../retrieval/index.js';
 import { splitSentences } from '../text/index.js';
+import { checkQuizItem, type Refusal } from '../guard/index.js';
+import { englishTerms, termPattern } from './english-terms.js';
 import { EVAL_TASKS, EvalJudgeInput, type EvalPassage, type EvalReply } from './eval-agent.js';
 import { MAX_SCORE, decidePass } from './pass-rule.js';
 
@@ -23,14 +25,18 @@ import { MAX_SCORE, decidePass } from './pass-rule.js';
  * - Letter abbreviations are glued before any of this (`D/A` → `DA`, `ICC(C)` → `ICCC`), so they stay distinct.
  * 10 only when all three hold; otherwise ⌊10 × the smallest share of facts found⌋, at most 9.
  *
- * Educational — five signals, two points each: the question asks something (a `?` or a blank); it is 10–250
- * characters long; the keyed choice is not already written in the question; the explanation gives a reason
- * (`때문`, `므로`, `따라서`, `이유`, `근거`, `원문`, because, therefore…); the explanation names the keyed answer.
+ * Educational — from evidence, two points each: the question asks something; it is 10–250 characters; the keyed
+ * choice is not already written in the question; the explanation gives a reason; the keyed answer is a key term of
+ * the material (a cloze blank: defined there or said twice; another key: written in the passages). An explanation
+ * that does not name the key costs two points, and every item-guard refusal that makes the item teach less (a blank
+ * on a verb, an adverb or half a term, a fragment, the medium, a cover page, choices that give the key away) four.
+ * A cloze sentence the guard does not find in the passages caps grounding at 3.
  *
- * Insight — 4, plus 3 for each kind of practical cue in the question or explanation (실무 / in practice; 주의 /
- * note that / be careful; 예를 들어 / for example; 실수 / mistake; 확인·점검 / check), plus 2 when the sentence the
- * question rests on comes from a practical passage (common_mistake, guideline, error_checklist, case, procedure);
- * at most 10. A faithful, clear item without tips scores 10 + 10 + 4 = 24 of 30 and passes: offline, grounding decides.
+ * Insight — 4, plus 3 when the question asks a relation or a reason (왜, 차이, because…), 2 when its blank is the
+ * subject of a defining sentence, 3 for each kind of practical cue in the question or explanation (실무 / in
+ * practice; 주의 / note that; 예를 들어 / for example; 실수 / mistake; 확인 / check), 2 when the sentence comes from a
+ * practical passage; at most 10. A faithful, clear item without tips scores 10 + 10 + 4 and passes; scores vary with
+ * what the item asks.
  *
  * Measured by `npm run eval:quiz-judge` (docs/ARCHITECTURE.md, "EvalAgent"): conservative — it rarely passes a wrong
  * item, and fails faithful ones whose explanation paraphrases the material or joins two of its sentences.
@@ -213,7 +219,27 @@ const INSIGHT_CUES: readonly RegExp[] = [
 ];
 const PRACTICAL_TYPES: ReadonlySet<DocumentType> = new Set(['common_mistake', 'guideline', 'error_checklist', 'case', 'procedure']);
 
-function judgeEducational(input: EvalJudgeInput, notes: string[]): number {
+/** Guard rules that make an item teach less (or nothing): each costs educational value. */
+const TEACHES_LESS = new Set(['placeholder', 'medium-question', 'front-matter', 'cloze-blank-word', 'cloze-partial-term', 'cloze-fragment', 'cloze-in-code', 'cloze-choice-shape', 'choices', 'duplicate', 'particle']);
+
+/** Whether the keyed answer is a key term of the material the passages are from: defined there, or said twice. */
+function isKeyTerm(key: string, passages: readonly EvalPassage[]): boolean {
+  const text = passages.map((passage) => passage.text).join('\n');
+  if (/[A-Za-z]/u.test(key) && !/[\uac00-\ud7a3]/u.test(key)) {
+    const terms = englishTerms(splitSentences(text));
+    return terms.some((term) => term.term.toLowerCase() === key.trim().toLowerCase()) || (text.match(termPattern(key.trim())) ?? []).length >= 2;
+  }
+  return text.split(key.trim()).length - 1 >= 2;
+}
+
+/**
+ * Educational value from evidence, two points each: the question asks something; it is 10–250 characters; the keyed
+ * choice is not written in the question; the explanation gives a reason; the keyed answer is a key term of the
+ * material (defined there or said at least twice). Every item-guard refusal that makes the item teach less (a blank
+ * on a verb or an adverb, half a term, a fragment, the medium, a cover page, choices that give the key away) takes
+ * four points.
+ */
+function judgeEducational(input: EvalJudgeInput, refusals: readonly Refusal[], notes: string[]): number {
   const { item } = input;
   const key = item.choices[item.answer] ?? '';
   let score = 0;
@@ -227,19 +253,44 @@ function judgeEducational(input: EvalJudgeInput, notes: string[]): number {
   else notes.push('정답이 문제에 그대로 나옵니다.');
   if (REASON_CUE.test(item.explanation)) score += 2;
   else notes.push('해설이 정답의 이유를 밝히지 않습니다.');
+  // A blank asks for a term: it must be a key term of the material. Another question's key must be the material's.
+  const cloze = /_{3,}/u.test(item.question);
+  const text = input.passages.map((passage) => passage.text).join('\n').toLowerCase();
+  if (key.trim() !== '' && (cloze ? isKeyTerm(key, input.passages) : text.includes(key.trim().toLowerCase()) || !/[A-Za-z가-힣]{2}/u.test(key))) score += 2;
+  else if (cloze) notes.push(`정답 「${key}」은(는) 자료가 정의하거나 거듭 쓰는 핵심 용어가 아닙니다.`);
+  else score += 2;
   const explanation = analyse(item.explanation);
   const keyUnits = analyse(key).units;
-  if (item.explanation.length >= 20 && keyUnits.length > 0 && keyUnits.every((unit) => unitFound(unit, /[\uac00-\ud7a3]/u.test(unit), explanation))) score += 2;
-  else notes.push('해설이 정답을 짚어 주지 않습니다.');
-  return score;
+  if (!(item.explanation.length >= 20 && keyUnits.length > 0 && keyUnits.every((unit) => unitFound(unit, /[\uac00-\ud7a3]/u.test(unit), explanation)))) {
+    score -= 2;
+    notes.push('해설이 정답을 짚어 주지 않습니다.');
+  }
+  const costly = refusals.filter((refusal) => TEACHES_LESS.has(refusal.rule));
+  for (const refusal of costly) notes.push(refusal.reason);
+  return Math.max(0, score - 4 * costly.length);
 }
 
+/** A question that asks for a relation or a reason rather than a surface word. */
+const RELATION_CUE = /왜|어떻게|차이|관계|비교|이유|때문|원인|결과|영향|\bwhy\b|\bhow\b|\bdifference\b|\brelat|\bcompare|\bbecause\b|\bcauses?\b/iu;
+/** A sentence that defines its subject: what a blank on that subject asks is the concept itself. */
+const DEFINING = /^(?:(?:a|an|the)\s+)?____\s+(?:is|are|refers to|means)\b|____(?:\([^)]*\))?(?:은\(는\)|이란|란)\s|라고\s*(?:합니다|한다)/iu;
+
+/**
+ * Insight: 4, plus 3 when the question asks a relation or a reason (왜, 차이, because…), 2 when its blank is the
+ * subject of a defining sentence (it asks for the concept, not a word around it), 3 for each kind of practical cue
+ * (실무 / in practice, 주의 / note that, 예를 들어 / for example, 실수 / mistake, 확인 / check), 1 when the sentence
+ * comes from a practical passage (2); at most 10.
+ */
 function judgeInsight(input: EvalJudgeInput, anchor: SourceSentence | undefined, notes: string[]): number {
   const text = `${input.item.question}\n${input.item.explanation}`;
   const cues = INSIGHT_CUES.filter((cue) => cue.test(text)).length;
   const practical = anchor !== undefined && PRACTICAL_TYPES.has(anchor.documentType);
+  const relation = RELATION_CUE.test(input.item.question);
+  const blanked = /「([^」]*_{3,}[^」]*)」/u.exec(input.item.question)?.[1] ?? '';
+  const defining = DEFINING.test(blanked.trim());
   if (cues === 0) notes.push("'실무에서는 ~', '주의할 점은 ~' 같은 실무 팁이 없습니다.");
-  return Math.min(MAX_SCORE, 4 + 3 * cues + (practical ? 2 : 0));
+  if (!relation && !defining && blanked !== '') notes.push('관계나 이유가 아니라 문장의 낱말 하나를 묻습니다.');
+  return Math.min(MAX_SCORE, 4 + (relation ? 3 : 0) + (defining ? 2 : 0) + 3 * cues + (practical ? 2 : 0));
 }
 
 /** The offline judgement of one item (pure and deterministic). */
@@ -247,7 +298,15 @@ export function judgeOffline(input: EvalJudgeInput): EvalReply {
   const sentences = sourceSentences(input.passages);
   const grounding = judgeGrounding(input, sentences);
   const notes: string[] = [];
-  const educational = judgeEducational(input, notes);
+  // The item guard's verdict is evidence too: a sentence not in the passages is a grounding failure, the rest cost
+  // educational value.
+  const refusals = checkQuizItem(input.item, { passages: input.passages.map((passage) => passage.text) });
+  const unfounded = refusals.find((refusal) => refusal.rule === 'cloze-not-in-source');
+  if (unfounded !== undefined) {
+    grounding.score = Math.min(grounding.score, 3);
+    grounding.problems.push(unfounded.reason);
+  }
+  const educational = judgeEducational(input, refusals, notes);
   const insight = judgeInsight(input, grounding.anchor, notes);
   const decision = decidePass({ grounding: grounding.score, educational, insight });
   const feedback = [

@@ -5,12 +5,13 @@ import type { ModelRole } from '../config.js';
 import type { Logger } from '../logger.js';
 import { ModelError, loadPrompt, type LanguageModel } from '../llm/index.js';
 import { fence } from '../text/index.js';
+import { checkQuizItem, duplicateRefusals, refusalsOf, rewriteFeedback, type GuardReport, type Refusal } from '../guard/index.js';
 import type { Material } from '../materials/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { Difficulty, QuizItem, type QuizItemSource, type QuizTopicName } from '../protocol/quiz.js';
 import type { Passage, Retriever } from '../retrieval/index.js';
 import { QUIZ_PASSAGE_COUNT, retrieveQuizPassages, type QuizRetrieval } from './quiz-passages.js';
-import { newQuizSeed, shuffleChoices } from './quiz-seed.js';
+import { balanceKeys, newQuizSeed } from './quiz-seed.js';
 import { quizFilters, resolveTopic, SEED_TOPIC_MAP, type TopicMap } from './quiz-topics.js';
 
 /**
@@ -20,7 +21,11 @@ import { quizFilters, resolveTopic, SEED_TOPIC_MAP, type TopicMap } from './quiz
  * proposed item must pass the strict `QuizItem` schema, cite passages it was shown, and fill a slot of the
  * difficulty plan; an item that does not (three choices, duplicate choices, an answer index of 4, a repeated
  * question, a difficulty nobody asked for, no or unknown passage numbers) is dropped and only the missing slots are
- * asked for again, a few rounds at most. A quiz is never returned short or with a broken item. Every quiz has a seed
+ * asked for again, a few rounds at most. Every proposed item also passes the item guard (src/guard: placeholders, the
+ * medium, repeats, front matter, cloze blanks that are no whole key noun of the cited passages, choices, particles);
+ * a refused item is reported (logged, counted in the AI 품질 console) and its slot asked for again with the
+ * refusal as feedback. A quiz is never returned with a broken item; it is returned short only by a deterministic
+ * model (asking again would give the same), with what it could make. Every quiz has a seed
  * (quiz-seed.ts) that orders each item's choices and steers the offline builder, so its answer key cannot be
  * predicted from the material. Every item gets an 8-hex `quizId` and the passages it cites as `sources`.
  *
@@ -218,9 +223,15 @@ export interface GenerateQuizItemsOptions {
   seed?: string | undefined;
   signal?: AbortSignal | undefined;
   logger?: Logger | undefined;
+  /** Where the item guard's refusals go (logged and counted); refusals still refuse without it. */
+  guard?: GuardReport | undefined;
 }
 
-/** Runs the agent on already retrieved passages; one item per slot, in slot order. See the module comment. */
+/**
+ * Runs the agent on already retrieved passages; one item per slot, in slot order. See the module comment. A
+ * deterministic model's items come back fewer than the slots when it could not fill them (never none: that is 422
+ * TOO_LITTLE_MATERIAL); another model's shortfall is 502 MODEL_OUTPUT_INVALID (retryable).
+ */
 export async function generateQuizItems(options: GenerateQuizItemsOptions): Promise<QuizItem[]> {
   const { model, source, signal, logger } = options;
   const seed = options.seed ?? newQuizSeed();
@@ -233,6 +244,8 @@ export async function generateQuizItems(options: GenerateQuizItemsOptions): Prom
   const filled: (QuizItem | undefined)[] = slots.map(() => undefined);
   const seen = new Set<string>((options.avoid ?? []).map(questionKey));
   const rejected: string[] = [];
+  /** What the guard said of the last item written for a slot: its feedback for the next round. */
+  const guardFeedback = new Map<number, string>();
   const open = () => slots.flatMap((slot, index) => (filled[index] === undefined ? [index] : []));
 
   for (let round = 1; round <= MAX_GENERATION_ROUNDS && open().length > 0; round += 1) {
@@ -242,8 +255,8 @@ export async function generateQuizItems(options: GenerateQuizItemsOptions): Prom
       passages: reference,
       difficulties: missing.map((index) => slots[index]?.difficulty ?? 'easy'),
       feedback: missing.flatMap((index, position) => {
-        const text = slots[index]?.feedback;
-        return text === undefined || text.trim() === '' ? [] : [{ slot: position, text }];
+        const text = [slots[index]?.feedback, guardFeedback.get(index)].filter((entry) => entry !== undefined && entry.trim() !== '').join(' ');
+        return text === '' ? [] : [{ slot: position, text }];
       }),
       avoid: [...(options.avoid ?? []), ...filled.flatMap((item) => (item ? [item.question] : []))],
       seed,
@@ -277,6 +290,15 @@ export async function generateQuizItems(options: GenerateQuizItemsOptions): Prom
         rejected.push(`round ${round} item ${position}: ${verdict.reason}`);
         continue;
       }
+      const accepted = filled.filter((item): item is QuizItem => item !== undefined);
+      const refusals = guardItem(verdict.item, passages, accepted, options.avoid ?? []);
+      if (refusals.length > 0) {
+        rejected.push(`round ${round} item ${position}: ${refusals.map((refusal) => refusal.rule).join(', ')}`);
+        options.guard?.refused(refusalsOf(QUIZ_TASKS.generate, verdict.item.question, refusals, { materialId: source.materialId }));
+        const meant = missing[position];
+        if (meant !== undefined) guardFeedback.set(meant, rewriteFeedback(refusals));
+        continue;
+      }
       // The slot the reply meant (items come in the order asked), else the first open one of that difficulty.
       const meant = missing[position];
       const slot =
@@ -294,7 +316,12 @@ export async function generateQuizItems(options: GenerateQuizItemsOptions): Prom
 
   if (rejected.length > 0) logger?.warn({ materialId: source.materialId, rejected }, 'quiz items rejected');
   const items = filled.filter((item): item is QuizItem => item !== undefined);
-  if (items.length < slots.length) {
+  if (items.length === 0 && model.capabilities.deterministic) {
+    throw new AppError(ErrorCode.TOO_LITTLE_MATERIAL, '이 자료(또는 장)에서는 근거가 충분한 퀴즈 문항을 만들 수 없습니다. 다른 장을 고르거나 내용이 더 많은 자료를 올려 주세요.', {
+      status: 422,
+    });
+  }
+  if (items.length < slots.length && !model.capabilities.deterministic) {
     throw new ModelError(
       ErrorCode.MODEL_OUTPUT_INVALID,
       `AI 모델이 올바른 퀴즈 문항을 만들지 못했습니다(${slots.length}문항 중 ${items.length}문항). 잠시 후 다시 시도해 주세요.`,
@@ -304,7 +331,7 @@ export async function generateQuizItems(options: GenerateQuizItemsOptions): Prom
   // Slot order (the plan's: easy first), whatever order the rounds filled them in; choices in the seed's order,
   // whatever order the model wrote them in; a fresh quizId each.
   const ids = new Set<string>();
-  return items.map((item) => ({ ...shuffleChoices(item, seed), quizId: newItemId(ids) }));
+  return balanceKeys(items, seed).map((item) => ({ ...item, quizId: newItemId(ids) }));
 }
 
 /** Seed 001's `quiz_id`: 8 hex characters from the CSPRNG, unique within the quiz. */
@@ -321,6 +348,18 @@ export function newItemId(taken: Set<string>): string {
 export function sourceOf(passage: Passage): QuizItemSource {
   const { chunkId, chapter, chapterTitle, startPage, endPage } = passage;
   return { chunkId, chapter, chapterTitle, startPage, endPage };
+}
+
+/**
+ * The item guard's refusals of a checked item: its own rules against the passages it cites, and a repeat of an item
+ * already accepted (the same question, or another blank of the same sentence).
+ */
+function guardItem(item: QuizItem, passages: readonly Passage[], accepted: readonly QuizItem[], avoid: readonly string[]): Refusal[] {
+  const cited = (item.sources ?? []).map((source) => passages.find((passage) => passage.chunkId === source.chunkId)?.text ?? '');
+  const own = checkQuizItem(item, { passages: cited.length > 0 ? cited : passages.map((passage) => passage.text) });
+  const withKey = (entry: QuizItem) => ({ question: entry.question, key: entry.choices[entry.answer] });
+  const repeats = duplicateRefusals([...accepted.map(withKey), withKey(item)], avoid).at(-1) ?? [];
+  return [...own, ...repeats];
 }
 
 type ItemCheck = { ok: true; item: QuizItem } | { ok: false; reason: string };
@@ -349,6 +388,7 @@ export interface GenerateQuizOptions extends QuizScope {
   topics?: TopicMap | undefined;
   signal?: AbortSignal | undefined;
   logger?: Logger | undefined;
+  guard?: GuardReport | undefined;
 }
 
 /** A generated quiz with what it rests on, so a judge gate can check every item against its passages. */
@@ -370,6 +410,6 @@ export async function generateQuiz(options: GenerateQuizOptions): Promise<QuizGe
     signal: options.signal,
   });
   const seed = options.seed ?? newQuizSeed();
-  const items = await generateQuizItems({ model: options.model, source, difficulty, seed, signal: options.signal, logger: options.logger });
+  const items = await generateQuizItems({ model: options.model, source, difficulty, seed, signal: options.signal, logger: options.logger, guard: options.guard });
   return { items, seed, source };
 }

@@ -1,5 +1,6 @@
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { ItemReview, ReviewAttempt } from '../protocol/wire/quiz.js';
+import { shortfallMessage, type GenerationShortfall } from '../protocol/wire/shortfall.js';
 import type { QuizItem } from '../protocol/quiz.js';
 import { AppError } from '../errors.js';
 import type { EvalAgent, EvalVerdict } from './eval-agent.js';
@@ -11,7 +12,7 @@ import {
   type GenerateQuizOptions,
   type QuizSource,
 } from './quiz-agent.js';
-import { newQuizSeed } from './quiz-seed.js';
+import { balanceKeys, newQuizSeed } from './quiz-seed.js';
 
 /**
  * The EvalAgent gate (seed 001 §3, issue 13 §3): every generated item is judged before anyone sees it. The QuizAgent
@@ -26,7 +27,7 @@ import { newQuizSeed } from './quiz-seed.js';
 export const MAX_GATE_ROUNDS = 3;
 
 /** Failures of a rewrite after which the gate keeps the slots it has (see generateJudgedQuiz). */
-const REWRITE_ENDS_GATE = new Set<string>([ErrorCode.MODEL_OUTPUT_INVALID, ErrorCode.MODEL_UNAVAILABLE, ErrorCode.MODEL_TIMEOUT, ErrorCode.MODEL_BUDGET_EXCEEDED]);
+const REWRITE_ENDS_GATE = new Set<string>([ErrorCode.MODEL_OUTPUT_INVALID, ErrorCode.TOO_LITTLE_MATERIAL, ErrorCode.MODEL_UNAVAILABLE, ErrorCode.MODEL_TIMEOUT, ErrorCode.MODEL_BUDGET_EXCEEDED]);
 
 export interface JudgedQuizOptions extends GenerateQuizOptions {
   judge: EvalAgent;
@@ -43,6 +44,8 @@ export interface JudgedQuiz {
   source: QuizSource;
   /** Judge rounds run (1–3). */
   rounds: number;
+  /** Present when a deterministic model could make fewer items than the plan asked for. */
+  shortfall?: GenerationShortfall;
 }
 
 /** Items a student may see: uploaded ones (no review), passed ones, and failed ones the instructor kept. */
@@ -92,14 +95,18 @@ interface Slot {
  * which stay failed.
  */
 export async function generateJudgedQuiz(options: JudgedQuizOptions): Promise<JudgedQuiz> {
-  const { judge, chapter, topic, difficulty, signal, logger } = options;
+  const { judge, chapter, topic, difficulty, signal, logger, guard } = options;
   const source = await loadQuizSource(options.materials, options.retriever, options.materialId, { chapter, topic, difficulty }, {
     ...(options.topics ? { topics: options.topics } : {}),
     signal,
   });
   const seed = options.seed ?? newQuizSeed();
   const plan = difficultyPlan(difficulty).map((entry) => ({ difficulty: entry }));
-  const first = await generateQuizItems({ model: options.model, source, slots: plan, seed, signal, logger });
+  const first = await generateQuizItems({ model: options.model, source, slots: plan, seed, signal, logger, guard });
+  const shortfall: GenerationShortfall | undefined =
+    first.length < plan.length
+      ? { requested: plan.length, made: first.length, reason: 'too-little-material', message: shortfallMessage(chapter === undefined ? '이 자료' : '이 장', first.length, plan.length) }
+      : undefined;
   const slots: Slot[] = first.map((item) => ({ item, attempts: [] }));
   const context = { materialId: source.materialId, topic: topic ?? 'general', signal, accountId: options.accountId };
 
@@ -133,6 +140,7 @@ export async function generateJudgedQuiz(options: JudgedQuizOptions): Promise<Ju
         seed,
         signal,
         logger,
+        guard,
       });
     } catch (error) {
       // The first writing succeeded: a rewrite the model cannot give (invalid output, an outage, the day's budget
@@ -149,7 +157,15 @@ export async function generateJudgedQuiz(options: JudgedQuizOptions): Promise<Ju
     }
   }
 
-  // Item ids are unique within the quiz: a rewrite drew its ids on its own.
+  // Item ids are unique within the quiz: a rewrite drew its ids on its own. Keys spread over the positions across the
+  // whole quiz, rewritten items included.
+  const placed = balanceKeys(
+    slots.map((slot) => slot.item),
+    seed,
+  );
+  slots.forEach((slot, index) => {
+    slot.item = placed[index] ?? slot.item;
+  });
   const taken = new Set<string>();
   const items: QuizItem[] = [];
   const reviews: Record<string, ItemReview> = {};
@@ -165,7 +181,7 @@ export async function generateJudgedQuiz(options: JudgedQuizOptions): Promise<Ju
   }
   const failed = Object.values(reviews).filter((review) => !review.is_passed).length;
   if (failed > 0) logger?.info({ materialId: source.materialId, rounds, failed }, 'quiz gate: items that never passed');
-  return { items, reviews, seed, source, rounds };
+  return { items, reviews, seed, source, rounds, ...(shortfall === undefined ? {} : { shortfall }) };
 }
 
 /** A logger-free summary for reports: how many items passed and how many rounds it took. */

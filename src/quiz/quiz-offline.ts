@@ -3,7 +3,9 @@ import type { OfflineTasks } from '../llm/index.js';
 import type { Difficulty, QuizItem } from '../protocol/quiz.js';
 import { QUIZ_TASKS, QuizGenerateInput, questionKey, type ReferencePassage } from './quiz-agent.js';
 import { seededRandom, shuffled } from './quiz-seed.js';
-import { latinStem, latinTerms, latinWords } from './offline-latin.js';
+import { latinWords } from './offline-latin.js';
+import { englishTerms, termPattern } from './english-terms.js';
+import { checkQuizItem, duplicateRefusals } from '../guard/index.js';
 
 /**
  * The offline QuizAgent: extractive cloze items, deterministic for a given seed (quiz-seed.ts). It picks explanatory
@@ -13,9 +15,12 @@ import { latinStem, latinTerms, latinWords } from './offline-latin.js';
  * seed and the same quiz for the same seed. The explanation quotes the original sentence, so an item never states
  * anything the material does not.
  *
- * English text works the same way (offline-latin.ts): its key terms are words matched by the retrieval analyzer's
- * stems without its stopwords, its sentences end in a full stop and have a few words. A choice offers terms of one
- * language only, so the script of a choice never gives the answer away.
+ * English text is read with the tagger (english-terms.ts): its key terms are the noun phrases the material defines
+ * or keeps using (`admissible heuristic`, `learning rate`), the blank is the whole phrase (plural forms too), and the
+ * distractors are other terms of the same material, of the same length in words where there are enough. A choice
+ * offers terms of one language only, so the script of a choice never gives the answer away. Every item passes the
+ * item guard (src/guard) before it is offered; one it refuses is dropped, never shipped: a text with fewer sound
+ * items gives fewer items.
  *
  * Difficulty: every (sentence, term) pair gets a hardness in [0, 1] from how rare the term is in the material
  * (mostly) and how long the sentence is; easy slots take the lowest, hard slots the highest, medium the middle.
@@ -91,8 +96,10 @@ export interface Sentence {
 
 export interface Term {
   term: string;
-  /** An English term's stem (the retrieval analyzer's): every word of that stem is this term. Absent for Korean. */
+  /** An English term's lower-case phrase (every form of it is this term: termPattern). Absent for Korean. */
   stem?: string;
+  /** Words of an English term. */
+  words?: number;
   /** 0 is the material's most important term. */
   rank: number;
   count: number;
@@ -205,21 +212,19 @@ function isTermWord(word: string, term: string): boolean {
   return word.startsWith(term) && NOMINAL_ENDINGS.has(word.slice(term.length)) && stripParticles(word) === term;
 }
 
-/** Whether `word` is a form of the term: its stem for English, the noun with a particle for Korean. */
-function isFormOf(word: string, term: Term): boolean {
-  return term.stem === undefined ? isTermWord(word, term.term) : latinStem(word) === term.stem;
+/** Whether `sentence` says the English term (any form of it). */
+function saysTerm(sentence: string, term: Term): boolean {
+  return termPattern(term.stem ?? term.term).test(sentence);
 }
 
 /** How terms are looked up by what a word can be read as. */
-const termKey = (term: Term) => (term.stem === undefined ? term.term : `latin\u0000${term.stem}`);
+const termKey = (term: Term) => term.term;
 
 /**
  * The terms a word can be read as (as term keys): itself, and its stem when it ends in a noun's particle
  * (`평균은` -> `평균`); an English word, its analyzer stem.
  */
 function nounReadings(word: string): string[] {
-  const latin = latinStem(word);
-  if (latin !== undefined) return [`latin\u0000${latin}`];
   const readings = [word];
   const stem = stripParticles(word);
   if (stem !== word && isTermWord(word, stem)) readings.push(stem);
@@ -258,13 +263,14 @@ export function answerTerms(text: string): Term[] {
     if (entry.formula || !HANGUL_TERM.test(entry.term) || GENERIC_NOUNS.has(entry.term) || !usedAsNoun.has(entry.term)) continue;
     scored.push({ term: entry.term, count: entry.count, score: entry.score });
   }
-  for (const entry of latinTerms(text)) scored.push({ term: entry.term, stem: entry.stem, count: entry.count, score: entry.score });
+  const english = englishTerms(sourceSentences(text).map((sentence) => sentence.text));
+  for (const entry of english) scored.push({ term: entry.term, stem: entry.term.toLowerCase(), words: entry.words, count: entry.count, score: entry.score });
   // Both languages on one scale (frequency × capped length); equal scores keep Korean first, then first seen.
   return scored
     .map((entry, order) => ({ entry, order }))
     .sort((left, right) => right.entry.score - left.entry.score || left.order - right.order)
     .slice(0, MAX_TERMS)
-    .map(({ entry }, rank) => ({ term: entry.term, ...(entry.stem === undefined ? {} : { stem: entry.stem }), rank, count: entry.count }));
+    .map(({ entry }, rank) => ({ term: entry.term, ...(entry.stem === undefined ? {} : { stem: entry.stem, words: entry.words ?? 1 }), rank, count: entry.count }));
 }
 
 /**
@@ -295,20 +301,15 @@ function blankKorean(sentence: string, term: string): string | null {
   return count(blanked.replaceAll(BLANK, ''), HANGUL) >= 6 ? blanked : null;
 }
 
-/** Every form of an English term blanked; null when a longer word still shows it (`variance` in `covariance`). */
+/** Every form of an English term blanked (the whole phrase); null when a longer word still shows it. */
 function blankLatin(sentence: string, term: Term): string | null {
+  const shown = (term.stem ?? term.term).toLowerCase();
   let blanks = 0;
-  let leaked = false;
-  const shown = term.term.toLowerCase();
-  const blanked = sentence.replace(/[A-Za-z][A-Za-z-]*[A-Za-z]/gu, (word) => {
-    if (isFormOf(word, term)) {
-      blanks += 1;
-      return BLANK;
-    }
-    if (word.toLowerCase().includes(shown)) leaked = true;
-    return word;
+  const blanked = sentence.replace(termPattern(shown), () => {
+    blanks += 1;
+    return BLANK;
   });
-  if (leaked || blanks === 0) return null;
+  if (blanks === 0 || blanked.toLowerCase().includes(shown)) return null;
   return latinWords(blanked.replaceAll(BLANK, '')).length >= MIN_LATIN_WORDS - 1 ? blanked : null;
 }
 
@@ -328,11 +329,18 @@ function pickDistractors(answer: Term, sentence: Sentence, terms: readonly Term[
   const pool = terms.filter(
     (entry) => (entry.stem === undefined) === (answer.stem === undefined) && entry.term !== answer.term && !termsMatch(entry.term.toLowerCase(), answer.term.toLowerCase()),
   );
-  const inSentence = (entry: Term) => sentence.words.some((word) => (entry.stem === undefined ? word.includes(entry.term) : isFormOf(word, entry)));
-  const ordered =
+  const inSentence = (entry: Term) => (entry.stem === undefined ? sentence.words.some((word) => word.includes(entry.term)) : saysTerm(sentence.text, entry));
+  // English siblings: no word shared with the answer (`local search` is no distractor of `local search method`), the
+  // same number of words first, so the shape of a choice does not give the answer away.
+  const answerWords = new Set((answer.stem ?? '').split(' '));
+  const sibling = (entry: Term) => entry.stem === undefined || !(entry.stem ?? '').split(' ').some((word) => answerWords.has(word));
+  const sameShape = (entry: Term) => entry.stem === undefined || entry.words === answer.words;
+  const siblings = pool.filter(sibling);
+  const shuffledPool =
     difficulty === 'hard'
-      ? [...pool].sort((left, right) => likeness(answer.term, right.term) - likeness(answer.term, left.term) || left.rank - right.rank)
-      : shuffled(pool, random);
+      ? [...siblings].sort((left, right) => likeness(answer.term, right.term) - likeness(answer.term, left.term) || left.rank - right.rank)
+      : shuffled(siblings, random);
+  const ordered = [...shuffledPool.filter(sameShape), ...shuffledPool.filter((entry) => !sameShape(entry))];
   const picked: string[] = [];
   for (const entry of [...ordered.filter((entry) => !inSentence(entry)), ...ordered.filter(inSentence)]) {
     if (picked.length === 3) break;
@@ -350,7 +358,15 @@ function candidatesOf(sentences: readonly Sentence[], terms: readonly Term[]): C
   const candidates: Candidate[] = [];
   for (const sentence of sentences) {
     const found = new Set(sentence.words.flatMap(nounReadings).filter((reading) => byTerm.has(reading)));
-    for (const term of terms.filter((entry) => found.has(termKey(entry)))) {
+    const english = terms.filter((entry) => entry.stem !== undefined && saysTerm(sentence.text, entry));
+    // An English term inside a longer term of the same sentence is not asked alone there (`gradient` of `gradient
+    // descent`): the longer one is the key noun phrase.
+    const maximal = english.filter((entry) => {
+      let rest = sentence.text;
+      for (const other of english) if ((other.words ?? 1) > (entry.words ?? 1)) rest = rest.replace(termPattern(other.stem ?? other.term), ' ');
+      return saysTerm(rest, entry);
+    });
+    for (const term of [...terms.filter((entry) => entry.stem === undefined && found.has(termKey(entry))), ...maximal]) {
       candidates.push({
         sentence,
         term,
@@ -396,6 +412,16 @@ export function buildClozeDrafts(request: ClozeRequest): ClozeDraft[] {
   const items: ClozeDraft[] = [];
 
   const seed = request.seed ?? '';
+  const verdicts = new Map<string, boolean>();
+  const refused = (item: QuizItem) => {
+    let verdict = verdicts.get(item.question);
+    if (verdict === undefined) {
+      // Its own rules, and no other blank of a sentence an avoided (earlier) question was made of.
+      verdict = checkQuizItem(item, { passages: [request.text] }).length > 0 || (duplicateRefusals([{ question: item.question }], request.avoid ?? []).at(-1) ?? []).length > 0;
+      verdicts.set(item.question, verdict);
+    }
+    return verdict;
+  };
 
   for (const [slot, difficulty] of request.difficulties.entries()) {
     const cost = (candidate: Candidate) =>
@@ -411,6 +437,8 @@ export function buildClozeDrafts(request: ClozeRequest): ClozeDraft[] {
         if (fitting.length === SURPLUS_COUNT || (first && cost(candidate) > cost(first.candidate) + SURPLUS_COST)) break;
         const item = clozeItem(candidate, terms, difficulty, seed);
         if (item === null || avoid.has(questionKey(item.question))) continue;
+        // The item guard decides, as for every model: a refused item is dropped, never offered.
+        if (refused(item)) continue;
         if (fitting.some((entry) => entry.candidate.sentence.text === candidate.sentence.text)) continue;
         fitting.push({ candidate, item });
       }

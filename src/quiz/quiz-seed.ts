@@ -40,3 +40,28 @@ export function shuffleChoices(item: QuizItem, seed: string): QuizItem {
   const order = shuffled([0, 1, 2, 3], seededRandom(seed, `choices\u0000${item.question}`));
   return { ...item, choices: order.map((index) => item.choices[index] as string), answer: order.indexOf(item.answer) };
 }
+
+/**
+ * The items with their keys spread over the four positions: each run of four items (in quiz order) uses every
+ * position once, in an order the seed draws, so no position holds more than two of five keys in a quiz and each
+ * position holds a quarter of the keys over many quizzes; the distractors around the key are in the seed's order
+ * for the question. The answer index follows its choice. Models put keys where they please (Gemini: first, a
+ * deterministic builder: wherever its sort left them), so every quiz is placed here, whatever wrote it.
+ */
+export function balanceKeys<T extends QuizItem>(items: readonly T[], seed: string): T[] {
+  // Drawn for this set of questions too: two quizzes of one seed (a chapter's and the material's) differ.
+  const random = seededRandom(seed, `key-positions\u0000${items.map((item) => item.question).join('\u0000')}`);
+  const positions: number[] = [];
+  while (positions.length < items.length) positions.push(...shuffled([0, 1, 2, 3], random));
+  return items.map((item, index) => {
+    const key = item.choices[item.answer];
+    if (key === undefined || item.choices.length !== 4) return item;
+    const others = shuffled(
+      item.choices.filter((_, position) => position !== item.answer),
+      seededRandom(seed, `choices\u0000${item.question}`),
+    );
+    const at = positions[index] ?? 0;
+    others.splice(at, 0, key);
+    return { ...item, choices: others, answer: at };
+  });
+}

@@ -6,6 +6,7 @@ import { ItemReview, QuizItem, type Difficulty, type QuizTopicName } from '../pr
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { Retriever } from '../retrieval/index.js';
 import { RETENTION, keys, readJsonRecord, type Store } from '../store/index.js';
+import type { GuardReport } from '../guard/index.js';
 import type { EvalAgent } from './eval-agent.js';
 import { newItemId, type QuizMaterialSource } from './quiz-agent.js';
 import { generateJudgedQuiz } from './quiz-gate.js';
@@ -84,6 +85,7 @@ export interface SelfStudyOptions {
   retriever: Retriever;
   judge: EvalAgent;
   logger?: Logger | undefined;
+  guard?: GuardReport | undefined;
   observer?: SelfStudyObserver | undefined;
   now?: () => number;
   /** Item ids (random 8 hex unless a test forces collisions). */
@@ -135,8 +137,15 @@ export class SelfStudy {
       accountId: request.billTo,
       signal: request.signal,
       logger,
+      guard: this.options.guard,
     });
     const passed = judged.items.filter((item) => item.quizId !== undefined && judged.reviews[item.quizId]?.is_passed === true);
+    const judgedAll = Object.values(judged.reviews).every((review) => review.judged);
+    if (passed.length === 0 && this.options.model.capabilities.deterministic && judgedAll) {
+      // Every item judged and failed, by a model that writes the same again: not a server error to retry, but a
+      // material (or chapter) that gives no sound item. A judge that gave no verdict is still 502 below.
+      throw new AppError(ErrorCode.TOO_LITTLE_MATERIAL, '이 자료(또는 장)에서는 검증을 통과하는 퀴즈 문항을 만들 수 없습니다. 다른 장이나 주제를 골라 주세요.', { status: 422 });
+    }
     if (passed.length === 0) {
       throw new AppError(ErrorCode.QUIZ_GATE_FAILED, '검증을 통과한 문제가 없어 퀴즈를 내지 못했습니다. 잠시 후 다시 시도하거나 다른 주제를 골라 주세요.', {
         status: 502,

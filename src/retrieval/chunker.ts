@@ -1,4 +1,5 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { withoutFrontMatter } from '../text/index.js';
 import { runningLinesOf, sentenceUnits, type SentenceUnit } from './sentence-units.js';
 
 /**
@@ -6,6 +7,8 @@ import { runningLinesOf, sentenceUnits, type SentenceUnit } from './sentence-uni
  * cuts a sentence (only a sentence longer than the maximum is cut, at a space). Within a chapter the cut points are
  * chosen together (dynamic programming over sentence boundaries) so that every chunk stays within the bounds where
  * the sentences allow it and close to the target otherwise — a greedy packer leaves a short last chunk per chapter.
+ * Front matter (the cover, the agenda or contents, administrative pages: text/front-matter.ts) is never a passage:
+ * nothing a quiz, an exam or the tutor writes may rest on it.
  */
 
 export interface ChunkSource {
@@ -80,16 +83,18 @@ function chapterChunks(source: ChunkSource, chapter: ChunkSource['chapters'][num
 /** The chunks of every chapter, in document order. */
 export function chunkMaterial(source: ChunkSource): ChunkDraft[] {
   const running = runningLinesOf(source.pageTexts);
-  return source.chapters.flatMap((chapter) => chapterChunks(source, chapter, running));
+  const taught = { ...source, pageTexts: withoutFrontMatter(source.pageTexts) };
+  return source.chapters.flatMap((chapter) => chapterChunks(taught, chapter, running));
 }
 
 /** The same, with a turn of the event loop after each chapter (a 300-page material is ~60 ms of CPU). */
 export async function chunkMaterialSliced(source: ChunkSource): Promise<ChunkDraft[]> {
   const running = runningLinesOf(source.pageTexts);
+  const taught = { ...source, pageTexts: withoutFrontMatter(source.pageTexts) };
   const chunks: ChunkDraft[] = [];
   for (const chapter of source.chapters) {
     await yieldToLoop();
-    chunks.push(...chapterChunks(source, chapter, running));
+    chunks.push(...chapterChunks(taught, chapter, running));
   }
   return chunks;
 }

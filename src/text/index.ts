@@ -1,6 +1,8 @@
 /**
  * Text utilities shared by every feature: Korean normalisation and key terms, sentences, running headers and
- * footers of extracted PDF text, hashed term vectors and prompt fences. A leaf: it imports no other folder of src.
+ * footers of extracted PDF text, front matter (covers, contents, administrative pages), English read with a tagger
+ * (english.ts) and how English words sound before a particle, hashed term vectors and prompt fences. A leaf: it imports
+ * no other folder of src.
  */
 export {
   contentTerms,
@@ -22,3 +24,6 @@ export { FENCE_TAGS, fence, neutraliseFenceTags, type FenceTag } from './prompt-
 export { RunningLines } from './running-lines.js';
 export { BULLET_LINE, letterCount, splitSentences } from './sentences.js';
 export { DEFAULT_TERM_VECTOR_DIMENSION, cosineSimilarity, hashedTermVector } from './term-vectors.js';
+export { CLOSING_LINE, COVER_LINE, isFrontMatterLine, isFrontMatterPage, withoutFrontMatter } from './front-matter.js';
+export { canBeNoun, englishSentences, isNounAt, nounPhrases, tagEnglish, type EnglishTag, type EnglishToken, type NounPhrase } from './english.js';
+export { englishFinalSound, isLatinWord, type FinalSound } from './english-sound.js';

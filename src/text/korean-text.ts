@@ -1,3 +1,5 @@
+import { englishFinalSound } from './english-sound.js';
+
 /**
  * Korean-aware text helpers for the offline model: normalisation, light particle stripping, key terms and a term
  * overlap score. Deliberately small and dictionary-free: answer and reference go through the same rules, so being
@@ -224,20 +226,24 @@ export function hasFinalConsonant(word: string): boolean {
   const last = alnum.at(-1);
   if (last === undefined) return false;
   if (isHangulSyllable(last)) return (last.charCodeAt(0) - 0xac00) % 28 !== 0;
-  // Read aloud: 영 일 삼 육 칠 팔 end in a consonant; L M N (엘 엠 엔) as well.
-  if (/[0-9]/u.test(last)) return '013678'.includes(last);
-  // English words read as Korean speakers say them: -le (variable 베리어블) and -ng (string 스트링) end in a consonant.
-  return /(?:[lmn]|le|ng)$/iu.test(alnum);
+  // English words, digits and symbols as a Korean reader says them (english-sound.ts).
+  return englishFinalSound(alnum) !== 'vowel';
+}
+
+/** Whether the word ends in ㄹ (Hangul, or read so: `model` 모델, `goal` 골), which takes 로 rather than 으로. */
+function endsInRieul(word: string): boolean {
+  const alnum = word.replace(/[^\p{L}\p{N}*+#]+$/u, '');
+  const last = alnum.at(-1) ?? '';
+  if (isHangulSyllable(last)) return (last.charCodeAt(0) - 0xac00) % 28 === 8;
+  return englishFinalSound(alnum) === 'rieul';
 }
 
 /** `word` with the right form of a particle pair given as `'을/를'` (batchim form first). */
 export function withParticle(word: string, pair: '은/는' | '이/가' | '을/를' | '과/와' | '으로/로'): string {
   const [withBatchim, without] = pair.split('/') as [string, string];
   if (pair === '으로/로') {
-    // ㄹ-final words take 로 (`서울로`), like vowel-final ones.
-    const last = word.at(-1) ?? '';
-    const rieul = isHangulSyllable(last) && (last.charCodeAt(0) - 0xac00) % 28 === 8;
-    return word + (hasFinalConsonant(word) && !rieul ? withBatchim : without);
+    // ㄹ-final words take 로 (`서울로`, `model로`), like vowel-final ones.
+    return word + (hasFinalConsonant(word) && !endsInRieul(word) ? withBatchim : without);
   }
   return word + (hasFinalConsonant(word) ? withBatchim : without);
 }

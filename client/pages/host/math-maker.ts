@@ -53,6 +53,7 @@ const CHECKS: Record<MathCheck, string> = {
   choices: '보기 검사',
   'answer-key': '정답 표시 검사',
   equivalence: '풀이·정답 일치 검사',
+  guard: '문항 검사(자리표시·되풀이·표지·조사)',
 };
 const DIFFICULTIES: Record<string, string> = { easy: '쉬움', medium: '보통', hard: '어려움' };
 

@@ -1,6 +1,7 @@
 import { SharedResults } from '../shared-results.js';
 import { createTextStream, loadPrompt, type Attribution, type LanguageModel, type ModelFile, type ModelRequestBase, type TextStream } from '../../llm/index.js';
 import type { Logger } from '../../logger.js';
+import { checkChoices, refusalsOf, type GuardReport } from '../../guard/index.js';
 import type { ReplySource } from '../../protocol/wire/tutor.js';
 import type { Retriever } from '../../retrieval/index.js';
 import { fence } from '../../text/index.js';
@@ -110,6 +111,8 @@ export interface StudentAssistantOptions {
   materials: MaterialSource;
   retriever: Retriever;
   logger?: Logger | undefined;
+  /** Where the item guard's refusals of "which part?" choices go. */
+  guard?: GuardReport | undefined;
 }
 
 export class StudentAssistant {
@@ -120,11 +123,14 @@ export class StudentAssistant {
   private readonly retriever: Retriever;
   private readonly logger: Logger | undefined;
 
+  private readonly guard: GuardReport | undefined;
+
   constructor(options: StudentAssistantOptions) {
     this.model = options.model;
     this.materials = options.materials;
     this.retriever = options.retriever;
     this.logger = options.logger;
+    this.guard = options.guard;
   }
 
   /**
@@ -164,7 +170,17 @@ export class StudentAssistant {
       .filter((entry) => sentences.some((sentence) => sentence.includes(entry.concept)));
     // `평균(산술평균)` is one choice, not two.
     const distinct = taught.filter((entry, index) => !taught.slice(0, index).some((kept) => mainNames(kept.concept, text).has(entry.concept)));
-    return distinct
+    // The item guard: never the medium, a placeholder, a word met only in code, or one concept twice.
+    const verdicts = checkChoices(
+      distinct.map((entry) => entry.concept),
+      { passages: [text] },
+    );
+    const sound = distinct.filter((entry, index) => {
+      const refusals = verdicts[index] ?? [];
+      if (refusals.length > 0) this.guard?.refused(refusalsOf('assistant.choices', entry.concept, refusals, { materialId }));
+      return refusals.length === 0;
+    });
+    return sound
       .slice(0, limit)
       .sort((left, right) => left.at - right.at)
       .map((entry) => entry.concept);

@@ -104,6 +104,11 @@ export const ErrorCode = {
   // self-study quiz (issue 13 §4, seed 001's /api/quiz/*)
   /** No generated item passed the EvalAgent gate: nothing is served (502; try again, or another topic or chapter). */
   QUIZ_GATE_FAILED: 'QUIZ_GATE_FAILED',
+  /**
+   * The material (or chapter) has nothing a sound item can be made of for the model that was asked, a deterministic
+   * one that would give the same again (422): the message says so; a partial quiz or exam carries a `shortfall`.
+   */
+  TOO_LITTLE_MATERIAL: 'TOO_LITTLE_MATERIAL',
   /** `/api/quiz/evaluate`: the EvalAgent could give no verdict (a failed or timed-out judgement is never a score). */
   QUIZ_NOT_JUDGED: 'QUIZ_NOT_JUDGED',
   // Critic Grader (seed 004's failure tags that refuse a grade; MISSING_EXPECTED_OUTPUT rides on a grade as a tag)

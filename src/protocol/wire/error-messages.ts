@@ -76,6 +76,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   QUOTA_EXCEEDED: '계정에 허용된 한도를 모두 사용했습니다. 필요 없는 것을 삭제한 뒤 다시 시도해 주세요.',
   MODEL_BUDGET_EXCEEDED: '오늘 사용할 수 있는 AI 사용량을 모두 사용했습니다. 내일 다시 시도해 주세요.',
   QUIZ_GATE_FAILED: '검증을 통과한 문제가 없어 퀴즈를 내지 못했습니다. 잠시 후 다시 시도해 주세요.',
+  TOO_LITTLE_MATERIAL: '이 자료(또는 장)에서는 검증을 통과하는 문항을 만들 수 없습니다. 다른 장을 고르거나 내용이 더 많은 자료를 올려 주세요.',
   QUIZ_NOT_JUDGED: '퀴즈 문항을 평가하지 못했습니다. 잠시 후 다시 시도해 주세요.',
   INVALID_CRITERIA: '평가 기준의 가중치가 올바르지 않습니다. 다섯 기준의 가중치는 0~1이고 합이 1이어야 합니다.',
   GRADING_ERROR: '평가하지 못했습니다. 점수는 매기지 않았습니다. 잠시 후 다시 시도해 주세요.',

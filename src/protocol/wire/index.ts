@@ -19,3 +19,4 @@ export * from './critic.js';
 export * from './jobs.js';
 export * from './quality.js';
 export * from './exams.js';
+export * from './shortfall.js';

@@ -1,3 +1,4 @@
+import type { GenerationShortfall } from './shortfall.js';
 import type { Command, EmptyPayload } from './events.js';
 import type { Difficulty, QuizItemSource } from './quiz.js';
 import type { WireError } from './error-codes.js';
@@ -29,7 +30,8 @@ export type MathProblemType = 'multiple_choice' | 'short_answer';
 export type MathCriterion = 'mathematical_accuracy' | 'consistency' | 'completeness' | 'logic_flow';
 export type MathScores = Record<MathCriterion, number>;
 /** A deterministic check that refused a problem before the judge. */
-export type MathCheck = 'choices' | 'answer-key' | 'equivalence';
+/** `guard`: refused by the item guard (a placeholder, a restated question, a repeat, a cover page, a particle). */
+export type MathCheck = 'choices' | 'answer-key' | 'equivalence' | 'guard';
 
 /** One problem's verdict in a math job's progress (the instructor's view: question included, no solution). */
 export interface MathItemVerdict {
@@ -162,6 +164,8 @@ export interface ExamJobResult {
   examId: string;
   valid: boolean;
   rounds: number;
+  /** Fewer items than asked (the material gave no more sound items): how many, and a Korean sentence to show. */
+  shortfall?: GenerationShortfall;
 }
 
 // ---- /jobs (server -> job owner)

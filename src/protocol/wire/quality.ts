@@ -65,6 +65,8 @@ export interface QualityAgentSummary {
   /** Failure type → how many graded outputs carried it, in the window. */
   failureTypes: Partial<Record<CriticFailureType, number>>;
   worst: QualityWorstCase[];
+  /** Item guard rule → how many of this agent's generated items it refused, in the window (see GUARD_RULES). */
+  refusals: Partial<Record<GuardRule, number>>;
 }
 
 /** `GET /api/quality/summary`. */
@@ -98,3 +100,41 @@ export interface QualityExportLine {
   agent: string;
   failure_types: CriticFailureType[];
 }
+
+/**
+ * The item guard's rules (src/guard), each with the Korean name the AI 품질 console shows beside an agent's refusals.
+ */
+export const GUARD_RULES = [
+  'placeholder',
+  'restated-question',
+  'quoted-passage',
+  'medium-question',
+  'duplicate',
+  'front-matter',
+  'cloze-blank-word',
+  'cloze-partial-term',
+  'cloze-fragment',
+  'cloze-not-in-source',
+  'cloze-in-code',
+  'cloze-choice-shape',
+  'choices',
+  'particle',
+] as const;
+export type GuardRule = (typeof GUARD_RULES)[number];
+
+export const GUARD_RULE_NAMES: Readonly<Record<GuardRule, string>> = {
+  placeholder: '자리표시 답',
+  'restated-question': '질문을 되풀이한 답',
+  'quoted-passage': '지문을 그대로 옮긴 답',
+  'medium-question': '강의·슬라이드 자체를 묻는 질문',
+  duplicate: '중복 문항',
+  'front-matter': '표지·목차에서 낸 문항',
+  'cloze-blank-word': '빈칸이 기능어·동사·부사·형용사',
+  'cloze-partial-term': '용어의 일부만 빈칸',
+  'cloze-fragment': '앞 문맥이 필요한 빈칸 문장',
+  'cloze-not-in-source': '근거 자료에 없는 문장·말',
+  'cloze-in-code': '코드·수식 속 빈칸',
+  'cloze-choice-shape': '빈칸에 맞지 않는 보기',
+  choices: '보기 중복·정답 누락',
+  particle: '영어 낱말 뒤 조사 오류',
+};
