@@ -192,9 +192,10 @@ describe('classroom page', () => {
     await page.locator('[data-testid=hand-student]', { hasText: '표본평균' }).waitFor();
     await page.locator('[data-testid=hand-check][data-state=pending]').waitFor();
     expect(await page.locator('[data-testid=hand-choice]:enabled').count()).toBe(0);
-    // The explanation names where it comes from: the current chapter first (chapter 1, pages 1–4 of the sample).
+    // The explanation names where it comes from: the current chapter first (chapter 1, pages 2–4 of the sample; its
+    // cover, page 1, is front matter and never a source).
     const sources = await page.locator('#hand-panel [data-testid=reply] [data-testid=reply-sources]').first().textContent();
-    expect(sources).toMatch(/^출처: 1장 「평균의 의미」 p\.1–4/u);
+    expect(sources).toMatch(/^출처: 1장 「평균의 의미」 p\.2–4/u);
     expect(problems).toEqual([]);
   });
 
