@@ -63,15 +63,19 @@ function disconnected(client: LectureClient): Promise<void> {
  * Starts the lecture and raises the hand while it streams; resolves with the index of the first dialogue event and
  * the display offset where the lecture stopped (the place of every dialogue item in the transcript).
  */
-async function raiseWhileStreaming(client: LectureClient): Promise<{ from: number; at: number }> {
+/**
+ * `from`: where the raise was sent; `acked`: where its ack came (lecture text the server sent before it read the raise
+ * can arrive between the two, more so on a busy machine); `at`: the text's length at the ack.
+ */
+async function raiseWhileStreaming(client: LectureClient): Promise<{ from: number; acked: number; at: number }> {
   await client.ok('lecture:speed', { tokensPerSecond: 30 });
   await client.ok('lecture:start');
   await client.waitForText(0, 40);
-  const { sent } = await raiseHand(client);
+  const { sent, acked } = await raiseHand(client);
   const at = client.text.get(0)?.length ?? 0;
   await client.ok('lecture:speed', { tokensPerSecond: 200 });
   await client.waitForEvent('assistant:prompt', { from: sent });
-  return { from: sent, at };
+  return { from: sent, acked, at };
 }
 
 /** H4 once the dialogue closed: the lecture reaches the first question with exactly the generated text. */
@@ -255,7 +259,7 @@ describe.concurrent('a server restart on Redis during the dialogue', () => {
     const material = await loadSample(a);
     const created = await createClass(a, { name: '재시작', materialId: material.id });
     const { client, token, sessionId } = await joinClass(a, created.code, '도하');
-    const { from, at } = await raiseWhileStreaming(client);
+    const { from, acked, at } = await raiseWhileStreaming(client);
     await askHand(client, VAGUE_QUESTION);
     const first = await nextTurn(client, from);
     await replyHand(client, '네');
@@ -276,7 +280,7 @@ describe.concurrent('a server restart on Redis during the dialogue', () => {
     expect(retry.check).toMatchObject({ index: second.check?.index, concept: second.check?.concept });
     expect(await answerChecks(client, retry.index, () => '네')).toMatchObject({ kind: 'vague' });
     await expectLectureResumes(b, material, client);
-    expect(lectureDeltasBetween(client.events, from, findEvent(client.events, 'hand:closed', from))).toEqual([]);
+    expect(lectureDeltasBetween(client.events, acked, findEvent(client.events, 'hand:closed', acked))).toEqual([]);
     expect(await monitor.waitFor('hand:resolved')).toEqual({ sessionId, kind: 'vague' });
     expect(monitor.all('hand:raised')).toEqual([]);
     expect((await b.classes.info(created.classId)).students[0]?.hand).toBeNull();
