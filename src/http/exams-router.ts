@@ -8,6 +8,7 @@ import { ExamGoalBody, ExamListQuery, ExamOverrideBody, ExamProblemPatch, ExamPu
 import type { ExamDetailReply, ExamOverrideReply, ExamProfileReply, ExamProgressReply, ExamResultsReply } from '../protocol/exams.js';
 import { PageQuery } from '../protocol/page.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
+import { contentDisposition } from './content-disposition.js';
 import { materialNotFound, type Authorizer, type Grant } from './authorize.js';
 import { JOB_TOKEN_TTL_MS } from './math-router.js';
 import { parseOrThrow } from './validate.js';
@@ -178,7 +179,7 @@ export function createExamsRouter(deps: ExamsRouterDeps): Router {
     '/exams/:examId/results.json',
     route(async (request, response) => {
       const body = await results(request, response);
-      response.set('Content-Disposition', `attachment; filename="exam-${body.examId}-results.json"`);
+      response.set('Content-Disposition', contentDisposition('attachment', `exam-${body.examId}-results.json`));
       response.json(body);
     }),
   );
@@ -188,7 +189,7 @@ export function createExamsRouter(deps: ExamsRouterDeps): Router {
       const { exam } = await ownExam(request, response);
       const csv = await exams.resultsCsv(exam);
       response.set('Content-Type', 'text/csv; charset=utf-8');
-      response.set('Content-Disposition', `attachment; filename="exam-${exam.examId}-results.csv"`);
+      response.set('Content-Disposition', contentDisposition('attachment', `exam-${exam.examId}-results.csv`));
       response.send(csv);
     }),
   );
