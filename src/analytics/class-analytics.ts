@@ -1,0 +1,90 @@
+import type { ClassAnalyticsReply } from '../protocol/wire/analytics.js';
+import type { TranscriptItem } from '../protocol/wire/tutor.js';
+import { lectureFunnel } from './funnel.js';
+import { analyseExam, analyseRoom, type ExamResultsInput, type RoomResultsInput } from './item-analysis.js';
+import { masteryMap, type StudentEvidence } from './mastery.js';
+
+/** An exam as the analytics read it: its results and the chapters it was asked to cover (none: the whole material). */
+export type ClassExamInput = Omit<ExamResultsInput, 'students'> & {
+  chapters: readonly number[] | undefined;
+  students: readonly { sessionId: string; items: readonly { question_id: number; result_status: string; question_content: string }[] }[];
+};
+
+/** Where the analytics read from: the records the classroom, lecture, quiz rooms and exams already keep. */
+export interface AnalyticsSources {
+  /** The class (null: none) with its whole roster and each student's lecture progress. */
+  classInfo(classId: string): Promise<{ name: string; materialId: string | null; students: { sessionId: string; nickname: string; chapter: number; state: string }[] } | null>;
+  /** The material's chapters in lecture order. */
+  chapters(materialId: string): Promise<{ index: number; title: string }[]>;
+  /** The student's lecture transcript, oldest first (bounded by the source). */
+  transcript(classId: string, sessionId: string): Promise<TranscriptItem[]>;
+  /** The student's first answers to self-study quiz items, with the chapter's title as topic. */
+  quizAnswers(classId: string, sessionId: string): Promise<{ question: string; correct: boolean; topic: string | null }[]>;
+  /** Stored results of the class's newest quiz rooms. */
+  rooms(classId: string): Promise<RoomResultsInput[]>;
+  /** Results of the class's newest exams published to the whole class. */
+  exams(classId: string): Promise<ClassExamInput[]>;
+}
+
+export interface ClassAnalyticsOptions {
+  sources: AnalyticsSources;
+  now?: () => number;
+}
+
+/** Students read per class: every fact of a student is a few store reads, so a class beyond this is cut. */
+export const MAX_ANALYTICS_STUDENTS = 500;
+
+/**
+ * The 분석 view of one class, computed on request from stored facts (nothing of it is stored, so it is never stale
+ * and needs no deletion of its own). The caller has checked that the asker is the class's instructor.
+ */
+export class ClassAnalytics {
+  private readonly now: () => number;
+
+  constructor(private readonly options: ClassAnalyticsOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Null when there is no such class. */
+  async forClass(classId: string): Promise<ClassAnalyticsReply | null> {
+    const { sources } = this.options;
+    const info = await sources.classInfo(classId);
+    if (!info) return null;
+    const roster = info.students.slice(0, MAX_ANALYTICS_STUDENTS);
+    const [chapters, rooms, exams] = await Promise.all([
+      info.materialId === null ? Promise.resolve([]) : sources.chapters(info.materialId),
+      sources.rooms(classId),
+      sources.exams(classId),
+    ]);
+    const perStudent = await Promise.all(
+      roster.map(async (student) => {
+        const [transcript, quizAnswers] = await Promise.all([sources.transcript(classId, student.sessionId), sources.quizAnswers(classId, student.sessionId)]);
+        return { student, transcript, quizAnswers };
+      }),
+    );
+    const evidence: StudentEvidence[] = perStudent.map(({ student, transcript, quizAnswers }) => ({
+      sessionId: student.sessionId,
+      nickname: student.nickname,
+      transcript,
+      quizAnswers,
+      exams: exams.flatMap((exam) => {
+        const result = exam.students.find((entry) => entry.sessionId === student.sessionId);
+        return result
+          ? [{ title: exam.title, chapters: exam.chapters, items: result.items.map((item) => ({ question: item.question_content, status: item.result_status })) }]
+          : [];
+      }),
+    }));
+    const assessments = [...rooms.map(analyseRoom), ...exams.map(analyseExam)].sort((left, right) => right.at - left.at);
+    return {
+      classId,
+      name: info.name,
+      generatedAt: this.now(),
+      assessments,
+      mastery: masteryMap(chapters, evidence),
+      funnel: lectureFunnel(
+        chapters,
+        perStudent.map(({ student, transcript }) => ({ chapter: student.chapter, state: student.state, transcript })),
+      ),
+    };
+  }
+}
