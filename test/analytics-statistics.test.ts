@@ -51,7 +51,7 @@ describe('item analysis', () => {
     expect(analysis.students).toBe(6);
     expect(analysis.meanScore).toBeCloseTo(13 / 24, 10);
     const [q1, q2, q3, q4] = analysis.items;
-    // q1: right by players 1–4 (M1 = 11/4), wrong by 5–6 (M0 = 1), s = √(11/12), p = 2/3 -> 0.773021 by hand.
+    // q1: right by players 1–4 (M1 = 11/4), wrong by 5–6 (M0 = 1), s = √(41/36), p = 2/3 -> 1.75/1.0672 · 0.4714 = 0.773021 by hand.
     expect(q1!.difficulty).toBeCloseTo(4 / 6, 10);
     expect(q1!.discrimination).toBeCloseTo(0.7730207, 6);
     expect(q1!.unanswered).toBe(1);
