@@ -69,6 +69,8 @@ describe('item analysis', () => {
     expect(q4!.discrimination).toBeCloseTo(0.1561738, 6);
     expect(q4!.flags).toEqual(['low-discrimination']);
     expect(analysis.items.map((item) => item.number)).toEqual([1, 2, 3, 4]);
+    // A distractor beating the key is looked at before a weak discrimination.
+    expect(analysis.review).toEqual([2, 4]);
   });
 
   it('AN3 an exam: partial credit counts ½, an ungraded item is left out of its figures and of the total', () => {
@@ -96,6 +98,7 @@ describe('item analysis', () => {
     expect(third!.flags).toEqual(['too-hard']);
     expect(first!.choices).toBeUndefined();
     expect(analysis.meanScore).toBeCloseTo(0.5416667, 6);
+    expect(analysis.review).toEqual([3]);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { AssessmentAnalysis, ChoiceCount, ItemStatistics } from '../protocol/wire/analytics.js';
-import { itemFlags, mean, pointBiserial } from './statistics.js';
+import { itemFlags, mean, pointBiserial, reviewPriority } from './statistics.js';
 
 /**
  * Item analysis from the records rooms and exams already keep. The inputs are the few fields read from a room's
@@ -36,6 +36,15 @@ export function examItemScore(status: string): number | null {
     default:
       return null;
   }
+}
+
+/** The flagged items' numbers, worst first (ties keep the items' order). */
+function reviewOrder(items: readonly ItemStatistics[]): number[] {
+  return items
+    .filter((item) => item.flags.length > 0)
+    .map((item, order) => ({ item, order, priority: reviewPriority(item.flags, item.discrimination) }))
+    .sort((left, right) => right.priority - left.priority || left.order - right.order)
+    .map(({ item }) => item.number);
 }
 
 /** A score matrix: students × items, null where a student has no score on the item. */
@@ -99,7 +108,7 @@ export function analyseRoom(results: RoomResultsInput): AssessmentAnalysis {
       flags: itemFlags(difficulty, discrimination, choices),
     };
   });
-  return { kind: 'room', id: results.roomId, title: results.title, at: results.createdAt, students: results.players.length, meanScore: meanShare(matrix), items };
+  return { kind: 'room', id: results.roomId, title: results.title, at: results.createdAt, students: results.players.length, meanScore: meanShare(matrix), items, review: reviewOrder(items) };
 }
 
 /**
@@ -128,5 +137,5 @@ export function analyseExam(exam: ExamResultsInput): AssessmentAnalysis {
       flags: itemFlags(difficulty, discrimination),
     };
   });
-  return { kind: 'exam', id: exam.examId, title: exam.title, at: exam.publishedAt, students: exam.students.length, meanScore: meanShare(matrix), items };
+  return { kind: 'exam', id: exam.examId, title: exam.title, at: exam.publishedAt, students: exam.students.length, meanScore: meanShare(matrix), items, review: reviewOrder(items) };
 }

@@ -56,6 +56,8 @@ export interface AssessmentAnalysis {
   /** Mean total over max total, 0–1; null with no student. */
   meanScore: number | null;
   items: ItemStatistics[];
+  /** Numbers of the flagged items, the one to look at first first (a negative discrimination before a weak one). */
+  review: number[];
 }
 
 export type EvidenceKind = 'lecture' | 'hand' | 'quiz' | 'exam';
