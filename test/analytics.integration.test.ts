@@ -60,18 +60,20 @@ describe.each(['memory', 'redis'] as const)('class analytics API (%s store)', (s
       [3, 0.1667, 0.9449, ['too-hard']],
     ]);
 
-    // Mastery: chapter 0 = lecture verdicts and the chapter-0 exam; chapter 1 = 가영's bad verdict (and her hand).
+    // Mastery: chapter 0 = lecture verdicts and the chapter-0 exam; chapter 1 = 가영's bad verdict (and her hand),
+    // 나래's right self-study answer.
     const { mastery } = analytics;
     expect(mastery.chapters.map((chapter) => chapter.index)).toEqual(seed.chapters.map((chapter) => chapter.index));
     expect(mastery.students.map((student) => [student.nickname, rounded(student.cells[0]!.mastery), rounded(student.cells[1]!.mastery)])).toEqual([
       ['가영', 0.875, 0],
-      ['나래', 0.625, null],
+      ['나래', 0.625, 1],
       ['다온', 0.3333, null],
     ]);
     expect(mastery.students[0]!.cells[1]!.evidence.map((evidence) => [evidence.kind, evidence.text, evidence.score])).toEqual([
       ['lecture', '분산은 무엇을 재나요?', 0],
       ['hand', '제곱을 왜 하나요?', null],
     ]);
+    expect(mastery.students[1]!.cells[1]!.evidence.map((evidence) => [evidence.kind, evidence.source, evidence.score])).toEqual([['quiz', '혼자 퀴즈', 1]]);
     expect(mastery.students[2]!.cells[0]!.evidence.map((evidence) => [evidence.kind, evidence.source, evidence.score])).toEqual([
       ['exam', '1장 평가', 0],
       ['exam', '1장 평가', 1],

@@ -133,11 +133,11 @@ describe('분석 page', () => {
     await shoot(page, 'items', 'items-room');
     await shoot(page, 'choices');
 
-    // The mastery map: 가영 87.5% / 0%, 나래 62.5%, 다온 33.3% in chapter 0; the rest without evidence.
+    // The mastery map: 가영 87.5% / 0%, 나래 62.5% / 100% (a self-study answer), 다온 33.3% in chapter 0; the rest without evidence.
     const dash = seed.chapters.slice(2).map(() => '—');
     expect(await tableRows(page, 'mastery')).toEqual([
       ['가영', '87.5%', '0.0%', ...dash],
-      ['나래', '62.5%', '—', ...dash],
+      ['나래', '62.5%', '100.0%', ...dash],
       ['다온', '33.3%', '—', ...dash],
     ]);
     expect(await pixelsOf(page, 'mastery', '#32d583')).toBeGreaterThan(500);

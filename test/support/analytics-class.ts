@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
 import { ClassRepository } from '../../src/classroom/index.js';
 import { SessionRepository } from '../../src/lecture/session-repository.js';
-import type { TranscriptItem } from '../../src/protocol/wire/index.js';
+import type { SelfQuizStartReply, TranscriptItem } from '../../src/protocol/wire/index.js';
+import { keys } from '../../src/store/index.js';
 import { end, gradedResults, join, PROBLEMS, publish, submit, draft, type Booted } from './exam-class.js';
 import { call } from './http-call.js';
 import type { QuizClient} from './quiz-client.js';
@@ -16,7 +17,8 @@ import { joinRoom, openHost, sampleItems, type JoinedPlayer } from './quiz-clien
  *   C C P / C P I / I C I (totals 2.5, 1.5, 1);
  * - the three students' lecture transcripts and progress, written by the lecture's and the roster's own repositories:
  *   가영 answered chapter 0's question well and chapter 1's badly and raised a hand in chapter 1 (now in chapter 1);
- *   나래 answered chapter 0's question well and finished the lecture; 다온 has not started.
+ *   나래 answered chapter 0's question well and finished the lecture; 다온 has not started;
+ * - 나래's right first answer to a self-study quiz item on chapter 1 (POST /api/quiz/start and /answer, offline model).
  */
 
 /** Players' choices per question (null: no answer); the keys are sampleItems(4)'s answers 0, 1, 2, 3. */
@@ -146,6 +148,19 @@ async function writeLectures(booted: Booted, sessions: string[]): Promise<void> 
   }
 }
 
+/** 나래 starts a self-study item on chapter 1 and answers it right (the key read from the stored item). */
+async function selfQuiz(booted: Booted, student: { headers: Record<string, string> }): Promise<void> {
+  const { app } = booted;
+  const started = await call(`${app.url}/api/quiz/start`, 'POST', { headers: student.headers, body: { topic: 'general', materialId: booted.material.id, chapter: 1 } });
+  expect(started.status, JSON.stringify(started.body)).toBe(200);
+  const item = (started.body as SelfQuizStartReply).response[0]!;
+  const stored = JSON.parse((await app.store.hget(keys.selfQuizItem(item.quiz_id), 'record')) ?? '{}') as { item: { answer: number; sources?: { chapter: number }[] } };
+  // The item's chapter is what the mastery map files it under: the one asked for.
+  expect(stored.item.sources?.[0]?.chapter ?? 1).toBe(1);
+  const answered = await call(`${app.url}/api/quiz/answer`, 'POST', { headers: student.headers, body: { quiz_id: item.quiz_id, answer: stored.item.answer } });
+  expect(answered.body.response.is_correct).toBe(true);
+}
+
 /** Seeds the class (see the file's comment); `clients` collects the sockets the caller closes. */
 export async function seedAnalyticsClass(booted: Booted, clients: QuizClient[]): Promise<SeededClass> {
   expect(booted.material.chapters.length).toBeGreaterThanOrEqual(2);
@@ -155,5 +170,6 @@ export async function seedAnalyticsClass(booted: Booted, clients: QuizClient[]):
   const examId = await takeExam(booted, students);
   const sessions = students.map((student) => student.sessionId);
   await writeLectures(booted, sessions);
+  await selfQuiz(booted, students[1]!);
   return { roomId, examId, sessions, chapters: booted.material.chapters.map((chapter) => ({ index: chapter.index, title: chapter.title })) };
 }
