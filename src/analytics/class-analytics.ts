@@ -33,6 +33,23 @@ export interface ClassAnalyticsOptions {
 
 /** Students read per class: every fact of a student is a few store reads, so a class beyond this is cut. */
 export const MAX_ANALYTICS_STUDENTS = 500;
+/** Students read at once: each reads its transcript pages and the class's self-study index, so not all together. */
+const STUDENTS_AT_ONCE = 8;
+
+/** `work` over `items` with at most `limit` running at a time; results in the items' order. */
+async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next;
+      next += 1;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
 
 /**
  * The 분석 view of one class, computed on request from stored facts (nothing of it is stored, so it is never stale
@@ -56,12 +73,10 @@ export class ClassAnalytics {
       sources.rooms(classId),
       sources.exams(classId),
     ]);
-    const perStudent = await Promise.all(
-      roster.map(async (student) => {
-        const [transcript, quizAnswers] = await Promise.all([sources.transcript(classId, student.sessionId), sources.quizAnswers(classId, student.sessionId)]);
-        return { student, transcript, quizAnswers };
-      }),
-    );
+    const perStudent = await mapBounded(roster, STUDENTS_AT_ONCE, async (student) => {
+      const [transcript, quizAnswers] = await Promise.all([sources.transcript(classId, student.sessionId), sources.quizAnswers(classId, student.sessionId)]);
+      return { student, transcript, quizAnswers };
+    });
     const evidence: StudentEvidence[] = perStudent.map(({ student, transcript, quizAnswers }) => ({
       sessionId: student.sessionId,
       nickname: student.nickname,
