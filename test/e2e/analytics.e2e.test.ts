@@ -44,6 +44,27 @@ interface CanvasLike {
   getContext(kind: '2d'): { getImageData(x: number, y: number, width: number, height: number): { data: Uint8ClampedArray } };
 }
 
+/** Where on the page the canvas first shows `hex` (scanning rows top down), in CSS pixels. */
+async function firstPixelOf(page: Page, name: string, hex: string): Promise<{ x: number; y: number }> {
+  const canvas = page.locator(`[data-testid="${name}-canvas"]`);
+  const found = await canvas.evaluate((node, colour) => {
+    const target = [1, 3, 5].map((offset) => parseInt(colour.slice(offset, offset + 2), 16));
+    const element = node as unknown as CanvasLike & { clientWidth: number };
+    const { data } = element.getContext('2d').getImageData(0, 0, element.width, element.height);
+    for (let index = 0; index < data.length; index += 4) {
+      if (Math.abs(data[index]! - target[0]!) + Math.abs(data[index + 1]! - target[1]!) + Math.abs(data[index + 2]! - target[2]!) < 6) {
+        const pixel = index / 4;
+        const scale = element.width / element.clientWidth;
+        return { x: (pixel % element.width) / scale, y: Math.floor(pixel / element.width) / scale };
+      }
+    }
+    return null;
+  }, hex);
+  if (!found) throw new Error(`${name} shows no ${hex}`);
+  const box = (await canvas.boundingBox())!;
+  return { x: box.x + found.x + 10, y: box.y + found.y + 10 };
+}
+
 /** Pixels of the canvas within a small distance of `hex` (the chart really drew that colour). */
 async function pixelsOf(page: Page, name: string, hex: string): Promise<number> {
   return page.locator(`[data-testid="${name}-canvas"]`).evaluate((node, colour) => {
@@ -143,7 +164,17 @@ describe('분석 page', () => {
     expect(await pixelsOf(page, 'mastery', '#32d583')).toBeGreaterThan(500);
     expect(await pixelsOf(page, 'mastery', '#f97066')).toBeGreaterThan(500);
     await shoot(page, 'mastery');
-    // Evidence one click away (the table's cell button: keyboard and screen readers reach it).
+    // Evidence one click away: on the heatmap (나래's chapter-0 cell, the one amber cell)…
+    const amber = await firstPixelOf(page, 'mastery', '#fdb022');
+    await page.mouse.click(amber.x, amber.y);
+    await expect.poll(() => page.getByTestId('evidence').locator('h3').textContent()).toBe(`나래 · 1장 ${seed.chapters[0]!.title} — 62.5%`);
+    expect(await page.getByTestId('evidence-item').allTextContents()).toEqual([
+      `[강의 질문] 평균은 무엇인가요? — 100.0% (강의 1장 ${seed.chapters[0]!.title})`,
+      '[시험] 데이터의 흩어진 정도를 나타내는 값은? — 100.0% (1장 평가)',
+      '[시험] 표본 평균이 모평균의 불편추정량인 이유를 설명하시오. — 50.0% (1장 평가)',
+      '[시험] 정규분포의 모양을 결정하는 두 모수는? — 0.0% (1장 평가)',
+    ]);
+    // …and on the table's cell buttons, which the keyboard and screen readers reach.
     await page.getByTestId('mastery-show-table').click();
     await page.getByTestId('mastery-cell').nth(1 + 0).click();
     await expect.poll(() => page.getByTestId('evidence-item').allTextContents()).toEqual([

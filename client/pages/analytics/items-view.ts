@@ -129,7 +129,20 @@ export function choicesFigure(assessment: AssessmentAnalysis, csvHref: string): 
           borderWidth: entry.keys.map((key) => (key ? 4 : 0)),
         })),
       },
-      options: { responsive: true, maintainAspectRatio: false, scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, ticks: { precision: 0 } } } },
+      options: {
+        responsive: true,
+        maintainAspectRatio: false,
+        scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, ticks: { precision: 0 } } },
+        // The legend names the choices by their fill (the key's outline differs per item, so it has no legend entry).
+        plugins: {
+          legend: {
+            labels: {
+              generateLabels: (chart) =>
+                series.map((entry, index) => ({ text: entry.label, fillStyle: shades[index % shades.length]!, strokeStyle: shades[index % shades.length]!, lineWidth: 0, datasetIndex: index, hidden: !chart.isDatasetVisible(index) })),
+            },
+          },
+        },
+      },
       plugins: [segmentLabels],
     },
   });
