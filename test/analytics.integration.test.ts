@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import type { ClassAnalyticsReply } from '../src/protocol/wire/index.js';
+import type { ClassAnalyticsReply, MasteryEvidenceReply } from '../src/protocol/wire/index.js';
 import { signUp } from './support/accounts.js';
 import { seedAnalyticsClass } from './support/analytics-class.js';
 import { bootExamClass } from './support/exam-class.js';
@@ -69,16 +69,31 @@ describe.each(['memory', 'redis'] as const)('class analytics API (%s store)', (s
       ['나래', 0.625, 1],
       ['다온', 0.3333, null],
     ]);
-    expect(mastery.students[0]!.cells[1]!.evidence.map((evidence) => [evidence.kind, evidence.text, evidence.score])).toEqual([
+    expect(mastery.students.map((student) => student.cells.slice(0, 2).map((cell) => cell.evidenceCount))).toEqual([
+      [4, 2],
+      [4, 1],
+      [3, 0],
+    ]);
+    // One cell's facts come from the evidence route.
+    const evidence = async (sessionId: string, chapter: number) => {
+      const cell = await call(`${url}/evidence?sessionId=${sessionId}&chapter=${chapter}`, 'GET', { headers: booted.teacher.bearer });
+      expect(cell.status, JSON.stringify(cell.body)).toBe(200);
+      return cell.body as MasteryEvidenceReply;
+    };
+    const [gayoung, narae, daon] = seed.sessions;
+    const hand = await evidence(gayoung!, 1);
+    expect([hand.nickname, hand.chapter, hand.mastery]).toEqual(['가영', seed.chapters[1], 0]);
+    expect(hand.evidence.map((entry) => [entry.kind, entry.text, entry.score])).toEqual([
       ['lecture', '분산은 무엇을 재나요?', 0],
       ['hand', '제곱을 왜 하나요?', null],
     ]);
-    expect(mastery.students[1]!.cells[1]!.evidence.map((evidence) => [evidence.kind, evidence.source, evidence.score])).toEqual([['quiz', '혼자 퀴즈', 1]]);
-    expect(mastery.students[2]!.cells[0]!.evidence.map((evidence) => [evidence.kind, evidence.source, evidence.score])).toEqual([
+    expect((await evidence(narae!, 1)).evidence.map((entry) => [entry.kind, entry.source, entry.score])).toEqual([['quiz', '혼자 퀴즈', 1]]);
+    expect((await evidence(daon!, 0)).evidence.map((entry) => [entry.kind, entry.source, entry.score])).toEqual([
       ['exam', '1장 평가', 0],
       ['exam', '1장 평가', 1],
       ['exam', '1장 평가', 0],
     ]);
+    expect((await call(`${url}/evidence?sessionId=${daon!}&chapter=-1`, 'GET', { headers: booted.teacher.bearer })).status).toBe(404);
 
     // Funnel: 가영 in chapter 1, 나래 finished, 다온 not started.
     const later = seed.chapters.slice(2).map((chapter) => [chapter.index, 1, 1, 0, 0, 0]);
@@ -109,6 +124,12 @@ describe.each(['memory', 'redis'] as const)('class analytics API (%s store)', (s
     expect([refused.status, refused.body.error.code]).toEqual([404, 'CLASS_NOT_FOUND']);
     const refusedCsv = await call(`${url}/mastery.csv`, 'GET', { headers: other.bearer });
     expect(refusedCsv.status).toBe(404);
+    const student = await call(`${booted.app.url}/api/classes/${booted.classCode}/join`, 'POST', { body: { nickname: '증거' } });
+    const evidenceUrl = `${url}/evidence?sessionId=${String(student.body.sessionId)}&chapter=0`;
+    expect((await call(evidenceUrl, 'GET', { headers: other.bearer })).status).toBe(404);
+    expect((await call(evidenceUrl, 'GET', { headers: booted.teacher.bearer })).body.evidence).toEqual([]);
+    const badQuery = await call(`${url}/evidence?sessionId=${String(student.body.sessionId)}&chapter=first`, 'GET', { headers: booted.teacher.bearer });
+    expect([badQuery.status, badQuery.body.error.code]).toEqual([400, 'INVALID_PAYLOAD']);
     expect((await call(url, 'GET', {})).status).toBe(401);
     // A student of the class (a session token) is no instructor.
     const joined = await call(`${booted.app.url}/api/classes/${booted.classCode}/join`, 'POST', { body: { nickname: '학생' } });

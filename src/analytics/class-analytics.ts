@@ -1,8 +1,8 @@
-import type { ClassAnalyticsReply } from '../protocol/wire/analytics.js';
+import type { ClassAnalyticsReply, MasteryEvidenceReply } from '../protocol/wire/analytics.js';
 import type { TranscriptItem } from '../protocol/wire/tutor.js';
 import { lectureFunnel } from './funnel.js';
 import { analyseExam, analyseRoom, type ExamResultsInput, type RoomResultsInput } from './item-analysis.js';
-import { masteryMap, type StudentEvidence } from './mastery.js';
+import { masteryMap, withoutEvidence, type StudentEvidence } from './mastery.js';
 
 /** An exam as the analytics read it: its results and the chapters it was asked to cover (none: the whole material). */
 export type ClassExamInput = Omit<ExamResultsInput, 'students'> & {
@@ -24,6 +24,19 @@ export interface AnalyticsSources {
   rooms(classId: string): Promise<RoomResultsInput[]>;
   /** Results of the class's newest exams published to the whole class. */
   exams(classId: string): Promise<ClassExamInput[]>;
+}
+
+/** Each student's graded exam items, looked up by session (one index over every exam, not a scan per student). */
+function studentExams(exams: readonly ClassExamInput[]): (sessionId: string) => StudentEvidence['exams'] {
+  const bySession = new Map<string, StudentEvidence['exams'][number][]>();
+  for (const exam of exams) {
+    for (const result of exam.students) {
+      const list = bySession.get(result.sessionId) ?? [];
+      list.push({ title: exam.title, chapters: exam.chapters, items: result.items.map((item) => ({ question: item.question_content, status: item.result_status })) });
+      bySession.set(result.sessionId, list);
+    }
+  }
+  return (sessionId) => bySession.get(sessionId) ?? [];
 }
 
 export interface ClassAnalyticsOptions {
@@ -68,26 +81,18 @@ export class ClassAnalytics {
     const info = await sources.classInfo(classId);
     if (!info) return null;
     const roster = info.students.slice(0, MAX_ANALYTICS_STUDENTS);
-    const [chapters, rooms, exams] = await Promise.all([
-      info.materialId === null ? Promise.resolve([]) : sources.chapters(info.materialId),
-      sources.rooms(classId),
-      sources.exams(classId),
-    ]);
+    const [chapters, rooms, exams] = await Promise.all([this.chapters(info.materialId), sources.rooms(classId), sources.exams(classId)]);
     const perStudent = await mapBounded(roster, STUDENTS_AT_ONCE, async (student) => {
       const [transcript, quizAnswers] = await Promise.all([sources.transcript(classId, student.sessionId), sources.quizAnswers(classId, student.sessionId)]);
       return { student, transcript, quizAnswers };
     });
+    const examsOf = studentExams(exams);
     const evidence: StudentEvidence[] = perStudent.map(({ student, transcript, quizAnswers }) => ({
       sessionId: student.sessionId,
       nickname: student.nickname,
       transcript,
       quizAnswers,
-      exams: exams.flatMap((exam) => {
-        const result = exam.students.find((entry) => entry.sessionId === student.sessionId);
-        return result
-          ? [{ title: exam.title, chapters: exam.chapters, items: result.items.map((item) => ({ question: item.question_content, status: item.result_status })) }]
-          : [];
-      }),
+      exams: examsOf(student.sessionId),
     }));
     const assessments = [...rooms.map(analyseRoom), ...exams.map(analyseExam)].sort((left, right) => right.at - left.at);
     return {
@@ -95,11 +100,37 @@ export class ClassAnalytics {
       name: info.name,
       generatedAt: this.now(),
       assessments,
-      mastery: masteryMap(chapters, evidence),
+      mastery: withoutEvidence(masteryMap(chapters, evidence, { evidence: false })),
       funnel: lectureFunnel(
         chapters,
         perStudent.map(({ student, transcript }) => ({ chapter: student.chapter, state: student.state, transcript })),
       ),
     };
+  }
+
+  /**
+   * One cell of the mastery map with its facts: the student's own records only (and the class's exams). Null when
+   * the class, the student in it or the column does not exist.
+   */
+  async evidence(classId: string, sessionId: string, chapter: number): Promise<MasteryEvidenceReply | null> {
+    const { sources } = this.options;
+    const info = await sources.classInfo(classId);
+    const student = info?.students.find((entry) => entry.sessionId === sessionId);
+    if (!info || !student) return null;
+    const [chapters, exams, transcript, quizAnswers] = await Promise.all([
+      this.chapters(info.materialId),
+      sources.exams(classId),
+      sources.transcript(classId, sessionId),
+      sources.quizAnswers(classId, sessionId),
+    ]);
+    const map = masteryMap(chapters, [{ sessionId, nickname: student.nickname, transcript, quizAnswers, exams: studentExams(exams)(sessionId) }]);
+    const column = map.chapters.findIndex((entry) => entry.index === chapter);
+    const cell = map.students[0]?.cells[column];
+    if (column < 0 || !cell) return null;
+    return { sessionId, nickname: student.nickname, chapter: map.chapters[column]!, mastery: cell.mastery, evidence: cell.evidence };
+  }
+
+  private chapters(materialId: string | null): Promise<{ index: number; title: string }[]> {
+    return materialId === null ? Promise.resolve([]) : this.options.sources.chapters(materialId);
   }
 }

@@ -6,7 +6,8 @@
  *   score against the total score (Pearson's r, which is the point-biserial for a right/wrong item and the item–total
  *   correlation with partial credit), choice counts, and flags that order the worst items for review;
  * - the mastery map, students × chapters, from the facts the learner profile is built from (lecture verdicts, raised
- *   hands, self-study quiz answers, exam items), each cell with its evidence. Live room players are nicknames typed
+ *   hands, self-study quiz answers, exam items); the reply carries each cell's figure and count, and one cell's facts
+ *   come from their own route (a class of 500 students would otherwise answer megabytes). Live room players are nicknames typed
  *   at a room code, tied to no class session, so room answers appear in item analysis only;
  * - the lecture funnel: per chapter, students who reached and went past it, raised hands, remediation.
  * The HTTP edge (src/http/analytics-router.ts) checks that the asker is the class's instructor and wires the sources.
@@ -15,5 +16,5 @@ export { ClassAnalytics, MAX_ANALYTICS_STUDENTS, type AnalyticsSources, type Cla
 export { analyticsCsv } from './analytics-csv.js';
 export { analyseExam, analyseRoom, examItemScore, type ExamResultsInput, type RoomResultsInput } from './item-analysis.js';
 export { lectureFunnel, type StudentProgress } from './funnel.js';
-export { masteryMap, WHOLE_MATERIAL, type StudentEvidence } from './mastery.js';
+export { masteryMap, withoutEvidence, WHOLE_MATERIAL, type MasteryMapWithEvidence, type StudentEvidence } from './mastery.js';
 export { itemFlags, mean, pointBiserial, populationSd, reviewPriority } from './statistics.js';

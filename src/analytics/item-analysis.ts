@@ -79,14 +79,12 @@ function meanShare(matrix: Matrix): number | null {
  */
 export function analyseRoom(results: RoomResultsInput): AssessmentAnalysis {
   const questions = [...results.questions].sort((left, right) => left.index - right.index);
-  const matrix: Matrix = results.players.map((player) => {
-    const byQuestion = new Map(player.answers.map((answer) => [answer.questionIndex, answer]));
-    return questions.map((question) => (byQuestion.get(question.index)?.correct ? 1 : 0));
-  });
+  const answersOf = results.players.map((player) => new Map(player.answers.map((answer) => [answer.questionIndex, answer])));
+  const matrix: Matrix = answersOf.map((byQuestion) => questions.map((question) => (byQuestion.get(question.index)?.correct ? 1 : 0)));
   const stats = statistics(matrix, questions.length);
   const items: ItemStatistics[] = questions.map((question, position) => {
     const { difficulty, discrimination, respondents } = stats[position]!;
-    const answers = results.players.map((player) => player.answers.find((answer) => answer.questionIndex === question.index));
+    const answers = answersOf.map((byQuestion) => byQuestion.get(question.index));
     const unanswered = answers.filter((answer) => typeof answer?.choice !== 'number').length;
     const choices: ChoiceCount[] | undefined =
       question.choices && question.choices.length > 0 && typeof question.answer === 'number'

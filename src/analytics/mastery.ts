@@ -1,7 +1,6 @@
-import type { MasteryCell, MasteryEvidence, MasteryMap } from '../protocol/wire/analytics.js';
+import type { MasteryEvidence, MasteryMap } from '../protocol/wire/analytics.js';
 import type { TranscriptItem } from '../protocol/wire/tutor.js';
 import { examItemScore } from './item-analysis.js';
-import { mean } from './statistics.js';
 
 /** The column of exams that name no chapter (they cover the whole material). */
 export const WHOLE_MATERIAL = -1;
@@ -20,13 +19,37 @@ export interface StudentEvidence {
 
 const EVIDENCE_PER_CELL = 50;
 
+/** The map with each cell's facts (the reply sends counts; the evidence route sends one cell's facts). */
+export interface MasteryMapWithEvidence {
+  chapters: MasteryMap['chapters'];
+  students: { sessionId: string; nickname: string; cells: { mastery: number | null; evidenceCount: number; evidence: MasteryEvidence[] }[] }[];
+}
+
+/** The map as the reply carries it: counts instead of facts, so a class of hundreds stays a small answer. */
+export function withoutEvidence(map: MasteryMapWithEvidence): MasteryMap {
+  return {
+    chapters: map.chapters,
+    students: map.students.map((student) => ({
+      ...student,
+      cells: student.cells.map((cell) => ({ mastery: cell.mastery, evidenceCount: cell.evidenceCount })),
+    })),
+  };
+}
+
 /**
  * Students × chapters. Each cell holds the facts that bear on the chapter: lecture verdicts (good 1, bad 0), raised
  * hands (shown, not scored: asking is not failing), self-study quiz answers (right 1, wrong 0) and exam items (1,
  * ½, 0; an exam that names several chapters counts in each). Mastery is the mean of the scored facts, null without
  * any, so an empty cell is "no evidence" and never "0 %".
  */
-export function masteryMap(chapters: readonly { index: number; title: string }[], students: readonly StudentEvidence[]): MasteryMap {
+export function masteryMap(
+  chapters: readonly { index: number; title: string }[],
+  students: readonly StudentEvidence[],
+  options: { evidence?: boolean } = {},
+): MasteryMapWithEvidence {
+  // Without `evidence` only the figures are kept: a class's whole map would otherwise build (and drop) a fact object
+  // per exam item per student.
+  const keep = options.evidence ?? true;
   const columns = [...chapters];
   const wholeUsed = students.some((student) => student.exams.some((exam) => !exam.chapters || exam.chapters.length === 0));
   if (wholeUsed) columns.push({ index: WHOLE_MATERIAL, title: '자료 전체' });
@@ -37,46 +60,50 @@ export function masteryMap(chapters: readonly { index: number; title: string }[]
   return {
     chapters: columns,
     students: students.map((student) => {
-      const cells: MasteryEvidence[][] = columns.map(() => []);
-      const add = (chapter: number, evidence: MasteryEvidence) => {
-        const at = position.get(chapter);
-        if (at !== undefined) cells[at]!.push(evidence);
+      const cells = columns.map(() => ({ sum: 0, scored: 0, count: 0, evidence: [] as MasteryEvidence[] }));
+      const add = (chapter: number, score: number | null, evidence: () => Omit<MasteryEvidence, 'score'>) => {
+        const cell = cells[position.get(chapter) ?? -1];
+        if (!cell) return;
+        cell.count += 1;
+        if (score !== null) {
+          cell.sum += score;
+          cell.scored += 1;
+        }
+        if (keep) cell.evidence.push({ ...evidence(), score });
       };
       const questions = new Map<string, string>();
       let handText: string | null = null;
       for (const item of student.transcript) {
-        const lecture = `강의 ${item.chapter + 1}장 ${titleOf.get(item.chapter) ?? ''}`.trim();
+        const lecture = () => `강의 ${item.chapter + 1}장 ${titleOf.get(item.chapter) ?? ''}`.trim();
         if (item.type === 'question') questions.set(item.questionId, item.text);
         else if (item.type === 'verdict') {
           const question = questions.get(item.questionId);
           // A subquestion's verdict is part of its parent's remediation, not a question of its own.
-          if (question !== undefined) add(item.chapter, { kind: 'lecture', text: question, score: item.verdict === 'good' ? 1 : 0, source: lecture });
+          if (question !== undefined) add(item.chapter, item.verdict === 'good' ? 1 : 0, () => ({ kind: 'lecture', text: question, source: lecture() }));
         } else if (item.type === 'student') handText ??= item.text.trim();
         else if (item.type === 'hand-closed') {
-          add(item.chapter, { kind: 'hand', text: handText ?? '(질문 없이 손을 내림)', score: null, source: lecture });
+          const text = handText ?? '(질문 없이 손을 내림)';
+          add(item.chapter, null, () => ({ kind: 'hand', text, source: lecture() }));
           handText = null;
         }
       }
       for (const answer of student.quizAnswers) {
         const chapter = answer.topic === null ? undefined : byTitle.get(answer.topic.trim());
-        if (chapter !== undefined) add(chapter, { kind: 'quiz', text: answer.question, score: answer.correct ? 1 : 0, source: '혼자 퀴즈' });
+        if (chapter !== undefined) add(chapter, answer.correct ? 1 : 0, () => ({ kind: 'quiz', text: answer.question, source: '혼자 퀴즈' }));
       }
       for (const exam of student.exams) {
         const targets = exam.chapters && exam.chapters.length > 0 ? exam.chapters : [WHOLE_MATERIAL];
         for (const item of exam.items) {
           const score = examItemScore(item.status);
           if (score === null) continue;
-          for (const chapter of targets) add(chapter, { kind: 'exam', text: item.question, score, source: exam.title });
+          for (const chapter of targets) add(chapter, score, () => ({ kind: 'exam', text: item.question, source: exam.title }));
         }
       }
       return {
         sessionId: student.sessionId,
         nickname: student.nickname,
-        cells: cells.map((evidence): MasteryCell => {
-          const scored = evidence.flatMap((entry) => (entry.score === null ? [] : [entry.score]));
-          // The newest facts are the ones kept when a cell has more than a page shows.
-          return { mastery: mean(scored), evidence: evidence.slice(-EVIDENCE_PER_CELL) };
-        }),
+        // The newest facts are the ones kept when a cell has more than a page shows.
+        cells: cells.map((cell) => ({ mastery: cell.scored === 0 ? null : cell.sum / cell.scored, evidenceCount: cell.count, evidence: cell.evidence.slice(-EVIDENCE_PER_CELL) })),
       };
     }),
   };

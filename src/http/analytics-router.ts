@@ -3,8 +3,10 @@ import { analyticsCsv, ClassAnalytics, type AnalyticsSources, type ClassExamInpu
 import type { ClassService } from '../classroom/index.js';
 import type { ExamService } from '../exams/index.js';
 import type { MaterialService } from '../materials/index.js';
+import { AppError } from '../errors.js';
 import { classNotFound } from '../ownership/index.js';
-import { AnalyticsCsvParams, AnalyticsParams } from '../protocol/analytics.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
+import { AnalyticsCsvParams, AnalyticsEvidenceQuery, AnalyticsParams } from '../protocol/analytics.js';
 import type { TranscriptItem } from '../protocol/wire/tutor.js';
 import { selfStudyAnswers, type RoomService } from '../quiz/index.js';
 import type { Store } from '../store/index.js';
@@ -16,6 +18,8 @@ import { parseOrThrow } from './validate.js';
  * The instructor's class analytics (src/analytics/), mounted at /api/analytics:
  * - `GET /api/analytics/classes/:classId` -> ClassAnalyticsReply
  * - `GET /api/analytics/classes/:classId/:part.csv` (`items`, `mastery`, `funnel`) -> the same figures as CSV
+ * - `GET /api/analytics/classes/:classId/evidence?sessionId=&chapter=` -> MasteryEvidenceReply (404 for a student or
+ *   column the class does not have)
  * Only the class's owner account or its instructor token (authorizeClass: another account's class is 404 like a
  * missing one, no credential 401); params are checked before anything is read.
  */
@@ -111,6 +115,17 @@ export function createAnalyticsRouter(deps: AnalyticsRouterDeps): Router {
     route(async (request, response) => {
       const { classId } = parseOrThrow(AnalyticsParams, { classId: request.params.classId });
       response.json(await read(request, response, classId));
+    }),
+  );
+  router.get(
+    '/classes/:classId/evidence',
+    route(async (request, response) => {
+      const { classId } = parseOrThrow(AnalyticsParams, { classId: request.params.classId });
+      const { sessionId, chapter } = parseOrThrow(AnalyticsEvidenceQuery, request.query);
+      await deps.access.authorizeClass(request, response, classId);
+      const reply = await analytics.evidence(classId, sessionId, chapter);
+      if (!reply) throw new AppError(ErrorCode.NOT_FOUND, '이 수업에서 그 학생이나 장을 찾을 수 없습니다.', { status: 404 });
+      response.set('Cache-Control', 'no-store').json(reply);
     }),
   );
   router.get(

@@ -168,7 +168,7 @@ describe('분석 page', () => {
     const amber = await firstPixelOf(page, 'mastery', '#fdb022');
     await page.mouse.click(amber.x, amber.y);
     await expect.poll(() => page.getByTestId('evidence').locator('h3').textContent()).toBe(`나래 · 1장 ${seed.chapters[0]!.title} — 62.5%`);
-    expect(await page.getByTestId('evidence-item').allTextContents()).toEqual([
+    await expect.poll(() => page.getByTestId('evidence-item').allTextContents()).toEqual([
       `[강의 질문] 평균은 무엇인가요? — 100.0% (강의 1장 ${seed.chapters[0]!.title})`,
       '[시험] 데이터의 흩어진 정도를 나타내는 값은? — 100.0% (1장 평가)',
       '[시험] 표본 평균이 모평균의 불편추정량인 이유를 설명하시오. — 50.0% (1장 평가)',

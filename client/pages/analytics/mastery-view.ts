@@ -1,5 +1,5 @@
 import type { Plugin } from 'chart.js';
-import type { MasteryMap } from '../../../src/protocol/wire/analytics.js';
+import type { MasteryEvidenceReply, MasteryMap } from '../../../src/protocol/wire/analytics.js';
 import { element } from '../../ui/dom.js';
 import { heatmapSvg } from './chart-svg.js';
 import { dataTable, figure, type Figure } from './chart-figure.js';
@@ -13,20 +13,17 @@ import { masteryColor, percent } from './format.js';
 const KIND_NAMES: Record<string, string> = { lecture: '강의 질문', hand: '손 들기', quiz: '혼자 퀴즈', exam: '시험' };
 const columnLabel = (chapter: { index: number; title: string }) => (chapter.index < 0 ? chapter.title : `${chapter.index + 1}장 ${chapter.title}`);
 
-export function showEvidence(panel: HTMLElement, map: MasteryMap, row: number, column: number): void {
-  const student = map.students[row];
-  const chapter = map.chapters[column];
-  const cell = student?.cells[column];
-  if (!student || !chapter || !cell) return;
+/** One cell's facts, as the evidence route answers them. */
+export function showEvidence(panel: HTMLElement, reply: MasteryEvidenceReply): void {
   panel.hidden = false;
   panel.replaceChildren(
-    element('h3', { text: `${student.nickname} · ${columnLabel(chapter)} — ${percent(cell.mastery)}` }),
-    cell.evidence.length === 0
+    element('h3', { text: `${reply.nickname} · ${columnLabel(reply.chapter)} — ${percent(reply.mastery)}` }),
+    reply.evidence.length === 0
       ? element('p', { className: 'muted', text: '근거가 없습니다.' })
       : element(
           'ul',
           {},
-          ...cell.evidence.map((evidence) =>
+          ...reply.evidence.map((evidence) =>
             element(
               'li',
               { 'data-testid': 'evidence-item' },
@@ -58,19 +55,20 @@ const cellLabels: Plugin<'matrix'> = {
   },
 };
 
-export function masteryFigure(map: MasteryMap, csvHref: string, panel: HTMLElement): Figure<'matrix'> {
+/** `open(sessionId, chapter)`: shows that cell's evidence (the page fetches it). */
+export function masteryFigure(map: MasteryMap, csvHref: string, open: (sessionId: string, chapter: number) => void): Figure<'matrix'> {
   const columns = map.chapters.map(columnLabel);
   const rows = map.students.map((student) => student.nickname);
   const data = map.students.flatMap((student, row) => student.cells.map((cell, column) => ({ x: columns[column]!, y: rows[row]!, v: cell.mastery as number, row, column })));
   const table = dataTable(
     '학생별·장별 이해도',
     ['학생', ...columns],
-    map.students.map((student, row) => [
+    map.students.map((student) => [
       student.nickname,
       ...student.cells.map((cell, column) => {
         const button = element('button', { type: 'button', className: 'cell', 'data-testid': 'mastery-cell', text: percent(cell.mastery) });
-        button.setAttribute('aria-label', `${student.nickname} ${columns[column]} ${percent(cell.mastery)}, 근거 ${cell.evidence.length}개 보기`);
-        button.addEventListener('click', () => showEvidence(panel, map, row, column));
+        button.setAttribute('aria-label', `${student.nickname} ${columns[column]} ${percent(cell.mastery)}, 근거 ${cell.evidenceCount}개 보기`);
+        button.addEventListener('click', () => open(student.sessionId, map.chapters[column]!.index));
         return button;
       }),
     ]),
@@ -113,7 +111,7 @@ export function masteryFigure(map: MasteryMap, csvHref: string, panel: HTMLEleme
         onClick: (_event, elements) => {
           const hit = elements[0];
           const point = hit ? (data[hit.index] as { row: number; column: number } | undefined) : undefined;
-          if (point) showEvidence(panel, map, point.row, point.column);
+          if (point) open(map.students[point.row]!.sessionId, map.chapters[point.column]!.index);
         },
       },
       plugins: [cellLabels],

@@ -74,13 +74,23 @@ export interface MasteryEvidence {
 export interface MasteryCell {
   /** Mean score of the scored evidence, 0–1; null when nothing was scored. */
   mastery: number | null;
-  evidence: MasteryEvidence[];
+  /** How many facts bear on the cell (scored or not); the facts themselves come from the evidence route. */
+  evidenceCount: number;
 }
 
 export interface MasteryMap {
   /** The material's chapters in lecture order; an exam with no chapter named counts in a last column with index −1. */
   chapters: { index: number; title: string }[];
   students: { sessionId: string; nickname: string; cells: MasteryCell[] }[];
+}
+
+/** `GET /api/analytics/classes/:classId/evidence?sessionId=&chapter=`: one cell of the map with its facts, newest last. */
+export interface MasteryEvidenceReply {
+  sessionId: string;
+  nickname: string;
+  chapter: { index: number; title: string };
+  mastery: number | null;
+  evidence: MasteryEvidence[];
 }
 
 export interface FunnelStep {
