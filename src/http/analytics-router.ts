@@ -80,6 +80,8 @@ export function analyticsSources({ classes, materials, rooms, exams, store }: Om
           const [exam, publication] = await Promise.all([exams.repository.get(examId), exams.repository.publication(examId)]);
           // A student's own self-study exam is theirs alone, not an assessment of the class.
           if (!exam || !publication || publication.classId !== classId || publication.student !== undefined) return null;
+          // The instructor's own results read (GET /api/exams/:id/results): like it, it closes an exam whose deadline
+          // passed and restarts a stalled grading, so the figures are those of the results page.
           const results = await exams.results(exam);
           return {
             examId,
