@@ -206,6 +206,27 @@ describe('분석 page', () => {
     console.info(`AN8 screenshots in ${shots}`);
     expect(problems).toEqual([]);
   }, 120_000);
+  it('AN8 a class with nothing yet: the page says so, draws empty charts and shows no error', async (context) => {
+    const booted = await bootExamClass(context, 'memory', () => '');
+    const browserContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    context.onTestFinished(() => browserContext.close());
+    await signInContext(browserContext, booted.app, booted.teacher);
+    const page = await browserContext.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(`pageerror ${error.message}`));
+    await page.goto(`${booted.app.url}/analytics.html?class=${booted.classId}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await page.locator('#items-empty').isVisible()).toBe(true);
+    expect(await page.getByTestId('items-figure').count()).toBe(0);
+    expect(await tableRows(page, 'mastery')).toEqual([]);
+    expect((await tableRows(page, 'funnel')).map((row) => row.slice(2))).toEqual(booted.material.chapters.map(() => ['0', '0', '0', '0', '0']));
+    expect(await page.getByTestId('analytics-error').textContent()).toBe('');
+    // Another instructor's class: the server's 404 in Korean, nothing drawn.
+    await page.goto(`${booted.app.url}/analytics.html?class=00000000-0000-0000-0000-000000000000`);
+    await expect.poll(() => page.getByTestId('analytics-error').textContent()).toMatch(/[가-힣]/);
+    expect(await page.getByTestId('mastery-figure').count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
 });
 
 const PROBLEM_TEXTS = ['데이터의 흩어진 정도를 나타내는 값은?', '표본 평균이 모평균의 불편추정량인 이유를 설명하시오.', '정규분포의 모양을 결정하는 두 모수는?'];
