@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
  * domain folders — everything but http/, realtime/, app.ts, main.ts and server.ts — never import the transports or
  * the offline model.
  */
-const FOLDERS = ['auth', 'classroom', 'critic', 'exams', 'guard', 'http', 'jobs', 'judges', 'lecture', 'llm', 'lti', 'materials', 'math', 'math-problems', 'quality', 'quiz', 'realtime', 'retrieval', 'store', 'text'];
+const FOLDERS = ['analytics', 'auth', 'classroom', 'critic', 'exams', 'guard', 'http', 'jobs', 'judges', 'lecture', 'llm', 'lti', 'materials', 'math', 'math-problems', 'quality', 'quiz', 'realtime', 'retrieval', 'store', 'text'];
 const COMPOSITION_FOLDERS = new Set(['http', 'realtime']);
 const TRANSPORTS = [
   { name: 'socket.io', message: 'Domain code takes a port; socket.io lives in src/realtime/.' },

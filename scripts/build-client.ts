@@ -27,6 +27,7 @@ const ENTRIES = {
   account: 'client/pages/account.ts',
   dashboard: 'client/pages/dashboard.ts',
   quality: 'client/pages/quality.ts',
+  analytics: 'client/pages/analytics.ts',
   // LTI 1.3: the launch's landing page (served by POST /lti/launch), the Deep Linking picker, dynamic registration's end.
   'lti-landing': 'client/pages/lti-landing.ts',
   'lti-picker': 'client/pages/lti-picker.ts',

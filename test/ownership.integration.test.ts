@@ -80,6 +80,12 @@ const CASES: Record<string, Case> = {
   'GET /api/classes/:id': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/classes/${w.classId}` }) },
   'POST /api/classes/:id/close': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/classes/${w.classId}/close` }) },
   'POST /api/classes/:id/code': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/classes/${w.classId}/code` }) },
+  'GET /api/analytics/classes/:classId': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/analytics/classes/${w.classId}` }) },
+  'GET /api/analytics/classes/:classId/:part.csv': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/analytics/classes/${w.classId}/mastery.csv` }) },
+  'GET /api/analytics/classes/:classId/evidence': {
+    kind: 'denied',
+    call: (w) => ({ method: 'GET', path: `/api/analytics/classes/${w.classId}/evidence?sessionId=${w.student.sessionId}&chapter=0` }),
+  },
   'POST /api/quizzes': { kind: 'denied', call: (w) => ({ method: 'POST', path: '/api/quizzes', body: { title: '남의 반', items: sampleItems(1), classId: w.classId } }) },
   'GET /api/quizzes': { kind: 'list', path: '/api/quizzes' },
   'GET /api/quizzes/:id': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/quizzes/${w.quizId}` }) },

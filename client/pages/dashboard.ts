@@ -87,6 +87,7 @@ function classCard(entry: ClassSummary): HTMLLIElement {
       { className: 'class-links' },
       element('a', { href: `/monitor.html?class=${id}`, 'data-testid': 'open-monitor', text: '모니터 열기' }),
       element('a', { href: `/host.html?class=${id}`, text: '퀴즈 진행' }),
+      element('a', { href: `/analytics.html?class=${id}`, 'data-testid': 'open-analytics', text: '분석' }),
       element('a', { href: `/api/classes/${id}/export.csv`, download: '', text: '내보내기 (CSV)' }),
       element('a', { href: `/api/classes/${id}/export.json`, download: '', text: '내보내기 (JSON)' }),
     ),

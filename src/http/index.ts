@@ -1,4 +1,5 @@
 /** Express routers, the error middleware and security headers. */
+export { createAnalyticsRouter, type AnalyticsRouterDeps } from './analytics-router.js';
 export { createClassesRouter } from './classes-router.js';
 export { createCriticRouter, type CriticRouterDeps } from './critic-router.js';
 export { createQualityRouter, type QualityRouterDeps } from './quality-router.js';

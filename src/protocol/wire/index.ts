@@ -20,3 +20,4 @@ export * from './jobs.js';
 export * from './quality.js';
 export * from './exams.js';
 export * from './shortfall.js';
+export * from './analytics.js';

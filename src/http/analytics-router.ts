@@ -1,0 +1,145 @@
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import { analyticsCsv, ClassAnalytics, type AnalyticsSources, type ClassExamInput } from '../analytics/index.js';
+import type { ClassService } from '../classroom/index.js';
+import type { ExamService } from '../exams/index.js';
+import type { MaterialService } from '../materials/index.js';
+import { AppError } from '../errors.js';
+import { classNotFound } from '../ownership/index.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
+import { AnalyticsCsvParams, AnalyticsEvidenceQuery, AnalyticsParams } from '../protocol/analytics.js';
+import type { TranscriptItem } from '../protocol/wire/tutor.js';
+import { selfStudyAnswers, type RoomService } from '../quiz/index.js';
+import type { Store } from '../store/index.js';
+import type { Authorizer } from './authorize.js';
+import { contentDisposition } from './content-disposition.js';
+import { parseOrThrow } from './validate.js';
+
+/**
+ * The instructor's class analytics (src/analytics/), mounted at /api/analytics:
+ * - `GET /api/analytics/classes/:classId` -> ClassAnalyticsReply
+ * - `GET /api/analytics/classes/:classId/:part.csv` (`items`, `mastery`, `funnel`) -> the same figures as CSV
+ * - `GET /api/analytics/classes/:classId/evidence?sessionId=&chapter=` -> MasteryEvidenceReply (404 for a student or
+ *   column the class does not have)
+ * Only the class's owner account or its instructor token (authorizeClass: another account's class is 404 like a
+ * missing one, no credential 401); params are checked before anything is read.
+ */
+export interface AnalyticsRouterDeps {
+  access: Authorizer;
+  classes: ClassService;
+  materials: MaterialService;
+  rooms: RoomService;
+  exams: ExamService;
+  store: Store;
+  now?: () => number;
+}
+
+/** The newest rooms and exams analysed per class, and the transcript read per student. */
+const ROOMS_READ = 50;
+const EXAMS_READ = 50;
+const TRANSCRIPT_PAGES = 10;
+const TRANSCRIPT_PAGE = 200;
+
+/** The analytics' sources on the services the app already has. */
+export function analyticsSources({ classes, materials, rooms, exams, store }: Omit<AnalyticsRouterDeps, 'access'>): AnalyticsSources {
+  const chapters = async (materialId: string) => ((await materials.get(materialId))?.chapters ?? []).map((chapter) => ({ index: chapter.index, title: chapter.title }));
+  return {
+    classInfo: async (classId) => {
+      try {
+        const info = await classes.info(classId);
+        return { name: info.name, materialId: info.materialId, students: info.students.map(({ sessionId, nickname, chapter, state }) => ({ sessionId, nickname, chapter, state })) };
+      } catch (error) {
+        if (error instanceof Error && 'status' in error && error.status === 404) return null;
+        throw error;
+      }
+    },
+    chapters,
+    transcript: async (classId, sessionId) => {
+      const items: TranscriptItem[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < TRANSCRIPT_PAGES; page += 1) {
+        const read = await classes.transcript(classId, { sessionId, cursor, limit: TRANSCRIPT_PAGE });
+        items.push(...read.items);
+        if (read.nextCursor === null) break;
+        cursor = read.nextCursor;
+      }
+      return items;
+    },
+    quizAnswers: async (classId, sessionId) => {
+      const chapterTitle = async (materialId: string, chapter: number) => (await chapters(materialId)).find((entry) => entry.index === chapter)?.title ?? null;
+      return (await selfStudyAnswers(store, { classId, sessionId }, { chapterTitle })).map(({ question, correct, topic }) => ({ question, correct, topic }));
+    },
+    rooms: async (classId) => {
+      const { items } = await rooms.repository.listByClass(classId, { limit: ROOMS_READ });
+      const stored = await Promise.all(items.map((entry) => rooms.repository.results(entry.roomId)));
+      return stored.flatMap((results) => (results ? [results] : []));
+    },
+    exams: async (classId) => {
+      const examIds = await exams.repository.classExams(classId, EXAMS_READ);
+      const read = await Promise.all(
+        examIds.map(async (examId): Promise<ClassExamInput | null> => {
+          const [exam, publication] = await Promise.all([exams.repository.get(examId), exams.repository.publication(examId)]);
+          // A student's own self-study exam is theirs alone, not an assessment of the class.
+          if (!exam || !publication || publication.classId !== classId || publication.student !== undefined) return null;
+          // The instructor's own results read (GET /api/exams/:id/results): like it, it closes an exam whose deadline
+          // passed and restarts a stalled grading, so the figures are those of the results page.
+          const results = await exams.results(exam);
+          return {
+            examId,
+            title: exam.title,
+            publishedAt: publication.publishedAt,
+            chapters: exam.request.chapters,
+            problems: exam.problems,
+            students: results.students.map((student) => ({ sessionId: student.sessionId, items: student.items })),
+          };
+        }),
+      );
+      return read.flatMap((exam) => (exam ? [exam] : []));
+    },
+  };
+}
+
+type Handler = (request: Request, response: Response) => Promise<void>;
+const route = (handler: Handler) => (request: Request, response: Response, next: NextFunction) => handler(request, response).catch(next);
+
+export function createAnalyticsRouter(deps: AnalyticsRouterDeps): Router {
+  const analytics = new ClassAnalytics({ sources: analyticsSources(deps), ...(deps.now ? { now: deps.now } : {}) });
+  const router = Router();
+  const read = async (request: Request, response: Response, classId: string) => {
+    await deps.access.authorizeClass(request, response, classId);
+    const reply = await analytics.forClass(classId);
+    if (!reply) throw classNotFound();
+    // Students' names and grades: never kept by a shared cache.
+    response.set('Cache-Control', 'no-store');
+    return reply;
+  };
+  router.get(
+    '/classes/:classId',
+    route(async (request, response) => {
+      const { classId } = parseOrThrow(AnalyticsParams, { classId: request.params.classId });
+      response.json(await read(request, response, classId));
+    }),
+  );
+  router.get(
+    '/classes/:classId/evidence',
+    route(async (request, response) => {
+      const { classId } = parseOrThrow(AnalyticsParams, { classId: request.params.classId });
+      const { sessionId, chapter } = parseOrThrow(AnalyticsEvidenceQuery, request.query);
+      await deps.access.authorizeClass(request, response, classId);
+      const reply = await analytics.evidence(classId, sessionId, chapter);
+      if (!reply) throw new AppError(ErrorCode.NOT_FOUND, '이 수업에서 그 학생이나 장을 찾을 수 없습니다.', { status: 404 });
+      response.set('Cache-Control', 'no-store').json(reply);
+    }),
+  );
+  router.get(
+    '/classes/:classId/:part.csv',
+    route(async (request, response) => {
+      const { classId, part } = parseOrThrow(AnalyticsCsvParams, { classId: request.params.classId, part: request.params.part });
+      const reply = await read(request, response, classId);
+      response
+        .type('text/csv; charset=utf-8')
+        .set('Content-Disposition', contentDisposition('attachment', `${reply.name}-분석-${part}.csv`))
+        .send(analyticsCsv(reply, part));
+    }),
+  );
+  return router;
+}

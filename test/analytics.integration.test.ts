@@ -1,0 +1,144 @@
+import { afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import type { ClassAnalyticsReply, MasteryEvidenceReply } from '../src/protocol/wire/index.js';
+import { signUp } from './support/accounts.js';
+import { seedAnalyticsClass } from './support/analytics-class.js';
+import { bootExamClass } from './support/exam-class.js';
+import { call } from './support/http-call.js';
+import { samplePdfBytes } from './support/lecture-client.js';
+import type { QuizClient } from './support/quiz-client.js';
+import { suiteRedis } from './support/redis-server.js';
+
+/**
+ * AN6–AN7 (test/SPEC.md): `GET /api/analytics/classes/:classId` on the real server, memory and Redis stores, over a
+ * class seeded with known data (test/support/analytics-class.ts): a room played over /quiz, an exam graded and
+ * pinned by overrides, lecture transcripts and progress. The expected figures are the hand-computed ones of AN2/AN3.
+ */
+
+const redis = suiteRedis();
+beforeAll(samplePdfBytes);
+const clients: QuizClient[] = [];
+afterEach(() => {
+  for (const client of clients.splice(0)) client.close();
+});
+
+async function seeded(context: TestContext, store: 'memory' | 'redis') {
+  const booted = await bootExamClass(context, store, () => redis.url);
+  const seed = await seedAnalyticsClass(booted, clients);
+  return { booted, seed, url: `${booted.app.url}/api/analytics/classes/${booted.classId}` };
+}
+
+const rounded = (value: number | null) => (value === null ? null : Math.round(value * 10_000) / 10_000);
+
+describe.each(['memory', 'redis'] as const)('class analytics API (%s store)', (store) => {
+  it('AN7 item analysis, mastery map and funnel of a seeded class carry the known figures', async (context) => {
+    const { booted, seed, url } = await seeded(context, store);
+    const reply = await call(url, 'GET', { headers: booted.teacher.bearer });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    const analytics = reply.body as ClassAnalyticsReply;
+    expect(analytics.name).toBe('시험 반');
+
+    const room = analytics.assessments.find((entry) => entry.kind === 'room')!;
+    expect([room.id, room.title, room.students]).toEqual([seed.roomId, '통계 퀴즈', 6]);
+    expect(room.items.map((item) => [item.number, rounded(item.difficulty), rounded(item.discrimination), item.unanswered, item.flags])).toEqual([
+      [1, 0.6667, 0.773, 1, []],
+      [2, 0.3333, 0.8835, 0, ['distractor-beats-key']],
+      [3, 0.6667, 0.4417, 0, []],
+      [4, 0.5, 0.1562, 0, ['low-discrimination']],
+    ]);
+    expect(room.items.map((item) => item.choices!.map((choice) => choice.count))).toEqual([
+      [4, 1, 0, 0],
+      [0, 2, 4, 0],
+      [2, 0, 4, 0],
+      [3, 0, 0, 3],
+    ]);
+
+    const exam = analytics.assessments.find((entry) => entry.kind === 'exam')!;
+    expect([exam.id, exam.title, exam.students, rounded(exam.meanScore)]).toEqual([seed.examId, '1장 평가', 3, 0.5556]);
+    expect(exam.items.map((item) => [item.number, rounded(item.difficulty), rounded(item.discrimination), item.flags])).toEqual([
+      [1, 0.6667, 0.7559, []],
+      [2, 0.8333, 0.189, ['low-discrimination']],
+      [3, 0.1667, 0.9449, ['too-hard']],
+    ]);
+
+    // Mastery: chapter 0 = lecture verdicts and the chapter-0 exam; chapter 1 = 가영's bad verdict (and her hand),
+    // 나래's right self-study answer.
+    const { mastery } = analytics;
+    expect(mastery.chapters.map((chapter) => chapter.index)).toEqual(seed.chapters.map((chapter) => chapter.index));
+    expect(mastery.students.map((student) => [student.nickname, rounded(student.cells[0]!.mastery), rounded(student.cells[1]!.mastery)])).toEqual([
+      ['가영', 0.875, 0],
+      ['나래', 0.625, 1],
+      ['다온', 0.3333, null],
+    ]);
+    expect(mastery.students.map((student) => student.cells.slice(0, 2).map((cell) => cell.evidenceCount))).toEqual([
+      [4, 2],
+      [4, 1],
+      [3, 0],
+    ]);
+    // One cell's facts come from the evidence route.
+    const evidence = async (sessionId: string, chapter: number) => {
+      const cell = await call(`${url}/evidence?sessionId=${sessionId}&chapter=${chapter}`, 'GET', { headers: booted.teacher.bearer });
+      expect(cell.status, JSON.stringify(cell.body)).toBe(200);
+      return cell.body as MasteryEvidenceReply;
+    };
+    const [gayoung, narae, daon] = seed.sessions;
+    const hand = await evidence(gayoung!, 1);
+    expect([hand.nickname, hand.chapter, hand.mastery]).toEqual(['가영', seed.chapters[1], 0]);
+    expect(hand.evidence.map((entry) => [entry.kind, entry.text, entry.score])).toEqual([
+      ['lecture', '분산은 무엇을 재나요?', 0],
+      ['hand', '제곱을 왜 하나요?', null],
+    ]);
+    expect((await evidence(narae!, 1)).evidence.map((entry) => [entry.kind, entry.source, entry.score])).toEqual([['quiz', '혼자 퀴즈', 1]]);
+    expect((await evidence(daon!, 0)).evidence.map((entry) => [entry.kind, entry.source, entry.score])).toEqual([
+      ['exam', '1장 평가', 0],
+      ['exam', '1장 평가', 1],
+      ['exam', '1장 평가', 0],
+    ]);
+    expect((await call(`${url}/evidence?sessionId=${daon!}&chapter=-1`, 'GET', { headers: booted.teacher.bearer })).status).toBe(404);
+
+    // Funnel: 가영 in chapter 1, 나래 finished, 다온 not started.
+    const later = seed.chapters.slice(2).map((chapter) => [chapter.index, 1, 1, 0, 0, 0]);
+    expect(analytics.funnel.students).toBe(3);
+    expect(analytics.funnel.steps.map((step) => [step.chapter, step.reached, step.completed, step.hands, step.handStudents, step.remediated])).toEqual([
+      [0, 2, 2, 0, 0, 0],
+      [1, 2, 1, 1, 1, 1],
+      ...later,
+    ]);
+
+    const csv = await fetch(`${url}/items.csv`, { headers: booted.teacher.bearer });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    const lines = (await csv.text()).split('\r\n');
+    expect(lines).toContain('퀴즈,통계 퀴즈,2,2. 자료를 크기순으로 늘어놓았을 때 가운데 값은?,6,0.333,0.883,0,1:0 2(정답):2 3:4 4:0,distractor-beats-key');
+    const funnel = await (await fetch(`${url}/funnel.csv`, { headers: booted.teacher.bearer })).text();
+    expect(funnel.split('\r\n')[2]).toBe(`2,${seed.chapters[1]!.title},2,1,1,1,1`);
+  });
+
+  it("AN6 only the class's instructor reads it: owner account or class token; another account 404, no credential 401, bad params 400", async (context) => {
+    const booted = await bootExamClass(context, store, () => redis.url);
+    const url = `${booted.app.url}/api/analytics/classes/${booted.classId}`;
+    expect((await call(url, 'GET', { headers: booted.teacher.bearer })).status).toBe(200);
+    const viaToken = await call(url, 'GET', { headers: { authorization: `Bearer ${booted.classToken}` } });
+    expect([viaToken.status, viaToken.body.funnel.students]).toEqual([200, 0]);
+    const other = await signUp(booted.app);
+    const refused = await call(url, 'GET', { headers: other.bearer });
+    expect([refused.status, refused.body.error.code]).toEqual([404, 'CLASS_NOT_FOUND']);
+    const refusedCsv = await call(`${url}/mastery.csv`, 'GET', { headers: other.bearer });
+    expect(refusedCsv.status).toBe(404);
+    const student = await call(`${booted.app.url}/api/classes/${booted.classCode}/join`, 'POST', { body: { nickname: '증거' } });
+    const evidenceUrl = `${url}/evidence?sessionId=${String(student.body.sessionId)}&chapter=0`;
+    expect((await call(evidenceUrl, 'GET', { headers: other.bearer })).status).toBe(404);
+    expect((await call(evidenceUrl, 'GET', { headers: booted.teacher.bearer })).body.evidence).toEqual([]);
+    const badQuery = await call(`${url}/evidence?sessionId=${String(student.body.sessionId)}&chapter=first`, 'GET', { headers: booted.teacher.bearer });
+    expect([badQuery.status, badQuery.body.error.code]).toEqual([400, 'INVALID_PAYLOAD']);
+    expect((await call(url, 'GET', {})).status).toBe(401);
+    // A student of the class (a session token) is no instructor.
+    const joined = await call(`${booted.app.url}/api/classes/${booted.classCode}/join`, 'POST', { body: { nickname: '학생' } });
+    expect((await call(url, 'GET', { headers: { authorization: `Bearer ${String(joined.body.token)}` } })).status).toBe(403);
+    const badId = await call(`${booted.app.url}/api/analytics/classes/${encodeURIComponent('a b')}`, 'GET', { headers: booted.teacher.bearer });
+    expect([badId.status, badId.body.error.code]).toEqual([400, 'INVALID_PAYLOAD']);
+    const badPart = await call(`${url}/everything.csv`, 'GET', { headers: booted.teacher.bearer });
+    expect([badPart.status, badPart.body.error.code]).toEqual([400, 'INVALID_PAYLOAD']);
+    const missing = await call(`${booted.app.url}/api/analytics/classes/00000000-0000-0000-0000-000000000000`, 'GET', { headers: booted.teacher.bearer });
+    expect(missing.status).toBe(404);
+  });
+});
