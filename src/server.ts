@@ -1,10 +1,11 @@
+import { JoinAttempts } from './boundary/index.js';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import path from 'node:path';
 import express, { type Express } from 'express';
 import type { Server as SocketServer, ServerOptions } from 'socket.io';
 import type { Config } from './config.js';
 import { ErrorCode } from './protocol/wire/error-codes.js';
-import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAuthRouter, createClassesRouter, createClassExamsRouter, createClassMathRouter, createCriticRouter, createExamsRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMathRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQualityRouter, createQuizzesRouter, createAddressLimit, createRateLimits, createRoomsRouter, createSeedQuizRouter, createSessionsRouter, createLtiApiRouter, createLtiRouter, errorMiddleware, ltiFraming, ltiPickerFormTargets, joinAttemptGuard, JoinAttempts, type OidcAccounts, securityHeadersOnEveryResponse, webSessionStarter } from './http/index.js';
+import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAuthRouter, createClassesRouter, createClassExamsRouter, createClassMathRouter, createCriticRouter, createExamsRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMathRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQualityRouter, createQuizzesRouter, createAddressLimit, createRateLimits, createRoomsRouter, createSeedQuizRouter, createSessionsRouter, createLtiApiRouter, createLtiRouter, errorMiddleware, ltiFraming, ltiPickerFormTargets, joinAttemptGuard, type OidcAccounts, securityHeadersOnEveryResponse, webSessionStarter } from './http/index.js';
 import type { LanguageModel } from './llm/index.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';

@@ -5,7 +5,7 @@ import { ExamDraftBody, ExamRegradeBody, ExamSubmitBody } from '../protocol/exam
 import type { ClassExamReply, ClassExamResultReply, ClassExamsReply, ExamDraftReply, ExamProfileReply, ExamSubmitReply } from '../protocol/exams.js';
 import { addSelfStudyExamRoutes, type SelfStudyExamDeps } from './class-self-exams.js';
 import { classStudent, type ClassStudent } from './class-student.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow } from '../boundary/index.js';
 
 /**
  * A class's students take the live exams published to their class (issue 15 §3), mounted at /api/class-exams, with

@@ -8,7 +8,7 @@ import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { ClassMathAnswerReply, ClassMathProblemsReply } from '../protocol/wire/jobs.js';
 import { classStudent, type ClassStudent } from './class-student.js';
 import { authorizeModelCall } from './model-guard.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow } from '../boundary/index.js';
 import { gradeAnswerForRequest } from './short-answer-grading.js';
 
 /**

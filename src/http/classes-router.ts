@@ -5,7 +5,7 @@ import { CreateClassBody, JoinClassBody, JoinCode, ReleaseRosterNameBody, SetRos
 import { PageQuery } from '../protocol/page.js';
 import type { Authorizer } from './authorize.js';
 import { requireAccount } from './principal.js';
-import { parseOrThrow, withBody } from './validate.js';
+import { parseOrThrow, withBody } from '../boundary/index.js';
 
 export interface ClassesRouterDeps {
   classes: ClassService;

@@ -5,7 +5,7 @@ import { AppError } from '../errors.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { OwnershipRepository } from '../ownership/index.js';
 import type { Authorizer } from './authorize.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow } from '../boundary/index.js';
 import { contentDisposition } from './content-disposition.js';
 
 export interface DataRouterDeps {

@@ -10,7 +10,7 @@ import { PageQuery } from '../protocol/page.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { materialNotFound, type Authorizer, type Grant } from './authorize.js';
 import { JOB_TOKEN_TTL_MS } from './math-router.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow } from '../boundary/index.js';
 
 /**
  * Live exams for their owner account (or a class instructor token, which stands for its class's owner), issue 15:

@@ -16,9 +16,8 @@ export { createMathRouter, JOB_TOKEN_TTL_MS, type MathRouterDeps } from './math-
 export { createRoomsRouter } from './rooms-router.js';
 export { securityHeaders, securityHeadersOnEveryResponse } from './security-headers.js';
 export { createSessionsRouter } from './sessions-router.js';
-export { invalidPayload } from './validate.js';
 export { createAddressLimit, createRateLimits, requestAddress } from './rate-limit.js';
-export { isWrongCode, JoinAttempts, joinAttemptGuard, type JoinAttempt } from './join-attempts.js';
+export { joinAttemptGuard } from './join-attempt-guard.js';
 export { createOidcRouter, OIDC_CALLBACK_PATH, SIGN_IN_PAGE, type OidcAccounts } from './oidc-router.js';
 export { createAuthRouter } from './auth-router.js';
 export { createAdminRouter } from './admin-router.js';

@@ -12,7 +12,7 @@ import type { Quotas } from '../quota/index.js';
 import type { ModelBudget } from '../llm/index.js';
 import { ingestCharged, uploadingAccount } from './quota-hooks.js';
 import { contentDisposition } from './content-disposition.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow } from '../boundary/index.js';
 
 export interface MaterialsRouterDeps {
   materials: MaterialService;

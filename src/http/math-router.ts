@@ -14,7 +14,7 @@ import type { QuizMaterialSource, QuizRepository } from '../quiz/index.js';
 import type { Quotas } from '../quota/index.js';
 import { materialNotFound, type Authorizer, type Grant } from './authorize.js';
 import { authorizeModelCall } from './model-guard.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow } from '../boundary/index.js';
 import { gradeAnswerForRequest } from './short-answer-grading.js';
 
 /**

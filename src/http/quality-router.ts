@@ -11,7 +11,7 @@ import {
 import { QUALITY_EXPORT_MAX } from '../protocol/wire/quality.js';
 import { contentDisposition } from './content-disposition.js';
 import { requireAccount, type Principal } from './principal.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow } from '../boundary/index.js';
 
 /**
  * The "AI 품질" console (issue 14 §3), mounted at /api/quality, read-only:

@@ -13,7 +13,7 @@ import type { Retriever } from '../retrieval/index.js';
 import { materialNotFound, type Authorizer, type Grant } from './authorize.js';
 import type { Quotas } from '../quota/index.js';
 import { runBilledTo } from '../llm/index.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow } from '../boundary/index.js';
 import { abortedWith } from './client-gone.js';
 
 /**

@@ -9,7 +9,7 @@ import { materialNotFound, type Authorizer } from './authorize.js';
 import { bearerToken, signedBearer } from './bearer.js';
 import { authorizeModelCall } from './model-guard.js';
 import { requireAccount } from './principal.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow } from '../boundary/index.js';
 import { abortedWith } from './client-gone.js';
 
 /**

@@ -4,7 +4,7 @@ import type { LectureService } from '../lecture/index.js';
 import { CreateSessionBody } from '../protocol/tutor.js';
 import type { Authorizer } from './authorize.js';
 import { optionalAccount } from './principal.js';
-import { withBody } from './validate.js';
+import { withBody } from '../boundary/index.js';
 
 /**
  * `POST /api/sessions {materialId, nickname}` -> `201 {sessionId, token}` for the `/tutor` namespace. With
