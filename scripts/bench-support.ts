@@ -213,8 +213,8 @@ export async function startRedisProcess(): Promise<{ url: string; stop(): Promis
 
 /**
  * Signs a bench instructor up on a fresh server (its first account may sign up whatever SIGNUP says) and answers a
- * personal API token (`lct_…`) for `Authorization: Bearer`: classes, quizzes and uploads belong to an account since
- * issue 12.
+ * personal API token (`lct_…`) for `Authorization: Bearer`: classes, quizzes and uploads belong to an
+ * account.
  */
 export async function benchInstructorToken(serverUrl: string): Promise<string> {
   const email = `bench-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@bench.example`;

@@ -75,11 +75,11 @@ export class RateLimitedError extends AppError {
   }
 }
 
-/** QUOTA: which quota a refusal names (stable, for programs); the message names it in words for people. */
+/** which quota a refusal names (stable, for programs); the message names it in words for people. */
 export type QuotaName = 'materials' | 'pdf-bytes' | 'quizzes-per-class' | 'open-rooms';
 
 /**
- * QUOTA: an account (a class, for its quizzes) holds all it may (429 QUOTA_EXCEEDED). Unlike RATE_LIMITED, waiting
+ * an account (a class, for its quizzes) holds all it may (429 QUOTA_EXCEEDED). Unlike RATE_LIMITED, waiting
  * does not help: something must be deleted (or a room ended) first, so there is no Retry-After.
  */
 export class QuotaExceededError extends AppError {
@@ -98,7 +98,7 @@ export class QuotaExceededError extends AppError {
 }
 
 /**
- * QUOTA: the account's model budget for the UTC day is spent (429 MODEL_BUDGET_EXCEEDED), raised before a model call
+ * the account's model budget for the UTC day is spent (429 MODEL_BUDGET_EXCEEDED), raised before a model call
  * starts. `limit` is MODEL_DAILY_TOKENS; the message never says "토큰" (people read it).
  */
 export class ModelBudgetExceededError extends AppError {

@@ -34,13 +34,13 @@ export function registerQuizNamespace(
     rooms: RoomService;
     runtime: RoomRuntime;
     signer: TokenSigner;
-    /** OWN (issue 12): host tokens name their account; it must own the room and be active, on every use. */
+    /** host tokens name their account; it must own the room and be active, on every use. */
     checks: CredentialChecks;
     logger: Logger;
     joinLimit: QuizJoinLimit;
-    /** LIM: room codes guessed per address, shared by every node (failures cost more). */
+    /** room codes guessed per address, shared by every node (failures cost more). */
     joinAttempts?: JoinAttempts;
-    /** LIM: command budget per host/player identity, shared by its sockets on this node. */
+    /** command budget per host/player identity, shared by its sockets on this node. */
     commandLimit?: CommandLimit;
   },
 ): void {

@@ -17,11 +17,11 @@ export const RETENTION = {
   roomMs: 24 * 60 * 60_000,
   /** A served self-study item of seed 001's API (item, solution, the first answer), after its last write. */
   selfQuizMs: 24 * 60 * 60_000,
-  /** QUOTA: an account's model usage of one UTC day; kept a little past the day so the budget check never races it. */
+  /** an account's model usage of one UTC day; kept a little past the day so the budget check never races it. */
   accountUsageMs: 2 * 24 * 60 * 60_000,
   /** A background job's record (its result is stored by its kind, e.g. a problem set), after the last write. */
   jobMs: 30 * 24 * 60 * 60_000,
-  /** A sampled agent output waiting for the quality console's background grading (issue 14 §3), and the queue. */
+  /** A sampled agent output waiting for the quality console's background grading, and the queue. */
   qualityCaseMs: 24 * 60 * 60_000,
   /** The quality grading's token count of one UTC day; past the day so the budget check never races it. */
   qualityUsageMs: 2 * 24 * 60 * 60_000,

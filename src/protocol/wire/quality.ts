@@ -1,5 +1,5 @@
 /**
- * The "AI 품질" console (issue 14 §3) over HTTP: what `GET /api/quality/*` answer (browser-safe: types and constants
+ * The "AI 품질" console over HTTP: what `GET /api/quality/*` answer (browser-safe: types and constants
  * only). The zod schemas of the queries are in ../quality.ts; docs/PROTOCOL.md ("AI 품질 console") describes the same
  * thing for people.
  */
