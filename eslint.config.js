@@ -78,7 +78,7 @@ export default tseslint.config(
       ],
     },
   },
-  // The browser client (docs/ARCHITECTURE.md, "Browser client"): the bundle takes values only from the server's
+  // The browser client (docs/ARCHITECTURE.md, "Layers"): the bundle takes values only from the server's
   // browser-safe protocol modules (anything else of src/ as `import type`, which esbuild drops), and its layers
   // import downwards only: pages -> ui -> net.
   ...[

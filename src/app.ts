@@ -472,7 +472,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   /**
    * A class student's first answers to self-study quiz items (seed 001's API, started with their class session),
    * with the chapter each was drawn from as the topic. Live quiz room answers are not here: a room's player is a
-   * nickname typed at the room's code, tied to no class session (docs/ARCHITECTURE.md, "Learner profiles").
+   * nickname typed at the room's code, tied to no class session.
    */
   async function selfQuizAnswers(classId: string, sessionId: string): Promise<LearnerSignals['quizAnswers']> {
     const chapterTitle = async (materialId: string, chapter: number) => (await materials.get(materialId))?.chapters.find((entry) => entry.index === chapter)?.title ?? null;

@@ -4,8 +4,8 @@ import { KEY_PREFIX } from './keys.js';
  * How long the store keeps things, in one place. Ephemeral keys get their TTL in the same atomic step as every write
  * (`{ttlMs}` on the store's write methods: SET PX, or one Lua script for hashes, sorted sets and streams), so no
  * ephemeral key ever exists without one; a key that is read and written keeps living, one nobody touches expires.
- * Durable keys — what a user expects to keep — are listed in DURABLE_KEYS and nowhere else; docs/ARCHITECTURE.md
- * ("Durable keys") lists the same patterns, and test/retention.integration.test.ts scans a whole product run for any
+ * Durable keys — what a user expects to keep — are listed in DURABLE_KEYS and nowhere else, and
+ * test/retention.integration.test.ts scans a whole product run for any
  * `lectern:*` key that has no TTL and is not on the list.
  */
 export const RETENTION = {
@@ -30,7 +30,7 @@ export const RETENTION = {
 export interface DurableKey {
   /** The key after the `lectern:` prefix; `{name}` stands for one segment without `:`. */
   pattern: string;
-  /** What it holds, for people (the same words are in docs/ARCHITECTURE.md). */
+  /** What it holds, for people. */
   what: string;
 }
 
