@@ -6,10 +6,15 @@ import tseslint from 'typescript-eslint';
  * Module boundaries of src/ (docs/ARCHITECTURE.md, "Dependency rule"; test/folder-graph.test.ts proves the same on
  * the import graph). A folder is entered only through its index.ts (protocol/ file by file until the protocol split);
  * domain folders — everything but http/, realtime/, app.ts, main.ts and server.ts — never import the transports or
- * the offline model.
+ * the offline model; realtime/ never imports http/ (both import boundary/).
  */
-const FOLDERS = ['analytics', 'auth', 'classroom', 'critic', 'exams', 'guard', 'http', 'jobs', 'judges', 'lecture', 'llm', 'lti', 'materials', 'math', 'math-problems', 'quality', 'quiz', 'realtime', 'retrieval', 'store', 'text'];
-const COMPOSITION_FOLDERS = new Set(['http', 'realtime']);
+const FOLDERS = ['analytics', 'auth', 'boundary', 'classroom', 'critic', 'exams', 'guard', 'http', 'jobs', 'judges', 'lecture', 'llm', 'lti', 'materials', 'math', 'math-problems', 'quality', 'quiz', 'realtime', 'retrieval', 'store', 'text'];
+const COMPOSITION_FOLDERS = new Set(['boundary', 'http', 'realtime']);
+/** The transports never import each other; what both need is in src/boundary/, which imports neither. */
+const TRANSPORT_EDGES = {
+  realtime: [{ regex: '^(\\.\\./)+http/', message: 'realtime/ never imports http/: what both need lives in src/boundary/.' }],
+  boundary: [{ regex: '^(\\.\\./)+(http|realtime)/', message: 'boundary/ is below both transports: it imports neither.' }],
+};
 const TRANSPORTS = [
   { name: 'socket.io', message: 'Domain code takes a port; socket.io lives in src/realtime/.' },
   { name: 'express', message: 'Domain code takes typed input; express lives in src/http/.' },
@@ -31,7 +36,7 @@ function boundaries(folder) {
         'error',
         {
           ...(domain || folder === undefined ? { paths: TRANSPORTS } : {}),
-          patterns: [deepImport(others), ...(folder === 'llm' ? [] : [OFFLINE_MODEL])],
+          patterns: [deepImport(others), ...(folder === 'llm' ? [] : [OFFLINE_MODEL]), ...(TRANSPORT_EDGES[folder] ?? [])],
         },
       ],
     },
@@ -73,7 +78,7 @@ export default tseslint.config(
       ],
     },
   },
-  // The browser client (docs/ARCHITECTURE.md, "Browser client"): the bundle takes values only from the server's
+  // The browser client (docs/ARCHITECTURE.md, "Layers"): the bundle takes values only from the server's
   // browser-safe protocol modules (anything else of src/ as `import type`, which esbuild drops), and its layers
   // import downwards only: pages -> ui -> net.
   ...[

@@ -14,6 +14,9 @@ import { io, type Socket } from 'socket.io-client';
 import { countTokens } from '../src/lecture/tokenizer.js';
 import {
   connectInBatches,
+  expectAck,
+  expectJson,
+  limitsFor,
   measureWindow,
   metricValue,
   numberArg,
@@ -31,11 +34,11 @@ const windowMs = numberArg('window', 50);
 const rampSeconds = numberArg('ramp', 10, true);
 const thinkSeconds = numberArg('think', 5, true);
 
-const server = await startServerProcess({ PRELOAD_SAMPLE: 'true', PACER_WINDOW_MS: String(windowMs) });
+const server = await startServerProcess({ PRELOAD_SAMPLE: 'true', PACER_WINDOW_MS: String(windowMs), ...limitsFor(students) });
 try {
   let materialId: string | undefined;
   for (let attempt = 0; attempt < 200 && !materialId; attempt += 1) {
-    const list = (await (await fetch(`${server.url}/api/materials`)).json()) as { materials: { id: string }[] };
+    const list = await expectJson<{ materials: { id: string }[] }>(await fetch(`${server.url}/api/materials`), 200, 'GET /api/materials');
     materialId = list.materials[0]?.id;
     if (!materialId) await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -54,7 +57,7 @@ try {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ materialId, nickname: `학생${index}` }),
     });
-    const { token } = (await response.json()) as { token: string };
+    const { token } = await expectJson<{ token: string }>(response, 201, 'POST /api/sessions');
     const socket = io(`${server.url}/tutor`, { auth: { protocolVersion: PROTOCOL_VERSION, token }, transports: ['websocket'], reconnection: false });
     sockets.push(socket);
     // One uninterrupted run of lecture deltas: its first arrival and the tokens delivered since.
@@ -84,7 +87,7 @@ try {
       socket.once('connect', () => resolve());
       socket.once('connect_error', reject);
     });
-    await socket.emitWithAck('lecture:speed', { tokensPerSecond: speed });
+    expectAck(await socket.emitWithAck('lecture:speed', { tokensPerSecond: speed }), 'lecture:speed');
   };
 
   await connectInBatches(students, connectStudent);

@@ -13,6 +13,9 @@ import { PROTOCOL_VERSION } from '../src/protocol/wire/ack.js';
 import { io, type Socket } from 'socket.io-client';
 import {
   connectInBatches,
+  expectAck,
+  expectJson,
+  limitsFor,
   measureWindow,
   metricValue,
   benchInstructorToken,
@@ -125,11 +128,11 @@ class ProgressLag {
   }
 }
 
-const server = await startServerProcess({ PRELOAD_SAMPLE: 'true' });
+const server = await startServerProcess({ PRELOAD_SAMPLE: 'true', ...limitsFor(students + 1) });
 try {
   let materialId: string | undefined;
   for (let attempt = 0; attempt < 200 && !materialId; attempt += 1) {
-    const list = (await (await fetch(`${server.url}/api/materials`)).json()) as { materials: { id: string }[] };
+    const list = await expectJson<{ materials: { id: string }[] }>(await fetch(`${server.url}/api/materials`), 200, 'GET /api/materials');
     materialId = list.materials[0]?.id;
     if (!materialId) await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -185,7 +188,7 @@ try {
       }
     });
     await connect(socket);
-    await socket.emitWithAck('lecture:speed', { tokensPerSecond: speed });
+    expectAck(await socket.emitWithAck('lecture:speed', { tokensPerSecond: speed }), 'lecture:speed');
   };
 
   await connectInBatches(students, connectStudent);

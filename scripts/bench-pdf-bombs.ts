@@ -3,10 +3,10 @@
  * `--bombs` flate bombs (~712 KB, ~490 MB inflated, each different) at once, and another instructor uploading a
  * small lecture PDF while they are queued. Prints one JSON line:
  *   {"bombs","bombBytes","bombAnswers","smallUploadMs","smallStatus","bombsDoneMs","baselineRssMb","peakRssMb","rssAfterMb"}
- * The pool's workers are warmed first; `rssAfterMb` is read 5 s after the last answer. Aim: the small upload unaffected (a second or two), the bombs
+ * The pool's workers are warmed first; `rssAfterMb` is read `--settle` seconds (5) after the last answer. Aim: the small upload unaffected (a second or two), the bombs
  * refused quickly, RSS back near its baseline.
  *
- * Usage: tsx scripts/bench-pdf-bombs.ts [--bombs 4] [--inflated-mb 490]
+ * Usage: tsx scripts/bench-pdf-bombs.ts [--bombs 4] [--inflated-mb 490] [--settle 5]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -22,6 +22,7 @@ import { plainPdf } from './pdf-fixtures.js';
 
 const bombCount = numberArg('bombs', 4);
 const inflatedMb = numberArg('inflated-mb', 490);
+const settleSeconds = numberArg('settle', 5, true);
 
 const bombs = await Promise.all(Array.from({ length: bombCount }, (_, index) => flateBombPdf({ inflatedMb, label: `bomb ${index + 1}` })));
 const lecture = await plainPdf(20, true);
@@ -66,7 +67,7 @@ const small = await upload(teacher, lecture, 'lecture.pdf');
 const smallUploadMs = performance.now() - smallStarted;
 const answers = await bombAnswers;
 const bombsDoneMs = performance.now() - started;
-await sleep(5_000);
+await sleep(settleSeconds * 1000);
 clearInterval(sampler);
 const rssAfter = process.memoryUsage.rss();
 

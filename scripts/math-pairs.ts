@@ -12,7 +12,7 @@ export interface MathPair {
   expected: MathVerdictExpected;
   /** What the row is about (shown in test names). */
   why: string;
-  /** Listed in issue 14 §1 as a pair that must be handled. */
+  /** A pair that must be handled. */
   issue?: true;
 }
 

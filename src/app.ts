@@ -82,13 +82,13 @@ export interface App {
   signer: TokenSigner;
   /** Instructor accounts, browser sessions, API tokens, invites and reset links. */
   accounts: AccountService;
-  /** OWN (issue 12): who owns each class, quiz, room and material. */
+  /** who owns each class, quiz, room and material. */
   ownership: OwnershipRepository;
   quizzes: QuizRepository;
   quizJudge: EvalAgent;
   /** The Critic Grader (seed 004): the HTTP route and, later, the quality console call it. */
   critic: CriticGrader;
-  /** The "AI 품질" console (issue 14 §3): the sampler, the store of graded samples, the grading budget and loop. */
+  /** The "AI 품질" console: the sampler, the store of graded samples, the grading budget and loop. */
   quality: { sampler: QualitySampler; repository: QualityRepository; budget: QualityBudget; grader: QualityGrader };
   /** Where the item guard's refusals go (logged, counted in the AI 품질 console). */
   guard: GuardReport;
@@ -98,19 +98,19 @@ export interface App {
   roomRuntime: RoomRuntime;
   /** Deletion, the retention purge (periodic, one node at a time) and class export. */
   data: DataLifecycle;
-  /** QUOTA: what accounts and classes may hold; deletion counts back down through `data`. */
+  /** what accounts and classes may hold; deletion counts back down through `data`. */
   quotas: Quotas;
-  /** QUOTA: the daily model budget per account (MODEL_DAILY_TOKENS), checked by the metered model before each call. */
+  /** the daily model budget per account (MODEL_DAILY_TOKENS), checked by the metered model before each call. */
   budget: ModelBudget;
-  /** Background jobs (issue 14 §2): the records, and this node's runner (resumes jobs other nodes left). */
+  /** Background jobs: the records, and this node's runner (resumes jobs other nodes left). */
   jobs: { repository: JobRepository; runner: JobRunner };
   /** Seed 002's math judge, with the policy and thresholds of configuration. */
   mathJudge: MathJudge;
   /** Math problem sets the `math-problems` jobs made. */
   mathSets: MathSetRepository;
-  /** Live exams (issue 15): publication, drafts, submissions, grading, results, learner profiles. */
+  /** Live exams: publication, drafts, submissions, grading, results, learner profiles. */
   exams: ExamService;
-  /** LTI 1.3 (issue 28): LMS registrations, launches, deep linking, course rosters and grade passback. */
+  /** LTI 1.3: LMS registrations, launches, deep linking, course rosters and grade passback. */
   lti: LtiService;
   server: LecternServer;
   /** Graceful stop: sockets and HTTP first, then services, then the store. */
@@ -154,7 +154,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   const store = overrides.store ?? createStore({ redisUrl: config.redisUrl, logger });
   const budget = new ModelBudget({ store, dailyTokens: config.modelDailyTokens });
   const metered = overrides.model ?? createModel(config, { metrics, store, logger, offlineTasks, budget });
-  // The "AI 품질" console (issue 14 §3): every agent gets the sampled model; the quality grading calls the metered one
+  // The "AI 품질" console: every agent gets the sampled model; the quality grading calls the metered one
   // (never sampled itself), counted against its own daily budget.
   const qualityRepository = new QualityRepository({
     store,
@@ -280,7 +280,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     // Called at deletion time, when the LTI service below exists.
     courses: { deleteForClass: (classId: string): Promise<void> => lti.deleteForClass(classId) },
   });
-  // Math problems (issue 14 §2, seed 002) run as background jobs; their judge's policy is configuration.
+  // Math problems (seed 002) run as background jobs; their judge's policy is configuration.
   const mathJudge = new MathJudge({
     model,
     policy: { thresholds: config.mathJudge.thresholds, onNetworkError: config.mathJudge.onNetworkError, retries: 2 },
@@ -290,7 +290,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   const jobRepository = new JobRepository(store, Date.now, logger.child({ part: 'jobs' }));
   // The runner exists before the server that shows its changes: they reach `/jobs` once the server is there.
   const watchers: { publish?: (view: JobView) => void } = {};
-  // Live exams (issue 15) before the job runner: the exam-generation job stores its exams through them.
+  // Live exams before the job runner: the exam-generation job stores its exams through them.
   const exams = createExams();
   const jobRunner = new JobRunner({
     repository: jobRepository,
@@ -409,7 +409,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   return { config, store, model, metrics, materials, retrieval, lectures, classes, monitor, signer, accounts, ownership, quizzes, quizJudge, guard, critic, quality, rooms, roomRuntime, data, quotas, budget, jobs, mathJudge, mathSets, exams, lti, server, close };
 
   /**
-   * Live exams (issue 15): the service on the store, the grader and feedback agents, the class roster for nicknames,
+   * Live exams: the service on the store, the grader and feedback agents, the class roster for nicknames,
    * the material's chapters for the report's review links, what the lecture knows of a student (transcript: verdicts,
    * remediated subconcepts, raised hands; their first answers to the class's math problems), and the monitor feed.
    */
@@ -472,7 +472,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   /**
    * A class student's first answers to self-study quiz items (seed 001's API, started with their class session),
    * with the chapter each was drawn from as the topic. Live quiz room answers are not here: a room's player is a
-   * nickname typed at the room's code, tied to no class session (docs/ARCHITECTURE.md, "Learner profiles").
+   * nickname typed at the room's code, tied to no class session.
    */
   async function selfQuizAnswers(classId: string, sessionId: string): Promise<LearnerSignals['quizAnswers']> {
     const chapterTitle = async (materialId: string, chapter: number) => (await materials.get(materialId))?.chapters.find((entry) => entry.index === chapter)?.title ?? null;

@@ -124,7 +124,7 @@ const EnvSchema = z.object({
   QUIZ_JOIN_BURST: int(1, 100_000, 120),
   QUIZ_JOIN_PER_SECOND: int(1, 100_000, 20),
   PRELOAD_SAMPLE: bool(true),
-  // LIM: limits against abuse and cost (see README "Limits").
+  // limits against abuse and cost (see README "Limits").
   RATE_WINDOW_SECONDS: int(1, 86_400, 60),
   RATE_ADDRESS_MAX: int(1, 1_000_000, 300),
   RATE_ACCOUNT_MAX: int(1, 1_000_000, 300),
@@ -162,26 +162,26 @@ const EnvSchema = z.object({
   OIDC_CLIENT_ID: optionalString,
   OIDC_CLIENT_SECRET: optionalString,
   OIDC_NAME: optionalString,
-  // Accounts (issue 12, ACC)
+  // Accounts (ACC)
   SIGNUP: z.preprocess(emptyToUndefined, z.enum(['open', 'invite', 'closed']).optional()),
   SESSION_TTL_DAYS: int(1, 365, 30),
-  // QUOTA (issue 12): per-account quotas and the daily model budget (src/quota/, src/llm/model-budget.ts).
+  // per-account quotas and the daily model budget (src/quota/, src/llm/model-budget.ts).
   MAX_MATERIALS_PER_ACCOUNT: int(1, 1_000_000, 200),
   MAX_PDF_BYTES_PER_ACCOUNT: int(1, Number.MAX_SAFE_INTEGER, 2 * 1024 ** 3),
   MAX_QUIZZES_PER_CLASS: int(1, 1_000_000, 200),
   MAX_OPEN_ROOMS_PER_ACCOUNT: int(1, 1_000_000, 10),
   MODEL_DAILY_TOKENS: int(0, Number.MAX_SAFE_INTEGER, 2_000_000),
-  // Math problems (issue 14 §2, seed 002): the judge's error policy and pass thresholds; background jobs' lease.
+  // Math problems (seed 002): the judge's error policy and pass thresholds; background jobs' lease.
   MATH_JUDGE_NETWORK_POLICY: z.preprocess(emptyToUndefined, z.enum(['pass-unjudged', 'fail']).default('pass-unjudged')),
   MATH_JUDGE_THRESHOLDS: mathThresholds,
   JOB_LEASE_MS: int(1_000, 600_000, 15_000),
-  // Live exams (issue 15 §3–4, src/exams/): points per status, the deadline sweep and the background regrading of Ungraded items.
+  // Live exams (src/exams/): points per status, the deadline sweep and the background regrading of Ungraded items.
   EXAM_SCORE_WEIGHTS: examScoreWeights,
   EXAM_SWEEP_MS: int(100, 600_000, 5_000),
   EXAM_GRADE_RETRIES: int(0, 20, 5),
   EXAM_GRADE_RETRY_MS: int(10, 3_600_000, 30_000),
   EXAM_GRADING_LEASE_MS: int(100, 600_000, 15_000),
-  // The "AI 품질" console (issue 14 §3, src/quality/): sampling of agent outputs and their background grading.
+  // The "AI 품질" console (src/quality/): sampling of agent outputs and their background grading.
   QUALITY_SAMPLE_RATE: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(1).default(0.05)),
   QUALITY_SAMPLE_RATES: z.preprocess(
     emptyToUndefined,
@@ -255,7 +255,7 @@ export interface Config {
   /** `room:join` attempts per client address: burst and refill per second. */
   quizJoinLimit: { capacity: number; refillPerSecond: number };
   preloadSample: boolean;
-  /** LIM: limits against abuse and cost (src/http/rate-limit.ts, src/realtime/socket-caps.ts, command-limits.ts). */
+  /** limits against abuse and cost (src/http/rate-limit.ts, src/realtime/socket-caps.ts, command-limits.ts). */
   rateLimits: RateLimitConfig;
   /**
    * Who may read `/metrics`: with `token`, a bearer of it (on the main port, and on the metrics port too); with
@@ -287,7 +287,7 @@ export interface Config {
   signup: SignupMode;
   /** How long a browser session lasts after sign-in (SESSION_TTL_DAYS). */
   sessionTtlMs: number;
-  /** QUOTA: what one account (one class for quizzes) may hold at once; see src/quota/. */
+  /** what one account (one class for quizzes) may hold at once; see src/quota/. */
   quotas: QuotaLimits;
   /** MODEL_DAILY_TOKENS: model tokens an account may spend per UTC day (0 = unlimited); see src/llm/model-budget.ts. */
   modelDailyTokens: number;

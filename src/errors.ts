@@ -1,7 +1,11 @@
 import { ErrorCode, type WireError } from './protocol/wire/error-codes.js';
+import { ERROR_MESSAGES } from './protocol/wire/error-messages.js';
 
 export interface AppErrorOptions {
-  /** HTTP status to answer with when this error reaches an HTTP boundary. */
+  /**
+   * The HTTP status, only where it differs from the code's own (`ERROR_STATUS` in src/boundary/error-status.ts, the one
+   * table of statuses, read at the HTTP edge).
+   */
   status?: number;
   cause?: unknown;
   /** Whether repeating the same operation may succeed (decided once, where the error is made). */
@@ -10,18 +14,20 @@ export interface AppErrorOptions {
 
 /**
  * An expected failure with a stable wire code. Anything else that is thrown is unexpected and becomes
- * `INTERNAL` at the boundary (with the detail logged, never sent).
+ * `INTERNAL` at the boundary (with the detail logged, never sent). The message defaults to the code's Korean one
+ * (`ERROR_MESSAGES`); give one only where the default does not say enough.
  */
 export class AppError extends Error {
   readonly code: ErrorCode;
-  readonly status: number;
+  /** The HTTP status where it differs from the code's own; undefined otherwise. */
+  readonly status: number | undefined;
   readonly retryable: boolean;
 
-  constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
+  constructor(code: ErrorCode, message: string = ERROR_MESSAGES[code], options: AppErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
-    this.status = options.status ?? 500;
+    this.status = options.status;
     this.retryable = options.retryable ?? false;
   }
 
@@ -42,14 +48,17 @@ export class StoreUnavailableError extends AppError {
   }
 }
 
-/** Converts any thrown value to the wire shape; unexpected errors never leak their message. */
-export function toWireError(error: unknown): { status: number; body: WireError } {
+/**
+ * Converts any thrown value to the wire shape; unexpected errors never leak their message. `status` is the error's
+ * own HTTP status where it names one (the HTTP edge falls back on `ERROR_STATUS`).
+ */
+export function toWireError(error: unknown): { status: number | undefined; body: WireError } {
   if (isAppError(error)) return { status: error.status, body: error.toWire() };
   return { status: 500, body: { code: ErrorCode.INTERNAL, message: '서버 내부 오류가 발생했습니다.' } };
 }
 
 /**
- * LIM: a limit was reached (429 RATE_LIMITED). `retryAfterSeconds` becomes the HTTP `Retry-After` header (see
+ * A limit was reached (429 RATE_LIMITED). `retryAfterSeconds` becomes the HTTP `Retry-After` header (see
  * http/error-middleware.ts) and a field of the wire error, so socket clients know when to try again too.
  */
 export class RateLimitedError extends AppError {
@@ -66,11 +75,11 @@ export class RateLimitedError extends AppError {
   }
 }
 
-/** QUOTA: which quota a refusal names (stable, for programs); the message names it in words for people. */
+/** which quota a refusal names (stable, for programs); the message names it in words for people. */
 export type QuotaName = 'materials' | 'pdf-bytes' | 'quizzes-per-class' | 'open-rooms';
 
 /**
- * QUOTA: an account (a class, for its quizzes) holds all it may (429 QUOTA_EXCEEDED). Unlike RATE_LIMITED, waiting
+ * an account (a class, for its quizzes) holds all it may (429 QUOTA_EXCEEDED). Unlike RATE_LIMITED, waiting
  * does not help: something must be deleted (or a room ended) first, so there is no Retry-After.
  */
 export class QuotaExceededError extends AppError {
@@ -89,7 +98,7 @@ export class QuotaExceededError extends AppError {
 }
 
 /**
- * QUOTA: the account's model budget for the UTC day is spent (429 MODEL_BUDGET_EXCEEDED), raised before a model call
+ * the account's model budget for the UTC day is spent (429 MODEL_BUDGET_EXCEEDED), raised before a model call
  * starts. `limit` is MODEL_DAILY_TOKENS; the message never says "토큰" (people read it).
  */
 export class ModelBudgetExceededError extends AppError {

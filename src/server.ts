@@ -1,10 +1,11 @@
+import { JoinAttempts } from './boundary/index.js';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import path from 'node:path';
 import express, { type Express } from 'express';
 import type { Server as SocketServer, ServerOptions } from 'socket.io';
 import type { Config } from './config.js';
 import { ErrorCode } from './protocol/wire/error-codes.js';
-import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAnalyticsRouter, createAuthRouter, createClassesRouter, createClassExamsRouter, createClassMathRouter, createCriticRouter, createExamsRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMathRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQualityRouter, createQuizzesRouter, createAddressLimit, createRateLimits, createRoomsRouter, createSeedQuizRouter, createSessionsRouter, createLtiApiRouter, createLtiRouter, errorMiddleware, ltiFraming, ltiPickerFormTargets, joinAttemptGuard, JoinAttempts, type OidcAccounts, securityHeadersOnEveryResponse, webSessionStarter } from './http/index.js';
+import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAnalyticsRouter, createAuthRouter, createClassesRouter, createClassExamsRouter, createClassMathRouter, createCriticRouter, createExamsRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMathRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQualityRouter, createQuizzesRouter, createAddressLimit, createRateLimits, createRoomsRouter, createSeedQuizRouter, createSessionsRouter, createLtiApiRouter, createLtiRouter, errorMiddleware, ltiFraming, ltiPickerFormTargets, joinAttemptGuard, type OidcAccounts, securityHeadersOnEveryResponse, webSessionStarter } from './http/index.js';
 import type { LanguageModel } from './llm/index.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -49,7 +50,7 @@ export interface ServerDeps {
   guard?: GuardReport | undefined;
   /** The Critic Grader (seed 004): `POST /api/critic/grade`. */
   critic: CriticGrader;
-  /** The "AI 품질" console (issue 14 §3): graded samples of agent outputs, the grading budget, the sampling rates. */
+  /** The "AI 품질" console: graded samples of agent outputs, the grading budget, the sampling rates. */
   quality: { repository: QualityRepository; budget: QualityBudget; sampling: { rate: number; perAgent: Record<string, number> } };
   rooms: RoomService;
   roomRuntime: RoomRuntime;
@@ -59,20 +60,20 @@ export interface ServerDeps {
   oidc: OidcSignIn | undefined;
   /** The accounts side of single sign-on; the accounts service and the web session cookie unless a test replaces it. */
   oidcAccounts?: OidcAccounts;
-  /** Instructor accounts: sessions, API tokens, invites (issue 12). */
+  /** Instructor accounts: sessions, API tokens, invites. */
   accounts: AccountService;
-  /** OWN (issue 12): who owns what, and the checks of class instructor and host tokens against it. */
+  /** who owns what, and the checks of class instructor and host tokens against it. */
   ownership: OwnershipRepository;
   credentialChecks: CredentialChecks;
-  /** QUOTA: what accounts and classes may hold (materials, PDF bytes, quizzes per class, open rooms). */
+  /** what accounts and classes may hold (materials, PDF bytes, quizzes per class, open rooms). */
   quotas: Quotas;
-  /** QUOTA: the daily model budget per account; an upload is refused up front once it is spent. */
+  /** the daily model budget per account; an upload is refused up front once it is spent. */
   budget: ModelBudget;
-  /** Background jobs (issue 14 §2): records and this node's runner. */
+  /** Background jobs: records and this node's runner. */
   jobs: { repository: JobRepository; runner: JobRunner };
   /** The math problem sets the `math-problems` jobs made. */
   mathSets: MathSetRepository;
-  /** Live exams (issue 15): publication, drafts, submissions, grading, results, learner profiles. */
+  /** Live exams: publication, drafts, submissions, grading, results, learner profiles. */
   exams: ExamService;
   /** LTI 1.3: LMS registrations, launches, deep linking, rosters and grade passback. */
   lti: LtiService;
@@ -142,7 +143,7 @@ export function createServer(deps: ServerDeps): LecternServer {
   const limitsClock = deps.limitsClock ?? Date.now;
   app.use('/api', createRateLimits({ store, limits, now: limitsClock }));
   const joinAttempts = new JoinAttempts(store, limits.join, limitsClock);
-  // OWN (issue 12): the one authorisation function per resource kind, used by every route below.
+  // the one authorisation function per resource kind, used by every route below.
   const { ownership } = deps;
   const sampleId = () => deps.materials.sampleId();
   const access = new Authorizer({
@@ -185,7 +186,7 @@ export function createServer(deps: ServerDeps): LecternServer {
     createMaterialQuizRouter({ quizzes: deps.quizzes, materials: deps.materials, retriever: deps.retrieval, ownership, access, model, judge: deps.quizJudge, logger, quotas: deps.quotas, guard: deps.guard }),
   );
 
-  // Seed 001's self-study API (issue 13 §4): items judged by the EvalAgent gate, kept in the store with a TTL; a class
+  // Seed 001's self-study API: items judged by the EvalAgent gate, kept in the store with a TTL; a class
   // student's first answers reach the class monitor.
   const selfStudy = new SelfStudy({
     store,
@@ -205,7 +206,7 @@ export function createServer(deps: ServerDeps): LecternServer {
     '/api/quiz',
     createSeedQuizRouter({ selfStudy, access, signer: deps.signer, sessionProfile: (sessionId) => deps.data.sessionProfile(sessionId) }),
   );
-  // Math problems as background jobs, their sets and the quizzes made from them (issue 14 §2).
+  // Math problems as background jobs, their sets and the quizzes made from them.
   app.use(
     '/api',
     createMathRouter({
@@ -222,7 +223,7 @@ export function createServer(deps: ServerDeps): LecternServer {
     }),
   );
 
-  // A class's students answer the short-answer problems of the math sets shared with their class (issue 14 §2).
+  // A class's students answer the short-answer problems of the math sets shared with their class.
   app.use(
     '/api',
     createExamsRouter({ access, signer: deps.signer, exams: deps.exams, materials: deps.materials, jobs: deps.jobs.repository, runner: deps.jobs.runner, budget: deps.budget }),

@@ -9,6 +9,7 @@ import { ITEM, fenced, set, startExamGemini, type ExamGemini } from './support/e
 import { loadSample, samplePdfBytes } from './support/lecture-client.js';
 import { suiteRedis } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { POLL_TIMEOUT_MS } from './support/poll.js';
 
 /**
  * EX9–EX10, EX12 (test/SPEC.md, "Exams: generation"): the `exam-generation` job on the leased job runner, on the memory
@@ -35,7 +36,7 @@ async function storeFor(context: TestContext, kind: 'memory' | 'redis'): Promise
   return store;
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = POLL_TIMEOUT_MS): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();

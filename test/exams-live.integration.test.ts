@@ -10,7 +10,7 @@ import { AgentSpy, bootExamClass, draft, end, gradedResults, join, makeExam, PRO
 import { call } from './support/http-call.js';
 import { samplePdfBytes } from './support/lecture-client.js';
 import { startRedisServer, suiteRedis } from './support/redis-server.js';
-import { startTestApp } from './support/test-app.js';
+import { startTestApp, suiteMemoryStore } from './support/test-app.js';
 
 /**
  * EL1–EL12 (test/SPEC.md, "Live exams"): exams published to a class and taken live on the real server, on the memory
@@ -22,8 +22,12 @@ import { startTestApp } from './support/test-app.js';
  */
 
 const redis = suiteRedis();
+// The memory-store tests share one store, as the Redis ones share the suite's Redis: the sample is ingested once.
+const memory = suiteMemoryStore();
 const boot = (context: TestContext, store: 'memory' | 'redis', env: Record<string, string> = {}, overrides: AppOverrides = {}) =>
-  bootExamClass(context, store, () => redis.url, env, overrides);
+  store === 'memory'
+    ? bootExamClass(context, store, () => redis.url, { ...memory.appEnv(), ...env }, { ...memory.appOverrides(), ...overrides })
+    : bootExamClass(context, store, () => redis.url, env, overrides);
 beforeAll(samplePdfBytes);
 
 describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => {
@@ -154,11 +158,13 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
   });
 
   it('EL20 a class behind one address autosaves without touching the address budget; each student has RATE_DRAFT_MAX saves per window', async (context) => {
-    // Counters live in the store: on Redis a server of its own, so the file's earlier tests (same address, same
-    // window) have spent none of this test's budget.
+    // Counters live in the store: a store of its own (on Redis a server of its own), so the file's earlier tests
+    // (same address, same window) have spent none of this test's budget.
     const own = store === 'redis' ? await startRedisServer() : undefined;
     if (own) context.onTestFinished(() => own.stop());
-    const booted = await boot(context, store, { RATE_ADDRESS_MAX: '12', RATE_DRAFT_MAX: '5', ...(own ? { REDIS_URL: own.url } : {}) });
+    const booted = own
+      ? await boot(context, store, { RATE_ADDRESS_MAX: '12', RATE_DRAFT_MAX: '5', REDIS_URL: own.url })
+      : await bootExamClass(context, store, () => redis.url, { RATE_ADDRESS_MAX: '12', RATE_DRAFT_MAX: '5' });
     const exam = await makeExam(booted);
     await publish(booted, exam.examId);
     const students = [await join(booted, '민지'), await join(booted, '지호'), await join(booted, '서연')];

@@ -9,7 +9,7 @@ const SRC = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src')
 const imports = readImports(SRC);
 
 /** Where the transports live and where everything is put together: the only places that may import them. */
-const COMPOSITION = new Set(['app.ts', 'main.ts', 'server.ts', 'http/', 'realtime/']);
+const COMPOSITION = new Set(['app.ts', 'main.ts', 'server.ts', 'boundary/', 'http/', 'realtime/']);
 
 /**
  * Folders other files still enter file by file: `protocol/` is two halves that are imported apart on purpose —
@@ -37,6 +37,13 @@ describe('module boundaries of src/', () => {
 
   it('F1: the folder graph is acyclic', () => {
     expect(findCycle(folderEdges(checked))).toBeNull();
+  });
+
+  it('HS3 the transports never import each other: realtime/ does not import http/, and boundary/ (what both share) imports neither', () => {
+    const edges = folderEdges(checked);
+    expect(edges).toContainEqual(['realtime/', 'boundary/']);
+    expect(edges).toContainEqual(['http/', 'boundary/']);
+    expect(edges.filter(([from, to]) => (from === 'realtime/' && to === 'http/') || (from === 'boundary/' && (to === 'http/' || to === 'realtime/')))).toEqual([]);
   });
 
   it('F1: the cycle finder finds a cycle and its members', () => {

@@ -6,6 +6,7 @@ import { createLogger } from '../src/logger.js';
 import { ErrorCode } from '../src/protocol/wire/error-codes.js';
 import { keys, MemoryStore, RedisStore, type Store } from '../src/store/index.js';
 import { suiteRedis } from './support/redis-server.js';
+import { POLL_TIMEOUT_MS } from './support/poll.js';
 
 /**
  * JOB1–JOB5 (test/SPEC.md, "Background jobs"): the leased job runner on both stores — progress reaches watchers, a
@@ -89,7 +90,7 @@ function node(context: TestContext, store: Store, name: string, job: ReturnType<
   return runner;
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = POLL_TIMEOUT_MS): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();

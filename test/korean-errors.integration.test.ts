@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { koreanFieldName } from '../src/http/zod-korean.js';
+import { koreanFieldName } from '../src/boundary/zod-korean.js';
 import { defaultInstructor } from './support/accounts.js';
 import { createClass, handshakeOutcome, type CreatedClass } from './support/classroom-client.js';
 import { joinLecture, loadSample } from './support/lecture-client.js';

@@ -12,6 +12,7 @@ import { loadSample, samplePdfBytes } from './support/lecture-client.js';
 import { plannedSlots, startMathGemini, type MathGemini, type MathGeminiOptions } from './support/math-gemini.js';
 import { suiteRedis } from './support/redis-server.js';
 import { connected, once, startTestApp, type TestApp } from './support/test-app.js';
+import { POLL_TIMEOUT_MS } from './support/poll.js';
 
 /**
  * MJ1–MJ6 (test/SPEC.md, "Math problem jobs"): math problem generation as a background job on the real server, with
@@ -283,7 +284,7 @@ describe('MJ6: the offline model', () => {
 });
 
 /** Waits for a condition the test cannot get an event for (polls; never asserts a time). */
-async function until(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+async function until(condition: () => Promise<boolean>, timeoutMs = POLL_TIMEOUT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');

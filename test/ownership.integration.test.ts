@@ -65,6 +65,7 @@ const CASES: Record<string, Case> = {
   'GET /healthz': { kind: 'public', why: 'operations' },
   'GET /readyz': { kind: 'public', why: 'operations' },
   'GET /metrics': { kind: 'public', why: 'operations, its own token' },
+  'GET /favicon.ico': { kind: 'public', why: 'the site icon' },
   'POST /api/materials': { kind: 'own', why: 'an upload becomes the uploader’s (OW5 covers shared bytes)' },
   'GET /api/materials': { kind: 'list', path: '/api/materials' },
   'GET /api/materials/:id': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/materials/${w.materialId}` }) },
@@ -211,6 +212,12 @@ function documentedRoutes(markdown: string): string[] {
   const routes = new Set<string>();
   const pattern = /`(GET|POST|PUT|PATCH|DELETE) (\/[^`\s?]*)[^`]*`/g;
   for (const line of markdown.split('\n')) {
+    // The generated route table: "| GET | `/api/...` | src/http/… |".
+    const row = /^\| (GET|POST|PUT|PATCH|DELETE) \| `(\/[^`\s?]*)` \|/.exec(line);
+    if (row) {
+      routes.add(`${row[1]} ${row[2]}`);
+      continue;
+    }
     // Headings, table rows and bullets that open with a route (the roster routes are documented as bullets).
     const bullet = /^- `(GET|POST|PUT|PATCH|DELETE) /.test(line);
     if (!line.startsWith('### ') && !bullet && !/^\| `(GET|POST|PUT|PATCH|DELETE) /.test(line)) continue;

@@ -103,11 +103,12 @@ describe('deadline timers of live rooms', () => {
     expect((open?.payload as QuestionPayload).remainingMs).toBeLessThanOrEqual(5_000);
   });
 
-  it('D2 soak: 3 rooms × 50 questions, one silent player each, never miss a timed transition', async () => {
+  // The suite plays 10 questions a room; SOAK=1 plays the 50-question soak.
+  const QUESTIONS = process.env.SOAK === '1' ? 50 : 10;
+  it(`D2 soak: 3 rooms × ${QUESTIONS} questions, one silent player each, never miss a timed transition`, async () => {
     const clock = new EarlyClock();
     app = await startTestApp({}, { roomClock: clock });
     const server = app;
-    const QUESTIONS = 50;
     const games = await Promise.all(
       [0, 1, 2].map(async (index) => {
         const setup = await createQuiz(server, sampleItems(QUESTIONS), `소크 ${index + 1}`);
@@ -121,9 +122,9 @@ describe('deadline timers of live rooms', () => {
 
     const played = await Promise.all(games.map((game) => playByTimers(game.host, QUESTIONS, `room ${game.index + 1}`, 10_000)));
     expect(played).toEqual([QUESTIONS, QUESTIONS, QUESTIONS]);
-    // 3 rooms × 50 questions × (preview + open): 300 timed transitions. Most come after an early timer; some timers
-    // find the shared clock already moved past them by another room's timer.
-    expect(clock.earlyFires).toBeGreaterThanOrEqual(150);
+    // 3 rooms × QUESTIONS × (preview + open) timed transitions. Most come after an early timer; some timers find the
+    // shared clock already moved past them by another room's timer: at least half of them.
+    expect(clock.earlyFires).toBeGreaterThanOrEqual(3 * QUESTIONS);
 
     for (const game of games) {
       const results = await fetchResults(server, game.room.roomId, game.setup.instructorToken);

@@ -8,6 +8,7 @@ import { startRedisServer, type RedisServer } from './support/redis-server.js';
 import { lectureBefore } from './support/hand-client.js';
 import { joinLecture, loadSample, samplePdfBytes } from './support/lecture-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { POLL_TIMEOUT_MS } from './support/poll.js';
 
 /**
  * Redis going away must not take the process down: calls fail fast with STORE_UNAVAILABLE, tails wait, and
@@ -164,7 +165,7 @@ describe('RedisStore when Redis goes away', () => {
 });
 
 /** Polls ping (bounded) until the store reconnected; reconnect backoff is capped at about a second. */
-async function untilAvailable(store: Store, timeoutMs = 10_000): Promise<void> {
+async function untilAvailable(store: Store, timeoutMs = POLL_TIMEOUT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

@@ -1,5 +1,5 @@
 /**
- * A student's exam drafts on their way to the server (issue 15 §3): every keystroke is kept at once in this tab's
+ * A student's exam drafts on their way to the server: every keystroke is kept at once in this tab's
  * sessionStorage, and the changed answers are sent together (`PUT /api/class-exams/:id/draft`) once typing rests for
  * `DEBOUNCE_MS`. A failed save is retried with a growing pause until it goes through, and a reload sends what the
  * server had not confirmed yet, so a dropped connection or a closed tab never loses text. What the server refuses for

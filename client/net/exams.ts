@@ -1,5 +1,5 @@
 /**
- * Exams (issue 15, seed 000) over HTTP, as the pages call them (docs/PROTOCOL.md, "Exams"): the instructor's routes
+ * Exams (seed 000) over HTTP, as the pages call them (docs/PROTOCOL.md, "HTTP routes"): the instructor's routes
  * with the account's cookie (and CSRF token, through `apiJson`), a class student's with the class session token as
  * bearer. The reply shapes are the wire's (src/protocol/wire/exams.ts, jobs.ts).
  */

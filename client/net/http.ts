@@ -1,7 +1,7 @@
 /**
  * HTTP helpers the pages share: the one place every page request goes through (same-origin cookies, and the CSRF
  * header on state-changing requests that the instructor's session cookie authorises), the paginated list endpoints
- * (see docs/PROTOCOL.md, "Lists") and the wording of a request that never reached the server.
+ * (see docs/PROTOCOL.md, "Conventions") and the wording of a request that never reached the server.
  */
 import { ERROR_MESSAGES } from '../../src/protocol/wire/index.js';
 

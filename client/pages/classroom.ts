@@ -52,11 +52,11 @@ const lecture = $('lecture');
 const raiseButton = $<HTMLButtonElement>('raise-hand');
 const handPaused = $('hand-paused');
 
-// 혼자 퀴즈 풀기 (issue 13 §4): for a class student, once a chapter ends (the API needs a class session).
+// 혼자 퀴즈 풀기: for a class student, once a chapter ends (the API needs a class session).
 const selfQuiz = new SelfQuizPanel($('self-quiz'), () => (session?.classId ? { token: session.token, materialId: session.material.id } : null));
-// 수학 문제 풀기 (issue 14 §2): the short-answer math problems the instructor shared with a student's class.
+// 수학 문제 풀기: the short-answer math problems the instructor shared with a student's class.
 const classMath = new ClassMathPanel($('class-math'), () => (session?.classId ? session.token : null));
-// 시험 (issue 15): the class's exams, taken with autosaved drafts, and their results and the learner profile.
+// 시험: the class's exams, taken with autosaved drafts, and their results and the learner profile.
 const classExam = new ClassExamPanel(
   $('class-exam'),
   () => (session?.classId ? { token: session.token, sessionId: session.sessionId, chapters: session.material.chapters } : null),

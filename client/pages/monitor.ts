@@ -333,7 +333,7 @@ function connect(entry: OpenedClass): void {
     if (transcript.openFor === sessionId) void transcript.refresh();
   });
   live.on('class:closed', ({ closedAt }) => controls.showClosed(closedAt));
-  // Exams (issue 15): progress without answers, and the end of a student's grading.
+  // Exams: progress without answers, and the end of a student's grading.
   live.on('exam:progress', (event) => exams.progress(event));
   live.on('exam:graded', ({ examId, sessionId }) => exams.gradedFor(examId, sessionId));
   live.on('class:code', ({ code }) => updateCode(code));

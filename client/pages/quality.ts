@@ -1,4 +1,4 @@
-// "AI 품질" (issue 14 §3): per agent, the grades the Critic Grader gave a sample of its outputs — the histogram of the
+// "AI 품질": per agent, the grades the Critic Grader gave a sample of its outputs — the histogram of the
 // window, the mean per day, the failure types and the worst cases with their fixable issues — and the JSONL export of
 // graded outputs filtered by grade (fine-tuning data). An admin sees every output, an instructor their own
 // (GET /api/quality/summary). Every model text is set as textContent.

@@ -1,4 +1,4 @@
-// A learner profile (issue 15 §1) as the classroom ("나의 학습 프로필") and the monitor show it: proficiency, the
+// A learner profile as the classroom ("나의 학습 프로필") and the monitor show it: proficiency, the
 // learning goal, weak and strong topics each with the evidence it was concluded from, preferred item types. Topics
 // and evidence are model and student text: textContent only.
 import type { ExamLearnerProfile as LearnerProfile } from '../../src/protocol/wire/index.js';

@@ -1,7 +1,13 @@
 /**
  * Credentials: signed tokens (kind, subject, scope, expiry), the deployment's token secrets, and the one mapping
- * from a refused token to 401/403 that HTTP routers and every socket namespace use. Instructor accounts (issue 12):
- * the AccountService with its sessions, API tokens, invites and reset links.
+ * from a refused token to 401/403 that HTTP routers and every socket namespace use. Instructor accounts: the
+ * AccountService with its sessions, API tokens, invites and reset links.
+ * - TokenSigner holds secrets newest first (the first signs, every one verifies; compared as canonical base64url in
+ *   constant time). Without TOKEN_SECRET a Redis deployment shares one generated secret; the memory store one per
+ *   process.
+ * - Accounts know nothing of HTTP: emails normalised and reserved with SET NX, scrypt passwords, the admin is
+ *   whoever wins SET NX; a status or password change ends sessions and tokens when asked.
+ * - oidc/: OpenID Connect code flow with PKCE, one-use state and nonce in the store.
  */
 export { TokenKind, TokenSigner, type TokenCheck, type TokenPayload } from './tokens.js';
 export { generateTokenSecret, sharedTokenSecret } from './token-secrets.js';

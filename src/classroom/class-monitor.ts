@@ -125,7 +125,7 @@ export class ClassMonitor implements ActivityObserver {
   }
 
   /**
-   * A student of the class answered a self-study item for the first time (issue 13 §4): counted on the roster and
+   * A student of the class answered a self-study item for the first time: counted on the roster and
    * sent to the class's instructors as `student:self-quiz`. A session not on the roster is ignored.
    */
   async selfQuizAnswered(classId: string, sessionId: string, correct: boolean): Promise<void> {
@@ -133,7 +133,7 @@ export class ClassMonitor implements ActivityObserver {
     if (score) this.port?.toInstructors(classId, 'student:self-quiz', { sessionId, ...score });
   }
 
-  /** A student's progress in a live exam (issue 15 §3): answered and submitted counts, never the answers. */
+  /** A student's progress in a live exam: answered and submitted counts, never the answers. */
   examProgress(classId: string, payload: MonitorServerEvents['exam:progress']): void {
     this.port?.toInstructors(classId, 'exam:progress', payload);
   }

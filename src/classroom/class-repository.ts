@@ -210,7 +210,7 @@ export class ClassRepository {
   }
 
   /**
-   * Counts one first answer to a self-study item (issue 13 §4) on the student's roster entry: HINCRBY, so answers
+   * Counts one first answer to a self-study item on the student's roster entry: HINCRBY, so answers
    * handled by several nodes at once all count. Null when the session is not on the class's roster.
    */
   async countSelfQuiz(classId: string, sessionId: string, correct: boolean): Promise<SelfQuizScore | null> {

@@ -101,7 +101,7 @@ export type CriticResult =
   | { ok: false; code: typeof ErrorCode.GRADING_ERROR; message: string; reason: string };
 
 export interface CriticGradeOptions {
-  /** QUOTA: the account the call is billed to (else the surrounding runBilledTo). */
+  /** the account the call is billed to (else the surrounding runBilledTo). */
   accountId?: string | undefined;
   signal?: AbortSignal | undefined;
 }

@@ -1,7 +1,7 @@
 /**
  * The Critic Grader (seed 004): grades an instruction/input/output case on five criteria. It calls the model, so it
- * is a feature folder of its own rather than part of the pure `judges/` leaf (docs/ARCHITECTURE.md, "Critic
- * Grader"). The HTTP route and, later, the quality console call `CriticGrader.grade`.
+ * is a feature folder of its own rather than part of the pure `judges/` leaf. The HTTP
+ * route and, later, the quality console call `CriticGrader.grade`.
  */
 export {
   CRITIC_TASK,

@@ -20,7 +20,7 @@ export interface DataLifecycleOptions {
   nodeId: string;
   retentionDays: number;
   now?: () => number;
-  /** QUOTA: told what was deleted, so what an account or class holds counts back down (src/quota/ satisfies it). */
+  /** told what was deleted, so what an account or class holds counts back down (src/quota/ satisfies it). */
   quotas?: QuotaReleases;
   /** Live exams (src/exams/ satisfies it): deleted with their class and with their material. */
   exams?: ExamParts;

@@ -34,7 +34,7 @@ export class QuizDeletion {
     const removed = await this.store.del(keys.quiz(quizId), keys.quizSummary(quizId));
     if (owner) await this.store.zrem(keys.classQuizzes(owner), quizId);
     if (owner && removed > 0) await this.quotas?.quizDeleted(owner);
-    // OWN: its owner, the account's list entry and the quiz's room index (the rooms themselves stay, see above).
+    // its owner, the account's list entry and the quiz's room index (the rooms themselves stay, see above).
     await this.ownership.forgetQuiz(quizId);
     return removed > 0;
   }

@@ -2,7 +2,7 @@ import { analyseText, keywordFound, keywordSynonyms, locateKeywords } from '../j
 import type { KeywordEvidenceItem } from './exam-types.js';
 
 /**
- * Evidence first (issue 15 §4): the deterministic keyword matcher of src/judges, which reads Korean without regard
+ * Evidence first: the deterministic keyword matcher of src/judges, which reads Korean without regard
  * to spacing or particles (`사용자니즈가` has `사용자 니즈`, `variance가` has `variance`), Latin words by stem and
  * Latin phrases only in their order ("product right" is not "right product"). A key keyword may list the synonyms
  * that must also be accepted, written `과적합/overfitting` or `과적합|overfitting`.

@@ -2,7 +2,7 @@ import { checkExamItem, type Refusal } from '../guard/index.js';
 import type { ExamPlan, ExamProblem, ValidatorComplaint } from './exam-types.js';
 
 /**
- * The deterministic checks of a written set (issue 15 §2), run by the server before the validator: they cost no
+ * The deterministic checks of a written set, run by the server before the validator: they cost no
  * model call and trust nothing the model says. Each failure is a complaint in the validator's own shape
  * (`{id, message}`), fed back to the writer exactly like the validator's feedback:
  * - the count: every planned id is written once, no id the plan does not have (so the count equals the request's);

@@ -20,7 +20,7 @@ import {
 } from './exam-types.js';
 
 /**
- * `Agent_ShortAnswerGrader` with evidence (issue 15 §4). The server decides in this order:
+ * `Agent_ShortAnswerGrader` with evidence. The server decides in this order:
  * 1. an empty answer is `Incorrect`, with no model call;
  * 2. a `Short_Keyword` answer that IS a key keyword or an accepted synonym (after Korean normalisation, see
  *    answer-evidence.ts) is `Correct` by `keyword`, with no model call;

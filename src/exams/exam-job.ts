@@ -12,7 +12,7 @@ import { loadExamSource } from './exam-source.js';
 import { ExamRequest, LearnerProfile, MAX_EXAM_ROUNDS, type ExamProblem, type GeneratedExam, type ValidatorComplaint } from './exam-types.js';
 
 /**
- * The `exam-generation` background job (issue 15 §2): seed 000's Planner → Writer → Validator for one material
+ * The `exam-generation` background job: seed 000's Planner → Writer → Validator for one material
  * (or some of its chapters), with a checkpoint after the plan and after every round — the plan, the rounds done, the
  * last set and its open complaints — so a job resumed on another node (or after a restart) keeps its plan and
  * continues at the next round. The plan and each round's verdict per item go to the job's progress (the instructor's

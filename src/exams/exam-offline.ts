@@ -11,7 +11,7 @@ import { seededShuffle } from './exam-seed.js';
 import type { ComplexityLevel, ExamPlan, ExamProblem, ExamValidation, IntentType, PlannedItem, QuestionType } from './exam-types.js';
 
 /**
- * The offline Planner, Writer and Validator (issue 15 §2): deterministic, extractive, and never stating anything the
+ * The offline Planner, Writer and Validator: deterministic, extractive, and never stating anything the
  * material does not.
  *
  * Topics are the material's definition sentences, read from the retrieved passages after the quiz's cleaning

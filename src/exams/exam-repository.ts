@@ -16,7 +16,7 @@ import {
 } from './exam-types.js';
 
 /**
- * Live exams in the store (issue 15 §3–4), everything durable (no TTL; see docs/ARCHITECTURE.md, "Durable keys"):
+ * Live exams in the store, everything durable (no TTL; DURABLE_KEYS in store/retention.ts):
  * the exam as generated (editable while a draft), its publication (SET NX: once), each student's drafts (hash, last
  * write wins), submissions (HSETNX per item and `all` for the whole exam: first write wins), grades, the overrides
  * with their append-only audit trail, regrade requests, the feedback report and the grading state, the learner

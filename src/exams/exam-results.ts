@@ -2,7 +2,7 @@ import type { ExamOverride, ExamRecord, RegradeRequest, StoredAnswer } from './e
 import { RESULT_STATUSES, type ResultStatus, type EvaluationItem, type FeedbackReport, type GradeStatus, type ScoreWeights } from './exam-types.js';
 
 /**
- * Results of a live exam, computed by the server from what is stored (issue 15 §4): the effective status of an item
+ * Results of a live exam, computed by the server from what is stored: the effective status of an item
  * (the instructor's override when there is one, else the grade), the score with the configured weights (`Ungraded`
  * counts nothing and marks the result pending), the per-item distribution with the common misconceptions (the
  * feedback of Incorrect and Partial_Correct items, most frequent first), and the CSV export (Korean headers, BOM).

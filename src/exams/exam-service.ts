@@ -25,7 +25,7 @@ import {
 } from './exam-types.js';
 
 /**
- * Live exams (issue 15 §3–4), the domain without a transport: publication to a class with a time limit on the
+ * Live exams, the domain without a transport: publication to a class with a time limit on the
  * server's clock, the student's view (never a model answer or a keyword), autosaved drafts, write-once submission,
  * closing at the deadline, the grading pipeline (src/exams/exam-grading.ts), overrides and regrades, results, and
  * the learner profile.

@@ -15,7 +15,7 @@ import {
 import { TopicTally, appendExams, logOutcomes, proficiencyFrom } from './prior-profile.js';
 
 /**
- * `Generator_feedBack(log, exam_type, source_material, timestamp)` (issue 15 §4): the student's report and the update
+ * `Generator_feedBack(log, exam_type, source_material, timestamp)`: the student's report and the update
  * of the learner profile.
  * - The report is the feedback model's proposal (task `exam.feedback`, prompts/exam-feedback.md), parsed with
  *   {@link FeedbackReport}; the server then keeps only review entries among the given chapters (their titles and

@@ -1,5 +1,5 @@
 /**
- * Exams (issue 15, seed 000): the learner profile, Planner → Writer → Validator, live exams with a server clock and
+ * Exams (seed 000): the learner profile, Planner → Writer → Validator, live exams with a server clock and
  * autosaved drafts, the grader with evidence, and the feedback agent.
  *
  * The lifecycle of a live exam, and where each guarantee lives:
@@ -18,7 +18,7 @@
  *   `exam:result` on /tutor) and the monitor (`exam:graded`).
  */
 export * from './exam-types.js';
-// Generation (issue 15 §2): the three agents, the server's checks, the loop, its offline versions and its job.
+// Generation: the three agents, the server's checks, the loop, its offline versions and its job.
 export {
   EXAM_PLAN_TEMPERATURE,
   EXAM_TASKS,
@@ -44,7 +44,7 @@ export { ExamGenerationState, examPassages, generateExam, type ExamRoundReport, 
 export { examOfflineTasks, findDefinitions, findTopics, parseDefinition, planOffline, validateOffline, writeItem, writeOffline, type Definition, type Topic } from './exam-offline.js';
 export { EXAM_JOB_KIND, ExamJobCheckpoint, ExamJobParams, examJobHandler, itemVerdicts, type ExamJobDeps, type SaveExamInput } from './exam-job.js';
 export type { ExamItemVerdict, ExamJobProgress, ExamJobResult } from '../protocol/jobs.js';
-// Live exams (issue 15 §3–4): the store, the service, the grading pipeline, results, learner signals.
+// Live exams: the store, the service, the grading pipeline, results, learner signals.
 export {
   EXAM_ID,
   ExamOverride,
@@ -75,7 +75,7 @@ export {
 } from './exam-service.js';
 export { lectureSignals } from './learner-signals.js';
 
-// Grading, evidence and feedback (issue 15 §1, §4).
+// Grading, evidence and feedback.
 export { exactKeywordAnswer, keywordEvidence } from './answer-evidence.js';
 export {
   EXAM_GRADE_TASK,

@@ -2,7 +2,7 @@ import type { TranscriptItem } from '../protocol/wire/tutor.js';
 import type { LearnerSignals } from './exam-types.js';
 
 /**
- * What a student's lecture transcript says about them, for `Execute_Generator_PriorProfile` (issue 15 §1): each
+ * What a student's lecture transcript says about them, for `Execute_Generator_PriorProfile`: each
  * comprehension question with the tutor's verdict and, for a bad one, the subconcepts the remediation went through
  * (the topics to work on); and what the student asked with a raised hand (the first thing they wrote in each hand
  * dialogue). Pure: the caller pages the transcript in.

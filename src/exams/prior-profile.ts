@@ -12,7 +12,7 @@ import {
 import { EXAM_STATUS_LABELS } from '../protocol/wire/exams.js';
 
 /**
- * `Execute_Generator_PriorProfile(prev_userProfile, exam_type)` (issue 15 §1), and the profile arithmetic the
+ * `Execute_Generator_PriorProfile(prev_userProfile, exam_type)`, and the profile arithmetic the
  * feedback agent's update shares.
  *
  * Deterministic on purpose: every field is a count over facts lectern recorded itself (the tutor's verdicts, hands

@@ -2,7 +2,7 @@ import type { ExamPublication } from './exam-repository.js';
 import type { ExamProblem } from './exam-types.js';
 
 /**
- * Self-study exams (issue 15: "the instructor (or a student, for self-study) picks material/chapters …", "or opens
+ * Self-study exams ("the instructor (or a student, for self-study) picks material/chapters …", "or opens
  * it as self-study"): an exam published to a class with no deadline, whose results are revealed at each student's
  * own full submission, since nobody waits on the same answers.
  *

@@ -6,7 +6,7 @@ import { PageQuery } from '../protocol/page.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { inviteUrl, resetUrl } from './account-links.js';
 import { requireAdmin } from './principal.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow } from '../boundary/index.js';
 
 /**
  * `/api/admin` (the admin account only): the list of accounts, invites, disabling and re-enabling an account, and

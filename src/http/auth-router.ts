@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import { ApiTokenId, ChangePasswordBody, CreateApiTokenBody, LinkCode, ResetPasswordBody, SignInBody, SignUpBody } from '../protocol/account.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { clearSessionCookie, requireAccount, requireSameOrigin, sessionCsrfToken, type StartWebSession } from './principal.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow } from '../boundary/index.js';
 
 export interface AuthRouterOptions {
   accounts: AccountService;

@@ -43,7 +43,7 @@ const materialGone = () => new AppError(ErrorCode.NOT_FOUND, '해당 자료를 �
 
 
 /**
- * The one authorisation function per resource kind (issue 12, ownership). Every route of classes, quizzes, rooms and
+ * The one authorisation function per resource kind (ownership). Every route of classes, quizzes, rooms and
  * materials calls one of them first. Another account's thing answers 404 exactly like a missing one (no probing),
  * a signed token of the wrong kind 403, no credential 401. An account is always asked through requireAccount /
  * optionalAccount, so a cookie without its CSRF proof is refused (403 CSRF_INVALID).

@@ -5,10 +5,10 @@ import { ExamDraftBody, ExamRegradeBody, ExamSubmitBody } from '../protocol/exam
 import type { ClassExamReply, ClassExamResultReply, ClassExamsReply, ExamDraftReply, ExamProfileReply, ExamSubmitReply } from '../protocol/exams.js';
 import { addSelfStudyExamRoutes, type SelfStudyExamDeps } from './class-self-exams.js';
 import { classStudent, type ClassStudent } from './class-student.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow } from '../boundary/index.js';
 
 /**
- * A class's students take the live exams published to their class (issue 15 §3), mounted at /api/class-exams, with
+ * A class's students take the live exams published to their class, mounted at /api/class-exams, with
  * their class session token (`Authorization: Bearer`):
  * - `GET /api/class-exams` -> `{serverNow, exams}`; `GET /api/class-exams/:examId` -> the questions (never a model
  *   answer or a keyword), the student's drafts and submissions, the server's time and the deadline

@@ -8,11 +8,11 @@ import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { ClassMathAnswerReply, ClassMathProblemsReply } from '../protocol/wire/jobs.js';
 import { classStudent, type ClassStudent } from './class-student.js';
 import { authorizeModelCall } from './model-guard.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow } from '../boundary/index.js';
 import { gradeAnswerForRequest } from './short-answer-grading.js';
 
 /**
- * A class's students answer the short-answer problems of the math sets shared with their class (issue 14 §2),
+ * A class's students answer the short-answer problems of the math sets shared with their class,
  * mounted at /api/class-math, with their class session token (`Authorization: Bearer`, as the seed quiz API takes it):
  * - `GET /api/class-math/problems` -> `{sets: [{setId, title?, problems: [{problemId, question, difficulty}]}]}`:
  *   the shared sets' short-answer problems, never an answer or a solution

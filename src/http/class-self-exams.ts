@@ -9,10 +9,10 @@ import { materialNotFound } from './authorize.js';
 import type { ClassStudent } from './class-student.js';
 import { JOB_TOKEN_TTL_MS } from './math-router.js';
 import { authorizeModelCall } from './model-guard.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow } from '../boundary/index.js';
 
 /**
- * A class student's own self-study exams (issue 15: "or a student, for self-study"; src/exams/self-study-exam.ts),
+ * A class student's own self-study exams ("or a student, for self-study"; src/exams/self-study-exam.ts),
  * on the /api/class-exams router:
  * - `POST /api/class-exams/self-study` (SelfStudyExamBody `{count, descriptive, difficulty?, chapters?, materialId?}`)
  *   -> 202 `{jobId, job, jobToken}`: the same `exam-generation` job as the instructor's (Planner → Writer →

@@ -5,7 +5,7 @@ import { CreateClassBody, JoinClassBody, JoinCode, ReleaseRosterNameBody, SetRos
 import { PageQuery } from '../protocol/page.js';
 import type { Authorizer } from './authorize.js';
 import { requireAccount } from './principal.js';
-import { parseOrThrow, withBody } from './validate.js';
+import { parseOrThrow, withBody } from '../boundary/index.js';
 
 export interface ClassesRouterDeps {
   classes: ClassService;
@@ -17,7 +17,7 @@ type Handler = (request: Request, response: Response) => Promise<void>;
 const route = (handler: Handler) => (request: Request, response: Response, next: NextFunction) => handler(request, response).catch(next);
 
 /**
- * Classes (issue 12: every class belongs to an account):
+ * Classes (every class belongs to an account):
  * - `POST /api/classes` (account) `{name, materialId?}` -> 201 `{classId, name, code, materialId, createdAt, instructorToken}`
  * - `GET /api/classes?cursor=&limit=` (account) -> "내 수업" `{classes: [ClassSummary], nextCursor}`, newest first
  * - `POST /api/classes/:code/join` (a student, no credential)
@@ -77,7 +77,7 @@ export function createClassesRouter({ classes, ownership, access }: ClassesRoute
       });
     }),
   );
-  // MON (issue 12): the instructor ends the class or replaces its join code (as /monitor's class:close and
+  // the instructor ends the class or replaces its join code (as /monitor's class:close and
   // class:rotate-code do). No body is read.
   const instructorAction = (action: (classId: string, request: Request) => Promise<object>) =>
     route(async (request, response) => {

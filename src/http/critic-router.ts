@@ -5,7 +5,7 @@ import { runBilledTo } from '../llm/index.js';
 import { CriticGradeBody } from '../protocol/critic.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { requireAccount } from './principal.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow } from '../boundary/index.js';
 import { abortedWith } from './client-gone.js';
 
 /**

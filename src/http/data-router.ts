@@ -5,7 +5,7 @@ import { AppError } from '../errors.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { OwnershipRepository } from '../ownership/index.js';
 import type { Authorizer } from './authorize.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow } from '../boundary/index.js';
 import { contentDisposition } from './content-disposition.js';
 
 export interface DataRouterDeps {
@@ -27,7 +27,7 @@ const route = (handler: Handler) => (request: Request, response: Response, next:
 const notFound = (code: ErrorCode, message: string) => new AppError(code, message, { status: 404 });
 
 /**
- * Deletion and export (data/), each behind its resource's authorisation function (issue 12, ownership):
+ * Deletion and export (data/), each behind its resource's authorisation function (ownership):
  * `DELETE /api/classes/:id` (authorizeClass), `/api/quizzes/:id` (authorizeQuiz), `/api/rooms/:id` (authorizeRoom;
  * all 204), `DELETE /api/materials/:id` (authorizeMaterialWrite: removes this account's ownership, and the material
  * itself once nobody owns it and it is not the built-in sample; 204), and `GET /api/classes/:id/export.json` /

@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { httpStatusOf } from '../boundary/index.js';
 import { AppError, RateLimitedError, toWireError } from '../errors.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { Logger } from '../logger.js';
@@ -36,9 +37,10 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
           ? new AppError(ErrorCode.NOT_FOUND, '요청한 주소를 찾을 수 없습니다.', { status: 404 })
           : new AppError(ErrorCode.INVALID_PAYLOAD, '요청을 처리할 수 없습니다.', { status: error.status });
     }
-    const { status, body } = toWireError(mapped);
+    const { body } = toWireError(mapped);
+    const status = mapped instanceof AppError ? httpStatusOf(mapped) : 500;
     if (status >= 500) logger.error({ err: error, path: request.originalUrl }, 'request failed');
-    // LIM: a limit says when to come back.
+    // A limit says when to come back.
     if (mapped instanceof RateLimitedError) response.setHeader('Retry-After', String(mapped.retryAfterSeconds));
     response.status(status).json({ error: body });
   };

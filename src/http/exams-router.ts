@@ -11,10 +11,10 @@ import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { contentDisposition } from './content-disposition.js';
 import { materialNotFound, type Authorizer, type Grant } from './authorize.js';
 import { JOB_TOKEN_TTL_MS } from './math-router.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow } from '../boundary/index.js';
 
 /**
- * Live exams for their owner account (or a class instructor token, which stands for its class's owner), issue 15:
+ * Live exams for their owner account (or a class instructor token, which stands for its class's owner):
  * - `POST /api/materials/:id/exams` (ExamRequest `{count, descriptive, difficulty?, chapters?}`) -> 202 `{jobId, job,
  *   jobToken}`: the `exam-generation` job (Planner → Writer → Validator), watched on `/jobs` like math problems;
  *   429 MODEL_BUDGET_EXCEEDED at once when the account's daily model budget is spent
@@ -86,7 +86,7 @@ export function createExamsRouter(deps: ExamsRouterDeps): Router {
       if (outside !== undefined) {
         throw new AppError(ErrorCode.INVALID_PAYLOAD, `장 목록의 장 번호는 0부터 ${material.chapters.length - 1} 사이여야 합니다.`, { status: 400 });
       }
-      // QUOTA: a spent budget is refused now, not by a job that fails later.
+      // a spent budget is refused now, not by a job that fails later.
       await deps.budget?.assertAvailable(grant.accountId);
       const params: ExamJobParams = { materialId, request: body };
       const job = await deps.jobs.create(EXAM_JOB_KIND, grant.accountId, params);

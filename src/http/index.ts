@@ -1,4 +1,13 @@
-/** Express routers, the error middleware and security headers. */
+/**
+ * Express routers, the error middleware and security headers: the HTTP transport, thin by design. A route parses its
+ * input with boundary/ (zod, Korean INVALID_PAYLOAD), authorises on the server (authorize.ts: a Grant for an owner
+ * account, a class instructor token or a student session), calls a service and answers. principal.ts resolves the
+ * web session cookie (with its CSRF token on state-changing requests) or an API token; rate-limit.ts mounts the
+ * per-address, per-account and stricter per-path limits at /api; error-middleware.ts is the one place an error becomes
+ * `{error:{code,message}}` with its status from ERROR_STATUS; security-headers.ts (helmet, CSP script-src 'self')
+ * runs in front of every request listener, socket.io's too. docs/PROTOCOL.md's route table is generated from the
+ * routers as mounted.
+ */
 export { createAnalyticsRouter, type AnalyticsRouterDeps } from './analytics-router.js';
 export { createClassesRouter } from './classes-router.js';
 export { createCriticRouter, type CriticRouterDeps } from './critic-router.js';
@@ -17,9 +26,8 @@ export { createMathRouter, JOB_TOKEN_TTL_MS, type MathRouterDeps } from './math-
 export { createRoomsRouter } from './rooms-router.js';
 export { securityHeaders, securityHeadersOnEveryResponse } from './security-headers.js';
 export { createSessionsRouter } from './sessions-router.js';
-export { invalidPayload } from './validate.js';
 export { createAddressLimit, createRateLimits, requestAddress } from './rate-limit.js';
-export { isWrongCode, JoinAttempts, joinAttemptGuard, type JoinAttempt } from './join-attempts.js';
+export { joinAttemptGuard } from './join-attempt-guard.js';
 export { createOidcRouter, OIDC_CALLBACK_PATH, SIGN_IN_PAGE, type OidcAccounts } from './oidc-router.js';
 export { createAuthRouter } from './auth-router.js';
 export { createAdminRouter } from './admin-router.js';

@@ -10,7 +10,7 @@ import { publicBase } from './account-links.js';
 import { sendLanding, sendLtiError } from './lti-pages.js';
 import { requireAdmin, type StartWebSession } from './principal.js';
 import { allowFormTargets, allowFraming } from './security-headers.js';
-import { parseOrThrow } from './validate.js';
+import { httpStatusOf, parseOrThrow } from '../boundary/index.js';
 
 /**
  * LTI 1.3 over HTTP.
@@ -120,7 +120,7 @@ export function createLtiRouter(deps: LtiRouterDeps): Router {
   // Refusals are pages people read inside the LMS, not JSON.
   router.use((error: unknown, _request: Request, response: Response, next: NextFunction) => {
     if (response.headersSent) return next(error);
-    if (isAppError(error)) return sendLtiError(response, error.status, error.code, error.message);
+    if (isAppError(error)) return sendLtiError(response, httpStatusOf(error), error.code, error.message);
     deps.logger.error({ err: error }, 'lti request failed');
     sendLtiError(response, 500, ErrorCode.INTERNAL, '서버 내부 오류가 발생했습니다. 잠시 후 LMS에서 다시 열어 주세요.');
   });

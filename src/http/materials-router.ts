@@ -12,7 +12,7 @@ import type { Quotas } from '../quota/index.js';
 import type { ModelBudget } from '../llm/index.js';
 import { ingestCharged, uploadingAccount } from './quota-hooks.js';
 import { contentDisposition } from './content-disposition.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow } from '../boundary/index.js';
 
 export interface MaterialsRouterDeps {
   materials: MaterialService;
@@ -35,7 +35,7 @@ const unknownCursor = () =>
   new AppError(ErrorCode.INVALID_PAYLOAD, '목록 위치(cursor)를 찾을 수 없습니다. 처음부터 다시 불러와 주세요.', { status: 400 });
 
 /**
- * /api/materials (issue 12: materials have owners): upload (an account; multipart field `file`; the account becomes
+ * /api/materials (materials have owners): upload (an account; multipart field `file`; the account becomes
  * an owner, also of bytes another account uploaded before), list (`?cursor=&limit=`: an account's "내 자료" newest
  * first with the built-in sample flagged `sample: true` on the first page; anonymous callers and students get only
  * the sample: `{materials, nextCursor, limits}`), and, per authorizeMaterialRead, one material, a chapter's text and

@@ -14,11 +14,11 @@ import type { QuizMaterialSource, QuizRepository } from '../quiz/index.js';
 import type { Quotas } from '../quota/index.js';
 import { materialNotFound, type Authorizer, type Grant } from './authorize.js';
 import { authorizeModelCall } from './model-guard.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow } from '../boundary/index.js';
 import { gradeAnswerForRequest } from './short-answer-grading.js';
 
 /**
- * Math problems as background jobs (issue 14 §2) and the sets they make, for their owner account (or a class
+ * Math problems as background jobs and the sets they make, for their owner account (or a class
  * instructor token, which stands for its class's owner):
  * - `POST /api/materials/:id/math-problems` (MathProblemsBody `{count, multipleChoice, difficulty?, chapter?}`) ->
  *   202 `{job, jobToken}`: the job runs on whichever node takes it; `jobToken` opens `/jobs` for its live progress

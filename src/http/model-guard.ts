@@ -15,7 +15,7 @@ export interface ModelCallContext {
 }
 
 /**
- * QUOTA: the one check every route that starts a model call goes through. A signed-in account may (and pays, unless
+ * the one check every route that starts a model call goes through. A signed-in account may (and pays, unless
  * `billTo` names another); a client without an account only inside a class or room it joined (and pays nothing
  * itself: its class's owner does, once OWN passes `billTo`); anyone else is refused with 401 before any work.
  * Returns the account to bill, for `runBilledTo` / a session's `billTo`.

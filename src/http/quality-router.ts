@@ -11,10 +11,10 @@ import {
 import { QUALITY_EXPORT_MAX } from '../protocol/wire/quality.js';
 import { contentDisposition } from './content-disposition.js';
 import { requireAccount, type Principal } from './principal.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow } from '../boundary/index.js';
 
 /**
- * The "AI 품질" console (issue 14 §3), mounted at /api/quality, read-only:
+ * The "AI 품질" console, mounted at /api/quality, read-only:
  * - `GET /summary?days=` -> QualitySummary: per agent the daily grade distribution, mean, failure types, worst cases;
  * - `GET /interactions?agent=&minGrade=&maxGrade=&cursor=&limit=` -> QualityInteractionPage, newest first;
  * - `GET /export.jsonl?agent=&minGrade=&maxGrade=` -> one QualityExportLine per line (an attachment, streamed a page

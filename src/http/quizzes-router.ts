@@ -13,11 +13,11 @@ import type { Retriever } from '../retrieval/index.js';
 import { materialNotFound, type Authorizer, type Grant } from './authorize.js';
 import type { Quotas } from '../quota/index.js';
 import { runBilledTo } from '../llm/index.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow } from '../boundary/index.js';
 import { abortedWith } from './client-gone.js';
 
 /**
- * Quiz authoring (issue 12: every quiz belongs to an account; a class instructor token acts for its class's owner
+ * Quiz authoring (every quiz belongs to an account; a class instructor token acts for its class's owner
  * within that class):
  * - `POST /api/quizzes` (CreateQuizBody `{title, items, materialId?, classId?}`) -> 201 `{quizId, title, items,
  *   createdAt, materialId?}`
@@ -175,7 +175,7 @@ export function createMaterialQuizRouter({ quizzes, materials, retriever, owners
       let generation: JudgedQuiz | undefined;
       const quiz = await chargedToClass(quotas, classId, () =>
         runBilledTo(grant.accountId, async () => {
-          // Every item goes through the EvalAgent gate before the quiz is stored (issue 13 §3).
+          // Every item goes through the EvalAgent gate before the quiz is stored.
           generation = await generateJudgedQuiz({
             judge,
             model,

@@ -4,7 +4,7 @@ import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { RateLimitConfig } from '../config.js';
 import { RateLimitedError } from '../errors.js';
 import type { Store } from '../store/index.js';
-import { StoreRateLimitStore } from './rate-limit-store.js';
+import { StoreRateLimitStore } from '../boundary/index.js';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** An exam autosave (relative to the /api mount): limited per student, not against the address's general budget. */

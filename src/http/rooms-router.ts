@@ -8,7 +8,7 @@ import { resultsCsv, type RoomListEntry, type RoomResults, type RoomService } fr
 import type { Authorizer } from './authorize.js';
 import type { Quotas } from '../quota/index.js';
 import { roomQuotaOwner } from './quota-hooks.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow } from '../boundary/index.js';
 import { contentDisposition } from './content-disposition.js';
 
 /**

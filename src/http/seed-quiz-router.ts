@@ -9,11 +9,11 @@ import { materialNotFound, type Authorizer } from './authorize.js';
 import { bearerToken, signedBearer } from './bearer.js';
 import { authorizeModelCall } from './model-guard.js';
 import { requireAccount } from './principal.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow } from '../boundary/index.js';
 import { abortedWith } from './client-gone.js';
 
 /**
- * Seed 001's HTTP API for self-study (issue 13 §4), mounted at /api/quiz, with the seed's shapes:
+ * Seed 001's HTTP API for self-study, mounted at /api/quiz, with the seed's shapes:
  * - `POST /api/quiz/start {topic, difficulty?, materialId, chapter?}` -> `{response: [{quiz_id, question, choices,
  *   difficulty}], agent_type: 'quiz', metadata: {topic, difficulty, count, materialId, chapter}}`: only items that
  *   passed the EvalAgent gate, never an answer or explanation; 502 QUIZ_GATE_FAILED when none passed

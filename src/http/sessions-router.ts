@@ -4,12 +4,12 @@ import type { LectureService } from '../lecture/index.js';
 import { CreateSessionBody } from '../protocol/tutor.js';
 import type { Authorizer } from './authorize.js';
 import { optionalAccount } from './principal.js';
-import { withBody } from './validate.js';
+import { withBody } from '../boundary/index.js';
 
 /**
  * `POST /api/sessions {materialId, nickname}` -> `201 {sessionId, token}` for the `/tutor` namespace. With
  * `classCode` it is the class join (`POST /api/classes/:code/join`) and answers its `{sessionId, token, classId,
- * materialId}`. Without a class (issue 12): the built-in sample for anyone, a material the account owns for an account
+ * materialId}`. Without a class: the built-in sample for anyone, a material the account owns for an account
  * (preview, "강의 미리 보기"); anything else 404 MATERIAL_NOT_FOUND.
  */
 export function createSessionsRouter({ lectures, classes, access }: { lectures: LectureService; classes: ClassService; access: Authorizer }): Router {

@@ -5,8 +5,8 @@ import { keys, type Store } from '../store/index.js';
 import { viewOf, type JobRecord, type JobRepository, type JobView } from './job-repository.js';
 
 /**
- * Runs background jobs on whichever node takes them, and resumes them elsewhere when that node stops (issue 14 §2:
- * "survives a node restart on Redis, and can be cancelled"; exam generation, issue 15, is the next kind).
+ * Runs background jobs on whichever node takes them, and resumes them elsewhere when that node stops: a
+ * job "survives a node restart on Redis, and can be cancelled".
  *
  * Every node polls the set of unfinished jobs; a job runs where its lease (keys.jobLease) was taken, renewed every
  * third of its time. The handler saves a checkpoint (and the progress pages show) as it goes; a node that stops —

@@ -1,4 +1,11 @@
-/** The offline judges: a deterministic answer assessor and the keyword matcher behind its evidence. */
+/**
+ * The offline judges: a deterministic answer assessor and the keyword matcher behind its evidence. Pure (no store, no
+ * model, no I/O) and a leaf. assessAnswer judges a student answer in English and Korean without a language model:
+ * text units (NFKC, English Porter stems folded through synonym groups, Korean eojeols without particles and endings),
+ * comparison with the reference and keywords, contradiction checks (negation per aligned clause, antonyms), flags,
+ * and a score with evidence. Used by the offline lecture tutor, the exam grader's offline path and the offline
+ * EvalAgent (`npm run eval:judge` measures it).
+ */
 export {
   type AssessFlag,
   type AssessInput,

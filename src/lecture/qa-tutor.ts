@@ -142,7 +142,7 @@ export class QaTutor {
   }
 
   /**
-   * The model answer is written from the material's own passages about the question (issue 13: retrieval is the one
+   * The model answer is written from the material's own passages about the question (retrieval is the one
    * way agents find source text) beside the lecture the student heard; it cites the passages' chapters and pages.
    */
   private async writeModelAnswer(context: QuestionContext, feedback?: string): Promise<ModelAnswer> {

@@ -59,7 +59,7 @@ type Target =
 
 const commandError = (code: ErrorCode, message: string) => new AppError(code, message, { status: 409 });
 
-/** QUOTA: what a student sees when the class's account has spent its model budget for the day (MODEL_DAILY_TOKENS). */
+/** what a student sees when the class's account has spent its model budget for the day (MODEL_DAILY_TOKENS). */
 const CLASS_BUDGET_SPENT = '이 수업이 오늘 쓸 수 있는 AI 사용량을 모두 사용했습니다. 내일 다시 이어서 들을 수 있습니다. 선생님께 알려 주세요.';
 
 /**
@@ -112,7 +112,7 @@ export class SessionActor {
       ...(deps.observer?.onEvent ? { observe: deps.observer.onEvent.bind(deps.observer) } : {}),
       onStoreLost: () => this.loseStore(),
     });
-    // QUOTA: the session's model calls count against the daily budget of the account it is billed to.
+    // the session's model calls count against the daily budget of the account it is billed to.
     this.interrupts = new Interrupts({ sessionId: record.profile.id, ...(record.profile.billTo === undefined ? {} : { accountId: record.profile.billTo }) });
     this.view = new LectureView(deps);
   }

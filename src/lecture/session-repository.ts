@@ -17,7 +17,7 @@ export interface SessionProfile {
   nickname: string;
   classId?: string;
   createdAt: number;
-  /** QUOTA: the account the session's model calls are billed to (the class's owner; the account itself for a preview). */
+  /** the account the session's model calls are billed to (the class's owner; the account itself for a preview). */
   billTo?: string;
 }
 

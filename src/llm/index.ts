@@ -1,3 +1,15 @@
+/**
+ * The model layer. LanguageModel is ours and small: generateObject (a zod schema in, a validated object out, or a
+ * typed ModelError with the raw text and usage), streamText (deltas with usage and finish reason) and embed (task type
+ * and dimension). Implementations, chosen by LLM_PROVIDER in app.ts: Gemini (@google/genai), OpenAI-compatible (the
+ * openai SDK against Ollama, vLLM, llama.cpp or OpenAI) and the deterministic offline model, which dispatches on the
+ * request's task (an unknown task is UNKNOWN_TASK, never an invented reply).
+ * - Vendor types stay in their adapter; the call policy is shared (provider-calls.ts: retries with backoff and the
+ *   server's retry delay in retry.ts, idle and overall timeouts and abort in call-control.ts).
+ * - Model text is parsed only by the one safe JSON parser; prompts are files in prompts/ assembled by pure functions.
+ * - metered-model.ts counts tokens per account and task; model-budget.ts refuses calls past the daily budget
+ *   (MODEL_BUDGET_EXCEEDED) before they are made.
+ */
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
@@ -40,7 +52,7 @@ export interface ModelDependencies {
   store?: Store | undefined;
   logger?: Logger | undefined;
   offlineTasks: OfflineTasks;
-  /** QUOTA: the daily model budget per account (MODEL_DAILY_TOKENS); none = unlimited. */
+  /** the daily model budget per account (MODEL_DAILY_TOKENS); none = unlimited. */
   budget?: ModelBudget | undefined;
 }
 

@@ -28,7 +28,7 @@ export interface MeterOptions {
   metrics: Metrics;
   store?: Store | undefined;
   logger?: Logger | undefined;
-  /** QUOTA: refuses a call billed to an account whose daily budget is spent, before it starts. */
+  /** refuses a call billed to an account whose daily budget is spent, before it starts. */
   budget?: ModelBudget | undefined;
 }
 
@@ -39,7 +39,7 @@ const SCOPES = [
   ['session', 'sessionId', { ttlMs: RETENTION.sessionMs }],
   ['room', 'roomId', { ttlMs: RETENTION.roomMs }],
   ['material', 'materialId', {}],
-  // QUOTA: per account and UTC day (the id gets the day appended below), for the daily model budget.
+  // per account and UTC day (the id gets the day appended below), for the daily model budget.
   ['account', 'accountId', { ttlMs: RETENTION.accountUsageMs }],
 ] as const;
 

@@ -3,7 +3,7 @@ import { ModelBudgetExceededError } from '../errors.js';
 import { keys, type Store } from '../store/index.js';
 
 /**
- * QUOTA: a daily model budget per account (MODEL_DAILY_TOKENS). Usage is metered per account and UTC day in
+ * a daily model budget per account (MODEL_DAILY_TOKENS). Usage is metered per account and UTC day in
  * `keys.usage('account', '{accountId}:{yyyy-mm-dd}')` (the metered model writes it with the other scopes), and read
  * here before a call starts: once the day's input and output tokens reach the budget, the call is refused with
  * 429 MODEL_BUDGET_EXCEEDED without reaching the provider. Check-then-spend, not a reservation: a call's size is

@@ -26,7 +26,7 @@ export interface Attribution {
   roomId?: string;
   materialId?: string;
   /**
-   * QUOTA: the account paying for the call (its daily model budget, MODEL_DAILY_TOKENS). When absent the metered
+   * the account paying for the call (its daily model budget, MODEL_DAILY_TOKENS). When absent the metered
    * model takes the one of the surrounding {@link runBilledTo} (an HTTP request an account started).
    */
   accountId?: string;

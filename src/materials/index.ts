@@ -1,4 +1,14 @@
-/** Lecture materials: PDF ingest, chapter plan, per-chapter slices, blob storage and the sample material. */
+/**
+ * Lecture materials: PDF ingest, chapter plan, per-chapter slices, blob storage and the sample material.
+ * - upload-reader.ts streams the upload (busboy), hashing as it arrives; not a PDF or over the size cap is refused at
+ *   once. A material's id is its content hash: one ingest per hash across nodes (a lock in the store).
+ * - Parsing runs in a worker pool (pdf-worker-pool.ts: a time limit per job, one queue per uploading account, served
+ *   in turn); pdf-budget.ts first counts what each stream inflates to (PDF_TOO_COMPLEX past the budget), then pdf-lib
+ *   checks encryption and pages and unpdf extracts text, outline and heading candidates (CMaps for CJK fonts).
+ * - chapter-plan.ts cuts chapters from the outline, page headings or slide topics (front matter is never a chapter);
+ *   pdf-lib slices one PDF per chapter; blobs go to DATA_DIR on the memory store and into Redis otherwise.
+ * - The retrieval index is built during the ingest (retrieval/).
+ */
 export {
   createMaterialService,
   hasTextLayer,

@@ -1,5 +1,5 @@
 /**
- * Math problems checked before use (issue 14 §2, seed 002): generation from a material's passages, deterministic
+ * Math problems checked before use (seed 002): generation from a material's passages, deterministic
  * checks with `mathEquivalent`, the AI judge with the server's pass rule, partial regeneration.
  */
 export {

@@ -13,7 +13,7 @@ import type { MathProblem } from './problem.js';
 import { MAX_MATH_ATTEMPTS, MathGenerationError, MathRequest, generateMathProblems, mathPlan } from './problem-generator.js';
 
 /**
- * The `math-problems` background job (issue 14 §2): seed 002's generation loop for one material (or chapter), with a
+ * The `math-problems` background job: seed 002's generation loop for one material (or chapter), with a
  * checkpoint after every attempt — the problems passed so far, the rejected ones, the attempt — so a job resumed on
  * another node (or after a restart) keeps what passed and starts at the next attempt. Each attempt's verdicts go to
  * the job's progress (the instructor's live view). Model calls are billed to the job's account. On success the set is

@@ -9,7 +9,7 @@ import { MATH_CRITERIA, MathProblemType, type MathCriterion, type MathProblem } 
 import { MathRequest } from './problem-generator.js';
 
 /**
- * Math problem sets (issue 14 §2): what a `math-problems` job made, kept without expiry with every problem's
+ * Math problem sets: what a `math-problems` job made, kept without expiry with every problem's
  * judgement (seed 002's future work) — the kept problems and the rejected ones. Besides the set: a list entry
  * (`mathSetSummary`, what a list page reads), the material's index of sets (its deletion drains it, src/data/), the
  * account's index per material (its list) and the account's judgement summary per material, a hash of counters

@@ -3,7 +3,7 @@ import { checkMathProblem } from '../guard/index.js';
 import { CHOICE_LETTERS, type MathJudgement, type RawMathProblem } from './problem.js';
 
 /**
- * The deterministic checks that run before the judge (issue 14 §2): they cost nothing, so a problem they can
+ * The deterministic checks that run before the judge: they cost nothing, so a problem they can
  * decide never spends a judge call.
  *
  * - The item guard (src/guard): no placeholder question or explanation, no explanation restating its question, nothing

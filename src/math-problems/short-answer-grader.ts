@@ -7,7 +7,7 @@ import { fence } from '../text/index.js';
 import type { MathProblemView } from '../protocol/wire/jobs.js';
 
 /**
- * A student's short math answer (issue 14 §2): the server compares it with the problem's `correct_answer` by
+ * A student's short math answer: the server compares it with the problem's `correct_answer` by
  * `mathEquivalent` first — `equal` is correct and `different` incorrect without any model call — and asks the judge
  * model only when the reader cannot decide (`unknown`: prose, a form it does not read). The model proposes
  * `{correct, feedback}`; a model that gives no usable reply (after its retries and the adapter's repair turn) leaves

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The zod schemas of the live exam routes (server only; issue 15). Their outbound types are in ./wire/exams.ts
+ * The zod schemas of the live exam routes (server only). Their outbound types are in ./wire/exams.ts
  * (browser-safe), re-exported here. The generation body is the seed's request, `ExamRequest` of src/exams/.
  */
 export type * from './wire/exams.js';

@@ -97,7 +97,7 @@ export const CreateQuizBody = z
         return new Set(ids).size === ids.length;
       }, '문항의 quizId는 퀴즈 안에서 서로 달라야 합니다.'),
     materialId: z.string().trim().min(1).max(128).optional(),
-    /** OWN (issue 12): the class the quiz is for (one of the account's); absent: the account's own quiz. */
+    /** the class the quiz is for (one of the account's); absent: the account's own quiz. */
     classId: z.string().trim().min(1).max(64).optional(),
   })
   .strict();
@@ -120,7 +120,7 @@ export const GenerateQuizBody = z
      */
     topic: QuizTopicName.optional(),
     title: ItemText(100).optional(),
-    /** OWN (issue 12): the class the quiz is for (one of the account's). */
+    /** the class the quiz is for (one of the account's). */
     classId: z.string().trim().min(1).max(64).optional(),
   })
   .strict();

@@ -1,8 +1,8 @@
 /**
- * The "AI 품질" console (issue 14 §3): a sample of agents' model outputs (sampled-model.ts), graded in the background
+ * The "AI 품질" console: a sample of agents' model outputs (sampled-model.ts), graded in the background
  * by the Critic Grader under a daily token budget (quality-grader.ts, quality-budget.ts), stored per agent with daily
  * aggregates (quality-repository.ts). It reaches the critic through the CaseGrader port: app.ts hands it the
- * CriticGrader. See docs/ARCHITECTURE.md ("AI 품질 console").
+ * CriticGrader.
  */
 export { QualityCase, renderInput, renderInstruction, clipText, UNSAMPLED_TASK_PREFIXES } from './quality-case.js';
 export { QualitySampler, type FinishedCall, type QualitySamplerOptions } from './quality-sampler.js';

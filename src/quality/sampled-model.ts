@@ -2,7 +2,7 @@ import { currentBillTo, type GenerateObjectRequest, type LanguageModel, type Mod
 import type { QualitySampler } from './quality-sampler.js';
 
 /**
- * Wraps the model so a sample of agents' finished calls is offered to the quality console (issue 14 §3): the object
+ * Wraps the model so a sample of agents' finished calls is offered to the quality console: the object
  * of a `generateObject`, the whole text of a `streamText` its consumer read to the end. The call itself is untouched:
  * its answer, errors, timing and stream are the inner model's; the sampler works in the background. Embeddings are
  * never sampled, nor the critic's own calls (QualitySampler.rateOf).

@@ -86,7 +86,7 @@ export interface EvalContext {
   /** Seed 001's topic (e.g. `general`, `documents`): shown to the judge; it does not filter the passages. */
   topic?: string | undefined;
   signal?: AbortSignal | undefined;
-  /** QUOTA: the account the call is billed to (else the surrounding runBilledTo). */
+  /** the account the call is billed to (else the surrounding runBilledTo). */
   accountId?: string | undefined;
 }
 

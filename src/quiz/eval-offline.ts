@@ -38,7 +38,7 @@ import { MAX_SCORE, decidePass } from './pass-rule.js';
  * practical passage; at most 10. A faithful, clear item without tips scores 10 + 10 + 4 and passes; scores vary with
  * what the item asks.
  *
- * Measured by `npm run eval:quiz-judge` (docs/ARCHITECTURE.md, "EvalAgent"): conservative — it rarely passes a wrong
+ * Measured by `npm run eval:quiz-judge`: conservative — it rarely passes a wrong
  * item, and fails faithful ones whose explanation paraphrases the material or joins two of its sentences.
  */
 

@@ -1,4 +1,15 @@
-/** Quizzes (authoring, the quiz agent) and live quiz rooms (service, runtime, results). */
+/**
+ * Quizzes (authoring, the quiz agent) and live quiz rooms (service, runtime, results).
+ * - Quizzes are uploaded or written by the quiz agent (quiz-agent.ts: one generateObject from retrieved passages,
+ *   every item re-validated with its cited passages) and judged by the EvalAgent gate (eval-agent.ts, quiz-gate.ts,
+ *   pass-rule.ts: the model scores, the server decides); self-study.ts serves seed 001's API.
+ * - Rooms: room-service.ts handles commands; answers are first-write-wins (HSETNX unless closed); scoring.ts
+ *   recomputes standings from every recorded answer at each reveal.
+ * - Only a running question has timers: the node holding the room's driver lease (room-driver.ts, room-runtime.ts)
+ *   acts on the deadlines stored in the room, polls the answer count, and closes early when everyone answered; when
+ *   that node dies another takes the lease and acts on the stored deadlines.
+ * - Members are reached through the RoomMember port (realtime/quiz-member.ts); one answer never causes a broadcast.
+ */
 export {
   generateQuiz,
   generateQuizItems,

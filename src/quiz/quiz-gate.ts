@@ -15,7 +15,7 @@ import {
 import { balanceKeys, newQuizSeed } from './quiz-seed.js';
 
 /**
- * The EvalAgent gate (seed 001 §3, issue 13 §3): every generated item is judged before anyone sees it. The QuizAgent
+ * The EvalAgent gate (seed 001 §3): every generated item is judged before anyone sees it. The QuizAgent
  * writes the five items, the EvalAgent judges them, and only the items that failed are written again — with the
  * judge's feedback for their slot and the accepted questions to avoid — and judged again, {@link MAX_GATE_ROUNDS}
  * rounds at most. An item whose slot never passes keeps its last version with its review marked failed (or
@@ -31,7 +31,7 @@ const REWRITE_ENDS_GATE = new Set<string>([ErrorCode.MODEL_OUTPUT_INVALID, Error
 
 export interface JudgedQuizOptions extends GenerateQuizOptions {
   judge: EvalAgent;
-  /** QUOTA: the account judgements are billed to (else the surrounding runBilledTo). */
+  /** the account judgements are billed to (else the surrounding runBilledTo). */
   accountId?: string | undefined;
 }
 

@@ -12,7 +12,7 @@ import { newItemId, type QuizMaterialSource } from './quiz-agent.js';
 import { generateJudgedQuiz } from './quiz-gate.js';
 
 /**
- * Self-study over seed 001's API (issue 13 §4): five items written by the QuizAgent for one material (a chapter of
+ * Self-study over seed 001's API: five items written by the QuizAgent for one material (a chapter of
  * it, a topic, a difficulty), judged by the EvalAgent gate, and only the items that passed are served. Each served
  * item is its own record in the store with a TTL ({@link SELF_QUIZ_TTL_MS}), never in process memory, so any node
  * answers it: the item with its solution, the material, who asked for it (the scope), and its gate review. The first
@@ -98,7 +98,7 @@ export interface StartOptions {
   topic: QuizTopicName;
   difficulty?: Difficulty | undefined;
   chapter?: number | undefined;
-  /** QUOTA: the account the model calls are billed to. */
+  /** the account the model calls are billed to. */
   billTo?: string | undefined;
   signal?: AbortSignal | undefined;
 }

@@ -1,3 +1,8 @@
-/** QUOTA (issue 12): what an account may hold (materials, PDF bytes, open rooms) and a class (quizzes). */
+/**
+ * Quotas: what an account may hold (materials, PDF bytes, open rooms) and a class (quizzes). Counters in the store,
+ * one hash per owner; a creation reserves first (HINCRBY, atomic on both stores), compares with the limit and rolls
+ * back when over it or when the creation fails, so two requests for the last slot cannot both pass. data/ counts back
+ * down through the QuotaReleases port when things are deleted.
+ */
 export { Quotas, type QuotaReleases, type QuotasOptions, type RoomOwner } from './quotas.js';
 export { formatBytes, quotaExceeded } from './quota-messages.js';

@@ -1,6 +1,6 @@
 import type { Socket } from 'socket.io';
 import { AppError, toWireError } from '../errors.js';
-import { invalidPayload } from '../http/index.js';
+import { invalidPayload } from '../boundary/index.js';
 import type { Logger } from '../logger.js';
 import type { CommandSchemas } from '../protocol/command-schemas.js';
 import type { Ack } from '../protocol/wire/ack.js';
@@ -64,8 +64,8 @@ export function commandsOf<C extends CommandMap<C>, S extends Socket<CommandList
         const result = await handler(parsed.data);
         reply({ ok: true, ...result });
       } catch (error) {
-        const { status, body } = toWireError(error);
-        if (status >= 500 && body.code === ErrorCode.INTERNAL) {
+        const { body } = toWireError(error);
+        if (body.code === ErrorCode.INTERNAL) {
           options.logger.error({ err: error, event: name, socketId: raw.id }, 'socket command failed');
         }
         reply({ ok: false, error: body });

@@ -34,12 +34,12 @@ export interface JobsNamespaceDeps {
   jobs: JobRepository;
   runner: JobRunner;
   logger: Logger;
-  /** LIM: command budget per job, shared by every socket watching it on this node. */
+  /** command budget per job, shared by every socket watching it on this node. */
   commandLimit?: CommandLimit;
 }
 
 /**
- * `/jobs`: the owner of one background job per socket (issue 14 §2: live progress, cancel). The handshake needs the
+ * `/jobs`: the owner of one background job per socket (live progress, cancel). The handshake needs the
  * job token `POST /api/materials/:id/math-problems` answered (kind `job`, sub = job id, scope = the owner account);
  * beyond its signature the job must still be that account's and the account active — at the handshake (new and
  * recovered connections) and on every command. The socket gets the job as it is on connect (`job:state`), then every

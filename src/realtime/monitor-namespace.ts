@@ -38,10 +38,10 @@ export function registerMonitorNamespace(
     monitor: ClassMonitor;
     classes: ClassService;
     signer: TokenSigner;
-    /** OWN (issue 12): the token's account must own the class and be active, at the handshake and on every command. */
+    /** the token's account must own the class and be active, at the handshake and on every command. */
     checks: CredentialChecks;
     logger: Logger;
-    /** LIM: command budget per class instructor, shared by every monitor socket of that class on this node. */
+    /** command budget per class instructor, shared by every monitor socket of that class on this node. */
     commandLimit?: CommandLimit;
   },
 ): void {

@@ -8,7 +8,7 @@ import type { HostCommand, QuizCommands } from '../protocol/wire/quiz.js';
 import type { RoomMember, RoomRuntime, RoomService } from '../quiz/index.js';
 import { handshakeToken } from './auth.js';
 import { clientAddress } from './client-address.js';
-import { isWrongCode, type JoinAttempts } from '../http/index.js';
+import { httpStatusOf, isWrongCode, type JoinAttempts } from '../boundary/index.js';
 import { IdentityBuckets, type CommandLimit } from './command-limits.js';
 import { commandsOf } from './commands.js';
 import { connectRefusal } from './connect-refusal.js';
@@ -34,13 +34,13 @@ export function registerQuizNamespace(
     rooms: RoomService;
     runtime: RoomRuntime;
     signer: TokenSigner;
-    /** OWN (issue 12): host tokens name their account; it must own the room and be active, on every use. */
+    /** host tokens name their account; it must own the room and be active, on every use. */
     checks: CredentialChecks;
     logger: Logger;
     joinLimit: QuizJoinLimit;
-    /** LIM: room codes guessed per address, shared by every node (failures cost more). */
+    /** room codes guessed per address, shared by every node (failures cost more). */
     joinAttempts?: JoinAttempts;
-    /** LIM: command budget per host/player identity, shared by its sockets on this node. */
+    /** command budget per host/player identity, shared by its sockets on this node. */
     commandLimit?: CommandLimit;
   },
 ): void {
@@ -106,7 +106,7 @@ export function registerQuizNamespace(
         const attempt = await deps.joinAttempts?.begin(clientAddress(socket));
         return rooms.join(code, nickname).catch(async (error: unknown) => {
           // A wrong code costs more than a join, so guessing codes runs dry quickly.
-          if (error instanceof AppError && isWrongCode(error.status)) await attempt?.failed().catch(() => undefined);
+          if (error instanceof AppError && isWrongCode(httpStatusOf(error))) await attempt?.failed().catch(() => undefined);
           throw error;
         });
       })().finally(() => {

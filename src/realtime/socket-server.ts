@@ -13,7 +13,7 @@ export interface SocketServerOptions {
   metrics: Metrics;
   /** socket.io adapter (the Redis streams adapter on several nodes); the in-memory one otherwise. */
   adapter?: ServerOptions['adapter'];
-  /** LIM: open connections per client address, and how long a connection may stay without a connected namespace. */
+  /** open connections per client address, and how long a connection may stay without a connected namespace. */
   caps?: { maxSocketsPerAddress: number; authTimeoutMs: number };
 }
 

@@ -35,7 +35,7 @@ export type QuizSocketData =
   | {
       role: 'host';
       roomId: string;
-      /** OWN: the host token's account (scope), checked again on every command. */
+      /** the host token's account (scope), checked again on every command. */
       accountId: string;
       /** When the host token was signed: checked against the account's sessions ending on every command. */
       issuedAt?: number | undefined;

@@ -33,7 +33,7 @@ export function registerTutorNamespace(
     signer: TokenSigner;
     logger: Logger;
     presence?: StudentPresence;
-    /** LIM: command budget per session, shared by every socket of that session on this node. */
+    /** command budget per session, shared by every socket of that session on this node. */
     commandLimit?: CommandLimit;
     /** Several nodes share an adapter: a reconnecting session may be held by another node. */
     multiNode?: boolean;

@@ -1,6 +1,10 @@
 /**
  * Retrieval: a per-material index of passages (chunks within chapters, with document type and level), searched by
  * BM25 over Korean-aware terms fused with dense vectors; one Retriever for every agent that needs source text.
+ * retrieve({materialId, query, k, filters}) ranks passages; passages(materialId, filters) lists a chapter in document
+ * order. Filters are predicates applied before scoring. On the offline model the ranking is lexical first (hashed
+ * bigram vectors carry no meaning); with semantic embeddings reciprocal rank fusion of both. The index is built while
+ * the material is ingested, stored, and cached per node in a byte-bounded LRU (`npm run bench:retrieval`).
  */
 export type { Passage, RetrievalFilters, RetrieveRequest, Retriever } from './types.js';
 export {

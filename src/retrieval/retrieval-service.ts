@@ -51,7 +51,7 @@ export interface RetrievalServiceOptions {
   /**
    * How the two rankings combine: reciprocal rank fusion, or BM25 first with the vectors breaking ties and ordering
    * what BM25 cannot rank. Default: `rrf` for a model with semantic embeddings, `lexical-first` for the offline
-   * model, whose hashed-bigram vectors measured worse fused than BM25 alone (see docs/ARCHITECTURE.md, Retrieval).
+   * model, whose hashed-bigram vectors measured worse fused than BM25 alone (`npm run bench:retrieval`).
    */
   fusion?: 'rrf' | 'lexical-first';
 }

@@ -1,3 +1,16 @@
+/**
+ * The store: one small interface of primitives (strings with TTL/NX, bytes, hashes with HSETNX/HINCRBY, sorted
+ * sets, append-only streams with tails, leases, token buckets) implemented twice with Redis semantics — MemoryStore
+ * (one process) and RedisStore — and pinned by one contract suite over both (test/store-contract.ts).
+ * - Keys: every name is built in keys.ts. Ephemeral keys always carry a TTL (RETENTION); durable keys (accounts,
+ *   materials, classes, quizzes, exams, jobs' records) are listed there and removed only by data/'s deletions.
+ * - JSON records come back through readJsonRecord (json-record.ts): parsed with their zod schema; a record that is not
+ *   JSON or does not match is logged (key and issues, never content) and treated as missing.
+ * - Redis fails fast while disconnected (no offline queue): every method rejects with StoreUnavailableError
+ *   (STORE_UNAVAILABLE, 503, retryable) and the process recovers by itself. Stream tails share one subscriber
+ *   connection (xadd publishes a notification; tails re-read with XRANGE).
+ * - node-liveness.ts: a heartbeat per node (5 s TTL, written every second); presence counts only living nodes.
+ */
 import type { Logger } from '../logger.js';
 import { MemoryStore } from './memory-store.js';
 import { RedisStore } from './redis-store.js';

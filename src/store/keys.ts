@@ -41,7 +41,7 @@ export const keys = {
   /** The rendered history besides lecture text: questions, answers, verdicts, finished replies. */
   sessionTranscript: (id: string) => key('session', id, 'transcript'),
   /**
-   * MON (issue 12): instructor replies to a raised hand waiting for the session's driver to number and send them
+   * instructor replies to a raised hand waiting for the session's driver to number and send them
    * (stream, same TTL as the session; the record's `inbox` field is the id of the last one delivered).
    */
   sessionInbox: (id: string) => key('session', id, 'inbox'),
@@ -128,7 +128,7 @@ export const keys = {
   jobCancel: (id: string) => key('job', id, 'cancel'),
   /** Jobs not finished yet (sorted set of job ids scored by creation time): what every node's runner looks at; durable. */
   activeJobs: () => key('jobs', 'active'),
-  // Math problem sets (issue 14 §2): what a `math-problems` job made, kept with every judgement.
+  // Math problem sets: what a `math-problems` job made, kept with every judgement.
   /** A math problem set (JSON: material, account, request, problems and rejected ones with their judgements); no TTL. */
   mathSet: (id: string) => key('math-set', id),
   /** A math problem set's list entry (JSON: counts, request, creation time), written with the set; no TTL. */
@@ -146,7 +146,7 @@ export const keys = {
    * sums ×1000 per criterion, rejections per check), added to as each set is stored; no TTL.
    */
   accountMathSummary: (accountId: string, materialId: string) => key('account', accountId, 'math-summary', materialId),
-  // Live exams (issue 15 §3–4, src/exams/exam-repository.ts): durable, no TTL; deleted with the exam, its class or its material.
+  // Live exams (src/exams/exam-repository.ts): durable, no TTL; deleted with the exam, its class or its material.
   /** An exam (JSON: owner account, material, request, plan, problems, complaints, valid, rounds, createdAt). */
   exam: (examId: string) => key('exam', examId),
   /** An exam's publication (JSON: classId, timeLimitMinutes, publishedAt, deadline), SET NX: published once. */
@@ -197,7 +197,7 @@ export const keys = {
   examsGrading: () => key('exams', 'grading'),
   /** Lease of the one node running the retention purge. */
   retentionLease: () => key('retention', 'lease'),
-  // The "AI 품질" console (issue 14 §3, src/quality/): sampled agent outputs, their grades and aggregates; all with TTLs.
+  // The "AI 품질" console (src/quality/): sampled agent outputs, their grades and aggregates; all with TTLs.
   /** Sampled outputs waiting to be graded (sorted set of case ids scored by sampling time); RETENTION.qualityCaseMs. */
   qualityQueue: () => key('quality', 'queue'),
   /** A sampled output waiting in the queue (JSON: agent, instruction, input, output, at, attribution); RETENTION.qualityCaseMs. */
@@ -228,7 +228,7 @@ export const keys = {
   // single sign-on (OIDC)
   /** A sign-in under way (JSON: PKCE verifier, nonce, return path, redirect URI), keyed by its state; 10 min TTL, deleted on use. */
   oidcPendingLogin: (state: string) => key('oidc', 'pending', state),
-  // Accounts (issue 12, ACC): instructors, their browser sessions, API tokens, invites and reset links.
+  // Accounts (ACC): instructors, their browser sessions, API tokens, invites and reset links.
   /** An instructor account (hash: email, role, status, passwordHash, createdAt); no TTL. */
   account: (id: string) => key('account', id),
   /** sha256 of a normalised email -> account id, reserved with SET NX so an email has one account; no TTL. */
@@ -251,7 +251,7 @@ export const keys = {
   accountApiTokenUse: (accountId: string) => key('account', accountId, 'api-token-use'),
   /** An invite by sha256 of its code (JSON: createdBy, createdAt, expiresAt); TTL 7 days, deleted when used. */
   invite: (codeHash: string) => key('invite', codeHash),
-  // Ownership (issue 12, OWN): who owns each class, quiz, room and material, and each account's lists.
+  // Ownership (OWN): who owns each class, quiz, room and material, and each account's lists.
   /** The account owning a class, quiz or room (string: account id); no TTL, deleted with the thing. */
   ownerOf: (kind: 'class' | 'quiz' | 'room', id: string) => key('owner', kind, id),
   /** The accounts owning a material (hash: account id -> ms it became theirs; content-addressed: one PDF, many owners); no TTL. */
@@ -262,7 +262,7 @@ export const keys = {
   quizRooms: (quizId: string) => key('quiz', quizId, 'rooms'),
   /** A password reset link by sha256 of its code (JSON: accountId, createdAt, expiresAt); TTL 24 h, one use. */
   resetLink: (codeHash: string) => key('reset-link', codeHash),
-  // QUOTA (issue 12): counters of what an owner holds (src/quota/); durable, kept down by deletion.
+  // counters of what an owner holds (src/quota/); durable, kept down by deletion.
   /**
    * What an owner holds (hash: `materials`, `pdf-bytes` for an account; `quizzes` for a class; `open-rooms` for
    * whoever owns rooms), counted up before a creation and back down on failure or deletion; no TTL.

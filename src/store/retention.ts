@@ -4,8 +4,8 @@ import { KEY_PREFIX } from './keys.js';
  * How long the store keeps things, in one place. Ephemeral keys get their TTL in the same atomic step as every write
  * (`{ttlMs}` on the store's write methods: SET PX, or one Lua script for hashes, sorted sets and streams), so no
  * ephemeral key ever exists without one; a key that is read and written keeps living, one nobody touches expires.
- * Durable keys — what a user expects to keep — are listed in DURABLE_KEYS and nowhere else; docs/ARCHITECTURE.md
- * ("Durable keys") lists the same patterns, and test/retention.integration.test.ts scans a whole product run for any
+ * Durable keys — what a user expects to keep — are listed in DURABLE_KEYS and nowhere else, and
+ * test/retention.integration.test.ts scans a whole product run for any
  * `lectern:*` key that has no TTL and is not on the list.
  */
 export const RETENTION = {
@@ -17,11 +17,11 @@ export const RETENTION = {
   roomMs: 24 * 60 * 60_000,
   /** A served self-study item of seed 001's API (item, solution, the first answer), after its last write. */
   selfQuizMs: 24 * 60 * 60_000,
-  /** QUOTA: an account's model usage of one UTC day; kept a little past the day so the budget check never races it. */
+  /** an account's model usage of one UTC day; kept a little past the day so the budget check never races it. */
   accountUsageMs: 2 * 24 * 60 * 60_000,
   /** A background job's record (its result is stored by its kind, e.g. a problem set), after the last write. */
   jobMs: 30 * 24 * 60 * 60_000,
-  /** A sampled agent output waiting for the quality console's background grading (issue 14 §3), and the queue. */
+  /** A sampled agent output waiting for the quality console's background grading, and the queue. */
   qualityCaseMs: 24 * 60 * 60_000,
   /** The quality grading's token count of one UTC day; past the day so the budget check never races it. */
   qualityUsageMs: 2 * 24 * 60 * 60_000,
@@ -30,7 +30,7 @@ export const RETENTION = {
 export interface DurableKey {
   /** The key after the `lectern:` prefix; `{name}` stands for one segment without `:`. */
   pattern: string;
-  /** What it holds, for people (the same words are in docs/ARCHITECTURE.md). */
+  /** What it holds, for people. */
   what: string;
 }
 

@@ -4,9 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { startApp, type App, type AppOverrides } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
 
 export interface TestApp extends App {
   url: string;
@@ -20,6 +22,29 @@ export interface TestApp extends App {
   stop(): Promise<void>;
 }
 
+/** The instant each test's rate and join limits stand at, by test name (see {@link frozenLimitsClock}). */
+const limitsInstants = new Map<string, number>();
+
+/**
+ * The rate and join limits count in fixed windows of the clock (60 s and 30 s by default). On the wall clock a test
+ * that spends a budget could see its window turn half-way on a busy machine and never reach its 429; so unless a test
+ * injects `limitsClock` itself, the limits of every app it boots stand still at the instant its first app booted
+ * (one window for all of the test's nodes).
+ */
+function frozenLimitsClock(): (() => number) | undefined {
+  const test = expect.getState().currentTestName;
+  // An app a whole file shares (booted in beforeAll) keeps the wall clock: its windows turn as in production.
+  if (test === undefined) return undefined;
+  const instant = limitsInstants.get(test) ?? Date.now();
+  limitsInstants.set(test, instant);
+  return () => instant;
+}
+
+function withFrozenLimits(overrides: AppOverrides): AppOverrides {
+  const limitsClock = overrides.limitsClock ?? frozenLimitsClock();
+  return limitsClock ? { ...overrides, limitsClock } : overrides;
+}
+
 /**
  * Boots the real product on port 0: same composition as main.ts, with an environment the test chooses (memory
  * store and offline model unless REDIS_URL / GEMINI_* are given, no quality sampling unless QUALITY_SAMPLE_RATE is)
@@ -30,7 +55,7 @@ export async function startTestApp(env: Record<string, string> = {}, overrides: 
   // The quality console samples nothing unless a test asks (QUALITY_SAMPLE_RATE): a random 5 % of every test's model
   // calls writing to the store in the background would make other tests' store and log checks depend on chance.
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: dataDir, PRELOAD_SAMPLE: 'false', QUALITY_SAMPLE_RATE: '0', ...env });
-  const app = await startApp(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), overrides);
+  const app = await startApp(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), withFrozenLimits(overrides));
   await new Promise<void>((resolve) => app.server.httpServer.listen(0, '127.0.0.1', resolve));
   const port = (app.server.httpServer.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
@@ -56,6 +81,28 @@ export async function startTestApp(env: Record<string, string> = {}, overrides: 
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One memory store and DATA_DIR for the calling test file, like `suiteRedis()` for Redis: each test still boots its
+ * own app (`appEnv()` and `appOverrides()` hand it the shared pair), but a material ingested by one test is found by
+ * hash in the next instead of parsed again. Tests keep their data apart by their own accounts and classes, as they
+ * do on the suite's Redis.
+ */
+export function suiteMemoryStore(): { appEnv(): Record<string, string>; appOverrides(): AppOverrides } {
+  let shared: { store: MemoryStore; dataDir: string } | undefined;
+  beforeAll(() => {
+    shared = { store: new MemoryStore(), dataDir: mkdtempSync(path.join(tmpdir(), 'lectern-test-')) };
+  });
+  afterAll(async () => {
+    await shared?.store.close();
+    if (shared) rmSync(shared.dataDir, { recursive: true, force: true });
+  });
+  const current = () => {
+    if (!shared) throw new Error('the suite memory store is not made yet (use it inside tests)');
+    return shared;
+  };
+  return { appEnv: () => ({ DATA_DIR: current().dataDir }), appOverrides: () => ({ store: current().store }) };
 }
 
 /** Resolves with the first `event` payload the socket receives (rejects after `timeoutMs`). */

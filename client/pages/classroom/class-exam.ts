@@ -1,4 +1,4 @@
-// "시험" in the classroom (issue 15 §3–4), for a class student: the class's exams (`GET /api/class-exams`, read again
+// "시험" in the classroom, for a class student: the class's exams (`GET /api/class-exams`, read again
 // every 15 s and on 새로 고침 while the list shows), taking one (exam-sheet.ts), its result once the exam has ended —
 // the deadline or the instructor's 시험 종료, never at the student's own submission (exam-result.ts, read again while
 // grading is pending) — and "나의 학습 프로필". The exam being taken is remembered in

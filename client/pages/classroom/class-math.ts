@@ -1,4 +1,4 @@
-// "수학 문제 풀기" (issue 14 §2): the short-answer problems of the math sets the instructor shared with the class
+// "수학 문제 풀기": the short-answer problems of the math sets the instructor shared with the class
 // (`GET /api/class-math/problems`), each with a text input and a 채점 button (`POST /api/class-math/answer`, with the
 // student's session token). The grade shows 정답/오답, how it was decided (식이 같음 / AI 판정), the feedback, the answer
 // and the explanation, typeset with KaTeX. Model and instructor text reaches the DOM only as textContent.

@@ -1,4 +1,4 @@
-// An exam's result in the classroom (issue 15 §4), once the student submitted it all or its time ran out: the score,
+// An exam's result in the classroom, once the student submitted it all or its time ran out: the score,
 // every item's status (정답/부분 정답/오답, 채점 중 while grading is pending — read again until it is done) with the
 // grader's feedback (and the instructor's reason when they changed a status), and the personal report (strengths, weak topics with links to the lecture's chapters and pages to
 // review, next steps). 재채점 요청 sends a comment about one item. Model text is set as text (KaTeX for its math).

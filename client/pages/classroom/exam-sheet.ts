@@ -1,4 +1,4 @@
-// Taking an exam in the classroom (issue 15 §3): the questions (단답형: one line, 서술형: a text area), autosaved as the
+// Taking an exam in the classroom: the questions (단답형: one line, 서술형: a text area), autosaved as the
 // student types (client/net/exam-drafts.ts: ~800 ms after typing rests, retried on failure, a sessionStorage copy
 // resent after a reload) with "저장됨 HH:MM:SS", a countdown to the server's deadline corrected by its `serverNow` (the
 // server owns the clock; this device's clock only measures the time since), 제출 per item and 전체 제출 after a

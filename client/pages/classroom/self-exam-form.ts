@@ -1,4 +1,4 @@
-// "혼자 시험 보기" in the classroom's 시험 panel (issue 15, self-study): the student picks chapters of their class's
+// "혼자 시험 보기" in the classroom's 시험 panel (self-study): the student picks chapters of their class's
 // material, 문항 수 (1–20), how many are 서술형 and the difficulty; the exam is made by the same generation job as the
 // instructor's (POST /api/class-exams/self-study), whose progress is read again every second (계획 완료, 검토 k/n회차)
 // until it ends; then the panel opens the exam on the usual sheet. Model text reaches the DOM only as textContent.

@@ -1,4 +1,4 @@
-// "혼자 퀴즈 풀기" (issue 13 §4): after a chapter ends, a self-study quiz on that chapter through seed 001's API
+// "혼자 퀴즈 풀기": after a chapter ends, a self-study quiz on that chapter through seed 001's API
 // (`POST /api/quiz/start`, then `/api/quiz/answer` per item, with the student's session token). One question at a
 // time with four choices; after each answer right or wrong and the explanation; at the end the score. Model text
 // reaches the DOM only as textContent.

@@ -1,5 +1,5 @@
 // A chapter's lecture text opens with its title as a heading; the classroom shows the title in the chapter head
-// already (issue 16 §3: chapter titles shown once).
+// already (chapter titles shown once).
 
 const headingText = (text: string) => text.replace(/[*_`]/gu, '').replace(/\s+/gu, ' ').trim();
 

@@ -1,4 +1,4 @@
-// One exam in the host page's "시험 만들기" box (issue 15 §2–3): every item editable before it is published (question,
+// One exam in the host page's "시험 만들기" box: every item editable before it is published (question,
 // model answer, key keywords as a comma or line list, intent; saved with PATCH /api/exams/:id/problems/:id) with the
 // validator's open complaints beside it — saving the item answers them (they leave it), or 지적 확인 accepts the item
 // as it is — then 수업에 게시 (a class and 제한 시간 in minutes, POST /api/exams/:id/publish), enabled once no complaint

@@ -1,4 +1,4 @@
-// Quiz host, "시험 만들기" (issue 15 §2): starts an exam generation job (POST /api/materials/:id/exams with the
+// Quiz host, "시험 만들기": starts an exam generation job (POST /api/materials/:id/exams with the
 // account's cookie: material, chapters, 문항 수, 서술형 수, 난이도), watches it live on `/jobs` like the math box (계획 완료,
 // 검토 k/3회차 with every item's 통과/지적 and the validator's message), and when it ends opens the exam
 // (exam-editor.ts: edit, 수업에 게시; exam-results.ts: the results). The material's earlier exams are listed to open

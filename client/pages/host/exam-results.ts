@@ -1,4 +1,4 @@
-// A published exam's results in the host page (issue 15 §4; GET /api/exams/:id/results): per student the log with
+// A published exam's results in the host page (GET /api/exams/:id/results): per student the log with
 // status badges (정답/부분 정답/오답/채점 중), the score, the feedback report and their regrade requests; per item the
 // status distribution and common misconceptions; a status override with a reason (kept as an audit trail); CSV and
 // JSON downloads. Read again every few seconds while the exam is open or grading is pending, unless the instructor

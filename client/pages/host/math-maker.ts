@@ -1,4 +1,4 @@
-// Quiz host, "수학 문제 만들기" (issue 14 §2): starts a math problem job (POST /api/materials/:id/math-problems, 202
+// Quiz host, "수학 문제 만들기": starts a math problem job (POST /api/materials/:id/math-problems, 202
 // {job, jobToken}) with the picked class's instructor token, watches it live on `/jobs` (`job:state`: attempt k/3,
 // passed n/N, every problem's verdict with its four scores, the judge's feedback and a deterministic check), cancels it
 // (`job:cancel`), and when it ends shows the set (GET /api/math-sets/:id) and makes a quiz of it (POST

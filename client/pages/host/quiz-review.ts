@@ -1,4 +1,4 @@
-// Quiz host, the EvalAgent gate's verdicts (issue 13 §3): every item of a generated quiz with 통과 / 미통과 /
+// Quiz host, the EvalAgent gate's verdicts: every item of a generated quiz with 통과 / 미통과 /
 // 검증 못 함, its three scores and the judge's feedback; a failed item has a "그래도 사용" checkbox that keeps it
 // (POST /api/quizzes/:id/items/:itemId/keep). Only passed and kept items are played in rooms. Uploaded quizzes have no
 // verdicts and show nothing here. Model text (questions, feedback) is only ever set as textContent.

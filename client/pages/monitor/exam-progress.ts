@@ -1,4 +1,4 @@
-// The monitor's "시험 진행" (issue 15 §3): the class's published exams (GET /api/exams, the account's, filtered to the
+// The monitor's "시험 진행": the class's published exams (GET /api/exams, the account's, filtered to the
 // class) and, for the one chosen, a table of its students: read once from GET /api/exams/:id/progress (so a reload
 // shows everyone who started), then updated live from `/monitor`'s `exam:progress` (every draft save and submission:
 // 답한 문항 n/N, 제출 여부) and `exam:graded` (채점 완료), with the time left to the deadline. No

@@ -1,4 +1,4 @@
-// A student's learner profile on the monitor (issue 15 §1; GET /api/classes/:id/students/:sessionId/profile) with the
+// A student's learner profile on the monitor (GET /api/classes/:id/students/:sessionId/profile) with the
 // instructor's learning-goal editor (target depth and their own words; PATCH the same path). Topics and evidence are
 // model text: set as text only.
 import { setLearningGoal, studentProfile, type LearnerProfile, type TargetDepth } from '../../net/exams.js';

@@ -65,7 +65,7 @@ export interface RosterActions {
   reply(sessionId: string, text: string): Promise<string | null>;
   /** "기록 보기": the student's transcript. */
   open(sessionId: string, nickname: string): void;
-  /** "학습 프로필": the student's learner profile and learning goal (issue 15). */
+  /** "학습 프로필": the student's learner profile and learning goal. */
   profile(sessionId: string, nickname: string): void;
 }
 
@@ -193,7 +193,7 @@ export class Roster {
     const card = this.cards.get(sessionId);
     if (!card) return;
     const { dot, name, hand, fill, bar, progress, state, verdict, struggling, remediation, selfQuiz } = card.parts;
-    // 혼자 퀴즈 풀기 (issue 13 §4): the student's self-study score, first answers only.
+    // 혼자 퀴즈 풀기: the student's self-study score, first answers only.
     selfQuiz.hidden = !entry.selfQuiz;
     selfQuiz.textContent = entry.selfQuiz ? `혼자 퀴즈 ${entry.selfQuiz.correct}/${entry.selfQuiz.answered} 정답` : '';
     const isStruggling = entry.badStreak >= STRUGGLING_STREAK;

@@ -3,7 +3,7 @@
 // `student:transcript`. Everything in it is untrusted text: textContent only. The tutor's verdicts and replies and the
 // assistant's answers have an "AI 평가" button: the item goes to the Critic Grader (`POST /api/critic/grade`, billed to
 // the instructor) with the agent's role as instruction and the student's question and answer before it as input, and
-// the report shows under the item (issue 14 §3).
+// the report shows under the item.
 import type { CriticReport } from '../../../src/protocol/wire/critic.js';
 import type { ReplyKind, TranscriptItem, TranscriptPage } from '../../../src/protocol/wire/index.js';
 import { apiJson, requestFailure } from '../../net/http.js';

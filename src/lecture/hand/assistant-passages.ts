@@ -3,7 +3,7 @@ import type { ReplySource } from '../../protocol/wire/tutor.js';
 
 /**
  * Which material passages a raise-hand agent works from: the current chapter first, the whole material when the
- * chapter gives too little. The rule (docs/ARCHITECTURE.md, "Raise hand"):
+ * chapter gives too little. The rule:
  *
  *   1. Ask the Retriever for the question's passages with the chapter filter, and without it.
  *   2. A passage is *relevant* when its BM25 score is at least RELEVANT_SHARE of the best BM25 score in the whole

@@ -133,7 +133,7 @@ export interface MonitorServerEvents {
   'student:progress': { sessionId: string; chapter: number; percent: number; state: string };
   'student:answered': { sessionId: string; questionId: string; verdict: 'good' | 'bad'; badStreak: number };
   'student:remediation': { sessionId: string; concept: string; index: number; total: number };
-  /** The student answered a self-study item for the first time (issue 13 §4): their running self-study score. */
+  /** The student answered a self-study item for the first time: their running self-study score. */
   'student:self-quiz': { sessionId: string } & SelfQuizScore;
   'hand:raised': { sessionId: string; question?: string; raisedAt: number };
   'hand:resolved': { sessionId: string; kind: HandKind | 'cancelled' };
@@ -147,7 +147,7 @@ export interface MonitorServerEvents {
   'class:code': { code: string };
   /** One of the class's quiz rooms changed phase (the list and results are at `GET /api/rooms`). */
   'quiz:room': { roomId: string; code: string; phase: string; playerCount: number; at: number };
-  /** A student saved a draft of a live exam or submitted (issue 15 §3): counts only, never answer text. */
+  /** A student saved a draft of a live exam or submitted: counts only, never answer text. */
   'exam:progress': ExamProgressEvent;
   /** A student's exam grading finished (report and profile stored); results at `GET /api/exams/:examId/results`. */
   'exam:graded': ExamGradedEvent;

@@ -8,7 +8,7 @@ export const ErrorCode = {
   UNAUTHORIZED: 'UNAUTHORIZED',
   FORBIDDEN: 'FORBIDDEN',
   RATE_LIMITED: 'RATE_LIMITED',
-  /** LIM: this address already has MAX_SOCKETS_PER_ADDRESS connections open (socket handshake refusal). */
+  /** this address already has MAX_SOCKETS_PER_ADDRESS connections open (socket handshake refusal). */
   TOO_MANY_SOCKETS: 'TOO_MANY_SOCKETS',
   INTERNAL: 'INTERNAL',
   /** Too much work queued right now (e.g. PDF parsing); retry later. */
@@ -39,7 +39,7 @@ export const ErrorCode = {
   NICKNAME_TAKEN: 'NICKNAME_TAKEN',
   MATERIAL_REQUIRED: 'MATERIAL_REQUIRED',
   HAND_NOT_RAISED: 'HAND_NOT_RAISED',
-  // MON (issue 12): a closed class's code no longer admits anyone
+  // a closed class's code no longer admits anyone
   CLASS_CLOSED: 'CLASS_CLOSED',
   /** The class requires its roster and the name is not on it. */
   NOT_ON_ROSTER: 'NOT_ON_ROSTER',
@@ -86,7 +86,7 @@ export const ErrorCode = {
   OIDC_UNAVAILABLE: 'OIDC_UNAVAILABLE',
   /** The provider did not give an e-mail address for the person. */
   OIDC_EMAIL_REQUIRED: 'OIDC_EMAIL_REQUIRED',
-  // accounts (issue 12)
+  // accounts
   /** A state-changing request authorised by the session cookie without the session's X-CSRF-Token, or from another origin. */
   CSRF_INVALID: 'CSRF_INVALID',
   EMAIL_TAKEN: 'EMAIL_TAKEN',
@@ -96,12 +96,12 @@ export const ErrorCode = {
   SIGNUP_CLOSED: 'SIGNUP_CLOSED',
   INVITE_INVALID: 'INVITE_INVALID',
   RESET_INVALID: 'RESET_INVALID',
-  // QUOTA (issue 12): what an account may hold, and what it may spend on the model per day
+  // what an account may hold, and what it may spend on the model per day
   /** A per-account (or per-class) quota is full: `quota` names which, `limit` is its size (429). */
   QUOTA_EXCEEDED: 'QUOTA_EXCEEDED',
   /** The account's model budget for today (UTC) is spent (MODEL_DAILY_TOKENS): nothing new is generated until tomorrow. */
   MODEL_BUDGET_EXCEEDED: 'MODEL_BUDGET_EXCEEDED',
-  // self-study quiz (issue 13 §4, seed 001's /api/quiz/*)
+  // self-study quiz (seed 001's /api/quiz/*)
   /** No generated item passed the EvalAgent gate: nothing is served (502; try again, or another topic or chapter). */
   QUIZ_GATE_FAILED: 'QUIZ_GATE_FAILED',
   /**
@@ -118,7 +118,7 @@ export const ErrorCode = {
   GRADING_ERROR: 'GRADING_ERROR',
   /** Not an error answer: the tag of a grade whose accuracy needed an `expected_output` the case did not have. */
   MISSING_EXPECTED_OUTPUT: 'MISSING_EXPECTED_OUTPUT',
-  // background jobs and math problems (issue 14 §2)
+  // background jobs and math problems
   /** No such background job, or it is another account's. */
   JOB_NOT_FOUND: 'JOB_NOT_FOUND',
   /** No such math problem set, or it is another account's. */
@@ -131,7 +131,7 @@ export const ErrorCode = {
   MATH_PROBLEM_NOT_FOUND: 'MATH_PROBLEM_NOT_FOUND',
   /** An answer sent to the short-answer route for a multiple-choice problem (400). */
   MATH_PROBLEM_NOT_SHORT: 'MATH_PROBLEM_NOT_SHORT',
-  // live exams (issue 15 §3–4)
+  // live exams
   /** No such exam, another account's, or (for a student) not published to the student's class (404). */
   EXAM_NOT_FOUND: 'EXAM_NOT_FOUND',
   /** No such question in the exam (404). */

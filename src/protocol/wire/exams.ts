@@ -1,5 +1,5 @@
 /**
- * Live exams (issue 15, seed 000) on the wire: the replies of `/api/exams`, `/api/class-exams` and the learner
+ * Live exams (seed 000) on the wire: the replies of `/api/exams`, `/api/class-exams` and the learner
  * profile routes, and the `/monitor` events. Types only, browser-safe (the seed's objects are mirrored here from
  * src/exams/exam-types.ts, whose zod schemas check them on the server).
  */

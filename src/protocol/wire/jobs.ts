@@ -4,7 +4,7 @@ import type { Difficulty, QuizItemSource } from './quiz.js';
 import type { WireError } from './error-codes.js';
 
 /**
- * Background jobs (issue 14 §2) on the wire: what the owner of a job sees over HTTP (`GET /api/jobs/:id`) and on the
+ * Background jobs on the wire: what the owner of a job sees over HTTP (`GET /api/jobs/:id`) and on the
  * `/jobs` namespace, and the progress of the `math-problems` kind. Types only (see index.ts).
  */
 
@@ -143,7 +143,7 @@ export interface ExamItemVerdict {
 }
 
 /**
- * The `progress` of an `exam-generation` job (issue 15 §2): `plan` once the planner's plan is ready (`planned` items,
+ * The `progress` of an `exam-generation` job: `plan` once the planner's plan is ready (`planned` items,
  * no verdicts yet), `round` after each writer → checks → validator round, `done` when the set is stored.
  */
 export interface ExamJobProgress {

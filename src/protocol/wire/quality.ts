@@ -1,6 +1,6 @@
 /**
- * The "AI 품질" console (issue 14 §3) over HTTP: what `GET /api/quality/*` answer (browser-safe: types and constants
- * only). The zod schemas of the queries are in ../quality.ts; docs/PROTOCOL.md ("AI 품질 console") describes the same
+ * The "AI 품질" console over HTTP: what `GET /api/quality/*` answer (browser-safe: types and constants
+ * only). The zod schemas of the queries are in ../quality.ts; docs/PROTOCOL.md ("HTTP routes") lists the same
  * thing for people.
  */
 import type { CriticFailureType, CriticFixableIssue, CriticReport, CriticScores } from './critic.js';

@@ -81,7 +81,7 @@ export interface ReviewAttempt {
 }
 
 /**
- * The judge report of a generated item (issue 13 §3): its last verdict, every round's verdict, and whether the
+ * The judge report of a generated item: its last verdict, every round's verdict, and whether the
  * instructor kept it although it did not pass. Only passed or kept items are used in rooms.
  */
 export interface ItemReview {
@@ -109,7 +109,7 @@ export interface Quiz {
   createdAt: number;
   /** A generated quiz's seed (32 hex characters): it ordered the choices; the same material and seed reproduce it. */
   seed?: string;
-  /** A generated quiz's judge reports, by item quizId (issue 13 §3); uploaded quizzes have none. */
+  /** A generated quiz's judge reports, by item quizId; uploaded quizzes have none. */
   reviews?: Record<string, ItemReview>;
 }
 

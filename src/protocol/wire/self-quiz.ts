@@ -1,7 +1,7 @@
 import type { Difficulty, QuizTopicName } from './quiz.js';
 
 /**
- * Seed 001's HTTP API for self-study (issue 13 §4): `POST /api/quiz/start`, `/answer`, `/evaluate`, with the seed's
+ * Seed 001's HTTP API for self-study: `POST /api/quiz/start`, `/answer`, `/evaluate`, with the seed's
  * request and response shapes (snake_case field names, the `{response, agent_type, metadata}` envelope). Scoped to a
  * material and to the caller (an instructor account, or a class student's session). Browser-safe types only; the
  * zod schemas are in ../self-quiz.ts.

@@ -62,12 +62,12 @@ const FIELD_NAMES: Record<string, string> = {
   criteria_name: '평가 기준 이름',
   weights: '가중치',
   agent_name: '에이전트 이름',
-  // the AI 품질 console's queries (issue 14 §3)
+  // the AI 품질 console's queries
   agent: '에이전트',
   minGrade: '최저 점수',
   maxGrade: '최고 점수',
   days: '기간',
-  // live exams (issue 15)
+  // live exams
   count: '문항 수',
   descriptive: '서술형 문항 수',
   chapters: '장 목록',
