@@ -14,9 +14,12 @@ import { abortedWith } from './client-gone.js';
 
 /**
  * Seed 001's HTTP API for self-study (issue 13 §4), mounted at /api/quiz, with the seed's shapes:
- * - `POST /api/quiz/start {topic, difficulty?, materialId, chapter?}` -> `{response: [{quiz_id, question, choices,
- *   difficulty}], agent_type: 'quiz', metadata: {topic, difficulty, count, materialId, chapter}}`: only items that
- *   passed the EvalAgent gate, never an answer or explanation; 502 QUIZ_GATE_FAILED when none passed
+ * - `POST /api/quiz/start {topic, difficulty?, materialId?, chapter?}` (the seed's body as written: `difficulty: null`
+ *   is no filter, no `materialId` is the caller's default material) -> `{response: [{quiz_id, question, choices,
+ *   difficulty}], agent_type: 'quiz', metadata: {topic, difficulty, count, materialId, chapter, filters, shortfall?}}`:
+ *   only items that passed the EvalAgent gate, never an answer or explanation; fewer than five say why in
+ *   `shortfall`, relaxed or ignored filters say so in `filters`; 422 TOO_LITTLE_MATERIAL or 502 QUIZ_GATE_FAILED when
+ *   none passed
  * - `POST /api/quiz/answer {quiz_id, answer}` -> `{response: {quiz_id, is_correct, user_answer, correct_answer,
  *   correct_choice, explanation}, agent_type: 'quiz', metadata: {quiz_id, recorded_answer, recorded_correct,
  *   first_attempt}}`
@@ -34,6 +37,9 @@ export interface SeedQuizRouterDeps {
   signer: TokenSigner;
   /** A tutoring session's material, class and paying account (DataLifecycle.sessionProfile). */
   sessionProfile(sessionId: string): Promise<{ materialId: string; classId?: string | undefined; billTo?: string | undefined } | null>;
+  /** The account's materials, most recently added first (at most `limit`): OwnershipRepository.page. */
+  latestMaterial(accountId: string): Promise<string[]>;
+  sampleId(): Promise<string>;
 }
 
 /** Who calls, what they may quiz on, and who pays for the model calls. */
@@ -47,7 +53,7 @@ interface Caller {
 type Handler = (request: Request, response: Response) => Promise<void>;
 const route = (handler: Handler) => (request: Request, response: Response, next: NextFunction) => handler(request, response).catch(next);
 
-export function createSeedQuizRouter({ selfStudy, access, signer, sessionProfile }: SeedQuizRouterDeps): Router {
+export function createSeedQuizRouter({ selfStudy, access, signer, sessionProfile, latestMaterial, sampleId }: SeedQuizRouterDeps): Router {
   const router = Router();
 
   async function caller(request: Request, response: Response): Promise<Caller> {
@@ -72,31 +78,53 @@ export function createSeedQuizRouter({ selfStudy, access, signer, sessionProfile
     return { scope: { kind: 'account', accountId }, billTo: accountId };
   }
 
+  /**
+   * The material of a request that names none, as a client written to the seed sends it: a student's is their
+   * session's (the class material); an account's is the one it added most recently, else the sample.
+   */
+  async function defaultMaterial(who: Caller): Promise<string> {
+    if (who.studentMaterial !== undefined) return who.studentMaterial;
+    if (who.scope.kind === 'account') {
+      const [latest] = await latestMaterial(who.scope.accountId);
+      if (latest !== undefined) return latest;
+    }
+    return sampleId();
+  }
+
   router.post(
     '/start',
     route(async (request, response) => {
       const who = await caller(request, response);
       const body = parseOrThrow(SelfQuizStartBody, request.body);
+      const materialId = body.materialId ?? (await defaultMaterial(who));
       if (who.studentMaterial !== undefined) {
-        if (body.materialId !== who.studentMaterial) throw materialNotFound();
+        if (materialId !== who.studentMaterial) throw materialNotFound();
       } else {
-        await access.authorizeSessionMaterial(response, body.materialId);
+        await access.authorizeSessionMaterial(response, materialId);
       }
-      const items = await runBilledTo(who.billTo, () =>
+      const started = await runBilledTo(who.billTo, () =>
         selfStudy.start({
           scope: who.scope,
-          materialId: body.materialId,
+          materialId,
           topic: body.topic,
-          difficulty: body.difficulty,
+          difficulty: body.difficulty ?? undefined,
           chapter: body.chapter,
           billTo: who.billTo,
           signal: abortedWith(response),
         }),
       );
       const reply: SelfQuizStartReply = {
-        response: items.map((item) => ({ quiz_id: item.quizId, question: item.question, choices: item.choices, difficulty: item.difficulty })),
+        response: started.items.map((item) => ({ quiz_id: item.quizId, question: item.question, choices: item.choices, difficulty: item.difficulty })),
         agent_type: 'quiz',
-        metadata: { topic: body.topic, difficulty: body.difficulty ?? null, count: items.length, materialId: body.materialId, chapter: body.chapter ?? null },
+        metadata: {
+          topic: body.topic,
+          difficulty: body.difficulty ?? null,
+          count: started.items.length,
+          materialId: started.materialId,
+          chapter: body.chapter ?? null,
+          filters: started.filters,
+          ...(started.shortfall === undefined ? {} : { shortfall: started.shortfall }),
+        },
       };
       response.json(reply);
     }),

@@ -10,8 +10,8 @@ const MaterialId = z.string().trim().min(1).max(128);
 export const SelfQuizStartBody = z
   .object({
     topic: QuizTopicName,
-    difficulty: Difficulty.optional(),
-    materialId: MaterialId,
+    difficulty: Difficulty.nullable().optional(),
+    materialId: MaterialId.optional(),
     chapter: z.number().int().min(0).max(999).optional(),
   })
   .strict() satisfies z.ZodType<wire.SelfQuizStartBody>;

@@ -1,4 +1,5 @@
 import type { Difficulty, QuizTopicName } from './quiz.js';
+import type { GenerationShortfall } from './shortfall.js';
 
 /**
  * Seed 001's HTTP API for self-study (issue 13 §4): `POST /api/quiz/start`, `/answer`, `/evaluate`, with the seed's
@@ -9,9 +10,14 @@ import type { Difficulty, QuizTopicName } from './quiz.js';
 
 export interface SelfQuizStartBody {
   topic: QuizTopicName;
-  difficulty?: Difficulty | undefined;
-  /** The material the items are written from: the account's own or the sample; a student's: their session's. */
-  materialId: string;
+  /** Absent or null (as a seed client sends it): no difficulty filter, the seed's easy 2 + medium 2 + hard 1 mix. */
+  difficulty?: Difficulty | null | undefined;
+  /**
+   * The material the items are written from: the account's own or the sample; a student's: their session's. When
+   * absent (a client written to the seed sends none): a student's class material, an account's most recently added
+   * material, the sample when the account has none. The reply's `metadata.materialId` names the one used.
+   */
+  materialId?: string | undefined;
   /** 0-based chapter index; the whole material when absent. */
   chapter?: number | undefined;
 }
@@ -35,6 +41,13 @@ export interface SelfQuizQuestion {
   difficulty: Difficulty;
 }
 
+/**
+ * What became of a retrieval filter the request asked for: `none` (not asked: topic `general`, no difficulty),
+ * `applied` (every passage the items were written from matches it), `relaxed` (the material has too few matching
+ * passages, so others were added), `ignored` (the material has no matching passage at all).
+ */
+export type SelfQuizFilterOutcome = 'none' | 'applied' | 'relaxed' | 'ignored';
+
 export interface SelfQuizStartReply {
   response: SelfQuizQuestion[];
   agent_type: 'quiz';
@@ -44,8 +57,13 @@ export interface SelfQuizStartReply {
     difficulty: Difficulty | null;
     /** Items served: those that passed the EvalAgent gate (at most five). */
     count: number;
+    /** The material used (the request's, or the default one when it named none). */
     materialId: string;
     chapter: number | null;
+    /** What became of the topic's document-type filter and the difficulty's level filter. */
+    filters: { topic: SelfQuizFilterOutcome; difficulty: SelfQuizFilterOutcome };
+    /** Present when fewer than five items are served: how many, and why (the material or the gate). */
+    shortfall?: GenerationShortfall;
   };
 }
 

@@ -1,0 +1,128 @@
+import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { bodyLines, buildPdf } from '../scripts/pdf-fixtures.js';
+import type { Material } from '../src/materials/index.js';
+import type { SelfQuizStartReply } from '../src/protocol/wire/index.js';
+import { keys } from '../src/store/index.js';
+import { ownMaterial, signUp, type SignedUpAccount } from './support/accounts.js';
+import { createClass, joinClass, storeReady } from './support/classroom-client.js';
+import { call, type CallReply } from './support/http-call.js';
+import { loadSample, samplePdfBytes } from './support/lecture-client.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+/**
+ * SD1–SD3 (test/SPEC.md): seed 001's `POST /api/quiz/start` as a client written to the seed calls it — the seed's
+ * bodies as written plus a bearer token — and what the reply says when the request cannot be served in full:
+ * fewer items (shortfall) and filters relaxed or ignored.
+ */
+
+beforeAll(samplePdfBytes);
+
+interface World {
+  app: TestApp;
+  sample: Material;
+  /** Two sentences on one page: a material that cannot bear five items. */
+  tiny: Material;
+  teacher: SignedUpAccount;
+}
+
+async function boot(context: TestContext): Promise<World> {
+  const app = await startTestApp({ SIGNUP: 'open' });
+  context.onTestFinished(() => app.stop());
+  await storeReady(app);
+  const sample = await loadSample(app);
+  const bytes = await buildPdf({ korean: true, title: '짧은 자료', pages: [{ lines: bodyLines(2, 2, true) }] });
+  const { material: tiny } = await app.materials.ingest({ bytes, filename: 'short.pdf' });
+  const teacher = await signUp(app);
+  return { app, sample, tiny, teacher };
+}
+
+const start = (world: World, body: unknown, headers: Record<string, string>): Promise<CallReply> => call(`${world.app.url}/api/quiz/start`, 'POST', { body, headers });
+
+async function served(world: World, body: unknown, headers: Record<string, string>): Promise<SelfQuizStartReply> {
+  const reply = await start(world, body, headers);
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return reply.body as SelfQuizStartReply;
+}
+
+async function everyItemPassed(world: World, reply: SelfQuizStartReply): Promise<void> {
+  for (const item of reply.response) {
+    const raw = await world.app.store.hget(keys.selfQuizItem(item.quiz_id), 'record');
+    expect((JSON.parse(raw ?? '{}') as { review: { is_passed: boolean } }).review.is_passed).toBe(true);
+  }
+}
+
+describe('seed 001 start, as a seed client sends it', () => {
+  it('SD1 the seed’s bodies as written (no materialId, difficulty null or absent) are served; metadata names the material used', async (context) => {
+    const world = await boot(context);
+    const { teacher } = world;
+    // The seed's three request bodies, byte for byte, with only a bearer token added.
+    for (const [body, difficulty] of [
+      ['{"topic": "general", "difficulty": "easy"}', 'easy'],
+      ['{"topic": "mistakes"}', null],
+      ['{"topic": "general", "difficulty": null}', null],
+    ] as const) {
+      const reply = await served(world, JSON.parse(body), teacher.bearer);
+      expect(reply.agent_type).toBe('quiz');
+      // An account with no material of its own: the sample.
+      expect(reply.metadata.materialId).toBe(world.sample.id);
+      expect(reply.metadata.difficulty).toBe(difficulty);
+      expect(reply.metadata.count).toBe(reply.response.length);
+      for (const item of reply.response) if (difficulty !== null) expect(item.difficulty).toBe(difficulty);
+    }
+    // Without a difficulty the seed's mix: easy 2 + medium 2 + hard 1 when all five are served.
+    const mixed = await served(world, { topic: 'general' }, teacher.bearer);
+    if (mixed.response.length === 5) expect(mixed.response.map((item) => item.difficulty).sort()).toEqual(['easy', 'easy', 'hard', 'medium', 'medium']);
+
+    // The account's most recently added material once it has one.
+    await ownMaterial(world.app, world.tiny.id, teacher);
+    expect((await served(world, { topic: 'general' }, teacher.bearer)).metadata.materialId).toBe(world.tiny.id);
+
+    // A class student: the class's material.
+    const created = await createClass(world.app, { name: '짧은 반', materialId: world.tiny.id });
+    const student = await joinClass(world.app, created.code, '민지');
+    const asStudent = { authorization: `Bearer ${student.token}` };
+    expect((await served(world, { topic: 'general', difficulty: null }, asStudent)).metadata.materialId).toBe(world.tiny.id);
+    // Naming another material is still refused.
+    const elsewhere = await start(world, { topic: 'general', materialId: world.sample.id }, asStudent);
+    expect([elsewhere.status, elsewhere.body.error.code]).toEqual([404, 'MATERIAL_NOT_FOUND']);
+    student.client.socket.disconnect();
+  });
+
+  it('SD2 a material that cannot bear five items is served short with a shortfall naming the count and the reason', async (context) => {
+    const world = await boot(context);
+    await ownMaterial(world.app, world.tiny.id, world.teacher);
+    const reply = await served(world, { topic: 'general', materialId: world.tiny.id }, world.teacher.bearer);
+    expect(reply.response.length).toBeGreaterThan(0);
+    expect(reply.response.length).toBeLessThan(5);
+    await everyItemPassed(world, reply);
+    expect(reply.metadata.shortfall).toEqual({ requested: 5, made: reply.response.length, reason: 'too-little-material', message: expect.stringMatching(/이 자료에서 만들 수 있는 문항은 \d개입니다/) });
+    expect(reply.metadata.shortfall?.message).toContain(`${reply.response.length}개`);
+
+    // A full quiz has no shortfall; a short one always has (whichever the reason), its count the items served.
+    for (const body of [{ topic: 'general' }, { topic: 'definition', difficulty: 'hard' }, { topic: 'general', difficulty: 'medium', chapter: 1 }]) {
+      const other = await served(world, { ...body, materialId: world.sample.id }, world.teacher.bearer);
+      expect(other.metadata.shortfall === undefined, JSON.stringify(other.metadata)).toBe(other.response.length === 5);
+      if (other.metadata.shortfall) {
+        expect(other.metadata.shortfall.made).toBe(other.response.length);
+        expect(['too-little-material', 'items-refused']).toContain(other.metadata.shortfall.reason);
+        expect(other.metadata.shortfall.message).toMatch(/[가-힣]/);
+      }
+    }
+  });
+
+  it('SD3 metadata says whether the topic and difficulty filters were applied, relaxed or ignored: never dropped silently', async (context) => {
+    const world = await boot(context);
+    const { teacher } = world;
+    await ownMaterial(world.app, world.tiny.id, teacher);
+    const none = await served(world, { topic: 'general', difficulty: null, materialId: world.sample.id }, teacher.bearer);
+    expect(none.metadata.filters).toEqual({ topic: 'none', difficulty: 'none' });
+    // The tiny material has no country guideline at all: the topic filter was ignored (and the items say so).
+    const country = await served(world, { topic: 'country', materialId: world.tiny.id }, teacher.bearer);
+    expect(country.metadata.filters).toEqual({ topic: 'ignored', difficulty: 'none' });
+    // The sample has fewer than ten easy passages: relaxed, not silently dropped.
+    const easy = await served(world, { topic: 'general', difficulty: 'easy', materialId: world.sample.id }, teacher.bearer);
+    expect(easy.metadata.filters.topic).toBe('none');
+    expect(['applied', 'relaxed', 'ignored']).toContain(easy.metadata.filters.difficulty);
+    expect(easy.metadata.filters.difficulty).not.toBe('applied');
+  });
+});
