@@ -126,3 +126,43 @@ describe('seed 001 start, as a seed client sends it', () => {
     expect(easy.metadata.filters.difficulty).not.toBe('applied');
   });
 });
+
+describe('seed 001 evaluate on quiz data of the caller’s own', () => {
+  it('SD10 POST /api/quiz/evaluate {quiz_data, topic, source} judges the data against the passage sent; without one against the material', async (context) => {
+    const world = await boot(context);
+    const { teacher, app } = world;
+    const quiz = await served(world, { topic: 'general', chapter: 1, materialId: world.sample.id }, teacher.bearer);
+    const raw = await app.store.hget(keys.selfQuizItem(quiz.response[0]!.quiz_id), 'record');
+    const { item } = JSON.parse(raw ?? '{}') as { item: { question: string; choices: string[]; answer: number; explanation: string; sources: { chunkId: string; chapter: number }[] } };
+    const cited = item.sources[0]!;
+    const passage = (await app.retrieval.passages(world.sample.id, { chapter: cited.chapter })).find((entry) => entry.chunkId === cited.chunkId)!;
+    // The seed's quiz_data: question, choices, answer, explanation (no id, no difficulty).
+    const quizData = { question: item.question, choices: item.choices, answer: item.answer, explanation: item.explanation };
+
+    const evaluate = (body: unknown) => call(`${app.url}/api/quiz/evaluate`, 'POST', { body, headers: teacher.bearer });
+    const grounded = await evaluate({ quiz_data: quizData, topic: 'general', source: passage.text });
+    expect(grounded.status, JSON.stringify(grounded.body)).toBe(200);
+    expect(Object.keys(grounded.body.response).sort()).toEqual(['educational_score', 'feedback', 'grounding_score', 'insight_score', 'is_passed']);
+    expect(grounded.body.agent_type).toBe('eval');
+    expect(grounded.body.metadata).toEqual({ topic: 'general', source: 'given' });
+    const { grounding_score: g, educational_score: e, insight_score: i, is_passed: passed } = grounded.body.response as Record<string, number | boolean>;
+    expect(passed).toBe(((g as number) + (e as number) + (i as number)) / 30 >= 0.8 && g === 10);
+
+    // The same data against a passage that says nothing of it is less grounded.
+    const unrelated = await evaluate({ quiz_data: quizData, topic: 'general', source: '선적 서류는 선하증권, 상업송장, 포장명세서로 이루어진다. 신용장 조건과 서류가 다르면 대금을 받지 못한다.' });
+    expect(unrelated.status).toBe(200);
+    expect(unrelated.body.response.grounding_score).toBeLessThan(g as number);
+    expect(unrelated.body.response.is_passed).toBe(false);
+
+    // Without a source: the passages its question retrieves from the caller's default material (the sample).
+    const fromMaterial = await evaluate({ quiz_data: quizData, topic: 'general' });
+    expect(fromMaterial.status).toBe(200);
+    expect(fromMaterial.body.metadata).toEqual({ topic: 'general', source: 'material', materialId: world.sample.id });
+
+    // Quiz data that is no sound item is a 400, not a score.
+    const repeated = await evaluate({ quiz_data: { ...quizData, choices: ['가', '가', '나', '다'] }, topic: 'general', source: passage.text });
+    expect([repeated.status, repeated.body.error.code]).toEqual([400, 'INVALID_PAYLOAD']);
+    // Nothing was stored for the evaluated data: no new item keys beyond the served quiz.
+    expect(await app.store.zcard(keys.selfQuizIndex('material', world.sample.id))).toBe(quiz.response.length);
+  });
+});

@@ -2,7 +2,7 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import type { TokenSigner } from '../auth/index.js';
 import { AppError } from '../errors.js';
 import { runBilledTo } from '../llm/index.js';
-import { SelfQuizAnswerBody, SelfQuizEvaluateBody, SelfQuizStartBody, type SelfQuizAnswerReply, type SelfQuizEvaluateReply, type SelfQuizStartReply } from '../protocol/self-quiz.js';
+import { SelfQuizAnswerBody, SelfQuizEvaluateBody, SelfQuizEvaluateDataBody, SelfQuizStartBody, type SelfQuizAnswerReply, type SelfQuizEvaluateReply, type SelfQuizStartReply } from '../protocol/self-quiz.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { SelfStudy, SelfStudyScope } from '../quiz/index.js';
 import { materialNotFound, type Authorizer } from './authorize.js';
@@ -25,6 +25,8 @@ import { abortedWith } from './client-gone.js';
  *   first_attempt}}`
  * - `POST /api/quiz/evaluate {quiz_id, topic}` -> `{response: {grounding_score, educational_score, insight_score,
  *   is_passed, feedback}, agent_type: 'eval', metadata: {topic}}`; 502 QUIZ_NOT_JUDGED when there is no verdict
+ * - `POST /api/quiz/evaluate {quiz_data, topic, source?, materialId?}`: the seed's code-level EvalAgent call, quiz
+ *   data judged against the passage sent or the material's retrieved passages; the same reply, nothing stored
  * Callers: an instructor account (cookie with CSRF, or an API token) on a material it owns or the sample; a student
  * with their class session token (`Authorization: Bearer`) on their session's material. Anyone else 401 before any
  * work; an item is answered and evaluated only by the caller that started it (404 for anyone else). The credential
@@ -91,17 +93,44 @@ export function createSeedQuizRouter({ selfStudy, access, signer, sessionProfile
     return sampleId();
   }
 
+  /** The material a caller may use: the one it names (checked), else its default. */
+  async function usableMaterial(who: Caller, response: Response, named: string | undefined): Promise<string> {
+    const materialId = named ?? (await defaultMaterial(who));
+    if (who.studentMaterial !== undefined) {
+      if (materialId !== who.studentMaterial) throw materialNotFound();
+    } else {
+      await access.authorizeSessionMaterial(response, materialId);
+    }
+    return materialId;
+  }
+
+  /** `POST /evaluate` with `quiz_data` (SelfQuizEvaluateDataBody): quiz data judged without a served item. */
+  async function evaluateData(who: Caller, request: Request, response: Response): Promise<void> {
+    const body = parseOrThrow(SelfQuizEvaluateDataBody, request.body);
+    const materialId = body.source !== undefined && body.materialId === undefined ? undefined : await usableMaterial(who, response, body.materialId);
+    const verdict = await runBilledTo(who.billTo, () =>
+      selfStudy.evaluateData(body.quiz_data, body.topic, { materialId, source: body.source, billTo: who.billTo, signal: abortedWith(response) }),
+    );
+    const reply: SelfQuizEvaluateReply = {
+      response: {
+        grounding_score: verdict.grounding,
+        educational_score: verdict.educational,
+        insight_score: verdict.insight,
+        is_passed: verdict.is_passed,
+        feedback: verdict.feedback,
+      },
+      agent_type: 'eval',
+      metadata: { topic: body.topic, source: body.source === undefined ? 'material' : 'given', ...(materialId === undefined ? {} : { materialId }) },
+    };
+    response.json(reply);
+  }
+
   router.post(
     '/start',
     route(async (request, response) => {
       const who = await caller(request, response);
       const body = parseOrThrow(SelfQuizStartBody, request.body);
-      const materialId = body.materialId ?? (await defaultMaterial(who));
-      if (who.studentMaterial !== undefined) {
-        if (materialId !== who.studentMaterial) throw materialNotFound();
-      } else {
-        await access.authorizeSessionMaterial(response, materialId);
-      }
+      const materialId = await usableMaterial(who, response, body.materialId);
       const started = await runBilledTo(who.billTo, () =>
         selfStudy.start({
           scope: who.scope,
@@ -157,6 +186,10 @@ export function createSeedQuizRouter({ selfStudy, access, signer, sessionProfile
     '/evaluate',
     route(async (request, response) => {
       const who = await caller(request, response);
+      if (typeof request.body === 'object' && request.body !== null && 'quiz_data' in request.body) {
+        await evaluateData(who, request, response);
+        return;
+      }
       const body = parseOrThrow(SelfQuizEvaluateBody, request.body);
       const verdict = await runBilledTo(who.billTo, () =>
         selfStudy.evaluate(who.scope, body.quiz_id, body.topic, { billTo: who.billTo, signal: abortedWith(response) }),

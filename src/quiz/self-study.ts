@@ -10,7 +10,8 @@ import type { GuardReport } from '../guard/index.js';
 import { shortfallMessage, type GenerationShortfall } from '../protocol/wire/shortfall.js';
 import type { SelfQuizFilterOutcome } from '../protocol/wire/self-quiz.js';
 import type { QuizRetrieval } from './quiz-passages.js';
-import type { EvalAgent } from './eval-agent.js';
+import type { EvalAgent, EvalPassage } from './eval-agent.js';
+import { heuristicDocumentType } from '../retrieval/index.js';
 import { difficultyPlan, newItemId, type QuizMaterialSource } from './quiz-agent.js';
 import { generateJudgedQuiz } from './quiz-gate.js';
 
@@ -280,6 +281,33 @@ export class SelfStudy {
     // Two evaluations at once: the first verdict kept is the one every later request reads.
     await store.hsetnx(key, field, JSON.stringify(result), { ttlMs: SELF_QUIZ_TTL_MS });
     return readJsonRecord(await store.hget(key, field), StoredVerdict, { key, logger }) ?? result;
+  }
+
+  /**
+   * Seed 001's code-level EvalAgent call: quiz data the caller wrote, judged against the passage it sends (`source`)
+   * or the passages its question retrieves from `materialId`. Nothing is stored. Quiz data that is no sound item
+   * (repeated choices) is 400 INVALID_PAYLOAD; no verdict is 502 QUIZ_NOT_JUDGED, never a score.
+   */
+  async evaluateData(
+    data: { question: string; choices: string[]; answer: number; explanation: string; difficulty?: Difficulty | undefined },
+    topic: QuizTopicName,
+    options: { materialId?: string | undefined; source?: string | undefined; billTo?: string | undefined; signal?: AbortSignal | undefined },
+  ): Promise<SelfStudyVerdict> {
+    const parsed = QuizItem.safeParse({ ...data, difficulty: data.difficulty ?? 'medium' });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new AppError(ErrorCode.INVALID_PAYLOAD, `요청 형식이 올바르지 않습니다. quiz_data: ${issue?.message ?? '문항이 올바르지 않습니다.'}`, { status: 400 });
+    }
+    const passages: EvalPassage[] | undefined =
+      options.source === undefined
+        ? undefined
+        : [{ chunkId: 'given', text: options.source, chapter: 0, chapterTitle: '', startPage: 1, endPage: 1, documentType: heuristicDocumentType(options.source), level: 'working', given: true }];
+    const verdict = await this.options.judge.judge(parsed.data, { materialId: options.materialId, passages, topic, accountId: options.billTo, signal: options.signal });
+    if (!verdict.judged) {
+      this.options.logger?.warn({ topic, reason: verdict.reason }, 'quiz data not judged');
+      throw new AppError(ErrorCode.QUIZ_NOT_JUDGED, '퀴즈 문항을 평가하지 못했습니다. 잠시 후 다시 시도해 주세요.', { status: 502, retryable: true });
+    }
+    return { grounding: verdict.grounding, educational: verdict.educational, insight: verdict.insight, is_passed: verdict.is_passed, feedback: verdict.feedback };
   }
 
   /** The item for the scope that started it; 404 for a missing, expired or someone else's item alike. */

@@ -33,6 +33,19 @@ export interface SelfQuizEvaluateBody {
   topic: QuizTopicName;
 }
 
+/**
+ * Seed 001's code-level EvalAgent call over HTTP (`eval_agent.run("퀴즈 평가", {quiz_data, topic})`): quiz data the
+ * caller wrote itself, judged against `source` (the passage it was written from) or, without one, against the
+ * passages the question retrieves from `materialId` (the caller's default material when absent). Nothing is stored.
+ * The reply is SelfQuizEvaluateReply with `metadata.source` (`given` or `material`) and `metadata.materialId`.
+ */
+export interface SelfQuizEvaluateDataBody {
+  quiz_data: { question: string; choices: string[]; answer: number; explanation: string; difficulty?: Difficulty | undefined };
+  topic: QuizTopicName;
+  source?: string | undefined;
+  materialId?: string | undefined;
+}
+
 /** One served item: never its answer or explanation. */
 export interface SelfQuizQuestion {
   quiz_id: string;
@@ -97,5 +110,6 @@ export interface SelfQuizEvaluateReply {
     feedback: string;
   };
   agent_type: 'eval';
-  metadata: { topic: QuizTopicName };
+  /** `source` and `materialId` only for SelfQuizEvaluateDataBody: what the quiz data was judged against. */
+  metadata: { topic: QuizTopicName; source?: 'given' | 'material'; materialId?: string };
 }
