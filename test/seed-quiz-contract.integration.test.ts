@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { bodyLines, buildPdf } from '../scripts/pdf-fixtures.js';
 import type { Material } from '../src/materials/index.js';
-import type { SelfQuizStartReply } from '../src/protocol/wire/index.js';
+import type { QuizTopicsReply, SelfQuizStartReply } from '../src/protocol/wire/index.js';
 import { keys } from '../src/store/index.js';
 import { ownMaterial, signUp, type SignedUpAccount } from './support/accounts.js';
 import { createClass, joinClass, storeReady } from './support/classroom-client.js';
@@ -164,5 +164,35 @@ describe('seed 001 evaluate on quiz data of the caller’s own', () => {
     expect([repeated.status, repeated.body.error.code]).toEqual([400, 'INVALID_PAYLOAD']);
     // Nothing was stored for the evaluated data: no new item keys beyond the served quiz.
     expect(await app.store.zcard(keys.selfQuizIndex('material', world.sample.id))).toBe(quiz.response.length);
+  });
+});
+
+describe('topics offered from the material', () => {
+  it('SD11 GET /api/materials/:id/quiz-topics lists general and only the topics the material has passages of', async (context) => {
+    const world = await boot(context);
+    const { app, teacher } = world;
+    await ownMaterial(app, world.tiny.id, teacher);
+    for (const material of [world.sample, world.tiny]) {
+      const reply = await call(`${app.url}/api/materials/${material.id}/quiz-topics`, 'GET', { headers: teacher.bearer });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+      const { topics } = reply.body as QuizTopicsReply;
+      const passages = await app.retrieval.passages(material.id);
+      expect(topics[0]).toEqual({ name: 'general', documentType: null, passages: passages.length });
+      for (const topic of topics.slice(1)) {
+        // Each offered topic has exactly as many passages as its filter allows, and at least one.
+        const count = passages.filter((passage) => passage.documentType === topic.documentType).length;
+        expect([topic.name, topic.passages]).toEqual([topic.name, count]);
+        expect(count).toBeGreaterThan(0);
+      }
+      // Every document type the material has is offered; none it lacks is.
+      const types = new Set(passages.map((passage) => passage.documentType));
+      expect(new Set(topics.slice(1).map((topic) => topic.documentType))).toEqual(types);
+    }
+    // The tiny material has no country guideline: the seed's `country` is not offered for it (SD3 saw it ignored).
+    const tiny = (await call(`${app.url}/api/materials/${world.tiny.id}/quiz-topics`, 'GET', { headers: teacher.bearer })).body as QuizTopicsReply;
+    expect(tiny.topics.map((topic) => topic.name)).not.toContain('country');
+    // Another account's material is not there for the caller.
+    const other = await signUp(app);
+    expect((await call(`${app.url}/api/materials/${world.tiny.id}/quiz-topics`, 'GET', { headers: other.bearer })).status).toBe(404);
   });
 });

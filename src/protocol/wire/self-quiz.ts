@@ -113,3 +113,12 @@ export interface SelfQuizEvaluateReply {
   /** `source` and `materialId` only for SelfQuizEvaluateDataBody: what the quiz data was judged against. */
   metadata: { topic: QuizTopicName; source?: 'given' | 'material'; materialId?: string };
 }
+
+/**
+ * `GET /api/materials/:id/quiz-topics`: the topics a quiz on the material can be asked for — `general`, the topic
+ * map's names whose document type the material has, and the document types it has — each with how many passages
+ * its filter allows. A topic the material has no passage of is not listed.
+ */
+export interface QuizTopicsReply {
+  topics: { name: string; documentType: string | null; passages: number }[];
+}
