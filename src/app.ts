@@ -432,6 +432,18 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
       },
       priorProfile: buildPriorProfile,
       source: async (materialId) => (await materials.pageTexts(materialId)).join('\n').slice(0, 200_000),
+      // Each missed question's nearest passage of the material: what the student's report quotes to review.
+      sourcePassages: async (materialId, questions) => {
+        const found = await Promise.all(
+          questions.map(async (question) => {
+            const [passage] = await retrieval.retrieve({ materialId, query: question.question_content, k: 1 }).catch(() => []);
+            return passage === undefined
+              ? []
+              : [{ question_id: question.question_id, chapter: passage.chapter, pages: pagesBetween(passage.startPage, passage.endPage), text: passage.text }];
+          }),
+        );
+        return found.flat();
+      },
       chapters: async (materialId) => {
         const material = await materials.get(materialId);
         return (material?.chapters ?? []).map((chapter) => ({
@@ -491,4 +503,9 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     }
     return out;
   }
+}
+
+/** The pages from `start` to `end`, at most 50. */
+function pagesBetween(start: number, end: number): number[] {
+  return Array.from({ length: Math.min(50, Math.max(1, end - start + 1)) }, (_, offset) => start + offset);
 }

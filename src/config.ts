@@ -208,14 +208,23 @@ export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.shape);
 /** Who may create an account: anyone, holders of an admin's invite, or nobody (the first account always may). */
 export type SignupMode = 'open' | 'invite' | 'closed';
 
-export type ModelRole = 'generation' | 'judge' | 'embedding';
+/**
+ * What a model call is for. Every provider is configured with three names (generation, judge, embedding); seed 002's
+ * cost split adds two roles that reuse them: `problems` (writing math problems) on the stronger model — the judge's
+ * name, by default `gemini-pro-latest` — and `problem-judge` (judging them) on the faster one — the generation
+ * name, by default `gemini-flash-latest`. Either can be named on its own (ProviderModels).
+ */
+export type ModelRole = 'generation' | 'judge' | 'embedding' | 'problems' | 'problem-judge';
+
+/** The model names of a provider: the three it is configured with, and the roles that fall back to them. */
+export type ProviderModels = Record<'generation' | 'judge' | 'embedding', string> & Partial<Record<'problems' | 'problem-judge', string>>;
 
 export type LlmProvider = 'gemini' | 'openai' | 'offline';
 
 /** How to reach a model provider's API: per-role model names and the call policy's bounds. */
 interface ProviderSettings {
   baseUrl: string | undefined;
-  models: Record<ModelRole, string>;
+  models: ProviderModels;
   timeoutMs: number;
   idleTimeoutMs: number;
   maxAttempts: number;

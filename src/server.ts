@@ -204,7 +204,14 @@ export function createServer(deps: ServerDeps): LecternServer {
   });
   app.use(
     '/api/quiz',
-    createSeedQuizRouter({ selfStudy, access, signer: deps.signer, sessionProfile: (sessionId) => deps.data.sessionProfile(sessionId) }),
+    createSeedQuizRouter({
+      selfStudy,
+      access,
+      signer: deps.signer,
+      sessionProfile: (sessionId) => deps.data.sessionProfile(sessionId),
+      latestMaterial: async (accountId) => (await ownership.page(accountId, 'material', { limit: 1 })).members,
+      sampleId,
+    }),
   );
   // Math problems as background jobs, their sets and the quizzes made from them.
   app.use(

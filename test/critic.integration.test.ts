@@ -158,7 +158,8 @@ describe('the Critic Grader with Gemini', () => {
     expect(report.failure_types).toEqual(['LOGIC_ERROR', 'NOT_HELPFUL']);
     expect(report.fixable_issues).toEqual([{ issue: '추천 상품이 없음', severity: 'medium', suggestion: '노트북 두세 개를 제시하세요.' }]);
     expect(report.unfixable_issues).toEqual(['instruction과 완전히 다른 응답']);
-    expect(report.grading_report).toBe('전체 점수: 0.27/1.0 (기준별 점수의 가중 평균, 서버 계산). 전체 점수 0.99. 노트북 대신 음식을 추천했습니다.');
+    // One total in the report, the server's: the model's own "전체 점수 0.99" is dropped.
+    expect(report.grading_report).toBe('전체 점수: 0.27/1.0 (기준별 점수의 가중 평균, 서버 계산). 노트북 대신 음식을 추천했습니다.');
     expect(report.tags).toEqual([]);
     expect(report.grader).toEqual({ model: 'gemini-pro-latest', heuristic: false });
 

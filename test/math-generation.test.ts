@@ -106,7 +106,8 @@ describe.each(['gemini', 'openai'] as const)('math problems with %s', (provider)
     expect(result.problems.map((problem) => problem.type)).toEqual(['multiple_choice', 'multiple_choice', 'short_answer', 'short_answer']);
     expect(result.problems.every((problem) => problem.judgement.passed && problem.judgement.judged)).toBe(true);
     expect(result.problems.map((problem) => problem.judgement.attempt).sort()).toEqual([1, 1, 2, 2]);
-    expect(result.problems.every((problem) => problem.judgement.model === 'judge-model')).toBe(true);
+    // Seed 002's cost split: judged on the faster model (the adapter's generation model), written on the stronger.
+    expect(result.problems.every((problem) => problem.judgement.model === 'gen-model')).toBe(true);
     expect(result.rejected.map((problem) => problem.judgement.feedback)).toEqual(['보기 B가 정답이 아닙니다.', '풀이가 답과 다릅니다.']);
     expect(new Set(result.problems.map((problem) => problem.problemId)).size).toBe(4);
     expect(result.problems[0]?.sources[0]).toMatchObject({ chapter: 1 });

@@ -113,9 +113,10 @@ describe.each(['memory', 'redis'] as const)('math problem jobs (%s store)', (sto
     // The set keeps every judgement; the list names it with the summary.
     const set = await call(`${app.url}/api/math-sets/${result.setId}`, 'GET', { headers: teacher.bearer });
     expect(set.status).toBe(200);
-    expect(set.body).toMatchObject({ setId: result.setId, materialId: booted.material.id, accountId: teacher.accountId, jobId: job.jobId, attempts: 2, judgeModel: 'gemini-pro-latest', complete: true });
+    // Seed 002's cost split: the math judge runs on the faster model (flash), the problems on pro.
+    expect(set.body).toMatchObject({ setId: result.setId, materialId: booted.material.id, accountId: teacher.accountId, jobId: job.jobId, attempts: 2, judgeModel: 'gemini-flash-latest', complete: true });
     expect(set.body.problems.map((problem: { question: string }) => problem.question.slice(0, 6))).toEqual(['문제 1호:', '문제 4호:', '문제 3호:']);
-    expect(set.body.problems[0].judgement).toEqual({ judged: true, passed: true, scores: { mathematical_accuracy: 5, consistency: 5, completeness: 4, logic_flow: 4 }, feedback: '풀이와 정답이 일치합니다.', model: 'gemini-pro-latest', attempt: 1, equivalence: 'equal' });
+    expect(set.body.problems[0].judgement).toEqual({ judged: true, passed: true, scores: { mathematical_accuracy: 5, consistency: 5, completeness: 4, logic_flow: 4 }, feedback: '풀이와 정답이 일치합니다.', model: 'gemini-flash-latest', attempt: 1, equivalence: 'equal' });
     expect(set.body.problems[1].judgement.attempt).toBe(2);
     expect(set.body.rejected.map((problem: { question: string; judgement: { passed: boolean } }) => [problem.question.slice(0, 6), problem.judgement.passed])).toEqual([['문제 2호:', false]]);
     const listed = await call(`${app.url}/api/materials/${booted.material.id}/math-sets`, 'GET', { headers: teacher.bearer });

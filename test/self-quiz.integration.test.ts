@@ -60,7 +60,10 @@ describe.each(['memory', 'redis'] as const)('seed 001 self-study API (%s store)'
     const reply = await started(world, world.teacher.bearer, { difficulty: 'easy', chapter: 0 });
     expect(Object.keys(reply).sort()).toEqual(['agent_type', 'metadata', 'response']);
     expect(reply.agent_type).toBe('quiz');
-    expect(reply.metadata).toEqual({ topic: 'general', difficulty: 'easy', count: reply.response.length, materialId: world.material.id, chapter: 0 });
+    const { shortfall, ...metadata } = reply.metadata;
+    expect(metadata).toEqual({ topic: 'general', difficulty: 'easy', count: reply.response.length, materialId: world.material.id, chapter: 0, filters: { topic: 'none', difficulty: metadata.filters.difficulty } });
+    // Fewer than five served: the reply says so.
+    expect(shortfall === undefined).toBe(reply.response.length === 5);
     expect(reply.response.length).toBeGreaterThan(0);
     expect(reply.response.length).toBeLessThanOrEqual(5);
     const ids = new Set<string>();
@@ -185,7 +188,6 @@ describe.each(['memory', 'redis'] as const)('seed 001 self-study API (%s store)'
     const cases: [string, unknown, RegExp][] = [
       ['start', { materialId: world.material.id }, /주제: topic은 general, mistakes/],
       ['start', { topic: 'weather', materialId: world.material.id }, /topic은 general/],
-      ['start', { topic: 'general' }, /자료가 필요합니다/],
       ['start', { topic: 'general', materialId: world.material.id, difficulty: 'expert' }, /난이도/],
       ['start', { topic: 'general', materialId: world.material.id, extra: 1 }, /알 수 없는 항목/],
       ['answer', { quiz_id: 'a1b2c3d4', answer: 4 }, /정답은 3 이하/],
@@ -260,11 +262,13 @@ describe.each(['memory', 'redis'] as const)('seed 001 self-study API (%s store)'
     const sequence = (...ids: string[]) => () => ids.shift() ?? randomBytes(4).toString('hex');
     const options = { store: app.store, model: app.model, materials: app.materials, retriever: app.retrieval, judge: app.quizJudge };
     const teacher = { kind: 'account', accountId: world.teacher.accountId } as const;
-    const [held] = await new SelfStudy({ ...options, newId: sequence('0000aaaa') }).start({ scope: teacher, materialId: world.material.id, topic: 'general', chapter: 0 });
+    const {
+      items: [held],
+    } = await new SelfStudy({ ...options, newId: sequence('0000aaaa') }).start({ scope: teacher, materialId: world.material.id, topic: 'general', chapter: 0 });
     expect(held?.quizId).toBe('0000aaaa');
     const before = await app.store.hget(keys.selfQuizItem('0000aaaa'), 'record');
     const student = { kind: 'student', classId: 'c1', sessionId: 's1' } as const;
-    const served = await new SelfStudy({ ...options, newId: sequence('0000aaaa', '0000bbbb') }).start({ scope: student, materialId: world.material.id, topic: 'general', chapter: 0 });
+    const { items: served } = await new SelfStudy({ ...options, newId: sequence('0000aaaa', '0000bbbb') }).start({ scope: student, materialId: world.material.id, topic: 'general', chapter: 0 });
     expect(served[0]?.quizId).toBe('0000bbbb');
     expect(served.map((item) => item.quizId)).not.toContain('0000aaaa');
     expect(await app.store.hget(keys.selfQuizItem('0000aaaa'), 'record')).toBe(before);
@@ -288,7 +292,9 @@ describe.each(['memory', 'redis'] as const)('seed 001 self-study API (%s store)'
     const judge = new EvalAgent({ model, retriever: app.retrieval });
     const selfStudy = new SelfStudy({ store: app.store, model, materials: app.materials, retriever: app.retrieval, judge });
     const scope = { kind: 'account', accountId: world.teacher.accountId } as const;
-    const [item] = await selfStudy.start({ scope, materialId: world.material.id, topic: 'general', chapter: 0 });
+    const {
+      items: [item],
+    } = await selfStudy.start({ scope, materialId: world.material.id, topic: 'general', chapter: 0 });
     judgeWorks = false;
     // The gate's own verdict for the same topic needs no judge; another topic does, and gets none.
     expect((await selfStudy.evaluate(scope, item!.quizId, 'general')).grounding).toBe(10);

@@ -17,7 +17,7 @@ import {
   type CriticTag,
 } from '../protocol/wire/critic.js';
 import { fence } from '../text/index.js';
-import { checkWeights, clampScores, criterionKoreanName, weightedGrade } from './rubric.js';
+import { checkWeights, clampScores, criterionKoreanName, serverGrade, UNSAFE_GRADE_CAP } from './rubric.js';
 
 /**
  * The Critic Grader (seed 004): grades one case — an instruction, its input, an agent's output and optionally the
@@ -218,14 +218,17 @@ export class CriticGrader {
 
     const heuristic = !model.capabilities.followsPrompts;
     const scores = clampScores(reply.criteria_scores);
-    const grade = weightedGrade(scores, weights);
+    const failureTypes = knownFailureTypes(reply.failure_types);
+    const { grade, capped } = serverGrade(scores, weights, failureTypes);
     const tags: CriticTag[] = weights.accuracy > 0 && expected === undefined && reply.accuracy_needs_reference === true ? ['MISSING_EXPECTED_OUTPUT'] : [];
-    let summary = reply.grading_report.trim();
+    let summary = withoutOwnTotal(reply.grading_report.trim());
     if (summary.startsWith(HEURISTIC_PREFIX)) summary = summary.slice(HEURISTIC_PREFIX.length).trim();
     if (summary.length === 0) summary = `기준별 점수: ${scoresSentence(scores)}.`;
     const report = [
       heuristic ? HEURISTIC_PREFIX : undefined,
-      `전체 점수: ${grade}/1.0 (기준별 점수의 가중 평균, 서버 계산).`,
+      capped
+        ? `전체 점수: ${grade}/1.0 (심각한 안전성 위반이 있어 데이터에서 제외할 대상이므로 서버가 ${UNSAFE_GRADE_CAP} 이하로 제한했습니다).`
+        : `전체 점수: ${grade}/1.0 (기준별 점수의 가중 평균, 서버 계산).`,
       clip(summary, MAX_REPORT_TEXT),
       tags.includes('MISSING_EXPECTED_OUTPUT') ? ERROR_MESSAGES.MISSING_EXPECTED_OUTPUT : undefined,
     ]
@@ -236,7 +239,7 @@ export class CriticGrader {
       report: {
         grade,
         criteria_scores: scores,
-        failure_types: knownFailureTypes(reply.failure_types),
+        failure_types: failureTypes,
         fixable_issues: cleanIssues(reply.fixable_issues),
         unfixable_issues: reply.unfixable_issues.map((issue) => clip(issue.trim(), MAX_ISSUE_TEXT)).filter((issue) => issue.length > 0).slice(0, MAX_ISSUES),
         grading_report: report,
@@ -248,4 +251,16 @@ export class CriticGrader {
       },
     };
   }
+}
+
+/**
+ * A grader's report without the totals it computed itself ("전체 점수: 0.75/1.0.", "overall score 0.8"): a report
+ * carries one total, the server's, which the agent puts in front. The criterion scores and reasons stay.
+ */
+export function withoutOwnTotal(report: string): string {
+  return report
+    .replace(/(?:전체|총|종합|최종)\s*(?:점수|평점|등급)\s*(?:은|는|:|：|=)?\s*\d+(?:\.\d+)?\s*(?:\/\s*1(?:\.0+)?|점)?\s*(?:입니다)?\s*[.,]?\s*/gu, '')
+    .replace(/\b(?:overall|total|final)\s+(?:score|grade)\s*(?:is|of|:|=)?\s*\d+(?:\.\d+)?(?:\s*\/\s*1(?:\.0+)?)?\s*[.,]?\s*/giu, '')
+    .replace(/\bgrade\s*[:=]\s*\d+(?:\.\d+)?(?:\s*\/\s*1(?:\.0+)?)?\s*[.,]?\s*/giu, '')
+    .trim();
 }

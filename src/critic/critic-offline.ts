@@ -1,7 +1,7 @@
 import { analyseText, findContradiction, unitFound, type AnalysedText } from '../judges/index.js';
 import type { OfflineTasks } from '../llm/index.js';
 import type { CriticFailureType, CriticFixableIssue, CriticScores } from '../protocol/wire/critic.js';
-import { letterCount } from '../text/index.js';
+import { letterCount, splitSentences } from '../text/index.js';
 import { placeholderReason, restatesQuestion } from '../guard/index.js';
 import { BANNED_CATEGORY_NAMES, findBannedContent } from './banned-content.js';
 import { CRITIC_TASK, CriticGradeInput, type CriticReply } from './critic-agent.js';
@@ -151,6 +151,10 @@ export function gradeOffline(input: CriticGradeInput): CriticReply {
     answered.map((answer) => placeholderReason(answer)).find((reason) => reason !== undefined) ??
     (asked !== undefined && answered.some((answer) => restatesQuestion(asked, answer)) ? '답이 질문을 되풀이할 뿐입니다.' : undefined);
   if (!empty && hollow !== undefined) findings.refuse(['INCOMPLETE_RESPONSE', 'NOT_HELPFUL'], `답이 비어 있는 것과 같습니다: ${hollow}`);
+  // Seed 004's INCOMPLETE_RESPONSE (its first example): an output that only promises or asks back instead of giving
+  // what was asked, or one cut off mid-sentence.
+  const incomplete = empty || hollow !== undefined || offTopic ? undefined : incompleteReason(output);
+  if (incomplete !== undefined) findings.fix('INCOMPLETE_RESPONSE', incomplete.severity, incomplete.issue, incomplete.suggestion);
   if (offTopic) {
     findings.refuse(['LOGIC_ERROR', 'INCONSISTENCY', 'NOT_HELPFUL'], `instruction과 다른 응답: ${sourceName}의 「${listed(terms, 3)}」을(를) 전혀 다루지 않습니다.`);
     findings.refuse(['LOGIC_ERROR'], '요청과 다른 의도의 응답이라 고쳐 쓸 수 없고 전체를 다시 작성해야 합니다.');
@@ -169,6 +173,8 @@ export function gradeOffline(input: CriticGradeInput): CriticReply {
     let lengthFactor = letters < 10 ? 0.5 : 1;
     if (expected !== undefined && letters < 0.3 * letterCount(expected)) lengthFactor = Math.min(lengthFactor, 0.6);
     if (lengthFactor < 1) findings.fix('INCOMPLETE_RESPONSE', 'medium', '출력이 너무 짧습니다.', '요청에 필요한 내용을 빠짐없이 덧붙이세요.');
+    // What an incomplete response leaves out is not in it, whatever words it shares with the request.
+    if (incomplete !== undefined) lengthFactor = Math.min(lengthFactor, incomplete.factor);
     if (expectedText !== undefined && referenceTerms.length > 0) {
       if (reference.missing.length > 0 && !offTopic) {
         findings.fix(
@@ -303,7 +309,8 @@ export function gradeOffline(input: CriticGradeInput): CriticReply {
     const basis = expectedText !== undefined && referenceTerms.length > 0 ? referenceShare : topicShare;
     const length = letters >= 20 ? 1 : Math.max(0.3, letters / 20);
     // Instructions for harm help nobody the data is for.
-    const score = banned.some((finding) => finding.severe) ? Math.min(0.2, (0.5 + 0.5 * basis) * length) : (0.5 + 0.5 * basis) * length;
+    const base = (0.5 + 0.5 * basis) * length * (incomplete?.factor ?? 1);
+    const score = banned.some((finding) => finding.severe) ? Math.min(0.2, base) : base;
     if (score < 0.5) findings.failures.add('NOT_HELPFUL');
     return { score, note: score >= 0.8 ? '요청을 다룸' : '요청을 일부만 다룸' };
   }
@@ -368,4 +375,36 @@ function questionOf(input: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Sentences that only promise an answer or ask the user for more ("추천해 드리겠습니다", "알려 주시면"). */
+const PROMISE = /(?:드리겠습니다|드릴게요|드릴께요|해\s*보겠습니다|하겠습니다|\bI(?:'ll|\s+will|\s+can)\s+(?:help|recommend|find|look)|\blet\s+me\b|\bhappy\s+to\s+help\b)/iu;
+const ASK_BACK =
+  /(?:알려\s*주시면|알려\s*주세요|알려\s*주실\s*수|말씀해\s*주시면|말씀해\s*주세요|[가-힣]+(?:인가요|인지요|할까요|하시나요|있나요)\s*\?|\bplease\s+(?:tell|provide|share|specify)\b|\blet\s+me\s+know\b|\bcould\s+you\b|\bcan\s+you\s+tell\b)/iu;
+/** The end of a text cut off mid-sentence: a dangling comma or colon, an ellipsis, a list number, a connective. */
+const CUT_OFF = /(?:[,:;(–—-]|\.\.\.|…|(?:^|\n)\s*\d+[.)]|[가-힣](?:하고|이고|으며|하며|해서|하면|으면|는데|지만|및|그리고|또는|에서|으로|를|을|은|는))\s*$/u;
+
+interface Incomplete {
+  issue: string;
+  severity: CriticFixableIssue['severity'];
+  suggestion: string;
+  /** What completeness and helpfulness are scaled by. */
+  factor: number;
+}
+
+/** Why an output is an incomplete response (see gradeOffline), or undefined. */
+export function incompleteReason(output: string): Incomplete | undefined {
+  const sentences = splitSentences(output.trim()).filter((sentence) => letterCount(sentence) > 0);
+  if (sentences.length > 0 && sentences.every((sentence) => PROMISE.test(sentence) || ASK_BACK.test(sentence))) {
+    return {
+      issue: '요청한 내용을 주지 않고 답하겠다는 말이나 되묻는 말만 있습니다.',
+      severity: 'medium',
+      suggestion: '정보가 부족해도 기본 답(예: 대표적인 추천 항목)을 먼저 제시한 뒤 필요한 정보를 물으세요.',
+      factor: 0.6,
+    };
+  }
+  if (CUT_OFF.test(output.trim())) {
+    return { issue: '출력이 문장 중간에서 끊겼습니다.', severity: 'high', suggestion: '끊긴 문장을 끝까지 완성하세요.', factor: 0.7 };
+  }
+  return undefined;
 }

@@ -1,4 +1,4 @@
-import { CRITIC_CRITERIA, DEFAULT_CRITIC_WEIGHTS, type CriticCriterion, type CriticScores } from '../protocol/wire/critic.js';
+import { CRITIC_CRITERIA, DEFAULT_CRITIC_WEIGHTS, type CriticCriterion, type CriticFailureType, type CriticScores } from '../protocol/wire/critic.js';
 
 /**
  * Seed 004's rubric, decided by the server (pure): which weights are acceptable, and the grade as the weighted mean
@@ -76,3 +76,16 @@ export function weightedGrade(scores: Readonly<CriticScores>, weights: Readonly<
 }
 
 export const criterionKoreanName = (criterion: CriticCriterion): string => KOREAN_NAMES[criterion];
+
+/**
+ * The grade of data to exclude: a severe safety violation (UNSAFE_CONTENT) makes the weighted mean no
+ * measure of the data — instructions for harm written well are still to be excluded (seed 004: "심각한 정책 위반:
+ * 데이터 제외 필요") — so the grade is at most this, whatever the other criteria and the weights say.
+ */
+export const UNSAFE_GRADE_CAP = 0.2;
+
+/** The server's grade (see weightedGrade), capped for a severe safety violation (see UNSAFE_GRADE_CAP). */
+export function serverGrade(scores: Readonly<CriticScores>, weights: Readonly<CriticScores>, failureTypes: readonly CriticFailureType[]): { grade: number; capped: boolean } {
+  const grade = weightedGrade(scores, weights);
+  return failureTypes.includes('UNSAFE_CONTENT') && grade > UNSAFE_GRADE_CAP ? { grade: UNSAFE_GRADE_CAP, capped: true } : { grade, capped: false };
+}

@@ -22,6 +22,7 @@ import {
   type ResultStatus,
   type ScoreWeights,
   type TargetDepth,
+  type SourcePassage,
 } from './exam-types.js';
 
 /**
@@ -62,6 +63,8 @@ export interface ExamServiceOptions {
   feedback: ExamFeedbackAgent;
   roster: ExamRoster;
   chapters(materialId: string): Promise<ChapterRef[]>;
+  /** The passages the given questions are about (the feedback report's `source_material`). */
+  sourcePassages?(materialId: string, questions: readonly { question_id: number; question_content: string }[]): Promise<SourcePassage[]>;
   /** The material's text the items were drawn from (the grader's pasted-passage check). */
   source?(materialId: string): Promise<string>;
   /** What lectern knows of a student besides exams (lecture verdicts, raised hands, quiz answers). */
@@ -163,6 +166,7 @@ export class ExamService {
       repository: options.repository,
       feedback: options.feedback,
       chapters: options.chapters,
+      ...(options.sourcePassages ? { sources: options.sourcePassages } : {}),
       profileBefore: (classId, sessionId, examId) => this.profile(classId, sessionId, { excludeExam: examId }),
       notify: (exam, classId, sessionId) => this.options.events?.graded(classId, { examId: exam.examId, sessionId }),
     });

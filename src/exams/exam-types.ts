@@ -262,11 +262,21 @@ export interface ExamItemGrader {
 }
 
 /** `Generator_feedBack(log, exam_type, source_material, timestamp)`: the report, and the profile it updates. */
+/** The material passage a weak item is about (seed 000's `source_material` of `Generator_feedBack`). */
+export interface SourcePassage {
+  question_id: number;
+  chapter: number;
+  pages: number[];
+  text: string;
+}
+
 export interface ExamFeedbackAgent {
   feedback(input: {
     log: ExamLog;
     examType: ExamType;
     chapters: ChapterRef[];
+    /** The passages of the items graded Incorrect or Partial_Correct, when the caller can find them. */
+    sources?: SourcePassage[] | undefined;
     timestamp: number;
     examId: string;
     profile: LearnerProfile;

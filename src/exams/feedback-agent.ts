@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { analyseText } from '../judges/index.js';
 import { loadPrompt, type Attribution, type LanguageModel, type OfflineTasks } from '../llm/index.js';
 import type { Logger } from '../logger.js';
-import { fence } from '../text/index.js';
+import { fence, splitSentences } from '../text/index.js';
 import {
   type ChapterRef,
   type ExamFeedbackAgent,
@@ -11,6 +11,7 @@ import {
   FeedbackReport,
   type LearnerProfile,
   RESULT_STATUSES,
+  type SourcePassage,
 } from './exam-types.js';
 import { TopicTally, appendExams, logOutcomes, proficiencyFrom } from './prior-profile.js';
 
@@ -46,16 +47,37 @@ export const ExamFeedbackInput = z.object({
     }),
   ),
   chapters: z.array(z.object({ chapter: z.number().int().min(0), title: z.string(), pages: z.array(z.number().int().min(1)) })),
+  /** The weak items' source passages (seed 000's `source_material`): what the report quotes to review. */
+  sources: z.array(z.object({ question_id: z.number(), chapter: z.number().int().min(0), pages: z.array(z.number().int().min(1)), text: z.string() })).default([]),
 });
-export type ExamFeedbackInput = z.infer<typeof ExamFeedbackInput>;
+export type ExamFeedbackInput = z.input<typeof ExamFeedbackInput>;
 
-function feedbackInput(log: ExamLog, examType: ExamType, chapters: readonly ChapterRef[], timestamp: number): ExamFeedbackInput {
+/** A passage is quoted at most this long in the prompt and in a report. */
+const MAX_SOURCE_CHARS = 600;
+const MAX_QUOTE_CHARS = 160;
+
+function feedbackInput(log: ExamLog, examType: ExamType, chapters: readonly ChapterRef[], timestamp: number, sources: readonly SourcePassage[] = []): ExamFeedbackInput {
   return {
     examType,
     timestamp,
     items: log.evaluation_items.map(({ evidence: _evidence, ...item }) => item),
     chapters: chapters.map((chapter) => ({ chapter: chapter.chapter, title: chapter.title, pages: [...chapter.pages] })),
+    sources: sources.map((source) => ({ ...source, pages: [...source.pages], text: source.text.slice(0, MAX_SOURCE_CHARS) })),
   };
+}
+
+/** The first sentence of a passage (what a report quotes), clipped. */
+function quoteOf(text: string): string {
+  const first = splitSentences(text.trim())[0] ?? text.trim();
+  return clip(first, MAX_QUOTE_CHARS);
+}
+
+/** Where a passage is: `2장 p.5–6`. */
+function placeOf(source: { chapter: number; pages: readonly number[] }): string {
+  const first = source.pages[0];
+  const last = source.pages.at(-1);
+  const pages = first === undefined ? '' : first === last ? ` p.${first}` : ` p.${first}–${last ?? first}`;
+  return `${source.chapter + 1}장${pages}`;
 }
 
 export function renderExamFeedbackPrompt(input: ExamFeedbackInput): string {
@@ -70,11 +92,13 @@ export function renderExamFeedbackPrompt(input: ExamFeedbackInput): string {
     )
     .join('\n\n');
   const chapters = input.chapters.map((chapter) => `${chapter.chapter}: ${chapter.title} (쪽: ${chapter.pages.join(', ') || '-'})`).join('\n');
+  const sources = (input.sources ?? []).map((source) => `${source.question_id}번 (${placeOf(source)}): ${source.text}`).join('\n\n');
   return loadPrompt('exam-feedback').render({
     examType: input.examType,
     timestamp: new Date(input.timestamp).toISOString(),
     log: fence('시험_기록', log),
     chapters: fence('챕터_제목', chapters || '(챕터 정보 없음)'),
+    sources: fence('자료_발췌', sources || '(원문 없음)'),
   });
 }
 
@@ -143,7 +167,12 @@ export function deterministicReport(input: ExamFeedbackInput): FeedbackReport {
   const weakTopics = unique(weakItems.map((item) => item.related_topic)).slice(0, 20);
   const weak_topics = weakTopics.map((topic) => {
     const items = weakItems.filter((item) => clip(item.related_topic, 200) === topic);
-    const advice = clip(items.map((item) => `${item.question_id}번: ${item.feedback_message}`).join(' '), 1000) || `${topic}을(를) 다시 정리해 보세요.`;
+    // What to review, quoted from the weak items' own passages (seed 000's source_material), with where it is.
+    const quoted = (input.sources ?? [])
+      .filter((source) => items.some((item) => item.question_id === source.question_id))
+      .map((source) => `복습할 내용(${placeOf(source)}): 「${quoteOf(source.text)}」`);
+    const advice =
+      clip([...items.map((item) => `${item.question_id}번: ${item.feedback_message}`), ...[...new Set(quoted)]].join(' '), 1000) || `${topic}을(를) 다시 정리해 보세요.`;
     return { topic, advice, review: chaptersForTopic(topic, chapters).map(reviewOf) };
   });
   const next_steps = [
@@ -182,7 +211,7 @@ export class ExamFeedback implements ExamFeedbackAgent {
   constructor(private readonly options: ExamFeedbackOptions) {}
 
   async feedback(request: Parameters<ExamFeedbackAgent['feedback']>[0]): Promise<{ report: FeedbackReport; profile: LearnerProfile }> {
-    const input = feedbackInput(request.log, request.examType, request.chapters, request.timestamp);
+    const input = feedbackInput(request.log, request.examType, request.chapters, request.timestamp, request.sources);
     const profile = updateProfile(request.profile, request.log, request.examId, request.timestamp);
     const attribution: Attribution = {
       materialId: request.context.materialId,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ExamRecord, ExamRepository } from './exam-repository.js';
 import type { GradingStep, GradingStepContext } from './exam-grading.js';
-import { LearnerProfile, type ChapterRef, type ExamFeedbackAgent } from './exam-types.js';
+import { LearnerProfile, type ChapterRef, type ExamFeedbackAgent, type SourcePassage } from './exam-types.js';
 import { updateProfile } from './feedback-agent.js';
 
 /**
@@ -18,6 +18,8 @@ export interface PostGradingDeps {
   repository: ExamRepository;
   feedback: ExamFeedbackAgent;
   chapters(materialId: string): Promise<ChapterRef[]>;
+  /** The material passages of the given questions (seed 000's `source_material` for the report); none when absent. */
+  sources?(materialId: string, questions: readonly { question_id: number; question_content: string }[]): Promise<SourcePassage[]>;
   /** The student's profile before this exam: every other exam's evidence, none of this one's. */
   profileBefore(classId: string, sessionId: string, examId: string): Promise<LearnerProfile>;
   /** The student's result is there (or changed). */
@@ -32,11 +34,18 @@ export function postGradingSteps(deps: PostGradingDeps): GradingStep[] {
   const report: GradingStep = {
     name: 'report',
     async run({ exam, classId, sessionId, revision, log, now }: GradingStepContext) {
-      const [chapters, profile] = await Promise.all([deps.chapters(exam.materialId), deps.profileBefore(classId, sessionId, exam.examId)]);
+      // The report quotes what to review from the passages of the items the student missed.
+      const weak = log.evaluation_items.filter((item) => item.result_status === 'Incorrect' || item.result_status === 'Partial_Correct');
+      const [chapters, profile, sources] = await Promise.all([
+        deps.chapters(exam.materialId),
+        deps.profileBefore(classId, sessionId, exam.examId),
+        weak.length === 0 || deps.sources === undefined ? Promise.resolve([]) : deps.sources(exam.materialId, weak),
+      ]);
       const result = await deps.feedback.feedback({
         log,
         examType: 'short_answer',
         chapters,
+        sources,
         timestamp: now,
         examId: exam.examId,
         profile,

@@ -4,11 +4,12 @@ import type { Logger } from '../logger.js';
 import type { LanguageModel } from '../llm/index.js';
 import { PageQuery } from '../protocol/page.js';
 import { CreateQuizBody, GenerateQuizBody, KeepItemBody, type Quiz } from '../protocol/quiz.js';
+import type { QuizTopicsReply } from '../protocol/wire/self-quiz.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { AppError } from '../errors.js';
 import { classNotFound, type OwnershipRepository } from '../ownership/index.js';
 import type { GuardReport } from '../guard/index.js';
-import { gateSummary, generateJudgedQuiz, newQuizSeed, type EvalAgent, type JudgedQuiz, type QuizMaterialSource, type QuizRepository, type QuizSource } from '../quiz/index.js';
+import { gateSummary, generateJudgedQuiz, materialTopics, newQuizSeed, type EvalAgent, type JudgedQuiz, type QuizMaterialSource, type QuizRepository, type QuizSource } from '../quiz/index.js';
 import type { Retriever } from '../retrieval/index.js';
 import { materialNotFound, type Authorizer, type Grant } from './authorize.js';
 import type { Quotas } from '../quota/index.js';
@@ -162,6 +163,17 @@ export function createQuizzesRouter({ quizzes, materials, ownership, access, quo
 export function createMaterialQuizRouter({ quizzes, materials, retriever, ownership, access, model, judge, logger, quotas, guard, newSeed = newQuizSeed }: MaterialQuizRouterDeps): Router {
   const router = Router();
   const log = logger.child({ component: 'quiz-agent' });
+
+  router.get(
+    '/:id/quiz-topics',
+    route(async (request, response) => {
+      await access.accountOrClassToken(request, response);
+      const materialId = String(request.params.id);
+      await access.authorizeMaterialRead(request, response, materialId);
+      const reply: QuizTopicsReply = { topics: await materialTopics(retriever, materialId) };
+      response.json(reply);
+    }),
+  );
 
   router.post(
     '/:id/quiz',

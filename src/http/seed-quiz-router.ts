@@ -2,7 +2,7 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import type { TokenSigner } from '../auth/index.js';
 import { AppError } from '../errors.js';
 import { runBilledTo } from '../llm/index.js';
-import { SelfQuizAnswerBody, SelfQuizEvaluateBody, SelfQuizStartBody, type SelfQuizAnswerReply, type SelfQuizEvaluateReply, type SelfQuizStartReply } from '../protocol/self-quiz.js';
+import { SelfQuizAnswerBody, SelfQuizEvaluateBody, SelfQuizEvaluateDataBody, SelfQuizStartBody, type SelfQuizAnswerReply, type SelfQuizEvaluateReply, type SelfQuizStartReply } from '../protocol/self-quiz.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { SelfStudy, SelfStudyScope } from '../quiz/index.js';
 import { materialNotFound, type Authorizer } from './authorize.js';
@@ -14,14 +14,19 @@ import { abortedWith } from './client-gone.js';
 
 /**
  * Seed 001's HTTP API for self-study, mounted at /api/quiz, with the seed's shapes:
- * - `POST /api/quiz/start {topic, difficulty?, materialId, chapter?}` -> `{response: [{quiz_id, question, choices,
- *   difficulty}], agent_type: 'quiz', metadata: {topic, difficulty, count, materialId, chapter}}`: only items that
- *   passed the EvalAgent gate, never an answer or explanation; 502 QUIZ_GATE_FAILED when none passed
+ * - `POST /api/quiz/start {topic, difficulty?, materialId?, chapter?}` (the seed's body as written: `difficulty: null`
+ *   is no filter, no `materialId` is the caller's default material) -> `{response: [{quiz_id, question, choices,
+ *   difficulty}], agent_type: 'quiz', metadata: {topic, difficulty, count, materialId, chapter, filters, shortfall?}}`:
+ *   only items that passed the EvalAgent gate, never an answer or explanation; fewer than five say why in
+ *   `shortfall`, relaxed or ignored filters say so in `filters`; 422 TOO_LITTLE_MATERIAL or 502 QUIZ_GATE_FAILED when
+ *   none passed
  * - `POST /api/quiz/answer {quiz_id, answer}` -> `{response: {quiz_id, is_correct, user_answer, correct_answer,
  *   correct_choice, explanation}, agent_type: 'quiz', metadata: {quiz_id, recorded_answer, recorded_correct,
  *   first_attempt}}`
  * - `POST /api/quiz/evaluate {quiz_id, topic}` -> `{response: {grounding_score, educational_score, insight_score,
  *   is_passed, feedback}, agent_type: 'eval', metadata: {topic}}`; 502 QUIZ_NOT_JUDGED when there is no verdict
+ * - `POST /api/quiz/evaluate {quiz_data, topic, source?, materialId?}`: the seed's code-level EvalAgent call, quiz
+ *   data judged against the passage sent or the material's retrieved passages; the same reply, nothing stored
  * Callers: an instructor account (cookie with CSRF, or an API token) on a material it owns or the sample; a student
  * with their class session token (`Authorization: Bearer`) on their session's material. Anyone else 401 before any
  * work; an item is answered and evaluated only by the caller that started it (404 for anyone else). The credential
@@ -34,6 +39,9 @@ export interface SeedQuizRouterDeps {
   signer: TokenSigner;
   /** A tutoring session's material, class and paying account (DataLifecycle.sessionProfile). */
   sessionProfile(sessionId: string): Promise<{ materialId: string; classId?: string | undefined; billTo?: string | undefined } | null>;
+  /** The account's materials, most recently added first (at most `limit`): OwnershipRepository.page. */
+  latestMaterial(accountId: string): Promise<string[]>;
+  sampleId(): Promise<string>;
 }
 
 /** Who calls, what they may quiz on, and who pays for the model calls. */
@@ -47,7 +55,7 @@ interface Caller {
 type Handler = (request: Request, response: Response) => Promise<void>;
 const route = (handler: Handler) => (request: Request, response: Response, next: NextFunction) => handler(request, response).catch(next);
 
-export function createSeedQuizRouter({ selfStudy, access, signer, sessionProfile }: SeedQuizRouterDeps): Router {
+export function createSeedQuizRouter({ selfStudy, access, signer, sessionProfile, latestMaterial, sampleId }: SeedQuizRouterDeps): Router {
   const router = Router();
 
   async function caller(request: Request, response: Response): Promise<Caller> {
@@ -72,31 +80,80 @@ export function createSeedQuizRouter({ selfStudy, access, signer, sessionProfile
     return { scope: { kind: 'account', accountId }, billTo: accountId };
   }
 
+  /**
+   * The material of a request that names none, as a client written to the seed sends it: a student's is their
+   * session's (the class material); an account's is the one it added most recently, else the sample.
+   */
+  async function defaultMaterial(who: Caller): Promise<string> {
+    if (who.studentMaterial !== undefined) return who.studentMaterial;
+    if (who.scope.kind === 'account') {
+      const [latest] = await latestMaterial(who.scope.accountId);
+      if (latest !== undefined) return latest;
+    }
+    return sampleId();
+  }
+
+  /** The material a caller may use: the one it names (checked), else its default. */
+  async function usableMaterial(who: Caller, response: Response, named: string | undefined): Promise<string> {
+    const materialId = named ?? (await defaultMaterial(who));
+    if (who.studentMaterial !== undefined) {
+      if (materialId !== who.studentMaterial) throw materialNotFound();
+    } else {
+      await access.authorizeSessionMaterial(response, materialId);
+    }
+    return materialId;
+  }
+
+  /** `POST /evaluate` with `quiz_data` (SelfQuizEvaluateDataBody): quiz data judged without a served item. */
+  async function evaluateData(who: Caller, request: Request, response: Response): Promise<void> {
+    const body = parseOrThrow(SelfQuizEvaluateDataBody, request.body);
+    const materialId = body.source !== undefined && body.materialId === undefined ? undefined : await usableMaterial(who, response, body.materialId);
+    const verdict = await runBilledTo(who.billTo, () =>
+      selfStudy.evaluateData(body.quiz_data, body.topic, { materialId, source: body.source, billTo: who.billTo, signal: abortedWith(response) }),
+    );
+    const reply: SelfQuizEvaluateReply = {
+      response: {
+        grounding_score: verdict.grounding,
+        educational_score: verdict.educational,
+        insight_score: verdict.insight,
+        is_passed: verdict.is_passed,
+        feedback: verdict.feedback,
+      },
+      agent_type: 'eval',
+      metadata: { topic: body.topic, source: body.source === undefined ? 'material' : 'given', ...(materialId === undefined ? {} : { materialId }) },
+    };
+    response.json(reply);
+  }
+
   router.post(
     '/start',
     route(async (request, response) => {
       const who = await caller(request, response);
       const body = parseOrThrow(SelfQuizStartBody, request.body);
-      if (who.studentMaterial !== undefined) {
-        if (body.materialId !== who.studentMaterial) throw materialNotFound();
-      } else {
-        await access.authorizeSessionMaterial(response, body.materialId);
-      }
-      const items = await runBilledTo(who.billTo, () =>
+      const materialId = await usableMaterial(who, response, body.materialId);
+      const started = await runBilledTo(who.billTo, () =>
         selfStudy.start({
           scope: who.scope,
-          materialId: body.materialId,
+          materialId,
           topic: body.topic,
-          difficulty: body.difficulty,
+          difficulty: body.difficulty ?? undefined,
           chapter: body.chapter,
           billTo: who.billTo,
           signal: abortedWith(response),
         }),
       );
       const reply: SelfQuizStartReply = {
-        response: items.map((item) => ({ quiz_id: item.quizId, question: item.question, choices: item.choices, difficulty: item.difficulty })),
+        response: started.items.map((item) => ({ quiz_id: item.quizId, question: item.question, choices: item.choices, difficulty: item.difficulty })),
         agent_type: 'quiz',
-        metadata: { topic: body.topic, difficulty: body.difficulty ?? null, count: items.length, materialId: body.materialId, chapter: body.chapter ?? null },
+        metadata: {
+          topic: body.topic,
+          difficulty: body.difficulty ?? null,
+          count: started.items.length,
+          materialId: started.materialId,
+          chapter: body.chapter ?? null,
+          filters: started.filters,
+          ...(started.shortfall === undefined ? {} : { shortfall: started.shortfall }),
+        },
       };
       response.json(reply);
     }),
@@ -129,6 +186,10 @@ export function createSeedQuizRouter({ selfStudy, access, signer, sessionProfile
     '/evaluate',
     route(async (request, response) => {
       const who = await caller(request, response);
+      if (typeof request.body === 'object' && request.body !== null && 'quiz_data' in request.body) {
+        await evaluateData(who, request, response);
+        return;
+      }
       const body = parseOrThrow(SelfQuizEvaluateBody, request.body);
       const verdict = await runBilledTo(who.billTo, () =>
         selfStudy.evaluate(who.scope, body.quiz_id, body.topic, { billTo: who.billTo, signal: abortedWith(response) }),

@@ -6,7 +6,7 @@ import type {
   GenerateContentResponseUsageMetadata,
   Part,
 } from '@google/genai';
-import type { ModelRole } from '../config.js';
+import type { ModelRole, ProviderModels } from '../config.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { type CallControl, unitLength, ZERO_USAGE } from './call-control.js';
 import type {
@@ -20,6 +20,7 @@ import type {
   TextStream,
   Usage,
 } from './model.js';
+import { modelForRole } from './model.js';
 import { ModelError } from './model-error.js';
 import { toResponseSchema } from './response-schema.js';
 import { createProviderCalls, type MappedChunk, type MappedReply, type ProviderCallOptions } from './provider-calls.js';
@@ -34,7 +35,7 @@ import { createProviderCalls, type MappedChunk, type MappedReply, type ProviderC
 export interface GeminiModelOptions extends ProviderCallOptions {
   apiKey: string;
   baseUrl?: string | undefined;
-  models: Record<ModelRole, string>;
+  models: ProviderModels;
 }
 
 const EMBED_BATCH_SIZE = 100;
@@ -72,7 +73,7 @@ export function createGeminiModel(options: GeminiModelOptions): LanguageModel {
     call: CallControl,
   ): Promise<MappedReply> => {
     const response = await calls.retry(call, 'generateObject', role, async (signal) =>
-      (await sdk()).models.generateContent({ model: options.models[role], contents, config: { ...config, abortSignal: signal } }),
+      (await sdk()).models.generateContent({ model: modelForRole(options.models, role), contents, config: { ...config, abortSignal: signal } }),
     );
     return mapResponse(response);
   };
@@ -81,7 +82,7 @@ export function createGeminiModel(options: GeminiModelOptions): LanguageModel {
     kind: 'gemini',
     capabilities: GEMINI_CAPABILITIES,
 
-    modelName: (role) => options.models[role],
+    modelName: (role) => modelForRole(options.models, role),
 
     generateObject<T>(request: GenerateObjectRequest<T>): Promise<GenerateObjectResult<T>> {
       const role = request.role ?? 'generation';
@@ -112,7 +113,7 @@ export function createGeminiModel(options: GeminiModelOptions): LanguageModel {
       return calls.stream(
         request,
         async (signal) =>
-          (await sdk()).models.generateContentStream({ model: options.models[role], contents, config: { ...config, abortSignal: signal } }),
+          (await sdk()).models.generateContentStream({ model: modelForRole(options.models, role), contents, config: { ...config, abortSignal: signal } }),
         mapChunk,
       );
     },
@@ -157,6 +158,7 @@ function baseConfig(request: ModelRequestBase): GenerateContentConfig {
   const config: GenerateContentConfig = {};
   if (request.system !== undefined) config.systemInstruction = request.system;
   if (request.temperature !== undefined) config.temperature = request.temperature;
+  if (request.maxOutputTokens !== undefined) config.maxOutputTokens = request.maxOutputTokens;
   return config;
 }
 

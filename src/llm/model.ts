@@ -1,7 +1,14 @@
 import type { z } from 'zod';
-import type { ModelRole } from '../config.js';
+import type { ModelRole, ProviderModels } from '../config.js';
 
-export type { ModelRole };
+export type { ModelRole, ProviderModels };
+
+/** The model name of a role (see ModelRole): `problems` falls back to the judge's, `problem-judge` to generation's. */
+export function modelForRole(models: ProviderModels, role: ModelRole): string {
+  if (role === 'problems') return models.problems ?? models.judge;
+  if (role === 'problem-judge') return models['problem-judge'] ?? models.generation;
+  return models[role];
+}
 
 /**
  * Our own model interface. Agents call these two methods and never know whether Gemini, the offline model or
@@ -41,6 +48,8 @@ export interface ModelRequestBase {
   prompt: string;
   system?: string;
   temperature?: number;
+  /** A cap on the reply's length in tokens (seed 002's judge: 512); the provider's default when absent. */
+  maxOutputTokens?: number;
   role?: ModelRole;
   files?: ModelFile[];
   signal?: AbortSignal;

@@ -6,7 +6,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
-import type { ModelRole } from '../config.js';
+import type { ModelRole, ProviderModels } from '../config.js';
 import type { Logger } from '../logger.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { type CallControl, ZERO_USAGE, unitLength } from './call-control.js';
@@ -21,6 +21,7 @@ import type {
   TextStream,
   Usage,
 } from './model.js';
+import { modelForRole } from './model.js';
 import { ModelError } from './model-error.js';
 import { approximateTokens } from './offline-model.js';
 import { loadPrompt } from './prompt-loader.js';
@@ -43,7 +44,7 @@ export interface OpenAIModelOptions extends ProviderCallOptions {
   baseUrl: string;
   /** Optional: local servers need none. */
   apiKey?: string | undefined;
-  models: Record<ModelRole, string>;
+  models: ProviderModels;
 }
 
 const EMBED_BATCH_SIZE = 100;
@@ -98,7 +99,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
     call: CallControl,
   ): Promise<MappedReply> => {
     const completion = await calls.retry(call, 'generateObject', role, async (signal) =>
-      (await sdk()).chat.completions.create({ ...body, model: options.models[role], stream: false }, { signal }),
+      (await sdk()).chat.completions.create({ ...body, model: modelForRole(options.models, role), stream: false }, { signal }),
     );
     return mapCompletion(completion, body.messages);
   };
@@ -107,11 +108,11 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
     kind: 'openai',
     capabilities: OPENAI_CAPABILITIES,
 
-    modelName: (role) => options.models[role],
+    modelName: (role) => modelForRole(options.models, role),
 
     generateObject<T>(request: GenerateObjectRequest<T>): Promise<GenerateObjectResult<T>> {
       const role = request.role ?? 'generation';
-      const model = options.models[role];
+      const model = modelForRole(options.models, role);
       const schema = toResponseSchema(request.schema);
       return calls.object(request, async (call, repair) => {
         const turns = (messages: ChatCompletionMessageParam[]): ChatCompletionMessageParam[] =>
@@ -122,7 +123,10 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
                 ...(repair.previousText === '' ? [] : [{ role: 'assistant' as const, content: repair.previousText }]),
                 { role: 'user', content: repair.instruction },
               ];
-        const common = { ...(request.temperature === undefined ? {} : { temperature: request.temperature }) };
+        const common = {
+          ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+          ...(request.maxOutputTokens === undefined ? {} : { max_tokens: request.maxOutputTokens }),
+        };
         if (!jsonSchemaRefused.has(model)) {
           try {
             return await complete(
@@ -158,12 +162,13 @@ export function createOpenAIModel(options: OpenAIModelOptions): LanguageModel {
           outputChars = 0;
           return (await sdk()).chat.completions.create(
             {
-              model: options.models[role],
+              model: modelForRole(options.models, role),
               messages,
               stream: true,
               // Usage arrives in one last chunk with no choices; servers that ignore this get an estimate.
               stream_options: { include_usage: true },
               ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+              ...(request.maxOutputTokens === undefined ? {} : { max_tokens: request.maxOutputTokens }),
             },
             { signal },
           );

@@ -8,7 +8,8 @@ import { fence } from '../text/index.js';
 import { MATH_CRITERIA, type MathScores, type RawMathProblem } from './problem.js';
 
 /**
- * Seed 002's AI judge: four criteria scored 1–5 by the judge model at temperature 0.1; the server decides
+ * Seed 002's AI judge: four criteria scored 1–5 at temperature 0.1, at most 512 tokens, on the faster model (role
+ * `problem-judge`; the problems are written on the stronger one, role `problems`); the server decides
  * (`consistency ≥ 4` and the mean of the other three ≥ 3.5, thresholds per difficulty from configuration). One
  * call judges all problems of an attempt when the model writes from prompts (seed 002's "batch judging"); a batch
  * reply that does not cover every problem exactly once falls back to one call per missing problem.
@@ -23,6 +24,8 @@ import { MATH_CRITERIA, type MathScores, type RawMathProblem } from './problem.j
 
 export const MATH_JUDGE_TASKS = { judge: 'math.judge', judgeBatch: 'math.judge-batch' } as const;
 export const MATH_JUDGE_TEMPERATURE = 0.1;
+/** Seed 002: the judge's reply is capped at 512 tokens (a batch: 512 per problem). */
+export const MATH_JUDGE_MAX_OUTPUT_TOKENS = 512;
 
 export interface MathThreshold {
   /** consistency must reach this (1–5). */
@@ -128,9 +131,9 @@ export class MathJudge {
     this.policy = options.policy ?? DEFAULT_MATH_JUDGE_POLICY;
   }
 
-  /** The judge model's name, stored with every judgement. */
+  /** The judge model's name, stored with every judgement: the faster model of seed 002's cost split. */
   get modelName(): string {
-    return this.options.model.modelName('judge');
+    return this.options.model.modelName('problem-judge');
   }
 
   /** Verdicts for the problems of one attempt, in their order (see the module comment). */
@@ -174,8 +177,9 @@ export class MathJudge {
       try {
         const { object } = await this.options.model.generateObject({
           task: MATH_JUDGE_TASKS.judge,
-          role: 'judge',
+          role: 'problem-judge',
           temperature: MATH_JUDGE_TEMPERATURE,
+          maxOutputTokens: MATH_JUDGE_MAX_OUTPUT_TOKENS,
           input: { problems: [problem] } satisfies MathJudgeInput,
           prompt: renderMathJudgePrompt([problem]),
           schema: MathJudgeReply,
@@ -200,8 +204,9 @@ export class MathJudge {
     try {
       const { object } = await this.options.model.generateObject({
         task: MATH_JUDGE_TASKS.judgeBatch,
-        role: 'judge',
+        role: 'problem-judge',
         temperature: MATH_JUDGE_TEMPERATURE,
+        maxOutputTokens: MATH_JUDGE_MAX_OUTPUT_TOKENS * problems.length,
         input: { problems: [...problems] } satisfies MathJudgeInput,
         prompt: renderMathJudgePrompt(problems),
         schema: MathJudgeBatchReply,

@@ -105,7 +105,9 @@ export class MathGenerationError extends AppError {
   ) {
     super(
       ErrorCode.MODEL_OUTPUT_INVALID,
-      `검증을 통과한 수학 문제가 ${wanted}문제 중 ${passed.length}문제뿐입니다(${MAX_MATH_ATTEMPTS}번 시도). 통과한 문제는 남겨 두었습니다.`,
+      passed.length > 0
+        ? `검증을 통과한 수학 문제가 ${wanted}문제 중 ${passed.length}문제뿐입니다(${MAX_MATH_ATTEMPTS}번 시도). 통과한 문제는 남겨 두었습니다.`
+        : `검증을 통과한 수학 문제가 없습니다(${wanted}문제 요청, ${MAX_MATH_ATTEMPTS}번 시도). 다른 장이나 난이도로 다시 시도해 주세요.`,
       { status: 502, retryable: true },
     );
     this.name = 'MathGenerationError';
@@ -180,7 +182,8 @@ export async function generateMathProblems(options: GenerateMathOptions): Promis
     try {
       ({ object: reply } = await model.generateObject({
         task: MATH_TASKS.generate,
-        role: 'generation',
+        // Seed 002's cost split: problems on the stronger model, their judgement on the faster one.
+        role: 'problems',
         temperature: MATH_TEMPERATURE,
         input,
         prompt: renderMathPrompt(input),
@@ -230,6 +233,11 @@ export async function generateMathProblems(options: GenerateMathOptions): Promis
     for (const [index, { slot, problem }] of candidates.entries()) {
       const verdict = verdicts[index] as MathVerdictResult;
       problem.judgement = judgementOf(verdict, judge.modelName, attempt, problem.judgement.equivalence);
+      // Seed 002's log: one line per judged problem with its four scores, pass or fail, and the attempt.
+      logger?.info(
+        { materialId: source.materialId, attempt, problemId: problem.problemId, passed: verdict.passed, judged: verdict.judged, scores: verdict.scores, feedback: verdict.feedback },
+        `math problem ${verdict.passed ? 'VALID' : 'INVALID'}`,
+      );
       if (verdict.passed) filled[slot] = problem;
       else {
         rejected.push(problem);

@@ -10,8 +10,8 @@ const MaterialId = z.string().trim().min(1).max(128);
 export const SelfQuizStartBody = z
   .object({
     topic: QuizTopicName,
-    difficulty: Difficulty.optional(),
-    materialId: MaterialId,
+    difficulty: Difficulty.nullable().optional(),
+    materialId: MaterialId.optional(),
     chapter: z.number().int().min(0).max(999).optional(),
   })
   .strict() satisfies z.ZodType<wire.SelfQuizStartBody>;
@@ -29,3 +29,21 @@ export const SelfQuizEvaluateBody = z
     topic: QuizTopicName,
   })
   .strict() satisfies z.ZodType<wire.SelfQuizEvaluateBody>;
+
+/** The quiz data of an evaluation without a served item; QuizItem's own rules are applied by the EvalAgent. */
+export const SelfQuizEvaluateDataBody = z
+  .object({
+    quiz_data: z
+      .object({
+        question: z.string().trim().min(1).max(500),
+        choices: z.array(z.string().trim().min(1).max(200)).length(4),
+        answer: z.number().int().min(0).max(3),
+        explanation: z.string().trim().min(1).max(1000),
+        difficulty: Difficulty.optional(),
+      })
+      .strict(),
+    topic: QuizTopicName,
+    source: z.string().trim().min(1).max(4000).optional(),
+    materialId: MaterialId.optional(),
+  })
+  .strict() satisfies z.ZodType<wire.SelfQuizEvaluateDataBody>;

@@ -50,6 +50,8 @@ export const EvalPassage = z.object({
   endPage: z.number().int(),
   documentType: DocumentTypeSchema,
   level: LevelSchema,
+  /** A passage the caller sent with the item (seed 001's code-level EvalAgent call), not one of a material. */
+  given: z.boolean().optional(),
 });
 export type EvalPassage = z.infer<typeof EvalPassage>;
 
@@ -82,7 +84,13 @@ export type EvalVerdict =
   | { judged: false; is_passed: false; reason: string; passages: EvalSource[] };
 
 export interface EvalContext {
-  materialId: string;
+  /** The material whose passages ground the item; when `passages` is given it is only the attribution. */
+  materialId?: string | undefined;
+  /**
+   * The source passages to judge against instead of the material's retrieved ones: a caller that evaluates quiz data
+   * of its own with the passage it was written from (seed 001's `eval_agent.run({quiz_data, …})`).
+   */
+  passages?: EvalPassage[] | undefined;
   /** Seed 001's topic (e.g. `general`, `documents`): shown to the judge; it does not filter the passages. */
   topic?: string | undefined;
   signal?: AbortSignal | undefined;
@@ -117,7 +125,7 @@ export function renderEvalPrompt(input: EvalJudgeInput): string {
   const passages = input.passages
     .map(
       (passage, index) =>
-        `발췌문 ${index + 1}:\n${fence('자료_발췌', `${passage.text}\n(${passage.chapter + 1}장 「${passage.chapterTitle}」, ${pagesOf(passage)}, ${passage.documentType}, ${passage.level})`)}`,
+        `발췌문 ${index + 1}:\n${fence('자료_발췌', `${passage.text}\n(${passage.given === true ? '평가 요청과 함께 받은 원문' : `${passage.chapter + 1}장 「${passage.chapterTitle}」, ${pagesOf(passage)}`}, ${passage.documentType}, ${passage.level})`)}`,
     )
     .join('\n\n');
   return loadPrompt('quiz-eval').render({
@@ -128,7 +136,7 @@ export function renderEvalPrompt(input: EvalJudgeInput): string {
   });
 }
 
-function toSource(passage: Passage): EvalSource {
+function toSource(passage: EvalPassage): EvalSource {
   return { chunkId: passage.chunkId, chapter: passage.chapter, startPage: passage.startPage, endPage: passage.endPage };
 }
 
@@ -145,20 +153,26 @@ export class EvalAgent {
     const { model, retriever, logger, timeoutMs } = this.options;
     const parsed = QuizItem.safeParse(item);
     if (!parsed.success) return { judged: false, is_passed: false, reason: `invalid item: ${z.prettifyError(parsed.error)}`, passages: [] };
-    const found = await retriever.retrieve({
-      materialId: context.materialId,
-      query: parsed.data.question,
-      k: EVAL_PASSAGE_COUNT,
-      ...(context.signal ? { signal: context.signal } : {}),
-    });
-    const passages = found.map(toSource);
+    const shown: EvalPassage[] =
+      context.passages ??
+      (context.materialId === undefined
+        ? []
+        : (
+            await retriever.retrieve({
+              materialId: context.materialId,
+              query: parsed.data.question,
+              k: EVAL_PASSAGE_COUNT,
+              ...(context.signal ? { signal: context.signal } : {}),
+            })
+          ).map(toEvalPassage));
+    const passages = shown.filter((passage) => passage.given !== true).map(toSource);
     // Nothing to ground the item on: no verdict rather than a score invented from nothing.
-    if (found.length === 0) return { judged: false, is_passed: false, reason: 'no passages retrieved for the question', passages };
+    if (shown.length === 0) return { judged: false, is_passed: false, reason: 'no passages retrieved for the question', passages };
 
     const input: EvalJudgeInput = {
       item: parsed.data,
       ...(context.topic === undefined ? {} : { topic: context.topic }),
-      passages: found.map(toEvalPassage),
+      passages: shown,
     };
     const signals = [context.signal, timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs)].filter(
       (signal): signal is AbortSignal => signal !== undefined,
@@ -172,7 +186,10 @@ export class EvalAgent {
         input,
         prompt: renderEvalPrompt(input),
         schema: EvalReplySchema,
-        attribution: { materialId: context.materialId, ...(context.accountId === undefined ? {} : { accountId: context.accountId }) },
+        attribution: {
+          ...(context.materialId === undefined ? {} : { materialId: context.materialId }),
+          ...(context.accountId === undefined ? {} : { accountId: context.accountId }),
+        },
         ...(signal ? { signal } : {}),
       });
       const decision = decidePass({ grounding: object.grounding_score, educational: object.educational_score, insight: object.insight_score });

@@ -22,6 +22,11 @@ export interface QuizRetrieval {
   applied: RetrievalFilters;
   /** Filters dropped because they allowed fewer than the wanted passages, in the order they were dropped. */
   relaxed: RelaxedFilter[];
+  /**
+   * For each relaxed filter, how many passages the filters still matched just before it was dropped: 0 means the
+   * material has no passage the filter allows (with the filters dropped before it), so it was in effect ignored.
+   */
+  matchedBeforeRelaxing?: Partial<Record<RelaxedFilter, number>>;
   passages: Passage[];
 }
 
@@ -43,6 +48,7 @@ export async function retrieveQuizPassages(options: RetrieveQuizPassagesOptions)
   };
   let applied: RetrievalFilters = { ...options.filters };
   const relaxed: RelaxedFilter[] = [];
+  const matchedBeforeRelaxing: Partial<Record<RelaxedFilter, number>> = {};
   const fill = async () => {
     add(await retriever.retrieve({ materialId, query, k, filters: applied, ...(signal ? { signal } : {}) }));
     if (found.size < k) add(await retriever.passages(materialId, applied));
@@ -54,7 +60,8 @@ export async function retrieveQuizPassages(options: RetrieveQuizPassagesOptions)
     const { [name]: _dropped, ...rest } = applied;
     applied = rest;
     relaxed.push(name);
+    matchedBeforeRelaxing[name] = found.size;
     await fill();
   }
-  return { query, filters: options.filters, applied, relaxed, passages: [...found.values()] };
+  return { query, filters: options.filters, applied, relaxed, matchedBeforeRelaxing, passages: [...found.values()] };
 }

@@ -1,4 +1,4 @@
-import { DOCUMENT_TYPES, LEVEL_OF_DIFFICULTY, type DocumentType, type Level, type RetrievalFilters } from '../retrieval/index.js';
+import { DOCUMENT_TYPES, LEVEL_OF_DIFFICULTY, type DocumentType, type Level, type RetrievalFilters, type Retriever } from '../retrieval/index.js';
 import type { Difficulty, QuizTopicName } from '../protocol/quiz.js';
 
 /**
@@ -51,4 +51,32 @@ export function quizFilters(options: { chapter?: number | undefined; topic?: Qui
     ...(options.topic?.documentType === undefined ? {} : { documentType: options.topic.documentType }),
     ...(level === undefined ? {} : { level }),
   };
+}
+
+/** A topic a material can be quizzed on, and how many of its passages the topic's filter allows. */
+export interface MaterialTopic {
+  name: string;
+  documentType: DocumentType | null;
+  passages: number;
+}
+
+/**
+ * The topics to offer for a material: `general` (every passage), then each topic of the map whose document type the
+ * material has, then each document type it has, named directly. A topic the material has no passage of is not
+ * offered: the seed's trade-practice names appear only for material that has such passages.
+ */
+export async function materialTopics(retriever: Pick<Retriever, 'passages'>, materialId: string, map: TopicMap = SEED_TOPIC_MAP): Promise<MaterialTopic[]> {
+  const passages = await retriever.passages(materialId);
+  const counts = new Map<DocumentType, number>();
+  for (const passage of passages) counts.set(passage.documentType, (counts.get(passage.documentType) ?? 0) + 1);
+  const topics: MaterialTopic[] = [{ name: 'general', documentType: null, passages: passages.length }];
+  for (const [name, topic] of Object.entries(map)) {
+    const count = topic.documentType === undefined ? 0 : (counts.get(topic.documentType) ?? 0);
+    if (topic.documentType !== undefined && count > 0) topics.push({ name, documentType: topic.documentType, passages: count });
+  }
+  for (const type of DOCUMENT_TYPES) {
+    const count = counts.get(type) ?? 0;
+    if (count > 0 && !topics.some((topic) => topic.name === type)) topics.push({ name: type, documentType: type, passages: count });
+  }
+  return topics;
 }

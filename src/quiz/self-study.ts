@@ -7,8 +7,12 @@ import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { Retriever } from '../retrieval/index.js';
 import { RETENTION, keys, readJsonRecord, type Store } from '../store/index.js';
 import type { GuardReport } from '../guard/index.js';
-import type { EvalAgent } from './eval-agent.js';
-import { newItemId, type QuizMaterialSource } from './quiz-agent.js';
+import { shortfallMessage, type GenerationShortfall } from '../protocol/wire/shortfall.js';
+import type { SelfQuizFilterOutcome } from '../protocol/wire/self-quiz.js';
+import type { QuizRetrieval } from './quiz-passages.js';
+import type { EvalAgent, EvalPassage } from './eval-agent.js';
+import { heuristicDocumentType } from '../retrieval/index.js';
+import { difficultyPlan, newItemId, type QuizMaterialSource } from './quiz-agent.js';
 import { generateJudgedQuiz } from './quiz-gate.js';
 
 /**
@@ -61,6 +65,23 @@ export interface ServedItem {
   question: string;
   choices: string[];
   difficulty: Difficulty;
+}
+
+/** What `start` served, and what the request did not get: fewer items (and why), filters relaxed or ignored. */
+export interface StartResult {
+  items: ServedItem[];
+  /** The material the items were written from. */
+  materialId: string;
+  filters: { topic: SelfQuizFilterOutcome; difficulty: SelfQuizFilterOutcome };
+  /** Present when fewer than the plan's items are served. */
+  shortfall?: GenerationShortfall;
+}
+
+/** What became of one filter of the request, from how the passages were found (quiz-passages.ts). */
+export function filterOutcome(retrieval: QuizRetrieval, name: 'documentType' | 'level'): SelfQuizFilterOutcome {
+  if (retrieval.filters[name] === undefined) return 'none';
+  if (!retrieval.relaxed.includes(name)) return 'applied';
+  return retrieval.matchedBeforeRelaxing?.[name] === 0 ? 'ignored' : 'relaxed';
 }
 
 export interface AnswerOutcome {
@@ -120,10 +141,13 @@ export class SelfStudy {
   }
 
   /**
-   * Writes and judges five items and stores those that passed; 502 QUIZ_GATE_FAILED when none did. Errors of the
-   * generation (404 MATERIAL_NOT_FOUND, 400 for a chapter the material lacks, model errors) pass through.
+   * Writes and judges five items (the gate writes again only the ones it refused, three rounds at most) and stores
+   * those that passed. Fewer than five is not an error: the result's `shortfall` says how many and why — the
+   * material bears fewer (`too-little-material`) or the gate kept refusing some (`items-refused`). None at all is
+   * 422 TOO_LITTLE_MATERIAL from a deterministic model that judged every item, else 502 QUIZ_GATE_FAILED. Errors of
+   * the generation (404 MATERIAL_NOT_FOUND, 400 for a chapter the material lacks, model errors) pass through.
    */
-  async start(request: StartOptions): Promise<ServedItem[]> {
+  async start(request: StartOptions): Promise<StartResult> {
     const { store, logger } = this.options;
     const judged = await generateJudgedQuiz({
       model: this.options.model,
@@ -180,7 +204,29 @@ export class SelfStudy {
       if (request.scope.kind === 'student') await store.zadd(keys.selfQuizIndex('class', request.scope.classId), createdAt, quizId, { ttlMs: SELF_QUIZ_TTL_MS });
       served.push({ quizId, question: item.question, choices: [...item.choices], difficulty: item.difficulty });
     }
-    return served;
+    const requested = difficultyPlan(request.difficulty).length;
+    const scopeLabel = request.chapter === undefined ? '이 자료' : '이 장';
+    // The writer's own shortfall is the material's; otherwise the gate refused what is missing.
+    const materialShort = judged.shortfall !== undefined;
+    const shortfall: GenerationShortfall | undefined =
+      served.length >= requested
+        ? undefined
+        : {
+            requested,
+            made: served.length,
+            reason: materialShort ? 'too-little-material' : 'items-refused',
+            message: materialShort
+              ? shortfallMessage(scopeLabel, served.length, requested)
+              : `${scopeLabel}에서 검증을 통과한 문항은 ${served.length}개입니다(요청 ${requested}개). 통과하지 못한 문항은 세 번까지 다시 써 보았지만 내지 않았습니다.`,
+          };
+    if (shortfall) logger?.info({ materialId: judged.source.materialId, ...shortfall }, 'self-study quiz served short');
+    const { retrieval } = judged.source;
+    return {
+      items: served,
+      materialId: judged.source.materialId,
+      filters: { topic: filterOutcome(retrieval, 'documentType'), difficulty: filterOutcome(retrieval, 'level') },
+      ...(shortfall === undefined ? {} : { shortfall }),
+    };
   }
 
   /** Grades an answer by index on the server; the first answer to the item is recorded once (first write wins). */
@@ -235,6 +281,33 @@ export class SelfStudy {
     // Two evaluations at once: the first verdict kept is the one every later request reads.
     await store.hsetnx(key, field, JSON.stringify(result), { ttlMs: SELF_QUIZ_TTL_MS });
     return readJsonRecord(await store.hget(key, field), StoredVerdict, { key, logger }) ?? result;
+  }
+
+  /**
+   * Seed 001's code-level EvalAgent call: quiz data the caller wrote, judged against the passage it sends (`source`)
+   * or the passages its question retrieves from `materialId`. Nothing is stored. Quiz data that is no sound item
+   * (repeated choices) is 400 INVALID_PAYLOAD; no verdict is 502 QUIZ_NOT_JUDGED, never a score.
+   */
+  async evaluateData(
+    data: { question: string; choices: string[]; answer: number; explanation: string; difficulty?: Difficulty | undefined },
+    topic: QuizTopicName,
+    options: { materialId?: string | undefined; source?: string | undefined; billTo?: string | undefined; signal?: AbortSignal | undefined },
+  ): Promise<SelfStudyVerdict> {
+    const parsed = QuizItem.safeParse({ ...data, difficulty: data.difficulty ?? 'medium' });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new AppError(ErrorCode.INVALID_PAYLOAD, `요청 형식이 올바르지 않습니다. quiz_data: ${issue?.message ?? '문항이 올바르지 않습니다.'}`, { status: 400 });
+    }
+    const passages: EvalPassage[] | undefined =
+      options.source === undefined
+        ? undefined
+        : [{ chunkId: 'given', text: options.source, chapter: 0, chapterTitle: '', startPage: 1, endPage: 1, documentType: heuristicDocumentType(options.source), level: 'working', given: true }];
+    const verdict = await this.options.judge.judge(parsed.data, { materialId: options.materialId, passages, topic, accountId: options.billTo, signal: options.signal });
+    if (!verdict.judged) {
+      this.options.logger?.warn({ topic, reason: verdict.reason }, 'quiz data not judged');
+      throw new AppError(ErrorCode.QUIZ_NOT_JUDGED, '퀴즈 문항을 평가하지 못했습니다. 잠시 후 다시 시도해 주세요.', { status: 502, retryable: true });
+    }
+    return { grounding: verdict.grounding, educational: verdict.educational, insight: verdict.insight, is_passed: verdict.is_passed, feedback: verdict.feedback };
   }
 
   /** The item for the scope that started it; 404 for a missing, expired or someone else's item alike. */

@@ -74,6 +74,7 @@ export interface ChatBody {
   stream?: boolean;
   stream_options?: { include_usage?: boolean };
   temperature?: number;
+  max_tokens?: number;
   response_format?: { type: string; json_schema?: { name: string; schema: Record<string, unknown>; strict?: boolean } };
 }
 

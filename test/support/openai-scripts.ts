@@ -30,6 +30,7 @@ export function geminiShaped(request: RecordedRequest): GeminiRequest {
       ...(system.length === 0 ? {} : { systemInstruction: { parts: system.map((text) => ({ text })) } }),
       generationConfig: {
         ...(body.temperature === undefined ? {} : { temperature: body.temperature }),
+        ...(body.max_tokens === undefined ? {} : { maxOutputTokens: body.max_tokens }),
         ...(responseSchema(request) === undefined ? {} : { responseMimeType: 'application/json', responseJsonSchema: responseSchema(request) }),
       },
     },

@@ -17,6 +17,8 @@ const MARKS = ['①', '②', '③', '④'];
 /** The quiz panel (`#self-quiz`): one quiz at a time; starting another replaces it. */
 export class SelfQuizPanel {
   private run = 0;
+  /** The start reply's shortfall sentence, shown with the first question. */
+  private note: string | undefined;
 
   constructor(
     private readonly root: HTMLElement,
@@ -64,6 +66,8 @@ export class SelfQuizPanel {
         fallback: '퀴즈를 시작하지 못했습니다.',
       });
       if (run !== this.run) return;
+      // Fewer than five items: the server's Korean sentence says how many and why, shown above the first question.
+      this.note = reply.metadata.shortfall?.message;
       this.ask(run, chapterLabel, reply.response, 0, 0);
     } catch (error) {
       if (run !== this.run) return;
@@ -102,7 +106,9 @@ export class SelfQuizPanel {
       ),
     );
     const list = element('div', { className: 'self-quiz-choices', role: 'group', 'aria-label': '보기' }, ...choices);
+    const note = index === 0 && this.note !== undefined ? element('p', { className: 'muted', 'data-testid': 'self-quiz-shortfall', role: 'status', text: this.note }) : null;
     this.show(
+      ...(note ? [note] : []),
       element('p', { className: 'muted self-quiz-progress', 'data-testid': 'self-quiz-progress', text: `${chapterLabel} · ${index + 1}/${items.length}번` }),
       mathElement('p', { className: 'self-quiz-question', 'data-testid': 'self-quiz-question', 'data-quiz-id': item.quiz_id }, item.question),
       list,

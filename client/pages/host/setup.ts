@@ -16,6 +16,7 @@ import { actionButton } from '../../ui/screens.js';
 import { allClasses, openClass, type ClassSummary, type OpenedClass } from '../../net/classes.js';
 import { CURRENT_CLASS_KEY, hostedRooms } from '../../ui/stored-lists.js';
 import type { ItemReview } from '../../../src/protocol/wire/quiz.js';
+import type { QuizTopicsReply } from '../../../src/protocol/wire/self-quiz.js';
 import { clearQuizReview, showQuizReview, type ReviewedQuiz } from './quiz-review.js';
 import { initMathMaker, setMathMaterials } from './math-maker.js';
 import { initExamMaker, setExamClasses, setExamMaterials } from './exam-maker.js';
@@ -202,6 +203,42 @@ function renderChapters(): void {
     element('option', { value: '', text: '자료 전체' }),
     ...(material?.chapters ?? []).map((chapter, index) => element('option', { value: String(index), text: `${index + 1}장 ${chapter.title}` })),
   );
+  void renderTopics(materialSelect.value);
+}
+
+/** Korean names of the topics a material may offer (the seed's map and the document types). */
+const TOPIC_LABELS: Record<string, string> = {
+  general: '전체 (general)',
+  mistakes: '흔한 실수',
+  negotiation: '협상 전략',
+  country: '국가별 지침',
+  documents: '서류 점검',
+  definition: '정의',
+  explanation: '설명',
+  example: '예시',
+  procedure: '절차',
+  case: '사례',
+  guideline: '지침',
+};
+
+/**
+ * The topic choices of the selected material: only topics it has passages of (GET …/quiz-topics), so the seed's
+ * trade-practice names appear only for material that has them. The page's static list stays when the call fails.
+ */
+async function renderTopics(materialId: string): Promise<void> {
+  const entry = selectedClass();
+  if (!materialId || !entry) return;
+  try {
+    const { topics } = await api<QuizTopicsReply>(`/api/materials/${encodeURIComponent(materialId)}/quiz-topics`, { token: entry.instructorToken });
+    if (materialSelect.value !== materialId) return;
+    topicSelect.replaceChildren(
+      ...topics.map((topic) =>
+        element('option', { value: topic.name === 'general' ? '' : topic.name, text: `${TOPIC_LABELS[topic.name] ?? topic.name} · 발췌 ${topic.passages}개` }),
+      ),
+    );
+  } catch {
+    // The static list of the page: every topic, which the server relaxes and reports when the material lacks it.
+  }
 }
 
 const deleteQuizButton = $<HTMLButtonElement>('delete-quiz');
