@@ -1,9 +1,11 @@
 /**
  * npm run bench:quiz -- --players N [--nodes K] [--questions Q] [--question-seconds 10] [--answer-window 0.4]
- *                       [--batch 100] [--redis URL]
+ *                       [--batch 100] [--redis URL] [--store memory]
  *
  * Without `--redis`, the run starts its own throwaway redis-server on a free port (removed at the end), so it never
  * writes into a shared Redis; `--redis URL` points it at one you choose (use a database of its own, not 0).
+ * `--store memory` runs one node on the memory store instead (no Redis at all): each question's deadline is then
+ * the host's receipt of `room:question` (open) + its `remainingMs`, like `revealP99MsFromPayload`.
  *
  * One live quiz room with N players, played to the end. K server processes (src/main.ts, like production: Redis store
  * and the Redis streams adapter) share one Redis and one TOKEN_SECRET; the players are socket.io-clients in this
@@ -48,6 +50,8 @@ const questionSeconds = numberArg('question-seconds', 10);
 const answerWindow = Math.min(numberArg('answer-window', 0.4), 1);
 const batchSize = numberArg('batch', 100);
 const redisArg = stringArg('redis', '');
+const memoryStore = stringArg('store', 'redis') === 'memory';
+if (memoryStore && numberArg('nodes', 1) !== 1) throw new Error('--store memory runs a single node');
 const GRACE_MS = 250;
 const ACK_TIMEOUT_MS = 30_000;
 
@@ -143,9 +147,9 @@ async function command(host: Socket, name: string): Promise<void> {
 
 const tokenSecret = randomBytes(24).toString('hex');
 const servers: ServerProcess[] = [];
-const ownRedis = redisArg === '' ? await startRedisProcess() : undefined;
+const ownRedis = redisArg === '' && !memoryStore ? await startRedisProcess() : undefined;
 const redisUrl = ownRedis?.url ?? redisArg;
-const redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
+const redis = memoryStore ? null : new Redis(redisUrl, { maxRetriesPerRequest: 3 });
 const sockets: Socket[] = [];
 let host: Socket | undefined;
 let ended = false;
@@ -157,7 +161,7 @@ try {
   const started = await Promise.all(
     Array.from({ length: nodeCount }, async (_, index) => {
       const server = await startServerProcess({
-        REDIS_URL: redisUrl,
+        ...(memoryStore ? {} : { REDIS_URL: redisUrl }),
         TOKEN_SECRET: tokenSecret,
         NODE_ID: `bench-quiz-${index}`,
         // Every player connects from 127.0.0.1: the per-address join limit must let a whole room in at once.
@@ -318,10 +322,12 @@ try {
     const revealed = next<RevealPayload>(host, 'room:reveal', (payload) => payload.question.index === q, questionSeconds * 1000 + 60_000);
     revealed.catch(() => undefined);
     await command(host, q === 0 ? 'room:start' : 'room:next');
-    await opened;
-    const record = JSON.parse((await redis.hget(keys.room(room.roomId), 'phase')) ?? 'null') as PhaseRecord | null;
-    if (record?.phase === 'open' && record.q === q) deadlines.set(q, record.deadline);
-    else fail('deadlineUnread');
+    const openPayload = await opened;
+    if (redis) {
+      const record = JSON.parse((await redis.hget(keys.room(room.roomId), 'phase')) ?? 'null') as PhaseRecord | null;
+      if (record?.phase === 'open' && record.q === q) deadlines.set(q, record.deadline);
+      else fail('deadlineUnread');
+    } else deadlines.set(q, Date.now() + openPayload.remainingMs);
     await revealed;
     if (!(await until(() => (revealsPerQuestion[q] ?? 0) >= players.length, 30_000))) fail('missingReveal');
     log(`question ${q + 1}/${questionCount} revealed to ${revealsPerQuestion[q]} players`);
@@ -413,6 +419,6 @@ try {
   for (const socket of sockets) socket.disconnect();
   host?.disconnect();
   await Promise.all(servers.map((server) => server.stop()));
-  await redis.quit().catch(() => undefined);
+  await redis?.quit().catch(() => undefined);
   await ownRedis?.stop();
 }

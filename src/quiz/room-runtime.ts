@@ -307,6 +307,8 @@ export class RoomRuntime {
   private async loadStandings(roomId: string, record: PhaseRecord): Promise<StandingsIndex> {
     const { service } = this.deps;
     if (record.phase === 'reveal' || record.phase === 'leaderboard') {
+      const computed = service.computedStandings(roomId, record.q);
+      if (computed) return new StandingsIndex(computed);
       const stored = await service.repository.standings(roomId, record.q);
       if (stored) return new StandingsIndex(stored);
     }

@@ -52,6 +52,11 @@ export class RoomService {
   private readonly metas = new Map<string, RoomMeta>();
   /** Per room, the answers of each closed question: they never change once closed, so each is read once per node. */
   private readonly closedAnswers = new Map<string, Map<number, Map<string, RecordedAnswer>>>();
+  /**
+   * Per room, the standings this node computed last (at a reveal or the end): the runtime renders the reveal from
+   * them instead of reading back and re-validating the table it just wrote (the largest record of a room).
+   */
+  private readonly computed = new Map<string, Standings>();
   private readonly now: () => number;
 
   constructor(private readonly deps: RoomServiceDeps) {
@@ -239,7 +244,9 @@ export class RoomService {
       const next = decide(current);
       if (!next) return { previous: current, record: current };
       const meta = await this.meta(roomId);
-      await this.enter(meta, current, next);
+      const standings = await this.enter(meta, current, next);
+      // Results are written before the phase is announced: a host who fetches them on `room:ended` gets the final ones.
+      if (standings) await this.repository.saveResults(roomId, buildResults(meta, next, standings));
       await this.repository.setPhase(roomId, next);
       await this.repository.appendEvent(roomId, { type: 'phase', record: next });
       if (this.deps.onPhase) {
@@ -250,30 +257,45 @@ export class RoomService {
     });
   }
 
-  private async enter(meta: RoomMeta, current: PhaseRecord, next: PhaseRecord): Promise<void> {
+  /** Does what entering `next` needs; returns the standings it computed (a reveal or the end), if any. */
+  private async enter(meta: RoomMeta, current: PhaseRecord, next: PhaseRecord): Promise<Standings | null> {
     const { roomId } = meta;
     if (next.phase === 'open' && current.phase !== 'open') await this.repository.openAnswers(roomId, next.q);
     // Only a running question has timers, so only then does the room need a driver (and cost the drivers' scans).
     if (isTimed(next)) await this.repository.markActive(roomId, this.now());
     else await this.repository.markInactive(roomId);
-    if (next.phase === 'reveal') await this.score(meta, next, next.q);
+    if (next.phase === 'reveal') return this.score(meta, next.q);
     if (next.phase === 'ended') {
       // Ending mid-question closes that question: what was recorded counts, like a skip.
       const lastClosed = lastClosedAtEnd(current, meta.items.length);
-      await this.score(meta, next, lastClosed);
+      const standings = await this.score(meta, lastClosed);
       this.closedAnswers.delete(roomId);
+      this.computed.delete(roomId);
+      return standings;
     }
+    return null;
   }
 
-  /** Closes questions up to `lastClosed`, recomputes the standings from every recorded answer and stores results. */
-  private async score(meta: RoomMeta, record: PhaseRecord, lastClosed: number): Promise<void> {
+  /** Closes questions up to `lastClosed` and recomputes (and stores) the standings from every recorded answer. */
+  private async score(meta: RoomMeta, lastClosed: number): Promise<Standings> {
     const { roomId } = meta;
     const answers = await this.closeAndRead(roomId, lastClosed);
     const players = await this.repository.scoredPlayers(roomId);
     const standings = this.standingsOf(meta, players, answers, lastClosed);
     await this.repository.saveStandings(roomId, standings);
     await this.repository.setLastClosed(roomId, lastClosed);
-    await this.repository.saveResults(roomId, buildResults(meta, record, standings));
+    if (this.computed.size >= CLOSED_ANSWERS_ROOMS) this.computed.delete(this.computed.keys().next().value!);
+    this.computed.set(roomId, standings);
+    return standings;
+  }
+
+  /**
+   * The standings after question `afterQuestion` if this node computed them last (null otherwise: read the stored
+   * ones). They are the very table that was stored, so rendering from them equals rendering from the store.
+   */
+  computedStandings(roomId: string, afterQuestion: number): Standings | null {
+    const standings = this.computed.get(roomId);
+    return standings && standings.afterQuestion === afterQuestion ? standings : null;
   }
 
   /**
