@@ -1,9 +1,13 @@
 /**
  * npm run bench:quiz -- --players N [--nodes K] [--questions Q] [--question-seconds 10] [--answer-window 0.4]
- *                       [--batch 100] [--redis URL]
+ *                       [--batch 100] [--redis URL] [--store memory] [--types mix]
  *
  * Without `--redis`, the run starts its own throwaway redis-server on a free port (removed at the end), so it never
  * writes into a shared Redis; `--redis URL` points it at one you choose (use a database of its own, not 0).
+ * `--types mix` cycles the questions through 4-choice, O/X, multiple correct, ordering and numeric items, and every
+ * player answers each in its own shape (a random pick, pick set, order or number); the default is all 4-choice.
+ * `--store memory` runs one node on the memory store instead (no Redis at all): each question's deadline is then
+ * the host's receipt of `room:question` (open) + its `remainingMs`, like `revealP99MsFromPayload`.
  *
  * One live quiz room with N players, played to the end. K server processes (src/main.ts, like production: Redis store
  * and the Redis streams adapter) share one Redis and one TOKEN_SECRET; the players are socket.io-clients in this
@@ -35,7 +39,7 @@ import { PROTOCOL_VERSION } from '../src/protocol/wire/ack.js';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { io, type Socket } from 'socket.io-client';
-import type { QuestionPayload, QuizItem, RevealPayload } from '../src/protocol/quiz.js';
+import type { AnswerResponse, QuestionPayload, RecordedResponse, RevealPayload, RoomItem } from '../src/protocol/quiz.js';
 import type { PhaseRecord } from '../src/quiz/room-phase.js';
 import type { RoomResults } from '../src/quiz/room-results.js';
 import { keys } from '../src/store/keys.js';
@@ -48,6 +52,9 @@ const questionSeconds = numberArg('question-seconds', 10);
 const answerWindow = Math.min(numberArg('answer-window', 0.4), 1);
 const batchSize = numberArg('batch', 100);
 const redisArg = stringArg('redis', '');
+const memoryStore = stringArg('store', 'redis') === 'memory';
+const mixedTypes = stringArg('types', 'choice') === 'mix';
+if (memoryStore && numberArg('nodes', 1) !== 1) throw new Error('--store memory runs a single node');
 const GRACE_MS = 250;
 const ACK_TIMEOUT_MS = 30_000;
 
@@ -69,8 +76,21 @@ const log = (message: string) => process.stderr.write(`bench:quiz ${message}\n`)
 const sorted = (values: number[]) => [...values].sort((left, right) => left - right);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function items(count: number): QuizItem[] {
-  return Array.from({ length: count }, (_, index) => {
+function items(count: number): RoomItem[] {
+  return Array.from({ length: count }, (_, index): RoomItem => {
+    const base = { question: `${index + 1}. 벤치 문제`, explanation: '해설입니다.', difficulty: 'easy' as const };
+    if (mixedTypes) {
+      switch (index % 5) {
+        case 1:
+          return { ...base, type: 'truefalse', answer: index % 2 === 0 };
+        case 2:
+          return { ...base, type: 'multi', choices: ['가', '나', '다', '라', '마'], answers: [0, 2] };
+        case 3:
+          return { ...base, type: 'ordering', steps: ['첫째', '둘째', '셋째', '넷째'] };
+        case 4:
+          return { ...base, type: 'numeric', answer: 100, tolerance: 5, unit: 'km' };
+      }
+    }
     const left = 3 + index;
     const right = 7 + 2 * index;
     const sum = left + right;
@@ -141,11 +161,12 @@ async function command(host: Socket, name: string): Promise<void> {
   if (!ack.ok) throw new Error(`${name}: ${ack.error.code} ${ack.error.message}`);
 }
 
+const quizItems = items(questionCount);
 const tokenSecret = randomBytes(24).toString('hex');
 const servers: ServerProcess[] = [];
-const ownRedis = redisArg === '' ? await startRedisProcess() : undefined;
+const ownRedis = redisArg === '' && !memoryStore ? await startRedisProcess() : undefined;
 const redisUrl = ownRedis?.url ?? redisArg;
-const redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
+const redis = memoryStore ? null : new Redis(redisUrl, { maxRetriesPerRequest: 3 });
 const sockets: Socket[] = [];
 let host: Socket | undefined;
 let ended = false;
@@ -157,7 +178,7 @@ try {
   const started = await Promise.all(
     Array.from({ length: nodeCount }, async (_, index) => {
       const server = await startServerProcess({
-        REDIS_URL: redisUrl,
+        ...(memoryStore ? {} : { REDIS_URL: redisUrl }),
         TOKEN_SECRET: tokenSecret,
         NODE_ID: `bench-quiz-${index}`,
         // Every player connects from 127.0.0.1: the per-address join limit must let a whole room in at once.
@@ -178,7 +199,7 @@ try {
 
   const created = await request<{ instructorToken: string }>(`${first}/api/classes`, { body: { name: 'bench quiz' }, token: await benchInstructorToken(first) });
   const quiz = await request<{ quizId: string }>(`${first}/api/quizzes`, {
-    body: { title: '벤치 퀴즈', items: items(questionCount) },
+    body: { title: '벤치 퀴즈', items: quizItems },
     token: created.instructorToken,
   });
   const room = await request<{ roomId: string; code: string; hostToken: string }>(`${first}/api/rooms`, {
@@ -195,7 +216,7 @@ try {
   const deadlines = new Map<number, number>();
   const framesByEvent: Record<string, number> = {};
   let framesDuringOpen = 0;
-  const acked: Array<{ playerId: string; q: number; choice: number }> = [];
+  const acked: Array<{ playerId: string; q: number; response: string }> = [];
   const refused: Record<string, number> = {};
   const errors: Record<string, number> = {};
   const fail = (kind: string) => {
@@ -208,12 +229,29 @@ try {
     framesByEvent[event] = (framesByEvent[event] ?? 0) + 1;
   };
 
+  /** A random answer in the question's shape (see --types). */
+  const randomAnswer = (q: number): AnswerResponse => {
+    const item = quizItems[q]!;
+    const pick = (n: number) => Math.floor(Math.random() * n);
+    switch (item.type) {
+      case 'truefalse':
+        return { choice: pick(2) };
+      case 'multi':
+        return { choices: [...new Set([pick(5), pick(5)])] };
+      case 'ordering':
+        return { order: [0, 1, 2, 3].sort(() => Math.random() - 0.5) };
+      case 'numeric':
+        return { text: `${80 + pick(40)} km` };
+      default:
+        return { choice: pick(4) };
+    }
+  };
   const submit = async (player: Player, q: number) => {
-    const choice = Math.floor(Math.random() * 4);
+    const answer = randomAnswer(q);
     const sentAt = performance.now();
-    let ack: Ack<{ choice: number; duplicate: boolean }>;
+    let ack: Ack<{ choice: number; response: RecordedResponse; duplicate: boolean }>;
     try {
-      ack = (await player.socket.timeout(ACK_TIMEOUT_MS).emitWithAck('answer:submit', { questionIndex: q, choice })) as typeof ack;
+      ack = (await player.socket.timeout(ACK_TIMEOUT_MS).emitWithAck('answer:submit', { questionIndex: q, ...answer })) as typeof ack;
     } catch {
       fail('ackTimeout');
       return;
@@ -223,9 +261,10 @@ try {
       refused[ack.error.code] = (refused[ack.error.code] ?? 0) + 1;
       return;
     }
+    const recorded = JSON.stringify(ack.response);
     if (ack.duplicate) fail('unexpectedDuplicate');
-    else if (ack.choice !== choice) fail('ackChoiceMismatch');
-    else acked.push({ playerId: player.playerId, q, choice });
+    else if ('text' in answer ? !('value' in ack.response) : recorded !== JSON.stringify('choices' in answer ? { choices: [...answer.choices].sort() } : answer)) fail('ackChoiceMismatch');
+    else acked.push({ playerId: player.playerId, q, response: recorded });
   };
 
   const watchPlayer = (player: Player) => {
@@ -318,10 +357,12 @@ try {
     const revealed = next<RevealPayload>(host, 'room:reveal', (payload) => payload.question.index === q, questionSeconds * 1000 + 60_000);
     revealed.catch(() => undefined);
     await command(host, q === 0 ? 'room:start' : 'room:next');
-    await opened;
-    const record = JSON.parse((await redis.hget(keys.room(room.roomId), 'phase')) ?? 'null') as PhaseRecord | null;
-    if (record?.phase === 'open' && record.q === q) deadlines.set(q, record.deadline);
-    else fail('deadlineUnread');
+    const openPayload = await opened;
+    if (redis) {
+      const record = JSON.parse((await redis.hget(keys.room(room.roomId), 'phase')) ?? 'null') as PhaseRecord | null;
+      if (record?.phase === 'open' && record.q === q) deadlines.set(q, record.deadline);
+      else fail('deadlineUnread');
+    } else deadlines.set(q, Date.now() + openPayload.remainingMs);
     await revealed;
     if (!(await until(() => (revealsPerQuestion[q] ?? 0) >= players.length, 30_000))) fail('missingReveal');
     log(`question ${q + 1}/${questionCount} revealed to ${revealsPerQuestion[q]} players`);
@@ -341,9 +382,9 @@ try {
 
   // ---- results and metrics
   const results = await request<RoomResults>(`${first}/api/rooms/${room.roomId}/results`, { token: room.hostToken });
-  const recorded = new Map<string, Map<number, number | null>>();
-  for (const row of results.players) recorded.set(row.playerId, new Map(row.answers.map((answer) => [answer.questionIndex, answer.choice])));
-  const lostAnswers = acked.filter((answer) => recorded.get(answer.playerId)?.get(answer.q) !== answer.choice).length;
+  const recorded = new Map<string, Map<number, string | null>>();
+  for (const row of results.players) recorded.set(row.playerId, new Map(row.answers.map((answer) => [answer.questionIndex, answer.response ? JSON.stringify(answer.response) : null])));
+  const lostAnswers = acked.filter((answer) => recorded.get(answer.playerId)?.get(answer.q) !== answer.response).length;
   const after = await readAllMetrics();
   const rss = after.map((body) => Math.round((metricValue(body, 'process_resident_memory_bytes') ?? 0) / 1024 / 1024));
   const cpuSeconds = (body: string) => metricValue(body, 'process_cpu_seconds_total') ?? 0;
@@ -413,6 +454,6 @@ try {
   for (const socket of sockets) socket.disconnect();
   host?.disconnect();
   await Promise.all(servers.map((server) => server.stop()));
-  await redis.quit().catch(() => undefined);
+  await redis?.quit().catch(() => undefined);
   await ownRedis?.stop();
 }

@@ -3,7 +3,7 @@ import { describe, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import type { SessionPort } from '../src/lecture/session-port.js';
 import type { AcknowledgePayload, AnnouncePayload, HandReplyPayload, MONITOR_COMMANDS, TranscriptRequest } from '../src/protocol/classroom.js';
-import type { JoinRoomPayload, KickPayload, QUIZ_COMMANDS, RoomOptions, SubmitAnswerPayload } from '../src/protocol/quiz.js';
+import type { ExtraTimePayload, JoinRoomPayload, KickPayload, QUIZ_COMMANDS, RoomOptions, SubmitAnswerPayload } from '../src/protocol/quiz.js';
 import type { JOBS_COMMANDS } from '../src/protocol/jobs.js';
 import type { AnswerSubmitPayload, HandTextPayload, SessionResumePayload, SpeedPayload, TUTOR_COMMANDS } from '../src/protocol/tutor.js';
 import type * as wire from '../src/protocol/wire/index.js';
@@ -97,6 +97,7 @@ describe('protocol maps (type level; the @ts-expect-error cases are checked by n
     expectTypeOf<z.output<typeof JoinRoomPayload>>().toEqualTypeOf<wire.JoinRoomPayload>();
     expectTypeOf<z.output<typeof SubmitAnswerPayload>>().toEqualTypeOf<wire.SubmitAnswerPayload>();
     expectTypeOf<z.output<typeof KickPayload>>().toEqualTypeOf<wire.KickPayload>();
+    expectTypeOf<z.output<typeof ExtraTimePayload>>().toEqualTypeOf<wire.ExtraTimePayload>();
     expectTypeOf<z.output<typeof RoomOptions>>().toEqualTypeOf<wire.RoomOptions>();
   });
 

@@ -36,32 +36,32 @@ describe('scoring', () => {
       { p1: { choice: 1, responseMs: 2000 }, p2: { choice: 2, responseMs: 100 } },
       { p1: { choice: 2, responseMs: 20_000 }, p2: { choice: 2, responseMs: 0 } },
     );
-    const standings = computeStandings(items, players, answers, 2, { questionMs: 20_000, streakBonus: true });
+    const standings = computeStandings(items, players, answers, 2, { questionMs: 20_000, streakBonus: true, speedBonus: true, roomId: 'r' });
     const [first, second, third] = standings.rows;
     expect(first).toMatchObject({ playerId: 'p1', rank: 1, correctCount: 3, streak: 3 });
     expect(first!.results.map((result) => result.points)).toEqual([basePoints(1000, 20_000), basePoints(2000, 20_000) + 100, 500 + 200]);
     expect(second).toMatchObject({ playerId: 'p2', rank: 2, score: 1000 + 0 + 1000, streak: 1 });
     expect(third).toMatchObject({ playerId: 'p3', rank: 3, score: 0 });
-    expect(third!.results[1]).toEqual({ choice: null, correct: false, responseMs: null, points: 0, streakBonus: 0 });
+    expect(third!.results[1]).toEqual({ choice: null, correct: false, credit: 0, responseMs: null, points: 0, streakBonus: 0 });
     expect(standings.questions[0]).toEqual({ distribution: [2, 0, 0, 1], answered: 3, correct: 2 });
     expect(standings.rows.some((row) => row.playerId === 'gone')).toBe(false);
   });
 
   it('ties rank by the lower total response time, then by join order; the bonus can be switched off', () => {
     const answers = answersOf({ p1: { choice: 0, responseMs: 300 }, p2: { choice: 0, responseMs: 200 }, p3: { choice: 0, responseMs: 200 } });
-    const standings = computeStandings(items, players, answers, 0, { questionMs: 20_000, streakBonus: false });
+    const standings = computeStandings(items, players, answers, 0, { questionMs: 20_000, streakBonus: false, speedBonus: true, roomId: 'r' });
     expect(standings.rows.map((row) => [row.playerId, row.score, row.rank])).toEqual([
       ['p2', 1000, 1],
       ['p3', 1000, 2],
       ['p1', 1000, 3],
     ]);
     const twice = answersOf({ p1: { choice: 0, responseMs: 0 } }, { p1: { choice: 1, responseMs: 0 } });
-    expect(computeStandings(items, players, twice, 1, { questionMs: 20_000, streakBonus: false }).rows[0]!.score).toBe(2000);
+    expect(computeStandings(items, players, twice, 1, { questionMs: 20_000, streakBonus: false, speedBonus: true, roomId: 'r' }).rows[0]!.score).toBe(2000);
   });
 
   it('standings are a pure function of the answers: recomputing gives the same table', () => {
     const answers = answersOf({ p1: { choice: 0, responseMs: 5000 }, p3: { choice: 0, responseMs: 100 } });
-    const options = { questionMs: 20_000, streakBonus: true };
+    const options = { questionMs: 20_000, streakBonus: true, speedBonus: true, roomId: 'r' };
     expect(computeStandings(items, players, answers, 0, options)).toEqual(computeStandings(items, [...players].reverse(), answers, 0, options));
   });
 });
@@ -145,6 +145,8 @@ describe('results export', () => {
     const standings = computeStandings(meta.items, tricky, answersOf({ p1: { choice: 0, responseMs: 100 } }, { p2: { choice: 1, responseMs: 100 } }), 1, {
       questionMs: 20_000,
       streakBonus: true,
+      speedBonus: true,
+      roomId: 'r',
     });
     const csv = resultsCsv(buildResults(meta, { phase: 'ended', v: 9, endedAt: 5 }, standings));
     expect(csv.startsWith('\ufeff순위,닉네임,총점,맞힌 문항 수,응답 시간 합계(초),1번 선택,1번 정답 여부,1번 점수,2번 선택,')).toBe(true);
@@ -157,7 +159,7 @@ describe('results export', () => {
     // p2 answered question 2 only, with choice 1 (index 1, the right one): a place, since it scored.
     expect(lines[2]).toMatch(new RegExp(`^2,"쉼표,이름",\\d+,1,0\\.1,무응답,X,0,2\\. ${second.choices[1]},O,\\d+,p2$`));
     expect(lines[3]).toBe('');
-    expect(lines[4]).toBe('문항,질문,보기 1,보기 2,보기 3,보기 4,정답,응답한 사람,맞힌 사람,해설');
+    expect(lines[4]).toBe('문항,질문,보기 1,보기 2,보기 3,보기 4,정답,응답한 사람,맞힌 사람,해설,유형');
     expect(lines[5]!.startsWith(`1,${first.question},${first.choices.join(',')},1. ${first.choices[0]},1,1,`)).toBe(true);
     // Nobody leaked a runnable formula: every cell starting with = + - @ is prefixed.
     for (const cell of csv.split(/[,\r\n]/)) expect(cell).not.toMatch(/^"?[=+@]/);
@@ -165,7 +167,7 @@ describe('results export', () => {
 
   it('UX2 players at 0 share the place after the last scorer (competition ranking); when everybody is at 0 nobody places', () => {
     const meta: RoomMeta = { roomId: 'r2', classId: 'c1', quizId: 'q1', code: '654321', title: '퀴즈', options: RoomOptions.parse({}), items: items.slice(0, 1), createdAt: 0 };
-    const options = { questionMs: 20_000, streakBonus: true };
+    const options = { questionMs: 20_000, streakBonus: true, speedBonus: true, roomId: 'r' };
     const csvRanks = (standings: ReturnType<typeof computeStandings>) =>
       resultsCsv(buildResults(meta, { phase: 'ended', v: 3, endedAt: 5 }, standings)).slice(1).split('\r\n').slice(1, 4).map((line) => line.split(',')[0]);
 

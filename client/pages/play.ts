@@ -5,7 +5,7 @@
 // sent) redraws the same screen (client/net's followRoom). Kicked or expired players go back to the join form.
 // Question text, choices and nicknames are untrusted: they reach the DOM as textContent only.
 import '../ui/storage-fallback.js';
-import type { LeaderboardPayload, PublicQuestion, QuestionPayload, RevealPayload, RoomOptions } from '../../src/protocol/wire/index.js';
+import type { AnswerResponse, LeaderboardPayload, PublicQuestion, QuestionPayload, RecordedResponse, RevealPayload, RoomOptions } from '../../src/protocol/wire/index.js';
 import { closeSocket, watchConnection } from '../net/lifecycle.js';
 import type { QuizCommands, QuizSocket } from '../net/quiz-protocol.js';
 import { followRoom } from '../net/room-follow.js';
@@ -14,7 +14,8 @@ import { showConnection } from '../ui/connection-badge.js';
 import { Countdown } from '../ui/countdown.js';
 import { $ } from '../ui/dom.js';
 import { errorText, type ErrorLike } from '../ui/messages.js';
-import { choiceAt, choiceNodes } from '../ui/quiz-pieces.js';
+import { answerForm, responseText, type AnswerForm } from './play/answer-forms.js';
+import { announcer } from '../ui/announcer.js';
 import { RememberedList } from '../ui/remembered-list.js';
 import { actionButton, showScreen, statusLine } from '../ui/screens.js';
 import { drawBoard, drawFinal, drawReveal } from './play/results.js';
@@ -64,6 +65,7 @@ const pausedNote = $('paused-note');
 const answers = $('answers');
 const answerSent = $('answer-sent');
 
+const announce = announcer();
 const countdown = new Countdown({ bar: $('timer-bar'), label: $('timer-label'), root: timer });
 const { show: showStatus, hide: hideStatus } = statusLine($('status'));
 
@@ -76,11 +78,11 @@ let question: PublicQuestion | null = null;
 let questionPhase: QuestionPayload['phase'] | null = null;
 let paused = false;
 /** The answer recorded for the current question (from the ack or the snapshot). */
-let myAnswer: { questionIndex: number; choice: number } | null = null;
+let myAnswer: { questionIndex: number; response: RecordedResponse } | null = null;
+/** The controls of the question on screen (by type: see play/answer-forms.ts). */
+let form: AnswerForm | null = null;
 let submitting = false;
 let kicked = false;
-
-const answerButtons = () => [...answers.children] as HTMLButtonElement[];
 
 function updateEntry(changes: Partial<PlayerRoom>): void {
   if (!entry) return;
@@ -245,7 +247,10 @@ function connectAs(token: string | null): QuizSocket {
     question: (payload, snapshot) => {
       if (snapshot) {
         const answer = snapshot.me?.answer;
-        myAnswer = answer && answer.questionIndex === snapshot.question.index ? { questionIndex: answer.questionIndex, choice: answer.choice } : null;
+        myAnswer =
+          answer && answer.questionIndex === snapshot.question.index
+            ? { questionIndex: answer.questionIndex, response: answer.response ?? { choice: answer.choice } }
+            : null;
         question = null;
       }
       showQuestion(payload);
@@ -255,10 +260,12 @@ function connectAs(token: string | null): QuizSocket {
     podium: (payload) => {
       setScreen('podium', '최종 순위');
       drawFinal(payload, 'podium');
+      announce(`최종 순위 발표.${payload.you ? ` ${payload.you.score === 0 && payload.you.rank === 1 ? '순위 없음' : `${payload.you.rank}위`}, ${payload.you.score.toLocaleString('ko-KR')}점.` : ''}`);
       if (payload.you) setScore(payload.you.score, payload.you.rank);
     },
     ended: (payload) => {
       setScreen('ended', '끝남');
+      announce('퀴즈가 끝났습니다.');
       drawFinal(payload, 'ended');
       if (payload.you) setScore(payload.you.score, payload.you.rank);
       updateEntry({ ended: true });
@@ -298,9 +305,19 @@ function showQuestion(payload: QuestionPayload): void {
   if (!question || question.index !== next.index || answers.childElementCount === 0) {
     if (myAnswer && myAnswer.questionIndex !== next.index) myAnswer = null;
     setMathText(questionText, next.question);
-    answers.replaceChildren(...choiceNodes(next.choices, 'button', (index) => ({ type: 'button', 'aria-label': `${choiceAt(index).name}: ${next.choices[index]}` })));
-    for (const button of answerButtons()) button.addEventListener('click', () => void submit(Number(button.dataset.choice)));
+    form = answerForm(answers, next, (response) => void submit(response));
     hideStatus();
+  }
+  if (question?.index !== next.index || questionPhase !== payload.phase || paused !== payload.paused) {
+    const seconds = Math.round(payload.remainingMs / 1000);
+    const how = TYPE_HINTS[next.type];
+    announce(
+      payload.paused
+        ? `문제 ${next.index + 1}: 잠시 멈췄습니다.`
+        : payload.phase === 'preview'
+          ? `문제 ${next.index + 1} / ${next.total} 미리 보기: ${next.question}`
+          : `문제 ${next.index + 1} / ${next.total}, ${how}. 남은 시간 ${seconds}초.`,
+    );
   }
   question = next;
   questionPhase = payload.phase;
@@ -319,34 +336,46 @@ function showQuestion(payload: QuestionPayload): void {
 function renderAnswers(): void {
   const locked = questionPhase !== 'open' || paused || submitting || myAnswer !== null;
   answers.dataset.answered = String(myAnswer !== null);
-  for (const button of answerButtons()) {
-    button.disabled = locked;
-    button.dataset.chosen = String(myAnswer?.choice === Number(button.dataset.choice));
-  }
+  form?.lock(locked);
+  form?.mark(myAnswer?.response ?? null);
   if (myAnswer) {
-    const meta = choiceAt(myAnswer.choice);
-    setMathText(answerSent, `답을 보냈습니다: ${meta.shape} ${question?.choices[myAnswer.choice] ?? ''}`);
-    answerSent.dataset.choice = String(myAnswer.choice);
+    setMathText(answerSent, `답을 보냈습니다: ${responseText(question, myAnswer.response)}`);
+    answerSent.dataset.choice = 'choice' in myAnswer.response ? String(myAnswer.response.choice) : '';
     answerSent.hidden = false;
   } else {
     answerSent.hidden = true;
   }
 }
 
-async function submit(choice: number): Promise<void> {
+async function submit(response: AnswerResponse): Promise<void> {
   if (!question || myAnswer || submitting) return;
   const questionIndex = question.index;
   submitting = true;
   renderAnswers();
-  const ack = await sendCommand<QuizCommands, 'answer:submit'>(socket, 'answer:submit', { questionIndex, choice });
+  const ack = await sendCommand<QuizCommands, 'answer:submit'>(socket, 'answer:submit', { questionIndex, ...response });
   submitting = false;
   if (ack.ok) {
-    if (question?.index === questionIndex) myAnswer = { questionIndex, choice: ack.choice };
+    if (question?.index === questionIndex) myAnswer = { questionIndex, response: ack.response };
     hideStatus();
   } else {
     showStatus(errorText(ack.error, '답을 보내지 못했습니다.'));
   }
   if (question?.index === questionIndex) renderAnswers();
+}
+
+/** How each type is answered, said when its question opens. */
+const TYPE_HINTS: Record<PublicQuestion['type'], string> = {
+  choice: '보기 하나를 고르세요',
+  truefalse: '참 또는 거짓을 고르세요',
+  multi: '맞는 보기를 모두 고른 뒤 보내세요',
+  ordering: '위로, 아래로 버튼으로 순서를 맞춘 뒤 보내세요',
+  numeric: '수를 입력해 보내세요',
+  poll: '설문입니다. 하나를 고르세요',
+};
+
+/** The reveal's verdict, points and answer as drawn (play/results.ts fills them in). */
+function revealSentence(): string {
+  return ['verdict', 'points', 'reveal-mine', 'reveal-correct'].map((id) => $(id).textContent?.trim() ?? '').filter(Boolean).join('. ');
 }
 
 // ---- results -------------------------------------------------------------------------------------------------------
@@ -355,12 +384,14 @@ function showReveal(reveal: RevealPayload): void {
   question = reveal.question;
   setScreen('reveal', `문제 ${reveal.question.index + 1} / ${reveal.question.total} 결과`);
   drawReveal(reveal);
+  announce(`문제 ${reveal.question.index + 1} 결과: ${revealSentence()}`);
   if (reveal.you) setScore(reveal.you.score, reveal.you.rank);
   hideStatus();
 }
 
 function showBoard(payload: LeaderboardPayload): void {
   setScreen('leaderboard', '순위');
+  if (payload.you) announce(`순위: ${payload.players}명 중 ${payload.you.score === 0 && payload.you.rank === 1 ? '순위 없음' : `${payload.you.rank}위`}, ${payload.you.score.toLocaleString('ko-KR')}점.`);
   drawBoard(payload, entry?.playerId ?? null);
   if (payload.you) setScore(payload.you.score, payload.you.rank);
 }

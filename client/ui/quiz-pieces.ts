@@ -8,17 +8,22 @@ import { mathElement } from './math.js';
  * untrusted: textContent only.
  */
 
-/** The four choices: colour and shape together, so the choice never rests on colour alone. */
+/**
+ * The choices: colour and shape together, so the choice never rests on colour alone. Four for a 4-choice item; multiple
+ * correct and poll items may have up to six.
+ */
 export const CHOICES = [
   { key: 'red', shape: '▲', name: '빨강 세모' },
   { key: 'blue', shape: '◆', name: '파랑 마름모' },
   { key: 'yellow', shape: '●', name: '노랑 동그라미' },
   { key: 'green', shape: '■', name: '초록 네모' },
+  { key: 'purple', shape: '★', name: '보라 별' },
+  { key: 'teal', shape: '⬢', name: '청록 육각형' },
 ] as const;
 
 export type Choice = (typeof CHOICES)[number];
 
-/** The choice at `index` (0–3; the server never sends another). */
+/** The choice at `index` (0–5; the server never sends another). */
 export function choiceAt(index: number): Choice {
   return CHOICES[index] ?? CHOICES[0];
 }
@@ -60,15 +65,18 @@ export function choiceNodes<K extends 'li' | 'button'>(
   });
 }
 
-/** The answer distribution as horizontal bars (plain CSS), the correct choice marked. */
-export function distributionChart(distribution: readonly number[], correctChoice: number, choices: readonly string[]): HTMLOListElement {
+/**
+ * The answer distribution as horizontal bars (plain CSS), the correct choices marked (none for a poll). For an ordering
+ * item each bar counts the players who put that step in its place.
+ */
+export function distributionChart(distribution: readonly number[], correctChoices: readonly number[], choices: readonly string[], label = '보기별 응답 수'): HTMLOListElement {
   const most = Math.max(1, ...distribution);
   return element(
     'ol',
-    { className: 'distribution', 'data-testid': 'distribution', 'aria-label': '보기별 응답 수' },
+    { className: 'distribution', 'data-testid': 'distribution', 'aria-label': label },
     ...distribution.map((count, index) => {
       const meta = choiceAt(index);
-      const correct = index === correctChoice;
+      const correct = correctChoices.includes(index);
       const fill = element('span', { className: 'dist-fill' });
       fill.style.width = `${(count / most) * 100}%`;
       return element(

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CommandSchemas } from './command-schemas.js';
 import { Nickname } from './display-name.js';
-import { MAX_QUIZ_ITEMS, QUIZ_TOPIC_NAMES } from './wire/quiz.js';
+import { MAX_QUIZ_ITEMS, QUESTION_TYPES, QUIZ_TOPIC_NAMES } from './wire/quiz.js';
 import type * as wire from './wire/quiz.js';
 
 /**
@@ -9,7 +9,7 @@ import type * as wire from './wire/quiz.js';
  * in ./wire/quiz.ts (browser-safe), re-exported here.
  */
 export type * from './wire/quiz.js';
-export { MAX_QUIZ_ITEMS, QUIZ_TOPIC_NAMES };
+export { MAX_QUIZ_ITEMS, QUESTION_TYPES, QUIZ_TOPIC_NAMES };
 
 // ---- quiz items
 export const Difficulty = z.enum(['easy', 'medium', 'hard']) satisfies z.ZodType<wire.Difficulty>;
@@ -41,6 +41,7 @@ export type QuizItemSource = wire.QuizItemSource;
 /** One 4-choice item: exactly four distinct non-empty choices, the answer's index, an explanation, a difficulty. */
 export const QuizItem = z
   .object({
+    type: z.literal('choice').optional(),
     question: ItemText(500),
     choices: z.array(ItemText(200)).length(4),
     answer: z.number().int().min(0).max(3),
@@ -55,6 +56,53 @@ export const QuizItem = z
     path: ['choices'],
   }) satisfies z.ZodType<wire.QuizItem>;
 export type QuizItem = wire.QuizItem;
+
+const distinct = (values: readonly string[]) => new Set(values.map((value) => value.toLowerCase())).size === values.length;
+const itemBase = {
+  question: ItemText(500),
+  explanation: ItemText(1000),
+  difficulty: Difficulty,
+  quizId: ItemQuizId.optional(),
+  sources: z.array(QuizItemSource).max(10).optional(),
+};
+const Choices = z.array(ItemText(200)).min(2).max(6).refine(distinct, '보기는 서로 달라야 합니다.');
+
+export const TrueFalseItem = z.object({ ...itemBase, type: z.literal('truefalse'), answer: z.boolean() }).strict() satisfies z.ZodType<wire.TrueFalseItem>;
+export const MultiItem = z
+  .object({
+    ...itemBase,
+    type: z.literal('multi'),
+    choices: Choices,
+    answers: z.array(z.number().int().min(0).max(5)).min(1).max(6),
+    allOrNothing: z.boolean().optional(),
+  })
+  .strict()
+  .refine((item) => new Set(item.answers).size === item.answers.length && item.answers.every((answer) => answer < item.choices.length), {
+    message: '정답 번호는 서로 다르고 보기 안에 있어야 합니다.',
+    path: ['answers'],
+  }) satisfies z.ZodType<wire.MultiItem>;
+export const OrderingItem = z
+  .object({ ...itemBase, type: z.literal('ordering'), steps: z.array(ItemText(200)).min(2).max(6).refine(distinct, '단계는 서로 달라야 합니다.') })
+  .strict() satisfies z.ZodType<wire.OrderingItem>;
+const Finite = z.number().finite().min(-1e12).max(1e12);
+export const NumericItem = z
+  .object({
+    ...itemBase,
+    type: z.literal('numeric'),
+    answer: Finite,
+    tolerance: z.number().finite().min(0).max(1e12),
+    range: z.number().finite().min(0).max(1e12).optional(),
+    unit: z.string().trim().min(1).max(20).regex(/^[^\d\s]/u, '단위는 숫자로 시작할 수 없습니다.').optional(),
+  })
+  .strict()
+  .refine((item) => item.range === undefined || item.range >= item.tolerance, { message: 'range는 tolerance 이상입니다.', path: ['range'] }) satisfies z.ZodType<wire.NumericItem>;
+export const PollItem = z
+  .object({ ...itemBase, type: z.literal('poll'), explanation: z.string().trim().max(1000), choices: Choices })
+  .strict() satisfies z.ZodType<wire.PollItem>;
+
+/** Any item a room plays: the 4-choice `QuizItem` (with or without `type`) or one of the other types. */
+export const RoomItem = z.union([QuizItem, TrueFalseItem, MultiItem, OrderingItem, NumericItem, PollItem]) satisfies z.ZodType<wire.RoomItem>;
+export type RoomItem = wire.RoomItem;
 
 /** One gate round's verdict, as stored with a generated quiz (wire.ReviewAttempt). */
 const Score = z.number().min(0).max(10);
@@ -88,7 +136,7 @@ export const CreateQuizBody = z
   .object({
     title: ItemText(100),
     items: z
-      .array(QuizItem)
+      .array(RoomItem)
       .min(1)
       .max(MAX_QUIZ_ITEMS)
       // A quizId names one item of its quiz (seed 001's quiz_id), so two items cannot share one.
@@ -138,6 +186,7 @@ export const RoomOptions = z
     previewSeconds: z.number().int().min(0).max(30).default(3),
     lateJoin: z.boolean().default(true),
     streakBonus: z.boolean().default(true),
+    speedBonus: z.boolean().default(true),
     maxPlayers: z.number().int().min(1).max(10_000).default(500),
   })
   .strict() satisfies z.ZodType<wire.RoomOptions>;
@@ -160,15 +209,24 @@ export const RoomCode = z
 
 // ---- /quiz commands (client -> server)
 export const JoinRoomPayload = z.object({ code: RoomCode, nickname: Nickname }).strict() satisfies z.ZodType<wire.JoinRoomPayload>;
-export const SubmitAnswerPayload = z
-  .object({ questionIndex: z.number().int().min(0).max(MAX_QUIZ_ITEMS - 1), choice: z.number().int().min(0).max(3) })
-  .strict() satisfies z.ZodType<wire.SubmitAnswerPayload>;
+const QuestionIndex = z.number().int().min(0).max(MAX_QUIZ_ITEMS - 1);
+const Picks = z.array(z.number().int().min(0).max(5)).max(6);
+export const SubmitAnswerPayload = z.union([
+  z.object({ questionIndex: QuestionIndex, choice: z.number().int().min(0).max(5) }).strict(),
+  z.object({ questionIndex: QuestionIndex, choices: Picks.refine((picks) => new Set(picks).size === picks.length, '같은 보기를 두 번 고를 수 없습니다.') }).strict(),
+  z.object({ questionIndex: QuestionIndex, order: Picks.min(2) }).strict(),
+  z.object({ questionIndex: QuestionIndex, text: z.string().trim().min(1).max(40) }).strict(),
+]) satisfies z.ZodType<wire.SubmitAnswerPayload>;
+export const ExtraTimePayload = z
+  .object({ playerId: z.string().min(1).max(64), seconds: z.number().int().min(0).max(300) })
+  .strict() satisfies z.ZodType<wire.ExtraTimePayload>;
 export const KickPayload = z.object({ playerId: z.string().min(1).max(64) }).strict() satisfies z.ZodType<wire.KickPayload>;
 const NoPayload = z.object({}).strict();
 
 export type JoinRoomPayload = wire.JoinRoomPayload;
 export type SubmitAnswerPayload = wire.SubmitAnswerPayload;
 export type KickPayload = wire.KickPayload;
+export type ExtraTimePayload = wire.ExtraTimePayload;
 
 /** The schema of every host command, by name. */
 export const HOST_COMMANDS = {
@@ -181,6 +239,7 @@ export const HOST_COMMANDS = {
   'room:lock': NoPayload,
   'room:unlock': NoPayload,
   'room:end': NoPayload,
+  'room:extra-time': ExtraTimePayload,
 } as const satisfies CommandSchemas<wire.HostCommands>;
 
 /** The schema of every `/quiz` command, by name. */

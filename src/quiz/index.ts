@@ -9,6 +9,20 @@
  *   acts on the deadlines stored in the room, polls the answer count, and closes early when everyone answered; when
  *   that node dies another takes the lease and acts on the stored deadlines.
  * - Members are reached through the RoomMember port (realtime/quiz-member.ts); one answer never causes a broadcast.
+ *
+ * Question types: generators write the 4-choice `QuizItem`; a quiz and a room hold any `RoomItem` (O/X, multiple
+ * correct, ordering, numeric, poll). item-types.ts is the one place a type's meaning lives (shown choices, accepted
+ * answer shapes, credit 0–1, solution); scoring multiplies the credit into the speed points, so every type shares the
+ * streak, ranking and results code. An answer is still one write (the recorded response and its server-measured time).
+ *
+ * Fair play: `speedBonus: false` scores every fully correct answer 1000. Extra time is a per-room map of grants that
+ * each question's open record copies when it opens, so the answer path reads nothing more: the deadline check, the
+ * countdown of that player and the room's closing time (after the longest grant) all come from the one record, and the
+ * answer records `allowedMs` so its speed points are measured against the longer time.
+ *
+ * Reveal path: the node that scores a reveal renders it from the standings it just computed (RoomService
+ * computedStandings); other nodes read them from the store. The driver reuses the connected-player set between its
+ * once-a-second presence checks.
  */
 export {
   generateQuiz,

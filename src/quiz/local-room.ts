@@ -16,6 +16,8 @@ export class LocalRoom {
   playersTimer: NodeJS.Timeout | null = null;
   lastCount = -1;
   pollTicks = 0;
+  /** Players connected on a living node, as last read by the driver's count poll (see RoomDriver.pollCount). */
+  connected: Set<string> | null = null;
 
   constructor(readonly roomId: string) {}
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Page, PageRequest } from '../protocol/page.js';
-import { ItemReview, QuizItem, type CreateQuizBody, type Quiz } from '../protocol/quiz.js';
+import { ItemReview, RoomItem, type CreateQuizBody, type Quiz } from '../protocol/quiz.js';
 import type { QuizSummary as WireQuizSummary } from '../protocol/wire/quiz.js';
 import type { Logger } from '../logger.js';
 import { AppError } from '../errors.js';
@@ -32,7 +32,7 @@ const StoredQuiz = z.object({
   quizId: z.string().regex(QUIZ_ID),
   classId: z.string(),
   title: z.string().min(1),
-  items: z.array(QuizItem).min(1),
+  items: z.array(RoomItem).min(1),
   materialId: z.string().min(1).optional(),
   createdAt: z.number().int(),
   seed: z.string().regex(QUIZ_SEED).optional(),

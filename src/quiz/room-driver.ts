@@ -152,6 +152,7 @@ export class RoomDriver {
     this.arm(room, record);
     if (record.phase === 'open' && !record.paused) {
       room.lastCount = -1;
+      room.connected = null;
       room.countTimer = setInterval(() => void this.pollCount(room, record.q), COUNT_INTERVAL_MS);
     }
   }
@@ -198,7 +199,7 @@ export class RoomDriver {
       }
       room.pollTicks = (room.pollTicks + 1) % PRESENCE_CHECK_EVERY;
       if (answered === 0 || (!changed && room.pollTicks !== 0)) return;
-      if (answered < players && !(await this.everyConnectedAnswered(room.roomId, q, answered))) return;
+      if (answered < players && !(await this.everyConnectedAnswered(room, q, answered))) return;
       await this.deps.service.transition(room.roomId, (current) =>
         current.phase === 'open' && current.q === q && !current.paused ? { phase: 'reveal', v: current.v + 1, q } : null,
       );
@@ -207,8 +208,18 @@ export class RoomDriver {
     }
   }
 
-  private async everyConnectedAnswered(roomId: string, q: number, answered: number): Promise<boolean> {
+  /**
+   * Whether every connected player answered. The presence hash has an entry per socket: reading it on every changed
+   * tick cost a whole hash read per 250 ms while answers stream in. Between the once-a-second checks the last
+   * connected set is reused: while fewer answers are in than it has players, nobody needs to read anything (a player
+   * who left in between is noticed at the next check, within a second, as before).
+   */
+  private async everyConnectedAnswered(room: LocalRoom, q: number, answered: number): Promise<boolean> {
+    const { roomId } = room;
+    const known = room.pollTicks === 0 ? null : room.connected;
+    if (known && answered < known.size) return false;
     const connected = await this.deps.presence.connectedPlayers(roomId);
+    room.connected = connected;
     // Fewer answers than connected players: someone connected has not answered; no need to read the answers.
     if (connected.size === 0 || answered < connected.size) return false;
     const answers = await this.deps.service.repository.answers(roomId, q);

@@ -9,7 +9,7 @@ import type { HostCommand, RoomOptions } from '../protocol/quiz.js';
 export type PhaseRecord =
   | { phase: 'lobby'; v: number }
   | { phase: 'preview'; v: number; q: number; deadline: number; paused?: Paused }
-  | { phase: 'open'; v: number; q: number; openedAt: number; deadline: number; paused?: Paused }
+  | { phase: 'open'; v: number; q: number; openedAt: number; deadline: number; paused?: Paused; extra?: Record<string, number> }
   | { phase: 'reveal'; v: number; q: number }
   | { phase: 'leaderboard'; v: number; q: number }
   | { phase: 'podium'; v: number }
@@ -26,9 +26,18 @@ export function isTimed(record: PhaseRecord): record is TimedPhase {
   return record.phase === 'preview' || record.phase === 'open';
 }
 
-/** Remaining ms of a timed phase at `now` (frozen while paused). */
-export function remainingMs(record: TimedPhase, now: number): number {
-  return record.paused ? record.paused.remainingMs : Math.max(record.deadline - now, 0);
+/**
+ * Remaining ms of a timed phase at `now` (frozen while paused), for a player with `extraMs` more (an accommodation
+ * the open record carries; see RoomService.grantExtraTime).
+ */
+export function remainingMs(record: TimedPhase, now: number, extraMs = 0): number {
+  return (record.paused ? record.paused.remainingMs : Math.max(record.deadline - now, 0)) + extraMs;
+}
+
+/** The longest extra time any player has on this open question (the room waits for it before closing). */
+export function longestExtra(record: TimedPhase): number {
+  if (record.phase !== 'open' || !record.extra) return 0;
+  return Math.max(0, ...Object.values(record.extra));
 }
 
 interface TransitionContext {
@@ -114,12 +123,12 @@ function resumed(current: TimedPhase, v: number, now: number): PhaseRecord {
 export function dueTransition(current: PhaseRecord, context: TransitionContext & { graceMs: number }): PhaseRecord | null {
   if (!isTimed(current) || current.paused) return null;
   if (current.phase === 'preview' && context.now >= current.deadline) return openQuestion(current.q, current.v + 1, context);
-  if (current.phase === 'open' && context.now >= current.deadline + context.graceMs) return { phase: 'reveal', v: current.v + 1, q: current.q };
+  if (current.phase === 'open' && context.now >= current.deadline + longestExtra(current) + context.graceMs) return { phase: 'reveal', v: current.v + 1, q: current.q };
   return null;
 }
 
 /** When the next timer should fire for this record (null: no timer). */
 export function dueAt(current: PhaseRecord, graceMs: number): number | null {
   if (!isTimed(current) || current.paused) return null;
-  return current.phase === 'open' ? current.deadline + graceMs : current.deadline;
+  return current.phase === 'open' ? current.deadline + longestExtra(current) + graceMs : current.deadline;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Difficulty, RoomOptions } from '../protocol/quiz.js';
+import { Difficulty, QUESTION_TYPES, RoomOptions } from '../protocol/quiz.js';
 import type { PhaseRecord } from './room-phase.js';
 import type { RoomEvent } from './room-repository.js';
 import type { RoomResults } from './room-results.js';
@@ -16,7 +16,15 @@ const Paused = z.object({ remainingMs: z.number(), at: z.number() });
 export const PhaseRecordSchema: z.ZodType<PhaseRecord> = z.discriminatedUnion('phase', [
   z.object({ phase: z.literal('lobby'), v: count }),
   z.object({ phase: z.literal('preview'), v: count, q: count, deadline: z.number(), paused: Paused.exactOptional() }),
-  z.object({ phase: z.literal('open'), v: count, q: count, openedAt: z.number(), deadline: z.number(), paused: Paused.exactOptional() }),
+  z.object({
+    phase: z.literal('open'),
+    v: count,
+    q: count,
+    openedAt: z.number(),
+    deadline: z.number(),
+    paused: Paused.exactOptional(),
+    extra: z.record(z.string(), z.number().int().min(0)).exactOptional(),
+  }),
   z.object({ phase: z.literal('reveal'), v: count, q: count }),
   z.object({ phase: z.literal('leaderboard'), v: count, q: count }),
   z.object({ phase: z.literal('podium'), v: count }),
@@ -31,14 +39,32 @@ export const RoomEventSchema: z.ZodType<RoomEvent> = z.discriminatedUnion('type'
   z.object({ type: z.literal('kick'), playerId: z.string() }),
 ]);
 
+const Picks = z.array(z.number().int().min(0));
+export const RecordedResponseSchema = z.union([
+  z.object({ choice: z.number().int().min(0) }),
+  z.object({ choices: Picks }),
+  z.object({ order: Picks }),
+  z.object({ value: z.number() }),
+]);
+const SolutionSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('choice'), correctChoice: z.number().int() }),
+  z.object({ type: z.literal('truefalse'), answer: z.boolean(), correctChoice: z.number().int() }),
+  z.object({ type: z.literal('multi'), correctChoices: Picks, allOrNothing: z.boolean() }),
+  z.object({ type: z.literal('ordering'), correctOrder: Picks }),
+  z.object({ type: z.literal('numeric'), answer: z.number(), tolerance: z.number(), range: z.number(), unit: z.string().exactOptional() }),
+  z.object({ type: z.literal('poll') }),
+]);
 const AnswerResult = z.object({
   choice: z.number().int().nullable(),
+  response: RecordedResponseSchema.optional(),
+  // Standings stored before partial credit existed have none: right or wrong was all there was.
+  credit: z.number().min(0).max(1).nullable().default(null),
   correct: z.boolean(),
   responseMs: z.number().nullable(),
   points: z.number(),
   streakBonus: z.number(),
 });
-const Distribution = z.tuple([count, count, count, count]);
+const Distribution = z.array(count);
 
 export const StandingsSchema: z.ZodType<Standings> = z.object({
   afterQuestion: z.number().int(),
@@ -72,9 +98,11 @@ export const RoomResultsSchema: z.ZodType<RoomResults> = z.object({
   questions: z.array(
     z.object({
       index: count,
+      type: z.enum(QUESTION_TYPES).default('choice'),
       question: z.string(),
       choices: z.array(z.string()),
       answer: z.number().int(),
+      solution: SolutionSchema.optional(),
       explanation: z.string(),
       difficulty: Difficulty,
       distribution: Distribution,

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Page, PageRequest } from '../protocol/page.js';
-import { QuizItem, RoomOptions } from '../protocol/quiz.js';
+import { RoomItem, RoomOptions } from '../protocol/quiz.js';
 import type { Logger } from '../logger.js';
 import { keys, pageOfIndex, readJsonRecord, RETENTION, type HsetnxUnlessResult, type Store } from '../store/index.js';
-import { PhaseRecordSchema, RoomEventSchema, RoomResultsSchema, StandingsSchema } from './room-records.js';
+import { PhaseRecordSchema, RecordedResponseSchema, RoomEventSchema, RoomResultsSchema, StandingsSchema } from './room-records.js';
 import type { PhaseRecord } from './room-phase.js';
 import type { RecordedAnswer, ScoredPlayer, Standings } from './scoring.js';
 import type { RoomResults } from './room-results.js';
@@ -23,7 +23,7 @@ export const RoomMeta = z.object({
   code: z.string(),
   title: z.string(),
   options: RoomOptions,
-  items: z.array(QuizItem),
+  items: z.array(RoomItem),
   createdAt: z.number(),
 });
 export type RoomMeta = z.infer<typeof RoomMeta>;
@@ -36,7 +36,12 @@ const PlayerRecord = z.object({
 });
 export type PlayerRecord = z.infer<typeof PlayerRecord>;
 
-const Answer = z.object({ choice: z.number().int().min(0).max(3), responseMs: z.number().int().min(0) });
+const Answer: z.ZodType<RecordedAnswer> = z.intersection(
+  RecordedResponseSchema,
+  z.object({ responseMs: z.number().int().min(0), allowedMs: z.number().int().min(0).optional() }),
+);
+
+const ExtraTime = z.record(z.string(), z.number().int().min(0));
 
 /** A room as the class's room list shows it (`GET /api/rooms`). */
 const RoomListEntry = z.object({
@@ -206,6 +211,15 @@ export class RoomRepository {
   /** The last question whose answers are closed and scored (read back by a node taking the room over). */
   async setLastClosed(roomId: string, lastClosed: number): Promise<void> {
     await this.store.hset(keys.room(roomId), { lastClosed: String(lastClosed) }, ttl);
+  }
+
+  /** Extra ms per question granted by the host, by player id (accommodations; see RoomService.grantExtraTime). */
+  async extraTime(roomId: string): Promise<Record<string, number>> {
+    return this.read(await this.store.hget(keys.room(roomId), 'extraTime'), ExtraTime, `${keys.room(roomId)} extraTime`) ?? {};
+  }
+
+  async setExtraTime(roomId: string, grants: Record<string, number>): Promise<void> {
+    await this.store.hset(keys.room(roomId), { extraTime: JSON.stringify(grants) }, ttl);
   }
 
   async standings(roomId: string, afterQuestion: number): Promise<Standings | null> {

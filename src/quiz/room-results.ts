@@ -1,4 +1,5 @@
-import type { AnswerResult, Difficulty, Phase, RoomOptions } from '../protocol/quiz.js';
+import type { AnswerResult, Difficulty, Phase, QuestionType, RoomOptions, Solution } from '../protocol/quiz.js';
+import { correctChoiceOf, shownChoices, solutionOf, typeOf } from './item-types.js';
 import type { PhaseRecord } from './room-phase.js';
 import type { RoomMeta } from './room-repository.js';
 import type { Standings } from './scoring.js';
@@ -23,12 +24,16 @@ export interface RoomResults {
   totalQuestions: number;
   questions: Array<{
     index: number;
+    type: QuestionType;
     question: string;
+    /** As players were shown them (see PublicQuestion.choices). */
     choices: string[];
+    /** The correct choice of a 4-choice or O/X question; -1 for other types (see `solution`). */
     answer: number;
+    solution?: Solution | undefined;
     explanation: string;
     difficulty: Difficulty;
-    distribution: [number, number, number, number];
+    distribution: number[];
     answered: number;
     correct: number;
   }>;
@@ -59,11 +64,14 @@ export function buildResults(meta: RoomMeta, record: PhaseRecord, standings: Sta
     totalQuestions: meta.items.length,
     questions: standings.questions.map((summary, index) => {
       const item = meta.items[index]!;
+      const solution = solutionOf(item, meta.roomId, index);
       return {
         index,
+        type: typeOf(item),
         question: item.question,
-        choices: [...item.choices],
-        answer: item.answer,
+        choices: shownChoices(item, meta.roomId, index),
+        answer: correctChoiceOf(solution),
+        solution,
         explanation: item.explanation,
         difficulty: item.difficulty,
         ...summary,

@@ -1,6 +1,7 @@
 import type { Logger } from '../logger.js';
 import type { MyAnswer, PlayerSummary, RoomStatePayload } from '../protocol/quiz.js';
 import type { NodeLiveness, Store } from '../store/index.js';
+import { choiceOf, responseOf } from './item-types.js';
 import { LocalRoom } from './local-room.js';
 import { systemRoomClock, type RoomClock } from './room-clock.js';
 import { RoomDriver } from './room-driver.js';
@@ -130,7 +131,10 @@ export class RoomRuntime {
     let answer: MyAnswer | null = null;
     if (record.phase === 'open' || record.phase === 'preview') {
       const recorded = await repository.answer(roomId, record.q, member.playerId);
-      if (recorded) answer = { questionIndex: record.q, ...recorded };
+      if (recorded) {
+        const response = responseOf(recorded);
+        answer = { questionIndex: record.q, choice: choiceOf(response), response, responseMs: recorded.responseMs };
+      }
     }
     return snapshotView({ ...base, me: { nickname: member.nickname, answer } });
   }
@@ -246,9 +250,16 @@ export class RoomRuntime {
         return;
       case 'preview':
       case 'open': {
-        const view = questionView(meta, record, this.now());
+        const now = this.now();
+        const view = questionView(meta, record, now);
         if (!view) return;
-        for (const member of [...room.hosts, ...room.playerMembers()]) member.send('room:question', view);
+        const extra = record.phase === 'open' ? record.extra : undefined;
+        for (const host of room.hosts) host.send('room:question', view);
+        for (const player of room.playerMembers()) {
+          // A player with extra time sees their own, longer countdown.
+          const extraMs = extra?.[player.playerId];
+          player.send('room:question', extraMs ? { ...view, remainingMs: view.remainingMs + extraMs } : view);
+        }
         return;
       }
       case 'reveal': {
@@ -307,6 +318,8 @@ export class RoomRuntime {
   private async loadStandings(roomId: string, record: PhaseRecord): Promise<StandingsIndex> {
     const { service } = this.deps;
     if (record.phase === 'reveal' || record.phase === 'leaderboard') {
+      const computed = service.computedStandings(roomId, record.q);
+      if (computed) return new StandingsIndex(computed);
       const stored = await service.repository.standings(roomId, record.q);
       if (stored) return new StandingsIndex(stored);
     }
@@ -329,10 +342,16 @@ export class RoomRuntime {
 
   /** The room's players, and whether any of their sockets is connected on a living node (see RoomPresence). */
   private async playerList(roomId: string): Promise<PlayerSummary[]> {
-    const [players, connected] = await Promise.all([this.deps.service.repository.players(roomId), this.presence.connectedPlayers(roomId)]);
+    const { repository } = this.deps.service;
+    const [players, connected, extra] = await Promise.all([repository.players(roomId), this.presence.connectedPlayers(roomId), repository.extraTime(roomId)]);
     return players
       .filter((player) => !player.kicked)
-      .map((player) => ({ playerId: player.playerId, nickname: player.nickname, connected: connected.has(player.playerId) }));
+      .map((player) => {
+        const summary: PlayerSummary = { playerId: player.playerId, nickname: player.nickname, connected: connected.has(player.playerId) };
+        const extraMs = extra[player.playerId];
+        if (extraMs) summary.extraSeconds = extraMs / 1000;
+        return summary;
+      });
   }
 
   /** Every second: the driver's leases, and a safety net under the tails. */

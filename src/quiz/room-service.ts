@@ -3,11 +3,12 @@ import type { TokenSigner } from '../auth/index.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
-import type { CreateRoomBody, HostCommand, KickPayload, Quiz, SubmitAnswerPayload, SubmitAnswerResult } from '../protocol/quiz.js';
+import type { CreateRoomBody, ExtraTimePayload, HostCommand, KickPayload, Quiz, SubmitAnswerPayload, SubmitAnswerResult } from '../protocol/quiz.js';
 import { keys, type Store } from '../store/index.js';
 import { applyCommand, isTimed, type PhaseCommand, type PhaseRecord } from './room-phase.js';
 import { buildResults } from './room-results.js';
 import { RoomRepository, ROOM_TTL_MS, type RoomMeta } from './room-repository.js';
+import { choiceOf, recordedResponse, responseOf } from './item-types.js';
 import { computeStandings, type RecordedAnswer, type Standings } from './scoring.js';
 import { usableItems } from './quiz-gate.js';
 
@@ -52,6 +53,11 @@ export class RoomService {
   private readonly metas = new Map<string, RoomMeta>();
   /** Per room, the answers of each closed question: they never change once closed, so each is read once per node. */
   private readonly closedAnswers = new Map<string, Map<number, Map<string, RecordedAnswer>>>();
+  /**
+   * Per room, the standings this node computed last (at a reveal or the end): the runtime renders the reveal from
+   * them instead of reading back and re-validating the table it just wrote (the largest record of a room).
+   */
+  private readonly computed = new Map<string, Standings>();
   private readonly now: () => number;
 
   constructor(private readonly deps: RoomServiceDeps) {
@@ -157,7 +163,7 @@ export class RoomService {
    */
   async submit(roomId: string, playerId: string, payload: SubmitAnswerPayload, known?: PhaseRecord): Promise<SubmitAnswerResult> {
     const now = this.now();
-    const { questionIndex, choice } = payload;
+    const { questionIndex, ...answer } = payload;
     // The cache may lag the store by a few ms: only a refusal is worth a fresh read.
     const cachedOpen = known?.phase === 'open' && known.q === questionIndex;
     const record = known && cachedOpen ? known : await this.phase(roomId);
@@ -172,12 +178,19 @@ export class RoomService {
       throw new AppError(ErrorCode.QUESTION_NOT_OPEN, '지금은 이 문제에 답할 수 없습니다.', { status: 409 });
     }
     if (record.paused) throw new AppError(ErrorCode.ROOM_PAUSED, '퀴즈가 잠시 멈췄습니다. 다시 시작하면 답해 주세요.', { status: 409 });
-    if (now > record.deadline + this.deps.answerGraceMs) return this.recordedOrLate(roomId, questionIndex, playerId);
+    // A player granted extra time has it on this question if it was granted before the question opened (the open
+    // record carries it, so the answer path reads nothing more).
+    const extraMs = record.extra?.[playerId] ?? 0;
+    if (now > record.deadline + extraMs + this.deps.answerGraceMs) return this.recordedOrLate(roomId, questionIndex, playerId);
     const meta = await this.meta(roomId);
-    const questionMs = meta.options.questionSeconds * 1000;
-    const responseMs = Math.min(Math.max(Math.round(now - record.openedAt), 0), questionMs);
-    const outcome = await this.repository.recordAnswer(roomId, questionIndex, playerId, { choice, responseMs });
-    if (outcome === 'set') return { questionIndex, choice, responseMs, duplicate: false };
+    const item = meta.items[questionIndex];
+    if (!item) throw new AppError(ErrorCode.QUESTION_NOT_OPEN, '지금은 이 문제에 답할 수 없습니다.', { status: 409 });
+    const response = recordedResponse(item, answer);
+    const allowedMs = meta.options.questionSeconds * 1000 + extraMs;
+    const responseMs = Math.min(Math.max(Math.round(now - record.openedAt), 0), allowedMs);
+    const recorded: RecordedAnswer = { ...response, responseMs, ...(extraMs > 0 ? { allowedMs } : {}) };
+    const outcome = await this.repository.recordAnswer(roomId, questionIndex, playerId, recorded);
+    if (outcome === 'set') return { questionIndex, choice: choiceOf(response), response, responseMs, duplicate: false };
     return this.recordedOrLate(roomId, questionIndex, playerId);
   }
 
@@ -188,7 +201,8 @@ export class RoomService {
   private async recordedOrLate(roomId: string, questionIndex: number, playerId: string): Promise<SubmitAnswerResult> {
     const first = await this.repository.answer(roomId, questionIndex, playerId);
     if (!first) throw late();
-    return { questionIndex, choice: first.choice, responseMs: first.responseMs, duplicate: true };
+    const response = responseOf(first);
+    return { questionIndex, choice: choiceOf(response), response, responseMs: first.responseMs, duplicate: true };
   }
 
   /** Runs a host command (already authorised by the caller: the host token of this room). */
@@ -197,6 +211,9 @@ export class RoomService {
     switch (command) {
       case 'room:kick':
         await this.kick(roomId, (payload as KickPayload).playerId);
+        return { phase: (await this.phase(roomId)).phase };
+      case 'room:extra-time':
+        await this.grantExtraTime(roomId, payload as ExtraTimePayload);
         return { phase: (await this.phase(roomId)).phase };
       case 'room:lock':
       case 'room:unlock': {
@@ -213,6 +230,22 @@ export class RoomService {
         return { phase: record.phase };
       }
     }
+  }
+
+  /**
+   * Extra time for one player on every question opened from now on (an accommodation the host grants; 0 removes it).
+   * Kept in the room's record of grants; each question's open record copies the grants in force when it opens.
+   */
+  private async grantExtraTime(roomId: string, { playerId, seconds }: ExtraTimePayload): Promise<void> {
+    await this.withMutex(roomId, async () => {
+      const player = await this.repository.player(roomId, playerId);
+      if (!player || player.kicked) throw new AppError(ErrorCode.PLAYER_NOT_FOUND, '그런 참가자가 없습니다.', { status: 404 });
+      const grants = await this.repository.extraTime(roomId);
+      if (seconds > 0) grants[playerId] = seconds * 1000;
+      else delete grants[playerId];
+      await this.repository.setExtraTime(roomId, grants);
+    });
+    await this.repository.appendEvent(roomId, { type: 'players' });
   }
 
   private async kick(roomId: string, playerId: string): Promise<void> {
@@ -236,10 +269,13 @@ export class RoomService {
   async transition(roomId: string, decide: (current: PhaseRecord) => PhaseRecord | null): Promise<Transitioned> {
     return this.withMutex(roomId, async () => {
       const current = await this.phase(roomId);
-      const next = decide(current);
-      if (!next) return { previous: current, record: current };
+      const decided = decide(current);
+      if (!decided) return { previous: current, record: current };
       const meta = await this.meta(roomId);
-      await this.enter(meta, current, next);
+      const next = decided.phase === 'open' && current.phase !== 'open' ? await this.withExtraTime(roomId, decided) : decided;
+      const standings = await this.enter(meta, current, next);
+      // Results are written before the phase is announced: a host who fetches them on `room:ended` gets the final ones.
+      if (standings) await this.repository.saveResults(roomId, buildResults(meta, next, standings));
       await this.repository.setPhase(roomId, next);
       await this.repository.appendEvent(roomId, { type: 'phase', record: next });
       if (this.deps.onPhase) {
@@ -250,30 +286,51 @@ export class RoomService {
     });
   }
 
-  private async enter(meta: RoomMeta, current: PhaseRecord, next: PhaseRecord): Promise<void> {
+  /** An opening question's record with the extra time granted to players (none: the record as it was). */
+  private async withExtraTime(roomId: string, record: Extract<PhaseRecord, { phase: 'open' }>): Promise<PhaseRecord> {
+    const extra = await this.repository.extraTime(roomId);
+    return Object.keys(extra).length === 0 ? record : { ...record, extra };
+  }
+
+  /** Does what entering `next` needs; returns the standings it computed (a reveal or the end), if any. */
+  private async enter(meta: RoomMeta, current: PhaseRecord, next: PhaseRecord): Promise<Standings | null> {
     const { roomId } = meta;
     if (next.phase === 'open' && current.phase !== 'open') await this.repository.openAnswers(roomId, next.q);
     // Only a running question has timers, so only then does the room need a driver (and cost the drivers' scans).
     if (isTimed(next)) await this.repository.markActive(roomId, this.now());
     else await this.repository.markInactive(roomId);
-    if (next.phase === 'reveal') await this.score(meta, next, next.q);
+    if (next.phase === 'reveal') return this.score(meta, next.q);
     if (next.phase === 'ended') {
       // Ending mid-question closes that question: what was recorded counts, like a skip.
       const lastClosed = lastClosedAtEnd(current, meta.items.length);
-      await this.score(meta, next, lastClosed);
+      const standings = await this.score(meta, lastClosed);
       this.closedAnswers.delete(roomId);
+      this.computed.delete(roomId);
+      return standings;
     }
+    return null;
   }
 
-  /** Closes questions up to `lastClosed`, recomputes the standings from every recorded answer and stores results. */
-  private async score(meta: RoomMeta, record: PhaseRecord, lastClosed: number): Promise<void> {
+  /** Closes questions up to `lastClosed` and recomputes (and stores) the standings from every recorded answer. */
+  private async score(meta: RoomMeta, lastClosed: number): Promise<Standings> {
     const { roomId } = meta;
     const answers = await this.closeAndRead(roomId, lastClosed);
     const players = await this.repository.scoredPlayers(roomId);
     const standings = this.standingsOf(meta, players, answers, lastClosed);
     await this.repository.saveStandings(roomId, standings);
     await this.repository.setLastClosed(roomId, lastClosed);
-    await this.repository.saveResults(roomId, buildResults(meta, record, standings));
+    if (this.computed.size >= CLOSED_ANSWERS_ROOMS) this.computed.delete(this.computed.keys().next().value!);
+    this.computed.set(roomId, standings);
+    return standings;
+  }
+
+  /**
+   * The standings after question `afterQuestion` if this node computed them last (null otherwise: read the stored
+   * ones). They are the very table that was stored, so rendering from them equals rendering from the store.
+   */
+  computedStandings(roomId: string, afterQuestion: number): Standings | null {
+    const standings = this.computed.get(roomId);
+    return standings && standings.afterQuestion === afterQuestion ? standings : null;
   }
 
   /**
@@ -304,6 +361,8 @@ export class RoomService {
     return computeStandings(meta.items, players, answers, lastClosed, {
       questionMs: meta.options.questionSeconds * 1000,
       streakBonus: meta.options.streakBonus,
+      speedBonus: meta.options.speedBonus,
+      roomId: meta.roomId,
     });
   }
 

@@ -13,6 +13,7 @@ import type {
 import { isTimed, remainingMs, type PhaseRecord } from './room-phase.js';
 import type { RoomMeta } from './room-repository.js';
 import type { PlayerStanding, Standings } from './scoring.js';
+import { correctChoiceOf, shownChoices, solutionOf, typeOf } from './item-types.js';
 
 /**
  * What sockets are sent, built from the stored records. These are the only functions that turn a room's items
@@ -29,13 +30,26 @@ export type Viewer = { kind: 'host' } | { kind: 'player'; playerId: string };
 export function publicQuestion(meta: RoomMeta, q: number): PublicQuestion {
   const item = meta.items[q];
   if (!item) throw new Error(`room ${meta.roomId} has no question ${q}`);
-  const [a, b, c, d] = item.choices;
-  return { index: q, total: meta.items.length, question: item.question, choices: [a!, b!, c!, d!], difficulty: item.difficulty };
+  const question: PublicQuestion = {
+    index: q,
+    total: meta.items.length,
+    type: typeOf(item),
+    question: item.question,
+    choices: shownChoices(item, meta.roomId, q),
+    difficulty: item.difficulty,
+  };
+  if (item.type === 'numeric' && item.unit !== undefined) question.unit = item.unit;
+  return question;
 }
 
-export function questionView(meta: RoomMeta, record: PhaseRecord, now: number): QuestionPayload | null {
+/** Extra ms the viewer has on this open question (a player's accommodation; 0 for everyone else). */
+export function extraFor(record: PhaseRecord, viewer: Viewer): number {
+  return record.phase === 'open' && viewer.kind === 'player' ? (record.extra?.[viewer.playerId] ?? 0) : 0;
+}
+
+export function questionView(meta: RoomMeta, record: PhaseRecord, now: number, extraMs = 0): QuestionPayload | null {
   if (!isTimed(record)) return null;
-  return { phase: record.phase, question: publicQuestion(meta, record.q), remainingMs: remainingMs(record, now), paused: Boolean(record.paused) };
+  return { phase: record.phase, question: publicQuestion(meta, record.q), remainingMs: remainingMs(record, now, extraMs), paused: Boolean(record.paused) };
 }
 
 /** Standings rows by player id, built once per standings table and reused for every socket. */
@@ -62,9 +76,11 @@ export function revealView(meta: RoomMeta, q: number, index: StandingsIndex, vie
   const item = meta.items[q];
   const summary = index.standings.questions[q];
   if (!item || !summary) throw new Error(`room ${meta.roomId}: no standings for question ${q}`);
+  const solution = solutionOf(item, meta.roomId, q);
   const reveal: RevealPayload = {
     question: publicQuestion(meta, q),
-    correctChoice: item.answer,
+    correctChoice: correctChoiceOf(solution),
+    solution,
     explanation: item.explanation,
     distribution: summary.distribution,
     answered: summary.answered,
@@ -74,7 +90,7 @@ export function revealView(meta: RoomMeta, q: number, index: StandingsIndex, vie
     const result = row?.results[q];
     reveal.you = result
       ? { ...result, score: row.score, rank: row.rank }
-      : { choice: null, correct: false, responseMs: null, points: 0, streakBonus: 0, score: row?.score ?? 0, rank: row?.rank ?? index.standings.rows.length + 1 };
+      : { choice: null, correct: false, credit: item.type === 'poll' ? null : 0, responseMs: null, points: 0, streakBonus: 0, score: row?.score ?? 0, rank: row?.rank ?? index.standings.rows.length + 1 };
   }
   return reveal;
 }
@@ -123,7 +139,12 @@ export function phaseView(input: SnapshotInput): PhaseView {
     case 'preview':
       return { phase: 'preview', question: publicQuestion(meta, record.q), remainingMs: remainingMs(record, now), paused: Boolean(record.paused) };
     case 'open': {
-      const view: PhaseView = { phase: 'open', question: publicQuestion(meta, record.q), remainingMs: remainingMs(record, now), paused: Boolean(record.paused) };
+      const view: PhaseView = {
+        phase: 'open',
+        question: publicQuestion(meta, record.q),
+        remainingMs: remainingMs(record, now, extraFor(record, viewer)),
+        paused: Boolean(record.paused),
+      };
       if (viewer.kind === 'host' && input.answered !== undefined) view.answered = input.answered;
       return view;
     }

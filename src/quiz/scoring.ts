@@ -1,12 +1,15 @@
-import type { AnswerResult, QuizItem } from '../protocol/quiz.js';
+import type { AnswerResult, RecordedResponse, RoomItem } from '../protocol/quiz.js';
+import { countAnswer, creditOf, emptyDistribution } from './item-types.js';
 
 /**
  * Scoring and standings, as pure functions of the recorded answers: recomputing them from the store at any time
  * gives the same result, so a reveal can be redone by another node after a crash.
  *
  * A correct answer scores round(1000 × (1 − (t / T) / 2)), t the server-measured response time and T the question
- * time (a full 1000 under 0.5 s); wrong or missing answers score 0. With the streak bonus on, the n-th correct
- * answer in a row adds min(100 × (n − 1), 500). Ties rank by the lower total response time, then by join order;
+ * time (a full 1000 under 0.5 s); with the speed bonus off, a flat 1000. A player granted extra time E has T + E, so
+ * the extra time never costs points. Partial credit c (0–1, see item-types.ts) scores round(c × those points); wrong
+ * or missing answers score 0; a poll scores nothing and leaves the streak as it was. With the streak bonus on, the
+ * n-th fully correct answer in a row adds min(100 × (n − 1), 500). Ties rank by the lower total response time, then by join order;
  * players with 0 points all share the place after the last scorer.
  */
 
@@ -24,11 +27,11 @@ export function streakBonus(streak: number): number {
   return Math.min(STREAK_STEP * Math.max(streak - 1, 0), STREAK_CAP);
 }
 
-/** One recorded answer: the choice and the response time measured by the server. */
-export interface RecordedAnswer {
-  choice: number;
-  responseMs: number;
-}
+/**
+ * One recorded answer: what was answered and the response time measured by the server; `allowedMs` when the player
+ * had extra time on that question (the question time plus the extra), which speed points are measured against.
+ */
+export type RecordedAnswer = RecordedResponse & { responseMs: number; allowedMs?: number | undefined };
 
 export interface ScoredPlayer {
   playerId: string;
@@ -50,7 +53,7 @@ export interface PlayerStanding {
 }
 
 export interface QuestionSummary {
-  distribution: [number, number, number, number];
+  distribution: number[];
   answered: number;
   correct: number;
 }
@@ -65,6 +68,10 @@ export interface Standings {
 export interface ScoringOptions {
   questionMs: number;
   streakBonus: boolean;
+  /** Off: every fully correct answer scores 1000 regardless of time. */
+  speedBonus: boolean;
+  /** The room: ordering items' shown order depends on it. */
+  roomId: string;
 }
 
 /**
@@ -72,24 +79,30 @@ export interface ScoringOptions {
  * answers of players not in `players` (kicked) are ignored.
  */
 export function computeStandings(
-  items: readonly QuizItem[],
+  items: readonly RoomItem[],
   players: readonly ScoredPlayer[],
   answers: readonly ReadonlyMap<string, RecordedAnswer>[],
   afterQuestion: number,
   options: ScoringOptions,
 ): Standings {
   const questions: QuestionSummary[] = [];
+  const credits: Array<Map<string, number | null>> = [];
   for (let q = 0; q <= afterQuestion; q += 1) {
-    const distribution: [number, number, number, number] = [0, 0, 0, 0];
+    const item = items[q];
+    const distribution = item ? emptyDistribution(item) : [];
+    const byPlayer = new Map<string, number | null>();
     let answered = 0;
     let correct = 0;
     for (const player of players) {
       const answer = answers[q]?.get(player.playerId);
-      if (!answer) continue;
-      distribution[answer.choice as 0 | 1 | 2 | 3] += 1;
+      if (!answer || !item) continue;
+      countAnswer(distribution, item, answer, options.roomId, q);
       answered += 1;
-      if (answer.choice === items[q]?.answer) correct += 1;
+      const credit = creditOf(item, answer, options.roomId, q);
+      byPlayer.set(player.playerId, credit);
+      if (credit === 1) correct += 1;
     }
+    credits.push(byPlayer);
     questions.push({ distribution, answered, correct });
   }
 
@@ -103,22 +116,28 @@ export function computeStandings(
       const answer = answers[q]?.get(player.playerId);
       const item = items[q];
       if (!answer || !item) {
-        streak = 0;
-        results.push({ choice: null, correct: false, responseMs: null, points: 0, streakBonus: 0 });
+        if (item?.type !== 'poll') streak = 0;
+        results.push({ choice: null, correct: false, credit: item?.type === 'poll' ? null : 0, responseMs: null, points: 0, streakBonus: 0 });
         continue;
       }
-      totalResponseMs += answer.responseMs;
-      if (answer.choice !== item.answer) {
-        streak = 0;
-        results.push({ choice: answer.choice, correct: false, responseMs: answer.responseMs, points: 0, streakBonus: 0 });
+      const { responseMs, allowedMs, ...response } = answer;
+      totalResponseMs += responseMs;
+      // null (a poll) is kept: only a missing entry means no credit.
+      const recorded = credits[q]?.get(player.playerId);
+      const credit = recorded === undefined ? 0 : recorded;
+      const base = { choice: 'choice' in response ? response.choice : null, response, responseMs };
+      if (credit === null) {
+        results.push({ ...base, correct: false, credit: null, points: 0, streakBonus: 0 });
         continue;
       }
-      streak += 1;
-      correctCount += 1;
-      const bonus = options.streakBonus ? streakBonus(streak) : 0;
-      const points = basePoints(answer.responseMs, options.questionMs) + bonus;
+      const full = credit === 1;
+      streak = full ? streak + 1 : 0;
+      if (full) correctCount += 1;
+      const bonus = full && options.streakBonus ? streakBonus(streak) : 0;
+      const speedPoints = options.speedBonus ? basePoints(responseMs, allowedMs ?? options.questionMs) : 1000;
+      const points = Math.round(speedPoints * credit) + bonus;
       score += points;
-      results.push({ choice: answer.choice, correct: true, responseMs: answer.responseMs, points, streakBonus: bonus });
+      results.push({ ...base, correct: full, credit, points, streakBonus: bonus });
     }
     return { player, score, streak, correctCount, totalResponseMs, results };
   });

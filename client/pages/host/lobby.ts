@@ -32,7 +32,7 @@ export function renderLobbyInfo(info: { code: string; locked: boolean }): void {
 }
 
 /** Player chips, keyed by player id: an update moves, adds or removes chips without redrawing (and re-animating) all. */
-const playerChips = new Map<string, { node: HTMLLIElement; dot: HTMLElement }>();
+const playerChips = new Map<string, { node: HTMLLIElement; dot: HTMLElement; extra: HTMLButtonElement | null }>();
 
 /** A new room: no chips. */
 export function clearPlayers(): void {
@@ -41,7 +41,15 @@ export function clearPlayers(): void {
 }
 
 /** The player chips in the server's order; `onKick(button, playerId)` runs once the host confirms a kick. */
-export function renderPlayers(players: PlayerSummary[], count: number, onKick: (button: HTMLButtonElement, playerId: string) => Promise<unknown>): void {
+/** The extra seconds a host can grant, in the order the button cycles through them (an accommodation; 0: none). */
+const EXTRA_STEPS = [0, 10, 20, 30, 60];
+
+export function renderPlayers(
+  players: PlayerSummary[],
+  count: number,
+  onKick: (button: HTMLButtonElement, playerId: string) => Promise<unknown>,
+  onExtra?: (button: HTMLButtonElement, playerId: string, seconds: number) => Promise<unknown>,
+): void {
   playerCount.textContent = String(count);
   playersEmpty.hidden = players.length > 0;
   const wanted = new Set(players.map((player) => player.playerId));
@@ -52,8 +60,14 @@ export function renderPlayers(players: PlayerSummary[], count: number, onKick: (
   }
   players.forEach((player, position) => {
     let chip = playerChips.get(player.playerId);
-    if (!chip) playerChips.set(player.playerId, (chip = playerChip(player, onKick)));
+    if (!chip) playerChips.set(player.playerId, (chip = playerChip(player, onKick, onExtra)));
     chip.node.dataset.connected = String(player.connected);
+    const extra = player.extraSeconds ?? 0;
+    chip.node.dataset.extra = String(extra);
+    if (chip.extra) {
+      chip.extra.textContent = extra > 0 ? `⏱ +${extra}초` : '⏱';
+      chip.extra.setAttribute('aria-label', `${player.nickname} 추가 시간: ${extra > 0 ? `${extra}초` : '없음'} (누르면 바꿈)`);
+    }
     const label = player.connected ? '접속 중' : '접속 끊김';
     chip.dot.title = label;
     chip.dot.setAttribute('aria-label', label);
@@ -61,19 +75,31 @@ export function renderPlayers(players: PlayerSummary[], count: number, onKick: (
   });
 }
 
-function playerChip(player: PlayerSummary, onKick: (button: HTMLButtonElement, playerId: string) => Promise<unknown>): { node: HTMLLIElement; dot: HTMLElement } {
+function playerChip(
+  player: PlayerSummary,
+  onKick: (button: HTMLButtonElement, playerId: string) => Promise<unknown>,
+  onExtra?: (button: HTMLButtonElement, playerId: string, seconds: number) => Promise<unknown>,
+): { node: HTMLLIElement; dot: HTMLElement; extra: HTMLButtonElement | null } {
   const kick = element('button', { type: 'button', className: 'kick', text: '✕', title: '내보내기', 'aria-label': `${player.nickname} 내보내기`, 'data-testid': 'kick' });
   kick.addEventListener('click', async () => {
     if (!window.confirm(`${player.nickname} 님을 이 방에서 내보낼까요? 같은 기기로 다시 들어올 수 없습니다.`)) return;
     await onKick(kick, player.playerId);
   });
   const dot = element('span', { className: 'dot', role: 'img' });
+  // Extra time from the next question on (문제마다 추가 시간): the server keeps it and counts the player's answers by it.
+  const extra = onExtra ? element('button', { type: 'button', className: 'extra-time', 'data-testid': 'extra-time', text: '⏱' }) : null;
+  extra?.addEventListener('click', async () => {
+    const current = Number(node.dataset.extra ?? '0');
+    const next = EXTRA_STEPS[(EXTRA_STEPS.indexOf(current) + 1) % EXTRA_STEPS.length] ?? 0;
+    await onExtra?.(extra, player.playerId, next);
+  });
   const node = element(
     'li',
     { className: 'player', 'data-testid': 'player-item', 'data-player-id': player.playerId },
     dot,
     element('span', { className: 'player-name', 'data-testid': 'player-name', text: player.nickname }),
+    extra,
     kick,
   );
-  return { node, dot };
+  return { node, dot, extra };
 }

@@ -20,18 +20,47 @@ const leaderboardNext = $('leaderboard-next');
 const podium = $('podium');
 const endedPodium = $('ended-podium');
 
+/** The shown choices that are right (none for ordering, numeric and poll: their solution is told in words). */
+function correctChoicesOf(reveal: RevealPayload): number[] {
+  const solution = reveal.solution;
+  if (solution.type === 'choice' || solution.type === 'truefalse') return [solution.correctChoice];
+  if (solution.type === 'multi') return solution.correctChoices;
+  return [];
+}
+
+/** The projector's one-line summary, by type. */
+function summaryOf(reveal: RevealPayload, correct: readonly number[]): string {
+  const { solution, question, distribution } = reveal;
+  switch (solution.type) {
+    case 'choice':
+    case 'truefalse':
+      return `${reveal.answered}명 응답 · 정답 ${distribution[solution.correctChoice] ?? 0}명`;
+    case 'multi':
+      return `${reveal.answered}명 응답 · 정답 ${correct.map((index) => `${choiceAt(index).shape} ${question.choices[index] ?? ''}`).join(', ')}${solution.allOrNothing ? ' (모두 맞혀야 정답)' : ' (부분 점수)'}`;
+    case 'ordering':
+      return `${reveal.answered}명 응답 · 정답 순서: ${solution.correctOrder.map((index) => question.choices[index] ?? '').join(' → ')}`;
+    case 'numeric':
+      return `${reveal.answered}명 응답 · 정답 ${solution.answer}${solution.unit ? ` ${solution.unit}` : ''} (±${solution.tolerance} 만점, ±${solution.range}까지 부분 점수)`;
+    case 'poll':
+      return `설문 · ${reveal.answered}명 응답`;
+  }
+}
+
 export function drawReveal(reveal: RevealPayload): void {
-  const { correctChoice, distribution, question } = reveal;
-  revealNumber.textContent = `문제 ${question.index + 1} / ${question.total} · 정답 공개`;
+  const { distribution, question } = reveal;
+  const correct = correctChoicesOf(reveal);
+  revealNumber.textContent = `문제 ${question.index + 1} / ${question.total} · ${reveal.solution.type === 'poll' ? '설문 결과' : '정답 공개'}`;
   setMathText(revealQuestion, question.question);
   revealChoices.replaceChildren(
     ...choiceNodes(question.choices, 'li', (index) => ({
-      'data-correct': String(index === correctChoice),
-      'aria-label': `${choiceAt(index).name}: ${question.choices[index]}${index === correctChoice ? ' (정답)' : ''}`,
+      // Only types with right choices mark them; a poll's (or ordering's) choices are neither right nor wrong.
+      'data-correct': correct.length === 0 ? '' : String(correct.includes(index)),
+      'aria-label': `${choiceAt(index).name}: ${question.choices[index]}${correct.includes(index) ? ' (정답)' : ''}`,
     })),
   );
-  revealChart.replaceChildren(distributionChart(distribution, correctChoice, question.choices));
-  revealSummary.textContent = `${reveal.answered}명 응답 · 정답 ${distribution[correctChoice]}명`;
+  const label = reveal.solution.type === 'ordering' ? '단계별로 제자리에 둔 사람 수' : '보기별 응답 수';
+  revealChart.replaceChildren(distributionChart(distribution, correct, question.choices, label));
+  setMathText(revealSummary, summaryOf(reveal, correct));
   setMathText(revealExplanation, reveal.explanation);
   revealNext.focus({ preventScroll: true });
 }

@@ -19,6 +19,7 @@ import { actionButton, showScreen, statusLine } from '../../ui/screens.js';
 import { hostedRooms, type HostedRoom } from '../../ui/stored-lists.js';
 import { clearPlayers, renderLobbyInfo, renderPlayers } from './lobby.js';
 import { drawEndedPodium, drawLeaderboard, drawPodium, drawReveal } from './reveal.js';
+import { announcer } from '../../ui/announcer.js';
 import { setMathText } from '../../ui/math.js';
 
 const DIFFICULTY_LABELS: Record<string, string> = { easy: '쉬움', medium: '보통', hard: '어려움' };
@@ -119,17 +120,21 @@ function connect(current: HostedRoom): void {
       question = reveal.question;
       setPhase('reveal');
       drawReveal(reveal);
+      announce(`문제 ${reveal.question.index + 1} 정답 공개. ${$('reveal-summary').textContent ?? ''}`);
     },
     leaderboard: (board) => {
       setPhase('leaderboard');
       drawLeaderboard(board, board.afterQuestion + 1 >= (info?.totalQuestions ?? 0));
+      announce(`${board.afterQuestion + 1}번 문제까지 순위. 1위 ${board.top[0]?.nickname ?? '없음'}.`);
     },
     podium: (final) => {
       setPhase('podium');
       drawPodium(final);
+      announce(`최종 순위: ${final.top.map((row) => `${row.rank}위 ${row.nickname}`).join(', ') || '없음'}.`);
     },
     ended: (final) => {
       setPhase('ended');
+      announce('퀴즈가 끝났습니다.');
       drawEndedPodium(final);
       if (room) hostedRooms.update(room.roomId, { ended: true });
     },
@@ -163,6 +168,8 @@ function onState(state: RoomStatePayload): void {
   renderPlayerList();
 }
 
+const announce = announcer();
+
 function setPhase(next: Phase, screen: string = next): void {
   game.dataset.phase = next;
   showScreen(game, screen);
@@ -184,7 +191,12 @@ function setPhase(next: Phase, screen: string = next): void {
 // ---- lobby -------------------------------------------------------------------------------------------------------
 
 function renderPlayerList(): void {
-  renderPlayers(players, info?.playerCount ?? players.length, (button, playerId) => run(button, 'room:kick', { playerId }));
+  renderPlayers(
+    players,
+    info?.playerCount ?? players.length,
+    (button, playerId) => run(button, 'room:kick', { playerId }),
+    (button, playerId, seconds) => run(button, 'room:extra-time', { playerId, seconds }),
+  );
 }
 
 lockButton.addEventListener('click', () => void run(lockButton, info?.locked ? 'room:unlock' : 'room:lock', {}));
@@ -199,6 +211,9 @@ function showQuestion(payload: QuestionPayload, fromState = false): void {
     if (!fromState) answered = 0;
     setMathText(questionText, next.question);
     questionChoices.replaceChildren(...choiceNodes(next.choices, 'li', (index) => ({ 'aria-label': `${choiceAt(index).name}: ${next.choices[index]}` })));
+  }
+  if (question?.index !== next.index || game.dataset.phase !== payload.phase || game.dataset.paused !== String(paused)) {
+    announce(paused ? '잠시 멈췄습니다.' : `문제 ${next.index + 1} / ${next.total}${payload.phase === 'preview' ? ' 미리 보기' : ', 답을 받는 중'}: ${next.question}`);
   }
   question = next;
   setPhase(payload.phase, 'question');

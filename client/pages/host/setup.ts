@@ -49,6 +49,7 @@ const previewSeconds = $<HTMLInputElement>('preview-seconds');
 const maxPlayers = $<HTMLInputElement>('max-players');
 const lateJoin = $<HTMLInputElement>('late-join');
 const streakBonus = $<HTMLInputElement>('streak-bonus');
+const speedBonus = $<HTMLInputElement>('speed-bonus');
 const createButton = $<HTMLButtonElement>('create-button');
 const createError = $('create-error');
 const roomList = $('room-list');
@@ -395,6 +396,7 @@ roomForm.addEventListener('submit', async (event) => {
     maxPlayers: numberField(maxPlayers, '최대 인원'),
     lateJoin: lateJoin.checked,
     streakBonus: streakBonus.checked,
+    speedBonus: speedBonus.checked,
   };
   if (options.questionSeconds === null || options.previewSeconds === null || options.maxPlayers === null) return;
   await whileBusy(createButton, '여는 중…', async () => {

@@ -5,6 +5,7 @@ import type { LeaderboardPayload, PodiumPayload, RevealPayload } from '../../../
 import { $, element } from '../../ui/dom.js';
 import { choiceAt, leaderboardRows, podiumNodes, rankLabel } from '../../ui/quiz-pieces.js';
 import { setMathText } from '../../ui/math.js';
+import { responseText } from './answer-forms.js';
 
 const game = $('game');
 const verdict = $('verdict');
@@ -25,12 +26,21 @@ const score = (value: number) => value.toLocaleString('ko-KR');
 
 export function drawReveal(reveal: RevealPayload): void {
   const you = reveal.you;
-  const result = !you || you.choice === null ? 'none' : you.correct ? 'correct' : 'wrong';
+  const poll = reveal.solution.type === 'poll';
+  const answered = you !== undefined && (you.response !== undefined || you.choice !== null);
+  const partial = answered && !you.correct && (you.credit ?? 0) > 0;
+  const result = !answered ? 'none' : poll ? 'poll' : you.correct ? 'correct' : partial ? 'partial' : 'wrong';
   game.dataset.result = result;
   verdict.dataset.result = result;
-  verdict.textContent = { correct: '정답!', wrong: '오답', none: '답하지 않았어요' }[result];
+  verdict.textContent = {
+    correct: '정답!',
+    wrong: '오답',
+    none: '답하지 않았어요',
+    poll: '응답해 주셔서 고마워요',
+    partial: `부분 정답 (${Math.round((you?.credit ?? 0) * 100)}%)`,
+  }[result];
   if (you) {
-    points.textContent = you.correct ? `+${score(you.points)}점` : '+0점';
+    points.textContent = you.points > 0 ? `+${score(you.points)}점` : '+0점';
     if (you.correct && you.streakBonus > 0) points.append(element('small', { className: 'bonus', text: `연속 정답 보너스 +${you.streakBonus} 포함` }));
     revealStanding.textContent = `총 ${score(you.score)}점 · ${you.score === 0 && you.rank === 1 ? '아직 순위 없음' : `현재 ${you.rank}위`}`;
   } else {
@@ -38,19 +48,34 @@ export function drawReveal(reveal: RevealPayload): void {
     revealStanding.textContent = '';
   }
   // What the player picked, beside the right answer: a phone shows only "오답" otherwise and they forget what they chose.
-  const mine = you?.choice ?? null;
-  revealMine.dataset.choice = mine === null ? '' : String(mine);
-  if (mine === null) {
-    revealMine.textContent = '내 답: 고르지 않았어요';
-    revealMine.className = 'reveal-mine';
-  } else {
-    const picked = choiceAt(mine);
-    setMathText(revealMine, `내 답: ${picked.shape} ${reveal.question.choices[mine] ?? ''}`);
-    revealMine.className = `reveal-mine choice-${picked.key}`;
+  const mine = you?.response ?? (you && you.choice !== null ? { choice: you.choice } : null);
+  revealMine.dataset.choice = mine && 'choice' in mine ? String(mine.choice) : '';
+  revealMine.className = mine && 'choice' in mine ? `reveal-mine choice-${choiceAt(mine.choice).key}` : 'reveal-mine';
+  if (!mine) revealMine.textContent = '내 답: 고르지 않았어요';
+  else setMathText(revealMine, `내 답: ${responseText(reveal.question, mine)}`);
+  const solution = reveal.solution;
+  revealCorrect.className = 'reveal-correct';
+  switch (solution.type) {
+    case 'choice':
+    case 'truefalse': {
+      const meta = choiceAt(solution.correctChoice);
+      setMathText(revealCorrect, `정답: ${meta.shape} ${reveal.question.choices[solution.correctChoice]}`);
+      revealCorrect.className = `reveal-correct choice-${meta.key}`;
+      break;
+    }
+    case 'multi':
+      setMathText(revealCorrect, `정답: ${responseText(reveal.question, { choices: solution.correctChoices })}${solution.allOrNothing ? ' (모두 맞혀야 정답)' : ''}`);
+      break;
+    case 'ordering':
+      setMathText(revealCorrect, `정답 순서: ${responseText(reveal.question, { order: solution.correctOrder })}`);
+      break;
+    case 'numeric':
+      revealCorrect.textContent = `정답: ${solution.answer}${solution.unit ? ` ${solution.unit}` : ''} (±${solution.tolerance} 안이면 만점)`;
+      break;
+    case 'poll':
+      revealCorrect.textContent = `설문: ${reveal.answered}명 응답`;
+      break;
   }
-  const meta = choiceAt(reveal.correctChoice);
-  setMathText(revealCorrect, `정답: ${meta.shape} ${reveal.question.choices[reveal.correctChoice]}`);
-  revealCorrect.className = `reveal-correct choice-${meta.key}`;
   setMathText(revealExplanation, reveal.explanation);
 }
 

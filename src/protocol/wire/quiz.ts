@@ -26,9 +26,12 @@ export interface QuizItemSource {
  * One 4-choice item: exactly four distinct non-empty choices, the answer's index, an explanation, a difficulty.
  * Generated items (seed 001) also carry an 8-hex-character `quizId`, unique within their quiz, and the passages they
  * were written from; both are optional so uploaded and older stored quizzes stay valid. Like the answer and the
- * explanation, the sources are the owner's: a player sees only `PublicQuestion`.
+ * explanation, the sources are the owner's: a player sees only `PublicQuestion`. Generators write this type; a room
+ * plays any `RoomItem`.
  */
 export type QuizItem = {
+  /** Absent on every item stored before other types existed: a 4-choice item. */
+  type?: 'choice' | undefined;
   question: string;
   choices: string[];
   answer: number;
@@ -37,6 +40,40 @@ export type QuizItem = {
   quizId?: string | undefined;
   sources?: QuizItemSource[] | undefined;
 };
+
+/** The kinds of item a live room plays. */
+export const QUESTION_TYPES = ['choice', 'truefalse', 'multi', 'ordering', 'numeric', 'poll'] as const;
+export type QuestionType = (typeof QUESTION_TYPES)[number];
+
+interface ItemBase {
+  question: string;
+  /** Shown with the solution at the reveal; a poll may leave it empty. */
+  explanation: string;
+  difficulty: Difficulty;
+  quizId?: string | undefined;
+  sources?: QuizItemSource[] | undefined;
+}
+
+/** O/X: the statement is true or not. Players answer with choice 0 (참) or 1 (거짓). */
+export type TrueFalseItem = ItemBase & { type: 'truefalse'; answer: boolean };
+/**
+ * Several correct choices (2–6 choices, at least one correct). Partial credit: (right picks − wrong picks) / correct
+ * choices, at least 0; with `allOrNothing`, only the exact set scores.
+ */
+export type MultiItem = ItemBase & { type: 'multi'; choices: string[]; answers: number[]; allOrNothing?: boolean | undefined };
+/** Steps to put in order (2–6, written in the correct order; players see them shuffled). Credit: share of pairs in order. */
+export type OrderingItem = ItemBase & { type: 'ordering'; steps: string[] };
+/**
+ * A number (estimation). Full credit within `tolerance` of `answer`; credit falls linearly to 0 at `range` from it
+ * (default 4 × tolerance; a tolerance of 0 with no range scores only the exact value). `unit`, when set, is shown
+ * and may follow the number in an answer ("12.5 km").
+ */
+export type NumericItem = ItemBase & { type: 'numeric'; answer: number; tolerance: number; range?: number | undefined; unit?: string | undefined };
+/** No correct answer, no points: the class's opinion, shown as a distribution. */
+export type PollItem = ItemBase & { type: 'poll'; choices: string[] };
+
+/** Any item a quiz may hold and a room may play; `QuizItem` is the 4-choice kind. */
+export type RoomItem = QuizItem | TrueFalseItem | MultiItem | OrderingItem | NumericItem | PollItem;
 
 export const MAX_QUIZ_ITEMS = 50;
 
@@ -104,7 +141,7 @@ export interface Quiz {
   /** The class the quiz is for; '' for an account's quiz outside any class. */
   classId: string;
   title: string;
-  items: QuizItem[];
+  items: RoomItem[];
   materialId?: string;
   createdAt: number;
   /** A generated quiz's seed (32 hex characters): it ordered the choices; the same material and seed reproduce it. */
@@ -130,6 +167,11 @@ export interface RoomOptions {
   previewSeconds: number;
   lateJoin: boolean;
   streakBonus: boolean;
+  /**
+   * Points for speed: on (the default), a correct answer scores between 500 and 1000 by how fast it came; off, every
+   * correct answer scores 1000, however long it took (fair to slow readers and switch users).
+   */
+  speedBonus: boolean;
   maxPlayers: number;
 }
 
@@ -138,9 +180,21 @@ export interface JoinRoomPayload {
   code: string;
   nickname: string;
 }
-export interface SubmitAnswerPayload {
-  questionIndex: number;
-  choice: number;
+/**
+ * An answer, shaped by the question's type: `choice` (4-choice, O/X as 0 = 참 / 1 = 거짓, poll), `choices` (multiple
+ * correct: every picked choice), `order` (ordering: the shown steps' indices, first to last), `text` (numeric: a
+ * number, optionally followed by the item's unit). A shape that does not fit the question is refused.
+ */
+export type AnswerResponse = { choice: number } | { choices: number[] } | { order: number[] } | { text: string };
+export type SubmitAnswerPayload =
+  | { questionIndex: number; choice: number }
+  | { questionIndex: number; choices: number[] }
+  | { questionIndex: number; order: number[] }
+  | { questionIndex: number; text: string };
+/** `room:extra-time` (host): extra seconds this player gets on every question from the next one opened (0 removes it). */
+export interface ExtraTimePayload {
+  playerId: string;
+  seconds: number;
 }
 export interface KickPayload {
   playerId: string;
@@ -154,7 +208,10 @@ export interface JoinRoomResult {
 }
 export interface SubmitAnswerResult {
   questionIndex: number;
+  /** The recorded choice (choice-shaped answers; -1 for other shapes, whose recorded answer is in `response`). */
   choice: number;
+  /** The recorded answer as the server understood it (a numeric answer as its number). */
+  response: RecordedResponse;
   responseMs: number;
   /** True when an earlier submit for this question was already recorded (its choice is the one returned). */
   duplicate: boolean;
@@ -175,6 +232,7 @@ export interface HostCommands {
   'room:lock': Command<EmptyPayload, HostCommandResult>;
   'room:unlock': Command<EmptyPayload, HostCommandResult>;
   'room:end': Command<EmptyPayload, HostCommandResult>;
+  'room:extra-time': Command<ExtraTimePayload, HostCommandResult>;
 }
 export type HostCommand = keyof HostCommands;
 
@@ -192,33 +250,65 @@ export type Phase = 'lobby' | 'preview' | 'open' | 'reveal' | 'leaderboard' | 'p
 export interface PublicQuestion {
   index: number;
   total: number;
+  /** Absent means 'choice' (as before other types existed). */
+  type: QuestionType;
   question: string;
-  choices: [string, string, string, string];
+  /**
+   * What the player picks from: the 4 choices, ['참', '거짓'] for O/X, the choices of a multi or poll item, the
+   * steps of an ordering item in a shuffled order that is never the solution's; empty for numeric.
+   */
+  choices: string[];
   difficulty: Difficulty;
+  /** numeric: the unit the answer is in, if any. */
+  unit?: string;
 }
+
+/** A recorded answer, as it counts: one of the shapes of `AnswerResponse`, a numeric one parsed to its number. */
+export type RecordedResponse = { choice: number } | { choices: number[] } | { order: number[] } | { value: number };
 
 export interface MyAnswer {
   questionIndex: number;
+  /** choice-shaped answers' choice; -1 otherwise (see `response`). */
   choice: number;
+  response: RecordedResponse;
   responseMs: number;
 }
 
 export interface AnswerResult {
-  /** null: the player did not answer. */
+  /** null: the player did not answer (or answered a non-choice question: see `response`). */
   choice: number | null;
+  /** The whole recorded answer; absent when the player did not answer. */
+  response?: RecordedResponse | undefined;
+  /** Full credit (1); partial credit counts as not correct. */
   correct: boolean;
+  /** Share of the full points the answer earned before speed (0–1); null for a poll (nothing to get right). */
+  credit: number | null;
   responseMs: number | null;
   points: number;
   /** Streak bonus included in `points`. */
   streakBonus: number;
 }
 
+/** The solution of a closed question, by type (only ever inside a reveal or the owner's results). */
+export type Solution =
+  | { type: 'choice'; correctChoice: number }
+  | { type: 'truefalse'; answer: boolean; correctChoice: number }
+  | { type: 'multi'; correctChoices: number[]; allOrNothing: boolean }
+  | { type: 'ordering'; correctOrder: number[] }
+  | { type: 'numeric'; answer: number; tolerance: number; range: number; unit?: string }
+  | { type: 'poll' };
+
 export interface RevealPayload {
   question: PublicQuestion;
+  /** The correct choice of a 4-choice or O/X question; -1 for the other types (see `solution`). */
   correctChoice: number;
+  solution: Solution;
   explanation: string;
-  /** Answers per choice, in choice order. */
-  distribution: [number, number, number, number];
+  /**
+   * Per shown choice (choice, O/X, multi, poll): how many picked it; ordering: per shown step, how many put it in its
+   * right place; numeric: empty.
+   */
+  distribution: number[];
   answered: number;
   /** The receiving player's own result; absent for the host. */
   you?: AnswerResult & { score: number; rank: number };
@@ -249,6 +339,8 @@ export interface PlayerSummary {
   playerId: string;
   nickname: string;
   connected: boolean;
+  /** Extra seconds per question the host granted this player (absent: none). */
+  extraSeconds?: number;
 }
 
 /** The per-phase part of a snapshot. Only `reveal` carries a solution. */
