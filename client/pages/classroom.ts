@@ -39,6 +39,10 @@ type ShownPhase = { kind: PublicPhase['kind']; chapter?: number | undefined; que
 /** A command's `state` (the session's state kind) as a phase kind: the server names its states like the public phases. */
 const phaseKind = (state: string | undefined) => state as PublicPhase['kind'] | undefined;
 
+// The sticky toolbar's height, for what sticks under it (the exam's bar with its countdown): kept as --toolbar-height.
+const toolbar = $('toolbar');
+new ResizeObserver(() => document.documentElement.style.setProperty('--toolbar-height', `${toolbar.offsetHeight}px`)).observe(toolbar);
+
 const classroom = $('classroom');
 const materialTitle = $('material-title');
 const sessionInfo = $('session-info');

@@ -172,7 +172,11 @@ export class HandPanel implements HandPort {
     this.lower.hidden = state === 'closed';
     this.close.hidden = state !== 'closed';
     if (state !== 'error') this.retry.hidden = true;
-    if (state === 'ask' && !this.restoring) this.input.focus({ preventScroll: true });
+    if (state === 'ask' && !this.restoring) {
+      this.input.focus({ preventScroll: true });
+      // The form appears below what was just scrolled to: bring it (and its 질문 보내기) wholly into view above the foot.
+      this.scrollToEnd();
+    }
     if (state === 'closed' && !this.restoring) this.close.focus({ preventScroll: true });
   }
 

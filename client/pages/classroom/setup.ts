@@ -69,7 +69,7 @@ async function loadMaterials(): Promise<void> {
   for (const material of materials) listed.set(material.id, material);
   const first = materials[0];
   if (!first) {
-    materialList.replaceChildren(note('아직 강의 자료가 없습니다. ', 'muted', element('a', { href: '/upload.html', text: '자료를 먼저 올려 주세요.' })));
+    materialList.replaceChildren(note('아직 강의 자료가 없습니다. 선생님이 자료를 올리면 여기에 나옵니다.', 'muted'));
     return;
   }
   const wanted = new URLSearchParams(location.search).get('material');
