@@ -1,7 +1,11 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { checkProblemSet } from '../../src/exams/exam-checks.js';
+import { buildPdf } from '../../scripts/pdf-fixtures.js';
 import { launchBrowser } from '../support/browser.js';
+import { uploadPdf } from '../support/data-flow.js';
+import { call } from '../support/http-call.js';
+import { MADE_UP_PAGES } from '../support/made-up-chapters.js';
 import { signInContext } from '../support/browser-account.js';
 import { bootExamClass, draft, end, gradedResults, join, PROBLEMS, publish, type Booted } from '../support/exam-class.js';
 
@@ -240,7 +244,8 @@ describe('words and labels', () => {
     await student.locator('[data-testid=hand-input]').waitFor({ state: 'visible' });
     await student.fill('[data-testid=hand-input]', '평균이 무엇인가요? <img src=x onerror=alert(1)>');
     await student.click('[data-testid=hand-send]');
-    await student.locator('#hand-log .reply, #hand-log .hand-assistant').nth(1).waitFor({ timeout: 30_000 });
+    // The assistant's answer has finished (its bold heading rendered for the student too) before the record is read.
+    await student.locator('#hand-log [data-testid=reply][data-state=complete] strong').first().waitFor({ timeout: 30_000 });
 
     const teacher = await open(DESK, problems, true);
     await teacher.goto(`${booted.app.url}/monitor.html?class=${booted.classId}`);
@@ -254,5 +259,62 @@ describe('words and labels', () => {
     expect(await transcript.locator('img').count()).toBe(0);
     expect(problems).toEqual([]);
   }, 90_000);
+
+  it('LB7 the host’s quiz topics are the material’s own key terms by chapter (no trade-domain names), a term makes a quiz about it, and the raise-hand example names a term of the material', async (context) => {
+    await boot(context);
+    const problems: string[] = [];
+    const { app } = booted;
+    const bytes = await buildPdf({ title: '자료구조 입문', korean: true, pages: MADE_UP_PAGES.slice(2).map((page) => {
+      const [heading, ...lines] = page.split('\n');
+      return { heading: heading ?? '', lines };
+    }) });
+    const materialId = (await uploadPdf(app, bytes, 'ds.pdf', booted.teacher)).id;
+    const terms = await call(`${app.url}/api/materials/${materialId}/key-terms`, 'GET', { headers: booted.teacher.bearer });
+    expect(terms.status, JSON.stringify(terms.body)).toBe(200);
+    const all = (terms.body.chapters as { terms: string[] }[]).flatMap((chapter) => chapter.terms);
+    expect(all.length, JSON.stringify(terms.body)).toBeGreaterThan(0);
+    expect(all.some((term) => /배열|연결 리스트|스택|노드/u.test(term)), all.join(', ')).toBe(true);
+
+    // A class on this material (a class's quiz is written from its own material).
+    const created = await call(`${app.url}/api/classes`, 'POST', { headers: booted.teacher.bearer, body: { name: '자료구조 반', materialId } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const host = await open(DESK, problems, true);
+    await host.goto(`${app.url}/host.html?class=${String(created.body.classId)}`);
+    await host.click('[data-testid=generate-box] summary');
+    await host.getByTestId('material-select').locator(`option[value="${materialId}"]`).waitFor({ state: 'attached' });
+    await host.selectOption('[data-testid=material-select]', materialId);
+    const topics = host.getByTestId('topic-select');
+    await expect.poll(() => topics.locator('option').count()).toBeGreaterThan(1);
+    const offered = await topics.locator('option').allTextContents();
+    expect(offered[0]).toBe('전체');
+    for (const term of offered.slice(1)) expect(all, term).toContain(term);
+    expect(offered.join(' ')).not.toMatch(/협상 전략|국가별 지침|서류 점검|general/u);
+    expect(await topics.locator('optgroup').first().getAttribute('label')).toMatch(/^1장 /u);
+
+    // A quiz on one term: the server is asked for the passages about it.
+    const term = offered[1]!;
+    const requests: string[] = [];
+    host.on('request', (request) => {
+      if (request.method() === 'POST' && /\/quiz$/u.test(new URL(request.url()).pathname)) requests.push(request.postData() ?? '');
+    });
+    await topics.selectOption({ label: term });
+    await host.getByTestId('generate-quiz').click();
+    await expect.poll(() => requests.length).toBe(1);
+    expect(JSON.parse(requests[0]!)).toMatchObject({ focus: term });
+    await expect.poll(() => host.locator('#quiz-status').textContent(), { timeout: 30_000 }).toMatch(/퀴즈를 만들었습니다/u);
+
+    // A student of the class: the question example is one of the material's terms, not a statistics question.
+    const phone = await open(PHONE, problems, false);
+    await phone.goto(`${app.url}/classroom.html`);
+    await phone.fill('[data-testid=nickname]', '지호');
+    await phone.fill('[data-testid=class-code]', String(created.body.code));
+    await phone.click('[data-testid=join-class]');
+    await phone.locator('[data-testid=connection][data-state=connected]').waitFor();
+    await expect.poll(() => phone.getByTestId('hand-input').getAttribute('placeholder')).toMatch(/^예: .+, 조금 더 쉽게 설명해 주세요\.$/u);
+    const example = (await phone.getByTestId('hand-input').getAttribute('placeholder')) ?? '';
+    expect(all.some((entry) => example.includes(entry)), example).toBe(true);
+    expect(example).not.toMatch(/기댓값|확률/u);
+    expect(problems).toEqual([]);
+  }, 120_000);
 });
 

@@ -10,6 +10,7 @@ import type { Material } from '../../../src/materials/types.js';
 import { apiFetch, deleteResource, fetchAllPages, jsonBody, requestFailure } from '../../net/http.js';
 import { $, element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
+import { materialKeyTerms } from '../../net/material-terms.js';
 import { errorText } from '../../ui/messages.js';
 import { createdLabel, rememberedItem } from '../../ui/remembered-list.js';
 import { actionButton } from '../../ui/screens.js';
@@ -202,7 +203,32 @@ function renderChapters(): void {
     element('option', { value: '', text: '자료 전체' }),
     ...(material?.chapters ?? []).map((chapter, index) => element('option', { value: String(index), text: `${index + 1}장 ${chapter.title}` })),
   );
+  void renderTopics(material?.id);
 }
+
+/**
+ * 주제: the picked material's own key terms, grouped by chapter (never fixed names of another course). A term is
+ * sent as `focus`: the quiz is written from the passages about it.
+ */
+async function renderTopics(materialId: string | undefined): Promise<void> {
+  topicSelect.replaceChildren(element('option', { value: '', text: '전체' }));
+  if (!materialId) return;
+  try {
+    const { chapters } = await materialKeyTerms(materialId);
+    if (materialSelect.value !== materialId) return;
+    topicSelect.append(
+      ...chapters
+        .filter((chapter) => chapter.terms.length > 0)
+        .map((chapter) =>
+          element('optgroup', { label: `${chapter.index + 1}장 ${chapter.title}` }, ...chapter.terms.map((term) => element('option', { value: `${FOCUS_PREFIX}${term}`, text: term }))),
+        ),
+    );
+  } catch {
+    // Without the terms the quiz is about the whole material or the chapter picked above: 전체 stays.
+  }
+}
+
+const FOCUS_PREFIX = 'focus:';
 
 const deleteQuizButton = $<HTMLButtonElement>('delete-quiz');
 deleteQuizButton.addEventListener('click', () => {
@@ -258,11 +284,11 @@ generateButton.addEventListener('click', async () => {
   const entry = selectedClass();
   const materialId = materialSelect.value;
   if (!entry || !materialId) return;
-  const body: { chapter?: number; difficulty?: string; topic?: string } = {};
+  const body: { chapter?: number; difficulty?: string; focus?: string } = {};
   if (chapterSelect.value !== '') body.chapter = Number(chapterSelect.value);
   if (difficultySelect.value) body.difficulty = difficultySelect.value;
-  // The passages the quiz is written from: a topic of the seed's map or a document type (POST …/quiz `topic`).
-  if (topicSelect.value) body.topic = topicSelect.value;
+  // The passages the quiz is written from: the ones about a key term of the material (POST …/quiz `focus`).
+  if (topicSelect.value.startsWith(FOCUS_PREFIX)) body.focus = topicSelect.value.slice(FOCUS_PREFIX.length);
   await whileBusy(generateButton, '만드는 중…', async () => {
     setQuizStatus('AI가 문제를 만들고 있습니다…');
     try {
