@@ -156,7 +156,7 @@ export function createServer(deps: ServerDeps): LecternServer {
     sessionMaterial: (sessionId) => deps.data.sessionMaterial(sessionId),
     sampleId,
   });
-  app.use('/api/materials', createMaterialsRouter({ materials: deps.materials, ownership, access, logger, quotas: deps.quotas, budget: deps.budget }));
+  app.use('/api/materials', createMaterialsRouter({ materials: deps.materials, ownership, access, logger, quotas: deps.quotas, budget: deps.budget, keyTerms: (id, chapter) => deps.lectures.assistant.chapterConcepts(id, chapter, 8) }));
   // The Critic Grader's cases hold four texts of up to 20,000 characters each (Korean is 3 bytes a character in
   // UTF-8): its own, larger JSON limit, before the general one.
   app.use('/api/critic', express.json({ limit: '512kb' }), createCriticRouter({ critic: deps.critic }));

@@ -154,7 +154,7 @@ describe('CR4 seed 004\'s examples, offline', () => {
     expect(report.criteria_scores).toMatchObject({ completeness: 0, accuracy: 0, helpfulness: 0, safety: 1 });
     expect(report.failure_types).toEqual(['LOGIC_ERROR', 'INCONSISTENCY', 'NOT_HELPFUL']);
     expect(report.fixable_issues).toEqual([]);
-    expect(report.unfixable_issues[0]).toMatch(/^instruction과 다른 응답: 입력의 「노트북」/u);
+    expect(report.unfixable_issues[0]).toMatch(/^지시와 다른 응답: 입력의 「노트북」/u);
     expect(report.grading_report).toMatch(/데이터에서 제외하거나 전체를 다시 작성/u);
     // The grade is the weighted mean of the scores shown.
     expect(report.grade).toBe(weightedGrade(report.criteria_scores, report.weights));

@@ -92,6 +92,7 @@ const CASES: Record<string, Case> = {
   'GET /api/quizzes/:id': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/quizzes/${w.quizId}` }) },
   'POST /api/quizzes/:id/items/:itemId/keep': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/quizzes/${w.quizId}/items/0a1b2c3d/keep`, body: { kept: true } }) },
   'GET /api/materials/:id/quiz-topics': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/materials/${w.materialId}/quiz-topics` }) },
+  'GET /api/materials/:id/key-terms': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/materials/${w.materialId}/key-terms` }) },
   'POST /api/materials/:id/quiz': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/materials/${w.materialId}/quiz`, body: {} }) },
   'POST /api/quiz/start': { kind: 'denied', call: (w) => ({ method: 'POST', path: '/api/quiz/start', body: { topic: 'general', materialId: w.materialId } }) },
   'POST /api/quiz/answer': { kind: 'denied', call: (w) => ({ method: 'POST', path: '/api/quiz/answer', body: { quiz_id: w.selfQuizId, answer: 0 } }) },

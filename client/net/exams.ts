@@ -171,3 +171,13 @@ export const STATUS_LABELS: Record<GradeStatus, string> = EXAM_STATUS_LABELS;
 export const TYPE_LABELS: Record<ExamQuestionType, string> = { Short_Keyword: '단답형', Descriptive: '서술형' };
 export const LEVEL_LABELS: Record<ComplexityLevel, string> = { Basic: '기초', Intermediate: '중급', Advanced: '심화' };
 export const DEPTH_LABELS: Record<TargetDepth, string> = { 'Basic Recall': '기본 암기', 'Conceptual Understanding': '개념 이해', 'Deep Understanding': '깊은 이해' };
+
+/** A title without the "(N문항)" a generated exam's title ends with: the pages say the count themselves, once. */
+export const bareExamTitle = (title: string): string => title.replace(/\s*\(\d+문항\)\s*$/u, '') || title;
+
+/** `제목 (N문항)` or `제목 (N문항 · 혼자 보는 시험)`: the count and the kind said once, whatever the title holds. */
+export function examLabel(title: string, count: number, selfStudy = false): string {
+  const bare = bareExamTitle(title);
+  const kind = selfStudy && !bare.includes('혼자 보는 시험') ? ' · 혼자 보는 시험' : '';
+  return `${bare} (${count}문항${kind})`;
+}

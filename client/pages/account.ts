@@ -223,6 +223,22 @@ async function resetLink(entry: AccountListEntry, button: HTMLButtonElement, row
 
 accountsMore.addEventListener('click', () => void loadAccounts(true));
 
+/** Whether an invite is needed at all (SIGNUP): with open sign-up anyone may make an account at /signup.html. */
+async function showSignupMode(): Promise<void> {
+  const line = $('signup-mode');
+  try {
+    const { mode } = await apiJson<{ mode: 'open' | 'invite' | 'closed' }>('/api/auth/signup', { fallback: '가입 방식을 불러오지 못했습니다.' });
+    line.textContent = {
+      open: '지금은 누구나 가입할 수 있습니다(가입 열림). 초대 링크 없이 가입 페이지(/signup.html)에서 바로 강사 계정을 만들 수 있으니, 초대는 필요하지 않습니다.',
+      invite: '지금은 초대받은 사람만 가입할 수 있습니다. 새 강사에게는 아래에서 만든 초대 링크를 보내 주세요.',
+      closed: '지금은 가입이 닫혀 있습니다. 초대 링크가 있어야만 가입할 수 있습니다.',
+    }[mode];
+    line.dataset.mode = mode;
+  } catch (error) {
+    line.textContent = requestFailure(error);
+  }
+}
+
 // ---- start ---------------------------------------------------------------------------------------------------------
 
 function showAccount(account: AccountView): void {
@@ -231,6 +247,7 @@ function showAccount(account: AccountView): void {
   void loadKeys();
   if (account.role === 'admin') void loadAccounts();
   if (account.role === 'admin') void showLtiSection();
+  if (account.role === 'admin') void showSignupMode();
 }
 
 void requireSignedIn().then(showAccount);

@@ -16,6 +16,7 @@ import type { SessionEvent, TutorCommandName, TutorCommands } from '../net/tutor
 import { showConnection } from '../ui/connection-badge.js';
 import { $ } from '../ui/dom.js';
 import { whileBusy } from '../ui/forms.js';
+import { materialKeyTerms } from '../net/material-terms.js';
 import { errorText } from '../ui/messages.js';
 import { clearAnnouncements, showAnnouncement } from './classroom/announcements.js';
 import { HandPanel } from './classroom/hand-panel.js';
@@ -38,6 +39,10 @@ type ShownPhase = { kind: PublicPhase['kind']; chapter?: number | undefined; que
 
 /** A command's `state` (the session's state kind) as a phase kind: the server names its states like the public phases. */
 const phaseKind = (state: string | undefined) => state as PublicPhase['kind'] | undefined;
+
+// The sticky toolbar's height, for what sticks under it (the exam's bar with its countdown): kept as --toolbar-height.
+const toolbar = $('toolbar');
+new ResizeObserver(() => document.documentElement.style.setProperty('--toolbar-height', `${toolbar.offsetHeight}px`)).observe(toolbar);
 
 const classroom = $('classroom');
 const materialTitle = $('material-title');
@@ -114,6 +119,29 @@ function enterClassroom(next: StoredSession): void {
   view.setMaterial(next.material);
   setPhase({ kind: 'idle' });
   connect(next);
+  void loadQuestionExamples(next);
+}
+
+/** Key terms per chapter of the session's material: the raise-hand box's example question is about one of them. */
+let questionTerms: Map<number, string[]> = new Map();
+
+async function loadQuestionExamples(current: StoredSession): Promise<void> {
+  questionTerms = new Map();
+  try {
+    const { chapters } = await materialKeyTerms(current.material.id, current.token);
+    if (session !== current) return;
+    questionTerms = new Map(chapters.map((chapter) => [chapter.index, chapter.terms]));
+    showQuestionExample();
+  } catch {
+    // Without the terms the box keeps its general example.
+  }
+}
+
+/** `예: 분산, 조금 더 쉽게 설명해 주세요.` with a term of the chapter under way (else of the first that has one). */
+function showQuestionExample(): void {
+  const chapter = phase.chapter ?? view.current?.index ?? 0;
+  const term = questionTerms.get(chapter)?.[0] ?? [...questionTerms.values()].find((terms) => terms.length > 0)?.[0];
+  hand.setExample(term === undefined ? null : `예: ${term}, 조금 더 쉽게 설명해 주세요.`);
 }
 
 function showSessionInfo(): void {
@@ -319,6 +347,7 @@ function setPhase(next: ShownPhase): void {
 }
 
 function updateProgress(): void {
+  if (questionTerms.size > 0) showQuestionExample();
   showProgress(session?.material, {
     finished: phase.kind === 'finished',
     currentIndex: phase.chapter ?? view.current?.index,

@@ -8,6 +8,8 @@ import { apiJson, requestFailure } from '../net/http.js';
 import { requireSignedIn } from '../ui/account-header.js';
 import { FAILURE_NAMES, failureTypesLine, fixableList, gradeText } from '../ui/critic-report.js';
 import { $, element } from '../ui/dom.js';
+import { readableJson } from '../ui/json-report.js';
+import { serverModel } from '../net/server-info.js';
 
 const AGENT_NAMES: Record<string, string> = {
   'lecture.write': '강의 작성',
@@ -26,16 +28,24 @@ const AGENT_NAMES: Record<string, string> = {
   'quiz.generate': '퀴즈 문항 생성',
   'quiz.eval': '퀴즈 문항 검수',
   'math.generate': '수학 문항 생성',
+  'exam.plan': '시험 출제 계획',
   'exam.write': '시험 문항 작성',
+  'exam.validate': '시험 문항 검토',
+  'exam.grade': '시험 채점',
+  'exam.feedback': '시험 피드백',
+  'critic.grade': '품질 평가',
+  'math.short-answer': '수학 단답 채점',
   'assistant.choices': '손 들기 선택지',
   'math.judge': '수학 문항 검수',
   'math.judge-batch': '수학 문항 일괄 검수',
   'materials.analyse': '자료 분석',
   'retrieval.classify': '단락 분류',
 };
-const agentName = (agent: string) => (AGENT_NAMES[agent] ? `${AGENT_NAMES[agent]} (${agent})` : agent);
+/** An agent as an instructor reads it: its Korean name, never the model task's identifier (`exam.plan`). */
+const agentName = (agent: string) => AGENT_NAMES[agent] ?? '기타 에이전트';
 
 const scopeLine = $('quality-scope');
+const heuristicNote = $('quality-heuristic');
 const daysSelect = $<HTMLSelectElement>('quality-days');
 const errorLine = $('quality-error');
 const agentList = $('agent-list');
@@ -103,7 +113,7 @@ function worst(agent: QualityAgentSummary): HTMLElement {
         { 'data-testid': 'worst-case' },
         element('strong', { 'data-testid': 'worst-grade', text: `${gradeText(item.grade)}점` }),
         item.failure_types.length > 0 ? element('span', { className: 'muted', text: ` · ${failureTypesLine(item.failure_types)}` }) : null,
-        element('p', { className: 'worst-excerpt', text: item.excerpt }),
+        readableJson(item.excerpt, item.excerpt.endsWith('…')) ?? element('p', { className: 'worst-excerpt', text: item.excerpt }),
         item.fixable_issues.length > 0 ? fixableList(item.fixable_issues) : null,
         item.unfixable_issues.length > 0 ? element('ul', { className: 'failure-list' }, ...item.unfixable_issues.map((issue) => element('li', { text: `수정 불가: ${issue}` }))) : null,
       ),
@@ -169,6 +179,10 @@ async function load(): Promise<void> {
 
 async function main(): Promise<void> {
   await requireSignedIn();
+  // Said before any grade is read: the offline model's critic scores by rules (term overlap, length), not judgement.
+  void serverModel().then((model) => {
+    heuristicNote.hidden = !model.offline;
+  });
   daysSelect.addEventListener('change', () => void load());
   for (const input of [exportAgent, exportMin, exportMax]) input.addEventListener('input', updateExportLink);
   exportAgent.addEventListener('change', updateExportLink);

@@ -47,7 +47,9 @@ function showHeaderError(message: string): void {
 
 function drawHeader(account: AccountView): void {
   const top = header();
+  // Drawn again after an upload or a refresh: the header holds one menu and one account box, never two.
   top.querySelector('nav')?.remove();
+  top.querySelector('.account-box')?.remove();
   const nav = element('nav', { 'aria-label': '강사 메뉴' }, ...PLACES.map(([href, label]) => element('a', { href, text: label, ...(location.pathname === href ? { 'aria-current': 'page' } : {}) })));
   const signOutButton = element('button', { type: 'button', className: 'secondary small', 'data-testid': 'sign-out', text: '로그아웃' });
   signOutButton.addEventListener('click', async () => {

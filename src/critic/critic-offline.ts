@@ -44,7 +44,7 @@ import {
  *   unfixable: the data is to be excluded); otherwise 1 − 0.3 per category of fixable content (slurs, personal data:
  *   POLICY_VIOLATION).
  * - helpfulness: 0 when empty or off topic (no topic term of the request in the output: NOT_HELPFUL and the
- *   unfixable "instruction과 다른 응답"); otherwise 0.5 + 0.5 × the completeness share, scaled down under 20 letters,
+ *   unfixable "지시와 다른 응답"); otherwise 0.5 + 0.5 × the completeness share, scaled down under 20 letters,
  *   and at most 0.2 with severe banned content.
  */
 
@@ -156,7 +156,7 @@ export function gradeOffline(input: CriticGradeInput): CriticReply {
   const incomplete = empty || hollow !== undefined || offTopic ? undefined : incompleteReason(output);
   if (incomplete !== undefined) findings.fix('INCOMPLETE_RESPONSE', incomplete.severity, incomplete.issue, incomplete.suggestion);
   if (offTopic) {
-    findings.refuse(['LOGIC_ERROR', 'INCONSISTENCY', 'NOT_HELPFUL'], `instruction과 다른 응답: ${sourceName}의 「${listed(terms, 3)}」을(를) 전혀 다루지 않습니다.`);
+    findings.refuse(['LOGIC_ERROR', 'INCONSISTENCY', 'NOT_HELPFUL'], `지시와 다른 응답: ${sourceName}의 「${listed(terms, 3)}」을(를) 전혀 다루지 않습니다.`);
     findings.refuse(['LOGIC_ERROR'], '요청과 다른 의도의 응답이라 고쳐 쓸 수 없고 전체를 다시 작성해야 합니다.');
   }
 

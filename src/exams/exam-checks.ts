@@ -68,7 +68,7 @@ export function checkProblemSet(problems: readonly ExamProblem[], plan: ExamPlan
       complaints.push({ id: problem.id, message: `[유형] ${problem.id}번은 계획상 ${TYPE_NAMES[item.question_type]} 문항인데 ${TYPE_NAMES[problem.type]}으로 쓰였습니다.` });
     }
     if (problem.key_keywords.length === 0) {
-      complaints.push({ id: problem.id, message: `[키워드] ${problem.id}번에 핵심 키워드(key_keywords)가 없습니다. 채점에 필수적인 키워드를 넣으세요.` });
+      complaints.push({ id: problem.id, message: `[키워드] ${problem.id}번에 핵심 키워드가 없습니다. 채점에 필수적인 키워드를 넣으세요.` });
     } else if (problem.type === 'Short_Keyword' && !problem.key_keywords.some((keyword) => containsKeyword(problem.model_answer, keyword))) {
       complaints.push({ id: problem.id, message: `[키워드] ${problem.id}번 단답형의 모범 답안에 핵심 키워드가 하나도 들어 있지 않습니다. 모범 답안은 정답 용어여야 합니다.` });
     }

@@ -12,7 +12,7 @@ import { selfStudyAnswers, type RoomService } from '../quiz/index.js';
 import type { Store } from '../store/index.js';
 import type { Authorizer } from './authorize.js';
 import { contentDisposition } from './content-disposition.js';
-import { parseOrThrow } from './validate.js';
+import { parseOrThrow } from '../boundary/index.js';
 
 /**
  * The instructor's class analytics (src/analytics/), mounted at /api/analytics:

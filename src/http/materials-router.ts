@@ -13,6 +13,7 @@ import type { ModelBudget } from '../llm/index.js';
 import { ingestCharged, uploadingAccount } from './quota-hooks.js';
 import { contentDisposition } from './content-disposition.js';
 import { parseOrThrow } from '../boundary/index.js';
+import type { MaterialKeyTerms } from '../protocol/wire/material-terms.js';
 
 export interface MaterialsRouterDeps {
   materials: MaterialService;
@@ -21,6 +22,11 @@ export interface MaterialsRouterDeps {
   logger: Logger;
   quotas: Quotas;
   budget: ModelBudget;
+  /**
+   * The key terms a chapter teaches (the raise-hand assistant's deterministic concept list, no model call): what the
+   * host's quiz topics and the classroom's question example are made of. Absent: the route answers no terms.
+   */
+  keyTerms?: (materialId: string, chapter: number) => Promise<string[]>;
 }
 
 const IdParams = z.object({ id: z.string().regex(MATERIAL_ID, '자료 id는 32자리 16진수입니다.') });
@@ -41,7 +47,7 @@ const unknownCursor = () =>
  * the sample: `{materials, nextCursor, limits}`), and, per authorizeMaterialRead, one material, a chapter's text and
  * its PDF slice. Errors reach the error middleware as AppErrors and answer `{"error":{"code","message"}}`.
  */
-export function createMaterialsRouter({ materials, ownership, access, logger, quotas, budget }: MaterialsRouterDeps): Router {
+export function createMaterialsRouter({ materials, ownership, access, logger, quotas, budget, keyTerms }: MaterialsRouterDeps): Router {
   const router = Router();
   const log = logger.child({ component: 'materials-router' });
 
@@ -101,6 +107,23 @@ export function createMaterialsRouter({ materials, ownership, access, logger, qu
       const material = await materials.get(id);
       if (!material) throw materialErrors.materialNotFound();
       response.json(material);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  // `GET /api/materials/:id/key-terms` -> MaterialKeyTerms: per chapter its title and the terms it teaches.
+  router.get('/:id/key-terms', async (request, response, next) => {
+    try {
+      const { id } = parseOrThrow(IdParams, request.params);
+      await access.authorizeMaterialRead(request, response, id, materialErrors.materialNotFound);
+      const material = await materials.get(id);
+      if (!material) throw materialErrors.materialNotFound();
+      const chapters = await Promise.all(
+        material.chapters.map(async (chapter) => ({ index: chapter.index, title: chapter.title, terms: keyTerms ? await keyTerms(id, chapter.index) : [] })),
+      );
+      const reply: MaterialKeyTerms = { materialId: id, chapters };
+      response.json(reply);
     } catch (error) {
       next(error);
     }

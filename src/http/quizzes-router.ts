@@ -196,6 +196,7 @@ export function createMaterialQuizRouter({ quizzes, materials, retriever, owners
             materialId,
             chapter: body.chapter,
             topic: body.topic,
+            focus: body.focus,
             difficulty: body.difficulty,
             // Each generation its own seed: the same material never gives a predictable answer key.
             seed: newSeed(),

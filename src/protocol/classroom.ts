@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CommandSchemas } from './command-schemas.js';
 import { ClassName, Nickname } from './display-name.js';
-import { JOIN_CODE_ALPHABET } from './wire/classroom.js';
+import { JOIN_CODE_ALPHABET, joinCodeProblem } from './wire/classroom.js';
 import type * as wire from './wire/classroom.js';
 
 /**
@@ -52,7 +52,10 @@ export const JoinCode = z
   .string()
   .trim()
   .transform((value) => value.toUpperCase())
-  .pipe(z.string().regex(new RegExp(`^[${JOIN_CODE_ALPHABET}]{6}$`), '수업 코드는 영문과 숫자 6자리입니다.'));
+  .superRefine((value, context) => {
+    const problem = joinCodeProblem(value);
+    if (problem !== null) context.addIssue({ code: 'custom', message: problem });
+  });
 
 // ---- /monitor (instructor -> server)
 export const AnnouncePayload = z.object({ text: z.string().trim().min(1).max(500) }).strict() satisfies z.ZodType<wire.AnnouncePayload>;

@@ -167,6 +167,8 @@ export const GenerateQuizBody = z
      * documents) or a document type by name; it filters the passages the quiz is written from.
      */
     topic: QuizTopicName.optional(),
+    /** A key term of the material (GET /api/materials/:id/key-terms): the passages are the ones about it. */
+    focus: z.string().trim().min(1).max(80).optional(),
     title: ItemText(100).optional(),
     /** the class the quiz is for (one of the account's). */
     classId: z.string().trim().min(1).max(64).optional(),

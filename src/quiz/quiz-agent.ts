@@ -107,6 +107,8 @@ export interface QuizScope {
   chapter?: number | undefined;
   /** A topic of the map or a document type; `general` or absent: no document-type filter. */
   topic?: QuizTopicName | undefined;
+  /** A key term of the material: the retrieval query (before the topic's words and the chapter's title). */
+  focus?: string | undefined;
   /** Also the passages' level (easy → beginner, medium → working, hard → manager). */
   difficulty?: Difficulty | undefined;
 }
@@ -144,7 +146,7 @@ export async function loadQuizSource(
     title = found.title;
     where = `자료 「${material.title}」 ${scope.chapter + 1}장 「${found.title}」`;
   }
-  const query = topic !== undefined && topic.query !== '' ? topic.query : title;
+  const query = scope.focus ?? (topic !== undefined && topic.query !== '' ? topic.query : title);
   const retrieval = await retrieveQuizPassages({
     retriever,
     materialId,
@@ -153,7 +155,8 @@ export async function loadQuizSource(
     k: QUIZ_PASSAGE_COUNT,
     signal: options.signal,
   });
-  return { materialId, title, scope: `${where}${topicLabel}`, retrieval };
+  const focusLabel = scope.focus === undefined ? '' : ` · 핵심 용어 「${scope.focus}」`;
+  return { materialId, title, scope: `${where}${topicLabel}${focusLabel}`, retrieval };
 }
 
 const DIFFICULTY_NAMES: readonly Difficulty[] = ['easy', 'medium', 'hard'];
@@ -405,7 +408,7 @@ export interface QuizGeneration {
  */
 export async function generateQuiz(options: GenerateQuizOptions): Promise<QuizGeneration> {
   const { chapter, topic, difficulty } = options;
-  const source = await loadQuizSource(options.materials, options.retriever, options.materialId, { chapter, topic, difficulty }, {
+  const source = await loadQuizSource(options.materials, options.retriever, options.materialId, { chapter, topic, focus: options.focus, difficulty }, {
     ...(options.topics ? { topics: options.topics } : {}),
     signal: options.signal,
   });

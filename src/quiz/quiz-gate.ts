@@ -96,7 +96,7 @@ interface Slot {
  */
 export async function generateJudgedQuiz(options: JudgedQuizOptions): Promise<JudgedQuiz> {
   const { judge, chapter, topic, difficulty, signal, logger, guard } = options;
-  const source = await loadQuizSource(options.materials, options.retriever, options.materialId, { chapter, topic, difficulty }, {
+  const source = await loadQuizSource(options.materials, options.retriever, options.materialId, { chapter, topic, focus: options.focus, difficulty }, {
     ...(options.topics ? { topics: options.topics } : {}),
     signal,
   });

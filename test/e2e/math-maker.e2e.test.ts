@@ -203,7 +203,7 @@ describe('math problems from the host page', () => {
     expect(await host.getByTestId('math-start').isEnabled()).toBe(true);
   });
 
-  it('MJ11 with the offline model the box shows the server\'s MODEL_NOT_CAPABLE message and starts nothing', async () => {
+  it('MJ11 LB6 with the offline model the box says before anything that it cannot make math problems, and its start button is disabled', async () => {
     const app = await startTestApp();
     stops.push(() => app.stop());
     const teacher = await signUp(app);
@@ -213,8 +213,11 @@ describe('math problems from the host page', () => {
     await hostPageWithClass(host, app, '오프라인 반');
     await host.click('[data-testid=math-box] summary');
     await host.getByTestId('math-material').locator(`option[value="${materialId}"]`).waitFor({ state: 'attached' });
-    await host.getByTestId('math-start').click();
-    await expect.poll(() => host.getByTestId('math-status').textContent()).toMatch(/^지금 설정된 AI 모델\(오프라인 모드\)로는 수학 문제를 만들 수 없습니다/u);
+    await host.getByTestId('math-offline').waitFor();
+    expect(await host.getByTestId('math-offline').textContent()).toMatch(/오프라인 모드.*수학 문제를 만들 수 없습니다/u);
+    expect(await host.getByTestId('math-start').isDisabled()).toBe(true);
+    expect(await host.getByTestId('math-start').getAttribute('aria-describedby')).toBe('math-offline');
+    expect(await host.getByTestId('math-status').textContent()).toBe('');
     expect(await host.getByTestId('math-attempt').count()).toBe(0);
     expect(await host.getByTestId('math-cancel').isVisible()).toBe(false);
     expect(foreign).toEqual([]);

@@ -72,7 +72,7 @@ describe('QC9 the AI 품질 page and the monitor\'s AI 평가', () => {
     await page.goto(`${app.url}/quality.html`);
     const card = page.locator('[data-testid=quality-agent][data-agent="assistant.answer"]');
     await card.waitFor();
-    expect(await card.locator('h2').textContent()).toBe('손 들기 답변 (assistant.answer)');
+    expect(await card.locator('h2').textContent()).toBe('손 들기 답변');
     expect(await card.locator('[data-testid=agent-count]').textContent()).toBe('채점 2건');
     expect(await page.locator('[data-testid=quality-scope]').textContent()).toMatch(/^내 수업과 자료에서 나온 답 · 표본 비율 100% · 오늘 채점 토큰 /u);
     const buckets = await card.locator('[data-testid=bucket-count]').allTextContents();

@@ -6,7 +6,7 @@
 // own self-study exam; it is listed with the class's exams, has no time limit, and its result shows as soon as the
 // student has submitted everything.
 import { ApiError, requestFailure } from '../../net/http.js';
-import { classExam, classExamResult, classExams, myProfile, type ClassExamListing } from '../../net/exams.js';
+import { bareExamTitle, classExam, classExamResult, classExams, myProfile, type ClassExamListing } from '../../net/exams.js';
 import { element } from '../../ui/dom.js';
 import { learnerProfileView } from '../../ui/learner-profile.js';
 import { ExamSheet, timeOfDay } from './exam-sheet.js';
@@ -142,7 +142,7 @@ export class ClassExamPanel {
     return element(
       'li',
       { className: 'exam-listing', 'data-testid': 'exam-listing', 'data-state': exam.state, 'data-self-study': String(exam.selfStudy) },
-      element('div', {}, element('strong', { text: exam.title }), element('p', { className: 'muted', text: `${exam.count}문항 · ${STATE_LABELS[exam.state]}${time}` })),
+      element('div', {}, element('strong', { text: bareExamTitle(exam.title) }), element('p', { className: 'muted', text: `${exam.count}문항 · ${STATE_LABELS[exam.state]}${time}` })),
       open,
     );
   }

@@ -99,6 +99,8 @@ export class ExamSheet {
       this.error,
       element('div', { className: 'exam-actions' }, this.submitAll, back),
     );
+    // While a sheet is open a phone's toolbar keeps only its title row (classroom.css): the sheet gets the screen.
+    document.body.classList.add('exam-writing');
     if (!exam.selfStudy) {
       this.tick();
       this.ticker = setInterval(() => this.tick(), 1000);
@@ -107,6 +109,7 @@ export class ExamSheet {
 
   /** Stops the clock and the saving (the panel shows something else). */
   close(): void {
+    document.body.classList.remove('exam-writing');
     clearInterval(this.ticker);
     this.saver.stop();
   }

@@ -18,6 +18,9 @@ const CLOSING: Record<ClosingKind, string> = {
   vague: '설명과 정리를 모두 마쳤어요. 강의를 이어서 진행합니다.',
   cancelled: '손을 내렸어요. 강의를 이어서 진행합니다.',
 };
+/** The example the box shows before the material's terms are known: about no subject in particular. */
+const GENERAL_EXAMPLE = '예: 방금 나온 용어를 조금 더 쉽게 설명해 주세요.';
+
 type PanelState = 'raising' | 'ask' | 'working' | 'reply' | 'closed' | 'error';
 const STATUS: Record<PanelState, string> = {
   raising: '도우미를 부르는 중…',
@@ -172,8 +175,17 @@ export class HandPanel implements HandPort {
     this.lower.hidden = state === 'closed';
     this.close.hidden = state !== 'closed';
     if (state !== 'error') this.retry.hidden = true;
-    if (state === 'ask' && !this.restoring) this.input.focus({ preventScroll: true });
+    if (state === 'ask' && !this.restoring) {
+      this.input.focus({ preventScroll: true });
+      // The form appears below what was just scrolled to: bring it (and its 질문 보내기) wholly into view above the foot.
+      this.scrollToEnd();
+    }
     if (state === 'closed' && !this.restoring) this.close.focus({ preventScroll: true });
+  }
+
+  /** The question box's example (a term of the material); null: the general one the page came with. */
+  setExample(text: string | null): void {
+    this.input.placeholder = text ?? GENERAL_EXAMPLE;
   }
 
   nearBottom(): boolean {

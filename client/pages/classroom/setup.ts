@@ -7,6 +7,7 @@ import { apiFetch, fetchAllPages, jsonBody, requestFailure, sendRetryingAfter } 
 import { $, element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
 import { errorText } from '../../ui/messages.js';
+import { joinCodeProblem } from '../../../src/protocol/wire/classroom.js';
 import type { MaterialOutline } from './lecture-view.js';
 import { hideRosterPicker, rosterOf, showRosterPicker } from './roster-picker.js';
 import { NICKNAME_KEY, type StoredSession } from './stored-session.js';
@@ -69,7 +70,7 @@ async function loadMaterials(): Promise<void> {
   for (const material of materials) listed.set(material.id, material);
   const first = materials[0];
   if (!first) {
-    materialList.replaceChildren(note('아직 강의 자료가 없습니다. ', 'muted', element('a', { href: '/upload.html', text: '자료를 먼저 올려 주세요.' })));
+    materialList.replaceChildren(note('아직 강의 자료가 없습니다. 선생님이 자료를 올리면 여기에 나옵니다.', 'muted'));
     return;
   }
   const wanted = new URLSearchParams(location.search).get('material');
@@ -137,9 +138,10 @@ export function wireSetup(enter: (session: StoredSession) => void): void {
   joinForm.addEventListener('submit', async (event) => {
     event.preventDefault();
     joinError.textContent = '';
-    const code = classCodeInput.value.trim().toUpperCase();
-    if (!/^[A-Z0-9]{6}$/.test(code)) {
-      joinError.textContent = '수업 코드는 6자리입니다. 선생님 화면의 코드를 확인해 주세요.';
+    const code = classCodeInput.value.replace(/\s+/g, '').toUpperCase();
+    const problem = joinCodeProblem(code);
+    if (problem !== null) {
+      joinError.textContent = problem;
       classCodeInput.focus();
       return;
     }

@@ -6,7 +6,7 @@
 // material); once published, its results (exam-results.ts). The view shows one exam at a time: the box clears it when
 // the material changes (closeExamView). Model text is set as text only.
 import type { ClassSummary } from '../../net/classes.js';
-import { acceptItem, getExam, LEVEL_LABELS, openAsSelfStudy, patchProblem, publishExam, TYPE_LABELS, type ExamDetail, type ExamProblem } from '../../net/exams.js';
+import { acceptItem, bareExamTitle, getExam, LEVEL_LABELS, openAsSelfStudy, patchProblem, publishExam, TYPE_LABELS, type ExamDetail, type ExamProblem } from '../../net/exams.js';
 import { $, element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
 import { showExamResults, stopExamResults } from './exam-results.js';
@@ -249,7 +249,7 @@ function publishForm(exam: ExamDetail, host: ExamViewHost, open: OpenComplaints)
       return;
     }
     const className = select.selectedOptions[0]?.textContent ?? '';
-    if (!window.confirm(`「${exam.title}」(${exam.problems.length}문항)을 ${className}에 ${limit}분 시험으로 게시할까요?${otherMaterial(select.value)} 게시한 뒤에는 문항을 고칠 수 없습니다.`)) return;
+    if (!window.confirm(`「${bareExamTitle(exam.title)}」(${exam.problems.length}문항)을 ${className}에 ${limit}분 시험으로 게시할까요?${otherMaterial(select.value)} 게시한 뒤에는 문항을 고칠 수 없습니다.`)) return;
     void whileBusy(publish, '게시하는 중…', async () => {
       try {
         await publishExam(exam.examId, select.value, limit);
@@ -269,7 +269,7 @@ function publishForm(exam: ExamDetail, host: ExamViewHost, open: OpenComplaints)
       return;
     }
     const className = select.selectedOptions[0]?.textContent ?? '';
-    if (!window.confirm(`「${exam.title}」(${exam.problems.length}문항)을 ${className}에 시간 제한 없는 혼자 보는 시험으로 열까요?${otherMaterial(select.value)} 학생마다 제출하면 바로 결과를 봅니다. 연 뒤에는 문항을 고칠 수 없습니다.`)) return;
+    if (!window.confirm(`「${bareExamTitle(exam.title)}」(${exam.problems.length}문항)을 ${className}에 시간 제한 없는 혼자 보는 시험으로 열까요?${otherMaterial(select.value)} 학생마다 제출하면 바로 결과를 봅니다. 연 뒤에는 문항을 고칠 수 없습니다.`)) return;
     void whileBusy(selfStudy, '여는 중…', async () => {
       try {
         await openAsSelfStudy(exam.examId, select.value);

@@ -13,6 +13,7 @@ import { openSocket, refusalData, sendCommand, type NamespaceSocket } from '../.
 import { $, element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
 import { mathElement } from '../../ui/math.js';
+import { serverModel } from '../../net/server-info.js';
 
 /** What the maker needs of the setup screen. */
 export interface MathMakerHost {
@@ -58,6 +59,10 @@ const CHECKS: Record<MathCheck, string> = {
 const DIFFICULTIES: Record<string, string> = { easy: '쉬움', medium: '보통', hard: '어려움' };
 
 let host: MathMakerHost | null = null;
+/** The offline model writes no math problems (the server refuses with MODEL_NOT_CAPABLE): said before, not after. */
+let offline = false;
+const offlineNote = $('math-offline');
+const canStart = () => materials.length > 0 && !offline;
 let materials: Material[] = [];
 let socket: NamespaceSocket<'/jobs'> | null = null;
 /** The job being watched: its id, the newest state's `updatedAt`, each attempt's progress. */
@@ -76,7 +81,7 @@ function closeSocket(): void {
   socket?.disconnect();
   socket = null;
   cancelButton.hidden = true;
-  startButton.disabled = materials.length === 0;
+  startButton.disabled = !canStart();
 }
 
 /** The materials the account may use (the setup screen's list); `wanted` is picked when listed. */
@@ -89,7 +94,7 @@ export function setMathMaterials(list: Material[], wanted?: string | null): void
     materialSelect.replaceChildren(...materials.map((material) => element('option', { value: material.id, text: material.title })));
     if (previous && materials.some((material) => material.id === previous)) materialSelect.value = previous;
   }
-  startButton.disabled = materials.length === 0;
+  startButton.disabled = !canStart();
   renderChapters();
 }
 
@@ -348,4 +353,9 @@ export function initMathMaker(setup: MathMakerHost): void {
   materialSelect.addEventListener('change', renderChapters);
   startButton.addEventListener('click', () => void start());
   window.addEventListener('pagehide', closeSocket);
+  void serverModel().then((model) => {
+    offline = model.offline;
+    offlineNote.hidden = !offline;
+    if (offline) startButton.disabled = true;
+  });
 }

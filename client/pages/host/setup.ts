@@ -10,13 +10,13 @@ import type { Material } from '../../../src/materials/types.js';
 import { apiFetch, deleteResource, fetchAllPages, jsonBody, requestFailure } from '../../net/http.js';
 import { $, element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
+import { materialKeyTerms } from '../../net/material-terms.js';
 import { errorText } from '../../ui/messages.js';
 import { createdLabel, rememberedItem } from '../../ui/remembered-list.js';
 import { actionButton } from '../../ui/screens.js';
 import { allClasses, openClass, type ClassSummary, type OpenedClass } from '../../net/classes.js';
 import { CURRENT_CLASS_KEY, hostedRooms } from '../../ui/stored-lists.js';
 import type { ItemReview } from '../../../src/protocol/wire/quiz.js';
-import type { QuizTopicsReply } from '../../../src/protocol/wire/self-quiz.js';
 import { clearQuizReview, showQuizReview, type ReviewedQuiz } from './quiz-review.js';
 import { initMathMaker, setMathMaterials } from './math-maker.js';
 import { initExamMaker, setExamClasses, setExamMaterials } from './exam-maker.js';
@@ -204,43 +204,32 @@ function renderChapters(): void {
     element('option', { value: '', text: '자료 전체' }),
     ...(material?.chapters ?? []).map((chapter, index) => element('option', { value: String(index), text: `${index + 1}장 ${chapter.title}` })),
   );
-  void renderTopics(materialSelect.value);
+  void renderTopics(material?.id);
 }
-
-/** Korean names of the topics a material may offer (the seed's map and the document types). */
-const TOPIC_LABELS: Record<string, string> = {
-  general: '전체 (general)',
-  mistakes: '흔한 실수',
-  negotiation: '협상 전략',
-  country: '국가별 지침',
-  documents: '서류 점검',
-  definition: '정의',
-  explanation: '설명',
-  example: '예시',
-  procedure: '절차',
-  case: '사례',
-  guideline: '지침',
-};
 
 /**
- * The topic choices of the selected material: only topics it has passages of (GET …/quiz-topics), so the seed's
- * trade-practice names appear only for material that has them. The page's static list stays when the call fails.
+ * 주제: the picked material's own key terms, grouped by chapter (never fixed names of another course). A term is
+ * sent as `focus`: the quiz is written from the passages about it.
  */
-async function renderTopics(materialId: string): Promise<void> {
-  const entry = selectedClass();
-  if (!materialId || !entry) return;
+async function renderTopics(materialId: string | undefined): Promise<void> {
+  topicSelect.replaceChildren(element('option', { value: '', text: '전체' }));
+  if (!materialId) return;
   try {
-    const { topics } = await api<QuizTopicsReply>(`/api/materials/${encodeURIComponent(materialId)}/quiz-topics`, { token: entry.instructorToken });
+    const { chapters } = await materialKeyTerms(materialId);
     if (materialSelect.value !== materialId) return;
-    topicSelect.replaceChildren(
-      ...topics.map((topic) =>
-        element('option', { value: topic.name === 'general' ? '' : topic.name, text: `${TOPIC_LABELS[topic.name] ?? topic.name} · 발췌 ${topic.passages}개` }),
-      ),
+    topicSelect.append(
+      ...chapters
+        .filter((chapter) => chapter.terms.length > 0)
+        .map((chapter) =>
+          element('optgroup', { label: `${chapter.index + 1}장 ${chapter.title}` }, ...chapter.terms.map((term) => element('option', { value: `${FOCUS_PREFIX}${term}`, text: term }))),
+        ),
     );
   } catch {
-    // The static list of the page: every topic, which the server relaxes and reports when the material lacks it.
+    // Without the terms the quiz is about the whole material or the chapter picked above: 전체 stays.
   }
 }
+
+const FOCUS_PREFIX = 'focus:';
 
 const deleteQuizButton = $<HTMLButtonElement>('delete-quiz');
 deleteQuizButton.addEventListener('click', () => {
@@ -296,11 +285,11 @@ generateButton.addEventListener('click', async () => {
   const entry = selectedClass();
   const materialId = materialSelect.value;
   if (!entry || !materialId) return;
-  const body: { chapter?: number; difficulty?: string; topic?: string } = {};
+  const body: { chapter?: number; difficulty?: string; focus?: string } = {};
   if (chapterSelect.value !== '') body.chapter = Number(chapterSelect.value);
   if (difficultySelect.value) body.difficulty = difficultySelect.value;
-  // The passages the quiz is written from: a topic of the seed's map or a document type (POST …/quiz `topic`).
-  if (topicSelect.value) body.topic = topicSelect.value;
+  // The passages the quiz is written from: the ones about a key term of the material (POST …/quiz `focus`).
+  if (topicSelect.value.startsWith(FOCUS_PREFIX)) body.focus = topicSelect.value.slice(FOCUS_PREFIX.length);
   await whileBusy(generateButton, '만드는 중…', async () => {
     setQuizStatus('AI가 문제를 만들고 있습니다…');
     try {

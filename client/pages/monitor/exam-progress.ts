@@ -5,7 +5,7 @@
 // answer text ever reaches this table; "결과 보기" opens the results on the host page. "학습 프로필" opens a student's
 // learner profile (profile-panel.ts).
 import type { ExamProgressEvent } from '../../../src/protocol/wire/index.js';
-import { examProgress, hasNoDeadline, type ExamListing } from '../../net/exams.js';
+import { examLabel, examProgress, hasNoDeadline, type ExamListing } from '../../net/exams.js';
 import { fetchAllPages } from '../../net/http.js';
 import { $, element } from '../../ui/dom.js';
 
@@ -71,7 +71,7 @@ export class ExamProgress {
       return;
     }
     const previous = select.value;
-    select.replaceChildren(...this.exams.map((exam) => element('option', { value: exam.examId, text: `${exam.title} (${exam.count}문항${exam.selfStudy ? ' · 혼자 보는 시험' : ''})` })));
+    select.replaceChildren(...this.exams.map((exam) => element('option', { value: exam.examId, text: examLabel(exam.title, exam.count, exam.selfStudy) })));
     if (this.exams.some((exam) => exam.examId === previous)) select.value = previous;
     card.hidden = this.exams.length === 0;
     this.show();

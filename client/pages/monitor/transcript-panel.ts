@@ -1,6 +1,8 @@
 // The monitor's transcript panel: one student's record (questions, answers, verdicts with feedback, the tutor's and
 // the assistant's replies, the raise-hand dialogue, the instructor's own replies), read a page at a time with
-// `student:transcript`. Everything in it is untrusted text: textContent only. The tutor's verdicts and replies and the
+// `student:transcript`. Everything in it is untrusted text: what a model wrote (questions, verdicts, replies, the
+// assistant) is markdown, shown as the classroom shows it (marked, then DOMPurify, then KaTeX: never "**정리**");
+// what people typed (the student, the instructor) is textContent only. The tutor's verdicts and replies and the
 // assistant's answers have an "AI 평가" button: the item goes to the Critic Grader (`POST /api/critic/grade`, billed to
 // the instructor) with the agent's role as instruction and the student's question and answer before it as input, and
 // the report shows under the item.
@@ -9,6 +11,7 @@ import type { ReplyKind, TranscriptItem, TranscriptPage } from '../../../src/pro
 import { apiJson, requestFailure } from '../../net/http.js';
 import { criticReportView } from '../../ui/critic-report.js';
 import { $, element } from '../../ui/dom.js';
+import { renderMarkdownInto } from '../../ui/markdown.js';
 
 const panel = $('transcript-panel');
 const title = $('transcript-title');
@@ -26,6 +29,16 @@ const REPLY_LABELS: Record<ReplyKind, string> = {
   summary: '도우미의 정리',
 };
 const CLOSED_LABELS = { specific: '질문 대화 끝 (답변을 받음)', vague: '질문 대화 끝 (설명과 정리를 받음)', cancelled: '손을 내림' } as const;
+
+/** Items a model wrote: their markdown is rendered (sanitised). */
+const MODEL_WRITTEN = new Set<TranscriptItem['type']>(['question', 'subquestion', 'verdict', 'reply', 'assistant']);
+
+function itemText(item: TranscriptItem, text: string): HTMLElement {
+  if (!MODEL_WRITTEN.has(item.type)) return element('p', { text });
+  const body = element('div', { className: 'transcript-text md', 'data-testid': 'transcript-text' });
+  renderMarkdownInto(body, text);
+  return body;
+}
 
 /** What one item shows: a label and, for most, its text. */
 function describe(item: TranscriptItem): { label: string; text?: string } {
@@ -165,7 +178,7 @@ export class TranscriptPanel {
         'li',
         { className: 'transcript-item', 'data-testid': 'transcript-item', 'data-type': item.type, 'data-verdict': item.type === 'verdict' ? item.verdict : undefined },
         element('span', { className: 'transcript-label', text: label }),
-        text === undefined ? null : element('p', { text }),
+        text === undefined ? null : itemText(item, text),
       );
       const role = agentRole(item);
       if (role !== null && text !== undefined && text.trim() !== '') row.append(...this.critique(role, text, item));

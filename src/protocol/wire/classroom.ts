@@ -10,6 +10,20 @@ import type { ExamClosedNotice, ExamGradedEvent, ExamProgressEvent, ExamResultNo
 /** Join codes: 6 characters from an alphabet without look-alikes (no 0/O, 1/I/L, 2/Z, 5/S, 8/B). */
 export const JOIN_CODE_ALPHABET = 'ACDEFGHJKMNPQRTUVWXY34679';
 
+/**
+ * What is wrong with a typed class code, in words a student can act on, or null when it is a code's shape (six
+ * characters of the alphabet, any case). A look-alike cannot be mapped (both 0 and O are left out), so the message
+ * names the characters typed that no code uses and lists the ones it does.
+ */
+export function joinCodeProblem(typed: string): string | null {
+  const code = typed.replace(/\s+/gu, '').toUpperCase();
+  const foreign = [...new Set([...code].filter((letter) => !JOIN_CODE_ALPHABET.includes(letter)))];
+  if (foreign.length === 0 && code.length === 6) return null;
+  const uses = `수업 코드는 ${[...JOIN_CODE_ALPHABET].join(' ')} 중 6글자입니다(헷갈리는 0·O, 1·I·L, 2·Z, 5·S, 8·B는 쓰지 않습니다).`;
+  if (foreign.length > 0) return `「${foreign.join('」, 「')}」 글자는 수업 코드에 쓰이지 않습니다. ${uses} 선생님 화면의 코드를 다시 확인해 주세요.`;
+  return `${uses} 지금 ${code.length}글자를 적었습니다.`;
+}
+
 // ---- HTTP
 export interface CreateClassBody {
   name: string;

@@ -11,6 +11,7 @@ export * from './namespaces.js';
 export * from './page.js';
 export * from './quiz.js';
 export * from './self-quiz.js';
+export * from './material-terms.js';
 export * from './tutor.js';
 export * from './error-messages.js';
 export * from './tutor-phases.js';
