@@ -29,8 +29,10 @@ import {
  * 4. otherwise the grader model proposes `ShortAnswer_Grader_Output` from the question, model answer, keywords,
  *    intent, the matcher's evidence and the fenced student text; the reply is parsed with the seed's schema;
  * 5. the server then caps the proposal: a give-up, an echo of the question, a different leading choice (yes/no, an
- *    option, a value) or an answer that uses the model answer's words to say the opposite (the judges'
- *    contradiction checks) is at most `Incorrect`; a pasted passage of the
+ *    option, a value), an answer that uses the model answer's words to say the opposite (the judges'
+ *    contradiction checks), and text that is no attempt at the question (an instruction or verdict addressed to the
+ *    grader, a fence tag, filler, another script, another subject: judges/answer-integrity.ts) is at most
+ *    `Incorrect`; Correct needs at least one key keyword found (capForNoEvidence); a pasted passage of the
  *    material or a bare list of keywords at most `Partial_Correct`. Contradiction beats keyword presence.
  * A model that gives no usable reply (an error, or a malformed reply after the adapter's repair turn) leaves the item
  * `Ungraded`: no credit, no default status, and no exception — the caller retries it later. Only the caller's
@@ -102,6 +104,10 @@ const CAPS: Partial<Record<AssessFlag | ShapeFlag, { cap: ResultStatus; message:
   'question-echo': { cap: 'Incorrect', message: '질문의 표현을 되풀이했을 뿐, 묻는 내용에 대한 답이 없습니다.' },
   'no-content': { cap: 'Incorrect', message: '설명하는 내용이 없습니다. 묻는 개념을 문장으로 설명해 보세요.' },
   'copied-material': { cap: 'Partial_Correct', message: '자료의 문장을 그대로 옮겨 적었습니다. 자신의 말로 설명해야 정답이 됩니다.' },
+  injection: { cap: 'Incorrect', message: '답안에 채점에 대한 지시나 판정이 들어 있습니다. 답안은 질문에 대한 설명으로만 채점합니다.' },
+  filler: { cap: 'Incorrect', message: '질문과 관계없는 내용이나 반복된 글이 대부분입니다. 묻는 개념만 자신의 말로 설명해 보세요.' },
+  'foreign-language': { cap: 'Incorrect', message: '질문의 언어(한국어 또는 영어)로 답하지 않았습니다. 한국어나 영어로 다시 설명해 보세요.' },
+  'off-topic': { cap: 'Incorrect', message: '질문의 주제와 관계없는 내용입니다. 묻는 개념을 설명해 보세요.' },
 };
 const CONTRADICTION_FLAGS: readonly (AssessFlag | ShapeFlag)[] = ['negation', 'antonym', 'reversed', 'swapped', 'wrong-choice'];
 const RANK: Readonly<Record<ResultStatus, number>> = { Incorrect: 0, Partial_Correct: 1, Correct: 2 };
@@ -114,6 +120,8 @@ export interface ServerCheck {
   contradiction: string | null;
   /** What the student is told when the cap lowered a proposal. */
   message: string | null;
+  /** For an item without keywords: the model answer's terms the answer contains (the judges' matcher). */
+  referenceTerms: string[];
 }
 
 /**
@@ -131,7 +139,9 @@ export function serverCheck(problem: ExamProblem, answer: string, source?: strin
   // The judges' echo also fires when the answer's own words are none of the model answer's (a synonym it does not
   // list: 줄어듭니다 for 작아진다); a grade that caps at Incorrect needs an answer that adds nothing to the question.
   const saysSomething = addsOwnWords(answer, problem.question_content);
-  const judged = decideAssessment(prepared).evidence.flags.filter((flag) => CAPS[flag] !== undefined && !(flag === 'echo' && saysSomething));
+  const assessment = decideAssessment(prepared);
+  const referenceTerms = problem.key_keywords.length === 0 ? assessment.evidence.matched : [];
+  const judged = assessment.evidence.flags.filter((flag) => CAPS[flag] !== undefined && !(flag === 'echo' && saysSomething));
   const shapes = answerShapeFlags({
     type: problem.type,
     answer,
@@ -155,7 +165,7 @@ export function serverCheck(problem: ExamProblem, answer: string, source?: strin
     }
   }
   const contradictionFlag = flags.find((flag) => CONTRADICTION_FLAGS.includes(flag));
-  return { cap, flags, contradiction: contradictionFlag === undefined ? null : (CAPS[contradictionFlag]?.message ?? null), message };
+  return { cap, flags, contradiction: contradictionFlag === undefined ? null : (CAPS[contradictionFlag]?.message ?? null), message, referenceTerms };
 }
 
 /** A proposal under the server's cap: the lower of the two, with the server's reason when it lowered it. */
@@ -177,6 +187,26 @@ export function capForMissingKeywords(problem: Pick<ExamProblem, 'type'>, keywor
     ...proposal,
     result_status: 'Partial_Correct',
     feedback_message: `내용은 맞지만 핵심 키워드 ${missing.join(', ')}이(가) 답안에 없어 부분 점수입니다. 모범 답안의 핵심 용어를 넣어 설명해 보세요.`,
+  };
+}
+
+/**
+ * No Correct without evidence: a model's Correct stands only when the matcher found at least one key keyword (or an
+ * accepted synonym) in the answer. An item without keywords (one written before the writer and validator required
+ * them, or edited by hand) is read against its model answer instead: at least one of the model answer's terms must
+ * be in the answer (an echo of the question is capped on its own). Mathematics is decided before the model
+ * (mathEquivalent), so a math answer that reaches here was not shown equal either.
+ */
+export function capForNoEvidence(keywords: readonly KeywordEvidenceItem[], check: Pick<ServerCheck, 'referenceTerms'>, proposal: GraderOutput): GraderOutput {
+  if (proposal.result_status !== 'Correct') return proposal;
+  if (keywords.length === 0 ? check.referenceTerms.length > 0 : keywords.some((keyword) => keyword.matchedAs !== null)) return proposal;
+  return {
+    ...proposal,
+    result_status: 'Partial_Correct',
+    feedback_message:
+      keywords.length === 0
+        ? '모범 답안의 핵심 용어가 답안에 없어 정답으로 처리하지 않았습니다. 모범 답안과 비교해 핵심 용어를 넣어 설명해 보세요.'
+        : `핵심 키워드(${keywords.map((keyword) => `'${keyword.keyword}'`).join(', ')})가 답안에 없어 정답으로 처리하지 않았습니다. 모범 답안의 핵심 용어를 넣어 설명해 보세요.`,
   };
 }
 
@@ -244,7 +274,7 @@ export class ExamGrader implements ExamItemGrader {
         attribution,
         ...(context.signal === undefined ? {} : { signal: context.signal }),
       });
-      const decided = capForMissingKeywords(problem, keywords, applyCap(object, check));
+      const decided = capForNoEvidence(keywords, check, capForMissingKeywords(problem, keywords, applyCap(object, check)));
       // The plan's target topic names what the item tests for every student alike (results group by it); the
       // model's phrase is used only for items without a plan entry.
       return item(decided.result_status, context.topic ?? decided.related_topic, decided.feedback_message, evidence);

@@ -1,4 +1,5 @@
 import { isEcho, isGiveUp, isKeywordList, isPastedPassage, isWrongChoice } from './answer-flags.js';
+import { type IntegrityFlag, integrityFlags } from './answer-integrity.js';
 import { ASSESSOR_MODEL, type AssessorModel, SHORT_ANSWER, featureVector, probability } from './assessor-model.js';
 import { type KeywordEvidence, matchKeywords } from './keyword-match.js';
 import { type ReferenceComparison, compareWithReference } from './reference-comparison.js';
@@ -43,7 +44,8 @@ export type AssessFlag =
   | 'swapped'
   | 'wrong-choice'
   | 'missing-keywords'
-  | 'thin-coverage';
+  | 'thin-coverage'
+  | IntegrityFlag;
 
 export interface Assessment {
   label3: Label3;
@@ -70,6 +72,8 @@ export interface PreparedAssessment {
   /** The answer opens with a verdict (yes/no, an option, a value) that none of the references opens with. */
   wrongChoice: boolean;
   keywords: KeywordEvidence | undefined;
+  /** Not an attempt at the question: addressed to the grader, filler, another script, another subject. */
+  integrity: IntegrityFlag[];
 }
 
 /** The flags that cap an answer, with the best label each allows. */
@@ -85,6 +89,10 @@ const CAPS: Readonly<Record<AssessFlag, Label3>> = {
   'keyword-list': 'partial',
   'missing-keywords': 'partial',
   'thin-coverage': 'partial',
+  injection: 'incorrect',
+  filler: 'incorrect',
+  'foreign-language': 'incorrect',
+  'off-topic': 'incorrect',
 };
 
 const RANK: Readonly<Record<Label3, number>> = { incorrect: 0, partial: 1, correct: 2 };
@@ -171,6 +179,16 @@ export function prepareAssessment(input: AssessInput): PreparedAssessment {
     keywordList: !giveUp && isKeywordList(answer, references[0] ?? question, question),
     wrongChoice: !giveUp && isWrongChoice(answerText, referenceTexts),
     keywords: input.keywords === undefined || input.keywords.length === 0 ? undefined : matchKeywords(input.keywords, answer),
+    integrity: giveUp
+      ? []
+      : integrityFlags({
+          question: input.question,
+          reference: input.reference,
+          alternatives: input.alternatives,
+          keywords: input.keywords,
+          source: input.source,
+          answer: answerText,
+        }),
   };
 }
 
@@ -199,6 +217,7 @@ export function decideAssessment(prepared: PreparedAssessment, model: AssessorMo
     if (prepared.wrongChoice) flags.push('wrong-choice');
     flags.push(...contradictionFlags(best.comparison, prepared.answer));
     if (thinCoverage(best.comparison, prepared.answer)) flags.push('thin-coverage');
+    flags.push(...prepared.integrity);
   }
   const keywords = prepared.keywords;
   if (keywords !== undefined && keywords.coverage < 0.5) flags.push('missing-keywords');

@@ -7,6 +7,7 @@ import type { FoundPassages } from './hand/student-assistant.js';
 import { checkAnswer, checkSubconcepts, refusalsOf, rewriteFeedback, type GuardReport, type Refusal } from '../guard/index.js';
 import { answerSentences, pickModelAnswer } from './model-answer.js';
 import { offlineSubconcepts } from './offline-subconcepts.js';
+import { capVerdict, neverGoodFlags } from './judge-caps.js';
 
 /**
  * The Main Q&A Agent and its helpers (seed 003, steps 5–7): a model answer written from the question and the
@@ -188,7 +189,8 @@ export class QaTutor {
       temperature: 0,
       ...extras(context),
     });
-    return result.object;
+    // The server's caps hold whatever the judge model says (judge-caps.ts).
+    return capVerdict(result.object, neverGoodFlags({ question: input.question, modelAnswer: input.modelAnswer, answer: input.answer, lecture: input.lecture }));
   }
 
   private async split(context: QuestionContext & { modelAnswer: string }, feedback?: string): Promise<Subconcept[]> {
