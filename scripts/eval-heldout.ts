@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ExamGrader, type ExamProblem } from '../src/exams/index.js';
-import { assessAnswer } from '../src/judges/index.js';
+import { CONFIDENT_AT, assessAnswer, assessmentConfidence } from '../src/judges/index.js';
+import { confidenceFigures, formatConfidence } from './eval-confidence.js';
 import { createOfflineModel } from '../src/llm/offline-model.js';
 import { offlineTasks } from '../src/offline-tasks.js';
 import {
@@ -78,10 +79,15 @@ async function main(): Promise<void> {
   );
   const grader = new ExamGrader({ model: createOfflineModel(offlineTasks) });
   const examPath: string[] = [];
+  const examConfidence: number[] = [];
   for (const [index, item] of heldout.entries()) {
     const graded = await grader.grade(problemOf(item, index + 1), item.answer, { materialId: 'eval', ...(item.source === undefined ? {} : { source: item.source }) });
-    examPath.push(STATUS[graded.result_status] ?? 'unsure');
+    // An item held for review is scored here by the status the grader proposed; its confidence says it was held.
+    const status = graded.result_status === 'Needs_Review' ? (graded.evidence?.proposed ?? 'Partial_Correct') : graded.result_status;
+    examPath.push(STATUS[status] ?? 'incorrect');
+    examConfidence.push(graded.evidence?.confidence ?? 1);
   }
+  const judgeConfidence = assessed.map((entry) => assessmentConfidence(entry));
 
   const gold2 = heldout.map((item) => item.label2);
   const gold3 = heldout.map((item) => item.label3 ?? 'incorrect');
@@ -104,16 +110,33 @@ async function main(): Promise<void> {
   const partialShare = (labels: readonly string[]) => labels.filter((label) => label === 'partial').length / labels.length;
   console.log(`Partial_Correct share: gold ${partialShare(gold3).toFixed(3)}, exam path ${partialShare(examPath).toFixed(3)}, assessor ${partialShare(assessed.map((entry) => entry.label3)).toFixed(3)}`);
   console.log('');
-  console.log(`${'answer kind'.padEnd(42)} n    judged good (judge)  judged good (exam path)`);
+  console.log(`${'answer kind'.padEnd(42)} n    judged good (judge)  judged good (exam path)  confident good (judge / exam)  confident bad (judge / exam)`);
   const kinds = KINDS.map((kind) => {
     const indexes = heldout.map((item, index) => (kind.test(notes.get(item.id) ?? '') ? index : -1)).filter((index) => index >= 0);
     const judgeGood = indexes.filter((index) => assessed[index]?.label2 === 'good').length;
     const examGood = indexes.filter((index) => examPath[index] === 'correct').length;
-    console.log(`${kind.name.padEnd(42)} ${String(indexes.length).padEnd(4)} ${(judgeGood / Math.max(1, indexes.length)).toFixed(3).padEnd(20)} ${(examGood / Math.max(1, indexes.length)).toFixed(3)}`);
-    return { kind: kind.name, n: indexes.length, judgeGood, examGood };
+    const sure = (confidence: readonly number[], index: number) => (confidence[index] ?? 0) >= CONFIDENT_AT;
+    const judgeSureGood = indexes.filter((index) => assessed[index]?.label2 === 'good' && sure(judgeConfidence, index)).length;
+    const examSureGood = indexes.filter((index) => examPath[index] === 'correct' && sure(examConfidence, index)).length;
+    const judgeSureBad = indexes.filter((index) => assessed[index]?.label2 === 'bad' && sure(judgeConfidence, index)).length;
+    const examSureBad = indexes.filter((index) => examPath[index] !== 'correct' && sure(examConfidence, index)).length;
+    const rate = (count: number) => (count / Math.max(1, indexes.length)).toFixed(3);
+    console.log(
+      `${kind.name.padEnd(42)} ${String(indexes.length).padEnd(4)} ${rate(judgeGood).padEnd(20)} ${rate(examGood).padEnd(24)} ${`${rate(judgeSureGood)} / ${rate(examSureGood)}`.padEnd(30)} ${rate(judgeSureBad)} / ${rate(examSureBad)}`,
+    );
+    return { kind: kind.name, n: indexes.length, judgeGood, examGood, judgeSureGood, examSureGood, judgeSureBad, examSureBad };
   });
+  const judgeFigures = confidenceFigures(heldout.map((item, index) => ({ gold: item.label2, predicted: assessed[index]?.label2 ?? 'bad', confidence: judgeConfidence[index] ?? 0 })));
+  const examFigures = confidenceFigures(
+    heldout.map((item, index) => ({ gold: item.label2, predicted: examPath[index] === 'correct' ? 'good' : 'bad', confidence: examConfidence[index] ?? 0 })),
+  );
+  console.log('');
+  console.log(formatConfidence('Held-out confidence', [{ set: 'judge (assessor)', figures: judgeFigures }, { set: 'exam path', figures: examFigures }]));
+  const finals = examPath.filter((_, index) => (examConfidence[index] ?? 0) >= CONFIDENT_AT);
+  console.log(`Partial_Correct share among statuses told as final (exam path): ${partialShare(finals).toFixed(3)} (gold ${partialShare(gold3).toFixed(3)})`);
   console.log(
     JSON.stringify({
+      confidence: { judge: judgeFigures, examPath: examFigures },
       task: 'heldout',
       items: heldout.length,
       scores: Object.fromEntries(rows.map(([name, value]) => [name, roundScores(value)])),

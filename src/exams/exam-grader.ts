@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { AppError } from '../errors.js';
-import { type AssessFlag, decideAssessment, keywordSynonyms, prepareAssessment } from '../judges/index.js';
+import {
+  type AssessFlag,
+  type Assessment,
+  CONFIDENT_AT,
+  FLAG_CONFIDENCE,
+  assessmentConfidence,
+  combinedConfidence,
+  decideAssessment,
+  keywordSynonyms,
+  prepareAssessment,
+} from '../judges/index.js';
 import { loadPrompt, type Attribution, type LanguageModel } from '../llm/index.js';
 import type { Logger } from '../logger.js';
 import { mathEquivalent } from '../math/index.js';
@@ -122,6 +132,8 @@ export interface ServerCheck {
   message: string | null;
   /** For an item without keywords: the model answer's terms the answer contains (the judges' matcher). */
   referenceTerms: string[];
+  /** The offline assessor's reading of the same answer (its confidence is weighed against the model's verdict). */
+  assessment: Assessment;
 }
 
 /**
@@ -165,7 +177,7 @@ export function serverCheck(problem: ExamProblem, answer: string, source?: strin
     }
   }
   const contradictionFlag = flags.find((flag) => CONTRADICTION_FLAGS.includes(flag));
-  return { cap, flags, contradiction: contradictionFlag === undefined ? null : (CAPS[contradictionFlag]?.message ?? null), message, referenceTerms };
+  return { cap, flags, contradiction: contradictionFlag === undefined ? null : (CAPS[contradictionFlag]?.message ?? null), message, referenceTerms, assessment };
 }
 
 /** A proposal under the server's cap: the lower of the two, with the server's reason when it lowered it. */
@@ -215,8 +227,39 @@ export interface ExamGraderOptions {
   logger?: Logger | undefined;
 }
 
+/** What the student reads for an item the grader was not sure of: no provisional status, no model praise. */
+export const NEEDS_REVIEW_MESSAGE = '자동 채점 결과가 확실하지 않아 선생님이 이 문항을 검토하고 있습니다. 검토가 끝나면 결과가 표시됩니다.';
+
 export class ExamGrader implements ExamItemGrader {
   constructor(private readonly options: ExamGraderOptions) {}
+
+  /**
+   * The confidence of a decided status (src/judges/verdict-confidence.ts). A status a rule of the server lowered (a
+   * never-Correct cap, the keyword rules) is as sure as the rule, and so is a status below Correct that the keyword
+   * rules would have held there anyway (a Descriptive answer missing a key keyword, a Short_Keyword answer with none
+   * of them): the good/bad side is then the rule's, not a reading's. The offline model (deterministic) is the assessor
+   * itself, so its calibrated confidence is the grade's; a model's proposal is weighed against the assessor's
+   * reading and the keyword evidence.
+   */
+  private confidenceOf(
+    problem: ExamProblem,
+    proposal: GraderOutput,
+    capped: GraderOutput,
+    decided: GraderOutput,
+    check: ServerCheck,
+    keywords: readonly KeywordEvidenceItem[],
+  ): number {
+    const offline = assessmentConfidence(check.assessment);
+    const loweredByCap = capped.result_status !== proposal.result_status;
+    if (loweredByCap) return Math.max(offline, FLAG_CONFIDENCE);
+    if (decided.result_status !== capped.result_status) return FLAG_CONFIDENCE;
+    const missing = keywords.filter((keyword) => keyword.matchedAs === null).length;
+    const heldByKeywords = keywords.length > 0 && (problem.type === 'Descriptive' ? missing > 0 : missing === keywords.length);
+    if (decided.result_status !== 'Correct' && heldByKeywords) return Math.max(offline, FLAG_CONFIDENCE);
+    if (this.options.model.capabilities.deterministic) return offline;
+    const evidence = keywords.length === 0 ? check.referenceTerms.length > 0 : keywords.some((keyword) => keyword.matchedAs !== null);
+    return combinedConfidence({ modelGood: proposal.result_status === 'Correct', assessment: check.assessment, capped: false, evidence });
+  }
 
   async grade(problem: ExamProblem, rawAnswer: string, context: ExamCallContext): Promise<EvaluationItem> {
     const answer = rawAnswer.slice(0, MAX_EXAM_ANSWER_CHARACTERS);
@@ -274,10 +317,16 @@ export class ExamGrader implements ExamItemGrader {
         attribution,
         ...(context.signal === undefined ? {} : { signal: context.signal }),
       });
-      const decided = capForNoEvidence(keywords, check, capForMissingKeywords(problem, keywords, applyCap(object, check)));
+      const capped = applyCap(object, check);
+      const decided = capForNoEvidence(keywords, check, capForMissingKeywords(problem, keywords, capped));
+      const confidence = this.confidenceOf(problem, object, capped, decided, check, keywords);
       // The plan's target topic names what the item tests for every student alike (results group by it); the
       // model's phrase is used only for items without a plan entry.
-      return item(decided.result_status, context.topic ?? decided.related_topic, decided.feedback_message, evidence);
+      const topicOf = context.topic ?? decided.related_topic;
+      if (confidence < CONFIDENT_AT) {
+        return item('Needs_Review', topicOf, NEEDS_REVIEW_MESSAGE, { ...evidence, confidence, proposed: decided.result_status });
+      }
+      return item(decided.result_status, topicOf, decided.feedback_message, { ...evidence, confidence });
     } catch (error) {
       if (context.signal?.aborted === true) throw error;
       const code = error instanceof AppError ? error.code : 'UNEXPECTED';

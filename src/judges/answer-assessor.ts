@@ -52,6 +52,8 @@ export interface Assessment {
   label2: Label2;
   /** 0..1 and ordered like label3: every correct score is above every partial one, every partial above every incorrect. */
   score: number;
+  /** The fitted P(good) of the best-fitting reference, before any cap (the confidence reads it beside the flags). */
+  goodProbability: number;
   evidence: { matched: string[]; missing: string[]; flags: AssessFlag[] };
 }
 
@@ -229,7 +231,7 @@ export function decideAssessment(prepared: PreparedAssessment, model: AssessorMo
   const score = prepared.giveUp ? 0 : scoreFor(label3, bestProbability, model);
   const matched = keywords?.matched ?? best.comparison.matched.map((group) => group.label);
   const missing = keywords?.missing ?? best.comparison.missing.map((group) => group.label);
-  return { label3, label2: label3 === 'correct' ? 'good' : 'bad', score, evidence: { matched, missing, flags } };
+  return { label3, label2: label3 === 'correct' ? 'good' : 'bad', score, goodProbability: bestProbability, evidence: { matched, missing, flags } };
 }
 
 /** Judges one answer. Pure and deterministic; `model` is replaceable for evaluation only. */

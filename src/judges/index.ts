@@ -28,3 +28,13 @@ export { type Contradiction, findContradiction } from './contradiction.js';
 export { isEcho, isGiveUp, isKeywordList, isPastedPassage } from './answer-flags.js';
 export { ENGLISH_PREDICATE_CUES } from './english-words.js';
 export { type IntegrityFlag, type IntegrityInput, integrityFlags, isForeignScript, isInstruction } from './answer-integrity.js';
+export {
+  CERTAIN_CONFIDENCE,
+  CONFIDENT_AT,
+  DECIDING_FLAGS,
+  FLAG_CONFIDENCE,
+  MODEL_ALONE,
+  MODEL_SUPPORTED,
+  assessmentConfidence,
+  combinedConfidence,
+} from './verdict-confidence.js';
