@@ -117,3 +117,30 @@ describe('GR the offline model', () => {
     expect((await grader.grade(WITH_KEYWORDS, GOOD, context)).result_status).not.toBe('Incorrect');
   });
 });
+
+describe.each(['gemini', 'openai'] as const)('GR no reference, no judgement (fake %s)', (provider) => {
+  let fake: ScriptedProvider;
+  beforeEach(async () => {
+    fake = await startScriptedProvider(provider);
+  });
+  afterEach(async () => {
+    await fake.close();
+  });
+
+  it('GR11 a model answer that is missing or only the question: the exam item is Needs_Review and the lecture judge abstains, with no model call', async () => {
+    const grader = new ExamGrader({ model: fake.model({ maxAttempts: 1 }) });
+    const falseClaim = '표본이 커지면 표본평균의 분산은 커진다.';
+    for (const model_answer of ['', NO_KEYWORDS.question_content, '표본의 크기가 커지면 표본평균의 분산은 어떻게 되는지']) {
+      const item = await grader.grade({ ...NO_KEYWORDS, model_answer }, falseClaim, context);
+      expect([model_answer, item.result_status]).toEqual([model_answer, 'Needs_Review']);
+      expect(item.evidence?.confidence).toBe(0);
+      const tutor = new QaTutor(fake.model({ maxAttempts: 1 }));
+      const verdict = await tutor.judge({ question: NO_KEYWORDS.question_content, lecture: SOURCE, modelAnswer: model_answer, answer: falseClaim });
+      expect(verdict).toMatchObject({ confidence: 0, abstained: true });
+    }
+    expect(fake.requests()).toHaveLength(0);
+    // A real model answer is judged as before.
+    fake.enqueue({ json: CORRECT });
+    expect((await grader.grade(WITH_KEYWORDS, GOOD, context)).result_status).toBe('Correct');
+  });
+});

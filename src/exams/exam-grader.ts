@@ -10,6 +10,7 @@ import {
   decideAssessment,
   keywordSynonyms,
   prepareAssessment,
+  referenceStandsIn,
 } from '../judges/index.js';
 import { loadPrompt, type Attribution, type LanguageModel } from '../llm/index.js';
 import type { Logger } from '../logger.js';
@@ -289,6 +290,10 @@ export class ExamGrader implements ExamItemGrader {
       if (verdict === 'different') {
         return item('Incorrect', topic, '모범 답안과 값(식)이 다릅니다. 풀이를 다시 확인해 보세요.', { keywords, method: 'math', contradiction: null });
       }
+    }
+    if (referenceStandsIn(problem.question_content, problem.model_answer)) {
+      // No model answer to grade against (empty, or only the question's words): the teacher grades it.
+      return item('Needs_Review', topic, NEEDS_REVIEW_MESSAGE, { keywords, method: 'model', contradiction: null, confidence: 0 });
     }
     const check = serverCheck(problem, answer, context.source);
     const evidence: GradeEvidence = { keywords, method: 'model', contradiction: check.contradiction };

@@ -27,7 +27,7 @@ export { unitFound } from './unit-match.js';
 export { type Contradiction, findContradiction } from './contradiction.js';
 export { isEcho, isGiveUp, isKeywordList, isPastedPassage } from './answer-flags.js';
 export { ENGLISH_PREDICATE_CUES } from './english-words.js';
-export { type IntegrityFlag, type IntegrityInput, integrityFlags, isForeignScript, isInstruction } from './answer-integrity.js';
+export { type IntegrityFlag, type IntegrityInput, integrityFlags, isForeignScript, isInstruction, referenceStandsIn } from './answer-integrity.js';
 export {
   CERTAIN_CONFIDENCE,
   CONFIDENT_AT,

@@ -87,11 +87,13 @@ async function judge(host: TutoringHost, state: Tutoring, epoch: number): Promis
   const cited = written.sources.length > 0 ? { modelAnswerSources: written.sources } : {};
   if (verdict.confidence < CONFIDENT_AT) {
     // Not sure: no verdict is told; the student compares their answer with the model answer (selfAssess below).
-    const text = UNSURE_TEXT;
+    // Without a model answer (the judge abstained) there is none to show: the student compares with the lecture.
+    const text = verdict.abstained ? verdict.feedback : UNSURE_TEXT;
+    const shown = verdict.abstained ? '' : modelAnswer;
     host.outbox.transition(
       { ...state, modelAnswer, ...cited, step: { kind: 'self-assessing' } },
-      [{ event: 'tutor:unsure', payload: { questionId: state.question.id, text, modelAnswer, choices: SELF_ASSESS_CHOICES.map((choice) => ({ ...choice })) } }],
-      [{ type: 'unsure', ...at, questionId: state.question.id, text, modelAnswer }],
+      [{ event: 'tutor:unsure', payload: { questionId: state.question.id, text, modelAnswer: shown, choices: SELF_ASSESS_CHOICES.map((choice) => ({ ...choice })) } }],
+      [{ type: 'unsure', ...at, questionId: state.question.id, text, modelAnswer: shown }],
     );
     return true;
   }
