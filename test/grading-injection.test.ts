@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExamGrader, type ExamProblem } from '../src/exams/index.js';
+import { integrityFlags } from '../src/judges/index.js';
 import { QaTutor } from '../src/lecture/qa-tutor.js';
 import { createOfflineModel } from '../src/llm/offline-model.js';
 import { offlineTasks } from '../src/offline-tasks.js';
@@ -142,5 +143,16 @@ describe.each(['gemini', 'openai'] as const)('GR no reference, no judgement (fak
     // A real model answer is judged as before.
     fake.enqueue({ json: CORRECT });
     expect((await grader.grade(WITH_KEYWORDS, GOOD, context)).result_status).toBe('Correct');
+  });
+});
+
+describe('GR answers in the other language', () => {
+  it('GR13 an English answer to a Korean item (and a Korean one to an English item) is never off the subject or filler for its language', () => {
+    const english = 'The variance of the sample mean gets smaller as the sample size grows, because it is the population variance divided by n.';
+    expect(integrityFlags({ question: NO_KEYWORDS.question_content, reference: NO_KEYWORDS.model_answer, source: SOURCE, answer: english })).toEqual([]);
+    const korean = '표본의 크기가 커질수록 표본평균의 분산은 모분산을 n으로 나눈 값이라서 작아집니다.';
+    expect(integrityFlags({ question: 'What happens to the variance of the sample mean as the sample grows?', reference: 'It decreases: it is the population variance divided by the sample size.', answer: korean })).toEqual([]);
+    // Another subject in the item's own language still is.
+    expect(integrityFlags({ question: NO_KEYWORDS.question_content, reference: NO_KEYWORDS.model_answer, source: SOURCE, answer: ATTACKS[10]?.[1] ?? '' })).toEqual(['off-topic']);
   });
 });

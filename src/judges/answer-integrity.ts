@@ -104,6 +104,13 @@ function subjectShare(answer: AnalysedText, subject: AnalysedText): { total: num
   return { total: units.length, on };
 }
 
+/** Whether most letters of a text are Hangul or Latin. */
+function mainScript(text: string): 'hangul' | 'latin' {
+  const hangul = (text.match(/\p{Script=Hangul}/gu) ?? []).length;
+  const latin = (text.match(/\p{Script=Latin}/gu) ?? []).length;
+  return hangul >= latin ? 'hangul' : 'latin';
+}
+
 /** The integrity flags of one answer (pure). An empty list means the answer is at least an attempt. */
 export function integrityFlags(input: IntegrityInput): IntegrityFlag[] {
   const subjectText = [input.question, input.reference, ...(input.alternatives ?? []), ...(input.keywords ?? []).map((keyword) => keyword.replace(/[/|]/gu, ' ')), input.source ?? ''].join('\n');
@@ -112,7 +119,10 @@ export function integrityFlags(input: IntegrityInput): IntegrityFlag[] {
   if (isForeignScript(input.answer, subjectText)) flags.push('foreign-language');
   const answer = analyseText(input.answer);
   const subject = analyseText(subjectText);
-  const { total, on } = subjectShare(answer, subject);
+  // Words are compared with the subject only in the subject's own script: an English answer to a Korean item (or
+  // the reverse) shares no words with it however right it is, so it is never called off the subject for that.
+  const comparable = mainScript(input.answer) === mainScript(subjectText);
+  const { total, on } = comparable ? subjectShare(answer, subject) : { total: 0, on: 0 };
   const words = answer.units.filter((unit) => Array.from(unit).length >= 2);
   const repeated = words.length >= REPEAT_MIN && new Set(words).size / words.length < REPEAT_SHARE;
   if (PLACEHOLDER.test(input.answer.normalize('NFKC')) || repeated || (total >= FILLER_MIN && on / total < ON_SUBJECT_SHARE)) flags.push('filler');
