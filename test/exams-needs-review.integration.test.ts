@@ -8,7 +8,7 @@ import { samplePdfBytes } from './support/lecture-client.js';
 import { suiteRedis } from './support/redis-server.js';
 
 /**
- * GR5–GR7 (test/SPEC.md, "Grading: … confidence and review"): an exam item the grader is not sure of is
+ * GR5 and GR14 (test/SPEC.md, "Grading: … confidence and review"): an exam item the grader is not sure of is
  * `Needs_Review` on the real server (offline grader, memory store and Redis): the student sees no provisional status,
  * the teacher's results list it first with the grader's proposal, nothing is sent to an LMS, and the teacher's
  * override decides it.
@@ -76,5 +76,32 @@ describe.each(['memory', 'redis'] as const)('Needs_Review (%s store)', (store) =
     const after = await call(resultUrl, 'GET', { headers: minji.headers });
     expect(after.body).toMatchObject({ status: 'graded', score: 2 });
     expect(gradeHold(after.body.log.evaluation_items as Item[])).toBeNull();
+
+    // GR14: the teacher's decision is exported as a labelled JSON line, with no student identity.
+    const exported = await fetch(`${booted.app.url}/api/exams/${exam.examId}/decisions.jsonl`, { headers: booted.teacher.bearer });
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get('content-type')).toContain('application/x-ndjson');
+    const text = await exported.text();
+    const lines = text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toEqual([
+      {
+        examId: exam.examId,
+        questionId: 2,
+        type: 'Descriptive',
+        question: exam.problems[1]?.question_content,
+        reference: exam.problems[1]?.model_answer,
+        keywords: exam.problems[1]?.key_keywords,
+        answer: UNSURE,
+        graderStatus: 'Needs_Review',
+        graderProposed: 'Correct',
+        graderConfidence: held?.evidence?.confidence,
+        teacherStatus: 'Incorrect',
+        reason: '기댓값이 커지는 것이 아니라 모평균과 같습니다.',
+      },
+    ]);
+    expect(text).not.toContain(minji.sessionId);
+    expect(text).not.toContain('민지');
+    // Only the exam's owner reads it.
+    expect((await fetch(`${booted.app.url}/api/exams/${exam.examId}/decisions.jsonl`, { headers: minji.headers })).status).not.toBe(200);
   });
 });

@@ -6,6 +6,7 @@ import type { ExamProgressEvent } from '../protocol/wire/exams.js';
 import { ExamComplaintsOpenError } from './exam-errors.js';
 import { ExamGrading, type GradingStep } from './exam-grading.js';
 import { postGradingSteps } from './grading-steps.js';
+import { type TeacherDecision, teacherDecisions } from './teacher-decisions.js';
 import { withoutExamEvidence } from './prior-profile.js';
 import { isSelfStudy, resultRevealed, revealsItemsOf, selfStudyPublication, visibleTo } from './self-study-exam.js';
 import type { ExamOverride, ExamPublication, ExamRecord, ExamRepository, NewExam, RegradeRequest } from './exam-repository.js';
@@ -543,6 +544,11 @@ export class ExamService {
     const waiting = (student: StudentResult) => (student.items.some((item) => item.result_status === 'Needs_Review') ? 0 : 1);
     const ordered = students.map((student, index) => ({ student, index })).sort((a, b) => waiting(a.student) - waiting(b.student) || a.index - b.index).map(({ student }) => student);
     return { examId: exam.examId, deadline: publication.deadline, closed: this.now() >= publication.deadline, students: ordered, items: itemSummaries(exam, ordered), absent };
+  }
+
+  /** The teacher's overrides of this exam as labelled data (teacher-decisions.ts). */
+  teacherDecisions(exam: ExamRecord): Promise<TeacherDecision[]> {
+    return teacherDecisions(this.repository, exam);
   }
 
   async resultsCsv(exam: ExamRecord): Promise<string> {

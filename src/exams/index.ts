@@ -114,3 +114,4 @@ export {
 } from './feedback-agent.js';
 export { gradeExamItemOffline } from './exam-grading-offline.js';
 export { examGradingOfflineTasks } from './exam-grading-tasks.js';
+export { type TeacherDecision, decisionOf, decisionsJsonl, teacherDecisions } from './teacher-decisions.js';
