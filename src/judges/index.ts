@@ -1,4 +1,15 @@
-/** The offline judges: a deterministic answer assessor and the keyword matcher behind its evidence. */
+/**
+ * The offline judges: a deterministic answer assessor and the keyword matcher behind its evidence.
+ *
+ * Two guarantees every grading path (exam grader, lecture judge, self-study; offline or with a model) builds on:
+ * - No attempt, no credit (answer-integrity.ts): an instruction or verdict addressed to the grader, a fence tag,
+ *   filler, another script, another subject is capped at incorrect whatever a model says; a reference that is only
+ *   the question is no reference (the judge abstains).
+ * - Every verdict has a confidence (verdict-confidence.ts), calibrated by grouped cross-validation on the dev sets;
+ *   below CONFIDENT_AT it is "unsure": the exam holds the item for the teacher (`Needs_Review`), the lecture asks the
+ *   student to compare with the model answer. `npm run eval:judge` / `eval:grader` print coverage, selective
+ *   precision and calibration; `npm run eval:heldout` reports the frozen Korean held-out set.
+ */
 export {
   type AssessFlag,
   type AssessInput,
