@@ -291,11 +291,15 @@ export class ExamGrader implements ExamItemGrader {
         return item('Incorrect', topic, '모범 답안과 값(식)이 다릅니다. 풀이를 다시 확인해 보세요.', { keywords, method: 'math', contradiction: null });
       }
     }
+    const check = serverCheck(problem, answer, context.source);
     if (referenceStandsIn(problem.question_content, problem.model_answer)) {
-      // No model answer to grade against (empty, or only the question's words): the teacher grades it.
+      // No model answer to grade against (empty, or only the question's words): the teacher grades it, unless the
+      // answer is no attempt at all (a give-up, an injection), which needs no reference to be Incorrect.
+      if (check.cap === 'Incorrect') {
+        return item('Incorrect', topic, check.message ?? '답이 질문에 대한 설명이 아닙니다.', { keywords, method: 'model', contradiction: check.contradiction, confidence: FLAG_CONFIDENCE });
+      }
       return item('Needs_Review', topic, NEEDS_REVIEW_MESSAGE, { keywords, method: 'model', contradiction: null, confidence: 0 });
     }
-    const check = serverCheck(problem, answer, context.source);
     const evidence: GradeEvidence = { keywords, method: 'model', contradiction: check.contradiction };
     const input: ExamGradeInput = {
       type: problem.type,
