@@ -120,6 +120,8 @@ const CAPS: Partial<Record<AssessFlag | ShapeFlag, { cap: ResultStatus; message:
   'foreign-language': { cap: 'Incorrect', message: '질문의 언어(한국어 또는 영어)로 답하지 않았습니다. 한국어나 영어로 다시 설명해 보세요.' },
   'off-topic': { cap: 'Incorrect', message: '질문의 주제와 관계없는 내용입니다. 묻는 개념을 설명해 보세요.' },
 };
+/** Flags that say the answer is no attempt at the question: true against any reference, or none. */
+const NO_ATTEMPT_FLAGS: readonly (AssessFlag | ShapeFlag)[] = ['give-up', 'injection', 'filler', 'foreign-language', 'off-topic', 'no-content'];
 const CONTRADICTION_FLAGS: readonly (AssessFlag | ShapeFlag)[] = ['negation', 'antonym', 'reversed', 'swapped', 'wrong-choice'];
 const RANK: Readonly<Record<ResultStatus, number>> = { Incorrect: 0, Partial_Correct: 1, Correct: 2 };
 
@@ -295,7 +297,7 @@ export class ExamGrader implements ExamItemGrader {
     if (referenceStandsIn(problem.question_content, problem.model_answer)) {
       // No model answer to grade against (empty, or only the question's words): the teacher grades it, unless the
       // answer is no attempt at all (a give-up, an injection), which needs no reference to be Incorrect.
-      if (check.cap === 'Incorrect') {
+      if (check.flags.some((flag) => NO_ATTEMPT_FLAGS.includes(flag))) {
         return item('Incorrect', topic, check.message ?? '답이 질문에 대한 설명이 아닙니다.', { keywords, method: 'model', contradiction: check.contradiction, confidence: FLAG_CONFIDENCE });
       }
       return item('Needs_Review', topic, NEEDS_REVIEW_MESSAGE, { keywords, method: 'model', contradiction: null, confidence: 0 });
