@@ -2,6 +2,7 @@ import {
   type AssessorModel,
   FEATURE_NAMES,
   type PreparedAssessment,
+  assessmentConfidence,
   decideAssessment,
   prepareAssessment,
   probability,
@@ -165,7 +166,7 @@ export function fitModel(entries: readonly TrainingItem[]): AssessorModel {
   return { ...fitted, correctThreshold: best.threshold, incorrectThreshold: bestIncorrect.threshold };
 }
 
-export function predict(entry: TrainingItem, model: AssessorModel): { label2: Label2; label3: Label3 } {
+export function predict(entry: TrainingItem, model: AssessorModel): { label2: Label2; label3: Label3; confidence: number } {
   const verdict = decideAssessment(entry.prepared, model);
-  return { label2: verdict.label2, label3: verdict.label3 };
+  return { label2: verdict.label2, label3: verdict.label3, confidence: assessmentConfidence(verdict, model) };
 }

@@ -1,3 +1,4 @@
+import { type ConfidenceFigures, type ConfidentVerdict, confidenceFigures, formatConfidence } from './eval-confidence.js';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { ExamGrader, type ExamProblem, type GradeStatus } from '../src/exams/index.js';
@@ -23,7 +24,7 @@ import { DEV_FILES, type EvalItem, KO_DEV_FILE, type Scores, loadItems, roundSco
  * alone guarantee. Every count of Correct must be 0.
  */
 
-const STATUS_TO_LABEL3: Record<Exclude<GradeStatus, 'Ungraded'>, string> = { Correct: 'correct', Partial_Correct: 'partial', Incorrect: 'incorrect' };
+const STATUS_TO_LABEL3: Record<Exclude<GradeStatus, 'Ungraded' | 'Needs_Review'>, string> = { Correct: 'correct', Partial_Correct: 'partial', Incorrect: 'incorrect' };
 
 function problemOf(item: EvalItem, id: number): ExamProblem {
   return {
@@ -44,6 +45,11 @@ export interface ExamPathResult {
   /** Items where the exam path's label3 equals assessAnswer's on the same inputs. */
   agree: number;
   ungraded: number;
+  /** Items held for review (their label3 above is the status the grader proposed). */
+  review: number;
+  /** Share of Partial_Correct among the gold labels, all proposals, and the statuses told as final. */
+  partialShare: { gold: number; proposed: number; final: number };
+  confidence: ConfidenceFigures;
 }
 
 function setsIn(directory: string): { name: string; items: EvalItem[] }[] {
@@ -64,6 +70,9 @@ export async function examPathResults(directory: string): Promise<ExamPathResult
     const predicted2: string[] = [];
     let agree = 0;
     let ungraded = 0;
+    let review = 0;
+    const verdicts: ConfidentVerdict[] = [];
+    const finals: string[] = [];
     for (const [index, item] of set.items.entries()) {
       const graded = await grader.grade(problemOf(item, index + 1), item.answer, context(item));
       const direct = assessAnswer({
@@ -77,7 +86,12 @@ export async function examPathResults(directory: string): Promise<ExamPathResult
         ungraded += 1;
         continue;
       }
-      const label3 = STATUS_TO_LABEL3[graded.result_status];
+      if (graded.result_status === 'Needs_Review') review += 1;
+      const status = graded.result_status === 'Needs_Review' ? (graded.evidence?.proposed ?? 'Partial_Correct') : graded.result_status;
+      const label3 = STATUS_TO_LABEL3[status];
+      const confidence = graded.evidence?.confidence ?? 1;
+      verdicts.push({ gold: item.label2, predicted: label3 === 'correct' ? 'good' : 'bad', confidence });
+      if (graded.result_status !== 'Needs_Review') finals.push(label3);
       if (label3 === direct.label3) agree += 1;
       if (item.label3 !== null) {
         gold3.push(item.label3);
@@ -93,6 +107,13 @@ export async function examPathResults(directory: string): Promise<ExamPathResult
       label2: roundScores(scoreLabels(gold2, predicted2)),
       agree,
       ungraded,
+      review,
+      partialShare: {
+        gold: share(gold3, 'partial'),
+        proposed: share(predicted3, 'partial'),
+        final: share(finals, 'partial'),
+      },
+      confidence: confidenceFigures(verdicts),
     });
   }
   return results;
@@ -181,16 +202,22 @@ export async function probeResults(directory: string): Promise<ProbeResult[]> {
   return [...totals.values()];
 }
 
+const share = (labels: readonly string[], label: string): number =>
+  labels.length === 0 ? 0 : Math.round((labels.filter((value) => value === label).length / labels.length) * 1000) / 1000;
+
 export function formatExamPath(results: readonly ExamPathResult[]): string {
   const lines = [
     'Exam grader offline path (ExamGrader on the offline model, one model answer per item): macro-F1 and κ, dev',
-    `${'set'.padEnd(22)} ${'n'.padStart(4)}  label3 F1  κ       label2 F1  κ       agree with assessAnswer`,
+    `${'set'.padEnd(22)} ${'n'.padStart(4)}  label3 F1  κ       label2 F1  κ       agree with assessAnswer  Needs_Review  Partial share gold/proposed/final`,
   ];
   for (const result of results) {
     lines.push(
-      `${result.set.padEnd(22)} ${String(result.items).padStart(4)}  ${result.label3.macroF1.toFixed(3)}     ${result.label3.kappa.toFixed(3)}   ${result.label2.macroF1.toFixed(3)}     ${result.label2.kappa.toFixed(3)}   ${result.agree}/${result.items - result.ungraded}${result.ungraded > 0 ? ` (${result.ungraded} ungraded)` : ''}`,
+      `${result.set.padEnd(22)} ${String(result.items).padStart(4)}  ${result.label3.macroF1.toFixed(3)}     ${result.label3.kappa.toFixed(3)}   ${result.label2.macroF1.toFixed(3)}     ${result.label2.kappa.toFixed(3)}   ${result.agree}/${result.items - result.ungraded}${result.ungraded > 0 ? ` (${result.ungraded} ungraded)` : ''}`.padEnd(98) +
+        `${String(result.review).padEnd(12)}  ${result.partialShare.gold.toFixed(3)}/${result.partialShare.proposed.toFixed(3)}/${result.partialShare.final.toFixed(3)}`,
     );
   }
+  lines.push('');
+  lines.push(formatConfidence('Exam grader confidence (offline path; label2 of the proposed status), dev', results.map((result) => ({ set: result.set, figures: result.confidence }))));
   return lines.join('\n');
 }
 

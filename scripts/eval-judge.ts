@@ -1,4 +1,5 @@
 import { dataDirectory } from './eval-support.js';
+import { formatConfidence } from './eval-confidence.js';
 import { formatTable, runEvaluation } from './eval-runner.js';
 
 /**
@@ -9,4 +10,8 @@ import { formatTable, runEvaluation } from './eval-runner.js';
  */
 const result = runEvaluation(dataDirectory(), ['label2']);
 console.log(formatTable('Judge (label2 good/bad): accuracy, macro-F1, Cohen κ', result.label2));
+console.log('');
+console.log(formatConfidence('Judge confidence, grouped CV by question', result.label2.map((set) => ({ set: set.set, figures: set.confidence.cv }))));
+console.log('');
+console.log(formatConfidence('Judge confidence, dev', result.label2.map((set) => ({ set: set.set, figures: set.confidence.dev }))));
 console.log(JSON.stringify({ task: 'judge', dataDirectory: result.dataDirectory, folds: result.folds, model: result.model, label2: result.label2 }));

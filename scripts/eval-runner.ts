@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ASSESSOR_MODEL, type AssessorModel } from '../src/judges/index.js';
 import { type TrainingItem, fitModel, predict, prepareItems } from './assessor-training.js';
+import { type ConfidenceFigures, confidenceFigures } from './eval-confidence.js';
 import {
   DEV_FILES,
   type EvalItem,
@@ -39,6 +40,8 @@ export interface SetResult {
   questions: number;
   assessor: MethodResult;
   baseline: MethodResult & { thresholds: number[] };
+  /** The assessor's confidence on its good/bad verdicts, dev and grouped CV. */
+  confidence: { dev: ConfidenceFigures; cv: ConfidenceFigures };
 }
 
 interface LoadedSet {
@@ -112,12 +115,14 @@ function assessorScores(entries: readonly TrainingItem[], labels: readonly { lab
 }
 
 /** Grouped CV predictions for every set: fit on all training sets minus the held-out questions of one fold. */
-function crossValidated(sets: readonly LoadedSet[]): Map<string, { label2: string; label3: string }[]> {
+type Predicted = { label2: string; label3: string; confidence: number };
+
+function crossValidated(sets: readonly LoadedSet[]): Map<string, Predicted[]> {
   const pool = sets.filter((set) => set.training);
-  const result = new Map<string, { label2: string; label3: string }[]>();
+  const result = new Map<string, Predicted[]>();
   for (const set of pool) {
     const folds = groupFolds(set.entries.map((entry) => entry.item));
-    const labels = new Array<{ label2: string; label3: string }>(set.entries.length);
+    const labels = new Array<Predicted>(set.entries.length);
     for (let fold = 0; fold < FOLDS; fold += 1) {
       const training = pool.flatMap((other) => (other === set ? set.entries.filter((_, index) => folds[index] !== fold) : other.entries));
       const model = fitModel(training);
@@ -128,6 +133,16 @@ function crossValidated(sets: readonly LoadedSet[]): Map<string, { label2: strin
     result.set(set.name, labels);
   }
   return result;
+}
+
+function confidenceOf(entries: readonly TrainingItem[], predicted: readonly Predicted[]): ConfidenceFigures {
+  return confidenceFigures(
+    entries.map((entry, index) => ({
+      gold: entry.item.label2,
+      predicted: predicted[index]?.label2 === 'good' ? 'good' : 'bad',
+      confidence: predicted[index]?.confidence ?? 0,
+    })),
+  );
 }
 
 export interface EvaluationResult {
@@ -154,6 +169,7 @@ export function runEvaluation(directory: string, tasks: readonly Task[], model: 
           questions: new Set(set.entries.map((entry) => entry.item.questionId)).size,
           assessor: { dev: assessorScores(set.entries, dev, task), cv: assessorScores(set.entries, held, task) },
           baseline: baselineResult(set.entries, task),
+          confidence: { dev: confidenceOf(set.entries, dev), cv: confidenceOf(set.entries, held) },
         };
       });
   return {

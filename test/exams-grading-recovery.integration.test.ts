@@ -141,11 +141,11 @@ describe.each(['memory', 'redis'] as const)('half-finished gradings are found an
     await publish(booted, exam.examId);
     const [claimedOnly, finalisedNoReport, reportNoProfile, legacy] = await Promise.all(['민지', '지호', '서연', '하늘'].map((nickname) => join(booted, nickname)));
     const all = [claimedOnly, finalisedNoReport, reportNoProfile, legacy].map((student) => student!);
-    for (const student of all) await draft(booted, exam.examId, student.headers, { 1: '분산', 2: '기댓값', 3: '평균' });
+    for (const student of all) await draft(booted, exam.examId, student.headers, { 1: '분산', 2: '기댓값이 같아서', 3: '평균' });
     // The whole submissions are written, then the states a node dying at each point leaves, written directly.
     const at = booted.clock.now();
     for (const student of all) {
-      await repository.submitItems(exam.examId, student.sessionId, new Map([[1, '분산'], [2, '기댓값'], [3, '평균']]), at);
+      await repository.submitItems(exam.examId, student.sessionId, new Map([[1, '분산'], [2, '기댓값이 같아서'], [3, '평균']]), at);
       await repository.submitAll(exam.examId, student.sessionId, at);
       await repository.touchStudent(exam.examId, student.sessionId, at);
     }
@@ -206,9 +206,9 @@ describe.each(['memory', 'redis'] as const)('half-finished gradings are found an
     const exam = await makeExam(booted);
     await publish(booted, exam.examId);
     const student = await join(booted, '민지');
-    await draft(booted, exam.examId, student.headers, { 1: '분산', 2: '기댓값', 3: '표준편차' });
+    await draft(booted, exam.examId, student.headers, { 1: '분산', 2: '기댓값이 같아서', 3: '표준편차' });
     const at = booted.clock.now();
-    await app.exams.repository.submitItems(exam.examId, student.sessionId, new Map([[1, '분산'], [2, '기댓값'], [3, '표준편차']]), at);
+    await app.exams.repository.submitItems(exam.examId, student.sessionId, new Map([[1, '분산'], [2, '기댓값이 같아서'], [3, '표준편차']]), at);
     await app.exams.repository.submitAll(exam.examId, student.sessionId, at);
     await app.store.hset(keys.examGrading(exam.examId, student.sessionId), { claimed: String(at) });
     await app.exams.sweep();

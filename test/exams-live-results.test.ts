@@ -66,7 +66,7 @@ describe('live exam results', () => {
       studentResult(exam, student('=다', [graded(1, 'Partial_Correct', '단위 누락', '분산'), graded(2, 'Ungraded')]), weights),
     ];
     const items = itemSummaries(exam, students);
-    expect(items[0]).toEqual({ question_id: 1, counts: { Correct: 0, Partial_Correct: 1, Incorrect: 2, Ungraded: 0 }, misconceptions: ['분산: 분산과 표준편차를 혼동', '분산: 단위 누락'] });
+    expect(items[0]).toEqual({ question_id: 1, counts: { Correct: 0, Partial_Correct: 1, Incorrect: 2, Ungraded: 0, Needs_Review: 0 }, misconceptions: ['분산: 분산과 표준편차를 혼동', '분산: 단위 누락'] });
     expect(items[1]?.misconceptions).toEqual(['기댓값: 근거 부족']);
     const csv = examResultsCsv(exam, students, items);
     expect(csv.startsWith('\uFEFF닉네임,제출 시각,점수,만점,채점 대기,1번 결과')).toBe(true);

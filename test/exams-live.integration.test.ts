@@ -283,7 +283,7 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     ]);
     const after = await results(booted, exam.examId);
     expect(after.body.students[0].score).toBe(2);
-    expect(after.body.items[1].counts).toEqual({ Correct: 0, Partial_Correct: 0, Incorrect: 1, Ungraded: 0 });
+    expect(after.body.items[1].counts).toEqual({ Correct: 0, Partial_Correct: 0, Incorrect: 1, Ungraded: 0, Needs_Review: 0 });
 
     // Before the results are revealed a regrade (whose reply names the status) is refused.
     const early = await call(`${booted.app.url}/api/class-exams/${exam.examId}/regrade`, 'POST', { headers: student.headers, body: { questionId: 3, comment: '미리' } });
@@ -349,7 +349,8 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     const jiho = await join(booted, '지호');
     // 하늘 joined the class but never opens the exam: listed as 미응시, never as a result.
     const haneul = await join(booted, '하늘');
-    await draft(booted, exam.examId, minji.headers, { 1: '분산', 2: '기댓값', 3: '=표준편차' });
+    // A bare keyword for the descriptive item would be held for review (GR5); this test is about the results' shape.
+    await draft(booted, exam.examId, minji.headers, { 1: '분산', 2: '기댓값이 모평균과 같기 때문이다', 3: '=표준편차' });
     await draft(booted, exam.examId, jiho.headers, { 1: '편차', 2: '평균', 3: '표준편차' });
     await submit(booted, exam.examId, minji.headers);
     await submit(booted, exam.examId, jiho.headers);
@@ -357,7 +358,7 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     // Item 1: 민지's exact keyword is Correct, 지호's other word is not; the misconception is that answer's feedback.
     const jihoFirst = graded.students.find((student) => student.nickname === '지호')?.items[0];
     expect(['Incorrect', 'Partial_Correct']).toContain(jihoFirst?.result_status);
-    expect(graded.items[0]?.counts).toEqual({ Correct: 1, Partial_Correct: 0, Incorrect: 0, Ungraded: 0, [jihoFirst?.result_status ?? 'Incorrect']: 1 });
+    expect(graded.items[0]?.counts).toEqual({ Correct: 1, Partial_Correct: 0, Incorrect: 0, Ungraded: 0, Needs_Review: 0, [jihoFirst?.result_status ?? 'Incorrect']: 1 });
     expect(graded.items[0]?.misconceptions).toEqual([`분산: ${(jihoFirst as { feedback_message?: string } | undefined)?.feedback_message ?? ''}`]);
     // The score is the server's, from the statuses with the default weights.
     const points: Record<string, number> = { Correct: 1, Partial_Correct: 0.5, Incorrect: 0, Ungraded: 0 };
@@ -529,7 +530,7 @@ describe('live exams across a node restart (redis)', () => {
     const exam = await makeExam(first);
     await publish(first, exam.examId);
     const student = await join(first, '민지');
-    await draft(first, exam.examId, student.headers, { 1: '분산', 2: '기댓값' });
+    await draft(first, exam.examId, student.headers, { 1: '분산', 2: '기댓값이 같아서' });
     await first.app.stop();
 
     const clock = new TestClock();
@@ -541,13 +542,13 @@ describe('live exams across a node restart (redis)', () => {
     context.onTestFinished(() => second.stop());
     const view = await call(`${second.url}/api/class-exams/${exam.examId}`, 'GET', { headers: student.headers });
     expect(view.status, JSON.stringify(view.body)).toBe(200);
-    expect(view.body.drafts).toEqual({ 1: '분산', 2: '기댓값' });
+    expect(view.body.drafts).toEqual({ 1: '분산', 2: '기댓값이 같아서' });
     await call(`${second.url}/api/class-exams/${exam.examId}/draft`, 'PUT', { headers: student.headers, body: { answers: { 3: '표준편차' } } });
     const submitted = await call(`${second.url}/api/class-exams/${exam.examId}/submit`, 'POST', { headers: student.headers, body: {} });
     expect(submitted.body.submittedAll).toBe(true);
     expect((await call(`${second.url}/api/exams/${exam.examId}/end`, 'POST', { headers: first.teacher.bearer })).status).toBe(200);
     await expect.poll(async () => (await call(`${second.url}/api/class-exams/${exam.examId}/result`, 'GET', { headers: student.headers })).body.status, { timeout: 10_000 }).toBe('graded');
-    expect(agents.gradings.map((grading) => grading.answer)).toEqual(['분산', '기댓값', '표준편차']);
+    expect(agents.gradings.map((grading) => grading.answer)).toEqual(['분산', '기댓값이 같아서', '표준편차']);
   });
 });
 

@@ -28,7 +28,8 @@ const isTarget = (asked: Asked): boolean =>
 
 interface Outcome {
   question: string;
-  verdict: 'good' | 'bad';
+  /** `unsure`: the tutor was not sure and asked the student to compare with the model answer (GR8). */
+  verdict: 'good' | 'bad' | 'unsure';
   feedback: string;
   /** The reply that followed the verdict when it was good (the supplement), else undefined. */
   supplement: string | undefined;
@@ -60,7 +61,10 @@ async function answerTarget(answer: (question: string) => string): Promise<Outco
     await client.ok('lecture:speed', { tokensPerSecond: 200 });
     await client.ok('lecture:start', {});
     const question = await client.waitForEvent('lecture:question', { where: (payload) => isTarget(payload) });
-    const verdict = await client.waitForEvent('tutor:verdict', { where: (payload) => payload.questionId === question.questionId });
+    const told = await client.waitFor(
+      (event) => (event.event === 'tutor:verdict' || event.event === 'tutor:unsure') && event.payload.questionId === question.questionId,
+    );
+    const verdict = told.event === 'tutor:verdict' ? (told.payload as { verdict: 'good' | 'bad'; feedback: string }) : { verdict: 'unsure' as const, feedback: '' };
     let supplement: string | undefined;
     let supplementSources: Outcome['supplementSources'];
     if (verdict.verdict === 'good') {
@@ -135,10 +139,17 @@ describe('the offline tutor judges answers with the answer assessor (sample mate
   });
 
   it('TJ4: a bad answer is told which idea of the model answer it left out, in quotes', async () => {
-    // A sum is half of the definition: the count it is divided by is missing.
-    const outcome = await answerTarget(() => '값들을 전부 더한 합계를 말해요.');
-    expect(outcome.verdict).toBe('bad');
-    expect(outcome.feedback).toMatch(/'[가-힣]+'(?:, '[가-힣]+')?(?:이)?라는 생각이 빠져 있어요/u);
-    expect(outcome.feedback).toContain("'개수'");
+    // A sum is half of the definition: the count it is divided by is missing. The offline judge is not sure enough
+    // of a half answer to tell it (GR8: the student compares with the model answer); its feedback names the idea.
+    const answer = '값들을 전부 더한 합계를 말해요.';
+    const outcome = await answerTarget(() => answer);
+    expect(outcome.verdict).toBe('unsure');
+    await chapterGenerated(app, material.id, 0);
+    const lecture = (await generatedChapter(app, material.id, 0)).text;
+    const judged = await app.lectures.tutor.judge({ question: outcome.question, lecture, modelAnswer: DEFINITION, answer });
+    expect(judged.verdict).toBe('bad');
+    expect(judged.confidence).toBeLessThan(0.75);
+    expect(judged.feedback).toMatch(/'[가-힣]+'(?:, '[가-힣]+')?(?:이)?라는 생각이 빠져 있어요/u);
+    expect(judged.feedback).toContain("'개수'");
   });
 });

@@ -122,6 +122,7 @@ const CASES: Record<string, Case> = {
   'GET /api/exams/:examId/results': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/exams/${w.examId}/results` }) },
   'GET /api/exams/:examId/results.json': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/exams/${w.examId}/results.json` }) },
   'GET /api/exams/:examId/results.csv': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/exams/${w.examId}/results.csv` }) },
+  'GET /api/exams/:examId/decisions.jsonl': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/exams/${w.examId}/decisions.jsonl` }) },
   'POST /api/exams/:examId/students/:sessionId/items/:questionId/override': {
     kind: 'denied',
     call: (w) => ({ method: 'POST', path: `/api/exams/${w.examId}/students/${w.student.sessionId}/items/1/override`, body: { status: 'Correct', reason: 'B의 정정' } }),

@@ -8,7 +8,7 @@
 // events). The raise-hand dialogue lives in classroom/hand-panel.ts.
 import '../ui/storage-fallback.js';
 import { ERROR_MESSAGES } from '../../src/protocol/wire/index.js';
-import type { PublicPhase, SessionSnapshot, TutorServerEvents } from '../../src/protocol/wire/index.js';
+import type { PublicPhase, SelfAssessment, SessionSnapshot, TutorServerEvents } from '../../src/protocol/wire/index.js';
 import { HAND_PHASES, HAND_REPLY_KINDS } from '../../src/protocol/wire/index.js';
 import type { CommandAck } from '../net/socket.js';
 import { TutorConnection } from '../net/tutor-connection.js';
@@ -73,6 +73,7 @@ const classExam = new ClassExamPanel(
 );
 const view = new LectureView(lecture, {
   onAnswer: submitAnswer,
+  onSelfAssess: selfAssessAnswer,
   chapterFooter: (index, label) => (session?.classId ? selfQuiz.button(index, label) : null),
 });
 const hand = new HandPanel({
@@ -251,6 +252,10 @@ function apply(event: SessionEvent): void {
       view.flush();
       view.focusAnswer(event.payload.questionId);
       break;
+    case 'tutor:unsure':
+      view.unsure(event.payload);
+      setPhase({ kind: 'tutoring', chapter: phase.chapter });
+      break;
     case 'tutor:verdict':
       view.verdict(event.payload);
       setPhase({ kind: 'tutoring', chapter: phase.chapter });
@@ -421,6 +426,11 @@ async function submitAnswer(questionId: string, text: string): Promise<Outcome> 
   if (!ack.ok) return { ok: false, message: errorMessage(ack) };
   if (phase.questionId === questionId) setPhase({ kind: 'tutoring', chapter: phase.chapter });
   return { ok: true };
+}
+
+async function selfAssessAnswer(questionId: string, choice: SelfAssessment): Promise<Outcome> {
+  const ack = await command('answer:self-assess', { questionId, choice });
+  return ack.ok ? { ok: true } : { ok: false, message: errorMessage(ack) };
 }
 
 // ---- errors --------------------------------------------------------------------------------------------------------

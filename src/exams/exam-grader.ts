@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import { AppError } from '../errors.js';
-import { type AssessFlag, decideAssessment, keywordSynonyms, prepareAssessment } from '../judges/index.js';
+import {
+  type AssessFlag,
+  type Assessment,
+  CONFIDENT_AT,
+  FLAG_CONFIDENCE,
+  assessmentConfidence,
+  combinedConfidence,
+  decideAssessment,
+  keywordSynonyms,
+  prepareAssessment,
+  referenceStandsIn,
+} from '../judges/index.js';
 import { loadPrompt, type Attribution, type LanguageModel } from '../llm/index.js';
 import type { Logger } from '../logger.js';
 import { mathEquivalent } from '../math/index.js';
@@ -29,8 +40,10 @@ import {
  * 4. otherwise the grader model proposes `ShortAnswer_Grader_Output` from the question, model answer, keywords,
  *    intent, the matcher's evidence and the fenced student text; the reply is parsed with the seed's schema;
  * 5. the server then caps the proposal: a give-up, an echo of the question, a different leading choice (yes/no, an
- *    option, a value) or an answer that uses the model answer's words to say the opposite (the judges'
- *    contradiction checks) is at most `Incorrect`; a pasted passage of the
+ *    option, a value), an answer that uses the model answer's words to say the opposite (the judges'
+ *    contradiction checks), and text that is no attempt at the question (an instruction or verdict addressed to the
+ *    grader, a fence tag, filler, another script, another subject: judges/answer-integrity.ts) is at most
+ *    `Incorrect`; Correct needs at least one key keyword found (capForNoEvidence); a pasted passage of the
  *    material or a bare list of keywords at most `Partial_Correct`. Contradiction beats keyword presence.
  * A model that gives no usable reply (an error, or a malformed reply after the adapter's repair turn) leaves the item
  * `Ungraded`: no credit, no default status, and no exception — the caller retries it later. Only the caller's
@@ -102,7 +115,13 @@ const CAPS: Partial<Record<AssessFlag | ShapeFlag, { cap: ResultStatus; message:
   'question-echo': { cap: 'Incorrect', message: '질문의 표현을 되풀이했을 뿐, 묻는 내용에 대한 답이 없습니다.' },
   'no-content': { cap: 'Incorrect', message: '설명하는 내용이 없습니다. 묻는 개념을 문장으로 설명해 보세요.' },
   'copied-material': { cap: 'Partial_Correct', message: '자료의 문장을 그대로 옮겨 적었습니다. 자신의 말로 설명해야 정답이 됩니다.' },
+  injection: { cap: 'Incorrect', message: '답안에 채점에 대한 지시나 판정이 들어 있습니다. 답안은 질문에 대한 설명으로만 채점합니다.' },
+  filler: { cap: 'Incorrect', message: '질문과 관계없는 내용이나 반복된 글이 대부분입니다. 묻는 개념만 자신의 말로 설명해 보세요.' },
+  'foreign-language': { cap: 'Incorrect', message: '질문의 언어(한국어 또는 영어)로 답하지 않았습니다. 한국어나 영어로 다시 설명해 보세요.' },
+  'off-topic': { cap: 'Incorrect', message: '질문의 주제와 관계없는 내용입니다. 묻는 개념을 설명해 보세요.' },
 };
+/** Flags that say the answer is no attempt at the question: true against any reference, or none. */
+const NO_ATTEMPT_FLAGS: readonly (AssessFlag | ShapeFlag)[] = ['give-up', 'injection', 'filler', 'foreign-language', 'off-topic', 'no-content'];
 const CONTRADICTION_FLAGS: readonly (AssessFlag | ShapeFlag)[] = ['negation', 'antonym', 'reversed', 'swapped', 'wrong-choice'];
 const RANK: Readonly<Record<ResultStatus, number>> = { Incorrect: 0, Partial_Correct: 1, Correct: 2 };
 
@@ -114,6 +133,10 @@ export interface ServerCheck {
   contradiction: string | null;
   /** What the student is told when the cap lowered a proposal. */
   message: string | null;
+  /** For an item without keywords: the model answer's terms the answer contains (the judges' matcher). */
+  referenceTerms: string[];
+  /** The offline assessor's reading of the same answer (its confidence is weighed against the model's verdict). */
+  assessment: Assessment;
 }
 
 /**
@@ -131,7 +154,9 @@ export function serverCheck(problem: ExamProblem, answer: string, source?: strin
   // The judges' echo also fires when the answer's own words are none of the model answer's (a synonym it does not
   // list: 줄어듭니다 for 작아진다); a grade that caps at Incorrect needs an answer that adds nothing to the question.
   const saysSomething = addsOwnWords(answer, problem.question_content);
-  const judged = decideAssessment(prepared).evidence.flags.filter((flag) => CAPS[flag] !== undefined && !(flag === 'echo' && saysSomething));
+  const assessment = decideAssessment(prepared);
+  const referenceTerms = problem.key_keywords.length === 0 ? assessment.evidence.matched : [];
+  const judged = assessment.evidence.flags.filter((flag) => CAPS[flag] !== undefined && !(flag === 'echo' && saysSomething));
   const shapes = answerShapeFlags({
     type: problem.type,
     answer,
@@ -155,7 +180,7 @@ export function serverCheck(problem: ExamProblem, answer: string, source?: strin
     }
   }
   const contradictionFlag = flags.find((flag) => CONTRADICTION_FLAGS.includes(flag));
-  return { cap, flags, contradiction: contradictionFlag === undefined ? null : (CAPS[contradictionFlag]?.message ?? null), message };
+  return { cap, flags, contradiction: contradictionFlag === undefined ? null : (CAPS[contradictionFlag]?.message ?? null), message, referenceTerms, assessment };
 }
 
 /** A proposal under the server's cap: the lower of the two, with the server's reason when it lowered it. */
@@ -180,13 +205,64 @@ export function capForMissingKeywords(problem: Pick<ExamProblem, 'type'>, keywor
   };
 }
 
+/**
+ * No Correct without evidence: a model's Correct stands only when the matcher found at least one key keyword (or an
+ * accepted synonym) in the answer. An item without keywords (one written before the writer and validator required
+ * them, or edited by hand) is read against its model answer instead: at least one of the model answer's terms must
+ * be in the answer (an echo of the question is capped on its own). Mathematics is decided before the model
+ * (mathEquivalent), so a math answer that reaches here was not shown equal either.
+ */
+export function capForNoEvidence(keywords: readonly KeywordEvidenceItem[], check: Pick<ServerCheck, 'referenceTerms'>, proposal: GraderOutput): GraderOutput {
+  if (proposal.result_status !== 'Correct') return proposal;
+  if (keywords.length === 0 ? check.referenceTerms.length > 0 : keywords.some((keyword) => keyword.matchedAs !== null)) return proposal;
+  return {
+    ...proposal,
+    result_status: 'Partial_Correct',
+    feedback_message:
+      keywords.length === 0
+        ? '모범 답안의 핵심 용어가 답안에 없어 정답으로 처리하지 않았습니다. 모범 답안과 비교해 핵심 용어를 넣어 설명해 보세요.'
+        : `핵심 키워드(${keywords.map((keyword) => `'${keyword.keyword}'`).join(', ')})가 답안에 없어 정답으로 처리하지 않았습니다. 모범 답안의 핵심 용어를 넣어 설명해 보세요.`,
+  };
+}
+
 export interface ExamGraderOptions {
   model: LanguageModel;
   logger?: Logger | undefined;
 }
 
+/** What the student reads for an item the grader was not sure of: no provisional status, no model praise. */
+export const NEEDS_REVIEW_MESSAGE = '자동 채점 결과가 확실하지 않아 선생님이 이 문항을 검토하고 있습니다. 검토가 끝나면 결과가 표시됩니다.';
+
 export class ExamGrader implements ExamItemGrader {
   constructor(private readonly options: ExamGraderOptions) {}
+
+  /**
+   * The confidence of a decided status (src/judges/verdict-confidence.ts). A status a rule of the server lowered (a
+   * never-Correct cap, the keyword rules) is as sure as the rule, and so is a status below Correct that the keyword
+   * rules would have held there anyway (a Descriptive answer missing a key keyword, a Short_Keyword answer with none
+   * of them): the good/bad side is then the rule's, not a reading's. The offline model (deterministic) is the assessor
+   * itself, so its calibrated confidence is the grade's; a model's proposal is weighed against the assessor's
+   * reading and the keyword evidence.
+   */
+  private confidenceOf(
+    problem: ExamProblem,
+    proposal: GraderOutput,
+    capped: GraderOutput,
+    decided: GraderOutput,
+    check: ServerCheck,
+    keywords: readonly KeywordEvidenceItem[],
+  ): number {
+    const offline = assessmentConfidence(check.assessment);
+    const loweredByCap = capped.result_status !== proposal.result_status;
+    if (loweredByCap) return Math.max(offline, FLAG_CONFIDENCE);
+    if (decided.result_status !== capped.result_status) return FLAG_CONFIDENCE;
+    const missing = keywords.filter((keyword) => keyword.matchedAs === null).length;
+    const heldByKeywords = keywords.length > 0 && (problem.type === 'Descriptive' ? missing > 0 : missing === keywords.length);
+    if (decided.result_status !== 'Correct' && heldByKeywords) return Math.max(offline, FLAG_CONFIDENCE);
+    if (this.options.model.capabilities.deterministic) return offline;
+    const evidence = keywords.length === 0 ? check.referenceTerms.length > 0 : keywords.some((keyword) => keyword.matchedAs !== null);
+    return combinedConfidence({ modelGood: proposal.result_status === 'Correct', assessment: check.assessment, capped: false, evidence });
+  }
 
   async grade(problem: ExamProblem, rawAnswer: string, context: ExamCallContext): Promise<EvaluationItem> {
     const answer = rawAnswer.slice(0, MAX_EXAM_ANSWER_CHARACTERS);
@@ -218,6 +294,14 @@ export class ExamGrader implements ExamItemGrader {
       }
     }
     const check = serverCheck(problem, answer, context.source);
+    if (referenceStandsIn(problem.question_content, problem.model_answer)) {
+      // No model answer to grade against (empty, or only the question's words): the teacher grades it, unless the
+      // answer is no attempt at all (a give-up, an injection), which needs no reference to be Incorrect.
+      if (check.flags.some((flag) => NO_ATTEMPT_FLAGS.includes(flag))) {
+        return item('Incorrect', topic, check.message ?? '답이 질문에 대한 설명이 아닙니다.', { keywords, method: 'model', contradiction: check.contradiction, confidence: FLAG_CONFIDENCE });
+      }
+      return item('Needs_Review', topic, NEEDS_REVIEW_MESSAGE, { keywords, method: 'model', contradiction: null, confidence: 0 });
+    }
     const evidence: GradeEvidence = { keywords, method: 'model', contradiction: check.contradiction };
     const input: ExamGradeInput = {
       type: problem.type,
@@ -244,10 +328,16 @@ export class ExamGrader implements ExamItemGrader {
         attribution,
         ...(context.signal === undefined ? {} : { signal: context.signal }),
       });
-      const decided = capForMissingKeywords(problem, keywords, applyCap(object, check));
+      const capped = applyCap(object, check);
+      const decided = capForNoEvidence(keywords, check, capForMissingKeywords(problem, keywords, capped));
+      const confidence = this.confidenceOf(problem, object, capped, decided, check, keywords);
       // The plan's target topic names what the item tests for every student alike (results group by it); the
       // model's phrase is used only for items without a plan entry.
-      return item(decided.result_status, context.topic ?? decided.related_topic, decided.feedback_message, evidence);
+      const topicOf = context.topic ?? decided.related_topic;
+      if (confidence < CONFIDENT_AT) {
+        return item('Needs_Review', topicOf, NEEDS_REVIEW_MESSAGE, { ...evidence, confidence, proposed: decided.result_status });
+      }
+      return item(decided.result_status, topicOf, decided.feedback_message, { ...evidence, confidence });
     } catch (error) {
       if (context.signal?.aborted === true) throw error;
       const code = error instanceof AppError ? error.code : 'UNEXPECTED';

@@ -69,13 +69,13 @@ export interface ExamScore {
   pending: number;
 }
 
-/** The server's score of a log (Correct 1, Partial_Correct 0.5, Incorrect 0 by default); `Ungraded` is pending. */
+/** The server's score of a log (Correct 1, Partial_Correct 0.5, Incorrect 0 by default); `Ungraded` and `Needs_Review` are pending. */
 export function scoreExam(log: ExamLog, weights: ScoreWeights = DEFAULT_SCORE_WEIGHTS): ExamScore {
   const best = Math.max(weights.Correct, weights.Partial_Correct, weights.Incorrect);
   let score = 0;
   let pending = 0;
   for (const item of log.evaluation_items) {
-    if (item.result_status === 'Ungraded') pending += 1;
+    if (item.result_status === 'Ungraded' || item.result_status === 'Needs_Review') pending += 1;
     else score += weights[item.result_status];
   }
   return { score, maxScore: best * log.evaluation_items.length, pending };

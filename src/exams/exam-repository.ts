@@ -61,7 +61,7 @@ export type NewExam = GeneratedExam & { accountId: string; materialId: string; t
 export const StoredAnswer = z.object({ text: z.string(), at: z.number() });
 export type StoredAnswer = z.infer<typeof StoredAnswer>;
 
-const GradeStatusSchema = z.enum(['Correct', 'Partial_Correct', 'Incorrect', 'Ungraded']);
+const GradeStatusSchema = z.enum(['Correct', 'Partial_Correct', 'Incorrect', 'Ungraded', 'Needs_Review']);
 export const StoredEvaluation = z.object({
   question_id: z.number().int(),
   result_status: GradeStatusSchema,
@@ -74,6 +74,8 @@ export const StoredEvaluation = z.object({
       keywords: z.array(z.object({ keyword: z.string(), matchedAs: z.string().nullable(), at: z.object({ start: z.number(), end: z.number() }).nullable() })),
       method: z.enum(['keyword', 'math', 'model', 'offline']),
       contradiction: z.string().nullable(),
+      confidence: z.number().min(0).max(1).optional(),
+      proposed: z.enum(['Correct', 'Partial_Correct', 'Incorrect']).optional(),
     })
     .nullable(),
 }) satisfies z.ZodType<EvaluationItem>;

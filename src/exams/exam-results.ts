@@ -68,7 +68,7 @@ export function scoreOf(items: readonly { result_status: GradeStatus }[], weight
   let score = 0;
   let pending = false;
   for (const item of items) {
-    if (item.result_status === 'Ungraded') pending = true;
+    if (item.result_status === 'Ungraded' || item.result_status === 'Needs_Review') pending = true;
     else score += weights[item.result_status];
   }
   return { score: Math.round(score * 1000) / 1000, maxScore: items.length * Math.max(...RESULT_STATUSES.map((status) => weights[status])), pending };
@@ -89,7 +89,7 @@ export function studentResult(exam: ExamRecord, data: StudentData, weights: Scor
 
 export function itemSummaries(exam: ExamRecord, students: readonly StudentResult[]): ItemSummary[] {
   return exam.problems.map((problem) => {
-    const counts: Record<GradeStatus, number> = { Correct: 0, Partial_Correct: 0, Incorrect: 0, Ungraded: 0 };
+    const counts: Record<GradeStatus, number> = { Correct: 0, Partial_Correct: 0, Incorrect: 0, Ungraded: 0, Needs_Review: 0 };
     const feedback = new Map<string, number>();
     for (const student of students) {
       const item = student.items.find((candidate) => candidate.question_id === problem.id);
@@ -108,7 +108,7 @@ export function itemSummaries(exam: ExamRecord, students: readonly StudentResult
   });
 }
 
-const STATUS_KO: Record<GradeStatus, string> = { Correct: '정답', Partial_Correct: '부분 정답', Incorrect: '오답', Ungraded: '채점 대기' };
+const STATUS_KO: Record<GradeStatus, string> = { Correct: '정답', Partial_Correct: '부분 정답', Incorrect: '오답', Ungraded: '채점 대기', Needs_Review: '검토 중' };
 
 /** RFC 4180 field; a leading =,+,-,@,tab or CR gets a ' so spreadsheets do not run it (as the room results do). */
 function field(value: string | number | null): string {

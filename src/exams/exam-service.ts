@@ -6,6 +6,7 @@ import type { ExamProgressEvent } from '../protocol/wire/exams.js';
 import { ExamComplaintsOpenError } from './exam-errors.js';
 import { ExamGrading, type GradingStep } from './exam-grading.js';
 import { postGradingSteps } from './grading-steps.js';
+import { type TeacherDecision, teacherDecisions } from './teacher-decisions.js';
 import { withoutExamEvidence } from './prior-profile.js';
 import { isSelfStudy, resultRevealed, revealsItemsOf, selfStudyPublication, visibleTo } from './self-study-exam.js';
 import type { ExamOverride, ExamPublication, ExamRecord, ExamRepository, NewExam, RegradeRequest } from './exam-repository.js';
@@ -17,6 +18,7 @@ import {
   type ExamItemGrader,
   type ExamType,
   type FeedbackReport,
+  type GradeEvidence,
   type LearnerProfile,
   type LearnerSignals,
   type ResultStatus,
@@ -142,6 +144,12 @@ export const DEFAULT_GRADING_LEASE_MS = 15_000;
 const notFound = () => new AppError(ErrorCode.EXAM_NOT_FOUND, '시험을 찾을 수 없습니다.', { status: 404 });
 const closed = () => new AppError(ErrorCode.EXAM_CLOSED, '시험 시간이 끝났습니다. 더 이상 답안을 받지 않습니다.', { status: 409 });
 const questionNotFound = (id: number) => new AppError(ErrorCode.EXAM_QUESTION_NOT_FOUND, `${id}번 문항은 이 시험에 없습니다.`, { status: 404 });
+
+/** Evidence without the grader's unconfirmed proposal and confidence (what a student may see of an item under review). */
+function withoutProposal(evidence: GradeEvidence): GradeEvidence {
+  const { proposed: _proposed, confidence: _confidence, ...rest } = evidence;
+  return rest;
+}
 
 export class ExamService {
   readonly repository: ExamRepository;
@@ -461,9 +469,12 @@ export class ExamService {
     ]);
     // The student sees that the instructor changed the grader's status, and why (the latest reason); not who (an
     // account id) nor when.
-    const log = resultItems(exam, { submitted: items, grades, overrides }).map(({ overridden, ...item }): StudentLogItem =>
-      overridden ? { ...item, instructor_review: { from: grades.get(item.question_id)?.result_status ?? overridden.from, reason: overridden.reason } } : item,
-    );
+    // An item under review shows no provisional status: the grader's proposal and confidence are the teacher's.
+    const log = resultItems(exam, { submitted: items, grades, overrides })
+      .map((item) => (item.result_status === 'Needs_Review' && item.evidence !== null ? { ...item, evidence: withoutProposal(item.evidence) } : item))
+      .map(({ overridden, ...item }): StudentLogItem =>
+        overridden ? { ...item, instructor_review: { from: grades.get(item.question_id)?.result_status ?? overridden.from, reason: overridden.reason } } : item,
+      );
     const { score, maxScore, pending } = scoreOf(log, this.options.weights);
     return {
       status: pending ? 'pending' : 'graded',
@@ -533,7 +544,15 @@ export class ExamService {
     // A student's own self-study exam is theirs alone: nobody else of the class is missing from it.
     const expected = publication.student === undefined ? await this.options.roster.students(publication.classId) : [];
     const absent = expected.filter((student) => !started.has(student.sessionId));
-    return { examId: exam.examId, deadline: publication.deadline, closed: this.now() >= publication.deadline, students, items: itemSummaries(exam, students), absent };
+    // The teacher's list puts students with an item waiting for review first (stable otherwise).
+    const waiting = (student: StudentResult) => (student.items.some((item) => item.result_status === 'Needs_Review') ? 0 : 1);
+    const ordered = students.map((student, index) => ({ student, index })).sort((a, b) => waiting(a.student) - waiting(b.student) || a.index - b.index).map(({ student }) => student);
+    return { examId: exam.examId, deadline: publication.deadline, closed: this.now() >= publication.deadline, students: ordered, items: itemSummaries(exam, ordered), absent };
+  }
+
+  /** The teacher's overrides of this exam as labelled data (teacher-decisions.ts). */
+  teacherDecisions(exam: ExamRecord): Promise<TeacherDecision[]> {
+    return teacherDecisions(this.repository, exam);
   }
 
   async resultsCsv(exam: ExamRecord): Promise<string> {

@@ -86,10 +86,13 @@ export const GraderOutput = z.object({
 export type GraderOutput = z.infer<typeof GraderOutput>;
 
 /**
- * A grade as lectern keeps it: the seed's status, or `Ungraded` when grading failed (never credit, never a default
- * status; retried in the background).
+ * A grade as lectern keeps it: the seed's status, `Ungraded` when grading failed (never credit, never a default
+ * status; retried in the background), or `Needs_Review` when the grader was not confident enough to tell the student
+ * (the teacher decides; never retried, never sent to an LMS, never shown as final).
  */
-export type GradeStatus = ResultStatus | 'Ungraded';
+export type GradeStatus = ResultStatus | 'Ungraded' | 'Needs_Review';
+/** Statuses that are no grade yet: no credit, shown as pending. */
+export const PENDING_STATUSES: ReadonlySet<GradeStatus> = new Set<GradeStatus>(['Ungraded', 'Needs_Review']);
 
 /** Where the keyword matcher found each key keyword (or an accepted synonym) in the answer. */
 export interface KeywordEvidenceItem {
@@ -107,6 +110,10 @@ export interface GradeEvidence {
   method: 'keyword' | 'math' | 'model' | 'offline';
   /** A contradiction the server found (same words, the opposite meaning), which caps the status below Correct. */
   contradiction: string | null;
+  /** How sure the grader is of its status (src/judges/verdict-confidence.ts); absent on grades kept from before. */
+  confidence?: number | undefined;
+  /** For `Needs_Review`: the status the grader would have given, shown to the teacher only. */
+  proposed?: ResultStatus | undefined;
 }
 
 /** One entry of the seed's exam log (`evaluation_items`), with the evidence and lectern's `Ungraded`. */
@@ -235,8 +242,11 @@ export interface ExamCallContext {
 
 /** What lectern already knows of a student, read by `Execute_Generator_PriorProfile`. */
 export interface LearnerSignals {
-  /** Lecture comprehension questions and the tutor's verdicts (a bad verdict's remediated subconcepts as topics). */
-  lectureVerdicts: { question: string; verdict: 'good' | 'bad'; concepts: string[] }[];
+  /**
+   * Lecture comprehension questions and the tutor's verdicts (a bad verdict's remediated subconcepts as topics);
+   * `selfAssessed`: the student's own comparison after an unsure verdict (counts with SELF_ASSESSED_WEIGHT).
+   */
+  lectureVerdicts: { question: string; verdict: 'good' | 'bad'; concepts: string[]; selfAssessed?: true }[];
   /** What the student asked with a raised hand. */
   handTopics: string[];
   /**

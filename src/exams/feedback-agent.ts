@@ -39,7 +39,7 @@ export const ExamFeedbackInput = z.object({
   items: z.array(
     z.object({
       question_id: z.number(),
-      result_status: z.enum([...RESULT_STATUSES, 'Ungraded']),
+      result_status: z.enum([...RESULT_STATUSES, 'Ungraded', 'Needs_Review']),
       question_content: z.string(),
       user_response: z.string(),
       related_topic: z.string(),
@@ -155,9 +155,11 @@ export function deterministicReport(input: ExamFeedbackInput): FeedbackReport {
   const count = (status: string) => input.items.filter((item) => item.result_status === status).length;
   const total = input.items.length;
   const pending = count('Ungraded');
+  const reviewed = count('Needs_Review');
   const summary = [
     `${total}문항 중 정답 ${count('Correct')}개, 부분 정답 ${count('Partial_Correct')}개, 오답 ${count('Incorrect')}개입니다.`,
     pending > 0 ? `${pending}문항은 아직 채점 중입니다.` : '',
+    reviewed > 0 ? `${reviewed}문항은 선생님이 검토하고 있습니다. 검토가 끝나면 결과가 바뀝니다.` : '',
   ]
     .filter((part) => part !== '')
     .join(' ');

@@ -16,6 +16,9 @@
  *   passback, say) that then runs whenever a student's result is final or changes, resumed after a crash like the rest.
  * - `events.closed` / `events.graded` reach the class's open sheets and the student's pages (`exam:closed`,
  *   `exam:result` on /tutor) and the monitor (`exam:graded`).
+ * - An item graded below the confidence threshold is `Needs_Review`: pending (no credit, held from the LMS by
+ *   gradeHold), not retried, listed first for the teacher with the grader's proposal; the teacher's override decides
+ *   it, and overrides are exported as labelled data (teacher-decisions.ts).
  */
 export * from './exam-types.js';
 // Generation: the three agents, the server's checks, the loop, its offline versions and its job.
@@ -114,3 +117,4 @@ export {
 } from './feedback-agent.js';
 export { gradeExamItemOffline } from './exam-grading-offline.js';
 export { examGradingOfflineTasks } from './exam-grading-tasks.js';
+export { type TeacherDecision, decisionOf, decisionsJsonl, teacherDecisions } from './teacher-decisions.js';

@@ -29,7 +29,7 @@ export function lectureSignals(items: readonly TranscriptItem[]): Pick<LearnerSi
         const question = questions.get(item.questionId);
         // A subquestion's verdict belongs to its parent's remediation, not to a question of its own.
         if (question === undefined) break;
-        lectureVerdicts.push({ question: question.slice(0, 500), verdict: item.verdict === 'good' ? 'good' : 'bad', concepts: [] });
+        lectureVerdicts.push({ question: question.slice(0, 500), verdict: item.verdict === 'good' ? 'good' : 'bad', concepts: [], ...(item.selfAssessed ? { selfAssessed: true as const } : {}) });
         break;
       }
       case 'student':

@@ -105,7 +105,7 @@ export class TopicTally {
   /** Adds an exam log's graded items: Incorrect and Partial_Correct topics weak, Correct strong. */
   addLog(log: ExamLog, label: string): void {
     for (const item of log.evaluation_items) {
-      if (item.result_status === 'Ungraded') continue;
+      if (item.result_status === 'Ungraded' || item.result_status === 'Needs_Review') continue;
       const evidence = `${label} ${item.question_id}번: ${EXAM_STATUS_LABELS[item.result_status]}`;
       this.add(item.related_topic, item.result_status === 'Correct' ? 'strong' : 'weak', evidence);
     }
@@ -129,7 +129,7 @@ export function logOutcomes(log: ExamLog): { good: number; count: number } {
   let good = 0;
   let count = 0;
   for (const item of log.evaluation_items) {
-    if (item.result_status === 'Ungraded') continue;
+    if (item.result_status === 'Ungraded' || item.result_status === 'Needs_Review') continue;
     good += DEFAULT_SCORE_WEIGHTS[item.result_status];
     count += 1;
   }
@@ -149,6 +149,9 @@ export function preferredTypesFor(level: ComplexityLevel): QuestionType[] {
 
 const short = (text: string): string => clip(text.replace(/\s+/gu, ' ').trim(), 60);
 
+/** How much a self-assessed lecture verdict counts in the proficiency, against 1 for a tutor's verdict. */
+export const SELF_ASSESSED_WEIGHT = 0.5;
+
 export function buildPriorProfile(previous: LearnerProfile | null, examType: ExamType, signals: LearnerSignals, now: number): LearnerProfile {
   // One exam type exists (short_answer); the type is part of the seed's signature and the profile serves it.
   void examType;
@@ -157,8 +160,10 @@ export function buildPriorProfile(previous: LearnerProfile | null, examType: Exa
   let good = 0;
   let count = 0;
   for (const verdict of signals.lectureVerdicts) {
-    count += 1;
-    if (verdict.verdict === 'good') good += 1;
+    // A student's own comparison after an unsure verdict is weaker evidence than the tutor's judgement.
+    const weight = verdict.selfAssessed ? SELF_ASSESSED_WEIGHT : 1;
+    count += weight;
+    if (verdict.verdict === 'good') good += weight;
     else for (const concept of verdict.concepts) tally.add(concept, 'weak', `강의 확인 질문 오답: ${short(verdict.question)}`);
   }
   const hands = new Map<string, { topic: string; times: number }>();

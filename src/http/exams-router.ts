@@ -1,7 +1,7 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { TokenSigner } from '../auth/index.js';
 import { AppError } from '../errors.js';
-import { EXAM_JOB_KIND, ExamRequest, type ExamJobParams, type ExamRecord, type ExamService } from '../exams/index.js';
+import { EXAM_JOB_KIND, ExamRequest, decisionsJsonl, type ExamJobParams, type ExamRecord, type ExamService } from '../exams/index.js';
 import { viewOf, type JobRecord, type JobRepository, type JobRunner } from '../jobs/index.js';
 import type { ModelBudget } from '../llm/index.js';
 import { ExamGoalBody, ExamListQuery, ExamOverrideBody, ExamProblemPatch, ExamPublishBody } from '../protocol/exams.js';
@@ -191,6 +191,17 @@ export function createExamsRouter(deps: ExamsRouterDeps): Router {
       response.set('Content-Type', 'text/csv; charset=utf-8');
       response.set('Content-Disposition', contentDisposition('attachment', `exam-${exam.examId}-results.csv`));
       response.send(csv);
+    }),
+  );
+
+  // The teacher's overrides as labelled JSON Lines (src/exams/teacher-decisions.ts): no student identity.
+  router.get(
+    '/exams/:examId/decisions.jsonl',
+    route(async (request, response) => {
+      const { exam } = await ownExam(request, response);
+      response.set('Content-Type', 'application/x-ndjson; charset=utf-8');
+      response.set('Content-Disposition', `attachment; filename="exam-${exam.examId}-decisions.jsonl"`);
+      response.send(decisionsJsonl(await exams.teacherDecisions(exam)));
     }),
   );
 

@@ -1,4 +1,5 @@
 import { isEcho, isGiveUp, isKeywordList, isPastedPassage, isWrongChoice } from './answer-flags.js';
+import { type IntegrityFlag, integrityFlags } from './answer-integrity.js';
 import { ASSESSOR_MODEL, type AssessorModel, SHORT_ANSWER, featureVector, probability } from './assessor-model.js';
 import { type KeywordEvidence, matchKeywords } from './keyword-match.js';
 import { type ReferenceComparison, compareWithReference } from './reference-comparison.js';
@@ -43,13 +44,16 @@ export type AssessFlag =
   | 'swapped'
   | 'wrong-choice'
   | 'missing-keywords'
-  | 'thin-coverage';
+  | 'thin-coverage'
+  | IntegrityFlag;
 
 export interface Assessment {
   label3: Label3;
   label2: Label2;
   /** 0..1 and ordered like label3: every correct score is above every partial one, every partial above every incorrect. */
   score: number;
+  /** The fitted P(good) of the best-fitting reference, before any cap (the confidence reads it beside the flags). */
+  goodProbability: number;
   evidence: { matched: string[]; missing: string[]; flags: AssessFlag[] };
 }
 
@@ -70,6 +74,8 @@ export interface PreparedAssessment {
   /** The answer opens with a verdict (yes/no, an option, a value) that none of the references opens with. */
   wrongChoice: boolean;
   keywords: KeywordEvidence | undefined;
+  /** Not an attempt at the question: addressed to the grader, filler, another script, another subject. */
+  integrity: IntegrityFlag[];
 }
 
 /** The flags that cap an answer, with the best label each allows. */
@@ -85,6 +91,10 @@ const CAPS: Readonly<Record<AssessFlag, Label3>> = {
   'keyword-list': 'partial',
   'missing-keywords': 'partial',
   'thin-coverage': 'partial',
+  injection: 'incorrect',
+  filler: 'incorrect',
+  'foreign-language': 'incorrect',
+  'off-topic': 'incorrect',
 };
 
 const RANK: Readonly<Record<Label3, number>> = { incorrect: 0, partial: 1, correct: 2 };
@@ -171,6 +181,16 @@ export function prepareAssessment(input: AssessInput): PreparedAssessment {
     keywordList: !giveUp && isKeywordList(answer, references[0] ?? question, question),
     wrongChoice: !giveUp && isWrongChoice(answerText, referenceTexts),
     keywords: input.keywords === undefined || input.keywords.length === 0 ? undefined : matchKeywords(input.keywords, answer),
+    integrity: giveUp
+      ? []
+      : integrityFlags({
+          question: input.question,
+          reference: input.reference,
+          alternatives: input.alternatives,
+          keywords: input.keywords,
+          source: input.source,
+          answer: answerText,
+        }),
   };
 }
 
@@ -199,6 +219,7 @@ export function decideAssessment(prepared: PreparedAssessment, model: AssessorMo
     if (prepared.wrongChoice) flags.push('wrong-choice');
     flags.push(...contradictionFlags(best.comparison, prepared.answer));
     if (thinCoverage(best.comparison, prepared.answer)) flags.push('thin-coverage');
+    flags.push(...prepared.integrity);
   }
   const keywords = prepared.keywords;
   if (keywords !== undefined && keywords.coverage < 0.5) flags.push('missing-keywords');
@@ -210,7 +231,7 @@ export function decideAssessment(prepared: PreparedAssessment, model: AssessorMo
   const score = prepared.giveUp ? 0 : scoreFor(label3, bestProbability, model);
   const matched = keywords?.matched ?? best.comparison.matched.map((group) => group.label);
   const missing = keywords?.missing ?? best.comparison.missing.map((group) => group.label);
-  return { label3, label2: label3 === 'correct' ? 'good' : 'bad', score, evidence: { matched, missing, flags } };
+  return { label3, label2: label3 === 'correct' ? 'good' : 'bad', score, goodProbability: bestProbability, evidence: { matched, missing, flags } };
 }
 
 /** Judges one answer. Pure and deterministic; `model` is replaceable for evaluation only. */

@@ -5,6 +5,15 @@
  * comparison with the reference and keywords, contradiction checks (negation per aligned clause, antonyms), flags,
  * and a score with evidence. Used by the offline lecture tutor, the exam grader's offline path and the offline
  * EvalAgent (`npm run eval:judge` measures it).
+ *
+ * Two guarantees every grading path (exam grader, lecture judge, self-study; offline or with a model) builds on:
+ * - No attempt, no credit (answer-integrity.ts): an instruction or verdict addressed to the grader, a fence tag,
+ *   filler, another script, another subject is capped at incorrect whatever a model says; a reference that is only
+ *   the question is no reference (the judge abstains).
+ * - Every verdict has a confidence (verdict-confidence.ts), calibrated by grouped cross-validation on the dev sets;
+ *   below CONFIDENT_AT it is "unsure": the exam holds the item for the teacher (`Needs_Review`), the lecture asks the
+ *   student to compare with the model answer. `npm run eval:judge` / `eval:grader` print coverage, selective
+ *   precision and calibration; `npm run eval:heldout` reports the frozen Korean held-out set.
  */
 export {
   type AssessFlag,
@@ -34,3 +43,14 @@ export { unitFound } from './unit-match.js';
 export { type Contradiction, findContradiction } from './contradiction.js';
 export { isEcho, isGiveUp, isKeywordList, isPastedPassage } from './answer-flags.js';
 export { ENGLISH_PREDICATE_CUES } from './english-words.js';
+export { type IntegrityFlag, type IntegrityInput, integrityFlags, isForeignScript, isInstruction, referenceStandsIn } from './answer-integrity.js';
+export {
+  CERTAIN_CONFIDENCE,
+  CONFIDENT_AT,
+  DECIDING_FLAGS,
+  FLAG_CONFIDENCE,
+  MODEL_ALONE,
+  MODEL_SUPPORTED,
+  assessmentConfidence,
+  combinedConfidence,
+} from './verdict-confidence.js';

@@ -69,6 +69,17 @@ function quoted(term: string, pair: '을/를' | '이/가' | '과/와'): string {
 }
 
 /**
+ * A noun with the copula's 이 still attached (`가치이` of `가치이다`): the noun alone, when the reference writes it so.
+ * A student is never quoted half a word.
+ */
+function withoutCopula(term: string, reference: string): string {
+  const before = Array.from(term).at(-2) ?? '';
+  // Only after a vowel-final syllable (가치이다): after a consonant the 이 is part of the noun (길이, 높이).
+  if (!term.endsWith('이') || !/[\uac00-\ud7a3]/u.test(before) || (before.charCodeAt(0) - 0xac00) % 28 !== 0) return term;
+  return new RegExp(`${term}(?:다|며|고|라|므로|지만)`, 'u').test(reference) ? term.slice(0, -1) : term;
+}
+
+/**
  * Concepts of the evidence worth naming to a student: nouns of two letters or more that the question does not
  * already say, no numbers, symbols or variables, at most `limit`.
  */
@@ -77,7 +88,7 @@ export function studentConcepts(labels: readonly string[], question: string, ref
   const verbs = verbStems(reference);
   const concepts: string[] = [];
   for (const label of labels) {
-    const term = label.trim();
+    const term = withoutCopula(label.trim(), reference);
     if (Array.from(term).length < 2 || letterCount(term) < 2 || /\d/u.test(term) || VAGUE_WORDS.has(term)) continue;
     // Variables and symbols (x̄, μ, E[X], xₙ) are not ideas a student is missing.
     if (!/^(?:[\uac00-\ud7a3]+|[A-Za-z]{3,}(?:\s[A-Za-z]{3,})*)$/u.test(term)) continue;

@@ -7,6 +7,8 @@ import type { FoundPassages } from './hand/student-assistant.js';
 import { checkAnswer, checkSubconcepts, refusalsOf, rewriteFeedback, type GuardReport, type Refusal } from '../guard/index.js';
 import { answerSentences, pickModelAnswer } from './model-answer.js';
 import { offlineSubconcepts } from './offline-subconcepts.js';
+import { capVerdict, readAnswer, verdictConfidence } from './judge-caps.js';
+import { referenceStandsIn } from '../judges/index.js';
 
 /**
  * The Main Q&A Agent and its helpers (seed 003, steps 5–7): a model answer written from the question and the
@@ -40,6 +42,14 @@ export const VerdictSchema = z.object({
   feedback: z.string().min(1).max(1000).describe('학생에게 건네는 1~3문장의 피드백'),
 });
 export type VerdictResult = z.infer<typeof VerdictSchema>;
+/**
+ * A verdict with its calibrated confidence (src/judges/verdict-confidence.ts): below CONFIDENT_AT it is unsure.
+ * `abstained`: there was no model answer to judge against (it was missing or only the question), so no verdict.
+ */
+export type JudgedVerdict = VerdictResult & { confidence: number; abstained?: true };
+
+/** What the student reads when the tutor abstains: it has nothing to compare the answer with. */
+export const ABSTAIN_FEEDBACK = '이 질문에는 비교할 모범 답안이 없어 맞는지 판단하지 않을게요. 강의 내용과 내 답을 비교해 보고 골라 주세요.';
 
 export const SubconceptSchema = z.object({
   concept: z.string().min(1).max(200).describe('하위 개념의 이름'),
@@ -170,7 +180,9 @@ export class QaTutor {
     return { ...result.object, sources: found.sources };
   }
 
-  async judge(context: QuestionContext & { modelAnswer: string; answer: string }): Promise<VerdictResult> {
+  async judge(context: QuestionContext & { modelAnswer: string; answer: string }): Promise<JudgedVerdict> {
+    // A question standing in for a missing model answer is no reference: no model call, no verdict.
+    if (referenceStandsIn(context.question, context.modelAnswer)) return { verdict: 'bad', feedback: ABSTAIN_FEEDBACK, confidence: 0, abstained: true };
     // The lecture rides along in the structured input only (the prompt does not need it): the offline judge uses
     // it to recognise a passage pasted from the lecture.
     const input = { question: context.question, modelAnswer: context.modelAnswer, answer: context.answer, lecture: context.lecture };
@@ -188,7 +200,11 @@ export class QaTutor {
       temperature: 0,
       ...extras(context),
     });
-    return result.object;
+    // The server's caps hold whatever the judge model says (judge-caps.ts); the confidence weighs the model's
+    // verdict against the offline reading (or is the offline reading's, on the offline model).
+    const reading = readAnswer({ question: input.question, modelAnswer: input.modelAnswer, answer: input.answer, lecture: input.lecture });
+    const capped = capVerdict(result.object, reading.flags);
+    return { ...capped, confidence: verdictConfidence(reading, result.object, capped, this.model.capabilities.deterministic) };
   }
 
   private async split(context: QuestionContext & { modelAnswer: string }, feedback?: string): Promise<Subconcept[]> {

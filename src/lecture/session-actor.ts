@@ -2,7 +2,7 @@ import { AppError, StoreUnavailableError, toWireError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { TextStream } from '../llm/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
-import type { ReplyKind, ReplySource, TranscriptItem, TutorEvent } from '../protocol/wire/tutor.js';
+import type { ReplyKind, ReplySource, SelfAssessment, TranscriptItem, TutorEvent, Verdict } from '../protocol/wire/tutor.js';
 import type { FeedHub } from './chapter-feed.js';
 import type { LectureGenerator, LectureMaterial } from './lecture-generator.js';
 import { displayText, LectureView } from './lecture-view.js';
@@ -26,7 +26,7 @@ import {
   type PendingQuestion,
   type SessionState,
 } from './session-state.js';
-import { runTutoringStep, type TutoringHost } from './tutoring-steps.js';
+import { runTutoringStep, selfAssess, type TutoringHost } from './tutoring-steps.js';
 import type { Store } from '../store/index.js';
 
 export type { SessionPort };
@@ -230,6 +230,20 @@ export class SessionActor {
     this.kick();
     await this.outbox.settled();
     return { questionId: id };
+  }
+
+  /** The student's comparison after `tutor:unsure`: a self-assessed verdict, then the tutoring goes on. */
+  async selfAssess(id: string, choice: SelfAssessment): Promise<{ questionId: string; verdict: Verdict }> {
+    const state = this.record.state;
+    if (state.kind !== 'tutoring' || state.step.kind !== 'self-assessing') {
+      throw commandError(ErrorCode.NO_PENDING_QUESTION, '지금은 모범 답안과 비교할 질문이 없습니다.');
+    }
+    if (state.question.id !== id) throw commandError(ErrorCode.UNKNOWN_QUESTION, '지금 비교하고 있는 질문이 아닙니다.');
+    const at = this.view.displayOffsetNow(state);
+    const verdict = selfAssess(this.tutoringHost, state, choice, at);
+    this.kick();
+    await this.outbox.settled();
+    return { questionId: id, verdict };
   }
 
   // ---- raise hand (seed 003, 번외 1–4) ---------------------------------------------------------------------------

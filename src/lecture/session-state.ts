@@ -26,7 +26,9 @@ export type TutoringStep =
   | { kind: 'subquestion'; index: number }
   /** Bad mode: the reply to subconcept `index` was judged; `wrong` replies get a remedial explanation. */
   | { kind: 'subjudging'; index: number; answer: string }
-  | { kind: 'remedial'; index: number; answer: string; replyId?: string };
+  | { kind: 'remedial'; index: number; answer: string; replyId?: string }
+  /** The verdict was unsure: the model answer was shown; waiting for the student's own comparison. */
+  | { kind: 'self-assessing' };
 
 export type ActiveState =
   /** `failures`: failed generation attempts of this chapter already reported to the student (see ChapterFeed). */

@@ -7,6 +7,32 @@ import type { SourcedTextStream } from './hand/student-assistant.js';
 import type { LectureView } from './lecture-view.js';
 import type { QaTutor } from './qa-tutor.js';
 import { subquestionId, type SessionState } from './session-state.js';
+import { CONFIDENT_AT } from '../judges/index.js';
+import { SELF_ASSESS_CHOICES, type SelfAssessment } from '../protocol/wire/tutor.js';
+
+/** What the tutor says when it is not sure of its verdict. */
+export const UNSURE_TEXT = '이 답이 맞는지 확실하게 판단하기 어려워요. 아래 모범 답안과 비교해 보고, 내 답이 비슷했는지 골라 주세요.';
+/** What the tutor says after the student's own comparison. */
+const SELF_ASSESSED_FEEDBACK: Record<SelfAssessment, string> = {
+  similar: '스스로 비교해 보고 비슷하게 답했다고 했어요. 핵심을 한 번 더 정리해 볼게요.',
+  review: '좋아요, 함께 다시 살펴봐요. 작은 개념부터 차근차근 확인해 봅시다.',
+};
+
+/**
+ * The student's comparison after an unsure verdict (`answer:self-assess`): recorded as a self-assessed verdict
+ * (good for 비슷하게 답했어요, bad for 다시 볼래요), then the tutoring goes on as after a told verdict: the supplement,
+ * or the subconcepts. Throws when no comparison is asked for this question.
+ */
+export function selfAssess(host: Pick<TutoringHost, 'outbox'>, state: Tutoring, choice: SelfAssessment, at: { chapter: number; at: number }): 'good' | 'bad' {
+  const verdict = choice === 'similar' ? 'good' : 'bad';
+  const feedback = SELF_ASSESSED_FEEDBACK[choice];
+  host.outbox.transition(
+    { ...state, step: verdict === 'good' ? { kind: 'supplement' } : { kind: 'splitting' } },
+    [{ event: 'tutor:verdict', payload: { questionId: state.question.id, verdict, feedback, selfAssessed: true } }],
+    [{ type: 'verdict', ...at, questionId: state.question.id, verdict, feedback, selfAssessed: true }],
+  );
+  return verdict;
+}
 
 export type Tutoring = Extract<SessionState, { kind: 'tutoring' }>;
 
@@ -31,6 +57,7 @@ export interface TutoringHost {
 export function runTutoringStep(host: TutoringHost, state: Tutoring, epoch: number): Promise<boolean> {
   switch (state.step.kind) {
     case 'subquestion':
+    case 'self-assessing':
       return Promise.resolve(false);
     case 'judging':
       return judge(host, state, epoch);
@@ -58,6 +85,18 @@ async function judge(host: TutoringHost, state: Tutoring, epoch: number): Promis
   if (!host.interrupts.isCurrent(epoch)) return false;
   const at = await host.view.displayOffset(state);
   const cited = written.sources.length > 0 ? { modelAnswerSources: written.sources } : {};
+  if (verdict.confidence < CONFIDENT_AT) {
+    // Not sure: no verdict is told; the student compares their answer with the model answer (selfAssess below).
+    // Without a model answer (the judge abstained) there is none to show: the student compares with the lecture.
+    const text = verdict.abstained ? verdict.feedback : UNSURE_TEXT;
+    const shown = verdict.abstained ? '' : modelAnswer;
+    host.outbox.transition(
+      { ...state, modelAnswer, ...cited, step: { kind: 'self-assessing' } },
+      [{ event: 'tutor:unsure', payload: { questionId: state.question.id, text, modelAnswer: shown, choices: SELF_ASSESS_CHOICES.map((choice) => ({ ...choice })) } }],
+      [{ type: 'unsure', ...at, questionId: state.question.id, text, modelAnswer: shown }],
+    );
+    return true;
+  }
   host.outbox.transition(
     { ...state, modelAnswer, ...cited, step: verdict.verdict === 'good' ? { kind: 'supplement' } : { kind: 'splitting' } },
     [{ event: 'tutor:verdict', payload: { questionId: state.question.id, verdict: verdict.verdict, feedback: verdict.feedback } }],

@@ -3,13 +3,13 @@
  *
  * A score goes only when every item of the student's result is decided: an item still `Ungraded` (the grader could
  * not decide and the teacher has not overridden it yet) holds the score back, and so does an item whose status is
- * one of {@link REVIEW_STATUSES}, statuses that wait for a teacher's decision. None exists yet: when the exams gain
- * a status such as `Needs_Review`, add it there and nothing is sent for it until a teacher overrides the item (an
- * override is a result change, which queues the score again).
+ * one of {@link REVIEW_STATUSES}, statuses that wait for a teacher's decision (`Needs_Review`: the grader was not
+ * sure); nothing is sent for it until a teacher overrides the item (an override is a result change, which queues the
+ * score again).
  */
 
 /** Grading statuses that wait for a teacher's review before any score leaves lectern. */
-export const REVIEW_STATUSES: ReadonlySet<string> = new Set<string>();
+export const REVIEW_STATUSES: ReadonlySet<string> = new Set<string>(['Needs_Review']);
 
 export type HoldReason = 'ungraded' | 'review';
 

@@ -33,6 +33,9 @@ export const AnswerSubmitPayload = z
   .strict() satisfies z.ZodType<wire.AnswerSubmitPayload>;
 export const SessionResumePayload = z.object({ lastSeq: z.number().int().min(0) }).strict() satisfies z.ZodType<wire.SessionResumePayload>;
 export const HandTextPayload = z.object({ text: z.string().trim().min(1).max(2000) }).strict() satisfies z.ZodType<wire.HandTextPayload>;
+export const SelfAssessPayload = z
+  .object({ questionId: z.string().min(1).max(64), choice: z.enum(['similar', 'review']) })
+  .strict() satisfies z.ZodType<wire.SelfAssessPayload>;
 
 /** The schema of every `/tutor` command, by name: the command helper looks a command's schema up here. */
 export const TUTOR_COMMANDS = {
@@ -46,4 +49,5 @@ export const TUTOR_COMMANDS = {
   'hand:ask': HandTextPayload,
   'hand:reply': HandTextPayload,
   'hand:lower': EmptyPayload,
+  'answer:self-assess': SelfAssessPayload,
 } as const satisfies CommandSchemas<wire.TutorCommands>;

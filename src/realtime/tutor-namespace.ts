@@ -111,6 +111,7 @@ export function registerTutorNamespace(
     on('lecture:resume', withActor((actor) => actor.resume()));
     on('lecture:speed', withActor((actor, { tokensPerSecond }) => actor.setSpeed(tokensPerSecond)));
     on('answer:submit', withActor((actor, { questionId, text }) => actor.submitAnswer(questionId, text)));
+    on('answer:self-assess', withActor((actor, { questionId, choice }) => actor.selfAssess(questionId, choice)));
     on('hand:raise', withActor((actor) => actor.raiseHand()));
     on('hand:ask', withActor((actor, { text }) => actor.askHand(text)));
     on('hand:reply', withActor((actor, { text }) => actor.replyHand(text)));

@@ -506,6 +506,60 @@ describe('live exam sheets (issue 25 §1)', () => {
 
     expect(problems).toEqual([]);
   }, 120_000);
+
+  it('GR16 an item the grader is not sure of reads 검토 중 in the student\'s result (pending, no provisional status); the teacher\'s decision updates it live', async () => {
+    const problems: string[] = [];
+    const teacher = await signUp(app);
+    const materialId = (await uploadPdf(app, await samplePdfBytes(), 'sample.pdf', teacher)).id;
+    const created = await postJson<{ classId: string; code: string }>(`${app.url}/api/classes`, { name: '검토 반', materialId }, teacher.bearer);
+    expect(created.status).toBe(201);
+    const exam = await app.exams.create({
+      accountId: teacher.accountId,
+      materialId,
+      title: '평균 검토',
+      request: { count: 2, descriptive: 1 },
+      plan: {
+        planning_strategy: '평균의 정의와 성질을 묻는다.',
+        planned_items: [
+          { id: 1, target_topic: '평균', question_type: 'Short_Keyword', intent_type: 'Definition', complexity_level: 'Basic', source_reference_hint: '1장' },
+          { id: 2, target_topic: '평균의 성질', question_type: 'Descriptive', intent_type: 'Causal_Explanation', complexity_level: 'Basic', source_reference_hint: '1장' },
+        ],
+      },
+      problems: [
+        { id: 1, type: 'Short_Keyword', question_content: '값을 모두 더해 개수로 나눈 값은?', model_answer: '평균', key_keywords: ['평균'], intent_diagnosis: '평균의 정의' },
+        { id: 2, type: 'Descriptive', question_content: '평균이 극단값에 민감한 이유를 설명하시오.', model_answer: '모든 값을 더하므로 큰 값 하나가 합을 크게 바꾼다.', key_keywords: ['합', '극단값'], intent_diagnosis: '평균의 성질' },
+      ],
+      complaints: [],
+      valid: true,
+      rounds: 1,
+    });
+    const published = await postJson(`${app.url}/api/exams/${exam.examId}/publish`, { classId: created.body.classId, timeLimitMinutes: 30 }, teacher.bearer);
+    expect(published.status, JSON.stringify(published.body)).toBe(200);
+
+    const page = await (await newContext('desktop', problems)).newPage();
+    await joinClass(page, created.body.code ?? '', '도윤');
+    await page.locator('[data-testid=exam-listing][data-state=open] [data-testid=exam-open]').click();
+    await answerBox(page, 1).fill('평균');
+    await answerBox(page, 2).fill('극단값 하나가 합에 더해져서 평균이 끌려가요');
+    await expect.poll(() => page.getByTestId('exam-saved').textContent()).toMatch(savedClock);
+    const ended = await postJson(`${app.url}/api/exams/${exam.examId}/end`, {}, teacher.bearer);
+    expect(ended.status).toBe(200);
+
+    // The result is pending while the item waits for the teacher: 검토 중, the reason, no provisional status.
+    await page.locator('[data-testid=exam-result][data-status=pending]').waitFor({ timeout: 30_000 });
+    const second = page.locator('[data-testid=exam-result-item][data-id="2"]');
+    await expect.poll(() => second.getByTestId('exam-status').textContent(), { timeout: 30_000 }).toBe('검토 중');
+    expect(await second.textContent()).toContain('선생님이 이 문항을 검토하고 있습니다');
+    expect(await second.textContent()).not.toMatch(/정답|오답/u);
+
+    // The teacher decides; the student's page follows without a reload.
+    const sessionId = ((await getJson<{ students: { sessionId: string }[] }>(`${app.url}/api/exams/${exam.examId}/results`, teacher.bearer)).body.students ?? [])[0]?.sessionId ?? '';
+    const override = await postJson(`${app.url}/api/exams/${exam.examId}/students/${sessionId}/items/2/override`, { status: 'Correct', reason: '극단값이 합을 바꾼다는 뜻입니다.' }, teacher.bearer);
+    expect(override.status, JSON.stringify(override.body)).toBe(200);
+    await expect.poll(() => second.getByTestId('exam-status').textContent(), { timeout: 30_000 }).toBe('정답');
+    await page.locator('[data-testid=exam-result][data-status=graded]').waitFor({ timeout: 30_000 });
+    expect(problems).toEqual([]);
+  }, 120_000);
 });
 
 describe('the exam editor is bound to one exam (issue 25 §2, issue 23 §2)', () => {

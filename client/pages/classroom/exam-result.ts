@@ -19,7 +19,7 @@ const statusBadge = (item: EvaluationItem) =>
   element('span', { className: `exam-status status-${item.result_status}`, 'data-testid': 'exam-status', 'data-status': item.result_status, text: STATUS_LABELS[item.result_status] });
 
 export function resultView(examId: string, result: ClassExamResult, host: ExamResultHost): HTMLElement {
-  const pending = result.status === 'pending' || result.log.evaluation_items.some((item) => item.result_status === 'Ungraded');
+  const pending = result.status === 'pending' || result.log.evaluation_items.some((item) => item.result_status === 'Ungraded' || item.result_status === 'Needs_Review');
   return element(
     'div',
     { className: 'exam-result', 'data-testid': 'exam-result', 'data-status': pending ? 'pending' : 'graded' },

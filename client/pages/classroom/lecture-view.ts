@@ -2,7 +2,8 @@
 // tutoring items (question cards with the answer and the verdict, replies) follow each other in the order they
 // happened. Live events and `session:state` snapshots build exactly the same blocks, so a reload looks the same.
 // Server text only ever reaches the DOM as textContent or as DOMPurify-sanitized markdown.
-import type { PublicPhase, ReplyKind, ReplySource, SessionSnapshot, TranscriptItem, Verdict } from '../../../src/protocol/wire/index.js';
+import type { PublicPhase, ReplyKind, ReplySource, SelfAssessment, SessionSnapshot, TranscriptItem, Verdict } from '../../../src/protocol/wire/index.js';
+import { SELF_ASSESS_CHOICES } from '../../../src/protocol/wire/index.js';
 import { HAND_REPLY_KINDS } from '../../../src/protocol/wire/index.js';
 import { element } from '../../ui/dom.js';
 import { renderMarkdownInto } from '../../ui/markdown.js';
@@ -83,6 +84,8 @@ export class LectureView {
     private readonly root: HTMLElement,
     private readonly handlers: {
       onAnswer(questionId: string, text: string): Promise<Outcome>;
+      /** The student's comparison with the model answer after an unsure verdict. */
+      onSelfAssess?(questionId: string, choice: SelfAssessment): Promise<Outcome>;
       /** A chapter became complete (live or in a snapshot): what goes at the end of its section (e.g. 혼자 퀴즈 풀기). */
       chapterFooter?(index: number, label: string): Node | null;
     },
@@ -259,9 +262,46 @@ export class LectureView {
     if (verdict && !verdict.firstChild) verdict.append(element('p', { className: 'muted judging', 'data-testid': 'judging', text: '답을 살펴보는 중…' }));
   }
 
-  verdict({ questionId, verdict, feedback }: { questionId: string; verdict: Verdict; feedback: string }): void {
+  /**
+   * The tutor is not sure of its verdict: it says so, shows the model answer (as text) and offers the two choices;
+   * the verdict that follows the choice replaces this block.
+   */
+  unsure({ questionId, text, modelAnswer }: { questionId: string; text: string; modelAnswer: string }): void {
     const card = this.cards.get(questionId);
-    const badge = element('span', { className: `badge ${verdict === 'good' ? 'good' : 'bad'}`, text: VERDICT_LABELS[verdict] ?? verdict });
+    const note = element('p', { className: 'muted', role: 'status' });
+    const buttons = SELF_ASSESS_CHOICES.map((choice) => {
+      const button = element('button', { type: 'button', className: 'secondary small', 'data-testid': `self-assess-${choice.id}`, text: choice.label });
+      button.addEventListener('click', () => {
+        for (const other of buttons) other.disabled = true;
+        void (this.handlers.onSelfAssess?.(questionId, choice.id) ?? Promise.resolve({ ok: false, message: '' })).then((outcome) => {
+          if (outcome.ok) return;
+          note.textContent = outcome.ok ? '' : (outcome.message ?? '');
+          for (const other of buttons) other.disabled = false;
+        });
+      });
+      return button;
+    });
+    const node = element(
+      'div',
+      { className: 'verdict verdict-unsure', 'data-testid': 'unsure', 'data-question-id': questionId },
+      element('p', { text }),
+      element('blockquote', { className: 'model-answer', 'data-testid': 'unsure-model-answer' }, element('strong', { text: '모범 답안 ' }), element('span', { text: modelAnswer })),
+      element('div', { className: 'self-assess' }, ...buttons),
+      note,
+    );
+    if (card) {
+      card.querySelector('.answer-form')?.remove();
+      card.dataset.state = 'answered';
+      card.querySelector('.qcard-verdict')?.replaceChildren(node);
+    } else {
+      this.currentBody().append(node);
+    }
+  }
+
+  verdict({ questionId, verdict, feedback, selfAssessed }: { questionId: string; verdict: Verdict; feedback: string; selfAssessed?: true }): void {
+    const card = this.cards.get(questionId);
+    const label = selfAssessed ? (verdict === 'good' ? '스스로 비교: 비슷해요' : '스스로 비교: 다시 보기') : (VERDICT_LABELS[verdict] ?? verdict);
+    const badge = element('span', { className: `badge ${verdict === 'good' ? 'good' : 'bad'}`, text: label });
     const node = element(
       'div',
       { className: `verdict verdict-${verdict}`, 'data-testid': 'verdict', 'data-verdict': verdict },
@@ -402,6 +442,9 @@ export class LectureView {
         break;
       case 'verdict':
         this.verdict(item);
+        break;
+      case 'unsure':
+        this.unsure(item);
         break;
       case 'assistant':
       case 'student':

@@ -13,7 +13,7 @@ import { showLmsGrades } from './lms-grades.js';
 
 const REFRESH_MS = 4_000;
 const OVERRIDE_CHOICES: ResultStatus[] = ['Correct', 'Partial_Correct', 'Incorrect'];
-const COUNT_ORDER: GradeStatus[] = ['Correct', 'Partial_Correct', 'Incorrect', 'Ungraded'];
+const COUNT_ORDER: GradeStatus[] = ['Needs_Review', 'Correct', 'Partial_Correct', 'Incorrect', 'Ungraded'];
 
 let timer: ReturnType<typeof setTimeout> | undefined;
 let run = 0;
@@ -137,7 +137,10 @@ function studentView(examId: string, student: StudentResult, open: boolean, cont
 function itemView(examId: string, student: StudentResult, item: ResultItem, container: HTMLElement): HTMLLIElement {
   const status = item.overridden?.status ?? item.result_status;
   const select = element('select', { 'data-testid': 'override-status', 'aria-label': `${item.question_id}번 판정` }, ...OVERRIDE_CHOICES.map((choice) => element('option', { value: choice, text: STATUS_LABELS[choice] })));
-  if (status !== 'Ungraded') select.value = status;
+  // An item under review starts from the grader's proposal; the teacher confirms or changes it with a reason.
+  const proposed = status === 'Needs_Review' ? item.evidence?.proposed : undefined;
+  if (proposed !== undefined) select.value = proposed;
+  else if (status !== 'Ungraded' && status !== 'Needs_Review') select.value = status;
   const reason = element('input', { type: 'text', maxLength: 500, placeholder: '바꾸는 이유', 'data-testid': 'override-reason', 'aria-label': `${item.question_id}번 판정을 바꾸는 이유` });
   const apply = element('button', { type: 'button', className: 'secondary small', 'data-testid': 'override-apply', text: '판정 바꾸기' });
   const note = element('span', { className: 'muted', role: 'status', 'data-testid': 'override-note' });
@@ -164,6 +167,13 @@ function itemView(examId: string, student: StudentResult, item: ResultItem, cont
     mathElement('p', { className: 'exam-question' }, item.question_content),
     element('p', { className: 'exam-my-answer' }, element('span', { className: 'muted', text: '학생 답: ' }), element('span', { text: item.user_response || '(비어 있음)' })),
     item.feedback_message ? mathElement('p', { className: 'exam-feedback' }, item.feedback_message) : null,
+    status === 'Needs_Review'
+      ? element('p', {
+          className: 'exam-review-needed',
+          'data-testid': 'needs-review',
+          text: `검토가 필요해요: 자동 채점이 확실하지 않습니다${proposed === undefined ? '' : ` (채점기 제안: ${STATUS_LABELS[proposed]}, 확신도 ${Math.round((item.evidence?.confidence ?? 0) * 100)}%)`}. 판정을 정해 주세요.`,
+        })
+      : null,
     item.overridden
       ? element('p', { className: 'muted', 'data-testid': 'override-audit', text: `바꾼 판정: ${STATUS_LABELS[item.overridden.status]} (원래 ${STATUS_LABELS[item.overridden.from]}) · ${item.overridden.reason} · ${new Date(item.overridden.at).toLocaleString('ko-KR')}` })
       : null,

@@ -50,7 +50,9 @@ function describe(item: TranscriptItem): { label: string; text?: string } {
     case 'answer':
       return { label: '학생의 답', text: item.text };
     case 'verdict':
-      return { label: item.verdict === 'good' ? '판정: 잘했어요' : '판정: 다시 살펴봐요', text: item.feedback };
+      return { label: `${item.selfAssessed ? '학생 스스로 비교' : '판정'}: ${item.verdict === 'good' ? '잘했어요' : '다시 살펴봐요'}`, text: item.feedback };
+    case 'unsure':
+      return { label: '판정 보류: 모범 답안과 비교하도록 함', text: `${item.text}\n모범 답안: ${item.modelAnswer}` };
     case 'reply':
       return { label: `${REPLY_LABELS[item.kind] ?? '설명'}${item.complete ? '' : ' (끊김)'}`, text: item.text };
     case 'assistant':

@@ -7,10 +7,13 @@ import type { JobState } from './jobs.js';
 
 export type ExamQuestionType = 'Short_Keyword' | 'Descriptive';
 export type ExamResultStatus = 'Correct' | 'Partial_Correct' | 'Incorrect';
-/** A grade as lectern keeps it: the seed's status, or `Ungraded` while grading failed (shown as pending, never credit). */
-export type ExamGradeStatus = ExamResultStatus | 'Ungraded';
+/**
+ * A grade as lectern keeps it: the seed's status, `Ungraded` while grading failed, or `Needs_Review` while the
+ * teacher reviews an item the grader was not sure of (both shown as pending, never credit).
+ */
+export type ExamGradeStatus = ExamResultStatus | 'Ungraded' | 'Needs_Review';
 /** How a status reads to people (pages, reports, learner profiles): the enum names are never shown. */
-export const EXAM_STATUS_LABELS: Record<ExamGradeStatus, string> = { Correct: '정답', Partial_Correct: '부분 정답', Incorrect: '오답', Ungraded: '채점 중' };
+export const EXAM_STATUS_LABELS: Record<ExamGradeStatus, string> = { Correct: '정답', Partial_Correct: '부분 정답', Incorrect: '오답', Ungraded: '채점 중', Needs_Review: '검토 중' };
 export type ExamStatus = 'draft' | 'published' | 'closed';
 export type StudentExamState = 'open' | 'submitted' | 'closed';
 export type ExamTargetDepth = 'Basic Recall' | 'Conceptual Understanding' | 'Deep Understanding';
@@ -93,7 +96,15 @@ export interface ExamEvaluationItem {
   user_response: string;
   related_topic: string;
   feedback_message: string;
-  evidence: { keywords: ExamKeywordEvidence[]; method: 'keyword' | 'math' | 'model' | 'offline'; contradiction: string | null } | null;
+  evidence: {
+    keywords: ExamKeywordEvidence[];
+    method: 'keyword' | 'math' | 'model' | 'offline';
+    contradiction: string | null;
+    /** How sure the grader is (0–1). */
+    confidence?: number | undefined;
+    /** For `Needs_Review`, the grader's unconfirmed status (teachers only). */
+    proposed?: ExamResultStatus | undefined;
+  } | null;
 }
 
 export interface ExamOverrideView {

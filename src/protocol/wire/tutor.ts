@@ -21,6 +21,17 @@ export interface SessionResumePayload {
 export interface HandTextPayload {
   text: string;
 }
+/** The student's comparison with the model answer after an unsure verdict: 비슷하게 답했어요 / 다시 볼래요. */
+export type SelfAssessment = 'similar' | 'review';
+export interface SelfAssessPayload {
+  questionId: string;
+  choice: SelfAssessment;
+}
+/** The choices offered after `tutor:unsure`, in order, with their Korean labels. */
+export const SELF_ASSESS_CHOICES: readonly { id: SelfAssessment; label: string }[] = [
+  { id: 'similar', label: '비슷하게 답했어요' },
+  { id: 'review', label: '다시 볼래요' },
+];
 
 /** The session state's kind after a command (`idle`, `streaming`, `paused`, `hand-raised`, …). */
 export interface StateResult {
@@ -45,6 +56,8 @@ export interface TutorCommands {
   'hand:ask': Command<HandTextPayload, StateResult>;
   'hand:reply': Command<HandTextPayload, StateResult>;
   'hand:lower': Command<EmptyPayload, StateResult>;
+  /** After `tutor:unsure`: the student's own comparison decides the verdict (recorded as self-assessed). */
+  'answer:self-assess': Command<SelfAssessPayload, { questionId: string; verdict: Verdict }>;
 }
 export type TutorCommand = keyof TutorCommands;
 
@@ -96,7 +109,10 @@ export type TranscriptItem =
       text: string;
     }
   | { type: 'answer'; chapter: number; at: number; questionId: string; text: string }
-  | { type: 'verdict'; chapter: number; at: number; questionId: string; verdict: Verdict; feedback: string }
+  /** `selfAssessed`: the student's own comparison after an unsure verdict, not the tutor's judgement. */
+  | { type: 'verdict'; chapter: number; at: number; questionId: string; verdict: Verdict; feedback: string; selfAssessed?: true }
+  /** The tutor was not sure of its verdict: it showed the model answer and asked the student to compare. */
+  | { type: 'unsure'; chapter: number; at: number; questionId: string; text: string; modelAnswer: string }
   | { type: 'reply'; chapter: number; at: number; replyId: string; kind: ReplyKind; text: string; complete: boolean; sources?: ReplySource[] }
   /** Raise-hand dialogue: what the assistant said (the prompt, a check), what the student wrote, how it ended. */
   | { type: 'assistant'; chapter: number; at: number; text: string }
@@ -121,7 +137,12 @@ export interface TutorServerEvents {
   'lecture:delta': { seq: number; chapter: number; text: string };
   'lecture:chapter-end': { seq: number; chapter: number };
   'lecture:question': { seq: number; questionId: string; chapter: number; text: string };
-  'tutor:verdict': { seq: number; questionId: string; verdict: Verdict; feedback: string };
+  'tutor:verdict': { seq: number; questionId: string; verdict: Verdict; feedback: string; selfAssessed?: true };
+  /**
+   * The tutor is not sure whether the answer is right: it says so, shows the model answer and waits for
+   * `answer:self-assess` with one of `choices` (a `tutor:verdict` with `selfAssessed` follows).
+   */
+  'tutor:unsure': { seq: number; questionId: string; text: string; modelAnswer: string; choices: { id: SelfAssessment; label: string }[] };
   'tutor:subquestion': {
     seq: number;
     questionId: string;

@@ -1,0 +1,95 @@
+import type { AssessFlag, Assessment } from './answer-assessor.js';
+import { ASSESSOR_MODEL, type AssessorModel } from './assessor-model.js';
+
+/**
+ * How sure a verdict is: the calibrated probability that its good/bad side is right. "Unsure" is an outcome: below
+ * {@link CONFIDENT_AT} the lecture asks the student to compare with the model answer and the exam holds the item for
+ * the teacher (`Needs_Review`), instead of telling a wrong answer it is right or a right answer it is wrong.
+ *
+ * Offline, the confidence reads the assessor's evidence: a hard flag that decided the verdict (a give-up, an echo, a
+ * contradiction of a restatement, no attempt at the question), else the distance of the fitted P(good) from the
+ * correct threshold, on the verdict's side. The numbers are the accuracy of each group under cross-validation grouped
+ * by question over the four dev sets pooled (SAF, Beetle, SciEntsBank, ko-dev; 1,669 answers, the assessor refitted
+ * without the fold's questions), made monotone: `npm run eval:judge` prints the reliability table and ECE they give.
+ * Korean answers on ko-dev are right more often than these numbers say (0.8–1.0 in every group) and the held-out
+ * Korean set less often; one pooled table is the conservative choice.
+ *
+ * With a language model the confidence combines the model's verdict with the server's caps and evidence (see
+ * {@link combinedConfidence}); those constants are a policy, not a measurement: no model is run by the eval scripts.
+ */
+
+/** Verdicts at or above this confidence are told as final; below it they are "unsure". */
+export const CONFIDENT_AT = 0.75;
+
+/** Flags that decide a bad verdict on their own (never-good caps), and how often such verdicts were right. */
+export const DECIDING_FLAGS: ReadonlySet<AssessFlag> = new Set<AssessFlag>([
+  'give-up', 'echo', 'negation', 'antonym', 'reversed', 'swapped', 'wrong-choice', 'injection', 'filler', 'foreign-language', 'off-topic',
+  'pasted-passage', 'keyword-list',
+]);
+/**
+ * Grouped CV: 138 bad verdicts decided by a never-good flag, 0.884 right (ko-dev 0.945, Beetle 0.917, SciEntsBank
+ * 0.786); 31 more held by a pasted passage or a keyword list, all right. `thin-coverage` (458, 0.742) does not decide:
+ * those verdicts are read by their margin like any other.
+ */
+export const FLAG_CONFIDENCE = 0.88;
+/** Flags that cannot be argued with whatever the score: nothing of the question was attempted. */
+const CERTAIN_FLAGS: ReadonlySet<AssessFlag> = new Set<AssessFlag>(['give-up', 'injection', 'filler', 'foreign-language']);
+export const CERTAIN_CONFIDENCE = 0.97;
+
+/** [lowest margin |P(good) − threshold|, share right] per verdict side, from grouped CV (n per row in the comment). */
+const GOOD_TABLE: readonly (readonly [number, number])[] = [
+  [0, 0.57], // 185
+  [0.1, 0.66], // 92
+  [0.15, 0.71], // 255
+  [0.3, 0.79], // 136
+  [0.4, 0.83], // 97
+];
+const BAD_TABLE: readonly (readonly [number, number])[] = [
+  [0, 0.6], // 164
+  [0.05, 0.655], // 168
+  [0.1, 0.69], // 148
+  [0.15, 0.71], // 126
+  [0.2, 0.81], // 118
+  [0.3, 0.9], // 42
+];
+
+function lookup(table: readonly (readonly [number, number])[], margin: number): number {
+  let value = table[0]?.[1] ?? 0.5;
+  for (const [from, share] of table) if (margin >= from) value = share;
+  return value;
+}
+
+/** The calibrated confidence of an offline assessment's good/bad verdict (pure). */
+export function assessmentConfidence(assessment: Assessment, model: AssessorModel = ASSESSOR_MODEL): number {
+  const flags = assessment.evidence.flags;
+  if (assessment.label2 === 'bad' && flags.some((flag) => CERTAIN_FLAGS.has(flag))) return CERTAIN_CONFIDENCE;
+  if (assessment.label2 === 'bad' && flags.some((flag) => DECIDING_FLAGS.has(flag))) return FLAG_CONFIDENCE;
+  const margin = Math.abs(assessment.goodProbability - model.correctThreshold);
+  return lookup(assessment.label2 === 'good' ? GOOD_TABLE : BAD_TABLE, margin);
+}
+
+/** A model that agrees with the confident offline reading, or has keyword evidence for its good: told as final. */
+export const MODEL_SUPPORTED = 0.85;
+/** A model's good alone against an unsure offline bad, without evidence: unsure. */
+export const MODEL_ALONE = 0.6;
+/** A model's good against a confident offline bad: unsure. */
+export const MODEL_OVERRULED = 0.5;
+
+/**
+ * The confidence of a model's verdict (good or bad) under the server's reading (pure): a verdict the server's caps
+ * decided takes the caps' confidence; a model that agrees with the offline assessor is at least MODEL_SUPPORTED. A
+ * model's good against an offline bad is unsure when the offline bad is itself confident (a model that calls a
+ * confidently wrong answer good is not believed), MODEL_SUPPORTED with keyword evidence (at least one key keyword,
+ * or a term of the model answer), MODEL_ALONE without. A model's stricter verdict (bad against an offline good)
+ * stands at CONFIDENT_AT: the offline good side is never sure enough (at most 0.83 under cross-validation) to
+ * overrule a reader of meaning, and the student can ask for a regrade.
+ */
+export function combinedConfidence(input: { modelGood: boolean; assessment: Assessment; capped: boolean; evidence: boolean }): number {
+  const offline = assessmentConfidence(input.assessment);
+  if (input.capped) return Math.max(offline, FLAG_CONFIDENCE);
+  const offlineGood = input.assessment.label2 === 'good';
+  if (input.modelGood === offlineGood) return Math.max(offline, MODEL_SUPPORTED);
+  if (!input.modelGood) return CONFIDENT_AT;
+  if (offline >= CONFIDENT_AT) return MODEL_OVERRULED;
+  return input.evidence ? MODEL_SUPPORTED : MODEL_ALONE;
+}
