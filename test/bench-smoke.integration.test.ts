@@ -17,6 +17,7 @@ const TINY: Record<string, { args: string[]; field: string }> = {
   'bench:quiz': { args: ['--players', '3', '--questions', '1', '--question-seconds', '5', '--batch', '3'], field: 'ackP99Ms' },
   'bench:lists': { args: ['--quizzes', '3', '--rooms', '3', '--readers', '1', '--stores', 'memory,redis'], field: 'redis' },
   'bench:math': { args: ['--rounds', '1', '--mix', '20'], field: 'table' },
+  'bench:analytics': { args: ['--students', '4', '--chapters', '2', '--items', '3', '--rooms', '2', '--players', '4', '--questions', '2', '--exams', '2', '--problems', '2', '--runs', '1'], field: 'computeP50Ms' },
   'bench:pdf-bombs': { args: ['--bombs', '1', '--inflated-mb', '300', '--settle', '0'], field: 'bombAnswers' },
 };
 
