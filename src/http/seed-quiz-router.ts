@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import { runBilledTo } from '../llm/index.js';
 import { SelfQuizAnswerBody, SelfQuizEvaluateBody, SelfQuizEvaluateDataBody, SelfQuizStartBody, type SelfQuizAnswerReply, type SelfQuizEvaluateReply, type SelfQuizStartReply } from '../protocol/self-quiz.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
-import type { SelfStudy, SelfStudyScope } from '../quiz/index.js';
+import type { SelfStudy, SelfStudyScope, SelfStudyVerdict } from '../quiz/index.js';
 import { materialNotFound, type Authorizer } from './authorize.js';
 import { bearerToken, signedBearer } from './bearer.js';
 import { authorizeModelCall } from './model-guard.js';
@@ -112,13 +112,7 @@ export function createSeedQuizRouter({ selfStudy, access, signer, sessionProfile
       selfStudy.evaluateData(body.quiz_data, body.topic, { materialId, source: body.source, billTo: who.billTo, signal: abortedWith(response) }),
     );
     const reply: SelfQuizEvaluateReply = {
-      response: {
-        grounding_score: verdict.grounding,
-        educational_score: verdict.educational,
-        insight_score: verdict.insight,
-        is_passed: verdict.is_passed,
-        feedback: verdict.feedback,
-      },
+      response: evaluateResponse(verdict),
       agent_type: 'eval',
       metadata: { topic: body.topic, source: body.source === undefined ? 'material' : 'given', ...(materialId === undefined ? {} : { materialId }) },
     };
@@ -194,17 +188,7 @@ export function createSeedQuizRouter({ selfStudy, access, signer, sessionProfile
       const verdict = await runBilledTo(who.billTo, () =>
         selfStudy.evaluate(who.scope, body.quiz_id, body.topic, { billTo: who.billTo, signal: abortedWith(response) }),
       );
-      const reply: SelfQuizEvaluateReply = {
-        response: {
-          grounding_score: verdict.grounding,
-          educational_score: verdict.educational,
-          insight_score: verdict.insight,
-          is_passed: verdict.is_passed,
-          feedback: verdict.feedback,
-        },
-        agent_type: 'eval',
-        metadata: { topic: body.topic },
-      };
+      const reply: SelfQuizEvaluateReply = { response: evaluateResponse(verdict), agent_type: 'eval', metadata: { topic: body.topic } };
       response.json(reply);
     }),
   );
@@ -212,3 +196,13 @@ export function createSeedQuizRouter({ selfStudy, access, signer, sessionProfile
   return router;
 }
 
+/** The seed's evaluate response fields from the EvalAgent's verdict (the same for a stored item and given quiz data). */
+function evaluateResponse(verdict: SelfStudyVerdict): SelfQuizEvaluateReply['response'] {
+  return {
+    grounding_score: verdict.grounding,
+    educational_score: verdict.educational,
+    insight_score: verdict.insight,
+    is_passed: verdict.is_passed,
+    feedback: verdict.feedback,
+  };
+}
