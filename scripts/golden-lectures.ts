@@ -93,7 +93,7 @@ export function renderGolden(golden: GoldenMaterial): string {
   const out: string[] = [
     `# 골든 강의: ${golden.deck.name}`,
     '',
-    '오프라인 모델이 이 자료로 학생에게 보여 주는 내용입니다. `npm run golden`이 다시 씁니다 (docs/ARCHITECTURE.md "Golden lectures").',
+    '오프라인 모델이 이 자료로 학생에게 보여 주는 내용입니다. `npm run golden`이 다시 씁니다 (무엇을 보는지는 test/golden/README.md).',
     '',
     `- 업로드 파일 이름: ${golden.deck.filename}`,
     `- 자료 제목: ${golden.title}`,
