@@ -1,3 +1,12 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - AC13 — Password hashes. Salted, self-describing scrypt (`scrypt$15$8$1$…`); only the right password verifies
+ *   (composed and decomposed Hangul alike); older parameters still verify …
+ * - AC14 — Single sign-on (for the OIDC module). `signInWithIdentity` creates an account under `invite`, finds it
+ *   again by issuer and subject …
+ * - AC15 — Configuration. `SIGNUP` (`open|invite|closed`; default by store), `PUBLIC_URL` (an http(s) URL, trailing
+ *   slash dropped) and `SESSION_TTL_DAYS` (1–365, default 30) are parsed in `src/config.ts` …
+ */
 import { Redis } from 'ioredis';
 import { describe, expect, it, type TestContext } from 'vitest';
 import { hashPassword, verifyPassword } from '../src/auth/index.js';

@@ -1,3 +1,28 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - AC1 — Sign-up. `POST /api/auth/signup` answers 201 `{account, csrfToken}` and sets `lectern_session` (HttpOnly,
+ *   SameSite=Lax, Path=/, an expiry; Secure only behind https or an https `PUBLIC_URL`) …
+ * - AC2 — One account per email. Case, full/half width and surrounding spaces do not make another address (409
+ *   `EMAIL_TAKEN`); sign-in accepts any of those spellings.
+ * - AC3 — Sign-in and sign-out. A wrong password and an unknown email answer the same 401 `INVALID_CREDENTIALS` and
+ *   set no cookie; sign-out ends that session only and clears the cookie …
+ * - AC4 — SIGNUP modes. `closed` admits only the first account; `invite` needs an admin's invite, which works once
+ *   (not used up by a refused sign-up) and is reported by `GET /api/auth/invites/:code` …
+ * - AC5 — The first admin, once. Simultaneous first sign-ups make exactly one admin (under `closed` the others are
+ *   refused; under `open` they become instructors).
+ * - AC6 — Reset links. An admin's reset link (24 h) sets a new password once and ends every session of the account.
+ * - AC7 — Disabling. A disabled account's sessions and API keys stop at once (401 / 403 `ACCOUNT_DISABLED`), its
+ *   sign-in is refused (only after the right password); enabling restores it …
+ * - AC8 — Sign out everywhere; password change. Sign out everywhere ends every browser session and keeps API keys; a
+ *   password change needs the current password and ends every other session.
+ * - AC9 — CSRF. A cookie-authorised POST/DELETE without the session's `X-CSRF-Token`, with a wrong one, or with a
+ *   foreign or `null` Origin is 403 `CSRF_INVALID`; bearer calls and reads are exempt …
+ * - AC10 — Personal API keys. Shown once (`lct_…`), listed without the secret with `lastUsedAt`, usable as bearer,
+ *   revocable only by their owner …
+ * - AC11 — Bad payloads. Short or long passwords, bad emails, empty names, malformed codes and broken JSON answer 400
+ *   `INVALID_PAYLOAD` with Korean messages.
+ * - AC12 — Admin list. Accounts page by page in order of creation with their status, never a password hash.
+ */
 import { Redis } from 'ioredis';
 import { describe, expect, it, type TestContext } from 'vitest';
 import { signUp, sessionCookie } from './support/accounts.js';

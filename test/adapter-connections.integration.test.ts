@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - O7 — Shutdown never crashes. SIGTERM at any moment after a node listens, on a Redis holding a running room, exits
+ *   0 and gives the driver lease back (10 start/stop cycles; 50 with `SOAK=1`).
+ */
 import { createServer } from 'node:http';
 import { Server } from 'socket.io';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,3 +1,18 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - AN1 — Point-biserial. Equals (M₁ − M₀)/s·√(pq) (s the population SD of totals) on hand-computed sets; null with
+ *   fewer than two students or when the item or the totals do not vary.
+ * - AN2 — Room items. Difficulty = share right, discrimination against the number right, every choice counted, no
+ *   answer counted as unanswered and wrong; flags: low/negative discrimination, too hard/easy, a distractor chosen
+ *   more than the key; `review` lists flagged items worst first.
+ * - AN3 — Exam items. Partial credit counts ½; an ungraded item is left out of its figures and of the total.
+ * - AN4 — Mastery map. Students × chapters from lecture verdicts (subquestions excluded), self-study answers (chapter
+ *   by title) and exam items (the chapters the exam names, else a whole-material column); raised hands are evidence
+ *   without a score; an empty cell is null, never 0.
+ * - AN5 — Funnel and CSV. Per chapter: reached, completed (later chapter or finished; the transcript stands in for a
+ *   lost progress write), hands, students with hands, students remediated; the CSV of each part carries the same
+ *   figures.
+ */
 import { describe, expect, it } from 'vitest';
 import { analyseExam, analyseRoom, analyticsCsv, lectureFunnel, masteryMap, pointBiserial, WHOLE_MATERIAL, type RoomResultsInput } from '../src/analytics/index.js';
 import type { ClassAnalyticsReply, TranscriptItem } from '../src/protocol/wire/index.js';

@@ -1,3 +1,11 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - AN6 — Only the class's instructor. Owner account or class token 200; another account 404, no credential 401, a
+ *   student's token 403, a malformed id, part or evidence query 400 INVALID_PAYLOAD (before anything is read).
+ * - AN7 — Known figures over the API. On memory and Redis, a class with a room played over /quiz, an exam pinned by
+ *   overrides, lecture transcripts and a self-study answer answers the hand-computed figures of AN2/AN3 and the
+ *   expected map (figures and counts) and funnel; a cell's facts come from the evidence route.
+ */
 import { afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { ClassAnalyticsReply, MasteryEvidenceReply } from '../src/protocol/wire/index.js';
 import { signUp } from './support/accounts.js';

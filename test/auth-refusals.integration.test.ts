@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - A2 — Every feature alike. A token of the wrong kind gets 403 `FORBIDDEN` on classroom and quiz HTTP routes, and
+ *   on `/tutor`, `/monitor` and `/quiz` the same `connect_error` (message `UNAUTHORIZED` …
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClass, getJson, handshakeOutcome, postJson, type CreatedClass } from './support/classroom-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';

@@ -1,3 +1,9 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - HS1 — Every benchmark is smoked. Every `bench:*` script of package.json has a tiny size in the smoke test.
+ * - HS2 — Benchmarks run. `npm run bench:<name>` at its tiny size starts, prints one JSON line holding its main
+ *   field, and exits 0 (each bench raises the limits its load needs and checks every reply).
+ */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - IG10 — Titles name content. A bookmark that only names a position or nothing ("Slide 5–8", "Page 3", "Untitled",
+ *   "슬라이드 3", "3페이지" …
+ */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chapterProblems, MAX_CHAPTERS, planFromOutline } from '../src/materials/chapter-plan.js';

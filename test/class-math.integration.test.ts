@@ -1,3 +1,14 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - MS10 — Shared, without solutions. The owner shares a set with their class (`POST /api/math-sets/:id/share`,
+ *   `{setId, classId, shortAnswers}`; again changes nothing) …
+ * - MS11 — Graded, the first answer recorded. A student's `\frac12` for `0.5` is correct by equivalence with no judge
+ *   request, with the answer and explanation …
+ * - MS12 — Refusals. Another class's student lists nothing and answering is 404 `MATH_SET_NOT_FOUND`; a
+ *   multiple-choice problem 404 `MATH_PROBLEM_NOT_FOUND`; a blank answer 400; anonymous 401 …
+ * - MS14 — 수업에 공유. On the host page, a finished set with a short-answer problem has 수업에 공유 (≥ 44 px), which shares it
+ *   with the selected class and says how many short-answer problems its students can answer …
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MathProblem } from '../src/math-problems/index.js';
 import { defaultInstructor, signUp, type SignedUpAccount } from './support/accounts.js';

@@ -1,3 +1,14 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - CR1 — Pick your own name. `GET /api/classes/:code/roster` lists the names (none taken); a name not on the roster
+ *   is `400 NOT_ON_ROSTER` in Korean …
+ * - CR2 — The instructor frees and replaces. Release needs the class's instructor token (401/403 otherwise); a freed
+ *   name joins again as a new session; an unknown name is `NOT_ON_ROSTER` …
+ * - CR3 — Bad rosters. Duplicates (also by case or width), blank names, an empty list and 301 names are `400
+ *   INVALID_PAYLOAD` with a Korean message naming no field or pattern.
+ * - CR4 — A code probe. The roster route needs a join token (a wrong code is charged like a wrong join; a right one
+ *   takes none): a closed class's code is `410 CLASS_CLOSED`, a wrong code 404 …
+ */
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { Material } from '../src/materials/index.js';
 import type { ClassInfo } from '../src/protocol/classroom.js';

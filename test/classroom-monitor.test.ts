@@ -1,3 +1,17 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - M2 — Presence. `student:joined` when a student joins (not connected) and whenever one of their sockets connects;
+ *   `student:left` only when their last socket disconnects; the roster's `connected` follows.
+ * - M3 — Progress. `student:progress` reports chapter, chapter-level percent and state; at most one per second per
+ *   student, the first change at once and the last change never lost …
+ * - M4 — Answers. Every verdict gives `student:answered {questionId, verdict, badStreak}`, where `badStreak` counts
+ *   bad verdicts in a row and a good one resets it (continued by another node after a …
+ * - M5 — Remediation. Every subquestion gives `student:remediation {concept, index, total}`.
+ * - M6 — Hands. `assistant:prompt` gives `hand:raised {raisedAt}`, `hand:asked` `hand:raised {raisedAt, question}`,
+ *   `hand:closed` `hand:resolved {kind}`; the roster's `hand` follows.
+ * - M8 — Acknowledge. `hand:acknowledge` of a raised hand sends the student `hand:acknowledged {at}` (no seq) and
+ *   every instructor of the class `hand:acknowledged {sessionId, at}`, and marks the roster …
+ */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ClassMonitor, type MonitorPort } from '../src/classroom/class-monitor.js';
 import { ClassRepository } from '../src/classroom/class-repository.js';

@@ -1,3 +1,20 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - S1 — Kinds. A student, player or host token cannot open `/monitor` (`connect_error`, `FORBIDDEN`); an instructor
+ *   token cannot open `/tutor`.
+ * - S2 — Bad tokens. Missing, malformed, forged, expired, tampered or truncated tokens are refused at `/monitor`,
+ *   `/tutor` (`UNAUTHORIZED`) and `GET /api/classes/:id` (401 with `WWW-Authenticate: Bearer`).
+ * - S3 — Other class over HTTP. Another class's instructor token, or a non-instructor token, on `GET
+ *   /api/classes/:id` answers 403 `FORBIDDEN` and reveals nothing.
+ * - S4 — Isolation. Class A's instructor receives nothing about class B: not in the roster, not in any event.
+ * - S5 — Actions on other classes. `hand:acknowledge` with a session of another class, or an unknown id, answers
+ *   `FORBIDDEN` and changes nothing.
+ * - S6 — Payloads. `/monitor` commands with invalid payloads (missing, empty, too long, wrong type, extra fields such
+ *   as a `classId`) answer `INVALID_PAYLOAD` and do nothing.
+ * - S7 — Vanished class. A valid instructor token of a class that does not exist gets `monitor:error CLASS_NOT_FOUND`
+ *   and is disconnected.
+ * - S8 — Rate limit. An instructor flooding commands gets `RATE_LIMITED`.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenSigner } from '../src/auth/tokens.js';
 import type { Material } from '../src/materials/index.js';

@@ -1,3 +1,16 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - C1 — Create. `POST /api/classes` answers 201 `{classId, code, instructorToken}`; the code is 6 characters of the
+ *   join alphabet and unique among classes; the token is an instructor token of the class.
+ * - C2 — Join. `POST /api/classes/:code/join` (code in any case) answers 201 `{sessionId, token, classId,
+ *   materialId}` with the class's material (the body's only for a class without one) …
+ * - C3 — Nicknames are unique per class ignoring case and width (409 `NICKNAME_TAKEN`); of several concurrent joins
+ *   with one nickname exactly one succeeds; other classes are unaffected.
+ * - C4 — Sessions with a class. `POST /api/sessions` with `classCode` is the join; without it `materialId` is
+ *   required.
+ * - C5 — Instructor view. `GET /api/classes/:id` with the class's instructor bearer token answers the class and its
+ *   roster.
+ */
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { Material } from '../src/materials/index.js';
 import { JOIN_CODE_ALPHABET, type ClassInfo } from '../src/protocol/classroom.js';

@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - LO5 — The title once on the page. The classroom shows a chapter's title in the chapter's head only: the lecture
+ *   text's own leading `# <title>` (the offline lecture's and a model's) is not rendered …
+ */
 import { describe, expect, it } from 'vitest';
 import { withoutTitleHeading } from '../client/pages/classroom/title-heading.js';
 

@@ -1,3 +1,9 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - EL17 — Settings. (`test/config.test.ts`).
+ * - OA6 — Configuration. `LLM_PROVIDER` (`gemini|openai|offline`) chooses; unset, Gemini with a key, else openai with
+ *   `OPENAI_BASE_URL`, else offline.
+ */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 

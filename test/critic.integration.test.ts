@@ -1,3 +1,16 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - CR8 — HTTP answer. `POST /api/critic/grade` as a signed-in instructor (API token or session cookie with CSRF)
+ *   answers seed 004's output keys in order, then `tags`, `weights`, `criteria_name` …
+ * - CR9 — Refusals. Anonymous → 401 (no model call), a cookie without its CSRF token → 403 CSRF_INVALID; a missing
+ *   field, a wrong type, a blank instruction, a text over 20 …
+ * - CR10 — INVALID_CRITERIA over HTTP. Refused weights answer 400 INVALID_CRITERIA naming the problem, with nothing
+ *   billed; `{accuracy: 1}` grades accuracy alone.
+ * - CR11 — With a model. The server's grade from the clamped scores (the model's `grade` 0.99 ignored), unknown
+ *   failure types dropped, blank issues dropped; the judge model at temperature 0.2 …
+ * - CR12 — GRADING_ERROR. A reply malformed after the repair turn, or 503 on every attempt, answers 502 GRADING_ERROR
+ *   in Korean with no grade.
+ */
 import { describe, expect, it, type TestContext } from 'vitest';
 import type { CriticReport } from '../src/protocol/wire/critic.js';
 import { signUp, type SignedUpAccount } from './support/accounts.js';

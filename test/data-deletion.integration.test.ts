@@ -1,3 +1,10 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - MJ9 — Deletion. A material's math problem sets (records, list entries, each account's list and summary of it) go
+ *   with the material (`test/data-deletion.integration.test.ts`, DL1's leftover scan).
+ * - DL1 — Nothing of a deleted thing is left. A real run (two PDFs uploaded over HTTP; two classes each with a
+ *   student who answered questions and raised a hand; a quiz played in a room per class) …
+ */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../src/store/index.js';
 import { getJson, postJson } from './support/classroom-client.js';

@@ -1,3 +1,12 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - DL2 — Deletion routes. Quizzes and rooms: 401 without a token, 403 with another class's, 404 for unknown and
+ *   already deleted ids, 400 for a malformed id …
+ * - DL3 — Class export. JSON holds the class, the roster, each student's answers with good and bad verdicts, the hand
+ *   dialogue (the student's question, the assistant's lines) and every room's results …
+ * - DL4 — Retention purge. With the purge's clock past RETENTION_DAYS after one room's last results write but not
+ *   another's, a run deletes the old room whole (results, list entry, class index …
+ */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { csvCell } from '../src/data/index.js';
 import { keys } from '../src/store/index.js';

@@ -1,3 +1,7 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - LT20 — The container's start without the container. (`test/deployment-start.integration.test.ts`).
+ */
 import { execFile, spawn } from 'node:child_process';
 import { chmodSync, chownSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - N3 — Everywhere. `POST /api/sessions`, `POST /api/classes/:code/join`, `POST /api/classes` (the class name) and
+ *   `room:join` use that one schema …
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Material } from '../src/materials/index.js';
 import type { ClassInfo } from '../src/protocol/classroom.js';

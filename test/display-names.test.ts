@@ -1,3 +1,10 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - N1 — Normalised. Nicknames and class names are normalised to NFC and trimmed; the stored name is the normalised
+ *   one, so a name typed as decomposed Hangul is the same name as the composed one.
+ * - N2 — Visible and one line. A name with a control character (NUL, tab, newlines, C1, U+2028/2029) or an invisible
+ *   or direction-control character (U+00AD, U+034F, U+061C, U+115F, U+1160, U+180E …
+ */
 import { describe, expect, it } from 'vitest';
 import { ClassName, Nickname } from '../src/protocol/display-name.js';
 

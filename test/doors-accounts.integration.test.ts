@@ -1,3 +1,11 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - DR11 — Reset links void each other. (`test/doors-accounts.integration.test.ts`, memory and Redis).
+ * - DR12 — A reset closes the old doors. By default it revokes the API keys and ends both browser sessions and the
+ *   class-instructor and host tokens signed before (`{revokedApiKeys: 1, endedSessions: 2}`) …
+ * - DR13 — So does a password change. , keeping the browser that asked (its fresh class tokens work); `endSessions:
+ *   false` keeps the sessions while the keys go; a non-boolean choice is `400 INVALID_PAYLOAD`.
+ */
 import { Redis } from 'ioredis';
 import { describe, expect, it, type TestContext } from 'vitest';
 import { sampleItems } from './support/quiz-client.js';

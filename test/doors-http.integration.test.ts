@@ -1,3 +1,14 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - DR1 — Undecodable path parameters. `%ff` in every path parameter of every route the routers declare (listed from
+ *   express's own stacks) answers `400 INVALID_PAYLOAD` with a Korean message …
+ * - DR2 — Headers on socket.io's answers. `/socket.io/*` answers (long-polling, handshake errors, the client bundle)
+ *   carry the same CSP, `nosniff`, `Referrer-Policy` and `X-Frame-Options` as the pages.
+ * - DR3 — Slow requests. A half-sent body (`HTTP_REQUEST_TIMEOUT_MS`) or unfinished headers
+ *   (`HTTP_HEADERS_TIMEOUT_MS`) get `408` and the connection closed; defaults 120 s and 15 s.
+ * - DR7 — Token buckets in the store. (`test/store-contract.ts`, both stores).
+ * - DR16 — Download names. (`test/doors-http.integration.test.ts`).
+ */
 import { connect as connectTcp } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startApp } from '../src/app.js';

@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - DR6 — A lecture hall behind one address. (`test/doors-joins.integration.test.ts`,
+ *   `test/e2e/classroom-join.e2e.test.ts`).
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../src/store/index.js';
 import { createClass } from './support/classroom-client.js';

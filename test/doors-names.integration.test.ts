@@ -1,3 +1,7 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - DR15 — Invisible look-alikes. (`test/doors-names.integration.test.ts`, memory and Redis).
+ */
 import { describe, expect, it, type TestContext } from 'vitest';
 import type { ClassInfo } from '../src/protocol/classroom.js';
 import { Nickname } from '../src/protocol/display-name.js';

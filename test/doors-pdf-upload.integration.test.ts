@@ -1,3 +1,7 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - DR10 — Over HTTP. (`test/doors-pdf-upload.integration.test.ts`).
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import { flateBombPdf } from '../scripts/pdf-bombs.js';
 import { plainPdf } from '../scripts/pdf-fixtures.js';

@@ -1,3 +1,9 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - DR8 — The budget of a PDF. (`test/doors-pdf.test.ts`).
+ * - DR9 — The PDF queue's fair order. One account has one job running at a time (with two workers, A's second job
+ *   waits while B's runs); owners are served in turn (one worker: a1, b1, c1, a2, b2, a3) …
+ */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkPdfBudget, createPdfWorkerPool, DEFAULT_PDF_BUDGET, PdfJobError, type ObservablePdfWorkerPool } from '../src/materials/index.js';
 import { buildSamplePdf } from '../src/materials/sample-pdf.js';

@@ -1,3 +1,9 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - DR4 — A burst refuses only the excess. (`test/doors-sockets.integration.test.ts`).
+ * - DR5 — The default namespace. `/` is refused (`NOT_FOUND`, Korean message); the connections that asked only for it
+ *   count toward 2×cap (the next handshake is refused) and are all closed after …
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Manager, type Socket } from 'socket.io-client';
 import { PROTOCOL_VERSION } from '../src/protocol/wire/ack.js';

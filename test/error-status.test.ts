@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - HS6 — Codes at the edge. An `AppError` given only a code carries the code's Korean message and answers the code's
+ *   `ERROR_STATUS`; a status it names itself wins.
+ */
 import { describe, expect, it } from 'vitest';
 import { ERROR_STATUS, httpStatusOf } from '../src/boundary/index.js';
 import { AppError } from '../src/errors.js';

@@ -1,3 +1,14 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - EV3 — Faithful items pass offline. An item built straight from a passage of an ingested PDF, and a faithful
+ *   hand-written one, get grounding 10 and pass …
+ * - EV4 — Unfaithful items fail offline. A keyed answer the material contradicts or never states, a wrong number, or
+ *   an explanation that negates the material gives grounding below 10 and a fail …
+ * - EV6 — Model call. One `generateObject` on the judge model at temperature 0.3 with the item and the five passages
+ *   its question retrieves (k = 5, no filter); the reply schema is seed 001's five fields.
+ * - EV7 — No verdict is never a pass. A reply that does not validate after the repair turn, a model error or the
+ *   agent's time limit is `{judged: false, is_passed: false, reason}`.
+ */
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { LanguageModel } from '../src/llm/model.js';
 import type { Material } from '../src/materials/types.js';

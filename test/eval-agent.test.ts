@@ -1,3 +1,12 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - EV1 — Pass rule. Each score is clamped to 0–10 (a non-finite score is 0); an item passes only when the three
+ *   scores sum to at least 24 of 30 and grounding is 10 (10/8/6 passes, 10/7/6 and 9/10/10 fail).
+ * - EV2 — Prompt. The item (model output) and each passage with its chapter, pages, type and level are fenced
+ *   (`<퀴즈_문항>`, `<자료_발췌>`), the topic too (`<출처>`); none of them can close its fence.
+ * - EV5 — Deterministic; judgeAll. The same item gets the same verdict every time; `judgeAll` returns the verdicts in
+ *   item order, judging at most 3 at once …
+ */
 import { describe, expect, it } from 'vitest';
 import { offlineTasks } from '../src/offline-tasks.js';
 import { EVAL_TASKS, renderEvalPrompt, type EvalJudgeInput } from '../src/quiz/eval-agent.js';

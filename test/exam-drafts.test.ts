@@ -1,3 +1,7 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - EP5 — Autosave rules. (`client/net/exam-drafts.ts`, fake clock).
+ */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEBOUNCE_MS, DraftSaver, type DraftState } from '../client/net/exam-drafts.js';
 

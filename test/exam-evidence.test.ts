@@ -1,3 +1,15 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - EG1 — Korean keywords, with offsets. Key keywords are found through particles, missing spaces and 한영 혼용
+ *   (`variance가`, `표본평균은` for `표본 평균`, `사용자니즈가`) …
+ * - EG2 — Latin phrase order. "product right" is not found in "the right product"; both phrases in one answer are
+ *   each located at their own place.
+ * - EG3 — Synonyms. A keyword written `a/b` or `a|b` is found by any synonym, and the one that matched is reported.
+ * - EG4 — Exact keyword answer. `과적합`, `Overfitting`, `과적합입니다.`, `과적합(overfitting)이요` are the keyword; more content,
+ *   a negation, another word, or a keyword the question itself contains are not.
+ * - EG21 — Formal endings. A keyword verb is found in the formal style whose ㅂ sits in the stem (`작아집니다`, `달라집니다`,
+ *   `커집니다`, `줄어듭니다`); `같습니다` and the copula `평균입니다` keep their stems …
+ */
 import { describe, expect, it } from 'vitest';
 import { exactKeywordAnswer, keywordEvidence } from '../src/exams/index.js';
 

@@ -1,3 +1,17 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - EG13 — Report chapters. Review entries outside the given chapters are dropped, titles and pages are the server's,
+ *   a weak topic without a review entry is pointed at chapters sharing its words …
+ * - EG14 — Fallback report. A failing (500) or malformed feedback model gives the deterministic report from the log
+ *   (counts with pending, strengths, weak topics with the items' feedback and chapters …
+ * - EG15 — Profile update. Incorrect/Partial topics become weak with evidence "시험 N번: 부분 정답" (Korean labels), Correct
+ *   strong; a tie stays weak and keeps both sides' evidence …
+ * - EG16 — Prior profile. From bad verdicts' concepts, hands raised twice on a topic, quiz answers and earlier exams:
+ *   proficiency by the share of good outcomes, weak/strong topics with Korean evidence …
+ * - EG17 — Chapters by words. `chaptersForTopic` matches across spacing (`표본 평균` → `표본평균의 분포`), best overlap first;
+ *   an unrelated topic gets none; a report without weak topics has none.
+ * - QP2 — The rule, pure. (`test/exam-feedback.test.ts`).
+ */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type ChapterRef,

@@ -1,3 +1,12 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - EX9 — The job (memory and Redis). An `exam-generation` job on the leased runner: its watchers (what `/jobs`
+ *   relays) see `plan:0`, `round:1` (item 2 not ok with the validator's message …
+ * - EX10 — Resume (memory and Redis). A node stopped while round 2's writer waits leaves the job; another node
+ *   resumes it from the checkpoint (`runs: 2`): no second plan …
+ * - EX12 — Fallback and a deleted material, as a job (memory and Redis). A validator that never passes: the job
+ *   succeeds with `{valid: false, rounds: 3}` …
+ */
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { EXAM_JOB_KIND, examJobHandler, type ExamJobProgress, type SaveExamInput } from '../src/exams/index.js';
 import { JobRepository, JobRunner, type JobView } from '../src/jobs/index.js';

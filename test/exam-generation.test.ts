@@ -1,3 +1,24 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - EX1 — The validator's feedback reaches the writer. With Gemini through the fake server (real SDK), a validator
+ *   that rejects item 2 in round 1 and accepts in round 2 …
+ * - EX2 — Fallback. A validator that always rejects: three writer and three validator calls, then the last set with
+ *   `valid: false` and the last round's complaints …
+ * - EX3 — Deterministic checks first, without trusting the model. A set with a duplicate question (differing only in
+ *   spacing), then one with a missing item …
+ * - EX4 — The plan is the request's. A plan with four Descriptive items numbered 7–10 at Advanced, for a request of 3
+ *   items, 1 Descriptive, Basic: three items, ids 1–3 …
+ * - EX5 — The checks. Count and ids (an item the plan lacks, a planned item missing), types, empty keywords, a
+ *   Short_Keyword model answer without its keyword …
+ * - EX6 — Offline on the sample material. For 5 (2 Descriptive), 3 (all Descriptive) and 4 (none, Advanced): the
+ *   requested count and mix, ids 1..n, keywords non-empty and all in the model answer …
+ * - EX7 — Offline planner reads the profile and the chapters. Chapter 1 only gives items from chapter 1's passages;
+ *   the profile's proficiency is the items' level …
+ * - EX8 — Offline validator. An invented fact, a keyword missing from the model answer, a question containing its
+ *   answer and a Descriptive item with one keyword are each named.
+ * - EX11 — Offline rewrite. From round 2 the offline writer keeps the items without complaints as they were and
+ *   writes the complained-about item from a sentence of its term the earlier version did not use.
+ */
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import {
   EXAM_TASKS,

@@ -1,3 +1,27 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - EG5 — Descriptive to the model. One request at temperature 0 with the question, model answer and student text
+ *   each in its fence, the keywords and intent, and the matcher's evidence (found/missing …
+ * - EG6 — No model call. An exact Short_Keyword answer is `Correct` (`method: keyword`, evidence with offsets) and an
+ *   empty one `Incorrect`, with no request at the fake …
+ * - EG7 — Ungraded. A malformed reply (after the repair turn), an HTTP 500, or a reply outside the seed's enum leaves
+ *   the item `Ungraded`, never an exception; `scoreExam` counts it pending, not as points.
+ * - EG8 — The server decides. A model that says Correct to a contradiction (negation, antonym), a give-up, an echo of
+ *   the question …
+ * - EG9 — Math. When the model answer is mathematics, `3.5` for `\frac{7}{2}` is Correct and `3` Incorrect by
+ *   `mathEquivalent` without a request; prose goes to the model.
+ * - EG10 — Fence. Closing tags and an instruction in the answer leave the prompt with the same tags as a plain one.
+ * - EG11 — The log. `gradeExam` returns the seed's `evaluation_items` in the problems' order (a missing answer graded
+ *   empty), each with exactly the seed's fields plus `evidence` …
+ * - EG12 — Offline grader. On the offline model the judges' assessor labels the answer; the Korean feedback names the
+ *   keywords found and missing; a reversed answer and a give-up are Incorrect.
+ * - EG18 — Exam-level checks. The question repeated (even when the model answer has no new words), an answer with no
+ *   content word, a comma list of non-clauses in a Descriptive item …
+ * - EG19 — Wrong choice. An answer opening with another option letter (`B.` for `A.`), the other yes/no (`아니요` for
+ *   `예`) or another value (`30,` for `40 meters.`) is a contradiction (Incorrect) at any …
+ * - EG20 — All keywords for Correct. A Descriptive answer with every key keyword (the formal `작아집니다` for `작아진다`)
+ *   keeps the model's Correct, with the plan's topic as its related topic …
+ */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   EXAM_GRADE_TEMPERATURE,

@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - XA6 — A draft is never acknowledged and then missed. (`test/exams-draft-races.integration.test.ts`, both stores;
+ *   a real store whose next write the test holds).
+ */
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { createStore } from '../src/store/index.js';
 import { bootExamClass, draft, end, join, makeExam, publish, submit, type Booted } from './support/exam-class.js';

@@ -1,3 +1,13 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - XA1 — A node dies grading. Two nodes on Redis, `EXAM_GRADING_LEASE_MS` 300: the node that ended the exam stalls
+ *   (grading an item, or writing the report) and loses the store …
+ * - XA2 — Half-finished students. On both stores: students left with only `claimed` (on no list), `finalised` with no
+ *   report …
+ * - XA3 — Overrides rewrite the report and the profile. After an override to 부분 정답 the score, the report ("정답 1개, 부분
+ *   정답 1개, 오답 1개", the student's too) and the profile (`시험 2번: 부분 정답`, no `시험 2번: 오답` …
+ * - XA9 — Hands the assistant answered stay on the monitor. (`test/e2e/monitor.e2e.test.ts`).
+ */
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { ExamAgents } from '../src/app.js';
 import { keys } from '../src/store/index.js';

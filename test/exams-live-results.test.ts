@@ -1,3 +1,12 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - EL13 — The server's score. Configurable weights; `Ungraded` and missing items count nothing and mark the result
+ *   pending …
+ * - EL14 — Per-item results and CSV. Status counts per item; misconceptions are the most frequent "topic: feedback"
+ *   of Incorrect and Partial_Correct answers; the CSV starts with a BOM and the Korean header …
+ * - EL15 — Learner signals from a transcript. Each comprehension verdict with the remediated subconcepts of a bad one
+ *   (a subquestion's own verdict is not a question) …
+ */
 import { describe, expect, it } from 'vitest';
 import { examResultsCsv, itemSummaries, lectureSignals, scoreOf, studentResult, type ExamRecord, type StudentData } from '../src/exams/index.js';
 import type { EvaluationItem } from '../src/exams/index.js';

@@ -1,3 +1,11 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - GR5 — Needs_Review. (`test/exams-needs-review.integration.test.ts`). An exam item graded below the confidence
+ *   threshold (src/judges/verdict-confidence.ts, `CONFIDENT_AT`) is `Needs_Review` (검토 중): pending for the student,
+ *   no credit, no provisional status or proposal in their result, a report still written; the teacher's results list
+ *   the student first with the grader's `proposed` status and `confidence`; `gradeHold()` holds the LMS score; the
+ *   teacher's override decides it. A status the keyword rules decide (a key keyword missing) is never held.
+ */
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { NEEDS_REVIEW_MESSAGE } from '../src/exams/exam-grader.js';
 import { gradeHold } from '../src/lti/grade-rules.js';

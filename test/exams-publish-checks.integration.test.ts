@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - XA11 — Open complaints block publishing on the server. (`test/exams-publish-checks.integration.test.ts`, both
+ *   stores).
+ */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bootExamClass, makeExam, type Booted } from './support/exam-class.js';
 import { call } from './support/http-call.js';

@@ -1,3 +1,12 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - XA4 — A running exam does not leak through self-study. (`test/exams-running-leak.integration.test.ts`, both
+ *   stores).
+ * - XA5 — Seeded generation. The offline planner with the same seed gives the same plan, five seeds more than one;
+ *   `generateExam` follows its seed (the job passes its own id).
+ * - XA7 — A spent budget is refused up front. With the class owner's `MODEL_DAILY_TOKENS` spent, the instructor's
+ *   `POST /api/materials/:id/exams` and the student's self-study generation are …
+ */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateExam, loadExamSource, planOffline, examPassages } from '../src/exams/index.js';
 import { accountUsageId } from '../src/llm/index.js';

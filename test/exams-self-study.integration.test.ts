@@ -1,3 +1,20 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - SX1 — A student's own exam. `POST /api/class-exams/self-study {count: 3, descriptive: 1, difficulty, chapters:
+ *   [0]}` answers 202 with the `exam-generation` job and a job token (which opens `/jobs` on …
+ * - SX2 — Isolation. A classmate and a student of another class see an empty list and get `404 EXAM_NOT_FOUND` on the
+ *   view, draft, submit, result and regrade, and `404 JOB_NOT_FOUND` polling the job …
+ * - SX3 — Taken like a class exam, revealed at the student's own submission. Drafts save; item 1 submitted alone; no
+ *   result before everything is submitted (`409 EXAM_RESULT_NOT_READY`) …
+ * - SX4 — Bad requests. count 0 and 21, more descriptive than count, an unknown field, a chapter the material does
+ *   not have: `400 INVALID_PAYLOAD`; another `materialId`: `404 MATERIAL_NOT_FOUND` …
+ * - SX5 — Opened as self-study by the instructor. Publishing `{classId, selfStudy: true}` gives a publication with
+ *   `selfStudy`, no student, time limit 0; a time limit with it is `400`.
+ * - SX6 — Many classmates' self-study exams. With 60 self-study exams of a classmate published after them, a
+ *   student's list still holds the class's exam and their own (and none of the classmate's) …
+ * - QP1 — Quiz answers in the profile. A class student's wrong first answer to a self-study quiz item (seed 001's API
+ *   …
+ */
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { ExamProblem } from '../src/exams/index.js';
 import type { Material } from '../src/materials/index.js';

@@ -1,3 +1,9 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - FK1 — Offline. Over 200 quizzes of the offline model no position holds more than 30 % of the keys, and no quiz
+ *   puts three of its five keys in one position (each run of four items uses every position …
+ * - FK2 — Any model. The same for a model that always keys the first choice (the fake Gemini).
+ */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '../src/llm/offline-model.js';
 import { offlineTasks } from '../src/offline-tasks.js';

@@ -1,3 +1,9 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - GR12 — Whole terms in feedback. (`test/feedback-terms.test.ts`). Over every dev item (ko-dev and the English ASAG
+ *   dev files when the shared folder is there), every term the offline judge's feedback quotes is a whole word of the
+ *   model answer (a particle or a 하다/되다 ending may follow); a noun is never quoted with the copula (`가치이`).
+ */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,3 +1,17 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - F1 — Acyclic. The folder graph has no cycle.
+ * - F2 — Through the index. A file imports another folder only through its `index.ts` (`protocol/` is entered file by
+ *   file: `protocol/wire/` for types and constants, the schema files for zod).
+ * - F3 — Domain code is transport-free. Outside `boundary/`, `http/`, `realtime/`, `app.ts`, `main.ts` and
+ *   `server.ts` nothing imports `socket.io` or `express`; outside `llm/` nothing imports `llm/offline-*`.
+ * - F4 — Leaves and direction. `text/`, `math/` and `judges/` import no other folder; `lecture/` imports nothing of
+ *   `classroom/` (the classroom sees sessions through the lecture's `SessionActivity`) …
+ * - F5 — The item guard is pure. `guard/` imports only `text/`, `protocol/` (its rule names) and the kernel.
+ * - F6 — `lti/` is entered only by the composition. (`test/folder-graph.test.ts`) and imports only `store/`,
+ *   `protocol/` and the kernel: it reaches classes …
+ * - HS3 — Transports apart. `realtime/` never imports `http/`; `boundary/`, which both import, imports neither.
+ */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,10 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - GD20 — The EvalAgent discriminates. Offline it scores from evidence: a sound cloze on a key term passes; the same
+ *   kind of item blanked on a verb or half a term fails …
+ * - GD21 — The critic discriminates. Offline it refuses a model answer that is a placeholder or its question
+ *   (NOT_HELPFUL, helpfulness 0) …
+ */
 import { describe, expect, it } from 'vitest';
 import { gradeOffline } from '../src/critic/critic-offline.js';
 import { judgeOffline } from '../src/quiz/eval-offline.js';

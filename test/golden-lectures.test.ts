@@ -1,3 +1,17 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - GL1 — Golden files. The sample 기초 통계, the English slide deck and the Korean physics handout produce exactly
+ *   `test/golden/<name>.md` (title, chapters, lectures with `[질문]`, model answers, sub-concepts …
+ * - GL2 — Question placement. Each chapter has at most one question per announced block (a connective between any two
+ *   questions) and at least one …
+ * - GL3 — Concepts and answers. Every sub-concept and choice is a concept phrase (SC1: no digits, years, variables,
+ *   function words such as `이때`, verb stems such as `움직이`) written in the chapter …
+ * - GL4 — Titles. The material titles are 기초 통계, Describing Data and 일반물리학 I (PDF title or first heading, never the
+ *   file name); no chapter is named "Slide n" …
+ * - GL5 — English deck. Slide titles are announced in Korean connectives without their article and with the particle
+ *   their sound takes (`Variables and Data Types를`, `Mean을`, `Standard Deviation을`) …
+ * - GL6 — No chapter of front matter. (`test/chapter-plan.test.ts`).
+ */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,25 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - GR1 — No attempt, no credit. Whatever the judge model says (fake Gemini and fake OpenAI-compatible server
+ *   answering Correct), an instruction to the grader (Korean or English), a closing-tag injection, a bare verdict
+ *   word, filler or padding, another script and another subject are `Incorrect` on the exam grader, with or without
+ *   keywords.
+ * - GR2 — Evidence for Correct. A model's Correct stands only with at least one key keyword found; an item without
+ *   keywords, or an answer with none of them, is at most `Partial_Correct` (mathematics is decided before the model).
+ * - GR3 — Lecture judge too. A model's good on the same answers becomes bad with the server's feedback; a good on a
+ *   real answer stands.
+ * - GR4 — Offline. The offline exam grader and lecture judge give the same answers `Incorrect` / bad (not
+ *   `Partial_Correct`).
+ * - GR11 — No reference, no judgement. A model answer that is empty or only the question's words is never judged
+ *   against: the exam item is `Needs_Review` (confidence 0) and the lecture judge abstains (`tutor:unsure` without a
+ *   model answer), with no model call.
+ * - GR13 — The other language is not another subject. An English answer to a Korean item (or the reverse) is never
+ *   flagged off-topic or filler by its words: the subject is compared only in the item's own script.
+ * - GR14 — The teacher's decisions are data. (`test/exams-needs-review.integration.test.ts`). `GET
+ *   /api/exams/:examId/decisions.jsonl` (owner only) gives one JSON line per overridden item: question, reference,
+ *   keywords, answer, the grader's status (with its proposal and confidence when it held the item), the teacher's
+ *   status and reason; no session id or nickname.
+ */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExamGrader, type ExamProblem } from '../src/exams/index.js';
 import { integrityFlags } from '../src/judges/index.js';

@@ -1,3 +1,14 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - GD19 — Math problems. A math problem whose explanation is a placeholder or restates its question is refused
+ *   (`check: 'guard'`) before any judge call; a sound one goes on to the judge.
+ * - GD15 — On every model. On the fake Gemini and the fake OpenAI-compatible server, a quiz reply with bad items (a
+ *   question about the medium, an adverb blank) has them refused, reported …
+ * - GD16 — Counted. Refusals are counted per agent and rule in the AI 품질 console's summary (`refusals`), for everyone
+ *   and for the account billed.
+ * - GD17 — Front matter is never a passage. The retrieval index leaves out a cover, an agenda and a closing line;
+ *   passages keep their page numbers.
+ */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGuardReport, type GuardRefusal } from '../src/guard/index.js';
 import { QualityRepository } from '../src/quality/index.js';

@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - SC3 — Which part. A raised hand whose question names nothing ("잘 모르겠어요", "모르겠어요", "이해가 안 돼요", "?") gets
+ *   `assistant:prompt {text, choices}` asking which part …
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Material } from '../src/materials/index.js';
 import { answerChecks, askHand, dialogueOf, findEvent, raiseHand } from './support/hand-client.js';

@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - H11 — Failure. A dialogue step whose model call fails sends `session:error {code:"MODEL_UNAVAILABLE"}` and keeps
+ *   the dialogue where it was; `lecture:resume` runs the step again.
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ModelError } from '../src/llm/model-error.js';
 import { connected, once, startTestApp, type TestApp } from './support/test-app.js';

@@ -1,3 +1,15 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - H1 — Raise. `hand:raise {}` while the lecture streams (or a question waits) acks `{state:"hand-raised"}` and
+ *   stops the lecture at once: no `lecture:delta` after its ack until `hand:closed`.
+ * - H2 — Specific. A specific question gets exactly one streamed reply of kind `answer`
+ *   (`tutor:reply-start/delta/end`), then `hand:closed {kind:"specific"}`.
+ * - H3 — Vague. A vague question is split into n ordered parts.
+ * - H4 — The lecture resumes exactly. After `hand:closed` the lecture continues where it stopped: the student's
+ *   chapter text obeys L1 (no gap, no duplicate) …
+ * - H10 — Gemini. With Gemini, the classify request (`generateContent`, judge model, the classification
+ *   `responseJsonSchema`) carries the whole material PDF inline (`application/pdf`) before the prompt and …
+ */
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { FakeGemini, type RecordedRequest } from './support/fake-gemini.js';
 import { askHand, SPECIFIC_QUESTION, VAGUE_QUESTION } from './support/hand-client.js';

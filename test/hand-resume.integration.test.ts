@@ -1,3 +1,14 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - H7 — Reconnect. A student who reconnects mid-dialogue (new socket, same token) and sends `session:resume
+ *   {lastSeq}` gets exactly the missed dialogue events (L7) …
+ * - H8 — Restart. When the server dies mid-dialogue, a new server on the same Redis (same `TOKEN_SECRET`) resumes it:
+ *   the same token and `session:resume` …
+ * - H9 — Monitor. An instructor on `/monitor` of the student's class sees `hand:raised {sessionId, raisedAt}` when
+ *   the hand goes up …
+ * - H13 — Sources. `tutor:reply-end` of an `answer` or `explain` reply carries `sources: [{chapter, chapterTitle,
+ *   startPage, endPage}]` (one per chapter, pages from the first to the last passage used) …
+ */
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { Material } from '../src/materials/index.js';
 import type { SessionSnapshot, TranscriptItem } from '../src/protocol/wire/tutor.js';

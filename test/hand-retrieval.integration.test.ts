@@ -1,3 +1,10 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - H12 — Passages, chapter first. The assistant finds its passages through the `Retriever`
+ *   (`src/lecture/hand/assistant-passages.ts`) …
+ * - H14 — Lazy index, fallback. A hand raised on a material without a retrieval index (ingested before indexes
+ *   existed) is answered: the first retrieval builds and stores the index.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Material } from '../src/materials/index.js';
 import type { TutorServerEvents } from '../src/protocol/wire/index.js';

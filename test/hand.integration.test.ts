@@ -1,3 +1,10 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - H5 — Lower. `hand:lower {}` at any point (waiting for the question, while a reply streams, waiting for a check
+ *   reply) sends `tutor:reply-end` for a reply still open (and nothing more of it) …
+ * - H6 — Out of turn. `hand:raise` with a hand up answers `HAND_ALREADY_RAISED`, before the lecture started
+ *   `HAND_NOT_NOW`; `hand:ask`, `hand:reply`, `hand:lower` without a raised hand `HAND_NOT_RAISED` …
+ */
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { Material } from '../src/materials/index.js';
 import { connectInstructor, createClass, getJson, joinClass } from './support/classroom-client.js';

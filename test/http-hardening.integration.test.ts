@@ -1,3 +1,11 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - O4 — Vendor files. A missing file under `/vendor/*` answers `404 NOT_FOUND`; neither the answer nor the logs name
+ *   a path on the machine.
+ * - O5 — Security headers. Every page, API answer and error answer carries a CSP without inline script (`script-src
+ *   'self'`, `script-src-attr 'none'`, `frame-ancestors 'none'` …
+ * - O6 — Metrics are not public. With neither `METRICS_TOKEN` nor `METRICS_PORT`, `/metrics` answers 404.
+ */
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';

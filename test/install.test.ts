@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - IN1 — A quiet install. Every locked package accepts the README's oldest Node and the running one (no EBADENGINE)
+ *   …
+ */
 import { readFileSync } from 'node:fs';
 import semver from 'semver';
 import { describe, expect, it } from 'vitest';

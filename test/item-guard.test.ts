@@ -1,3 +1,26 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - GD1 — Placeholders. An answer, key, keyword or sub-concept explanation that is empty, a stock non-answer (`핵심
+ *   개념`), a template that fits any concept, or the deck's or chapter's title is refused.
+ * - GD2 — Restated answers. A model answer that restates its question, or is the passage the question quotes.
+ * - GD3 — The medium. A question, key, sub-concept or raised-hand choice about `lecture`, `slide`, `outline`,
+ *   `introduction`, `강의`, `목차`… (or about a placeholder); a choice met only in code …
+ * - GD4 — Repeats. The same question twice in a set, or two blanks of one sentence.
+ * - GD5 — Front matter. An item quoting a cover, agenda, contents or administrative page (course code, lecturer,
+ *   term, lecture number, contents leaders, grading shares).
+ * - GD6 — Blank word class. A cloze blank on a verb form, an adverb, an adjective or a function word (English by the
+ *   tagger in its sentence; Korean by endings and by a blank in an adverb's place).
+ * - GD7 — Half a term. A blank that is one word of a term the material keeps saying as two (`learning` of `learning
+ *   rate`).
+ * - GD8 — Fragments. A cloze sentence that opens by pointing back (`It`, `This`, `이때`) or keeps too few words.
+ * - GD9 — Not in the source. The cloze sentence with its key put back is not in the item's passages.
+ * - GD10 — Code and formulas. A blank in a sentence with code or a formula.
+ * - GD11 — Choices. Not four, repeated, or a key that is not one of them.
+ * - GD12 — Choice shape. A noun blank offering a verb or an adjective among its choices.
+ * - GD13 — Particles. A particle that does not fit how a Korean reader says the English word before it (`heuristic이`,
+ *   `Outline을`, `Summary를`, `model로`); the lecture's own `withParticle` writes them so.
+ * - GD14 — Sound items pass. A cloze item on a key noun phrase with sibling terms as distractors passes whole.
+ */
 import { describe, expect, it } from 'vitest';
 import {
   checkAnswer,

@@ -1,3 +1,15 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - JOB1 — Progress and result. A job runs on one node; every save reaches the watchers (never the checkpoint); it
+ *   ends `succeeded` with its result, leaves the active set and keeps a TTL.
+ * - JOB2 — Clean stop. A node that stops leaves its running job active with its checkpoint; another node resumes it
+ *   from that checkpoint (`runs` 2).
+ * - JOB3 — Dead node. While a dead node's lease holds nobody takes its job; once it lapses another node resumes it.
+ * - JOB4 — Cancel. Running here: stops at once; never started: cancelled at once; running on another node: that node
+ *   stops at its next lease renewal; the checkpoint is kept.
+ * - JOB5 — Failure. A failing handler ends the job `failed` with the error's code and message and the partial result
+ *   its error carries.
+ */
 import { describe, expect, it, type TestContext } from 'vitest';
 import { z } from 'zod';
 import { AppError } from '../src/errors.js';

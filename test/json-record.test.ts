@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - J1 — One policy. Every JSON record a repository reads back goes through `readJsonRecord` with its zod schema: a
+ *   valid record is parsed (unknown fields dropped); an absent one is null …
+ */
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -1,3 +1,13 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - UX3 — Field names. A zod path reads as Korean (`['items', 2, 'choices', 1]` → "3번 문항의 2번 보기").
+ * - UX4 — HTTP errors. A table of 24 bad requests (bodies, params, queries, broken JSON, missing/forged/wrong
+ *   credentials) on the class, session, quiz, room, list, QR and material routes …
+ * - UX5 — Socket errors. The same over 13 bad command payloads on `/quiz`, `/monitor` and `/tutor` (INVALID_PAYLOAD
+ *   acks).
+ * - UX6 — Handshakes. Refused handshakes (no, forged, wrong-kind credential) carry a Korean `data.message` without
+ *   "토큰".
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { koreanFieldName } from '../src/boundary/zod-korean.js';
 import { defaultInstructor } from './support/accounts.js';

@@ -1,3 +1,22 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - L1 — Exact text. For every chapter, the concatenation of the `lecture:delta` texts a student receives equals the
+ *   chapter's generated lecture with every `[질문] … [\질문]` (or `[/질문]`) question removed …
+ * - L2 — Questions pause. At a question the stream stops and `lecture:question {questionId, chapter, text}` is sent
+ *   with the markers removed and the text trimmed …
+ * - L3 — Good path. A good answer gets `tutor:verdict {verdict:"good"}`, then a streamed reply of kind `supplement`
+ *   (`tutor:reply-start/delta/end`), then the lecture continues right after the question.
+ * - L4 — Bad path. A bad answer gets `tutor:verdict {verdict:"bad"}`, then 2–3 `tutor:subquestion`s, one at a time,
+ *   with `index` 1..`total` in order, each waiting for its `answer:submit` …
+ * - L5 — Framing. Chapters stream in order, each between `lecture:chapter-start` and `lecture:chapter-end`;
+ *   `lecture:end` comes once, last.
+ * - L6 — Seq. Every server event of a session carries `seq`, and a client that receives everything sees 1, 2, 3, …
+ *   with no gap and no repeat.
+ * - L11 — Gemini writer. With Gemini, the lecture writer's request carries the chapter's PDF slice (`inlineData`,
+ *   `application/pdf`, the chapter's pages) before the prompt …
+ * - L12 — Model failure. When the model fails mid-stream and retries are exhausted, the student gets the text
+ *   generated so far, then `session:error {code:"MODEL_UNAVAILABLE"}`, and the session pauses.
+ */
 import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { FakeGemini } from './support/fake-gemini.js';

@@ -1,3 +1,16 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - L13 — Answers out of turn. `answer:submit` when nothing is asked answers `NO_PENDING_QUESTION`; with a questionId
+ *   other than the one asked now (unknown, or already answered) `UNKNOWN_QUESTION`.
+ * - L14 — Payloads. A command payload that does not match its schema (missing or extra fields, wrong types, an answer
+ *   empty or over 2000 characters, a speed outside 1–200 or not an integer …
+ * - L15 — Rate limit. A socket that floods commands gets `RATE_LIMITED` for the excess; other sockets are served
+ *   normally.
+ * - L16 — Handshake. `/tutor` refuses a missing, malformed, forged or expired token with a `connect_error`
+ *   (`UNAUTHORIZED`) and a token of another kind with `FORBIDDEN`.
+ * - L17 — Sessions endpoint. `POST /api/sessions` with an unknown material answers 404 `MATERIAL_NOT_FOUND`; with an
+ *   invalid body (missing or empty fields …
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenSigner } from '../src/auth/tokens.js';
 import type { Material } from '../src/materials/index.js';

@@ -1,3 +1,16 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - TJ1 — Never good. A give-up ("잘 모르겠어요", "idk"), the question echoed back, a passage pasted from the lecture that
+ *   is not the model answer, a bare keyword list, and an answer that negates …
+ * - TJ2 — Paraphrases. A correct paraphrase of the model answer in the student's own words gets `verdict: "good"`
+ *   with feedback that starts "좋아요"; so do "표본이 많아질수록 표본평균이 모평균에 가까워져요", "표본평균은 표본마다 다릅니다.
+ * - TJ3 — Model answers. The model answer is made of the lecture's definition and explanation sentences about the
+ *   question's concept (`평균(산술평균)은 …`, `…을 표본평균이라고 합니다`, `확률변수 X는 …` …
+ * - TJ5 — Model answers come through the Retriever. The tutor's model answer is written from the passages the
+ *   Retriever finds for the question (the chapter's first, then the material's …
+ * - TJ4 — Feedback. A bad verdict's feedback names, in quotes, at most two ideas of the model answer the answer left
+ *   out (`'개수'라는 생각이 빠져 있어요`), never numbers, variables, symbols …
+ */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Material } from '../src/materials/index.js';
 import {

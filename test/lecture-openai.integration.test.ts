@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - OA7 — Flows. The scripted lecture (L1–L6, L12), raise-hand dialogue (H1–H4, H10), QuizAgent and quiz generation
+ *   over HTTP pass on the fake OpenAI-compatible server as on the fake Gemini …
+ */
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { chatBody, FakeOpenAI, type FakeOpenAIOptions } from './support/fake-openai.js';
 import { joinLecture, loadSample, samplePdfBytes } from './support/lecture-client.js';

@@ -1,3 +1,14 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - L7 — Resume by replay. A client that reconnects (new socket, same token) and sends `session:resume {lastSeq}`
+ *   receives exactly the events after `lastSeq` (also those the server sent but the client …
+ * - L8 — Resume by snapshot. `session:resume {lastSeq: 0}` (or a `lastSeq` the log cannot serve) answers one
+ *   `session:state` whose `chapters[].text` is exactly the text delivered so far …
+ * - L9 — Restart. When the server process dies mid-lecture, a new server on the same Redis (same `TOKEN_SECRET`)
+ *   accepts the same token and resumes the session by L7 (after the dead node's driver lease …
+ * - L18 — Pause. `lecture:pause` stops the lecture text, or a tutor reply, at once (nothing more streams after its
+ *   ack) and `lecture:resume` continues exactly where it stopped.
+ */
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { Material } from '../src/materials/index.js';
 import type { AppOverrides } from '../src/app.js';

@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - L10 — Shared generation. However many students (on however many nodes) follow the same material, each chapter's
+ *   lecture is generated once (`lecture.write` once per chapter) and every student gets the …
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '../src/llm/offline-model.js';
 import type { LanguageModel } from '../src/llm/model.js';

@@ -1,3 +1,13 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - GR8 — Unsure lecture verdict. (`test/lecture-unsure.integration.test.ts`). Below the threshold the tutor sends
+ *   `tutor:unsure` (the model answer, 비슷하게 답했어요 / 다시 볼래요) instead of a verdict; `answer:self-assess` records a
+ *   self-assessed verdict (`selfAssessed: true`) in the transcript and the tutoring goes on (supplement or
+ *   subconcepts); a choice for another question, or twice, is refused.
+ * - GR9 — Confident verdicts are told. A confident answer gets its verdict directly, never `tutor:unsure`.
+ * - GR10 — Self-assessment weighs less. In the prior profile a self-assessed lecture verdict counts 0.5
+ *   (`SELF_ASSESSED_WEIGHT`) against 1 for a tutor's verdict.
+ */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lectureSignals } from '../src/exams/learner-signals.js';
 import { buildPriorProfile } from '../src/exams/prior-profile.js';

@@ -1,3 +1,12 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - P1 — Pages. `GET /api/quizzes`, `GET /api/rooms`, `GET /api/materials` and the roster of `GET /api/classes/:id`
+ *   answer one page: at most `limit` items (1–50, default 20) under the list's name …
+ * - P2 — Bad paging. A `limit` that is not an integer 1–50 (or repeated), or a `cursor` that is malformed or not an
+ *   item of the list, answers 400 `INVALID_PAYLOAD`; other query parameters are ignored.
+ * - P3 — Bounded reads. While instructors page through a class of 1,000 quizzes of 54 KB on Redis, other users' `POST
+ *   /api/sessions` and `GET /readyz` keep succeeding (no 503, no store timeout) …
+ */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { QuizItem } from '../src/protocol/quiz.js';
 import { plainPdf } from '../scripts/pdf-fixtures.js';

@@ -1,3 +1,16 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - AI3 — Gemini objects. `generateObject` returns the validated object with usage and finish reason; the request
+ *   carries the schema, temperature, system instruction and an inline PDF before the prompt.
+ * - AI4 — Retries. HTTP 408, 429 and 5xx, network errors (found anywhere in the cause chain, or by their messages)
+ *   and our own errors flagged retryable are retried; other 4xx …
+ * - AI5 — Time and cancellation. A call is bounded overall and a stream also by its idle time (`MODEL_TIMEOUT`); the
+ *   caller's signal aborts with `MODEL_ABORTED`, also during a retry wait …
+ * - AI6 — Streams. Chunks split inside multi-byte Korean characters reassemble exactly; usage comes from the last
+ *   chunk and the finish reason is mapped …
+ * - AI7 — Gemini embeddings. `embed` goes through `batchEmbedContents` with the embedding model, in batches of 100,
+ *   keeping the order …
+ */
 import { createServer } from 'node:net';
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -1,3 +1,10 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - AI1 — One interface, three models. `createModel` chooses the offline model without a Gemini key and Gemini with
+ *   one (an OpenAI-compatible server with `OPENAI_BASE_URL`, OA6); all are metered.
+ * - AI8 — Metering. Calls, tokens and latency are counted per role, and usage is attributed to the session, room and
+ *   material (streamed text once its result settles); errors are counted by code …
+ */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createModel } from '../src/llm/index.js';

@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - AI2 — Offline model. Kind `offline`, one fixed model name; `generateObject` dispatches on the task and validates
+ *   the handler's output with the request's schema (`MODEL_OUTPUT_INVALID` with the raw …
+ */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ModelError } from '../src/llm/model-error.js';

@@ -1,3 +1,16 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - OA1 — Requests. Structured calls send the role's model, system and user messages, the temperature and
+ *   `response_format: {type: "json_schema", json_schema: {name, schema, strict: false}}` with the zod …
+ * - OA2 — JSON mode fallback. A 400/422 naming the response format (or its schema) switches that model to
+ *   `response_format: {type: "json_object"}` with the JSON Schema on the prompt's last line …
+ * - OA3 — Policy. Retries, overall timeout, idle timeout and abort are the shared policy (`provider-calls.ts`):
+ *   408/429/5xx and network failures retry with backoff …
+ * - OA4 — Streams. Deltas arrive exactly, whatever the byte splits; usage comes from the final chunk (estimated at
+ *   about four characters per token when a server sends none) and `finish_reason` maps to …
+ * - OA5 — Embeddings. `/v1/embeddings` with `encoding_format: "float"` and `dimensions` when the caller asks a size,
+ *   in batches of 100 in order …
+ */
 import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';

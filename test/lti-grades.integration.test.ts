@@ -1,3 +1,7 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - LT12 — Passback failures. (`lti-grades`).
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeLink } from './support/fake-lms.js';
 import { call } from './support/http-call.js';

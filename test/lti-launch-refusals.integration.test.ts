@@ -1,3 +1,11 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - LT9 — Refused launches. (`lti-launch-refusals`).
+ * - LT10 — Logins and links. Unknown issuer, unknown deployment and a target on another site are refused before the
+ *   platform is asked; a good login redirects with the OIDC parameters and an HttpOnly …
+ * - LT11 — Platform keys. After the platform rotates its keys (the old one dropped) the next launch verifies with the
+ *   refetched JWKS; a JWKS that cannot be fetched is `502 LTI_PLATFORM_UNAVAILABLE` …
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, startFakeLms, type FakeLink, type FakeUser, type LaunchOptions } from './support/fake-lms.js';
 import { call } from './support/http-call.js';

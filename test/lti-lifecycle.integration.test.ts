@@ -1,3 +1,13 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - LT13 — Dynamic registration. (`lti-lifecycle`).
+ * - LT14 — Quiz links. With no room open the student waits (`quiz-wait`, a ticket); once the teacher opens a room the
+ *   ticket joins the student as a player under their LMS name (once) …
+ * - LT15 — Deleting the class. deletes its LTI records (course, members, grades, the platform's map entry); the next
+ *   launch makes a new class.
+ * - LT16 — Deleting a platform. deletes its registration and links; its logins are `LTI_PLATFORM_UNKNOWN` and the
+ *   pages are `frame-ancestors 'none'` with X-Frame-Options DENY again.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../src/store/keys.js';
 import { startFakeLms, ROLES, type FakeLms } from './support/fake-lms.js';

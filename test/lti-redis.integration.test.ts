@@ -1,3 +1,7 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - LT17 — Redis, two nodes. (`lti-redis`).
+ */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDurableKey } from '../src/store/retention.js';

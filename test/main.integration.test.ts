@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - IN2 — A start that says what it waits for. `npm start` prints a line before building the pages, one before
+ *   loading the server's modules, one when they are loaded …
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';

@@ -1,3 +1,10 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - SC1 — Concepts. A concept is a noun phrase the material defines (`평균(산술평균)은 …`, `…을 표본평균이라고 합니다`, `대수의 법칙: …`),
+ *   names in brackets (`집단 전체(모집단)`), puts in bold or in a heading that it mentions again …
+ * - SC2 — Sub-concepts. The offline tutor's sub-concepts of a question are such concepts of the chapter's lecture
+ *   (those named in one sentence with the question's concept first) …
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isConceptPhrase, materialConcepts } from '../src/lecture/material-concepts.js';
 import { offlineSubconcepts } from '../src/lecture/offline-subconcepts.js';

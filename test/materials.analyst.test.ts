@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - IG5 — Analyst. With Gemini, a PDF without a usable outline or headings (or without a text layer) is structured by
+ *   the analyst agent, which receives the PDF inline …
+ */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

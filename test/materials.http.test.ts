@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - IG7 — Upload limits. A body that is not multipart, has no `file` field or an empty file answers 400
+ *   `FILE_REQUIRED`; a declared length over the cap answers 413 `PDF_TOO_LARGE` without reading the body …
+ */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,3 +1,19 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - IG1 — One material per PDF. The same bytes get the same id and are ingested once, also when uploaded concurrently
+ *   and by two nodes sharing a store (a store lease: one node does the work …
+ * - IG2 — Stored blobs. On a shared store the PDF and its chapter slices live in the store, not on disk, and every
+ *   node serves them; a slice whose blob was lost is cut again from the original.
+ * - IG3 — Chapters. The plan follows the outline (a lone top-level entry such as the book title is descended; a short
+ *   cover folds into the first chapter, a long lead-in gets its own …
+ * - IG4 — Korean text. The text layer is read as Korean, also from a non-embedded CJK font (through the CMaps).
+ * - IG6 — Bad PDFs. Not a PDF (415 `NOT_A_PDF`), encrypted (422 `ENCRYPTED_PDF`), corrupt or truncated (422
+ *   `CORRUPT_PDF`), scanned with the offline model (422 `NO_TEXT_LAYER`) …
+ * - IG8 — Parsing off the event loop. PDFs are parsed in a worker pool: a parse over `PDF_TIMEOUT_MS` answers 422
+ *   `PDF_TIMEOUT` and the next upload still works; other requests are served meanwhile …
+ * - IG9 — Reads. The list, the text and the chapter slices of a material are served; an unknown material or chapter
+ *   answers 404 `NOT_FOUND` (also for an id that looks like a path), a malformed id 400.
+ */
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -1,3 +1,14 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - MP5 — Partial regeneration. Passed problems are kept; only the failed slots are written again, with the judge's
+ *   feedback in the prompt; one batch judge call per attempt at temperature 0.1 …
+ * - MP6 — No judge call for a decided problem. A final answer different from the key is rejected by the server and
+ *   never shown to the judge.
+ * - MP7 — Batch fallback. A batch reply that answers a problem twice or not at all is completed one call per problem.
+ * - MP8 — Network-error policy. An unreachable judge passes problems with scores of 4 and `judged: false`
+ *   (`pass-unjudged`), or fails them (`fail`).
+ * - MP9 — Three attempts. Then `MathGenerationError` with the passed and rejected problems.
+ */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadQuizSource, type QuizSource } from '../src/quiz/index.js';
 import {

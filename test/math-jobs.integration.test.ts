@@ -1,3 +1,22 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - MJ1 — Live progress, the set, its summary, a quiz. `POST /api/materials/:id/math-problems` answers 202 with a
+ *   queued job and its token; on `/jobs` the owner gets a snapshot …
+ * - MJ2 — Cancel. Over HTTP and with `job:cancel` (acked with the job): the job ends `cancelled`, its watchers are
+ *   told, nothing is stored.
+ * - MJ3 — Failure keeps what passed. After three attempts the job fails with `MODEL_OUTPUT_INVALID` and a Korean
+ *   message, and its result names an incomplete set of the problems that passed.
+ * - MJ4 — Ownership. Another account gets 404 on every route of a job and a set (its list of the material shows none
+ *   of them); anonymous callers 401; a forged job token …
+ * - MJ5 — Bad bodies. 400 `INVALID_PAYLOAD` in Korean (count, multiple choice over count, difficulty, extra fields, a
+ *   chapter the material lacks) before any model call or job.
+ * - MJ6 — Offline. The offline model cannot write math problems: 409 `MODEL_NOT_CAPABLE` in Korean at once, and no
+ *   job is made (the capability is asked of the model, not its provider's name).
+ * - MJ7 — Restart. On Redis, a job whose node stops mid-attempt is resumed by another node from its checkpoint: the
+ *   problems that passed are kept, the next attempt is written (never the first again) …
+ * - MJ8 — Settings. `MATH_JUDGE_NETWORK_POLICY` (`pass-unjudged` | `fail`), `MATH_JUDGE_THRESHOLDS`
+ *   (`difficulty:consistency/others`, scores 1–5; omitted difficulties keep 4/3.5) and `JOB_LEASE_MS` parse …
+ */
 import type { Socket } from 'socket.io-client';
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { mathJobHandler } from '../src/math-problems/index.js';

@@ -1,3 +1,13 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - MP1 — Checks before the judge. Multiple choice needs exactly four non-empty choices, no two equal as text or as
+ *   math, a key in A–D; a short answer needs a non-empty answer.
+ * - MP2 — The pass rule is the server's. Scores clamp to 1–5 (non-numbers are 1); pass when consistency ≥ the
+ *   difficulty's threshold (4) and the mean of the other three ≥ its other threshold (3.5 …
+ * - MP3 — The plan. Multiple choice first; a given difficulty for all, else 2/5 easy, 2/5 medium, the rest hard,
+ *   spread over both types.
+ * - MP4 — Offline judge. A labelled heuristic that passes only a final answer `equal` to the key with steps.
+ */
 import { describe, expect, it } from 'vitest';
 import {
   checkProblem,

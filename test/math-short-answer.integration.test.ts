@@ -1,3 +1,11 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - MS7 — The route. `POST /api/math-sets/:id/problems/:problemId/answer` answers the owner (account or its class's
+ *   instructor token) …
+ * - MS8 — 502 ungraded. A judge without a usable verdict answers `502 GRADING_ERROR` without the solution.
+ * - MS9 — Refusals. Another account or its class token 404 `MATH_SET_NOT_FOUND`; an unknown or rejected problem 404
+ *   `MATH_PROBLEM_NOT_FOUND`; multiple choice 400 `MATH_PROBLEM_NOT_SHORT` …
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MathProblem } from '../src/math-problems/index.js';
 import { signUp, type SignedUpAccount } from './support/accounts.js';

@@ -1,3 +1,12 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - QT9 — The metered model's gate. A `generateObject` or `streamText` billed to an account that spent its budget is
+ *   refused before the inner model is called (the stream's `result` and its iteration both …
+ * - QT10 — Billing by context. Calls inside `runBilledTo(a)` are billed to `a` unless they name their own account;
+ *   the budget's day is the UTC day.
+ * - QT11 — `authorizeModelCall`. An anonymous caller is 401; a caller with a joined class or room passes (billed to
+ *   `billTo` when given); an account passes and pays …
+ */
 import type { Response } from 'express';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';

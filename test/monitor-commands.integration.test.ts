@@ -1,3 +1,18 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - MN1 — Transcript. `student:transcript` answers the student's questions, answers, verdicts with feedback, replies
+ *   and raise-hand dialogue …
+ * - MN2 — Other classes. Another class's instructor gets `FORBIDDEN` on `student:transcript` and `hand:reply` for
+ *   this class's student and for an unknown id …
+ * - MN3 — Direct reply. `hand:reply` (text trimmed, 1–1000) reaches the student as a numbered `hand:instructor-reply
+ *   {seq, text, sentAt}` (no seq gap), every instructor tab gets `hand:answered` …
+ * - MN4 — Reply while away. A reply sent after the student's socket left arrives, in seq order, when the student
+ *   resumes.
+ * - MN5 — Close. `class:close` → `410 CLASS_CLOSED` (Korean message) on `POST /api/classes/:code/join` and `POST
+ *   /api/sessions` with `classCode`; students get `class:closed {at}` …
+ * - MN6 — New code. `class:rotate-code` and `POST /api/classes/:id/code` give a new code of the alphabet; the old one
+ *   is `404 CLASS_NOT_FOUND` at once, the new one admits students …
+ */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Material } from '../src/materials/index.js';
 import type { TranscriptItem } from '../src/protocol/wire/tutor.js';

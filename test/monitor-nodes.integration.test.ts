@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - M9 — Nodes. With two nodes on one Redis (streams adapter), an instructor on one node sees students of the other
+ *   join, answer and progress …
+ */
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import { Redis } from 'ioredis';
 import { afterEach, expect, it } from 'vitest';

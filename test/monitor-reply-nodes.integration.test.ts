@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - MN8 — Nodes. With two nodes on one Redis: a reply from node A reaches the session driven on node B; a reply sent
+ *   while no node drives the session arrives when the student comes back on node A …
+ */
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import { Redis } from 'ioredis';
 import { afterEach, expect, it } from 'vitest';

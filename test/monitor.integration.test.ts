@@ -1,3 +1,9 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - M1 — Roster. On connect an instructor receives `class:roster` with every student of the class in join order.
+ * - M7 — Announcements. `class:announce` reaches every student socket of the class as `class:announcement {text, at}`
+ *   (no seq) and no socket of another class or of no class.
+ */
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { Material } from '../src/materials/index.js';
 import type { ClassInfo } from '../src/protocol/classroom.js';

@@ -1,3 +1,14 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - LO1 — Questions after what they ask. Every `[질문]` asks about a concept that the lecture text before it contains:
+ *   a heading that names a concept, the topic of the block's key sentence (`평균(산술평균)은 …`) …
+ * - LO2 — No front matter. A cover (a first page of a few lines without a full sentence), a table of contents (a
+ *   "목차"/"Contents" line …
+ * - LO3 — Grammatical connectives. A block opens with "먼저/이어서 X을/를 살펴보겠습니다." where X is the block's heading without
+ *   its number, or a noun the text uses as a noun (seen bare or with a noun particle …
+ * - LO4 — Layout. Headings are said in connectives, never glued into prose; formula lines (symbols with little
+ *   Hangul, or a short symbolic left side such as `μ = …`, `x̄ ≈ …`) stand as their own paragraphs …
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { questionConcept, writeOfflineLecture } from '../src/lecture/offline-lecture.js';
 import { planFromDocument } from '../src/materials/chapter-plan.js';

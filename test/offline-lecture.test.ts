@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - GD18 — Nothing to ask, said once. The offline lecture asks only about a concept its own sentences answer and the
+ *   guard accepts …
+ */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { NO_QUESTION_LINE, questionConcept, writeOfflineLecture } from '../src/lecture/offline-lecture.js';

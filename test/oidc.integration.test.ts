@@ -1,3 +1,27 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - OI1 — Sign-in. Start redirects to the provider with S256 PKCE, state, nonce, `openid email profile` and the
+ *   callback as redirect URI …
+ * - OI2 — Replay. The same callback again: `/signin.html?error=OIDC_STATE_INVALID`, no cookie, one sign-in.
+ * - OI3 — Wrong state. Forged, missing and repeated `state` are refused; the real callback still works afterwards.
+ * - OI4 — Expired. A pending login whose TTL ran out in the store is `OIDC_STATE_INVALID`.
+ * - OI5 — Provider error. Cancelling at the provider (`error=access_denied`) is `OIDC_DENIED` and uses up the state.
+ * - OI6 — Exchange failure / no e-mail. A tampered code is `OIDC_FAILED`; a user without e-mail
+ *   `OIDC_EMAIL_REQUIRED`.
+ * - OI7 — Accounts refuse. `signIn` throwing an AppError redirects with its code and sets no cookie.
+ * - OI8 — Real accounts. With the app's own accounts: a finished sign-in creates the account (the first is the admin)
+ *   and a browser session (`GET /api/auth/me` answers), lands on the return path …
+ * - OI9 — Button. `GET /api/auth/oidc` is `{enabled: true, name}` when configured, `{enabled: false, name: null}`
+ *   otherwise, and then start/callback are 404 `NOT_FOUND`.
+ * - OI10 — Issuer down. Start answers 503 `OIDC_UNAVAILABLE` with its Korean message to programs and redirects
+ *   browsers to the sign-in page; `/healthz` still answers …
+ * - OI11 — Return paths. Absolute, scheme-relative, backslash, control-character, relative and array returns become
+ *   `/`; a full sign-in started with `//evil.example/x` ends at `/`.
+ * - OI12 — PUBLIC_URL. The redirect URI is built from `PUBLIC_URL` when set.
+ * - OI13 — Config. `OIDC_*` all three or none (each missing one named); `http://` issuers only on localhost;
+ *   `PUBLIC_URL` must be http(s).
+ * - OI14 — One-time claim. Three racing claims (two nodes) of one pending login: exactly one gets it (memory, Redis).
+ */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - F2 — Every agent fences. The lecture writer (PDF title, chapter title, the text to continue), the Q&A tutor, the
+ *   student assistant, the quiz agent, the math agents, the exam planner …
+ */
 import { describe, expect, it } from 'vitest';
 import { StudentAssistant } from '../src/lecture/hand/student-assistant.js';
 import { renderLecturePrompt } from '../src/lecture/lecture-prompts.js';

@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - F1 — Fences hold. No input can close its fence or open another: after `fence(tag, text)` the reader sees no fence
+ *   tag inside the text, in any spelling (case, spaces, full-width or look-alike brackets …
+ */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fence, FENCE_TAGS, neutraliseFenceTags } from '../src/text/prompt-fence.js';

@@ -1,3 +1,10 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - HS4 — Generated protocol tables. docs/PROTOCOL.md's block between its generated markers is exactly what `npm run
+ *   docs:protocol` writes from `src/protocol/wire`, the error tables and the composed app's routes.
+ * - HS5 — Complete tables. The tables name every namespace with its commands and events, every error code with its
+ *   HTTP status, and routes with their whole mounted path.
+ */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { protocolTables, withTables } from '../scripts/protocol-tables.js';

@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - QC10 — One grader, never a default grade. A second node finds the grading lease taken and grades nothing until
+ *   the first stops (it releases the lease) …
+ */
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import type { CriticReport } from '../src/protocol/wire/critic.js';

@@ -1,3 +1,10 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - QC7 — Which calls are sampled. Drawn per call from the injected random source at the agent's rate (per-agent
+ *   rates replace the global one); never the critic's own calls nor embeddings …
+ * - QC8 — Sampling never fails the call. A store refusing every write, or a full queue, leaves the sampled call's
+ *   answer intact and throws nothing later.
+ */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigError, loadConfig } from '../src/config.js';

@@ -1,3 +1,17 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - QC1 — Sampling a real flow. At `QUALITY_SAMPLE_RATE=1` a quiz generation queues its agents' outputs billed to the
+ *   teacher …
+ * - QC2 — Rate 0. Nothing is queued and the summary lists no agent.
+ * - QC3 — Grading budget. With `QUALITY_DAILY_TOKENS` spent, a run grades nothing more (`budgetSpent`) and the rest
+ *   stays queued.
+ * - QC4 — Interactions. Newest first, paged by cursor; `minGrade`/`maxGrade` filter inclusively; the worst case of an
+ *   agent carries its issues and failure types are counted …
+ * - QC5 — Export. `export.jsonl` is an attachment of one parseable line per graded output with exactly `instruction,
+ *   input, output, grade, criteria, agent, failure_types`, newest first …
+ * - QC6 — Who sees what. An instructor sees only the outputs billed to their own account (another instructor's
+ *   summary, list and export are empty); the admin sees all …
+ */
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { QualityExportLine, QualityInteractionPage, QualitySummary } from '../src/protocol/wire/quality.js';
 import { ownMaterial, signUp, type SignedUpAccount } from './support/accounts.js';

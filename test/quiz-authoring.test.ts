@@ -1,3 +1,16 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - QA3 — Invalid bodies (not 4 distinct non-empty choices, answer outside 0–3, bad difficulty, control characters, a
+ *   `quizId` that is not 8 hex characters or repeats within the quiz …
+ * - QA4 — Generation returns five valid items following the difficulty plan (2 easy, 2 medium, 1 hard by default).
+ * - QA5 — A broken generated item is regenerated; after three rounds a model that may answer otherwise gets 502 and
+ *   nothing is stored …
+ * - QA6 — Gemini is asked at temperature 0.7 with the material delimited as data.
+ * - QA9 — The offline cloze builder never asks about a sentence that points back at the one before (`이럴 때는 …`, `그래서
+ *   …`, `This means …`): the student would not know what it refers to.
+ * - QA10 — The offline cloze builder never blanks a verb that reads like a noun with 을 (`늘어놓았을 때`, `정리했을 때`): no
+ *   answer or choice ends in a tense syllable, no question reads `____을(를) 때`.
+ */
 import { describe, expect, it } from 'vitest';
 import { hasFinalConsonant, termsMatch } from '../src/text/korean-text.js';
 import { createOfflineModel } from '../src/llm/offline-model.js';

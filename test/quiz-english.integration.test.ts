@@ -1,3 +1,10 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - QZ8 — English offline. With no model key, `POST /api/materials/:id/quiz` on an English PDF answers 201 with five
+ *   English cloze items (terms: key noun phrases read by the tagger, choices all English) …
+ * - QZ9 — Body. `topic` outside general|mistakes|negotiation|country|documents|a document type is 400 INVALID_PAYLOAD
+ *   with a Korean message naming `topic`; nothing is stored.
+ */
 import { describe, expect, it, type TestContext } from 'vitest';
 import type { Material } from '../src/materials/index.js';
 import { ErrorCode } from '../src/protocol/wire/error-codes.js';

@@ -1,3 +1,18 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - GATE1 — Partial regeneration. `POST /api/materials/:id/quiz` judges the five written items; an item judged with
+ *   grounding below 10 is written again alone (one writing request for one item …
+ * - GATE2 — The server decides. A judge that claims `is_passed: true` with grounding 9 (29 of 30) fails the item;
+ *   after 3 rounds it is stored with `is_passed: false` and its three attempts.
+ * - GATE3 — Rooms use usable items only. A room of a generated quiz plays its passed and kept items (uploaded items
+ *   are always usable), indices and totals over those …
+ * - GATE4 — Keeping. `POST /api/quizzes/:id/items/:itemId/keep {kept}` by the owner stores `kept` in the review and
+ *   answers it; the next room plays the item, and again not after `{kept: false}`.
+ * - GATE5 — No verdict is never a pass. A judge reply that never validates (after the repair turn) leaves every item
+ *   `judged: false`, not passed, scores null, after 3 rounds.
+ * - GATE6 — Offline. With no model key, a quiz generated from the sample has five items that all passed the offline
+ *   judge (grounding 10).
+ */
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { Material } from '../src/materials/index.js';
 import type { ItemReview, QuizItem } from '../src/protocol/quiz.js';

@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - Q14 — Two nodes on one Redis: killing the node that drives the room mid-question loses no acknowledged answer;
+ *   the other node takes over, players reconnect there …
+ */
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - QR1 — Recovery on every store. A player socket whose transport drops (even one that joined as a guest, with no
+ *   token in its handshake) is recovered by socket.io on the memory store and on Redis …
+ */
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,3 +1,20 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - QZ1 — Topic. `topic` filters the passages by document type (the seed's map: mistakes → common_mistake,
+ *   negotiation → negotiation_strategy, country → country_guideline, documents → error_checklist …
+ * - QZ2 — Difficulty. `difficulty` filters by level (easy → beginner, medium → working, hard → manager) and all five
+ *   items have it.
+ * - QZ3 — Mix. Without a difficulty there is no level filter and the plan is easy 2 + medium 2 + hard 1; the call is
+ *   at temperature 0.7.
+ * - QZ4 — Relaxing. When the filters allow fewer than 10 passages, `level` is dropped first, then `documentType`,
+ *   each recorded in the result (`relaxed`, `applied`) …
+ * - QZ5 — Citations and ids. Every item cites passages that were retrieved for it (chunk id, chapter, title, pages
+ *   equal to the index's); offline, the cited passage holds the cloze's sentence.
+ * - QZ6 — Prompt. Gemini gets the ten passages as reference data inside `<참고_자료>`, `- [n] 내용 (n장 「제목」, pages,
+ *   documentType, level)`, at temperature 0.7 …
+ * - QZ7 — Slots with feedback. `generateQuizItems` writes only the slots it is given, with each slot's feedback in
+ *   `<수정_요청>` and the questions to avoid in `<이미_낸_문제>` (the hook for a judge gate).
+ */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GenerateObjectRequest, LanguageModel } from '../src/llm/model.js';
 import { createOfflineModel } from '../src/llm/offline-model.js';

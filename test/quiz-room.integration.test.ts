@@ -1,3 +1,31 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - Q1 — A whole game runs lobby → questions → podium → ended; every correct answer scores `round(1000 × (1 −
+ *   (t/T)/2))` plus the streak bonus, ranks follow scores …
+ * - Q2 — However many submits a player sends for one question, from however many tabs at once, exactly one is
+ *   recorded (the first); every ack names that recorded choice.
+ * - Q3 — An answer after the close of its question (deadline + grace, skip, everyone answered) is `LATE`; an answer
+ *   for a question not open yet is `QUESTION_NOT_OPEN`.
+ * - Q4 — Pause freezes the remaining time (also in a reload's snapshot) and refuses answers (`ROOM_PAUSED`); resume
+ *   restarts it; the pause does not count in response times.
+ * - Q5 — A kicked player is told, disconnected, cannot reconnect with its token (`KICKED`) and is not ranked.
+ * - Q6 — With late join on, a player joining mid-question gets that question and may answer it; with it off a join
+ *   after the start is `ROOM_STARTED`.
+ * - Q7 — A player reloading mid-question gets the same question, the remaining time from the stored deadline and its
+ *   own recorded answer; submitting again is a duplicate.
+ * - Q8 — A host reload gets the phase, the player list and the current answer count, and can go on.
+ * - Q9 — No frame a player receives (events and acks, raw) carries a question's solution before its reveal, nor ever
+ *   an item's `quizId` or `sources` (QZ5).
+ * - Q10 — Every host command from a player or guest socket is refused `FORBIDDEN` and changes nothing; bad tokens
+ *   cannot connect.
+ * - Q11 — Nicknames: trimmed, 1–20 characters, no control characters, unique ignoring case and width; unknown code,
+ *   locked and full rooms are refused with their codes …
+ * - Q12 — Room creation and results check their tokens; an instructor cannot host another class's quiz.
+ * - Q13 — On Redis the same game runs, and a question closes as soon as every player has answered.
+ * - Q15 — The class's instructor monitor hears every phase change of the class's rooms (`quiz:room`).
+ * - Q16 — A question closes early once every connected player has answered (a player who left does not hold the class
+ *   up); with nobody connected, once every player has.
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LeaderboardPayload, PodiumPayload, QuestionPayload, RevealPayload, RoomOptions, RoomStatePayload } from '../src/protocol/quiz.js';
 import { basePoints, streakBonus } from '../src/quiz/scoring.js';

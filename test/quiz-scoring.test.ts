@@ -1,3 +1,10 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - UX1 — Results CSV. Korean headers; one row per player with `N번 선택` (`2. 평균` or `무응답`), `N번 정답 여부` (O/X), `N번 점수`
+ *   per question; a blank line, then the question table (text, four choices, answer, counts) …
+ * - UX2 — Tie at 0. Players at 0 share the place after the last scorer (1, 2, 2); everybody at 0 share rank 1 in the
+ *   JSON and get an empty rank in the CSV.
+ */
 import { describe, expect, it } from 'vitest';
 import { RoomOptions, type QuizItem } from '../src/protocol/quiz.js';
 import { applyCommand, dueAt, dueTransition, remainingMs, type PhaseRecord } from '../src/quiz/room-phase.js';

@@ -1,3 +1,10 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - QS1 — A seed per quiz. Every generated quiz gets its own random 128-bit seed, stored with it (and shown to its
+ *   owner).
+ * - QS2 — Shuffled on the server. Whatever order the model wrote the choices in (a model that always answers A), the
+ *   server orders each item's choices with the quiz's seed; the right choice stays right.
+ */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '../src/llm/offline-model.js';
 import { offlineTasks } from '../src/offline-tasks.js';

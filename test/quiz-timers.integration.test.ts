@@ -1,3 +1,10 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - D1 — Early timers re-arm. A timer that fires before the deadline it waits for finds nothing due and is armed
+ *   again for that deadline, until its transition has happened …
+ * - D2 — Soak. Three rooms of 10 questions (50 with `SOAK=1`), each with one player who never answers, go through
+ *   every preview and question by their deadlines, none missed.
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { QuestionPayload, RevealPayload } from '../src/protocol/quiz.js';
 import type { RoomClock } from '../src/quiz/room-clock.js';

@@ -1,3 +1,18 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - TM1 — Types score by credit. On both stores: O/X (choice 0 = 참), multiple correct (credit (right − wrong) /
+ *   correct, at least 0; all-or-nothing only the exact set), ordering (shown shuffled, never in the solution's order;
+ *   credit = share of pairs in order), numeric (full within the tolerance, linear to 0 at `range`; "340 km" parses
+ *   with the item's unit, "삼백" is INVALID_PAYLOAD) and poll (credit null, no points, distribution only). Points =
+ *   round(credit × speed points); an answer of the wrong shape is refused. No frame before a question's reveal
+ *   carries `solution`, and no `room:question` carries answers, steps in order or tolerance. Results and CSV show
+ *   each type.
+ * - TM2 — Speed bonus off. With `speedBonus: false` every fully correct answer scores 1000 at 1 s and at 15 s; with
+ *   it on, points follow basePoints(t, T) (times on the injected room clock).
+ * - TM3 — Extra time. `room:extra-time` (host only) gives one player extra seconds on every question opened after:
+ *   their countdown is longer, an answer after the question's deadline counts for them only (others get LATE), speed
+ *   points are measured against T + extra, and the room closes after the longest extra time.
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { QuestionPayload, RevealPayload, RoomItem, RoomOptions } from '../src/protocol/quiz.js';
 import type { RoomClock } from '../src/quiz/index.js';

@@ -1,3 +1,10 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - QA1 — An uploaded quiz belongs to the token's class; only that class's instructor reads it.
+ * - QA2 — Missing, forged or expired tokens answer 401; tokens of another kind or class 403.
+ * - QA7 — Every entry of `GET /api/quizzes` names its class (`classId`, `""` for a quiz outside any class), in the
+ *   account's list and a class's; an entry stored before entries named their class still lists …
+ */
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { Material } from '../src/materials/index.js';
 import { ErrorCode } from '../src/protocol/wire/error-codes.js';

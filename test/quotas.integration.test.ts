@@ -1,3 +1,23 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - QT1 — Materials per account. With `MAX_MATERIALS_PER_ACCOUNT=2`: two uploads pass, the same bytes again answer
+ *   200 and cost nothing …
+ * - QT2 — PDF bytes per account. A second upload that would pass `MAX_PDF_BYTES_PER_ACCOUNT` is refused (`pdf-bytes`,
+ *   the limit in the message as people read sizes) and its bytes are rolled back.
+ * - QT3 — Quizzes per class. With `MAX_QUIZZES_PER_CLASS=2`, both `POST /api/quizzes` and `POST
+ *   /api/materials/:id/quiz` are refused at the limit; another class is not …
+ * - QT4 — Open rooms. With `MAX_OPEN_ROOMS_PER_ACCOUNT=2` the third room is refused; after the host's `room:end` a
+ *   room can be made again; a room whose keys are gone (what a TTL leaves) stops counting too.
+ * - QT5 — The last slot under parallel requests. 6 parallel quizzes for 1 slot: one 201, five 429 (counter exactly at
+ *   the limit); 5 parallel rooms for 1 slot: one 201 …
+ * - QT6 — Model budget over HTTP. With `MODEL_DAILY_TOKENS=1`: the first quiz generation of an account passes and
+ *   records `usage:account:{id}:{day}` with a TTL of ~2 days …
+ * - QT7 — Model budget in a lecture. A session billed to an account that spent its budget: `lecture:start` ends in
+ *   `session:error` `MODEL_BUDGET_EXCEEDED` with the message that the class's budget for today …
+ * - QT8 — `MODEL_DAILY_TOKENS=0`. is unlimited.
+ * - QT12 — Who pays for a lecture. A student who joins a class gets a session billed to the class's instructor (kept
+ *   when the session is loaded again, as another node or a restart does) …
+ */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { accountUsageId } from '../src/llm/index.js';

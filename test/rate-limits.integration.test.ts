@@ -1,3 +1,17 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - RL1 — HTTP per address. With `RATE_ADDRESS_MAX=3`, the 4th POST from one address is `429 RATE_LIMITED` with a
+ *   Korean message and `Retry-After` (1–60 s); another address still writes; GETs …
+ * - RL2 — Strict routes by path. `POST /api/auth/signin|signup|reset` share `RATE_AUTH_MAX` per address (400, 400 for
+ *   empty bodies, then 429) …
+ * - RL3 — Per account, injected clock. On a small express app with a stand-in principal: the account's 3rd write from
+ *   a 3rd address is 429 with `Retry-After` computed from the injected clock (20 s left of …
+ * - RL4 — Class-code guessing over HTTP. Two wrong codes (class join and `POST /api/sessions` with `classCode`) cost
+ *   5 each, two right joins 1 each …
+ * - RL5 — Shared across nodes (Redis). Two app instances on one Redis: 4 writes split over both use the whole budget
+ *   (the 5th is 429 on both) …
+ * - RL6 — Memory is per node. Two memory-store instances count apart.
+ */
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import express from 'express';

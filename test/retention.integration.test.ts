@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - K2 — Nothing ephemeral lives forever. After a whole lecture with a raised hand, a class with its instructor
+ *   watching and a quiz room played to the end …
+ */
 import { Redis } from 'ioredis';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RoomOptions } from '../src/protocol/quiz.js';

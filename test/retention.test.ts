@@ -1,3 +1,12 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - K1 — TTL with the write. A store write asked for a TTL (`{ttlMs}` on `hset`, `hsetnx`, `hsetnxUnless`, `hincrby`,
+ *   `zadd`, `zincrby`, `incr` …
+ * - K3 — One durable list. The durable keys are listed once (`DURABLE_KEYS` in `src/store/retention.ts`), distinct,
+ *   each with what it keeps; `docs/ARCHITECTURE.md` points at that list instead of copying it.
+ * - K4 — Class student data lives RETENTION_DAYS. A class session's record, log, transcript and inbox get the
+ *   deployment's retention on every write …
+ */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ClassRepository } from '../src/classroom/class-repository.js';

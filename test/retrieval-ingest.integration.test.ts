@@ -1,3 +1,10 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - R11 — Ingest. An uploaded PDF (English or Korean) is indexed after its chapter plan; its passages carry the
+ *   material's chapter indexes and pages within those chapters.
+ * - R12 — Gemini embeddings. Passages are embedded through `batchEmbedContents` with `taskType` `RETRIEVAL_DOCUMENT`,
+ *   queries with `RETRIEVAL_QUERY` …
+ */
 import { describe, expect, it, type TestContext } from 'vitest';
 import type { Material } from '../src/materials/types.js';
 import { keys } from '../src/store/keys.js';

@@ -1,3 +1,13 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - R4 — Filters. `chapter`, `documentType` and `level` (a value or a list) are predicates applied before scoring …
+ * - R8 — Model change. An index made with another embedding model or dimension is re-embedded on its first use, once
+ *   across nodes (a store lease; the other nodes wait for the result) …
+ * - R9 — No index yet. A material without an index is indexed on first use from its chapters and pages; an unknown
+ *   material is `MATERIAL_NOT_FOUND`.
+ * - R10 — Embedding failures. When passages cannot be embedded the index is stored without vectors and retrieval is
+ *   lexical; the vectors are added on a later use once the model embeds again.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelError } from '../src/llm/model-error.js';
 import type { EmbedOptions, LanguageModel } from '../src/llm/model.js';

@@ -1,3 +1,17 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - R1 — Chunks. A material's passages are cut chapter by chapter and never cross a chapter.
+ * - R2 — Terms. Korean words match whatever particle or ending follows them and however they are spaced (`표본평균이란`,
+ *   `표본 평균을`, `표본평균`): character bigrams after NFKC folding …
+ * - R3 — Ranking. BM25 over those terms and the cosine of the model's embeddings are combined: by reciprocal rank
+ *   fusion (k = 60, ties in document order) for a model with semantic embeddings …
+ * - R5 — Labels. Every passage has a `documentType` (definition, explanation, example, common_mistake, procedure,
+ *   error_checklist, case, guideline, country_guideline …
+ * - R6 — Stored. The index is stored as bytes under `material:{id}:retrieval`, with no TTL, with the embedding
+ *   model's name and dimensions; `deleteIndex` removes it and the node's cached copy.
+ * - R7 — Lazy and cached. A node reads an index on its first use and keeps it in a cache bounded by bytes; later
+ *   queries read nothing from the store.
+ */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { planFromDocument } from '../src/materials/chapter-plan.js';
 import { readPdf } from '../src/materials/pdf-reader.js';

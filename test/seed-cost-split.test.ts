@@ -1,3 +1,13 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - SD4 — Seed 002's cost split. Math problems are written on the stronger model (role `problems`: the judge's name,
+ *   `gemini-pro-latest` by default) and judged on the faster one (role `problem-judge`: generation's, flash) at
+ *   temperature 0.1 with `max_output_tokens` 512 (512 per problem in a batch); OpenAI-compatible splits the same way.
+ *   `test/seed-cost-split.test.ts`
+ * - SD5 — The judge's log. One log line per judged problem (`math problem VALID|INVALID`) with its four scores, pass
+ *   or fail and attempt, matching the stored judgement.
+ * - SD6 — An honest failure. "통과한 문제는 남겨 두었습니다" only when some problem passed.
+ */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { modelForRole } from '../src/llm/model.js';

@@ -1,3 +1,10 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - SD12 — Feedback from the source. `Generator_feedBack` receives the passages of the items graded Incorrect or
+ *   Partial_Correct (seed 000's `source_material`: the material's nearest passage to each question) in the prompt,
+ *   fenced by question, chapter and pages; the offline report quotes each one's first sentence under its weak topic.
+ *   `test/seed-feedback.test.ts`
+ */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExamFeedback, type ChapterRef, type EvaluationItem, type ExamLog, type LearnerProfile, type SourcePassage } from '../src/exams/index.js';
 import { createOfflineModel } from '../src/llm/offline-model.js';

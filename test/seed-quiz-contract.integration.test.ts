@@ -1,3 +1,18 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - SD1 — The seed's bodies as written. `POST /api/quiz/start` with `{"topic": …}` and `"difficulty": null` or none
+ *   and no `materialId` is served: a student's class material, an account's newest material, else the sample; the
+ *   reply's `metadata.materialId` names it.
+ * - SD2 — Short, and says so. A material that cannot bear five items serves what passed with `metadata.shortfall`
+ *   `{requested: 5, made, reason, message}`; a full quiz has none.
+ * - SD3 — Filters never dropped silently. `metadata.filters` says `none`, `applied`, `relaxed` or `ignored` for the
+ *   topic and the difficulty.
+ * - SD10 — Quiz data without a material. `POST /api/quiz/evaluate {quiz_data, topic, source?}` judges the caller's
+ *   own quiz data against the passage sent (or the material's retrieved passages), with the server's pass rule; an
+ *   unrelated passage grounds it less and fails it; nothing is stored. `test/seed-quiz-contract.integration.test.ts`
+ * - SD11 — Topics from the material. `GET /api/materials/:id/quiz-topics` offers `general` and only the topics whose
+ *   document type the material has passages of, with their counts; the host page's topic list comes from it.
+ */
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { bodyLines, buildPdf } from '../scripts/pdf-fixtures.js';
 import type { Material } from '../src/materials/index.js';

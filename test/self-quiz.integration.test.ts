@@ -1,3 +1,22 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - SS1 — Start, the seed's envelope. `{response: [{quiz_id, question, choices, difficulty}], agent_type: "quiz",
+ *   metadata: {topic, difficulty (null when absent), count, materialId, chapter}}` with exactly …
+ * - SS2 — Stored with a TTL; graded on the server; the first answer is the recorded one. Each item is its own store
+ *   key with a TTL (Redis: PTTL > 0, at most 24 h).
+ * - SS3 — Evaluate. `{response: {grounding_score, educational_score, insight_score, is_passed, feedback}, agent_type:
+ *   "eval", metadata: {topic}}`; scores 0–10, `is_passed` by the server's rule …
+ * - SS4 — Scope. Another account's item is 404 `QUIZ_NOT_FOUND` for answer and evaluate (API token and cookie), like
+ *   a missing one, and records nothing …
+ * - SS5 — Bad bodies. Missing or unknown `topic`, missing `materialId`, a bad `difficulty`, an unknown field, an
+ *   `answer` of 4 or `"1"`, a `quiz_id` that is not 8 hex characters …
+ * - SS6 — A class student. With their session token, on their class's material only; their first answers reach the
+ *   class monitor as `student:self-quiz {sessionId, answered, correct}` and the roster entry's …
+ * - SS7 — Ids never overwrite. An 8-hex id another caller's item holds is never overwritten (HSETNX on create): the
+ *   new item draws another id, and each caller answers only their own.
+ * - SS8 — No verdict is never a pass. When the judge gives no verdict the gate serves nothing (502
+ *   `QUIZ_GATE_FAILED`, Korean) …
+ */
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { AppError } from '../src/errors.js';

@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - IG11 — Slide decks by topic. A deck of 12 or more slides with a title on nearly every page (bookmarks, larger
+ *   titles or title-like first lines) is cut where its topic shifts, not into windows of pages …
+ */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chapterProblems, MAX_CHAPTERS, planFromDocument, planFromOutline } from '../src/materials/chapter-plan.js';

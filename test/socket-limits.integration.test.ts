@@ -1,3 +1,15 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - RL7 — IdentityBuckets. One budget per identity, refilled on the injected clock; idle identities are dropped.
+ * - RL8 — Per identity, not per socket. Three sockets of one quiz player share `SOCKET_COMMAND_BURST=4`: after 4
+ *   commands in all, every further one from any tab is `RATE_LIMITED` …
+ * - RL9 — Room-code guessing over `/quiz`. Two wrong codes (`ROOM_NOT_FOUND`) exhaust 10 points: the right code is
+ *   then `RATE_LIMITED` with `retryAfterSeconds`; a player from another address joins.
+ * - RL10 — Socket cap. With `MAX_SOCKETS_PER_ADDRESS=3`, the 4th connection of an address gets `connect_error`
+ *   `TOO_MANY_SOCKETS` (`data.code`, Korean `data.message`); another address connects.
+ * - RL11 — Idle raw websocket flood. 40 raw engine.io websocket upgrades with cap 5: exactly 10 (2×cap) are upgraded,
+ *   30 refused; `/healthz` answers …
+ */
 import { request as httpRequest } from 'node:http';
 import type { Socket as NetSocket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';

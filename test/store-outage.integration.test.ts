@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - SO1 — Told, then continued. When Redis goes away while a student's lecture streams, the student receives
+ *   `session:error {seq: 0, code: "STORE_UNAVAILABLE", retryable: true}` at once …
+ */
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StoreUnavailableError } from '../src/errors.js';

@@ -1,3 +1,25 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - ST1 — Strings. `get` answers null for a missing key; `set` round-trips, `nx` lets the first write win, a TTL
+ *   expires the key and a plain `set` clears an earlier TTL …
+ * - ST2 — Bytes. Binary values round-trip exactly (0x00, invalid UTF-8, 5 MB), a `Uint8Array` view stores just its
+ *   bytes and is copied in and out; `nx` and TTL work as for strings …
+ * - ST3 — Keys. `del` counts the keys that existed and `exists` follows; `expire` and `pttl` work on strings and
+ *   whole collections.
+ * - ST4 — Hashes. `hset`/`hget`/`hgetall`/`hlen`/`hdel`; a hash with no fields left no longer exists; any field name
+ *   is plain data; `hsetnx` lets the first of 50 concurrent writers win …
+ * - ST5 — Sorted sets. `zadd`/`zscore`/`zcard`/`zrem` (an emptied set no longer exists); order by score, ties by
+ *   member bytes (UTF-8), both directions; `zrange` takes inclusive …
+ * - ST6 — Streams. `xadd` returns strictly increasing `{ms}-{seq}` ids and refuses an entry without fields; `xread`
+ *   returns the entries strictly after an id, oldest first, up to a count …
+ * - ST7 — Batched reads. `mget` reads strings in order and `hmget` fields of one hash in order; missing keys and
+ *   fields (and keys of another type for `mget`) read as null.
+ * - ST8 — Leases. One owner at a time; only the owner renews or releases; an expired lease can be taken by another
+ *   owner and no longer renewed by the old one.
+ * - ST9 — Lifecycle. A store reports its kind and answers `ping`; `close` ends running tails.
+ * - ST10 — Memory store clock. With an injected clock, keys expire exactly at their deadline, stream ids keep
+ *   increasing when the clock stands still or goes back …
+ */
 import { describe, expect, it, vi } from 'vitest';
 import { MemoryStore } from '../src/store/memory-store.js';
 import { storeContract } from './store-contract.js';

@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - ST11 — Across nodes. On one Redis, a tail through one store sees entries added through another, and leases are
+ *   exclusive across stores.
+ */
 import { describe, expect, it } from 'vitest';
 import { RedisStore } from '../src/store/redis-store.js';
 import { startTail, storeContract } from './store-contract.js';

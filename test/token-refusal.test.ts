@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - A1 — One mapping. A valid token of another kind is `403 FORBIDDEN`; a missing, malformed, forged or expired token
+ *   is `401 UNAUTHORIZED`; the refusal keeps its reason (`kind`, `malformed`, `signature` …
+ */
 import { describe, expect, it } from 'vitest';
 import { TokenRefusal, TokenSigner, authorizeToken } from '../src/auth/index.js';
 import { ErrorCode } from '../src/protocol/wire/error-codes.js';

@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - O1 — One secret per deployment. On Redis without `TOKEN_SECRET`, the first node generates the token secret and
+ *   stores it with SET NX (`token-secret`, no TTL) …
+ */
 import { describe, expect, it } from 'vitest';
 import { sharedTokenSecret } from '../src/auth/token-secrets.js';
 import { TokenSigner } from '../src/auth/tokens.js';

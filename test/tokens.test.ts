@@ -1,3 +1,10 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - O2 — Rotation. `TOKEN_SECRET=new,old`: tokens are signed with `new`; tokens signed with `old` still verify;
+ *   tokens of any other secret do not.
+ * - O3 — One spelling. A token verifies only as issued: a signature respelled so that it decodes to the same bytes
+ *   (last character's unused bits changed, an inserted `!` …
+ */
 import { describe, expect, it } from 'vitest';
 import { TokenSigner } from '../src/auth/tokens.js';
 

@@ -1,3 +1,18 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - PG2 — Invites (SIGNUP=invite). The first sign-up is told it becomes the admin; the admin's invite link signs up a
+ *   new instructor in another browser …
+ * - PG3 — Single sign-on. Against a real local `oidc-provider`: the sign-in page shows the provider's button, the
+ *   provider's login and consent forms lead back to the dashboard signed in …
+ * - PG4 — Reset link. An admin's link: mismatched passwords are caught on the page, the new password is set, the used
+ *   link is refused in Korean, the session from before the reset has ended …
+ * - PG5 — The sign-in gate. Dashboard, monitor, host, upload and account send a signed-out visitor to
+ *   `signin.html?return=<path>`; a return path to another site is ignored …
+ * - PG6 — Account page. A wrong current password is refused in Korean, the right one changes it; a new API key is
+ *   shown once, works as bearer, is listed and revoked (401 after) …
+ * - PG7 — Phones. On a 390 px touch screen every button, input and header link of sign-in, sign-up, account and the
+ *   dashboard is at least 44 px tall; the body breaks Korean between words (`keep-all`).
+ */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_MESSAGES } from '../../src/protocol/wire/index.js';

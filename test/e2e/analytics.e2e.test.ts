@@ -1,3 +1,9 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - AN8 — The page. In chromium each chart (item analysis, choice counts, mastery heatmap, funnel) is drawn and
+ *   screenshotted, its table alternative shows the same numbers, a cell's evidence is one click away, and PNG, SVG
+ *   and CSV download; nothing is loaded from another origin.
+ */
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

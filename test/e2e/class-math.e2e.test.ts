@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - MS13 — In the classroom. A class student on a phone-sized classroom page sees the shared problem under 수학 문제 풀기
+ *   (question typeset, no solution), answers `0.5` for `\frac{1}{2}` and sees 정답, 식이 같음 …
+ */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defaultInstructor } from '../support/accounts.js';

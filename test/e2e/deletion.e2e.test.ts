@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - DL5 — The pages ask first. In chromium (`test/e2e/deletion.e2e.test.ts`): the monitor page's "수업 삭제", the host
+ *   setup's "선택한 퀴즈 삭제" and the upload page's "삭제" show a confirm naming what goes and that it …
+ */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../src/store/index.js';

@@ -1,3 +1,23 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - XA8 — Live sheets. (`test/e2e/exams.e2e.test.ts`, 390×844 phone).
+ * - XA10 — The editor is bound to one exam. (`test/e2e/exams.e2e.test.ts`, desktop).
+ * - EP1 — Generate, edit, publish. In the host page's "시험 만들기" (controls ≥ 44 px) the instructor asks for 5 items, 2
+ *   of them descriptive …
+ * - EP2 — Taking it on a desktop and a phone. Each class student (desktop, 390×844 phone) opens the exam from the
+ *   classroom's 시험 panel: 5 questions (the edited one as edited; 단답형 a one-line input …
+ * - EP3 — Submit and results. A per-item 제출 (after a confirm) locks that item; 전체 제출 ends the student's exam, whose
+ *   page then waits for the end (results are never revealed at a student's own submission) …
+ * - EP4 — The monitor's 시험 진행 shows each student live (답한 문항 5/5 and 3/5, 응시 중 then 제출, the time left) without any
+ *   answer text; reloaded, it shows both rows again at once (read from the server …
+ * - EP6 — The server's clock on the page. With the server's exam clock moved past the deadline (the browser's is
+ *   not), the next autosave is refused (409 `EXAM_CLOSED`, the only error on the page …
+ * - EP7 — A self-study exam. A class student with no class exam sees 혼자 시험 보기 in the 시험 panel, picks a chapter, 2
+ *   items (1 서술형) and 기초 (controls ≥ 44 px on a phone) …
+ * - GR16 — Needs_Review in the browser. (`test/e2e/exams.e2e.test.ts`). The student's exam result shows an item the
+ *   grader was not sure of as 검토 중 with the reason and no provisional status, pending; the teacher's override updates
+ *   it live.
+ */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '../support/accounts.js';

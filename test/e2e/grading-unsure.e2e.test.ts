@@ -1,3 +1,9 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - GR15 — In the browser. (`test/e2e/grading-unsure.e2e.test.ts`). The classroom page shows an unsure verdict as the
+ *   tutor's doubt, the model answer and 비슷하게 답했어요 / 다시 볼래요; the choice shows as the student's own comparison, also
+ *   after a reload.
+ */
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';

@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - PG1 — An instructor's first day. Sign up (first account) → dashboard; upload a made PDF, the next steps point at
+ *   it (퀴즈 만들기 → host, 강의 미리 보기 → classroom); 수업 만들기 opens the dashboard with it preselected …
+ */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';

@@ -1,3 +1,20 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - LB1 — No identifiers on a Korean page. Every instructor and student page, in the states the tests reach (a
+ *   generated exam with complaints, published, taken, ended, graded; the monitor's progress; the result and profile;
+ *   AI 품질 with samples), shows no enum name, snake_case identifier, model task name, "general", English word with a
+ *   Korean particle, or an item count said twice.
+ * - LB2 — AI 품질 says what it is. On the offline model the page says first that its grades are rule-based estimates;
+ *   agents are named in Korean only; a JSON output (even cut at 300 characters) reads as fields and values.
+ * - LB3 — Sign-up open is said. The admin's account page says when anyone may sign up and an invite is not needed.
+ * - LB4 — Class codes. Lowercase joins; a code typed with a character no code uses is answered (page and API) with
+ *   those characters and the 25 a code uses.
+ * - LB5 — Transcripts render markdown. What a model wrote is rendered (sanitised) on the monitor; what people typed
+ *   stays text.
+ * - LB7 — Topics from the material. The host's 주제 list is the picked material's key terms grouped by chapter (`GET
+ *   /api/materials/:id/key-terms`), never fixed names of another course; a term is sent as `focus` and the quiz is
+ *   made; the raise-hand example names a term of the student's material.
+ */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { checkProblemSet } from '../../src/exams/exam-checks.js';

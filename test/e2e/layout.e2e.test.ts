@@ -1,3 +1,17 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - LY1 — One header. After an upload the instructor header holds one menu and one account box (drawing it again
+ *   replaces them).
+ * - LY2 — Table headers on one line. A results table's header cell is one line ("문항", never "문/항"); a wide table
+ *   scrolls sideways in its own box.
+ * - LY3 — The countdown stays. While a class exam sheet is open its bar (title, countdown) sticks under the sticky
+ *   toolbar; on a phone the toolbar keeps its title row; a teacher's notice is one line until tapped; toolbar and bar
+ *   together cover at most 30 % of the screen.
+ * - LY4 — 질문 보내기 in view. When the raise-hand panel opens and whenever the assistant asks again, its form is scrolled
+ *   into view: the send button is whole and above the 손 내리기 bar, nothing over it.
+ * - LY5 — Students are not sent to the instructor's upload. The classroom and quiz pages neither show nor link to 자료
+ *   올리기.
+ */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSamplePdf, SAMPLE_FILENAME } from '../../src/materials/sample-pdf.js';

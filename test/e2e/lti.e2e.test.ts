@@ -1,3 +1,9 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - LT18 — In a real browser, framed. (`e2e/lti`).
+ * - LT19 — The account page. The admin registers an LMS by hand (deployment ids as a list) and makes a dynamic
+ *   registration URL.
+ */
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';

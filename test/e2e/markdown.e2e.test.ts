@@ -1,3 +1,10 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - V1 — Raw HTML is text. In lecture, tutor and assistant markdown, HTML-like text (`<form>`, `<br>`,
+ *   `<script>alert(1)</script> 뒤의 문장`, `<div>`, `<img onerror=…>`) is shown literally, escaped …
+ * - KX2 — Math problems on the page and in a room. The host page's math problem job view and its finished set typeset
+ *   questions, choices (a fraction as a fraction), answers and explanations …
+ */
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildPdf } from '../../scripts/pdf-fixtures.js';

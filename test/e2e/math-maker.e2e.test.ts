@@ -1,3 +1,15 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - MJ10 — The host page's job view. (`test/e2e/math-maker.e2e.test.ts`, real chromium, Gemini through the fake).
+ * - MJ11 — Offline on the page. With the offline model the box shows the server's Korean `MODEL_NOT_CAPABLE` message
+ *   and no attempt.
+ * - MJ12 — 취소 on the page. 취소 sends `job:cancel`; the box says the job was cancelled, its socket closes and a new job
+ *   can be started.
+ * - MJ13 — Failure on the page. A job whose problems never all pass ends with the server's Korean error (… N문제 중
+ *   n문제뿐) and "통과한 n문제는 아래에 있습니다", the incomplete set listed and its quiz offered.
+ * - LB6 — Offline math said before. On the offline model the math box says why it cannot make problems and its start
+ *   button is disabled, before any click.
+ */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type SignedUpAccount } from '../support/accounts.js';

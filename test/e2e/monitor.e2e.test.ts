@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - MN7 — Pages. In Chromium: "기록 보기" on a student shows the transcript panel (question, answer, verdict); a reply
+ *   typed in the hand queue appears in the student's raise-hand dialogue labelled 선생님 …
+ */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';

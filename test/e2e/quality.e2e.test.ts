@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - QC9 — The pages. `quality.html` ("AI 품질", in the instructor header's nav) shows the signed-in instructor's
+ *   agents: the window's grade histogram (bars summing to the graded count), failure types …
+ */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type SignedUpAccount } from '../support/accounts.js';

@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - PG8 — "내 퀴즈". The dashboard lists the account's quizzes from `GET /api/quizzes`, 20 newest first, "더 보기" for the
+ *   rest; each card shows its title, item count …
+ */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type SignedUpAccount } from '../support/accounts.js';

@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - KX1 — Math in quiz items. Quiz items with LaTeX in `$…$` are typeset by the bundled KaTeX wherever an item
+ *   appears in a live room (host question, choices and reveal explanation; player question …
+ */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';

@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - GATE7 — The host page. After generating, and when a stored generated quiz is chosen, the host page lists each
+ *   item with 통과 / 미통과 / 검증 못 함, its three scores (근거/교육/실무 n/10) and the judge's feedback …
+ */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ItemReview } from '../../src/protocol/quiz.js';

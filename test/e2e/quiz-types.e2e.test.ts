@@ -1,3 +1,15 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - TM4 — Played in the pages. Two phones (390×844) and a desktop play O/X and poll by tapping, multiple correct by
+ *   toggles and a send button, ordering with ▲/▼ buttons by keyboard only, numeric typed with its unit; verdicts (정답,
+ *   부분 정답 n%, 오답, poll thanks), points without speed bonus, and the projector's summary per type are right
+ *   (`test/e2e/quiz-types.e2e.test.ts`).
+ * - TM5 — Accessible play. The player and projector pages say each question's opening (with how its type is
+ *   answered), each result and each board in one polite live region (`#announcer`); multi, ordering and numeric are
+ *   answered by keyboard alone; with reduced motion the screens do not animate; axe-core (WCAG 2.1 A/AA) finds no
+ *   violation on either page in the lobby, on each type's question and at each reveal (yellow tiles carry dark ink; a
+ *   reveal fades wrong choices by colour, not opacity).
+ */
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,10 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - CR5 — The page. On a phone-sized page, the student types only the code, picks their name from the list and enters
+ *   the classroom (the instructor sees them) …
+ * - CR6 — Making one. On "내 수업" the instructor pastes names (one per line; blank lines and surrounding spaces
+ *   ignored) into "학생 명단 (선택)" …
+ */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClass, getJson } from '../support/classroom-client.js';

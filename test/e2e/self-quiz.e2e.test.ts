@@ -1,3 +1,8 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - SS9 — 혼자 퀴즈 풀기 in the classroom. After a chapter ends the page offers "혼자 퀴즈 풀기" for that chapter; it shows the
+ *   items one at a time with four choices (tap targets ≥ 44 px on a phone-width page) …
+ */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../src/store/index.js';

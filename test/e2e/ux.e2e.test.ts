@@ -1,3 +1,16 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - UX7 — Korean line breaking and code fonts. Every page's body text computes `word-break: keep-all` and
+ *   `overflow-wrap: anywhere` …
+ * - UX8 — Phones. At 390×844 touch: 나가기, 접기, the concept choices and both quick replies are ≥ 44×44 px; the 연결됨
+ *   badge, muted progress text, the monitor's 참여 코드 label …
+ * - UX9 — Favicon. `/favicon.svg` is served as SVG, `/favicon.ico` redirects to it (301, then 200), every page links
+ *   it; no page load has an HTTP error.
+ * - UX10 — Join address. Opened on 127.0.0.1 without PUBLIC_URL the host page shows the localhost warning; with
+ *   PUBLIC_URL, `/api/site` returns it (no trailing slash), the lobby's link …
+ * - UX11 — Player's result screen. The reveal says 오답 and "내 답: ● <the third choice>" (≥ 4.5:1); with both players at
+ *   0 the standing, leaderboard and podium say "순위 없음" …
+ */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import QRCode from 'qrcode';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
