@@ -455,35 +455,41 @@ describe('a self-study exam in the browser (issue 15, self-study)', () => {
   }, 120_000);
 });
 
+/** A class on the sample with a published 30-minute exam of two fixed items (평균: one short answer, one descriptive). */
+async function publishMeanExam(className: string, title: string) {
+  const teacher = await signUp(app);
+  const materialId = (await uploadPdf(app, await samplePdfBytes(), 'sample.pdf', teacher)).id;
+  const created = await postJson<{ classId: string; code: string }>(`${app.url}/api/classes`, { name: className, materialId }, teacher.bearer);
+  expect(created.status).toBe(201);
+  const exam = await app.exams.create({
+    accountId: teacher.accountId,
+    materialId,
+    title,
+    request: { count: 2, descriptive: 1 },
+    plan: {
+      planning_strategy: '평균의 정의와 성질을 묻는다.',
+      planned_items: [
+        { id: 1, target_topic: '평균', question_type: 'Short_Keyword', intent_type: 'Definition', complexity_level: 'Basic', source_reference_hint: '1장' },
+        { id: 2, target_topic: '평균의 성질', question_type: 'Descriptive', intent_type: 'Causal_Explanation', complexity_level: 'Basic', source_reference_hint: '1장' },
+      ],
+    },
+    problems: [
+      { id: 1, type: 'Short_Keyword', question_content: '값을 모두 더해 개수로 나눈 값은?', model_answer: '평균', key_keywords: ['평균'], intent_diagnosis: '평균의 정의' },
+      { id: 2, type: 'Descriptive', question_content: '평균이 극단값에 민감한 이유를 설명하시오.', model_answer: '모든 값을 더하므로 큰 값 하나가 합을 크게 바꾼다.', key_keywords: ['합', '극단값'], intent_diagnosis: '평균의 성질' },
+    ],
+    complaints: [],
+    valid: true,
+    rounds: 1,
+  });
+  const published = await postJson(`${app.url}/api/exams/${exam.examId}/publish`, { classId: created.body.classId, timeLimitMinutes: 30 }, teacher.bearer);
+  expect(published.status, JSON.stringify(published.body)).toBe(200);
+  return { teacher, created, exam };
+}
+
 describe('live exam sheets (issue 25 §1)', () => {
   it('XA8 on a 390×844 phone, 시험 종료 locks an open sheet and shows the result at once, an override updates the result and its report live, and a reload shows the same', async () => {
     const problems: string[] = [];
-    const teacher = await signUp(app);
-    const materialId = (await uploadPdf(app, await samplePdfBytes(), 'sample.pdf', teacher)).id;
-    const created = await postJson<{ classId: string; code: string }>(`${app.url}/api/classes`, { name: '실시간 반', materialId }, teacher.bearer);
-    expect(created.status).toBe(201);
-    const exam = await app.exams.create({
-      accountId: teacher.accountId,
-      materialId,
-      title: '평균 확인',
-      request: { count: 2, descriptive: 1 },
-      plan: {
-        planning_strategy: '평균의 정의와 성질을 묻는다.',
-        planned_items: [
-          { id: 1, target_topic: '평균', question_type: 'Short_Keyword', intent_type: 'Definition', complexity_level: 'Basic', source_reference_hint: '1장' },
-          { id: 2, target_topic: '평균의 성질', question_type: 'Descriptive', intent_type: 'Causal_Explanation', complexity_level: 'Basic', source_reference_hint: '1장' },
-        ],
-      },
-      problems: [
-        { id: 1, type: 'Short_Keyword', question_content: '값을 모두 더해 개수로 나눈 값은?', model_answer: '평균', key_keywords: ['평균'], intent_diagnosis: '평균의 정의' },
-        { id: 2, type: 'Descriptive', question_content: '평균이 극단값에 민감한 이유를 설명하시오.', model_answer: '모든 값을 더하므로 큰 값 하나가 합을 크게 바꾼다.', key_keywords: ['합', '극단값'], intent_diagnosis: '평균의 성질' },
-      ],
-      complaints: [],
-      valid: true,
-      rounds: 1,
-    });
-    const published = await postJson(`${app.url}/api/exams/${exam.examId}/publish`, { classId: created.body.classId, timeLimitMinutes: 30 }, teacher.bearer);
-    expect(published.status, JSON.stringify(published.body)).toBe(200);
+    const { teacher, created, exam } = await publishMeanExam('실시간 반', '평균 확인');
 
     const phone = await (await newContext('phone', problems)).newPage();
     await joinClass(phone, created.body.code ?? '', '서연');
@@ -529,32 +535,7 @@ describe('live exam sheets (issue 25 §1)', () => {
 
   it('GR16 an item the grader is not sure of reads 검토 중 in the student\'s result (pending, no provisional status); the teacher\'s decision updates it live', async () => {
     const problems: string[] = [];
-    const teacher = await signUp(app);
-    const materialId = (await uploadPdf(app, await samplePdfBytes(), 'sample.pdf', teacher)).id;
-    const created = await postJson<{ classId: string; code: string }>(`${app.url}/api/classes`, { name: '검토 반', materialId }, teacher.bearer);
-    expect(created.status).toBe(201);
-    const exam = await app.exams.create({
-      accountId: teacher.accountId,
-      materialId,
-      title: '평균 검토',
-      request: { count: 2, descriptive: 1 },
-      plan: {
-        planning_strategy: '평균의 정의와 성질을 묻는다.',
-        planned_items: [
-          { id: 1, target_topic: '평균', question_type: 'Short_Keyword', intent_type: 'Definition', complexity_level: 'Basic', source_reference_hint: '1장' },
-          { id: 2, target_topic: '평균의 성질', question_type: 'Descriptive', intent_type: 'Causal_Explanation', complexity_level: 'Basic', source_reference_hint: '1장' },
-        ],
-      },
-      problems: [
-        { id: 1, type: 'Short_Keyword', question_content: '값을 모두 더해 개수로 나눈 값은?', model_answer: '평균', key_keywords: ['평균'], intent_diagnosis: '평균의 정의' },
-        { id: 2, type: 'Descriptive', question_content: '평균이 극단값에 민감한 이유를 설명하시오.', model_answer: '모든 값을 더하므로 큰 값 하나가 합을 크게 바꾼다.', key_keywords: ['합', '극단값'], intent_diagnosis: '평균의 성질' },
-      ],
-      complaints: [],
-      valid: true,
-      rounds: 1,
-    });
-    const published = await postJson(`${app.url}/api/exams/${exam.examId}/publish`, { classId: created.body.classId, timeLimitMinutes: 30 }, teacher.bearer);
-    expect(published.status, JSON.stringify(published.body)).toBe(200);
+    const { teacher, created, exam } = await publishMeanExam('검토 반', '평균 검토');
 
     const page = await (await newContext('desktop', problems)).newPage();
     await joinClass(page, created.body.code ?? '', '도윤');
