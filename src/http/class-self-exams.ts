@@ -72,7 +72,7 @@ export function addSelfStudyExamRoutes(router: Router, route: Route, student: (r
         profile: await deps.exams.profile(who.classId, who.sessionId),
         selfStudy: { classId: who.classId, sessionId: who.sessionId },
       };
-      const job = await deps.jobs.create(EXAM_JOB_KIND, billTo, params);
+      const job = await deps.jobs.create(EXAM_JOB_KIND, billTo, params, 'student');
       void deps.runner.tick();
       const jobToken = deps.signer.sign({ kind: 'job', sub: job.jobId, scope: job.accountId }, JOB_TOKEN_TTL_MS);
       response.status(202).json({ jobId: job.jobId, job: viewOf(job), jobToken });

@@ -16,8 +16,14 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 export const JobRecord = z.object({
   jobId: z.string(),
   kind: z.string(),
-  /** The account that started the job and owns what it makes. */
+  /** The account that owns the job and what it makes (and pays for its model calls). */
   accountId: z.string(),
+  /**
+   * Who started it: the owner, or a student of one of the owner's classes (a self-study exam billed to the
+   * instructor). The owner's job tokens end with the owner's sessions (a password reset or change); a student's
+   * do not, so a teacher's sign-out never cuts a student's progress view. Absent on records made before: the owner.
+   */
+  startedBy: z.enum(['owner', 'student']).optional(),
   status: z.enum(JOB_STATUSES),
   params: z.unknown(),
   /** What the job's handler saved to resume from after a restart (null before its first save). */
@@ -45,12 +51,13 @@ export class JobRepository {
     private readonly logger?: Logger,
   ) {}
 
-  async create(kind: string, accountId: string, params: unknown): Promise<JobRecord> {
+  async create(kind: string, accountId: string, params: unknown, startedBy: 'owner' | 'student' = 'owner'): Promise<JobRecord> {
     const at = this.now();
     const job: JobRecord = {
       jobId: randomUUID().replaceAll('-', ''),
       kind,
       accountId,
+      startedBy,
       status: 'queued',
       params,
       checkpoint: null,

@@ -51,6 +51,15 @@ export class CredentialChecks {
     await this.active(accountId);
   }
 
+  /**
+   * An account-scoped token (a job token of a job its owner started): the account is active and did not end its
+   * sessions after the token was signed.
+   */
+  async accountToken(accountId: string, token: Pick<ScopedToken, 'iat'>): Promise<void> {
+    const account = await this.active(accountId);
+    if (signedBeforeCut(account, token)) throw signInAgain();
+  }
+
   private async active(accountId: string): Promise<{ status: string; signedOutAt?: number | undefined }> {
     const account = await this.deps.accounts.get(accountId);
     if (!account) throw signInAgain();
@@ -63,8 +72,11 @@ export class CredentialChecks {
     const owner = await this.deps.ownership.ownerOf(kind, token.sub);
     if (owner === null || owner !== token.scope) throw notFound();
     const account = await this.active(owner);
-    // Signed before the account ended its sessions (e.g. by whoever had its password before a reset): refused.
-    if (account.signedOutAt !== undefined && (token.iat ?? 0) < account.signedOutAt) throw signInAgain();
+    if (signedBeforeCut(account, token)) throw signInAgain();
     return owner;
   }
 }
+
+/** Signed before the account ended its sessions (e.g. by whoever had its password before a reset): refused. */
+const signedBeforeCut = (account: { signedOutAt?: number | undefined }, token: Pick<ScopedToken, 'iat'>) =>
+  account.signedOutAt !== undefined && (token.iat ?? 0) < account.signedOutAt;

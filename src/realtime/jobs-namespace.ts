@@ -41,8 +41,9 @@ export interface JobsNamespaceDeps {
 /**
  * `/jobs`: the owner of one background job per socket (live progress, cancel). The handshake needs the
  * job token `POST /api/materials/:id/math-problems` answered (kind `job`, sub = job id, scope = the owner account);
- * beyond its signature the job must still be that account's and the account active — at the handshake (new and
- * recovered connections) and on every command. The socket gets the job as it is on connect (`job:state`), then every
+ * beyond its signature the job must still be that account's and the account active, and a job its owner started
+ * refuses tokens signed before the owner ended its sessions (a student's self-study job does not: the student's
+ * view must survive the teacher's sign-out) — at the handshake (new and recovered connections) and on every command. The socket gets the job as it is on connect (`job:state`), then every
  * change; `job:cancel` cancels it.
  */
 export function registerJobsNamespace(namespace: JobsNamespace, deps: JobsNamespaceDeps): void {
@@ -52,7 +53,8 @@ export function registerJobsNamespace(namespace: JobsNamespace, deps: JobsNamesp
     if (token.scope === undefined) throw jobNotFound();
     const job = await jobs.get(token.sub);
     if (!job || job.accountId !== token.scope) throw jobNotFound();
-    await deps.checks.activeAccount(job.accountId);
+    if (job.startedBy === 'student') await deps.checks.activeAccount(job.accountId);
+    else await deps.checks.accountToken(job.accountId, token);
     return job;
   };
   namespace.use(socketAuth(deps.signer, ['job']));
