@@ -53,6 +53,10 @@ export const ExamRecord = z.object({
   jobId: z.string().optional(),
   /** Items whose open complaints the instructor looked at and accepted as they are (publishing needs none open). */
   accepted: z.array(z.number().int()).optional(),
+  /** Fewer sound items than asked: what the generation could make and why (shown with the exam, not only the job). */
+  shortfall: z
+    .object({ requested: z.number().int(), made: z.number().int(), reason: z.enum(['too-little-material', 'items-refused']), message: z.string() })
+    .optional(),
 });
 export type ExamRecord = z.infer<typeof ExamRecord>;
 
@@ -147,6 +151,7 @@ export class ExamRepository {
       rounds: input.rounds,
       createdAt: now,
       ...(input.jobId === undefined ? {} : { jobId: input.jobId }),
+      ...(input.shortfall === undefined ? {} : { shortfall: input.shortfall }),
     };
     const { store } = this;
     // The record before the indexes: a list never names an exam that is not there.

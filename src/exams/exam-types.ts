@@ -226,7 +226,7 @@ export interface GeneratedExam {
   complaints: ValidatorComplaint[];
   rounds: number;
   /** Fewer items than asked: the material gave no more sound items, or the item guard refused some. */
-  shortfall?: GenerationShortfall;
+  shortfall?: GenerationShortfall | undefined;
 }
 
 /** Who pays for and may cancel model calls made for an exam. */

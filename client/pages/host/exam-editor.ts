@@ -122,6 +122,7 @@ function render(exam: ExamDetail, host: ExamViewHost): void {
           ? ` · 혼자 보는 시험${exam.publication.student ? ' (학생이 만든 시험)' : ''} (시간 제한 없음)`
           : ` · 게시됨 (마감 ${new Date(exam.publication.deadline).toLocaleString('ko-KR')})`,
     ),
+    ...(exam.shortfall ? [element('p', { className: 'muted', role: 'status', 'data-testid': 'exam-shortfall', text: exam.shortfall.message })] : []),
     element('ol', { className: 'exam-edit-list' }, ...exam.problems.map((problem) => itemEditor(exam.examId, problem, complaints.get(problem.id) ?? [], planned.get(problem.id), draft, open))),
     ...(draft ? [publishForm(exam, host, open)] : []),
     results,

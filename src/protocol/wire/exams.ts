@@ -1,3 +1,4 @@
+import type { GenerationShortfall } from './shortfall.js';
 /**
  * Live exams (seed 000) on the wire: the replies of `/api/exams`, `/api/class-exams` and the learner
  * profile routes, and the `/monitor` events. Types only, browser-safe (the seed's objects are mirrored here from
@@ -80,6 +81,8 @@ export interface ExamDetailReply {
   rounds: number;
   createdAt: number;
   publication: ExamPublicationView | null;
+  /** Fewer sound items than asked (absent when every item asked for was made). */
+  shortfall?: GenerationShortfall | undefined;
 }
 
 export interface ExamKeywordEvidence {
