@@ -4,7 +4,8 @@
  *   에게/에서/(으)로) before what is said of them is a statement written tersely, not a bare list: a two-term contrast
  *   (`스택은 후입선출, 큐는 선입선출`), a list with one such item (`빛에너지로 포도당 합성, 산소 방출`) or a sentence
  *   without a finite verb (`식물이 양분을 만드는 것`) is never flagged `keyword-list`; lists of bare terms still are,
- *   including items that are single words with a particle (`평균은, 자료의, 모든, 값을`).
+ *   including items that are single words with a particle (`평균은, 자료의, 모든, 값을`) and items whose 은/는 ends a
+ *   verb form (`같은 속력`).
  * - J13 — A short answer with a key term is not confidently bad. A bad verdict that no deciding flag made (give-up,
  *   echo, contradiction, wrong choice, keyword list, integrity) on a short answer (at most 15 content words) that
  *   contains a key term of the reference (a concept the question does not give, or an expected keyword) has a
@@ -55,6 +56,8 @@ describe('J12: 개조식 is not a keyword list', () => {
     [PHOTOSYNTHESIS, '빛, 이산화탄소, 물, 포도당, 산소'],
     [PHOTOSYNTHESIS, '광합성은, 식물이, 빛에너지를, 이용해'],
     [OHM, '전압 전류 저항'],
+    // 같은 is a verb form: its 은 makes no argument.
+    [{ question: '관성이란 무엇인가요?', reference: '관성은 물체가 정지해 있거나 같은 속력으로 같은 방향으로 운동하던 상태를 계속 유지하려는 성질이다.' }, '정지, 운동, 같은 속력, 방향'],
   ])('J12: bare terms (%#) are still a keyword list, never correct', (base, answer) => {
     const result = assessAnswer({ ...base, answer });
     expect(result.evidence.flags).toContain('keyword-list');

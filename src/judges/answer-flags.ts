@@ -99,7 +99,7 @@ const ARGUMENT_PARTICLE = /^(?:은|는|이|가|을|를|에|에게|에서|으로|
  */
 export function isTerseStatement(item: string): boolean {
   const content = analyseText(item).tokens.filter((token) => token.content);
-  return content.length >= 2 && content.slice(0, -1).some((token) => token.hangul && ARGUMENT_PARTICLE.test(token.ending));
+  return content.length >= 2 && content.slice(0, -1).some((token) => token.hangul && !token.verbal && ARGUMENT_PARTICLE.test(token.ending));
 }
 
 /**
