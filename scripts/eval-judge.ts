@@ -1,6 +1,6 @@
 import { dataDirectory } from './eval-support.js';
 import { formatConfidence } from './eval-confidence.js';
-import { formatTable, runEvaluation } from './eval-runner.js';
+import { formatKinds, formatTable, runEvaluation } from './eval-runner.js';
 
 /**
  * The offline judge (label2: good only for a fully correct answer) against the tuned word-overlap baseline on
@@ -14,4 +14,7 @@ console.log('');
 console.log(formatConfidence('Judge confidence, grouped CV by question', result.label2.map((set) => ({ set: set.set, figures: set.confidence.cv }))));
 console.log('');
 console.log(formatConfidence('Judge confidence, dev', result.label2.map((set) => ({ set: set.set, figures: set.confidence.dev }))));
+console.log('');
+console.log(formatKinds('Judge error kinds, grouped CV by question', result.label2.map((set) => ({ set: set.set, figures: set.kinds.cv }))));
+console.log(formatKinds('Judge error kinds, dev', result.label2.map((set) => ({ set: set.set, figures: set.kinds.dev }))));
 console.log(JSON.stringify({ task: 'judge', dataDirectory: result.dataDirectory, folds: result.folds, model: result.model, label2: result.label2 }));

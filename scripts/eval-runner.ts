@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ASSESSOR_MODEL, type AssessorModel } from '../src/judges/index.js';
+import { ASSESSOR_MODEL, type AssessorModel, CONFIDENT_AT } from '../src/judges/index.js';
 import { type TrainingItem, fitModel, predict, prepareItems } from './assessor-training.js';
 import { type ConfidenceFigures, confidenceFigures } from './eval-confidence.js';
 import {
@@ -42,6 +42,56 @@ export interface SetResult {
   baseline: MethodResult & { thresholds: number[] };
   /** The assessor's confidence on its good/bad verdicts, dev and grouped CV. */
   confidence: { dev: ConfidenceFigures; cv: ConfidenceFigures };
+  /** The error kinds §3 bounds, dev and grouped CV. */
+  kinds: { dev: KindFigures; cv: KindFigures };
+}
+
+/** Content words up to which a correct answer counts as short (a term or two, 개조식). */
+export const SHORT_CORRECT = 6;
+
+/**
+ * Shares of answers of a kind judged with confidence on the wrong side: correct answers (all, and the short ones)
+ * judged bad, contradictions of the reference judged good; with the count of each kind.
+ */
+export interface KindFigures {
+  correct: number;
+  correctSureBad: number;
+  shortCorrect: number;
+  shortCorrectSureBad: number;
+  contradictions: number;
+  contradictionsSureGood: number;
+}
+
+function kindsOf(entries: readonly TrainingItem[], predicted: readonly Predicted[]): KindFigures {
+  const sure = (index: number, label: string) => predicted[index]?.label2 === label && (predicted[index]?.confidence ?? 0) >= CONFIDENT_AT;
+  const rate = (indexes: readonly number[], label: string) =>
+    indexes.length === 0 ? 0 : Math.round((indexes.filter((index) => sure(index, label)).length / indexes.length) * 1000) / 1000;
+  const all = entries.map((_, index) => index);
+  const correct = all.filter((index) => entries[index]?.item.label2 === 'good');
+  const short = correct.filter((index) => (entries[index]?.prepared.answer.units.length ?? 0) <= SHORT_CORRECT);
+  const contradictions = all.filter((index) => entries[index]?.item.contradiction === true);
+  return {
+    correct: correct.length,
+    correctSureBad: rate(correct, 'bad'),
+    shortCorrect: short.length,
+    shortCorrectSureBad: rate(short, 'bad'),
+    contradictions: contradictions.length,
+    contradictionsSureGood: rate(contradictions, 'good'),
+  };
+}
+
+/** One line per set: the kinds' counts and wrong-side confident shares (targets: ≤ 0.10 bad, ≤ 0.05 good). */
+export function formatKinds(title: string, sets: readonly { set: string; figures: KindFigures }[]): string {
+  const lines = [
+    `${title} (targets: correct answers confidently bad ≤ 0.10, contradictions confidently good ≤ 0.05)`,
+    `${'set'.padEnd(22)} correct: n, sure bad    short correct (≤ ${SHORT_CORRECT} words): n, sure bad    contradictions: n, sure good`,
+  ];
+  for (const { set, figures } of sets) {
+    lines.push(
+      `${set.padEnd(22)} ${`${figures.correct}, ${figures.correctSureBad.toFixed(3)}`.padEnd(22)} ${`${figures.shortCorrect}, ${figures.shortCorrectSureBad.toFixed(3)}`.padEnd(38)} ${figures.contradictions}, ${figures.contradictionsSureGood.toFixed(3)}`,
+    );
+  }
+  return lines.join('\n');
 }
 
 interface LoadedSet {
@@ -170,6 +220,7 @@ export function runEvaluation(directory: string, tasks: readonly Task[], model: 
           assessor: { dev: assessorScores(set.entries, dev, task), cv: assessorScores(set.entries, held, task) },
           baseline: baselineResult(set.entries, task),
           confidence: { dev: confidenceOf(set.entries, dev), cv: confidenceOf(set.entries, held) },
+          kinds: { dev: kindsOf(set.entries, dev), cv: kindsOf(set.entries, held) },
         };
       });
   return {

@@ -29,7 +29,13 @@ const ItemSchema = z.object({
   answer: z.string(),
   label3: z.enum(['correct', 'partial', 'incorrect']).nullable(),
   label2: z.enum(['good', 'bad']),
+  source_label_3way: z.string().optional(),
+  source_label_5way: z.string().optional(),
+  note: z.string().optional(),
 });
+
+/** The hand-written notes (ko-dev) that mark the reference's words saying the opposite. */
+const CONTRADICTION_NOTE = /antonym|negation|opposite|swapped|reversed|contradicts|wrong direction|wrong operation|different operation/u;
 
 export interface EvalItem {
   id: string;
@@ -42,6 +48,11 @@ export interface EvalItem {
   answer: string;
   label3: Label3 | null;
   label2: Label2;
+  /**
+   * A contradiction of the reference (the source's `contradictory` label in the SemEval files, a note naming a
+   * negation, antonym, swap or reversal in ko-dev): the kind that must never be judged good with confidence.
+   */
+  contradiction: boolean;
 }
 
 /** The data directory: the first non-flag argument, else ../shared/eval/asag beside the repository. */
@@ -78,6 +89,8 @@ export function loadItems(file: string): EvalItem[] {
         answer: row.answer,
         label3: row.label3,
         label2: row.label2,
+        contradiction:
+          row.source_label_3way === 'contradictory' || row.source_label_5way === 'contradictory' || CONTRADICTION_NOTE.test(row.note ?? ''),
       };
     });
 }

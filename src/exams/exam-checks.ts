@@ -1,4 +1,5 @@
 import { checkExamItem, type Refusal } from '../guard/index.js';
+import { referenceStandsIn } from '../judges/index.js';
 import type { ExamPlan, ExamProblem, ValidatorComplaint } from './exam-types.js';
 
 /**
@@ -17,11 +18,25 @@ import type { ExamPlan, ExamProblem, ValidatorComplaint } from './exam-types.js'
 /** How a complaint of the item guard starts (the generator drops items still refused after its last round). */
 export const GUARD_MARK = '[검사]';
 
+/**
+ * The item guard's refusals of one problem, plus, for a Descriptive item, the judges' own test of a reference: a
+ * model answer made only of the question's words (the question restated in another order, with its frame words) is
+ * no reference — the grader abstains on every answer to it (answer-integrity.ts, referenceStandsIn) and a student's
+ * echo of the question would match it — so the item is refused as a restated question. A Short_Keyword term built
+ * of the question's words (표본평균 for 「표본의 평균을 무엇이라 하는가」) is a recall item and is graded by its keyword.
+ */
+export function examItemRefusals(problem: Pick<ExamProblem, 'type' | 'question_content' | 'model_answer' | 'key_keywords'>, passages: readonly string[]): Refusal[] {
+  const refusals = checkExamItem({ type: problem.type, question: problem.question_content, modelAnswer: problem.model_answer, keywords: problem.key_keywords }, { passages });
+  if (problem.type !== 'Descriptive' || refusals.some((refusal) => refusal.rule === 'restated-question')) return refusals;
+  if (!referenceStandsIn(problem.question_content, problem.model_answer)) return refusals;
+  return [...refusals, { rule: 'restated-question', reason: '모범 답안이 질문에 이미 있는 낱말뿐이라 채점 기준이 되지 못합니다. 질문에 없는 내용으로 답을 쓰세요.' }];
+}
+
 /** The item guard's refusals of each problem, by id, against the passages the set was written from. */
 export function guardRefusals(problems: readonly ExamProblem[], passages: readonly string[]): Map<number, Refusal[]> {
   const found = new Map<number, Refusal[]>();
   for (const problem of problems) {
-    const refusals = checkExamItem({ type: problem.type, question: problem.question_content, modelAnswer: problem.model_answer, keywords: problem.key_keywords }, { passages });
+    const refusals = examItemRefusals(problem, passages);
     if (refusals.length > 0) found.set(problem.id, refusals);
   }
   return found;

@@ -1,12 +1,11 @@
 import { isAnswerSentence } from '../lecture/index.js';
 import type { OfflineTasks } from '../llm/index.js';
 import { AppError } from '../errors.js';
-import { checkExamItem } from '../guard/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { englishTerms, isEnglishProse, sourceSentences, termPattern } from '../quiz/index.js';
 import { isNounAt, keyTerms, nounPhrases, tagEnglish, termsMatch, withParticle } from '../text/index.js';
 import { EXAM_TASKS, ExamPlannerInput, ExamValidatorInput, ExamWriterInput, type ExamPassage } from './exam-agents.js';
-import { containsKeyword, keywordForms, looseText } from './exam-checks.js';
+import { containsKeyword, examItemRefusals, keywordForms, looseText } from './exam-checks.js';
 import { seededShuffle } from './exam-seed.js';
 import type { ComplexityLevel, ExamPlan, ExamProblem, ExamValidation, IntentType, PlannedItem, QuestionType } from './exam-types.js';
 
@@ -61,6 +60,17 @@ const TRAILING_NAME = /^(?<rest>.+[다요])\s*\((?<term>[^()]{2,20})\)[.!]?$/u;
 const NOT_TERMS = new Set(['요약', '정의', '정리', '핵심', '참고', '주의', '예', '예시', '보기', '결론', '목표', '문제', '답', '풀이', '이것', '이는', '다음', '결과', '사실', '대부분', '우리', '여러분', '모두', '관심', '하나', '가지', '경우', '정도', '아주', '항상', '서로', '각각', '자료', '내용', '부분', '이유', '방법', '의미', '전체']);
 const PREDICATE = /[다요]$|[다요][.!。]$/u;
 
+/**
+ * A named term without the copula's 이 that `이라고` leaves on it: after a final consonant the copula is written
+ * (`표본평균이라고` names 표본평균), after a vowel it is not (`나이라고` names 나이).
+ */
+export function withoutCopula(term: string): string {
+  const syllables = Array.from(term);
+  const before = syllables.at(-2);
+  if (syllables.at(-1) !== '이' || before === undefined || !/[가-힣]/u.test(before)) return term;
+  return ((before.codePointAt(0) ?? 0) - 0xac00) % 28 === 0 ? term : syllables.slice(0, -1).join('');
+}
+
 function validTerm(term: string): boolean {
   const words = term.split(' ');
   if (words.length > 3 || Array.from(term).length > 15 || Array.from(term.replace(/\s/gu, '')).length < 2) return false;
@@ -114,8 +124,9 @@ export function parseDefinition(sentence: string, passage: number): Definition |
   const text = clean(sentence);
   if (!/[\uac00-\ud7a3]/u.test(text)) return parseEnglishDefinition(text, passage);
   const naming = NAMING.exec(text)?.groups;
-  if (naming?.term !== undefined && naming.desc !== undefined && validTerm(naming.term)) {
-    return { term: naming.term, sentence: text, description: clean(naming.desc), kind: 'definition', passage };
+  const named = naming?.term === undefined ? undefined : withoutCopula(naming.term);
+  if (named !== undefined && naming?.desc !== undefined && validTerm(named)) {
+    return { term: named, sentence: text, description: clean(naming.desc), kind: 'definition', passage };
   }
   const topic = topicOf(text);
   if (topic !== null && PREDICATE.test(topic.rest)) {
@@ -308,7 +319,7 @@ export function planOffline(input: ExamPlannerInput): ExamPlan {
     }
   }
   // Only items that pass the item guard as written (the offline writer writes them the same way again).
-  const sound = units.filter((unit) => checkExamItem(asItem(writeItem(planEntry(unit, 1, request.difficulty ?? 'Basic'), input.passages)), { passages: input.passages.map((passage) => passage.text) }).length === 0);
+  const sound = units.filter((unit) => examItemRefusals(writeItem(planEntry(unit, 1, request.difficulty ?? 'Basic'), input.passages), input.passages.map((passage) => passage.text)).length === 0);
   if (sound.length === 0) {
     throw new AppError(ErrorCode.TOO_LITTLE_MATERIAL, '이 자료(또는 장)에는 시험 문항을 낼 정의나 설명 문장이 없습니다. 다른 장을 고르거나 내용이 더 많은 자료를 올려 주세요.', { status: 422 });
   }

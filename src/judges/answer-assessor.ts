@@ -54,6 +54,12 @@ export interface Assessment {
   score: number;
   /** The fitted P(good) of the best-fitting reference, before any cap (the confidence reads it beside the flags). */
   goodProbability: number;
+  /**
+   * A short answer (at most SHORT_ANSWER content words) that contains a key term of the reference: a concept the
+   * question does not already give, or an expected keyword. Such an answer may be a terse correct one, so a bad
+   * verdict on it is never told as sure unless a flag decided it (verdict-confidence.ts).
+   */
+  shortWithKeyTerm: boolean;
   evidence: { matched: string[]; missing: string[]; flags: AssessFlag[] };
 }
 
@@ -231,7 +237,16 @@ export function decideAssessment(prepared: PreparedAssessment, model: AssessorMo
   const score = prepared.giveUp ? 0 : scoreFor(label3, bestProbability, model);
   const matched = keywords?.matched ?? best.comparison.matched.map((group) => group.label);
   const missing = keywords?.missing ?? best.comparison.missing.map((group) => group.label);
-  return { label3, label2: label3 === 'correct' ? 'good' : 'bad', score, goodProbability: bestProbability, evidence: { matched, missing, flags } };
+  const keyTerm = keywords !== undefined ? keywords.matched.length > 0 : best.comparison.novelMatched > 0;
+  const shortWithKeyTerm = !prepared.giveUp && prepared.answer.units.length <= SHORT_ANSWER && keyTerm;
+  return {
+    label3,
+    label2: label3 === 'correct' ? 'good' : 'bad',
+    score,
+    goodProbability: bestProbability,
+    shortWithKeyTerm,
+    evidence: { matched, missing, flags },
+  };
 }
 
 /** Judges one answer. Pure and deterministic; `model` is replaceable for evaluation only. */

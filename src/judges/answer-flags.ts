@@ -1,6 +1,6 @@
 import { ENGLISH_PREDICATE_CUES } from './english-words.js';
 import type { AnalysedText } from './text-units.js';
-import { normalizeText } from './text-units.js';
+import { analyseText, normalizeText } from './text-units.js';
 import type { ReferenceComparison } from './reference-comparison.js';
 
 /**
@@ -90,6 +90,18 @@ const ASKS_FOR_LIST = /\b(?:list|name|enumerate|write[- ]down)\b|나열|열거|�
 /** Korean endings that close or link a clause: a word ending so is a predicate, not a list item. */
 const FINITE_ENDING = /(?:다|요|죠|니다|고|며|서|면|지만|는데|니까|므로|도록|게)$/u;
 
+/** Korean particles that make a noun an argument of a predicate (topic, subject, object, target, means). */
+const ARGUMENT_PARTICLE = /^(?:은|는|이|가|을|를|에|에게|에서|으로|로)$/u;
+
+/**
+ * A terse statement, not a keyword: a Korean item whose first words carry an argument particle and are followed by
+ * what is said of them (`스택은 후입선출`, `저항에 반비례`), the 개조식 way of writing a sentence without its verb.
+ */
+export function isTerseStatement(item: string): boolean {
+  const content = analyseText(item).tokens.filter((token) => token.content);
+  return content.length >= 2 && content.slice(0, -1).some((token) => token.hangul && !token.verbal && ARGUMENT_PARTICLE.test(token.ending));
+}
+
 /**
  * A bare keyword list: short items with no predicate (no verb, copula, negation or sentence-building function
  * word), separated by commas or just spaces. Only for sentence references and questions that do not ask for a
@@ -108,8 +120,10 @@ export function isKeywordList(answer: AnalysedText, reference: AnalysedText, que
   if (answer.tokens.some(finite)) return false;
   const items = answer.normalized.split(/[,;/·、\n]/u).filter((item) => /[\p{L}\p{N}]/u.test(item));
   // Comma-separated short items (`정지, 운동, 같은 속력, 방향`), or three or more words with nothing between.
-  if (items.length >= 2) return items.every((item) => item.trim().split(/\s+/u).length <= 3);
-  return content.length >= 3 && !answer.tokens.some((token) => token.predicate);
+  // Terse statements (`스택은 후입선출, 큐는 선입선출`, `빛에너지로 포도당 합성, 산소 방출`) are 개조식, not a list.
+  if (items.length >= 2) return items.every((item) => item.trim().split(/\s+/u).length <= 3) && !items.some(isTerseStatement);
+  // Words with argument particles (`식물이 양분을 만드는 것`) are a sentence, however few its verbs.
+  return content.length >= 3 && !answer.tokens.some((token) => token.predicate) && !isTerseStatement(answer.normalized);
 }
 
 /**

@@ -22,6 +22,7 @@ import {
   isActive,
   pendingQuestionId,
   questionId,
+  subquestionId,
   type ActiveState,
   type PendingQuestion,
   type SessionState,
@@ -238,7 +239,8 @@ export class SessionActor {
     if (state.kind !== 'tutoring' || state.step.kind !== 'self-assessing') {
       throw commandError(ErrorCode.NO_PENDING_QUESTION, '지금은 모범 답안과 비교할 질문이 없습니다.');
     }
-    if (state.question.id !== id) throw commandError(ErrorCode.UNKNOWN_QUESTION, '지금 비교하고 있는 질문이 아닙니다.');
+    const comparing = state.step.index === undefined ? state.question.id : subquestionId(state.question.id, state.step.index);
+    if (comparing !== id) throw commandError(ErrorCode.UNKNOWN_QUESTION, '지금 비교하고 있는 질문이 아닙니다.');
     const at = this.view.displayOffsetNow(state);
     const verdict = selfAssess(this.tutoringHost, state, choice, at);
     this.kick();

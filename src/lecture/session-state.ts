@@ -27,8 +27,11 @@ export type TutoringStep =
   /** Bad mode: the reply to subconcept `index` was judged; `wrong` replies get a remedial explanation. */
   | { kind: 'subjudging'; index: number; answer: string }
   | { kind: 'remedial'; index: number; answer: string; replyId?: string }
-  /** The verdict was unsure: the model answer was shown; waiting for the student's own comparison. */
-  | { kind: 'self-assessing' };
+  /**
+   * The verdict was unsure: the model answer was shown; waiting for the student's own comparison. With `index`, the
+   * unsure verdict was on subconcept `index`'s question (and `answer` the student's reply to it).
+   */
+  | { kind: 'self-assessing'; index?: number; answer?: string };
 
 export type ActiveState =
   /** `failures`: failed generation attempts of this chapter already reported to the student (see ChapterFeed). */

@@ -23,9 +23,28 @@ const SELF_ASSESSED_FEEDBACK: Record<SelfAssessment, string> = {
  * (good for 비슷하게 답했어요, bad for 다시 볼래요), then the tutoring goes on as after a told verdict: the supplement,
  * or the subconcepts. Throws when no comparison is asked for this question.
  */
-export function selfAssess(host: Pick<TutoringHost, 'outbox'>, state: Tutoring, choice: SelfAssessment, at: { chapter: number; at: number }): 'good' | 'bad' {
+export function selfAssess(
+  host: Pick<TutoringHost, 'outbox' | 'view'>,
+  state: Tutoring,
+  choice: SelfAssessment,
+  at: { chapter: number; at: number },
+): 'good' | 'bad' {
   const verdict = choice === 'similar' ? 'good' : 'bad';
   const feedback = SELF_ASSESSED_FEEDBACK[choice];
+  const step = state.step;
+  if (step.kind === 'self-assessing' && step.index !== undefined) {
+    // A subconcept's question: 다시 볼래요 gets the remedial explanation, 비슷하게 답했어요 the next subconcept.
+    const id = subquestionId(state.question.id, step.index);
+    const events: TutorEvent[] = [{ event: 'tutor:verdict', payload: { questionId: id, verdict, feedback, selfAssessed: true } }];
+    const items: TranscriptItem[] = [{ type: 'verdict', ...at, questionId: id, verdict, feedback, selfAssessed: true }];
+    if (verdict === 'bad') {
+      host.outbox.transition({ ...state, step: { kind: 'remedial', index: step.index, answer: step.answer ?? '' } }, events, items);
+    } else {
+      host.outbox.transition(state, events, items);
+      askSubquestion(host, state, step.index + 1);
+    }
+    return verdict;
+  }
   host.outbox.transition(
     { ...state, step: verdict === 'good' ? { kind: 'supplement' } : { kind: 'splitting' } },
     [{ event: 'tutor:verdict', payload: { questionId: state.question.id, verdict, feedback, selfAssessed: true } }],
@@ -119,7 +138,7 @@ async function split(host: TutoringHost, state: Tutoring, epoch: number): Promis
   return true;
 }
 
-function askSubquestion(host: TutoringHost, state: Tutoring, index: number): void {
+function askSubquestion(host: Pick<TutoringHost, 'outbox' | 'view'>, state: Tutoring, index: number): void {
   const subconcepts = state.subconcepts ?? [];
   const sub = subconcepts[index];
   if (!sub) {
@@ -159,6 +178,17 @@ async function subjudge(host: TutoringHost, state: Tutoring, index: number, answ
   if (!host.interrupts.isCurrent(epoch)) return false;
   const id = subquestionId(state.question.id, index);
   const at = host.view.displayOffsetNow(state);
+  if (verdict.confidence < CONFIDENT_AT) {
+    // Not sure here either: the student compares their reply with the subconcept's explanation (selfAssess above).
+    const text = verdict.abstained ? verdict.feedback : UNSURE_TEXT;
+    const shown = verdict.abstained ? '' : sub.explanation;
+    host.outbox.transition(
+      { ...state, step: { kind: 'self-assessing', index, answer } },
+      [{ event: 'tutor:unsure', payload: { questionId: id, text, modelAnswer: shown, choices: SELF_ASSESS_CHOICES.map((choice) => ({ ...choice })) } }],
+      [{ type: 'unsure', ...at, questionId: id, text, modelAnswer: shown }],
+    );
+    return true;
+  }
   const events: TutorEvent[] = [
     { event: 'tutor:verdict', payload: { questionId: id, verdict: verdict.verdict, feedback: verdict.feedback } },
   ];
