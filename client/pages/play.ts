@@ -371,6 +371,8 @@ const TYPE_HINTS: Record<PublicQuestion['type'], string> = {
   ordering: '위로, 아래로 버튼으로 순서를 맞춘 뒤 보내세요',
   numeric: '수를 입력해 보내세요',
   poll: '설문입니다. 하나를 고르세요',
+  short: '답을 글로 적어 보내세요',
+  cloud: '떠오르는 단어를 적어 보내세요. 점수는 없습니다',
 };
 
 /** The reveal's verdict, points and answer as drawn (play/results.ts fills them in). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CommandSchemas } from './command-schemas.js';
 import { Nickname } from './display-name.js';
-import { MAX_QUIZ_ITEMS, QUESTION_TYPES, QUIZ_TOPIC_NAMES } from './wire/quiz.js';
+import { CLOUD_WORDS, MAX_QUIZ_ITEMS, MAX_TEXT_ANSWER, QUESTION_TYPES, QUIZ_TOPIC_NAMES } from './wire/quiz.js';
 import type * as wire from './wire/quiz.js';
 
 /**
@@ -9,7 +9,7 @@ import type * as wire from './wire/quiz.js';
  * in ./wire/quiz.ts (browser-safe), re-exported here.
  */
 export type * from './wire/quiz.js';
-export { MAX_QUIZ_ITEMS, QUESTION_TYPES, QUIZ_TOPIC_NAMES };
+export { CLOUD_WORDS, MAX_QUIZ_ITEMS, MAX_TEXT_ANSWER, QUESTION_TYPES, QUIZ_TOPIC_NAMES };
 
 // ---- quiz items
 export const Difficulty = z.enum(['easy', 'medium', 'hard']) satisfies z.ZodType<wire.Difficulty>;
@@ -100,8 +100,22 @@ export const PollItem = z
   .object({ ...itemBase, type: z.literal('poll'), explanation: z.string().trim().max(1000), choices: Choices })
   .strict() satisfies z.ZodType<wire.PollItem>;
 
+export const ShortItem = z
+  .object({
+    ...itemBase,
+    type: z.literal('short'),
+    answer: ItemText(300),
+    accept: z.array(ItemText(MAX_TEXT_ANSWER)).max(10).optional(),
+  })
+  .strict() satisfies z.ZodType<wire.ShortItem>;
+export type ShortItem = wire.ShortItem;
+export const CloudItem = z
+  .object({ ...itemBase, type: z.literal('cloud'), explanation: z.string().trim().max(1000) })
+  .strict() satisfies z.ZodType<wire.CloudItem>;
+export type CloudItem = wire.CloudItem;
+
 /** Any item a room plays: the 4-choice `QuizItem` (with or without `type`) or one of the other types. */
-export const RoomItem = z.union([QuizItem, TrueFalseItem, MultiItem, OrderingItem, NumericItem, PollItem]) satisfies z.ZodType<wire.RoomItem>;
+export const RoomItem = z.union([QuizItem, TrueFalseItem, MultiItem, OrderingItem, NumericItem, PollItem, ShortItem, CloudItem]) satisfies z.ZodType<wire.RoomItem>;
 export type RoomItem = wire.RoomItem;
 
 /** One gate round's verdict, as stored with a generated quiz (wire.ReviewAttempt). */
@@ -217,8 +231,11 @@ export const SubmitAnswerPayload = z.union([
   z.object({ questionIndex: QuestionIndex, choice: z.number().int().min(0).max(5) }).strict(),
   z.object({ questionIndex: QuestionIndex, choices: Picks.refine((picks) => new Set(picks).size === picks.length, '같은 보기를 두 번 고를 수 없습니다.') }).strict(),
   z.object({ questionIndex: QuestionIndex, order: Picks.min(2) }).strict(),
-  z.object({ questionIndex: QuestionIndex, text: z.string().trim().min(1).max(40) }).strict(),
+  z.object({ questionIndex: QuestionIndex, text: z.string().trim().min(1).max(MAX_TEXT_ANSWER) }).strict(),
 ]) satisfies z.ZodType<wire.SubmitAnswerPayload>;
+export const ReviewPayload = z
+  .object({ questionIndex: QuestionIndex, key: z.string().min(1).max(MAX_TEXT_ANSWER * 2), correct: z.boolean() })
+  .strict() satisfies z.ZodType<wire.ReviewPayload>;
 export const ExtraTimePayload = z
   .object({ playerId: z.string().min(1).max(64), seconds: z.number().int().min(0).max(300) })
   .strict() satisfies z.ZodType<wire.ExtraTimePayload>;
@@ -228,6 +245,7 @@ const NoPayload = z.object({}).strict();
 export type JoinRoomPayload = wire.JoinRoomPayload;
 export type SubmitAnswerPayload = wire.SubmitAnswerPayload;
 export type KickPayload = wire.KickPayload;
+export type ReviewPayload = wire.ReviewPayload;
 export type ExtraTimePayload = wire.ExtraTimePayload;
 
 /** The schema of every host command, by name. */
@@ -242,6 +260,7 @@ export const HOST_COMMANDS = {
   'room:unlock': NoPayload,
   'room:end': NoPayload,
   'room:extra-time': ExtraTimePayload,
+  'room:review': ReviewPayload,
 } as const satisfies CommandSchemas<wire.HostCommands>;
 
 /** The schema of every `/quiz` command, by name. */

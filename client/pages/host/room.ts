@@ -119,7 +119,7 @@ function connect(current: HostedRoom): void {
     reveal: (reveal) => {
       question = reveal.question;
       setPhase('reveal');
-      drawReveal(reveal);
+      drawReveal(reveal, (button, payload) => run(button, 'room:review', payload));
       announce(`문제 ${reveal.question.index + 1} 정답 공개. ${$('reveal-summary').textContent ?? ''}`);
     },
     leaderboard: (board) => {
