@@ -30,8 +30,8 @@ function cloudNodes(words: readonly CloudWord[]): HTMLElement[] {
 function reviewRow(questionIndex: number, answer: ReviewAnswer, send: SendReview): HTMLElement {
   const right = element('button', { type: 'button', className: 'secondary review-right', 'data-testid': 'review-right', text: '정답', 'aria-pressed': String(answer.verdict === 'right') });
   const wrong = element('button', { type: 'button', className: 'secondary review-wrong', 'data-testid': 'review-wrong', text: '오답', 'aria-pressed': String(answer.verdict === 'wrong') });
-  right.setAttribute('aria-label', `${answer.text}: 정답으로`);
-  wrong.setAttribute('aria-label', `${answer.text}: 오답으로`);
+  right.setAttribute('aria-label', `정답 (${answer.text})`);
+  wrong.setAttribute('aria-label', `오답 (${answer.text})`);
   right.addEventListener('click', () => void send(right, { questionIndex, key: answer.key, correct: true }));
   wrong.addEventListener('click', () => void send(wrong, { questionIndex, key: answer.key, correct: false }));
   const verdict = answer.verdict === null ? '검토 전' : answer.verdict === 'right' ? '정답 처리' : '오답 처리';
