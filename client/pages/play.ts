@@ -20,6 +20,7 @@ import { RememberedList } from '../ui/remembered-list.js';
 import { actionButton, showScreen, statusLine } from '../ui/screens.js';
 import { drawBoard, drawFinal, drawReveal } from './play/results.js';
 import { setMathText } from '../ui/math.js';
+import { showPicture } from '../ui/question-picture.js';
 import { decodeHandoff } from './classroom/lti-handoff.js';
 
 /** A room this browser joined as a player (the player token re-enters it). */
@@ -59,6 +60,7 @@ const meScore = $('me-score');
 const lobbyTitle = $('lobby-title');
 const questionNumber = $('question-number');
 const questionText = $('question-text');
+const questionPicture = $<HTMLImageElement>('question-picture');
 const timer = $('timer');
 const previewNote = $('preview-note');
 const pausedNote = $('paused-note');
@@ -305,6 +307,7 @@ function showQuestion(payload: QuestionPayload): void {
   if (!question || question.index !== next.index || answers.childElementCount === 0) {
     if (myAnswer && myAnswer.questionIndex !== next.index) myAnswer = null;
     setMathText(questionText, next.question);
+    showPicture(questionPicture, next);
     form = answerForm(answers, next, (response) => void submit(response));
     hideStatus();
   }

@@ -24,6 +24,12 @@ const ItemText = (max: number) =>
     // eslint-disable-next-line no-control-regex
     .refine((value) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value), '제어 문자는 쓸 수 없습니다.');
 
+/** An item's picture (wire.ItemPicture): an uploaded image's id and its alt text. */
+const picture = {
+  image: z.string().regex(/^[0-9a-f]{32}$/, 'image는 올린 그림의 id(16진수 32자리)입니다.').optional(),
+  imageAlt: z.string().trim().max(300).optional(),
+};
+
 /** Seed 001's `quiz_id`: 8 hex characters, unique within a quiz. */
 export const ItemQuizId = z.string().regex(/^[0-9a-f]{8}$/, 'quizId는 16진수 8자리입니다.');
 
@@ -49,6 +55,7 @@ export const QuizItem = z
     difficulty: Difficulty,
     quizId: ItemQuizId.optional(),
     sources: z.array(QuizItemSource).max(10).optional(),
+    ...picture,
   })
   .strict()
   .refine((item) => new Set(item.choices.map((choice) => choice.toLowerCase())).size === 4, {
@@ -64,6 +71,7 @@ const itemBase = {
   difficulty: Difficulty,
   quizId: ItemQuizId.optional(),
   sources: z.array(QuizItemSource).max(10).optional(),
+  ...picture,
 };
 const Choices = z.array(ItemText(200)).min(2).max(6).refine(distinct, '보기는 서로 달라야 합니다.');
 

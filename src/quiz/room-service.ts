@@ -262,7 +262,7 @@ export class RoomService {
     await this.withMutex(roomId, async () => {
       const record = await this.phase(roomId);
       if (record.phase !== 'reveal' || record.q !== questionIndex || meta.items[questionIndex]?.type !== 'short') {
-        throw new AppError(ErrorCode.WRONG_PHASE, '단답형 문제의 정답 공개 중에만 답을 검토할 수 있습니다.', { status: 409 });
+        throw new AppError(ErrorCode.WRONG_PHASE, '단답형 문제의 정답 공개 중에만 답을 검토할 수 있습니다.');
       }
       const grades = await readGrades(this.deps.store, roomId, questionIndex, this.deps.logger);
       await saveGrades(this.deps.store, roomId, questionIndex, withVerdict(grades ?? {}, key, correct));

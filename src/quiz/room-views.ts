@@ -15,6 +15,7 @@ import type { RoomMeta } from './room-repository.js';
 import type { PlayerStanding, Standings } from './scoring.js';
 import { correctChoiceOf, isUnscored, shownChoices, solutionOf, typeOf } from './item-types.js';
 import type { ShortGrades } from './short-answer-judge.js';
+import { imageUrl } from './quiz-images.js';
 import { reviewList } from './short-review.js';
 
 /**
@@ -41,6 +42,7 @@ export function publicQuestion(meta: RoomMeta, q: number): PublicQuestion {
     difficulty: item.difficulty,
   };
   if (item.type === 'numeric' && item.unit !== undefined) question.unit = item.unit;
+  if (item.image !== undefined) question.image = { url: imageUrl(item.image), alt: item.imageAlt ?? '' };
   return question;
 }
 

@@ -68,7 +68,7 @@ export async function gradesUpTo(
 /** The grades after the host marks the answer `key` right or wrong (NOT_FOUND when no one gave it). */
 export function withVerdict(grades: ShortGrades, key: string, correct: boolean): ShortGrades {
   const grade = grades[key];
-  if (!grade) throw new AppError(ErrorCode.NOT_FOUND, '그런 답이 없습니다.', { status: 404 });
+  if (!grade) throw new AppError(ErrorCode.NOT_FOUND, '그런 답이 없습니다.');
   return { ...grades, [key]: { ...grade, verdict: correct ? 'right' : 'wrong' } };
 }
 

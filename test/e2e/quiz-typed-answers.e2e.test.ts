@@ -136,7 +136,7 @@ describe('typed answers in the live pages', () => {
     await expect.poll(() => words.count()).toBe(2);
     expect(await words.allTextContents()).toEqual(['평균', MARKUP]);
     expect(await words.first().getAttribute('data-count')).toBe('2');
-    const sizes = await words.evaluateAll((nodes) => nodes.map((node) => parseFloat(getComputedStyle(node).fontSize)));
+    const sizes = await Promise.all([0, 1].map(async (index) => parseFloat(/font-size:\s*([\d.]+)rem/.exec((await words.nth(index).getAttribute('style')) ?? '')?.[1] ?? '0')));
     expect(sizes[0]!).toBeGreaterThan(sizes[1]!);
     expect(await host.locator('[data-testid=word-cloud] img').count()).toBe(0);
     await host.locator('[data-testid=reveal-summary]', { hasText: '단어 구름 · 3명 응답' }).waitFor();

@@ -39,13 +39,26 @@ export type QuizItem = {
   difficulty: Difficulty;
   quizId?: string | undefined;
   sources?: QuizItemSource[] | undefined;
+  /** See ItemPicture. */
+  image?: string | undefined;
+  imageAlt?: string | undefined;
 };
+
+/**
+ * A picture any item may carry: an uploaded image's id (`POST /api/quiz-images`; a page of the material is uploaded
+ * as an image, the server renders no PDF pages) and its text for screen readers. LaTeX needs no field: `$…$` in any
+ * item text is rendered by the pages' bundled KaTeX.
+ */
+export interface ItemPicture {
+  image?: string | undefined;
+  imageAlt?: string | undefined;
+}
 
 /** The kinds of item a live room plays. */
 export const QUESTION_TYPES = ['choice', 'truefalse', 'multi', 'ordering', 'numeric', 'poll', 'short', 'cloud'] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
-interface ItemBase {
+interface ItemBase extends ItemPicture {
   question: string;
   /** Shown with the solution at the reveal; a poll may leave it empty. */
   explanation: string;
@@ -285,6 +298,8 @@ export interface PublicQuestion {
   difficulty: Difficulty;
   /** numeric: the unit the answer is in, if any. */
   unit?: string;
+  /** The item's picture: where to load it and its text for screen readers. */
+  image?: { url: string; alt: string };
 }
 
 /** A recorded answer, as it counts: one of the shapes of `AnswerResponse`, a numeric one parsed to its number. */
