@@ -191,6 +191,11 @@ export const GenerateQuizBody = z
     topic: QuizTopicName.optional(),
     /** A key term of the material (GET /api/materials/:id/key-terms): the passages are the ones about it. */
     focus: z.string().trim().min(1).max(80).optional(),
+    /**
+     * `short`: every generated item that reads as a question without choices, and whose answer is a short phrase the
+     * item guard accepts, is stored as short text (the correct choice its model answer); the rest stay 4-choice.
+     */
+    format: z.enum(['choice', 'short']).optional(),
     title: ItemText(100).optional(),
     /** the class the quiz is for (one of the account's). */
     classId: z.string().trim().min(1).max(64).optional(),

@@ -64,6 +64,7 @@ export { MAX_GATE_ROUNDS, gateSummary, generateJudgedQuiz, usableItems, type Jud
 export { newQuizSeed } from './quiz-seed.js';
 export type { RoomClock } from './room-clock.js';
 export { resultsCsv } from './results-csv.js';
+export { SHORT_GENERATOR_AGENT, toShortItems, type ShortConversion } from './short-generator.js';
 export { IMAGE_ID, MAX_IMAGE_BYTES, QuizImages, imageTypeOf, imageUrl, type ImageType } from './quiz-images.js';
 export { type RoomResults } from './room-results.js';
 export type { HostMember, PlayerMember, RoomMember } from './room-member.js';

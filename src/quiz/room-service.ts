@@ -11,7 +11,7 @@ import { RoomRepository, ROOM_TTL_MS, type RoomMeta } from './room-repository.js
 import { choiceOf, recordedResponse, responseOf } from './item-types.js';
 import { computeStandings, type RecordedAnswer, type Standings } from './scoring.js';
 import { usableItems } from './quiz-gate.js';
-import type { ShortGrades } from './short-answer-judge.js';
+import { warmShortJudge, type ShortGrades } from './short-answer-judge.js';
 import { gradesUpTo, readGrades, saveGrades, withVerdict } from './short-review.js';
 
 export const HOST_TOKEN_TTL_MS = ROOM_TTL_MS;
@@ -118,6 +118,7 @@ export class RoomService {
     if (!meta) throw new AppError(ErrorCode.ROOM_NOT_FOUND, '퀴즈 방을 찾을 수 없습니다.', { status: 404 });
     if (this.metas.size > 10_000) this.metas.clear();
     this.metas.set(roomId, meta);
+    if (meta.items.some((item) => item.type === 'short')) setImmediate(warmShortJudge);
     return meta;
   }
 

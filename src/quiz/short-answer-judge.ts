@@ -1,5 +1,5 @@
 import { CONFIDENT_AT, assessAnswer, assessmentConfidence } from '../judges/index.js';
-import { mathEquivalent } from '../math/index.js';
+import { loadMathReader, mathEquivalent } from '../math/index.js';
 import type { ShortItem } from '../protocol/quiz.js';
 import { answerKey, distinctAnswers } from './text-answers.js';
 
@@ -33,12 +33,27 @@ export type ShortGrades = Record<string, ShortGrade>;
 
 const PARTIAL_CREDIT = 0.5;
 
-/** The grade of one distinct answer (pure, deterministic). */
-export function gradeShortAnswer(item: ShortItem, text: string, count = 1): ShortGrade {
+/** True when the model answer is mathematics the comparison can read (then answers are compared by value first). */
+export function isMathAnswer(item: ShortItem): boolean {
+  return mathEquivalent(item.answer, item.answer) === 'equal';
+}
+
+/**
+ * Loads what judging needs (the math reader, ~150 ms, and the assessor's tables) ahead of a question's close, so the
+ * first reveal of a short-text question does not pay for it. Called when a node first meets a room with such items
+ * (in its lobby, when nobody is answering), never at server start.
+ */
+export function warmShortJudge(): void {
+  loadMathReader();
+  assessAnswer({ question: '대푯값은?', reference: '중앙값', answer: '평균' });
+}
+
+/** The grade of one distinct answer (pure, deterministic). `math`: isMathAnswer(item), when the caller knows it. */
+export function gradeShortAnswer(item: ShortItem, text: string, count = 1, math = isMathAnswer(item)): ShortGrade {
   const key = answerKey(text);
   const accepted = [item.answer, ...(item.accept ?? [])];
   if (accepted.some((answer) => answerKey(answer) === key)) return { text, count, credit: 1, confidence: 1, method: 'exact', unsure: false };
-  if (mathEquivalent(item.answer, item.answer) === 'equal') {
+  if (math) {
     const verdict = mathEquivalent(text, item.answer);
     if (verdict !== 'unknown') return { text, count, credit: verdict === 'equal' ? 1 : 0, confidence: 1, method: 'math', unsure: false };
   }
@@ -55,8 +70,9 @@ export function gradeShortAnswer(item: ShortItem, text: string, count = 1): Shor
 export function gradeShortAnswers(item: ShortItem, texts: Iterable<string>, limit = Number.POSITIVE_INFINITY): ShortGrades {
   const grades: ShortGrades = {};
   const distinct = [...distinctAnswers(texts)].sort(([, left], [, right]) => right.count - left.count);
+  const math = isMathAnswer(item);
   for (const [index, [key, { text, count }]] of distinct.entries()) {
-    grades[key] = index < limit ? gradeShortAnswer(item, text, count) : { text, count, credit: 0, confidence: 0, method: 'judge', unsure: true };
+    grades[key] = index < limit ? gradeShortAnswer(item, text, count, math) : { text, count, credit: 0, confidence: 0, method: 'judge', unsure: true };
   }
   return grades;
 }
