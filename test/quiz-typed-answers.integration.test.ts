@@ -7,7 +7,7 @@
  * - TM7 — The host reviews unsure answers. An answer the judge is unsure of scores 0 with `unsure: true` and is listed
  *   (text, how many gave it) only in the host's reveal; `room:review` (host only, only during that question's reveal)
  *   marks it right or wrong: everyone who gave it is rescored, every player (also on another node) is sent the reveal
- *   again, the host sees the mark, and the results and CSV follow (검토 중 until marked).
+ *   again, the host sees the mark (also after a reload), and the results and CSV follow (검토 중 until marked).
  * - TM8 — Word cloud. A word-cloud answer is typed text with no credit and no points; the reveal carries the words by
  *   count (counted case- and width-blind, invisible characters removed, text kept as typed for the page to escape).
  */
@@ -113,6 +113,12 @@ describe.each(['memory', 'redis'] as const)('typed answers (%s store)', (store) 
     expect((await hostTold).review).toEqual([{ key: UNSURE, text: UNSURE, count: 1, verdict: 'right' }]);
     const unknown = await host.emit('room:review', { questionIndex: 0, key: '없는 답', correct: true });
     expect(unknown.ok).toBe(false);
+    // A host reload during the reveal gets the review list back with the mark; a player's reload gets its new result.
+    const reloaded = await openHost(server.url, room.hostToken);
+    clients.push(reloaded);
+    const hostState = await reloaded.state();
+    expect(hostState.phase === 'reveal' && hostState.reveal.review).toEqual([{ key: UNSURE, text: UNSURE, count: 1, verdict: 'right' }]);
+    reloaded.close();
 
     // Math: "6/2" equals "x = 3"; "4" does not. Reviewing once the reveal is over is WRONG_PHASE.
     await host.emit('room:next');
