@@ -146,6 +146,7 @@ describe.each(['memory', 'redis'] as const)('typed answers (%s store)', (store) 
     await host.emit('room:next');
     const results = (await fetchResults(server, room.roomId, setup.instructorToken)).body as unknown as RoomResults;
     expect(results.questions.map((question) => question.type)).toEqual(['short', 'short', 'cloud']);
+    expect(results.questions[2]!.words).toEqual(cloud.hostReveal.words);
     const byName = new Map(results.players.map((row) => [row.nickname, row]));
     expect(byName.get('다솜')!.score).toBe(1000);
     expect(byName.get('다솜')!.answers[0]).toMatchObject({ correct: true, response: { text: UNSURE } });

@@ -113,6 +113,7 @@ export const RoomResultsSchema: z.ZodType<RoomResults> = z.object({
       explanation: z.string(),
       difficulty: Difficulty,
       distribution: Distribution,
+      words: z.array(z.object({ text: z.string(), count })).exactOptional(),
       answered: count,
       correct: count,
     }),
