@@ -4,7 +4,8 @@
  *   answer shows 정답 and +1,000점 (speed bonus off), an unsure one "선생님이 답을 확인하고 있어요" and +0점; the
  *   projector lists the unsure answer with 정답/오답 buttons, and marking it 정답 turns that phone's verdict to 정답
  *   with +1,000점 without a reload. The projector's word cloud sizes words by count and shows markup typed by a
- *   player as text (no element is made from it). axe finds no violation on the projector's review and cloud.
+ *   player as text (no element is made from it). axe finds no violation on the projector's review and cloud, nor on
+ *   the phone's text field and its "확인 중" result.
  */
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -101,6 +102,7 @@ describe('typed answers in the live pages', () => {
 
     // 1. Short text: right, unsure (to the host's review), wrong.
     for (const page of [first, second, third]) await questionOpen(page, 1);
+    expect(await axeViolations(first)).toEqual([]);
     await type(first, '중앙값');
     await second.fill('[data-testid=text-answer]', UNSURE);
     await second.press('[data-testid=text-answer]', 'Enter');
@@ -110,6 +112,7 @@ describe('typed answers in the live pages', () => {
     await second.locator('[data-testid=verdict][data-result=review]').waitFor();
     expect(await second.locator('[data-testid=verdict]').textContent()).toBe('선생님이 답을 확인하고 있어요');
     expect(await second.locator('[data-testid=points]').textContent()).toBe('+0점');
+    expect(await axeViolations(second)).toEqual([]);
     await third.locator('[data-testid=verdict][data-result=wrong]').waitFor();
     expect(await third.locator('[data-testid=reveal-correct]').textContent()).toContain('중앙값');
 
