@@ -3,9 +3,10 @@
  * - TM14 — The quiz editor. "문제 직접 쓰기" on the host page shows per type only the fields it needs, builds the
  *   items (4-choice, multiple correct, numeric with unit, short text with accepted answers, word cloud) with an
  *   uploaded picture and its alt text, and saves them as a quiz the room plays; a refused item keeps the form and
- *   shows the server's Korean message. In the room the phone shows the picture (loaded, with its alt) and the question's
+ *   shows the server's Korean message; axe finds no violation in the form. In the room the phone shows the picture (loaded, with its alt) and the question's
  *   LaTeX rendered by the bundled KaTeX.
  */
+import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';
@@ -31,11 +32,19 @@ const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000
 
 async function open(kind: 'host' | 'phone'): Promise<Page> {
   const context = await browser.newContext(
-    kind === 'phone' ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } : { viewport: { width: 1280, height: 900 } },
+    // bypassCSP only lets the test inject axe-core (an inline script the pages' CSP rightly refuses).
+    kind === 'phone' ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } : { viewport: { width: 1280, height: 900 }, bypassCSP: true },
   );
   contexts.push(context);
   if (kind === 'host') await signInContext(context, app);
   return context.newPage();
+}
+
+const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+async function axeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate('typeof axe !== "undefined"'))) await page.addScriptTag({ path: AXE_PATH });
+  return page.evaluate(`axe.run(document.querySelector('[data-testid=editor-box]'), { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+    .then((result) => result.violations.map((violation) => violation.id + ': ' + violation.nodes.map((node) => node.target.join(' ')).join(', ')))`);
 }
 
 /** Adds a question card of `type` and returns it. */
@@ -84,6 +93,8 @@ describe('the quiz editor', () => {
 
     const cloud = await addItem(host, 'cloud');
     await cloud.locator('[data-testid=editor-question]').fill('오늘 배운 것을 한 단어로?');
+
+    expect(await axeViolations(host)).toEqual([]);
 
     // A 4-choice item with three choices is refused by the server: the form stays, its message is shown.
     const choice = await addItem(host, 'choice');
