@@ -4,8 +4,9 @@
  *
  * Without `--redis`, the run starts its own throwaway redis-server on a free port (removed at the end), so it never
  * writes into a shared Redis; `--redis URL` points it at one you choose (use a database of its own, not 0).
- * `--types mix` cycles the questions through 4-choice, O/X, multiple correct, ordering and numeric items, and every
- * player answers each in its own shape (a random pick, pick set, order or number); the default is all 4-choice.
+ * `--types mix` cycles the questions through 4-choice, O/X, multiple correct, ordering, numeric and short-text items,
+ * and every player answers each in its own shape (a random pick, pick set, order, number or one of 40 typed answers,
+ * which the reveal judges once each); the default is all 4-choice.
  * `--store memory` runs one node on the memory store instead (no Redis at all): each question's deadline is then
  * the host's receipt of `room:question` (open) + its `remainingMs`, like `revealP99MsFromPayload`.
  *
@@ -76,11 +77,14 @@ const log = (message: string) => process.stderr.write(`bench:quiz ${message}\n`)
 const sorted = (values: number[]) => [...values].sort((left, right) => left - right);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Typed answers to the bench's short-text items: right, wrong, unsure and 30 distinct others. */
+const SHORT_ANSWERS = ['중앙값', 'Median', '평균', '최빈값', '정렬했을 때 가운데 오는 값', '가운데 값', '모르겠어요', '분산', '범위', '표준편차', ...Array.from({ length: 30 }, (_, index) => `값 ${index}`)];
+
 function items(count: number): RoomItem[] {
   return Array.from({ length: count }, (_, index): RoomItem => {
     const base = { question: `${index + 1}. 벤치 문제`, explanation: '해설입니다.', difficulty: 'easy' as const };
     if (mixedTypes) {
-      switch (index % 5) {
+      switch (index % 6) {
         case 1:
           return { ...base, type: 'truefalse', answer: index % 2 === 0 };
         case 2:
@@ -89,6 +93,8 @@ function items(count: number): RoomItem[] {
           return { ...base, type: 'ordering', steps: ['첫째', '둘째', '셋째', '넷째'] };
         case 4:
           return { ...base, type: 'numeric', answer: 100, tolerance: 5, unit: 'km' };
+        case 5:
+          return { ...base, question: `${index + 1}. 이상값에 덜 민감한 대푯값은?`, type: 'short', answer: '중앙값', accept: ['median'] };
       }
     }
     const left = 3 + index;
@@ -242,6 +248,8 @@ try {
         return { order: [0, 1, 2, 3].sort(() => Math.random() - 0.5) };
       case 'numeric':
         return { text: `${80 + pick(40)} km` };
+      case 'short':
+        return { text: SHORT_ANSWERS[pick(SHORT_ANSWERS.length)]! };
       default:
         return { choice: pick(4) };
     }
@@ -263,7 +271,7 @@ try {
     }
     const recorded = JSON.stringify(ack.response);
     if (ack.duplicate) fail('unexpectedDuplicate');
-    else if ('text' in answer ? !('value' in ack.response) : recorded !== JSON.stringify('choices' in answer ? { choices: [...answer.choices].sort() } : answer)) fail('ackChoiceMismatch');
+    else if ('text' in answer ? !('value' in ack.response || 'text' in ack.response) : recorded !== JSON.stringify('choices' in answer ? { choices: [...answer.choices].sort() } : answer)) fail('ackChoiceMismatch');
     else acked.push({ playerId: player.playerId, q, response: recorded });
   };
 

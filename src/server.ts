@@ -5,7 +5,7 @@ import express, { type Express } from 'express';
 import type { Server as SocketServer, ServerOptions } from 'socket.io';
 import type { Config } from './config.js';
 import { ErrorCode } from './protocol/wire/error-codes.js';
-import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAnalyticsRouter, createAuthRouter, createClassesRouter, createClassExamsRouter, createClassMathRouter, createCriticRouter, createExamsRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMathRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQualityRouter, createQuizzesRouter, createAddressLimit, createRateLimits, createRoomsRouter, createSeedQuizRouter, createSessionsRouter, createLtiApiRouter, createLtiRouter, errorMiddleware, ltiFraming, ltiPickerFormTargets, joinAttemptGuard, type OidcAccounts, securityHeadersOnEveryResponse, webSessionStarter } from './http/index.js';
+import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAnalyticsRouter, createAuthRouter, createClassesRouter, createClassExamsRouter, createClassMathRouter, createCriticRouter, createExamsRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMathRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQualityRouter, createQuizzesRouter, createQuizImagesRouter, createAddressLimit, createRateLimits, createRoomsRouter, createSeedQuizRouter, createSessionsRouter, createLtiApiRouter, createLtiRouter, errorMiddleware, ltiFraming, ltiPickerFormTargets, joinAttemptGuard, type OidcAccounts, securityHeadersOnEveryResponse, webSessionStarter } from './http/index.js';
 import type { LanguageModel } from './llm/index.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
@@ -15,12 +15,12 @@ import type { JobRepository, JobRunner, JobView } from './jobs/index.js';
 import type { MathSetRepository } from './math-problems/index.js';
 import type { ExamService } from './exams/index.js';
 import type { Store } from './store/index.js';
-import type { MaterialService } from './materials/index.js';
+import { createBlobStore, type MaterialService } from './materials/index.js';
 import type { Retriever } from './retrieval/index.js';
 import type { LectureService } from './lecture/index.js';
 import type { AccountService, OidcSignIn, TokenSigner } from './auth/index.js';
 import type { ClassMonitor, ClassService } from './classroom/index.js';
-import { SelfStudy, type EvalAgent, type QuizRepository, type RoomRuntime, type RoomService } from './quiz/index.js';
+import { QuizImages, SelfStudy, type EvalAgent, type QuizRepository, type RoomRuntime, type RoomService } from './quiz/index.js';
 import type { DataLifecycle } from './data/index.js';
 import type { CredentialChecks, OwnershipRepository } from './ownership/index.js';
 import type { Quotas } from './quota/index.js';
@@ -179,6 +179,7 @@ export function createServer(deps: ServerDeps): LecternServer {
   app.use('/api/classes', createClassesRouter({ classes: deps.classes, ownership, access }));
   app.use('/api/analytics', createAnalyticsRouter({ access, classes: deps.classes, materials: deps.materials, rooms: deps.rooms, exams: deps.exams, store }));
   app.use('/api/rooms', createRoomsRouter({ rooms: deps.rooms, ownership, access, publicUrl: deps.config.publicUrl, quotas: deps.quotas }));
+  app.use('/api/quiz-images', createQuizImagesRouter({ images: new QuizImages(createBlobStore(store, deps.config.dataDir)), access }));
   app.use('/api/quizzes', createQuizzesRouter({ quizzes: deps.quizzes, materials: deps.materials, ownership, access, quotas: deps.quotas }));
   // Generating a quiz takes a JSON body, so this part of /api/materials is mounted after the parser.
   app.use(

@@ -108,6 +108,8 @@ const CASES: Record<string, Case> = {
   },
   'POST /api/quizzes': { kind: 'denied', call: (w) => ({ method: 'POST', path: '/api/quizzes', body: { title: '남의 반', items: sampleItems(1), classId: w.classId } }) },
   'GET /api/quizzes': { kind: 'list', path: '/api/quizzes' },
+  'POST /api/quiz-images': { kind: 'own', why: 'an upload names nothing of anyone’s; an item refers to it by its random id' },
+  'GET /api/quiz-images/:id': { kind: 'public', why: 'players are anonymous: the 128-bit image id in a question is the capability' },
   'GET /api/quizzes/:id': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/quizzes/${w.quizId}` }) },
   'POST /api/quizzes/:id/items/:itemId/keep': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/quizzes/${w.quizId}/items/0a1b2c3d/keep`, body: { kept: true } }) },
   'GET /api/materials/:id/quiz-topics': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/materials/${w.materialId}/quiz-topics` }) },

@@ -20,6 +20,7 @@ import { RememberedList } from '../ui/remembered-list.js';
 import { actionButton, showScreen, statusLine } from '../ui/screens.js';
 import { drawBoard, drawFinal, drawReveal } from './play/results.js';
 import { setMathText } from '../ui/math.js';
+import { showPicture } from '../ui/question-picture.js';
 import { decodeHandoff } from './classroom/lti-handoff.js';
 
 /** A room this browser joined as a player (the player token re-enters it). */
@@ -59,6 +60,7 @@ const meScore = $('me-score');
 const lobbyTitle = $('lobby-title');
 const questionNumber = $('question-number');
 const questionText = $('question-text');
+const questionPicture = $<HTMLImageElement>('question-picture');
 const timer = $('timer');
 const previewNote = $('preview-note');
 const pausedNote = $('paused-note');
@@ -305,6 +307,7 @@ function showQuestion(payload: QuestionPayload): void {
   if (!question || question.index !== next.index || answers.childElementCount === 0) {
     if (myAnswer && myAnswer.questionIndex !== next.index) myAnswer = null;
     setMathText(questionText, next.question);
+    showPicture(questionPicture, next);
     form = answerForm(answers, next, (response) => void submit(response));
     hideStatus();
   }
@@ -371,6 +374,8 @@ const TYPE_HINTS: Record<PublicQuestion['type'], string> = {
   ordering: '위로, 아래로 버튼으로 순서를 맞춘 뒤 보내세요',
   numeric: '수를 입력해 보내세요',
   poll: '설문입니다. 하나를 고르세요',
+  short: '답을 글로 적어 보내세요',
+  cloud: '떠오르는 단어를 적어 보내세요. 점수는 없습니다',
 };
 
 /** The reveal's verdict, points and answer as drawn (play/results.ts fills them in). */

@@ -18,6 +18,7 @@ export { createHealthRouter } from './health-router.js';
 export { createMaterialsRouter } from './materials-router.js';
 export { createMetricsRouter, createMetricsServer } from './metrics-router.js';
 export { createMaterialQuizRouter, createQuizzesRouter } from './quizzes-router.js';
+export { createQuizImagesRouter } from './quiz-images-router.js';
 export { createSeedQuizRouter, type SeedQuizRouterDeps } from './seed-quiz-router.js';
 export { createClassMathRouter, type ClassMathRouterDeps } from './class-math-router.js';
 export { createClassExamsRouter, type ClassExamsRouterDeps } from './class-exams-router.js';

@@ -9,7 +9,7 @@ import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { AppError } from '../errors.js';
 import { classNotFound, type OwnershipRepository } from '../ownership/index.js';
 import type { GuardReport } from '../guard/index.js';
-import { gateSummary, generateJudgedQuiz, materialTopics, newQuizSeed, type EvalAgent, type JudgedQuiz, type QuizMaterialSource, type QuizRepository, type QuizSource } from '../quiz/index.js';
+import { gateSummary, generateJudgedQuiz, toShortItems, materialTopics, newQuizSeed, type EvalAgent, type JudgedQuiz, type QuizMaterialSource, type QuizRepository, type QuizSource } from '../quiz/index.js';
 import type { Retriever } from '../retrieval/index.js';
 import { materialNotFound, type Authorizer, type Grant } from './authorize.js';
 import type { Quotas } from '../quota/index.js';
@@ -31,7 +31,8 @@ import { abortedWith } from './client-gone.js';
  * - `POST /api/materials/:id/quiz` (GenerateQuizBody `{chapter?, topic?, difficulty?, title?, classId?}`) -> the
  *   QuizAgent writes five items from ten retrieved passages and every one goes through the EvalAgent gate
  *   (quiz-gate.ts); stored like an uploaded quiz with the judge reports; 201 with the same body as `POST /api/quizzes`
- *   plus `seed`, `reviews`, `gate {passed, total, rounds}` and `generation` (how the passages were found)
+ *   plus `seed`, `reviews`, `gate {passed, total, rounds}` and `generation` (how the passages were found); with
+ *   `format: 'short'` the items that read as questions without choices are stored as short text (short-generator.ts)
  * The credential is checked before the body, so an anonymous caller learns nothing about what a valid body looks like.
  */
 
@@ -204,7 +205,11 @@ export function createMaterialQuizRouter({ quizzes, materials, retriever, owners
             logger: log,
             guard,
           });
-          const { source, items, seed, reviews } = generation;
+          const { source, seed, reviews } = generation;
+          const items =
+            body.format === 'short'
+              ? toShortItems(generation.items, { passages: source.retrieval.passages.map((passage) => passage.text), titles: [source.title], materialId, guard }).items
+              : generation.items;
           return quizzes.create(classId, { title: body.title ?? `${source.title} 퀴즈`.slice(0, 100), items, materialId: source.materialId }, { seed, reviews });
         }),
       );

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CommandSchemas } from './command-schemas.js';
 import { Nickname } from './display-name.js';
-import { MAX_QUIZ_ITEMS, QUESTION_TYPES, QUIZ_TOPIC_NAMES } from './wire/quiz.js';
+import { CLOUD_WORDS, MAX_QUIZ_ITEMS, MAX_TEXT_ANSWER, QUESTION_TYPES, QUIZ_TOPIC_NAMES } from './wire/quiz.js';
 import type * as wire from './wire/quiz.js';
 
 /**
@@ -9,7 +9,7 @@ import type * as wire from './wire/quiz.js';
  * in ./wire/quiz.ts (browser-safe), re-exported here.
  */
 export type * from './wire/quiz.js';
-export { MAX_QUIZ_ITEMS, QUESTION_TYPES, QUIZ_TOPIC_NAMES };
+export { CLOUD_WORDS, MAX_QUIZ_ITEMS, MAX_TEXT_ANSWER, QUESTION_TYPES, QUIZ_TOPIC_NAMES };
 
 // ---- quiz items
 export const Difficulty = z.enum(['easy', 'medium', 'hard']) satisfies z.ZodType<wire.Difficulty>;
@@ -23,6 +23,12 @@ const ItemText = (max: number) =>
     .max(max)
     // eslint-disable-next-line no-control-regex
     .refine((value) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value), '제어 문자는 쓸 수 없습니다.');
+
+/** An item's picture (wire.ItemPicture): an uploaded image's id and its alt text. */
+const picture = {
+  image: z.string().regex(/^[0-9a-f]{32}$/, 'image는 올린 그림의 id(16진수 32자리)입니다.').optional(),
+  imageAlt: z.string().trim().max(300).optional(),
+};
 
 /** Seed 001's `quiz_id`: 8 hex characters, unique within a quiz. */
 export const ItemQuizId = z.string().regex(/^[0-9a-f]{8}$/, 'quizId는 16진수 8자리입니다.');
@@ -49,6 +55,7 @@ export const QuizItem = z
     difficulty: Difficulty,
     quizId: ItemQuizId.optional(),
     sources: z.array(QuizItemSource).max(10).optional(),
+    ...picture,
   })
   .strict()
   .refine((item) => new Set(item.choices.map((choice) => choice.toLowerCase())).size === 4, {
@@ -64,6 +71,7 @@ const itemBase = {
   difficulty: Difficulty,
   quizId: ItemQuizId.optional(),
   sources: z.array(QuizItemSource).max(10).optional(),
+  ...picture,
 };
 const Choices = z.array(ItemText(200)).min(2).max(6).refine(distinct, '보기는 서로 달라야 합니다.');
 
@@ -100,8 +108,22 @@ export const PollItem = z
   .object({ ...itemBase, type: z.literal('poll'), explanation: z.string().trim().max(1000), choices: Choices })
   .strict() satisfies z.ZodType<wire.PollItem>;
 
+export const ShortItem = z
+  .object({
+    ...itemBase,
+    type: z.literal('short'),
+    answer: ItemText(300),
+    accept: z.array(ItemText(MAX_TEXT_ANSWER)).max(10).optional(),
+  })
+  .strict() satisfies z.ZodType<wire.ShortItem>;
+export type ShortItem = wire.ShortItem;
+export const CloudItem = z
+  .object({ ...itemBase, type: z.literal('cloud'), explanation: z.string().trim().max(1000) })
+  .strict() satisfies z.ZodType<wire.CloudItem>;
+export type CloudItem = wire.CloudItem;
+
 /** Any item a room plays: the 4-choice `QuizItem` (with or without `type`) or one of the other types. */
-export const RoomItem = z.union([QuizItem, TrueFalseItem, MultiItem, OrderingItem, NumericItem, PollItem]) satisfies z.ZodType<wire.RoomItem>;
+export const RoomItem = z.union([QuizItem, TrueFalseItem, MultiItem, OrderingItem, NumericItem, PollItem, ShortItem, CloudItem]) satisfies z.ZodType<wire.RoomItem>;
 export type RoomItem = wire.RoomItem;
 
 /** One gate round's verdict, as stored with a generated quiz (wire.ReviewAttempt). */
@@ -169,6 +191,11 @@ export const GenerateQuizBody = z
     topic: QuizTopicName.optional(),
     /** A key term of the material (GET /api/materials/:id/key-terms): the passages are the ones about it. */
     focus: z.string().trim().min(1).max(80).optional(),
+    /**
+     * `short`: every generated item that reads as a question without choices, and whose answer is a short phrase the
+     * item guard accepts, is stored as short text (the correct choice its model answer); the rest stay 4-choice.
+     */
+    format: z.enum(['choice', 'short']).optional(),
     title: ItemText(100).optional(),
     /** the class the quiz is for (one of the account's). */
     classId: z.string().trim().min(1).max(64).optional(),
@@ -217,8 +244,11 @@ export const SubmitAnswerPayload = z.union([
   z.object({ questionIndex: QuestionIndex, choice: z.number().int().min(0).max(5) }).strict(),
   z.object({ questionIndex: QuestionIndex, choices: Picks.refine((picks) => new Set(picks).size === picks.length, '같은 보기를 두 번 고를 수 없습니다.') }).strict(),
   z.object({ questionIndex: QuestionIndex, order: Picks.min(2) }).strict(),
-  z.object({ questionIndex: QuestionIndex, text: z.string().trim().min(1).max(40) }).strict(),
+  z.object({ questionIndex: QuestionIndex, text: z.string().trim().min(1).max(MAX_TEXT_ANSWER) }).strict(),
 ]) satisfies z.ZodType<wire.SubmitAnswerPayload>;
+export const ReviewPayload = z
+  .object({ questionIndex: QuestionIndex, key: z.string().min(1).max(MAX_TEXT_ANSWER * 2), correct: z.boolean() })
+  .strict() satisfies z.ZodType<wire.ReviewPayload>;
 export const ExtraTimePayload = z
   .object({ playerId: z.string().min(1).max(64), seconds: z.number().int().min(0).max(300) })
   .strict() satisfies z.ZodType<wire.ExtraTimePayload>;
@@ -228,6 +258,7 @@ const NoPayload = z.object({}).strict();
 export type JoinRoomPayload = wire.JoinRoomPayload;
 export type SubmitAnswerPayload = wire.SubmitAnswerPayload;
 export type KickPayload = wire.KickPayload;
+export type ReviewPayload = wire.ReviewPayload;
 export type ExtraTimePayload = wire.ExtraTimePayload;
 
 /** The schema of every host command, by name. */
@@ -242,6 +273,7 @@ export const HOST_COMMANDS = {
   'room:unlock': NoPayload,
   'room:end': NoPayload,
   'room:extra-time': ExtraTimePayload,
+  'room:review': ReviewPayload,
 } as const satisfies CommandSchemas<wire.HostCommands>;
 
 /** The schema of every `/quiz` command, by name. */

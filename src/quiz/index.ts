@@ -15,6 +15,10 @@
  * answer shapes, credit 0–1, solution); scoring multiplies the credit into the speed points, so every type shares the
  * streak, ranking and results code. An answer is still one write (the recorded response and its server-measured time).
  *
+ * Typed answers (short text, word cloud): short-answer-judge.ts judges each distinct answer once when the question
+ * closes (short-review.ts stores the grades; the host marks unsure ones with `room:review`); text-answers.ts counts
+ * words. Pictures: quiz-images.ts (uploaded PNG/JPEG/GIF/WebP in the blob store, served by id).
+ *
  * Fair play: `speedBonus: false` scores every fully correct answer 1000. Extra time is a per-room map of grants that
  * each question's open record copies when it opens, so the answer path reads nothing more: the deadline check, the
  * countdown of that player and the room's closing time (after the longest grant) all come from the one record, and the
@@ -60,6 +64,8 @@ export { MAX_GATE_ROUNDS, gateSummary, generateJudgedQuiz, usableItems, type Jud
 export { newQuizSeed } from './quiz-seed.js';
 export type { RoomClock } from './room-clock.js';
 export { resultsCsv } from './results-csv.js';
+export { SHORT_GENERATOR_AGENT, toShortItems, type ShortConversion } from './short-generator.js';
+export { IMAGE_ID, MAX_IMAGE_BYTES, QuizImages, imageTypeOf, imageUrl, type ImageType } from './quiz-images.js';
 export { type RoomResults } from './room-results.js';
 export type { HostMember, PlayerMember, RoomMember } from './room-member.js';
 export { RoomRuntime } from './room-runtime.js';

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { AppError } from '../errors.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { AnswerResponse, QuestionType, RecordedResponse, RoomItem, Solution } from '../protocol/quiz.js';
+import { shortCredit, type ShortGrades } from './short-answer-judge.js';
+import { cleanText } from './text-answers.js';
 
 /**
  * What each question type means to a room: what players are shown (never the solution), which answers fit it, the
@@ -15,6 +17,9 @@ import type { AnswerResponse, QuestionType, RecordedResponse, RoomItem, Solution
  *   in a shuffled order fixed by the room and question (never the solution's own order).
  * - numeric: full credit within the tolerance, then falling linearly to 0 at `range` (default 4 × tolerance).
  * - poll: no credit (null): nothing to get right, no points, no streak change.
+ * - short: typed text, graded at the question's close once per distinct answer (short-answer-judge.ts); the credit
+ *   reads those grades. Unsure answers score 0 until the host marks them.
+ * - cloud: typed text, no credit (null) like a poll; the reveal shows the words by count.
  */
 
 export const TRUE_FALSE_CHOICES = ['참', '거짓'];
@@ -49,6 +54,8 @@ export function shownChoices(item: RoomItem, roomId: string, q: number): string[
     case 'ordering':
       return shownOrder(roomId, q, item.steps.length).map((step) => item.steps[step]!);
     case 'numeric':
+    case 'short':
+    case 'cloud':
       return [];
   }
 }
@@ -99,12 +106,28 @@ export function recordedResponse(item: RoomItem, response: AnswerResponse): Reco
       if (value === null) throw invalid('수 하나를 입력하세요 (단위는 문제의 것만).');
       return { value };
     }
+    case 'short':
+    case 'cloud': {
+      if (!('text' in response)) throw invalid('이 문제는 글로 적어 답합니다.');
+      const text = cleanText(response.text);
+      if (text === '') throw invalid('답을 적어 주세요.');
+      return { text };
+    }
   }
 }
 
-/** Credit 0–1 of a recorded answer; null for a poll. */
-export function creditOf(item: RoomItem, response: RecordedResponse, roomId: string, q: number): number | null {
+/** Types with no right answer: no credit, no points, no streak change. */
+export function isUnscored(item: RoomItem | undefined): boolean {
+  return item?.type === 'poll' || item?.type === 'cloud';
+}
+
+/** Credit 0–1 of a recorded answer; null for a poll or word cloud. `grades`: the question's short-text grades. */
+export function creditOf(item: RoomItem, response: RecordedResponse, roomId: string, q: number, grades?: ShortGrades): number | null {
   switch (item.type) {
+    case 'cloud':
+      return null;
+    case 'short':
+      return 'text' in response ? shortCredit(grades, response.text) : 0;
     case undefined:
     case 'choice':
       return 'choice' in response && response.choice === item.answer ? 1 : 0;
@@ -168,6 +191,10 @@ export function solutionOf(item: RoomItem, roomId: string, q: number): Solution 
       return { type: 'numeric', answer: item.answer, tolerance: item.tolerance, range: numericRange(item), ...(item.unit === undefined ? {} : { unit: item.unit }) };
     case 'poll':
       return { type: 'poll' };
+    case 'short':
+      return { type: 'short', answer: item.answer, accept: [...(item.accept ?? [])] };
+    case 'cloud':
+      return { type: 'cloud' };
   }
 }
 
@@ -196,7 +223,7 @@ export function countAnswer(distribution: number[], item: RoomItem, response: Re
 /** A zeroed distribution of the question's length. */
 export function emptyDistribution(item: RoomItem): number[] {
   const type = typeOf(item);
-  const length = type === 'truefalse' ? 2 : type === 'numeric' ? 0 : type === 'ordering' ? (item as { steps: string[] }).steps.length : (item as { choices: string[] }).choices.length;
+  const length = type === 'truefalse' ? 2 : type === 'numeric' || type === 'short' || type === 'cloud' ? 0 : type === 'ordering' ? (item as { steps: string[] }).steps.length : (item as { choices: string[] }).choices.length;
   return new Array<number>(length).fill(0);
 }
 
@@ -205,5 +232,6 @@ export function responseOf(answer: RecordedResponse & { responseMs: number; allo
   if ('choice' in answer) return { choice: answer.choice };
   if ('choices' in answer) return { choices: answer.choices };
   if ('order' in answer) return { order: answer.order };
+  if ('text' in answer) return { text: answer.text };
   return { value: answer.value };
 }

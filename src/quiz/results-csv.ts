@@ -4,7 +4,7 @@ import type { RoomResults } from './room-results.js';
 /**
  * A room's results as a spreadsheet for the instructor (GET /api/rooms/:id/results.csv; docs/PROTOCOL.md "Results
  * CSV"): Korean headers, one row per player with three columns per question (the answer given as a person reads it,
- * O/X or "부분 정답 n%" or "-" for a poll, points), then a blank line and a second table of the questions (type, text,
+ * O/X or "부분 정답 n%" or "검토 중" or "-" for a poll or word cloud, points), then a blank line and a second table of the questions (type, text,
  * the choices or steps as shown, the solution, how many answered and got it fully right). UTF-8 with a BOM so spreadsheet programs read Korean; CRLF lines; any cell that a spreadsheet would run as a
  * formula is neutralised. Programs read the JSON (`/results`), which this does not change.
  */
@@ -29,6 +29,7 @@ function responseLabel(question: ResultQuestion, response: RecordedResponse): st
   if ('choice' in response) return choiceLabel(question.choices, response.choice);
   if ('choices' in response) return response.choices.map((choice) => choiceLabel(question.choices, choice)).join(' / ');
   if ('order' in response) return response.order.map((step) => question.choices[step] ?? '').join(' → ');
+  if ('text' in response) return response.text;
   const unit = question.solution?.type === 'numeric' ? question.solution.unit : undefined;
   return unit === undefined ? String(response.value) : `${response.value} ${unit}`;
 }
@@ -48,12 +49,17 @@ function solutionLabel(question: ResultQuestion, solution: Solution | undefined)
       return `${solution.answer}${solution.unit === undefined ? '' : ` ${solution.unit}`} ± ${solution.tolerance}`;
     case 'poll':
       return '(설문: 정답 없음)';
+    case 'short':
+      return [solution.answer, ...solution.accept].join(' / ');
+    case 'cloud':
+      return '(단어 구름: 정답 없음)';
   }
 }
 
-/** O, X, "부분 정답 67%" (partial credit) or "-" for a poll. */
-function creditLabel(correct: boolean, credit: number | null | undefined, poll: boolean): string {
+/** O, X, "부분 정답 67%" (partial credit), "검토 중" (a short answer the host has not marked) or "-" for a poll. */
+function creditLabel(correct: boolean, credit: number | null | undefined, poll: boolean, unsure = false): string {
   if (poll) return '-';
+  if (unsure) return '검토 중';
   if (correct) return 'O';
   if (credit !== null && credit !== undefined && credit > 0) return `부분 정답 ${Math.round(credit * 100)}%`;
   return 'X';
@@ -74,6 +80,8 @@ const TYPE_LABELS: Record<ResultQuestion['type'], string> = {
   ordering: '순서 맞추기',
   numeric: '수치',
   poll: '설문',
+  short: '단답형',
+  cloud: '단어 구름',
 };
 
 export function resultsCsv(results: RoomResults): string {
@@ -96,9 +104,9 @@ export function resultsCsv(results: RoomResults): string {
     for (const question of questions) {
       const answer = player.answers.find((candidate) => candidate.questionIndex === question.index);
       const response: RecordedResponse | undefined = answer?.response ?? (answer && answer.choice !== null ? { choice: answer.choice } : undefined);
-      const poll = question.type === 'poll';
+      const poll = question.type === 'poll' || question.type === 'cloud';
       if (!answer || !response) cells.push('무응답', poll ? '-' : 'X', answer?.points ?? 0);
-      else cells.push(responseLabel(question, response), creditLabel(answer.correct, answer.credit, poll), answer.points);
+      else cells.push(responseLabel(question, response), creditLabel(answer.correct, answer.credit, poll, answer.unsure === true), answer.points);
     }
     cells.push(player.playerId);
     lines.push(row(cells));

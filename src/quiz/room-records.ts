@@ -37,6 +37,7 @@ export const RoomEventSchema: z.ZodType<RoomEvent> = z.discriminatedUnion('type'
   z.object({ type: z.literal('count'), q: count, answered: count, players: count }),
   z.object({ type: z.literal('players') }),
   z.object({ type: z.literal('kick'), playerId: z.string() }),
+  z.object({ type: z.literal('regraded'), q: count }),
 ]);
 
 const Picks = z.array(z.number().int().min(0));
@@ -45,6 +46,7 @@ export const RecordedResponseSchema = z.union([
   z.object({ choices: Picks }),
   z.object({ order: Picks }),
   z.object({ value: z.number() }),
+  z.object({ text: z.string() }),
 ]);
 const SolutionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('choice'), correctChoice: z.number().int() }),
@@ -53,6 +55,8 @@ const SolutionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ordering'), correctOrder: Picks }),
   z.object({ type: z.literal('numeric'), answer: z.number(), tolerance: z.number(), range: z.number(), unit: z.string().exactOptional() }),
   z.object({ type: z.literal('poll') }),
+  z.object({ type: z.literal('short'), answer: z.string(), accept: z.array(z.string()) }),
+  z.object({ type: z.literal('cloud') }),
 ]);
 const AnswerResult = z.object({
   choice: z.number().int().nullable(),
@@ -63,6 +67,7 @@ const AnswerResult = z.object({
   responseMs: z.number().nullable(),
   points: z.number(),
   streakBonus: z.number(),
+  unsure: z.boolean().exactOptional(),
 });
 const Distribution = z.array(count);
 
@@ -80,7 +85,9 @@ export const StandingsSchema: z.ZodType<Standings> = z.object({
       results: z.array(AnswerResult),
     }),
   ),
-  questions: z.array(z.object({ distribution: Distribution, answered: count, correct: count })),
+  questions: z.array(
+    z.object({ distribution: Distribution, answered: count, correct: count, words: z.array(z.object({ text: z.string(), count })).exactOptional() }),
+  ),
 });
 
 export const RoomResultsSchema: z.ZodType<RoomResults> = z.object({
@@ -106,6 +113,7 @@ export const RoomResultsSchema: z.ZodType<RoomResults> = z.object({
       explanation: z.string(),
       difficulty: Difficulty,
       distribution: Distribution,
+      words: z.array(z.object({ text: z.string(), count })).exactOptional(),
       answered: count,
       correct: count,
     }),

@@ -69,7 +69,9 @@ export type RoomEvent =
   | { type: 'locked'; locked: boolean }
   | { type: 'count'; q: number; answered: number; players: number }
   | { type: 'players' }
-  | { type: 'kick'; playerId: string };
+  | { type: 'kick'; playerId: string }
+  /** A short-text question's grades changed by the host's review: its reveal is sent again. */
+  | { type: 'regraded'; q: number };
 
 /**
  * Store access of live rooms. Every key comes from keys.ts; every JSON read goes through `readJsonRecord` (a corrupt

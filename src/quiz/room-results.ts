@@ -1,4 +1,4 @@
-import type { AnswerResult, Difficulty, Phase, QuestionType, RoomOptions, Solution } from '../protocol/quiz.js';
+import type { AnswerResult, CloudWord, Difficulty, Phase, QuestionType, RoomOptions, Solution } from '../protocol/quiz.js';
 import { correctChoiceOf, shownChoices, solutionOf, typeOf } from './item-types.js';
 import type { PhaseRecord } from './room-phase.js';
 import type { RoomMeta } from './room-repository.js';
@@ -34,6 +34,8 @@ export interface RoomResults {
     explanation: string;
     difficulty: Difficulty;
     distribution: number[];
+    /** Word cloud: the words typed, by count. */
+    words?: CloudWord[] | undefined;
     answered: number;
     correct: number;
   }>;

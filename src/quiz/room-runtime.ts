@@ -125,8 +125,9 @@ export class RoomRuntime {
     const viewer: Viewer = member.role === 'host' ? { kind: 'host' } : { kind: 'player', playerId: member.playerId };
     const base = { meta, record, locked, playerCount, standings, now: this.now(), viewer };
     if (member.role === 'host') {
+      const grades = record.phase === 'reveal' ? await service.shortGrades(roomId, record.q) : null;
       const answered = record.phase === 'open' ? await repository.answerCount(roomId, record.q) : undefined;
-      return snapshotView({ ...base, players: await this.playerList(roomId), ...(answered === undefined ? {} : { answered }) });
+      return snapshotView({ ...base, players: await this.playerList(roomId), ...(answered === undefined ? {} : { answered }), ...(grades ? { grades } : {}) });
     }
     let answer: MyAnswer | null = null;
     if (record.phase === 'open' || record.phase === 'preview') {
@@ -220,6 +221,9 @@ export class RoomRuntime {
         case 'players':
           this.refreshPlayersSoon(room);
           return;
+        case 'regraded':
+          await this.onRegraded(room, event.q);
+          return;
         case 'kick':
           for (const member of room.players.get(event.playerId) ?? []) {
             member.send('room:kicked', { reason: '진행자가 이 방에서 내보냈습니다.' });
@@ -264,7 +268,8 @@ export class RoomRuntime {
       }
       case 'reveal': {
         const index = await this.standingsFor(room.roomId, record);
-        for (const host of room.hosts) host.send('room:reveal', revealView(meta, record.q, index, { kind: 'host' }));
+        const grades = room.hosts.size > 0 ? ((await service.shortGrades(room.roomId, record.q)) ?? undefined) : undefined;
+        for (const host of room.hosts) host.send('room:reveal', revealView(meta, record.q, index, { kind: 'host' }, grades));
         for (const player of room.playerMembers()) {
           player.send('room:reveal', revealView(meta, record.q, index, { kind: 'player', playerId: player.playerId }));
         }
@@ -295,6 +300,13 @@ export class RoomRuntime {
         return;
       }
     }
+  }
+
+  /** The host reviewed a short answer: the question's standings changed, so its reveal (if showing) is sent again. */
+  private async onRegraded(room: LocalRoom, q: number): Promise<void> {
+    this.standingsCache.delete(`${room.roomId}#${q}`);
+    const record = room.record;
+    if (record?.phase === 'reveal' && record.q === q) await this.render(room, record);
   }
 
   /**

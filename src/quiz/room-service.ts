@@ -3,7 +3,7 @@ import type { TokenSigner } from '../auth/index.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
-import type { CreateRoomBody, ExtraTimePayload, HostCommand, KickPayload, Quiz, SubmitAnswerPayload, SubmitAnswerResult } from '../protocol/quiz.js';
+import type { CreateRoomBody, ExtraTimePayload, HostCommand, KickPayload, Quiz, ReviewPayload, SubmitAnswerPayload, SubmitAnswerResult } from '../protocol/quiz.js';
 import { keys, type Store } from '../store/index.js';
 import { applyCommand, isTimed, type PhaseCommand, type PhaseRecord } from './room-phase.js';
 import { buildResults } from './room-results.js';
@@ -11,6 +11,8 @@ import { RoomRepository, ROOM_TTL_MS, type RoomMeta } from './room-repository.js
 import { choiceOf, recordedResponse, responseOf } from './item-types.js';
 import { computeStandings, type RecordedAnswer, type Standings } from './scoring.js';
 import { usableItems } from './quiz-gate.js';
+import { warmShortJudge, type ShortGrades } from './short-answer-judge.js';
+import { gradesUpTo, readGrades, saveGrades, withVerdict } from './short-review.js';
 
 export const HOST_TOKEN_TTL_MS = ROOM_TTL_MS;
 export const PLAYER_TOKEN_TTL_MS = ROOM_TTL_MS;
@@ -116,6 +118,7 @@ export class RoomService {
     if (!meta) throw new AppError(ErrorCode.ROOM_NOT_FOUND, '퀴즈 방을 찾을 수 없습니다.', { status: 404 });
     if (this.metas.size > 10_000) this.metas.clear();
     this.metas.set(roomId, meta);
+    if (meta.items.some((item) => item.type === 'short')) setImmediate(warmShortJudge);
     return meta;
   }
 
@@ -215,6 +218,9 @@ export class RoomService {
       case 'room:extra-time':
         await this.grantExtraTime(roomId, payload as ExtraTimePayload);
         return { phase: (await this.phase(roomId)).phase };
+      case 'room:review':
+        await this.review(meta, payload as ReviewPayload);
+        return { phase: (await this.phase(roomId)).phase };
       case 'room:lock':
       case 'room:unlock': {
         const locked = command === 'room:lock';
@@ -246,6 +252,31 @@ export class RoomService {
       await this.repository.setExtraTime(roomId, grants);
     });
     await this.repository.appendEvent(roomId, { type: 'players' });
+  }
+
+  /**
+   * The host marks one unsure short answer right or wrong, during that question's reveal: the grades are stored, the
+   * standings after the question recomputed and stored with the results, and every node re-sends the reveal.
+   */
+  private async review(meta: RoomMeta, { questionIndex, key, correct }: ReviewPayload): Promise<void> {
+    const { roomId } = meta;
+    await this.withMutex(roomId, async () => {
+      const record = await this.phase(roomId);
+      if (record.phase !== 'reveal' || record.q !== questionIndex || meta.items[questionIndex]?.type !== 'short') {
+        throw new AppError(ErrorCode.WRONG_PHASE, '단답형 문제의 정답 공개 중에만 답을 검토할 수 있습니다.');
+      }
+      const grades = await readGrades(this.deps.store, roomId, questionIndex, this.deps.logger);
+      await saveGrades(this.deps.store, roomId, questionIndex, withVerdict(grades ?? {}, key, correct));
+      const standings = await this.score(meta, questionIndex);
+      await this.repository.saveResults(roomId, buildResults(meta, record, standings));
+    });
+    await this.repository.appendEvent(roomId, { type: 'regraded', q: questionIndex });
+  }
+
+  /** A short-text question's grades (null before it closes or for other types). */
+  async shortGrades(roomId: string, q: number): Promise<ShortGrades | null> {
+    const meta = await this.meta(roomId);
+    return meta.items[q]?.type === 'short' ? readGrades(this.deps.store, roomId, q, this.deps.logger) : null;
   }
 
   private async kick(roomId: string, playerId: string): Promise<void> {
@@ -316,7 +347,9 @@ export class RoomService {
     const { roomId } = meta;
     const answers = await this.closeAndRead(roomId, lastClosed);
     const players = await this.repository.scoredPlayers(roomId);
-    const standings = this.standingsOf(meta, players, answers, lastClosed);
+    // Short-text answers are judged here, at the close, once per distinct answer (never on the answer path).
+    const grades = meta.items.some((item) => item.type === 'short') ? await gradesUpTo(this.deps.store, roomId, meta.items, answers, lastClosed, this.deps.logger) : undefined;
+    const standings = this.standingsOf(meta, players, answers, lastClosed, grades);
     await this.repository.saveStandings(roomId, standings);
     await this.repository.setLastClosed(roomId, lastClosed);
     if (this.computed.size >= CLOSED_ANSWERS_ROOMS) this.computed.delete(this.computed.keys().next().value!);
@@ -357,8 +390,15 @@ export class RoomService {
     return answers;
   }
 
-  private standingsOf(meta: RoomMeta, players: Parameters<typeof computeStandings>[1], answers: Parameters<typeof computeStandings>[2], lastClosed: number): Standings {
+  private standingsOf(
+    meta: RoomMeta,
+    players: Parameters<typeof computeStandings>[1],
+    answers: Parameters<typeof computeStandings>[2],
+    lastClosed: number,
+    grades?: ReadonlyMap<number, ShortGrades>,
+  ): Standings {
     return computeStandings(meta.items, players, answers, lastClosed, {
+      grades,
       questionMs: meta.options.questionSeconds * 1000,
       streakBonus: meta.options.streakBonus,
       speedBonus: meta.options.speedBonus,

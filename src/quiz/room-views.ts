@@ -13,7 +13,10 @@ import type {
 import { isTimed, remainingMs, type PhaseRecord } from './room-phase.js';
 import type { RoomMeta } from './room-repository.js';
 import type { PlayerStanding, Standings } from './scoring.js';
-import { correctChoiceOf, shownChoices, solutionOf, typeOf } from './item-types.js';
+import { correctChoiceOf, isUnscored, shownChoices, solutionOf, typeOf } from './item-types.js';
+import type { ShortGrades } from './short-answer-judge.js';
+import { imageUrl } from './quiz-images.js';
+import { reviewList } from './short-review.js';
 
 /**
  * What sockets are sent, built from the stored records. These are the only functions that turn a room's items
@@ -39,6 +42,7 @@ export function publicQuestion(meta: RoomMeta, q: number): PublicQuestion {
     difficulty: item.difficulty,
   };
   if (item.type === 'numeric' && item.unit !== undefined) question.unit = item.unit;
+  if (item.image !== undefined) question.image = { url: imageUrl(item.image), alt: item.imageAlt ?? '' };
   return question;
 }
 
@@ -71,8 +75,11 @@ function leaderboardRow(row: PlayerStanding): LeaderboardRow {
   return { playerId: row.playerId, nickname: row.nickname, score: row.score, rank: row.rank };
 }
 
-/** The reveal of closed question `q` (standings must be those after `q`). */
-export function revealView(meta: RoomMeta, q: number, index: StandingsIndex, viewer: Viewer): RevealPayload {
+/**
+ * The reveal of closed question `q` (standings must be those after `q`). `grades`: a short-text question's grades,
+ * whose unsure answers the host (only) is shown to review.
+ */
+export function revealView(meta: RoomMeta, q: number, index: StandingsIndex, viewer: Viewer, grades?: ShortGrades): RevealPayload {
   const item = meta.items[q];
   const summary = index.standings.questions[q];
   if (!item || !summary) throw new Error(`room ${meta.roomId}: no standings for question ${q}`);
@@ -85,12 +92,14 @@ export function revealView(meta: RoomMeta, q: number, index: StandingsIndex, vie
     distribution: summary.distribution,
     answered: summary.answered,
   };
+  if (summary.words) reveal.words = summary.words;
+  if (item.type === 'short' && viewer.kind === 'host' && grades) reveal.review = reviewList(grades);
   if (viewer.kind === 'player') {
     const row = index.row(viewer.playerId);
     const result = row?.results[q];
     reveal.you = result
       ? { ...result, score: row.score, rank: row.rank }
-      : { choice: null, correct: false, credit: item.type === 'poll' ? null : 0, responseMs: null, points: 0, streakBonus: 0, score: row?.score ?? 0, rank: row?.rank ?? index.standings.rows.length + 1 };
+      : { choice: null, correct: false, credit: isUnscored(item) ? null : 0, responseMs: null, points: 0, streakBonus: 0, score: row?.score ?? 0, rank: row?.rank ?? index.standings.rows.length + 1 };
   }
   return reveal;
 }
@@ -129,6 +138,8 @@ export interface SnapshotInput {
   /** Host view. */
   players?: PlayerSummary[];
   answered?: number;
+  /** Host view of a short-text reveal: the question's grades (its review list). */
+  grades?: ShortGrades;
 }
 
 export function phaseView(input: SnapshotInput): PhaseView {
@@ -149,7 +160,7 @@ export function phaseView(input: SnapshotInput): PhaseView {
       return view;
     }
     case 'reveal':
-      return { phase: 'reveal', reveal: revealView(meta, record.q, standings, viewer) };
+      return { phase: 'reveal', reveal: revealView(meta, record.q, standings, viewer, input.grades) };
     case 'leaderboard':
       return { phase: 'leaderboard', leaderboard: leaderboardView(standings, viewer) };
     case 'podium':

@@ -1,5 +1,7 @@
-import type { AnswerResult, RecordedResponse, RoomItem } from '../protocol/quiz.js';
-import { countAnswer, creditOf, emptyDistribution } from './item-types.js';
+import type { AnswerResult, CloudWord, RecordedResponse, RoomItem } from '../protocol/quiz.js';
+import { countAnswer, creditOf, emptyDistribution, isUnscored } from './item-types.js';
+import { awaitsReview, type ShortGrades } from './short-answer-judge.js';
+import { cloudWords } from './text-answers.js';
 
 /**
  * Scoring and standings, as pure functions of the recorded answers: recomputing them from the store at any time
@@ -8,7 +10,8 @@ import { countAnswer, creditOf, emptyDistribution } from './item-types.js';
  * A correct answer scores round(1000 × (1 − (t / T) / 2)), t the server-measured response time and T the question
  * time (a full 1000 under 0.5 s); with the speed bonus off, a flat 1000. A player granted extra time E has T + E, so
  * the extra time never costs points. Partial credit c (0–1, see item-types.ts) scores round(c × those points); wrong
- * or missing answers score 0; a poll scores nothing and leaves the streak as it was. With the streak bonus on, the
+ * or missing answers score 0 (so does a short answer waiting for the host's review, flagged `unsure`); a poll or word
+ * cloud scores nothing and leaves the streak as it was. With the streak bonus on, the
  * n-th fully correct answer in a row adds min(100 × (n − 1), 500). Ties rank by the lower total response time, then by join order;
  * players with 0 points all share the place after the last scorer.
  */
@@ -54,6 +57,8 @@ export interface PlayerStanding {
 
 export interface QuestionSummary {
   distribution: number[];
+  /** Word cloud: the words typed, by count. */
+  words?: CloudWord[] | undefined;
   answered: number;
   correct: number;
 }
@@ -72,6 +77,8 @@ export interface ScoringOptions {
   speedBonus: boolean;
   /** The room: ordering items' shown order depends on it. */
   roomId: string;
+  /** Short-text questions' grades by question index (see short-answer-judge.ts); absent: none graded. */
+  grades?: ReadonlyMap<number, ShortGrades> | undefined;
 }
 
 /**
@@ -93,17 +100,19 @@ export function computeStandings(
     const byPlayer = new Map<string, number | null>();
     let answered = 0;
     let correct = 0;
+    const texts: string[] = [];
     for (const player of players) {
       const answer = answers[q]?.get(player.playerId);
       if (!answer || !item) continue;
       countAnswer(distribution, item, answer, options.roomId, q);
       answered += 1;
-      const credit = creditOf(item, answer, options.roomId, q);
+      const credit = creditOf(item, answer, options.roomId, q, options.grades?.get(q));
       byPlayer.set(player.playerId, credit);
       if (credit === 1) correct += 1;
+      if (item.type === 'cloud' && 'text' in answer) texts.push(answer.text);
     }
     credits.push(byPlayer);
-    questions.push({ distribution, answered, correct });
+    questions.push(item?.type === 'cloud' ? { distribution, answered, correct, words: cloudWords(texts) } : { distribution, answered, correct });
   }
 
   const rows = players.map((player) => {
@@ -116,8 +125,8 @@ export function computeStandings(
       const answer = answers[q]?.get(player.playerId);
       const item = items[q];
       if (!answer || !item) {
-        if (item?.type !== 'poll') streak = 0;
-        results.push({ choice: null, correct: false, credit: item?.type === 'poll' ? null : 0, responseMs: null, points: 0, streakBonus: 0 });
+        if (!isUnscored(item)) streak = 0;
+        results.push({ choice: null, correct: false, credit: isUnscored(item) ? null : 0, responseMs: null, points: 0, streakBonus: 0 });
         continue;
       }
       const { responseMs, allowedMs, ...response } = answer;
@@ -137,7 +146,8 @@ export function computeStandings(
       const speedPoints = options.speedBonus ? basePoints(responseMs, allowedMs ?? options.questionMs) : 1000;
       const points = Math.round(speedPoints * credit) + bonus;
       score += points;
-      results.push({ ...base, correct: full, credit, points, streakBonus: bonus });
+      const unsure = item.type === 'short' && 'text' in response && awaitsReview(options.grades?.get(q), response.text);
+      results.push({ ...base, correct: full, credit, points, streakBonus: bonus, ...(unsure ? { unsure: true } : {}) });
     }
     return { player, score, streak, correctCount, totalResponseMs, results };
   });

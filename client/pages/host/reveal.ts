@@ -5,6 +5,7 @@ import type { LeaderboardPayload, PodiumPayload, RevealPayload } from '../../../
 import { $ } from '../../ui/dom.js';
 import { choiceAt, choiceNodes, distributionChart, leaderboardRows, podiumNodes } from '../../ui/quiz-pieces.js';
 import { setMathText } from '../../ui/math.js';
+import { drawTypedAnswers, type SendReview } from './typed-answers.js';
 
 const revealNumber = $('reveal-number');
 const revealQuestion = $('reveal-question');
@@ -43,13 +44,20 @@ function summaryOf(reveal: RevealPayload, correct: readonly number[]): string {
       return `${reveal.answered}명 응답 · 정답 ${solution.answer}${solution.unit ? ` ${solution.unit}` : ''} (±${solution.tolerance} 만점, ±${solution.range}까지 부분 점수)`;
     case 'poll':
       return `설문 · ${reveal.answered}명 응답`;
+    case 'short': {
+      const waiting = (reveal.review ?? []).filter((answer) => answer.verdict === null).length;
+      return `${reveal.answered}명 응답 · 모범 답안 ${[solution.answer, ...solution.accept].join(' / ')}${waiting > 0 ? ` · 확인할 답 ${waiting}개` : ''}`;
+    }
+    case 'cloud':
+      return `단어 구름 · ${reveal.answered}명 응답`;
   }
 }
 
-export function drawReveal(reveal: RevealPayload): void {
+export function drawReveal(reveal: RevealPayload, sendReview: SendReview): void {
   const { distribution, question } = reveal;
   const correct = correctChoicesOf(reveal);
-  revealNumber.textContent = `문제 ${question.index + 1} / ${question.total} · ${reveal.solution.type === 'poll' ? '설문 결과' : '정답 공개'}`;
+  const unscored = reveal.solution.type === 'poll' || reveal.solution.type === 'cloud';
+  revealNumber.textContent = `문제 ${question.index + 1} / ${question.total} · ${unscored ? '설문 결과' : '정답 공개'}`;
   setMathText(revealQuestion, question.question);
   revealChoices.replaceChildren(
     ...choiceNodes(question.choices, 'li', (index) => ({
@@ -62,6 +70,7 @@ export function drawReveal(reveal: RevealPayload): void {
   revealChart.replaceChildren(distributionChart(distribution, correct, question.choices, label));
   setMathText(revealSummary, summaryOf(reveal, correct));
   setMathText(revealExplanation, reveal.explanation);
+  drawTypedAnswers(reveal, sendReview);
   revealNext.focus({ preventScroll: true });
 }
 

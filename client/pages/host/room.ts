@@ -21,6 +21,7 @@ import { clearPlayers, renderLobbyInfo, renderPlayers } from './lobby.js';
 import { drawEndedPodium, drawLeaderboard, drawPodium, drawReveal } from './reveal.js';
 import { announcer } from '../../ui/announcer.js';
 import { setMathText } from '../../ui/math.js';
+import { showPicture } from '../../ui/question-picture.js';
 
 const DIFFICULTY_LABELS: Record<string, string> = { easy: '쉬움', medium: '보통', hard: '어려움' };
 
@@ -35,6 +36,7 @@ const startButton = $<HTMLButtonElement>('start-button');
 const questionNumber = $('question-number');
 const questionDifficulty = $('question-difficulty');
 const questionText = $('question-text');
+const questionPicture = $<HTMLImageElement>('question-picture');
 const timer = $('timer');
 const previewNote = $('preview-note');
 const pausedNote = $('paused-note');
@@ -119,7 +121,7 @@ function connect(current: HostedRoom): void {
     reveal: (reveal) => {
       question = reveal.question;
       setPhase('reveal');
-      drawReveal(reveal);
+      drawReveal(reveal, (button, payload) => run(button, 'room:review', payload));
       announce(`문제 ${reveal.question.index + 1} 정답 공개. ${$('reveal-summary').textContent ?? ''}`);
     },
     leaderboard: (board) => {
@@ -210,6 +212,7 @@ function showQuestion(payload: QuestionPayload, fromState = false): void {
   if (!question || question.index !== next.index || questionChoices.childElementCount === 0) {
     if (!fromState) answered = 0;
     setMathText(questionText, next.question);
+    showPicture(questionPicture, next);
     questionChoices.replaceChildren(...choiceNodes(next.choices, 'li', (index) => ({ 'aria-label': `${choiceAt(index).name}: ${next.choices[index]}` })));
   }
   if (question?.index !== next.index || game.dataset.phase !== payload.phase || game.dataset.paused !== String(paused)) {

@@ -20,6 +20,7 @@ import type { ItemReview } from '../../../src/protocol/wire/quiz.js';
 import { clearQuizReview, showQuizReview, type ReviewedQuiz } from './quiz-review.js';
 import { initMathMaker, setMathMaterials } from './math-maker.js';
 import { initExamMaker, setExamClasses, setExamMaterials } from './exam-maker.js';
+import { initQuizEditor } from './quiz-editor.js';
 
 /** One quiz of `GET /api/quizzes`. */
 interface QuizListing {
@@ -346,6 +347,29 @@ pasteButton.addEventListener('click', async () => {
       setQuizStatus(requestFailure(error), true);
     }
   });
+});
+
+// "문제 직접 쓰기" (quiz-editor.ts): a form per question type, saved like a pasted quiz.
+initQuizEditor({
+  token: () => selectedClass()?.instructorToken ?? null,
+  save: async (body) => {
+    const entry = selectedClass();
+    if (!entry) return false;
+    if (!body.title) {
+      setQuizStatus('퀴즈 제목을 적어 주세요.', true);
+      return false;
+    }
+    try {
+      const quiz = await api<CreatedQuiz>('/api/quizzes', { method: 'POST', token: entry.instructorToken, body });
+      await loadQuizzes(quiz.quizId);
+      setQuizStatus(`"${quiz.title}" 퀴즈를 저장했습니다 (${quiz.items.length}문제).`);
+      $<HTMLDetailsElement>('editor-box').open = false;
+      return true;
+    } catch (error) {
+      setQuizStatus(requestFailure(error), true);
+      return false;
+    }
+  },
 });
 
 // Enter in the quiz title saves the pasted quiz; it must not submit the room form around it.

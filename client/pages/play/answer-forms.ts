@@ -1,8 +1,9 @@
 // Quiz player, how each question type is answered on the phone: one tap for 4-choice, O/X and poll; toggles and a send
 // button for multiple correct answers; a list moved with 위로/아래로 buttons for ordering (no dragging: every step is a
-// button, so the keyboard and screen readers can do it); a number field with the unit for numeric. Every control is a
-// native button or input with a name. Choices are untrusted: textContent only.
-import type { AnswerResponse, PublicQuestion, RecordedResponse } from '../../../src/protocol/wire/index.js';
+// button, so the keyboard and screen readers can do it); a number field with the unit for numeric; a text field for
+// short text and word cloud. Every control is a native button or input with a name. Choices are untrusted:
+// textContent only.
+import { MAX_TEXT_ANSWER, type AnswerResponse, type PublicQuestion, type RecordedResponse } from '../../../src/protocol/wire/index.js';
 import { element } from '../../ui/dom.js';
 import { setMathText } from '../../ui/math.js';
 import { choiceAt, choiceNodes } from '../../ui/quiz-pieces.js';
@@ -28,7 +29,34 @@ export function answerForm(root: HTMLElement, question: PublicQuestion, send: (r
       return ordering(root, question, send);
     case 'numeric':
       return numeric(root, question, send);
+    case 'short':
+    case 'cloud':
+      return typed(root, question, send);
   }
+}
+
+function typed(root: HTMLElement, question: PublicQuestion, send: (response: AnswerResponse) => void): AnswerForm {
+  const input = element('input', { type: 'text', autocomplete: 'off', id: 'text-answer', className: 'text-answer', 'data-testid': 'text-answer', maxLength: MAX_TEXT_ANSWER });
+  const label = element('label', { htmlFor: 'text-answer', text: question.type === 'cloud' ? '떠오르는 단어 (한두 단어)' : '답' });
+  const submit = sendButton();
+  const go = () => {
+    const text = input.value.trim();
+    if (text !== '') send({ text });
+  };
+  submit.addEventListener('click', go);
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') go();
+  });
+  root.replaceChildren(label, input, submit);
+  return {
+    lock: (locked) => {
+      input.disabled = locked;
+      submit.disabled = locked;
+    },
+    mark: (response) => {
+      if (response && 'text' in response) input.value = response.text;
+    },
+  };
 }
 
 function singleChoice(root: HTMLElement, question: PublicQuestion, send: (response: AnswerResponse) => void): AnswerForm {
@@ -159,5 +187,6 @@ export function responseText(question: PublicQuestion | null, response: Recorded
   if ('choice' in response) return `${choiceAt(response.choice).shape} ${choices[response.choice] ?? ''}`;
   if ('choices' in response) return response.choices.map((choice) => `${choiceAt(choice).shape} ${choices[choice] ?? ''}`).join(', ');
   if ('order' in response) return response.order.map((step) => choices[step] ?? '').join(' → ');
+  if ('text' in response) return response.text;
   return question?.unit ? `${response.value} ${question.unit}` : String(response.value);
 }

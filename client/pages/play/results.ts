@@ -26,10 +26,10 @@ const score = (value: number) => value.toLocaleString('ko-KR');
 
 export function drawReveal(reveal: RevealPayload): void {
   const you = reveal.you;
-  const poll = reveal.solution.type === 'poll';
+  const poll = reveal.solution.type === 'poll' || reveal.solution.type === 'cloud';
   const answered = you !== undefined && (you.response !== undefined || you.choice !== null);
   const partial = answered && !you.correct && (you.credit ?? 0) > 0;
-  const result = !answered ? 'none' : poll ? 'poll' : you.correct ? 'correct' : partial ? 'partial' : 'wrong';
+  const result = !answered ? 'none' : poll ? 'poll' : you.unsure ? 'review' : you.correct ? 'correct' : partial ? 'partial' : 'wrong';
   game.dataset.result = result;
   verdict.dataset.result = result;
   verdict.textContent = {
@@ -37,6 +37,7 @@ export function drawReveal(reveal: RevealPayload): void {
     wrong: '오답',
     none: '답하지 않았어요',
     poll: '응답해 주셔서 고마워요',
+    review: '선생님이 답을 확인하고 있어요',
     partial: `부분 정답 (${Math.round((you?.credit ?? 0) * 100)}%)`,
   }[result];
   if (you) {
@@ -74,6 +75,12 @@ export function drawReveal(reveal: RevealPayload): void {
       break;
     case 'poll':
       revealCorrect.textContent = `설문: ${reveal.answered}명 응답`;
+      break;
+    case 'short':
+      setMathText(revealCorrect, `모범 답안: ${[solution.answer, ...solution.accept].join(' / ')}`);
+      break;
+    case 'cloud':
+      revealCorrect.textContent = `단어 구름: ${reveal.answered}명 응답`;
       break;
   }
   setMathText(revealExplanation, reveal.explanation);

@@ -39,13 +39,26 @@ export type QuizItem = {
   difficulty: Difficulty;
   quizId?: string | undefined;
   sources?: QuizItemSource[] | undefined;
+  /** See ItemPicture. */
+  image?: string | undefined;
+  imageAlt?: string | undefined;
 };
 
+/**
+ * A picture any item may carry: an uploaded image's id (`POST /api/quiz-images`; a page of the material is uploaded
+ * as an image, the server renders no PDF pages) and its text for screen readers. LaTeX needs no field: `$…$` in any
+ * item text is rendered by the pages' bundled KaTeX.
+ */
+export interface ItemPicture {
+  image?: string | undefined;
+  imageAlt?: string | undefined;
+}
+
 /** The kinds of item a live room plays. */
-export const QUESTION_TYPES = ['choice', 'truefalse', 'multi', 'ordering', 'numeric', 'poll'] as const;
+export const QUESTION_TYPES = ['choice', 'truefalse', 'multi', 'ordering', 'numeric', 'poll', 'short', 'cloud'] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
-interface ItemBase {
+interface ItemBase extends ItemPicture {
   question: string;
   /** Shown with the solution at the reveal; a poll may leave it empty. */
   explanation: string;
@@ -72,8 +85,21 @@ export type NumericItem = ItemBase & { type: 'numeric'; answer: number; toleranc
 /** No correct answer, no points: the class's opinion, shown as a distribution. */
 export type PollItem = ItemBase & { type: 'poll'; choices: string[] };
 
+/**
+ * A short text answer, graded when the question closes by the judges' assessor and the math comparison (the same
+ * ones the lecture and exams use), once per distinct normalised answer. `answer` is the model answer; `accept` lists
+ * other answers that are right as written (after normalisation). An answer the judge is unsure of scores nothing
+ * until the host marks it right or wrong during the reveal.
+ */
+export type ShortItem = ItemBase & { type: 'short'; answer: string; accept?: string[] | undefined };
+/** A word cloud: players type a word or two; no correct answer, no points; the reveal shows the words by count. */
+export type CloudItem = ItemBase & { type: 'cloud' };
+
 /** Any item a quiz may hold and a room may play; `QuizItem` is the 4-choice kind. */
-export type RoomItem = QuizItem | TrueFalseItem | MultiItem | OrderingItem | NumericItem | PollItem;
+export type RoomItem = QuizItem | TrueFalseItem | MultiItem | OrderingItem | NumericItem | PollItem | ShortItem | CloudItem;
+
+/** Longest text a player may type for a short-text or word-cloud answer (after trimming). */
+export const MAX_TEXT_ANSWER = 100;
 
 export const MAX_QUIZ_ITEMS = 50;
 
@@ -183,7 +209,8 @@ export interface JoinRoomPayload {
 /**
  * An answer, shaped by the question's type: `choice` (4-choice, O/X as 0 = 참 / 1 = 거짓, poll), `choices` (multiple
  * correct: every picked choice), `order` (ordering: the shown steps' indices, first to last), `text` (numeric: a
- * number, optionally followed by the item's unit). A shape that does not fit the question is refused.
+ * number, optionally followed by the item's unit; short and cloud: the typed text, at most MAX_TEXT_ANSWER
+ * characters). A shape that does not fit the question is refused.
  */
 export type AnswerResponse = { choice: number } | { choices: number[] } | { order: number[] } | { text: string };
 export type SubmitAnswerPayload =
@@ -198,6 +225,15 @@ export interface ExtraTimePayload {
 }
 export interface KickPayload {
   playerId: string;
+}
+/**
+ * `room:review` (host, during the reveal of a short-text question): marks one unsure answer (by its `key`, see
+ * ReviewAnswer) right or wrong; every player who gave it is rescored and sent the reveal again.
+ */
+export interface ReviewPayload {
+  questionIndex: number;
+  key: string;
+  correct: boolean;
 }
 
 /** Ack payloads of the player commands. */
@@ -233,6 +269,7 @@ export interface HostCommands {
   'room:unlock': Command<EmptyPayload, HostCommandResult>;
   'room:end': Command<EmptyPayload, HostCommandResult>;
   'room:extra-time': Command<ExtraTimePayload, HostCommandResult>;
+  'room:review': Command<ReviewPayload, HostCommandResult>;
 }
 export type HostCommand = keyof HostCommands;
 
@@ -261,10 +298,12 @@ export interface PublicQuestion {
   difficulty: Difficulty;
   /** numeric: the unit the answer is in, if any. */
   unit?: string;
+  /** The item's picture: where to load it and its text for screen readers. */
+  image?: { url: string; alt: string };
 }
 
 /** A recorded answer, as it counts: one of the shapes of `AnswerResponse`, a numeric one parsed to its number. */
-export type RecordedResponse = { choice: number } | { choices: number[] } | { order: number[] } | { value: number };
+export type RecordedResponse = { choice: number } | { choices: number[] } | { order: number[] } | { value: number } | { text: string };
 
 export interface MyAnswer {
   questionIndex: number;
@@ -287,6 +326,25 @@ export interface AnswerResult {
   points: number;
   /** Streak bonus included in `points`. */
   streakBonus: number;
+  /** Short text: the judge was not sure of this answer and the host has not marked it yet (credit 0 until then). */
+  unsure?: boolean | undefined;
+}
+
+/** A word of a word cloud and how many players typed it (the first spelling seen; counted case- and width-blind). */
+export interface CloudWord {
+  text: string;
+  count: number;
+}
+
+/**
+ * One distinct answer to a short-text question the judge was unsure of (host reveal only): `key` names it in
+ * `room:review`; `verdict` is null until the host marks it.
+ */
+export interface ReviewAnswer {
+  key: string;
+  text: string;
+  count: number;
+  verdict: 'right' | 'wrong' | null;
 }
 
 /** The solution of a closed question, by type (only ever inside a reveal or the owner's results). */
@@ -296,7 +354,9 @@ export type Solution =
   | { type: 'multi'; correctChoices: number[]; allOrNothing: boolean }
   | { type: 'ordering'; correctOrder: number[] }
   | { type: 'numeric'; answer: number; tolerance: number; range: number; unit?: string }
-  | { type: 'poll' };
+  | { type: 'poll' }
+  | { type: 'short'; answer: string; accept: string[] }
+  | { type: 'cloud' };
 
 export interface RevealPayload {
   question: PublicQuestion;
@@ -306,13 +366,20 @@ export interface RevealPayload {
   explanation: string;
   /**
    * Per shown choice (choice, O/X, multi, poll): how many picked it; ordering: per shown step, how many put it in its
-   * right place; numeric: empty.
+   * right place; numeric, short and cloud: empty.
    */
   distribution: number[];
   answered: number;
   /** The receiving player's own result; absent for the host. */
   you?: AnswerResult & { score: number; rank: number };
+  /** Word cloud: the words typed, most frequent first (at most CLOUD_WORDS). */
+  words?: CloudWord[];
+  /** Short text, host only: the answers the judge was unsure of, for the host to mark (see `room:review`). */
+  review?: ReviewAnswer[];
 }
+
+/** The most words a cloud shows. */
+export const CLOUD_WORDS = 60;
 
 export interface LeaderboardRow {
   playerId: string;

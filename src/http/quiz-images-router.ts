@@ -1,0 +1,58 @@
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import { AppError } from '../errors.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
+import { MAX_IMAGE_BYTES, imageUrl, type QuizImages } from '../quiz/index.js';
+import type { Authorizer } from './authorize.js';
+
+/**
+ * Pictures for quiz items (quiz/quiz-images.ts):
+ * - `POST /api/quiz-images` (an account or a class instructor token; the body is the image's bytes, any content type:
+ *   PNG, JPEG, GIF or WebP by their first bytes, at most 2 MB; SVG refused) -> 201 `{imageId, url, type, bytes}`;
+ *   an item names it as `image` (with `imageAlt`, its text for screen readers).
+ * - `GET /api/quiz-images/:id` -> the bytes with the type they prove, `nosniff`, a CSP that runs nothing, cached
+ *   (an image never changes under its id). No credential: players are anonymous; the 128-bit id is the capability.
+ * The credential is checked before the body is read.
+ */
+
+type Handler = (request: Request, response: Response) => Promise<void>;
+const route = (handler: Handler) => (request: Request, response: Response, next: NextFunction) => handler(request, response).catch(next);
+
+const readBody = express.raw({ type: () => true, limit: MAX_IMAGE_BYTES });
+
+function bodyOf(request: Request, response: Response): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    readBody(request, response, (error?: unknown) => {
+      if (error) reject(error);
+      else resolve(Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0));
+    });
+  });
+}
+
+export function createQuizImagesRouter({ images, access }: { images: QuizImages; access: Authorizer }): Router {
+  const router = Router();
+
+  router.post(
+    '/',
+    route(async (request, response) => {
+      await access.accountOrClassToken(request, response);
+      const saved = await images.save(await bodyOf(request, response));
+      response.status(201).json({ imageId: saved.imageId, url: imageUrl(saved.imageId), type: saved.type, bytes: saved.bytes });
+    }),
+  );
+
+  router.get(
+    '/:id',
+    route(async (request, response) => {
+      const image = await images.get(String(request.params.id));
+      if (!image) throw new AppError(ErrorCode.NOT_FOUND, '그림을 찾을 수 없습니다.');
+      response.setHeader('Content-Type', image.type);
+      response.setHeader('X-Content-Type-Options', 'nosniff');
+      response.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+      response.setHeader('Content-Disposition', 'inline');
+      response.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      response.end(image.bytes);
+    }),
+  );
+
+  return router;
+}

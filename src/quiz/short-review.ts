@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { AppError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
+import type { ReviewAnswer, RoomItem } from '../protocol/quiz.js';
+import { keys, readJsonRecord, RETENTION, type Store } from '../store/index.js';
+import type { RecordedAnswer } from './scoring.js';
+import { gradeShortAnswers, type ShortGrade, type ShortGrades } from './short-answer-judge.js';
+
+/**
+ * Short-text grades as the room keeps them (one field `grades:q` of the room's hash, written once when the question
+ * closes and again for each mark of the host's review) and the review list the host's reveal shows. Scoring reads
+ * them, so every node and every redone reveal scores the same answers the same.
+ */
+
+/** Distinct answers judged per question at most; the rest wait for the host's review (the reveal path stays bounded). */
+export const MAX_JUDGED_ANSWERS = 300;
+
+const GradeSchema: z.ZodType<ShortGrade> = z.object({
+  text: z.string(),
+  count: z.number().int().min(0),
+  credit: z.number().min(0).max(1),
+  confidence: z.number().min(0).max(1),
+  method: z.enum(['exact', 'math', 'judge']),
+  unsure: z.boolean(),
+  verdict: z.enum(['right', 'wrong']).optional(),
+});
+const GradesSchema = z.record(z.string(), GradeSchema);
+
+const field = (q: number) => `grades:${q}`;
+
+export async function readGrades(store: Store, roomId: string, q: number, logger?: Logger): Promise<ShortGrades | null> {
+  const key = keys.room(roomId);
+  return readJsonRecord(await store.hget(key, field(q)), GradesSchema, { key: `${key} ${field(q)}`, logger });
+}
+
+export async function saveGrades(store: Store, roomId: string, q: number, grades: ShortGrades): Promise<void> {
+  await store.hset(keys.room(roomId), { [field(q)]: JSON.stringify(grades) }, { ttlMs: RETENTION.roomMs });
+}
+
+/**
+ * The grades of every short-text question among 0..lastClosed: stored ones as they are, and the question(s) closing
+ * now judged in one batch from their recorded answers and stored.
+ */
+export async function gradesUpTo(
+  store: Store,
+  roomId: string,
+  items: readonly RoomItem[],
+  answers: readonly ReadonlyMap<string, RecordedAnswer>[],
+  lastClosed: number,
+  logger?: Logger,
+): Promise<Map<number, ShortGrades>> {
+  const grades = new Map<number, ShortGrades>();
+  for (let q = 0; q <= lastClosed; q += 1) {
+    const item = items[q];
+    if (item?.type !== 'short') continue;
+    let stored = await readGrades(store, roomId, q, logger);
+    if (!stored) {
+      const texts = [...(answers[q]?.values() ?? [])].flatMap((answer) => ('text' in answer ? [answer.text] : []));
+      stored = gradeShortAnswers(item, texts, MAX_JUDGED_ANSWERS);
+      await saveGrades(store, roomId, q, stored);
+    }
+    grades.set(q, stored);
+  }
+  return grades;
+}
+
+/** The grades after the host marks the answer `key` right or wrong (NOT_FOUND when no one gave it). */
+export function withVerdict(grades: ShortGrades, key: string, correct: boolean): ShortGrades {
+  const grade = grades[key];
+  if (!grade) throw new AppError(ErrorCode.NOT_FOUND, '그런 답이 없습니다.');
+  return { ...grades, [key]: { ...grade, verdict: correct ? 'right' : 'wrong' } };
+}
+
+/** What the host reviews: the answers the judge was unsure of (marked or not), most given first. */
+export function reviewList(grades: ShortGrades): ReviewAnswer[] {
+  return Object.entries(grades)
+    .filter(([, grade]) => grade.unsure)
+    .sort(([leftKey, left], [rightKey, right]) => right.count - left.count || (leftKey < rightKey ? -1 : 1))
+    .map(([key, grade]) => ({ key, text: grade.text, count: grade.count, verdict: grade.verdict ?? null }));
+}

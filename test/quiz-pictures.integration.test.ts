@@ -1,0 +1,86 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - TM12 — Pictures. `POST /api/quiz-images` (an account or class instructor token, checked before the body) takes
+ *   PNG, JPEG, GIF or WebP by their first bytes, at most 2 MB; SVG, HTML and anything else is INVALID_PAYLOAD (400),
+ *   a larger body 413, no credential 401. `GET /api/quiz-images/:id` needs no credential (the 128-bit id is the
+ *   capability players get), serves the type the bytes prove with `nosniff`, a CSP that runs nothing and `sandbox`;
+ *   an unknown or malformed id is 404. An item's `image` (with `imageAlt`) reaches players only as `{url, alt}` in the
+ *   question; an `image` that is not an uploaded id's shape is refused with the quiz. On both stores.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { QuestionPayload } from '../src/protocol/quiz.js';
+import { createClass, postJson } from './support/classroom-client.js';
+import { suiteRedis } from './support/redis-server.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+import { createRoom, joinRoom, openHost, type QuizClient, type QuizSetup } from './support/quiz-client.js';
+
+const redis = suiteRedis();
+let app: TestApp | undefined;
+const clients: QuizClient[] = [];
+afterEach(async () => {
+  for (const client of clients.splice(0)) client.close();
+  await app?.stop();
+  app = undefined;
+});
+
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+
+async function upload(url: string, body: Uint8Array, token?: string, type = 'image/png') {
+  const response = await fetch(`${url}/api/quiz-images`, {
+    method: 'POST',
+    headers: { 'content-type': type, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body,
+  });
+  return { status: response.status, body: (await response.json()) as { imageId?: string; url?: string; type?: string; error?: { code: string } } };
+}
+
+describe.each(['memory', 'redis'] as const)('quiz pictures (%s store)', (store) => {
+  it('TM12 an uploaded image is validated by its bytes, served safely by id and shown with its question', async () => {
+    app = await startTestApp(store === 'redis' ? { REDIS_URL: redis.url } : {});
+    const created = await createClass(app, { name: '그림 반' });
+    const token = created.instructorToken;
+
+    expect((await upload(app.url, PNG)).status).toBe(401);
+    const svg = await upload(app.url, SVG, token, 'image/svg+xml');
+    expect(svg.status).toBe(400);
+    expect(svg.body.error?.code).toBe('INVALID_PAYLOAD');
+    // A declared image type does not make HTML an image.
+    expect((await upload(app.url, Buffer.from('<html><script>alert(1)</script></html>'), token)).status).toBe(400);
+    expect((await upload(app.url, Buffer.concat([PNG, Buffer.alloc(2 * 1024 * 1024)]), token)).status).toBe(413);
+    const saved = await upload(app.url, PNG, token, 'application/octet-stream');
+    expect(saved.status).toBe(201);
+    expect(saved.body.imageId).toMatch(/^[0-9a-f]{32}$/);
+    expect(saved.body).toMatchObject({ url: `/api/quiz-images/${saved.body.imageId}`, type: 'image/png' });
+
+    const served = await fetch(`${app.url}${saved.body.url}`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(served.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+    expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
+    expect((await fetch(`${app.url}/api/quiz-images/${'0'.repeat(32)}`)).status).toBe(404);
+    expect((await fetch(`${app.url}/api/quiz-images/..%2F..%2Fetc`)).status).toBe(404);
+
+    const base = { question: '그래프에서 가장 큰 값은 $x^2$의 어디?', explanation: '.', difficulty: 'easy' };
+    const refused = await postJson(`${app.url}/api/quizzes`, { title: '그림', items: [{ ...base, type: 'short', answer: '꼭짓점', image: '../secret' }] }, { authorization: `Bearer ${token}` });
+    expect(refused.status).toBe(400);
+    const quiz = await postJson<{ quizId: string }>(
+      `${app.url}/api/quizzes`,
+      { title: '그림', items: [{ ...base, type: 'short', answer: '꼭짓점', image: saved.body.imageId, imageAlt: '포물선 그래프' }] },
+      { authorization: `Bearer ${token}` },
+    );
+    expect(quiz.status).toBe(201);
+    const setup: QuizSetup = { classId: created.classId, instructorToken: token, quizId: quiz.body.quizId!, items: [] };
+    const room = await createRoom(app, setup, { previewSeconds: 0 });
+    const host = await openHost(app.url, room.hostToken);
+    clients.push(host);
+    const player = await joinRoom(app.url, room.code, '보라');
+    clients.push(player.client);
+    const opened = player.client.next<QuestionPayload>('room:question', (payload) => payload.phase === 'open');
+    expect((await host.emit('room:start')).ok).toBe(true);
+    const question = (await opened).question;
+    expect(question.image).toEqual({ url: saved.body.url, alt: '포물선 그래프' });
+    expect(JSON.stringify(question)).not.toContain('꼭짓점');
+  });
+});
