@@ -14,6 +14,7 @@ import {
   leaderboardView,
   podiumView,
   questionView,
+  revealShared,
   revealView,
   snapshotView,
   StandingsIndex,
@@ -264,9 +265,10 @@ export class RoomRuntime {
       }
       case 'reveal': {
         const index = await this.standingsFor(room.roomId, record);
-        for (const host of room.hosts) host.send('room:reveal', revealView(meta, record.q, index, { kind: 'host' }));
+        const shared = revealShared(meta, record.q, index);
+        for (const host of room.hosts) host.send('room:reveal', revealView(meta, record.q, index, { kind: 'host' }, shared));
         for (const player of room.playerMembers()) {
-          player.send('room:reveal', revealView(meta, record.q, index, { kind: 'player', playerId: player.playerId }));
+          player.send('room:reveal', revealView(meta, record.q, index, { kind: 'player', playerId: player.playerId }, shared));
         }
         return;
       }

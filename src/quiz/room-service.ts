@@ -9,7 +9,7 @@ import { applyCommand, isTimed, type PhaseCommand, type PhaseRecord } from './ro
 import { buildResults } from './room-results.js';
 import { RoomRepository, ROOM_TTL_MS, type RoomMeta } from './room-repository.js';
 import { choiceOf, recordedResponse, responseOf } from './item-types.js';
-import { computeStandings, type RecordedAnswer, type Standings } from './scoring.js';
+import { computeStandings, extendStandings, type RecordedAnswer, type ScoringOptions, type Standings } from './scoring.js';
 import { usableItems } from './quiz-gate.js';
 
 export const HOST_TOKEN_TTL_MS = ROOM_TTL_MS;
@@ -311,12 +311,19 @@ export class RoomService {
     return null;
   }
 
-  /** Closes questions up to `lastClosed` and recomputes (and stores) the standings from every recorded answer. */
+  /**
+   * Closes questions up to `lastClosed` and stores the standings after it. They extend the standings after the
+   * question before (this node's, else the stored ones) with the answers of `lastClosed` only, so a reveal's cost does
+   * not grow with the question index; when that cannot give what a recompute from every recorded answer gives (a
+   * kick since, no table of the question before), they are recomputed from every answer (scoring.ts extendStandings).
+   */
   private async score(meta: RoomMeta, lastClosed: number): Promise<Standings> {
     const { roomId } = meta;
     const answers = await this.closeAndRead(roomId, lastClosed);
     const players = await this.repository.scoredPlayers(roomId);
-    const standings = this.standingsOf(meta, players, answers, lastClosed);
+    const previous = lastClosed >= 0 ? await this.previousStandings(roomId, lastClosed - 1) : null;
+    const extended = previous ? extendStandings(meta.items, players, previous, answers[lastClosed], lastClosed, this.scoringOptions(meta)) : null;
+    const standings = extended ?? this.standingsOf(meta, players, answers, lastClosed);
     await this.repository.saveStandings(roomId, standings);
     await this.repository.setLastClosed(roomId, lastClosed);
     if (this.computed.size >= CLOSED_ANSWERS_ROOMS) this.computed.delete(this.computed.keys().next().value!);
@@ -357,13 +364,23 @@ export class RoomService {
     return answers;
   }
 
+  /** The standings after `afterQuestion` (−1: the empty table): this node's last computed ones, else the stored ones. */
+  private async previousStandings(roomId: string, afterQuestion: number): Promise<Standings | null> {
+    if (afterQuestion < 0) return { afterQuestion: -1, rows: [], questions: [] };
+    return this.computedStandings(roomId, afterQuestion) ?? (await this.repository.standings(roomId, afterQuestion));
+  }
+
   private standingsOf(meta: RoomMeta, players: Parameters<typeof computeStandings>[1], answers: Parameters<typeof computeStandings>[2], lastClosed: number): Standings {
-    return computeStandings(meta.items, players, answers, lastClosed, {
+    return computeStandings(meta.items, players, answers, lastClosed, this.scoringOptions(meta));
+  }
+
+  private scoringOptions(meta: RoomMeta): ScoringOptions {
+    return {
       questionMs: meta.options.questionSeconds * 1000,
       streakBonus: meta.options.streakBonus,
       speedBonus: meta.options.speedBonus,
       roomId: meta.roomId,
-    });
+    };
   }
 
   /** Standings after the last closed question (an empty table before the first reveal: nobody has points yet). */

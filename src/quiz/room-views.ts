@@ -71,13 +71,13 @@ function leaderboardRow(row: PlayerStanding): LeaderboardRow {
   return { playerId: row.playerId, nickname: row.nickname, score: row.score, rank: row.rank };
 }
 
-/** The reveal of closed question `q` (standings must be those after `q`). */
-export function revealView(meta: RoomMeta, q: number, index: StandingsIndex, viewer: Viewer): RevealPayload {
+/** The part of question `q`'s reveal every viewer shares (standings must be those after `q`). */
+export function revealShared(meta: RoomMeta, q: number, index: StandingsIndex): RevealPayload {
   const item = meta.items[q];
   const summary = index.standings.questions[q];
   if (!item || !summary) throw new Error(`room ${meta.roomId}: no standings for question ${q}`);
   const solution = solutionOf(item, meta.roomId, q);
-  const reveal: RevealPayload = {
+  return {
     question: publicQuestion(meta, q),
     correctChoice: correctChoiceOf(solution),
     solution,
@@ -85,14 +85,20 @@ export function revealView(meta: RoomMeta, q: number, index: StandingsIndex, vie
     distribution: summary.distribution,
     answered: summary.answered,
   };
-  if (viewer.kind === 'player') {
-    const row = index.row(viewer.playerId);
-    const result = row?.results[q];
-    reveal.you = result
-      ? { ...result, score: row.score, rank: row.rank }
-      : { choice: null, correct: false, credit: item.type === 'poll' ? null : 0, responseMs: null, points: 0, streakBonus: 0, score: row?.score ?? 0, rank: row?.rank ?? index.standings.rows.length + 1 };
-  }
-  return reveal;
+}
+
+/**
+ * The reveal of closed question `q` (standings must be those after `q`). `shared` is revealShared's part, built once
+ * when one reveal goes to many sockets.
+ */
+export function revealView(meta: RoomMeta, q: number, index: StandingsIndex, viewer: Viewer, shared = revealShared(meta, q, index)): RevealPayload {
+  if (viewer.kind !== 'player') return { ...shared };
+  const row = index.row(viewer.playerId);
+  const result = row?.results[q];
+  const you = result
+    ? { ...result, score: row.score, rank: row.rank }
+    : { choice: null, correct: false, credit: meta.items[q]?.type === 'poll' ? null : 0, responseMs: null, points: 0, streakBonus: 0, score: row?.score ?? 0, rank: row?.rank ?? index.standings.rows.length + 1 };
+  return { ...shared, you };
 }
 
 export function leaderboardView(index: StandingsIndex, viewer: Viewer): LeaderboardPayload {
