@@ -3,8 +3,9 @@
  * - Quizzes are uploaded or written by the quiz agent (quiz-agent.ts: one generateObject from retrieved passages,
  *   every item re-validated with its cited passages) and judged by the EvalAgent gate (eval-agent.ts, quiz-gate.ts,
  *   pass-rule.ts: the model scores, the server decides); self-study.ts serves seed 001's API.
- * - Rooms: room-service.ts handles commands; answers are first-write-wins (HSETNX unless closed); scoring.ts
- *   recomputes standings from every recorded answer at each reveal.
+ * - Rooms: room-service.ts handles commands; answers are first-write-wins (HSETNX unless closed); at each reveal
+ *   scoring.ts extends the standings after the question before with the closed question's answers (equal to a
+ *   recompute from every recorded answer, which it falls back to after a kick).
  * - Only a running question has timers: the node holding the room's driver lease (room-driver.ts, room-runtime.ts)
  *   acts on the deadlines stored in the room, polls the answer count, and closes early when everyone answered; when
  *   that node dies another takes the lease and acts on the stored deadlines.

@@ -28,8 +28,22 @@ export function typeOf(item: RoomItem): QuestionType {
   return item.type ?? 'choice';
 }
 
+/** Shown orders computed lately: scoring asks for one per ordering answer, and each costs a SHA-256. */
+const SHOWN_ORDERS_KEPT = 256;
+const shownOrders = new Map<string, readonly number[]>();
+
 /** The shown order of an ordering item's steps: shown[i] is the index (in the solution) of the i-th shown step. */
-export function shownOrder(roomId: string, q: number, count: number): number[] {
+export function shownOrder(roomId: string, q: number, count: number): readonly number[] {
+  const key = `${roomId}#${q}#${count}`;
+  let order = shownOrders.get(key);
+  if (!order) {
+    if (shownOrders.size >= SHOWN_ORDERS_KEPT) shownOrders.delete(shownOrders.keys().next().value!);
+    shownOrders.set(key, (order = Object.freeze(computeShownOrder(roomId, q, count))));
+  }
+  return order;
+}
+
+function computeShownOrder(roomId: string, q: number, count: number): number[] {
   const digest = createHash('sha256').update(`${roomId}#${q}`).digest();
   const order = Array.from({ length: count }, (_, index) => index);
   for (let index = count - 1; index > 0; index -= 1) {

@@ -14,6 +14,7 @@ import {
   leaderboardView,
   podiumView,
   questionView,
+  revealShared,
   revealView,
   snapshotView,
   StandingsIndex,
@@ -269,9 +270,10 @@ export class RoomRuntime {
       case 'reveal': {
         const index = await this.standingsFor(room.roomId, record);
         const grades = room.hosts.size > 0 ? ((await service.shortGrades(room.roomId, record.q)) ?? undefined) : undefined;
-        for (const host of room.hosts) host.send('room:reveal', revealView(meta, record.q, index, { kind: 'host' }, grades));
+        const shared = revealShared(meta, record.q, index);
+        for (const host of room.hosts) host.send('room:reveal', revealView(meta, record.q, index, { kind: 'host' }, shared, grades));
         for (const player of room.playerMembers()) {
-          player.send('room:reveal', revealView(meta, record.q, index, { kind: 'player', playerId: player.playerId }));
+          player.send('room:reveal', revealView(meta, record.q, index, { kind: 'player', playerId: player.playerId }, shared));
         }
         return;
       }
@@ -315,11 +317,13 @@ export class RoomRuntime {
    * read and parse it once per socket.
    */
   private async standingsFor(roomId: string, record: PhaseRecord): Promise<StandingsIndex> {
-    // A question's standings are written once, at its reveal: reveal and leaderboard share them.
-    const cacheKey = record.phase === 'reveal' || record.phase === 'leaderboard' ? `${roomId}#${record.q}` : `${roomId}@${record.v}`;
+    // A question's standings are written once, at its reveal: reveal and leaderboard share them, and so does the
+    // podium (it follows the last question's leaderboard; only the end re-scores), which then reads nothing.
+    const q = record.phase === 'podium' ? (await this.deps.service.meta(roomId)).items.length - 1 : record.phase === 'reveal' || record.phase === 'leaderboard' ? record.q : null;
+    const cacheKey = q === null ? `${roomId}@${record.v}` : `${roomId}#${q}`;
     let cached = this.standingsCache.get(cacheKey);
     if (!cached) {
-      cached = this.loadStandings(roomId, record);
+      cached = this.loadStandings(roomId, q);
       this.standingsCache.set(cacheKey, cached);
       if (this.standingsCache.size > STANDINGS_CACHE_SIZE) this.standingsCache.delete(this.standingsCache.keys().next().value!);
       cached.catch(() => this.standingsCache.delete(cacheKey));
@@ -327,12 +331,13 @@ export class RoomRuntime {
     return cached;
   }
 
-  private async loadStandings(roomId: string, record: PhaseRecord): Promise<StandingsIndex> {
+  /** The standings after question `q` (null: the latest ones). */
+  private async loadStandings(roomId: string, q: number | null): Promise<StandingsIndex> {
     const { service } = this.deps;
-    if (record.phase === 'reveal' || record.phase === 'leaderboard') {
-      const computed = service.computedStandings(roomId, record.q);
+    if (q !== null) {
+      const computed = service.computedStandings(roomId, q);
       if (computed) return new StandingsIndex(computed);
-      const stored = await service.repository.standings(roomId, record.q);
+      const stored = await service.repository.standings(roomId, q);
       if (stored) return new StandingsIndex(stored);
     }
     return new StandingsIndex(await service.latestStandings(roomId));

@@ -9,7 +9,7 @@ import { applyCommand, isTimed, type PhaseCommand, type PhaseRecord } from './ro
 import { buildResults } from './room-results.js';
 import { RoomRepository, ROOM_TTL_MS, type RoomMeta } from './room-repository.js';
 import { choiceOf, recordedResponse, responseOf } from './item-types.js';
-import { computeStandings, type RecordedAnswer, type Standings } from './scoring.js';
+import { computeStandings, extendStandings, type RecordedAnswer, type ScoringOptions, type Standings } from './scoring.js';
 import { usableItems } from './quiz-gate.js';
 import { warmShortJudge, type ShortGrades } from './short-answer-judge.js';
 import { gradesUpTo, readGrades, saveGrades, withVerdict } from './short-review.js';
@@ -97,7 +97,7 @@ export class RoomService {
     };
     const lobby: PhaseRecord = { phase: 'lobby', v: 0 };
     await this.repository.create(meta, lobby);
-    await this.repository.saveResults(roomId, buildResults(meta, lobby, this.standingsOf(meta, [], [], -1)));
+    await this.repository.saveResults(roomId, buildResults(meta, lobby, computeStandings(meta.items, [], [], -1, this.scoringOptions(meta))));
     const hostToken = this.deps.signer.sign({ kind: 'host', sub: roomId, scope: ownerId }, HOST_TOKEN_TTL_MS);
     return { roomId, code, hostToken, createdAt: meta.createdAt };
   }
@@ -342,14 +342,22 @@ export class RoomService {
     return null;
   }
 
-  /** Closes questions up to `lastClosed` and recomputes (and stores) the standings from every recorded answer. */
+  /**
+   * Closes questions up to `lastClosed` and stores the standings after it. They extend the standings after the
+   * question before (this node's, else the stored ones) with the answers of `lastClosed` only, so a reveal's cost does
+   * not grow with the question index; when that cannot give what a recompute from every recorded answer gives (a
+   * kick since, no table of the question before), they are recomputed from every answer (scoring.ts extendStandings).
+   */
   private async score(meta: RoomMeta, lastClosed: number): Promise<Standings> {
     const { roomId } = meta;
     const answers = await this.closeAndRead(roomId, lastClosed);
     const players = await this.repository.scoredPlayers(roomId);
     // Short-text answers are judged here, at the close, once per distinct answer (never on the answer path).
     const grades = meta.items.some((item) => item.type === 'short') ? await gradesUpTo(this.deps.store, roomId, meta.items, answers, lastClosed, this.deps.logger) : undefined;
-    const standings = this.standingsOf(meta, players, answers, lastClosed, grades);
+    const options = this.scoringOptions(meta, grades);
+    const previous = lastClosed >= 0 ? await this.previousStandings(roomId, lastClosed - 1) : null;
+    const extended = previous ? extendStandings(meta.items, players, previous, answers[lastClosed], lastClosed, options) : null;
+    const standings = extended ?? computeStandings(meta.items, players, answers, lastClosed, options);
     await this.repository.saveStandings(roomId, standings);
     await this.repository.setLastClosed(roomId, lastClosed);
     if (this.computed.size >= CLOSED_ANSWERS_ROOMS) this.computed.delete(this.computed.keys().next().value!);
@@ -390,20 +398,20 @@ export class RoomService {
     return answers;
   }
 
-  private standingsOf(
-    meta: RoomMeta,
-    players: Parameters<typeof computeStandings>[1],
-    answers: Parameters<typeof computeStandings>[2],
-    lastClosed: number,
-    grades?: ReadonlyMap<number, ShortGrades>,
-  ): Standings {
-    return computeStandings(meta.items, players, answers, lastClosed, {
+  /** The standings after `afterQuestion` (−1: the empty table): this node's last computed ones, else the stored ones. */
+  private async previousStandings(roomId: string, afterQuestion: number): Promise<Standings | null> {
+    if (afterQuestion < 0) return { afterQuestion: -1, rows: [], questions: [] };
+    return this.computedStandings(roomId, afterQuestion) ?? (await this.repository.standings(roomId, afterQuestion));
+  }
+
+  private scoringOptions(meta: RoomMeta, grades?: ReadonlyMap<number, ShortGrades>): ScoringOptions {
+    return {
       grades,
       questionMs: meta.options.questionSeconds * 1000,
       streakBonus: meta.options.streakBonus,
       speedBonus: meta.options.speedBonus,
       roomId: meta.roomId,
-    });
+    };
   }
 
   /** Standings after the last closed question (an empty table before the first reveal: nobody has points yet). */

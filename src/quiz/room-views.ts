@@ -75,11 +75,8 @@ function leaderboardRow(row: PlayerStanding): LeaderboardRow {
   return { playerId: row.playerId, nickname: row.nickname, score: row.score, rank: row.rank };
 }
 
-/**
- * The reveal of closed question `q` (standings must be those after `q`). `grades`: a short-text question's grades,
- * whose unsure answers the host (only) is shown to review.
- */
-export function revealView(meta: RoomMeta, q: number, index: StandingsIndex, viewer: Viewer, grades?: ShortGrades): RevealPayload {
+/** The part of question `q`'s reveal every viewer shares (standings must be those after `q`). */
+export function revealShared(meta: RoomMeta, q: number, index: StandingsIndex): RevealPayload {
   const item = meta.items[q];
   const summary = index.standings.questions[q];
   if (!item || !summary) throw new Error(`room ${meta.roomId}: no standings for question ${q}`);
@@ -93,15 +90,24 @@ export function revealView(meta: RoomMeta, q: number, index: StandingsIndex, vie
     answered: summary.answered,
   };
   if (summary.words) reveal.words = summary.words;
-  if (item.type === 'short' && viewer.kind === 'host' && grades) reveal.review = reviewList(grades);
-  if (viewer.kind === 'player') {
-    const row = index.row(viewer.playerId);
-    const result = row?.results[q];
-    reveal.you = result
-      ? { ...result, score: row.score, rank: row.rank }
-      : { choice: null, correct: false, credit: isUnscored(item) ? null : 0, responseMs: null, points: 0, streakBonus: 0, score: row?.score ?? 0, rank: row?.rank ?? index.standings.rows.length + 1 };
-  }
   return reveal;
+}
+
+/**
+ * The reveal of closed question `q` (standings must be those after `q`). `shared` is revealShared's part, built once
+ * when one reveal goes to many sockets. `grades`: a short-text question's grades, whose unsure answers the host
+ * (only) is shown to review.
+ */
+export function revealView(meta: RoomMeta, q: number, index: StandingsIndex, viewer: Viewer, shared = revealShared(meta, q, index), grades?: ShortGrades): RevealPayload {
+  if (viewer.kind !== 'player') {
+    return meta.items[q]?.type === 'short' && viewer.kind === 'host' && grades ? { ...shared, review: reviewList(grades) } : { ...shared };
+  }
+  const row = index.row(viewer.playerId);
+  const result = row?.results[q];
+  const you = result
+    ? { ...result, score: row.score, rank: row.rank }
+    : { choice: null, correct: false, credit: isUnscored(meta.items[q]) ? null : 0, responseMs: null, points: 0, streakBonus: 0, score: row?.score ?? 0, rank: row?.rank ?? index.standings.rows.length + 1 };
+  return { ...shared, you };
 }
 
 export function leaderboardView(index: StandingsIndex, viewer: Viewer): LeaderboardPayload {
@@ -160,7 +166,7 @@ export function phaseView(input: SnapshotInput): PhaseView {
       return view;
     }
     case 'reveal':
-      return { phase: 'reveal', reveal: revealView(meta, record.q, standings, viewer, input.grades) };
+      return { phase: 'reveal', reveal: revealView(meta, record.q, standings, viewer, undefined, input.grades) };
     case 'leaderboard':
       return { phase: 'leaderboard', leaderboard: leaderboardView(standings, viewer) };
     case 'podium':

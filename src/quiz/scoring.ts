@@ -11,8 +11,7 @@ import { cloudWords } from './text-answers.js';
  * time (a full 1000 under 0.5 s); with the speed bonus off, a flat 1000. A player granted extra time E has T + E, so
  * the extra time never costs points. Partial credit c (0–1, see item-types.ts) scores round(c × those points); wrong
  * or missing answers score 0 (so does a short answer waiting for the host's review, flagged `unsure`); a poll or word
- * cloud scores nothing and leaves the streak as it was. With the streak bonus on, the
- * n-th fully correct answer in a row adds min(100 × (n − 1), 500). Ties rank by the lower total response time, then by join order;
+ * cloud scores nothing and leaves the streak as it was. With the streak bonus on, the n-th fully correct answer in a row adds min(100 × (n − 1), 500). Ties rank by the lower total response time, then by join order;
  * players with 0 points all share the place after the last scorer.
  */
 
@@ -92,89 +91,112 @@ export function computeStandings(
   afterQuestion: number,
   options: ScoringOptions,
 ): Standings {
-  const questions: QuestionSummary[] = [];
-  const credits: Array<Map<string, number | null>> = [];
-  for (let q = 0; q <= afterQuestion; q += 1) {
-    const item = items[q];
-    const distribution = item ? emptyDistribution(item) : [];
-    const byPlayer = new Map<string, number | null>();
-    let answered = 0;
-    let correct = 0;
-    const texts: string[] = [];
-    for (const player of players) {
-      const answer = answers[q]?.get(player.playerId);
-      if (!answer || !item) continue;
+  let standings: Standings = { afterQuestion: -1, rows: [], questions: [] };
+  for (let q = 0; q <= afterQuestion; q += 1) standings = foldQuestion(items, players, standings, answers[q], q, options, false);
+  return sorted(standings, players);
+}
+
+/**
+ * The standings after question `q` from those after `q − 1` (`previous`) and question q's answers only: equal to
+ * computeStandings over every answer as long as `previous` was computed for a subset of `players` (late joiners
+ * have no earlier answers: a closed question refuses writes). Null when it cannot be: `previous` is not the table
+ * after `q − 1`, or it has a row of a player who is no longer scored (a kick removes their earlier answers from every
+ * question's counts, which only a full recompute does). A reveal does this so its cost does not grow with `q`.
+ */
+export function extendStandings(
+  items: readonly RoomItem[],
+  players: readonly ScoredPlayer[],
+  previous: Standings,
+  answers: ReadonlyMap<string, RecordedAnswer> | undefined,
+  q: number,
+  options: ScoringOptions,
+): Standings | null {
+  if (previous.afterQuestion !== q - 1 || previous.questions.length !== q) return null;
+  const scored = new Set(players.map((player) => player.playerId));
+  if (previous.rows.some((row) => !scored.has(row.playerId))) return null;
+  return sorted(foldQuestion(items, players, previous, answers, q, options, true), players);
+}
+
+/** Adds question `q` to `previous` (unsorted rows, ranks left as they were): the one scoring step both paths share. */
+function foldQuestion(
+  items: readonly RoomItem[],
+  players: readonly ScoredPlayer[],
+  previous: Standings,
+  answers: ReadonlyMap<string, RecordedAnswer> | undefined,
+  q: number,
+  options: ScoringOptions,
+  copyResults: boolean,
+): Standings {
+  const item = items[q];
+  const distribution = item ? emptyDistribution(item) : [];
+  let answered = 0;
+  let correct = 0;
+  const texts: string[] = [];
+  const before = new Map(previous.rows.map((row) => [row.playerId, row]));
+  const rows = players.map((player): PlayerStanding => {
+    const prior = before.get(player.playerId);
+    const results = prior ? (copyResults ? [...prior.results] : prior.results) : missedResults(items, q);
+    let { score, streak, correctCount, totalResponseMs } = prior ?? { score: 0, streak: 0, correctCount: 0, totalResponseMs: 0 };
+    const answer = answers?.get(player.playerId);
+    if (!answer || !item) {
+      if (!isUnscored(item)) streak = 0;
+      results.push(missedResult(item));
+    } else {
       countAnswer(distribution, item, answer, options.roomId, q);
       answered += 1;
-      const credit = creditOf(item, answer, options.roomId, q, options.grades?.get(q));
-      byPlayer.set(player.playerId, credit);
-      if (credit === 1) correct += 1;
-      if (item.type === 'cloud' && 'text' in answer) texts.push(answer.text);
-    }
-    credits.push(byPlayer);
-    questions.push(item?.type === 'cloud' ? { distribution, answered, correct, words: cloudWords(texts) } : { distribution, answered, correct });
-  }
-
-  const rows = players.map((player) => {
-    let score = 0;
-    let streak = 0;
-    let correctCount = 0;
-    let totalResponseMs = 0;
-    const results: AnswerResult[] = [];
-    for (let q = 0; q <= afterQuestion; q += 1) {
-      const answer = answers[q]?.get(player.playerId);
-      const item = items[q];
-      if (!answer || !item) {
-        if (!isUnscored(item)) streak = 0;
-        results.push({ choice: null, correct: false, credit: isUnscored(item) ? null : 0, responseMs: null, points: 0, streakBonus: 0 });
-        continue;
-      }
       const { responseMs, allowedMs, ...response } = answer;
       totalResponseMs += responseMs;
-      // null (a poll) is kept: only a missing entry means no credit.
-      const recorded = credits[q]?.get(player.playerId);
-      const credit = recorded === undefined ? 0 : recorded;
+      const credit = creditOf(item, answer, options.roomId, q, options.grades?.get(q));
+      if (credit === 1) correct += 1;
+      if (item.type === 'cloud' && 'text' in answer) texts.push(answer.text);
       const base = { choice: 'choice' in response ? response.choice : null, response, responseMs };
       if (credit === null) {
+        // A poll or word cloud: no points, the streak is kept.
         results.push({ ...base, correct: false, credit: null, points: 0, streakBonus: 0 });
-        continue;
+      } else {
+        const full = credit === 1;
+        streak = full ? streak + 1 : 0;
+        if (full) correctCount += 1;
+        const bonus = full && options.streakBonus ? streakBonus(streak) : 0;
+        const speedPoints = options.speedBonus ? basePoints(responseMs, allowedMs ?? options.questionMs) : 1000;
+        const points = Math.round(speedPoints * credit) + bonus;
+        score += points;
+        const unsure = item.type === 'short' && 'text' in response && awaitsReview(options.grades?.get(q), response.text);
+        results.push({ ...base, correct: full, credit, points, streakBonus: bonus, ...(unsure ? { unsure: true } : {}) });
       }
-      const full = credit === 1;
-      streak = full ? streak + 1 : 0;
-      if (full) correctCount += 1;
-      const bonus = full && options.streakBonus ? streakBonus(streak) : 0;
-      const speedPoints = options.speedBonus ? basePoints(responseMs, allowedMs ?? options.questionMs) : 1000;
-      const points = Math.round(speedPoints * credit) + bonus;
-      score += points;
-      const unsure = item.type === 'short' && 'text' in response && awaitsReview(options.grades?.get(q), response.text);
-      results.push({ ...base, correct: full, credit, points, streakBonus: bonus, ...(unsure ? { unsure: true } : {}) });
     }
-    return { player, score, streak, correctCount, totalResponseMs, results };
+    return { playerId: player.playerId, nickname: player.nickname, score, rank: 0, correctCount, totalResponseMs, streak, results };
   });
+  const summary: QuestionSummary = item?.type === 'cloud' ? { distribution, answered, correct, words: cloudWords(texts) } : { distribution, answered, correct };
+  return { afterQuestion: q, rows, questions: [...previous.questions, summary] };
+}
 
-  rows.sort(
+function missedResult(item: RoomItem | undefined): AnswerResult {
+  return { choice: null, correct: false, credit: isUnscored(item) ? null : 0, responseMs: null, points: 0, streakBonus: 0 };
+}
+
+/** A late joiner's results for questions 0..q−1, which closed before they joined. */
+function missedResults(items: readonly RoomItem[], q: number): AnswerResult[] {
+  return Array.from({ length: q }, (_, index) => missedResult(items[index]));
+}
+
+/** Rows in rank order with their ranks (ties: lower total response time, then join order). */
+function sorted(standings: Standings, players: readonly ScoredPlayer[]): Standings {
+  const joinedAt = new Map(players.map((player) => [player.playerId, player.joinedAt]));
+  const rows = [...standings.rows].sort(
     (left, right) =>
       right.score - left.score ||
       left.totalResponseMs - right.totalResponseMs ||
-      left.player.joinedAt - right.player.joinedAt ||
-      (left.player.playerId < right.player.playerId ? -1 : 1),
+      joinedAt.get(left.playerId)! - joinedAt.get(right.playerId)! ||
+      (left.playerId < right.playerId ? -1 : 1),
   );
   // Players with no points tie with each other (competition ranking: all share the place after the last scorer);
   // ordering them by response time or join order would rank people on nothing. Everyone at 0 shares rank 1, which
   // the pages and the CSV show as "no place" (client/ui/quiz-pieces.ts rankLabel, results-csv.ts shownRank).
   const scorers = rows.filter((row) => row.score > 0).length;
   return {
-    afterQuestion,
-    questions,
-    rows: rows.map((row, index) => ({
-      playerId: row.player.playerId,
-      nickname: row.player.nickname,
-      score: row.score,
-      rank: row.score > 0 ? index + 1 : scorers + 1,
-      correctCount: row.correctCount,
-      totalResponseMs: row.totalResponseMs,
-      streak: row.streak,
-      results: row.results,
-    })),
+    afterQuestion: standings.afterQuestion,
+    questions: standings.questions,
+    rows: rows.map((row, index) => ({ ...row, rank: row.score > 0 ? index + 1 : scorers + 1 })),
   };
 }

@@ -1,0 +1,164 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - QI1 — Incremental standings equal a recompute. The standings a reveal stores after question q — built from the
+ *   standings after q − 1 and question q's answers only — equal computeStandings over every recorded answer of
+ *   questions 0..q, after every question of a game of every item type, with a late joiner, with a kick between two
+ *   reveals (which removes the kicked player's earlier answers from every count), when another node (a new
+ *   RoomService on the same store, without this node's cache) scores the next reveal, and when the game ends; on the
+ *   memory store and on Redis.
+ * - QI2 — Extending is refused when it cannot equal a recompute. extendStandings returns null for a table that is not
+ *   the one after q − 1 or that has a row of a player no longer scored; otherwise it equals computeStandings.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { TokenSigner } from '../src/auth/index.js';
+import { createLogger } from '../src/logger.js';
+import { RoomOptions, type Quiz, type RoomItem } from '../src/protocol/quiz.js';
+import { RoomService } from '../src/quiz/room-service.js';
+import { computeStandings, extendStandings, type RecordedAnswer, type ScoringOptions } from '../src/quiz/scoring.js';
+import { MemoryStore } from '../src/store/memory-store.js';
+import { RedisStore } from '../src/store/redis-store.js';
+import type { Store } from '../src/store/index.js';
+import { suiteRedis } from './support/redis-server.js';
+
+const base = { explanation: '설명', difficulty: 'easy' as const };
+const items: RoomItem[] = [
+  { ...base, question: '평균은?', choices: ['가', '나', '다', '라'], answer: 1 },
+  { ...base, type: 'truefalse', question: '중앙값은 이상값에 덜 민감하다.', answer: true },
+  { ...base, type: 'multi', question: '대푯값을 모두 고르세요.', choices: ['평균', '중앙값', '분산', '최빈값'], answers: [0, 1, 3] },
+  { ...base, type: 'ordering', question: '순서대로 늘어놓으세요.', steps: ['가설', '유의수준', '검정통계량', '결론'] },
+  { ...base, type: 'numeric', question: '서울–부산 거리는 약 몇 km?', answer: 325, tolerance: 25, range: 125, unit: 'km' },
+  { ...base, type: 'poll', question: '오늘 수업은?', explanation: '', choices: ['쉬웠다', '적당했다', '어려웠다'] },
+  { ...base, question: '분산은?', choices: ['가', '나', '다', '라'], answer: 2 },
+];
+const quiz: Quiz = { quizId: 'quiz-qi', classId: 'class-qi', title: '누적 점수', createdAt: 0, items: items as Quiz['items'] };
+
+/** A deterministic answer of player `p` to question `q` in the item's shape (some players skip some questions). */
+function answerOf(q: number, p: number) {
+  const item = items[q]!;
+  const pick = (p * 7 + q * 3) % 4;
+  switch (item.type) {
+    case 'truefalse':
+      return { choice: pick % 2 };
+    case 'multi':
+      return { choices: [...new Set([pick, (pick + 1) % 4])].sort() };
+    case 'ordering':
+      return { order: [pick, (pick + 1) % 4, (pick + 2) % 4, (pick + 3) % 4] };
+    case 'numeric':
+      return { value: 250 + pick * 30 };
+    case 'poll':
+      return { choice: pick % 3 };
+    default:
+      return { choice: pick };
+  }
+}
+
+const redis = suiteRedis();
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
+});
+
+function serviceOn(store: Store, clock: { now: number }): RoomService {
+  return new RoomService({
+    store,
+    quizzes: { get: async (id) => (id === quiz.quizId ? quiz : null) },
+    signer: new TokenSigner('qi'),
+    logger: createLogger('silent'),
+    answerGraceMs: 250,
+    now: () => clock.now,
+  });
+}
+
+/** What a recompute from every stored answer gives after question `q` (the reference the stored table must equal). */
+async function recomputed(service: RoomService, roomId: string, q: number) {
+  const meta = await service.meta(roomId);
+  const answers: Map<string, RecordedAnswer>[] = [];
+  for (let index = 0; index <= q; index += 1) answers.push(await service.repository.answers(roomId, index));
+  const options: ScoringOptions = { questionMs: meta.options.questionSeconds * 1000, streakBonus: meta.options.streakBonus, speedBonus: meta.options.speedBonus, roomId };
+  return computeStandings(meta.items, await service.repository.scoredPlayers(roomId), answers, q, options);
+}
+
+async function playGame(store: Store, prefix: string): Promise<void> {
+  const clock = { now: 1_000_000 };
+  const first = serviceOn(store, clock);
+  const { roomId } = await first.create(quiz.classId, { quizId: quiz.quizId, options: RoomOptions.parse({ previewSeconds: 0, lateJoin: true }) }, 'account-qi');
+  const { code } = await first.meta(roomId);
+  const players: string[] = [];
+  for (let index = 0; index < 6; index += 1) {
+    clock.now += 1;
+    players.push((await first.join(code, `${prefix}${index}`)).playerId);
+  }
+  // Question 3 and 4 are scored by a second node (no cache of the first node's tables), the rest by the first.
+  const second = serviceOn(store, clock);
+  await first.command(roomId, 'room:start', {});
+  for (let q = 0; q < items.length; q += 1) {
+    const node = q === 3 || q === 4 ? second : first;
+    if (q === 2) {
+      clock.now += 1;
+      players.push((await node.join(code, `${prefix}late`)).playerId);
+    }
+    for (const [p, playerId] of players.entries()) {
+      if ((p + q) % 5 === 4) continue;
+      clock.now += 137 * (p + 1);
+      const answer = answerOf(q, p);
+      // A numeric answer is typed text on the wire (recorded as its value).
+      const sent = 'value' in answer ? { text: `${answer.value} km` } : answer;
+      await node.submit(roomId, playerId, { questionIndex: q, ...sent } as never);
+    }
+    clock.now += 10;
+    await node.command(roomId, 'room:skip', {});
+    const stored = await node.repository.standings(roomId, q);
+    expect(stored, `standings after question ${q}`).toEqual(await recomputed(node, roomId, q));
+    expect(node.computedStandings(roomId, q)).toEqual(stored);
+    // A kick between two reveals: the next reveal must leave the kicked player's earlier answers out everywhere.
+    if (q === 4) await node.command(roomId, 'room:kick', { playerId: players[1]! });
+    if (q < items.length - 1) {
+      await node.command(roomId, 'room:next', {});
+      await node.command(roomId, 'room:next', {});
+    }
+  }
+  await first.command(roomId, 'room:next', {});
+  await first.command(roomId, 'room:end', {});
+  const last = items.length - 1;
+  const final = await first.repository.standings(roomId, last);
+  expect(final).toEqual(await recomputed(first, roomId, last));
+  expect(final!.rows.map((row) => row.playerId)).not.toContain(players[1]);
+  expect(final!.rows).toHaveLength(6);
+}
+
+describe('QI1 incremental standings equal a recompute from every answer', () => {
+  it('QI1 on the memory store: every reveal, a late joiner, a kick, another node, the end', async () => {
+    const store = new MemoryStore();
+    closers.push(() => store.close());
+    await playGame(store, '메');
+  });
+
+  it('QI1 on Redis: every reveal, a late joiner, a kick, another node, the end', async () => {
+    const store = new RedisStore({ url: redis.url });
+    closers.push(() => store.close());
+    await playGame(store, '레');
+  });
+});
+
+describe('QI2 extendStandings only extends what it can', () => {
+  const options: ScoringOptions = { questionMs: 10_000, streakBonus: true, speedBonus: true, roomId: 'room-qi2' };
+  const people = [1, 2, 3, 4].map((index) => ({ playerId: `p${index}`, nickname: `n${index}`, joinedAt: index }));
+  const answers = items.map((_, q) => new Map(people.map((player, p) => [player.playerId, { ...answerOf(q, p), responseMs: 400 + 900 * p + 50 * q } as RecordedAnswer])));
+
+  it('QI2 equals computeStandings question by question; null for a wrong table or a player no longer scored', () => {
+    let table = computeStandings(items, people, answers, -1, options);
+    for (let q = 0; q < items.length; q += 1) {
+      const extended = extendStandings(items, people, table, answers[q], q, options);
+      expect(extended).toEqual(computeStandings(items, people, answers, q, options));
+      table = extended!;
+    }
+    const afterTwo = computeStandings(items, people, answers, 2, options);
+    expect(extendStandings(items, people, afterTwo, answers[4], 4, options)).toBeNull();
+    expect(extendStandings(items, people.slice(1), afterTwo, answers[3], 3, options)).toBeNull();
+    // A player who joined after question 2 closed: no earlier answers, the same table as a recompute.
+    const late = { playerId: 'p9', nickname: 'n9', joinedAt: 9 };
+    const withLate = new Map(answers[3]).set('p9', { ...answerOf(3, 5), responseMs: 100 } as RecordedAnswer);
+    const all = [...answers.slice(0, 3), withLate];
+    expect(extendStandings(items, [...people, late], afterTwo, withLate, 3, options)).toEqual(computeStandings(items, [...people, late], all, 3, options));
+  });
+});
