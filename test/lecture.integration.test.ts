@@ -73,7 +73,7 @@ describe.concurrent.each(['memory', 'redis'] as const)('a whole lecture on the o
         expect(episode.shape, episode.questionId).toBe('answer verdict:good reply:supplement');
       } else {
         // L4: verdict bad -> subquestions 1..total in order, each answered; wrong ones get a remedial reply;
-        // then the supplement; then the lecture continues.
+        // then the parent question again; then the supplement; then the lecture continues.
         const total = episode.subquestions.length;
         expect(total, episode.questionId).toBeGreaterThanOrEqual(2);
         expect(total).toBeLessThanOrEqual(3);
@@ -83,7 +83,8 @@ describe.concurrent.each(['memory', 'redis'] as const)('a whole lecture on the o
           expect(sub.concept.length).toBeGreaterThan(0);
           return at + 1 === 2 ? `sub${at + 1}/${total} answer verdict:good` : `sub${at + 1}/${total} answer verdict:bad reply:remedial`;
         });
-        expect(episode.shape, episode.questionId).toBe(['answer verdict:bad', ...subs, 'reply:supplement'].join(' '));
+        // SD13: the parent question is asked again before the supplement (this student misses it again).
+        expect(episode.shape, episode.questionId).toBe(['answer verdict:bad', ...subs, 'reask answer verdict:bad', 'reply:supplement'].join(' '));
       }
       expect(episode.replies.every((reply) => reply.text.length > 0)).toBe(true);
       // The lecture goes on after the tutoring, never before it is over.

@@ -252,6 +252,12 @@ function apply(event: SessionEvent): void {
       view.flush();
       view.focusAnswer(event.payload.questionId);
       break;
+    case 'tutor:reask':
+      view.reask(event.payload, { pending: true });
+      setPhase({ kind: 'awaiting-answer', chapter: phase.chapter, questionId: event.payload.questionId, parentQuestionId: event.payload.parentQuestionId });
+      view.flush();
+      view.focusAnswer(event.payload.questionId);
+      break;
     case 'tutor:unsure':
       view.unsure(event.payload);
       setPhase({ kind: 'tutoring', chapter: phase.chapter });

@@ -75,6 +75,7 @@ const LmsMember = z.object({ userId: z.string() });
 const Item = z.discriminatedUnion('type', [
   z.object({ type: z.literal('question'), chapter: z.number(), at: z.number(), questionId: z.string(), text: z.string() }),
   z.object({ type: z.literal('subquestion'), chapter: z.number(), at: z.number(), questionId: z.string(), text: z.string() }),
+  z.object({ type: z.literal('reask'), chapter: z.number(), at: z.number(), questionId: z.string(), text: z.string() }),
   z.object({ type: z.literal('answer'), chapter: z.number(), at: z.number(), questionId: z.string(), text: z.string() }),
   z.object({ type: z.literal('verdict'), chapter: z.number(), at: z.number(), questionId: z.string(), verdict: z.enum(['good', 'bad']), feedback: z.string() }),
   z.object({ type: z.literal('reply'), chapter: z.number(), at: z.number(), kind: z.string(), text: z.string(), complete: z.boolean() }),
@@ -163,7 +164,7 @@ export class ClassExporter {
       const parsed = Item.safeParse(safeJson(line));
       if (!parsed.success) continue;
       const item = parsed.data;
-      if (item.type === 'question' || item.type === 'subquestion') question(item.questionId, item.chapter).question = item.text;
+      if (item.type === 'question' || item.type === 'subquestion' || item.type === 'reask') question(item.questionId, item.chapter).question = item.text;
       else if (item.type === 'answer') question(item.questionId, item.chapter).answers.push({ at: item.at, text: item.text });
       else if (item.type === 'verdict') Object.assign(question(item.questionId, item.chapter), { verdict: item.verdict, feedback: item.feedback });
       else if (item.type === 'reply') {

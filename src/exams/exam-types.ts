@@ -244,9 +244,10 @@ export interface ExamCallContext {
 export interface LearnerSignals {
   /**
    * Lecture comprehension questions and the tutor's verdicts (a bad verdict's remediated subconcepts as topics);
-   * `selfAssessed`: the student's own comparison after an unsure verdict (counts with SELF_ASSESSED_WEIGHT).
+   * `selfAssessed`: the student's own comparison after an unsure verdict (counts with SELF_ASSESSED_WEIGHT);
+   * `afterRemediation`: for a bad verdict, the verdict on the same question asked again after its subconcepts.
    */
-  lectureVerdicts: { question: string; verdict: 'good' | 'bad'; concepts: string[]; selfAssessed?: true }[];
+  lectureVerdicts: { question: string; verdict: 'good' | 'bad'; concepts: string[]; selfAssessed?: true; afterRemediation?: 'good' | 'bad' }[];
   /** What the student asked with a raised hand. */
   handTopics: string[];
   /**

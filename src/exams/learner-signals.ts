@@ -4,11 +4,14 @@ import type { LearnerSignals } from './exam-types.js';
 /**
  * What a student's lecture transcript says about them, for `Execute_Generator_PriorProfile`: each
  * comprehension question with the tutor's verdict and, for a bad one, the subconcepts the remediation went through
- * (the topics to work on); and what the student asked with a raised hand (the first thing they wrote in each hand
+ * (the topics to work on) and the verdict on the question asked again after them; and what the student asked with a raised hand (the first thing they wrote in each hand
  * dialogue). Pure: the caller pages the transcript in.
  */
 export function lectureSignals(items: readonly TranscriptItem[]): Pick<LearnerSignals, 'lectureVerdicts' | 'handTopics'> {
   const questions = new Map<string, string>();
+  /** Re-ask id -> the parent question's verdict entry it closes. */
+  const reasks = new Map<string, string>();
+  const byParent = new Map<string, LearnerSignals['lectureVerdicts'][number]>();
   const concepts = new Map<string, string[]>();
   const lectureVerdicts: LearnerSignals['lectureVerdicts'] = [];
   const handTopics: string[] = [];
@@ -25,11 +28,23 @@ export function lectureSignals(items: readonly TranscriptItem[]): Pick<LearnerSi
         concepts.set(item.parentQuestionId, list);
         break;
       }
+      case 'reask':
+        reasks.set(item.questionId, item.parentQuestionId);
+        break;
       case 'verdict': {
+        const parent = reasks.get(item.questionId);
+        if (parent !== undefined) {
+          // The parent question asked again after its remediation: whether the student now has it.
+          const entry = byParent.get(parent);
+          if (entry) entry.afterRemediation = item.verdict === 'good' ? 'good' : 'bad';
+          break;
+        }
         const question = questions.get(item.questionId);
         // A subquestion's verdict belongs to its parent's remediation, not to a question of its own.
         if (question === undefined) break;
-        lectureVerdicts.push({ question: question.slice(0, 500), verdict: item.verdict === 'good' ? 'good' : 'bad', concepts: [], ...(item.selfAssessed ? { selfAssessed: true as const } : {}) });
+        const entry = { question: question.slice(0, 500), verdict: item.verdict === 'good' ? ('good' as const) : ('bad' as const), concepts: [], ...(item.selfAssessed ? { selfAssessed: true as const } : {}) };
+        lectureVerdicts.push(entry);
+        byParent.set(item.questionId, entry);
         break;
       }
       case 'student':

@@ -21,7 +21,7 @@ import { EXAM_STATUS_LABELS } from '../protocol/wire/exams.js';
  * evidence supports; the topics' names already come from the model-written concepts and exam topics, and the
  * feedback agent's report (a model step) is where wording is written for people.
  *
- * - proficiency: the share of good outcomes (good verdicts, correct quiz answers, exam items weighted like the
+ * - proficiency: the share of good outcomes (good verdicts, re-asked questions answered after their remediation, correct quiz answers, exam items weighted like the
  *   score) — at least {@link ADVANCED_SHARE} Advanced, at least {@link INTERMEDIATE_SHARE} Intermediate, else Basic —
  *   once there are {@link MIN_EVIDENCE} outcomes; with fewer the previous level stays (Basic for a first profile);
  * - weak topics: a bad verdict's concepts, a topic asked with a raised hand {@link REPEATED_HAND} times or more, an
@@ -164,7 +164,15 @@ export function buildPriorProfile(previous: LearnerProfile | null, examType: Exa
     const weight = verdict.selfAssessed ? SELF_ASSESSED_WEIGHT : 1;
     count += weight;
     if (verdict.verdict === 'good') good += weight;
-    else for (const concept of verdict.concepts) tally.add(concept, 'weak', `강의 확인 질문 오답: ${short(verdict.question)}`);
+    else {
+      const again = verdict.afterRemediation === undefined ? '' : verdict.afterRemediation === 'good' ? ' (다시 물었을 때 이해함)' : ' (다시 물었을 때도 오답)';
+      for (const concept of verdict.concepts) tally.add(concept, 'weak', `강의 확인 질문 오답${again}: ${short(verdict.question)}`);
+      // The re-asked question after the remediation is a second outcome on the same concept, at full weight.
+      if (verdict.afterRemediation !== undefined) {
+        count += 1;
+        if (verdict.afterRemediation === 'good') good += 1;
+      }
+    }
   }
   const hands = new Map<string, { topic: string; times: number }>();
   for (const topic of signals.handTopics) {

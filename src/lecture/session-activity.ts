@@ -29,7 +29,7 @@ export interface ActivityObserver {
   onActivity(activity: SessionActivity, event: TutorEvent): void;
 }
 
-const REMEDIATION_STEPS: ReadonlySet<string> = new Set(['splitting', 'subquestion', 'subjudging', 'remedial']);
+const REMEDIATION_STEPS: ReadonlySet<string> = new Set(['splitting', 'subquestion', 'subjudging', 'remedial', 'reasking', 'rejudging']);
 
 export function sessionActivity(profile: SessionProfile, state: SessionState): SessionActivity {
   return {

@@ -227,6 +227,8 @@ export class SessionActor {
       );
     } else if (state.kind === 'tutoring' && state.step.kind === 'subquestion') {
       this.outbox.transition({ ...state, step: { kind: 'subjudging', index: state.step.index, answer: text } }, [], [item]);
+    } else if (state.kind === 'tutoring' && state.step.kind === 'reasking') {
+      this.outbox.transition({ ...state, step: { kind: 'rejudging', answer: text } }, [], [item]);
     }
     this.kick();
     await this.outbox.settled();
@@ -255,7 +257,7 @@ export class SessionActor {
     const state = this.record.state;
     if (state.kind === 'hand-raised') throw commandError(ErrorCode.HAND_ALREADY_RAISED, '이미 손을 들었습니다.');
     const previous = state.kind === 'paused' ? state.previous : isActive(state) ? state : undefined;
-    if (!previous || (previous.kind === 'tutoring' && !['subquestion'].includes(previous.step.kind))) {
+    if (!previous || (previous.kind === 'tutoring' && !['subquestion', 'reasking'].includes(previous.step.kind))) {
       throw commandError(ErrorCode.HAND_NOT_NOW, '지금은 손을 들 수 없습니다. 잠시 후 다시 시도해 주세요.');
     }
     if (state.kind === 'streaming') {

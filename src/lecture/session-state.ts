@@ -27,6 +27,10 @@ export type TutoringStep =
   /** Bad mode: the reply to subconcept `index` was judged; `wrong` replies get a remedial explanation. */
   | { kind: 'subjudging'; index: number; answer: string }
   | { kind: 'remedial'; index: number; answer: string; replyId?: string }
+  /** Bad mode, after the subconcepts: the parent question is asked again (short form); waiting for the reply. */
+  | { kind: 'reasking' }
+  /** The reply to the re-asked question is judged (by the same judge as the first answer); then the supplement. */
+  | { kind: 'rejudging'; answer: string }
   /**
    * The verdict was unsure: the model answer was shown; waiting for the student's own comparison. With `index`, the
    * unsure verdict was on subconcept `index`'s question (and `answer` the student's reply to it).
@@ -89,7 +93,26 @@ export function chapterOf(state: SessionState): number | undefined {
 export function pendingQuestionId(state: SessionState): string | undefined {
   if (state.kind === 'awaiting-answer') return state.question.id;
   if (state.kind === 'tutoring' && state.step.kind === 'subquestion') return subquestionId(state.question.id, state.step.index);
+  if (state.kind === 'tutoring' && state.step.kind === 'reasking') return reaskId(state.question.id);
   return undefined;
+}
+
+/** The id of the parent question asked again after its subconcepts. */
+export function reaskId(parentId: string): string {
+  return `${parentId}.r`;
+}
+
+const SHORT_QUESTION_CHARS = 120;
+
+/**
+ * The short form of a question for its re-ask: the sentence that asks (the last one ending in a question mark, else
+ * the last sentence), clipped. A lecture question often opens with context the student has just been taken through.
+ */
+export function shortQuestion(text: string): string {
+  const flat = text.replace(/\s+/gu, ' ').trim();
+  const sentences = flat.match(/[^.?!。？！]+[.?!。？！]*/gu)?.map((sentence) => sentence.trim()).filter((sentence) => sentence !== '') ?? [];
+  const asking = sentences.findLast((sentence) => /[?？]$/u.test(sentence)) ?? sentences.at(-1) ?? flat;
+  return asking.length > SHORT_QUESTION_CHARS ? `${asking.slice(0, SHORT_QUESTION_CHARS - 1)}…` : asking;
 }
 
 export function subquestionId(parentId: string, index: number): string {
@@ -133,6 +156,15 @@ export function toPublicPhase(state: SessionState): PublicPhase {
           chapter: state.chapter,
           questionId: subquestionId(state.question.id, step.index),
           text: sub.question,
+          parentQuestionId: state.question.id,
+        };
+      }
+      if (step.kind === 'reasking') {
+        return {
+          kind: 'awaiting-answer',
+          chapter: state.chapter,
+          questionId: reaskId(state.question.id),
+          text: shortQuestion(state.question.text),
           parentQuestionId: state.question.id,
         };
       }

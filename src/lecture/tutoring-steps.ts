@@ -6,7 +6,7 @@ import type { ReplyOptions } from './hand/hand-steps.js';
 import type { SourcedTextStream } from './hand/student-assistant.js';
 import type { LectureView } from './lecture-view.js';
 import type { QaTutor } from './qa-tutor.js';
-import { subquestionId, type SessionState } from './session-state.js';
+import { reaskId, shortQuestion, subquestionId, type SessionState } from './session-state.js';
 import { CONFIDENT_AT } from '../judges/index.js';
 import { SELF_ASSESS_CHOICES, type SelfAssessment } from '../protocol/wire/tutor.js';
 
@@ -71,13 +71,16 @@ export interface TutoringHost {
 /**
  * Runs one step of the tutoring that follows an answered question (seed 003, steps 5–7) and saves its outcome:
  * the verdict, then either the supplementary reply (good) or the subconcepts, asked one by one with a remedial
- * reply after each wrong one (bad). Resolves false when it waits for the student (or was interrupted).
+ * reply after each wrong one, then the parent question asked again and judged (bad). Resolves false when it waits for the student (or was interrupted).
  */
 export function runTutoringStep(host: TutoringHost, state: Tutoring, epoch: number): Promise<boolean> {
   switch (state.step.kind) {
     case 'subquestion':
+    case 'reasking':
     case 'self-assessing':
       return Promise.resolve(false);
+    case 'rejudging':
+      return rejudge(host, state, state.step.answer, epoch);
     case 'judging':
       return judge(host, state, epoch);
     case 'splitting':
@@ -142,7 +145,9 @@ function askSubquestion(host: Pick<TutoringHost, 'outbox' | 'view'>, state: Tuto
   const subconcepts = state.subconcepts ?? [];
   const sub = subconcepts[index];
   if (!sub) {
-    host.outbox.transition({ ...state, step: { kind: 'supplement' } });
+    // After the subconcept exchanges the loop closes on the concept itself: the parent question, asked again.
+    if (subconcepts.length > 0) reask(host, state);
+    else host.outbox.transition({ ...state, step: { kind: 'supplement' } });
     return;
   }
   const id = subquestionId(state.question.id, index);
@@ -161,6 +166,43 @@ function askSubquestion(host: Pick<TutoringHost, 'outbox' | 'view'>, state: Tuto
     [{ type: 'subquestion', ...at, ...payload }],
   );
 }
+
+/** Asks the parent question again, in short form (seed 003: the student shows they now have the concept). */
+function reask(host: Pick<TutoringHost, 'outbox' | 'view'>, state: Tutoring): void {
+  const payload = { questionId: reaskId(state.question.id), parentQuestionId: state.question.id, text: shortQuestion(state.question.text) };
+  const at = host.view.displayOffsetNow(state);
+  host.outbox.transition({ ...state, step: { kind: 'reasking' } }, [{ event: 'tutor:reask', payload }], [{ type: 'reask', ...at, ...payload }]);
+}
+
+/**
+ * Judges the reply to the re-asked question with the judge and context of the first answer (the whole question, the
+ * chapter's lecture, the model answer) and records the verdict; an unsure verdict counts as not yet shown (bad):
+ * there is no comparison step here, and the supplement that follows states the model answer either way.
+ */
+async function rejudge(host: TutoringHost, state: Tutoring, answer: string, epoch: number): Promise<boolean> {
+  const lecture = await host.view.chapterLecture(state.chapter);
+  const verdict = await host.tutor.judge({
+    question: state.question.text,
+    lecture,
+    modelAnswer: state.modelAnswer ?? '',
+    answer,
+    ...host.interrupts.modelCall(),
+  });
+  if (!host.interrupts.isCurrent(epoch)) return false;
+  const told = verdict.confidence < CONFIDENT_AT ? 'bad' : verdict.verdict;
+  const feedback = verdict.confidence < CONFIDENT_AT ? REASK_UNSURE_TEXT : verdict.feedback;
+  const id = reaskId(state.question.id);
+  const at = host.view.displayOffsetNow(state);
+  host.outbox.transition(
+    { ...state, step: { kind: 'supplement' } },
+    [{ event: 'tutor:verdict', payload: { questionId: id, verdict: told, feedback } }],
+    [{ type: 'verdict', ...at, questionId: id, verdict: told, feedback }],
+  );
+  return true;
+}
+
+/** What the tutor says when it cannot tell whether the re-asked question was answered. */
+const REASK_UNSURE_TEXT = '이번 답이 맞는지 확실하게 판단하기 어려워요. 아래 정리를 보며 내 답과 비교해 보세요.';
 
 async function subjudge(host: TutoringHost, state: Tutoring, index: number, answer: string, epoch: number): Promise<boolean> {
   const sub = state.subconcepts?.[index];

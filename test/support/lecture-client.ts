@@ -32,8 +32,10 @@ export type RecordedEvent = { [K in RecordedName]: { event: K; payload: Recorded
 export interface Asked {
   questionId: string;
   text: string;
-  /** Set for subquestions. */
+  /** Set for subquestions and for a re-asked parent question. */
   parentQuestionId?: string;
+  /** The parent question asked again after its subconcepts (`tutor:reask`). */
+  reask?: true;
   index?: number;
   total?: number;
   concept?: string;
@@ -190,6 +192,9 @@ export class LectureClient {
     } else if (frame?.kind === 'session' && frame.event.name === 'tutor:subquestion') {
       const { questionId, text, parentQuestionId, index, total, concept } = frame.event.payload;
       this.ask({ questionId, text, parentQuestionId, index, total, concept });
+    } else if (frame?.kind === 'session' && frame.event.name === 'tutor:reask') {
+      const { questionId, text, parentQuestionId } = frame.event.payload;
+      this.ask({ questionId, text, parentQuestionId, reask: true });
     }
     this.notify(recorded);
   }
@@ -209,7 +214,8 @@ export class LectureClient {
     for (const chapter of state.chapters) this.text.set(chapter.index, chapter.text);
     if (state.phase.kind === 'awaiting-answer') {
       const { questionId, text, parentQuestionId } = state.phase;
-      this.ask({ questionId, text, ...(parentQuestionId ? { parentQuestionId } : {}) });
+      const reask = questionId.endsWith('.r') ? { reask: true as const } : {};
+      this.ask({ questionId, text, ...(parentQuestionId ? { parentQuestionId } : {}), ...reask });
     }
   }
 
@@ -291,7 +297,7 @@ export interface Episode {
   questionId: string;
   chapter: number;
   text: string;
-  /** Compact shape, e.g. `answer verdict:bad sub1/2 answer verdict:bad reply:remedial sub2/2 … reply:supplement`. */
+  /** Compact shape, e.g. `answer verdict:bad sub1/2 answer verdict:bad reply:remedial sub2/2 … reask answer verdict:good reply:supplement`. */
   shape: string;
   /** The event that resumed the lecture (undefined when the recording stops first). */
   next: string | undefined;
@@ -334,6 +340,9 @@ export function episodes(events: readonly RecordedEvent[]): Episode[] {
         break;
       case 'tutor:verdict':
         current.parts.push(`verdict:${payload.verdict}`);
+        break;
+      case 'tutor:reask':
+        current.parts.push('reask');
         break;
       case 'tutor:subquestion':
         current.subquestions.push(payload);
@@ -386,7 +395,8 @@ export const WRONG_ANSWER = '모르겠어요';
  * A student of the offline model who knows the right answers: for a good answer it asks the server's own (offline,
  * deterministic) Q&A tutor for the model answer of the question, and for a subquestion it reads the subconcept's
  * explanation from the session record (of `server`, or of the server a getter returns). `good(asked, ordinal)` decides which questions are answered well; `ordinal`
- * counts lecture questions (1, 2, …) and, for a subquestion, is its index (1..total).
+ * counts lecture questions (1, 2, …) and, for a subquestion, is its index (1..total); a re-asked parent question
+ * (`asked.reask`) gets its parent's ordinal and, when good, the parent question's model answer.
  */
 export function offlineStudent(
   server: Pick<TestApp, 'lectures' | 'store'> | (() => Pick<TestApp, 'lectures' | 'store'>),
@@ -398,6 +408,16 @@ export function offlineStudent(
     // A getter lets the student follow the session to another server (restart tests).
     const app = typeof server === 'function' ? server() : server;
     const subIndex = asked.index ?? Number(/\.s(\d+)$/.exec(asked.questionId)?.[1] ?? 0);
+    if (asked.reask) {
+      if (!good(asked, questions)) return WRONG_ANSWER;
+      const record = await app.lectures.repository.load(client.sessionId);
+      const state = record?.state;
+      if (state?.kind !== 'tutoring') throw new Error(`no tutoring state for ${asked.questionId}`);
+      const chapter = state.chapter;
+      await chapterGenerated(app, materialId, chapter);
+      const lecture = (await generatedChapter(app, materialId, chapter)).text;
+      return (await app.lectures.tutor.modelAnswer({ question: state.question.text, lecture })).modelAnswer.slice(0, 2000);
+    }
     const isSub = asked.parentQuestionId !== undefined;
     if (!isSub) questions += 1;
     if (!good(asked, isSub ? subIndex : questions)) return WRONG_ANSWER;

@@ -52,7 +52,7 @@ export interface HandPort {
 }
 
 interface CardItem {
-  kind: 'question' | 'subquestion';
+  kind: 'question' | 'subquestion' | 'reask';
   questionId: string;
   parentQuestionId?: string;
   label: string;
@@ -184,6 +184,15 @@ export class LectureView {
         concept: payload.concept,
         text: payload.text,
       },
+      payload.chapter,
+      pending,
+    );
+  }
+
+  /** The parent question asked again after its subconcepts. */
+  reask(payload: { questionId: string; parentQuestionId: string; text: string; chapter?: number }, { pending }: { pending: boolean }): HTMLElement {
+    return this.addCard(
+      { kind: 'reask', questionId: payload.questionId, parentQuestionId: payload.parentQuestionId, label: '처음 질문 다시', text: payload.text },
       payload.chapter,
       pending,
     );
@@ -397,8 +406,8 @@ export class LectureView {
     // While a hand is up the phase does not say what the lecture waits in: a question still without an answer is
     // asked again once the dialogue closes, so it keeps its answer box.
     const unanswered = snapshot.transcript.findLast(
-      (item): item is Extract<TranscriptItem, { type: 'question' | 'subquestion' }> =>
-        (item.type === 'question' || item.type === 'subquestion') && !answered.has(item.questionId),
+      (item): item is Extract<TranscriptItem, { type: 'question' | 'subquestion' | 'reask' }> =>
+        (item.type === 'question' || item.type === 'subquestion' || item.type === 'reask') && !answered.has(item.questionId),
     );
     const pending = phase.kind === 'awaiting-answer' ? phase.questionId : phase.kind === 'hand-raised' ? unanswered?.questionId : undefined;
     const known = new Set(snapshot.chapters.map((chapter) => chapter.index));
@@ -436,6 +445,9 @@ export class LectureView {
         break;
       case 'subquestion':
         this.subquestion(item, { pending });
+        break;
+      case 'reask':
+        this.reask(item, { pending });
         break;
       case 'answer':
         this.answer(item);

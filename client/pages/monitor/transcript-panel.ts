@@ -31,7 +31,7 @@ const REPLY_LABELS: Record<ReplyKind, string> = {
 const CLOSED_LABELS = { specific: '질문 대화 끝 (답변을 받음)', vague: '질문 대화 끝 (설명과 정리를 받음)', cancelled: '손을 내림' } as const;
 
 /** Items a model wrote: their markdown is rendered (sanitised). */
-const MODEL_WRITTEN = new Set<TranscriptItem['type']>(['question', 'subquestion', 'verdict', 'reply', 'assistant']);
+const MODEL_WRITTEN = new Set<TranscriptItem['type']>(['question', 'subquestion', 'reask', 'verdict', 'reply', 'assistant']);
 
 function itemText(item: TranscriptItem, text: string): HTMLElement {
   if (!MODEL_WRITTEN.has(item.type)) return element('p', { text });
@@ -47,6 +47,8 @@ function describe(item: TranscriptItem): { label: string; text?: string } {
       return { label: `강의 질문 (${item.chapter + 1}장)`, text: item.text };
     case 'subquestion':
       return { label: `보충 질문 ${item.index}/${item.total}: ${item.concept}`, text: item.text };
+    case 'reask':
+      return { label: '처음 질문 다시 묻기', text: item.text };
     case 'answer':
       return { label: '학생의 답', text: item.text };
     case 'verdict':

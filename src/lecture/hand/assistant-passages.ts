@@ -14,6 +14,11 @@ import type { ReplySource } from '../../protocol/wire/tutor.js';
  *      mentions (a table of contents, a forward reference) still gets the passage that explains it.
  *   4. No passage anywhere shares a term with the question: the chapter's passages as the Retriever ordered them
  *      (by similarity), so the agents answer from where the student is.
+ *   5. With semantic embeddings (`semantic`), a question put in other words than the material's still reaches the
+ *      chapter that answers it: passages of other chapters closer in meaning to the question than every passage the
+ *      chapter gave (cosine) come before the rest of rule 3 and 4, at most MAX_CLOSER of them, closest first. The
+ *      whole PDF is never needed for this: the index covers the whole material on every model. Offline vectors are
+ *      hashed bigrams (no meaning), so offline only shared terms reach other chapters.
  *   At most MAX_PASSAGES passages and MAX_PASSAGE_CHARS characters (the first passage is always kept).
  */
 
@@ -22,6 +27,8 @@ export const MAX_PASSAGES = 4;
 export const MAX_PASSAGE_CHARS = 4_000;
 /** Share of the material's best BM25 score a passage needs to count as being about the question. */
 export const RELEVANT_SHARE = 0.5;
+/** Passages of other chapters taken for being closer in meaning than the chapter's (rule 5). */
+export const MAX_CLOSER = 2;
 
 export interface PassageQuery {
   materialId: string;
@@ -35,6 +42,8 @@ export interface PassageQuery {
    * concept (a later chapter that repeats the word more often must not answer it). Default `relevant` (rule 3).
    */
   chapterFirst?: 'relevant' | 'always' | undefined;
+  /** The Retriever's dense scores carry meaning (the model has semantic embeddings): rule 5 applies. */
+  semantic?: boolean | undefined;
 }
 
 /** The passages for a question by the rule above: the chapter's first, then the material's. */
@@ -55,12 +64,25 @@ export async function chapterFirstPassages(retriever: Retriever, request: Passag
     k: 2 * MAX_PASSAGES,
     ...(request.signal ? { signal: request.signal } : {}),
   });
+  const closer = request.semantic ? closerElsewhere(inChapter, whole, request.chapter) : [];
+  const notCloser = (passage: Passage) => !closer.some((hit) => hit.chunkId === passage.chunkId);
   const best = Math.max(0, ...whole.map((passage) => passage.lexical ?? 0), ...inChapter.map((passage) => passage.lexical ?? 0));
-  if (best === 0) return capped(inChapter);
+  if (best === 0) return capped([...closer, ...inChapter]);
   const relevant = (passage: Passage) => (passage.lexical ?? 0) >= RELEVANT_SHARE * best;
-  const chapterHits = request.chapterFirst === 'always' ? inChapter : inChapter.filter(relevant);
-  const elsewhere = whole.filter((passage) => passage.chapter !== request.chapter && relevant(passage) && !chapterHits.some((hit) => hit.chunkId === passage.chunkId));
-  return capped([...chapterHits, ...elsewhere]);
+  const chapterHits = (request.chapterFirst === 'always' ? inChapter : inChapter.filter(relevant)).slice(0, MAX_PASSAGES - closer.length);
+  const elsewhere = whole.filter(
+    (passage) => passage.chapter !== request.chapter && relevant(passage) && notCloser(passage) && !chapterHits.some((hit) => hit.chunkId === passage.chunkId),
+  );
+  return capped([...chapterHits, ...closer, ...elsewhere]);
+}
+
+/** Rule 5: passages of other chapters whose cosine beats every passage of the chapter, closest first. */
+function closerElsewhere(inChapter: readonly Passage[], whole: readonly Passage[], chapter: number): Passage[] {
+  const bar = Math.max(-1, ...inChapter.map((passage) => passage.dense ?? -1));
+  return whole
+    .filter((passage) => passage.chapter !== chapter && passage.dense !== null && passage.dense > bar)
+    .sort((left, right) => (right.dense ?? 0) - (left.dense ?? 0))
+    .slice(0, MAX_CLOSER);
 }
 
 function capped(passages: readonly Passage[]): Passage[] {

@@ -140,7 +140,7 @@ export class StudentAssistant {
    */
   async retrieve(request: PassageQuery): Promise<FoundPassages> {
     try {
-      const passages = await chapterFirstPassages(this.retriever, request);
+      const passages = await chapterFirstPassages(this.retriever, { ...request, semantic: request.semantic ?? this.model.capabilities.semanticEmbeddings });
       return { texts: passages.map((passage) => passage.text), sources: sourcesOf(passages) };
     } catch (error) {
       if (request.signal?.aborted) throw error;

@@ -108,6 +108,8 @@ export type TranscriptItem =
       concept: string;
       text: string;
     }
+  /** The parent question asked again (short form) after the subconcepts of a bad answer; its verdict follows. */
+  | { type: 'reask'; chapter: number; at: number; questionId: string; parentQuestionId: string; text: string }
   | { type: 'answer'; chapter: number; at: number; questionId: string; text: string }
   /** `selfAssessed`: the student's own comparison after an unsure verdict, not the tutor's judgement. */
   | { type: 'verdict'; chapter: number; at: number; questionId: string; verdict: Verdict; feedback: string; selfAssessed?: true }
@@ -152,6 +154,12 @@ export interface TutorServerEvents {
     concept: string;
     text: string;
   };
+  /**
+   * After the subconcepts of a bad answer, the parent question asked again in short form (seed 003: the loop closes
+   * on the concept itself). Answered with `answer:submit` (`questionId` is the parent's id + `.r`); its
+   * `tutor:verdict`, judged like the first answer, says whether the student now has it; the supplement follows.
+   */
+  'tutor:reask': { seq: number; questionId: string; parentQuestionId: string; text: string };
   'tutor:reply-start': { seq: number; replyId: string; kind: ReplyKind };
   'tutor:reply-delta': { seq: number; replyId: string; text: string };
   /**
