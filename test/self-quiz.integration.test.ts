@@ -319,10 +319,10 @@ describe.each(['memory', 'redis'] as const)('seed 001 self-study API (%s store)'
     expect((await selfStudy.evaluate(scope, item!.quizId, 'general')).grounding).toBe(10);
     const failed = await selfStudy.evaluate(scope, item!.quizId, 'documents').catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(AppError);
-    expect(failed).toMatchObject({ code: 'QUIZ_NOT_JUDGED', status: 502 });
+    expect(failed).toMatchObject({ code: 'QUIZ_NOT_JUDGED' });
     expect(await app.store.hget(keys.selfQuizItem(item!.quizId), 'eval:documents')).toBeNull();
     const none = await selfStudy.start({ scope, materialId: world.material.id, topic: 'general', chapter: 0 }).catch((error: unknown) => error);
-    expect(none).toMatchObject({ code: 'QUIZ_GATE_FAILED', status: 502 });
+    expect(none).toMatchObject({ code: 'QUIZ_GATE_FAILED' });
     expect((none as AppError).message).toMatch(/검증을 통과한 문제가 없어/);
   });
 });
