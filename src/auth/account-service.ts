@@ -50,14 +50,14 @@ export interface AccountServiceOptions {
   now?: () => number;
 }
 
-const invalidCredentials = () => new AppError(ErrorCode.INVALID_CREDENTIALS, '이메일 또는 비밀번호가 올바르지 않습니다.', { status: 401 });
-const disabled = () => new AppError(ErrorCode.ACCOUNT_DISABLED, '사용이 중지된 계정입니다. 관리자에게 문의해 주세요.', { status: 403 });
-const emailTaken = () => new AppError(ErrorCode.EMAIL_TAKEN, '이미 가입된 이메일입니다. 로그인해 주세요.', { status: 409 });
-const signupClosed = () => new AppError(ErrorCode.SIGNUP_CLOSED, '지금은 가입을 받지 않습니다. 관리자에게 초대 링크를 요청해 주세요.', { status: 403 });
-const inviteInvalid = () => new AppError(ErrorCode.INVITE_INVALID, '초대 링크가 올바르지 않거나 만료되었거나 이미 사용되었습니다.', { status: 400 });
+const invalidCredentials = () => new AppError(ErrorCode.INVALID_CREDENTIALS);
+const disabled = () => new AppError(ErrorCode.ACCOUNT_DISABLED);
+const emailTaken = () => new AppError(ErrorCode.EMAIL_TAKEN, '이미 가입된 이메일입니다. 로그인해 주세요.');
+const signupClosed = () => new AppError(ErrorCode.SIGNUP_CLOSED, '지금은 가입을 받지 않습니다. 관리자에게 초대 링크를 요청해 주세요.');
+const inviteInvalid = () => new AppError(ErrorCode.INVITE_INVALID, '초대 링크가 올바르지 않거나 만료되었거나 이미 사용되었습니다.');
 const resetInvalid = () =>
-  new AppError(ErrorCode.RESET_INVALID, '비밀번호 재설정 링크가 올바르지 않거나 만료되었거나 이미 사용되었습니다. 가장 최근에 받은 링크도 다른 링크를 쓴 뒤에는 쓸 수 없습니다. 관리자에게 새 링크를 받아 주세요.', { status: 400 });
-const accountNotFound = () => new AppError(ErrorCode.NOT_FOUND, '계정을 찾을 수 없습니다.', { status: 404 });
+  new AppError(ErrorCode.RESET_INVALID, '비밀번호 재설정 링크가 올바르지 않거나 만료되었거나 이미 사용되었습니다. 가장 최근에 받은 링크도 다른 링크를 쓴 뒤에는 쓸 수 없습니다. 관리자에게 새 링크를 받아 주세요.');
+const accountNotFound = () => new AppError(ErrorCode.NOT_FOUND, '계정을 찾을 수 없습니다.');
 
 export function accountView(record: AccountRecord): AccountView {
   return { accountId: record.accountId, email: record.email, role: record.role, createdAt: record.createdAt };
@@ -250,7 +250,7 @@ export class AccountService {
     const account = await this.accounts.get(accountId);
     if (!account) throw accountNotFound();
     if (!(await verifyPassword(current, account.passwordHash === '' ? null : account.passwordHash))) {
-      throw new AppError(ErrorCode.INVALID_CREDENTIALS, '현재 비밀번호가 올바르지 않습니다.', { status: 401 });
+      throw new AppError(ErrorCode.INVALID_CREDENTIALS, '현재 비밀번호가 올바르지 않습니다.');
     }
     await this.accounts.update(accountId, { passwordHash: await hashPassword(next) });
     await this.accounts.bumpCredentials(accountId);
@@ -272,14 +272,14 @@ export class AccountService {
   async createApiToken(accountId: string, name: string): Promise<CreatedApiToken> {
     const created = await this.tokens.create(accountId, name);
     if (created === 'too-many') {
-      throw new AppError(ErrorCode.INVALID_PAYLOAD, `API 키는 계정마다 ${MAX_API_TOKENS}개까지 만들 수 있습니다. 쓰지 않는 키를 지워 주세요.`, { status: 409 });
+      throw new AppError(ErrorCode.TOO_MANY_API_TOKENS, `API 키는 계정마다 ${MAX_API_TOKENS}개까지 만들 수 있습니다. 쓰지 않는 키를 지워 주세요.`);
     }
     return created;
   }
 
   async revokeApiToken(accountId: string, tokenId: string): Promise<void> {
     if (!(await this.tokens.revoke(accountId, tokenId))) {
-      throw new AppError(ErrorCode.NOT_FOUND, 'API 키를 찾을 수 없습니다.', { status: 404 });
+      throw new AppError(ErrorCode.NOT_FOUND, 'API 키를 찾을 수 없습니다.');
     }
   }
 
@@ -325,7 +325,7 @@ export class AccountService {
    */
   async setStatus(adminId: string, accountId: string, status: 'active' | 'disabled'): Promise<AccountListEntry> {
     if (status === 'disabled' && adminId === accountId) {
-      throw new AppError(ErrorCode.FORBIDDEN, '자기 자신의 계정은 사용 중지할 수 없습니다.', { status: 403 });
+      throw new AppError(ErrorCode.FORBIDDEN, '자기 자신의 계정은 사용 중지할 수 없습니다.');
     }
     const account = await this.accounts.get(accountId);
     if (!account) throw accountNotFound();

@@ -17,7 +17,7 @@ export class TokenRefusal extends AppError {
     kinds: readonly TokenKind[],
   ) {
     const kind = reason === 'kind';
-    super(kind ? ErrorCode.FORBIDDEN : ErrorCode.UNAUTHORIZED, refusalMessage(reason, kinds), { status: kind ? 403 : 401 });
+    super(kind ? ErrorCode.FORBIDDEN : ErrorCode.UNAUTHORIZED, refusalMessage(reason, kinds));
     this.name = 'TokenRefusal';
   }
 }

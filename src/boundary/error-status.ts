@@ -105,7 +105,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   LTI_TOKEN_EXPIRED: 401,
   LTI_AUDIENCE_INVALID: 401,
   LTI_NONCE_INVALID: 401,
-  LTI_DEPLOYMENT_UNKNOWN: 400,
+  LTI_DEPLOYMENT_UNKNOWN: 403,
   LTI_MESSAGE_INVALID: 400,
   LTI_PLATFORM_UNAVAILABLE: 502,
   LTI_LINK_INVALID: 404,
@@ -115,6 +115,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   LTI_CHOICE_INVALID: 409,
   EXAM_RUNNING: 409,
   EXAM_COMPLAINTS_OPEN: 409,
+  TOO_MANY_API_TOKENS: 409,
+  LTI_LINK_REQUEST_NOT_FOUND: 404,
 };
 
 /** The status an error answers with over HTTP: its own where it names one, else its code's. */

@@ -9,7 +9,7 @@ import { koreanZodMessage } from './zod-korean.js';
  * message is Korean for people (zod-korean.ts), the code is what programs read.
  */
 export function invalidPayload(error: z.ZodError): AppError {
-  return new AppError(ErrorCode.INVALID_PAYLOAD, koreanZodMessage(error), { status: 400 });
+  return new AppError(ErrorCode.INVALID_PAYLOAD, koreanZodMessage(error));
 }
 
 /** Parses `value` with `schema` or throws INVALID_PAYLOAD. */

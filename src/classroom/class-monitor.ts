@@ -174,10 +174,10 @@ export class ClassMonitor implements ActivityObserver {
     const { repository } = this.options;
     // One answer for "not in your class" and "no such session", so an instructor cannot probe other classes.
     if (!(await repository.isStudent(classId, sessionId))) {
-      throw new AppError(ErrorCode.FORBIDDEN, '이 수업의 학생이 아닙니다.', { status: 403 });
+      throw new AppError(ErrorCode.FORBIDDEN, '이 수업의 학생이 아닙니다.');
     }
     const entry = await repository.student(classId, sessionId);
-    if (!entry?.hand) throw new AppError(ErrorCode.HAND_NOT_RAISED, '이 학생은 손을 들고 있지 않습니다.', { status: 409 });
+    if (!entry?.hand) throw new AppError(ErrorCode.HAND_NOT_RAISED, '이 학생은 손을 들고 있지 않습니다.');
     await repository.update(classId, sessionId, { handAcknowledged: true });
     const at = this.now();
     this.port?.toSession(sessionId, 'hand:acknowledged', { at });

@@ -64,12 +64,12 @@ export interface JoinedClass {
 }
 
 const classClosed = () =>
-  new AppError(ErrorCode.CLASS_CLOSED, '이미 끝난 수업입니다. 선생님께 새 참여 코드를 받아 주세요.', { status: 410 });
+  new AppError(ErrorCode.CLASS_CLOSED);
 /** One answer for "not in your class" and "no such session", so an instructor cannot probe other classes. */
-const notYourStudent = () => new AppError(ErrorCode.FORBIDDEN, '이 수업의 학생이 아닙니다.', { status: 403 });
+const notYourStudent = () => new AppError(ErrorCode.FORBIDDEN, '이 수업의 학생이 아닙니다.');
 
-const notOnRoster = () => new AppError(ErrorCode.NOT_ON_ROSTER, '이 수업의 명단에 없는 이름입니다. 명단에서 자기 이름을 골라 주세요.', { status: 400 });
-const classNotFound = () => new AppError(ErrorCode.CLASS_NOT_FOUND, '수업을 찾을 수 없습니다. 참여 코드를 확인해 주세요.', { status: 404 });
+const notOnRoster = () => new AppError(ErrorCode.NOT_ON_ROSTER);
+const classNotFound = () => new AppError(ErrorCode.CLASS_NOT_FOUND);
 
 export function newJoinCode(): string {
   let code = '';
@@ -92,7 +92,7 @@ export class ClassService {
   async create(body: CreateClassBody, ownerId: string): Promise<CreatedClass> {
     const { repository, materials } = this.options;
     if (body.materialId !== undefined && !(await materials.get(body.materialId))) {
-      throw new AppError(ErrorCode.MATERIAL_NOT_FOUND, '강의 자료를 찾을 수 없습니다.', { status: 404 });
+      throw new AppError(ErrorCode.MATERIAL_NOT_FOUND);
     }
     const classId = randomUUID();
     const code = await this.reserveNewCode(classId);
@@ -142,9 +142,7 @@ export class ClassService {
     body = { ...body, nickname };
     const materialId = found.materialId ?? body.materialId;
     if (materialId === undefined) {
-      throw new AppError(ErrorCode.MATERIAL_REQUIRED, '이 수업에는 정해진 강의 자료가 없습니다. materialId를 보내 주세요.', {
-        status: 400,
-      });
+      throw new AppError(ErrorCode.MATERIAL_REQUIRED, '이 수업에는 정해진 강의 자료가 없습니다. materialId를 보내 주세요.');
     }
     // Reserve first, so two students racing for one nickname cannot both get it.
     const reservation = `pending:${randomUUID()}`;
@@ -152,7 +150,7 @@ export class ClassService {
       const message = found.rosterRequired
         ? '이 이름으로 이미 다른 기기에서 참여했습니다. 처음 참여한 기기에서 계속하거나 선생님께 이름을 풀어 달라고 말씀해 주세요.'
         : '이 수업에서 이미 쓰이는 닉네임입니다. 다른 닉네임을 골라 주세요.';
-      throw new AppError(ErrorCode.NICKNAME_TAKEN, message, { status: 409 });
+      throw new AppError(ErrorCode.NICKNAME_TAKEN, message);
     }
     let created: { sessionId: string; token: string };
     try {
@@ -276,7 +274,7 @@ export class ClassService {
     const { repository, sessions, monitor } = this.options;
     const entry = await repository.student(classId, sessionId);
     if (!entry) throw notYourStudent();
-    if (!entry.hand) throw new AppError(ErrorCode.HAND_NOT_RAISED, '이 학생은 손을 들고 있지 않습니다.', { status: 409 });
+    if (!entry.hand) throw new AppError(ErrorCode.HAND_NOT_RAISED, '이 학생은 손을 들고 있지 않습니다.');
     const at = this.now();
     await sessions.sendInstructorReply(sessionId, { text, sentAt: at });
     await repository.update(classId, sessionId, { handAnswered: true });

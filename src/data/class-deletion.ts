@@ -1,7 +1,7 @@
 import { OwnershipRepository } from '../ownership/index.js';
 import { keys, type Store } from '../store/index.js';
 import type { QuotaReleases } from './quota-releases.js';
-import type { CourseParts, ExamParts } from './data-lifecycle.js';
+import type { CourseParts, ExamParts } from './owner-parts.js';
 import { DELETE_BATCH, deleteQualitySamples, drainIndex } from './deletion-batches.js';
 import type { QuizDeletion } from './quiz-deletion.js';
 import { roomLive, type RoomDeletion } from './room-deletion.js';

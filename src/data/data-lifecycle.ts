@@ -7,6 +7,7 @@ import { MaterialDeletion, type MaterialParts, type RetrievalParts } from './mat
 import { QuizDeletion } from './quiz-deletion.js';
 import type { QuotaReleases } from './quota-releases.js';
 import { RetentionPurge } from './retention-purge.js';
+import type { CourseParts, ExamParts } from './owner-parts.js';
 import { RoomDeletion, safeJson } from './room-deletion.js';
 
 const SessionProfile = z.object({ materialId: z.string(), classId: z.string().optional(), billTo: z.string().optional() });
@@ -26,17 +27,6 @@ export interface DataLifecycleOptions {
   exams?: ExamParts;
   /** What an LMS course keeps of its class (src/lti/ satisfies it): deleted with the class. */
   courses?: CourseParts;
-}
-
-/** What deletion needs of the LMS integration: a class's course record, members and passback states. */
-export interface CourseParts {
-  deleteForClass(classId: string): Promise<void>;
-}
-
-/** What deletion needs of the live exams: everything of a class (its exams, their students' data, profiles) or of a material. */
-export interface ExamParts {
-  deleteForClass(classId: string): Promise<void>;
-  deleteForMaterial(materialId: string): Promise<void>;
 }
 
 /** Deletion, retention and export of what the store holds, put together once (app.ts). */

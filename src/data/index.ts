@@ -3,7 +3,8 @@
  * disk through the materials service), the retention purge of old student data under a store lease, and the class
  * export (JSON and CSV).
  */
-export { DataLifecycle, type CourseParts, type DataLifecycleOptions, type ExamParts } from './data-lifecycle.js';
+export { DataLifecycle, type DataLifecycleOptions } from './data-lifecycle.js';
+export type { CourseParts, ExamParts } from './owner-parts.js';
 export { ClassDeletion, type SessionDrivers } from './class-deletion.js';
 export { ClassExporter, type ClassExport, type ExportedStudent } from './class-export.js';
 export { classExportCsv, csvCell } from './export-csv.js';

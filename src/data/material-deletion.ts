@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { OwnershipRepository } from '../ownership/index.js';
 import { keys, type Store } from '../store/index.js';
 import type { QuotaReleases } from './quota-releases.js';
-import type { ExamParts } from './data-lifecycle.js';
+import type { ExamParts } from './owner-parts.js';
 import { deleteQualitySamples, drainIndex } from './deletion-batches.js';
 import { safeJson } from './room-deletion.js';
 

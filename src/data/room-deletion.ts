@@ -91,7 +91,7 @@ const isLive = (phase: string | null) => {
   return parsed?.success === true && parsed.data.phase !== 'ended';
 };
 
-export const roomLive = () => new AppError(ErrorCode.ROOM_LIVE, '진행 중인 퀴즈 방은 삭제할 수 없습니다. 먼저 방을 끝내 주세요.', { status: 409 });
+export const roomLive = () => new AppError(ErrorCode.ROOM_LIVE);
 
 /** A corrupt value is treated as absent (what cannot be read is still deleted by key). */
 export function safeJson(raw: string): unknown {

@@ -177,10 +177,7 @@ export async function planExam(model: LanguageModel, input: ExamPlannerInput, co
     if (enforced) return enforced;
     asked = { ...input, retryNote: `직전 계획은 ${object.planned_items.length}문항뿐이었습니다. 정확히 ${input.request.count}문항을 계획하세요.` };
   }
-  throw new AppError(ErrorCode.MODEL_OUTPUT_INVALID, `출제 계획이 요청한 ${input.request.count}문항을 채우지 못했습니다. 잠시 후 다시 시도해 주세요.`, {
-    status: 502,
-    retryable: true,
-  });
+  throw new AppError(ErrorCode.MODEL_OUTPUT_INVALID, `출제 계획이 요청한 ${input.request.count}문항을 채우지 못했습니다. 잠시 후 다시 시도해 주세요.`, { retryable: true });
 }
 
 /** Agent_ShortAnswerWriter: one set from the plan (and, from round 2, the feedback and its own previous set). */

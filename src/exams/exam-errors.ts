@@ -10,7 +10,6 @@ export class ExamComplaintsOpenError extends AppError {
     super(
       ErrorCode.EXAM_COMPLAINTS_OPEN,
       `검토 지적이 남은 문항이 있어 게시하지 않았습니다: ${items.join(', ')}번. 문항을 고치거나, 지적을 읽고 그대로 두기로 한 뒤 게시하세요.`,
-      { status: 409 },
     );
     this.name = 'ExamComplaintsOpenError';
   }

@@ -86,7 +86,7 @@ export function examPassages(source: ExamSource): ExamPassage[] {
 export async function generateExam(options: GenerateExamOptions): Promise<GeneratedExam> {
   const { model, source, request, profile, context, logger } = options;
   const passages = examPassages(source);
-  if (passages.length === 0) throw new AppError(ErrorCode.INVALID_PAYLOAD, '이 자료(또는 챕터)에는 시험 문제를 만들 본문이 없습니다.', { status: 400 });
+  if (passages.length === 0) throw new AppError(ErrorCode.INVALID_PAYLOAD, '이 자료(또는 챕터)에는 시험 문제를 만들 본문이 없습니다.');
   let state: ExamGenerationState;
   if (options.resume) state = options.resume;
   else {
@@ -146,10 +146,7 @@ export async function generateExam(options: GenerateExamOptions): Promise<Genera
   }
 
   if (state.problems === null) {
-    throw new AppError(ErrorCode.MODEL_OUTPUT_INVALID, `시험 문제를 ${MAX_EXAM_ROUNDS}번 시도했지만 형식에 맞는 문제 세트를 받지 못했습니다. 잠시 후 다시 시도해 주세요.`, {
-      status: 502,
-      retryable: true,
-    });
+    throw new AppError(ErrorCode.MODEL_OUTPUT_INVALID, `시험 문제를 ${MAX_EXAM_ROUNDS}번 시도했지만 형식에 맞는 문제 세트를 받지 못했습니다. 잠시 후 다시 시도해 주세요.`, { retryable: true });
   }
   // Never shipped: an item the guard still refuses after the last round.
   const refused = new Set(state.complaints.filter((complaint) => complaint.message.startsWith(GUARD_MARK)).map((complaint) => complaint.id));
@@ -157,8 +154,8 @@ export async function generateExam(options: GenerateExamOptions): Promise<Genera
   const complaints = state.valid ? [] : state.complaints.filter((complaint) => !refused.has(complaint.id));
   if (problems.length === 0) {
     throw model.capabilities.deterministic
-      ? new AppError(ErrorCode.TOO_LITTLE_MATERIAL, '이 자료(또는 장)에서는 검사를 통과하는 시험 문항을 만들 수 없습니다. 다른 장을 고르거나 내용이 더 많은 자료를 올려 주세요.', { status: 422 })
-      : new AppError(ErrorCode.MODEL_OUTPUT_INVALID, `시험 문제를 ${MAX_EXAM_ROUNDS}번 시도했지만 검사를 통과한 문항이 없습니다. 잠시 후 다시 시도해 주세요.`, { status: 502, retryable: true });
+      ? new AppError(ErrorCode.TOO_LITTLE_MATERIAL, '이 자료(또는 장)에서는 검사를 통과하는 시험 문항을 만들 수 없습니다. 다른 장을 고르거나 내용이 더 많은 자료를 올려 주세요.')
+      : new AppError(ErrorCode.MODEL_OUTPUT_INVALID, `시험 문제를 ${MAX_EXAM_ROUNDS}번 시도했지만 검사를 통과한 문항이 없습니다. 잠시 후 다시 시도해 주세요.`, { retryable: true });
   }
   const scope = request.chapters?.length === 1 ? '이 장' : '이 자료';
   const shortfall: GenerationShortfall | undefined =

@@ -115,7 +115,7 @@ export function examJobHandler(deps: ExamJobDeps): RegisteredHandler {
         signal.throwIfAborted();
         // A material deleted while the job ran keeps no exam: its deletion would never find it again.
         if (!(await deps.materials.get(params.materialId))) {
-          throw new AppError(ErrorCode.MATERIAL_NOT_FOUND, '강의 자료가 삭제되어 시험 문제를 저장하지 않았습니다.', { status: 404 });
+          throw new AppError(ErrorCode.MATERIAL_NOT_FOUND, '강의 자료가 삭제되어 시험 문제를 저장하지 않았습니다.');
         }
         const { examId } = await deps.saveExam({
           ...generated,

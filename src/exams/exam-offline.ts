@@ -321,7 +321,7 @@ export function planOffline(input: ExamPlannerInput): ExamPlan {
   // Only items that pass the item guard as written (the offline writer writes them the same way again).
   const sound = units.filter((unit) => examItemRefusals(writeItem(planEntry(unit, 1, request.difficulty ?? 'Basic'), input.passages), input.passages.map((passage) => passage.text)).length === 0);
   if (sound.length === 0) {
-    throw new AppError(ErrorCode.TOO_LITTLE_MATERIAL, '이 자료(또는 장)에는 시험 문항을 낼 정의나 설명 문장이 없습니다. 다른 장을 고르거나 내용이 더 많은 자료를 올려 주세요.', { status: 422 });
+    throw new AppError(ErrorCode.TOO_LITTLE_MATERIAL, '이 자료(또는 장)에는 시험 문항을 낼 정의나 설명 문장이 없습니다. 다른 장을 고르거나 내용이 더 많은 자료를 올려 주세요.');
   }
   // Short_Keyword items first, as the seed's examples; ids in that order.
   const ordered = [...sound.filter((unit) => unit.type === 'Short_Keyword'), ...sound.filter((unit) => unit.type === 'Descriptive')];

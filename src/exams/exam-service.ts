@@ -141,9 +141,9 @@ const PENDING_WINDOW = 200;
 /** A dead node's students are taken over this long after its last renewal (plus a sweep interval). */
 export const DEFAULT_GRADING_LEASE_MS = 15_000;
 
-const notFound = () => new AppError(ErrorCode.EXAM_NOT_FOUND, '시험을 찾을 수 없습니다.', { status: 404 });
-const closed = () => new AppError(ErrorCode.EXAM_CLOSED, '시험 시간이 끝났습니다. 더 이상 답안을 받지 않습니다.', { status: 409 });
-const questionNotFound = (id: number) => new AppError(ErrorCode.EXAM_QUESTION_NOT_FOUND, `${id}번 문항은 이 시험에 없습니다.`, { status: 404 });
+const notFound = () => new AppError(ErrorCode.EXAM_NOT_FOUND);
+const closed = () => new AppError(ErrorCode.EXAM_CLOSED);
+const questionNotFound = (id: number) => new AppError(ErrorCode.EXAM_QUESTION_NOT_FOUND, `${id}번 문항은 이 시험에 없습니다.`);
 
 /** Evidence without the grader's unconfirmed proposal and confidence (what a student may see of an item under review). */
 function withoutProposal(evidence: GradeEvidence): GradeEvidence {
@@ -242,7 +242,7 @@ export class ExamService {
     patch: { question_content?: string | undefined; model_answer?: string | undefined; key_keywords?: string[] | undefined; intent_diagnosis?: string | undefined },
   ): Promise<ExamProblem> {
     if (await this.repository.publication(exam.examId)) {
-      throw new AppError(ErrorCode.EXAM_ALREADY_PUBLISHED, '이미 게시된 시험입니다. 문항을 더 고칠 수 없습니다.', { status: 409 });
+      throw new AppError(ErrorCode.EXAM_ALREADY_PUBLISHED);
     }
     const index = exam.problems.findIndex((problem) => problem.id === id);
     const current = exam.problems[index];
@@ -265,7 +265,7 @@ export class ExamService {
   /** The instructor accepts an item as it is, its complaints read: they no longer hold the exam back. */
   async acceptItem(exam: ExamRecord, id: number): Promise<ExamRecord> {
     if (await this.repository.publication(exam.examId)) {
-      throw new AppError(ErrorCode.EXAM_ALREADY_PUBLISHED, '이미 게시된 시험입니다.', { status: 409 });
+      throw new AppError(ErrorCode.EXAM_ALREADY_PUBLISHED, '이미 게시된 시험입니다.');
     }
     if (!exam.problems.some((problem) => problem.id === id)) throw questionNotFound(id);
     return this.repository.save({ ...exam, accepted: [...new Set([...(exam.accepted ?? []), id])].sort((left, right) => left - right) });
@@ -282,7 +282,7 @@ export class ExamService {
     this.assertPublishable(exam);
     const publishedAt = this.now();
     const { publication, first } = await this.repository.publish(exam.examId, { classId, timeLimitMinutes, publishedAt, deadline: publishedAt + timeLimitMinutes * 60_000 });
-    if (!first) throw new AppError(ErrorCode.EXAM_ALREADY_PUBLISHED, '이미 게시된 시험입니다.', { status: 409 });
+    if (!first) throw new AppError(ErrorCode.EXAM_ALREADY_PUBLISHED, '이미 게시된 시험입니다.');
     return publication;
   }
 
@@ -294,7 +294,7 @@ export class ExamService {
     // The instructor's exam opened as self-study is checked like a timed one; a student's own is theirs to take.
     if (student === undefined) this.assertPublishable(exam);
     const { publication, first } = await this.repository.publish(exam.examId, selfStudyPublication(classId, this.now(), student));
-    if (!first) throw new AppError(ErrorCode.EXAM_ALREADY_PUBLISHED, '이미 게시된 시험입니다.', { status: 409 });
+    if (!first) throw new AppError(ErrorCode.EXAM_ALREADY_PUBLISHED, '이미 게시된 시험입니다.');
     return publication;
   }
 
@@ -304,8 +304,8 @@ export class ExamService {
    */
   async endNow(exam: ExamRecord): Promise<ExamPublication> {
     const held = await this.repository.publication(exam.examId);
-    if (!held) throw new AppError(ErrorCode.EXAM_NOT_PUBLISHED, '아직 게시하지 않은 시험입니다.', { status: 409 });
-    if (isSelfStudy(held)) throw new AppError(ErrorCode.EXAM_SELF_STUDY, '혼자 보는 시험에는 마감이 없어 끝낼 수 없습니다.', { status: 409 });
+    if (!held) throw new AppError(ErrorCode.EXAM_NOT_PUBLISHED, '아직 게시하지 않은 시험입니다.');
+    if (isSelfStudy(held)) throw new AppError(ErrorCode.EXAM_SELF_STUDY);
     // The close's flag before the new deadline: from here no draft is acknowledged (saveDraft reads the flag).
     if (this.now() < held.deadline) await this.repository.claimClose(exam.examId, this.now());
     const ended = (await this.repository.endAt(exam.examId, this.now())) ?? held;
@@ -335,7 +335,7 @@ export class ExamService {
     const running = await this.runningExams(classId, materialId);
     if (running.length === 0) return;
     const until = Math.max(...running.map((entry) => entry.deadline));
-    throw new AppError(ErrorCode.EXAM_RUNNING, `같은 자료로 수업 시험이 진행 중입니다. 혼자 시험은 그 시험이 끝난 뒤(${timeUntil(until, this.now())})에 만들 수 있습니다.`, { status: 409 });
+    throw new AppError(ErrorCode.EXAM_RUNNING, `같은 자료로 수업 시험이 진행 중입니다. 혼자 시험은 그 시험이 끝난 뒤(${timeUntil(until, this.now())})에 만들 수 있습니다.`);
   }
 
   async delete(exam: ExamRecord): Promise<void> {
@@ -390,7 +390,7 @@ export class ExamService {
     const { items } = await this.repository.submissions(examId, sessionId);
     const already = parsed.filter((id) => items.has(id));
     if (already.length > 0) {
-      throw new AppError(ErrorCode.EXAM_ALREADY_SUBMITTED, `이미 제출한 문항입니다: ${already.join(', ')}번`, { status: 409 });
+      throw new AppError(ErrorCode.EXAM_ALREADY_SUBMITTED, `이미 제출한 문항입니다: ${already.join(', ')}번`);
     }
     await this.repository.touchStudent(examId, sessionId, savedAt);
     // A close that began meanwhile (시험 종료, the deadline) may have listed the students before this one's touch:
@@ -399,7 +399,7 @@ export class ExamService {
     // Atomic against the close's and a submission's guards: a draft acknowledged here is one they read.
     if (!(await this.repository.saveDrafts(examId, sessionId, Object.fromEntries(parsed.map((id) => [id, answers[String(id)] ?? ''])), savedAt))) {
       if ((await this.repository.closedAt(examId)) !== null) throw closed();
-      throw new AppError(ErrorCode.EXAM_ALREADY_SUBMITTED, `제출했거나 제출 중인 문항입니다: ${parsed.join(', ')}번`, { status: 409 });
+      throw new AppError(ErrorCode.EXAM_ALREADY_SUBMITTED, `제출했거나 제출 중인 문항입니다: ${parsed.join(', ')}번`);
     }
     await this.publishProgress(exam, publication, sessionId);
     return { savedAt, serverNow: this.now() };
@@ -450,14 +450,14 @@ export class ExamService {
     // self-study exam's at the student's own full submission.
     if (!resultRevealed(publication, all !== null, this.now())) {
       const when = isSelfStudy(publication) ? '모든 문항을 제출하면 공개됩니다.' : '시험이 끝난 뒤에 공개됩니다.';
-      throw new AppError(ErrorCode.EXAM_RESULT_NOT_READY, `아직 결과를 볼 수 없습니다. 결과는 ${when}`, { status: 409 });
+      throw new AppError(ErrorCode.EXAM_RESULT_NOT_READY, `아직 결과를 볼 수 없습니다. 결과는 ${when}`);
     }
     // A self-study result never names an answer (a keyword, a model answer) of a class exam still running.
     if (isSelfStudy(publication)) {
       const running = (await this.runningExams(classId, exam.materialId)).filter((entry) => revealsItemsOf(exam.problems, entry.exam.problems));
       if (running.length > 0) {
         const until = Math.max(...running.map((entry) => entry.deadline));
-        throw new AppError(ErrorCode.EXAM_RESULT_NOT_READY, `진행 중인 수업 시험과 답이 겹치는 문항이 있어, 결과는 그 시험이 끝난 뒤(${timeUntil(until, this.now())})에 볼 수 있습니다.`, { status: 409 });
+        throw new AppError(ErrorCode.EXAM_RESULT_NOT_READY, `진행 중인 수업 시험과 답이 겹치는 문항이 있어, 결과는 그 시험이 끝난 뒤(${timeUntil(until, this.now())})에 볼 수 있습니다.`);
       }
     }
     await this.healGrading(exam, classId, sessionId);
@@ -494,16 +494,16 @@ export class ExamService {
     // A regrade answers with the item's status: before the results are revealed it would reveal them early.
     const revealed = isSelfStudy(publication) ? (await this.repository.submissions(examId, sessionId)).all !== null : this.now() >= publication.deadline;
     if (!revealed) {
-      throw new AppError(ErrorCode.EXAM_RESULT_NOT_READY, '결과가 공개된 뒤(시험이 끝난 뒤)에 재채점을 요청할 수 있습니다.', { status: 409 });
+      throw new AppError(ErrorCode.EXAM_RESULT_NOT_READY, '결과가 공개된 뒤(시험이 끝난 뒤)에 재채점을 요청할 수 있습니다.');
     }
     const grades = await this.repository.grades(examId, sessionId);
     const current = grades.get(questionId);
     if (!current) {
-      throw new AppError(ErrorCode.EXAM_RESULT_NOT_READY, '아직 채점되지 않은 문항입니다. 채점이 끝난 뒤에 재채점을 요청해 주세요.', { status: 409 });
+      throw new AppError(ErrorCode.EXAM_RESULT_NOT_READY, '아직 채점되지 않은 문항입니다. 채점이 끝난 뒤에 재채점을 요청해 주세요.');
     }
     const request: RegradeRequest = { questionId, comment, at: this.now(), status: 'pending', from: current.result_status };
     if (!(await this.repository.requestRegrade(examId, sessionId, request))) {
-      throw new AppError(ErrorCode.EXAM_REGRADE_EXISTS, '이 문항은 이미 재채점을 요청했습니다.', { status: 409 });
+      throw new AppError(ErrorCode.EXAM_REGRADE_EXISTS);
     }
     this.background(async () => {
       const regraded = await this.grading.regradeItem(exam, sessionId, questionId);
@@ -519,7 +519,7 @@ export class ExamService {
 
   async results(exam: ExamRecord): Promise<ExamResults> {
     const publication = await this.repository.publication(exam.examId);
-    if (!publication) throw new AppError(ErrorCode.EXAM_NOT_PUBLISHED, '아직 게시되지 않은 시험입니다.', { status: 409 });
+    if (!publication) throw new AppError(ErrorCode.EXAM_NOT_PUBLISHED);
     await this.closeIfDue(exam, publication);
     const students: StudentResult[] = [];
     for (const sessionId of await this.repository.students(exam.examId)) {
@@ -564,7 +564,7 @@ export class ExamService {
   async override(exam: ExamRecord, sessionId: string, questionId: number, status: ResultStatus, reason: string, by: string): Promise<{ item: ResultItem; audit: Awaited<ReturnType<ExamRepository['audit']>> }> {
     if (!exam.problems.some((problem) => problem.id === questionId)) throw questionNotFound(questionId);
     const submission = await this.repository.submissions(exam.examId, sessionId);
-    if (submission.items.size === 0) throw new AppError(ErrorCode.EXAM_STUDENT_NOT_FOUND, '이 시험을 제출한 학생을 찾을 수 없습니다.', { status: 404 });
+    if (submission.items.size === 0) throw new AppError(ErrorCode.EXAM_STUDENT_NOT_FOUND, '이 시험을 제출한 학생을 찾을 수 없습니다.');
     const [grades, overrides] = await Promise.all([this.repository.grades(exam.examId, sessionId), this.repository.overrides(exam.examId, sessionId)]);
     const from = overrides.get(questionId)?.status ?? grades.get(questionId)?.result_status ?? 'Ungraded';
     const override: ExamOverride = { status, reason, by, at: this.now(), from };
@@ -843,7 +843,7 @@ export class ExamService {
    */
   async progress(exam: ExamRecord): Promise<{ examId: string; deadline: number; serverNow: number; students: ExamProgressRow[] }> {
     const publication = await this.repository.publication(exam.examId);
-    if (!publication) throw new AppError(ErrorCode.EXAM_NOT_PUBLISHED, '아직 게시되지 않은 시험입니다.', { status: 409 });
+    if (!publication) throw new AppError(ErrorCode.EXAM_NOT_PUBLISHED);
     await this.closeIfDue(exam, publication);
     const students = await Promise.all((await this.repository.students(exam.examId)).map((sessionId) => this.progressOf(exam, publication, sessionId)));
     return { examId: exam.examId, deadline: publication.deadline, serverNow: this.now(), students };

@@ -16,7 +16,7 @@ export function createAdminRouter({ accounts, publicUrl }: { accounts: AccountSe
   const router = Router();
   const accountId = (value: unknown): string => {
     const parsed = AccountId.safeParse(value);
-    if (!parsed.success) throw new AppError(ErrorCode.NOT_FOUND, '계정을 찾을 수 없습니다.', { status: 404 });
+    if (!parsed.success) throw new AppError(ErrorCode.NOT_FOUND, '계정을 찾을 수 없습니다.');
     return parsed.data;
   };
 

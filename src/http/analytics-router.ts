@@ -12,7 +12,7 @@ import { selfStudyAnswers, type RoomService } from '../quiz/index.js';
 import type { Store } from '../store/index.js';
 import type { Authorizer } from './authorize.js';
 import { contentDisposition } from './content-disposition.js';
-import { parseOrThrow } from '../boundary/index.js';
+import { httpStatusOf, parseOrThrow } from '../boundary/index.js';
 
 /**
  * The instructor's class analytics (src/analytics/), mounted at /api/analytics:
@@ -48,7 +48,7 @@ export function analyticsSources({ classes, materials, rooms, exams, store }: Om
         const info = await classes.info(classId);
         return { name: info.name, materialId: info.materialId, students: info.students.map(({ sessionId, nickname, chapter, state }) => ({ sessionId, nickname, chapter, state })) };
       } catch (error) {
-        if (error instanceof Error && 'status' in error && error.status === 404) return null;
+        if (error instanceof AppError && httpStatusOf(error) === 404) return null;
         throw error;
       }
     },
@@ -126,7 +126,7 @@ export function createAnalyticsRouter(deps: AnalyticsRouterDeps): Router {
       const { sessionId, chapter } = parseOrThrow(AnalyticsEvidenceQuery, request.query);
       await deps.access.authorizeClass(request, response, classId);
       const reply = await analytics.evidence(classId, sessionId, chapter);
-      if (!reply) throw new AppError(ErrorCode.NOT_FOUND, '이 수업에서 그 학생이나 장을 찾을 수 없습니다.', { status: 404 });
+      if (!reply) throw new AppError(ErrorCode.NOT_FOUND, '이 수업에서 그 학생이나 장을 찾을 수 없습니다.');
       response.set('Cache-Control', 'no-store').json(reply);
     }),
   );

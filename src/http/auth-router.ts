@@ -12,7 +12,7 @@ export interface AuthRouterOptions {
   publicUrl: string | undefined;
 }
 
-const notSignedInWithCookie = () => new AppError(ErrorCode.INVALID_PAYLOAD, '브라우저에서 로그인한 상태가 아닙니다.', { status: 400 });
+const notSignedInWithCookie = () => new AppError(ErrorCode.INVALID_PAYLOAD, '브라우저에서 로그인한 상태가 아닙니다.');
 
 /**
  * `/api/auth`: sign-up, sign-in, sign-out (here or everywhere), who am I (with the CSRF token), password change,
@@ -80,7 +80,7 @@ export function createAuthRouter({ accounts, startWebSession, publicUrl }: AuthR
     try {
       const principal = requireAccount(response);
       const account = await accounts.get(principal.accountId);
-      if (!account) throw new AppError(ErrorCode.UNAUTHORIZED, '로그인이 필요합니다.', { status: 401 });
+      if (!account) throw new AppError(ErrorCode.UNAUTHORIZED, '로그인이 필요합니다.');
       response.set('Cache-Control', 'no-store').json({ account: accountView(account), csrfToken: sessionCsrfToken(response) ?? null });
     } catch (error) {
       next(error);
@@ -121,7 +121,7 @@ export function createAuthRouter({ accounts, startWebSession, publicUrl }: AuthR
     try {
       const principal = requireAccount(response);
       const tokenId = ApiTokenId.safeParse(request.params.id);
-      if (!tokenId.success) throw new AppError(ErrorCode.NOT_FOUND, 'API 키를 찾을 수 없습니다.', { status: 404 });
+      if (!tokenId.success) throw new AppError(ErrorCode.NOT_FOUND, 'API 키를 찾을 수 없습니다.');
       await accounts.revokeApiToken(principal.accountId, tokenId.data);
       response.json({ ok: true });
     } catch (error) {

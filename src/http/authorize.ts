@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { TokenPayload, TokenSigner } from '../auth/index.js';
+import { httpStatusOf } from '../boundary/index.js';
 import { AppError } from '../errors.js';
 import { classNotFound, roomNotFound, type CredentialChecks, type OwnershipRepository } from '../ownership/index.js';
 import type { Quiz } from '../protocol/quiz.js';
@@ -25,21 +26,21 @@ export interface AuthorizeDeps {
 /** Who was let in: an account (the owner) or a signed token of the thing itself. */
 export type Grant = { via: 'account'; accountId: string } | { via: 'token'; accountId: string; token: TokenPayload };
 
-const quizNotFound = () => new AppError(ErrorCode.QUIZ_NOT_FOUND, '퀴즈를 찾을 수 없습니다.', { status: 404 });
-export const materialNotFound = () => new AppError(ErrorCode.MATERIAL_NOT_FOUND, '강의 자료를 찾을 수 없습니다.', { status: 404 });
+const quizNotFound = () => new AppError(ErrorCode.QUIZ_NOT_FOUND);
+export const materialNotFound = () => new AppError(ErrorCode.MATERIAL_NOT_FOUND);
 
 /** requireAccount, with `WWW-Authenticate: Bearer` on a 401 (as every bearer route answers). */
 function signedIn(response: Response): Principal {
   try {
     return requireAccount(response);
   } catch (error) {
-    if (error instanceof AppError && error.status === 401) response.set('WWW-Authenticate', 'Bearer');
+    if (error instanceof AppError && httpStatusOf(error) === 401) response.set('WWW-Authenticate', 'Bearer');
     throw error;
   }
 }
 
 /** The code the material routes (and their deletion) always answered for a material that is not there. */
-const materialGone = () => new AppError(ErrorCode.NOT_FOUND, '해당 자료를 찾을 수 없습니다.', { status: 404 });
+const materialGone = () => new AppError(ErrorCode.NOT_FOUND, '해당 자료를 찾을 수 없습니다.');
 
 
 /**

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { authorizeToken, isTokenRefusal, type TokenKind, type TokenPayload, type TokenSigner } from '../auth/index.js';
+import { httpStatusOf } from '../boundary/index.js';
 import { AppError } from '../errors.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 
@@ -13,7 +14,7 @@ export function bearerToken(signer: TokenSigner, request: Request, response: Res
   try {
     return authorizeToken(signer, match?.[1], kinds);
   } catch (error) {
-    if (isTokenRefusal(error) && error.status === 401) response.set('WWW-Authenticate', 'Bearer');
+    if (isTokenRefusal(error) && httpStatusOf(error) === 401) response.set('WWW-Authenticate', 'Bearer');
     throw error;
   }
 }
@@ -26,7 +27,7 @@ export function instructorClassId(signer: TokenSigner, request: Request, respons
 /** Like {@link instructorClassId}, and the token must be `classId`'s: another class's token answers 403. */
 export function requireInstructor(signer: TokenSigner, request: Request, response: Response, classId: string): void {
   if (instructorClassId(signer, request, response) !== classId) {
-    throw new AppError(ErrorCode.FORBIDDEN, '이 수업의 강사 접속 권한이 아닙니다.', { status: 403 });
+    throw new AppError(ErrorCode.FORBIDDEN, '이 수업의 강사 접속 권한이 아닙니다.');
   }
 }
 

@@ -37,8 +37,8 @@ export interface ClassMathRouterDeps {
 type Handler = (request: Request, response: Response) => Promise<void>;
 const route = (handler: Handler) => (request: Request, response: Response, next: NextFunction) => handler(request, response).catch(next);
 
-const notShared = () => new AppError(ErrorCode.MATH_SET_NOT_FOUND, '이 수업에 공유된 수학 문제 세트를 찾을 수 없습니다.', { status: 404 });
-const problemNotFound = () => new AppError(ErrorCode.MATH_PROBLEM_NOT_FOUND, '수학 문제를 찾을 수 없습니다.', { status: 404 });
+const notShared = () => new AppError(ErrorCode.MATH_SET_NOT_FOUND, '이 수업에 공유된 수학 문제 세트를 찾을 수 없습니다.');
+const problemNotFound = () => new AppError(ErrorCode.MATH_PROBLEM_NOT_FOUND);
 
 export function createClassMathRouter(deps: ClassMathRouterDeps): Router {
   const { sets } = deps;

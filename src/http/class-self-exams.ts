@@ -36,7 +36,7 @@ export interface SelfStudyExamDeps {
 
 type Route = (handler: (request: Request, response: Response) => Promise<void>) => (request: Request, response: Response, next: (error?: unknown) => void) => void;
 
-const jobNotFound = () => new AppError(ErrorCode.JOB_NOT_FOUND, '작업을 찾을 수 없습니다.', { status: 404 });
+const jobNotFound = () => new AppError(ErrorCode.JOB_NOT_FOUND);
 
 /** The job when it is this student's self-study exam generation; null otherwise. */
 function ownJob(job: JobRecord | null, who: ClassStudent): JobRecord | null {
@@ -59,11 +59,11 @@ export function addSelfStudyExamRoutes(router: Router, route: Route, student: (r
       if (!material) throw materialNotFound();
       const outside = body.chapters?.find((chapter) => chapter >= material.chapters.length);
       if (outside !== undefined) {
-        throw new AppError(ErrorCode.INVALID_PAYLOAD, `장 번호 ${outside}번은 이 자료에 없습니다. 0부터 ${material.chapters.length - 1} 사이로 골라 주세요.`, { status: 400 });
+        throw new AppError(ErrorCode.INVALID_PAYLOAD, `장 번호 ${outside}번은 이 자료에 없습니다. 0부터 ${material.chapters.length - 1} 사이로 골라 주세요.`);
       }
       await deps.exams.assertNoRunningExam(who.classId, session.materialId);
       const { billTo } = authorizeModelCall(response, { joined: { classId: who.classId }, billTo: who.billTo });
-      if (billTo === undefined) throw new AppError(ErrorCode.FORBIDDEN, '이 수업에서는 혼자 시험 보기를 쓸 수 없습니다.', { status: 403 });
+      if (billTo === undefined) throw new AppError(ErrorCode.FORBIDDEN, '이 수업에서는 혼자 시험 보기를 쓸 수 없습니다.');
       await deps.budget?.assertAvailable(billTo);
       const { materialId: _materialId, ...examRequest } = body;
       const params: ExamJobParams = {

@@ -27,16 +27,16 @@ export async function classStudent(deps: ClassStudentDeps, request: Request, res
   if (!signedBearer(request)) {
     // A signed-in instructor is someone, just not a student of a class: 403 like the seed API's instructor token.
     if (optionalAccount(response) !== undefined) {
-      throw new AppError(ErrorCode.FORBIDDEN, `${what}${topic(what)} 수업에 참여한 학생만 쓸 수 있습니다.`, { status: 403 });
+      throw new AppError(ErrorCode.FORBIDDEN, `${what}${topic(what)} 수업에 참여한 학생만 쓸 수 있습니다.`);
     }
     response.set('WWW-Authenticate', 'Bearer');
-    throw new AppError(ErrorCode.UNAUTHORIZED, `수업에 참여한 학생만 ${what}${object(what)} 쓸 수 있습니다. 수업에 다시 참여해 주세요.`, { status: 401 });
+    throw new AppError(ErrorCode.UNAUTHORIZED, `수업에 참여한 학생만 ${what}${object(what)} 쓸 수 있습니다. 수업에 다시 참여해 주세요.`);
   }
   const token = bearerToken(deps.signer, request, response, ['session']);
   const profile = await deps.sessionProfile(token.sub);
-  if (!profile) throw new AppError(ErrorCode.SESSION_NOT_FOUND, '강의 세션을 찾을 수 없습니다. 수업에 다시 참여해 주세요.', { status: 404 });
+  if (!profile) throw new AppError(ErrorCode.SESSION_NOT_FOUND, '강의 세션을 찾을 수 없습니다. 수업에 다시 참여해 주세요.');
   if (profile.classId === undefined) {
-    throw new AppError(ErrorCode.FORBIDDEN, `${what}${topic(what)} 수업에 참여한 학생만 쓸 수 있습니다.`, { status: 403 });
+    throw new AppError(ErrorCode.FORBIDDEN, `${what}${topic(what)} 수업에 참여한 학생만 쓸 수 있습니다.`);
   }
   return { classId: profile.classId, sessionId: token.sub, billTo: profile.billTo };
 }

@@ -24,17 +24,17 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
       mapped =
         error.type === 'entity.too.large'
           ? new AppError(ErrorCode.INVALID_PAYLOAD, '요청 본문이 너무 큽니다.', { status: 413 })
-          : new AppError(ErrorCode.INVALID_PAYLOAD, '요청 본문이 올바른 JSON이 아닙니다.', { status: 400 });
+          : new AppError(ErrorCode.INVALID_PAYLOAD, '요청 본문이 올바른 JSON이 아닙니다.');
     } else if (isUndecodablePath(error)) {
       // The router could not percent-decode a path parameter (`%ff`): the client's fault, answered like any other
       // malformed parameter and not logged (its stack names nothing the operator can act on).
-      mapped = new AppError(ErrorCode.INVALID_PAYLOAD, '주소에 읽을 수 없는 문자가 있습니다(잘못된 % 인코딩).', { status: 400 });
+      mapped = new AppError(ErrorCode.INVALID_PAYLOAD, '주소에 읽을 수 없는 문자가 있습니다(잘못된 % 인코딩).');
     } else if (isClientHttpError(error)) {
       // express and serve-static's own 4xx (a bad range, an undecodable path): the client's fault, and their
       // messages can name paths on this machine, so neither sent nor logged.
       mapped =
         error.status === 404
-          ? new AppError(ErrorCode.NOT_FOUND, '요청한 주소를 찾을 수 없습니다.', { status: 404 })
+          ? new AppError(ErrorCode.NOT_FOUND, '요청한 주소를 찾을 수 없습니다.')
           : new AppError(ErrorCode.INVALID_PAYLOAD, '요청을 처리할 수 없습니다.', { status: error.status });
     }
     const { body } = toWireError(mapped);

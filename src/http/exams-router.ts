@@ -44,8 +44,8 @@ export interface ExamsRouterDeps {
 type Handler = (request: Request, response: Response) => Promise<void>;
 const route = (handler: Handler) => (request: Request, response: Response, next: NextFunction) => handler(request, response).catch(next);
 
-const examNotFound = () => new AppError(ErrorCode.EXAM_NOT_FOUND, '시험을 찾을 수 없습니다.', { status: 404 });
-const studentNotFound = () => new AppError(ErrorCode.EXAM_STUDENT_NOT_FOUND, '이 수업의 학생을 찾을 수 없습니다.', { status: 404 });
+const examNotFound = () => new AppError(ErrorCode.EXAM_NOT_FOUND);
+const studentNotFound = () => new AppError(ErrorCode.EXAM_STUDENT_NOT_FOUND, '이 수업의 학생을 찾을 수 없습니다.');
 const positiveInt = (raw: string, notFound: () => AppError) => {
   if (!/^\d{1,4}$/.test(raw)) throw notFound();
   return Number(raw);
@@ -84,7 +84,7 @@ export function createExamsRouter(deps: ExamsRouterDeps): Router {
       if (!material) throw materialNotFound();
       const outside = body.chapters?.find((chapter) => chapter >= material.chapters.length);
       if (outside !== undefined) {
-        throw new AppError(ErrorCode.INVALID_PAYLOAD, `장 목록의 장 번호는 0부터 ${material.chapters.length - 1} 사이여야 합니다.`, { status: 400 });
+        throw new AppError(ErrorCode.INVALID_PAYLOAD, `장 목록의 장 번호는 0부터 ${material.chapters.length - 1} 사이여야 합니다.`);
       }
       // a spent budget is refused now, not by a job that fails later.
       await deps.budget?.assertAvailable(grant.accountId);
@@ -120,7 +120,7 @@ export function createExamsRouter(deps: ExamsRouterDeps): Router {
     '/exams/:examId/problems/:id',
     route(async (request, response) => {
       const { exam } = await ownExam(request, response);
-      const id = positiveInt(String(request.params.id), () => new AppError(ErrorCode.EXAM_QUESTION_NOT_FOUND, '시험 문항을 찾을 수 없습니다.', { status: 404 }));
+      const id = positiveInt(String(request.params.id), () => new AppError(ErrorCode.EXAM_QUESTION_NOT_FOUND));
       const patch = parseOrThrow(ExamProblemPatch, request.body ?? {});
       response.json(await exams.editProblem(exam, id, patch));
     }),
@@ -130,7 +130,7 @@ export function createExamsRouter(deps: ExamsRouterDeps): Router {
     '/exams/:examId/problems/:id/accept',
     route(async (request, response) => {
       const { exam } = await ownExam(request, response);
-      const id = positiveInt(String(request.params.id), () => new AppError(ErrorCode.EXAM_QUESTION_NOT_FOUND, '시험 문항을 찾을 수 없습니다.', { status: 404 }));
+      const id = positiveInt(String(request.params.id), () => new AppError(ErrorCode.EXAM_QUESTION_NOT_FOUND));
       response.json(await detail(await exams.acceptItem(exam, id)));
     }),
   );
@@ -209,7 +209,7 @@ export function createExamsRouter(deps: ExamsRouterDeps): Router {
     '/exams/:examId/students/:sessionId/items/:questionId/override',
     route(async (request, response) => {
       const { exam, grant } = await ownExam(request, response);
-      const questionId = positiveInt(String(request.params.questionId), () => new AppError(ErrorCode.EXAM_QUESTION_NOT_FOUND, '시험 문항을 찾을 수 없습니다.', { status: 404 }));
+      const questionId = positiveInt(String(request.params.questionId), () => new AppError(ErrorCode.EXAM_QUESTION_NOT_FOUND));
       const body = parseOrThrow(ExamOverrideBody, request.body ?? {});
       const reply: ExamOverrideReply = await exams.override(exam, String(request.params.sessionId), questionId, body.status, body.reason, grant.accountId);
       response.json(reply);

@@ -84,7 +84,7 @@ export function createLtiRouter(deps: LtiRouterDeps): Router {
     route(async (request, response) => {
       const code = typeof request.query.code === 'string' ? request.query.code : '';
       const found = code ? await lti.takeSignIn(code) : null;
-      if (!found) throw new AppError(ErrorCode.LTI_STATE_INVALID, '이 로그인 링크는 만료되었거나 이미 사용되었습니다. LMS에서 다시 열어 주세요.', { status: 400 });
+      if (!found) throw new AppError(ErrorCode.LTI_STATE_INVALID, '이 로그인 링크는 만료되었거나 이미 사용되었습니다. LMS에서 다시 열어 주세요.');
       await deps.startSession(response, found.accountId, request);
       response.set('Cache-Control', 'no-store').redirect(302, found.path);
     }),
@@ -104,7 +104,7 @@ export function createLtiRouter(deps: LtiRouterDeps): Router {
         .object({ code: z.string().min(1).max(200), openid_configuration: z.string().min(1).max(2048), registration_token: z.string().max(8192).optional() })
         .safeParse(request.query);
       if (!query.success) {
-        throw new AppError(ErrorCode.LTI_REGISTRATION_INVALID, 'LMS가 등록에 필요한 값(openid_configuration)을 보내지 않았거나 등록 주소의 코드가 없습니다.', { status: 400 });
+        throw new AppError(ErrorCode.LTI_REGISTRATION_INVALID, 'LMS가 등록에 필요한 값(openid_configuration)을 보내지 않았거나 등록 주소의 코드가 없습니다.');
       }
       // The LMS shows this in its own frame before it is registered: let its address frame the answer.
       allowFraming(response, [originOf(query.data.openid_configuration)].filter((origin): origin is string => origin !== null));
@@ -209,7 +209,7 @@ export function createLtiApiRouter(deps: LtiRouterDeps): Router {
     const exam = await exams.repository.get(String(request.params.examId));
     const publication = exam ? await exams.repository.publication(exam.examId) : null;
     if (!exam || exam.accountId !== grant.accountId || (grant.via === 'token' && publication?.classId !== grant.classId)) {
-      throw new AppError(ErrorCode.EXAM_NOT_FOUND, '시험을 찾을 수 없습니다.', { status: 404 });
+      throw new AppError(ErrorCode.EXAM_NOT_FOUND);
     }
     return { exam, publication };
   };
@@ -247,7 +247,7 @@ export function createLtiApiRouter(deps: LtiRouterDeps): Router {
       const classId = String(request.params.classId);
       await access.authorizeClass(request, response, classId);
       const read = await lti.classes.syncRoster(classId, true);
-      if (!read) throw new AppError(ErrorCode.NOT_FOUND, '이 수업은 명단을 주는 LMS 강좌와 연결되어 있지 않습니다.', { status: 404 });
+      if (!read) throw new AppError(ErrorCode.NOT_FOUND, '이 수업은 명단을 주는 LMS 강좌와 연결되어 있지 않습니다.');
       response.json(read);
     }),
   );

@@ -38,7 +38,7 @@ const ChapterParams = IdParams.extend({
 });
 
 const unknownCursor = () =>
-  new AppError(ErrorCode.INVALID_PAYLOAD, '목록 위치(cursor)를 찾을 수 없습니다. 처음부터 다시 불러와 주세요.', { status: 400 });
+  new AppError(ErrorCode.INVALID_PAYLOAD, '목록 위치(cursor)를 찾을 수 없습니다. 처음부터 다시 불러와 주세요.');
 
 /**
  * /api/materials (materials have owners): upload (an account; multipart field `file`; the account becomes

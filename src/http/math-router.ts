@@ -56,9 +56,9 @@ export const JOB_TOKEN_TTL_MS = 24 * 60 * 60_000;
 type Handler = (request: Request, response: Response) => Promise<void>;
 const route = (handler: Handler) => (request: Request, response: Response, next: NextFunction) => handler(request, response).catch(next);
 
-const jobNotFound = () => new AppError(ErrorCode.JOB_NOT_FOUND, '작업을 찾을 수 없습니다.', { status: 404 });
-const setNotFound = () => new AppError(ErrorCode.MATH_SET_NOT_FOUND, '수학 문제 세트를 찾을 수 없습니다.', { status: 404 });
-const problemNotFound = () => new AppError(ErrorCode.MATH_PROBLEM_NOT_FOUND, '수학 문제를 찾을 수 없습니다.', { status: 404 });
+const jobNotFound = () => new AppError(ErrorCode.JOB_NOT_FOUND);
+const setNotFound = () => new AppError(ErrorCode.MATH_SET_NOT_FOUND);
+const problemNotFound = () => new AppError(ErrorCode.MATH_PROBLEM_NOT_FOUND);
 const CHOICE_LETTERS = 'ABCD';
 
 /** A choice as a quiz shows it: math stays LaTeX, wrapped in `$…$` unless the model already delimited it. */
@@ -114,13 +114,12 @@ export function createMathRouter(deps: MathRouterDeps): Router {
         throw new AppError(
           ErrorCode.MODEL_NOT_CAPABLE,
           '지금 설정된 AI 모델(오프라인 모드)로는 수학 문제를 만들 수 없습니다. Gemini나 OpenAI 호환 모델을 설정한 뒤 다시 시도해 주세요.',
-          { status: 409 },
         );
       }
       const material = await deps.materials.get(materialId);
       if (!material) throw materialNotFound();
       if (body.chapter !== undefined && body.chapter >= material.chapters.length) {
-        throw new AppError(ErrorCode.INVALID_PAYLOAD, `chapter는 0부터 ${material.chapters.length - 1} 사이여야 합니다.`, { status: 400 });
+        throw new AppError(ErrorCode.INVALID_PAYLOAD, `chapter는 0부터 ${material.chapters.length - 1} 사이여야 합니다.`);
       }
       const { chapter, ...request_ } = body;
       const params: MathJobParams = { materialId, ...(chapter === undefined ? {} : { chapter }), request: request_ };
@@ -181,7 +180,7 @@ export function createMathRouter(deps: MathRouterDeps): Router {
       }
       const items = quizItemsOf(set);
       if (items.length === 0) {
-        throw new AppError(ErrorCode.MATH_SET_NO_CHOICES, '이 문제 세트에는 퀴즈로 만들 객관식 문제가 없습니다.', { status: 409 });
+        throw new AppError(ErrorCode.MATH_SET_NO_CHOICES);
       }
       const material = await deps.materials.get(set.materialId);
       const title = body.title ?? `${material?.title ?? '수학'} 수학 문제`.slice(0, 100);
@@ -217,7 +216,7 @@ export function createMathRouter(deps: MathRouterDeps): Router {
       const problem = set.problems.find((candidate) => candidate.problemId === String(request.params.problemId));
       if (!problem) throw problemNotFound();
       if (problem.type !== 'short_answer') {
-        throw new AppError(ErrorCode.MATH_PROBLEM_NOT_SHORT, '객관식 문제입니다. 이 기능은 단답형 문제의 답만 채점합니다.', { status: 400 });
+        throw new AppError(ErrorCode.MATH_PROBLEM_NOT_SHORT, '객관식 문제입니다. 이 기능은 단답형 문제의 답만 채점합니다.');
       }
       const body = parseOrThrow(MathShortAnswerBody, request.body ?? {});
       const { billTo } = authorizeModelCall(response, { joined: grant.classId === undefined ? undefined : { classId: grant.classId }, billTo: grant.accountId });

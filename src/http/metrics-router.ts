@@ -23,10 +23,10 @@ export interface MetricsAccess {
 export function createMetricsRouter({ metrics, token, serve }: MetricsAccess): Router {
   const router = Router();
   router.get('/metrics', async (request, response) => {
-    if (!serve) throw new AppError(ErrorCode.NOT_FOUND, '요청한 주소를 찾을 수 없습니다: GET /metrics', { status: 404 });
+    if (!serve) throw new AppError(ErrorCode.NOT_FOUND, '요청한 주소를 찾을 수 없습니다: GET /metrics');
     if (token !== undefined && !bearerMatches(request, token)) {
       response.set('WWW-Authenticate', 'Bearer');
-      throw new AppError(ErrorCode.UNAUTHORIZED, '메트릭을 읽으려면 METRICS_TOKEN이 필요합니다.', { status: 401 });
+      throw new AppError(ErrorCode.UNAUTHORIZED, '메트릭을 읽으려면 METRICS_TOKEN이 필요합니다.');
     }
     response.setHeader('Content-Type', metrics.registry.contentType);
     response.send(await metrics.registry.metrics());

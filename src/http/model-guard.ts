@@ -23,7 +23,7 @@ export interface ModelCallContext {
 export function authorizeModelCall(response: Response, context: ModelCallContext = {}): { billTo: string | undefined } {
   const account = optionalAccount(response);
   if (account === undefined && context.joined === undefined) {
-    throw new AppError(ErrorCode.UNAUTHORIZED, '로그인하거나 수업에 참여해야 AI 기능을 쓸 수 있습니다.', { status: 401 });
+    throw new AppError(ErrorCode.UNAUTHORIZED, '로그인하거나 수업에 참여해야 AI 기능을 쓸 수 있습니다.');
   }
   return { billTo: context.billTo ?? account?.accountId };
 }

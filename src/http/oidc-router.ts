@@ -64,7 +64,7 @@ export function createOidcRouter(deps: {
     try {
       const parsed = CallbackQuery.safeParse(request.query);
       if (!parsed.success) {
-        throw new AppError(ErrorCode.OIDC_STATE_INVALID, '로그인 응답이 올바르지 않습니다. 처음부터 다시 로그인해 주세요.', { status: 400 });
+        throw new AppError(ErrorCode.OIDC_STATE_INVALID, '로그인 응답이 올바르지 않습니다. 처음부터 다시 로그인해 주세요.');
       }
       const query = new URLSearchParams(Object.entries(parsed.data).filter((entry): entry is [string, string] => entry[1] !== undefined));
       const { identity, returnPath } = await signIn.finish(query);

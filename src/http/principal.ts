@@ -26,7 +26,7 @@ interface AuthLocals {
 const authLocals = (response: Response) => response.locals as AuthLocals;
 
 const csrfInvalid = () =>
-  new AppError(ErrorCode.CSRF_INVALID, '보안 확인에 실패했습니다. 페이지를 새로 고친 뒤 다시 시도해 주세요.', { status: 403 });
+  new AppError(ErrorCode.CSRF_INVALID);
 
 export interface AuthenticateOptions {
   accounts: AccountService;
@@ -56,7 +56,7 @@ export function authenticate({ accounts, publicUrl }: AuthenticateOptions): Requ
         const credential = await accounts.resolveApiToken(bearer);
         if (!credential) {
           response.set('WWW-Authenticate', 'Bearer');
-          throw new AppError(ErrorCode.UNAUTHORIZED, 'API 키가 올바르지 않거나 삭제되었습니다.', { status: 401 });
+          throw new AppError(ErrorCode.UNAUTHORIZED, 'API 키가 올바르지 않거나 삭제되었습니다.');
         }
         const { account } = credential;
         authLocals(response).principal = { accountId: account.accountId, email: account.email, role: account.role, via: 'api-token' };
@@ -99,7 +99,7 @@ export function authenticate({ accounts, publicUrl }: AuthenticateOptions): Requ
 /** The signed-in account, or 401 UNAUTHORIZED (403 CSRF_INVALID when a cookie came without its CSRF proof). */
 export function requireAccount(response: Response): Principal {
   const principal = optionalAccount(response);
-  if (!principal) throw new AppError(ErrorCode.UNAUTHORIZED, '로그인이 필요합니다.', { status: 401 });
+  if (!principal) throw new AppError(ErrorCode.UNAUTHORIZED, '로그인이 필요합니다.');
   return principal;
 }
 
@@ -113,7 +113,7 @@ export function optionalAccount(response: Response): Principal | undefined {
 /** The signed-in admin, or 401 / 403 FORBIDDEN. */
 export function requireAdmin(response: Response): Principal {
   const principal = requireAccount(response);
-  if (principal.role !== 'admin') throw new AppError(ErrorCode.FORBIDDEN, '관리자만 할 수 있는 일입니다.', { status: 403 });
+  if (principal.role !== 'admin') throw new AppError(ErrorCode.FORBIDDEN, '관리자만 할 수 있는 일입니다.');
   return principal;
 }
 

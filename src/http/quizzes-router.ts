@@ -70,7 +70,7 @@ function created(quiz: Quiz) {
   };
 }
 
-const itemNotReviewed = () => new AppError(ErrorCode.NOT_FOUND, '검증 결과가 있는 문항이 아닙니다. 생성된 퀴즈의 문항만 고를 수 있습니다.', { status: 404 });
+const itemNotReviewed = () => new AppError(ErrorCode.NOT_FOUND, '검증 결과가 있는 문항이 아닙니다. 생성된 퀴즈의 문항만 고를 수 있습니다.');
 const ITEM_ID = /^[0-9a-f]{8}$/;
 
 /**
@@ -143,7 +143,7 @@ export function createQuizzesRouter({ quizzes, materials, ownership, access, quo
       const { quiz } = await access.authorizeQuiz(request, response, String(request.params.id));
       const itemId = String(request.params.itemId);
       if (!ITEM_ID.test(itemId)) {
-        throw new AppError(ErrorCode.INVALID_PAYLOAD, '문항 번호(itemId)는 16진수 8자리여야 합니다.', { status: 400 });
+        throw new AppError(ErrorCode.INVALID_PAYLOAD, '문항 번호(itemId)는 16진수 8자리여야 합니다.');
       }
       const { kept } = parseOrThrow(KeepItemBody, request.body ?? {});
       if (quiz.reviews?.[itemId] === undefined || !quiz.items.some((item) => item.quizId === itemId)) throw itemNotReviewed();

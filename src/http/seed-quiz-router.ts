@@ -9,7 +9,7 @@ import { materialNotFound, type Authorizer } from './authorize.js';
 import { bearerToken, signedBearer } from './bearer.js';
 import { authorizeModelCall } from './model-guard.js';
 import { requireAccount } from './principal.js';
-import { parseOrThrow } from '../boundary/index.js';
+import { httpStatusOf, parseOrThrow } from '../boundary/index.js';
 import { abortedWith } from './client-gone.js';
 
 /**
@@ -62,10 +62,10 @@ export function createSeedQuizRouter({ selfStudy, access, signer, sessionProfile
     if (signedBearer(request)) {
       const token = bearerToken(signer, request, response, ['session']);
       const profile = await sessionProfile(token.sub);
-      if (!profile) throw new AppError(ErrorCode.SESSION_NOT_FOUND, '강의 세션을 찾을 수 없습니다. 수업에 다시 참여해 주세요.', { status: 404 });
+      if (!profile) throw new AppError(ErrorCode.SESSION_NOT_FOUND, '강의 세션을 찾을 수 없습니다. 수업에 다시 참여해 주세요.');
       // A session outside any class is anyone's (the sample needs no account): it may not start model calls here.
       if (profile.classId === undefined) {
-        throw new AppError(ErrorCode.FORBIDDEN, '혼자 퀴즈 풀기는 수업에 참여한 학생이나 로그인한 강사만 쓸 수 있습니다.', { status: 403 });
+        throw new AppError(ErrorCode.FORBIDDEN, '혼자 퀴즈 풀기는 수업에 참여한 학생이나 로그인한 강사만 쓸 수 있습니다.');
       }
       const { billTo } = authorizeModelCall(response, { joined: { classId: profile.classId }, billTo: profile.billTo });
       return { scope: { kind: 'student', classId: profile.classId, sessionId: token.sub }, studentMaterial: profile.materialId, billTo };
@@ -74,7 +74,7 @@ export function createSeedQuizRouter({ selfStudy, access, signer, sessionProfile
     try {
       accountId = requireAccount(response).accountId;
     } catch (error) {
-      if (error instanceof AppError && error.status === 401) response.set('WWW-Authenticate', 'Bearer');
+      if (error instanceof AppError && httpStatusOf(error) === 401) response.set('WWW-Authenticate', 'Bearer');
       throw error;
     }
     return { scope: { kind: 'account', accountId }, billTo: accountId };

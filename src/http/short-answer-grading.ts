@@ -26,8 +26,8 @@ export async function gradeAnswerForRequest(
     }),
   );
   if (!grade.graded) {
-    if (grade.reason === 'empty' || grade.reason === 'too-long') throw new AppError(ErrorCode.INVALID_PAYLOAD, grade.message, { status: 400 });
-    throw new AppError(ErrorCode.GRADING_ERROR, `${grade.message} 이 답은 채점하지 않았습니다.`, { status: 502 });
+    if (grade.reason === 'empty' || grade.reason === 'too-long') throw new AppError(ErrorCode.INVALID_PAYLOAD, grade.message);
+    throw new AppError(ErrorCode.GRADING_ERROR, `${grade.message} 이 답은 채점하지 않았습니다.`);
   }
   return {
     problemId: problem.problemId,

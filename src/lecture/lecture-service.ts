@@ -147,7 +147,7 @@ export class LectureService {
     billTo?: string | undefined;
   }): Promise<{ sessionId: string; token: string }> {
     const material = await this.options.materials.get(input.materialId);
-    if (!material) throw new AppError(ErrorCode.MATERIAL_NOT_FOUND, '강의 자료를 찾을 수 없습니다.', { status: 404 });
+    if (!material) throw new AppError(ErrorCode.MATERIAL_NOT_FOUND);
     const sessionId = randomUUID();
     await this.repository.create(
       {
@@ -239,9 +239,9 @@ export class LectureService {
     renew.unref();
     try {
       const record = await this.repository.load(sessionId);
-      if (!record) throw new AppError(ErrorCode.SESSION_NOT_FOUND, '세션을 찾을 수 없습니다.', { status: 404 });
+      if (!record) throw new AppError(ErrorCode.SESSION_NOT_FOUND, '세션을 찾을 수 없습니다.');
       const material = await this.options.materials.get(record.profile.materialId);
-      if (!material) throw new AppError(ErrorCode.MATERIAL_NOT_FOUND, '강의 자료를 찾을 수 없습니다.', { status: 404 });
+      if (!material) throw new AppError(ErrorCode.MATERIAL_NOT_FOUND);
       await this.repository.touch(sessionId);
       const actor = new SessionActor(
         {
@@ -278,9 +278,7 @@ export class LectureService {
       if (await this.options.store.acquireLease(keys.sessionDriver(sessionId), this.nodeId, this.driverLeaseMs)) return;
       if (attempt === 0) this.requestRelease?.(sessionId);
       if (Date.now() > deadline) {
-        throw new AppError(ErrorCode.SESSION_BUSY, '이 세션은 다른 곳에서 진행 중입니다. 잠시 후 다시 연결해 주세요.', {
-          status: 409,
-        });
+        throw new AppError(ErrorCode.SESSION_BUSY, '이 세션은 다른 곳에서 진행 중입니다. 잠시 후 다시 연결해 주세요.');
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
     }

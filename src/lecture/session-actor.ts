@@ -58,8 +58,6 @@ type Target =
   | { kind: 'lecture'; chapter: number; pieces: { start: number; length: number }[] }
   | { kind: 'reply'; replyId: string; replyKind: ReplyKind; text: string; chapter: number; at: number };
 
-const commandError = (code: ErrorCode, message: string) => new AppError(code, message, { status: 409 });
-
 /** what a student sees when the class's account has spent its model budget for the day (MODEL_DAILY_TOKENS). */
 const CLASS_BUDGET_SPENT = '이 수업이 오늘 쓸 수 있는 AI 사용량을 모두 사용했습니다. 내일 다시 이어서 들을 수 있습니다. 선생님께 알려 주세요.';
 
@@ -178,7 +176,7 @@ export class SessionActor {
       this.syncPacer();
       this.outbox.transition({ kind: 'paused', reason: 'student', previous: state });
     } else {
-      throw commandError(ErrorCode.NOT_STREAMING, '지금은 강의가 흐르고 있지 않아 일시정지할 수 없습니다.');
+      throw new AppError(ErrorCode.NOT_STREAMING);
     }
     await this.outbox.settled();
     return { state: this.record.state.kind };
@@ -193,7 +191,7 @@ export class SessionActor {
       await this.outbox.settled();
       return { state: state.kind };
     }
-    if (state.kind !== 'paused') throw commandError(ErrorCode.NOT_PAUSED, '일시정지된 상태가 아닙니다.');
+    if (state.kind !== 'paused') throw new AppError(ErrorCode.NOT_PAUSED);
     this.deps.generator.ensure(this.deps.material, this.record.profile.billTo);
     this.outbox.transition(state.previous);
     this.replyHeld = false;
@@ -214,9 +212,9 @@ export class SessionActor {
     const state = this.record.state;
     const pending = pendingQuestionId(state);
     if (pending === undefined) {
-      throw commandError(ErrorCode.NO_PENDING_QUESTION, '지금은 답할 질문이 없습니다.');
+      throw new AppError(ErrorCode.NO_PENDING_QUESTION);
     }
-    if (pending !== id) throw commandError(ErrorCode.UNKNOWN_QUESTION, '지금 묻고 있는 질문이 아닙니다.');
+    if (pending !== id) throw new AppError(ErrorCode.UNKNOWN_QUESTION);
     const at = await this.view.displayOffset(state);
     const item: TranscriptItem = { type: 'answer', chapter: at.chapter, at: at.at, questionId: id, text };
     if (state.kind === 'awaiting-answer') {
@@ -239,10 +237,10 @@ export class SessionActor {
   async selfAssess(id: string, choice: SelfAssessment): Promise<{ questionId: string; verdict: Verdict }> {
     const state = this.record.state;
     if (state.kind !== 'tutoring' || state.step.kind !== 'self-assessing') {
-      throw commandError(ErrorCode.NO_PENDING_QUESTION, '지금은 모범 답안과 비교할 질문이 없습니다.');
+      throw new AppError(ErrorCode.NO_PENDING_QUESTION, '지금은 모범 답안과 비교할 질문이 없습니다.');
     }
     const comparing = state.step.index === undefined ? state.question.id : subquestionId(state.question.id, state.step.index);
-    if (comparing !== id) throw commandError(ErrorCode.UNKNOWN_QUESTION, '지금 비교하고 있는 질문이 아닙니다.');
+    if (comparing !== id) throw new AppError(ErrorCode.UNKNOWN_QUESTION, '지금 비교하고 있는 질문이 아닙니다.');
     const at = this.view.displayOffsetNow(state);
     const verdict = selfAssess(this.tutoringHost, state, choice, at);
     this.kick();
@@ -255,10 +253,10 @@ export class SessionActor {
   /** Pauses the lecture (persisted) and opens the side dialogue; one hand at a time. */
   async raiseHand(): Promise<{ state: string }> {
     const state = this.record.state;
-    if (state.kind === 'hand-raised') throw commandError(ErrorCode.HAND_ALREADY_RAISED, '이미 손을 들었습니다.');
+    if (state.kind === 'hand-raised') throw new AppError(ErrorCode.HAND_ALREADY_RAISED);
     const previous = state.kind === 'paused' ? state.previous : isActive(state) ? state : undefined;
     if (!previous || (previous.kind === 'tutoring' && !['subquestion', 'reasking'].includes(previous.step.kind))) {
-      throw commandError(ErrorCode.HAND_NOT_NOW, '지금은 손을 들 수 없습니다. 잠시 후 다시 시도해 주세요.');
+      throw new AppError(ErrorCode.HAND_NOT_NOW);
     }
     if (state.kind === 'streaming') {
       this.interrupts.interrupt();
@@ -275,7 +273,7 @@ export class SessionActor {
     const place = await this.handPlace();
     // Checked after the await, in the same tick as the transition: a concurrent command cannot slip in between.
     const state = this.handState();
-    if (!acceptsAsk(state.dialogue)) throw commandError(ErrorCode.NOT_ASKED, '지금은 질문을 받을 차례가 아닙니다.');
+    if (!acceptsAsk(state.dialogue)) throw new AppError(ErrorCode.NOT_ASKED, '지금은 질문을 받을 차례가 아닙니다.');
     this.outbox.transition(
       { ...state, dialogue: onAsk(state.dialogue, text) },
       [{ event: 'hand:asked', payload: { text } }],
@@ -289,7 +287,7 @@ export class SessionActor {
   async replyHand(text: string): Promise<{ state: string }> {
     const place = await this.handPlace();
     const state = this.handState();
-    if (!acceptsReply(state.dialogue)) throw commandError(ErrorCode.NOT_ASKED, '지금은 답할 확인 질문이 없습니다.');
+    if (!acceptsReply(state.dialogue)) throw new AppError(ErrorCode.NOT_ASKED, '지금은 답할 확인 질문이 없습니다.');
     this.outbox.transition({ ...state, dialogue: onReply(state.dialogue, text) }, [], [{ type: 'student', ...place, text }]);
     this.kick();
     await this.outbox.settled();
@@ -349,7 +347,7 @@ export class SessionActor {
 
   private handState(): HandRaised {
     const state = this.record.state;
-    if (state.kind !== 'hand-raised') throw commandError(ErrorCode.HAND_NOT_RAISED, '손을 든 상태가 아닙니다.');
+    if (state.kind !== 'hand-raised') throw new AppError(ErrorCode.HAND_NOT_RAISED);
     return state;
   }
 

@@ -1,4 +1,4 @@
-import { ErrorCode } from '../protocol/wire/error-codes.js';
+import type { ErrorCode } from '../protocol/wire/error-codes.js';
 import { AppError } from '../errors.js';
 import type { FinishReason, Usage } from './model.js';
 
@@ -29,7 +29,6 @@ export class ModelError extends AppError {
 
   constructor(code: ModelErrorCode, message: string, details: ModelErrorDetails = {}) {
     super(code, message, {
-      status: code === ErrorCode.UNKNOWN_TASK ? 500 : 502,
       retryable: details.retryable ?? false,
       cause: details.cause,
     });

@@ -64,8 +64,8 @@ export interface DeepLinkingOptions {
   logger: Logger;
 }
 
-const expired = () => new AppError(ErrorCode.LTI_STATE_INVALID, 'LMS의 링크 추가 요청이 만료되었거나 이미 끝났습니다. LMS에서 다시 시작해 주세요.', { status: 404 });
-const cannotLink = (message: string) => new AppError(ErrorCode.LTI_CHOICE_INVALID, message, { status: 409 });
+const expired = () => new AppError(ErrorCode.LTI_LINK_REQUEST_NOT_FOUND);
+const cannotLink = (message: string) => new AppError(ErrorCode.LTI_CHOICE_INVALID, message);
 
 export class DeepLinking {
   private readonly requests: OneTimeRecords<DeepLinkRequest>;
@@ -108,7 +108,7 @@ export class DeepLinking {
     const request = await this.requests.peek(secret);
     if (!request) throw expired();
     const platform = await platforms.get(request.platformId);
-    if (!platform) throw new AppError(ErrorCode.LTI_PLATFORM_UNKNOWN, '이 LMS의 등록이 삭제되었습니다.', { status: 400 });
+    if (!platform) throw new AppError(ErrorCode.LTI_PLATFORM_UNKNOWN, '이 LMS의 등록이 삭제되었습니다.');
     if (!request.acceptMultiple && choices.length > 1) throw cannotLink('이 LMS 요청은 한 번에 하나만 넣을 수 있습니다.');
 
     // Every choice is checked before anything is made, so a refused one leaves nothing half done.

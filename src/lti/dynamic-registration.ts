@@ -43,7 +43,7 @@ export interface ToolUrls {
   base: string;
 }
 
-const invalid = (message: string, cause?: unknown) => new AppError(ErrorCode.LTI_REGISTRATION_INVALID, message, { status: 400, cause });
+const invalid = (message: string, cause?: unknown) => new AppError(ErrorCode.LTI_REGISTRATION_INVALID, message, { cause });
 
 /** Registers lectern at the platform; answers the platform as lectern will store it. */
 export async function registerDynamically(

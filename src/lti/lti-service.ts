@@ -49,7 +49,7 @@ export interface LtiServiceOptions {
   grades: { retryMs: number; maxAttempts: number; sweepMs: number };
 }
 
-const linkInvalid = (message: string) => new AppError(ErrorCode.LTI_LINK_INVALID, message, { status: 404 });
+const linkInvalid = (message: string) => new AppError(ErrorCode.LTI_LINK_INVALID, message);
 
 export class LtiService {
   readonly platforms: PlatformRepository;
@@ -104,7 +104,7 @@ export class LtiService {
 
   async register(input: PlatformInput, adminId: string, via: 'manual' | 'dynamic' = 'manual'): Promise<PlatformRecord> {
     const created = await this.platforms.create(input, { createdAt: this.now(), createdBy: adminId, via });
-    if (!created) throw new AppError(ErrorCode.LTI_PLATFORM_EXISTS, `이미 등록된 LMS입니다 (issuer ${input.issuer}, client ID ${input.clientId}).`, { status: 409 });
+    if (!created) throw new AppError(ErrorCode.LTI_PLATFORM_EXISTS, `이미 등록된 LMS입니다 (issuer ${input.issuer}, client ID ${input.clientId}).`);
     this.framing = undefined;
     return created;
   }
@@ -134,12 +134,12 @@ export class LtiService {
   /** Dynamic registration with an admin's code: the code is used only when the platform took lectern's registration. */
   async registerWithCode(code: string, request: { openidConfiguration: string; registrationToken: string | undefined }, toolBase: string): Promise<PlatformRecord> {
     const options = await this.codes.peek(code);
-    if (!options) throw new AppError(ErrorCode.LTI_REGISTRATION_INVALID, '등록 주소의 코드가 올바르지 않거나 만료되었거나 이미 사용되었습니다. lectern 계정 페이지에서 새 등록 주소를 만들어 주세요.', { status: 400 });
+    if (!options) throw new AppError(ErrorCode.LTI_REGISTRATION_INVALID, '등록 주소의 코드가 올바르지 않거나 만료되었거나 이미 사용되었습니다. lectern 계정 페이지에서 새 등록 주소를 만들어 주세요.');
     const input = await registerDynamically(request, options, { base: toolBase }, { fetch: this.options.fetch ?? fetch, logger: this.options.logger });
     const created = await this.register(input, options.createdBy, 'dynamic');
     if (!(await this.codes.take(code))) {
       await this.platforms.delete(created.platformId);
-      throw new AppError(ErrorCode.LTI_REGISTRATION_INVALID, '이 등록 주소는 방금 다른 등록에 사용되었습니다.', { status: 400 });
+      throw new AppError(ErrorCode.LTI_REGISTRATION_INVALID, '이 등록 주소는 방금 다른 등록에 사용되었습니다.');
     }
     return created;
   }
@@ -198,11 +198,11 @@ export class LtiService {
   }
 
   private async deepLinkingLanding({ platform, payload }: VerifiedLaunch): Promise<Landing> {
-    if (!teaches(payload[CLAIM.roles])) throw new AppError(ErrorCode.FORBIDDEN, '강좌에 lectern 자료를 넣는 일은 선생님만 할 수 있습니다.', { status: 403 });
+    if (!teaches(payload[CLAIM.roles])) throw new AppError(ErrorCode.FORBIDDEN, '강좌에 lectern 자료를 넣는 일은 선생님만 할 수 있습니다.');
     const settings = payload[CLAIM.deepLinkingSettings];
-    if (!settings) throw new AppError(ErrorCode.LTI_MESSAGE_INVALID, '딥 링크 요청에 deep_linking_settings 값이 없습니다.', { status: 400 });
+    if (!settings) throw new AppError(ErrorCode.LTI_MESSAGE_INVALID, '딥 링크 요청에 deep_linking_settings 값이 없습니다.');
     if (!settings.accept_types.includes('ltiResourceLink')) {
-      throw new AppError(ErrorCode.LTI_MESSAGE_INVALID, '이 LMS 요청은 lectern이 넣을 수 있는 링크(ltiResourceLink)를 받지 않습니다.', { status: 400 });
+      throw new AppError(ErrorCode.LTI_MESSAGE_INVALID, '이 LMS 요청은 lectern이 넣을 수 있는 링크(ltiResourceLink)를 받지 않습니다.');
     }
     const accountId = await this.instructor(platform, payload);
     const picker = await this.deepLinking.open({
@@ -279,11 +279,10 @@ export class LtiService {
         throw new AppError(
           ErrorCode.LTI_INSTRUCTOR_UNKNOWN,
           `lectern에 같은 이메일(${email})의 계정이 이미 있습니다. 관리자가 이 LMS 등록에서 "LMS 이메일로 기존 계정 연결"을 켜면 그 계정으로 들어옵니다.`,
-          { status: 403 },
         );
       }
       if (isAppError(error) && error.code === ErrorCode.SIGNUP_CLOSED) {
-        throw new AppError(ErrorCode.LTI_INSTRUCTOR_UNKNOWN, '이 LMS 계정과 연결된 lectern 강사 계정이 없고, 이 LMS 등록은 강사 계정을 새로 만들지 않습니다. lectern 관리자에게 문의해 주세요.', { status: 403 });
+        throw new AppError(ErrorCode.LTI_INSTRUCTOR_UNKNOWN, '이 LMS 계정과 연결된 lectern 강사 계정이 없고, 이 LMS 등록은 강사 계정을 새로 만들지 않습니다. lectern 관리자에게 문의해 주세요.');
       }
       throw error;
     }
@@ -305,4 +304,4 @@ export class LtiService {
 
 }
 
-const platformNotFound = () => new AppError(ErrorCode.NOT_FOUND, '등록된 LMS를 찾을 수 없습니다.', { status: 404 });
+const platformNotFound = () => new AppError(ErrorCode.NOT_FOUND, '등록된 LMS를 찾을 수 없습니다.');

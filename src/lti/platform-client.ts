@@ -191,7 +191,7 @@ const SCOPE_SCORE = SCOPE.score;
 const tokenKey = (platform: PlatformRecord, scopes: readonly string[]) => keys.ltiAccessToken(platform.platformId, sha256([...scopes].sort().join(' ')));
 
 function unavailable(what: string, detail: string, cause?: unknown): AppError {
-  return new AppError(ErrorCode.LTI_PLATFORM_UNAVAILABLE, `LMS ${what}에 실패했습니다: ${detail}.`, { status: 502, retryable: true, cause });
+  return new AppError(ErrorCode.LTI_PLATFORM_UNAVAILABLE, `LMS ${what}에 실패했습니다: ${detail}.`, { retryable: true, cause });
 }
 
 async function readJson(response: Response): Promise<unknown> {

@@ -113,7 +113,7 @@ export function readPdfUpload(request: IncomingMessage, options: ReadUploadOptio
       });
     });
     parser.on('error', () =>
-      fail(new AppError(ErrorCode.INVALID_PAYLOAD, '업로드 요청 형식이 올바르지 않습니다. 다시 시도해 주세요.', { status: 400 })),
+      fail(new AppError(ErrorCode.INVALID_PAYLOAD, '업로드 요청 형식이 올바르지 않습니다. 다시 시도해 주세요.')),
     );
     parser.on('close', () => {
       if (settled) return;
@@ -133,7 +133,7 @@ export function readPdfUpload(request: IncomingMessage, options: ReadUploadOptio
       });
     });
     request.on('data', countBytes);
-    request.on('aborted', () => fail(new AppError(ErrorCode.INVALID_PAYLOAD, '업로드가 중간에 끊겼습니다.', { status: 400 })));
+    request.on('aborted', () => fail(new AppError(ErrorCode.INVALID_PAYLOAD, '업로드가 중간에 끊겼습니다.')));
     request.pipe(parser);
   });
 }

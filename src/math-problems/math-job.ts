@@ -85,7 +85,7 @@ export function mathJobHandler(deps: MathJobDeps): RegisteredHandler {
         const store = async (problems: MathProblem[], rejected: MathProblem[], attempts: number, complete: boolean) => {
           // A material deleted while the job ran keeps no set: its deletion would never find it again.
           if (!(await deps.materials.get(params.materialId))) {
-            throw new AppError(ErrorCode.MATERIAL_NOT_FOUND, '강의 자료가 삭제되어 문제 세트를 저장하지 않았습니다.', { status: 404 });
+            throw new AppError(ErrorCode.MATERIAL_NOT_FOUND, '강의 자료가 삭제되어 문제 세트를 저장하지 않았습니다.');
           }
           return deps.sets.create({
             materialId: params.materialId,

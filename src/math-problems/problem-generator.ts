@@ -108,7 +108,7 @@ export class MathGenerationError extends AppError {
       passed.length > 0
         ? `검증을 통과한 수학 문제가 ${wanted}문제 중 ${passed.length}문제뿐입니다(${MAX_MATH_ATTEMPTS}번 시도). 통과한 문제는 남겨 두었습니다.`
         : `검증을 통과한 수학 문제가 없습니다(${wanted}문제 요청, ${MAX_MATH_ATTEMPTS}번 시도). 다른 장이나 난이도로 다시 시도해 주세요.`,
-      { status: 502, retryable: true },
+      { retryable: true },
     );
     this.name = 'MathGenerationError';
   }
@@ -152,7 +152,7 @@ function judgementOf(verdict: MathVerdictResult, model: string, attempt: number,
 export async function generateMathProblems(options: GenerateMathOptions): Promise<MathGeneration> {
   const { model, judge, source, request, logger } = options;
   const passages = source.retrieval.passages;
-  if (passages.length === 0) throw new AppError(ErrorCode.INVALID_PAYLOAD, '이 자료(또는 챕터)에는 문제를 만들 본문이 없습니다.', { status: 400 });
+  if (passages.length === 0) throw new AppError(ErrorCode.INVALID_PAYLOAD, '이 자료(또는 챕터)에는 문제를 만들 본문이 없습니다.');
   const reference = referencePassages(passages);
   const slots = mathPlan(request);
   const filled: (MathProblem | undefined)[] = slots.map(() => undefined);

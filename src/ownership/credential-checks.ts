@@ -22,10 +22,10 @@ export interface CredentialCheckDeps {
 
 /** Tokens from before accounts have no scope: they name no owner, so the instructor must sign in for fresh ones. */
 export const signInAgain = () =>
-  new AppError(ErrorCode.UNAUTHORIZED, '접속 정보가 오래되었습니다. 다시 로그인한 뒤 수업을 열어 주세요.', { status: 401 });
-const disabled = () => new AppError(ErrorCode.ACCOUNT_DISABLED, '사용이 중지된 계정입니다. 관리자에게 문의해 주세요.', { status: 403 });
-export const classNotFound = () => new AppError(ErrorCode.CLASS_NOT_FOUND, '수업을 찾을 수 없습니다.', { status: 404 });
-export const roomNotFound = () => new AppError(ErrorCode.ROOM_NOT_FOUND, '퀴즈 방을 찾을 수 없습니다.', { status: 404 });
+  new AppError(ErrorCode.UNAUTHORIZED, '접속 정보가 오래되었습니다. 다시 로그인한 뒤 수업을 열어 주세요.');
+const disabled = () => new AppError(ErrorCode.ACCOUNT_DISABLED);
+export const classNotFound = () => new AppError(ErrorCode.CLASS_NOT_FOUND, '수업을 찾을 수 없습니다.');
+export const roomNotFound = () => new AppError(ErrorCode.ROOM_NOT_FOUND);
 
 /**
  * What every use of a class-instructor token (`/monitor` handshakes, new and recovered, and class routes) and of a

@@ -250,7 +250,7 @@ export class QualityRepository {
     let start = 0;
     if (cursor !== undefined) {
       const rank = await store.zrank(index, cursor, { reverse: true });
-      if (rank === null) throw new AppError(ErrorCode.INVALID_PAYLOAD, '목록 위치(cursor)를 찾을 수 없습니다. 처음부터 다시 불러와 주세요.', { status: 400 });
+      if (rank === null) throw new AppError(ErrorCode.INVALID_PAYLOAD, '목록 위치(cursor)를 찾을 수 없습니다. 처음부터 다시 불러와 주세요.');
       start = rank + 1;
     }
     const ids: string[] = [];

@@ -74,7 +74,7 @@ export function shownChoices(item: RoomItem, roomId: string, q: number): string[
   }
 }
 
-const invalid = (message: string) => new AppError(ErrorCode.INVALID_PAYLOAD, message, { status: 400 });
+const invalid = (message: string) => new AppError(ErrorCode.INVALID_PAYLOAD, message);
 
 /**
  * A number as people type it: "1,234.5", "−3", "12.5 km" (only the item's unit may follow), "1.2e3". Null when the

@@ -128,7 +128,7 @@ export async function loadQuizSource(
   options: { topics?: TopicMap; signal?: AbortSignal | undefined } = {},
 ): Promise<QuizSource> {
   const material = await materials.get(materialId);
-  if (!material) throw new AppError(ErrorCode.MATERIAL_NOT_FOUND, '강의 자료를 찾을 수 없습니다.', { status: 404 });
+  if (!material) throw new AppError(ErrorCode.MATERIAL_NOT_FOUND);
   const topic = scope.topic === undefined ? undefined : resolveTopic(scope.topic, options.topics ?? SEED_TOPIC_MAP);
   const topicLabel = topic?.documentType === undefined ? '' : ` · 주제 ${scope.topic ?? ''} (${topic.documentType})`;
   let title = material.title;
@@ -140,7 +140,6 @@ export async function loadQuizSource(
       throw new AppError(
         ErrorCode.INVALID_PAYLOAD,
         `요청 형식이 올바르지 않습니다. chapter: 이 자료의 챕터 번호는 0부터 ${last}까지입니다.`,
-        { status: 400 },
       );
     }
     title = found.title;
@@ -241,7 +240,7 @@ export async function generateQuizItems(options: GenerateQuizItemsOptions): Prom
   const slots: readonly QuizSlot[] = options.slots ?? difficultyPlan(options.difficulty).map((difficulty) => ({ difficulty }));
   const passages = source.retrieval.passages;
   if (passages.length === 0) {
-    throw new AppError(ErrorCode.INVALID_PAYLOAD, '이 자료(또는 챕터)에는 퀴즈를 만들 본문이 없습니다.', { status: 400 });
+    throw new AppError(ErrorCode.INVALID_PAYLOAD, '이 자료(또는 챕터)에는 퀴즈를 만들 본문이 없습니다.');
   }
   const reference = referencePassages(passages);
   const filled: (QuizItem | undefined)[] = slots.map(() => undefined);
@@ -320,9 +319,7 @@ export async function generateQuizItems(options: GenerateQuizItemsOptions): Prom
   if (rejected.length > 0) logger?.warn({ materialId: source.materialId, rejected }, 'quiz items rejected');
   const items = filled.filter((item): item is QuizItem => item !== undefined);
   if (items.length === 0 && model.capabilities.deterministic) {
-    throw new AppError(ErrorCode.TOO_LITTLE_MATERIAL, '이 자료(또는 장)에서는 근거가 충분한 퀴즈 문항을 만들 수 없습니다. 다른 장을 고르거나 내용이 더 많은 자료를 올려 주세요.', {
-      status: 422,
-    });
+    throw new AppError(ErrorCode.TOO_LITTLE_MATERIAL, '이 자료(또는 장)에서는 근거가 충분한 퀴즈 문항을 만들 수 없습니다. 다른 장을 고르거나 내용이 더 많은 자료를 올려 주세요.');
   }
   if (items.length < slots.length && !model.capabilities.deterministic) {
     throw new ModelError(

@@ -113,7 +113,7 @@ export class QuizRepository {
     const giveUpAt = Date.now() + EDIT_WAIT_MS;
     let delay = 2;
     while (!(await this.store.acquireLease(lock, owner, EDIT_LOCK_MS))) {
-      if (Date.now() > giveUpAt) throw new AppError(ErrorCode.INTERNAL, '퀴즈를 고치는 중입니다. 잠시 후 다시 시도해 주세요.', { status: 503, retryable: true });
+      if (Date.now() > giveUpAt) throw new AppError(ErrorCode.SERVER_BUSY, '퀴즈를 고치는 중입니다. 잠시 후 다시 시도해 주세요.', { retryable: true });
       await new Promise((resolve) => setTimeout(resolve, delay));
       delay = Math.min(delay * 2, 50);
     }

@@ -50,7 +50,7 @@ interface TransitionContext {
 export type PhaseCommand = Exclude<HostCommand, 'room:kick' | 'room:lock' | 'room:unlock'>;
 
 const wrongPhase = (command: string, phase: string) =>
-  new AppError(ErrorCode.WRONG_PHASE, `지금(${phase})은 ${command}를 할 수 없습니다.`, { status: 409 });
+  new AppError(ErrorCode.WRONG_PHASE, `지금(${phase})은 ${command}를 할 수 없습니다.`);
 
 /** The phase a question starts in: its preview, or straight to open when preview time is 0. */
 export function startQuestion(q: number, v: number, context: TransitionContext): PhaseRecord {

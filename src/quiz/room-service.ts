@@ -75,13 +75,13 @@ export class RoomService {
   async create(classId: string, body: CreateRoomBody, ownerId: string): Promise<{ roomId: string; code: string; hostToken: string; createdAt: number }> {
     const quiz = await this.deps.quizzes.get(body.quizId);
     if (!quiz || quiz.classId !== classId) {
-      throw new AppError(ErrorCode.QUIZ_NOT_FOUND, '퀴즈를 찾을 수 없습니다.', { status: 404 });
+      throw new AppError(ErrorCode.QUIZ_NOT_FOUND);
     }
     // Issue 13 §3: players only ever see generated items that passed the EvalAgent gate or that the instructor kept;
     // question indices in the room are over these.
     const items = usableItems(quiz.items, quiz.reviews);
     if (items.length === 0) {
-      throw new AppError(ErrorCode.QUIZ_NOT_READY, '검증을 통과한 문항이 없습니다. 호스트 화면에서 사용할 문항을 고르세요.', { status: 409 });
+      throw new AppError(ErrorCode.QUIZ_NOT_READY);
     }
     const roomId = randomUUID().replaceAll('-', '').slice(0, 20);
     const code = await this.reserveCode(roomId);
@@ -107,7 +107,7 @@ export class RoomService {
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       if (await this.repository.reserveCode(code, roomId)) return code;
     }
-    throw new AppError(ErrorCode.INTERNAL, '방 코드를 만들 수 없습니다. 다시 시도해 주세요.', { status: 503, retryable: true });
+    throw new AppError(ErrorCode.SERVER_BUSY, '방 코드를 만들 수 없습니다. 다시 시도해 주세요.', { retryable: true });
   }
 
   /** The room's fixed record (cached: it never changes). */
@@ -115,7 +115,7 @@ export class RoomService {
     const cached = this.metas.get(roomId);
     if (cached) return cached;
     const meta = await this.repository.meta(roomId);
-    if (!meta) throw new AppError(ErrorCode.ROOM_NOT_FOUND, '퀴즈 방을 찾을 수 없습니다.', { status: 404 });
+    if (!meta) throw new AppError(ErrorCode.ROOM_NOT_FOUND);
     if (this.metas.size > 10_000) this.metas.clear();
     this.metas.set(roomId, meta);
     if (meta.items.some((item) => item.type === 'short')) setImmediate(warmShortJudge);
@@ -124,34 +124,34 @@ export class RoomService {
 
   async phase(roomId: string): Promise<PhaseRecord> {
     const record = await this.repository.phase(roomId);
-    if (!record) throw new AppError(ErrorCode.ROOM_NOT_FOUND, '퀴즈 방을 찾을 수 없습니다.', { status: 404 });
+    if (!record) throw new AppError(ErrorCode.ROOM_NOT_FOUND);
     return record;
   }
 
   async join(code: string, nickname: string): Promise<{ playerId: string; playerToken: string; roomId: string }> {
     const roomId = await this.repository.roomIdByCode(code);
-    if (!roomId) throw new AppError(ErrorCode.ROOM_NOT_FOUND, '이 코드의 퀴즈 방이 없습니다.', { status: 404 });
+    if (!roomId) throw new AppError(ErrorCode.ROOM_NOT_FOUND, '이 코드의 퀴즈 방이 없습니다.');
     const meta = await this.meta(roomId);
     const record = await this.phase(roomId);
     if (record.phase === 'ended' || record.phase === 'podium') {
-      throw new AppError(ErrorCode.ROOM_ENDED, '이미 끝난 퀴즈입니다.', { status: 409 });
+      throw new AppError(ErrorCode.ROOM_ENDED);
     }
     if (await this.repository.locked(roomId)) {
-      throw new AppError(ErrorCode.ROOM_LOCKED, '방이 잠겨 있어 들어갈 수 없습니다.', { status: 423 });
+      throw new AppError(ErrorCode.ROOM_LOCKED);
     }
     if (record.phase !== 'lobby' && !meta.options.lateJoin) {
-      throw new AppError(ErrorCode.ROOM_STARTED, '이미 시작된 퀴즈에는 들어갈 수 없습니다.', { status: 409 });
+      throw new AppError(ErrorCode.ROOM_STARTED);
     }
     const count = await this.repository.addPlayerCount(roomId, 1);
     if (count > meta.options.maxPlayers) {
       await this.repository.addPlayerCount(roomId, -1);
-      throw new AppError(ErrorCode.ROOM_FULL, '방이 가득 찼습니다.', { status: 409 });
+      throw new AppError(ErrorCode.ROOM_FULL);
     }
     const playerId = randomUUID().replaceAll('-', '').slice(0, 16);
     const folded = foldNickname(nickname);
     if (!(await this.repository.claimNickname(roomId, folded, playerId))) {
       await this.repository.addPlayerCount(roomId, -1);
-      throw new AppError(ErrorCode.NICKNAME_TAKEN, '이미 쓰이는 닉네임입니다. 다른 닉네임을 골라 주세요.', { status: 409 });
+      throw new AppError(ErrorCode.NICKNAME_TAKEN);
     }
     await this.repository.savePlayer(roomId, { playerId, nickname, joinedAt: this.now() });
     await this.repository.appendEvent(roomId, { type: 'players' });
@@ -178,16 +178,16 @@ export class RoomService {
         record.phase === 'podium' ||
         record.phase === 'ended';
       if (closedAlready) return this.recordedOrLate(roomId, questionIndex, playerId);
-      throw new AppError(ErrorCode.QUESTION_NOT_OPEN, '지금은 이 문제에 답할 수 없습니다.', { status: 409 });
+      throw new AppError(ErrorCode.QUESTION_NOT_OPEN);
     }
-    if (record.paused) throw new AppError(ErrorCode.ROOM_PAUSED, '퀴즈가 잠시 멈췄습니다. 다시 시작하면 답해 주세요.', { status: 409 });
+    if (record.paused) throw new AppError(ErrorCode.ROOM_PAUSED);
     // A player granted extra time has it on this question if it was granted before the question opened (the open
     // record carries it, so the answer path reads nothing more).
     const extraMs = record.extra?.[playerId] ?? 0;
     if (now > record.deadline + extraMs + this.deps.answerGraceMs) return this.recordedOrLate(roomId, questionIndex, playerId);
     const meta = await this.meta(roomId);
     const item = meta.items[questionIndex];
-    if (!item) throw new AppError(ErrorCode.QUESTION_NOT_OPEN, '지금은 이 문제에 답할 수 없습니다.', { status: 409 });
+    if (!item) throw new AppError(ErrorCode.QUESTION_NOT_OPEN);
     const response = recordedResponse(item, answer);
     const allowedMs = meta.options.questionSeconds * 1000 + extraMs;
     const responseMs = Math.min(Math.max(Math.round(now - record.openedAt), 0), allowedMs);
@@ -245,7 +245,7 @@ export class RoomService {
   private async grantExtraTime(roomId: string, { playerId, seconds }: ExtraTimePayload): Promise<void> {
     await this.withMutex(roomId, async () => {
       const player = await this.repository.player(roomId, playerId);
-      if (!player || player.kicked) throw new AppError(ErrorCode.PLAYER_NOT_FOUND, '그런 참가자가 없습니다.', { status: 404 });
+      if (!player || player.kicked) throw new AppError(ErrorCode.PLAYER_NOT_FOUND, '그런 참가자가 없습니다.');
       const grants = await this.repository.extraTime(roomId);
       if (seconds > 0) grants[playerId] = seconds * 1000;
       else delete grants[playerId];
@@ -281,7 +281,7 @@ export class RoomService {
 
   private async kick(roomId: string, playerId: string): Promise<void> {
     const player = await this.repository.player(roomId, playerId);
-    if (!player) throw new AppError(ErrorCode.PLAYER_NOT_FOUND, '그런 참가자가 없습니다.', { status: 404 });
+    if (!player) throw new AppError(ErrorCode.PLAYER_NOT_FOUND, '그런 참가자가 없습니다.');
     if (player.kicked) return;
     await this.repository.savePlayer(roomId, { ...player, kicked: true });
     await this.repository.addPlayerCount(roomId, -1);
@@ -429,7 +429,7 @@ export class RoomService {
     let delay = 2;
     while (!(await this.deps.store.acquireLease(key, owner, TRANSITION_LOCK_MS))) {
       if (Date.now() > giveUpAt) {
-        throw new AppError(ErrorCode.INTERNAL, '방이 바쁩니다. 잠시 후 다시 시도해 주세요.', { status: 503, retryable: true });
+        throw new AppError(ErrorCode.SERVER_BUSY, '방이 바쁩니다. 잠시 후 다시 시도해 주세요.', { retryable: true });
       }
       await new Promise((resolve) => setTimeout(resolve, delay));
       delay = Math.min(delay * 2, 50);
@@ -461,7 +461,7 @@ function lastClosedAtEnd(current: PhaseRecord, totalQuestions: number): number {
   }
 }
 
-const late = () => new AppError(ErrorCode.LATE, '시간이 지나 답을 받을 수 없습니다.', { status: 409 });
+const late = () => new AppError(ErrorCode.LATE);
 
 /** Nicknames are unique ignoring case and full/half width. */
 export function foldNickname(nickname: string): string {

@@ -124,7 +124,7 @@ export interface StartOptions {
   signal?: AbortSignal | undefined;
 }
 
-const itemNotFound = () => new AppError(ErrorCode.QUIZ_NOT_FOUND, '퀴즈 문항을 찾을 수 없습니다. 시간이 지나 사라졌을 수 있으니 새 퀴즈를 시작해 주세요.', { status: 404 });
+const itemNotFound = () => new AppError(ErrorCode.QUIZ_NOT_FOUND, '퀴즈 문항을 찾을 수 없습니다. 시간이 지나 사라졌을 수 있으니 새 퀴즈를 시작해 주세요.');
 
 function sameScope(a: SelfStudyScope, b: SelfStudyScope): boolean {
   if (a.kind === 'account') return b.kind === 'account' && a.accountId === b.accountId;
@@ -168,13 +168,10 @@ export class SelfStudy {
     if (passed.length === 0 && this.options.model.capabilities.deterministic && judgedAll) {
       // Every item judged and failed, by a model that writes the same again: not a server error to retry, but a
       // material (or chapter) that gives no sound item. A judge that gave no verdict is still 502 below.
-      throw new AppError(ErrorCode.TOO_LITTLE_MATERIAL, '이 자료(또는 장)에서는 검증을 통과하는 퀴즈 문항을 만들 수 없습니다. 다른 장이나 주제를 골라 주세요.', { status: 422 });
+      throw new AppError(ErrorCode.TOO_LITTLE_MATERIAL, '이 자료(또는 장)에서는 검증을 통과하는 퀴즈 문항을 만들 수 없습니다. 다른 장이나 주제를 골라 주세요.');
     }
     if (passed.length === 0) {
-      throw new AppError(ErrorCode.QUIZ_GATE_FAILED, '검증을 통과한 문제가 없어 퀴즈를 내지 못했습니다. 잠시 후 다시 시도하거나 다른 주제를 골라 주세요.', {
-        status: 502,
-        retryable: true,
-      });
+      throw new AppError(ErrorCode.QUIZ_GATE_FAILED, '검증을 통과한 문제가 없어 퀴즈를 내지 못했습니다. 잠시 후 다시 시도하거나 다른 주제를 골라 주세요.', { retryable: true });
     }
     const served: ServedItem[] = [];
     const createdAt = this.now();
@@ -269,7 +266,7 @@ export class SelfStudy {
     const verdict = await this.options.judge.judge(stored.item, { materialId: stored.materialId, topic, accountId: options.billTo, signal: options.signal });
     if (!verdict.judged) {
       logger?.warn({ quizId, topic, reason: verdict.reason }, 'self-study item not judged');
-      throw new AppError(ErrorCode.QUIZ_NOT_JUDGED, '퀴즈 문항을 평가하지 못했습니다. 잠시 후 다시 시도해 주세요.', { status: 502, retryable: true });
+      throw new AppError(ErrorCode.QUIZ_NOT_JUDGED, undefined, { retryable: true });
     }
     const result: SelfStudyVerdict = {
       grounding: verdict.grounding,
@@ -296,7 +293,7 @@ export class SelfStudy {
     const parsed = QuizItem.safeParse({ ...data, difficulty: data.difficulty ?? 'medium' });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new AppError(ErrorCode.INVALID_PAYLOAD, `요청 형식이 올바르지 않습니다. quiz_data: ${issue?.message ?? '문항이 올바르지 않습니다.'}`, { status: 400 });
+      throw new AppError(ErrorCode.INVALID_PAYLOAD, `요청 형식이 올바르지 않습니다. quiz_data: ${issue?.message ?? '문항이 올바르지 않습니다.'}`);
     }
     const passages: EvalPassage[] | undefined =
       options.source === undefined
@@ -305,7 +302,7 @@ export class SelfStudy {
     const verdict = await this.options.judge.judge(parsed.data, { materialId: options.materialId, passages, topic, accountId: options.billTo, signal: options.signal });
     if (!verdict.judged) {
       this.options.logger?.warn({ topic, reason: verdict.reason }, 'quiz data not judged');
-      throw new AppError(ErrorCode.QUIZ_NOT_JUDGED, '퀴즈 문항을 평가하지 못했습니다. 잠시 후 다시 시도해 주세요.', { status: 502, retryable: true });
+      throw new AppError(ErrorCode.QUIZ_NOT_JUDGED, undefined, { retryable: true });
     }
     return { grounding: verdict.grounding, educational: verdict.educational, insight: verdict.insight, is_passed: verdict.is_passed, feedback: verdict.feedback };
   }

@@ -57,7 +57,7 @@ export function commandsOf<C extends CommandMap<C>, S extends Socket<CommandList
       };
       try {
         if (!take()) {
-          throw new AppError(ErrorCode.RATE_LIMITED, '요청이 너무 많습니다. 잠시 후 다시 시도해 주세요.', { status: 429 });
+          throw new AppError(ErrorCode.RATE_LIMITED);
         }
         const parsed = schema.safeParse(payload ?? {});
         if (!parsed.success) throw invalidPayload(parsed.error);

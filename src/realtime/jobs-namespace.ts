@@ -15,7 +15,7 @@ import { emitLocal } from './local-emit.js';
 import { jobRoom } from './rooms.js';
 import { typedNamespaces, type JobsNamespace, type JobsSocket } from './socket-types.js';
 
-const jobNotFound = () => new AppError(ErrorCode.JOB_NOT_FOUND, '작업을 찾을 수 없습니다.', { status: 404 });
+const jobNotFound = () => new AppError(ErrorCode.JOB_NOT_FOUND);
 
 /**
  * The outlet of the job runner's changes: every change goes through the namespace (not `.local`), so with the Redis

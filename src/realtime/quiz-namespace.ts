@@ -96,10 +96,10 @@ export function registerQuizNamespace(
     on('room:join', async ({ code, nickname }) => {
       // One join per socket at a time: two racing joins would leave an orphan player counted in the room.
       if (socket.data.role !== 'guest' || joining) {
-        throw new AppError(ErrorCode.FORBIDDEN, '이미 방에 들어와 있습니다. 다른 방은 새 연결로 들어가세요.', { status: 403 });
+        throw new AppError(ErrorCode.FORBIDDEN, '이미 방에 들어와 있습니다. 다른 방은 새 연결로 들어가세요.');
       }
       if (!joinBuckets.take(clientAddress(socket))) {
-        throw new AppError(ErrorCode.RATE_LIMITED, '입장 시도가 너무 많습니다. 잠시 후 다시 시도해 주세요.', { status: 429 });
+        throw new AppError(ErrorCode.RATE_LIMITED, '입장 시도가 너무 많습니다. 잠시 후 다시 시도해 주세요.');
       }
       joining = true;
       const joined = await (async () => {
@@ -122,7 +122,7 @@ export function registerQuizNamespace(
 
     on('answer:submit', async (payload) => {
       const data = socket.data;
-      if (data.role !== 'player') throw new AppError(ErrorCode.FORBIDDEN, '참가자만 답할 수 있습니다.', { status: 403 });
+      if (data.role !== 'player') throw new AppError(ErrorCode.FORBIDDEN, '참가자만 답할 수 있습니다.');
       return rooms.submit(data.roomId, data.playerId, payload, runtime.cachedPhase(data.roomId));
     });
 
@@ -130,7 +130,7 @@ export function registerQuizNamespace(
     const hostCommand = (command: HostCommand) =>
       on(command, async (payload) => {
         const data = socket.data;
-        if (data.role !== 'host') throw new AppError(ErrorCode.FORBIDDEN, '진행자만 할 수 있는 일입니다.', { status: 403 });
+        if (data.role !== 'host') throw new AppError(ErrorCode.FORBIDDEN, '진행자만 할 수 있는 일입니다.');
         // The account may have been disabled, or the room deleted, since the handshake: refused at once.
         await deps.checks.hostToken({ kind: 'host', sub: data.roomId, scope: data.accountId, iat: data.issuedAt });
         return rooms.command(data.roomId, command, payload);
@@ -148,7 +148,7 @@ async function authenticate(socket: QuizSocket, signer: TokenSigner, rooms: Room
     const restored = socket.recovered ? socket.data : undefined;
     if (restored?.role === 'player') {
       const player = await rooms.repository.player(restored.roomId, restored.playerId);
-      if (player?.kicked) throw new AppError(ErrorCode.KICKED, '진행자가 이 방에서 내보냈습니다.', { status: 403 });
+      if (player?.kicked) throw new AppError(ErrorCode.KICKED);
       if (player) return;
     }
     socket.data = { role: 'guest' };
@@ -165,8 +165,8 @@ async function authenticate(socket: QuizSocket, signer: TokenSigner, rooms: Room
     // Every player token is signed with its room as scope: one without is not a token we issued.
     if (!scope) throw new TokenRefusal('malformed', ['player', 'host']);
     const player = await rooms.repository.player(scope, sub);
-    if (!player) throw new AppError(ErrorCode.PLAYER_NOT_FOUND, '이 방의 참가자가 아닙니다.', { status: 404 });
-    if (player.kicked) throw new AppError(ErrorCode.KICKED, '진행자가 이 방에서 내보냈습니다.', { status: 403 });
+    if (!player) throw new AppError(ErrorCode.PLAYER_NOT_FOUND);
+    if (player.kicked) throw new AppError(ErrorCode.KICKED);
     data = { role: 'player', roomId: scope, playerId: sub, nickname: player.nickname };
   }
   socket.data = data;

@@ -74,7 +74,7 @@ export const DEFAULT_K = 10;
 export const MAX_K = 50;
 const POLL_MS = 200;
 
-const notFound = () => new AppError(ErrorCode.MATERIAL_NOT_FOUND, '자료를 찾을 수 없습니다.', { status: 404 });
+const notFound = () => new AppError(ErrorCode.MATERIAL_NOT_FOUND, '자료를 찾을 수 없습니다.');
 
 function allowed<T>(filter: T | readonly T[] | undefined): ((value: T) => boolean) | undefined {
   if (filter === undefined) return undefined;

@@ -19,7 +19,7 @@ export async function pageOfIndex(
   if (page.cursor !== undefined) {
     const rank = await store.zrank(key, page.cursor, options);
     if (rank === null) {
-      throw new AppError(ErrorCode.INVALID_PAYLOAD, '목록 위치(cursor)를 찾을 수 없습니다. 처음부터 다시 불러와 주세요.', { status: 400 });
+      throw new AppError(ErrorCode.INVALID_PAYLOAD, '목록 위치(cursor)를 찾을 수 없습니다. 처음부터 다시 불러와 주세요.');
     }
     start = rank + 1;
   }

@@ -70,12 +70,12 @@ export class OidcSignIn {
     const state = query.get('state');
     const login = state ? await this.pending.claim(state) : null;
     if (!state || !login) {
-      throw new AppError(ErrorCode.OIDC_STATE_INVALID, '로그인 요청이 만료되었거나 이미 사용되었습니다. 처음부터 다시 로그인해 주세요.', { status: 400 });
+      throw new AppError(ErrorCode.OIDC_STATE_INVALID);
     }
     const providerError = query.get('error');
     if (providerError !== null) {
       this.options.logger.info({ providerError, description: query.get('error_description') }, 'oidc provider refused the sign-in');
-      throw new AppError(ErrorCode.OIDC_DENIED, '로그인 제공자가 로그인을 거절했습니다. 다시 시도해 주세요.', { status: 403 });
+      throw new AppError(ErrorCode.OIDC_DENIED);
     }
     const configuration = await this.configuration();
     // The exchange sends the redirect URI of the start, whatever host this callback was reached on.
@@ -91,10 +91,10 @@ export class OidcSignIn {
       });
     } catch (error) {
       this.options.logger.warn({ err: error }, 'oidc code exchange failed');
-      throw new AppError(ErrorCode.OIDC_FAILED, '로그인 제공자와 인증을 마치지 못했습니다. 다시 시도해 주세요.', { status: 502, cause: error });
+      throw new AppError(ErrorCode.OIDC_FAILED, undefined, { cause: error });
     }
     const claims = tokens.claims();
-    if (!claims) throw new AppError(ErrorCode.OIDC_FAILED, '로그인 제공자가 신원 정보를 보내지 않았습니다.', { status: 502 });
+    if (!claims) throw new AppError(ErrorCode.OIDC_FAILED, '로그인 제공자가 신원 정보를 보내지 않았습니다.');
     let profile: Record<string, unknown> = claims;
     // Providers that keep the e-mail out of the ID token (the spec's default) give it on the userinfo endpoint.
     if (typeof claims.email !== 'string') {
@@ -102,12 +102,12 @@ export class OidcSignIn {
         profile = { ...(await client.fetchUserInfo(configuration, tokens.access_token, claims.sub)), ...claims };
       } catch (error) {
         this.options.logger.warn({ err: error }, 'oidc userinfo failed');
-        throw new AppError(ErrorCode.OIDC_FAILED, '로그인 제공자에게서 계정 정보를 받지 못했습니다.', { status: 502, cause: error });
+        throw new AppError(ErrorCode.OIDC_FAILED, '로그인 제공자에게서 계정 정보를 받지 못했습니다.', { cause: error });
       }
     }
     const email = profile.email;
     if (typeof email !== 'string' || !email.includes('@')) {
-      throw new AppError(ErrorCode.OIDC_EMAIL_REQUIRED, '로그인 제공자가 이메일 주소를 알려 주지 않았습니다. 이메일 공유를 허용해 주세요.', { status: 403 });
+      throw new AppError(ErrorCode.OIDC_EMAIL_REQUIRED, '로그인 제공자가 이메일 주소를 알려 주지 않았습니다. 이메일 공유를 허용해 주세요.');
     }
     const emailVerified = profile.email_verified === true || profile.email_verified === 'true';
     const name = typeof profile.name === 'string' && profile.name.trim() !== '' ? profile.name.trim() : undefined;
@@ -136,11 +136,7 @@ export class OidcSignIn {
       });
     } catch (error) {
       this.options.logger.error({ err: error, issuer }, 'oidc discovery failed');
-      throw new AppError(ErrorCode.OIDC_UNAVAILABLE, '로그인 제공자에 연결할 수 없습니다. 잠시 후 다시 시도해 주세요.', {
-        status: 503,
-        retryable: true,
-        cause: error,
-      });
+      throw new AppError(ErrorCode.OIDC_UNAVAILABLE, undefined, { retryable: true, cause: error });
     }
   }
 }

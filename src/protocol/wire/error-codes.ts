@@ -185,6 +185,10 @@ export const ErrorCode = {
   EXAM_RUNNING: 'EXAM_RUNNING',
   /** Publishing a draft exam whose validator complaints are neither fixed nor accepted (409, `items`: their ids). */
   EXAM_COMPLAINTS_OPEN: 'EXAM_COMPLAINTS_OPEN',
+  /** An account already holds as many API tokens as it may; one must be revoked first (409). */
+  TOO_MANY_API_TOKENS: 'TOO_MANY_API_TOKENS',
+  /** A Deep Linking request that expired, was finished, or is not this instructor's (404). */
+  LTI_LINK_REQUEST_NOT_FOUND: 'LTI_LINK_REQUEST_NOT_FOUND',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -1,0 +1,15 @@
+/*
+ * The ports through which data/ deletes what other features own: each owner deletes its own records (data/ only
+ * orchestrates). Kept apart from data-lifecycle.ts so the deletion steps need not import the file that composes them.
+ */
+
+/** What deletion needs of the LMS integration: a class's course record, members and passback states. */
+export interface CourseParts {
+  deleteForClass(classId: string): Promise<void>;
+}
+
+/** What deletion needs of the live exams: everything of a class (its exams, their students' data, profiles) or of a material. */
+export interface ExamParts {
+  deleteForClass(classId: string): Promise<void>;
+  deleteForMaterial(materialId: string): Promise<void>;
+}
