@@ -65,6 +65,7 @@ const AnswerResult = z.object({
   streakBonus: z.number(),
 });
 const Distribution = z.array(count);
+const TeamRowSchema = z.object({ team: count, name: z.string(), score: z.number(), rank: count, members: count });
 
 export const StandingsSchema: z.ZodType<Standings> = z.object({
   afterQuestion: z.number().int(),
@@ -78,9 +79,11 @@ export const StandingsSchema: z.ZodType<Standings> = z.object({
       totalResponseMs: z.number(),
       streak: count,
       results: z.array(AnswerResult),
+      team: count.exactOptional(),
     }),
   ),
   questions: z.array(z.object({ distribution: Distribution, answered: count, correct: count })),
+  teams: z.array(TeamRowSchema).exactOptional(),
 });
 
 export const RoomResultsSchema: z.ZodType<RoomResults> = z.object({
@@ -119,6 +122,8 @@ export const RoomResultsSchema: z.ZodType<RoomResults> = z.object({
       correctCount: count,
       totalResponseMs: z.number(),
       answers: z.array(AnswerResult.extend({ questionIndex: count })),
+      team: count.exactOptional(),
     }),
   ),
+  teams: z.array(TeamRowSchema).exactOptional(),
 });

@@ -11,6 +11,7 @@ import { RoomRepository, ROOM_TTL_MS, type RoomMeta } from './room-repository.js
 import { choiceOf, recordedResponse, responseOf } from './item-types.js';
 import { computeStandings, type RecordedAnswer, type Standings } from './scoring.js';
 import { usableItems } from './quiz-gate.js';
+import { assignTeam, withTeams } from './teams.js';
 
 export const HOST_TOKEN_TTL_MS = ROOM_TTL_MS;
 export const PLAYER_TOKEN_TTL_MS = ROOM_TTL_MS;
@@ -150,7 +151,9 @@ export class RoomService {
       await this.repository.addPlayerCount(roomId, -1);
       throw new AppError(ErrorCode.NICKNAME_TAKEN, '이미 쓰이는 닉네임입니다. 다른 닉네임을 골라 주세요.', { status: 409 });
     }
-    await this.repository.savePlayer(roomId, { playerId, nickname, joinedAt: this.now() });
+    const teams = meta.options.teams;
+    const team = teams === undefined ? {} : { team: assignTeam(await this.repository.nextJoinNumber(roomId), teams) };
+    await this.repository.savePlayer(roomId, { playerId, nickname, joinedAt: this.now(), ...team });
     await this.repository.appendEvent(roomId, { type: 'players' });
     const playerToken = this.deps.signer.sign({ kind: 'player', sub: playerId, scope: roomId }, PLAYER_TOKEN_TTL_MS);
     return { playerId, playerToken, roomId };
@@ -203,6 +206,24 @@ export class RoomService {
     if (!first) throw late();
     const response = responseOf(first);
     return { questionIndex, choice: choiceOf(response), response, responseMs: first.responseMs, duplicate: true };
+  }
+
+  /** A player's own pick of team (team mode, when the room allows picking, in the lobby). Returns the team held. */
+  async pickTeam(roomId: string, playerId: string, team: number): Promise<{ team: number }> {
+    const meta = await this.meta(roomId);
+    const { teams, teamPick } = meta.options;
+    if (teams === undefined || !teamPick) throw new AppError(ErrorCode.FORBIDDEN, '이 방에서는 팀을 고를 수 없습니다.');
+    if (team >= teams) throw new AppError(ErrorCode.INVALID_PAYLOAD, `팀은 1팀부터 ${teams}팀까지입니다.`);
+    if ((await this.phase(roomId)).phase !== 'lobby') {
+      throw new AppError(ErrorCode.ROOM_STARTED, '시작한 뒤에는 팀을 바꿀 수 없습니다.');
+    }
+    const player = await this.repository.player(roomId, playerId);
+    if (!player || player.kicked) throw new AppError(ErrorCode.PLAYER_NOT_FOUND);
+    if (player.team !== team) {
+      await this.repository.savePlayer(roomId, { ...player, team });
+      await this.repository.appendEvent(roomId, { type: 'players' });
+    }
+    return { team };
   }
 
   /** Runs a host command (already authorised by the caller: the host token of this room). */
@@ -316,7 +337,8 @@ export class RoomService {
     const { roomId } = meta;
     const answers = await this.closeAndRead(roomId, lastClosed);
     const players = await this.repository.scoredPlayers(roomId);
-    const standings = this.standingsOf(meta, players, answers, lastClosed);
+    const teamOf = new Map(players.flatMap((player) => (player.team === undefined ? [] : [[player.playerId, player.team] as const])));
+    const standings = withTeams(this.standingsOf(meta, players, answers, lastClosed), teamOf, meta.options.teams);
     await this.repository.saveStandings(roomId, standings);
     await this.repository.setLastClosed(roomId, lastClosed);
     if (this.computed.size >= CLOSED_ANSWERS_ROOMS) this.computed.delete(this.computed.keys().next().value!);

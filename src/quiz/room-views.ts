@@ -68,7 +68,9 @@ export class StandingsIndex {
 }
 
 function leaderboardRow(row: PlayerStanding): LeaderboardRow {
-  return { playerId: row.playerId, nickname: row.nickname, score: row.score, rank: row.rank };
+  const shown: LeaderboardRow = { playerId: row.playerId, nickname: row.nickname, score: row.score, rank: row.rank };
+  if (row.team !== undefined) shown.team = row.team;
+  return shown;
 }
 
 /** The reveal of closed question `q` (standings must be those after `q`). */
@@ -99,6 +101,7 @@ export function leaderboardView(index: StandingsIndex, viewer: Viewer): Leaderbo
   const payload: LeaderboardPayload = { afterQuestion: index.standings.afterQuestion, top: index.top, players: index.standings.rows.length };
   const you = youRow(index, viewer);
   if (you) payload.you = you;
+  if (index.standings.teams) payload.teams = index.standings.teams;
   return payload;
 }
 
@@ -106,6 +109,7 @@ export function podiumView(index: StandingsIndex, viewer: Viewer): PodiumPayload
   const payload: PodiumPayload = { top: index.top, players: index.standings.rows.length };
   const you = youRow(index, viewer);
   if (you) payload.you = you;
+  if (index.standings.teams) payload.teams = index.standings.teams;
   return payload;
 }
 
@@ -124,8 +128,8 @@ export interface SnapshotInput {
   standings: StandingsIndex;
   now: number;
   viewer: Viewer;
-  /** Player view: nickname and the answer recorded for the current question. */
-  me?: { nickname: string; answer: MyAnswer | null };
+  /** Player view: nickname, the answer recorded for the current question and (team mode) the player's team. */
+  me?: { nickname: string; answer: MyAnswer | null; team?: number | undefined };
   /** Host view. */
   players?: PlayerSummary[];
   answered?: number;
@@ -180,6 +184,7 @@ export function snapshotView(input: SnapshotInput): RoomStatePayload {
       rank: row ? row.rank : null,
       answer: input.me.answer,
     };
+    if (input.me.team !== undefined) state.me.team = input.me.team;
   }
   if (viewer.kind === 'host' && input.players) state.players = input.players;
   return state;

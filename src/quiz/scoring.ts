@@ -1,4 +1,4 @@
-import type { AnswerResult, RecordedResponse, RoomItem } from '../protocol/quiz.js';
+import type { AnswerResult, RecordedResponse, RoomItem, TeamRow } from '../protocol/quiz.js';
 import { countAnswer, creditOf, emptyDistribution } from './item-types.js';
 
 /**
@@ -50,6 +50,8 @@ export interface PlayerStanding {
   streak: number;
   /** Per question 0..afterQuestion. */
   results: AnswerResult[];
+  /** Team mode: the player's team (see teams.ts). */
+  team?: number;
 }
 
 export interface QuestionSummary {
@@ -63,6 +65,8 @@ export interface Standings {
   /** Sorted by rank. */
   rows: PlayerStanding[];
   questions: QuestionSummary[];
+  /** Team mode: every team, by rank (see teams.ts). */
+  teams?: TeamRow[];
 }
 
 export interface ScoringOptions {
