@@ -9,6 +9,7 @@ import type { AnswerResponse, LeaderboardPayload, PublicQuestion, QuestionPayloa
 import { closeSocket, watchConnection } from '../net/lifecycle.js';
 import type { QuizCommands, QuizSocket } from '../net/quiz-protocol.js';
 import { followRoom } from '../net/room-follow.js';
+import { teamLabel } from '../ui/team-pieces.js';
 import { handshakeAuth, openSocket, sendCommand } from '../net/socket.js';
 import { showConnection } from '../ui/connection-badge.js';
 import { Countdown } from '../ui/countdown.js';
@@ -58,6 +59,8 @@ const meName = $('me-name');
 const meProgress = $('me-progress');
 const meScore = $('me-score');
 const lobbyTitle = $('lobby-title');
+const myTeam = $('my-team');
+const teamPicks = $('team-picks');
 const questionNumber = $('question-number');
 const questionText = $('question-text');
 const questionPicture = $<HTMLImageElement>('question-picture');
@@ -74,6 +77,34 @@ const { show: showStatus, hide: hideStatus } = statusLine($('status'));
 /** The joined room. */
 let entry: PlayerRoom | null = null;
 let socket: QuizSocket | null = null;
+
+/** Team mode: the player's team, and in the lobby of a room that allows it, one button per team to move to it. */
+function showTeam(team: number | undefined, roomOptions: RoomOptions, lobby: boolean): void {
+  myTeam.hidden = team === undefined;
+  myTeam.textContent = team === undefined ? '' : `내 팀: ${teamLabel(team)}`;
+  const count = roomOptions.teams ?? 0;
+  teamPicks.hidden = !(lobby && roomOptions.teamPick && count > 0);
+  if (teamPicks.hidden) return teamPicks.replaceChildren();
+  teamPicks.replaceChildren(
+    ...Array.from({ length: count }, (_, index) => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'button';
+      button.dataset.testid = 'team-pick';
+      button.textContent = teamLabel(index);
+      button.setAttribute('aria-pressed', String(index === team));
+      button.addEventListener('click', () => void pickTeam(index, roomOptions));
+      return button;
+    }),
+  );
+}
+
+async function pickTeam(team: number, roomOptions: RoomOptions): Promise<void> {
+  if (!socket) return;
+  const ack = await sendCommand<QuizCommands, 'team:pick'>(socket, 'team:pick', { team });
+  if (ack.ok) showTeam(ack.team, roomOptions, true);
+  else showStatus(errorText(ack.error, '팀을 바꾸지 못했습니다.'));
+}
 let options: RoomOptions | null = null;
 /** The question on screen and its phase, and whether it is paused. */
 let question: PublicQuestion | null = null;
@@ -241,6 +272,7 @@ function connectAs(token: string | null): QuizSocket {
         updateEntry({ nickname: state.me.nickname, playerId: state.me.playerId, code: state.code });
         meName.textContent = state.me.nickname;
         setScore(state.me.score, state.me.rank);
+        showTeam(state.me.team, state.options, state.phase === 'lobby');
       }
       document.title = `${state.title} — lectern 퀴즈`;
       lobbyTitle.textContent = `${state.title} · ${state.totalQuestions}문제`;

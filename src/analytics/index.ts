@@ -2,7 +2,8 @@
  * Class analytics (분석): what the instructor sees of a class at a glance, computed on request from the records the
  * other features keep (nothing here writes to the store):
  * - item analysis of every quiz room (its stored results) and every exam published to the class (its results with
- *   overrides applied): difficulty = share correct (partial credit ½), discrimination = point-biserial of the item
+ *   overrides applied): difficulty = share correct (an exam's partial credit ½, a room answer its stored credit 0–1;
+ *   polls are not items), discrimination = point-biserial of the item
  *   score against the total score (Pearson's r, which is the point-biserial for a right/wrong item and the item–total
  *   correlation with partial credit), choice counts, and flags that order the worst items for review;
  * - the mastery map, students × chapters, from the facts the learner profile is built from (lecture verdicts, raised

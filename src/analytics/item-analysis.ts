@@ -11,8 +11,11 @@ export interface RoomResultsInput {
   roomId: string;
   title: string;
   createdAt: number;
-  questions: readonly { index: number; question: string; choices?: readonly string[] | undefined; answer?: unknown }[];
-  players: readonly { playerId: string; answers: readonly { questionIndex: number; choice?: unknown; correct: boolean }[] }[];
+  questions: readonly { index: number; question: string; choices?: readonly string[] | undefined; answer?: unknown; type?: string | undefined }[];
+  players: readonly {
+    playerId: string;
+    answers: readonly { questionIndex: number; choice?: unknown; correct: boolean; credit?: number | null | undefined }[];
+  }[];
 }
 
 /** What is read of an exam: its problems and each student's item statuses as they count now (overrides applied). */
@@ -73,14 +76,21 @@ function meanShare(matrix: Matrix): number | null {
   return mean(shares);
 }
 
+/** A room answer's score: the stored credit (0–1: partial credit of multi, ordering, numeric), else right or wrong. */
+function roomAnswerScore(answer: { correct: boolean; credit?: number | null | undefined } | undefined): number {
+  if (!answer) return 0;
+  return typeof answer.credit === 'number' ? answer.credit : answer.correct ? 1 : 0;
+}
+
 /**
  * A quiz room's items: every player who joined is scored on every closed question (no answer scores 0 and counts as
- * unanswered); the total is the number right. Choice counts are kept for questions with choices and an index key.
+ * unanswered) by the credit stored for the answer; the total is the sum of credits. A poll has no correct answer, so
+ * it is not an item here (nor part of the totals). Choice counts are kept for questions with choices and an index key.
  */
 export function analyseRoom(results: RoomResultsInput): AssessmentAnalysis {
-  const questions = [...results.questions].sort((left, right) => left.index - right.index);
+  const questions = [...results.questions].filter((question) => question.type !== 'poll').sort((left, right) => left.index - right.index);
   const answersOf = results.players.map((player) => new Map(player.answers.map((answer) => [answer.questionIndex, answer])));
-  const matrix: Matrix = answersOf.map((byQuestion) => questions.map((question) => (byQuestion.get(question.index)?.correct ? 1 : 0)));
+  const matrix: Matrix = answersOf.map((byQuestion) => questions.map((question) => roomAnswerScore(byQuestion.get(question.index))));
   const stats = statistics(matrix, questions.length);
   const items: ItemStatistics[] = questions.map((question, position) => {
     const { difficulty, discrimination, respondents } = stats[position]!;

@@ -208,6 +208,8 @@ export const KeepItemBody = z.object({ kept: z.boolean() }).strict();
 export type KeepItemBody = z.infer<typeof KeepItemBody>;
 
 // ---- rooms
+export const MIN_TEAMS = 2;
+export const MAX_TEAMS = 10;
 export const RoomOptions = z
   .object({
     questionSeconds: z.number().int().min(5).max(120).default(20),
@@ -217,6 +219,8 @@ export const RoomOptions = z
     streakBonus: z.boolean().default(true),
     speedBonus: z.boolean().default(true),
     maxPlayers: z.number().int().min(1).max(10_000).default(500),
+    teams: z.number().int().min(MIN_TEAMS, `팀은 ${MIN_TEAMS}개 이상이어야 합니다.`).max(MAX_TEAMS, `팀은 ${MAX_TEAMS}개까지 만들 수 있습니다.`).exactOptional(),
+    teamPick: z.boolean().exactOptional(),
   })
   .strict() satisfies z.ZodType<wire.RoomOptions>;
 export type RoomOptions = wire.RoomOptions;
@@ -253,6 +257,7 @@ export const ExtraTimePayload = z
   .object({ playerId: z.string().min(1).max(64), seconds: z.number().int().min(0).max(300) })
   .strict() satisfies z.ZodType<wire.ExtraTimePayload>;
 export const KickPayload = z.object({ playerId: z.string().min(1).max(64) }).strict() satisfies z.ZodType<wire.KickPayload>;
+export const TeamPickPayload = z.object({ team: z.number().int().min(0).max(MAX_TEAMS - 1) }).strict() satisfies z.ZodType<wire.TeamPickPayload>;
 const NoPayload = z.object({}).strict();
 
 export type JoinRoomPayload = wire.JoinRoomPayload;
@@ -260,6 +265,7 @@ export type SubmitAnswerPayload = wire.SubmitAnswerPayload;
 export type KickPayload = wire.KickPayload;
 export type ReviewPayload = wire.ReviewPayload;
 export type ExtraTimePayload = wire.ExtraTimePayload;
+export type TeamPickPayload = wire.TeamPickPayload;
 
 /** The schema of every host command, by name. */
 export const HOST_COMMANDS = {
@@ -281,4 +287,5 @@ export const QUIZ_COMMANDS = {
   ...HOST_COMMANDS,
   'room:join': JoinRoomPayload,
   'answer:submit': SubmitAnswerPayload,
+  'team:pick': TeamPickPayload,
 } as const satisfies CommandSchemas<wire.QuizCommands>;

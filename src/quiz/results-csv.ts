@@ -1,5 +1,6 @@
 import type { RecordedResponse, Solution } from '../protocol/quiz.js';
 import type { RoomResults } from './room-results.js';
+import { teamName } from './teams.js';
 
 /**
  * A room's results as a spreadsheet for the instructor (GET /api/rooms/:id/results.csv; docs/PROTOCOL.md "Results
@@ -86,7 +87,10 @@ const TYPE_LABELS: Record<ResultQuestion['type'], string> = {
 
 export function resultsCsv(results: RoomResults): string {
   const questions = results.questions;
-  const header = ['순위', '닉네임', '총점', '맞힌 문항 수', '응답 시간 합계(초)'];
+  // Team mode adds the player's team after the nickname, and a table of teams at the end (a room without teams keeps
+  // its columns as they were).
+  const teams = results.teams;
+  const header = ['순위', '닉네임', ...(teams ? ['팀'] : []), '총점', '맞힌 문항 수', '응답 시간 합계(초)'];
   for (const question of questions) {
     const n = question.index + 1;
     header.push(`${n}번 선택`, `${n}번 정답 여부`, `${n}번 점수`);
@@ -97,6 +101,7 @@ export function resultsCsv(results: RoomResults): string {
     const cells: (string | number | null)[] = [
       shownRank(player.rank, player.score),
       player.nickname,
+      ...(teams ? [player.team === undefined ? '' : teamName(player.team)] : []),
       player.score,
       player.correctCount,
       Math.round(player.totalResponseMs / 100) / 10,
@@ -131,6 +136,10 @@ export function resultsCsv(results: RoomResults): string {
         TYPE_LABELS[question.type],
       ]),
     );
+  }
+  if (teams) {
+    lines.push('', row(['팀 순위', '팀', '팀 점수(평균)', '인원']));
+    for (const team of teams) lines.push(row([team.members === 0 ? '' : team.rank, team.name, team.score, team.members]));
   }
   return `\ufeff${lines.join('\r\n')}\r\n`;
 }

@@ -70,6 +70,7 @@ const AnswerResult = z.object({
   unsure: z.boolean().exactOptional(),
 });
 const Distribution = z.array(count);
+const TeamRowSchema = z.object({ team: count, name: z.string(), score: z.number(), rank: count, members: count });
 
 export const StandingsSchema: z.ZodType<Standings> = z.object({
   afterQuestion: z.number().int(),
@@ -83,11 +84,13 @@ export const StandingsSchema: z.ZodType<Standings> = z.object({
       totalResponseMs: z.number(),
       streak: count,
       results: z.array(AnswerResult),
+      team: count.exactOptional(),
     }),
   ),
   questions: z.array(
     z.object({ distribution: Distribution, answered: count, correct: count, words: z.array(z.object({ text: z.string(), count })).exactOptional() }),
   ),
+  teams: z.array(TeamRowSchema).exactOptional(),
 });
 
 export const RoomResultsSchema: z.ZodType<RoomResults> = z.object({
@@ -127,6 +130,8 @@ export const RoomResultsSchema: z.ZodType<RoomResults> = z.object({
       correctCount: count,
       totalResponseMs: z.number(),
       answers: z.array(AnswerResult.extend({ questionIndex: count })),
+      team: count.exactOptional(),
     }),
   ),
+  teams: z.array(TeamRowSchema).exactOptional(),
 });

@@ -33,6 +33,8 @@ const PlayerRecord = z.object({
   nickname: z.string(),
   joinedAt: z.number(),
   kicked: z.boolean().optional(),
+  /** Team mode: the player's team (0-based), given at join or picked in the lobby. */
+  team: z.number().int().min(0).exactOptional(),
 });
 export type PlayerRecord = z.infer<typeof PlayerRecord>;
 
@@ -132,6 +134,11 @@ export class RoomRepository {
     return this.store.hincrby(keys.room(roomId), 'playerCount', by, ttl);
   }
 
+  /** Counts one more join and returns the count (team mode: the join order that balances the teams). */
+  async nextJoinNumber(roomId: string): Promise<number> {
+    return this.store.hincrby(keys.room(roomId), 'joins', 1, ttl);
+  }
+
   /** Claims a nickname (case-folded) for a player: false when another player of the room has it. */
   async claimNickname(roomId: string, folded: string, playerId: string): Promise<boolean> {
     return this.store.hsetnx(keys.roomNicknames(roomId), folded, playerId, ttl);
@@ -159,7 +166,7 @@ export class RoomRepository {
   }
 
   /** Active players as scoring sees them. */
-  async scoredPlayers(roomId: string): Promise<ScoredPlayer[]> {
+  async scoredPlayers(roomId: string): Promise<Array<ScoredPlayer & Pick<PlayerRecord, 'team'>>> {
     return (await this.players(roomId)).filter((player) => !player.kicked);
   }
 

@@ -1,4 +1,4 @@
-import type { AnswerResult, CloudWord, Difficulty, Phase, QuestionType, RoomOptions, Solution } from '../protocol/quiz.js';
+import type { AnswerResult, CloudWord, Difficulty, Phase, QuestionType, RoomOptions, Solution, TeamRow } from '../protocol/quiz.js';
 import { correctChoiceOf, shownChoices, solutionOf, typeOf } from './item-types.js';
 import type { PhaseRecord } from './room-phase.js';
 import type { RoomMeta } from './room-repository.js';
@@ -47,12 +47,16 @@ export interface RoomResults {
     correctCount: number;
     totalResponseMs: number;
     answers: Array<AnswerResult & { questionIndex: number }>;
+    /** Team mode: the player's team (0-based). */
+    team?: number;
   }>;
+  /** Team mode: every team, by rank (score: the mean of its members'). */
+  teams?: TeamRow[];
 }
 
 export function buildResults(meta: RoomMeta, record: PhaseRecord, standings: Standings): RoomResults {
   const closed = standings.afterQuestion + 1;
-  return {
+  const results: RoomResults = {
     roomId: meta.roomId,
     classId: meta.classId,
     quizId: meta.quizId,
@@ -87,6 +91,9 @@ export function buildResults(meta: RoomMeta, record: PhaseRecord, standings: Sta
       correctCount: row.correctCount,
       totalResponseMs: row.totalResponseMs,
       answers: row.results.map((result, questionIndex) => ({ questionIndex, ...result })),
+      ...(row.team === undefined ? {} : { team: row.team }),
     })),
   };
+  if (standings.teams) results.teams = standings.teams;
+  return results;
 }

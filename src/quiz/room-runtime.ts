@@ -138,7 +138,9 @@ export class RoomRuntime {
         answer = { questionIndex: record.q, choice: choiceOf(response), response, responseMs: recorded.responseMs };
       }
     }
-    return snapshotView({ ...base, me: { nickname: member.nickname, answer } });
+    // Team mode: the team is read from the player's record, so a reconnect (on any node) shows the one stored.
+    const team = meta.options.teams === undefined ? undefined : (await repository.player(roomId, member.playerId))?.team;
+    return snapshotView({ ...base, me: { nickname: member.nickname, answer, team } });
   }
 
   async close(): Promise<void> {
@@ -367,6 +369,7 @@ export class RoomRuntime {
         const summary: PlayerSummary = { playerId: player.playerId, nickname: player.nickname, connected: connected.has(player.playerId) };
         const extraMs = extra[player.playerId];
         if (extraMs) summary.extraSeconds = extraMs / 1000;
+        if (player.team !== undefined) summary.team = player.team;
         return summary;
       });
   }

@@ -13,6 +13,7 @@ import { computeStandings, extendStandings, type RecordedAnswer, type ScoringOpt
 import { usableItems } from './quiz-gate.js';
 import { warmShortJudge, type ShortGrades } from './short-answer-judge.js';
 import { gradesUpTo, readGrades, saveGrades, withVerdict } from './short-review.js';
+import { assignTeam, withTeams } from './teams.js';
 
 export const HOST_TOKEN_TTL_MS = ROOM_TTL_MS;
 export const PLAYER_TOKEN_TTL_MS = ROOM_TTL_MS;
@@ -153,7 +154,9 @@ export class RoomService {
       await this.repository.addPlayerCount(roomId, -1);
       throw new AppError(ErrorCode.NICKNAME_TAKEN);
     }
-    await this.repository.savePlayer(roomId, { playerId, nickname, joinedAt: this.now() });
+    const teams = meta.options.teams;
+    const team = teams === undefined ? {} : { team: assignTeam(await this.repository.nextJoinNumber(roomId), teams) };
+    await this.repository.savePlayer(roomId, { playerId, nickname, joinedAt: this.now(), ...team });
     await this.repository.appendEvent(roomId, { type: 'players' });
     const playerToken = this.deps.signer.sign({ kind: 'player', sub: playerId, scope: roomId }, PLAYER_TOKEN_TTL_MS);
     return { playerId, playerToken, roomId };
@@ -206,6 +209,24 @@ export class RoomService {
     if (!first) throw late();
     const response = responseOf(first);
     return { questionIndex, choice: choiceOf(response), response, responseMs: first.responseMs, duplicate: true };
+  }
+
+  /** A player's own pick of team (team mode, when the room allows picking, in the lobby). Returns the team held. */
+  async pickTeam(roomId: string, playerId: string, team: number): Promise<{ team: number }> {
+    const meta = await this.meta(roomId);
+    const { teams, teamPick } = meta.options;
+    if (teams === undefined || !teamPick) throw new AppError(ErrorCode.FORBIDDEN, '이 방에서는 팀을 고를 수 없습니다.');
+    if (team >= teams) throw new AppError(ErrorCode.INVALID_PAYLOAD, `팀은 1팀부터 ${teams}팀까지입니다.`);
+    if ((await this.phase(roomId)).phase !== 'lobby') {
+      throw new AppError(ErrorCode.ROOM_STARTED, '시작한 뒤에는 팀을 바꿀 수 없습니다.');
+    }
+    const player = await this.repository.player(roomId, playerId);
+    if (!player || player.kicked) throw new AppError(ErrorCode.PLAYER_NOT_FOUND);
+    if (player.team !== team) {
+      await this.repository.savePlayer(roomId, { ...player, team });
+      await this.repository.appendEvent(roomId, { type: 'players' });
+    }
+    return { team };
   }
 
   /** Runs a host command (already authorised by the caller: the host token of this room). */
@@ -357,7 +378,8 @@ export class RoomService {
     const options = this.scoringOptions(meta, grades);
     const previous = lastClosed >= 0 ? await this.previousStandings(roomId, lastClosed - 1) : null;
     const extended = previous ? extendStandings(meta.items, players, previous, answers[lastClosed], lastClosed, options) : null;
-    const standings = extended ?? computeStandings(meta.items, players, answers, lastClosed, options);
+    const teamOf = new Map(players.flatMap((player) => (player.team === undefined ? [] : [[player.playerId, player.team] as const])));
+    const standings = withTeams(extended ?? computeStandings(meta.items, players, answers, lastClosed, options), teamOf, meta.options.teams);
     await this.repository.saveStandings(roomId, standings);
     await this.repository.setLastClosed(roomId, lastClosed);
     if (this.computed.size >= CLOSED_ANSWERS_ROOMS) this.computed.delete(this.computed.keys().next().value!);

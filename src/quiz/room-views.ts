@@ -72,7 +72,9 @@ export class StandingsIndex {
 }
 
 function leaderboardRow(row: PlayerStanding): LeaderboardRow {
-  return { playerId: row.playerId, nickname: row.nickname, score: row.score, rank: row.rank };
+  const shown: LeaderboardRow = { playerId: row.playerId, nickname: row.nickname, score: row.score, rank: row.rank };
+  if (row.team !== undefined) shown.team = row.team;
+  return shown;
 }
 
 /** The part of question `q`'s reveal every viewer shares (standings must be those after `q`). */
@@ -114,6 +116,7 @@ export function leaderboardView(index: StandingsIndex, viewer: Viewer): Leaderbo
   const payload: LeaderboardPayload = { afterQuestion: index.standings.afterQuestion, top: index.top, players: index.standings.rows.length };
   const you = youRow(index, viewer);
   if (you) payload.you = you;
+  if (index.standings.teams) payload.teams = index.standings.teams;
   return payload;
 }
 
@@ -121,6 +124,7 @@ export function podiumView(index: StandingsIndex, viewer: Viewer): PodiumPayload
   const payload: PodiumPayload = { top: index.top, players: index.standings.rows.length };
   const you = youRow(index, viewer);
   if (you) payload.you = you;
+  if (index.standings.teams) payload.teams = index.standings.teams;
   return payload;
 }
 
@@ -139,8 +143,8 @@ export interface SnapshotInput {
   standings: StandingsIndex;
   now: number;
   viewer: Viewer;
-  /** Player view: nickname and the answer recorded for the current question. */
-  me?: { nickname: string; answer: MyAnswer | null };
+  /** Player view: nickname, the answer recorded for the current question and (team mode) the player's team. */
+  me?: { nickname: string; answer: MyAnswer | null; team?: number | undefined };
   /** Host view. */
   players?: PlayerSummary[];
   answered?: number;
@@ -197,6 +201,7 @@ export function snapshotView(input: SnapshotInput): RoomStatePayload {
       rank: row ? row.rank : null,
       answer: input.me.answer,
     };
+    if (input.me.team !== undefined) state.me.team = input.me.team;
   }
   if (viewer.kind === 'host' && input.players) state.players = input.players;
   return state;

@@ -1,4 +1,4 @@
-import type { AnswerResult, CloudWord, RecordedResponse, RoomItem } from '../protocol/quiz.js';
+import type { AnswerResult, CloudWord, RecordedResponse, RoomItem, TeamRow } from '../protocol/quiz.js';
 import { countAnswer, creditOf, emptyDistribution, isUnscored } from './item-types.js';
 import { awaitsReview, type ShortGrades } from './short-answer-judge.js';
 import { cloudWords } from './text-answers.js';
@@ -52,6 +52,8 @@ export interface PlayerStanding {
   streak: number;
   /** Per question 0..afterQuestion. */
   results: AnswerResult[];
+  /** Team mode: the player's team (see teams.ts). */
+  team?: number;
 }
 
 export interface QuestionSummary {
@@ -67,6 +69,8 @@ export interface Standings {
   /** Sorted by rank. */
   rows: PlayerStanding[];
   questions: QuestionSummary[];
+  /** Team mode: every team, by rank (see teams.ts). */
+  teams?: TeamRow[];
 }
 
 export interface ScoringOptions {

@@ -126,6 +126,12 @@ export function registerQuizNamespace(
       return rooms.submit(data.roomId, data.playerId, payload, runtime.cachedPhase(data.roomId));
     });
 
+    on('team:pick', async ({ team }) => {
+      const data = socket.data;
+      if (data.role !== 'player') throw new AppError(ErrorCode.FORBIDDEN, '참가자만 팀을 고를 수 있습니다.', { status: 403 });
+      return rooms.pickTeam(data.roomId, data.playerId, team);
+    });
+
     // Every host command is registered on every socket and refused unless the socket is this room's host.
     const hostCommand = (command: HostCommand) =>
       on(command, async (payload) => {

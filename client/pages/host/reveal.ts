@@ -3,6 +3,7 @@
 // phase and sends the "next" commands. Question text, choices and nicknames are untrusted: textContent only.
 import type { LeaderboardPayload, PodiumPayload, RevealPayload } from '../../../src/protocol/wire/index.js';
 import { $ } from '../../ui/dom.js';
+import { drawTeams } from '../../ui/team-pieces.js';
 import { choiceAt, choiceNodes, distributionChart, leaderboardRows, podiumNodes } from '../../ui/quiz-pieces.js';
 import { setMathText } from '../../ui/math.js';
 import { drawTypedAnswers, type SendReview } from './typed-answers.js';
@@ -78,6 +79,7 @@ export function drawReveal(reveal: RevealPayload, sendReview: SendReview): void 
 export function drawLeaderboard(board: LeaderboardPayload, last: boolean): void {
   leaderboardTitle.textContent = `${board.afterQuestion + 1}번 문제까지 순위`;
   leaderboard.replaceChildren(...leaderboardRows(board.top));
+  drawTeams(leaderboard, board.teams, 'board');
   leaderboardEmpty.hidden = board.top.length > 0;
   leaderboardNext.textContent = last ? '최종 순위 보기' : '다음 문제';
   leaderboardNext.focus({ preventScroll: true });
@@ -85,8 +87,10 @@ export function drawLeaderboard(board: LeaderboardPayload, last: boolean): void 
 
 export function drawPodium(final: PodiumPayload): void {
   podium.replaceChildren(...podiumNodes(final.top));
+  drawTeams(podium, final.teams, 'podium');
 }
 
 export function drawEndedPodium(final: PodiumPayload): void {
   endedPodium.replaceChildren(...podiumNodes(final.top));
+  drawTeams(endedPodium, final.teams, 'podium');
 }

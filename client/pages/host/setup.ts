@@ -51,6 +51,8 @@ const maxPlayers = $<HTMLInputElement>('max-players');
 const lateJoin = $<HTMLInputElement>('late-join');
 const streakBonus = $<HTMLInputElement>('streak-bonus');
 const speedBonus = $<HTMLInputElement>('speed-bonus');
+const teamsSelect = $<HTMLSelectElement>('teams');
+const teamPick = $<HTMLInputElement>('team-pick');
 const createButton = $<HTMLButtonElement>('create-button');
 const createError = $('create-error');
 const roomList = $('room-list');
@@ -410,6 +412,8 @@ roomForm.addEventListener('submit', async (event) => {
     lateJoin: lateJoin.checked,
     streakBonus: streakBonus.checked,
     speedBonus: speedBonus.checked,
+    // Team mode: the number of teams (the server checks 2–10) and whether players pick their own.
+    ...(teamsSelect.value ? { teams: Number(teamsSelect.value), teamPick: teamPick.checked } : {}),
   };
   if (options.questionSeconds === null || options.previewSeconds === null || options.maxPlayers === null) return;
   await whileBusy(createButton, '여는 중…', async () => {

@@ -3,6 +3,7 @@
 // the score line. Choices and nicknames are untrusted: textContent only.
 import type { LeaderboardPayload, PodiumPayload, RevealPayload } from '../../../src/protocol/wire/index.js';
 import { $, element } from '../../ui/dom.js';
+import { drawTeams } from '../../ui/team-pieces.js';
 import { choiceAt, leaderboardRows, podiumNodes, rankLabel } from '../../ui/quiz-pieces.js';
 import { setMathText } from '../../ui/math.js';
 import { responseText } from './answer-forms.js';
@@ -92,6 +93,7 @@ export function drawBoard(payload: LeaderboardPayload, playerId: string | null):
   boardRank.textContent = you ? rankLabel(you.rank, you.score) : '';
   boardScore.textContent = you ? `${payload.players}명 중 · ${score(you.score)}점` : '';
   board.replaceChildren(...leaderboardRows(payload.top.slice(0, 5), playerId));
+  drawTeams(board, payload.teams, 'board', you?.team ?? null);
 }
 
 /** The podium (`podium`: after the last board; `ended`: the room is over) with the player's own final rank. */
@@ -99,4 +101,5 @@ export function drawFinal(payload: PodiumPayload, screen: keyof typeof finals): 
   const you = payload.you;
   finals[screen].rank.textContent = you ? `${rankLabel(you.rank, you.score)} · ${score(you.score)}점` : '';
   finals[screen].list.replaceChildren(...podiumNodes(payload.top));
+  drawTeams(finals[screen].list, payload.teams, 'podium');
 }

@@ -199,6 +199,13 @@ export interface RoomOptions {
    */
   speedBonus: boolean;
   maxPlayers: number;
+  /**
+   * Team mode: the number of teams (2–10); absent, everyone plays alone. Players are put in teams in join order, each
+   * to the team that has had the fewest so far (lowest number first); a team's score is the mean of its members'.
+   */
+  teams?: number;
+  /** Team mode: players may pick their own team in the lobby (`team:pick`); absent or false, they keep the one given. */
+  teamPick?: boolean;
 }
 
 // ---- /quiz commands (client -> server)
@@ -234,6 +241,10 @@ export interface ReviewPayload {
   questionIndex: number;
   key: string;
   correct: boolean;
+}
+/** `team:pick` (player, lobby only, when the room allows it): the team to play in, 0-based. */
+export interface TeamPickPayload {
+  team: number;
 }
 
 /** Ack payloads of the player commands. */
@@ -277,6 +288,8 @@ export interface QuizCommands extends HostCommands {
   /** A guest socket becomes a player (the token in the ack lets it reconnect as that player). */
   'room:join': Command<JoinRoomPayload, JoinRoomResult>;
   'answer:submit': Command<SubmitAnswerPayload, SubmitAnswerResult>;
+  /** Team mode with picking allowed, in the lobby: moves the player to that team; the ack is the team now held. */
+  'team:pick': Command<TeamPickPayload, TeamPickPayload>;
 }
 export type QuizCommand = keyof QuizCommands;
 
@@ -386,6 +399,21 @@ export interface LeaderboardRow {
   nickname: string;
   score: number;
   rank: number;
+  /** Team mode: the player's team (0-based). */
+  team?: number;
+}
+
+/**
+ * Team mode: one team's standing. `score` is the mean of its members' scores, rounded (so a team of 3 and one of 5
+ * compete fairly); `rank` as for players (ties share a place; an empty team ranks last).
+ */
+export interface TeamRow {
+  team: number;
+  /** As shown: '1팀', '2팀', … */
+  name: string;
+  score: number;
+  rank: number;
+  members: number;
 }
 
 export interface LeaderboardPayload {
@@ -394,12 +422,16 @@ export interface LeaderboardPayload {
   players: number;
   /** The receiving player's own row; absent for the host. */
   you?: LeaderboardRow;
+  /** Team mode: every team, by rank. */
+  teams?: TeamRow[];
 }
 
 export interface PodiumPayload {
   top: LeaderboardRow[];
   players: number;
   you?: LeaderboardRow;
+  /** Team mode: every team, by rank (the team podium is its first three). */
+  teams?: TeamRow[];
 }
 
 export interface PlayerSummary {
@@ -408,6 +440,8 @@ export interface PlayerSummary {
   connected: boolean;
   /** Extra seconds per question the host granted this player (absent: none). */
   extraSeconds?: number;
+  /** Team mode: the player's team (0-based). */
+  team?: number;
 }
 
 /** The per-phase part of a snapshot. Only `reveal` carries a solution. */
@@ -430,7 +464,7 @@ export type RoomStatePayload = PhaseView & {
   locked: boolean;
   playerCount: number;
   /** Players' own view. */
-  me?: { playerId: string; nickname: string; score: number; rank: number | null; answer: MyAnswer | null };
+  me?: { playerId: string; nickname: string; score: number; rank: number | null; answer: MyAnswer | null; team?: number };
   /** Host view: the player list. */
   players?: PlayerSummary[];
 };
