@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
  * domain folders — everything but http/, realtime/, app.ts, main.ts and server.ts — never import the transports or
  * the offline model; realtime/ never imports http/ (both import boundary/).
  */
-const FOLDERS = ['analytics', 'auth', 'boundary', 'classroom', 'critic', 'exams', 'guard', 'http', 'jobs', 'judges', 'lecture', 'llm', 'lti', 'materials', 'math', 'math-problems', 'quality', 'quiz', 'realtime', 'retrieval', 'store', 'text'];
+const FOLDERS = ['analytics', 'auth', 'boundary', 'classroom', 'critic', 'exams', 'guard', 'http', 'jobs', 'judges', 'kernel', 'lecture', 'llm', 'lti', 'materials', 'math', 'math-problems', 'quality', 'quiz', 'realtime', 'retrieval', 'store', 'text'];
 const COMPOSITION_FOLDERS = new Set(['boundary', 'http', 'realtime']);
 /** The transports never import each other; what both need is in src/boundary/, which imports neither. */
 const TRANSPORT_EDGES = {

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { createOfflineModel } from '../src/llm/offline-model.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
 import { createMaterialService } from '../src/materials/material-service.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import { largePdf } from './pdf-fixtures.js';

@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createOfflineModel } from '../src/llm/offline-model.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
 import { planFromDocument, planByPages } from '../src/materials/chapter-plan.js';
 import { createMaterialService } from '../src/materials/material-service.js';
 import { readPdf } from '../src/materials/pdf-reader.js';

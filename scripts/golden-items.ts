@@ -5,7 +5,7 @@
  * (scripts/golden-lectures.ts). A generation that fails is kept as the error a user would read.
  */
 import type { App } from '../src/app.js';
-import { AppError } from '../src/errors.js';
+import { AppError } from '../src/kernel/errors.js';
 import { generateExam, loadExamSource, type ExamRequest } from '../src/exams/index.js';
 import type { Material } from '../src/materials/index.js';
 import type { ItemReview } from '../src/protocol/wire/quiz.js';

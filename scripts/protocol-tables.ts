@@ -170,8 +170,8 @@ async function routeTable(): Promise<string> {
   const rows = new Map<string, string>();
   try {
     const { startApp } = await import('../src/app.js');
-    const { loadConfig } = await import('../src/config.js');
-    const { createLogger } = await import('../src/logger.js');
+    const { loadConfig } = await import('../src/kernel/config.js');
+    const { createLogger } = await import('../src/kernel/logger.js');
     const app = await startApp(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', DATA_DIR: dataDir, PRELOAD_SAMPLE: 'false', QUALITY_SAMPLE_RATE: '0' }), createLogger('silent'));
     try {
       const root = (app.server.app as unknown as { router: unknown }).router;

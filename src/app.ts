@@ -4,13 +4,13 @@ import { ClassMonitor, ClassRepository, ClassService } from './classroom/index.j
 import { CriticGrader } from './critic/index.js';
 import { CredentialChecks, OwnershipRepository } from './ownership/index.js';
 import { AccountService, OidcSignIn, TokenSigner, generateTokenSecret, sharedTokenSecret } from './auth/index.js';
-import type { Config } from './config.js';
+import type { Config } from './kernel/index.js';
 import type { OidcAccounts } from './http/index.js';
 import { LectureService, observeActivity, type PacerEmitMeta, type SessionObserver } from './lecture/index.js';
 import { ModelBudget, createModel, type LanguageModel } from './llm/index.js';
-import type { Logger } from './logger.js';
+import type { Logger } from './kernel/index.js';
 import { createMaterialService, type MaterialService } from './materials/index.js';
-import { createMetrics, type Metrics } from './metrics.js';
+import { createMetrics, type Metrics } from './kernel/index.js';
 import { offlineTasks } from './offline-tasks.js';
 import { createServer, type LecternServer } from './server.js';
 import { DataLifecycle } from './data/index.js';

@@ -1,7 +1,7 @@
 import type { AccountService, TokenSigner } from './auth/index.js';
 import type { ClassRepository, ClassService } from './classroom/index.js';
 import type { DataLifecycle } from './data/index.js';
-import { AppError, isAppError } from './errors.js';
+import { AppError, isAppError } from './kernel/index.js';
 import { resultItems, scoreOf, type ExamRecord, type ExamService, type ScoreWeights } from './exams/index.js';
 import type { ExamSummary, LtiPorts, MaterialOutline, QuizSummary, StudentScore } from './lti/index.js';
 import type { MaterialService } from './materials/index.js';

@@ -1,7 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { Lifecycle } from './lifecycle.js';
-import { createLogger } from './logger.js';
+import { ConfigError, loadConfig, type Config } from './kernel/index.js';
+import { Lifecycle } from './kernel/index.js';
+import { createLogger } from './kernel/index.js';
 
 /**
  * Entry point: config -> app (store, model, services, server) -> listen, inside one process lifecycle. Only the

@@ -3,13 +3,13 @@ import { createServer as createHttpServer, type Server as HttpServer } from 'nod
 import path from 'node:path';
 import express, { type Express } from 'express';
 import type { Server as SocketServer, ServerOptions } from 'socket.io';
-import type { Config } from './config.js';
+import type { Config } from './kernel/index.js';
 import { ErrorCode } from './protocol/wire/error-codes.js';
 import { apiNotFound, authenticate, Authorizer, createAdminRouter, createAnalyticsRouter, createAuthRouter, createClassesRouter, createClassExamsRouter, createClassMathRouter, createCriticRouter, createExamsRouter, createDataRouter, createHealthRouter, createMaterialQuizRouter, createMaterialsRouter, createMathRouter, createMetricsRouter, createMetricsServer, createOidcRouter, createQualityRouter, createQuizzesRouter, createQuizImagesRouter, createAddressLimit, createRateLimits, createRoomsRouter, createSeedQuizRouter, createSessionsRouter, createLtiApiRouter, createLtiRouter, errorMiddleware, ltiFraming, ltiPickerFormTargets, joinAttemptGuard, type OidcAccounts, securityHeadersOnEveryResponse, webSessionStarter } from './http/index.js';
 import type { LanguageModel } from './llm/index.js';
-import type { Logger } from './logger.js';
-import type { Metrics } from './metrics.js';
-import { nodeModulesDir, publicDir } from './paths.js';
+import type { Logger } from './kernel/index.js';
+import type { Metrics } from './kernel/index.js';
+import { nodeModulesDir, publicDir } from './kernel/index.js';
 import { createJobsPort, createMonitorPort, createSocketServer, registerJobsNamespace, registerMonitorNamespace, registerQuizNamespace, registerTutorNamespace, typedNamespaces } from './realtime/index.js';
 import type { JobRepository, JobRunner, JobView } from './jobs/index.js';
 import type { MathSetRepository } from './math-problems/index.js';

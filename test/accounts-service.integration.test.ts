@@ -5,7 +5,7 @@
  * - AC14 — Single sign-on (for the OIDC module). `signInWithIdentity` creates an account under `invite`, finds it
  *   again by issuer and subject …
  * - AC15 — Configuration. `SIGNUP` (`open|invite|closed`; default by store), `PUBLIC_URL` (an http(s) URL, trailing
- *   slash dropped) and `SESSION_TTL_DAYS` (1–365, default 30) are parsed in `src/config.ts` …
+ *   slash dropped) and `SESSION_TTL_DAYS` (1–365, default 30) are parsed in `src/kernel/config.ts` …
  */
 import { Redis } from 'ioredis';
 import { describe, expect, it, type TestContext } from 'vitest';
@@ -91,7 +91,7 @@ describe.each(['memory', 'redis'] as const)('AC14: single sign-on identities (%s
 
 describe('AC15: account configuration', () => {
   it('AC15 SIGNUP, PUBLIC_URL and SESSION_TTL_DAYS are parsed and checked, naming the variable', async () => {
-    const { loadConfig } = await import('../src/config.js');
+    const { loadConfig } = await import('../src/kernel/config.js');
     expect(loadConfig({})).toMatchObject({ signup: 'open', publicUrl: undefined, sessionTtlMs: 30 * 24 * 3_600_000 });
     expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379/3' }).signup).toBe('invite');
     expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379/3', SIGNUP: 'open' }).signup).toBe('open');

@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import { Server } from 'socket.io';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
 import { AdapterConnections } from '../src/realtime/adapter-connections.js';
 import { suiteRedis } from './support/redis-server.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '../src/llm/offline-model.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
 import { createMaterialService } from '../src/materials/material-service.js';
 import { createPdfWorkerPool } from '../src/materials/pdf-worker-pool.js';
 import { MemoryStore } from '../src/store/memory-store.js';

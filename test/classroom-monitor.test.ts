@@ -19,7 +19,7 @@ import { rosterProgress } from '../src/classroom/roster-progress.js';
 import { sessionActivity } from '../src/lecture/session-activity.js';
 import type { SessionProfile } from '../src/lecture/session-repository.js';
 import type { ActiveState, PendingQuestion, SessionState } from '../src/lecture/session-state.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
 import type { TutorEvent } from '../src/protocol/wire/tutor.js';
 import { keys } from '../src/store/keys.js';
 import { MemoryStore } from '../src/store/memory-store.js';

@@ -5,7 +5,7 @@
  *   `OPENAI_BASE_URL`, else offline.
  */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig } from '../src/kernel/config.js';
 
 describe('config', () => {
   it('runs with no environment at all: port 3000, memory store, offline model', () => {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../scripts/bench-support.js';
-import { projectRoot } from '../src/paths.js';
+import { projectRoot } from '../src/kernel/paths.js';
 
 /**
  * LT20 (test/SPEC.md): the container's start, without a container (none runs on these machines). The server is built

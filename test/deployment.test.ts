@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CONFIG_VARIABLES, loadConfig } from '../src/config.js';
+import { CONFIG_VARIABLES, loadConfig } from '../src/kernel/config.js';
 
 /**
  * LT8 (test/SPEC.md): the deployment files agree with the code, since no container engine runs here to try them:

@@ -12,7 +12,7 @@
 import { connect as connectTcp } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/kernel/config.js';
 import { signUp } from './support/accounts.js';
 import { captureLogs } from './support/log-capture.js';
 import { listRoutes } from './support/route-list.js';

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ERROR_STATUS, httpStatusOf } from '../src/boundary/index.js';
-import { AppError } from '../src/errors.js';
+import { AppError } from '../src/kernel/errors.js';
 import { ERROR_MESSAGES, ErrorCode } from '../src/protocol/wire/index.js';
 import { redundantMessages, redundantMessagesIn, statusLiterals, statusLiteralsIn } from './support/error-sites.js';
 

@@ -10,7 +10,7 @@
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { EXAM_JOB_KIND, examJobHandler, type ExamJobProgress, type SaveExamInput } from '../src/exams/index.js';
 import { JobRepository, JobRunner, type JobView } from '../src/jobs/index.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
 import { keys, MemoryStore, RedisStore, type Store } from '../src/store/index.js';
 import { signUp } from './support/accounts.js';
 import { storeReady } from './support/classroom-client.js';

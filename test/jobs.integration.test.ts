@@ -12,9 +12,9 @@
  */
 import { describe, expect, it, type TestContext } from 'vitest';
 import { z } from 'zod';
-import { AppError } from '../src/errors.js';
+import { AppError } from '../src/kernel/errors.js';
 import { JobRepository, JobRunner, jobHandler, type JobView } from '../src/jobs/index.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
 import { ErrorCode } from '../src/protocol/wire/error-codes.js';
 import { keys, MemoryStore, RedisStore, type Store } from '../src/store/index.js';
 import { suiteRedis } from './support/redis-server.js';

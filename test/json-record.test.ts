@@ -6,7 +6,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
 import { QuizRepository } from '../src/quiz/quiz-repository.js';
 import { RoomRepository } from '../src/quiz/room-repository.js';
 import { keys } from '../src/store/keys.js';

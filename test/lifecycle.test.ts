@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { Lifecycle } from '../src/lifecycle.js';
+import { Lifecycle } from '../src/kernel/lifecycle.js';
 import { captureLogs } from './support/log-capture.js';
 
 /** O7 (test/SPEC.md): the process's shutdown order and its policy for errors nobody caught, driven by fake events. */

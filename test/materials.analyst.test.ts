@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
 import { createMaterialService } from '../src/materials/material-service.js';
 import { createPdfWorkerPool, type PdfWorkerPool } from '../src/materials/pdf-worker-pool.js';
 import { MemoryStore } from '../src/store/memory-store.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '../src/llm/offline-model.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
 import { createMaterialService, type MaterialService } from '../src/materials/material-service.js';
 import { createPdfWorkerPool } from '../src/materials/pdf-worker-pool.js';
 import { RedisStore } from '../src/store/redis-store.js';

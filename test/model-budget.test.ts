@@ -10,13 +10,13 @@
 import type { Response } from 'express';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { isAppError } from '../src/errors.js';
+import { isAppError } from '../src/kernel/errors.js';
 import { authorizeModelCall } from '../src/http/model-guard.js';
 import { ModelBudget, accountUsageId, runBilledTo, utcDay } from '../src/llm/index.js';
 import { meterModel } from '../src/llm/metered-model.js';
 import type { LanguageModel } from '../src/llm/model.js';
 import { createOfflineModel, type OfflineTasks } from '../src/llm/offline-model.js';
-import { createMetrics } from '../src/metrics.js';
+import { createMetrics } from '../src/kernel/metrics.js';
 import { RETENTION } from '../src/store/retention.js';
 import { keys } from '../src/store/keys.js';
 import { MemoryStore } from '../src/store/memory-store.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ClassMonitor } from '../src/classroom/class-monitor.js';
 import { ClassRepository } from '../src/classroom/class-repository.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
 import { keys } from '../src/store/keys.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import { NodeHeartbeat } from '../src/store/node-liveness.js';

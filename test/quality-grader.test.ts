@@ -4,7 +4,7 @@
  *   the first stops (it releases the lease) …
  */
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
 import type { CriticReport } from '../src/protocol/wire/critic.js';
 import { QualityBudget, QualityGrader, QualityRepository, type CaseGrader } from '../src/quality/index.js';
 import { MemoryStore } from '../src/store/memory-store.js';

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig } from '../src/kernel/config.js';
 import { createOfflineModel } from '../src/llm/offline-model.js';
 import { createTextStream, type LanguageModel } from '../src/llm/index.js';
 import { QualityRepository, QualitySampler, sampleModel } from '../src/quality/index.js';

@@ -11,7 +11,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { TokenSigner } from '../src/auth/index.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
 import { RoomOptions, type Quiz, type RoomItem } from '../src/protocol/quiz.js';
 import { RoomService } from '../src/quiz/room-service.js';
 import { computeStandings, extendStandings, type RecordedAnswer, type ScoringOptions } from '../src/quiz/scoring.js';

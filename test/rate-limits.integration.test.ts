@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/kernel/config.js';
 import { createRateLimits, errorMiddlewareForTests } from './support/rate-limit-app.js';
 import { MemoryStore } from '../src/store/index.js';
 import { createClass } from './support/classroom-client.js';

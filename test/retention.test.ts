@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ClassRepository } from '../src/classroom/class-repository.js';
-import { StoreUnavailableError } from '../src/errors.js';
+import { StoreUnavailableError } from '../src/kernel/errors.js';
 import { SessionRepository } from '../src/lecture/session-repository.js';
 import { RoomOptions } from '../src/protocol/quiz.js';
 import { RoomPresence } from '../src/quiz/room-presence.js';

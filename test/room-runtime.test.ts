@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TokenSigner } from '../src/auth/index.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
 import { RoomOptions, type Quiz, type QuizServerEvents } from '../src/protocol/quiz.js';
 import type { RoomMember } from '../src/quiz/room-member.js';
 import { RoomRuntime } from '../src/quiz/room-runtime.js';

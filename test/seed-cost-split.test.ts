@@ -9,7 +9,7 @@
  * - SD6 — An honest failure. "통과한 문제는 남겨 두었습니다" only when some problem passed.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/kernel/config.js';
 import { modelForRole } from '../src/llm/model.js';
 import { generateMathProblems, MATH_JUDGE_TEMPERATURE, MathGenerationError, MathJudge, type RawMathProblem } from '../src/math-problems/index.js';
 import { loadQuizSource, type QuizSource } from '../src/quiz/index.js';

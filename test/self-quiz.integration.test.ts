@@ -19,7 +19,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { AppError } from '../src/errors.js';
+import { AppError } from '../src/kernel/errors.js';
 import { ModelError, type LanguageModel } from '../src/llm/index.js';
 import type { GenerateObjectRequest } from '../src/llm/model.js';
 import type { Material } from '../src/materials/index.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { StoreUnavailableError } from '../src/errors.js';
+import { StoreUnavailableError } from '../src/kernel/errors.js';
 import type { Store, StreamEntry, TailOptions } from '../src/store/store.js';
 import { uniquePrefix } from './support/redis-server.js';
 

@@ -5,7 +5,7 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { StoreUnavailableError } from '../src/errors.js';
+import { StoreUnavailableError } from '../src/kernel/errors.js';
 import { RedisStore } from '../src/store/redis-store.js';
 import type { Store } from '../src/store/store.js';
 import { startTail } from './store-contract.js';

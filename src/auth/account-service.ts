@@ -1,5 +1,5 @@
-import { AppError } from '../errors.js';
-import type { SignupMode } from '../config.js';
+import { AppError } from '../kernel/index.js';
+import type { SignupMode } from '../kernel/index.js';
 import type { AccountListEntry, AccountView, ApiTokenView, CreatedApiToken } from '../protocol/account.js';
 import type { PageRequest } from '../protocol/page.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import { StoreUnavailableError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { StoreUnavailableError } from '../kernel/index.js';
+import type { Logger } from '../kernel/index.js';
 import { keys, type Store } from '../store/index.js';
 
 /** How long a starting node waits for Redis to answer before it gives up (a Redis started a moment later is fine). */

@@ -1,4 +1,4 @@
-import type { AppError } from '../errors.js';
+import type { AppError } from '../kernel/index.js';
 import type { ErrorCode } from '../protocol/wire/index.js';
 
 /**

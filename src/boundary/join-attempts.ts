@@ -1,5 +1,5 @@
-import type { RateLimitConfig } from '../config.js';
-import { RateLimitedError } from '../errors.js';
+import type { RateLimitConfig } from '../kernel/index.js';
+import { RateLimitedError } from '../kernel/index.js';
 import { keys, type Store } from '../store/index.js';
 
 /**

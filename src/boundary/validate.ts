@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { z } from 'zod';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { koreanZodMessage } from './zod-korean.js';
 

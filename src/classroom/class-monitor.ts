@@ -1,6 +1,6 @@
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import type { ActivityObserver, SessionActivity } from '../lecture/index.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import type { HandServerEvents, MonitorServerEvents } from '../protocol/classroom.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { TutorEvent } from '../protocol/wire/tutor.js';

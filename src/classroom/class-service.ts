@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import {
   JOIN_CODE_ALPHABET,
   TRANSCRIPT_PAGE_DEFAULT,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import { keys, readJsonRecord, type Store } from '../store/index.js';
 import { DELETE_BATCH } from './deletion-batches.js';
 import { safeJson } from './room-deletion.js';

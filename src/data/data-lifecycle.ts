@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import { keys, type Store } from '../store/index.js';
 import { ClassDeletion, type SessionDrivers } from './class-deletion.js';
 import { ClassExporter } from './class-export.js';

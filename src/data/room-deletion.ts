@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { OwnershipRepository } from '../ownership/index.js';
 import { keys, type Store } from '../store/index.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import { loadPrompt, type LanguageModel } from '../llm/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { referenceData } from '../quiz/index.js';

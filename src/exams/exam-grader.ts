@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import {
   type AssessFlag,
   type Assessment,
@@ -13,7 +13,7 @@ import {
   referenceStandsIn,
 } from '../judges/index.js';
 import { loadPrompt, type Attribution, type LanguageModel } from '../llm/index.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import { mathEquivalent } from '../math/index.js';
 import { fence } from '../text/index.js';
 import { exactKeywordAnswer, keywordEvidence } from './answer-evidence.js';

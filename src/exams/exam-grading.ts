@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import type { ExamRecord, ExamRepository, GradingState } from './exam-repository.js';
 import { resultItems } from './exam-results.js';
 import type { EvaluationItem, ExamCallContext, ExamItemGrader, ExamLog, ExamProblem } from './exam-types.js';

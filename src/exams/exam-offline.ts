@@ -1,6 +1,6 @@
 import { isAnswerSentence } from '../lecture/index.js';
 import type { OfflineTasks } from '../llm/index.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { englishTerms, isEnglishProse, sourceSentences, termPattern } from '../quiz/index.js';
 import { isNounAt, keyTerms, nounPhrases, tagEnglish, termsMatch, withParticle } from '../text/index.js';

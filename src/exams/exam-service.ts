@@ -1,5 +1,5 @@
-import { AppError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { AppError } from '../kernel/index.js';
+import type { Logger } from '../kernel/index.js';
 import type { PageRequest } from '../protocol/page.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { ExamProgressEvent } from '../protocol/wire/exams.js';

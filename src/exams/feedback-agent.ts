@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { analyseText } from '../judges/index.js';
 import { loadPrompt, type Attribution, type LanguageModel, type OfflineTasks } from '../llm/index.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import { fence, splitSentences } from '../text/index.js';
 import {
   type ChapterRef,

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import type { GuardRule, Refusal } from './guard-rules.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { AccountService } from '../auth/index.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import { AccountId } from '../protocol/account.js';
 import { PageQuery } from '../protocol/page.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';

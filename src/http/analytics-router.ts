@@ -3,7 +3,7 @@ import { analyticsCsv, ClassAnalytics, type AnalyticsSources, type ClassExamInpu
 import type { ClassService } from '../classroom/index.js';
 import type { ExamService } from '../exams/index.js';
 import type { MaterialService } from '../materials/index.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import { classNotFound } from '../ownership/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { AnalyticsCsvParams, AnalyticsEvidenceQuery, AnalyticsParams } from '../protocol/analytics.js';

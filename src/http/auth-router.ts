@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { accountView, type AccountService } from '../auth/index.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import { ApiTokenId, ChangePasswordBody, CreateApiTokenBody, LinkCode, ResetPasswordBody, SignInBody, SignUpBody } from '../protocol/account.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { clearSessionCookie, requireAccount, requireSameOrigin, sessionCsrfToken, type StartWebSession } from './principal.js';

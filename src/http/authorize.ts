@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { TokenPayload, TokenSigner } from '../auth/index.js';
 import { httpStatusOf } from '../boundary/index.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import { classNotFound, roomNotFound, type CredentialChecks, type OwnershipRepository } from '../ownership/index.js';
 import type { Quiz } from '../protocol/quiz.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';

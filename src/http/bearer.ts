@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { authorizeToken, isTokenRefusal, type TokenKind, type TokenPayload, type TokenSigner } from '../auth/index.js';
 import { httpStatusOf } from '../boundary/index.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { TokenSigner } from '../auth/index.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import type { LanguageModel } from '../llm/index.js';
 import type { MathSetRepository } from '../math-problems/index.js';
 import { ClassMathAnswerBody } from '../protocol/jobs.js';

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { TokenSigner } from '../auth/index.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { bearerToken, signedBearer } from './bearer.js';
 import { optionalAccount } from './principal.js';

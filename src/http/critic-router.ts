@@ -1,6 +1,6 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { CriticGrader } from '../critic/index.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import { runBilledTo } from '../llm/index.js';
 import { CriticGradeBody } from '../protocol/critic.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';

@@ -1,7 +1,7 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { classExportCsv, type DataLifecycle } from '../data/index.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { OwnershipRepository } from '../ownership/index.js';
 import type { Authorizer } from './authorize.js';

@@ -1,8 +1,8 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { httpStatusOf } from '../boundary/index.js';
-import { AppError, RateLimitedError, toWireError } from '../errors.js';
+import { AppError, RateLimitedError, toWireError } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 
 /** Unknown routes under /api answer a JSON NOT_FOUND instead of express's HTML page. */
 export const apiNotFound: RequestHandler = (request, response) => {

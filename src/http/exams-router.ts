@@ -1,6 +1,6 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { TokenSigner } from '../auth/index.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import { EXAM_JOB_KIND, ExamRequest, decisionsJsonl, type ExamJobParams, type ExamRecord, type ExamService } from '../exams/index.js';
 import { viewOf, type JobRecord, type JobRepository, type JobRunner } from '../jobs/index.js';
 import type { ModelBudget } from '../llm/index.js';

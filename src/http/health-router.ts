@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { LanguageModel } from '../llm/index.js';
 import type { Store } from '../store/index.js';
-import { appVersion } from '../paths.js';
+import { appVersion } from '../kernel/index.js';
 
 export interface HealthDeps {
   store: Store;

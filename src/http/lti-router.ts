@@ -1,8 +1,8 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { AppError, isAppError } from '../errors.js';
+import { AppError, isAppError } from '../kernel/index.js';
 import type { ExamService } from '../exams/index.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import { DeepLinkAnswer, LOGIN_TTL_MS, LoginParams, ManualPlatformInput, PlatformInput, type LtiService } from '../lti/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { Authorizer } from './authorize.js';

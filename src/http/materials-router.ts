@@ -1,7 +1,7 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { AppError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { AppError } from '../kernel/index.js';
+import type { Logger } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { MATERIAL_ID, materialErrors, readPdfUpload, type MaterialService } from '../materials/index.js';
 import type { OwnershipRepository } from '../ownership/index.js';

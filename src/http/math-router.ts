@@ -1,6 +1,6 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { TokenSigner } from '../auth/index.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import { viewOf, type JobRecord, type JobRepository, type JobRunner } from '../jobs/index.js';
 import type { LanguageModel } from '../llm/index.js';
 import { MATH_JOB_KIND, type MathJobParams, type MathSetRecord, type MathSetRepository } from '../math-problems/index.js';

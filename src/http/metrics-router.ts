@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import express, { Router, type Request } from 'express';
-import { AppError } from '../errors.js';
-import type { Logger } from '../logger.js';
-import type { Metrics } from '../metrics.js';
+import { AppError } from '../kernel/index.js';
+import type { Logger } from '../kernel/index.js';
+import type { Metrics } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { errorMiddleware } from './error-middleware.js';
 import { securityHeaders } from './security-headers.js';

@@ -1,8 +1,8 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { safeReturnPath, type OidcIdentity, type OidcSignIn } from '../auth/index.js';
-import { AppError, isAppError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { AppError, isAppError } from '../kernel/index.js';
+import type { Logger } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 
 /**

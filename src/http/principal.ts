@@ -1,6 +1,6 @@
 import type { CookieOptions, Request, RequestHandler, Response } from 'express';
 import { sameSecret, type AccountService, type NewWebSession } from '../auth/index.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 
 /** Who is calling: an instructor account, by its browser session cookie or a personal API token. */

@@ -1,5 +1,5 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { MAX_IMAGE_BYTES, imageUrl, type QuizImages } from '../quiz/index.js';
 import type { Authorizer } from './authorize.js';

@@ -1,12 +1,12 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import type { LanguageModel } from '../llm/index.js';
 import { PageQuery } from '../protocol/page.js';
 import { CreateQuizBody, GenerateQuizBody, KeepItemBody, type Quiz } from '../protocol/quiz.js';
 import type { QuizTopicsReply } from '../protocol/wire/self-quiz.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import { classNotFound, type OwnershipRepository } from '../ownership/index.js';
 import type { GuardReport } from '../guard/index.js';
 import { gateSummary, generateJudgedQuiz, toShortItems, materialTopics, newQuizSeed, type EvalAgent, type JudgedQuiz, type QuizMaterialSource, type QuizRepository, type QuizSource } from '../quiz/index.js';

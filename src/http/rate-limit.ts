@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
-import type { RateLimitConfig } from '../config.js';
-import { RateLimitedError } from '../errors.js';
+import type { RateLimitConfig } from '../kernel/index.js';
+import { RateLimitedError } from '../kernel/index.js';
 import type { Store } from '../store/index.js';
 import { StoreRateLimitStore } from '../boundary/index.js';
 

@@ -1,6 +1,6 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { TokenSigner } from '../auth/index.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import { runBilledTo } from '../llm/index.js';
 import { SelfQuizAnswerBody, SelfQuizEvaluateBody, SelfQuizEvaluateDataBody, SelfQuizStartBody, type SelfQuizAnswerReply, type SelfQuizEvaluateReply, type SelfQuizStartReply } from '../protocol/self-quiz.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import { runBilledTo, type LanguageModel } from '../llm/index.js';
 import { gradeShortMathAnswer, type MathProblem } from '../math-problems/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { toWireError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { toWireError } from '../kernel/index.js';
+import type { Logger } from '../kernel/index.js';
 import { keys, type Store } from '../store/index.js';
 import { viewOf, type JobRecord, type JobRepository, type JobView } from './job-repository.js';
 

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import { keys, type Store } from '../store/index.js';
 import { createMarkerParser, displayText as segmentsText, type LectureSegment, type MarkerParser } from './marker-parser.js';
 

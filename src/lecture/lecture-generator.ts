@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import { checkLectureQuestion, refusalsOf, type GuardReport } from '../guard/index.js';
 import { screenQuestions } from './question-screen.js';
 import type { LanguageModel } from '../llm/index.js';
-import { toWireError } from '../errors.js';
+import { toWireError } from '../kernel/index.js';
 import { keys, type Store } from '../store/index.js';
 import { LECTURE_TASKS, lecturePrompts, renderLecturePrompt } from './lecture-prompts.js';
 

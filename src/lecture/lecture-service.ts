@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { AppError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { AppError } from '../kernel/index.js';
+import type { Logger } from '../kernel/index.js';
 import type { GuardReport } from '../guard/index.js';
 import type { Retriever } from '../retrieval/index.js';
 import type { LanguageModel } from '../llm/index.js';

@@ -1,5 +1,5 @@
-import { AppError, StoreUnavailableError, toWireError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { AppError, StoreUnavailableError, toWireError } from '../kernel/index.js';
+import type { Logger } from '../kernel/index.js';
 import type { TextStream } from '../llm/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { ReplyKind, ReplySource, SelfAssessment, TranscriptItem, TutorEvent, Verdict } from '../protocol/wire/tutor.js';

@@ -1,5 +1,5 @@
-import { StoreUnavailableError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { StoreUnavailableError } from '../kernel/index.js';
+import type { Logger } from '../kernel/index.js';
 import type { ReplyKind, TranscriptItem, TutorEvent } from '../protocol/wire/tutor.js';
 import { emitNumbered, type SessionPort } from './session-port.js';
 import type { SessionProfile, SessionRecord, SessionRepository } from './session-repository.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import { RETENTION, keys, readJsonRecord, type Store } from '../store/index.js';
 import type { TranscriptItem, TutorEvent } from '../protocol/wire/tutor.js';
 import type { SessionState } from './session-state.js';

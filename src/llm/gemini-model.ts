@@ -6,7 +6,7 @@ import type {
   GenerateContentResponseUsageMetadata,
   Part,
 } from '@google/genai';
-import type { ModelRole, ProviderModels } from '../config.js';
+import type { ModelRole, ProviderModels } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { type CallControl, unitLength, ZERO_USAGE } from './call-control.js';
 import type {

@@ -10,9 +10,9 @@
  * - metered-model.ts counts tokens per account and task; model-budget.ts refuses calls past the daily budget
  *   (MODEL_BUDGET_EXCEEDED) before they are made.
  */
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
-import type { Metrics } from '../metrics.js';
+import type { Config } from '../kernel/index.js';
+import type { Logger } from '../kernel/index.js';
+import type { Metrics } from '../kernel/index.js';
 import type { Store } from '../store/index.js';
 import { createGeminiModel } from './gemini-model.js';
 import { createOpenAIModel } from './openai-model.js';

@@ -1,7 +1,7 @@
-import type { ModelRole } from '../config.js';
-import { isAppError } from '../errors.js';
-import type { Logger } from '../logger.js';
-import type { Metrics } from '../metrics.js';
+import type { ModelRole } from '../kernel/index.js';
+import { isAppError } from '../kernel/index.js';
+import type { Logger } from '../kernel/index.js';
+import type { Metrics } from '../kernel/index.js';
 import { RETENTION, keys, type Store } from '../store/index.js';
 import type {
   Attribution,

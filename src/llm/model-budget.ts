@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { ModelBudgetExceededError } from '../errors.js';
+import { ModelBudgetExceededError } from '../kernel/index.js';
 import { keys, type Store } from '../store/index.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../protocol/wire/error-codes.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import type { FinishReason, Usage } from './model.js';
 
 export type ModelErrorCode =

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ModelRole, ProviderModels } from '../config.js';
+import type { ModelRole, ProviderModels } from '../kernel/index.js';
 
 export type { ModelRole, ProviderModels };
 

@@ -1,4 +1,4 @@
-import type { ModelRole } from '../config.js';
+import type { ModelRole } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type {
   EmbedOptions,

@@ -6,8 +6,8 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
-import type { ModelRole, ProviderModels } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { ModelRole, ProviderModels } from '../kernel/index.js';
+import type { Logger } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { type CallControl, ZERO_USAGE, unitLength } from './call-control.js';
 import type {

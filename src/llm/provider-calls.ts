@@ -1,5 +1,5 @@
-import type { ModelRole } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { ModelRole } from '../kernel/index.js';
+import type { Logger } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { addUsage, CallControl, IdleTimer, toModelError, ZERO_USAGE } from './call-control.js';
 import type {

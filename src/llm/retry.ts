@@ -1,4 +1,4 @@
-import { isAppError } from '../errors.js';
+import { isAppError } from '../kernel/index.js';
 import { parseJson } from './safe-json.js';
 
 /**

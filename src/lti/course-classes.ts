@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import { keys, type Store } from '../store/index.js';
 import { CLAIM, displayName, teaches, type LaunchPayload } from './lti-claims.js';
 import type { CourseMember, CourseRecord, CourseRepository } from './course-repository.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { AppError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { AppError } from '../kernel/index.js';
+import type { Logger } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { TOOL_SCOPES } from './lti-claims.js';
 import { secureUrl, type PlatformInput } from './platform-record.js';

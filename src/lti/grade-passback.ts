@@ -1,5 +1,5 @@
-import { isAppError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { isAppError } from '../kernel/index.js';
+import type { Logger } from '../kernel/index.js';
 import { keys, type Store } from '../store/index.js';
 import type { CourseRepository, GradeState } from './course-repository.js';
 import { gradeHold, HOLD_MESSAGES } from './grade-rules.js';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { z } from 'zod';
-import { AppError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { AppError } from '../kernel/index.js';
+import type { Logger } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { keys, type Store } from '../store/index.js';
 import { CLAIM, LaunchPayload, MESSAGE_TYPES } from './lti-claims.js';

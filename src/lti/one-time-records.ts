@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import { readJsonRecord, type Store } from '../store/index.js';
 import { sha256 } from './platform-repository.js';
 

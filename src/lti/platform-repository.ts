@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import { keys, readJsonRecord, type Store } from '../store/index.js';
 import { PlatformRecord, type PlatformInput } from './platform-record.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import { loadPrompt, type LanguageModel } from '../llm/index.js';
 import { fence } from '../text/index.js';
 import { MAX_CHAPTERS, chapterProblems, mergeSegments } from './chapter-plan.js';

@@ -1,4 +1,4 @@
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { PdfJobError } from './pdf-worker-pool.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Page, PageRequest } from '../protocol/page.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import { keys, pageOfIndex, readJsonRecord, type Store } from '../store/index.js';
 import type { BlobStore } from './blob-store.js';
 import type { Material, MaterialRecord } from './types.js';

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { Config } from '../kernel/index.js';
+import type { Logger } from '../kernel/index.js';
 import type { LanguageModel } from '../llm/index.js';
 import type { Page, PageRequest } from '../protocol/page.js';
 import type { RetrievalService } from '../retrieval/index.js';

@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import { DEFAULT_PDF_BUDGET, type PdfBudget } from './pdf-budget.js';
 import type { PdfFailureKind } from './pdf-reader.js';
 import type { ExtractedPdf, PageRange } from './types.js';

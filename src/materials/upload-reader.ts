@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { materialErrors } from './material-errors.js';
 

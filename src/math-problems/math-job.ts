@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import { jobHandler, type RegisteredHandler } from '../jobs/index.js';
 import { runBilledTo, type LanguageModel } from '../llm/index.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import type { GuardReport } from '../guard/index.js';
 import type { MathItemVerdict, MathJobProgress, MathJobResult } from '../protocol/jobs.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';

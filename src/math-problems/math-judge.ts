@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { AppError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { AppError } from '../kernel/index.js';
+import type { Logger } from '../kernel/index.js';
 import { ModelError, loadPrompt, type LanguageModel } from '../llm/index.js';
 import type { Difficulty } from '../protocol/quiz.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import type { MathCheck, MathSummary } from '../protocol/jobs.js';
 import type { PageRequest } from '../protocol/page.js';
 import { Difficulty, QuizItemSource } from '../protocol/quiz.js';

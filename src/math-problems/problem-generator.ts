@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { checkMathProblem, refusalsOf, type GuardReport } from '../guard/index.js';
-import { AppError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { AppError } from '../kernel/index.js';
+import type { Logger } from '../kernel/index.js';
 import { ModelError, loadPrompt, type LanguageModel } from '../llm/index.js';
 import { MAX_MATH_PROBLEMS } from '../protocol/jobs.js';
 import type { Difficulty } from '../protocol/quiz.js';

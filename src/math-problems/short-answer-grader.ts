@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import { loadPrompt, type Attribution, type LanguageModel } from '../llm/index.js';
 import { mathEquivalent, MAX_ANSWER_LENGTH, type MathVerdict } from '../math/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import { utcDay, type GenerateObjectRequest, type LanguageModel, type Usage } from '../llm/index.js';
 import { ModelError } from '../llm/index.js';
 import { RETENTION, keys, type Store } from '../store/index.js';

@@ -1,5 +1,5 @@
-import type { Logger } from '../logger.js';
-import { isAppError } from '../errors.js';
+import type { Logger } from '../kernel/index.js';
+import { isAppError } from '../kernel/index.js';
 import type { CriticCase, CriticReport } from '../protocol/wire/critic.js';
 import { keys, type Store } from '../store/index.js';
 import type { QualityBudget } from './quality-budget.js';

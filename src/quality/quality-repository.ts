@@ -1,5 +1,5 @@
-import type { Logger } from '../logger.js';
-import { AppError } from '../errors.js';
+import type { Logger } from '../kernel/index.js';
+import { AppError } from '../kernel/index.js';
 import { utcDay } from '../llm/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { CriticFailureType, CriticReport } from '../protocol/wire/critic.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import { clipText, renderInput, renderInstruction, UNSAMPLED_TASK_PREFIXES, type QualityCase } from './quality-case.js';
 import type { QualityRepository } from './quality-repository.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { AppError } from '../errors.js';
-import type { ModelRole } from '../config.js';
-import type { Logger } from '../logger.js';
+import { AppError } from '../kernel/index.js';
+import type { ModelRole } from '../kernel/index.js';
+import type { Logger } from '../kernel/index.js';
 import { loadPrompt, type LanguageModel } from '../llm/index.js';
 import { DocumentTypeSchema, LevelSchema, type Passage, type Retriever } from '../retrieval/index.js';
 import { fence } from '../text/index.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { AnswerResponse, QuestionType, RecordedResponse, RoomItem, Solution } from '../protocol/quiz.js';
 import { shortCredit, type ShortGrades } from './short-answer-judge.js';

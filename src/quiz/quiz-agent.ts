@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { AppError } from '../errors.js';
-import type { ModelRole } from '../config.js';
-import type { Logger } from '../logger.js';
+import { AppError } from '../kernel/index.js';
+import type { ModelRole } from '../kernel/index.js';
+import type { Logger } from '../kernel/index.js';
 import { ModelError, loadPrompt, type LanguageModel } from '../llm/index.js';
 import { fence } from '../text/index.js';
 import { checkQuizItem, duplicateRefusals, refusalsOf, rewriteFeedback, type GuardReport, type Refusal } from '../guard/index.js';

@@ -2,7 +2,7 @@ import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { ItemReview, ReviewAttempt } from '../protocol/wire/quiz.js';
 import { shortfallMessage, type GenerationShortfall } from '../protocol/wire/shortfall.js';
 import type { QuizItem } from '../protocol/quiz.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import type { EvalAgent, EvalVerdict } from './eval-agent.js';
 import {
   difficultyPlan,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import type { BlobStore } from '../materials/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 

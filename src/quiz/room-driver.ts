@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import { keys, type NodeLiveness, type Store } from '../store/index.js';
 import type { LocalRoom } from './local-room.js';
 import type { RoomClock } from './room-clock.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Page, PageRequest } from '../protocol/page.js';
 import { RoomItem, RoomOptions } from '../protocol/quiz.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import { keys, pageOfIndex, readJsonRecord, RETENTION, type HsetnxUnlessResult, type Store } from '../store/index.js';
 import { PhaseRecordSchema, RecordedResponseSchema, RoomEventSchema, RoomResultsSchema, StandingsSchema } from './room-records.js';
 import type { PhaseRecord } from './room-phase.js';

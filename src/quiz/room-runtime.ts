@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import type { MyAnswer, PlayerSummary, RoomStatePayload } from '../protocol/quiz.js';
 import type { NodeLiveness, Store } from '../store/index.js';
 import { choiceOf, responseOf } from './item-types.js';

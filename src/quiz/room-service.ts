@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { TokenSigner } from '../auth/index.js';
-import { AppError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { AppError } from '../kernel/index.js';
+import type { Logger } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { CreateRoomBody, ExtraTimePayload, HostCommand, KickPayload, Quiz, ReviewPayload, SubmitAnswerPayload, SubmitAnswerResult } from '../protocol/quiz.js';
 import { keys, type Store } from '../store/index.js';

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import { keys, readJsonRecord, type Store } from '../store/index.js';
 import { StoredAnswer, StoredItem } from './self-study.js';
 

@@ -1,4 +1,4 @@
-import { QuotaExceededError, type QuotaName } from '../errors.js';
+import { QuotaExceededError, type QuotaName } from '../kernel/index.js';
 
 /**
  * The refusal of each quota, in Korean, naming the limit in words and numbers: what is full, how big it is, and what

@@ -1,4 +1,4 @@
-import type { QuotaLimits } from '../config.js';
+import type { QuotaLimits } from '../kernel/index.js';
 import { keys, type Store } from '../store/index.js';
 import { quotaExceeded } from './quota-messages.js';
 

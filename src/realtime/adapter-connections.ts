@@ -1,6 +1,6 @@
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import { Redis, type Command, type RedisOptions } from 'ioredis';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 
 type Adapter = ReturnType<typeof createAdapter>;
 

@@ -1,7 +1,7 @@
 import type { Socket } from 'socket.io';
-import { AppError, toWireError } from '../errors.js';
+import { AppError, toWireError } from '../kernel/index.js';
 import { invalidPayload } from '../boundary/index.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import type { CommandSchemas } from '../protocol/command-schemas.js';
 import type { Ack } from '../protocol/wire/ack.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';

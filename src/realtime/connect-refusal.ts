@@ -1,5 +1,5 @@
 import { isTokenRefusal } from '../auth/index.js';
-import { toWireError } from '../errors.js';
+import { toWireError } from '../kernel/index.js';
 
 /** What a refused handshake sends: socket.io delivers it to the client as `connect_error` (message and `data`). */
 export type ConnectRefusal = Error & { data: { code: string; message: string; reason?: string } };

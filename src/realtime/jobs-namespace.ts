@@ -1,8 +1,8 @@
 import type { Server } from 'socket.io';
 import type { TokenPayload, TokenSigner } from '../auth/index.js';
-import { AppError, toWireError } from '../errors.js';
+import { AppError, toWireError } from '../kernel/index.js';
 import { viewOf, type JobRepository, type JobRunner, type JobView } from '../jobs/index.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import type { CredentialChecks } from '../ownership/index.js';
 import { JOBS_COMMANDS } from '../protocol/jobs.js';
 import type { JobsCommands, JobState } from '../protocol/wire/jobs.js';

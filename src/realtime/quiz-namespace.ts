@@ -1,7 +1,7 @@
 import { authorizeToken, TokenRefusal, type TokenSigner } from '../auth/index.js';
 import type { CredentialChecks } from '../ownership/index.js';
-import { AppError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { AppError } from '../kernel/index.js';
+import type { Logger } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { HOST_COMMANDS, QUIZ_COMMANDS } from '../protocol/quiz.js';
 import type { HostCommand, QuizCommands } from '../protocol/wire/quiz.js';

@@ -1,6 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server, type ServerOptions, type Socket } from 'socket.io';
-import type { Metrics } from '../metrics.js';
+import type { Metrics } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { ConnectRefusal } from './connect-refusal.js';
 import { checkProtocolVersion } from './protocol-version.js';

@@ -1,7 +1,7 @@
 import type { TokenSigner } from '../auth/index.js';
-import { toWireError } from '../errors.js';
+import { toWireError } from '../kernel/index.js';
 import type { LectureService, SessionActor, SessionPort } from '../lecture/index.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import { TUTOR_COMMANDS } from '../protocol/tutor.js';
 import type { TutorCommands } from '../protocol/wire/tutor.js';
 import { socketAuth } from './auth.js';

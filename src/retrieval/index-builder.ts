@@ -1,5 +1,5 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import type { LanguageModel } from '../llm/index.js';
 import { ANALYZER_VERSION, analyze } from './analyzer.js';
 import { LexicalIndexBuilder, type LexicalIndex } from './bm25.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import { loadPrompt, type LanguageModel } from '../llm/index.js';
 import { fence } from '../text/index.js';
 import { DOCUMENT_TYPES, DOCUMENT_TYPE_MEANINGS, DocumentTypeSchema, LevelSchema, type DocumentType, type Level } from './metadata.js';

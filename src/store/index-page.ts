@@ -1,4 +1,4 @@
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { PageRequest } from '../protocol/page.js';
 import type { Store } from './store.js';

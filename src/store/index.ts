@@ -11,7 +11,7 @@
  *   connection (xadd publishes a notification; tails re-read with XRANGE).
  * - node-liveness.ts: a heartbeat per node (5 s TTL, written every second); presence counts only living nodes.
  */
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import { MemoryStore } from './memory-store.js';
 import { RedisStore } from './redis-store.js';
 import type { Store } from './store.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 
 /** Where a record was read from, for the log line of a corrupt one. */
 export interface RecordSource {

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/index.js';
 import { keys } from './keys.js';
 import type { Store } from './store.js';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { StoreUnavailableError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { StoreUnavailableError } from '../kernel/index.js';
+import type { Logger } from '../kernel/index.js';
 import type { HsetnxUnlessResult, ScoredMember, SetOptions, Store, StreamEntry, TailOptions, TakeTokensOptions, TakeTokensResult, WriteOptions, XaddOptions } from './store.js';
 import { optionalTtl, requireInteger, requireCount, requireTtl } from './arguments.js';
 import { checkBucketOptions } from './token-bucket.js';

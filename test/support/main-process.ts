@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { freePort } from '../../scripts/bench-support.js';
-import { projectRoot } from '../../src/paths.js';
+import { projectRoot } from '../../src/kernel/paths.js';
 
 /**
  * The real entry point (src/main.ts through tsx, as `npm start` runs it) in a child process whose output the test

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startApp, type App, type AppOverrides } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
+import { loadConfig } from '../../src/kernel/config.js';
+import { createLogger } from '../../src/kernel/logger.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 
 export interface TestApp extends App {

@@ -1,7 +1,7 @@
 import * as client from 'openid-client';
-import { AppError } from '../../errors.js';
-import type { OidcConfig } from '../../config.js';
-import type { Logger } from '../../logger.js';
+import { AppError } from '../../kernel/index.js';
+import type { OidcConfig } from '../../kernel/index.js';
+import type { Logger } from '../../kernel/index.js';
 import { ErrorCode } from '../../protocol/wire/error-codes.js';
 import type { Store } from '../../store/index.js';
 import { PendingLogins } from './pending-logins.js';

@@ -1,6 +1,6 @@
 import { SharedResults } from '../shared-results.js';
 import { createTextStream, loadPrompt, type Attribution, type LanguageModel, type ModelFile, type ModelRequestBase, type TextStream } from '../../llm/index.js';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../kernel/index.js';
 import { checkChoices, refusalsOf, type GuardReport } from '../../guard/index.js';
 import type { ReplySource } from '../../protocol/wire/tutor.js';
 import type { Retriever } from '../../retrieval/index.js';

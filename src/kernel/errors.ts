@@ -1,5 +1,5 @@
-import { ErrorCode, type WireError } from './protocol/wire/error-codes.js';
-import { ERROR_MESSAGES } from './protocol/wire/error-messages.js';
+import { ErrorCode, type WireError } from '../protocol/wire/error-codes.js';
+import { ERROR_MESSAGES } from '../protocol/wire/error-messages.js';
 
 export interface AppErrorOptions {
   /**
