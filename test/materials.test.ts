@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { httpStatusOf } from '../src/boundary/index.js';
 import { isAppError } from '../src/kernel/errors.js';
 import { createOfflineModel } from '../src/llm/offline-model.js';
 import { createLogger } from '../src/kernel/logger.js';
@@ -81,7 +82,8 @@ async function errorCode(promise: Promise<unknown>): Promise<string> {
   try {
     await promise;
   } catch (error) {
-    if (isAppError(error)) return `${error.status} ${error.code}`;
+    // The status the HTTP edge answers with (the error's own, else its code's).
+    if (isAppError(error)) return `${httpStatusOf(error)} ${error.code}`;
     throw error;
   }
   throw new Error('expected a rejection');

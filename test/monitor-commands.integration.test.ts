@@ -39,7 +39,7 @@ beforeAll(async () => {
 });
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-const DIALOGUE_TYPES = ['question', 'subquestion', 'answer', 'verdict', 'reply', 'assistant', 'student', 'hand-closed', 'instructor'];
+const DIALOGUE_TYPES = ['question', 'subquestion', 'reask', 'answer', 'verdict', 'reply', 'assistant', 'student', 'hand-closed', 'instructor'];
 
 describe.each(['memory', 'redis'] as const)('instructor commands (%s store)', (store) => {
   async function boot(): Promise<{ app: TestApp; material: Material }> {

@@ -8,6 +8,8 @@
  *   memory store and on Redis.
  * - QI2 — Extending is refused when it cannot equal a recompute. extendStandings returns null for a table that is not
  *   the one after q − 1 or that has a row of a player no longer scored; otherwise it equals computeStandings.
+ * - QI3 — A row for every player from the start. The standings before any question closes (a room ended during its
+ *   first question) have a zero row for every scored player, so the results and the room list count them.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { TokenSigner } from '../src/auth/index.js';
@@ -144,6 +146,11 @@ describe('QI2 extendStandings only extends what it can', () => {
   const options: ScoringOptions = { questionMs: 10_000, streakBonus: true, speedBonus: true, roomId: 'room-qi2' };
   const people = [1, 2, 3, 4].map((index) => ({ playerId: `p${index}`, nickname: `n${index}`, joinedAt: index }));
   const answers = items.map((_, q) => new Map(people.map((player, p) => [player.playerId, { ...answerOf(q, p), responseMs: 400 + 900 * p + 50 * q } as RecordedAnswer])));
+
+  it('QI3 before any question closes every scored player has a zero row (a room ended in its first question lists them)', () => {
+    const table = computeStandings(items, people, answers, -1, options);
+    expect(table.rows.map((row) => [row.playerId, row.score, row.results.length])).toEqual(people.map((player) => [player.playerId, 0, 0]));
+  });
 
   it('QI2 equals computeStandings question by question; null for a wrong table or a player no longer scored', () => {
     let table = computeStandings(items, people, answers, -1, options);

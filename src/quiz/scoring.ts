@@ -95,7 +95,9 @@ export function computeStandings(
   afterQuestion: number,
   options: ScoringOptions,
 ): Standings {
-  let standings: Standings = { afterQuestion: -1, rows: [], questions: [] };
+  // Every scored player has a row even before the first question closes (a room ended in its first question).
+  const start = players.map((player): PlayerStanding => ({ playerId: player.playerId, nickname: player.nickname, score: 0, rank: 0, correctCount: 0, totalResponseMs: 0, streak: 0, results: [] }));
+  let standings: Standings = { afterQuestion: -1, rows: start, questions: [] };
   for (let q = 0; q <= afterQuestion; q += 1) standings = foldQuestion(items, players, standings, answers[q], q, options, false);
   return sorted(standings, players);
 }

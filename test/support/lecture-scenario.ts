@@ -38,7 +38,8 @@ export async function expectScriptedLecture(app: TestApp, material: Material, cl
 /** L3–L6: the tutoring of {@link mixedStudent}'s answers, both paths, with the script's verdicts and replies. */
 export function expectScriptedTutoring(client: LectureClient): void {
   const shapes = episodes(client.events).map((episode) => [episode.questionId, episode.shape, episode.next]);
-  const bad = 'answer verdict:bad sub1/2 answer verdict:bad reply:remedial sub2/2 answer verdict:good reply:supplement';
+  // After the sub-concepts the parent question is asked again (seed 003) and judged before the supplement.
+  const bad = 'answer verdict:bad sub1/2 answer verdict:bad reply:remedial sub2/2 answer verdict:good reask answer verdict:bad reply:supplement';
   const good = 'answer verdict:good reply:supplement';
   expect(shapes).toEqual([
     ['c0q1', bad, 'lecture:delta'],
