@@ -84,11 +84,11 @@ function roomAnswerScore(answer: { correct: boolean; credit?: number | null | un
 
 /**
  * A quiz room's items: every player who joined is scored on every closed question (no answer scores 0 and counts as
- * unanswered) by the credit stored for the answer; the total is the sum of credits. A poll has no correct answer, so
- * it is not an item here (nor part of the totals). Choice counts are kept for questions with choices and an index key.
+ * unanswered) by the credit stored for the answer; the total is the sum of credits. A poll or word cloud has no correct
+ * answer, so it is not an item here (nor part of the totals). Choice counts are kept for questions with choices and an index key.
  */
 export function analyseRoom(results: RoomResultsInput): AssessmentAnalysis {
-  const questions = [...results.questions].filter((question) => question.type !== 'poll').sort((left, right) => left.index - right.index);
+  const questions = [...results.questions].filter((question) => question.type !== 'poll' && question.type !== 'cloud').sort((left, right) => left.index - right.index);
   const answersOf = results.players.map((player) => new Map(player.answers.map((answer) => [answer.questionIndex, answer])));
   const matrix: Matrix = answersOf.map((byQuestion) => questions.map((question) => roomAnswerScore(byQuestion.get(question.index))));
   const stats = statistics(matrix, questions.length);
