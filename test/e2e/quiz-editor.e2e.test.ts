@@ -6,11 +6,11 @@
  *   shows the server's Korean message; axe finds no violation in the form. In the room the phone shows the picture (loaded, with its alt) and the question's
  *   LaTeX rendered by the bundled KaTeX.
  */
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
+import { axeViolations } from '../support/quiz-pages.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 let app: TestApp;
@@ -40,12 +40,6 @@ async function open(kind: 'host' | 'phone'): Promise<Page> {
   return context.newPage();
 }
 
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate('typeof axe !== "undefined"'))) await page.addScriptTag({ path: AXE_PATH });
-  return page.evaluate(`axe.run(document.querySelector('[data-testid=editor-box]'), { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
-    .then((result) => result.violations.map((violation) => violation.id + ': ' + violation.nodes.map((node) => node.target.join(' ')).join(', ')))`);
-}
 
 /** Adds a question card of `type` and returns it. */
 async function addItem(host: Page, type: string) {
@@ -94,7 +88,7 @@ describe('the quiz editor', () => {
     const cloud = await addItem(host, 'cloud');
     await cloud.locator('[data-testid=editor-question]').fill('오늘 배운 것을 한 단어로?');
 
-    expect(await axeViolations(host)).toEqual([]);
+    expect(await axeViolations(host, '[data-testid=editor-box]')).toEqual([]);
 
     // A 4-choice item with three choices is refused by the server: the form stays, its message is shown.
     const choice = await addItem(host, 'choice');

@@ -10,6 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
+import { hostPastedRoom } from '../support/quiz-pages.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 let app: TestApp;
@@ -50,25 +51,16 @@ const teamRows = (page: Page, within: string) => page.locator(`${within} [data-t
 describe('team rooms in the live pages', () => {
   it('QT4 two phones and two desktops play a 2-team room to the podium: team shown, picked, ranked by mean', async () => {
     const host = await open('host');
-    await host.goto(`${app.url}/monitor.html`);
-    await host.fill('[data-testid=class-name]', '팀 퀴즈반');
-    await host.click('[data-testid=create-class]');
-    await host.locator('[data-testid=monitor-connection][data-state=connected]').waitFor();
-    await host.click('[data-testid=quiz-room-new]');
-    await host.waitForURL(/\/host\.html\?class=/);
-    await host.click('[data-testid=paste-box] summary');
-    await host.fill('[data-testid=paste-title]', '팀 대항');
-    await host.fill('[data-testid=paste-items]', JSON.stringify(ITEMS));
-    await host.click('[data-testid=paste-save]');
-    await host.locator('[data-testid=quiz-status]', { hasText: '저장했습니다' }).waitFor();
-    await host.fill('[data-testid=preview-seconds]', '0');
-    await host.uncheck('[data-testid=speed-bonus]');
-    await host.selectOption('[data-testid=teams]', '2');
-    await host.check('[data-testid=team-pick]');
-    await host.click('[data-testid=create-room]');
-    const codeNode = host.locator('[data-testid=lobby] [data-testid=room-code]');
-    await expect.poll(() => codeNode.textContent()).toMatch(/^\d{6}$/);
-    const code = (await codeNode.textContent()) ?? '';
+    const code = await hostPastedRoom(host, app.url, {
+      className: '팀 퀴즈반',
+      title: '팀 대항',
+      items: ITEMS,
+      configure: async (page) => {
+        await page.uncheck('[data-testid=speed-bonus]');
+        await page.selectOption('[data-testid=teams]', '2');
+        await page.check('[data-testid=team-pick]');
+      },
+    });
 
     const players = [await open('phone'), await open('desktop'), await open('phone'), await open('desktop')];
     const names = ['가람', '나래', '다온', '라온'];

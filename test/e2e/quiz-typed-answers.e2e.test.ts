@@ -7,11 +7,11 @@
  *   player as text (no element is made from it). axe finds no violation on the projector's review and cloud, nor on
  *   the phone's text field and its "확인 중" result.
  */
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
+import { axeViolations, hostPastedRoom } from '../support/quiz-pages.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 let app: TestApp;
@@ -65,33 +65,18 @@ async function type(page: Page, text: string): Promise<void> {
   await page.click('[data-testid=answer-send]');
 }
 
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate('typeof axe !== "undefined"'))) await page.addScriptTag({ path: AXE_PATH });
-  return page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
-    .then((result) => result.violations.map((violation) => violation.id + ': ' + violation.nodes.map((node) => node.target.join(' ')).join(', ')))`);
-}
 
 describe('typed answers in the live pages', () => {
   it('TM11 short text with the host reviewing an unsure answer, and a word cloud, on two phones and a desktop', async () => {
     const host = await open('host');
-    await host.goto(`${app.url}/monitor.html`);
-    await host.fill('[data-testid=class-name]', '단답형반');
-    await host.click('[data-testid=create-class]');
-    await host.locator('[data-testid=monitor-connection][data-state=connected]').waitFor();
-    await host.click('[data-testid=quiz-room-new]');
-    await host.waitForURL(/\/host\.html\?class=/);
-    await host.click('[data-testid=paste-box] summary');
-    await host.fill('[data-testid=paste-title]', '단답과 단어 구름');
-    await host.fill('[data-testid=paste-items]', JSON.stringify(ITEMS));
-    await host.click('[data-testid=paste-save]');
-    await host.locator('[data-testid=quiz-status]', { hasText: '저장했습니다' }).waitFor();
-    await host.fill('[data-testid=preview-seconds]', '0');
-    await host.uncheck('[data-testid=speed-bonus]');
-    await host.click('[data-testid=create-room]');
-    const codeNode = host.locator('[data-testid=lobby] [data-testid=room-code]');
-    await expect.poll(() => codeNode.textContent()).toMatch(/^\d{6}$/);
-    const code = (await codeNode.textContent()) ?? '';
+    const code = await hostPastedRoom(host, app.url, {
+      className: '단답형반',
+      title: '단답과 단어 구름',
+      items: ITEMS,
+      configure: async (page) => {
+        await page.uncheck('[data-testid=speed-bonus]');
+      },
+    });
 
     const [first, second, third] = [await open('phone'), await open('phone'), await open('desktop')];
     await join(first, code, '가람');

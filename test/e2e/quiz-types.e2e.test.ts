@@ -10,11 +10,11 @@
  *   violation on either page in the lobby, on each type's question and at each reveal (yellow tiles carry dark ink; a
  *   reveal fades wrong choices by colour, not opacity).
  */
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
+import { axeViolations, hostPastedRoom } from '../support/quiz-pages.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -90,54 +90,23 @@ async function arrange(page: Page, wanted: string[]): Promise<void> {
   }
 }
 
-/** axe-core (a dev dependency, loaded from node_modules into the page): WCAG 2 A/AA violations on the page as it is now. */
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate('typeof axe !== "undefined"'))) await page.addScriptTag({ path: AXE_PATH });
-  return page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
-    .then((result) => result.violations.map((violation) => violation.id + ': ' + violation.nodes.map((node) => node.target.join(' ')).join(', ')))`);
-}
 
 async function hostRoom(items: unknown[], title: string): Promise<{ host: Page; code: string }> {
   const host = await open('host', 'reduce');
-  await host.goto(`${app.url}/monitor.html`);
-  await host.fill('[data-testid=class-name]', `${title}반`);
-  await host.click('[data-testid=create-class]');
-  await host.locator('[data-testid=monitor-connection][data-state=connected]').waitFor();
-  await host.click('[data-testid=quiz-room-new]');
-  await host.waitForURL(/\/host\.html\?class=/);
-  await host.click('[data-testid=paste-box] summary');
-  await host.fill('[data-testid=paste-title]', title);
-  await host.fill('[data-testid=paste-items]', JSON.stringify(items));
-  await host.click('[data-testid=paste-save]');
-  await host.locator('[data-testid=quiz-status]', { hasText: '저장했습니다' }).waitFor();
-  await host.fill('[data-testid=preview-seconds]', '0');
-  await host.click('[data-testid=create-room]');
-  const codeNode = host.locator('[data-testid=lobby] [data-testid=room-code]');
-  await expect.poll(() => codeNode.textContent()).toMatch(/^\d{6}$/);
-  return { host, code: (await codeNode.textContent()) ?? '' };
+  return { host, code: await hostPastedRoom(host, app.url, { className: `${title}반`, title, items }) };
 }
 
 describe('question types in the live pages', () => {
   it('TM4 O/X, multiple correct, ordering (keyboard), numeric with unit and poll on two phones and a desktop, without speed bonus', async () => {
     const host = await open('host');
-    await host.goto(`${app.url}/monitor.html`);
-    await host.fill('[data-testid=class-name]', '유형 퀴즈반');
-    await host.click('[data-testid=create-class]');
-    await host.locator('[data-testid=monitor-connection][data-state=connected]').waitFor();
-    await host.click('[data-testid=quiz-room-new]');
-    await host.waitForURL(/\/host\.html\?class=/);
-    await host.click('[data-testid=paste-box] summary');
-    await host.fill('[data-testid=paste-title]', '여러 유형');
-    await host.fill('[data-testid=paste-items]', JSON.stringify(ITEMS));
-    await host.click('[data-testid=paste-save]');
-    await host.locator('[data-testid=quiz-status]', { hasText: '저장했습니다' }).waitFor();
-    await host.fill('[data-testid=preview-seconds]', '0');
-    await host.uncheck('[data-testid=speed-bonus]');
-    await host.click('[data-testid=create-room]');
-    const codeNode = host.locator('[data-testid=lobby] [data-testid=room-code]');
-    await expect.poll(() => codeNode.textContent()).toMatch(/^\d{6}$/);
-    const code = (await codeNode.textContent()) ?? '';
+    const code = await hostPastedRoom(host, app.url, {
+      className: '유형 퀴즈반',
+      title: '여러 유형',
+      items: ITEMS,
+      configure: async (page) => {
+        await page.uncheck('[data-testid=speed-bonus]');
+      },
+    });
 
     const [first, second, third] = [await open('phone'), await open('phone'), await open('desktop')];
     await join(first, code, '가람');
