@@ -11,15 +11,21 @@
  * - TM8 — Word cloud. A word-cloud answer is typed text with no credit and no points; the reveal carries the words by
  *   count (counted case- and width-blind, invisible characters removed, text kept as typed for the page to escape).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RevealPayload, RoomItem } from '../src/protocol/quiz.js';
 import type { RoomResults } from '../src/quiz/room-results.js';
 import { resultsCsv } from '../src/quiz/results-csv.js';
+import { warmShortJudge } from '../src/quiz/short-answer-judge.js';
 import { suiteRedis } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { createQuiz, createRoom, fetchResults, joinRoom, openHost, type JoinedPlayer, type QuizClient } from './support/quiz-client.js';
 
 const redis = suiteRedis();
+
+// The judge's first use loads the LaTeX reader and the analyzer synchronously: seconds on a busy machine. The room warms
+// it in the background when it is created, but a loaded CI run can still be inside that load when the first question
+// closes, and the reveal waits below are bounded. Loading it once here keeps the cold start out of every timed wait.
+beforeAll(() => warmShortJudge(), 120_000);
 
 const apps: TestApp[] = [];
 const clients: QuizClient[] = [];

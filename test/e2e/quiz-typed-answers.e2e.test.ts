@@ -13,15 +13,18 @@ import { launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { axeViolations, hostPastedRoom } from '../support/quiz-pages.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { warmShortJudge } from '../../src/quiz/short-answer-judge.js';
 
 let app: TestApp;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 
+// The judge's cold start (LaTeX reader, analyzer) is loaded here, not inside a bounded wait for the first reveal.
 beforeAll(async () => {
+  warmShortJudge();
   app = await startTestApp();
   browser = await launchBrowser();
-});
+}, 120_000);
 
 afterAll(async () => {
   await Promise.all(contexts.map((context) => context.close()));
