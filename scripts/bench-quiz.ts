@@ -43,8 +43,8 @@ import { io, type Socket } from 'socket.io-client';
 import type { AnswerResponse, QuestionPayload, RecordedResponse, RevealPayload, RoomItem } from '../src/protocol/quiz.js';
 import type { PhaseRecord } from '../src/quiz/room-phase.js';
 import type { RoomResults } from '../src/quiz/room-results.js';
-import { keys } from '../src/store/keys.js';
 import { benchInstructorToken, metricValue, numberArg, percentile, round, startRedisProcess, startServerProcess, stringArg, waitForReady, readMetrics, type ServerProcess } from './bench-support.js';
+import { quizKeys } from '../src/quiz/quiz-keys.js';
 
 const playerCount = numberArg('players', 200);
 const nodeCount = numberArg('nodes', 1);
@@ -367,7 +367,7 @@ try {
     await command(host, q === 0 ? 'room:start' : 'room:next');
     const openPayload = await opened;
     if (redis) {
-      const record = JSON.parse((await redis.hget(keys.room(room.roomId), 'phase')) ?? 'null') as PhaseRecord | null;
+      const record = JSON.parse((await redis.hget(quizKeys.room(room.roomId), 'phase')) ?? 'null') as PhaseRecord | null;
       if (record?.phase === 'open' && record.q === q) deadlines.set(q, record.deadline);
       else fail('deadlineUnread');
     } else deadlines.set(q, Date.now() + openPayload.remainingMs);

@@ -30,12 +30,12 @@ import type { Chapter } from '../src/materials/types.js';
 import { bm25Scores, bm25Stats, buildLexicalIndex } from '../src/retrieval/bm25.js';
 import { rankByScore } from '../src/retrieval/fusion.js';
 import { analyze, RetrievalService, type ChunkSource, type Passage } from '../src/retrieval/index.js';
-import { keys } from '../src/store/keys.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import { numberArg } from './bench-support.js';
 import { buildSamplePdf } from './pdf-fixtures.js';
 import { fixturePdf, handbookPdf, SAFETY_HANDBOOK, TRADE_HANDBOOK } from './retrieval-fixtures.js';
 import { LABELLED_QUERIES, type LabelledQuery } from './retrieval-queries.js';
+import { retrievalKeys } from '../src/retrieval/retrieval-keys.js';
 
 const pages = numberArg('pages', 300);
 const chapterCount = numberArg('chapters', 10);
@@ -67,7 +67,7 @@ const ingestMs = performance.now() - started;
 histogram.disable();
 const large = ingested.material;
 const largeStatus = await retrieval.status(large.id);
-const indexBytes = (await store.getBytes(keys.retrievalIndex(large.id)))?.byteLength ?? 0;
+const indexBytes = (await store.getBytes(retrievalKeys.retrievalIndex(large.id)))?.byteLength ?? 0;
 
 // 2. Query latency on it.
 const timings: number[] = [];

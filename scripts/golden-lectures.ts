@@ -17,9 +17,9 @@ import { loadConfig } from '../src/kernel/config.js';
 import { CLARIFY_TEXT } from '../src/lecture/hand/hand-dialogue.js';
 import { displayText, parseLecture } from '../src/lecture/marker-parser.js';
 import { createLogger } from '../src/kernel/logger.js';
-import { keys } from '../src/store/index.js';
 import { goldenItems, renderItems, type GoldenItems } from './golden-items.js';
 import { SAMPLE_DECKS, type SampleDeck } from './sample-decks.js';
+import { lectureKeys } from '../src/lecture/lecture-keys.js';
 
 export const GOLDEN_DIR = path.resolve('test/golden');
 
@@ -65,7 +65,7 @@ export async function goldenMaterial(app: App, deck: SampleDeck): Promise<Golden
   const chapters: GoldenChapter[] = [];
   for (const chapter of material.chapters) {
     await lectures.generator.ensureChapter(material, chapter.index);
-    const entries = await app.store.xread(keys.lectureText(lectures.generator.cacheKey(material.id, chapter.index)), '0');
+    const entries = await app.store.xread(lectureKeys.lectureText(lectures.generator.cacheKey(material.id, chapter.index)), '0');
     const failed = entries.find((entry) => entry.fields.e === 'failed');
     if (failed) throw new Error(`chapter ${chapter.index} of ${deck.name} failed: ${failed.fields.message ?? ''}`);
     const raw = entries.map((entry) => entry.fields.t ?? '').join('');

@@ -278,7 +278,10 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     retentionDays: config.retentionDays,
     ...(overrides.retentionClock ? { now: overrides.retentionClock } : {}),
     // Called at deletion time, when the LTI service below exists.
-    courses: { deleteForClass: (classId: string): Promise<void> => lti.deleteForClass(classId) },
+    courses: {
+      deleteForClass: (classId: string): Promise<void> => lti.deleteForClass(classId),
+      exportForClass: (classId: string) => lti.courses.exportOf(classId),
+    },
   });
   // Math problems (seed 002) run as background jobs; their judge's policy is configuration.
   const mathJudge = new MathJudge({

@@ -8,7 +8,8 @@ import type { MaterialService } from './materials/index.js';
 import type { OwnershipRepository } from './ownership/index.js';
 import { ErrorCode } from './protocol/wire/error-codes.js';
 import type { QuizRepository, RoomService } from './quiz/index.js';
-import { keys, type Store } from './store/index.js';
+import { type Store } from './store/index.js';
+import { classKeys } from './classroom/index.js';
 
 /**
  * The LTI tool's ports (src/lti/lti-ports.ts) over lectern's features, and the exam score the gradebook gets: put
@@ -89,7 +90,7 @@ export function ltiPorts(deps: LtiWiringDeps): LtiPorts {
     async deleteClass(classId) {
       await data.classes.delete(classId);
     },
-    classExists: (classId) => deps.store.exists(keys.classRecord(classId)),
+    classExists: (classId) => deps.store.exists(classKeys.classRecord(classId)),
     async joinClass(classId, name) {
       const { code } = await classes.info(classId, { limit: 1 });
       const joined = await underFreeName(name, async (nickname) => ({ ...(await classes.join(code, { nickname })), nickname }));

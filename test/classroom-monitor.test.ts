@@ -21,8 +21,8 @@ import type { SessionProfile } from '../src/lecture/session-repository.js';
 import type { ActiveState, PendingQuestion, SessionState } from '../src/lecture/session-state.js';
 import { createLogger } from '../src/kernel/logger.js';
 import type { TutorEvent } from '../src/protocol/wire/tutor.js';
-import { keys } from '../src/store/keys.js';
 import { MemoryStore } from '../src/store/memory-store.js';
+import { classKeys } from '../src/classroom/class-keys.js';
 
 /** ClassMonitor on the memory store with a recording port and fake timers: M3–M6 and M8 of test/SPEC.md, exactly. */
 
@@ -79,7 +79,7 @@ beforeEach(async () => {
   writes = 0;
   const hset = store.hset.bind(store);
   store.hset = async (key, fields) => {
-    if (key === keys.classStudent(CLASS, profile.id)) writes += 1;
+    if (key === classKeys.classStudent(CLASS, profile.id)) writes += 1;
     return hset(key, fields);
   };
 });
@@ -202,7 +202,7 @@ describe('ClassMonitor', () => {
     }
     await vi.advanceTimersByTimeAsync(2_000);
     expect(sent).toEqual([]);
-    expect(await store.exists(keys.classStudent(CLASS, 'session-2'))).toBe(false);
+    expect(await store.exists(classKeys.classStudent(CLASS, 'session-2'))).toBe(false);
   });
 
   it('M2: sockets are counted across connects; joined on every connect, left when the last socket goes', async () => {

@@ -13,6 +13,11 @@ import { blobFiles, madePdf, runClass, scanStore, uploadPdf, type ClassRun } fro
 import { samplePdfBytes } from './support/lecture-client.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { lectureKeys } from '../src/lecture/lecture-keys.js';
+import { materialKeys } from '../src/materials/material-keys.js';
+import { quizKeys } from '../src/quiz/quiz-keys.js';
+import { mathKeys } from '../src/math-problems/math-keys.js';
+import { qualityKeys } from '../src/quality/quality-keys.js';
 
 /**
  * DL1 (test/SPEC.md): a real run — two materials uploaded over HTTP, two classes each with a student who followed the
@@ -46,12 +51,12 @@ function traces(run: ClassRun, materialId: string, lectureKeys: string[]): strin
 }
 
 async function lectureKeysOf(current: TestApp, materialId: string): Promise<string[]> {
-  return (await current.store.zrange(keys.materialLectures(materialId), 0, -1)).map((entry) => entry.member);
+  return (await current.store.zrange(lectureKeys.materialLectures(materialId), 0, -1)).map((entry) => entry.member);
 }
 
 /** Members of the shared indexes, which outlive any one material or room. */
 async function sharedMembers(current: TestApp): Promise<string[]> {
-  const sets = [keys.materialIndex(), keys.activeRooms(), keys.retentionRooms()];
+  const sets = [materialKeys.materialIndex(), quizKeys.activeRooms(), keys.retentionRooms()];
   return (await Promise.all(sets.map((key) => current.store.zrange(key, 0, -1)))).flat().map((entry) => entry.member);
 }
 
@@ -80,7 +85,7 @@ async function scenario(env: Record<string, string>, redisUrl?: string) {
   // A set shared with the deleted class; the class's index of shared sets goes with the class, the set stays.
   const shared = await postJson(`${current.url}/api/math-sets/${keptSet.setId}/share`, { classId: deleted.classId }, instructor.bearer);
   expect(shared.status, JSON.stringify(shared.body)).toBe(200);
-  expect(await current.store.zcard(keys.classMathSets(deleted.classId))).toBe(1);
+  expect(await current.store.zcard(mathKeys.classMathSets(deleted.classId))).toBe(1);
 
   // EL12: a live exam of each material, published to its class and taken by its student (drafts, submission, the
   // grading's keys), and the deleted class's student's learner profile with a goal set.
@@ -128,7 +133,7 @@ async function scenario(env: Record<string, string>, redisUrl?: string) {
   const samplesBefore = await qualityRecords(current, redisUrl);
   expect(samplesBefore.some((record) => record.includes(gone.id))).toBe(true);
   expect(samplesBefore.some((record) => record.includes(deleted.sessionIds[0]!))).toBe(true);
-  expect(await current.store.zcard(keys.qualityQueue())).toBeGreaterThan(0);
+  expect(await current.store.zcard(qualityKeys.qualityQueue())).toBeGreaterThan(0);
 
   // The class (with its students, sessions, quiz and room) and the material, over HTTP.
   expect((await del(`${current.url}/api/classes/${deleted.classId}`, bearer(deleted.created.instructorToken))).status).toBe(204);
@@ -167,7 +172,7 @@ async function scenario(env: Record<string, string>, redisUrl?: string) {
   expect((await getJson(`${current.url}/api/materials/${gone.id}`, owner)).status).toBe(404);
   expect((await getJson(`${current.url}/api/classes/${untouched.classId}`, bearer(untouched.created.instructorToken))).status).toBe(200);
   expect((await getJson(`${current.url}/api/rooms/${untouched.roomId}/results`, bearer(untouched.created.instructorToken))).status).toBe(200);
-  expect(await current.store.xlen(keys.sessionTranscript(untouched.sessionIds[0]!))).toBeGreaterThan(0);
+  expect(await current.store.xlen(lectureKeys.sessionTranscript(untouched.sessionIds[0]!))).toBeGreaterThan(0);
   return { filesBefore, gone, kept };
 }
 

@@ -4,6 +4,7 @@ import { createClass } from './support/classroom-client.js';
 import { playQuizRoom, type PlayedRoom } from './support/data-flow.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { quizKeys } from '../src/quiz/quiz-keys.js';
 
 /**
  * DL4 (test/SPEC.md): the retention purge with an injected clock. Two rooms are played; the clock is put just past
@@ -21,7 +22,7 @@ afterEach(async () => {
 });
 
 async function roomKeys(app: TestApp, room: PlayedRoom): Promise<boolean[]> {
-  return Promise.all([keys.roomResults(room.roomId), keys.roomSummary(room.roomId)].map((key) => app.store.exists(key)));
+  return Promise.all([quizKeys.roomResults(room.roomId), quizKeys.roomSummary(room.roomId)].map((key) => app.store.exists(key)));
 }
 
 /** Two rooms played in one class, the second after the first's results were written; a clock between them. */
@@ -49,7 +50,7 @@ describe('DL4: the retention purge', () => {
     expect(await app.data.purge.runOnce()).toEqual({ ran: true, purged: 1 });
     expect(await roomKeys(app, old)).toEqual([false, false]);
     expect(await roomKeys(app, fresh)).toEqual([true, true]);
-    const listed = (await app.store.zrange(keys.classRooms(created.classId), 0, -1)).map((entry) => entry.member);
+    const listed = (await app.store.zrange(quizKeys.classRooms(created.classId), 0, -1)).map((entry) => entry.member);
     expect(listed).toEqual([fresh.roomId]);
     expect((await app.store.zrange(keys.retentionRooms(), 0, -1)).map((entry) => entry.member)).toEqual([fresh.roomId]);
     // Idempotent: a second run finds nothing more.

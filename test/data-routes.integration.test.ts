@@ -9,7 +9,6 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { csvCell } from '../src/data/index.js';
-import { keys } from '../src/store/index.js';
 import { createClass, postJson } from './support/classroom-client.js';
 import { defaultInstructor, signUp } from './support/accounts.js';
 import { madePdf, playQuizRoom, runClass, uploadPdf } from './support/data-flow.js';
@@ -17,6 +16,8 @@ import { SPECIFIC_QUESTION } from './support/hand-client.js';
 import { samplePdfBytes } from './support/lecture-client.js';
 import { openHost, sampleItems } from './support/quiz-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { classKeys } from '../src/classroom/class-keys.js';
+import { quizKeys } from '../src/quiz/quiz-keys.js';
 
 /** DL2–DL4 (test/SPEC.md): the deletion routes' answers, and the class export as JSON and CSV. */
 
@@ -59,7 +60,7 @@ describe('DL2: deletion routes', () => {
     const refused = await call('DELETE', `${app.url}/api/rooms/${lobby.body.roomId!}`, bearer(mine.instructorToken));
     expect([refused.status, code(refused)]).toEqual([409, 'ROOM_LIVE']);
     expect((await call('DELETE', `${app.url}/api/classes/${mine.classId}`, bearer(mine.instructorToken))).status).toBe(409);
-    expect(await app.store.exists(keys.classRecord(mine.classId))).toBe(true);
+    expect(await app.store.exists(classKeys.classRecord(mine.classId))).toBe(true);
     const host = await openHost(app.url, lobby.body.hostToken!);
     expect((await host.emit('room:end')).ok).toBe(true);
     host.close();
@@ -71,12 +72,12 @@ describe('DL2: deletion routes', () => {
     expect((await call('DELETE', quizUrl, bearer(mine.instructorToken))).status).toBe(204);
     expect((await call('GET', quizUrl, bearer(mine.instructorToken))).status).toBe(404);
     expect((await call('DELETE', quizUrl, bearer(mine.instructorToken))).status).toBe(404);
-    const lists = await Promise.all([app.store.zcard(keys.classQuizzes(mine.classId)), app.store.zcard(keys.classRooms(mine.classId))]);
+    const lists = await Promise.all([app.store.zcard(quizKeys.classQuizzes(mine.classId)), app.store.zcard(quizKeys.classRooms(mine.classId))]);
     expect(lists).toEqual([1, 0]); // the lobby room's quiz is still there
     expect((await call('DELETE', `${app.url}/api/classes/${mine.classId}`, bearer(other.instructorToken))).status).toBe(404);
     expect((await call('DELETE', `${app.url}/api/classes/${mine.classId}`, bearer(mine.instructorToken))).status).toBe(204);
     expect((await call('DELETE', `${app.url}/api/classes/${mine.classId}`, bearer(mine.instructorToken))).status).toBe(404);
-    expect(await app.store.exists(keys.quiz(quiz.body.quizId!))).toBe(false);
+    expect(await app.store.exists(quizKeys.quiz(quiz.body.quizId!))).toBe(false);
     const malformed = await call('DELETE', `${app.url}/api/quizzes/${encodeURIComponent('a:b')}`, bearer(mine.instructorToken));
     expect([malformed.status, code(malformed)]).toEqual([400, 'INVALID_PAYLOAD']);
   });

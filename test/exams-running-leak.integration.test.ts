@@ -15,6 +15,7 @@ import { bootExamClass, end, join, publish, type Booted } from './support/exam-c
 import { call } from './support/http-call.js';
 import { samplePdfBytes } from './support/lecture-client.js';
 import { suiteRedis } from './support/redis-server.js';
+import { usageKeys } from '../src/llm/usage-keys.js';
 
 /**
  * XA4–XA5 (test/SPEC.md, "Exam lifecycle"): a self-study exam never reveals a class exam still running — generation
@@ -89,7 +90,7 @@ describe('a spent model budget', () => {
     const booted = await bootExamClass(context, 'memory', () => redis.url, { MODEL_DAILY_TOKENS: '1000' });
     const { app } = booted;
     const student = await join(booted, '민지');
-    await app.store.hset(keys.usage('account', accountUsageId(booted.teacher.accountId, Date.now())), { input: '900', output: '200' });
+    await app.store.hset(usageKeys.usage('account', accountUsageId(booted.teacher.accountId, Date.now())), { input: '900', output: '200' });
     const instructor = await call(`${app.url}/api/materials/${booted.material.id}/exams`, 'POST', { headers: booted.teacher.bearer, body: { count: 3, descriptive: 1 } });
     expect([instructor.status, instructor.body.error?.code]).toEqual([429, 'MODEL_BUDGET_EXCEEDED']);
     expect(instructor.body.error.message).toMatch(/사용량/u);

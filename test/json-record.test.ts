@@ -9,9 +9,9 @@ import { z } from 'zod';
 import { createLogger } from '../src/kernel/logger.js';
 import { QuizRepository } from '../src/quiz/quiz-repository.js';
 import { RoomRepository } from '../src/quiz/room-repository.js';
-import { keys } from '../src/store/keys.js';
 import { readJsonRecord } from '../src/store/json-record.js';
 import { MemoryStore } from '../src/store/memory-store.js';
+import { quizKeys } from '../src/quiz/quiz-keys.js';
 
 /** The one policy for JSON records read back from the store (rule J1 of test/SPEC.md). */
 
@@ -53,14 +53,14 @@ describe('JSON records', () => {
     const store = new MemoryStore();
     const { logger, lines } = recordingLogger();
     const quizId = 'a'.repeat(32);
-    await store.set(keys.quiz(quizId), '{"title": 1}');
+    await store.set(quizKeys.quiz(quizId), '{"title": 1}');
     expect(await new QuizRepository(store, Date.now, logger).get(quizId)).toBeNull();
     const rooms = new RoomRepository(store, logger);
-    await store.hset(keys.room('r1'), { phase: '{"phase":"open","v":1}' });
-    await store.set(keys.roomResults('r1'), 'not json');
+    await store.hset(quizKeys.room('r1'), { phase: '{"phase":"open","v":1}' });
+    await store.set(quizKeys.roomResults('r1'), 'not json');
     expect(await rooms.phase('r1')).toBeNull();
     expect(await rooms.results('r1')).toBeNull();
-    expect(lines.map((line) => line.key)).toEqual([keys.quiz(quizId), `${keys.room('r1')} phase`, keys.roomResults('r1')]);
+    expect(lines.map((line) => line.key)).toEqual([quizKeys.quiz(quizId), `${quizKeys.room('r1')} phase`, quizKeys.roomResults('r1')]);
     await store.close();
   });
 });

@@ -14,10 +14,10 @@ import type { LanguageModel } from '../src/llm/model.js';
 import { createOfflineModel, type OfflineTasks } from '../src/llm/offline-model.js';
 import { loadConfig } from '../src/kernel/config.js';
 import { createMetrics, type Metrics } from '../src/kernel/metrics.js';
-import { keys } from '../src/store/keys.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import type { Store } from '../src/store/store.js';
 import { FakeOpenAI } from './support/fake-openai.js';
+import { usageKeys } from '../src/llm/usage-keys.js';
 
 const Out = z.object({ value: z.string() });
 const tasks: OfflineTasks = {
@@ -66,7 +66,7 @@ describe('AI8 meterModel', () => {
     expect(await value('lectern_model_tokens_total', { role: 'judge', direction: 'input' })).toBe(20);
     expect(await value('lectern_model_tokens_total', { role: 'judge', direction: 'output' })).toBe(13);
     expect(await value('lectern_model_latency_seconds_count', { role: 'judge', method: 'generateObject' })).toBe(1);
-    for (const key of [keys.usage('session', 's1'), keys.usage('room', 'r1'), keys.usage('material', 'm1')]) {
+    for (const key of [usageKeys.usage('session', 's1'), usageKeys.usage('room', 'r1'), usageKeys.usage('material', 'm1')]) {
       expect(await store.hgetall(key)).toEqual({ input: '20', output: '13', 'judge:input': '20', 'judge:output': '13' });
     }
   });
@@ -82,7 +82,7 @@ describe('AI8 meterModel', () => {
     expect(deltas.join('')).toBe('하나 둘 셋 넷');
     expect(await value('lectern_model_calls_total', { role: 'generation', method: 'streamText' })).toBe(1);
     expect(await value('lectern_model_latency_seconds_count', { method: 'streamText' })).toBe(1);
-    expect(await store.hgetall(keys.usage('session', 's2'))).toMatchObject({
+    expect(await store.hgetall(usageKeys.usage('session', 's2'))).toMatchObject({
       input: String(20 + streamed.usage.inputTokens),
       output: String(13 + streamed.usage.outputTokens),
     });
@@ -100,7 +100,7 @@ describe('AI8 meterModel', () => {
     await expect(stream.result).rejects.toMatchObject({ code: 'UNKNOWN_TASK' });
     expect(await value('lectern_model_errors_total', { role: 'generation', code: 'MODEL_OUTPUT_INVALID' })).toBe(1);
     expect(await value('lectern_model_errors_total', { role: 'generation', code: 'UNKNOWN_TASK' })).toBe(2);
-    expect((await store.hgetall(keys.usage('room', 'r9')))['input']).toBe('20');
+    expect((await store.hgetall(usageKeys.usage('room', 'r9')))['input']).toBe('20');
   });
 
   it('counts embed calls under the embedding role', async () => {
@@ -151,7 +151,7 @@ describe('AI1 createModel', () => {
       await stream.result;
       expect(await value('lectern_model_calls_total', { kind: 'openai' })).toBe(2);
       expect(await value('lectern_model_tokens_total', { direction: 'input' })).toBe(42);
-      expect(await store.hgetall(keys.usage('session', 's9'))).toEqual({
+      expect(await store.hgetall(usageKeys.usage('session', 's9'))).toEqual({
         input: '42',
         output: '6',
         'judge:input': '30',

@@ -27,7 +27,6 @@ import { createStoreBlobStore } from '../src/materials/blob-store.js';
 import { createMaterialService, type MaterialServiceDeps } from '../src/materials/material-service.js';
 import { createPdfWorkerPool, type PdfWorkerPool } from '../src/materials/pdf-worker-pool.js';
 import { SAMPLE_CHAPTERS, buildSamplePdf } from '../src/materials/sample-pdf.js';
-import { keys } from '../src/store/keys.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import {
   corruptPdf,
@@ -40,6 +39,7 @@ import {
   slidesPdf,
   truncated,
 } from '../scripts/pdf-fixtures.js';
+import { materialKeys } from '../src/materials/material-keys.js';
 
 const logger = createLogger('silent');
 const pool = createPdfWorkerPool({ timeoutMs: 30_000 });
@@ -136,7 +136,7 @@ describe('ingest', () => {
     expect(new Set(results.map((result) => result.material.id)).size).toBe(1);
     expect(extractions).toBe(1);
     expect((await service.ingest({ bytes })).created).toBe(false);
-    expect(await store.zcard(keys.materialIndex())).toBe(1);
+    expect(await store.zcard(materialKeys.materialIndex())).toBe(1);
     expect((await service.list({ limit: 20 })).items).toEqual([results[0]?.material]);
   });
 
@@ -160,8 +160,8 @@ describe('ingest', () => {
     cleanups.push(() => store.close());
     const { service, dataDir } = await makeService({ store, blobs: createStoreBlobStore(store) });
     const { material } = await service.ingest({ bytes: await outlinePdf(2, 3) });
-    expect(await store.getBytes(keys.blob(`${material.id}.pdf`))).not.toBeNull();
-    expect(await store.getBytes(keys.blob(`${material.id}.chapter-1.pdf`))).not.toBeNull();
+    expect(await store.getBytes(materialKeys.blob(`${material.id}.pdf`))).not.toBeNull();
+    expect(await store.getBytes(materialKeys.blob(`${material.id}.chapter-1.pdf`))).not.toBeNull();
     expect(await readdir(dataDir)).toEqual([]);
   });
 

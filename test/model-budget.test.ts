@@ -18,8 +18,8 @@ import type { LanguageModel } from '../src/llm/model.js';
 import { createOfflineModel, type OfflineTasks } from '../src/llm/offline-model.js';
 import { createMetrics } from '../src/kernel/metrics.js';
 import { RETENTION } from '../src/store/retention.js';
-import { keys } from '../src/store/keys.js';
 import { MemoryStore } from '../src/store/memory-store.js';
+import { usageKeys } from '../src/llm/usage-keys.js';
 
 /** QT9–QT11 (test/SPEC.md): the metered model's budget gate, billing by context, and the anonymous-caller guard. */
 
@@ -67,7 +67,7 @@ describe('model budget', () => {
     const budget = new ModelBudget({ store, dailyTokens: 30 });
     const model = meterModel(counted(), { metrics: createMetrics(), store, budget });
     await object(model, 'a1'); // 20 + 13 tokens: over 30 after, but allowed before
-    const key = keys.usage('account', accountUsageId('a1', Date.now()));
+    const key = usageKeys.usage('account', accountUsageId('a1', Date.now()));
     expect(await store.hgetall(key)).toMatchObject({ input: '20', output: '13' });
     expect(await store.pttl(key)).toBeGreaterThan(RETENTION.accountUsageMs - 60_000);
 

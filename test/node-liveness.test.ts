@@ -5,6 +5,7 @@ import { createLogger } from '../src/kernel/logger.js';
 import { keys } from '../src/store/keys.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import { NodeHeartbeat } from '../src/store/node-liveness.js';
+import { classKeys } from '../src/classroom/class-keys.js';
 
 /** Presence written by a node that died must not keep anyone "connected". */
 
@@ -69,7 +70,7 @@ describe('class presence over two nodes', () => {
     // A barrier, not a sleep: close() waits for every update node A's monitor has queued, this disconnect's
     // included, so a student:left it sends is in `sent` once close() resolves.
     await a.monitor.close();
-    expect(await store.hget(keys.classStudent('c1', 's1'), 'sockets@node-a')).toBe('0');
+    expect(await store.hget(classKeys.classStudent('c1', 's1'), 'sockets@node-a')).toBe('0');
     expect(sent).toEqual(['node-a student:joined', 'node-b student:joined']);
     b.monitor.studentDisconnected(student);
     await expect.poll(() => sent.at(-1)).toBe('node-b student:left');

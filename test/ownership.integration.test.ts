@@ -26,9 +26,10 @@ import { connectInstructor, handshakeOutcome, joinClass, type JoinedStudent } fr
 import { madePdf, uploadPdf } from './support/data-flow.js';
 import { call, type CallReply } from './support/http-call.js';
 import { samplePdfBytes } from './support/lecture-client.js';
-import { keys } from '../src/store/index.js';
 import { joinRoom, openHost, sampleItems, type JoinedPlayer } from './support/quiz-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { quizKeys } from '../src/quiz/quiz-keys.js';
+import { mathKeys } from '../src/math-problems/math-keys.js';
 
 /**
  * OW1–OW8 (test/SPEC.md): ownership. Instructor B, with every credential an instructor has, can neither read, list,
@@ -341,8 +342,8 @@ async function expectWorldIntact(): Promise<void> {
   expect((await call(`${app.url}/api/rooms/${world.roomId}/results`, 'GET', as)).status).toBe(200);
   expect((await call(`${app.url}/api/auth/me`, 'GET', as)).status).toBe(200);
   // A's self-study item is unanswered: B's attempts recorded nothing.
-  expect(await app.store.hget(keys.selfQuizItem(world.selfQuizId), 'record')).not.toBeNull();
-  expect(await app.store.hget(keys.selfQuizItem(world.selfQuizId), 'answer')).toBeNull();
+  expect(await app.store.hget(quizKeys.selfQuizItem(world.selfQuizId), 'record')).not.toBeNull();
+  expect(await app.store.hget(quizKeys.selfQuizItem(world.selfQuizId), 'answer')).toBeNull();
   expect((await call(`${app.url}/api/jobs/${world.jobId}`, 'GET', as)).status).toBe(200);
   expect((await call(`${app.url}/api/math-sets/${world.setId}`, 'GET', as)).status).toBe(200);
   // A's exam is there, still published to A's class with its problem, and A's student's draft unchanged.
@@ -351,7 +352,7 @@ async function expectWorldIntact(): Promise<void> {
   const studentView = await call(`${app.url}/api/class-exams/${world.examId}`, 'GET', { headers: { authorization: `Bearer ${world.student.token}` } });
   expect([studentView.body.drafts, studentView.body.submittedAll]).toEqual([{ 1: 'A 학생의 답' }, false]);
   // B shared nothing with A's class.
-  expect(await app.store.zcard(keys.classMathSets(world.classId))).toBe(0);
+  expect(await app.store.zcard(mathKeys.classMathSets(world.classId))).toBe(0);
 }
 
 const denied = (reply: CallReply) => reply.status === 403 || reply.status === 404;

@@ -10,9 +10,9 @@ import { startServerProcess, type ServerProcess } from '../scripts/bench-support
 import type { QuestionPayload, RevealPayload } from '../src/protocol/quiz.js';
 import type { RoomResults } from '../src/quiz/room-results.js';
 import { basePoints, streakBonus } from '../src/quiz/scoring.js';
-import { keys } from '../src/store/keys.js';
 import { createQuiz, createRoom, fetchResults, joinRoom, openHost, rejoin, sampleItems, type QuizClient } from './support/quiz-client.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
+import { quizKeys } from '../src/quiz/quiz-keys.js';
 
 /**
  * Q14 (test/SPEC.md): two real server processes (src/main.ts, as deployed: Redis store, Redis streams adapter, one
@@ -129,7 +129,7 @@ describe('live quiz rooms on two nodes', () => {
     await Promise.all(secondOpen);
     await Promise.all(players.slice(0, 4).map((player, index) => answer(player, 1, choiceFor(index, 1), acked)));
 
-    const driverKey = keys.roomDriver(room.roomId);
+    const driverKey = quizKeys.roomDriver(room.roomId);
     let driverId: string | null = null;
     for (let attempt = 0; attempt < 100 && !driverId; attempt += 1) {
       driverId = await redis.get(driverKey);

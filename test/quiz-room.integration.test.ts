@@ -29,7 +29,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LeaderboardPayload, PodiumPayload, QuestionPayload, RevealPayload, RoomOptions, RoomStatePayload } from '../src/protocol/quiz.js';
 import { basePoints, streakBonus } from '../src/quiz/scoring.js';
-import { keys } from '../src/store/keys.js';
 import type { RoomResults } from '../src/quiz/room-results.js';
 import { suiteRedis } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -44,6 +43,7 @@ import {
   sampleItems,
   type JoinedPlayer,
 } from './support/quiz-client.js';
+import { quizKeys } from '../src/quiz/quiz-keys.js';
 
 /** Q rules (test/SPEC.md): live quiz rooms on one node, memory store unless stated. */
 
@@ -333,11 +333,11 @@ describe('live quiz room', () => {
     b.client.close();
     expect((await left).players.find((row) => row.nickname === '하나')?.connected).toBe(true);
     // A socket counted by a node that crashed (no heartbeat) does not make 둘 connected, and the entry is dropped.
-    await server.store.hset(keys.roomPresence(room.roomId), { 'crashed-node|socket1': b.playerId });
+    await server.store.hset(quizKeys.roomPresence(room.roomId), { 'crashed-node|socket1': b.playerId });
     const refreshed = again.next<{ players: { nickname: string; connected: boolean }[] }>('room:players');
     track(await joinRoom(server.url, room.code, '셋'));
     expect((await refreshed).players.find((row) => row.nickname === '둘')?.connected).toBe(false);
-    expect(await server.store.hget(keys.roomPresence(room.roomId), 'crashed-node|socket1')).toBeNull();
+    expect(await server.store.hget(quizKeys.roomPresence(room.roomId), 'crashed-node|socket1')).toBeNull();
     expect((await again.emit('room:skip')).ok).toBe(true);
   });
 

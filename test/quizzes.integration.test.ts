@@ -10,7 +10,6 @@ import type { Material } from '../src/materials/index.js';
 import { ErrorCode } from '../src/protocol/wire/error-codes.js';
 import { QuizItem, type Quiz } from '../src/protocol/quiz.js';
 import { generateJudgedQuiz } from '../src/quiz/quiz-gate.js';
-import { keys } from '../src/store/keys.js';
 import { signUp } from './support/accounts.js';
 import { createClass, getJson, postJson, storeReady, type HttpReply } from './support/classroom-client.js';
 import { loadSample, samplePdfBytes } from './support/lecture-client.js';
@@ -18,6 +17,7 @@ import { startScriptedProvider, type ScriptedProvider } from './support/openai-s
 import { suiteRedis } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { withoutIds } from './support/quiz-material.js';
+import { quizKeys } from '../src/quiz/quiz-keys.js';
 
 /**
  * Quiz authoring over HTTP on the real server: upload, read, list, and generation from a material (offline, and on the
@@ -78,7 +78,7 @@ describe.each(['memory', 'redis'] as const)('quiz upload (%s store)', (store) =>
     expect(read.status).toBe(200);
     expect(read.body).toEqual({ quizId, classId: owner.classId, title: '통계 퀴즈', items: ITEMS, createdAt });
     // Quizzes outlive rooms and sessions: no TTL.
-    expect(await app.store.pttl(keys.quiz(quizId))).toBe(-1);
+    expect(await app.store.pttl(quizKeys.quiz(quizId))).toBe(-1);
 
     const second = await postJson<Created>(`${app.url}/api/quizzes`, { title: '두 번째', items: ITEMS.slice(0, 1) }, bearer(owner.instructorToken));
     const list = await getJson<{ quizzes: unknown[] }>(`${app.url}/api/quizzes`, bearer(owner.instructorToken));
@@ -131,15 +131,15 @@ describe.each(['memory', 'redis'] as const)('quiz upload (%s store)', (store) =>
     // quiz once and writes the completed entry back; a class's list gives them the class it lists.
     const before = await mine();
     for (const quizId of [first, second, loose]) {
-      const stored = JSON.parse((await app.store.get(keys.quizSummary(quizId)))!) as Record<string, unknown>;
+      const stored = JSON.parse((await app.store.get(quizKeys.quizSummary(quizId)))!) as Record<string, unknown>;
       delete stored.classId;
-      await app.store.set(keys.quizSummary(quizId), JSON.stringify(stored));
+      await app.store.set(quizKeys.quizSummary(quizId), JSON.stringify(stored));
     }
     const classList = await getJson<Listed>(`${app.url}/api/quizzes?classId=${classes[0]}`, teacher.bearer);
     expect(classList.body.quizzes).toEqual([before.find((entry) => entry.quizId === first)]);
     expect(await mine()).toEqual(before);
     for (const quizId of [first, second, loose]) {
-      expect(JSON.parse((await app.store.get(keys.quizSummary(quizId)))!)).toEqual(before.find((entry) => entry.quizId === quizId));
+      expect(JSON.parse((await app.store.get(quizKeys.quizSummary(quizId)))!)).toEqual(before.find((entry) => entry.quizId === quizId));
     }
 
     // Another account's list holds none of them.

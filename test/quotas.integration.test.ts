@@ -32,6 +32,8 @@ import { LectureClient, samplePdfBytes } from './support/lecture-client.js';
 import { createQuiz, createRoom, openHost, sampleItems, type QuizSetup } from './support/quiz-client.js';
 import { suiteRedis } from './support/redis-server.js';
 import { connected, startTestApp, type TestApp } from './support/test-app.js';
+import { quizKeys } from '../src/quiz/quiz-keys.js';
+import { usageKeys } from '../src/llm/usage-keys.js';
 
 /**
  * QT1–QT8, QT12 (test/SPEC.md): quotas per account (materials, PDF bytes, open rooms) and per class (quizzes), refused with
@@ -164,7 +166,7 @@ describe.each([['memory'], ['redis']] as const)('quotas on the %s store', (store
     expectQuota(await postRoom(current, setup), 'open-rooms', 2, '2개까지');
 
     // What a TTL running out leaves: the room's keys gone, nothing told the quota.
-    await current.store.del(keys.room(second.roomId));
+    await current.store.del(quizKeys.room(second.roomId));
     expect((await postRoom(current, setup)).status).toBe(201);
     expectQuota(await postRoom(current, setup), 'open-rooms', 2, '2개까지');
     // Rooms count against their owner account (the quiz's owner) since ownership.
@@ -208,7 +210,7 @@ describe.each([['memory'], ['redis']] as const)('quotas on the %s store', (store
 
     // The first call finds the budget unspent; it spends more than 1, so the next one is refused before it starts.
     expect((await generate(teacher)).status).toBe(201);
-    const usageKey = keys.usage('account', accountUsageId(teacher.accountId, Date.now()));
+    const usageKey = usageKeys.usage('account', accountUsageId(teacher.accountId, Date.now()));
     expect(Number((await current.store.hget(usageKey, 'input')) ?? 0)).toBeGreaterThan(0);
     const ttl = await current.store.pttl(usageKey);
     expect(ttl).toBeGreaterThan(RETENTION.accountUsageMs - 60_000);
@@ -239,7 +241,7 @@ describe.each([['memory'], ['redis']] as const)('quotas on the %s store', (store
     const current = app;
     const teacher = await signUp(current);
     const material = await uploadPdf(current, await uniquePdf(), 'lecture.pdf');
-    await current.store.hincrby(keys.usage('account', accountUsageId(teacher.accountId, Date.now())), 'output', 10);
+    await current.store.hincrby(usageKeys.usage('account', accountUsageId(teacher.accountId, Date.now())), 'output', 10);
     const { token } = await current.lectures.createSession({ materialId: material.id, nickname: '학생', billTo: teacher.accountId });
     const client = new LectureClient(current.socket('/tutor', { token }));
     await connected(client.socket);
@@ -264,7 +266,7 @@ describe.each([['memory'], ['redis']] as const)('quotas on the %s store', (store
     expect((await current.lectures.repository.load(sessionId))?.profile.billTo).toBe(owner.accountId);
 
     // Once the owner's day is spent, the student's lecture says so instead of calling the model.
-    await current.store.hincrby(keys.usage('account', accountUsageId(owner.accountId, Date.now())), 'output', 10);
+    await current.store.hincrby(usageKeys.usage('account', accountUsageId(owner.accountId, Date.now())), 'output', 10);
     const client = new LectureClient(current.socket('/tutor', { token: joined.body.token as string }));
     await connected(client.socket);
     await client.ok('lecture:start');
@@ -281,7 +283,7 @@ describe.each([['memory'], ['redis']] as const)('quotas on the %s store', (store
     app = await start({ MODEL_DAILY_TOKENS: '0' });
     const current = app;
     const teacher = await signUp(current);
-    await current.store.hincrby(keys.usage('account', accountUsageId(teacher.accountId, Date.now())), 'output', 1e9);
+    await current.store.hincrby(usageKeys.usage('account', accountUsageId(teacher.accountId, Date.now())), 'output', 1e9);
     await expect(current.budget.assertAvailable(teacher.accountId)).resolves.toBeUndefined();
     expect((await upload(current, await uniquePdf(), teacher.bearer)).status).toBe(201);
   });

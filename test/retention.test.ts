@@ -15,11 +15,15 @@ import { SessionRepository } from '../src/lecture/session-repository.js';
 import { RoomOptions } from '../src/protocol/quiz.js';
 import { RoomPresence } from '../src/quiz/room-presence.js';
 import { RoomRepository, type RoomMeta } from '../src/quiz/room-repository.js';
-import { keys } from '../src/store/keys.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import { DURABLE_KEYS, isDurableKey } from '../src/store/retention.js';
 import type { Store } from '../src/store/store.js';
 import { SINGLE_NODE } from '../src/store/node-liveness.js';
+import { classKeys } from '../src/classroom/class-keys.js';
+import { quizKeys } from '../src/quiz/quiz-keys.js';
+import { usageKeys } from '../src/llm/usage-keys.js';
+import { materialKeys } from '../src/materials/material-keys.js';
+import { lectureKeys } from '../src/lecture/lecture-keys.js';
 
 /** K1, K3 (test/SPEC.md): TTLs come with the write itself; the durable list is one list, documented as it is. */
 
@@ -33,19 +37,19 @@ describe('the durable key list', () => {
   });
 
   it('K3 matches whole keys segment by segment', () => {
-    expect(isDurableKey(keys.classRecord('c1'))).toBe(true);
-    expect(isDurableKey(keys.roomResults('r1'))).toBe(true);
-    expect(isDurableKey(keys.quiz('q1'))).toBe(true);
-    expect(isDurableKey(keys.usage('material', 'm1'))).toBe(true);
-    expect(isDurableKey(keys.blob('abc.chapter-1.pdf'))).toBe(true);
+    expect(isDurableKey(classKeys.classRecord('c1'))).toBe(true);
+    expect(isDurableKey(quizKeys.roomResults('r1'))).toBe(true);
+    expect(isDurableKey(quizKeys.quiz('q1'))).toBe(true);
+    expect(isDurableKey(usageKeys.usage('material', 'm1'))).toBe(true);
+    expect(isDurableKey(materialKeys.blob('abc.chapter-1.pdf'))).toBe(true);
     // Ephemeral neighbours of durable keys are not durable.
-    expect(isDurableKey(keys.classStudents('c1'))).toBe(false);
-    expect(isDurableKey(keys.classStudent('c1', 's1'))).toBe(false);
-    expect(isDurableKey(keys.room('r1'))).toBe(false);
-    expect(isDurableKey(keys.roomAnswers('r1', 0))).toBe(false);
-    expect(isDurableKey(keys.usage('session', 's1'))).toBe(false);
-    expect(isDurableKey(keys.sessionLog('s1'))).toBe(false);
-    expect(isDurableKey(keys.lectureLock('k'))).toBe(false);
+    expect(isDurableKey(classKeys.classStudents('c1'))).toBe(false);
+    expect(isDurableKey(classKeys.classStudent('c1', 's1'))).toBe(false);
+    expect(isDurableKey(quizKeys.room('r1'))).toBe(false);
+    expect(isDurableKey(quizKeys.roomAnswers('r1', 0))).toBe(false);
+    expect(isDurableKey(usageKeys.usage('session', 's1'))).toBe(false);
+    expect(isDurableKey(lectureKeys.sessionLog('s1'))).toBe(false);
+    expect(isDurableKey(lectureKeys.lectureLock('k'))).toBe(false);
     expect(isDurableKey('other:class:c1')).toBe(false);
   });
 });
@@ -139,10 +143,10 @@ describe('K4: a class student data lives RETENTION_DAYS, self-study a week', () 
     const monitorNode = new SessionRepository(store, undefined, year);
     await monitorNode.postInstructorReply('class-s', { text: '좋은 질문이에요', sentAt: 2 });
     await monitorNode.markDelivered('class-s', '0-1');
-    for (const key of [keys.session('class-s'), keys.sessionLog('class-s'), keys.sessionTranscript('class-s'), keys.sessionInbox('class-s')]) {
+    for (const key of [lectureKeys.session('class-s'), lectureKeys.sessionLog('class-s'), lectureKeys.sessionTranscript('class-s'), lectureKeys.sessionInbox('class-s')]) {
       expect(await daysLeft(store, key)).toBe(365);
     }
-    for (const key of [keys.session('alone-s'), keys.sessionLog('alone-s'), keys.sessionTranscript('alone-s')]) {
+    for (const key of [lectureKeys.session('alone-s'), lectureKeys.sessionLog('alone-s'), lectureKeys.sessionTranscript('alone-s')]) {
       expect(await daysLeft(store, key)).toBe(7);
     }
     // A node that loads the session keeps the class's keep-time when it saves the state.
@@ -150,7 +154,7 @@ describe('K4: a class student data lives RETENTION_DAYS, self-study a week', () 
     expect((await resumingNode.load('class-s'))?.profile.classId).toBe('c1');
     await resumingNode.saveState('class-s', { kind: 'idle' });
     await resumingNode.touch('class-s');
-    expect(await daysLeft(store, keys.session('class-s'))).toBe(365);
+    expect(await daysLeft(store, lectureKeys.session('class-s'))).toBe(365);
     await store.close();
   });
 
@@ -159,12 +163,12 @@ describe('K4: a class student data lives RETENTION_DAYS, self-study a week', () 
     const classes = new ClassRepository(store, SINGLE_NODE, year);
     await classes.reserveNickname('c1', '민지', 's1');
     await classes.addStudent('c1', { sessionId: 's1', nickname: '민지', joinedAt: 1 });
-    for (const key of [keys.classNicknames('c1'), keys.classStudents('c1'), keys.classStudent('c1', 's1')]) {
+    for (const key of [classKeys.classNicknames('c1'), classKeys.classStudents('c1'), classKeys.classStudent('c1', 's1')]) {
       expect(await daysLeft(store, key)).toBe(365);
     }
     const short = new ClassRepository(store, SINGLE_NODE, 3 * day);
     await short.addStudent('c2', { sessionId: 's2', nickname: '하나', joinedAt: 1 });
-    expect(await daysLeft(store, keys.classStudent('c2', 's2'))).toBe(30);
+    expect(await daysLeft(store, classKeys.classStudent('c2', 's2'))).toBe(30);
     await store.close();
   });
 });

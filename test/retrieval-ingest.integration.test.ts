@@ -7,7 +7,6 @@
  */
 import { describe, expect, it, type TestContext } from 'vitest';
 import type { Material } from '../src/materials/types.js';
-import { keys } from '../src/store/keys.js';
 import { fixturePdf, SAFETY_HANDBOOK, TRADE_HANDBOOK, type FixtureMaterial } from '../scripts/retrieval-fixtures.js';
 import { defaultInstructor } from './support/accounts.js';
 import { embedEntries, fakeEmbedding, FakeGemini, type FakeReply, type RecordedRequest } from './support/fake-gemini.js';
@@ -15,6 +14,7 @@ import { storeReady } from './support/classroom-client.js';
 import { promptOf } from './support/lecture-gemini.js';
 import { suiteRedis } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { retrievalKeys } from '../src/retrieval/retrieval-keys.js';
 
 /**
  * R11, R12, R5 (test/SPEC.md): PDFs uploaded over HTTP to the real server are indexed at ingest — an English one on
@@ -75,7 +75,7 @@ describe('indexing at ingest', () => {
     const env = { REDIS_URL: redis.url, TOKEN_SECRET: 'retrieval-ingest-secret' };
     const app = await boot(context, env);
     const material = await upload(app, TRADE_HANDBOOK);
-    expect(await app.store.pttl(keys.retrievalIndex(material.id))).toBe(-1);
+    expect(await app.store.pttl(retrievalKeys.retrievalIndex(material.id))).toBe(-1);
 
     const other = await boot(context, env);
     expect(other.retrieval.cached.entries).toBe(0);

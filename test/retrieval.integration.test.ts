@@ -16,12 +16,12 @@ import { planFromDocument } from '../src/materials/chapter-plan.js';
 import { readPdf } from '../src/materials/pdf-reader.js';
 import { ErrorCode } from '../src/protocol/wire/error-codes.js';
 import { RetrievalService, type ChunkSource, type Passage, type RetrievalFilters } from '../src/retrieval/index.js';
-import { keys } from '../src/store/keys.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import { RedisStore } from '../src/store/redis-store.js';
 import type { Store } from '../src/store/store.js';
 import { fixturePdf, TRADE_HANDBOOK } from '../scripts/retrieval-fixtures.js';
 import { suiteRedis } from './support/redis-server.js';
+import { retrievalKeys } from '../src/retrieval/retrieval-keys.js';
 
 /**
  * R4, R6–R10 (test/SPEC.md): the retriever over the memory store and over a (throwaway) Redis — filters, the stored
@@ -154,7 +154,7 @@ describe.each(stores)('retrieval on the %s store', (kind, makeStore) => {
     const retriever = new RetrievalService({ store, model: embedder('embed-a').model });
     const status = await retriever.buildIndex(id, source);
     expect(status).toMatchObject({ embedding: { model: 'embed-a', dimensions: 768 }, labels: { by: 'heuristic' }, current: true });
-    expect(await store.pttl(keys.retrievalIndex(id))).toBe(-1);
+    expect(await store.pttl(retrievalKeys.retrievalIndex(id))).toBe(-1);
     const [hit] = await retriever.retrieve({ materialId: id, query: 'BATNA가 뭔가요' });
     expect(hit?.text).toContain('BATNA(Best Alternative');
     expect(hit).toMatchObject({ chapter: expect.any(Number), startPage: expect.any(Number), endPage: expect.any(Number) });
@@ -162,7 +162,7 @@ describe.each(stores)('retrieval on the %s store', (kind, makeStore) => {
     expect(hit?.dense).toBeGreaterThan(0);
 
     await retriever.deleteIndex(id);
-    expect(await store.getBytes(keys.retrievalIndex(id))).toBeNull();
+    expect(await store.getBytes(retrievalKeys.retrievalIndex(id))).toBeNull();
     expect(await retriever.status(id)).toBeNull();
     expect(retriever.cached.entries).toBe(0);
     await expect(retriever.retrieve({ materialId: id, query: '신용장' })).rejects.toMatchObject({ code: 'MATERIAL_NOT_FOUND' });
@@ -207,7 +207,7 @@ describe.each(stores)('retrieval on the %s store', (kind, makeStore) => {
     expect(await retrievers[1]?.passages(id)).toEqual(before);
     expect(await new RetrievalService({ store: open(), model: first.model }).status(id)).toMatchObject({ current: false });
     // The lease is given back.
-    expect(await open().leaseOwner(keys.retrievalLock(id))).toBeNull();
+    expect(await open().leaseOwner(retrievalKeys.retrievalLock(id))).toBeNull();
   });
 
   it('R9 a material without an index is indexed on first use from its source; an unknown one is MATERIAL_NOT_FOUND', async () => {

@@ -17,12 +17,12 @@ import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { bodyLines, buildPdf } from '../scripts/pdf-fixtures.js';
 import type { Material } from '../src/materials/index.js';
 import type { QuizTopicsReply, SelfQuizStartReply } from '../src/protocol/wire/index.js';
-import { keys } from '../src/store/index.js';
 import { ownMaterial, signUp, type SignedUpAccount } from './support/accounts.js';
 import { createClass, joinClass, storeReady } from './support/classroom-client.js';
 import { call, type CallReply } from './support/http-call.js';
 import { loadSample, samplePdfBytes } from './support/lecture-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { quizKeys } from '../src/quiz/quiz-keys.js';
 
 /**
  * SD1–SD3 (test/SPEC.md): seed 001's `POST /api/quiz/start` as a client written to the seed calls it — the seed's
@@ -61,7 +61,7 @@ async function served(world: World, body: unknown, headers: Record<string, strin
 
 async function everyItemPassed(world: World, reply: SelfQuizStartReply): Promise<void> {
   for (const item of reply.response) {
-    const raw = await world.app.store.hget(keys.selfQuizItem(item.quiz_id), 'record');
+    const raw = await world.app.store.hget(quizKeys.selfQuizItem(item.quiz_id), 'record');
     expect((JSON.parse(raw ?? '{}') as { review: { is_passed: boolean } }).review.is_passed).toBe(true);
   }
 }
@@ -147,7 +147,7 @@ describe('seed 001 evaluate on quiz data of the caller’s own', () => {
     const world = await boot(context);
     const { teacher, app } = world;
     const quiz = await served(world, { topic: 'general', chapter: 1, materialId: world.sample.id }, teacher.bearer);
-    const raw = await app.store.hget(keys.selfQuizItem(quiz.response[0]!.quiz_id), 'record');
+    const raw = await app.store.hget(quizKeys.selfQuizItem(quiz.response[0]!.quiz_id), 'record');
     const { item } = JSON.parse(raw ?? '{}') as { item: { question: string; choices: string[]; answer: number; explanation: string; sources: { chunkId: string; chapter: number }[] } };
     const cited = item.sources[0]!;
     const passage = (await app.retrieval.passages(world.sample.id, { chapter: cited.chapter })).find((entry) => entry.chunkId === cited.chunkId)!;
@@ -178,7 +178,7 @@ describe('seed 001 evaluate on quiz data of the caller’s own', () => {
     const repeated = await evaluate({ quiz_data: { ...quizData, choices: ['가', '가', '나', '다'] }, topic: 'general', source: passage.text });
     expect([repeated.status, repeated.body.error.code]).toEqual([400, 'INVALID_PAYLOAD']);
     // Nothing was stored for the evaluated data: no new item keys beyond the served quiz.
-    expect(await app.store.zcard(keys.selfQuizIndex('material', world.sample.id))).toBe(quiz.response.length);
+    expect(await app.store.zcard(quizKeys.selfQuizIndex('material', world.sample.id))).toBe(quiz.response.length);
   });
 });
 

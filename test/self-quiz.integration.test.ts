@@ -25,13 +25,13 @@ import type { GenerateObjectRequest } from '../src/llm/model.js';
 import type { Material } from '../src/materials/index.js';
 import { EvalAgent, SelfStudy } from '../src/quiz/index.js';
 import type { SelfQuizAnswerReply, SelfQuizEvaluateReply, SelfQuizStartReply } from '../src/protocol/wire/index.js';
-import { keys } from '../src/store/index.js';
 import { signUp, type SignedUpAccount } from './support/accounts.js';
 import { connectInstructor, createClass, joinClass, storeReady } from './support/classroom-client.js';
 import { call, type CallReply } from './support/http-call.js';
 import { loadSample, samplePdfBytes } from './support/lecture-client.js';
 import { suiteRedis } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { quizKeys } from '../src/quiz/quiz-keys.js';
 
 /**
  * SS1–SS6 (test/SPEC.md): seed 001's self-study API (`POST /api/quiz/start`, `/answer`, `/evaluate`) with the seed's
@@ -62,7 +62,7 @@ const post = (world: Pick<World, 'app'>, path: string, body: unknown, headers: R
 
 /** The solution of a served item, read from the store the way only the server may (to answer right and wrong). */
 async function solutionOf(app: TestApp, quizId: string): Promise<{ answer: number; explanation: string; choices: string[] }> {
-  const raw = await app.store.hget(keys.selfQuizItem(quizId), 'record');
+  const raw = await app.store.hget(quizKeys.selfQuizItem(quizId), 'record');
   if (raw === null) throw new Error(`no stored item ${quizId}`);
   return (JSON.parse(raw) as { item: { answer: number; explanation: string; choices: string[] } }).item;
 }
@@ -93,7 +93,7 @@ describe.each(['memory', 'redis'] as const)('seed 001 self-study API (%s store)'
       expect(item.difficulty).toBe('easy');
       ids.add(item.quiz_id);
       // Stored with its gate review, which passed: nobody sees an item the EvalAgent refused.
-      const raw = await world.app.store.hget(keys.selfQuizItem(item.quiz_id), 'record');
+      const raw = await world.app.store.hget(quizKeys.selfQuizItem(item.quiz_id), 'record');
       expect((JSON.parse(raw ?? '{}') as { review: { is_passed: boolean } }).review.is_passed).toBe(true);
       // Not in the start answer: the explanation's text or an `answer` field.
       const { explanation } = await solutionOf(world.app, item.quiz_id);
@@ -113,7 +113,7 @@ describe.each(['memory', 'redis'] as const)('seed 001 self-study API (%s store)'
     const world = await boot(store, context);
     const quiz = await started(world, world.teacher.browser, { chapter: 1 });
     const first = quiz.response[0]!;
-    const ttl = await world.app.store.pttl(keys.selfQuizItem(first.quiz_id));
+    const ttl = await world.app.store.pttl(quizKeys.selfQuizItem(first.quiz_id));
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(24 * 60 * 60_000);
 
@@ -142,7 +142,7 @@ describe.each(['memory', 'redis'] as const)('seed 001 self-study API (%s store)'
     expect(again.response.is_correct).toBe(true);
     expect(again.response.user_answer).toBe(solution.answer);
     expect(again.metadata).toEqual({ quiz_id: first.quiz_id, recorded_answer: wrong, recorded_correct: false, first_attempt: false });
-    expect(await world.app.store.pttl(keys.selfQuizItem(first.quiz_id))).toBeGreaterThan(0);
+    expect(await world.app.store.pttl(quizKeys.selfQuizItem(first.quiz_id))).toBeGreaterThan(0);
   });
 
   it('SS3 evaluate answers the seed eval envelope: the gate verdict for the same topic, the EvalAgent for another', async (context) => {
@@ -167,7 +167,7 @@ describe.each(['memory', 'redis'] as const)('seed 001 self-study API (%s store)'
       expect(body.response.feedback.length).toBeGreaterThan(0);
     }
     // The same-topic verdict is the one the gate stored with the item.
-    const raw = JSON.parse((await world.app.store.hget(keys.selfQuizItem(item.quiz_id), 'record')) ?? '{}') as { review: { grounding: number; feedback: string } };
+    const raw = JSON.parse((await world.app.store.hget(quizKeys.selfQuizItem(item.quiz_id), 'record')) ?? '{}') as { review: { grounding: number; feedback: string } };
     const same = (await post(world, 'evaluate', { quiz_id: item.quiz_id, topic: 'general' }, world.teacher.bearer)).body as SelfQuizEvaluateReply;
     expect([same.response.grounding_score, same.response.feedback]).toEqual([raw.review.grounding, raw.review.feedback]);
   });
@@ -185,7 +185,7 @@ describe.each(['memory', 'redis'] as const)('seed 001 self-study API (%s store)'
     }
     expect((await post(world, 'answer', { quiz_id: 'abcdef01', answer: 0 }, other.bearer)).status).toBe(404);
     // B answering changed nothing: A's first answer is still to come.
-    expect(await world.app.store.hget(keys.selfQuizItem(quizId), 'answer')).toBeNull();
+    expect(await world.app.store.hget(quizKeys.selfQuizItem(quizId), 'answer')).toBeNull();
 
     // A material that is neither the caller's nor the sample is not there for them.
     const notMine = await post(world, 'start', { topic: 'general', materialId: 'f'.repeat(64) }, other.bearer);
@@ -285,12 +285,12 @@ describe.each(['memory', 'redis'] as const)('seed 001 self-study API (%s store)'
       items: [held],
     } = await new SelfStudy({ ...options, newId: sequence('0000aaaa') }).start({ scope: teacher, materialId: world.material.id, topic: 'general', chapter: 0 });
     expect(held?.quizId).toBe('0000aaaa');
-    const before = await app.store.hget(keys.selfQuizItem('0000aaaa'), 'record');
+    const before = await app.store.hget(quizKeys.selfQuizItem('0000aaaa'), 'record');
     const student = { kind: 'student', classId: 'c1', sessionId: 's1' } as const;
     const { items: served } = await new SelfStudy({ ...options, newId: sequence('0000aaaa', '0000bbbb') }).start({ scope: student, materialId: world.material.id, topic: 'general', chapter: 0 });
     expect(served[0]?.quizId).toBe('0000bbbb');
     expect(served.map((item) => item.quizId)).not.toContain('0000aaaa');
-    expect(await app.store.hget(keys.selfQuizItem('0000aaaa'), 'record')).toBe(before);
+    expect(await app.store.hget(quizKeys.selfQuizItem('0000aaaa'), 'record')).toBe(before);
     const selfStudy = new SelfStudy(options);
     // Each is answerable only by its own caller.
     expect((await selfStudy.answer(teacher, '0000aaaa', 0)).quizId).toBe('0000aaaa');
@@ -320,7 +320,7 @@ describe.each(['memory', 'redis'] as const)('seed 001 self-study API (%s store)'
     const failed = await selfStudy.evaluate(scope, item!.quizId, 'documents').catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(AppError);
     expect(failed).toMatchObject({ code: 'QUIZ_NOT_JUDGED' });
-    expect(await app.store.hget(keys.selfQuizItem(item!.quizId), 'eval:documents')).toBeNull();
+    expect(await app.store.hget(quizKeys.selfQuizItem(item!.quizId), 'eval:documents')).toBeNull();
     const none = await selfStudy.start({ scope, materialId: world.material.id, topic: 'general', chapter: 0 }).catch((error: unknown) => error);
     expect(none).toMatchObject({ code: 'QUIZ_GATE_FAILED' });
     expect((none as AppError).message).toMatch(/검증을 통과한 문제가 없어/);

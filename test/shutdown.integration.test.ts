@@ -1,10 +1,10 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QuestionPayload } from '../src/protocol/quiz.js';
-import { keys } from '../src/store/keys.js';
 import { compileMain, startMain, type MainProcess } from './support/main-process.js';
 import { createQuiz, createRoom, openHost } from './support/quiz-client.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
+import { quizKeys } from '../src/quiz/quiz-keys.js';
 
 /**
  * O7 (test/SPEC.md): SIGTERM at any moment after a node started, on a Redis holding a room with a question running
@@ -58,7 +58,7 @@ afterAll(async () => {
   compiled?.remove();
 });
 
-const lease = (roomId = pausedRoom) => redis.get(keys.roomDriver(roomId));
+const lease = (roomId = pausedRoom) => redis.get(quizKeys.roomDriver(roomId));
 /** The log line of a node starting to drive the paused room. */
 const drivingPaused = () => new RegExp(`"roomId":"${pausedRoom}".*"msg":"driving room"`);
 
@@ -128,6 +128,6 @@ describe('shutdown', () => {
     // The cycles did exercise a driving node (each start takes the free lease at its first scan).
     expect(outcomes.some((outcome) => outcome.drove)).toBe(true);
     // The paused room was in the active set for every cycle (so every start could take its lease).
-    expect(JSON.parse((await redis.hget(keys.room(pausedRoom), 'phase')) ?? '{}')).toMatchObject({ phase: 'open', paused: {} });
+    expect(JSON.parse((await redis.hget(quizKeys.room(pausedRoom), 'phase')) ?? '{}')).toMatchObject({ phase: 'open', paused: {} });
   }, 300_000);
 });

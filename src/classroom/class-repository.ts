@@ -1,6 +1,7 @@
 import type { RosterEntry, SelfQuizScore } from '../protocol/classroom.js';
 import { PAGE_LIMIT_MAX, type Page, type PageRequest } from '../protocol/page.js';
-import { RETENTION, SINGLE_NODE, keys, pageOfIndex, type NodeLiveness, type Store } from '../store/index.js';
+import { RETENTION, SINGLE_NODE, pageOfIndex, type NodeLiveness, type Store } from '../store/index.js';
+import { classKeys } from './class-keys.js';
 
 /**
  * Rosters are kept at least 30 days after the last write, and as long as the students' sessions are (RETENTION_DAYS,
@@ -57,11 +58,11 @@ export class ClassRepository {
 
   /** Reserves `code` for the class; false when another class holds it (first write wins). */
   reserveCode(code: string, classId: string): Promise<boolean> {
-    return this.store.set(keys.classCode(code), classId, { nx: true });
+    return this.store.set(classKeys.classCode(code), classId, { nx: true });
   }
 
   async createClass(record: ClassRecord): Promise<void> {
-    await this.store.hset(keys.classRecord(record.id), {
+    await this.store.hset(classKeys.classRecord(record.id), {
       name: record.name,
       code: record.code,
       createdAt: String(record.createdAt),
@@ -72,36 +73,36 @@ export class ClassRepository {
 
   /** How many students joined the class (the roster's length). */
   studentCount(id: string): Promise<number> {
-    return this.store.zcard(keys.classStudents(id));
+    return this.store.zcard(classKeys.classStudents(id));
   }
 
   /** Makes the class admit only these names (replacing any earlier list); names already taken stay taken. */
   async setRosterNames(classId: string, names: readonly string[]): Promise<void> {
     const fields = Object.fromEntries(names.map((name) => [foldNickname(name), name]));
-    await this.store.del(keys.classRosterNames(classId));
-    await this.store.hset(keys.classRosterNames(classId), fields);
-    await this.store.hset(keys.classRecord(classId), { roster: '1' });
+    await this.store.del(classKeys.classRosterNames(classId));
+    await this.store.hset(classKeys.classRosterNames(classId), fields);
+    await this.store.hset(classKeys.classRecord(classId), { roster: '1' });
   }
 
   /** The roster's names in the order written (folded name -> name as written); empty for a class without one. */
   async rosterNames(classId: string): Promise<Map<string, string>> {
-    return new Map(Object.entries(await this.store.hgetall(keys.classRosterNames(classId))));
+    return new Map(Object.entries(await this.store.hgetall(classKeys.classRosterNames(classId))));
   }
 
   /** Which of these names are taken in the class (by a student's session or a join under way). */
   async namesTaken(classId: string, names: readonly string[]): Promise<boolean[]> {
     if (names.length === 0) return [];
-    const holders = await this.store.hmget(keys.classNicknames(classId), names.map(foldNickname));
+    const holders = await this.store.hmget(classKeys.classNicknames(classId), names.map(foldNickname));
     return holders.map((holder) => holder !== null);
   }
 
   async findByCode(code: string): Promise<ClassRecord | null> {
-    const id = await this.store.get(keys.classCode(code));
+    const id = await this.store.get(classKeys.classCode(code));
     return id ? this.getClass(id) : null;
   }
 
   async getClass(id: string): Promise<ClassRecord | null> {
-    const fields = await this.store.hgetall(keys.classRecord(id));
+    const fields = await this.store.hgetall(classKeys.classRecord(id));
     if (fields.name === undefined || fields.code === undefined) return null;
     return {
       id,
@@ -116,7 +117,7 @@ export class ClassRepository {
 
   /** Marks the class closed; the first close wins (a second returns the time already stored). */
   async close(id: string, at: number): Promise<number> {
-    const key = keys.classRecord(id);
+    const key = classKeys.classRecord(id);
     if (await this.store.hsetnx(key, 'closedAt', String(at))) return at;
     return Number((await this.store.hget(key, 'closedAt')) ?? at);
   }
@@ -126,21 +127,21 @@ export class ClassRepository {
    * admitting students as soon as the call returns. The old code is deleted only while it still names this class.
    */
   async replaceCode(id: string, oldCode: string, newCode: string): Promise<void> {
-    await this.store.hset(keys.classRecord(id), { code: newCode });
-    if ((await this.store.get(keys.classCode(oldCode))) === id) await this.store.del(keys.classCode(oldCode));
+    await this.store.hset(classKeys.classRecord(id), { code: newCode });
+    if ((await this.store.get(classKeys.classCode(oldCode))) === id) await this.store.del(classKeys.classCode(oldCode));
   }
 
   /** Takes a nickname for `holder` in the class; false when it is taken (see foldNickname). */
   async reserveNickname(classId: string, nickname: string, holder: string): Promise<boolean> {
-    return this.store.hsetnx(keys.classNicknames(classId), foldNickname(nickname), holder, this.ttl);
+    return this.store.hsetnx(classKeys.classNicknames(classId), foldNickname(nickname), holder, this.ttl);
   }
 
   async releaseNickname(classId: string, nickname: string): Promise<void> {
-    await this.store.hdel(keys.classNicknames(classId), foldNickname(nickname));
+    await this.store.hdel(classKeys.classNicknames(classId), foldNickname(nickname));
   }
 
   async addStudent(classId: string, student: { sessionId: string; nickname: string; joinedAt: number }): Promise<void> {
-    const entryKey = keys.classStudent(classId, student.sessionId);
+    const entryKey = classKeys.classStudent(classId, student.sessionId);
     await this.store.hset(
       entryKey,
       {
@@ -153,16 +154,16 @@ export class ClassRepository {
       },
       this.ttl,
     );
-    await this.store.zadd(keys.classStudents(classId), student.joinedAt, student.sessionId, this.ttl);
+    await this.store.zadd(classKeys.classStudents(classId), student.joinedAt, student.sessionId, this.ttl);
   }
 
   /** Whether the session is a student of the class (the check behind every instructor action on a student). */
   isStudent(classId: string, sessionId: string): Promise<boolean> {
-    return this.store.exists(keys.classStudent(classId, sessionId));
+    return this.store.exists(classKeys.classStudent(classId, sessionId));
   }
 
   async student(classId: string, sessionId: string): Promise<RosterEntry | null> {
-    const fields = await this.store.hgetall(keys.classStudent(classId, sessionId));
+    const fields = await this.store.hgetall(classKeys.classStudent(classId, sessionId));
     return toEntry(sessionId, fields, await this.connected(fields));
   }
 
@@ -191,7 +192,7 @@ export class ClassRepository {
 
   /** One page of the roster, in join order. */
   async rosterPage(classId: string, page: PageRequest): Promise<Page<RosterEntry>> {
-    const { members, nextCursor } = await pageOfIndex(this.store, keys.classStudents(classId), page, { reverse: false });
+    const { members, nextCursor } = await pageOfIndex(this.store, classKeys.classStudents(classId), page, { reverse: false });
     const entries = await Promise.all(members.map((member) => this.student(classId, member)));
     return { items: entries.filter((entry): entry is RosterEntry => entry !== null), nextCursor };
   }
@@ -202,11 +203,11 @@ export class ClassRepository {
       if (value === undefined) continue;
       values[name] = typeof value === 'boolean' ? (value ? '1' : '0') : String(value);
     }
-    if (Object.keys(values).length > 0) await this.store.hset(keys.classStudent(classId, sessionId), values, this.ttl);
+    if (Object.keys(values).length > 0) await this.store.hset(classKeys.classStudent(classId, sessionId), values, this.ttl);
   }
 
   async clearHand(classId: string, sessionId: string): Promise<void> {
-    await this.store.hdel(keys.classStudent(classId, sessionId), 'handRaisedAt', 'handQuestion', 'handAcknowledged', 'handAnswered');
+    await this.store.hdel(classKeys.classStudent(classId, sessionId), 'handRaisedAt', 'handQuestion', 'handAcknowledged', 'handAnswered');
   }
 
   /**
@@ -215,7 +216,7 @@ export class ClassRepository {
    */
   async countSelfQuiz(classId: string, sessionId: string, correct: boolean): Promise<SelfQuizScore | null> {
     if (!(await this.isStudent(classId, sessionId))) return null;
-    const entryKey = keys.classStudent(classId, sessionId);
+    const entryKey = classKeys.classStudent(classId, sessionId);
     // The correct count first: a reader never sees more right answers than answers.
     const right = await this.store.hincrby(entryKey, 'selfQuizCorrect', correct ? 1 : 0, this.ttl);
     const answered = await this.store.hincrby(entryKey, 'selfQuizAnswered', 1, this.ttl);
@@ -224,7 +225,7 @@ export class ClassRepository {
 
   /** Counts the student's sockets on this node; returns the new count. Refreshes the entry's TTL. */
   async addSockets(classId: string, sessionId: string, by: 1 | -1): Promise<number> {
-    const entryKey = keys.classStudent(classId, sessionId);
+    const entryKey = classKeys.classStudent(classId, sessionId);
     return this.store.hincrby(entryKey, SOCKETS_FIELD + this.liveness.nodeId, by, this.ttl);
   }
 }

@@ -10,3 +10,5 @@ export { ClassMonitor, type MonitorPort } from './class-monitor.js';
 export { ClassRepository } from './class-repository.js';
 export { ClassService, INSTRUCTOR_TOKEN_TTL_MS, type CreatedClass } from './class-service.js';
 export type { ClassSummary } from '../protocol/wire/classroom.js';
+export { classKeys } from './class-keys.js';
+export { classLifecycle } from './class-lifecycle.js';

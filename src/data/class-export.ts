@@ -1,8 +1,11 @@
 import { z } from 'zod';
+import { classLifecycle } from '../classroom/index.js';
 import type { Logger } from '../kernel/index.js';
-import { keys, readJsonRecord, type Store } from '../store/index.js';
-import { DELETE_BATCH } from './deletion-batches.js';
-import { safeJson } from './room-deletion.js';
+import { lectureLifecycle } from '../lecture/index.js';
+import { quizLifecycle } from '../quiz/index.js';
+import { readJsonRecord, type Store } from '../store/index.js';
+import type { CourseParts } from './owner-parts.js';
+import { safeJson } from './safe-json.js';
 
 /** One question the student was asked, with what they answered and how it was judged. */
 export interface ExportedAnswer {
@@ -69,9 +72,6 @@ export interface ClassExport {
   rooms: ExportedRoom[];
 }
 
-const LmsCourse = z.object({ contextId: z.string(), contextTitle: z.string() });
-const LmsMember = z.object({ userId: z.string() });
-
 const Item = z.discriminatedUnion('type', [
   z.object({ type: z.literal('question'), chapter: z.number(), at: z.number(), questionId: z.string(), text: z.string() }),
   z.object({ type: z.literal('subquestion'), chapter: z.number(), at: z.number(), questionId: z.string(), text: z.string() }),
@@ -93,13 +93,16 @@ export class ClassExporter {
   constructor(
     private readonly store: Store,
     private readonly logger?: Logger,
+    private readonly courses?: CourseParts,
   ) {}
 
   /** null when there is no such class. */
   async export(classId: string, now = Date.now()): Promise<ClassExport | null> {
-    const record = await this.store.hgetall(keys.classRecord(classId));
+    const record = await classLifecycle.record(this.store, classId);
     if (record.name === undefined || record.code === undefined) return null;
-    const [course, lmsUsers] = await this.lmsCourse(classId);
+    const lms = (await this.courses?.exportForClass(classId)) ?? null;
+    const course = lms?.course;
+    const lmsUsers = lms?.lmsUsers ?? new Map<string, string>();
     return {
       exportedAt: new Date(now).toISOString(),
       class: { id: classId, name: record.name, code: record.code, materialId: record.materialId ?? null, createdAt: Number(record.createdAt ?? 0) },
@@ -112,39 +115,20 @@ export class ClassExporter {
     };
   }
 
-  /** What the LMS integration keeps of a course's class (src/lti/course-repository.ts): the course, each student's LMS id. */
-  private async lmsCourse(classId: string): Promise<[{ contextId: string; title: string } | null, Map<string, string>]> {
-    const course = LmsCourse.safeParse(safeJson((await this.store.hget(keys.ltiClass(classId), 'course')) ?? ''));
-    const users = new Map<string, string>();
-    if (!course.success) return [null, users];
-    const members = await this.store.hgetall(keys.ltiClassMembers(classId));
-    for (const [field, userHash] of Object.entries(members)) {
-      if (!field.startsWith('session:')) continue;
-      const member = LmsMember.safeParse(safeJson(members[`user:${userHash}`] ?? ''));
-      if (member.success) users.set(field.slice('session:'.length), member.data.userId);
-    }
-    return [{ contextId: course.data.contextId, title: course.data.contextTitle }, users];
-  }
-
   private async students(classId: string): Promise<ExportedStudent[]> {
     const students: ExportedStudent[] = [];
-    const total = await this.store.zcard(keys.classStudents(classId));
-    for (let start = 0; start < total; start += DELETE_BATCH) {
-      const batch = await this.store.zrange(keys.classStudents(classId), start, start + DELETE_BATCH - 1);
-      for (const { member: sessionId, score } of batch) {
-        const entry = await this.store.hgetall(keys.classStudent(classId, sessionId));
-        if (entry.nickname === undefined) continue;
-        const transcript = await this.store.xread(keys.sessionTranscript(sessionId), '0');
-        students.push({
-          sessionId,
-          nickname: entry.nickname,
-          joinedAt: Number(entry.joinedAt ?? score),
-          chapter: Number(entry.chapter ?? -1),
-          percent: Number(entry.percent ?? 0),
-          ...this.readTranscript(transcript.map((item) => item.fields.i ?? '')),
-        });
-      }
-    }
+    await classLifecycle.readRoster(this.store, classId, async ({ sessionId, score, entry }) => {
+      if (entry.nickname === undefined) return;
+      const transcript = await lectureLifecycle.transcript(this.store, sessionId);
+      students.push({
+        sessionId,
+        nickname: entry.nickname,
+        joinedAt: Number(entry.joinedAt ?? score),
+        chapter: Number(entry.chapter ?? -1),
+        percent: Number(entry.percent ?? 0),
+        ...this.readTranscript(transcript),
+      });
+    });
     return students;
   }
 
@@ -177,15 +161,12 @@ export class ClassExporter {
 
   private async rooms(classId: string): Promise<ExportedRoom[]> {
     const rooms: ExportedRoom[] = [];
-    const total = await this.store.zcard(keys.classRooms(classId));
-    for (let start = 0; start < total; start += DELETE_BATCH) {
-      const batch = await this.store.zrange(keys.classRooms(classId), start, start + DELETE_BATCH - 1);
-      const raw = await this.store.mget(batch.map(({ member }) => keys.roomResults(member)));
-      raw.forEach((value, index) => {
-        const results = readJsonRecord(value, RoomResultsJson, { key: keys.roomResults(batch[index]?.member ?? ''), logger: this.logger });
+    await quizLifecycle.readClassResults(this.store, classId, async (batch) => {
+      for (const { raw, key } of batch) {
+        const results = readJsonRecord(raw, RoomResultsJson, { key, logger: this.logger });
         if (results) rooms.push(results);
-      });
-    }
+      }
+    });
     return rooms;
   }
 }

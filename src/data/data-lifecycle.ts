@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { Logger } from '../kernel/index.js';
-import { keys, type Store } from '../store/index.js';
+import { classLifecycle } from '../classroom/index.js';
+import { lectureLifecycle } from '../lecture/index.js';
+import type { Store } from '../store/index.js';
 import { ClassDeletion, type SessionDrivers } from './class-deletion.js';
 import { ClassExporter } from './class-export.js';
 import { MaterialDeletion, type MaterialParts, type RetrievalParts } from './material-deletion.js';
@@ -8,7 +10,8 @@ import { QuizDeletion } from './quiz-deletion.js';
 import type { QuotaReleases } from './quota-releases.js';
 import { RetentionPurge } from './retention-purge.js';
 import type { CourseParts, ExamParts } from './owner-parts.js';
-import { RoomDeletion, safeJson } from './room-deletion.js';
+import { RoomDeletion } from './room-deletion.js';
+import { safeJson } from './safe-json.js';
 
 const SessionProfile = z.object({ materialId: z.string(), classId: z.string().optional(), billTo: z.string().optional() });
 
@@ -44,7 +47,7 @@ export class DataLifecycle {
     this.quizzes = new QuizDeletion(store, options.quotas);
     this.classes = new ClassDeletion(store, this.quizzes, this.rooms, options.sessions, options.quotas, options.exams, options.courses);
     this.materials = new MaterialDeletion(store, options.materials, options.retrieval, options.quotas, options.exams);
-    this.exporter = new ClassExporter(store, logger);
+    this.exporter = new ClassExporter(store, logger, options.courses);
     this.purge = new RetentionPurge({
       store,
       rooms: this.rooms,
@@ -57,18 +60,18 @@ export class DataLifecycle {
 
   /** The material a class uses; null when it uses none or there is no such class (the material deletion guard). */
   async classMaterial(classId: string): Promise<string | null> {
-    return this.options.store.hget(keys.classRecord(classId), 'materialId');
+    return classLifecycle.material(this.options.store, classId);
   }
   /** The material a tutoring session studies; null when there is no such session (authorizeMaterialRead). */
   /** A tutoring session's material, class and paying account (the self-study API's student scope); null: no such session. */
   async sessionProfile(sessionId: string): Promise<{ materialId: string; classId?: string | undefined; billTo?: string | undefined } | null> {
-    const raw = await this.options.store.hget(keys.session(sessionId), 'profile');
+    const raw = await lectureLifecycle.profile(this.options.store, sessionId);
     if (raw === null) return null;
     const parsed = SessionProfile.safeParse(safeJson(raw));
     return parsed.success ? parsed.data : null;
   }
   async sessionMaterial(sessionId: string): Promise<string | null> {
-    const raw = await this.options.store.hget(keys.session(sessionId), 'profile');
+    const raw = await lectureLifecycle.profile(this.options.store, sessionId);
     if (raw === null) return null;
     const parsed = SessionProfile.safeParse(safeJson(raw));
     return parsed.success ? parsed.data.materialId : null;

@@ -1,7 +1,10 @@
 /**
  * The data lifecycle: complete deletion of materials, classes, quizzes and quiz rooms (both stores; the blobs on
  * disk through the materials service), the retention purge of old student data under a store lease, and the class
- * export (JSON and CSV).
+ * export (JSON and CSV). It orchestrates only: each feature deletes and reads its own keys through its
+ * `…Lifecycle` export (quizLifecycle, classLifecycle, lectureLifecycle, mathLifecycle, qualityLifecycle, deleteUsage,
+ * the material and retrieval leases) or a port (exams, LMS courses, quotas); data/ keeps the order, the batching,
+ * quota releases and ownership.
  */
 export { DataLifecycle, type DataLifecycleOptions } from './data-lifecycle.js';
 export type { CourseParts, ExamParts } from './owner-parts.js';

@@ -1,10 +1,14 @@
-import { z } from 'zod';
+import { lectureLifecycle } from '../lecture/index.js';
+import { deleteUsage } from '../llm/index.js';
+import { deleteMaterialLock } from '../materials/index.js';
+import { mathLifecycle } from '../math-problems/index.js';
 import { OwnershipRepository } from '../ownership/index.js';
-import { keys, type Store } from '../store/index.js';
+import { qualityLifecycle } from '../quality/index.js';
+import { quizLifecycle } from '../quiz/index.js';
+import { deleteRetrievalLock } from '../retrieval/index.js';
+import type { Store } from '../store/index.js';
 import type { QuotaReleases } from './quota-releases.js';
 import type { ExamParts } from './owner-parts.js';
-import { deleteQualitySamples, drainIndex } from './deletion-batches.js';
-import { safeJson } from './room-deletion.js';
 
 /** What deletion needs of the materials and retrieval folders (their services satisfy it). */
 export interface MaterialParts {
@@ -15,17 +19,13 @@ export interface RetrievalParts {
   deleteIndex(materialId: string): Promise<void>;
 }
 
-/** What deletion reads of a math problem set: whose it is (its account's list and summary go with it). */
-const MathSetOwner = z.object({ accountId: z.string() });
-
 /**
  * Deletion of a material: record, index entry and blobs (through the materials service, which knows the blob
- * names, on disk or in the store), every generated chapter lecture (text stream, status, generation lease) found
- * through the material's lecture index (keys.materialLectures, written before a chapter's first key: no SCAN), the
- * retrieval index (store and this node's cache), self-study items served from it, leases and usage, and the math
- * problem sets made from it (found through keys.materialMathSets; each account's list and judgement summary of the
- * material with them). Sessions and classes that used the material are
- * not deleted: they belong to their classes (they can no longer start the lecture).
+ * names, on disk or in the store), every generated chapter lecture (found through the material's lecture index: no
+ * SCAN), the retrieval index (store and this node's cache), self-study items served from it, leases and usage, the
+ * exams and the math problem sets made from it (each account's list and judgement summary of the material with
+ * them). Each owner deletes its own keys; this file orders the steps. Sessions and classes that used the material
+ * are not deleted: they belong to their classes (they can no longer start the lecture).
  */
 export class MaterialDeletion {
   constructor(
@@ -41,32 +41,20 @@ export class MaterialDeletion {
     const existed = await this.materials.remove(materialId);
     // Credited even when a previous, interrupted deletion already removed the record.
     await this.quotas?.materialDeleted(materialId);
-    const lectures = await store.zcard(keys.materialLectures(materialId));
-    const mathSets = await store.zcard(keys.materialMathSets(materialId));
-    const exams = await store.zcard(keys.materialExams(materialId));
+    const lectures = await lectureLifecycle.countByMaterial(store, materialId);
+    const mathSets = await mathLifecycle.countByMaterial(store, materialId);
+    const exams = (await this.exams?.countForMaterial(materialId)) ?? 0;
     if (!existed && lectures === 0 && mathSets === 0 && exams === 0) return false;
     // The exams made from it, with every student's drafts, submissions, grades and reports.
     await this.exams?.deleteForMaterial(materialId);
-    await drainIndex(store, keys.materialMathSets(materialId), async (setIds) => {
-      const records = await store.mget(setIds.map((setId) => keys.mathSet(setId)));
-      const accounts = new Set(records.flatMap((raw) => {
-        const parsed = raw === null ? undefined : MathSetOwner.safeParse(safeJson(raw));
-        return parsed?.success ? [parsed.data.accountId] : [];
-      }));
-      await store.del(
-        ...setIds.flatMap((setId) => [keys.mathSet(setId), keys.mathSetSummary(setId)]),
-        ...[...accounts].flatMap((accountId) => [keys.accountMathSets(accountId, materialId), keys.accountMathSummary(accountId, materialId)]),
-      );
-    });
-    await drainIndex(store, keys.materialLectures(materialId), async (cacheKeys) => {
-      await store.del(...cacheKeys.flatMap((cacheKey) => [keys.lectureText(cacheKey), keys.lectureStatus(cacheKey), keys.lectureLock(cacheKey)]));
-    });
-    await drainIndex(store, keys.selfQuizIndex('material', materialId), async (quizIds) => {
-      await store.del(...quizIds.map((quizId) => keys.selfQuizItem(quizId)));
-    });
-    await deleteQualitySamples(store, 'material', materialId);
+    await mathLifecycle.deleteByMaterial(store, materialId);
+    await lectureLifecycle.deleteByMaterial(store, materialId);
+    await quizLifecycle.deleteByMaterial(store, materialId);
+    await qualityLifecycle.deleteByMaterial(store, materialId);
     await this.retrieval.deleteIndex(materialId);
-    await store.del(keys.retrievalLock(materialId), keys.materialLock(materialId), keys.usage('material', materialId));
+    await deleteRetrievalLock(store, materialId);
+    await deleteMaterialLock(store, materialId);
+    await deleteUsage(store, 'material', [materialId]);
     await new OwnershipRepository(store).forgetMaterial(materialId);
     return true;
   }

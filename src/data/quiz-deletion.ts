@@ -1,10 +1,7 @@
-import { z } from 'zod';
 import { OwnershipRepository } from '../ownership/index.js';
-import { keys, type Store } from '../store/index.js';
+import { quizLifecycle } from '../quiz/index.js';
+import type { Store } from '../store/index.js';
 import type { QuotaReleases } from './quota-releases.js';
-import { safeJson } from './room-deletion.js';
-
-const StoredQuiz = z.object({ classId: z.string() });
 
 /**
  * Deletion of a quiz: the quiz (items with solutions), its list entry and its class's index entry. The rooms played
@@ -22,20 +19,17 @@ export class QuizDeletion {
   }
 
   /** The class of the quiz, or null when there is no such quiz. */
-  async owner(quizId: string): Promise<string | null> {
-    const raw = await this.store.get(keys.quiz(quizId));
-    const parsed = raw === null ? null : StoredQuiz.safeParse(safeJson(raw));
-    return parsed?.success ? parsed.data.classId : null;
+  owner(quizId: string): Promise<string | null> {
+    return quizLifecycle.quizClass(this.store, quizId);
   }
 
   /** Deletes the quiz; false when there was none. `classId` is passed when known (a class deletion). */
   async delete(quizId: string, classId?: string): Promise<boolean> {
     const owner = classId ?? (await this.owner(quizId));
-    const removed = await this.store.del(keys.quiz(quizId), keys.quizSummary(quizId));
-    if (owner) await this.store.zrem(keys.classQuizzes(owner), quizId);
-    if (owner && removed > 0) await this.quotas?.quizDeleted(owner);
+    const removed = await quizLifecycle.deleteQuiz(this.store, quizId, owner);
+    if (owner && removed) await this.quotas?.quizDeleted(owner);
     // its owner, the account's list entry and the quiz's room index (the rooms themselves stay, see above).
     await this.ownership.forgetQuiz(quizId);
-    return removed > 0;
+    return removed;
   }
 }

@@ -1,7 +1,6 @@
 import type { Logger } from '../kernel/index.js';
 import { isAppError } from '../kernel/index.js';
-import { keys, type Store } from '../store/index.js';
-import { DELETE_BATCH } from './deletion-batches.js';
+import { DELETE_BATCH, keys, type Store } from '../store/index.js';
 import type { RoomDeletion } from './room-deletion.js';
 
 const HOUR_MS = 60 * 60_000;

@@ -572,6 +572,11 @@ export class ExamRepository {
     await this.drain(keys.materialExams(materialId), (examId) => this.delete(examId));
   }
 
+  /** How many exams were made from a material (its deletion looks before it deletes). */
+  countForMaterial(materialId: string): Promise<number> {
+    return this.store.zcard(keys.materialExams(materialId));
+  }
+
   private async drain(key: string, each: (member: string) => Promise<unknown>): Promise<void> {
     for (;;) {
       const members = (await this.store.zrange(key, 0, 99)).map((entry) => entry.member);

@@ -1,6 +1,7 @@
 import type { Logger } from '../kernel/index.js';
-import { keys, type Store } from '../store/index.js';
+import { type Store } from '../store/index.js';
 import { createMarkerParser, displayText as segmentsText, type LectureSegment, type MarkerParser } from './marker-parser.js';
+import { lectureKeys } from './lecture-keys.js';
 
 /**
  * One chapter's generated lecture as seen by this node: the raw text tailed from the store, parsed once into
@@ -120,7 +121,7 @@ export class FeedHub {
     // A tail survives store outages: xtail waits through them; anything else is retried after a pause.
     while (!signal.aborted) {
       try {
-        for await (const entry of this.store.xtail(keys.lectureText(feed.cacheKey), lastId, { signal })) {
+        for await (const entry of this.store.xtail(lectureKeys.lectureText(feed.cacheKey), lastId, { signal })) {
           lastId = entry.id;
           feed.apply(entry.fields);
           if (feed.state === 'done') return;

@@ -19,3 +19,5 @@ export type { PacerEmitMeta } from './pacer.js';
 export { observeActivity, type ActivityObserver, type SessionActivity } from './session-activity.js';
 export type { SessionActor, SessionObserver } from './session-actor.js';
 export type { SessionPort } from './session-port.js';
+export { lectureKeys } from './lecture-keys.js';
+export { lectureLifecycle } from './lecture-lifecycle.js';

@@ -4,8 +4,9 @@ import { checkLectureQuestion, refusalsOf, type GuardReport } from '../guard/ind
 import { screenQuestions } from './question-screen.js';
 import type { LanguageModel } from '../llm/index.js';
 import { toWireError } from '../kernel/index.js';
-import { keys, type Store } from '../store/index.js';
+import { type Store } from '../store/index.js';
 import { LECTURE_TASKS, lecturePrompts, renderLecturePrompt } from './lecture-prompts.js';
+import { lectureKeys } from './lecture-keys.js';
 
 /** What the generator needs from a material (MaterialService satisfies it). */
 export interface LectureMaterialReader {
@@ -137,7 +138,7 @@ export class LectureGenerator {
     let generating = false;
     const abort = new AbortController();
     try {
-      if ((await store.get(keys.lectureStatus(cacheKey))) === 'done') return;
+      if ((await store.get(lectureKeys.lectureStatus(cacheKey))) === 'done') return;
       // A deleted material (data/) gets nothing more: the watchdog's interest would otherwise write its lectures back.
       if ((await this.options.materials.get(material.id)) === null) {
         this.interest.delete(material.id);
@@ -145,11 +146,11 @@ export class LectureGenerator {
       }
       // Recorded before any of the chapter's keys is written, so a material's deletion finds every lecture of it.
       await this.recordLectureKey(material.id, cacheKey);
-      if (!(await store.acquireLease(keys.lectureLock(cacheKey), nodeId, this.leaseMs))) return;
+      if (!(await store.acquireLease(lectureKeys.lectureLock(cacheKey), nodeId, this.leaseMs))) return;
       generating = true;
       this.failed.delete(cacheKey);
       renew = setInterval(() => {
-        store.renewLease(keys.lectureLock(cacheKey), nodeId, this.leaseMs).then(
+        store.renewLease(lectureKeys.lectureLock(cacheKey), nodeId, this.leaseMs).then(
           (held) => {
             if (!held) abort.abort(new Error('lease lost'));
           },
@@ -157,18 +158,18 @@ export class LectureGenerator {
         );
       }, this.leaseMs / 3);
       // Another node may have finished between our status check and the lease.
-      if ((await store.get(keys.lectureStatus(cacheKey))) === 'done') return;
+      if ((await store.get(lectureKeys.lectureStatus(cacheKey))) === 'done') return;
       await this.generate(material, chapter, cacheKey, abort.signal);
     } catch (error) {
       logger.warn({ err: error, materialId: material.id, chapter }, 'lecture generation failed');
       this.failed.add(cacheKey);
       const { body } = toWireError(error);
       await store
-        .xadd(keys.lectureText(cacheKey), { e: 'failed', code: body.code, message: body.message })
+        .xadd(lectureKeys.lectureText(cacheKey), { e: 'failed', code: body.code, message: body.message })
         .catch(() => undefined);
     } finally {
       if (renew) clearInterval(renew);
-      await store.releaseLease(keys.lectureLock(cacheKey), nodeId).catch(() => undefined);
+      await store.releaseLease(lectureKeys.lectureLock(cacheKey), nodeId).catch(() => undefined);
       // Deleted while it was being written (its lease was deleted too, so the renewal aborted it): what this attempt
       // wrote since is removed here, on whichever node wrote it.
       if (generating) await this.dropIfDeleted(material.id, cacheKey).catch(() => undefined);
@@ -178,7 +179,7 @@ export class LectureGenerator {
 
   private async dropIfDeleted(materialId: string, cacheKey: string): Promise<void> {
     if ((await this.options.materials.get(materialId)) !== null) return;
-    await this.options.store.del(keys.lectureText(cacheKey), keys.lectureStatus(cacheKey), keys.materialLectures(materialId));
+    await this.options.store.del(lectureKeys.lectureText(cacheKey), lectureKeys.lectureStatus(cacheKey), lectureKeys.materialLectures(materialId));
   }
 
   /**
@@ -187,8 +188,8 @@ export class LectureGenerator {
    */
   private async recordLectureKey(materialId: string, cacheKey: string): Promise<void> {
     const { store } = this.options;
-    if ((await store.zscore(keys.materialLectures(materialId), cacheKey)) === null) {
-      await store.zadd(keys.materialLectures(materialId), Date.now(), cacheKey);
+    if ((await store.zscore(lectureKeys.materialLectures(materialId), cacheKey)) === null) {
+      await store.zadd(lectureKeys.materialLectures(materialId), Date.now(), cacheKey);
     }
   }
 
@@ -200,7 +201,7 @@ export class LectureGenerator {
 
   private async generate(material: LectureMaterial, chapter: number, cacheKey: string, signal: AbortSignal) {
     const { store, model, materials } = this.options;
-    const streamKey = keys.lectureText(cacheKey);
+    const streamKey = lectureKeys.lectureText(cacheKey);
     const previous = await store.xread(streamKey, '0');
     const prefix = previous.map((entry) => entry.fields.t ?? '').join('');
     if (previous.at(-1)?.fields.e === 'failed') await store.xadd(streamKey, { e: 'attempt' });
@@ -258,7 +259,7 @@ export class LectureGenerator {
     if (writeFailure !== undefined) throw writeFailure;
     await flush();
     await stream.result;
-    await store.set(keys.lectureStatus(cacheKey), 'done');
+    await store.set(lectureKeys.lectureStatus(cacheKey), 'done');
     await store.xadd(streamKey, { e: 'done' });
   }
 }

@@ -7,7 +7,7 @@ import type { LanguageModel } from '../llm/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { TranscriptItem } from '../protocol/wire/tutor.js';
 import type { TokenSigner } from '../auth/index.js';
-import { keys, type Store } from '../store/index.js';
+import { type Store } from '../store/index.js';
 import { FeedHub } from './chapter-feed.js';
 import { LectureGenerator, type LectureMaterial, type LectureMaterialReader } from './lecture-generator.js';
 import { DEFAULT_SPEED, systemScheduler, type PacerEmitMeta, type PacerScheduler } from './pacer.js';
@@ -15,6 +15,7 @@ import { QaTutor } from './qa-tutor.js';
 import { StudentAssistant, type MaterialSource } from './hand/student-assistant.js';
 import { SessionActor, type SessionObserver, type SessionPort } from './session-actor.js';
 import { SessionRepository, type InstructorReply } from './session-repository.js';
+import { lectureKeys } from './lecture-keys.js';
 
 /** What the lecture needs from the material catalogue (MaterialService satisfies it). */
 export interface MaterialCatalog extends LectureMaterialReader, MaterialSource {
@@ -216,7 +217,7 @@ export class LectureService {
     if (entry.grace) clearTimeout(entry.grace);
     clearInterval(entry.renew);
     await entry.actor.close();
-    await this.options.store.releaseLease(keys.sessionDriver(sessionId), this.nodeId).catch(() => undefined);
+    await this.options.store.releaseLease(lectureKeys.sessionDriver(sessionId), this.nodeId).catch(() => undefined);
   }
 
   async close(): Promise<void> {
@@ -228,7 +229,7 @@ export class LectureService {
   private async createActor(sessionId: string, port: SessionPort): Promise<Attached> {
     const { store, logger } = this.options;
     await this.takeDriverLease(sessionId);
-    const lease = keys.sessionDriver(sessionId);
+    const lease = lectureKeys.sessionDriver(sessionId);
     const renew = setInterval(() => {
       // A lease that expired while the store was away is taken again (if nobody else took it meanwhile).
       store
@@ -266,7 +267,7 @@ export class LectureService {
       return { actor, sockets: 1, renew };
     } catch (error) {
       clearInterval(renew);
-      await store.releaseLease(keys.sessionDriver(sessionId), this.nodeId).catch(() => undefined);
+      await store.releaseLease(lectureKeys.sessionDriver(sessionId), this.nodeId).catch(() => undefined);
       throw error;
     }
   }
@@ -275,7 +276,7 @@ export class LectureService {
   private async takeDriverLease(sessionId: string): Promise<void> {
     const deadline = Date.now() + this.driverLeaseMs + 1_000;
     for (let attempt = 0; ; attempt += 1) {
-      if (await this.options.store.acquireLease(keys.sessionDriver(sessionId), this.nodeId, this.driverLeaseMs)) return;
+      if (await this.options.store.acquireLease(lectureKeys.sessionDriver(sessionId), this.nodeId, this.driverLeaseMs)) return;
       if (attempt === 0) this.requestRelease?.(sessionId);
       if (Date.now() > deadline) {
         throw new AppError(ErrorCode.SESSION_BUSY, '이 세션은 다른 곳에서 진행 중입니다. 잠시 후 다시 연결해 주세요.');

@@ -1,7 +1,8 @@
-import { keys, type Store } from '../store/index.js';
+import { type Store } from '../store/index.js';
 import type { FeedHub } from './chapter-feed.js';
 import type { LectureGenerator, LectureMaterial } from './lecture-generator.js';
 import { displayText, parseLecture, type LectureSegment } from './marker-parser.js';
+import { lectureKeys } from './lecture-keys.js';
 
 export { displayText };
 import { isActive, type ActiveState, type SessionState } from './session-state.js';
@@ -23,7 +24,7 @@ export class LectureView {
 
   async readSegments(chapter: number): Promise<LectureSegment[]> {
     const cacheKey = this.deps.generator.cacheKey(this.deps.material.id, chapter);
-    const entries = await this.deps.store.xread(keys.lectureText(cacheKey), '0');
+    const entries = await this.deps.store.xread(lectureKeys.lectureText(cacheKey), '0');
     return parseLecture(entries.map((entry) => entry.fields.t ?? '').join(''));
   }
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { Logger } from '../kernel/index.js';
-import { RETENTION, keys, readJsonRecord, type Store } from '../store/index.js';
+import { RETENTION, readJsonRecord, type Store } from '../store/index.js';
 import type { TranscriptItem, TutorEvent } from '../protocol/wire/tutor.js';
 import type { SessionState } from './session-state.js';
+import { lectureKeys } from './lecture-keys.js';
 
 /** How long an untouched self-study session is kept (its record, log and transcript): every write sets it again. */
 export const SESSION_TTL_MS = RETENTION.sessionMs;
@@ -71,7 +72,7 @@ export class SessionRepository {
   async create(profile: SessionProfile, speed: number): Promise<void> {
     const state: SessionState = { kind: 'idle' };
     await this.store.hset(
-      keys.session(profile.id),
+      lectureKeys.session(profile.id),
       { profile: JSON.stringify(profile), state: JSON.stringify(state), speed: String(speed) },
       { ttlMs: this.remember(profile) },
     );
@@ -90,20 +91,20 @@ export class SessionRepository {
   private async ttl(id: string): Promise<{ ttlMs: number }> {
     const known = this.knownTtls.get(id);
     if (known !== undefined) return { ttlMs: known };
-    const raw = await this.store.hget(keys.session(id), 'profile');
-    const profile = readJsonRecord(raw, ProfileJson, { key: keys.session(id), logger: this.logger });
+    const raw = await this.store.hget(lectureKeys.session(id), 'profile');
+    const profile = readJsonRecord(raw, ProfileJson, { key: lectureKeys.session(id), logger: this.logger });
     return { ttlMs: profile ? this.remember(profile) : SESSION_TTL_MS };
   }
 
   async exists(id: string): Promise<boolean> {
-    return this.store.exists(keys.session(id));
+    return this.store.exists(lectureKeys.session(id));
   }
 
   /** Loads a session and reconciles its state with the log; null when it does not exist. */
   async load(id: string): Promise<SessionRecord | null> {
-    const fields = await this.store.hgetall(keys.session(id));
+    const fields = await this.store.hgetall(lectureKeys.session(id));
     if (!fields.profile || !fields.state) return null;
-    const stored = readJsonRecord(fields.profile, ProfileJson, { key: `${keys.session(id)} profile`, logger: this.logger });
+    const stored = readJsonRecord(fields.profile, ProfileJson, { key: `${lectureKeys.session(id)} profile`, logger: this.logger });
     if (!stored) return null;
     const profile: SessionProfile = {
       id: stored.id,
@@ -118,7 +119,7 @@ export class SessionRepository {
     // Not yet through readJsonRecord: the state, log and transcript have no zod schemas (the state's HandDialogue is
     // being reshaped into a discriminated union); they are written only by this repository from typed values.
     let state = JSON.parse(fields.state) as SessionState;
-    const log = await this.store.xread(keys.sessionLog(id), '0');
+    const log = await this.store.xread(lectureKeys.sessionLog(id), '0');
     let seq = 0;
     let reached: { chapter: number; offset: number } | undefined;
     for (const entry of log) {
@@ -140,17 +141,17 @@ export class SessionRepository {
   }
 
   async saveState(id: string, state: SessionState): Promise<void> {
-    await this.store.hset(keys.session(id), { state: JSON.stringify(state) }, await this.ttl(id));
+    await this.store.hset(lectureKeys.session(id), { state: JSON.stringify(state) }, await this.ttl(id));
   }
 
   async saveSpeed(id: string, speed: number): Promise<void> {
-    await this.store.hset(keys.session(id), { speed: String(speed) }, await this.ttl(id));
+    await this.store.hset(lectureKeys.session(id), { speed: String(speed) }, await this.ttl(id));
   }
 
   /** Records an event before it is emitted; `reached` marks the lecture source offset a delta brings the student to. */
   async appendLog(id: string, logged: LoggedEvent, reached?: { chapter: number; offset: number }): Promise<void> {
     await this.store.xadd(
-      keys.sessionLog(id),
+      lectureKeys.sessionLog(id),
       {
         s: String(logged.seq),
         e: JSON.stringify(logged.event),
@@ -161,38 +162,38 @@ export class SessionRepository {
   }
 
   async readLog(id: string): Promise<LoggedEvent[]> {
-    const entries = await this.store.xread(keys.sessionLog(id), '0');
+    const entries = await this.store.xread(lectureKeys.sessionLog(id), '0');
     return entries.map((entry) => ({ seq: Number(entry.fields.s), event: JSON.parse(entry.fields.e ?? '{}') as TutorEvent }));
   }
 
   async appendTranscript(id: string, item: TranscriptItem): Promise<void> {
-    await this.store.xadd(keys.sessionTranscript(id), { i: JSON.stringify(item) }, await this.ttl(id));
+    await this.store.xadd(lectureKeys.sessionTranscript(id), { i: JSON.stringify(item) }, await this.ttl(id));
   }
 
   async readTranscript(id: string): Promise<TranscriptItem[]> {
-    const entries = await this.store.xread(keys.sessionTranscript(id), '0');
+    const entries = await this.store.xread(lectureKeys.sessionTranscript(id), '0');
     return entries.map((entry) => JSON.parse(entry.fields.i ?? '{}') as TranscriptItem);
   }
 
   /** Leaves an instructor's reply for the session's driver (whichever node that is, or the next one). */
   async postInstructorReply(id: string, reply: InstructorReply): Promise<void> {
-    await this.store.xadd(keys.sessionInbox(id), { t: reply.text, at: String(reply.sentAt) }, await this.ttl(id));
+    await this.store.xadd(lectureKeys.sessionInbox(id), { t: reply.text, at: String(reply.sentAt) }, await this.ttl(id));
   }
 
   /** Instructor replies not delivered yet, oldest first, each with its inbox id for `markDelivered`. */
   async pendingInstructorReplies(id: string): Promise<(InstructorReply & { entryId: string })[]> {
-    const delivered = (await this.store.hget(keys.session(id), 'inbox')) ?? '0';
-    const entries = await this.store.xread(keys.sessionInbox(id), delivered);
+    const delivered = (await this.store.hget(lectureKeys.session(id), 'inbox')) ?? '0';
+    const entries = await this.store.xread(lectureKeys.sessionInbox(id), delivered);
     return entries.map((entry) => ({ entryId: entry.id, text: entry.fields.t ?? '', sentAt: Number(entry.fields.at ?? 0) }));
   }
 
   async markDelivered(id: string, entryId: string): Promise<void> {
-    await this.store.hset(keys.session(id), { inbox: entryId }, await this.ttl(id));
+    await this.store.hset(lectureKeys.session(id), { inbox: entryId }, await this.ttl(id));
   }
 
   /** One page of the transcript, oldest first; `cursor` is the stream id of the last item of the previous page. */
   async transcriptPage(id: string, cursor: string | undefined, limit: number): Promise<{ items: TranscriptItem[]; nextCursor: string | null }> {
-    const entries = await this.store.xread(keys.sessionTranscript(id), cursor ?? '0', limit + 1);
+    const entries = await this.store.xread(lectureKeys.sessionTranscript(id), cursor ?? '0', limit + 1);
     const page = entries.slice(0, limit);
     return {
       items: page.map((entry) => JSON.parse(entry.fields.i ?? '{}') as TranscriptItem),
@@ -207,9 +208,9 @@ export class SessionRepository {
   async touch(id: string): Promise<void> {
     const { ttlMs } = await this.ttl(id);
     await Promise.all([
-      this.store.expire(keys.session(id), ttlMs),
-      this.store.expire(keys.sessionLog(id), ttlMs),
-      this.store.expire(keys.sessionTranscript(id), ttlMs),
-      this.store.expire(keys.sessionInbox(id), ttlMs),
+      this.store.expire(lectureKeys.session(id), ttlMs),
+      this.store.expire(lectureKeys.sessionLog(id), ttlMs),
+      this.store.expire(lectureKeys.sessionTranscript(id), ttlMs),
+      this.store.expire(lectureKeys.sessionInbox(id), ttlMs),
     ]);
   }}

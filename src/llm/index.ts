@@ -74,3 +74,4 @@ export function createModel(config: Config, deps: ModelDependencies): LanguageMo
   return meterModel(model, { metrics: deps.metrics, store: deps.store, logger, budget: deps.budget });
 }
 export { createTextStream } from './text-stream.js';
+export { deleteUsage, usageKeys } from './usage-keys.js';

@@ -2,7 +2,7 @@ import type { ModelRole } from '../kernel/index.js';
 import { isAppError } from '../kernel/index.js';
 import type { Logger } from '../kernel/index.js';
 import type { Metrics } from '../kernel/index.js';
-import { RETENTION, keys, type Store } from '../store/index.js';
+import { RETENTION, type Store } from '../store/index.js';
 import type {
   Attribution,
   EmbedOptions,
@@ -16,11 +16,12 @@ import type {
 } from './model.js';
 import { ModelError } from './model-error.js';
 import { accountUsageId, currentBillTo, type ModelBudget } from './model-budget.js';
+import { usageKeys } from './usage-keys.js';
 
 /**
  * Wraps any LanguageModel so every call is counted the same way whichever implementation answers: calls, tokens,
  * errors and latency as Prometheus metrics, and token usage attributed to the session, room and material named in
- * the request (store hash `keys.usage(scope, id)`, fields `input`/`output` plus `<role>:input`/`<role>:output`).
+ * the request (store hash `usageKeys.usage(scope, id)`, fields `input`/`output` plus `<role>:input`/`<role>:output`).
  * Recording never fails a call: a store error is logged and the model's answer is returned as usual.
  */
 
@@ -81,7 +82,7 @@ export function meterModel(model: LanguageModel, options: MeterOptions): Languag
     for (const [scope, field, retention] of SCOPES) {
       const id = attribution[field];
       if (id === undefined || id === '') continue;
-      const key = keys.usage(scope, scope === 'account' ? accountUsageId(id, Date.now()) : id);
+      const key = usageKeys.usage(scope, scope === 'account' ? accountUsageId(id, Date.now()) : id);
       for (const [direction, count] of [
         ['input', usage.inputTokens],
         ['output', usage.outputTokens],

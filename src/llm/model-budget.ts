@@ -1,10 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ModelBudgetExceededError } from '../kernel/index.js';
-import { keys, type Store } from '../store/index.js';
+import { type Store } from '../store/index.js';
+import { usageKeys } from './usage-keys.js';
 
 /**
  * a daily model budget per account (MODEL_DAILY_TOKENS). Usage is metered per account and UTC day in
- * `keys.usage('account', '{accountId}:{yyyy-mm-dd}')` (the metered model writes it with the other scopes), and read
+ * `usageKeys.usage('account', '{accountId}:{yyyy-mm-dd}')` (the metered model writes it with the other scopes), and read
  * here before a call starts: once the day's input and output tokens reach the budget, the call is refused with
  * 429 MODEL_BUDGET_EXCEEDED without reaching the provider. Check-then-spend, not a reservation: a call's size is
  * only known when it ends, so the last call of a day may go past the budget by its own size (and parallel calls
@@ -16,7 +17,7 @@ export function utcDay(now: number): string {
   return new Date(now).toISOString().slice(0, 10);
 }
 
-/** The usage id of an account on one day (the second part of `keys.usage('account', …)`). */
+/** The usage id of an account on one day (the second part of `usageKeys.usage('account', …)`). */
 export function accountUsageId(accountId: string, now: number): string {
   return `${accountId}:${utcDay(now)}`;
 }
@@ -58,7 +59,7 @@ export class ModelBudget {
 
   /** Tokens the account spent today (UTC). */
   async spentToday(accountId: string): Promise<number> {
-    const key = keys.usage('account', accountUsageId(accountId, this.now()));
+    const key = usageKeys.usage('account', accountUsageId(accountId, this.now()));
     const [input, output] = await this.options.store.hmget(key, ['input', 'output']);
     return Number(input ?? 0) + Number(output ?? 0);
   }

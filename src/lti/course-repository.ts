@@ -152,4 +152,38 @@ export class CourseRepository {
     if (course) await forgetCourseClass(course);
     await this.store.del(keys.ltiClass(classId), keys.ltiClassMembers(classId), keys.ltiClassGrades(classId));
   }
+
+  /**
+   * What a class export shows of the course (src/data/class-export.ts): the course's id and title, and each student's
+   * LMS user id by session id; null for a class of no course. Read leniently: a member that cannot be read is left out.
+   */
+  async exportOf(classId: string): Promise<CourseExport | null> {
+    const course = ExportedCourse.safeParse(lenientJson((await this.store.hget(keys.ltiClass(classId), 'course')) ?? ''));
+    if (!course.success) return null;
+    const users = new Map<string, string>();
+    const members = await this.store.hgetall(keys.ltiClassMembers(classId));
+    for (const [field, userHash] of Object.entries(members)) {
+      if (!field.startsWith('session:')) continue;
+      const member = ExportedMember.safeParse(lenientJson(members[`user:${userHash}`] ?? ''));
+      if (member.success) users.set(field.slice('session:'.length), member.data.userId);
+    }
+    return { course: { contextId: course.data.contextId, title: course.data.contextTitle }, lmsUsers: users };
+  }
+}
+
+/** A course as a class export shows it: its id and title, and each student's LMS user id by session id. */
+export interface CourseExport {
+  course: { contextId: string; title: string };
+  lmsUsers: Map<string, string>;
+}
+
+const ExportedCourse = z.object({ contextId: z.string(), contextTitle: z.string() });
+const ExportedMember = z.object({ userId: z.string() });
+
+function lenientJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return null;
+  }
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { keys, type Store } from '../store/index.js';
+import { type Store } from '../store/index.js';
+import { materialKeys } from './material-keys.js';
 
 /**
  * Where PDF bytes, slices and page texts live. With Redis every node must read what any node wrote, so blobs go
@@ -60,11 +61,11 @@ export function createStoreBlobStore(store: Store): BlobStore {
   return {
     kind: 'store',
     async put(name, bytes) {
-      await store.setBytes(keys.blob(checkName(name)), bytes);
+      await store.setBytes(materialKeys.blob(checkName(name)), bytes);
     },
-    get: (name) => store.getBytes(keys.blob(checkName(name))),
+    get: (name) => store.getBytes(materialKeys.blob(checkName(name))),
     async delete(name) {
-      await store.del(keys.blob(checkName(name)));
+      await store.del(materialKeys.blob(checkName(name)));
     },
   };
 }

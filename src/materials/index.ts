@@ -29,3 +29,4 @@ export { materialErrors } from './material-errors.js';
 export { readPdfUpload, type PdfUpload } from './upload-reader.js';
 export { buildSamplePdf, SAMPLE_CHAPTERS, SAMPLE_FILENAME, SAMPLE_TITLE } from './sample-pdf.js';
 export type { Chapter, ChapterSource, ExtractedPdf, Material, MaterialRecord } from './types.js';
+export { deleteMaterialLock, materialKeys } from './material-keys.js';

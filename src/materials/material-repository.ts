@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { Page, PageRequest } from '../protocol/page.js';
 import type { Logger } from '../kernel/index.js';
-import { keys, pageOfIndex, readJsonRecord, type Store } from '../store/index.js';
+import { pageOfIndex, readJsonRecord, type Store } from '../store/index.js';
 import type { BlobStore } from './blob-store.js';
 import type { Material, MaterialRecord } from './types.js';
+import { materialKeys } from './material-keys.js';
 
 /**
  * Material records (in the store) and their blobs (original bytes, per-chapter slices, page texts). The record is
@@ -58,7 +59,7 @@ export class MaterialRepository {
 
   /** A record we cannot read is as good as absent (readJsonRecord): a fresh upload of the same bytes rewrites it. */
   async get(id: string): Promise<MaterialRecord | null> {
-    return readJsonRecord(await this.store.get(keys.material(id)), RecordSchema, { key: keys.material(id), logger: this.logger });
+    return readJsonRecord(await this.store.get(materialKeys.material(id)), RecordSchema, { key: materialKeys.material(id), logger: this.logger });
   }
 
   /**
@@ -66,9 +67,9 @@ export class MaterialRepository {
    * bytes, a few KB), so a page is one MGET of at most 50 records.
    */
   async list(page: PageRequest): Promise<Page<MaterialRecord>> {
-    const { members, nextCursor } = await pageOfIndex(this.store, keys.materialIndex(), page, { reverse: true });
-    const raw = await this.store.mget(members.map((id) => keys.material(id)));
-    const items = raw.flatMap((record, index) => readJsonRecord(record, RecordSchema, { key: keys.material(members[index] ?? ''), logger: this.logger }) ?? []);
+    const { members, nextCursor } = await pageOfIndex(this.store, materialKeys.materialIndex(), page, { reverse: true });
+    const raw = await this.store.mget(members.map((id) => materialKeys.material(id)));
+    const items = raw.flatMap((record, index) => readJsonRecord(record, RecordSchema, { key: materialKeys.material(members[index] ?? ''), logger: this.logger }) ?? []);
     return { items, nextCursor };
   }
 
@@ -81,8 +82,8 @@ export class MaterialRepository {
   }
 
   async saveRecord(record: MaterialRecord): Promise<void> {
-    await this.store.set(keys.material(record.id), JSON.stringify(record));
-    await this.store.zadd(keys.materialIndex(), Date.parse(record.createdAt), record.id);
+    await this.store.set(materialKeys.material(record.id), JSON.stringify(record));
+    await this.store.zadd(materialKeys.materialIndex(), Date.parse(record.createdAt), record.id);
   }
 
   /**
@@ -91,8 +92,8 @@ export class MaterialRepository {
    * so the caller passes the chapter count it read before.
    */
   async remove(id: string, chapterCount: number): Promise<void> {
-    await this.store.zrem(keys.materialIndex(), id);
-    await this.store.del(keys.material(id));
+    await this.store.zrem(materialKeys.materialIndex(), id);
+    await this.store.del(materialKeys.material(id));
     this.pageCache.delete(id);
     await Promise.all([
       this.blobs.delete(blobNames.original(id)),

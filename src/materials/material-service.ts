@@ -5,7 +5,7 @@ import type { Logger } from '../kernel/index.js';
 import type { LanguageModel } from '../llm/index.js';
 import type { Page, PageRequest } from '../protocol/page.js';
 import type { RetrievalService } from '../retrieval/index.js';
-import { keys, type Store } from '../store/index.js';
+import { type Store } from '../store/index.js';
 import { analyseChapters } from './analyst.js';
 import { createBlobStore, type BlobStore } from './blob-store.js';
 import { chapterProblems, planByPages, planFromDocument } from './chapter-plan.js';
@@ -16,6 +16,7 @@ import { DEFAULT_PDF_BUDGET } from './pdf-budget.js';
 import { PdfJobError, createPdfWorkerPool, type PdfWorkerPool } from './pdf-worker-pool.js';
 import { SAMPLE_FILENAME } from './sample-names.js';
 import type { Chapter, ChapterSource, ExtractedPdf, Material, MaterialRecord } from './types.js';
+import { materialKeys } from './material-keys.js';
 
 export interface MaterialServiceDeps {
   /** `limits.pdfBudget`: DEFAULT_PDF_BUDGET unless given (PDF_MAX_INFLATED_MB, PDF_MAX_OBJECTS). */
@@ -191,7 +192,7 @@ export function createMaterialService(deps: MaterialServiceDeps): MaterialServic
 
   /** One ingest per id across nodes: the lease holder works, everyone else waits for its record. */
   const ingestOnce = async (id: string, sha256: string, input: IngestInput): Promise<IngestResult> => {
-    const lockKey = keys.materialLock(id);
+    const lockKey = materialKeys.materialLock(id);
     const owner = randomUUID();
     const deadline = Date.now() + pdfTimeoutMs * 2 + 120_000;
     for (;;) {

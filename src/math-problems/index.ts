@@ -60,3 +60,5 @@ export {
   type ShortAnswerInput,
   type ShortAnswerProblem,
 } from './short-answer-grader.js';
+export { mathKeys } from './math-keys.js';
+export { mathLifecycle } from './math-lifecycle.js';

@@ -4,9 +4,10 @@ import type { Logger } from '../kernel/index.js';
 import type { MathCheck, MathSummary } from '../protocol/jobs.js';
 import type { PageRequest } from '../protocol/page.js';
 import { Difficulty, QuizItemSource } from '../protocol/quiz.js';
-import { keys, pageOfIndex, readJsonRecord, type Store } from '../store/index.js';
+import { pageOfIndex, readJsonRecord, type Store } from '../store/index.js';
 import { MATH_CRITERIA, MathProblemType, type MathCriterion, type MathProblem } from './problem.js';
 import { MathRequest } from './problem-generator.js';
+import { mathKeys } from './math-keys.js';
 
 /**
  * Math problem sets: what a `math-problems` job made, kept without expiry with every problem's
@@ -92,34 +93,34 @@ export class MathSetRepository {
     const set: MathSetRecord = { ...input, setId: randomUUID().replaceAll('-', ''), createdAt: this.now() };
     const { store } = this;
     // The set and its entry before the indexes: a list never names a set that is not there.
-    await store.set(keys.mathSet(set.setId), JSON.stringify(set));
-    await store.set(keys.mathSetSummary(set.setId), JSON.stringify(entryOf(set)));
-    await store.zadd(keys.materialMathSets(set.materialId), set.createdAt, set.setId);
-    await store.zadd(keys.accountMathSets(set.accountId, set.materialId), set.createdAt, set.setId);
+    await store.set(mathKeys.mathSet(set.setId), JSON.stringify(set));
+    await store.set(mathKeys.mathSetSummary(set.setId), JSON.stringify(entryOf(set)));
+    await store.zadd(mathKeys.materialMathSets(set.materialId), set.createdAt, set.setId);
+    await store.zadd(mathKeys.accountMathSets(set.accountId, set.materialId), set.createdAt, set.setId);
     await this.count(set);
     return set;
   }
 
   async get(setId: string): Promise<MathSetRecord | null> {
     if (!/^[0-9a-f]{32}$/.test(setId)) return null;
-    return readJsonRecord(await this.store.get(keys.mathSet(setId)), MathSetRecord, { key: keys.mathSet(setId), logger: this.logger });
+    return readJsonRecord(await this.store.get(mathKeys.mathSet(setId)), MathSetRecord, { key: mathKeys.mathSet(setId), logger: this.logger });
   }
 
   /** Shares the set with a class (its students answer its short-answer problems); sharing again keeps the first time. */
   async share(setId: string, classId: string): Promise<void> {
     const { store } = this;
-    if ((await store.zscore(keys.classMathSets(classId), setId)) !== null) return;
-    await store.zadd(keys.classMathSets(classId), this.now(), setId);
+    if ((await store.zscore(mathKeys.classMathSets(classId), setId)) !== null) return;
+    await store.zadd(mathKeys.classMathSets(classId), this.now(), setId);
   }
 
   /** Whether the set is shared with the class. */
   async sharedWith(classId: string, setId: string): Promise<boolean> {
-    return (await this.store.zscore(keys.classMathSets(classId), setId)) !== null;
+    return (await this.store.zscore(mathKeys.classMathSets(classId), setId)) !== null;
   }
 
   /** The sets shared with a class, newest share first (at most {@link MAX_SHARED_SETS}); a set since gone is skipped. */
   async shared(classId: string): Promise<MathSetRecord[]> {
-    const members = await this.store.zrange(keys.classMathSets(classId), 0, MAX_SHARED_SETS - 1, { reverse: true });
+    const members = await this.store.zrange(mathKeys.classMathSets(classId), 0, MAX_SHARED_SETS - 1, { reverse: true });
     const ids = members.map(({ member }) => member);
     const sets = await Promise.all(ids.map((setId) => this.get(setId)));
     return sets.flatMap((set) => (set ? [set] : []));
@@ -135,7 +136,7 @@ export class MathSetRepository {
     answer: FirstMathAnswer,
     ttlMs: number,
   ): Promise<{ recorded: FirstMathAnswer; first: boolean }> {
-    const key = keys.sessionMathAnswers(sessionId);
+    const key = mathKeys.sessionMathAnswers(sessionId);
     const name = `${field.setId}:${field.problemId}`;
     const first = await this.store.hsetnx(key, name, JSON.stringify(answer), { ttlMs });
     if (first) return { recorded: answer, first };
@@ -145,7 +146,7 @@ export class MathSetRepository {
 
   /** A class student's recorded first answers (set, problem, correct), for the learner profile's signals. */
   async firstAnswers(sessionId: string): Promise<{ setId: string; problemId: string; correct: boolean; at: number }[]> {
-    const key = keys.sessionMathAnswers(sessionId);
+    const key = mathKeys.sessionMathAnswers(sessionId);
     const fields = await this.store.hgetall(key);
     return Object.entries(fields)
       .flatMap(([name, raw]) => {
@@ -158,11 +159,11 @@ export class MathSetRepository {
 
   /** One page of an account's sets of a material, newest first (list entries only: one batch read). */
   async list(accountId: string, materialId: string, page: PageRequest): Promise<{ sets: MathSetEntry[]; nextCursor: string | null }> {
-    const { members, nextCursor } = await pageOfIndex(this.store, keys.accountMathSets(accountId, materialId), page, { reverse: true });
+    const { members, nextCursor } = await pageOfIndex(this.store, mathKeys.accountMathSets(accountId, materialId), page, { reverse: true });
     if (members.length === 0) return { sets: [], nextCursor };
-    const raws = await this.store.mget(members.map((setId) => keys.mathSetSummary(setId)));
+    const raws = await this.store.mget(members.map((setId) => mathKeys.mathSetSummary(setId)));
     const sets = raws.flatMap((raw, index) => {
-      const entry = readJsonRecord(raw, MathSetEntry, { key: keys.mathSetSummary(members[index] ?? ''), logger: this.logger });
+      const entry = readJsonRecord(raw, MathSetEntry, { key: mathKeys.mathSetSummary(members[index] ?? ''), logger: this.logger });
       return entry ? [entry] : [];
     });
     return { sets, nextCursor };
@@ -170,7 +171,7 @@ export class MathSetRepository {
 
   /** The account's judgement summary of a material's math problems (one read). */
   async summary(accountId: string, materialId: string): Promise<MathSummary> {
-    const fields = await this.store.hgetall(keys.accountMathSummary(accountId, materialId));
+    const fields = await this.store.hgetall(mathKeys.accountMathSummary(accountId, materialId));
     const number = (field: string) => Number(fields[field] ?? 0) || 0;
     const scored = number('scored');
     return {
@@ -205,7 +206,7 @@ export class MathSetRepository {
       }
     }
     for (const problem of set.rejected) bump(`check:${problem.judgement.check ?? 'judge'}`, 1);
-    const key = keys.accountMathSummary(set.accountId, set.materialId);
+    const key = mathKeys.accountMathSummary(set.accountId, set.materialId);
     for (const [field, by] of add) if (by !== 0) await this.store.hincrby(key, field, by);
   }
 }

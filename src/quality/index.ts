@@ -10,3 +10,5 @@ export { sampleModel } from './sampled-model.js';
 export { QualityRepository, bucketOf, type GradeFilter, type QualityRepositoryOptions, type QualityScope } from './quality-repository.js';
 export { QualityBudget, type QualityBudgetOptions } from './quality-budget.js';
 export { QualityGrader, type CaseGrader, type GradingRun, type QualityGraderOptions } from './quality-grader.js';
+export { qualityKeys } from './quality-keys.js';
+export { qualityLifecycle } from './quality-lifecycle.js';

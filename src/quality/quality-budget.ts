@@ -1,7 +1,8 @@
 import type { Logger } from '../kernel/index.js';
 import { utcDay, type GenerateObjectRequest, type LanguageModel, type Usage } from '../llm/index.js';
 import { ModelError } from '../llm/index.js';
-import { RETENTION, keys, type Store } from '../store/index.js';
+import { RETENTION, type Store } from '../store/index.js';
+import { qualityKeys } from './quality-keys.js';
 
 export interface QualityBudgetOptions {
   store: Store;
@@ -14,7 +15,7 @@ export interface QualityBudgetOptions {
 /**
  * The background grading's own daily token budget (QUALITY_DAILY_TOKENS), apart from the accounts' model budget: the
  * grading is the deployment's, billed to no account. `meter(model)` counts the usage of every call made through it
- * (also of a reply that did not validate: it was generated) in `keys.qualityUsage(day)`; the grader checks
+ * (also of a reply that did not validate: it was generated) in `qualityKeys.qualityUsage(day)`; the grader checks
  * `available()` before each case. Check-then-spend like the accounts' budget: the last grading of a day may
  * overshoot by its own size.
  */
@@ -30,7 +31,7 @@ export class QualityBudget {
   }
 
   async spentToday(): Promise<number> {
-    return Number((await this.options.store.get(keys.qualityUsage(utcDay(this.now())))) ?? 0);
+    return Number((await this.options.store.get(qualityKeys.qualityUsage(utcDay(this.now())))) ?? 0);
   }
 
   async available(): Promise<boolean> {
@@ -43,7 +44,7 @@ export class QualityBudget {
       const tokens = (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0);
       if (tokens <= 0) return;
       try {
-        await this.options.store.incr(keys.qualityUsage(utcDay(this.now())), tokens, { ttlMs: RETENTION.qualityUsageMs });
+        await this.options.store.incr(qualityKeys.qualityUsage(utcDay(this.now())), tokens, { ttlMs: RETENTION.qualityUsageMs });
       } catch (error) {
         this.options.logger?.warn({ err: error }, 'could not count the quality grading tokens');
       }

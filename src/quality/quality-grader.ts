@@ -1,10 +1,11 @@
 import type { Logger } from '../kernel/index.js';
 import { isAppError } from '../kernel/index.js';
 import type { CriticCase, CriticReport } from '../protocol/wire/critic.js';
-import { keys, type Store } from '../store/index.js';
+import { type Store } from '../store/index.js';
 import type { QualityBudget } from './quality-budget.js';
 import type { QualityCase } from './quality-case.js';
 import type { QualityRepository } from './quality-repository.js';
+import { qualityKeys } from './quality-keys.js';
 
 const MINUTE_MS = 60_000;
 
@@ -41,7 +42,7 @@ export interface GradingRun {
  * The quality console's background grading: takes queued cases, oldest first, and grades each with the critic
  * (seed 004) under the daily grading budget; a graded case is stored with its report and counted in its day's
  * aggregates, one the critic could not grade is counted as ungraded (never a default grade). One node at a time,
- * under the store lease keys.qualityLease, which the node keeps (renewing it at each run) as the retention purge
+ * under the store lease qualityKeys.qualityLease, which the node keeps (renewing it at each run) as the retention purge
  * does; when the budget is spent, runs stop at once until the next UTC day, and the queue's TTL drops what waits.
  */
 export class QualityGrader {
@@ -64,7 +65,7 @@ export class QualityGrader {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.running?.catch(() => undefined);
-    await this.options.store.releaseLease(keys.qualityLease(), this.options.nodeId).catch(() => undefined);
+    await this.options.store.releaseLease(qualityKeys.qualityLease(), this.options.nodeId).catch(() => undefined);
   }
 
   /** One run (no overlap on this node). */
@@ -78,7 +79,7 @@ export class QualityGrader {
   private async run(): Promise<GradingRun> {
     const { store, repository, budget, nodeId, logger } = this.options;
     const leaseMs = this.options.leaseMs ?? 5 * (this.options.intervalMs ?? MINUTE_MS);
-    const held = (await store.acquireLease(keys.qualityLease(), nodeId, leaseMs)) || (await store.renewLease(keys.qualityLease(), nodeId, leaseMs));
+    const held = (await store.acquireLease(qualityKeys.qualityLease(), nodeId, leaseMs)) || (await store.renewLease(qualityKeys.qualityLease(), nodeId, leaseMs));
     const outcome: GradingRun = { ran: held, graded: 0, ungraded: 0, budgetSpent: false };
     if (!held) return outcome;
     for (let index = 0; index < (this.options.batch ?? 20); index += 1) {

@@ -13,9 +13,10 @@ import {
   type QualityInteraction,
   type QualityWorstCase,
 } from '../protocol/wire/quality.js';
-import { RETENTION, keys, readJsonRecord, type Store } from '../store/index.js';
+import { RETENTION, readJsonRecord, type Store } from '../store/index.js';
 import { z } from 'zod';
 import { QualityCase } from './quality-case.js';
+import { qualityKeys } from './quality-keys.js';
 
 const DAY_MS = 24 * 60 * 60_000;
 /** Interactions kept per timeline index (scope × agent); older entries leave the index (their records expire). */
@@ -81,28 +82,28 @@ export class QualityRepository {
   /** Queues a sampled case; false (nothing written) when the queue is full. */
   async enqueue(sampled: QualityCase): Promise<boolean> {
     const { store, queueMax } = this.options;
-    if ((await store.zcard(keys.qualityQueue())) >= queueMax) return false;
-    await store.set(keys.qualityCase(sampled.id), JSON.stringify(sampled), { ttlMs: RETENTION.qualityCaseMs });
-    await store.zadd(keys.qualityQueue(), sampled.at, sampled.id, { ttlMs: RETENTION.qualityCaseMs });
+    if ((await store.zcard(qualityKeys.qualityQueue())) >= queueMax) return false;
+    await store.set(qualityKeys.qualityCase(sampled.id), JSON.stringify(sampled), { ttlMs: RETENTION.qualityCaseMs });
+    await store.zadd(qualityKeys.qualityQueue(), sampled.at, sampled.id, { ttlMs: RETENTION.qualityCaseMs });
     // Found again through its material and session when either is deleted (data lifecycle), before it expires.
     const owned = { ttlMs: this.options.retentionMs };
-    if (sampled.materialId !== undefined) await store.zadd(keys.qualityOwned('material', sampled.materialId), sampled.at, sampled.id, owned);
-    if (sampled.sessionId !== undefined) await store.zadd(keys.qualityOwned('session', sampled.sessionId), sampled.at, sampled.id, owned);
+    if (sampled.materialId !== undefined) await store.zadd(qualityKeys.qualityOwned('material', sampled.materialId), sampled.at, sampled.id, owned);
+    if (sampled.sessionId !== undefined) await store.zadd(qualityKeys.qualityOwned('session', sampled.sessionId), sampled.at, sampled.id, owned);
     return true;
   }
 
   queued(): Promise<number> {
-    return this.options.store.zcard(keys.qualityQueue());
+    return this.options.store.zcard(qualityKeys.qualityQueue());
   }
 
   /** Takes the oldest queued case (removed from the queue, ZREM decides who got it); null when none is left. */
   async takeNext(): Promise<QualityCase | null> {
     const { store, logger } = this.options;
     for (;;) {
-      const [oldest] = await store.zrange(keys.qualityQueue(), 0, 0);
+      const [oldest] = await store.zrange(qualityKeys.qualityQueue(), 0, 0);
       if (oldest === undefined) return null;
-      if ((await store.zrem(keys.qualityQueue(), oldest.member)) === 0) continue;
-      const key = keys.qualityCase(oldest.member);
+      if ((await store.zrem(qualityKeys.qualityQueue(), oldest.member)) === 0) continue;
+      const key = qualityKeys.qualityCase(oldest.member);
       const sampled = readJsonRecord(await store.get(key), QualityCase, { key, ...(logger ? { logger } : {}) });
       await store.del(key);
       if (sampled !== null) return sampled;
@@ -115,21 +116,21 @@ export class QualityRepository {
     const gradedAt = this.now();
     const interaction: QualityInteraction = { ...sampled, gradedAt, report };
     const ttl = { ttlMs: retentionMs };
-    await store.set(keys.qualityInteraction(sampled.id), JSON.stringify(interaction), ttl);
+    await store.set(qualityKeys.qualityInteraction(sampled.id), JSON.stringify(interaction), ttl);
     // Its owners' indexes live as long as the interaction (data lifecycle deletes through them).
-    if (sampled.materialId !== undefined) await store.zadd(keys.qualityOwned('material', sampled.materialId), sampled.at, sampled.id, ttl);
-    if (sampled.sessionId !== undefined) await store.zadd(keys.qualityOwned('session', sampled.sessionId), sampled.at, sampled.id, ttl);
+    if (sampled.materialId !== undefined) await store.zadd(qualityKeys.qualityOwned('material', sampled.materialId), sampled.at, sampled.id, ttl);
+    if (sampled.sessionId !== undefined) await store.zadd(qualityKeys.qualityOwned('session', sampled.sessionId), sampled.at, sampled.id, ttl);
     const member = memberOf(sampled.id, report.grade);
     const day = utcDay(sampled.at);
     for (const scope of this.scopesOf(sampled)) {
-      await store.zadd(keys.qualityAgents(scope), gradedAt, sampled.agent, ttl);
+      await store.zadd(qualityKeys.qualityAgents(scope), gradedAt, sampled.agent, ttl);
       for (const agent of [sampled.agent, ANY_AGENT]) {
-        await store.zadd(keys.qualityTimeline(scope, agent), sampled.at, member, ttl);
-        await this.trimOldest(keys.qualityTimeline(scope, agent), TIMELINE_MAX);
+        await store.zadd(qualityKeys.qualityTimeline(scope, agent), sampled.at, member, ttl);
+        await this.trimOldest(qualityKeys.qualityTimeline(scope, agent), TIMELINE_MAX);
       }
-      await store.zadd(keys.qualityWorst(scope, sampled.agent), report.grade, member, ttl);
-      await this.trimHighest(keys.qualityWorst(scope, sampled.agent), QUALITY_WORST_CASES);
-      const daily = keys.qualityDaily(scope, sampled.agent, day);
+      await store.zadd(qualityKeys.qualityWorst(scope, sampled.agent), report.grade, member, ttl);
+      await this.trimHighest(qualityKeys.qualityWorst(scope, sampled.agent), QUALITY_WORST_CASES);
+      const daily = qualityKeys.qualityDaily(scope, sampled.agent, day);
       await store.hincrby(daily, 'count', 1, ttl);
       await store.hincrby(daily, 'gradeSum', Math.round(report.grade * 1000), ttl);
       await store.hincrby(daily, `b${bucketOf(report.grade)}`, 1, ttl);
@@ -142,8 +143,8 @@ export class QualityRepository {
   async countUngraded(sampled: QualityCase): Promise<void> {
     const ttl = { ttlMs: this.options.retentionMs };
     for (const scope of this.scopesOf(sampled)) {
-      await this.options.store.zadd(keys.qualityAgents(scope), this.now(), sampled.agent, ttl);
-      await this.options.store.hincrby(keys.qualityDaily(scope, sampled.agent, utcDay(sampled.at)), 'ungraded', 1, ttl);
+      await this.options.store.zadd(qualityKeys.qualityAgents(scope), this.now(), sampled.agent, ttl);
+      await this.options.store.hincrby(qualityKeys.qualityDaily(scope, sampled.agent, utcDay(sampled.at)), 'ungraded', 1, ttl);
     }
   }
 
@@ -157,8 +158,8 @@ export class QualityRepository {
     for (const refusal of refusals) {
       const scopes = ['all', ...(refusal.accountId === undefined ? [] : [`account:${refusal.accountId}`])];
       for (const scope of scopes) {
-        await this.options.store.zadd(keys.qualityAgents(scope), this.now(), refusal.agent, ttl);
-        await this.options.store.hincrby(keys.qualityDaily(scope, refusal.agent, day), `r:${refusal.rule}`, 1, ttl);
+        await this.options.store.zadd(qualityKeys.qualityAgents(scope), this.now(), refusal.agent, ttl);
+        await this.options.store.hincrby(qualityKeys.qualityDaily(scope, refusal.agent, day), `r:${refusal.rule}`, 1, ttl);
       }
     }
   }
@@ -167,13 +168,13 @@ export class QualityRepository {
   async summary(scope: QualityScope, days: number): Promise<QualityAgentSummary[]> {
     const { store } = this.options;
     const key = scopeKey(scope);
-    const agents = await store.zrange(keys.qualityAgents(key), 0, AGENTS_MAX - 1, { reverse: true });
+    const agents = await store.zrange(qualityKeys.qualityAgents(key), 0, AGENTS_MAX - 1, { reverse: true });
     const today = this.now();
     const window = Array.from({ length: days }, (_, index) => utcDay(today - (days - 1 - index) * DAY_MS));
     const summaries: QualityAgentSummary[] = [];
     // One agent after the other: at most `days` (≤ 31) reads in flight.
     for (const { member: agent } of agents) {
-      const hashes = await Promise.all(window.map((day) => store.hgetall(keys.qualityDaily(key, agent, day))));
+      const hashes = await Promise.all(window.map((day) => store.hgetall(qualityKeys.qualityDaily(key, agent, day))));
       const failureTypes: Partial<Record<CriticFailureType, number>> = {};
       const refusals: Partial<Record<GuardRule, number>> = {};
       let count = 0;
@@ -246,7 +247,7 @@ export class QualityRepository {
     scanMax: number,
   ): Promise<{ ids: string[]; nextCursor: string | null }> {
     const { store } = this.options;
-    const index = keys.qualityTimeline(scopeKey(scope), filter.agent ?? ANY_AGENT);
+    const index = qualityKeys.qualityTimeline(scopeKey(scope), filter.agent ?? ANY_AGENT);
     let start = 0;
     if (cursor !== undefined) {
       const rank = await store.zrank(index, cursor, { reverse: true });
@@ -280,15 +281,15 @@ export class QualityRepository {
   private async read(ids: readonly string[]): Promise<QualityInteraction[]> {
     if (ids.length === 0) return [];
     const { store, logger } = this.options;
-    const raw = await store.mget(ids.map((id) => keys.qualityInteraction(id)));
+    const raw = await store.mget(ids.map((id) => qualityKeys.qualityInteraction(id)));
     return raw.flatMap((value, index) => {
-      const record = readJsonRecord(value, StoredInteraction, { key: keys.qualityInteraction(ids[index] ?? ''), ...(logger ? { logger } : {}) });
+      const record = readJsonRecord(value, StoredInteraction, { key: qualityKeys.qualityInteraction(ids[index] ?? ''), ...(logger ? { logger } : {}) });
       return record === null ? [] : [record as QualityInteraction];
     });
   }
 
   private async worst(scope: string, agent: string): Promise<QualityWorstCase[]> {
-    const entries = await this.options.store.zrange(keys.qualityWorst(scope, agent), 0, QUALITY_WORST_CASES - 1);
+    const entries = await this.options.store.zrange(qualityKeys.qualityWorst(scope, agent), 0, QUALITY_WORST_CASES - 1);
     const ids = entries.map(({ member }) => parseMember(member)?.id).filter((id): id is string => id !== undefined);
     return (await this.read(ids)).map((interaction) => ({
       id: interaction.id,

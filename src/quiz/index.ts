@@ -83,3 +83,5 @@ export {
   type ServedItem,
 } from './self-study.js';
 export { selfStudyAnswers, type SelfStudyAnswer } from './self-study-answers.js';
+export { quizKeys } from './quiz-keys.js';
+export { quizLifecycle, roomLive, type RoomOwner } from './quiz-lifecycle.js';

@@ -6,8 +6,9 @@ import type { QuizSummary as WireQuizSummary } from '../protocol/wire/quiz.js';
 import type { Logger } from '../kernel/index.js';
 import { AppError } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
-import { keys, pageOfIndex, readJsonRecord, type Store } from '../store/index.js';
+import { pageOfIndex, readJsonRecord, type Store } from '../store/index.js';
 import { QUIZ_SEED } from './quiz-seed.js';
+import { quizKeys } from './quiz-keys.js';
 
 /**
  * Quizzes in the store: one JSON value per quiz (title, items with their solutions, owning class), written once and
@@ -82,16 +83,16 @@ export class QuizRepository {
       ...(generated?.reviews === undefined ? {} : { reviews: generated.reviews }),
     };
     // The quiz and its list entry first, then the index: an index entry always points at a quiz that exists.
-    await this.store.set(keys.quiz(quiz.quizId), JSON.stringify(quiz));
-    await this.store.set(keys.quizSummary(quiz.quizId), JSON.stringify(summaryOf(quiz)));
-    if (classId !== '') await this.store.zadd(keys.classQuizzes(classId), quiz.createdAt, quiz.quizId);
+    await this.store.set(quizKeys.quiz(quiz.quizId), JSON.stringify(quiz));
+    await this.store.set(quizKeys.quizSummary(quiz.quizId), JSON.stringify(summaryOf(quiz)));
+    if (classId !== '') await this.store.zadd(quizKeys.classQuizzes(classId), quiz.createdAt, quiz.quizId);
     return quiz;
   }
 
   /** The quiz with its solutions, or null when there is none (or what is stored cannot be read). */
   async get(quizId: string): Promise<Quiz | null> {
     if (!QUIZ_ID.test(quizId)) return null;
-    const stored = readJsonRecord(await this.store.get(keys.quiz(quizId)), StoredQuiz, { key: keys.quiz(quizId), logger: this.logger });
+    const stored = readJsonRecord(await this.store.get(quizKeys.quiz(quizId)), StoredQuiz, { key: quizKeys.quiz(quizId), logger: this.logger });
     if (!stored) return null;
     const { materialId, seed, reviews, ...rest } = stored;
     return {
@@ -108,7 +109,7 @@ export class QuizRepository {
    * short per-quiz lease, so two instructors' tabs keeping two items at once do not lose one another's change.
    */
   async setKept(quizId: string, itemId: string, kept: boolean): Promise<ItemReview | null> {
-    const lock = keys.quizEditLock(quizId);
+    const lock = quizKeys.quizEditLock(quizId);
     const owner = randomUUID();
     const giveUpAt = Date.now() + EDIT_WAIT_MS;
     let delay = 2;
@@ -122,7 +123,7 @@ export class QuizRepository {
       const review = quiz?.reviews?.[itemId];
       if (!quiz || review === undefined) return null;
       const updated: ItemReview = { ...review, kept };
-      await this.store.set(keys.quiz(quizId), JSON.stringify({ ...quiz, reviews: { ...quiz.reviews, [itemId]: updated } }));
+      await this.store.set(quizKeys.quiz(quizId), JSON.stringify({ ...quiz, reviews: { ...quiz.reviews, [itemId]: updated } }));
       return updated;
     } finally {
       await this.store.releaseLease(lock, owner).catch((error: unknown) => {
@@ -137,7 +138,7 @@ export class QuizRepository {
    * and gets its summary written (bounded by the page size); an old entry without its class gets this class.
    */
   async listByClass(classId: string, page: PageRequest): Promise<Page<QuizSummary>> {
-    const { members, nextCursor } = await pageOfIndex(this.store, keys.classQuizzes(classId), page, { reverse: true });
+    const { members, nextCursor } = await pageOfIndex(this.store, quizKeys.classQuizzes(classId), page, { reverse: true });
     return { items: await this.summaries(members, { classId }), nextCursor };
   }
 
@@ -147,10 +148,10 @@ export class QuizRepository {
    * class is then completed without reading the quiz).
    */
   async summaries(members: readonly string[], known: { classId?: string } = {}): Promise<QuizSummary[]> {
-    const raw = await this.store.mget(members.map((quizId) => keys.quizSummary(quizId)));
+    const raw = await this.store.mget(members.map((quizId) => quizKeys.quizSummary(quizId)));
     const items: QuizSummary[] = [];
     for (const [index, quizId] of members.entries()) {
-      const stored = readJsonRecord(raw[index], StoredSummary, { key: keys.quizSummary(quizId), logger: this.logger });
+      const stored = readJsonRecord(raw[index], StoredSummary, { key: quizKeys.quizSummary(quizId), logger: this.logger });
       const summary = stored ? await this.completed(stored, known.classId) : await this.backfillSummary(quizId);
       if (summary) items.push(summary);
     }
@@ -171,7 +172,7 @@ export class QuizRepository {
     const quiz = await this.get(quizId);
     if (!quiz) return null;
     const summary = summaryOf(quiz);
-    await this.store.set(keys.quizSummary(quizId), JSON.stringify(summary));
+    await this.store.set(quizKeys.quizSummary(quizId), JSON.stringify(summary));
     return summary;
   }
 }

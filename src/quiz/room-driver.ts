@@ -1,10 +1,11 @@
 import type { Logger } from '../kernel/index.js';
-import { keys, type NodeLiveness, type Store } from '../store/index.js';
+import { type NodeLiveness, type Store } from '../store/index.js';
 import type { LocalRoom } from './local-room.js';
 import type { RoomClock } from './room-clock.js';
 import { dueAt, dueTransition, isTimed, type PhaseRecord } from './room-phase.js';
 import type { RoomPresence } from './room-presence.js';
 import type { RoomService } from './room-service.js';
+import { quizKeys } from './quiz-keys.js';
 
 /** The driver's lease: renewed every scan, so a dead node's rooms are taken over within a few seconds. */
 const DRIVER_LEASE_MS = 3_000;
@@ -64,7 +65,7 @@ export class RoomDriver {
     for (const roomId of active) {
       const room = this.registry.find(roomId);
       if (room?.driving) {
-        if (!(await store.renewLease(keys.roomDriver(roomId), nodeId, DRIVER_LEASE_MS))) this.stop(room);
+        if (!(await store.renewLease(quizKeys.roomDriver(roomId), nodeId, DRIVER_LEASE_MS))) this.stop(room);
         continue;
       }
       await this.tryDrive(roomId);
@@ -85,7 +86,7 @@ export class RoomDriver {
     for (const room of this.registry.rooms()) {
       if (!room.driving) continue;
       this.stopTimers(room);
-      releases.push(this.deps.store.releaseLease(keys.roomDriver(room.roomId), this.deps.liveness.nodeId).catch(() => false));
+      releases.push(this.deps.store.releaseLease(quizKeys.roomDriver(room.roomId), this.deps.liveness.nodeId).catch(() => false));
     }
     await Promise.all(releases);
   }
@@ -99,7 +100,7 @@ export class RoomDriver {
   }
 
   private async take(roomId: string): Promise<void> {
-    const lease = keys.roomDriver(roomId);
+    const lease = quizKeys.roomDriver(roomId);
     const { nodeId } = this.deps.liveness;
     try {
       if (!(await this.deps.store.acquireLease(lease, nodeId, DRIVER_LEASE_MS))) return;
@@ -145,7 +146,7 @@ export class RoomDriver {
     if (!record || !room.driving) return;
     if (!isTimed(record)) {
       // No question running: nothing to time until the host moves on; whoever sees the next question drives it.
-      void this.deps.store.releaseLease(keys.roomDriver(room.roomId), this.deps.liveness.nodeId).catch(() => false);
+      void this.deps.store.releaseLease(quizKeys.roomDriver(room.roomId), this.deps.liveness.nodeId).catch(() => false);
       this.stop(room);
       return;
     }

@@ -1,5 +1,6 @@
-import { keys, type NodeLiveness, type Store } from '../store/index.js';
+import { type NodeLiveness, type Store } from '../store/index.js';
 import { ROOM_TTL_MS } from './room-repository.js';
+import { quizKeys } from './quiz-keys.js';
 
 /**
  * Which players of a room have a live socket: one hash entry per socket (`nodeId|socketId` -> player id), written by
@@ -12,16 +13,16 @@ export class RoomPresence {
   ) {}
 
   async add(roomId: string, socketId: string, playerId: string): Promise<void> {
-    await this.store.hset(keys.roomPresence(roomId), { [this.field(socketId)]: playerId }, { ttlMs: ROOM_TTL_MS });
+    await this.store.hset(quizKeys.roomPresence(roomId), { [this.field(socketId)]: playerId }, { ttlMs: ROOM_TTL_MS });
   }
 
   async remove(roomId: string, socketId: string): Promise<void> {
-    await this.store.hdel(keys.roomPresence(roomId), this.field(socketId));
+    await this.store.hdel(quizKeys.roomPresence(roomId), this.field(socketId));
   }
 
   /** Ids of the players with at least one socket on a living node. */
   async connectedPlayers(roomId: string): Promise<Set<string>> {
-    const key = keys.roomPresence(roomId);
+    const key = quizKeys.roomPresence(roomId);
     const connected = new Set<string>();
     const stale: string[] = [];
     for (const [field, playerId] of Object.entries(await this.store.hgetall(key))) {

@@ -7,6 +7,7 @@ import { PhaseRecordSchema, RecordedResponseSchema, RoomEventSchema, RoomResults
 import type { PhaseRecord } from './room-phase.js';
 import type { RecordedAnswer, ScoredPlayer, Standings } from './scoring.js';
 import type { RoomResults } from './room-results.js';
+import { quizKeys } from './quiz-keys.js';
 
 /** How long a room's live state is kept after its last write; results are kept without expiry. */
 export const ROOM_TTL_MS = RETENTION.roomMs;
@@ -76,7 +77,7 @@ export type RoomEvent =
   | { type: 'regraded'; q: number };
 
 /**
- * Store access of live rooms. Every key comes from keys.ts; every JSON read goes through `readJsonRecord` (a corrupt
+ * Store access of live rooms. Every key comes from quiz-keys.ts; every JSON read goes through `readJsonRecord` (a corrupt
  * record is logged and treated as missing).
  */
 export class RoomRepository {
@@ -91,74 +92,74 @@ export class RoomRepository {
 
   /** Reserves the code (SET NX) first; false when another room holds it. */
   async reserveCode(code: string, roomId: string): Promise<boolean> {
-    return this.store.set(keys.roomCode(code), roomId, { nx: true, ttlMs: ROOM_TTL_MS });
+    return this.store.set(quizKeys.roomCode(code), roomId, { nx: true, ttlMs: ROOM_TTL_MS });
   }
 
   async create(meta: RoomMeta, lobby: PhaseRecord): Promise<void> {
-    const roomKey = keys.room(meta.roomId);
+    const roomKey = quizKeys.room(meta.roomId);
     await this.store.hset(roomKey, { meta: JSON.stringify(meta), phase: JSON.stringify(lobby), locked: '0', playerCount: '0' }, ttl);
     await this.appendEvent(meta.roomId, { type: 'phase', record: lobby });
-    if (meta.classId !== '') await this.store.zadd(keys.classRooms(meta.classId), meta.createdAt, meta.roomId);
+    if (meta.classId !== '') await this.store.zadd(quizKeys.classRooms(meta.classId), meta.createdAt, meta.roomId);
   }
 
   async roomIdByCode(code: string): Promise<string | null> {
-    return this.store.get(keys.roomCode(code));
+    return this.store.get(quizKeys.roomCode(code));
   }
 
   async meta(roomId: string): Promise<RoomMeta | null> {
-    return this.read(await this.store.hget(keys.room(roomId), 'meta'), RoomMeta, `${keys.room(roomId)} meta`);
+    return this.read(await this.store.hget(quizKeys.room(roomId), 'meta'), RoomMeta, `${quizKeys.room(roomId)} meta`);
   }
 
   async phase(roomId: string): Promise<PhaseRecord | null> {
-    return this.read(await this.store.hget(keys.room(roomId), 'phase'), PhaseRecordSchema, `${keys.room(roomId)} phase`);
+    return this.read(await this.store.hget(quizKeys.room(roomId), 'phase'), PhaseRecordSchema, `${quizKeys.room(roomId)} phase`);
   }
 
   async setPhase(roomId: string, record: PhaseRecord): Promise<void> {
-    await this.store.hset(keys.room(roomId), { phase: JSON.stringify(record) }, ttl);
+    await this.store.hset(quizKeys.room(roomId), { phase: JSON.stringify(record) }, ttl);
   }
 
   async locked(roomId: string): Promise<boolean> {
-    return (await this.store.hget(keys.room(roomId), 'locked')) === '1';
+    return (await this.store.hget(quizKeys.room(roomId), 'locked')) === '1';
   }
 
   async setLocked(roomId: string, locked: boolean): Promise<void> {
-    await this.store.hset(keys.room(roomId), { locked: locked ? '1' : '0' }, ttl);
+    await this.store.hset(quizKeys.room(roomId), { locked: locked ? '1' : '0' }, ttl);
   }
 
   async playerCount(roomId: string): Promise<number> {
-    return Number((await this.store.hget(keys.room(roomId), 'playerCount')) ?? '0');
+    return Number((await this.store.hget(quizKeys.room(roomId), 'playerCount')) ?? '0');
   }
 
   /** Adds `by` to the active player count and returns the new count (join +1, its rollback or a kick −1). */
   async addPlayerCount(roomId: string, by: number): Promise<number> {
-    return this.store.hincrby(keys.room(roomId), 'playerCount', by, ttl);
+    return this.store.hincrby(quizKeys.room(roomId), 'playerCount', by, ttl);
   }
 
   /** Counts one more join and returns the count (team mode: the join order that balances the teams). */
   async nextJoinNumber(roomId: string): Promise<number> {
-    return this.store.hincrby(keys.room(roomId), 'joins', 1, ttl);
+    return this.store.hincrby(quizKeys.room(roomId), 'joins', 1, ttl);
   }
 
   /** Claims a nickname (case-folded) for a player: false when another player of the room has it. */
   async claimNickname(roomId: string, folded: string, playerId: string): Promise<boolean> {
-    return this.store.hsetnx(keys.roomNicknames(roomId), folded, playerId, ttl);
+    return this.store.hsetnx(quizKeys.roomNicknames(roomId), folded, playerId, ttl);
   }
 
   async releaseNickname(roomId: string, folded: string): Promise<void> {
-    await this.store.hdel(keys.roomNicknames(roomId), folded);
+    await this.store.hdel(quizKeys.roomNicknames(roomId), folded);
   }
 
   async savePlayer(roomId: string, player: PlayerRecord): Promise<void> {
-    await this.store.hset(keys.roomPlayers(roomId), { [player.playerId]: JSON.stringify(player) }, ttl);
+    await this.store.hset(quizKeys.roomPlayers(roomId), { [player.playerId]: JSON.stringify(player) }, ttl);
   }
 
   async player(roomId: string, playerId: string): Promise<PlayerRecord | null> {
-    return this.read(await this.store.hget(keys.roomPlayers(roomId), playerId), PlayerRecord, `${keys.roomPlayers(roomId)} ${playerId}`);
+    return this.read(await this.store.hget(quizKeys.roomPlayers(roomId), playerId), PlayerRecord, `${quizKeys.roomPlayers(roomId)} ${playerId}`);
   }
 
   /** Every player who ever joined, kicked ones included, in join order. */
   async players(roomId: string): Promise<PlayerRecord[]> {
-    const key = keys.roomPlayers(roomId);
+    const key = quizKeys.roomPlayers(roomId);
     const all = await this.store.hgetall(key);
     return Object.entries(all)
       .flatMap(([playerId, raw]) => this.read(raw, PlayerRecord, `${key} ${playerId}`) ?? [])
@@ -172,37 +173,37 @@ export class RoomRepository {
 
   /** Creates the question's answers hash when it opens (its count of markers is what answerCount subtracts). */
   async openAnswers(roomId: string, q: number): Promise<void> {
-    await this.store.hset(keys.roomAnswers(roomId, q), { '~opened': '1' }, ttl);
+    await this.store.hset(quizKeys.roomAnswers(roomId, q), { '~opened': '1' }, ttl);
   }
 
   /** First write wins; refused once the question is closed. */
   async recordAnswer(roomId: string, q: number, playerId: string, answer: RecordedAnswer): Promise<HsetnxUnlessResult> {
-    return this.store.hsetnxUnless(keys.roomAnswers(roomId, q), playerId, JSON.stringify(answer), CLOSED_FIELD, ttl);
+    return this.store.hsetnxUnless(quizKeys.roomAnswers(roomId, q), playerId, JSON.stringify(answer), CLOSED_FIELD, ttl);
   }
 
   async answer(roomId: string, q: number, playerId: string): Promise<RecordedAnswer | null> {
-    const key = keys.roomAnswers(roomId, q);
+    const key = quizKeys.roomAnswers(roomId, q);
     return this.read(await this.store.hget(key, playerId), Answer, `${key} ${playerId}`);
   }
 
   async dropAnswer(roomId: string, q: number, playerId: string): Promise<void> {
-    await this.store.hdel(keys.roomAnswers(roomId, q), playerId);
+    await this.store.hdel(quizKeys.roomAnswers(roomId, q), playerId);
   }
 
   /** Answers recorded so far (player entries only). */
   async answerCount(roomId: string, q: number): Promise<number> {
-    const all = await this.store.hlen(keys.roomAnswers(roomId, q));
-    const markers = (await this.store.hget(keys.roomAnswers(roomId, q), CLOSED_FIELD)) === null ? 1 : 2;
+    const all = await this.store.hlen(quizKeys.roomAnswers(roomId, q));
+    const markers = (await this.store.hget(quizKeys.roomAnswers(roomId, q), CLOSED_FIELD)) === null ? 1 : 2;
     return Math.max(all - markers, 0);
   }
 
   /** Closes the question (no answer is recorded after this) and returns what was recorded. */
   async closeAnswers(roomId: string, q: number): Promise<void> {
-    await this.store.hset(keys.roomAnswers(roomId, q), { [CLOSED_FIELD]: '1' }, ttl);
+    await this.store.hset(quizKeys.roomAnswers(roomId, q), { [CLOSED_FIELD]: '1' }, ttl);
   }
 
   async answers(roomId: string, q: number): Promise<Map<string, RecordedAnswer>> {
-    const key = keys.roomAnswers(roomId, q);
+    const key = quizKeys.roomAnswers(roomId, q);
     const all = await this.store.hgetall(key);
     const answers = new Map<string, RecordedAnswer>();
     for (const [playerId, raw] of Object.entries(all)) {
@@ -214,47 +215,47 @@ export class RoomRepository {
   }
 
   async saveStandings(roomId: string, standings: Standings): Promise<void> {
-    await this.store.hset(keys.room(roomId), { [`standings:${standings.afterQuestion}`]: JSON.stringify(standings) }, ttl);
+    await this.store.hset(quizKeys.room(roomId), { [`standings:${standings.afterQuestion}`]: JSON.stringify(standings) }, ttl);
   }
 
   /** The last question whose answers are closed and scored (read back by a node taking the room over). */
   async setLastClosed(roomId: string, lastClosed: number): Promise<void> {
-    await this.store.hset(keys.room(roomId), { lastClosed: String(lastClosed) }, ttl);
+    await this.store.hset(quizKeys.room(roomId), { lastClosed: String(lastClosed) }, ttl);
   }
 
   /** Extra ms per question granted by the host, by player id (accommodations; see RoomService.grantExtraTime). */
   async extraTime(roomId: string): Promise<Record<string, number>> {
-    return this.read(await this.store.hget(keys.room(roomId), 'extraTime'), ExtraTime, `${keys.room(roomId)} extraTime`) ?? {};
+    return this.read(await this.store.hget(quizKeys.room(roomId), 'extraTime'), ExtraTime, `${quizKeys.room(roomId)} extraTime`) ?? {};
   }
 
   async setExtraTime(roomId: string, grants: Record<string, number>): Promise<void> {
-    await this.store.hset(keys.room(roomId), { extraTime: JSON.stringify(grants) }, ttl);
+    await this.store.hset(quizKeys.room(roomId), { extraTime: JSON.stringify(grants) }, ttl);
   }
 
   async standings(roomId: string, afterQuestion: number): Promise<Standings | null> {
     const field = `standings:${afterQuestion}`;
-    return this.read(await this.store.hget(keys.room(roomId), field), StandingsSchema, `${keys.room(roomId)} ${field}`);
+    return this.read(await this.store.hget(quizKeys.room(roomId), field), StandingsSchema, `${quizKeys.room(roomId)} ${field}`);
   }
 
   /** Results and, beside them, the room's list entry (so a list never reads whole results). */
   async saveResults(roomId: string, results: RoomResults): Promise<void> {
-    await this.store.set(keys.roomResults(roomId), JSON.stringify(results));
-    await this.store.set(keys.roomSummary(roomId), JSON.stringify(listEntryOf(results)));
+    await this.store.set(quizKeys.roomResults(roomId), JSON.stringify(results));
+    await this.store.set(quizKeys.roomSummary(roomId), JSON.stringify(listEntryOf(results)));
     // Results name players and their answers: student data the retention purge (data/) removes when it is old.
     await this.store.zadd(keys.retentionRooms(), Date.now(), roomId);
   }
 
   async results(roomId: string): Promise<RoomResults | null> {
-    return this.read(await this.store.get(keys.roomResults(roomId)), RoomResultsSchema, keys.roomResults(roomId));
+    return this.read(await this.store.get(quizKeys.roomResults(roomId)), RoomResultsSchema, quizKeys.roomResults(roomId));
   }
 
   async appendEvent(roomId: string, event: RoomEvent): Promise<string> {
-    return this.store.xadd(keys.roomEvents(roomId), { event: JSON.stringify(event) }, { maxLen: EVENTS_MAX_LEN, ...ttl });
+    return this.store.xadd(quizKeys.roomEvents(roomId), { event: JSON.stringify(event) }, { maxLen: EVENTS_MAX_LEN, ...ttl });
   }
 
   tailEvents(roomId: string, afterId: string, signal: AbortSignal): AsyncIterable<{ id: string; event: RoomEvent }> {
     const store = this.store;
-    const key = keys.roomEvents(roomId);
+    const key = quizKeys.roomEvents(roomId);
     const read = <T>(raw: string | undefined, schema: z.ZodType<T>, id: string) => this.read(raw, schema, `${key} ${id}`);
     return {
       async *[Symbol.asyncIterator]() {
@@ -268,7 +269,7 @@ export class RoomRepository {
 
   /** The id of the last event, to tail from after a snapshot. */
   async lastEventId(roomId: string): Promise<string> {
-    const key = keys.roomEvents(roomId);
+    const key = quizKeys.roomEvents(roomId);
     const length = await this.store.xlen(key);
     if (length === 0) return '0';
     // xread from '0' is bounded by the stream's cap (EVENTS_MAX_LEN).
@@ -277,17 +278,17 @@ export class RoomRepository {
   }
 
   async activeRooms(): Promise<string[]> {
-    return (await this.store.zrange(keys.activeRooms(), 0, -1)).map((entry) => entry.member);
+    return (await this.store.zrange(quizKeys.activeRooms(), 0, -1)).map((entry) => entry.member);
   }
 
   /** A room with a running question (preview or open): it needs a driver for its timers. */
   async markActive(roomId: string, since: number): Promise<void> {
     // The set lives as long as rooms are being driven; a room's entry goes when its question closes.
-    await this.store.zadd(keys.activeRooms(), since, roomId, ttl);
+    await this.store.zadd(quizKeys.activeRooms(), since, roomId, ttl);
   }
 
   async markInactive(roomId: string): Promise<void> {
-    await this.store.zrem(keys.activeRooms(), roomId);
+    await this.store.zrem(quizKeys.activeRooms(), roomId);
   }
 
   /**
@@ -296,24 +297,24 @@ export class RoomRepository {
    * entries existed gets one written from its results.
    */
   async listByClass(classId: string, page: PageRequest): Promise<Page<RoomListEntry>> {
-    const { members, nextCursor } = await pageOfIndex(this.store, keys.classRooms(classId), page, { reverse: true });
+    const { members, nextCursor } = await pageOfIndex(this.store, quizKeys.classRooms(classId), page, { reverse: true });
     return { items: await this.listEntries(members), nextCursor };
   }
 
   /** List entries of rooms by id, in the order asked, with the live phase of running ones (see listByClass). */
   async listEntries(members: readonly string[]): Promise<RoomListEntry[]> {
-    const raw = await this.store.mget(members.map((roomId) => keys.roomSummary(roomId)));
+    const raw = await this.store.mget(members.map((roomId) => quizKeys.roomSummary(roomId)));
     const entries: RoomListEntry[] = [];
     for (const [index, roomId] of members.entries()) {
-      const entry = this.read(raw[index], RoomListEntry, keys.roomSummary(roomId)) ?? (await this.backfillEntry(roomId));
+      const entry = this.read(raw[index], RoomListEntry, quizKeys.roomSummary(roomId)) ?? (await this.backfillEntry(roomId));
       if (entry) entries.push(entry);
     }
     const live = await Promise.all(
-      entries.map((entry) => (entry.phase === 'ended' ? null : this.store.hmget(keys.room(entry.roomId), ['phase', 'playerCount']))),
+      entries.map((entry) => (entry.phase === 'ended' ? null : this.store.hmget(quizKeys.room(entry.roomId), ['phase', 'playerCount']))),
     );
     const items = entries.map((entry, index) => {
       const [rawPhase, playerCount] = live[index] ?? [null, null];
-      const phase = this.read(rawPhase, PhaseRecordSchema, `${keys.room(entry.roomId)} phase`);
+      const phase = this.read(rawPhase, PhaseRecordSchema, `${quizKeys.room(entry.roomId)} phase`);
       if (phase === null) return entry;
       return { ...entry, phase: phase.phase, players: Number(playerCount ?? entry.players) };
     });
@@ -324,7 +325,7 @@ export class RoomRepository {
     const results = await this.results(roomId);
     if (!results) return null;
     const entry = listEntryOf(results);
-    await this.store.set(keys.roomSummary(roomId), JSON.stringify(entry));
+    await this.store.set(quizKeys.roomSummary(roomId), JSON.stringify(entry));
     return entry;
   }
 }

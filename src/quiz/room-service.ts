@@ -4,7 +4,7 @@ import { AppError } from '../kernel/index.js';
 import type { Logger } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { CreateRoomBody, ExtraTimePayload, HostCommand, KickPayload, Quiz, ReviewPayload, SubmitAnswerPayload, SubmitAnswerResult } from '../protocol/quiz.js';
-import { keys, type Store } from '../store/index.js';
+import { type Store } from '../store/index.js';
 import { applyCommand, isTimed, type PhaseCommand, type PhaseRecord } from './room-phase.js';
 import { buildResults } from './room-results.js';
 import { RoomRepository, ROOM_TTL_MS, type RoomMeta } from './room-repository.js';
@@ -14,6 +14,7 @@ import { usableItems } from './quiz-gate.js';
 import { warmShortJudge, type ShortGrades } from './short-answer-judge.js';
 import { gradesUpTo, readGrades, saveGrades, withVerdict } from './short-review.js';
 import { assignTeam, withTeams } from './teams.js';
+import { quizKeys } from './quiz-keys.js';
 
 export const HOST_TOKEN_TTL_MS = ROOM_TTL_MS;
 export const PLAYER_TOKEN_TTL_MS = ROOM_TTL_MS;
@@ -438,14 +439,14 @@ export class RoomService {
 
   /** Standings after the last closed question (an empty table before the first reveal: nobody has points yet). */
   async latestStandings(roomId: string): Promise<Standings> {
-    const raw = await this.deps.store.hget(keys.room(roomId), 'lastClosed');
+    const raw = await this.deps.store.hget(quizKeys.room(roomId), 'lastClosed');
     const lastClosed = raw === null ? -1 : Number(raw);
     const stored = lastClosed >= 0 ? await this.repository.standings(roomId, lastClosed) : null;
     return stored ?? { afterQuestion: -1, rows: [], questions: [] };
   }
 
   private async withMutex<T>(roomId: string, work: () => Promise<T>): Promise<T> {
-    const key = keys.roomTransition(roomId);
+    const key = quizKeys.roomTransition(roomId);
     const owner = randomUUID();
     const giveUpAt = Date.now() + TRANSITION_WAIT_MS;
     let delay = 2;

@@ -1,6 +1,7 @@
 import type { Logger } from '../kernel/index.js';
-import { keys, readJsonRecord, type Store } from '../store/index.js';
+import { readJsonRecord, type Store } from '../store/index.js';
 import { StoredAnswer, StoredItem } from './self-study.js';
+import { quizKeys } from './quiz-keys.js';
 
 /** A class student's first answer to one self-study item, for the learner profile (src/exams/prior-profile.ts). */
 export interface SelfStudyAnswer {
@@ -25,12 +26,12 @@ export async function selfStudyAnswers(
   owner: { classId: string; sessionId: string },
   options: { chapterTitle?: (materialId: string, chapter: number) => Promise<string | null>; logger?: Logger | undefined } = {},
 ): Promise<SelfStudyAnswer[]> {
-  const members = await store.zrange(keys.selfQuizIndex('class', owner.classId), 0, MAX_ITEMS_READ - 1, { reverse: true });
+  const members = await store.zrange(quizKeys.selfQuizIndex('class', owner.classId), 0, MAX_ITEMS_READ - 1, { reverse: true });
   const answers: SelfStudyAnswer[] = [];
   // One round trip per item, all at once: up to 500 sequential reads would hold the profile build for their sum.
-  const stored = await Promise.all(members.map(({ member: quizId }) => store.hmget(keys.selfQuizItem(quizId), ['record', 'answer'])));
+  const stored = await Promise.all(members.map(({ member: quizId }) => store.hmget(quizKeys.selfQuizItem(quizId), ['record', 'answer'])));
   for (const [index, { member: quizId }] of members.entries()) {
-    const key = keys.selfQuizItem(quizId);
+    const key = quizKeys.selfQuizItem(quizId);
     const [rawRecord, rawAnswer] = stored[index] ?? [];
     if (rawRecord === null || rawRecord === undefined || rawAnswer === null || rawAnswer === undefined) continue;
     const record = readJsonRecord(rawRecord, StoredItem, { key, logger: options.logger });

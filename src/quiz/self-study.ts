@@ -5,7 +5,7 @@ import type { LanguageModel } from '../llm/index.js';
 import { ItemReview, QuizItem, type Difficulty, type QuizTopicName } from '../protocol/quiz.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { Retriever } from '../retrieval/index.js';
-import { RETENTION, keys, readJsonRecord, type Store } from '../store/index.js';
+import { RETENTION, readJsonRecord, type Store } from '../store/index.js';
 import type { GuardReport } from '../guard/index.js';
 import { shortfallMessage, type GenerationShortfall } from '../protocol/wire/shortfall.js';
 import type { SelfQuizFilterOutcome } from '../protocol/wire/self-quiz.js';
@@ -14,6 +14,7 @@ import type { EvalAgent, EvalPassage } from './eval-agent.js';
 import { heuristicDocumentType } from '../retrieval/index.js';
 import { difficultyPlan, newItemId, type QuizMaterialSource } from './quiz-agent.js';
 import { generateJudgedQuiz } from './quiz-gate.js';
+import { quizKeys } from './quiz-keys.js';
 
 /**
  * Self-study over seed 001's API: five items written by the QuizAgent for one material (a chapter of
@@ -190,15 +191,15 @@ export class SelfStudy {
       // user's item may hold it. HSETNX never overwrites; draw again instead.
       let quizId = this.newId();
       let draws = 1;
-      while (!(await store.hsetnx(keys.selfQuizItem(quizId), 'record', JSON.stringify(stored(quizId)), { ttlMs: SELF_QUIZ_TTL_MS }))) {
+      while (!(await store.hsetnx(quizKeys.selfQuizItem(quizId), 'record', JSON.stringify(stored(quizId)), { ttlMs: SELF_QUIZ_TTL_MS }))) {
         // 2^32 ids: many collisions in a row mean a broken id source, not bad luck.
         if (draws >= MAX_ID_DRAWS) throw new Error(`self-study: ${MAX_ID_DRAWS} quiz ids in a row were taken`);
         quizId = this.newId();
         draws += 1;
       }
       // Indexed by material (and class) so their deletion finds the items before the items expire by themselves.
-      await store.zadd(keys.selfQuizIndex('material', judged.source.materialId), createdAt, quizId, { ttlMs: SELF_QUIZ_TTL_MS });
-      if (request.scope.kind === 'student') await store.zadd(keys.selfQuizIndex('class', request.scope.classId), createdAt, quizId, { ttlMs: SELF_QUIZ_TTL_MS });
+      await store.zadd(quizKeys.selfQuizIndex('material', judged.source.materialId), createdAt, quizId, { ttlMs: SELF_QUIZ_TTL_MS });
+      if (request.scope.kind === 'student') await store.zadd(quizKeys.selfQuizIndex('class', request.scope.classId), createdAt, quizId, { ttlMs: SELF_QUIZ_TTL_MS });
       served.push({ quizId, question: item.question, choices: [...item.choices], difficulty: item.difficulty });
     }
     const requested = difficultyPlan(request.difficulty).length;
@@ -232,7 +233,7 @@ export class SelfStudy {
     const stored = await this.load(scope, quizId);
     const correct = answer === stored.item.answer;
     const mine: StoredAnswer = { answer, correct, at: this.now() };
-    const key = keys.selfQuizItem(quizId);
+    const key = quizKeys.selfQuizItem(quizId);
     // The TTL goes with the write: an item that expired just now leaves an `answer` field that expires too.
     const first = await store.hsetnx(key, 'answer', JSON.stringify(mine), { ttlMs: SELF_QUIZ_TTL_MS });
     const recorded = first ? mine : (readJsonRecord(await store.hget(key, 'answer'), StoredAnswer, { key, logger: this.options.logger }) ?? mine);
@@ -259,7 +260,7 @@ export class SelfStudy {
     if (stored.topic === topic && review.judged && review.grounding !== null && review.educational !== null && review.insight !== null) {
       return { grounding: review.grounding, educational: review.educational, insight: review.insight, is_passed: review.is_passed, feedback: review.feedback };
     }
-    const key = keys.selfQuizItem(quizId);
+    const key = quizKeys.selfQuizItem(quizId);
     const field = `eval:${topic}`;
     const kept = readJsonRecord(await store.hget(key, field), StoredVerdict, { key, logger });
     if (kept) return kept;
@@ -309,7 +310,7 @@ export class SelfStudy {
 
   /** The item for the scope that started it; 404 for a missing, expired or someone else's item alike. */
   private async load(scope: SelfStudyScope, quizId: string): Promise<StoredItem> {
-    const key = keys.selfQuizItem(quizId);
+    const key = quizKeys.selfQuizItem(quizId);
     const stored = readJsonRecord(await this.options.store.hget(key, 'record'), StoredItem, { key, logger: this.options.logger });
     if (!stored || !sameScope(stored.scope, scope)) throw itemNotFound();
     return stored;

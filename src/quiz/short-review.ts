@@ -3,9 +3,10 @@ import { AppError } from '../kernel/index.js';
 import type { Logger } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { ReviewAnswer, RoomItem } from '../protocol/quiz.js';
-import { keys, readJsonRecord, RETENTION, type Store } from '../store/index.js';
+import { readJsonRecord, RETENTION, type Store } from '../store/index.js';
 import type { RecordedAnswer } from './scoring.js';
 import { gradeShortAnswers, type ShortGrade, type ShortGrades } from './short-answer-judge.js';
+import { quizKeys } from './quiz-keys.js';
 
 /**
  * Short-text grades as the room keeps them (one field `grades:q` of the room's hash, written once when the question
@@ -30,12 +31,12 @@ const GradesSchema = z.record(z.string(), GradeSchema);
 const field = (q: number) => `grades:${q}`;
 
 export async function readGrades(store: Store, roomId: string, q: number, logger?: Logger): Promise<ShortGrades | null> {
-  const key = keys.room(roomId);
+  const key = quizKeys.room(roomId);
   return readJsonRecord(await store.hget(key, field(q)), GradesSchema, { key: `${key} ${field(q)}`, logger });
 }
 
 export async function saveGrades(store: Store, roomId: string, q: number, grades: ShortGrades): Promise<void> {
-  await store.hset(keys.room(roomId), { [field(q)]: JSON.stringify(grades) }, { ttlMs: RETENTION.roomMs });
+  await store.hset(quizKeys.room(roomId), { [field(q)]: JSON.stringify(grades) }, { ttlMs: RETENTION.roomMs });
 }
 
 /**

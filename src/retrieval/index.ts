@@ -34,3 +34,4 @@ export { heuristicDocumentType, heuristicLevels } from './heuristics.js';
 export { reciprocalRankFusion, RRF_K } from './fusion.js';
 export { PASSAGE_ANALYST_TASK, PassageLabelsSchema, renderPassagePrompt } from './passage-analyst.js';
 export { decodeIndex, encodeIndex, type ChunkRecord, type RetrievalIndex } from './index-codec.js';
+export { deleteRetrievalLock, retrievalKeys } from './retrieval-keys.js';

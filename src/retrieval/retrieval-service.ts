@@ -4,7 +4,7 @@ import { AppError } from '../kernel/index.js';
 import type { Logger } from '../kernel/index.js';
 import type { LanguageModel } from '../llm/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
-import { keys, type Store } from '../store/index.js';
+import { type Store } from '../store/index.js';
 import { ANALYZER_VERSION, analyze } from './analyzer.js';
 import { bm25Scores, bm25Stats, type Bm25Stats } from './bm25.js';
 import { ByteLru } from './byte-lru.js';
@@ -14,6 +14,7 @@ import { lexicalFirst, rankByScore, reciprocalRankFusion } from './fusion.js';
 import { buildRetrievalIndex, embedChunks, indexTerms } from './index-builder.js';
 import { decodeIndex, encodeIndex, type ChunkRecord, type RetrievalIndex } from './index-codec.js';
 import type { Passage, RetrievalFilters, RetrieveRequest, Retriever } from './types.js';
+import { retrievalKeys } from './retrieval-keys.js';
 
 /**
  * The Retriever over per-material indexes in the store. An index is built at ingest (`buildIndex`), kept as bytes
@@ -181,7 +182,7 @@ export class RetrievalService implements Retriever {
 
   /** Removes a material's index from the store and from this node's cache (the coming material deletion calls it). */
   async deleteIndex(materialId: string): Promise<void> {
-    await this.store.del(keys.retrievalIndex(materialId));
+    await this.store.del(retrievalKeys.retrievalIndex(materialId));
     this.cache.delete(materialId);
     this.embedFailedAt.delete(materialId);
   }
@@ -244,7 +245,7 @@ export class RetrievalService implements Retriever {
    * result (or for the lease to be free), and after `waitMs` serves what is stored.
    */
   private async underLease(materialId: string, stored: RetrievalIndex | null): Promise<RetrievalIndex | null> {
-    const lockKey = keys.retrievalLock(materialId);
+    const lockKey = retrievalKeys.retrievalLock(materialId);
     const owner = randomUUID();
     const deadline = Date.now() + this.waitMs;
     let latest = stored;
@@ -300,7 +301,7 @@ export class RetrievalService implements Retriever {
   }
 
   private async read(materialId: string): Promise<RetrievalIndex | null> {
-    const bytes = await this.store.getBytes(keys.retrievalIndex(materialId));
+    const bytes = await this.store.getBytes(retrievalKeys.retrievalIndex(materialId));
     if (bytes === null) return null;
     const index = decodeIndex(bytes);
     if (index === null) this.logger?.warn({ materialId }, 'stored retrieval index does not decode; it will be rebuilt');
@@ -310,7 +311,7 @@ export class RetrievalService implements Retriever {
   private async save(index: RetrievalIndex): Promise<void> {
     await yieldToLoop();
     const bytes = encodeIndex(index);
-    await this.store.setBytes(keys.retrievalIndex(index.materialId), bytes);
+    await this.store.setBytes(retrievalKeys.retrievalIndex(index.materialId), bytes);
     await yieldToLoop();
     this.cache.delete(index.materialId);
     this.remember(index);

@@ -1,11 +1,15 @@
 /**
- * Every store key is built here, so the key space can be read in one place. All keys share one prefix so a
- * Redis can be shared with other applications. Ephemeral things (sessions, rooms, locks) get TTLs where they are
+ * Store keys shared by several folders, and the shared prefix every key is built with (`storeKey`), so a Redis can be
+ * shared with other applications. A feature's own keys live in its folder's keys file (quiz/quiz-keys.ts,
+ * classroom/class-keys.ts, lecture/lecture-keys.ts, math-problems/math-keys.ts, quality/quality-keys.ts,
+ * materials/material-keys.ts, retrieval/retrieval-keys.ts, llm/usage-keys.ts). Ephemeral things (sessions, rooms, locks) get TTLs where they are
  * written; results, exam logs and learner profiles have none.
  */
 export const KEY_PREFIX = 'lectern:';
 
-const key = (...parts: (string | number)[]) => KEY_PREFIX + parts.join(':');
+/** Builds a key under the shared prefix: every feature's keys file builds its keys with it. */
+export const storeKey = (...parts: (string | number)[]) => KEY_PREFIX + parts.join(':');
+const key = storeKey;
 
 export const keys = {
   /** A string used by readiness checks. */
@@ -15,97 +19,8 @@ export const keys = {
    * every token in circulation depends on it (see classroom/token-secrets.ts).
    */
   tokenSecret: () => key('token-secret'),
-  /**
-   * Token usage attributed to a session, room or material (hash: field per role and direction). QUOTA: scope
-   * `account` with id `{accountId}:{yyyy-mm-dd}` is one account's usage on one UTC day (the model budget); ~2 days TTL.
-   */
-  usage: (scope: 'session' | 'room' | 'material' | 'account', id: string) => key('usage', scope, id),
-  material: (id: string) => key('material', id),
-  materialIndex: () => key('materials'),
-  materialLock: (id: string) => key('material', id, 'lock'),
-  blob: (name: string) => key('blob', name),
-  /** A material's retrieval index (bytes: passages, labels, BM25 postings, vectors; see retrieval/index-codec.ts); no TTL. */
-  retrievalIndex: (materialId: string) => key('material', materialId, 'retrieval'),
-  /** Single-flight lease of the node building or re-embedding a material's retrieval index. */
-  retrievalLock: (materialId: string) => key('material', materialId, 'retrieval', 'lock'),
-  /** Generated chapter lecture, shared by every student and node: raw model text as an append-only stream. */
-  lectureText: (cacheKey: string) => key('lecture', cacheKey, 'text'),
-  /** 'done' once the chapter is complete; absent while generating or after a failed attempt. */
-  lectureStatus: (cacheKey: string) => key('lecture', cacheKey, 'status'),
-  /** Single-flight lease of the node generating a chapter. */
-  lectureLock: (cacheKey: string) => key('lecture', cacheKey, 'lock'),
-  /** A tutoring session's record (hash: profile fields, `state` JSON, `speed`). */
-  session: (id: string) => key('session', id),
-  /** Every event sent to the session, numbered by seq (capped stream), for replay on resume. */
-  sessionLog: (id: string) => key('session', id, 'log'),
-  /** The rendered history besides lecture text: questions, answers, verdicts, finished replies. */
-  sessionTranscript: (id: string) => key('session', id, 'transcript'),
-  /**
-   * instructor replies to a raised hand waiting for the session's driver to number and send them
-   * (stream, same TTL as the session; the record's `inbox` field is the id of the last one delivered).
-   */
-  sessionInbox: (id: string) => key('session', id, 'inbox'),
-  /** Lease of the node currently driving the session. */
-  sessionDriver: (id: string) => key('session', id, 'driver'),
-  /** A class (hash: name, code, materialId?, createdAt); no TTL. */
-  classRecord: (id: string) => key('class', id),
-  /** Join code -> class id, reserved with SET NX so two classes never share a code; no TTL. */
-  classCode: (code: string) => key('classcode', code),
-  /** Nicknames taken in a class (hash: case-folded nickname -> session id). */
-  classNicknames: (id: string) => key('class', id, 'nicknames'),
-  /** A roster class's names (hash: case-folded name -> the name as the instructor wrote it); no TTL, deleted with the class. */
-  classRosterNames: (id: string) => key('class', id, 'roster-names'),
-  /** The class's students (sorted set of session ids scored by join time: the roster's order). */
-  classStudents: (id: string) => key('class', id, 'students'),
-  /** One roster entry (hash of scalar fields; see classroom/class-repository.ts). */
-  classStudent: (id: string, sessionId: string) => key('class', id, 'student', sessionId),
-  /** A quiz (JSON: title, items with solutions, classId); no TTL. */
-  quiz: (id: string) => key('quiz', id),
-  /** A quiz's list entry (JSON: quizId, classId, title, itemCount, createdAt), written with the quiz; no TTL. */
-  quizSummary: (id: string) => key('quiz', id, 'summary'),
-  /** A short lease held while a quiz's stored JSON is rewritten (an instructor keeping a failed item); TTL. */
-  quizEditLock: (id: string) => key('quiz', id, 'edit', 'lock'),
-  /** The quizzes of a class (sorted set of quiz ids scored by creation time); no TTL. */
-  classQuizzes: (classId: string) => key('class', classId, 'quizzes'),
-  /**
-   * One served self-study item of seed 001's API (hash: `record` JSON — item with solution, material, caller scope,
-   * gate review — created with HSETNX so a colliding 8-hex id never overwrites; `answer` JSON, HSETNX: the first
-   * answer is the recorded one; `eval:{topic}` JSON, the EvalAgent's verdict for that topic); TTL 24 h, set with each write.
-   */
-  selfQuizItem: (quizId: string) => key('self-quiz', quizId),
-  /**
-   * The self-study items served from a material, or to a class's students (sorted set of quiz ids by creation time),
-   * so deleting the material or the class deletes them too; the same TTL as the items, refreshed by each new item.
-   */
-  selfQuizIndex: (owner: 'material' | 'class', id: string) => key(owner, id, 'self-quiz'),
-  /** A live room (hash: `meta` JSON fixed at creation, `phase` JSON, `locked`); TTL. */
-  room: (id: string) => key('room', id),
-  /** Room code -> room id, reserved with SET NX; TTL like the room. */
-  roomCode: (code: string) => key('roomcode', code),
-  /** Players of a room (hash: player id -> JSON record). */
-  roomPlayers: (id: string) => key('room', id, 'players'),
-  /** Nicknames taken in a room (hash: case-folded nickname -> player id; HSETNX makes them unique). */
-  roomNicknames: (id: string) => key('room', id, 'nicknames'),
-  /** Live player sockets of a room (hash: `nodeId|socketId` -> player id), for the host's player list. */
-  roomPresence: (id: string) => key('room', id, 'presence'),
   /** A node's heartbeat (short TTL, renewed every second): presence entries of a node without one are stale. */
   nodeHeartbeat: (nodeId: string) => key('node', nodeId),
-  /** Answers to one question (hash: player id -> JSON {choice, responseMs}; HSETNX: first write wins). */
-  roomAnswers: (id: string, questionIndex: number) => key('room', id, 'answers', questionIndex),
-  /** Phase changes of a room, in order (stream); every node tails it to render its own sockets' views. */
-  roomEvents: (id: string) => key('room', id, 'events'),
-  /** Lease of the node driving the room's timers. */
-  roomDriver: (id: string) => key('room', id, 'driver'),
-  /** Short mutex around a phase transition (read phase, check, write), so host commands and timers never race. */
-  roomTransition: (id: string) => key('room', id, 'transition'),
-  /** Rooms with a question running (preview or open; sorted set scored by when it started): what drivers look after. */
-  activeRooms: () => key('rooms', 'active'),
-  /** The rooms of a class (sorted set scored by creation time); no TTL. */
-  classRooms: (classId: string) => key('class', classId, 'rooms'),
-  /** A room's list entry (JSON: code, title, createdAt, phase, players), written with its results; no TTL. */
-  roomSummary: (id: string) => key('room', id, 'summary'),
-  /** A room's results (JSON, derived from the recorded answers; rewritten at each reveal and at the end); no TTL. */
-  roomResults: (id: string) => key('room', id, 'results'),
 
   // LIM (limits): ephemeral counters, TTL = their window; never durable.
   /** Hits of one limiter by one client (address or account) in one fixed window (number in the key). */
@@ -113,11 +28,6 @@ export const keys = {
   /** The join attempts' token bucket of a client address (expires once full again). */
   joinBucket: (client: string) => key('rate', 'join-bucket', client),
   // Data lifecycle (deletion, retention, export: src/data/).
-  /**
-   * The lecture cache keys ever generated for a material (sorted set scored by first use), recorded before the first
-   * write of a chapter lecture: deleting the material enumerates its lectures from here, never by SCAN; no TTL.
-   */
-  materialLectures: (materialId: string) => key('material', materialId, 'lectures'),
   /** Rooms whose results hold student data (sorted set scored by the last results write): the retention purge's queue. */
   retentionRooms: () => key('retention', 'rooms'),
   /** A background job (JSON: kind, owner, params, status, checkpoint, progress, result); RETENTION.jobMs after its last write. */
@@ -129,23 +39,6 @@ export const keys = {
   /** Jobs not finished yet (sorted set of job ids scored by creation time): what every node's runner looks at; durable. */
   activeJobs: () => key('jobs', 'active'),
   // Math problem sets: what a `math-problems` job made, kept with every judgement.
-  /** A math problem set (JSON: material, account, request, problems and rejected ones with their judgements); no TTL. */
-  mathSet: (id: string) => key('math-set', id),
-  /** A math problem set's list entry (JSON: counts, request, creation time), written with the set; no TTL. */
-  mathSetSummary: (id: string) => key('math-set', id, 'summary'),
-  /** Every math problem set of a material, whoever made it (sorted set by creation time): its deletion drains it; no TTL. */
-  materialMathSets: (materialId: string) => key('material', materialId, 'math-sets'),
-  /** The math sets shared with a class, by time shared (zset; durable, deleted with the class). */
-  classMathSets: (classId: string) => key('class', classId, 'math-sets'),
-  /** A class student's first short answer per `{setId}:{problemId}` (hash, HSETNX; TTL as the session's). */
-  sessionMathAnswers: (sessionId: string) => key('session', sessionId, 'math-answers'),
-  /** An account's math problem sets of one material (sorted set by creation time): its list; no TTL. */
-  accountMathSets: (accountId: string, materialId: string) => key('account', accountId, 'math-sets', materialId),
-  /**
-   * An account's judgement summary for one material (hash of counters: sets, kept, rejected, judged, unjudged, score
-   * sums ×1000 per criterion, rejections per check), added to as each set is stored; no TTL.
-   */
-  accountMathSummary: (accountId: string, materialId: string) => key('account', accountId, 'math-summary', materialId),
   // Live exams (src/exams/exam-repository.ts): durable, no TTL; deleted with the exam, its class or its material.
   /** An exam (JSON: owner account, material, request, plan, problems, complaints, valid, rounds, createdAt). */
   exam: (examId: string) => key('exam', examId),
@@ -198,33 +91,6 @@ export const keys = {
   /** Lease of the one node running the retention purge. */
   retentionLease: () => key('retention', 'lease'),
   // The "AI 품질" console (src/quality/): sampled agent outputs, their grades and aggregates; all with TTLs.
-  /** Sampled outputs waiting to be graded (sorted set of case ids scored by sampling time); RETENTION.qualityCaseMs. */
-  qualityQueue: () => key('quality', 'queue'),
-  /** A sampled output waiting in the queue (JSON: agent, instruction, input, output, at, attribution); RETENTION.qualityCaseMs. */
-  qualityCase: (id: string) => key('quality', 'case', id),
-  /**
-   * The sampled outputs (queued cases and graded interactions share their id) written from a material or for a tutoring
-   * session (sorted set of ids by sampling time), so deleting the material or the session's class deletes them; the
-   * interactions' TTL.
-   */
-  qualityOwned: (owner: 'material' | 'session', id: string) => key('quality', owner, id, 'samples'),
-  /** A graded interaction (JSON: the case and its critic report); QUALITY_RETENTION_DAYS. */
-  qualityInteraction: (id: string) => key('quality', 'interaction', id),
-  /**
-   * Graded interactions of a scope (`all`, or `account:{id}` for those billed to one account) and agent (`any` for
-   * every agent), newest first (sorted set of `{id}_{grade in thousandths}` scored by time, capped); QUALITY_RETENTION_DAYS.
-   */
-  qualityTimeline: (scope: string, agent: string) => key('quality', scope, 'timeline', agent),
-  /** The lowest-graded interactions of a scope and agent (sorted set like the timeline's, scored by grade, capped). */
-  qualityWorst: (scope: string, agent: string) => key('quality', scope, 'worst', agent),
-  /** One UTC day of a scope and agent (hash: count, ungraded, gradeSum in thousandths, b0…b9, f:{failure type}). */
-  qualityDaily: (scope: string, agent: string, day: string) => key('quality', scope, 'daily', agent, day),
-  /** The agents of a scope with graded outputs (sorted set scored by the last grading). */
-  qualityAgents: (scope: string) => key('quality', scope, 'agents'),
-  /** Tokens the background grading spent on one UTC day (string counter); 2 days TTL. */
-  qualityUsage: (day: string) => key('quality', 'usage', day),
-  /** Lease of the one node running the background grading. */
-  qualityLease: () => key('quality', 'lease'),
   // single sign-on (OIDC)
   /** A sign-in under way (JSON: PKCE verifier, nonce, return path, redirect URI), keyed by its state; 10 min TTL, deleted on use. */
   oidcPendingLogin: (state: string) => key('oidc', 'pending', state),

@@ -4,7 +4,7 @@
  * (test/store-contract.ts) runs the same cases against both.
  *
  * Every method may reject with StoreUnavailableError (code STORE_UNAVAILABLE) when the backing service cannot be
- * reached; callers never see driver-specific errors. Keys are built in ./keys.ts only.
+ * reached; callers never see driver-specific errors. Keys are built with ./keys.ts's `storeKey` only.
  */
 
 export interface SetOptions {

@@ -5,7 +5,6 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../src/store/index.js';
 import { launchBrowser } from '../support/browser.js';
 import { signUp, type SignedUpAccount } from '../support/accounts.js';
 import { signInContext } from '../support/browser-account.js';
@@ -13,6 +12,8 @@ import { postJson, type CreatedClass } from '../support/classroom-client.js';
 import { madePdf } from '../support/data-flow.js';
 import { sampleItems } from '../support/quiz-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { classKeys } from '../../src/classroom/class-keys.js';
+import { quizKeys } from '../../src/quiz/quiz-keys.js';
 
 /**
  * DL5 (test/SPEC.md): the pages' delete buttons in a real chromium — the instructor is asked first (a dismissed
@@ -71,10 +72,10 @@ describe('DL5: delete buttons ask first', () => {
     const page = await pageAs(owner, '/monitor.html');
     await page.waitForSelector('[data-testid=delete-class]');
     expect(await clickConfirming(page, '[data-testid=delete-class]', false)).toContain('되돌릴 수 없습니다');
-    expect(await app.store.exists(keys.classRecord(created.classId))).toBe(true);
+    expect(await app.store.exists(classKeys.classRecord(created.classId))).toBe(true);
     await clickConfirming(page, '[data-testid=delete-class]', true);
     await page.waitForSelector('[data-testid=delete-class]', { state: 'detached' });
-    expect(await app.store.exists(keys.classRecord(created.classId))).toBe(false);
+    expect(await app.store.exists(classKeys.classRecord(created.classId))).toBe(false);
   });
 
   it('DL5 host setup: 선택한 퀴즈 삭제 deletes the chosen quiz after the confirm', async () => {
@@ -84,10 +85,10 @@ describe('DL5: delete buttons ask first', () => {
     const page = await pageAs(owner, `/host.html?class=${created.classId}`);
     await page.waitForSelector(`[data-testid=quiz-select] option[value="${quiz.body.quizId!}"]`, { state: 'attached' });
     await clickConfirming(page, '[data-testid=delete-quiz]', false);
-    expect(await app.store.exists(keys.quiz(quiz.body.quizId!))).toBe(true);
+    expect(await app.store.exists(quizKeys.quiz(quiz.body.quizId!))).toBe(true);
     expect(await clickConfirming(page, '[data-testid=delete-quiz]', true)).toContain('지울 퀴즈');
     await page.waitForSelector(`[data-testid=quiz-select] option[value="${quiz.body.quizId!}"]`, { state: 'detached' });
-    expect(await app.store.exists(keys.quiz(quiz.body.quizId!))).toBe(false);
+    expect(await app.store.exists(quizKeys.quiz(quiz.body.quizId!))).toBe(false);
   });
 
   it('DL5 upload page: 삭제 deletes the material after the confirm', async () => {

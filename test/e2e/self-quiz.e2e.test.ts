@@ -5,11 +5,11 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../src/store/index.js';
 import { launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { chapterGenerated, generatedChapter } from '../support/lecture-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { quizKeys } from '../../src/quiz/quiz-keys.js';
 
 /**
  * SS9 (test/SPEC.md): 혼자 퀴즈 풀기 in the classroom page, in a real (headless Debian) chromium against the real app
@@ -150,7 +150,7 @@ describe('혼자 퀴즈 풀기 (issue 13 §4)', () => {
       }
       // Right on odd-numbered items, wrong on the others (the solution is read where only the server keeps it).
       const quizId = (await panel.locator('[data-testid=self-quiz-question]').getAttribute('data-quiz-id')) ?? '';
-      const record = JSON.parse((await app.store.hget(keys.selfQuizItem(quizId), 'record')) ?? '{}') as { item: { answer: number } };
+      const record = JSON.parse((await app.store.hget(quizKeys.selfQuizItem(quizId), 'record')) ?? '{}') as { item: { answer: number } };
       await choices.nth(index % 2 === 0 ? record.item.answer : (record.item.answer + 1) % 4).click();
       const verdict = panel.locator('[data-testid=self-quiz-verdict]');
       await verdict.waitFor();

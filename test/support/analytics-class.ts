@@ -2,11 +2,11 @@ import { expect } from 'vitest';
 import { ClassRepository } from '../../src/classroom/index.js';
 import { SessionRepository } from '../../src/lecture/session-repository.js';
 import type { SelfQuizStartReply, TranscriptItem } from '../../src/protocol/wire/index.js';
-import { keys } from '../../src/store/index.js';
 import { end, gradedResults, join, PROBLEMS, publish, submit, draft, type Booted } from './exam-class.js';
 import { call } from './http-call.js';
 import type { QuizClient} from './quiz-client.js';
 import { joinRoom, openHost, sampleItems, type JoinedPlayer } from './quiz-client.js';
+import { quizKeys } from '../../src/quiz/quiz-keys.js';
 
 /**
  * A class with known data for the analytics tests (AN6–AN8): on the class of bootExamClass (the sample material),
@@ -154,7 +154,7 @@ async function selfQuiz(booted: Booted, student: { headers: Record<string, strin
   const started = await call(`${app.url}/api/quiz/start`, 'POST', { headers: student.headers, body: { topic: 'general', materialId: booted.material.id, chapter: 1 } });
   expect(started.status, JSON.stringify(started.body)).toBe(200);
   const item = (started.body as SelfQuizStartReply).response[0]!;
-  const stored = JSON.parse((await app.store.hget(keys.selfQuizItem(item.quiz_id), 'record')) ?? '{}') as { item: { answer: number; sources?: { chapter: number }[] } };
+  const stored = JSON.parse((await app.store.hget(quizKeys.selfQuizItem(item.quiz_id), 'record')) ?? '{}') as { item: { answer: number; sources?: { chapter: number }[] } };
   // The item's chapter is what the mastery map files it under: the one asked for.
   expect(stored.item.sources?.[0]?.chapter ?? 1).toBe(1);
   const answered = await call(`${app.url}/api/quiz/answer`, 'POST', { headers: student.headers, body: { quiz_id: item.quiz_id, answer: stored.item.answer } });

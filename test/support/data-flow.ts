@@ -3,13 +3,14 @@ import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { Redis } from 'ioredis';
 import type { RoomOptions } from '../../src/protocol/quiz.js';
-import { keys, MemoryStore } from '../../src/store/index.js';
+import { MemoryStore } from '../../src/store/index.js';
 import { defaultInstructor, type SignedUpAccount } from './accounts.js';
 import { connectInstructor, createClass, joinClass, postJson, type CreatedClass } from './classroom-client.js';
 import { askHand, raiseHand, SPECIFIC_QUESTION } from './hand-client.js';
 import { offlineStudent, samplePdfBytes } from './lecture-client.js';
 import { joinRoom, openHost, sampleItems } from './quiz-client.js';
 import type { TestApp } from './test-app.js';
+import { classKeys } from '../../src/classroom/class-keys.js';
 
 /**
  * A class's whole life for the deletion and retention tests (DL*): materials uploaded over HTTP, a class whose
@@ -125,7 +126,7 @@ export async function playQuizRoom(app: Pick<TestApp, 'url'>, created: CreatedCl
 async function untilDisconnected(app: TestApp, classId: string, sessionId: string): Promise<void> {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const entry = await app.store.hgetall(keys.classStudent(classId, sessionId));
+    const entry = await app.store.hgetall(classKeys.classStudent(classId, sessionId));
     const sockets = Object.entries(entry).filter(([field]) => field.startsWith('sockets@')).reduce((sum, [, value]) => sum + Number(value), 0);
     if (sockets === 0) return;
     if (Date.now() > deadline) throw new Error(`student ${sessionId} still counted as connected`);

@@ -7,9 +7,9 @@ import type { Material } from '../../src/materials/index.js';
 import { buildSamplePdf, SAMPLE_FILENAME } from '../../src/materials/sample-pdf.js';
 import type { SessionObserver } from '../../src/lecture/session-actor.js';
 import type { SessionSnapshot, TutorServerEvents } from '../../src/protocol/wire/index.js';
-import { keys } from '../../src/store/keys.js';
 import { ownMaterial } from './accounts.js';
 import { connected, type TestApp } from './test-app.js';
+import { lectureKeys } from '../../src/lecture/lecture-keys.js';
 
 /**
  * A scripted student on `/tutor`, built on the pages' own client (client/net: the typed commands, the frame reader
@@ -282,7 +282,7 @@ export async function generatedChapter(
   materialId: string,
   chapter: number,
 ): Promise<{ raw: string; text: string; questions: string[] }> {
-  const entries = await app.store.xread(keys.lectureText(app.lectures.generator.cacheKey(materialId, chapter)), '0');
+  const entries = await app.store.xread(lectureKeys.lectureText(app.lectures.generator.cacheKey(materialId, chapter)), '0');
   const raw = entries.map((entry) => entry.fields.t ?? '').join('');
   const segments = parseLecture(raw);
   return {

@@ -1,4 +1,4 @@
-import { keys, type Store } from '../store/index.js';
+import type { Store } from './store.js';
 
 /** Members read (and their keys deleted) per round trip: a big class or material is deleted in bounded steps. */
 export const DELETE_BATCH = 100;
@@ -18,14 +18,8 @@ export async function drainIndex(store: Store, key: string, each: (members: stri
   await store.del(key);
 }
 
-/**
- * The quality console's samples of outputs written from a material or for a session (queued cases and graded
- * interactions share their id; they can quote students' answers): deleted with what they came from. Timelines and
- * daily counts keep no text; their entries for a deleted sample are skipped when read.
- */
-export async function deleteQualitySamples(store: Store, owner: 'material' | 'session', id: string): Promise<void> {
-  await drainIndex(store, keys.qualityOwned(owner, id), async (sampleIds) => {
-    await store.del(...sampleIds.flatMap((sampleId) => [keys.qualityCase(sampleId), keys.qualityInteraction(sampleId)]));
-    await store.zrem(keys.qualityQueue(), ...sampleIds);
-  });
+/** Reads a sorted set a batch at a time (members with their scores, in order), leaving it as it is. */
+export async function readIndex(store: Store, key: string, each: (batch: { member: string; score: number }[]) => Promise<void>): Promise<void> {
+  const total = await store.zcard(key);
+  for (let start = 0; start < total; start += DELETE_BATCH) await each(await store.zrange(key, start, start + DELETE_BATCH - 1));
 }

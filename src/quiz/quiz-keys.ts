@@ -1,0 +1,50 @@
+import { storeKey as key } from '../store/index.js';
+
+/** The quiz feature's store keys: quizzes, self-study items, live rooms and their kept results. */
+export const quizKeys = {
+  /** A quiz (JSON: title, items with solutions, classId); no TTL. */
+  quiz: (id: string) => key('quiz', id),
+  /** A quiz's list entry (JSON: quizId, classId, title, itemCount, createdAt), written with the quiz; no TTL. */
+  quizSummary: (id: string) => key('quiz', id, 'summary'),
+  /** A short lease held while a quiz's stored JSON is rewritten (an instructor keeping a failed item); TTL. */
+  quizEditLock: (id: string) => key('quiz', id, 'edit', 'lock'),
+  /** The quizzes of a class (sorted set of quiz ids scored by creation time); no TTL. */
+  classQuizzes: (classId: string) => key('class', classId, 'quizzes'),
+  /**
+   * One served self-study item of seed 001's API (hash: `record` JSON — item with solution, material, caller scope,
+   * gate review — created with HSETNX so a colliding 8-hex id never overwrites; `answer` JSON, HSETNX: the first
+   * answer is the recorded one; `eval:{topic}` JSON, the EvalAgent's verdict for that topic); TTL 24 h, set with each write.
+   */
+  selfQuizItem: (quizId: string) => key('self-quiz', quizId),
+  /**
+   * The self-study items served from a material, or to a class's students (sorted set of quiz ids by creation time),
+   * so deleting the material or the class deletes them too; the same TTL as the items, refreshed by each new item.
+   */
+  selfQuizIndex: (owner: 'material' | 'class', id: string) => key(owner, id, 'self-quiz'),
+  /** A live room (hash: `meta` JSON fixed at creation, `phase` JSON, `locked`); TTL. */
+  room: (id: string) => key('room', id),
+  /** Room code -> room id, reserved with SET NX; TTL like the room. */
+  roomCode: (code: string) => key('roomcode', code),
+  /** Players of a room (hash: player id -> JSON record). */
+  roomPlayers: (id: string) => key('room', id, 'players'),
+  /** Nicknames taken in a room (hash: case-folded nickname -> player id; HSETNX makes them unique). */
+  roomNicknames: (id: string) => key('room', id, 'nicknames'),
+  /** Live player sockets of a room (hash: `nodeId|socketId` -> player id), for the host's player list. */
+  roomPresence: (id: string) => key('room', id, 'presence'),
+  /** Answers to one question (hash: player id -> JSON {choice, responseMs}; HSETNX: first write wins). */
+  roomAnswers: (id: string, questionIndex: number) => key('room', id, 'answers', questionIndex),
+  /** Phase changes of a room, in order (stream); every node tails it to render its own sockets' views. */
+  roomEvents: (id: string) => key('room', id, 'events'),
+  /** Lease of the node driving the room's timers. */
+  roomDriver: (id: string) => key('room', id, 'driver'),
+  /** Short mutex around a phase transition (read phase, check, write), so host commands and timers never race. */
+  roomTransition: (id: string) => key('room', id, 'transition'),
+  /** Rooms with a question running (preview or open; sorted set scored by when it started): what drivers look after. */
+  activeRooms: () => key('rooms', 'active'),
+  /** The rooms of a class (sorted set scored by creation time); no TTL. */
+  classRooms: (classId: string) => key('class', classId, 'rooms'),
+  /** A room's list entry (JSON: code, title, createdAt, phase, players), written with its results; no TTL. */
+  roomSummary: (id: string) => key('room', id, 'summary'),
+  /** A room's results (JSON, derived from the recorded answers; rewritten at each reveal and at the end); no TTL. */
+  roomResults: (id: string) => key('room', id, 'results'),
+};

@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { AppError } from '../kernel/index.js';
+import { ErrorCode } from '../protocol/wire/error-codes.js';
+import { drainIndex, keys, readIndex, type Store } from '../store/index.js';
+import { quizKeys } from './quiz-keys.js';
+
+/** What deletion needs of a live room's fixed record (see room-repository.ts). */
+const LiveMeta = z.object({ classId: z.string(), quizId: z.string().optional(), code: z.string(), items: z.array(z.unknown()) });
+const LivePhase = z.object({ phase: z.string() });
+const StoredResults = z.object({ classId: z.string(), quizId: z.string().optional(), totalQuestions: z.number().int().min(0) });
+const StoredQuiz = z.object({ classId: z.string() });
+
+/** A corrupt value is treated as absent (what cannot be read is still deleted by key). */
+function safeJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+const isLive = (phase: string | null) => {
+  const parsed = phase === null ? null : LivePhase.safeParse(safeJson(phase));
+  return parsed?.success === true && parsed.data.phase !== 'ended';
+};
+
+async function liveMeta(store: Store, roomId: string) {
+  const raw = await store.hget(quizKeys.room(roomId), 'meta');
+  const parsed = raw === null ? null : LiveMeta.safeParse(safeJson(raw));
+  return parsed?.success ? parsed.data : null;
+}
+
+async function storedResults(store: Store, roomId: string) {
+  const raw = await store.get(quizKeys.roomResults(roomId));
+  const parsed = raw === null ? null : StoredResults.safeParse(safeJson(raw));
+  return parsed?.success ? parsed.data : null;
+}
+
+export interface RoomOwner {
+  roomId: string;
+  classId: string;
+  quizId?: string | undefined;
+}
+
+export const roomLive = () => new AppError(ErrorCode.ROOM_LIVE);
+
+/**
+ * What the data lifecycle (src/data/: deletion, retention, export) needs of quizzes, quiz rooms and self-study items.
+ * data/ orders the steps and adds what other owners hold (ownership, quotas, usage); the keys are this folder's.
+ */
+export const quizLifecycle = {
+  /** The class a room belongs to, from its live record or (once that expired) its results; null when neither exists. */
+  async roomOwner(store: Store, roomId: string): Promise<RoomOwner | null> {
+    const live = await liveMeta(store, roomId);
+    if (live) return { roomId, classId: live.classId, quizId: live.quizId };
+    const results = await storedResults(store, roomId);
+    return results ? { roomId, classId: results.classId, quizId: results.quizId } : null;
+  },
+
+  /** Whether the room is being played (any phase but 'ended' while its live record lasts). */
+  isRoomLive: async (store: Store, roomId: string): Promise<boolean> => isLive(await store.hget(quizKeys.room(roomId), 'phase')),
+
+  /**
+   * A room's keys: the live state while it lasts (room hash, code, players, nicknames, presence, answers per
+   * question, events, driver and transition leases, the active-rooms entry) and what is kept without expiry (results,
+   * list entry, the class's index entry, the retention queue entry). A room still being played is refused (ROOM_LIVE):
+   * its driver would write it again; the host ends it first. Returns its owner, or null when there was nothing of it.
+   */
+  async deleteRoom(store: Store, roomId: string): Promise<RoomOwner | null> {
+    const [meta, phase, results] = await Promise.all([liveMeta(store, roomId), store.hget(quizKeys.room(roomId), 'phase'), storedResults(store, roomId)]);
+    if (!meta && !results) return null;
+    if (meta && isLive(phase)) throw roomLive();
+    const classId = meta?.classId ?? results?.classId ?? '';
+    const questions = Math.max(meta?.items.length ?? 0, results?.totalQuestions ?? 0);
+    // The code is freed only if it still names this room (codes are reused after the room's TTL).
+    if (meta && (await store.get(quizKeys.roomCode(meta.code))) === roomId) await store.del(quizKeys.roomCode(meta.code));
+    await store.del(
+      quizKeys.room(roomId),
+      quizKeys.roomPlayers(roomId),
+      quizKeys.roomNicknames(roomId),
+      quizKeys.roomPresence(roomId),
+      quizKeys.roomEvents(roomId),
+      quizKeys.roomDriver(roomId),
+      quizKeys.roomTransition(roomId),
+      quizKeys.roomResults(roomId),
+      quizKeys.roomSummary(roomId),
+      ...Array.from({ length: questions }, (_, index) => quizKeys.roomAnswers(roomId, index)),
+    );
+    await store.zrem(quizKeys.activeRooms(), roomId);
+    await store.zrem(keys.retentionRooms(), roomId);
+    if (classId) await store.zrem(quizKeys.classRooms(classId), roomId);
+    return { roomId, classId, quizId: meta?.quizId ?? results?.quizId };
+  },
+
+  /** Whether any room of the class is being played (read a batch at a time; nothing is changed). */
+  async anyLiveRoom(store: Store, classId: string): Promise<boolean> {
+    let live = false;
+    await readIndex(store, quizKeys.classRooms(classId), async (batch) => {
+      for (const { member } of batch) if (!live && (await quizLifecycle.isRoomLive(store, member))) live = true;
+    });
+    return live;
+  },
+
+  /** Drains the class's room index a batch at a time (`each` deletes the rooms). */
+  drainClassRooms: (store: Store, classId: string, each: (roomIds: string[]) => Promise<void>): Promise<void> => drainIndex(store, quizKeys.classRooms(classId), each),
+
+  /** The stored results (JSON text, null when gone) of the class's rooms in order, a batch at a time. */
+  readClassResults: (store: Store, classId: string, each: (results: { roomId: string; raw: string | null; key: string }[]) => Promise<void>): Promise<void> =>
+    readIndex(store, quizKeys.classRooms(classId), async (batch) => {
+      const raw = await store.mget(batch.map(({ member }) => quizKeys.roomResults(member)));
+      await each(batch.map(({ member }, index) => ({ roomId: member, raw: raw[index] ?? null, key: quizKeys.roomResults(member) })));
+    }),
+
+  /** The class of the quiz, or null when there is no such quiz. */
+  async quizClass(store: Store, quizId: string): Promise<string | null> {
+    const raw = await store.get(quizKeys.quiz(quizId));
+    const parsed = raw === null ? null : StoredQuiz.safeParse(safeJson(raw));
+    return parsed?.success ? parsed.data.classId : null;
+  },
+
+  /** The quiz (items with solutions), its list entry and its class's index entry; whether there was a quiz. */
+  async deleteQuiz(store: Store, quizId: string, classId: string | null): Promise<boolean> {
+    const removed = await store.del(quizKeys.quiz(quizId), quizKeys.quizSummary(quizId));
+    if (classId) await store.zrem(quizKeys.classQuizzes(classId), quizId);
+    return removed > 0;
+  },
+
+  /** Drains the class's quiz index a batch at a time (`each` deletes the quizzes). */
+  drainClassQuizzes: (store: Store, classId: string, each: (quizIds: string[]) => Promise<void>): Promise<void> => drainIndex(store, quizKeys.classQuizzes(classId), each),
+
+  /** The self-study items served to a class's students (with their recorded answers). */
+  deleteByClass: (store: Store, classId: string): Promise<void> => deleteSelfQuizzes(store, 'class', classId),
+
+  /** The self-study items served from a material (with their recorded answers). */
+  deleteByMaterial: (store: Store, materialId: string): Promise<void> => deleteSelfQuizzes(store, 'material', materialId),
+};
+
+const deleteSelfQuizzes = (store: Store, owner: 'class' | 'material', id: string): Promise<void> =>
+  drainIndex(store, quizKeys.selfQuizIndex(owner, id), async (quizIds) => {
+    await store.del(...quizIds.map((quizId) => quizKeys.selfQuizItem(quizId)));
+  });
