@@ -466,6 +466,8 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
         }
         return { ...lectureSignals(items), quizAnswers: [...(await mathAnswers(sessionId)), ...(await selfQuizAnswers(classId, sessionId))] };
       },
+      // Answer groups by meaning use the model's embeddings only where they carry meaning (term vectors otherwise).
+      ...(model.capabilities.semanticEmbeddings ? { embed: (texts: string[]) => model.embed(texts) } : {}),
       events: {
         progress: (classId, payload) => monitor.examProgress(classId, payload),
         graded: (classId, payload) => monitor.examGraded(classId, payload),

@@ -149,6 +149,19 @@ const CASES: Record<string, Case> = {
     kind: 'denied',
     call: (w) => ({ method: 'POST', path: `/api/exams/${w.examId}/students/${w.student.sessionId}/items/1/override`, body: { status: 'Correct', reason: 'B의 정정' } }),
   },
+  'GET /api/exams/:examId/items/:questionId/groups': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/exams/${w.examId}/items/1/groups` }) },
+  'POST /api/exams/:examId/items/:questionId/groups/:groupId/grade': {
+    kind: 'denied',
+    call: (w) => ({ method: 'POST', path: `/api/exams/${w.examId}/items/1/groups/0123456789ab/grade`, body: { status: 'Correct', reason: 'B의 묶음 채점' } }),
+  },
+  'POST /api/exams/:examId/items/:questionId/answers/:sessionId/move-out': {
+    kind: 'denied',
+    call: (w) => ({ method: 'POST', path: `/api/exams/${w.examId}/items/1/answers/${w.student.sessionId}/move-out` }),
+  },
+  'POST /api/exams/:examId/items/:questionId/answers/:sessionId/move-in': {
+    kind: 'denied',
+    call: (w) => ({ method: 'POST', path: `/api/exams/${w.examId}/items/1/answers/${w.student.sessionId}/move-in` }),
+  },
   'DELETE /api/exams/:examId': { kind: 'denied', call: (w) => ({ method: 'DELETE', path: `/api/exams/${w.examId}` }) },
   'GET /api/classes/:classId/students/:sessionId/profile': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/classes/${w.classId}/students/${w.student.sessionId}/profile` }) },
   'PATCH /api/classes/:classId/students/:sessionId/profile': {

@@ -4,6 +4,8 @@
  * bearer. The reply shapes are the wire's (src/protocol/wire/exams.ts, jobs.ts).
  */
 import type {
+  ExamAnswerGroupsReply,
+  ExamGroupGradeReply,
   ClassExamReply,
   ClassExamResultReply,
   ClassExamsReply,
@@ -124,6 +126,22 @@ export function overrideItem(examId: string, sessionId: string, questionId: numb
   const path = `${at(examId)}/students/${encodeURIComponent(sessionId)}/items/${questionId}/override`;
   return apiJson<ExamOverrideReply>(path, { method: 'POST', body: { status, reason }, fallback: '판정을 바꾸지 못했습니다.' });
 }
+
+export type AnswerGroups = ExamAnswerGroupsReply;
+export type AnswerGroup = ExamAnswerGroupsReply['groups'][number];
+
+const itemAt = (examId: string, questionId: number) => `${at(examId)}/items/${questionId}`;
+
+/** One item's answers grouped by meaning (those waiting for review first). */
+export const answerGroups = (examId: string, questionId: number) => apiJson<AnswerGroups>(`${itemAt(examId, questionId)}/groups`, { fallback: '답안 묶음을 불러오지 못했습니다.' });
+
+/** One status and reason for a whole group (refused with EXAM_GROUP_NOT_FOUND when the group changed meanwhile). */
+export const gradeGroup = (examId: string, questionId: number, groupId: string, status: ResultStatus, reason: string) =>
+  apiJson<ExamGroupGradeReply>(`${itemAt(examId, questionId)}/groups/${encodeURIComponent(groupId)}/grade`, { method: 'POST', body: { status, reason }, fallback: '묶음을 채점하지 못했습니다.' });
+
+/** Moves a student's answer out of its group (or back in); the item's groups as they are then. */
+export const moveAnswer = (examId: string, questionId: number, sessionId: string, direction: 'move-out' | 'move-in') =>
+  apiJson<AnswerGroups>(`${itemAt(examId, questionId)}/answers/${encodeURIComponent(sessionId)}/${direction}`, { method: 'POST', fallback: '답안을 옮기지 못했습니다.' });
 
 const profileAt = (classId: string, sessionId: string) => `/api/classes/${encodeURIComponent(classId)}/students/${encodeURIComponent(sessionId)}/profile`;
 

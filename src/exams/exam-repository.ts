@@ -19,7 +19,7 @@ import {
  * Live exams in the store, everything durable (no TTL; DURABLE_KEYS in store/retention.ts):
  * the exam as generated (editable while a draft), its publication (SET NX: once), each student's drafts (hash, last
  * write wins), submissions (HSETNX per item and `all` for the whole exam: first write wins), grades, the overrides
- * with their append-only audit trail, regrade requests, the feedback report and the grading state, the learner
+ * with their append-only audit trail, the answers moved out of their group per item, regrade requests, the feedback report and the grading state, the learner
  * profiles of a class, and the indexes that let the deletion of an exam, its class or its material find every key.
  */
 
@@ -84,7 +84,15 @@ export const StoredEvaluation = z.object({
     .nullable(),
 }) satisfies z.ZodType<EvaluationItem>;
 
-export const ExamOverride = z.object({ status: ResultStatus, reason: z.string(), by: z.string(), at: z.number(), from: GradeStatusSchema });
+export const ExamOverride = z.object({
+  status: ResultStatus,
+  reason: z.string(),
+  by: z.string(),
+  at: z.number(),
+  from: GradeStatusSchema,
+  /** Set when the teacher graded the answer with its group (answer-groups.ts): the group's id and size then. */
+  group: z.object({ id: z.string(), size: z.number().int() }).optional(),
+});
 export type ExamOverride = z.infer<typeof ExamOverride>;
 
 export const RegradeRequest = z.object({
@@ -105,6 +113,8 @@ export interface AuditEntry {
   from: GradeStatus;
   to: GradeStatus;
   reason: string;
+  /** The answer group graded in one action, when it was one. */
+  groupId?: string | undefined;
 }
 
 /** Where a student's grading is. */
@@ -349,6 +359,7 @@ export class ExamRepository {
       from: override.from,
       to: override.status,
       reason: override.reason,
+      ...(override.group === undefined ? {} : { groupId: override.group.id }),
     });
     await this.store.hset(keys.examOverrides(examId, sessionId), { [String(questionId)]: JSON.stringify(override) });
   }
@@ -376,6 +387,7 @@ export class ExamRepository {
         from: (fields.from ?? 'Ungraded') as GradeStatus,
         to: (fields.to ?? 'Ungraded') as GradeStatus,
         reason: fields.reason ?? '',
+        ...(fields.groupId === undefined ? {} : { groupId: fields.groupId }),
       }))
       .filter((entry) => sessionId === undefined || entry.sessionId === sessionId);
   }
@@ -406,6 +418,20 @@ export class ExamRepository {
 
   async report(examId: string, sessionId: string): Promise<FeedbackReport | null> {
     return readJsonRecord(await this.store.get(keys.examReport(examId, sessionId)), FeedbackReport, { key: keys.examReport(examId, sessionId), logger: this.logger });
+  }
+
+  // ---- answer groups (answer-groups.ts) -------------------------------------------------------------------------
+
+  /** Moves an answer out of its group (it stands alone) or back in. */
+  async setDetached(examId: string, questionId: number, sessionId: string, detached: boolean, at: number): Promise<void> {
+    const key = keys.examDetached(examId, questionId);
+    if (detached) await this.store.hset(key, { [sessionId]: String(at) });
+    else await this.store.hdel(key, sessionId);
+  }
+
+  /** The session ids whose answer to the item the teacher moved out of its group. */
+  async detached(examId: string, questionId: number): Promise<Set<string>> {
+    return new Set(Object.keys(await this.store.hgetall(keys.examDetached(examId, questionId))));
   }
 
   // ---- the grading state ----------------------------------------------------------------------------------------
@@ -555,6 +581,7 @@ export class ExamRepository {
       await store.zrem(keys.accountExams(record.accountId), examId);
       await store.zrem(keys.accountExams(record.accountId, record.materialId), examId);
     }
+    if (record) await store.del(...record.problems.map((problem) => keys.examDetached(examId, problem.id)));
     await store.del(keys.examStudents(examId), keys.examAudit(examId), keys.examClosed(examId), keys.examPublication(examId), keys.exam(examId));
     return true;
   }

@@ -3,6 +3,7 @@ import type { Logger } from '../kernel/index.js';
 import type { PageRequest } from '../protocol/page.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { ExamProgressEvent } from '../protocol/wire/exams.js';
+import { ExamAnswerGroups } from './answer-group-grading.js';
 import { ExamComplaintsOpenError } from './exam-errors.js';
 import { ExamGrading, type GradingStep } from './exam-grading.js';
 import { postGradingSteps } from './grading-steps.js';
@@ -74,6 +75,8 @@ export interface ExamServiceOptions {
   /** `Execute_Generator_PriorProfile`: the profile an exam starts from; the previous one (or a neutral one) without it. */
   priorProfile?(previous: LearnerProfile | null, examType: ExamType, signals: LearnerSignals, now: number): LearnerProfile;
   events?: ExamEvents;
+  /** The model's embeddings, given only when they carry meaning: answer groups by meaning (term vectors without). */
+  embed?: (texts: string[]) => Promise<number[][]>;
   weights: ScoreWeights;
   sweepMs: number;
   gradeRetries: number;
@@ -154,6 +157,8 @@ function withoutProposal(evidence: GradeEvidence): GradeEvidence {
 export class ExamService {
   readonly repository: ExamRepository;
   readonly grading: ExamGrading;
+  /** The teacher grades groups of answers (answer-group-grading.ts), through applyOverride. */
+  readonly groups: ExamAnswerGroups;
   private readonly now: () => number;
   /** How long after a grading started the backstop checks its exam. */
   private readonly backstopMs: number;
@@ -188,6 +193,14 @@ export class ExamService {
       now: this.now,
       retries: options.gradeRetries,
       retryMs: options.gradeRetryMs,
+      logger: options.logger,
+    });
+    this.groups = new ExamAnswerGroups({
+      repository: options.repository,
+      nickname: (classId, sessionId) => options.roster.nickname(classId, sessionId),
+      embed: options.embed,
+      applyOverride: (exam, sessionId, questionId, decision) => this.applyOverride(exam, sessionId, questionId, decision),
+      now: this.now,
       logger: options.logger,
     });
   }
@@ -562,18 +575,28 @@ export class ExamService {
 
   /** The instructor's override of one item's status, with a reason: the trail keeps every change. */
   async override(exam: ExamRecord, sessionId: string, questionId: number, status: ResultStatus, reason: string, by: string): Promise<{ item: ResultItem; audit: Awaited<ReturnType<ExamRepository['audit']>> }> {
+    const item = await this.applyOverride(exam, sessionId, questionId, { status, reason, by });
+    return { item, audit: (await this.repository.audit(exam.examId, sessionId)).filter((entry) => entry.questionId === questionId) };
+  }
+
+  /**
+   * The one path of a teacher's decision on one answer, alone or with its group (answer-groups.ts): the override
+   * and its audit entry, then a new revision of the student's result (report, profile, and `events.graded`, which
+   * updates the student's open pages live).
+   */
+  async applyOverride(exam: ExamRecord, sessionId: string, questionId: number, decision: { status: ResultStatus; reason: string; by: string; group?: ExamOverride['group'] }): Promise<ResultItem> {
     if (!exam.problems.some((problem) => problem.id === questionId)) throw questionNotFound(questionId);
     const submission = await this.repository.submissions(exam.examId, sessionId);
     if (submission.items.size === 0) throw new AppError(ErrorCode.EXAM_STUDENT_NOT_FOUND, '이 시험을 제출한 학생을 찾을 수 없습니다.');
     const [grades, overrides] = await Promise.all([this.repository.grades(exam.examId, sessionId), this.repository.overrides(exam.examId, sessionId)]);
     const from = overrides.get(questionId)?.status ?? grades.get(questionId)?.result_status ?? 'Ungraded';
-    const override: ExamOverride = { status, reason, by, at: this.now(), from };
+    const override: ExamOverride = { status: decision.status, reason: decision.reason, by: decision.by, at: this.now(), from, ...(decision.group === undefined ? {} : { group: decision.group }) };
     await this.repository.override(exam.examId, sessionId, questionId, override);
     await this.regraded(exam, sessionId);
     overrides.set(questionId, override);
     const item = resultItems(exam, { submitted: submission.items, grades, overrides }).find((candidate) => candidate.question_id === questionId);
     if (!item) throw questionNotFound(questionId);
-    return { item, audit: (await this.repository.audit(exam.examId, sessionId)).filter((entry) => entry.questionId === questionId) };
+    return item;
   }
 
   // ---- learner profiles ------------------------------------------------------------------------------------------

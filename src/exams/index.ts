@@ -19,6 +19,10 @@
  * - An item graded below the confidence threshold is `Needs_Review`: pending (no credit, held from the LMS by
  *   gradeHold), not retried, listed first for the teacher with the grader's proposal; the teacher's override decides
  *   it, and overrides are exported as labelled data (teacher-decisions.ts).
+ * - The teacher grades groups of answers: one item's answers grouped by meaning (answer-groups.ts: the model's
+ *   embeddings or term vectors, complete linkage, contradictions apart, Needs_Review first, ids stable while
+ *   membership is), one status and reason per group applied answer by answer through `applyOverride`, the single
+ *   override's path (answer-group-grading.ts); group grades are exported with the overrides, marked as such.
  */
 export * from './exam-types.js';
 // Generation: the three agents, the server's checks, the loop, its offline versions and its job.
@@ -77,6 +81,8 @@ export {
   type StudentExamView,
 } from './exam-service.js';
 export { lectureSignals } from './learner-signals.js';
+export { EMBEDDING_THRESHOLD, TERM_THRESHOLD, answerGroupId, groupAnswers, type AnswerGroup, type GroupableAnswer, type GroupingOptions } from './answer-groups.js';
+export { ExamAnswerGroups, type AnswerGroupingDeps } from './answer-group-grading.js';
 
 // Grading, evidence and feedback.
 export { exactKeywordAnswer, keywordEvidence } from './answer-evidence.js';

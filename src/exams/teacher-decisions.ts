@@ -4,7 +4,9 @@ import type { EvaluationItem, ResultStatus } from './exam-types.js';
 /**
  * The teacher's decisions as data: every item a teacher overrode, as one labelled JSON line (question, reference,
  * the student's answer, the grader's status — and its proposal and confidence when it held the item for review —,
- * the teacher's status and reason), for the eval scripts and for fine-tuning. No student identity (no session id, no
+ * the teacher's status and reason), for the eval scripts and for fine-tuning. A decision the teacher made for a
+ * whole group of answers (answer-group-grading.ts) is one line per answer, marked `fromGroup` with the group's id
+ * and size (its answers share one reason, which weighs them differently as data). No student identity (no session id, no
  * nickname) leaves with it: the lines are about answers, not about students.
  */
 
@@ -22,6 +24,10 @@ export interface TeacherDecision {
   graderConfidence?: number | undefined;
   teacherStatus: ResultStatus;
   reason: string;
+  /** Decided with its group of answers in one action. */
+  fromGroup?: true | undefined;
+  groupId?: string | undefined;
+  groupSize?: number | undefined;
 }
 
 export function decisionOf(exam: ExamRecord, questionId: number, answer: string, grade: EvaluationItem | undefined, override: ExamOverride): TeacherDecision | null {
@@ -40,6 +46,7 @@ export function decisionOf(exam: ExamRecord, questionId: number, answer: string,
     ...(grade?.evidence?.confidence === undefined ? {} : { graderConfidence: grade.evidence.confidence }),
     teacherStatus: override.status,
     reason: override.reason,
+    ...(override.group === undefined ? {} : { fromGroup: true as const, groupId: override.group.id, groupSize: override.group.size }),
   };
 }
 

@@ -4,8 +4,8 @@ import { AppError } from '../kernel/index.js';
 import { EXAM_JOB_KIND, ExamRequest, decisionsJsonl, type ExamJobParams, type ExamRecord, type ExamService } from '../exams/index.js';
 import { viewOf, type JobRecord, type JobRepository, type JobRunner } from '../jobs/index.js';
 import type { ModelBudget } from '../llm/index.js';
-import { ExamGoalBody, ExamListQuery, ExamOverrideBody, ExamProblemPatch, ExamPublishBody } from '../protocol/exams.js';
-import type { ExamDetailReply, ExamOverrideReply, ExamProfileReply, ExamProgressReply, ExamResultsReply } from '../protocol/exams.js';
+import { ExamGoalBody, ExamGroupGradeBody, ExamListQuery, ExamOverrideBody, ExamProblemPatch, ExamPublishBody } from '../protocol/exams.js';
+import type { ExamAnswerGroupsReply, ExamDetailReply, ExamGroupGradeReply, ExamOverrideReply, ExamProfileReply, ExamProgressReply, ExamResultsReply } from '../protocol/exams.js';
 import { PageQuery } from '../protocol/page.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { contentDisposition } from './content-disposition.js';
@@ -24,6 +24,10 @@ import { parseOrThrow } from '../boundary/index.js';
  *   `POST /api/exams/:examId/publish` (409 EXAM_COMPLAINTS_OPEN while complaints are neither fixed nor accepted);
  *   `POST /api/exams/:examId/end` (ends a published exam now: the deadline becomes now)
  * - `GET /api/exams/:examId/results` (`.json`, `.csv`); `POST .../students/:sessionId/items/:questionId/override`
+ * - answer groups of one item (src/exams/answer-group-grading.ts): `GET /api/exams/:examId/items/:questionId/groups`;
+ *   `POST .../groups/:groupId/grade` `{status, reason}` (404 EXAM_GROUP_NOT_FOUND when the group changed);
+ *   `POST .../answers/:sessionId/move-out` and `.../move-in` (the groups as they are then)
+ * - `GET /api/exams/:examId/decisions.jsonl`: overrides and group grades as labelled JSON Lines
  * - `DELETE /api/exams/:examId`
  * - `GET`/`PATCH /api/classes/:classId/students/:sessionId/profile`: a class student's learner profile and goal
  * Another account's exam answers 404 like a missing one; a class token reaches only the exams of its class (or
@@ -44,6 +48,8 @@ export interface ExamsRouterDeps {
 type Handler = (request: Request, response: Response) => Promise<void>;
 const route = (handler: Handler) => (request: Request, response: Response, next: NextFunction) => handler(request, response).catch(next);
 
+/** An answer group's id (src/exams/answer-groups.ts: 12 hex digits). */
+const GROUP_ID = /^[0-9a-f]{12}$/;
 const examNotFound = () => new AppError(ErrorCode.EXAM_NOT_FOUND);
 const studentNotFound = () => new AppError(ErrorCode.EXAM_STUDENT_NOT_FOUND, '이 수업의 학생을 찾을 수 없습니다.');
 const positiveInt = (raw: string, notFound: () => AppError) => {
@@ -194,7 +200,7 @@ export function createExamsRouter(deps: ExamsRouterDeps): Router {
     }),
   );
 
-  // The teacher's overrides as labelled JSON Lines (src/exams/teacher-decisions.ts): no student identity.
+  // The teacher's overrides and group grades as labelled JSON Lines (src/exams/teacher-decisions.ts): no student identity.
   router.get(
     '/exams/:examId/decisions.jsonl',
     route(async (request, response) => {
@@ -215,6 +221,41 @@ export function createExamsRouter(deps: ExamsRouterDeps): Router {
       response.json(reply);
     }),
   );
+
+  // ---- answer groups (issue 24 §4) ----
+  const questionOf = (request: Request) => positiveInt(String(request.params.questionId), () => new AppError(ErrorCode.EXAM_QUESTION_NOT_FOUND));
+  router.get(
+    '/exams/:examId/items/:questionId/groups',
+    route(async (request, response) => {
+      const { exam } = await ownExam(request, response);
+      const reply: ExamAnswerGroupsReply = await exams.groups.list(exam, questionOf(request));
+      response.json(reply);
+    }),
+  );
+
+  router.post(
+    '/exams/:examId/items/:questionId/groups/:groupId/grade',
+    route(async (request, response) => {
+      const { exam, grant } = await ownExam(request, response);
+      const questionId = questionOf(request);
+      const groupId = String(request.params.groupId);
+      if (!GROUP_ID.test(groupId)) throw new AppError(ErrorCode.EXAM_GROUP_NOT_FOUND);
+      const body = parseOrThrow(ExamGroupGradeBody, request.body ?? {});
+      const reply: ExamGroupGradeReply = await exams.groups.grade(exam, questionId, groupId, { status: body.status, reason: body.reason, by: grant.accountId });
+      response.json(reply);
+    }),
+  );
+
+  for (const [action, detached] of [['move-out', true], ['move-in', false]] as const) {
+    router.post(
+      `/exams/:examId/items/:questionId/answers/:sessionId/${action}`,
+      route(async (request, response) => {
+        const { exam } = await ownExam(request, response);
+        const reply: ExamAnswerGroupsReply = await exams.groups.setDetached(exam, questionOf(request), String(request.params.sessionId), detached);
+        response.json(reply);
+      }),
+    );
+  }
 
   router.delete(
     '/exams/:examId',

@@ -43,6 +43,9 @@ export const ExamOverrideBody = z
   })
   .strict();
 
+/** `POST /api/exams/:examId/items/:questionId/groups/:groupId/grade`: one status and one reason for the whole group. */
+export const ExamGroupGradeBody = ExamOverrideBody;
+
 /** `PATCH /api/classes/:classId/students/:sessionId/profile`: the learning goal. */
 export const ExamGoalBody = z
   .object({

@@ -50,6 +50,8 @@ export const keys = {
   examStudents: (examId: string) => key('exam', examId, 'students'),
   /** Instructor overrides of an exam, append-only (stream: sessionId, questionId, by, at, from, to, reason). */
   examAudit: (examId: string) => key('exam', examId, 'audit'),
+  /** The answers to one item the teacher moved out of their group (hash: session id -> when); deleted with the exam. */
+  examDetached: (examId: string, questionId: number) => key('exam', examId, 'detached', String(questionId)),
   /** A student's autosaved drafts (hash: question id -> JSON {text, savedAt}; last write wins). */
   examDrafts: (examId: string, sessionId: string) => key('exam', examId, 'drafts', sessionId),
   /** A student's submissions (hash, HSETNX: question id -> JSON {text, at}; `all` -> ms of the whole submission). */

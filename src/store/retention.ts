@@ -67,6 +67,7 @@ export const DURABLE_KEYS: readonly DurableKey[] = [
   { pattern: 'exam:{id}:closed', what: 'when an exam was closed at its deadline (the drafts then auto-submitted)' },
   { pattern: 'exam:{id}:students', what: 'the students who opened or answered a published exam' },
   { pattern: 'exam:{id}:audit', what: "the instructor overrides of an exam's grades, append-only (who, when, from, to, reason)" },
+  { pattern: 'exam:{id}:detached:{questionId}', what: "the answers to an exam item the teacher moved out of their group (who, when)" },
   { pattern: 'exam:{id}:drafts:{sessionId}', what: "a student's autosaved exam answers" },
   { pattern: 'exam:{id}:submitted:{sessionId}', what: "a student's submitted exam answers (written once)" },
   { pattern: 'exam:{id}:grades:{sessionId}', what: "a student's exam log (evaluation items with evidence)" },

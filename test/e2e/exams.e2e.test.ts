@@ -21,7 +21,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '../support/accounts.js';
-import { launchBrowser } from '../support/browser.js';
+import { launchBrowser, watchPage as watch } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { getJson, postJson } from '../support/classroom-client.js';
 import { madePdf, uploadPdf } from '../support/data-flow.js';
@@ -74,23 +74,6 @@ async function newContext(kind: 'desktop' | 'phone', problems: string[], dialogs
   const origin = new URL(app.url).origin;
   context.on('page', (page) => watch(page, origin, problems, dialogs));
   return context;
-}
-
-/** Every page error, console error, HTTP error answer and request outside the app is a problem. */
-function watch(page: Page, origin: string, problems: string[], dialogs: (message: string) => boolean = () => true): void {
-  page.on('pageerror', (error) => problems.push(`pageerror ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console ${message.text()}`);
-  });
-  page.on('response', (response) => {
-    if (response.status() >= 400) problems.push(`HTTP ${response.status()} ${response.request().method()} ${response.url()}`);
-  });
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    if (url.origin !== origin && url.protocol !== 'data:' && url.protocol !== 'blob:') problems.push(`foreign ${request.url()}`);
-  });
-  // 제출, 전체 제출 and 수업에 게시 ask first (accepted unless the test decides).
-  page.on('dialog', (dialog) => void (dialogs(dialog.message()) ? dialog.accept() : dialog.dismiss()));
 }
 
 async function joinClass(page: Page, code: string, nickname: string): Promise<void> {

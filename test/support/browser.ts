@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { defaultInstructor, type SignedUpAccount } from './accounts.js';
 
 /**
@@ -34,4 +34,23 @@ export async function signInBrowser(context: BrowserContext, app: Parameters<typ
   const value = account.cookie.slice(account.cookie.indexOf('=') + 1);
   await context.addCookies([{ name: 'lectern_session', value, url: app.url }]);
   return account;
+}
+
+/**
+ * Records every page error, console error, HTTP error answer and request outside the app's origin as a problem, and
+ * answers the page's dialogs (accepted unless `dialogs` decides otherwise).
+ */
+export function watchPage(page: Page, origin: string, problems: string[], dialogs: (message: string) => boolean = () => true): void {
+  page.on('pageerror', (error) => problems.push(`pageerror ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console ${message.text()}`);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`HTTP ${response.status()} ${response.request().method()} ${response.url()}`);
+  });
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.origin !== origin && url.protocol !== 'data:' && url.protocol !== 'blob:') problems.push(`foreign ${request.url()}`);
+  });
+  page.on('dialog', (dialog) => void (dialogs(dialog.message()) ? dialog.accept() : dialog.dismiss()));
 }

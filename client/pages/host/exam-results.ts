@@ -1,7 +1,8 @@
 // A published exam's results in the host page (GET /api/exams/:id/results): per student the log with
 // status badges (정답/부분 정답/오답/채점 중), the score, the feedback report and their regrade requests; per item the
 // status distribution and common misconceptions; a status override with a reason (kept as an audit trail); CSV and
-// JSON downloads. Read again every few seconds while the exam is open or grading is pending, unless the instructor
+// JSON downloads; 묶어서 채점, one item's answers in groups of like meaning decided a group at a time
+// (exam-groups.ts). Read again every few seconds while the exam is open or grading is pending, unless the instructor
 // is typing in it. 시험 종료 ends the exam now (POST /api/exams/:id/end): the students' results are revealed then, never at
 // their own submission. Student and model text is set as text only.
 import { endExam, examResults, hasNoDeadline, overrideItem, resultsDownload, STATUS_LABELS, type ExamResults, type GradeStatus, type ResultItem, type ResultStatus, type StudentResult } from '../../net/exams.js';
@@ -9,6 +10,7 @@ import { element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
 import { mathElement } from '../../ui/math.js';
 import { requestFailure } from '../../net/http.js';
+import { groupGradingPanel } from './exam-groups.js';
 import { showLmsGrades } from './lms-grades.js';
 
 const REFRESH_MS = 4_000;
@@ -89,6 +91,10 @@ function render(examId: string, results: ExamResults, container: HTMLElement): v
       ? []
       : [element('p', { className: 'muted', 'data-testid': 'exam-results-absent', text: `미응시 ${results.absent.length}명: ${results.absent.map((student) => student.nickname).join(', ')}` })]),
     ...(results.items.length > 0 ? [distribution(results)] : []),
+    // 묶어서 채점: one item's answers grouped by meaning, a decision per group (exam-groups.ts).
+    ...(results.items.length > 0 && results.students.length > 0
+      ? [groupGradingPanel(examId, results.items.map((item) => item.question_id), () => void showExamResults(examId, container))]
+      : []),
     lmsGrades,
   );
   void showLmsGrades(examId, lmsGrades, new Map(results.students.map((student) => [student.sessionId, student.nickname])));

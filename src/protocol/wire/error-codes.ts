@@ -185,6 +185,8 @@ export const ErrorCode = {
   EXAM_RUNNING: 'EXAM_RUNNING',
   /** Publishing a draft exam whose validator complaints are neither fixed nor accepted (409, `items`: their ids). */
   EXAM_COMPLAINTS_OPEN: 'EXAM_COMPLAINTS_OPEN',
+  /** An answer group whose members changed since the teacher loaded it (an answer moved out or in): reload (404). */
+  EXAM_GROUP_NOT_FOUND: 'EXAM_GROUP_NOT_FOUND',
   /** An account already holds as many API tokens as it may; one must be revoked first (409). */
   TOO_MANY_API_TOKENS: 'TOO_MANY_API_TOKENS',
   /** A Deep Linking request that expired, was finished, or is not this instructor's (404). */

@@ -113,6 +113,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   LTI_CHOICE_INVALID: '이 항목은 이 강좌에 연결할 수 없습니다.',
   EXAM_RUNNING: '같은 자료로 수업 시험이 진행 중입니다. 혼자 시험은 그 시험이 끝난 뒤에 만들 수 있습니다.',
   EXAM_COMPLAINTS_OPEN: '검토 지적이 남은 문항이 있어 게시하지 않았습니다. 문항을 고치거나 지적을 읽고 그대로 두기로 한 뒤 게시하세요.',
+  EXAM_GROUP_NOT_FOUND: '답안 묶음이 그사이 바뀌었습니다. 묶음을 다시 불러온 뒤 채점해 주세요.',
   TOO_MANY_API_TOKENS: 'API 키를 더 만들 수 없습니다. 쓰지 않는 키를 지워 주세요.',
   LTI_LINK_REQUEST_NOT_FOUND: 'LMS의 링크 추가 요청이 만료되었거나 이미 끝났습니다. LMS에서 다시 시작해 주세요.',
 };

@@ -174,12 +174,57 @@ export interface ExamAuditEntry {
   from: ExamGradeStatus;
   to: ExamGradeStatus;
   reason: string;
+  /** The answer group this change was made with (one action for the whole group). */
+  groupId?: string | undefined;
 }
 
 /** `POST /api/exams/:examId/students/:sessionId/items/:questionId/override`. */
 export interface ExamOverrideReply {
   item: ExamResultItem;
   audit: ExamAuditEntry[];
+}
+
+/** One student's answer in an item's answer groups (teachers only). */
+export interface ExamGroupedAnswer {
+  sessionId: string;
+  nickname: string;
+  text: string;
+  /** The item's status as it counts now (the teacher's override, else the grade). */
+  status: ExamGradeStatus;
+  /** For `Needs_Review`: what the grader would have said, and how sure it was. */
+  proposed?: ExamResultStatus | undefined;
+  confidence?: number | undefined;
+  /** The teacher's latest decision on this answer. */
+  overridden?: { status: ExamResultStatus; reason: string; groupId?: string | undefined } | undefined;
+}
+
+/** Answers to one item that mean the same (every two of them alike); graded in one action. */
+export interface ExamAnswerGroup {
+  /** Stable while its members are unchanged; a grade sent with a stale id is refused (EXAM_GROUP_NOT_FOUND). */
+  groupId: string;
+  size: number;
+  /** Some answer of the group waits for the teacher (these groups come first). */
+  needsReview: boolean;
+  /** An answer the teacher moved out of its group, standing alone. */
+  detached: boolean;
+  answers: ExamGroupedAnswer[];
+}
+
+/** `GET /api/exams/:examId/items/:questionId/groups` (also the reply of move-out and move-in). */
+export interface ExamAnswerGroupsReply {
+  examId: string;
+  questionId: number;
+  /** How meaning was compared: the model's embeddings, or term vectors offline. */
+  method: 'embeddings' | 'terms';
+  groups: ExamAnswerGroup[];
+}
+
+/** `POST /api/exams/:examId/items/:questionId/groups/:groupId/grade`: every answer of the group decided. */
+export interface ExamGroupGradeReply {
+  groupId: string;
+  status: ExamResultStatus;
+  /** One per answer, in the group's order: the item as it counts now (each with its own audit entry). */
+  graded: { sessionId: string; item: ExamResultItem }[];
 }
 
 export interface ExamTopicEvidence {
