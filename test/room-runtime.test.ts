@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TokenSigner } from '../src/auth/index.js';
 import { createLogger } from '../src/kernel/logger.js';
 import { RoomOptions, type Quiz, type QuizServerEvents } from '../src/protocol/quiz.js';
+import type { PayloadJson } from '../src/quiz/payload-json.js';
 import type { RoomMember } from '../src/quiz/room-member.js';
 import { RoomRuntime } from '../src/quiz/room-runtime.js';
 import { RoomService } from '../src/quiz/room-service.js';
@@ -21,6 +22,11 @@ class FakeMember {
   send<E extends keyof QuizServerEvents>(event: E, payload: QuizServerEvents[E]): void {
     this.frames.push({ event, payload } as Frame);
     for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  /** A frame sent as JSON is recorded as what it parses to (what a client receives). */
+  sendJson<E extends keyof QuizServerEvents>(event: E, json: PayloadJson<QuizServerEvents[E]>): void {
+    this.send(event, JSON.parse(json) as QuizServerEvents[E]);
   }
 
   close(): void {

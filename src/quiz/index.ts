@@ -69,6 +69,7 @@ export { SHORT_GENERATOR_AGENT, toShortItems, type ShortConversion } from './sho
 export { IMAGE_ID, MAX_IMAGE_BYTES, QuizImages, imageTypeOf, imageUrl, type ImageType } from './quiz-images.js';
 export { type RoomResults } from './room-results.js';
 export type { HostMember, PlayerMember, RoomMember } from './room-member.js';
+export type { PayloadJson } from './payload-json.js';
 export { RoomRuntime } from './room-runtime.js';
 export { RoomService } from './room-service.js';
 export type { RoomListEntry } from './room-repository.js';

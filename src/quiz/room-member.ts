@@ -1,4 +1,5 @@
 import type { QuizServerEvents } from '../protocol/wire/quiz.js';
+import type { PayloadJson } from './payload-json.js';
 
 interface MemberConnection {
   /** This connection's id, unique on this node (names the player's presence entry). */
@@ -6,6 +7,11 @@ interface MemberConnection {
   readonly roomId: string;
   /** Sends one frame to this connection only. Quiz frames need no replay: every (re)connection gets a `room:state`. */
   send<E extends keyof QuizServerEvents>(event: E, payload: QuizServerEvents[E]): void;
+  /**
+   * `send` of a payload serialised already (payload-json.ts): the same frame, without serialising per connection what
+   * a room's players share (a reveal's question, solution and distribution).
+   */
+  sendJson<E extends keyof QuizServerEvents>(event: E, json: PayloadJson<QuizServerEvents[E]>): void;
   /** Ends the connection (a kicked player). */
   close(): void;
 }

@@ -3,6 +3,7 @@ import type { MyAnswer, PlayerSummary, RoomStatePayload } from '../protocol/quiz
 import type { NodeLiveness, Store } from '../store/index.js';
 import { choiceOf, responseOf } from './item-types.js';
 import { LocalRoom } from './local-room.js';
+import { jsonWith, payloadJson } from './payload-json.js';
 import { systemRoomClock, type RoomClock } from './room-clock.js';
 import { RoomDriver } from './room-driver.js';
 import type { RoomMember } from './room-member.js';
@@ -16,6 +17,7 @@ import {
   questionView,
   revealShared,
   revealView,
+  revealYou,
   snapshotView,
   StandingsIndex,
   type Viewer,
@@ -262,10 +264,12 @@ export class RoomRuntime {
         if (!view) return;
         const extra = record.phase === 'open' ? record.extra : undefined;
         for (const host of room.hosts) host.send('room:question', view);
+        const json = payloadJson(view);
         for (const player of room.playerMembers()) {
           // A player with extra time sees their own, longer countdown.
           const extraMs = extra?.[player.playerId];
-          player.send('room:question', extraMs ? { ...view, remainingMs: view.remainingMs + extraMs } : view);
+          if (extraMs) player.send('room:question', { ...view, remainingMs: view.remainingMs + extraMs });
+          else player.sendJson('room:question', json);
         }
         return;
       }
@@ -274,8 +278,11 @@ export class RoomRuntime {
         const grades = room.hosts.size > 0 ? ((await service.shortGrades(room.roomId, record.q)) ?? undefined) : undefined;
         const shared = revealShared(meta, record.q, index);
         for (const host of room.hosts) host.send('room:reveal', revealView(meta, record.q, index, { kind: 'host' }, shared, grades));
+        // Each player's reveal is the shared part plus their own `you` (revealView's shape): the shared part is
+        // serialised once, not once per socket.
+        const sharedJson = payloadJson(shared);
         for (const player of room.playerMembers()) {
-          player.send('room:reveal', revealView(meta, record.q, index, { kind: 'player', playerId: player.playerId }, shared));
+          player.sendJson('room:reveal', jsonWith(sharedJson, 'you', revealYou(meta, record.q, index, player.playerId)));
         }
         return;
       }

@@ -104,12 +104,16 @@ export function revealView(meta: RoomMeta, q: number, index: StandingsIndex, vie
   if (viewer.kind !== 'player') {
     return meta.items[q]?.type === 'short' && viewer.kind === 'host' && grades ? { ...shared, review: reviewList(grades) } : { ...shared };
   }
-  const row = index.row(viewer.playerId);
+  return { ...shared, you: revealYou(meta, q, index, viewer.playerId) };
+}
+
+/** A player's own part of question `q`'s reveal (`you`): their result, score and rank after it. */
+export function revealYou(meta: RoomMeta, q: number, index: StandingsIndex, playerId: string): NonNullable<RevealPayload['you']> {
+  const row = index.row(playerId);
   const result = row?.results[q];
-  const you = result
+  return result
     ? { ...result, score: row.score, rank: row.rank }
     : { choice: null, correct: false, credit: isUnscored(meta.items[q]) ? null : 0, responseMs: null, points: 0, streakBonus: 0, score: row?.score ?? 0, rank: row?.rank ?? index.standings.rows.length + 1 };
-  return { ...shared, you };
 }
 
 export function leaderboardView(index: StandingsIndex, viewer: Viewer): LeaderboardPayload {

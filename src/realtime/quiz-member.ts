@@ -1,6 +1,6 @@
 import type { QuizServerEvents } from '../protocol/wire/quiz.js';
-import type { RoomMember } from '../quiz/index.js';
-import { emitLocal } from './local-emit.js';
+import type { PayloadJson, RoomMember } from '../quiz/index.js';
+import { emitJsonLocal, emitLocal } from './local-emit.js';
 import type { QuizSocket } from './socket-types.js';
 
 /**
@@ -14,6 +14,7 @@ export function socketMember(socket: QuizSocket): RoomMember | undefined {
     id: socket.id,
     roomId: data.roomId,
     send: <E extends keyof QuizServerEvents>(event: E, payload: QuizServerEvents[E]) => emitLocal(socket, event, payload),
+    sendJson: <E extends keyof QuizServerEvents>(event: E, json: PayloadJson<QuizServerEvents[E]>) => emitJsonLocal(socket, event, json),
     close: () => void socket.disconnect(true),
   };
   return data.role === 'host'
