@@ -9,7 +9,7 @@ import type { OidcAccounts } from './http/index.js';
 import { LectureService, observeActivity, type PacerEmitMeta, type SessionObserver } from './lecture/index.js';
 import { ModelBudget, createModel, type LanguageModel } from './llm/index.js';
 import type { Logger } from './kernel/index.js';
-import { createMaterialService, type MaterialService } from './materials/index.js';
+import { createMaterialService, type MaterialService, type PdfWorkerPool } from './materials/index.js';
 import { createMetrics, type Metrics } from './kernel/index.js';
 import { offlineTasks } from './offline-tasks.js';
 import { createServer, type LecternServer } from './server.js';
@@ -65,6 +65,12 @@ export interface AppOverrides {
    * platform key be refetched at once) and how often each node looks for scores to send.
    */
   lti?: { now?: () => number; keySets?: KeySetOptions; sweepMs?: number };
+  /**
+   * The PDF worker pool (tests share one warm pool across the apps of a file instead of starting a worker per app);
+   * a pool of the configured time limit otherwise. The app closes it with itself: a shared pool is given without
+   * its close().
+   */
+  pdfPool?: PdfWorkerPool;
 }
 
 export interface App {
@@ -190,7 +196,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
       },
     },
   });
-  const materials = createMaterialService({ config, store, model, retrieval, logger: logger.child({ part: 'materials' }) });
+  const materials = createMaterialService({ config, store, model, retrieval, logger: logger.child({ part: 'materials' }), ...(overrides.pdfPool ? { pool: overrides.pdfPool } : {}) });
   const heartbeat = new NodeHeartbeat(store, nodeId, logger.child({ part: 'heartbeat' }));
   heartbeat.start();
   // Student data of a class (sessions with their answers and hand dialogues, the roster) is kept RETENTION_DAYS

@@ -152,6 +152,9 @@ describe.each(['memory', 'redis'] as const)('half-finished gradings are found an
     const [claimedOnly, finalisedNoReport, reportNoProfile, legacy] = await Promise.all(['민지', '지호', '서연', '하늘'].map((nickname) => join(booted, nickname)));
     const all = [claimedOnly, finalisedNoReport, reportNoProfile, legacy].map((student) => student!);
     for (const student of all) await draft(booted, exam.examId, student.headers, { 1: '분산', 2: '기댓값이 같아서', 3: '평균' });
+    // Listening before any half-finished state is written: the background sweep (every 100 ms) may finish a student
+    // before the test's own sweep, and its exam:graded must not go out before the monitor is in the class.
+    const { monitor } = await connectInstructor(app, booted.classToken);
     // The whole submissions are written, then the states a node dying at each point leaves, written directly.
     const at = booted.clock.now();
     for (const student of all) {
@@ -187,7 +190,6 @@ describe.each(['memory', 'redis'] as const)('half-finished gradings are found an
     await app.store.hset(gradingKey(legacy!.sessionId), { claimed: String(at) });
     await repository.noteGradingExam(exam.examId, at);
 
-    const { monitor } = await connectInstructor(app, booted.classToken);
     await app.exams.sweep();
     await app.exams.settled();
     // The fourth is found by the sweep too (it checks every student of an exam on its list).

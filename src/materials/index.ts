@@ -8,6 +8,7 @@
  * - chapter-plan.ts cuts chapters from the outline, page headings or slide topics (front matter is never a chapter);
  *   pdf-lib slices one PDF per chapter; blobs go to DATA_DIR on the memory store and into Redis otherwise.
  * - The retrieval index is built during the ingest (retrieval/).
+ * - sample-pdf.ts builds the Korean sample lecture (in a PDF worker); sample-bytes.ts keeps one copy per process.
  */
 export {
   createMaterialService,

@@ -14,6 +14,7 @@ import { MaterialRepository, blobNames, toMaterial } from './material-repository
 import { materialTitle } from './material-title.js';
 import { DEFAULT_PDF_BUDGET } from './pdf-budget.js';
 import { PdfJobError, createPdfWorkerPool, type PdfWorkerPool } from './pdf-worker-pool.js';
+import { sampleBytesOnce } from './sample-bytes.js';
 import { SAMPLE_FILENAME } from './sample-names.js';
 import type { Chapter, ChapterSource, ExtractedPdf, Material, MaterialRecord } from './types.js';
 import { materialKeys } from './material-keys.js';
@@ -294,14 +295,14 @@ export function createMaterialService(deps: MaterialServiceDeps): MaterialServic
     pageTexts,
     materialPdf,
     sampleId() {
-      sampleIdOnce ??= pool.sample().then((bytes) => materialIdFromHash(createHash('sha256').update(bytes).digest('hex')));
+      sampleIdOnce ??= sampleBytesOnce(() => pool.sample()).then((bytes) => materialIdFromHash(createHash('sha256').update(bytes).digest('hex')));
       sampleIdOnce.catch(() => {
         sampleIdOnce = undefined; // a failed worker job is tried again next time
       });
       return sampleIdOnce;
     },
     async preloadSample() {
-      const { material, created } = await service.ingest({ bytes: await pool.sample(), filename: SAMPLE_FILENAME });
+      const { material, created } = await service.ingest({ bytes: await sampleBytesOnce(() => pool.sample()), filename: SAMPLE_FILENAME });
       logger.info({ materialId: material.id, created }, 'sample material ready');
       return material;
     },

@@ -4,6 +4,7 @@ import { sendCommand, type CommandAck } from '../../client/net/socket.js';
 import { readTutorFrame, type SessionEvent, type TutorCommandName, type TutorCommands, type TutorEvents, type TutorSocket } from '../../client/net/tutor-protocol.js';
 import { parseLecture } from '../../src/lecture/marker-parser.js';
 import type { Material } from '../../src/materials/index.js';
+import { sampleBytesOnce } from '../../src/materials/sample-bytes.js';
 import { buildSamplePdf, SAMPLE_FILENAME } from '../../src/materials/sample-pdf.js';
 import type { SessionObserver } from '../../src/lecture/session-actor.js';
 import type { SessionSnapshot, TutorServerEvents } from '../../src/protocol/wire/index.js';
@@ -470,12 +471,12 @@ export class EmittedEvents {
   }
 }
 
-let samplePdf: Promise<Uint8Array> | undefined;
-
-/** The sample PDF that `preloadSample()` ingests, built once per test file. */
+/**
+ * The sample PDF that `preloadSample()` ingests, built once per test file: the same process-wide copy the apps of
+ * the file use for their sample id (src/materials/sample-bytes.ts), so none of them builds it again in a worker.
+ */
 export function samplePdfBytes(): Promise<Uint8Array> {
-  samplePdf ??= buildSamplePdf();
-  return samplePdf;
+  return sampleBytesOnce(buildSamplePdf);
 }
 
 /**

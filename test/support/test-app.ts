@@ -7,6 +7,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startApp, type App, type AppOverrides } from '../../src/app.js';
 import { loadConfig } from '../../src/kernel/config.js';
+import { createPdfWorkerPool, type PdfWorkerPool } from '../../src/materials/index.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 
@@ -45,6 +46,30 @@ function withFrozenLimits(overrides: AppOverrides): AppOverrides {
   return limitsClock ? { ...overrides, limitsClock } : overrides;
 }
 
+/** One PDF worker pool per time limit for the whole test file (see {@link sharedPdfPool}). */
+const pdfPools = new Map<number, PdfWorkerPool>();
+
+/**
+ * The apps of a test file share a warm PDF worker pool of their configured time limit (page and budget limits travel
+ * with each job): a fresh pool per app started a worker thread through tsx for every first ingest, seconds of each
+ * test on a busy machine. The app gets it without its close(); idle workers stop on their own (unref'd) and die with
+ * the test process.
+ */
+function sharedPdfPool(timeoutMs: number): PdfWorkerPool {
+  let pool = pdfPools.get(timeoutMs);
+  if (!pool) {
+    const shared = createPdfWorkerPool({ timeoutMs });
+    pool = {
+      extract: (bytes, options) => shared.extract(bytes, options),
+      slice: (bytes, ranges, options) => shared.slice(bytes, ranges, options),
+      sample: () => shared.sample(),
+      close: async () => undefined,
+    };
+    pdfPools.set(timeoutMs, pool);
+  }
+  return pool;
+}
+
 /**
  * Boots the real product on port 0: same composition as main.ts, with an environment the test chooses (memory
  * store and offline model unless REDIS_URL / GEMINI_* are given, no quality sampling unless QUALITY_SAMPLE_RATE is)
@@ -55,7 +80,7 @@ export async function startTestApp(env: Record<string, string> = {}, overrides: 
   // The quality console samples nothing unless a test asks (QUALITY_SAMPLE_RATE): a random 5 % of every test's model
   // calls writing to the store in the background would make other tests' store and log checks depend on chance.
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: dataDir, PRELOAD_SAMPLE: 'false', QUALITY_SAMPLE_RATE: '0', ...env });
-  const app = await startApp(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), withFrozenLimits(overrides));
+  const app = await startApp(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), withFrozenLimits({ pdfPool: sharedPdfPool(config.limits.pdfTimeoutMs), ...overrides }));
   await new Promise<void>((resolve) => app.server.httpServer.listen(0, '127.0.0.1', resolve));
   const port = (app.server.httpServer.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
