@@ -7,9 +7,10 @@ import { safeJson } from './room-deletion.js';
 const StoredQuiz = z.object({ classId: z.string() });
 
 /**
- * Deletion of a quiz: the quiz (items with solutions), its list entry and its class's index entry. The rooms played
- * with it are not deleted with it: their results carry the questions they asked and stay the class's record until
- * the room (or the class) is deleted or the retention purge takes them.
+ * Deletion of a quiz: the quiz (items with solutions), its list entry, its class's index entry and the answers and
+ * verdicts of seed 001's API on its items. The rooms played with it are not deleted with it: their results carry the
+ * questions they asked and stay the class's record until the room (or the class) is deleted or the retention purge
+ * takes them.
  */
 export class QuizDeletion {
   private readonly ownership: OwnershipRepository;
@@ -31,7 +32,7 @@ export class QuizDeletion {
   /** Deletes the quiz; false when there was none. `classId` is passed when known (a class deletion). */
   async delete(quizId: string, classId?: string): Promise<boolean> {
     const owner = classId ?? (await this.owner(quizId));
-    const removed = await this.store.del(keys.quiz(quizId), keys.quizSummary(quizId));
+    const removed = await this.store.del(keys.quiz(quizId), keys.quizSummary(quizId), keys.classQuizItems(quizId));
     if (owner) await this.store.zrem(keys.classQuizzes(owner), quizId);
     if (owner && removed > 0) await this.quotas?.quizDeleted(owner);
     // its owner, the account's list entry and the quiz's room index (the rooms themselves stay, see above).
