@@ -255,7 +255,7 @@ export interface GeneratedExam {
 /** Who pays for and may cancel model calls made for an exam. */
 export interface ExamCallContext {
   materialId: string;
-  /** The plan's `target_topic` for the item being graded: the related topic of a grade decided without a model. */
+  /** The plan's `target_topic` for the item being graded: the related topic of an item without key keywords. */
   topic?: string | undefined;
   accountId?: string | undefined;
   signal?: AbortSignal | undefined;
