@@ -20,8 +20,8 @@ import type { Retriever } from './retrieval/index.js';
 import type { LectureService } from './lecture/index.js';
 import type { AccountService, OidcSignIn, TokenSigner } from './auth/index.js';
 import type { ClassMonitor, ClassService } from './classroom/index.js';
-import { QuizImages, SelfStudy, type EvalAgent, type QuizRepository, type RoomRuntime, type RoomService } from './quiz/index.js';
-import type { DataLifecycle } from './data/index.js';
+import { ClassQuizItems, QuizImages, SelfStudy, type EvalAgent, type SelfStudyObserver, type QuizRepository, type RoomRuntime, type RoomService } from './quiz/index.js';
+import { RoomDeletion, type DataLifecycle } from './data/index.js';
 import type { CredentialChecks, OwnershipRepository } from './ownership/index.js';
 import type { Quotas } from './quota/index.js';
 import type { ModelBudget } from './llm/index.js';
@@ -189,6 +189,11 @@ export function createServer(deps: ServerDeps): LecternServer {
 
   // Seed 001's self-study API: items judged by the EvalAgent gate, kept in the store with a TTL; a class
   // student's first answers reach the class monitor.
+  const selfQuizObserver: SelfStudyObserver = {
+    answered: async (scope, outcome) => {
+      if (scope.kind === 'student') await deps.monitor.selfQuizAnswered(scope.classId, scope.sessionId, outcome.correct);
+    },
+  };
   const selfStudy = new SelfStudy({
     store,
     model,
@@ -197,16 +202,27 @@ export function createServer(deps: ServerDeps): LecternServer {
     judge: deps.quizJudge,
     logger: logger.child({ component: 'self-study' }),
     guard: deps.guard,
-    observer: {
-      answered: async (scope, outcome) => {
-        if (scope.kind === 'student') await deps.monitor.selfQuizAnswered(scope.classId, scope.sessionId, outcome.correct);
-      },
+    observer: selfQuizObserver,
+  });
+  const roomDeletion = new RoomDeletion(store);
+  const classItems = new ClassQuizItems({
+    store,
+    quizzes: deps.quizzes,
+    quizOwner: (quizId) => ownership.ownerOf('quiz', quizId),
+    roomLive: async (quizId) => {
+      // The quiz's 20 newest rooms: a room is played soon after it is made, so an older one still in play is not sought.
+      const { members } = await ownership.quizRoomsPage(quizId, { limit: 20 });
+      return (await Promise.all(members.map((roomId) => roomDeletion.isLive(roomId)))).some(Boolean);
     },
+    judge: deps.quizJudge,
+    logger: logger.child({ component: 'class-quiz-items' }),
+    observer: selfQuizObserver,
   });
   app.use(
     '/api/quiz',
     createSeedQuizRouter({
       selfStudy,
+      classItems,
       access,
       signer: deps.signer,
       sessionProfile: (sessionId) => deps.data.sessionProfile(sessionId),

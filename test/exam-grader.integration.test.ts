@@ -20,7 +20,7 @@
  * - EG19 — Wrong choice. An answer opening with another option letter (`B.` for `A.`), the other yes/no (`아니요` for
  *   `예`) or another value (`30,` for `40 meters.`) is a contradiction (Incorrect) at any …
  * - EG20 — All keywords for Correct. A Descriptive answer with every key keyword (the formal `작아집니다` for `작아진다`)
- *   keeps the model's Correct, with the plan's topic as its related topic …
+ *   keeps the model's Correct, with the item's concept (SD17), not the plan's topic, as its related topic …
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -99,7 +99,8 @@ describe.each(['gemini', 'openai'] as const)('the exam grader with the fake %s',
       result_status: 'Partial_Correct',
       question_content: VARIANCE.question_content,
       user_response: GOOD,
-      related_topic: '표본평균의 분산',
+      // The item's concept (SD17: the key keyword the source uses most), not the model's phrase.
+      related_topic: '분산',
       feedback_message: '이유 설명이 부족합니다.',
     });
     expect(item.evidence?.method).toBe('model');
@@ -169,11 +170,11 @@ describe.each(['gemini', 'openai'] as const)('the exam grader with the fake %s',
     expect((await grader.grade(VARIANCE, GOOD, context)).result_status).toBe('Correct');
   });
 
-  it('EG20 a Descriptive answer is Correct only with every key keyword; formal endings (작아집니다) count as the keyword; the plan names the topic', async () => {
+  it('EG20 a Descriptive answer is Correct only with every key keyword; formal endings (작아집니다) count as the keyword; the item’s concept is the topic', async () => {
     // 작아집니다 is the keyword 작아진다 in the formal style: with all three keywords the model's Correct stands.
     fake.enqueue({ json: CORRECT });
     const formal = await grader.grade(VARIANCE, '표본 크기가 커지면 표본평균의 분산이 작아집니다. 모분산을 n으로 나누기 때문입니다.', { ...context, topic: '표본평균의 분산' });
-    expect(formal).toMatchObject({ result_status: 'Correct', related_topic: '표본평균의 분산' });
+    expect(formal).toMatchObject({ result_status: 'Correct', related_topic: '분산' });
     expect(formal.evidence?.keywords.map((keyword) => keyword.matchedAs !== null)).toEqual([true, true, true]);
     // Right in spirit, but the key keyword 작아진다|감소 is not there (줄어듭니다 is not listed): at most Partial_Correct,
     // and the student is told which keyword was missing (the seed's rule: Correct needs all keywords).
@@ -297,7 +298,7 @@ describe('the exam grader on the offline model', () => {
 
   it('EG12 the offline grader labels with the judges assessor and names the matched and missing keywords in Korean', async () => {
     const good = await grader.grade(VARIANCE, '표본 크기가 커질수록 표본평균의 분산은 작아진다. 모분산을 표본 크기로 나누기 때문이다.', context);
-    expect(good).toMatchObject({ result_status: 'Correct', related_topic: '표본 크기', evidence: { method: 'model' } });
+    expect(good).toMatchObject({ result_status: 'Correct', related_topic: '분산', evidence: { method: 'model' } });
     expect(good.feedback_message).toContain("포함된 핵심 키워드: '표본 크기', '분산', '작아진다|감소'");
     const reversed = await grader.grade(VARIANCE, '표본의 크기가 커지면 표본평균의 분산은 커진다.', context);
     expect(reversed.result_status).toBe('Incorrect');

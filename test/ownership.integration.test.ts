@@ -25,7 +25,7 @@ import { signUp, type SignedUpAccount } from './support/accounts.js';
 import { connectInstructor, handshakeOutcome, joinClass, type JoinedStudent } from './support/classroom-client.js';
 import { madePdf, uploadPdf } from './support/data-flow.js';
 import { call, type CallReply } from './support/http-call.js';
-import { samplePdfBytes } from './support/lecture-client.js';
+import { loadSample, samplePdfBytes } from './support/lecture-client.js';
 import { joinRoom, openHost, sampleItems, type JoinedPlayer } from './support/quiz-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { quizKeys } from '../src/quiz/quiz-keys.js';
@@ -272,7 +272,8 @@ let app: TestApp;
 let world: World;
 
 beforeAll(async () => {
-  app = await startTestApp({ QUALITY_SAMPLE_RATE: '1' });
+  // Every route is tried several times from one address: more model-call requests than the default window allows.
+  app = await startTestApp({ QUALITY_SAMPLE_RATE: '1', RATE_GENERATION_MAX: '100' });
   await samplePdfBytes();
   // The first account is the admin: A and B are two ordinary instructors.
   const admin = await signUp(app);
@@ -548,5 +549,25 @@ describe('OW3–OW8: lists, students, shared materials, disabled accounts, old t
     const sample = await uploadPdf(app, await samplePdfBytes(), 'sample.pdf', world.a);
     expect((await call(`${app.url}/api/sessions`, 'POST', { body: { materialId: sample.id, nickname: '손님' } })).status).toBe(201);
     expect((await call(`${app.url}/api/materials/${sample.id}/quiz`, 'POST', { body: {} })).status).toBe(401);
+  });
+});
+
+// Last: it makes a class of B's with a material, which the lists of OW3 must not see.
+describe('OW1: A’s class quiz items', () => {
+  it('OW1 A’s class quiz items over seed 001’s /answer and /evaluate (`<quiz id>:<index>`): B’s account and a student of B’s class are refused', async () => {
+    const sample = await loadSample(app);
+    const bClass = await call(`${app.url}/api/classes`, 'POST', { headers: world.b.bearer, body: { name: 'B의 자료 반', materialId: sample.id } });
+    expect(bClass.status, JSON.stringify(bClass.body)).toBe(201);
+    const bStudent = await joinClass(app, String(bClass.body.code), '서준');
+    try {
+      for (const headers of [world.b.bearer, world.b.browser, { authorization: `Bearer ${bStudent.token}` }]) {
+        const answered = await call(`${app.url}/api/quiz/answer`, 'POST', { headers, body: { quiz_id: `${world.quizId}:0`, answer: 0 } });
+        const evaluated = await call(`${app.url}/api/quiz/evaluate`, 'POST', { headers, body: { quiz_id: `${world.quizId}:0`, topic: 'general' } });
+        for (const reply of [answered, evaluated]) expect([reply.status, reply.body.error?.code]).toEqual([404, 'QUIZ_NOT_FOUND']);
+      }
+    } finally {
+      bStudent.client.socket.disconnect();
+    }
+    expect(await app.store.hgetall(quizKeys.classQuizItems(world.quizId))).toEqual({});
   });
 });

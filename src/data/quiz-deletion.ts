@@ -4,9 +4,10 @@ import type { Store } from '../store/index.js';
 import type { QuotaReleases } from './quota-releases.js';
 
 /**
- * Deletion of a quiz: the quiz (items with solutions), its list entry and its class's index entry. The rooms played
- * with it are not deleted with it: their results carry the questions they asked and stay the class's record until
- * the room (or the class) is deleted or the retention purge takes them.
+ * Deletion of a quiz: the quiz (items with solutions), its list entry, its class's index entry and the answers and
+ * verdicts of seed 001's API on its items. The rooms played with it are not deleted with it: their results carry the
+ * questions they asked and stay the class's record until the room (or the class) is deleted or the retention purge
+ * takes them.
  */
 export class QuizDeletion {
   private readonly ownership: OwnershipRepository;

@@ -62,6 +62,8 @@ export interface GenerateExamOptions {
   source: ExamSource;
   request: ExamRequest;
   profile: LearnerProfile | null;
+  /** Why the balance is what it is, when the planner chose it from the profile (exam-mix.ts): the plan says so first. */
+  mixReason?: string | undefined;
   context: ExamCallContext;
   /** The exam's seed (ExamPlannerInput.seed): another seed, another exam on the same material and request. */
   seed?: string | undefined;
@@ -78,6 +80,12 @@ const FORMAT_COMPLAINT = '직전 답변이 요청한 JSON 형식({"short_answer_
 const UNREAD_VERDICT = '검증기의 답변을 읽을 수 없어 이 세트는 검증되지 않았습니다. 자료와 다시 대조해 정확성을 확인하세요.';
 
 const isMalformed = (error: unknown) => error instanceof ModelError && error.code === ErrorCode.MODEL_OUTPUT_INVALID;
+
+/** The plan's strategy opened by the balance's reason, within the plan's 2,000 characters. */
+function withMixReason(reason: string, strategy: string): string {
+  const joined = `문항 구성: ${reason}\n${strategy}`;
+  return joined.length > 2_000 ? `${joined.slice(0, 1_999)}…` : joined;
+}
 
 export function examPassages(source: ExamSource): ExamPassage[] {
   return referencePassages(source.passages);
@@ -103,7 +111,8 @@ export async function generateExam(options: GenerateExamOptions): Promise<Genera
       { allowShort: model.capabilities.deterministic },
     );
     if (planned.adjusted) logger?.info({ materialId: source.materialId }, 'exam plan held to the request (count, mix or difficulty)');
-    state = { plan: planned.plan, round: 0, problems: null, complaints: [], valid: false };
+    const plan = options.mixReason === undefined ? planned.plan : { ...planned.plan, planning_strategy: withMixReason(options.mixReason, planned.plan.planning_strategy) };
+    state = { plan, round: 0, problems: null, complaints: [], valid: false };
     await options.onPlan?.(state.plan);
   }
   const { plan } = state;

@@ -93,10 +93,37 @@ export function renderExamGradePrompt(input: ExamGradeInput): string {
   });
 }
 
-/** A short topic for an item graded without a model: its first keyword (first synonym), else the start of its question. */
-export function relatedTopicOf(problem: Pick<ExamProblem, 'key_keywords' | 'question_content'>): string {
-  const keyword = problem.key_keywords.map((value) => keywordSynonyms(value)[0]).find((value) => value !== undefined);
-  const topic = keyword ?? problem.question_content.trim();
+const squeezed = (text: string) => text.normalize('NFKC').toLowerCase().replace(/\s+/gu, '');
+
+function occurrences(text: string, needle: string): number {
+  if (needle === '') return 0;
+  let count = 0;
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) count += 1;
+  return count;
+}
+
+/**
+ * The item's `related_topic` (seed 000's grader): the concept the item's answer is about, read from its key keywords
+ * and the source passage, the same for every student's answer to it (results, the feedback report and the learner
+ * profile group by it). The key keyword (its first synonym) the source uses most often (any synonym counts; spaces and
+ * case aside), ties to the earlier keyword; without a source, or when it uses none of them, the first keyword; an
+ * item without keywords: the plan's target topic, else the start of its question. Never the model's per-answer phrase.
+ */
+export function relatedTopicOf(problem: Pick<ExamProblem, 'key_keywords' | 'question_content'>, options: { source?: string | undefined; planned?: string | undefined } = {}): string {
+  const keywords = problem.key_keywords.map((value) => keywordSynonyms(value)).filter((synonyms) => synonyms.length > 0);
+  let concept = keywords[0]?.[0];
+  if (options.source !== undefined && keywords.length > 1) {
+    const text = squeezed(options.source);
+    let most = 0;
+    for (const synonyms of keywords) {
+      const count = synonyms.reduce((sum, synonym) => sum + occurrences(text, squeezed(synonym)), 0);
+      if (count > most) {
+        most = count;
+        concept = synonyms[0];
+      }
+    }
+  }
+  const topic = concept ?? options.planned ?? problem.question_content.trim();
   return topic.length > 60 ? `${topic.slice(0, 59)}…` : topic;
 }
 
@@ -276,7 +303,7 @@ export class ExamGrader implements ExamItemGrader {
       feedback_message: feedback,
       evidence,
     });
-    const topic = context.topic ?? relatedTopicOf(problem);
+    const topic = relatedTopicOf(problem, { source: context.source, planned: context.topic });
     if (answer.trim() === '') {
       return item('Incorrect', topic, '답을 적지 않았습니다.', { keywords, method: 'keyword', contradiction: null });
     }
@@ -331,13 +358,12 @@ export class ExamGrader implements ExamItemGrader {
       const capped = applyCap(object, check);
       const decided = capForNoEvidence(keywords, check, capForMissingKeywords(problem, keywords, capped));
       const confidence = this.confidenceOf(problem, object, capped, decided, check, keywords);
-      // The plan's target topic names what the item tests for every student alike (results group by it); the
-      // model's phrase is used only for items without a plan entry.
-      const topicOf = context.topic ?? decided.related_topic;
+      // The concept is the item's (relatedTopicOf), alike for every student (results group by it): the model's
+      // phrase for this one answer is not used.
       if (confidence < CONFIDENT_AT) {
-        return item('Needs_Review', topicOf, NEEDS_REVIEW_MESSAGE, { ...evidence, confidence, proposed: decided.result_status });
+        return item('Needs_Review', topic, NEEDS_REVIEW_MESSAGE, { ...evidence, confidence, proposed: decided.result_status });
       }
-      return item(decided.result_status, topicOf, decided.feedback_message, { ...evidence, confidence });
+      return item(decided.result_status, topic, decided.feedback_message, { ...evidence, confidence });
     } catch (error) {
       if (context.signal?.aborted === true) throw error;
       const code = error instanceof AppError ? error.code : 'UNEXPECTED';

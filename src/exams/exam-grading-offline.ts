@@ -34,7 +34,7 @@ export function gradeExamItemOffline(input: ExamGradeInput): GraderOutput {
   if (missing.length > 0) parts.push(`빠진 핵심 키워드: ${quoted(missing)}.`);
   return {
     result_status,
-    related_topic: relatedTopicOf({ key_keywords: input.key_keywords, question_content: input.question }),
+    related_topic: relatedTopicOf({ key_keywords: input.key_keywords, question_content: input.question }, { source: input.source }),
     feedback_message: parts.join(' '),
   };
 }

@@ -27,6 +27,8 @@ export const ExamJobParams = z.object({
   materialId: z.string(),
   request: ExamRequest,
   profile: LearnerProfile.nullable().optional(),
+  /** The balance's reason when the planner chose it (not in the request): the plan's strategy opens with it. */
+  mixReason: z.string().max(500).optional(),
   /** A student's self-study exam: whose it is (published to them alone once stored; src/exams/self-study-exam.ts). */
   selfStudy: z.object({ classId: z.string(), sessionId: z.string() }).optional(),
 });
@@ -95,6 +97,7 @@ export function examJobHandler(deps: ExamJobDeps): RegisteredHandler {
           source,
           request: params.request,
           profile: params.profile ?? null,
+          mixReason: params.mixReason,
           // Each job is its own exam: the job id (random, never shown to a student of another's exam) seeds it.
           seed: job.jobId,
           context: { materialId: params.materialId, accountId: job.accountId, signal },

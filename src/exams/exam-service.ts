@@ -9,6 +9,7 @@ import { ExamGrading, type GradingStep } from './exam-grading.js';
 import { postGradingSteps } from './grading-steps.js';
 import { type TeacherDecision, teacherDecisions } from './teacher-decisions.js';
 import { withoutExamEvidence } from './prior-profile.js';
+import { classProfile } from './exam-mix.js';
 import { isSelfStudy, resultRevealed, revealsItemsOf, selfStudyPublication, visibleTo } from './self-study-exam.js';
 import type { ExamOverride, ExamPublication, ExamRecord, ExamRepository, NewExam, RegradeRequest } from './exam-repository.js';
 import { examResultsCsv, itemSummaries, resultItems, scoreOf, studentResult, type ItemSummary, type ResultItem, type StudentLogItem, type StudentResult } from './exam-results.js';
@@ -133,6 +134,8 @@ export function neutralProfile(now: number): LearnerProfile {
 }
 
 export const MAX_ANSWER_LENGTH = 4_000;
+/** How many of a class's students its aggregated learner profile reads (in join order). */
+export const CLASS_PROFILE_STUDENTS = 200;
 /** How many exams a student's list shows (newest first). */
 const STUDENT_LIST_LIMIT = 50;
 /** How much of a class's exam index is read to find one student's exams (classmates' self-study exams included). */
@@ -610,8 +613,33 @@ export class ExamService {
     const stored = await this.repository.profile(classId, sessionId);
     const prior = this.options.priorProfile;
     if (!prior) return stored ?? neutralProfile(this.now());
-    const signals = await this.signals(classId, sessionId);
-    const exams = signals.exams.filter((exam) => exam.examId !== options.excludeExam);
+    return this.priorFrom(stored, await this.signals(classId, sessionId), options.excludeExam);
+  }
+
+  /**
+   * The class's aggregated learner profile (exam-mix.ts `classProfile`), the planner's input for an instructor's
+   * exam for the class: over its first {@link CLASS_PROFILE_STUDENTS} students that lectern knows something of (a
+   * stored profile, or a lecture verdict, quiz answer or exam); null when there is none. `students`: how many counted.
+   */
+  async classProfile(classId: string): Promise<{ profile: LearnerProfile | null; students: number }> {
+    const profiles: LearnerProfile[] = [];
+    for (const { sessionId } of (await this.options.roster.students(classId)).slice(0, CLASS_PROFILE_STUDENTS)) {
+      const stored = await this.repository.profile(classId, sessionId);
+      if (!this.options.priorProfile) {
+        if (stored) profiles.push(stored);
+        continue;
+      }
+      const signals = await this.signals(classId, sessionId);
+      if (stored === null && signals.lectureVerdicts.length + signals.quizAnswers.length + signals.exams.length === 0) continue;
+      profiles.push(this.priorFrom(stored, signals));
+    }
+    return { profile: classProfile(profiles, this.now()), students: profiles.length };
+  }
+
+  private priorFrom(stored: LearnerProfile | null, signals: LearnerSignals, excludeExam?: string): LearnerProfile {
+    const prior = this.options.priorProfile;
+    if (!prior) return stored ?? neutralProfile(this.now());
+    const exams = signals.exams.filter((exam) => exam.examId !== excludeExam);
     // The exams' evidence comes back from their items as they count now (overrides and regrades included), never
     // from what an earlier grading wrote.
     return prior(stored && withoutExamEvidence(stored), 'short_answer', { ...signals, exams }, this.now());

@@ -207,13 +207,36 @@ export const descriptiveWithinCount: [(request: { count: number; descriptive: nu
 export const ExamRequest = ExamRequestFields.strict().refine(...descriptiveWithinCount);
 export type ExamRequest = z.infer<typeof ExamRequest>;
 
+/** A mix rule for bodies where `descriptive` may be left out (the planner then chooses it: exam-mix.ts). */
+const optionalWithinCount: [(request: { count: number; descriptive?: number | undefined }) => boolean, { message: string; path: string[] }] = [
+  (request) => request.descriptive === undefined || request.descriptive <= request.count,
+  descriptiveWithinCount[1],
+];
+
+/**
+ * `POST /api/materials/:id/exams`: ExamRequest whose `descriptive` may be left out (the balance then comes from the
+ * learner profile), and `classId`: the class the exam is for, whose aggregated profile plans it (the caller's class;
+ * a class instructor token's own class when absent).
+ */
+export const ExamRequestBody = ExamRequestFields.extend({
+  descriptive: ExamRequestFields.shape.descriptive.optional(),
+  classId: z.string().trim().min(1).max(64).optional(),
+})
+  .strict()
+  .refine(...optionalWithinCount);
+export type ExamRequestBody = z.infer<typeof ExamRequestBody>;
+
 /**
  * `POST /api/class-exams/self-study`: the student's own exam, the instructor's request (count 1–20, the mix,
- * difficulty, chapters) on their class's material; `materialId`, when sent, must be that material.
+ * difficulty, chapters) on their class's material; `materialId`, when sent, must be that material; without
+ * `descriptive` the balance comes from the student's learner profile (exam-mix.ts).
  */
-export const SelfStudyExamBody = ExamRequestFields.extend({ materialId: z.string().trim().min(1).max(128).optional() })
+export const SelfStudyExamBody = ExamRequestFields.extend({
+  descriptive: ExamRequestFields.shape.descriptive.optional(),
+  materialId: z.string().trim().min(1).max(128).optional(),
+})
   .strict()
-  .refine(...descriptiveWithinCount);
+  .refine(...optionalWithinCount);
 export type SelfStudyExamBody = z.infer<typeof SelfStudyExamBody>;
 
 /** The outcome of Planner → Writer → Validator: the last set, and the validator's open complaints when it never passed. */
@@ -232,7 +255,7 @@ export interface GeneratedExam {
 /** Who pays for and may cancel model calls made for an exam. */
 export interface ExamCallContext {
   materialId: string;
-  /** The plan's `target_topic` for the item being graded: the related topic of a grade decided without a model. */
+  /** The plan's `target_topic` for the item being graded: the related topic of an item without key keywords. */
   topic?: string | undefined;
   accountId?: string | undefined;
   signal?: AbortSignal | undefined;

@@ -3,6 +3,9 @@
  * autosaved drafts, the grader with evidence, and the feedback agent.
  *
  * The lifecycle of a live exam, and where each guarantee lives:
+ * - A request that gives only the count gets its short-answer/descriptive balance from the learner profile (a
+ *   student's own, or the class's aggregate for an instructor's exam for a class), the reason first in the plan
+ *   (exam-mix.ts).
  * - Generation is seeded per job (exam-seed.ts); a student's self-study exam on a material is refused while a class
  *   exam on it runs in their class, and a self-study result naming a running exam's answers waits for its end.
  * - A draft exam publishes only with no validator complaint open: editing an item clears its complaints, the
@@ -25,6 +28,7 @@
  *   override's path (answer-group-grading.ts); group grades are exported with the overrides, marked as such.
  */
 export * from './exam-types.js';
+export { DEFAULT_DESCRIPTIVE_SHARE, DESCRIPTIVE_SHARE, chooseMix, classProfile, requestedMix, type ExamMix } from './exam-mix.js';
 // Generation: the three agents, the server's checks, the loop, its offline versions and its job.
 export {
   EXAM_PLAN_TEMPERATURE,

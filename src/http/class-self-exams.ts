@@ -1,7 +1,8 @@
 import type { Request, Response, Router } from 'express';
 import type { TokenSigner } from '../auth/index.js';
 import { AppError } from '../kernel/index.js';
-import { EXAM_JOB_KIND, ExamJobParams, SelfStudyExamBody, type ExamService } from '../exams/index.js';
+import { EXAM_JOB_KIND, ExamJobParams, SelfStudyExamBody, chooseMix, requestedMix, type ExamService } from '../exams/index.js';
+import type { SelfStudyExamStartReply } from '../protocol/exams.js';
 import { viewOf, type JobRecord, type JobRepository, type JobRunner } from '../jobs/index.js';
 import type { ModelBudget } from '../llm/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
@@ -14,9 +15,10 @@ import { parseOrThrow } from '../boundary/index.js';
 /**
  * A class student's own self-study exams ("or a student, for self-study"; src/exams/self-study-exam.ts),
  * on the /api/class-exams router:
- * - `POST /api/class-exams/self-study` (SelfStudyExamBody `{count, descriptive, difficulty?, chapters?, materialId?}`)
- *   -> 202 `{jobId, job, jobToken}`: the same `exam-generation` job as the instructor's (Planner → Writer →
- *   Validator, the student's learner profile as the planner's input), on the student's class material, billed to the
+ * - `POST /api/class-exams/self-study` (SelfStudyExamBody `{count, descriptive?, difficulty?, chapters?, materialId?}`)
+ *   -> 202 `{jobId, job, jobToken, mix}`: the same `exam-generation` job as the instructor's (Planner → Writer →
+ *   Validator, the student's learner profile as the planner's input; without `descriptive` the balance is chosen
+ *   from that profile and `mix` says why), on the student's class material, billed to the
  *   class's owner (QUOTA: their daily model budget is checked first; the route is rate limited like generation). Once
  *   stored, the exam is published to the student alone, with no deadline. While a class exam on the same material
  *   runs in the student's class: 409 EXAM_RUNNING (and a job that finishes into one fails with it).
@@ -65,17 +67,22 @@ export function addSelfStudyExamRoutes(router: Router, route: Route, student: (r
       const { billTo } = authorizeModelCall(response, { joined: { classId: who.classId }, billTo: who.billTo });
       if (billTo === undefined) throw new AppError(ErrorCode.FORBIDDEN, '이 수업에서는 혼자 시험 보기를 쓸 수 없습니다.');
       await deps.budget?.assertAvailable(billTo);
-      const { materialId: _materialId, ...examRequest } = body;
+      const { materialId: _materialId, descriptive, ...asked } = body;
+      const profile = await deps.exams.profile(who.classId, who.sessionId);
+      // Only the count: the balance is the planner's, from the student's own profile (exam-mix.ts).
+      const mix = descriptive === undefined ? chooseMix(body.count, profile, { kind: 'student' }) : requestedMix(body.count, descriptive);
       const params: ExamJobParams = {
         materialId: session.materialId,
-        request: examRequest,
-        profile: await deps.exams.profile(who.classId, who.sessionId),
+        request: { ...asked, descriptive: mix.descriptive },
+        profile,
+        ...(mix.source === 'request' ? {} : { mixReason: mix.reason }),
         selfStudy: { classId: who.classId, sessionId: who.sessionId },
       };
       const job = await deps.jobs.create(EXAM_JOB_KIND, billTo, params, 'student');
       void deps.runner.tick();
       const jobToken = deps.signer.sign({ kind: 'job', sub: job.jobId, scope: job.accountId }, JOB_TOKEN_TTL_MS);
-      response.status(202).json({ jobId: job.jobId, job: viewOf(job), jobToken });
+      const reply: SelfStudyExamStartReply = { jobId: job.jobId, job: viewOf(job), jobToken, mix };
+      response.status(202).json(reply);
     }),
   );
 

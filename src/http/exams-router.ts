@@ -1,11 +1,11 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { TokenSigner } from '../auth/index.js';
 import { AppError } from '../kernel/index.js';
-import { EXAM_JOB_KIND, ExamRequest, decisionsJsonl, type ExamJobParams, type ExamRecord, type ExamService } from '../exams/index.js';
+import { EXAM_JOB_KIND, ExamRequestBody, chooseMix, decisionsJsonl, requestedMix, type ExamJobParams, type ExamRecord, type ExamService } from '../exams/index.js';
 import { viewOf, type JobRecord, type JobRepository, type JobRunner } from '../jobs/index.js';
 import type { ModelBudget } from '../llm/index.js';
 import { ExamGoalBody, ExamGroupGradeBody, ExamListQuery, ExamOverrideBody, ExamProblemPatch, ExamPublishBody } from '../protocol/exams.js';
-import type { ExamAnswerGroupsReply, ExamDetailReply, ExamGroupGradeReply, ExamOverrideReply, ExamProfileReply, ExamProgressReply, ExamResultsReply } from '../protocol/exams.js';
+import type { ExamAnswerGroupsReply, ExamDetailReply, ExamGroupGradeReply, ExamOverrideReply, ExamProfileReply, ExamProgressReply, ExamResultsReply, ExamStartReply } from '../protocol/exams.js';
 import { PageQuery } from '../protocol/page.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { contentDisposition } from './content-disposition.js';
@@ -15,8 +15,10 @@ import { parseOrThrow } from '../boundary/index.js';
 
 /**
  * Live exams for their owner account (or a class instructor token, which stands for its class's owner):
- * - `POST /api/materials/:id/exams` (ExamRequest `{count, descriptive, difficulty?, chapters?}`) -> 202 `{jobId, job,
- *   jobToken}`: the `exam-generation` job (Planner → Writer → Validator), watched on `/jobs` like math problems;
+ * - `POST /api/materials/:id/exams` (ExamRequestBody `{count, descriptive?, difficulty?, chapters?, classId?}`) -> 202
+ *   `{jobId, job, jobToken, mix}`: the `exam-generation` job (Planner → Writer → Validator), watched on `/jobs` like
+ *   math problems; an exam for a class (`classId`, or a class token's class) is planned from the class's aggregated
+ *   learner profile, and without `descriptive` its balance is chosen from it (`mix` says how and why);
  *   429 MODEL_BUDGET_EXCEEDED at once when the account's daily model budget is spent
  * - `GET /api/exams?materialId=&cursor=&limit=` -> `{exams, nextCursor}`; `GET /api/exams/:examId` -> the exam
  * - `PATCH /api/exams/:examId/problems/:id` -> the problem (draft only; the item's validator complaints leave it);
@@ -85,19 +87,35 @@ export function createExamsRouter(deps: ExamsRouterDeps): Router {
       const grant = await access.accountOrClassToken(request, response);
       const materialId = String(request.params.id);
       await access.authorizeMaterialRead(request, response, materialId);
-      const body = parseOrThrow(ExamRequest, request.body ?? {});
+      const { classId: named, descriptive, ...asked } = parseOrThrow(ExamRequestBody, request.body ?? {});
+      // The class the exam is for: named (the caller's), else a class instructor token's own.
+      const classId = named ?? grant.classId;
+      if (named !== undefined) await access.authorizeClass(request, response, named);
       const material = await deps.materials.get(materialId);
       if (!material) throw materialNotFound();
-      const outside = body.chapters?.find((chapter) => chapter >= material.chapters.length);
+      const outside = asked.chapters?.find((chapter) => chapter >= material.chapters.length);
       if (outside !== undefined) {
         throw new AppError(ErrorCode.INVALID_PAYLOAD, `장 목록의 장 번호는 0부터 ${material.chapters.length - 1} 사이여야 합니다.`);
       }
       // a spent budget is refused now, not by a job that fails later.
       await deps.budget?.assertAvailable(grant.accountId);
-      const params: ExamJobParams = { materialId, request: body };
+      // An exam for a class is planned from the class's aggregated profile; its balance, when not asked, too.
+      const aggregate = classId === undefined ? null : await exams.classProfile(classId);
+      const profile = aggregate?.profile ?? null;
+      const mix =
+        descriptive !== undefined
+          ? requestedMix(asked.count, descriptive)
+          : chooseMix(asked.count, profile, aggregate === null ? { kind: 'student' } : { kind: 'class', students: aggregate.students });
+      const params: ExamJobParams = {
+        materialId,
+        request: { ...asked, descriptive: mix.descriptive },
+        ...(profile === null ? {} : { profile }),
+        ...(mix.source === 'request' ? {} : { mixReason: mix.reason }),
+      };
       const job = await deps.jobs.create(EXAM_JOB_KIND, grant.accountId, params);
       void deps.runner.tick();
-      response.status(202).json({ jobId: job.jobId, job: viewOf(job), jobToken: jobToken(job) });
+      const reply: ExamStartReply = { jobId: job.jobId, job: viewOf(job), jobToken: jobToken(job), mix };
+      response.status(202).json(reply);
     }),
   );
 

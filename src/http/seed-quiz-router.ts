@@ -4,7 +4,7 @@ import { AppError } from '../kernel/index.js';
 import { runBilledTo } from '../llm/index.js';
 import { SelfQuizAnswerBody, SelfQuizEvaluateBody, SelfQuizEvaluateDataBody, SelfQuizStartBody, type SelfQuizAnswerReply, type SelfQuizEvaluateReply, type SelfQuizStartReply } from '../protocol/self-quiz.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
-import type { SelfStudy, SelfStudyScope, SelfStudyVerdict } from '../quiz/index.js';
+import { isClassItemId, type ClassQuizItems, type SelfStudy, type SelfStudyScope, type SelfStudyVerdict } from '../quiz/index.js';
 import { materialNotFound, type Authorizer } from './authorize.js';
 import { bearerToken, signedBearer } from './bearer.js';
 import { authorizeModelCall } from './model-guard.js';
@@ -29,12 +29,16 @@ import { abortedWith } from './client-gone.js';
  *   data judged against the passage sent or the material's retrieved passages; the same reply, nothing stored
  * Callers: an instructor account (cookie with CSRF, or an API token) on a material it owns or the sample; a student
  * with their class session token (`Authorization: Bearer`) on their session's material. Anyone else 401 before any
- * work; an item is answered and evaluated only by the caller that started it (404 for anyone else). The credential
- * is checked before the body.
+ * work; a self-study item is answered and evaluated only by the caller that started it (404 for anyone else). A class
+ * quiz's item (`quiz_id` `<quiz id>:<index>`, ClassQuizItems) by the quiz's owner account and its class's students
+ * (not while a room of it is played; a student evaluates only what they answered). The credential is checked before
+ * the body.
  */
 
 export interface SeedQuizRouterDeps {
   selfStudy: SelfStudy;
+  /** `/answer` and `/evaluate` on a class quiz's items (`quiz_id` `<quiz id>:<index>`). */
+  classItems: ClassQuizItems;
   access: Authorizer;
   signer: TokenSigner;
   /** A tutoring session's material, class and paying account (DataLifecycle.sessionProfile). */
@@ -55,7 +59,7 @@ interface Caller {
 type Handler = (request: Request, response: Response) => Promise<void>;
 const route = (handler: Handler) => (request: Request, response: Response, next: NextFunction) => handler(request, response).catch(next);
 
-export function createSeedQuizRouter({ selfStudy, access, signer, sessionProfile, latestMaterial, sampleId }: SeedQuizRouterDeps): Router {
+export function createSeedQuizRouter({ selfStudy, classItems, access, signer, sessionProfile, latestMaterial, sampleId }: SeedQuizRouterDeps): Router {
   const router = Router();
 
   async function caller(request: Request, response: Response): Promise<Caller> {
@@ -158,7 +162,9 @@ export function createSeedQuizRouter({ selfStudy, access, signer, sessionProfile
     route(async (request, response) => {
       const who = await caller(request, response);
       const body = parseOrThrow(SelfQuizAnswerBody, request.body);
-      const outcome = await selfStudy.answer(who.scope, body.quiz_id, body.answer);
+      const outcome = isClassItemId(body.quiz_id)
+        ? await classItems.answer(who.scope, body.quiz_id, body.answer)
+        : await selfStudy.answer(who.scope, body.quiz_id, body.answer);
       const { item } = outcome;
       const reply: SelfQuizAnswerReply = {
         response: {
@@ -185,8 +191,9 @@ export function createSeedQuizRouter({ selfStudy, access, signer, sessionProfile
         return;
       }
       const body = parseOrThrow(SelfQuizEvaluateBody, request.body);
+      const options = { billTo: who.billTo, signal: abortedWith(response) };
       const verdict = await runBilledTo(who.billTo, () =>
-        selfStudy.evaluate(who.scope, body.quiz_id, body.topic, { billTo: who.billTo, signal: abortedWith(response) }),
+        isClassItemId(body.quiz_id) ? classItems.evaluate(who.scope, body.quiz_id, body.topic, options) : selfStudy.evaluate(who.scope, body.quiz_id, body.topic, options),
       );
       const reply: SelfQuizEvaluateReply = { response: evaluateResponse(verdict), agent_type: 'eval', metadata: { topic: body.topic } };
       response.json(reply);

@@ -33,6 +33,15 @@ const picture = {
 /** Seed 001's `quiz_id`: 8 hex characters, unique within a quiz. */
 export const ItemQuizId = z.string().regex(/^[0-9a-f]{8}$/, 'quizId는 16진수 8자리입니다.');
 
+/**
+ * An item of a class quiz as seed 001's `/answer` and `/evaluate` address it: `<quiz id>:<item index>` (the quiz's 32
+ * hex characters, a colon, the 0-based index of the item in the quiz), e.g. `0f…e1:2`.
+ */
+export const CLASS_ITEM_ID = /^([0-9a-f]{32}):(\d{1,3})$/;
+
+/** Seed 001's `quiz_id` of `/answer` and `/evaluate`: a self-study item's 8 hex characters, or a class quiz item. */
+export const SeedItemId = z.union([ItemQuizId, z.string().regex(CLASS_ITEM_ID, 'quiz_id는 16진수 8자리이거나 「퀴즈 id:문항 번호」입니다.')]);
+
 export const QuizItemSource = z
   .object({
     chunkId: z.string().regex(/^\d{1,4}\.\d{1,5}$/, 'chunkId는 「챕터.순번」 형식입니다.'),

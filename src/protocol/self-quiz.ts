@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Difficulty, ItemQuizId, QuizTopicName } from './quiz.js';
+import { Difficulty, QuizTopicName, SeedItemId } from './quiz.js';
 import type * as wire from './wire/self-quiz.js';
 
 /** The zod schemas of seed 001's self-study API (types in ./wire/self-quiz.ts). Strict: an unknown field is a 400. */
@@ -18,14 +18,14 @@ export const SelfQuizStartBody = z
 
 export const SelfQuizAnswerBody = z
   .object({
-    quiz_id: ItemQuizId,
+    quiz_id: SeedItemId,
     answer: z.number().int().min(0).max(3),
   })
   .strict() satisfies z.ZodType<wire.SelfQuizAnswerBody>;
 
 export const SelfQuizEvaluateBody = z
   .object({
-    quiz_id: ItemQuizId,
+    quiz_id: SeedItemId,
     topic: QuizTopicName,
   })
   .strict() satisfies z.ZodType<wire.SelfQuizEvaluateBody>;

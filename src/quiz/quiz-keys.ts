@@ -21,6 +21,12 @@ export const quizKeys = {
    * so deleting the material or the class deletes them too; the same TTL as the items, refreshed by each new item.
    */
   selfQuizIndex: (owner: 'material' | 'class', id: string) => key(owner, id, 'self-quiz'),
+  /**
+   * Seed 001's `/answer` and `/evaluate` on the items of a class quiz (hash: `answer:{index}:{caller}` JSON, HSETNX:
+   * a caller's first answer to the item is the recorded one; `eval:{index}:{topic}` JSON, the EvalAgent's verdict);
+   * the self-study TTL, set with each write; deleted with the quiz.
+   */
+  classQuizItems: (quizId: string) => key('quiz', quizId, 'seed-items'),
   /** A live room (hash: `meta` JSON fixed at creation, `phase` JSON, `locked`); TTL. */
   room: (id: string) => key('room', id),
   /** Room code -> room id, reserved with SET NX; TTL like the room. */

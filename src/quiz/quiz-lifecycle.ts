@@ -120,7 +120,7 @@ export const quizLifecycle = {
 
   /** The quiz (items with solutions), its list entry and its class's index entry; whether there was a quiz. */
   async deleteQuiz(store: Store, quizId: string, classId: string | null): Promise<boolean> {
-    const removed = await store.del(quizKeys.quiz(quizId), quizKeys.quizSummary(quizId));
+    const removed = await store.del(quizKeys.quiz(quizId), quizKeys.quizSummary(quizId), quizKeys.classQuizItems(quizId));
     if (classId) await store.zrem(quizKeys.classQuizzes(classId), quizId);
     return removed > 0;
   },

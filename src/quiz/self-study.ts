@@ -51,7 +51,7 @@ export type StoredItem = z.infer<typeof StoredItem>;
 export const StoredAnswer = z.object({ answer: z.number().int().min(0).max(3), correct: z.boolean(), at: z.number() });
 export type StoredAnswer = z.infer<typeof StoredAnswer>;
 
-const StoredVerdict = z.object({
+export const StoredVerdict = z.object({
   grounding: z.number(),
   educational: z.number(),
   insight: z.number(),

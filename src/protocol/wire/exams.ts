@@ -331,9 +331,31 @@ export interface ExamResultNotice {
   examId: string;
 }
 
-/** `POST /api/class-exams/self-study` (202): the student's `exam-generation` job, its `/jobs` token. */
+/**
+ * Where an exam's short-answer/descriptive balance came from: the request (`descriptive` sent), the student's learner
+ * profile, the class's aggregated profile (an instructor's exam for a class), or the default (no profile).
+ */
+export type ExamMixSource = 'request' | 'profile' | 'class-profile' | 'default';
+
+/** The balance an exam is planned with, and why (Korean; the plan's `planning_strategy` opens with the same sentence). */
+export interface ExamMixView {
+  descriptive: number;
+  source: ExamMixSource;
+  reason: string;
+}
+
+/** `POST /api/materials/:id/exams` (202): the `exam-generation` job, its `/jobs` token, and the balance it plans. */
+export interface ExamStartReply {
+  jobId: string;
+  job: JobState;
+  jobToken: string;
+  mix: ExamMixView;
+}
+
+/** `POST /api/class-exams/self-study` (202): the student's `exam-generation` job, its `/jobs` token, its balance. */
 export interface SelfStudyExamStartReply {
   jobId: string;
   job: JobState;
   jobToken: string;
+  mix: ExamMixView;
 }

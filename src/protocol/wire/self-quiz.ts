@@ -22,14 +22,23 @@ export interface SelfQuizStartBody {
   chapter?: number | undefined;
 }
 
+/**
+ * `quiz_id` of `/answer` and `/evaluate`: a self-study item `/start` served (8 hex characters; only its caller may use
+ * it), or an item of a class quiz as `<quiz id>:<0-based item index>` (4-choice items only). A class quiz item may be
+ * answered and evaluated by the quiz's instructor (account or class token) and by the students of its class (session
+ * token), not while a room of that quiz is being played (409 ROOM_LIVE); a student evaluates an item only after
+ * answering it (403 FORBIDDEN), so no solution reaches them before their answer. Anyone else: 404 QUIZ_NOT_FOUND.
+ */
+export type SeedItemId = string;
+
 export interface SelfQuizAnswerBody {
-  quiz_id: string;
+  quiz_id: SeedItemId;
   /** The chosen choice's index, 0–3. */
   answer: number;
 }
 
 export interface SelfQuizEvaluateBody {
-  quiz_id: string;
+  quiz_id: SeedItemId;
   topic: QuizTopicName;
 }
 
