@@ -73,11 +73,12 @@ function termCosine(left: Map<string, number>, right: Map<string, number>): numb
   return dot / (norm(left) * norm(right));
 }
 
-const sameText = (left: string, right: string) => left.normalize('NFKC').replace(/\s+/gu, ' ').trim() === right.normalize('NFKC').replace(/\s+/gu, ' ').trim();
+const normalized = (text: string) => text.normalize('NFKC').replace(/\s+/gu, ' ').trim();
+const sameText = (left: string, right: string) => normalized(left) === normalized(right);
 
 /** Pairwise similarity of the answers; -1 where one contradicts the other. */
-function similarities(answers: readonly GroupableAnswer[], options: GroupingOptions): { matrix: number[][]; threshold: number } {
-  const embeddings = options.embeddings !== undefined && options.embeddings.length === answers.length ? options.embeddings : undefined;
+function similarities(answers: readonly GroupableAnswer[], options: Pick<GroupingOptions, 'embeddings'>): { matrix: number[][]; threshold: number } {
+  const { embeddings } = options;
   const terms = embeddings === undefined ? answers.map((answer) => termVector(answer.text)) : [];
   const analysed = new Map<number, AnalysedText>();
   const analysis = (index: number): AnalysedText => {
@@ -146,10 +147,24 @@ function completeLinkage(members: readonly number[], matrix: readonly number[][]
 /** Groups one item's answers by meaning (see the file's header for the rules). */
 export function groupAnswers(questionId: number, answers: readonly GroupableAnswer[], options: GroupingOptions = {}): AnswerGroup[] {
   const detached = options.detached ?? new Set<string>();
-  const { matrix, threshold } = similarities(answers, options);
-  const attached = answers.flatMap((answer, index) => (detached.has(answer.sessionId) ? [] : [index]));
+  const embeddings = options.embeddings !== undefined && options.embeddings.length === answers.length ? options.embeddings : undefined;
+  // Equal texts always share a group and compare alike with every other answer: the comparisons run once per text
+  // (a class often writes the same answer many times), and each text's group takes all its answers.
+  const byText = new Map<string, number[]>();
+  answers.forEach((answer, index) => {
+    if (detached.has(answer.sessionId)) return;
+    const key = normalized(answer.text);
+    byText.set(key, [...(byText.get(key) ?? []), index]);
+  });
+  const texts = [...byText.values()];
+  const representatives = texts.map((indexes) => answers[indexes[0] as number] as GroupableAnswer);
+  const { matrix, threshold } = similarities(representatives, { embeddings: embeddings && texts.map((indexes) => embeddings[indexes[0] as number] as number[]) });
   const clusters = [
-    ...completeLinkage(attached, matrix, threshold).map((indexes) => ({ indexes, detached: false })),
+    ...completeLinkage(
+      texts.map((_, position) => position),
+      matrix,
+      threshold,
+    ).map((positions) => ({ indexes: positions.flatMap((position) => texts[position] as number[]).sort((left, right) => left - right), detached: false })),
     ...answers.flatMap((answer, index) => (detached.has(answer.sessionId) ? [{ indexes: [index], detached: true }] : [])),
   ];
   return clusters
