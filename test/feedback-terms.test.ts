@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { judgeOfflineAnswer } from '../src/lecture/offline-judge.js';
+import { judgeOfflineAnswer } from '../src/lecture/offline/offline-judge.js';
 
 /**
  * GR12 (test/SPEC.md, "Grading: …"): the offline judge's feedback quotes only whole words or terms of the model

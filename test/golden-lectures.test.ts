@@ -18,7 +18,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GOLDEN_DIR, renderAllGolden, type GoldenMaterial } from '../scripts/golden-lectures.js';
 import { SAMPLE_DECKS } from '../scripts/sample-decks.js';
 import { DEFECTS, countDefects, findDefects } from '../scripts/golden-defects.js';
-import { NO_QUESTION_LINE } from '../src/lecture/offline-lecture.js';
+import { NO_QUESTION_LINE } from '../src/lecture/offline/offline-lecture.js';
 import { isConceptPhrase, isVerbStem } from '../src/lecture/material-concepts.js';
 import { parseLecture } from '../src/lecture/marker-parser.js';
 import { isGenericTitle } from '../src/materials/generic-titles.js';

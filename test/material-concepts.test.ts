@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isConceptPhrase, materialConcepts } from '../src/lecture/material-concepts.js';
-import { offlineSubconcepts } from '../src/lecture/offline-subconcepts.js';
+import { offlineSubconcepts } from '../src/lecture/offline/offline-subconcepts.js';
 import { parseLecture } from '../src/lecture/marker-parser.js';
-import { writeOfflineLecture } from '../src/lecture/offline-lecture.js';
+import { writeOfflineLecture } from '../src/lecture/offline/offline-lecture.js';
 import { loadSample, samplePdfBytes } from './support/lecture-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerSentences, isAnswerSentence, pickModelAnswer } from '../src/lecture/model-answer.js';
-import { writeOfflineLecture } from '../src/lecture/offline-lecture.js';
+import { writeOfflineLecture } from '../src/lecture/offline/offline-lecture.js';
 import { displayText, parseLecture } from '../src/lecture/marker-parser.js';
 
 /** The first chapter of the sample material as extracted from its PDF: cover page, running headers and all. */

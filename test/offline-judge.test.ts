@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { judgeOfflineAnswer, studentConcepts } from '../src/lecture/offline-judge.js';
+import { judgeOfflineAnswer, studentConcepts } from '../src/lecture/offline/offline-judge.js';
 
-/** The offline Q&A judge (src/lecture/offline-judge.ts) on lecture-shaped model answers. Rule ids: test/SPEC.md. */
+/** The offline Q&A judge (src/lecture/offline/offline-judge.ts) on lecture-shaped model answers. Rule ids: test/SPEC.md. */
 
 const QUESTION = '평균에 대해 자신의 말로 설명해 보세요.';
 const MODEL_ANSWER = '평균(산술평균)은 자료의 값을 모두 더한 뒤 자료의 개수로 나눈 값입니다. 평균은 자료의 무게중심입니다.';

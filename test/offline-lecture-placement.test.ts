@@ -10,7 +10,7 @@
  *   Hangul, or a short symbolic left side such as `μ = …`, `x̄ ≈ …`) stand as their own paragraphs …
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { questionConcept, writeOfflineLecture } from '../src/lecture/offline-lecture.js';
+import { questionConcept, writeOfflineLecture } from '../src/lecture/offline/offline-lecture.js';
 import { planFromDocument } from '../src/materials/chapter-plan.js';
 import { createPdfWorkerPool } from '../src/materials/pdf-worker-pool.js';
 import { buildSamplePdf } from '../src/materials/sample-pdf.js';

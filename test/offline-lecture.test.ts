@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { NO_QUESTION_LINE, questionConcept, writeOfflineLecture } from '../src/lecture/offline-lecture.js';
-import { offlineSubconcepts } from '../src/lecture/offline-subconcepts.js';
+import { NO_QUESTION_LINE, questionConcept, writeOfflineLecture } from '../src/lecture/offline/offline-lecture.js';
+import { offlineSubconcepts } from '../src/lecture/offline/offline-subconcepts.js';
 import { parseLecture } from '../src/lecture/marker-parser.js';
 
 const CHAPTER = `2장 기댓값과 분산

@@ -13,7 +13,7 @@
  */
 export { handOfflineTasks } from './hand/assistant-offline.js';
 export { LectureService } from './lecture-service.js';
-export { lectureOfflineTasks } from './offline-tasks.js';
+export { lectureOfflineTasks } from './offline/offline-tasks.js';
 export { isAnswerSentence } from './model-answer.js';
 export type { PacerEmitMeta } from './pacer.js';
 export { observeActivity, type ActivityObserver, type SessionActivity } from './session-activity.js';

@@ -1,5 +1,5 @@
 import { BULLET_LINE, contentTerms, letterCount, rankedTerms, termsMatch } from '../text/index.js';
-import { questionConcept } from './offline-lecture.js';
+import { questionConcept } from './offline/offline-lecture.js';
 
 /**
  * The offline model answer: the lecture's own definition and explanation sentences about the concept a question

@@ -6,7 +6,7 @@ import type { ReplySource } from '../protocol/wire/tutor.js';
 import type { FoundPassages } from './hand/student-assistant.js';
 import { checkAnswer, checkSubconcepts, refusalsOf, rewriteFeedback, type GuardReport, type Refusal } from '../guard/index.js';
 import { answerSentences, pickModelAnswer } from './model-answer.js';
-import { offlineSubconcepts } from './offline-subconcepts.js';
+import { offlineSubconcepts } from './offline/offline-subconcepts.js';
 import { capVerdict, readAnswer, verdictConfidence } from './judge-caps.js';
 import { referenceStandsIn } from '../judges/index.js';
 

@@ -1,5 +1,5 @@
 import type { Material, MaterialService } from '../../src/materials/index.js';
-import { writeOfflineLecture } from '../../src/lecture/offline-lecture.js';
+import { writeOfflineLecture } from '../../src/lecture/offline/offline-lecture.js';
 
 /**
  * The expected lecture of a chapter on the offline model, for L1 and L2, from an oracle that shares no code with the

@@ -1,6 +1,6 @@
-import { withParticle } from '../text/index.js';
-import { materialConcepts } from './material-concepts.js';
-import { announcedBlock, answerSentences, pickModelAnswer } from './model-answer.js';
+import { withParticle } from '../../text/index.js';
+import { materialConcepts } from '../material-concepts.js';
+import { announcedBlock, answerSentences, pickModelAnswer } from '../model-answer.js';
 import { questionConcept } from './offline-lecture.js';
 
 /**

@@ -1,4 +1,4 @@
-import { BULLET_LINE, CLOSING_LINE, RunningLines, isFrontMatterPage, letterCount, looksLikeNoun } from '../text/index.js';
+import { BULLET_LINE, CLOSING_LINE, RunningLines, isFrontMatterPage, letterCount, looksLikeNoun } from '../../text/index.js';
 
 /**
  * The layout of a chapter's extracted PDF text as the offline lecture reads it: pages, their headings, paragraphs,

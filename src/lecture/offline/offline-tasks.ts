@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import type { OfflineTasks } from '../llm/index.js';
-import { keyTerms, withParticle } from '../text/index.js';
-import { LECTURE_TASKS } from './lecture-prompts.js';
-import { pickModelAnswer } from './model-answer.js';
+import type { OfflineTasks } from '../../llm/index.js';
+import { keyTerms, withParticle } from '../../text/index.js';
+import { LECTURE_TASKS } from '../lecture-prompts.js';
+import { pickModelAnswer } from '../model-answer.js';
 import { judgeOfflineAnswer, studentConcepts } from './offline-judge.js';
 import { writeOfflineLecture } from './offline-lecture.js';
 import { offlineSubconcepts } from './offline-subconcepts.js';
-import { TUTOR_TASKS } from './qa-tutor.js';
+import { TUTOR_TASKS } from '../qa-tutor.js';
 
 /**
  * The offline model's answers for the lecture agents: extractive and deterministic, built from the structured

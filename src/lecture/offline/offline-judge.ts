@@ -1,5 +1,5 @@
-import { analyseText, assessAnswer, type AssessFlag, type Assessment, findContradiction } from '../judges/index.js';
-import { contentTerms, hasFinalConsonant, letterCount, looksLikeNoun, splitSentences, termsMatch, withParticle } from '../text/index.js';
+import { analyseText, assessAnswer, type AssessFlag, type Assessment, findContradiction } from '../../judges/index.js';
+import { contentTerms, hasFinalConsonant, letterCount, looksLikeNoun, splitSentences, termsMatch, withParticle } from '../../text/index.js';
 
 /**
  * The offline Q&A judge: the verdict comes from the offline answer assessor (`src/judges`, measured by

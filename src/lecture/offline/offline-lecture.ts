@@ -1,9 +1,9 @@
-import { QUESTION_CLOSERS, QUESTION_OPEN } from './marker-parser.js';
-import { contentTerms, hasFinalConsonant, keyTerms, letterCount, looksLikeNoun, rankedTerms, splitSentences, termsMatch, withParticle, type KeyTerm } from '../text/index.js';
-import { materialConcepts } from './material-concepts.js';
+import { QUESTION_CLOSERS, QUESTION_OPEN } from '../marker-parser.js';
+import { contentTerms, hasFinalConsonant, keyTerms, letterCount, looksLikeNoun, rankedTerms, splitSentences, termsMatch, withParticle, type KeyTerm } from '../../text/index.js';
+import { materialConcepts } from '../material-concepts.js';
 import { onlyFrontMatter, toBlocks, type Block } from './offline-blocks.js';
-import { pickModelAnswer } from './model-answer.js';
-import { checkAnswer, checkLectureQuestion } from '../guard/index.js';
+import { pickModelAnswer } from '../model-answer.js';
+import { checkAnswer, checkLectureQuestion } from '../../guard/index.js';
 
 /**
  * The offline agents of the lecture flow: deterministic, extractive, no network. They keep the product usable
