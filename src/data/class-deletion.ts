@@ -3,7 +3,7 @@ import { keys, type Store } from '../store/index.js';
 import type { QuotaReleases } from './quota-releases.js';
 import type { CourseParts, ExamParts } from './owner-parts.js';
 import { DELETE_BATCH, deleteQualitySamples, drainIndex } from './deletion-batches.js';
-import type { QuizDeletion } from './quiz-deletion.js';
+import type { QuizDeletion, QuizImageParts } from './quiz-deletion.js';
 import { roomLive, type RoomDeletion } from './room-deletion.js';
 import { sessionKeys } from './session-keys.js';
 
@@ -33,6 +33,7 @@ export class ClassDeletion {
     private readonly quotas?: QuotaReleases,
     private readonly exams?: ExamParts,
     private readonly courses?: CourseParts,
+    private readonly images?: QuizImageParts,
   ) {}
 
   /** Deletes the class; false when there was no such class. */
@@ -70,7 +71,11 @@ export class ClassDeletion {
     await this.courses?.deleteForClass(classId);
     await store.del(keys.classNicknames(classId), keys.classRosterNames(classId), keys.classMathSets(classId));
     await this.quotas?.classDeleted(classId);
-    await new OwnershipRepository(store).forget('class', classId);
+    const ownership = new OwnershipRepository(store);
+    // The pictures its instructor token uploaded that no quiz shows any more (its quizzes' went with them above).
+    const owner = await ownership.ownerOf('class', classId);
+    if (owner !== null) await this.images?.classDeleted(classId, owner);
+    await ownership.forget('class', classId);
     return true;
   }
 }

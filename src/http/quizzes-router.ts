@@ -9,19 +9,20 @@ import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { AppError } from '../kernel/index.js';
 import { classNotFound, type OwnershipRepository } from '../ownership/index.js';
 import type { GuardReport } from '../guard/index.js';
-import { gateSummary, generateJudgedQuiz, generateTypedItems, loadQuizSource, toShortItems, materialTopics, newQuizSeed, TYPED_FORMATS, type EvalAgent, type JudgedQuiz, type QuizMaterialSource, type QuizRepository, type QuizSource, type TypedFormat, type TypedGeneration } from '../quiz/index.js';
+import { gateSummary, generateJudgedQuiz, generateTypedItems, imagesOf, type QuizImages, loadQuizSource, toShortItems, materialTopics, newQuizSeed, TYPED_FORMATS, type EvalAgent, type JudgedQuiz, type QuizMaterialSource, type QuizRepository, type QuizSource, type TypedFormat, type TypedGeneration } from '../quiz/index.js';
 import type { Retriever } from '../retrieval/index.js';
 import { materialNotFound, type Authorizer, type Grant } from './authorize.js';
 import type { Quotas } from '../quota/index.js';
 import { runBilledTo } from '../llm/index.js';
 import { parseOrThrow } from '../boundary/index.js';
 import { abortedWith } from './client-gone.js';
+import { ownerOf } from './quiz-images-router.js';
 
 /**
  * Quiz authoring (every quiz belongs to an account; a class instructor token acts for its class's owner
  * within that class):
  * - `POST /api/quizzes` (CreateQuizBody `{title, items, materialId?, classId?}`) -> 201 `{quizId, title, items,
- *   createdAt, materialId?}`
+ *   createdAt, materialId?}`; an item's `image` must be one the caller uploaded (404 NOT_FOUND otherwise)
  * - `GET /api/quizzes?classId=&cursor=&limit=` -> `{quizzes: [QuizSummary {quizId, classId, title, itemCount,
  *   createdAt}], nextCursor}`, newest first: "내 퀴즈" for an account (one class's with `classId`), the class's for a
  *   class token; each entry's `classId` ('' outside any class) lets a page link the quiz to its class
@@ -45,6 +46,8 @@ export interface QuizzesRouterDeps {
   ownership: OwnershipRepository;
   access: Authorizer;
   quotas: Quotas;
+  /** Uploaded pictures: an item may show only its author's own (quiz-images.ts). */
+  images?: QuizImages | undefined;
 }
 
 export interface MaterialQuizRouterDeps extends QuizzesRouterDeps {
@@ -96,7 +99,7 @@ const route = (handler: Handler) => (request: Request, response: Response, next:
 const ListQuery = PageQuery.extend({ classId: z.string().trim().min(1).max(64).optional() });
 
 /** Mounted at /api/quizzes. */
-export function createQuizzesRouter({ quizzes, materials, ownership, access, quotas }: QuizzesRouterDeps): Router {
+export function createQuizzesRouter({ quizzes, materials, ownership, access, quotas, images }: QuizzesRouterDeps): Router {
   const router = Router();
 
   router.post(
@@ -109,8 +112,12 @@ export function createQuizzesRouter({ quizzes, materials, ownership, access, quo
         await access.authorizeMaterialRead(request, response, body.materialId);
         if (!(await materials.get(body.materialId))) throw materialNotFound();
       }
+      // Pictures: only the author's own uploads (another's id is 404 as if it did not exist).
+      const pictures = imagesOf(body.items);
+      if (pictures.length > 0) await images?.assertUsable(pictures, ownerOf(grant));
       const quiz = await chargedToClass(quotas, classId, () => quizzes.create(classId, body));
       await ownership.setOwner('quiz', quiz.quizId, grant.accountId, quiz.createdAt);
+      if (pictures.length > 0) await images?.attach(quiz.quizId, pictures);
       response.status(201).json(created(quiz));
     }),
   );

@@ -69,7 +69,7 @@ export { resultsCsv } from './results-csv.js';
 export { SHORT_GENERATOR_AGENT, toShortItems, type ShortConversion } from './short-generator.js';
 export { TYPED_FORMATS, TYPED_TASK, generateTypedItems, numericTolerance, typedShortfallMessage, type TypedFormat, type TypedGeneration } from './typed-agent.js';
 export { negate, numberedLists, statedAmounts, typedOfflineTasks } from './typed-offline.js';
-export { IMAGE_ID, MAX_IMAGE_BYTES, QuizImages, imageTypeOf, imageUrl, type ImageType } from './quiz-images.js';
+export { IMAGE_ID, MAX_IMAGE_BYTES, QuizImages, imageTypeOf, imageUrl, imagesOf, type ImageOwner, type ImageSummary, type ImageType } from './quiz-images.js';
 export { type RoomResults } from './room-results.js';
 export type { HostMember, PlayerMember, RoomMember } from './room-member.js';
 export { RoomRuntime } from './room-runtime.js';
