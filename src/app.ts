@@ -9,7 +9,7 @@ import type { OidcAccounts } from './http/index.js';
 import { LectureService, observeActivity, type PacerEmitMeta, type SessionObserver } from './lecture/index.js';
 import { ModelBudget, createModel, type LanguageModel } from './llm/index.js';
 import type { Logger } from './kernel/index.js';
-import { createMaterialService, type MaterialService, type PdfWorkerPool } from './materials/index.js';
+import { createBlobStore, createMaterialService, type MaterialService, type PdfWorkerPool } from './materials/index.js';
 import { createMetrics, type Metrics } from './kernel/index.js';
 import { offlineTasks } from './offline-tasks.js';
 import { createServer, type LecternServer } from './server.js';
@@ -17,7 +17,7 @@ import { DataLifecycle } from './data/index.js';
 import { JobRepository, JobRunner, type JobView } from './jobs/index.js';
 import { MathJudge, MathSetRepository, mathJobHandler } from './math-problems/index.js';
 import { ExamFeedback, ExamGrader, ExamRepository, ExamService, buildPriorProfile, examJobHandler, lectureSignals, type ExamFeedbackAgent, type ExamItemGrader, type LearnerSignals } from './exams/index.js';
-import { EvalAgent, QuizRepository, RoomRuntime, RoomService, selfStudyAnswers, type RoomClock } from './quiz/index.js';
+import { EvalAgent, QuizImages, QuizRepository, RoomRuntime, RoomService, selfStudyAnswers, type RoomClock } from './quiz/index.js';
 import { RetrievalService } from './retrieval/index.js';
 import { NodeHeartbeat, createStore, type Store } from './store/index.js';
 import { Quotas } from './quota/index.js';
@@ -272,7 +272,9 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     },
   });
   const examRepository = new ExamRepository(store, logger.child({ part: 'exams' }));
+  const quizImages = new QuizImages({ blobs: createBlobStore(store, config.dataDir), store, quotaBytes: config.quotas.quizImageBytesPerAccount });
   const data = new DataLifecycle({
+    images: quizImages,
     quotas: quotas.releases,
     exams: examRepository,
     store,
@@ -368,6 +370,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     signer,
     quizzes,
     quizJudge,
+    quizImages,
     guard,
     critic,
     quality: { repository: qualityRepository, budget: qualityBudget, sampling: { rate: config.quality.sampleRate, perAgent: config.quality.sampleRates } },

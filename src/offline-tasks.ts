@@ -3,7 +3,7 @@ import { examGradingOfflineTasks, examOfflineTasks } from './exams/index.js';
 import { handOfflineTasks, lectureOfflineTasks } from './lecture/index.js';
 import type { OfflineTasks } from './llm/index.js';
 import { mathOfflineTasks } from './math-problems/index.js';
-import { evalOfflineTasks, quizOfflineTasks } from './quiz/index.js';
+import { evalOfflineTasks, quizOfflineTasks, typedOfflineTasks } from './quiz/index.js';
 
 /**
  * Every task the offline model can answer, gathered from the feature folders that own the agents. A task missing
@@ -13,6 +13,7 @@ export const offlineTasks: OfflineTasks = {
   ...lectureOfflineTasks,
   ...handOfflineTasks,
   ...quizOfflineTasks,
+  ...typedOfflineTasks,
   ...evalOfflineTasks,
   ...mathOfflineTasks,
   ...criticOfflineTasks,

@@ -44,6 +44,8 @@ export interface ServerDeps {
   monitor: ClassMonitor;
   signer: TokenSigner;
   quizzes: QuizRepository;
+  /** Uploaded quiz pictures with their owners and quota (made by the app when absent: tests of other parts). */
+  quizImages?: QuizImages | undefined;
   /** The EvalAgent gate every generated quiz item passes (seed 001 §3). */
   quizJudge: EvalAgent;
   /** Where the item guard's refusals go: logged, and counted in the AI 품질 console. */
@@ -179,8 +181,9 @@ export function createServer(deps: ServerDeps): LecternServer {
   app.use('/api/classes', createClassesRouter({ classes: deps.classes, ownership, access }));
   app.use('/api/analytics', createAnalyticsRouter({ access, classes: deps.classes, materials: deps.materials, rooms: deps.rooms, exams: deps.exams, store }));
   app.use('/api/rooms', createRoomsRouter({ rooms: deps.rooms, ownership, access, publicUrl: deps.config.publicUrl, quotas: deps.quotas }));
-  app.use('/api/quiz-images', createQuizImagesRouter({ images: new QuizImages(createBlobStore(store, deps.config.dataDir)), access }));
-  app.use('/api/quizzes', createQuizzesRouter({ quizzes: deps.quizzes, materials: deps.materials, ownership, access, quotas: deps.quotas }));
+  const images = deps.quizImages ?? new QuizImages({ blobs: createBlobStore(store, deps.config.dataDir), store, quotaBytes: deps.config.quotas.quizImageBytesPerAccount });
+  app.use('/api/quiz-images', createQuizImagesRouter({ images, access }));
+  app.use('/api/quizzes', createQuizzesRouter({ quizzes: deps.quizzes, materials: deps.materials, ownership, access, quotas: deps.quotas, images }));
   // Generating a quiz takes a JSON body, so this part of /api/materials is mounted after the parser.
   app.use(
     '/api/materials',

@@ -64,6 +64,8 @@ interface World {
   setId: string;
   /** A's live exam (issue 15), made directly and published to A's class, with A's student's draft. */
   examId: string;
+  /** A quiz picture A uploaded (no quiz shows it: only its owner may delete it). */
+  imageId: string;
 }
 
 /**
@@ -110,6 +112,8 @@ const CASES: Record<string, Case> = {
   'POST /api/quizzes': { kind: 'denied', call: (w) => ({ method: 'POST', path: '/api/quizzes', body: { title: '남의 반', items: sampleItems(1), classId: w.classId } }) },
   'GET /api/quizzes': { kind: 'list', path: '/api/quizzes' },
   'POST /api/quiz-images': { kind: 'own', why: 'an upload names nothing of anyone’s; an item refers to it by its random id' },
+  'GET /api/quiz-images': { kind: 'list', path: '/api/quiz-images' },
+  'DELETE /api/quiz-images/:id': { kind: 'denied', call: (w) => ({ method: 'DELETE', path: `/api/quiz-images/${w.imageId}` }) },
   'GET /api/quiz-images/:id': { kind: 'public', why: 'players are anonymous: the 128-bit image id in a question is the capability' },
   'GET /api/quizzes/:id': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/quizzes/${w.quizId}` }) },
   'POST /api/quizzes/:id/items/:itemId/keep': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/quizzes/${w.quizId}/items/0a1b2c3d/keep`, body: { kept: true } }) },
@@ -319,6 +323,8 @@ beforeAll(async () => {
   expect(published.status, JSON.stringify(published.body)).toBe(200);
   const examDraft = await call(`${app.url}/api/class-exams/${exam.examId}/draft`, 'PUT', { headers: { authorization: `Bearer ${student.token}` }, body: { answers: { 1: 'A 학생의 답' } } });
   expect(examDraft.status, JSON.stringify(examDraft.body)).toBe(200);
+  const image = await fetch(`${app.url}/api/quiz-images`, { method: 'POST', headers: a.bearer, body: Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex') });
+  const imageId = ((await image.json()) as { imageId: string }).imageId;
   world = {
     admin,
     a,
@@ -339,6 +345,7 @@ beforeAll(async () => {
     jobId: job.jobId,
     setId: set.setId,
     examId: exam.examId,
+    imageId,
   };
 });
 afterAll(async () => {
@@ -353,6 +360,7 @@ async function expectWorldIntact(): Promise<void> {
   const info = await call(`${app.url}/api/classes/${world.classId}`, 'GET', as);
   expect([info.status, info.body.code, info.body.closed]).toEqual([200, world.code, false]);
   expect((await call(`${app.url}/api/quizzes/${world.quizId}`, 'GET', as)).status).toBe(200);
+  expect((await fetch(`${app.url}/api/quiz-images/${world.imageId}`)).status).toBe(200);
   expect((await call(`${app.url}/api/rooms/${world.roomId}/results`, 'GET', as)).status).toBe(200);
   expect((await call(`${app.url}/api/auth/me`, 'GET', as)).status).toBe(200);
   // A's self-study item is unanswered: B's attempts recorded nothing.
@@ -385,7 +393,7 @@ describe('OW1: every documented route, with instructor B’s credentials on A’
 
   it.each(['api token', 'cookie and CSRF'] as const)('OW1 with B’s %s: 403/404 on A’s things, lists without them', async (via) => {
     const headers = via === 'api token' ? world.b.bearer : world.b.browser;
-    const aIds = [world.materialId, world.classId, world.quizId, world.roomId, world.examId];
+    const aIds = [world.materialId, world.classId, world.quizId, world.roomId, world.examId, world.imageId];
     for (const route of documentedRoutes(readFileSync('docs/PROTOCOL.md', 'utf8'))) {
       const found = CASES[route];
       if (!found || found.kind === 'own' || found.kind === 'public') continue;

@@ -6,9 +6,18 @@
  *   capability players get), serves the type the bytes prove with `nosniff`, a CSP that runs nothing and `sandbox`;
  *   an unknown or malformed id is 404. An item's `image` (with `imageAlt`) reaches players only as `{url, alt}` in the
  *   question; an `image` that is not an uploaded id's shape is refused with the quiz. On both stores.
+ * - TM20 — Pictures belong to their uploader. A picture is the uploading account's (and its class's, for a class
+ *   instructor token): `GET /api/quiz-images` lists only the caller's own; another account (or another class's token)
+ *   naming it on a quiz item gets 404 NOT_FOUND, and cannot delete it (404). `DELETE /api/quiz-images/:id` answers
+ *   409 IMAGE_IN_USE while a quiz shows the picture, 204 otherwise; deleting the last quiz that shows a picture (alone
+ *   or with its class) deletes the picture (its URL then 404) and credits its bytes back. The account's pictures
+ *   together hold at most MAX_QUIZ_IMAGE_BYTES_PER_ACCOUNT: the upload past it is 429 QUOTA_EXCEEDED with
+ *   `quota: 'quiz-image-bytes'`, its limit, and a Korean sentence saying what to delete. On both stores.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { QuestionPayload } from '../src/protocol/quiz.js';
+import { signUp } from './support/accounts.js';
+import { call } from './support/http-call.js';
 import { createClass, postJson } from './support/classroom-client.js';
 import { suiteRedis } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -82,5 +91,58 @@ describe.each(['memory', 'redis'] as const)('quiz pictures (%s store)', (store) 
     const question = (await opened).question;
     expect(question.image).toEqual({ url: saved.body.url, alt: '포물선 그래프' });
     expect(JSON.stringify(question)).not.toContain('꼭짓점');
+  });
+
+  it('TM20 only the uploader lists, attaches and deletes a picture; it goes with its last quiz; the quota holds', async () => {
+    app = await startTestApp({ SIGNUP: 'open', MAX_QUIZ_IMAGE_BYTES_PER_ACCOUNT: String(PNG.length * 3), ...(store === 'redis' ? { REDIS_URL: redis.url } : {}) });
+    const a = await signUp(app);
+    const b = await signUp(app);
+    const token = (account: typeof a) => account.bearer.authorization.replace(/^Bearer /u, '');
+    const aClass = (await call(`${app.url}/api/classes`, 'POST', { headers: a.bearer, body: { name: 'A반' } })).body as { classId: string; instructorToken: string };
+    const bClass = (await call(`${app.url}/api/classes`, 'POST', { headers: b.bearer, body: { name: 'B반' } })).body as { classId: string; instructorToken: string };
+    const first = (await upload(app.url, PNG, token(a))).body.imageId as string;
+    const second = (await upload(app.url, PNG, aClass.instructorToken)).body.imageId as string;
+    const base = { question: '그래프의 꼭짓점은?', explanation: '.', difficulty: 'easy', type: 'short', answer: '원점' };
+    const quizWith = (headers: Record<string, string>, image: string, classId?: string) =>
+      call(`${app!.url}/api/quizzes`, 'POST', { headers, body: { title: '그림', items: [{ ...base, image, imageAlt: '그래프' }], ...(classId ? { classId } : {}) } });
+
+    // Lists: each owner sees only its own (a class token only the class's).
+    const listed = async (headers: Record<string, string>) => ((await call(`${app!.url}/api/quiz-images`, 'GET', { headers })).body.images as { imageId: string }[]).map((image) => image.imageId);
+    expect(await listed(a.bearer)).toEqual([second, first]);
+    expect(await listed({ authorization: `Bearer ${aClass.instructorToken}` })).toEqual([second]);
+    expect(await listed(b.bearer)).toEqual([]);
+    // Another account, or another class's token, cannot put A's picture on an item, nor delete it.
+    expect((await quizWith(b.bearer, first)).status).toBe(404);
+    expect((await quizWith({ authorization: `Bearer ${bClass.instructorToken}` }, second)).status).toBe(404);
+    expect((await quizWith({ authorization: `Bearer ${aClass.instructorToken}` }, first)).status).toBe(404);
+    expect((await call(`${app.url}/api/quiz-images/${first}`, 'DELETE', { headers: b.bearer })).status).toBe(404);
+
+    // The quota: three pictures' bytes; the fourth upload is refused and says what to do.
+    const third = (await upload(app.url, PNG, token(a))).body.imageId as string;
+    const over = await fetch(`${app.url}/api/quiz-images`, { method: 'POST', headers: a.bearer, body: PNG });
+    const refusal = (await over.json()) as { error: { code: string; quota: string; limit: number; message: string } };
+    expect(over.status).toBe(429);
+    expect(refusal.error).toMatchObject({ code: 'QUOTA_EXCEEDED', quota: 'quiz-image-bytes', limit: PNG.length * 3 });
+    expect(refusal.error.message).toContain('퀴즈 그림');
+    // A picture no quiz shows is deleted by its owner, which frees its bytes.
+    expect((await call(`${app.url}/api/quiz-images/${third}`, 'DELETE', { headers: a.bearer })).status).toBe(204);
+    expect((await fetch(`${app.url}/api/quiz-images/${third}`)).status).toBe(404);
+
+    // A picture shown by two quizzes stays until the second is deleted; while shown it cannot be deleted.
+    const one = await quizWith(a.bearer, first);
+    const two = await quizWith(a.bearer, first, aClass.classId);
+    expect([one.status, two.status]).toEqual([201, 201]);
+    const inUse = await call(`${app.url}/api/quiz-images/${first}`, 'DELETE', { headers: a.bearer });
+    expect(inUse.status).toBe(409);
+    expect(inUse.body.error.code).toBe('IMAGE_IN_USE');
+    expect((await call(`${app.url}/api/quizzes/${one.body.quizId}`, 'DELETE', { headers: a.bearer })).status).toBeLessThan(300);
+    expect((await fetch(`${app.url}/api/quiz-images/${first}`)).status).toBe(200);
+    // Deleting the class deletes its quiz, and the picture with it, and the picture its token uploaded.
+    expect((await call(`${app.url}/api/classes/${aClass.classId}`, 'DELETE', { headers: a.bearer })).status).toBeLessThan(300);
+    expect((await fetch(`${app.url}/api/quiz-images/${first}`)).status).toBe(404);
+    expect((await fetch(`${app.url}/api/quiz-images/${second}`)).status).toBe(404);
+    expect(await listed(a.bearer)).toEqual([]);
+    // Their bytes are credited back: three pictures fit again.
+    for (let index = 0; index < 3; index += 1) expect((await upload(app.url, PNG, token(a))).status).toBe(201);
   });
 });

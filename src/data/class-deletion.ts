@@ -8,7 +8,7 @@ import { quizLifecycle } from '../quiz/index.js';
 import type { Store } from '../store/index.js';
 import type { QuotaReleases } from './quota-releases.js';
 import type { CourseParts, ExamParts } from './owner-parts.js';
-import type { QuizDeletion } from './quiz-deletion.js';
+import type { QuizDeletion, QuizImageParts } from './quiz-deletion.js';
 import { roomLive, type RoomDeletion } from './room-deletion.js';
 
 /**
@@ -38,6 +38,7 @@ export class ClassDeletion {
     private readonly quotas?: QuotaReleases,
     private readonly exams?: ExamParts,
     private readonly courses?: CourseParts,
+    private readonly images?: QuizImageParts,
   ) {}
 
   /** Deletes the class; false when there was no such class. */
@@ -71,7 +72,11 @@ export class ClassDeletion {
     await classLifecycle.deleteByClass(store, classId);
     await mathLifecycle.deleteByClass(store, classId);
     await this.quotas?.classDeleted(classId);
-    await new OwnershipRepository(store).forget('class', classId);
+    const ownership = new OwnershipRepository(store);
+    // The pictures its instructor token uploaded that no quiz shows any more (its quizzes' went with them above).
+    const owner = await ownership.ownerOf('class', classId);
+    if (owner !== null) await this.images?.classDeleted(classId, owner);
+    await ownership.forget('class', classId);
     return true;
   }
 }

@@ -6,7 +6,7 @@ import type { Store } from '../store/index.js';
 import { ClassDeletion, type SessionDrivers } from './class-deletion.js';
 import { ClassExporter } from './class-export.js';
 import { MaterialDeletion, type MaterialParts, type RetrievalParts } from './material-deletion.js';
-import { QuizDeletion } from './quiz-deletion.js';
+import { QuizDeletion, type QuizImageParts } from './quiz-deletion.js';
 import type { QuotaReleases } from './quota-releases.js';
 import { RetentionPurge } from './retention-purge.js';
 import type { CourseParts, ExamParts } from './owner-parts.js';
@@ -28,6 +28,8 @@ export interface DataLifecycleOptions {
   quotas?: QuotaReleases;
   /** Live exams (src/exams/ satisfies it): deleted with their class and with their material. */
   exams?: ExamParts;
+  /** Uploaded quiz pictures (src/quiz/ satisfies it): a picture goes with the last quiz that shows it. */
+  images?: QuizImageParts;
   /** What an LMS course keeps of its class (src/lti/ satisfies it): deleted with the class. */
   courses?: CourseParts;
 }
@@ -44,8 +46,8 @@ export class DataLifecycle {
   constructor(private readonly options: DataLifecycleOptions) {
     const { store, logger } = options;
     this.rooms = new RoomDeletion(store);
-    this.quizzes = new QuizDeletion(store, options.quotas);
-    this.classes = new ClassDeletion(store, this.quizzes, this.rooms, options.sessions, options.quotas, options.exams, options.courses);
+    this.quizzes = new QuizDeletion(store, options.quotas, options.images);
+    this.classes = new ClassDeletion(store, this.quizzes, this.rooms, options.sessions, options.quotas, options.exams, options.courses, options.images);
     this.materials = new MaterialDeletion(store, options.materials, options.retrieval, options.quotas, options.exams);
     this.exporter = new ClassExporter(store, logger, options.courses);
     this.purge = new RetentionPurge({

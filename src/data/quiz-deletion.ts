@@ -3,9 +3,17 @@ import { quizLifecycle } from '../quiz/index.js';
 import type { Store } from '../store/index.js';
 import type { QuotaReleases } from './quota-releases.js';
 
+/** The pictures a quiz shows (src/quiz/ QuizImages satisfies it): each goes when no other quiz shows it. */
+export interface QuizImageParts {
+  quizDeleted(quizId: string, imageIds: readonly string[]): Promise<void>;
+  /** The class is gone: the pictures its instructor token uploaded that no quiz shows go too. */
+  classDeleted(classId: string, accountId: string): Promise<void>;
+}
+
 /**
- * Deletion of a quiz: the quiz (items with solutions), its list entry, its class's index entry and the answers and
- * verdicts of seed 001's API on its items. The rooms played with it are not deleted with it: their results carry the
+ * Deletion of a quiz: the quiz (items with solutions), its list entry, its class's index entry, the answers and
+ * verdicts of seed 001's API on its items, and the uploaded pictures its items show that no other quiz shows (their
+ * blobs, records and quota bytes). The rooms played with it are not deleted with it: their results carry the
  * questions they asked and stay the class's record until the room (or the class) is deleted or the retention purge
  * takes them.
  */
@@ -15,6 +23,7 @@ export class QuizDeletion {
   constructor(
     private readonly store: Store,
     private readonly quotas?: QuotaReleases,
+    private readonly images?: QuizImageParts,
   ) {
     this.ownership = new OwnershipRepository(store);
   }
@@ -26,11 +35,13 @@ export class QuizDeletion {
 
   /** Deletes the quiz; false when there was none. `classId` is passed when known (a class deletion). */
   async delete(quizId: string, classId?: string): Promise<boolean> {
+    const images = await quizLifecycle.quizImages(this.store, quizId);
     const owner = classId ?? (await this.owner(quizId));
     const removed = await quizLifecycle.deleteQuiz(this.store, quizId, owner);
     if (owner && removed) await this.quotas?.quizDeleted(owner);
     // its owner, the account's list entry and the quiz's room index (the rooms themselves stay, see above).
     await this.ownership.forgetQuiz(quizId);
+    if (images.length > 0) await this.images?.quizDeleted(quizId, images);
     return removed;
   }
 }

@@ -5,7 +5,8 @@
  * passage, questions about the medium, repeats, items from a cover or contents page, cloze blanks that are no whole
  * key noun of the material (function words, verb forms, adverbs, adjectives, half a term, a fragment, a sentence not
  * in the passages, code and formulas), choices that repeat or miss the key, and particles that do not fit the English
- * word before them. Generators rewrite a refused item (a model, within its regeneration rounds) or drop it (offline),
+ * word before them; true/false, multiple-answer, ordering and numeric items against what their passages state
+ * (typed-checks.ts). Generators rewrite a refused item (a model, within its regeneration rounds) or drop it (offline),
  * and report every refusal (guard-report.ts): logged, and counted per agent and rule in the AI 품질 console.
  * Imports only text/ (and the kernel's logger type).
  */
@@ -25,6 +26,7 @@ export {
   type GuardContext,
   type Subconcept,
 } from './item-guard.js';
+export { checkTypedItem, statedNumbers, type TypedItem } from './typed-checks.js';
 export { BLANK, blankedSentence, clozeInSource, clozeRefusals, type ClozeItem } from './cloze-checks.js';
 export { askedConcept, fittingParticle, isMediumWord, particleMistakes, placeholderReason, restatesQuestion } from './text-checks.js';
 export { createGuardReport, refusalsOf, rewriteFeedback, type GuardRefusal, type GuardReport, type GuardReportOptions } from './guard-report.js';

@@ -9,19 +9,20 @@ import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { AppError } from '../kernel/index.js';
 import { classNotFound, type OwnershipRepository } from '../ownership/index.js';
 import type { GuardReport } from '../guard/index.js';
-import { gateSummary, generateJudgedQuiz, toShortItems, materialTopics, newQuizSeed, type EvalAgent, type JudgedQuiz, type QuizMaterialSource, type QuizRepository, type QuizSource } from '../quiz/index.js';
+import { gateSummary, generateJudgedQuiz, generateTypedItems, imagesOf, type QuizImages, loadQuizSource, toShortItems, materialTopics, newQuizSeed, TYPED_FORMATS, type EvalAgent, type JudgedQuiz, type QuizMaterialSource, type QuizRepository, type QuizSource, type TypedFormat, type TypedGeneration } from '../quiz/index.js';
 import type { Retriever } from '../retrieval/index.js';
 import { materialNotFound, type Authorizer, type Grant } from './authorize.js';
 import type { Quotas } from '../quota/index.js';
 import { runBilledTo } from '../llm/index.js';
 import { parseOrThrow } from '../boundary/index.js';
 import { abortedWith } from './client-gone.js';
+import { ownerOf } from './quiz-images-router.js';
 
 /**
  * Quiz authoring (every quiz belongs to an account; a class instructor token acts for its class's owner
  * within that class):
  * - `POST /api/quizzes` (CreateQuizBody `{title, items, materialId?, classId?}`) -> 201 `{quizId, title, items,
- *   createdAt, materialId?}`
+ *   createdAt, materialId?}`; an item's `image` must be one the caller uploaded (404 NOT_FOUND otherwise)
  * - `GET /api/quizzes?classId=&cursor=&limit=` -> `{quizzes: [QuizSummary {quizId, classId, title, itemCount,
  *   createdAt}], nextCursor}`, newest first: "내 퀴즈" for an account (one class's with `classId`), the class's for a
  *   class token; each entry's `classId` ('' outside any class) lets a page link the quiz to its class
@@ -32,7 +33,10 @@ import { abortedWith } from './client-gone.js';
  *   QuizAgent writes five items from ten retrieved passages and every one goes through the EvalAgent gate
  *   (quiz-gate.ts); stored like an uploaded quiz with the judge reports; 201 with the same body as `POST /api/quizzes`
  *   plus `seed`, `reviews`, `gate {passed, total, rounds}` and `generation` (how the passages were found); with
- *   `format: 'short'` the items that read as questions without choices are stored as short text (short-generator.ts)
+ *   `format: 'short'` the items that read as questions without choices are stored as short text (short-generator.ts);
+ *   with `format` `truefalse` | `multi` | `ordering` | `numeric` the items of that type are written from the same
+ *   passages through the item guard (typed-agent.ts), without the EvalAgent gate (no `reviews`, no `gate`), and a
+ *   material that bears fewer answers with a `shortfall` naming why (none: 422 TOO_LITTLE_MATERIAL)
  * The credential is checked before the body, so an anonymous caller learns nothing about what a valid body looks like.
  */
 
@@ -42,6 +46,8 @@ export interface QuizzesRouterDeps {
   ownership: OwnershipRepository;
   access: Authorizer;
   quotas: Quotas;
+  /** Uploaded pictures: an item may show only its author's own (quiz-images.ts). */
+  images?: QuizImages | undefined;
 }
 
 export interface MaterialQuizRouterDeps extends QuizzesRouterDeps {
@@ -93,7 +99,7 @@ const route = (handler: Handler) => (request: Request, response: Response, next:
 const ListQuery = PageQuery.extend({ classId: z.string().trim().min(1).max(64).optional() });
 
 /** Mounted at /api/quizzes. */
-export function createQuizzesRouter({ quizzes, materials, ownership, access, quotas }: QuizzesRouterDeps): Router {
+export function createQuizzesRouter({ quizzes, materials, ownership, access, quotas, images }: QuizzesRouterDeps): Router {
   const router = Router();
 
   router.post(
@@ -106,8 +112,12 @@ export function createQuizzesRouter({ quizzes, materials, ownership, access, quo
         await access.authorizeMaterialRead(request, response, body.materialId);
         if (!(await materials.get(body.materialId))) throw materialNotFound();
       }
+      // Pictures: only the author's own uploads (another's id is 404 as if it did not exist).
+      const pictures = imagesOf(body.items);
+      if (pictures.length > 0) await images?.assertUsable(pictures, ownerOf(grant));
       const quiz = await chargedToClass(quotas, classId, () => quizzes.create(classId, body));
       await ownership.setOwner('quiz', quiz.quizId, grant.accountId, quiz.createdAt);
+      if (pictures.length > 0) await images?.attach(quiz.quizId, pictures);
       response.status(201).json(created(quiz));
     }),
   );
@@ -184,6 +194,28 @@ export function createMaterialQuizRouter({ quizzes, materials, retriever, owners
       await access.authorizeMaterialRead(request, response, materialId);
       const body = parseOrThrow(GenerateQuizBody, request.body ?? {});
       const classId = await quizClass(grant, body.classId, request, response, access);
+      const format = body.format;
+      if (isTypedFormat(format)) {
+        let typed: TypedGeneration | undefined;
+        let typedSource: QuizSource | undefined;
+        const quiz = await chargedToClass(quotas, classId, () =>
+          runBilledTo(grant.accountId, async () => {
+            const signal = abortedWith(response);
+            const scope = { chapter: body.chapter, topic: body.topic, focus: body.focus, difficulty: body.difficulty };
+            typedSource = await loadQuizSource(materials, retriever, materialId, scope, { signal });
+            const seed = newSeed();
+            typed = await generateTypedItems({ model, source: typedSource, format, difficulty: body.difficulty, scopeLabel: body.chapter === undefined ? '이 자료' : '이 장', seed, signal, logger: log, guard });
+            return quizzes.create(classId, { title: body.title ?? `${typedSource.title} 퀴즈`.slice(0, 100), items: typed.items, materialId }, { seed });
+          }),
+        );
+        await ownership.setOwner('quiz', quiz.quizId, grant.accountId, quiz.createdAt);
+        response.status(201).json({
+          ...created(quiz),
+          ...(typedSource ? { generation: generationReport(typedSource, body.topic) } : {}),
+          ...(typed?.shortfall ? { shortfall: typed.shortfall } : {}),
+        });
+        return;
+      }
       // Charged to the class's quiz quota and billed to the owner account (QUOTA: the daily model budget).
       let generation: JudgedQuiz | undefined;
       const quiz = await chargedToClass(quotas, classId, () =>
@@ -249,6 +281,8 @@ function generationReport(source: QuizSource, topic: string | undefined) {
     })),
   };
 }
+
+const isTypedFormat = (format: string | undefined): format is TypedFormat => (TYPED_FORMATS as readonly string[]).includes(format ?? '');
 
 /** A quiz of a class counts against that class's quizzes (QUOTA); an account's quiz outside any class does not. */
 function chargedToClass(quotas: Quotas, classId: string, create: () => Promise<Quiz>): Promise<Quiz> {

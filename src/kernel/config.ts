@@ -170,6 +170,7 @@ const EnvSchema = z.object({
   MAX_PDF_BYTES_PER_ACCOUNT: int(1, Number.MAX_SAFE_INTEGER, 2 * 1024 ** 3),
   MAX_QUIZZES_PER_CLASS: int(1, 1_000_000, 200),
   MAX_OPEN_ROOMS_PER_ACCOUNT: int(1, 1_000_000, 10),
+  MAX_QUIZ_IMAGE_BYTES_PER_ACCOUNT: int(1, Number.MAX_SAFE_INTEGER, 100 * 1024 ** 2),
   MODEL_DAILY_TOKENS: int(0, Number.MAX_SAFE_INTEGER, 2_000_000),
   // Math problems (seed 002): the judge's error policy and pass thresholds; background jobs' lease.
   MATH_JUDGE_NETWORK_POLICY: z.preprocess(emptyToUndefined, z.enum(['pass-unjudged', 'fail']).default('pass-unjudged')),
@@ -342,6 +343,8 @@ export interface QuotaLimits {
   pdfBytesPerAccount: number;
   quizzesPerClass: number;
   openRoomsPerAccount: number;
+  /** MAX_QUIZ_IMAGE_BYTES_PER_ACCOUNT: all the quiz pictures an account has uploaded (default 100 MB). */
+  quizImageBytesPerAccount: number;
 }
 
 export interface OidcConfig {
@@ -481,6 +484,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pdfBytesPerAccount: e.MAX_PDF_BYTES_PER_ACCOUNT,
       quizzesPerClass: e.MAX_QUIZZES_PER_CLASS,
       openRoomsPerAccount: e.MAX_OPEN_ROOMS_PER_ACCOUNT,
+      quizImageBytesPerAccount: e.MAX_QUIZ_IMAGE_BYTES_PER_ACCOUNT,
     },
     modelDailyTokens: e.MODEL_DAILY_TOKENS,
     mathJudge: { onNetworkError: e.MATH_JUDGE_NETWORK_POLICY, thresholds: e.MATH_JUDGE_THRESHOLDS },

@@ -76,7 +76,7 @@ export class RateLimitedError extends AppError {
 }
 
 /** which quota a refusal names (stable, for programs); the message names it in words for people. */
-export type QuotaName = 'materials' | 'pdf-bytes' | 'quizzes-per-class' | 'open-rooms';
+export type QuotaName = 'materials' | 'pdf-bytes' | 'quizzes-per-class' | 'open-rooms' | 'quiz-image-bytes';
 
 /**
  * an account (a class, for its quizzes) holds all it may (429 QUOTA_EXCEEDED). Unlike RATE_LIMITED, waiting

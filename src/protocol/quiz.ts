@@ -203,8 +203,10 @@ export const GenerateQuizBody = z
     /**
      * `short`: every generated item that reads as a question without choices, and whose answer is a short phrase the
      * item guard accepts, is stored as short text (the correct choice its model answer); the rest stay 4-choice.
+     * `truefalse`, `multi`, `ordering`, `numeric`: five items of that type written from the same passages through the
+     * item guard (src/quiz/typed-agent.ts); fewer, with a `shortfall` naming why, when the material cannot bear them.
      */
-    format: z.enum(['choice', 'short']).optional(),
+    format: z.enum(['choice', 'short', 'truefalse', 'multi', 'ordering', 'numeric']).optional(),
     title: ItemText(100).optional(),
     /** the class the quiz is for (one of the account's). */
     classId: z.string().trim().min(1).max(64).optional(),

@@ -12,8 +12,9 @@
  *   that node dies another takes the lease and acts on the stored deadlines.
  * - Members are reached through the RoomMember port (realtime/quiz-member.ts); one answer never causes a broadcast.
  *
- * Question types: generators write the 4-choice `QuizItem`; a quiz and a room hold any `RoomItem` (O/X, multiple
- * correct, ordering, numeric, poll). item-types.ts is the one place a type's meaning lives (shown choices, accepted
+ * Question types: the QuizAgent writes the 4-choice `QuizItem` (short-generator.ts turns some into short text);
+ * typed-agent.ts (offline: typed-offline.ts) writes O/X, multiple-correct, ordering and numeric items from the same
+ * passages through the item guard; a quiz and a room hold any `RoomItem` (O/X, multiple correct, ordering, numeric, poll). item-types.ts is the one place a type's meaning lives (shown choices, accepted
  * answer shapes, credit 0–1, solution); scoring multiplies the credit into the speed points, so every type shares the
  * streak, ranking and results code. An answer is still one write (the recorded response and its server-measured time).
  *
@@ -67,7 +68,9 @@ export { newQuizSeed } from './quiz-seed.js';
 export type { RoomClock } from './room-clock.js';
 export { resultsCsv } from './results-csv.js';
 export { SHORT_GENERATOR_AGENT, toShortItems, type ShortConversion } from './short-generator.js';
-export { IMAGE_ID, MAX_IMAGE_BYTES, QuizImages, imageTypeOf, imageUrl, type ImageType } from './quiz-images.js';
+export { TYPED_FORMATS, TYPED_TASK, generateTypedItems, numericTolerance, typedShortfallMessage, type TypedFormat, type TypedGeneration } from './typed-agent.js';
+export { negate, numberedLists, statedAmounts, typedOfflineTasks } from './typed-offline.js';
+export { IMAGE_ID, MAX_IMAGE_BYTES, QuizImages, imageTypeOf, imageUrl, imagesOf, type ImageOwner, type ImageSummary, type ImageType } from './quiz-images.js';
 export { type RoomResults } from './room-results.js';
 export type { HostMember, PlayerMember, RoomMember } from './room-member.js';
 export type { PayloadJson } from './payload-json.js';

@@ -1,21 +1,34 @@
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
 import { AppError } from '../kernel/index.js';
 import type { BlobStore } from '../materials/index.js';
+import type { PageRequest } from '../protocol/page.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
+import type { RoomItem } from '../protocol/quiz.js';
+import { quotaExceeded } from '../quota/index.js';
+import { keys, pageOfIndex, type Store } from '../store/index.js';
 
 /**
  * Pictures on quiz items: images an instructor uploads, kept in the blob store like the materials' bytes (Redis for
- * several nodes, the disk for one). A material's page is not rendered into a picture: the server has no PDF
- * rasteriser (PDF.js needs a canvas in Node), so a page is uploaded as an image too.
+ * several nodes, the disk for one). A material's page is not rendered into a picture here: the server has no PDF
+ * rasteriser (PDF.js needs a canvas in Node).
  *
  * Only PNG, JPEG, GIF and WebP are taken, recognised by their first bytes (never by the declared type or a name);
  * SVG (which can carry script) and anything else are refused. The content type served is the one the bytes prove.
  * An image's id is 128 random bits: players are anonymous nicknames, so the id in a question is what lets them
  * fetch it (a capability), and nothing else of the quiz can be reached from it.
+ *
+ * Every image belongs to the account that uploaded it (and to the class, when a class instructor token uploaded it):
+ * only that owner lists it, deletes it, or names it on a quiz item (a class token only the class's own pictures).
+ * The bytes count against the account's `quiz-image-bytes` quota (429 QUOTA_EXCEEDED). A quiz records the pictures
+ * its items show; when the last quiz showing a picture is deleted (directly or with its class, src/data), the picture
+ * goes too, and its bytes are credited back; a class's deletion also takes the pictures its token uploaded that no
+ * quiz shows. A picture no quiz shows is deleted by its owner (DELETE).
  */
 
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 export const IMAGE_ID = /^[0-9a-f]{32}$/;
+const QUOTA_FIELD = 'quiz-image-bytes';
 
 export type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
 
@@ -36,25 +49,168 @@ const blobName = (imageId: string) => `quiz-image-${imageId}`;
 /** The URL a page loads an image from. */
 export const imageUrl = (imageId: string) => `/api/quiz-images/${imageId}`;
 
-export class QuizImages {
-  constructor(private readonly blobs: BlobStore) {}
+/** Who uploads (and may use) a picture: the account, and the class when a class instructor token acts. */
+export interface ImageOwner {
+  accountId: string;
+  classId?: string | undefined;
+}
 
-  /** Stores an uploaded image; INVALID_PAYLOAD when it is empty, too large or not one of the four types. */
-  async save(bytes: Uint8Array): Promise<{ imageId: string; type: ImageType; bytes: number }> {
+const ImageRecord = z.object({ accountId: z.string(), classId: z.string(), type: z.string(), bytes: z.number(), createdAt: z.number() });
+type ImageRecord = z.infer<typeof ImageRecord>;
+
+/** One picture of an owner's list (GET /api/quiz-images). */
+export interface ImageSummary {
+  imageId: string;
+  url: string;
+  type: string;
+  bytes: number;
+  createdAt: number;
+  /** How many quizzes show it. */
+  quizzes: number;
+}
+
+/** The picture ids a quiz's items name. */
+export function imagesOf(items: readonly Pick<RoomItem, 'image'>[]): string[] {
+  return [...new Set(items.flatMap((item) => (item.image === undefined ? [] : [item.image])))];
+}
+
+const imageNotFound = () => new AppError(ErrorCode.NOT_FOUND, '그림을 찾을 수 없습니다. 직접 올린 그림만 쓰거나 지울 수 있습니다.');
+
+export interface QuizImagesOptions {
+  blobs: BlobStore;
+  store: Store;
+  /** MAX_QUIZ_IMAGE_BYTES_PER_ACCOUNT. */
+  quotaBytes: number;
+  now?: () => number;
+}
+
+export class QuizImages {
+  private readonly now: () => number;
+
+  constructor(private readonly options: QuizImagesOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * Stores an uploaded image as the owner's; INVALID_PAYLOAD when it is empty, too large or not one of the four types,
+   * QUOTA_EXCEEDED (`quiz-image-bytes`) when the account's pictures would exceed its quota.
+   */
+  async save(bytes: Uint8Array, owner: ImageOwner): Promise<{ imageId: string; type: ImageType; bytes: number }> {
     if (bytes.length === 0) throw new AppError(ErrorCode.INVALID_PAYLOAD, '그림 파일이 비어 있습니다.');
     if (bytes.length > MAX_IMAGE_BYTES) throw new AppError(ErrorCode.INVALID_PAYLOAD, `그림은 ${MAX_IMAGE_BYTES / 1024 / 1024}MB까지 올릴 수 있습니다.`);
     const type = imageTypeOf(bytes);
     if (!type) throw new AppError(ErrorCode.INVALID_PAYLOAD, 'PNG, JPEG, GIF, WebP 그림만 올릴 수 있습니다 (SVG는 안 됩니다).');
+    const { store, blobs, quotaBytes } = this.options;
+    const quota = keys.quota('account', owner.accountId);
+    // Counted up first and back down when over or failed: two uploads at once cannot both slip under the quota.
+    if ((await store.hincrby(quota, QUOTA_FIELD, bytes.length)) > quotaBytes) {
+      await store.hincrby(quota, QUOTA_FIELD, -bytes.length);
+      throw quotaExceeded('quiz-image-bytes', quotaBytes);
+    }
     const imageId = randomBytes(16).toString('hex');
-    await this.blobs.put(blobName(imageId), bytes);
+    try {
+      await blobs.put(blobName(imageId), bytes);
+      const record: ImageRecord = { accountId: owner.accountId, classId: owner.classId ?? '', type, bytes: bytes.length, createdAt: this.now() };
+      await store.set(keys.quizImage(imageId), JSON.stringify(record));
+      await store.zadd(keys.accountQuizImages(owner.accountId), record.createdAt, imageId);
+    } catch (error) {
+      await store.hincrby(quota, QUOTA_FIELD, -bytes.length);
+      await blobs.delete(blobName(imageId));
+      throw error;
+    }
     return { imageId, type, bytes: bytes.length };
   }
 
   /** The image and its proven type, or null when there is none by that id. */
   async get(imageId: string): Promise<{ bytes: Buffer; type: ImageType } | null> {
     if (!IMAGE_ID.test(imageId)) return null;
-    const bytes = await this.blobs.get(blobName(imageId));
+    const bytes = await this.options.blobs.get(blobName(imageId));
     const type = bytes ? imageTypeOf(bytes) : null;
     return bytes && type ? { bytes, type } : null;
+  }
+
+  private async record(imageId: string): Promise<ImageRecord | null> {
+    if (!IMAGE_ID.test(imageId)) return null;
+    const raw = await this.options.store.get(keys.quizImage(imageId));
+    if (raw === null) return null;
+    try {
+      const parsed = ImageRecord.safeParse(JSON.parse(raw));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private static owns(record: ImageRecord, owner: ImageOwner): boolean {
+    return record.accountId === owner.accountId && (owner.classId === undefined || record.classId === owner.classId);
+  }
+
+  /** Throws 404 NOT_FOUND unless every picture named is the owner's (see the module comment). */
+  async assertUsable(imageIds: readonly string[], owner: ImageOwner): Promise<void> {
+    for (const imageId of imageIds) {
+      const record = await this.record(imageId);
+      if (record === null || !QuizImages.owns(record, owner)) throw imageNotFound();
+    }
+  }
+
+  /** Records that a quiz shows these pictures. */
+  async attach(quizId: string, imageIds: readonly string[]): Promise<void> {
+    const now = this.now();
+    for (const imageId of imageIds) await this.options.store.zadd(keys.quizImageQuizzes(imageId), now, quizId);
+  }
+
+  /** A quiz is gone: the pictures no other quiz shows go with it. */
+  async quizDeleted(quizId: string, imageIds: readonly string[]): Promise<void> {
+    const { store } = this.options;
+    for (const imageId of imageIds) {
+      await store.zrem(keys.quizImageQuizzes(imageId), quizId);
+      if ((await store.zcard(keys.quizImageQuizzes(imageId))) === 0) await this.remove(imageId);
+    }
+  }
+
+  /** A class is gone: the pictures its token uploaded that no quiz shows go with it. */
+  async classDeleted(classId: string, accountId: string): Promise<void> {
+    const { store } = this.options;
+    const all = await store.zrange(keys.accountQuizImages(accountId), 0, -1);
+    for (const { member: imageId } of all) {
+      const record = await this.record(imageId);
+      if (record?.classId === classId && (await store.zcard(keys.quizImageQuizzes(imageId))) === 0) await this.remove(imageId);
+    }
+  }
+
+  /** The owner's pictures, newest first. */
+  async list(owner: ImageOwner, page: PageRequest): Promise<{ images: ImageSummary[]; nextCursor: string | null }> {
+    const { members, nextCursor } = await pageOfIndex(this.options.store, keys.accountQuizImages(owner.accountId), page, { reverse: true });
+    const images: ImageSummary[] = [];
+    for (const imageId of members) {
+      const record = await this.record(imageId);
+      if (record === null || !QuizImages.owns(record, owner)) continue;
+      const quizzes = await this.options.store.zcard(keys.quizImageQuizzes(imageId));
+      images.push({ imageId, url: imageUrl(imageId), type: record.type, bytes: record.bytes, createdAt: record.createdAt, quizzes });
+    }
+    return { images, nextCursor };
+  }
+
+  /** Deletes one of the owner's pictures that no quiz shows: 404 for another's, 409 while a quiz shows it. */
+  async delete(imageId: string, owner: ImageOwner): Promise<void> {
+    const record = await this.record(imageId);
+    if (record === null || !QuizImages.owns(record, owner)) throw imageNotFound();
+    if ((await this.options.store.zcard(keys.quizImageQuizzes(imageId))) > 0) {
+      throw new AppError(ErrorCode.IMAGE_IN_USE);
+    }
+    await this.remove(imageId);
+  }
+
+  /** The picture's bytes, record and list entry gone, its bytes credited back (idempotent). */
+  private async remove(imageId: string): Promise<void> {
+    const { store, blobs } = this.options;
+    const record = await this.record(imageId);
+    await blobs.delete(blobName(imageId));
+    if (record === null) return;
+    if ((await store.del(keys.quizImage(imageId))) > 0) {
+      await store.zrem(keys.accountQuizImages(record.accountId), imageId);
+      await store.hincrby(keys.quota('account', record.accountId), QUOTA_FIELD, -record.bytes);
+    }
+    await store.del(keys.quizImageQuizzes(imageId));
   }
 }

@@ -8,7 +8,7 @@ import { quizKeys } from './quiz-keys.js';
 const LiveMeta = z.object({ classId: z.string(), quizId: z.string().optional(), code: z.string(), items: z.array(z.unknown()) });
 const LivePhase = z.object({ phase: z.string() });
 const StoredResults = z.object({ classId: z.string(), quizId: z.string().optional(), totalQuestions: z.number().int().min(0) });
-const StoredQuiz = z.object({ classId: z.string() });
+const StoredQuiz = z.object({ classId: z.string(), items: z.array(z.object({ image: z.string().optional() }).loose()).catch([]) });
 
 /** A corrupt value is treated as absent (what cannot be read is still deleted by key). */
 function safeJson(raw: string): unknown {
@@ -116,6 +116,14 @@ export const quizLifecycle = {
     const raw = await store.get(quizKeys.quiz(quizId));
     const parsed = raw === null ? null : StoredQuiz.safeParse(safeJson(raw));
     return parsed?.success ? parsed.data.classId : null;
+  },
+
+  /** The uploaded pictures the quiz's items show (ids, each once); none when there is no such quiz. */
+  async quizImages(store: Store, quizId: string): Promise<string[]> {
+    const raw = await store.get(quizKeys.quiz(quizId));
+    const parsed = raw === null ? null : StoredQuiz.safeParse(safeJson(raw));
+    const items = parsed?.success ? parsed.data.items : [];
+    return [...new Set(items.flatMap((item) => (typeof item.image === 'string' ? [item.image] : [])))];
   },
 
   /** The quiz (items with solutions), its list entry and its class's index entry; whether there was a quiz. */

@@ -29,6 +29,8 @@ const MESSAGES: Record<QuotaName, (limit: number) => string> = {
     `계정에 올린 PDF 파일의 크기는 모두 합해 ${formatBytes(limit)}까지입니다. 쓰지 않는 자료를 삭제한 뒤 다시 올려 주세요.`,
   'quizzes-per-class': (limit) =>
     `퀴즈는 수업당 ${count(limit)}개까지 만들 수 있습니다. 쓰지 않는 퀴즈를 삭제한 뒤 다시 만들어 주세요.`,
+  'quiz-image-bytes': (limit) =>
+    `퀴즈 그림은 계정당 모두 합해 ${formatBytes(limit)}까지 올릴 수 있습니다. 쓰지 않는 그림을 삭제하거나, 그림이 든 퀴즈를 삭제한 뒤 다시 올려 주세요.`,
   'open-rooms': (limit) =>
     `동시에 열어 둘 수 있는 퀴즈 방은 ${count(limit)}개까지입니다. 끝난 방을 종료하거나 삭제한 뒤 다시 만들어 주세요.`,
 };

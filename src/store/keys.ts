@@ -128,11 +128,17 @@ export const keys = {
   accountOwned: (accountId: string, kind: 'classes' | 'quizzes' | 'rooms' | 'materials') => key('account', accountId, 'owned', kind),
   /** The rooms made for a quiz (sorted set of room ids scored by creation time); no TTL. */
   quizRooms: (quizId: string) => key('quiz', quizId, 'rooms'),
+  /** An uploaded quiz picture's record (JSON: accountId, classId, type, bytes, createdAt; the bytes are a blob); no TTL. */
+  quizImage: (imageId: string) => key('quiz-image', imageId),
+  /** The quizzes whose items show a picture (sorted set of quiz ids); the picture goes when the last one does; no TTL. */
+  quizImageQuizzes: (imageId: string) => key('quiz-image', imageId, 'quizzes'),
+  /** An account's uploaded quiz pictures (sorted set of image ids scored by upload time); no TTL. */
+  accountQuizImages: (accountId: string) => key('account', accountId, 'quiz-images'),
   /** A password reset link by sha256 of its code (JSON: accountId, createdAt, expiresAt); TTL 24 h, one use. */
   resetLink: (codeHash: string) => key('reset-link', codeHash),
   // counters of what an owner holds (src/quota/); durable, kept down by deletion.
   /**
-   * What an owner holds (hash: `materials`, `pdf-bytes` for an account; `quizzes` for a class; `open-rooms` for
+   * What an owner holds (hash: `materials`, `pdf-bytes`, `quiz-image-bytes` for an account; `quizzes` for a class; `open-rooms` for
    * whoever owns rooms), counted up before a creation and back down on failure or deletion; no TTL.
    */
   quota: (scope: 'account' | 'class', id: string) => key('quota', scope, id),

@@ -3,6 +3,8 @@
  * - AN8 — The page. In chromium each chart (item analysis, choice counts, mastery heatmap, funnel) is drawn and
  *   screenshotted, its table alternative shows the same numbers, a cell's evidence is one click away, and PNG, SVG
  *   and CSV download; nothing is loaded from another origin.
+ * - AN11 — The page passes axe. With the seeded class's figures drawn (and the mastery table shown, the evidence of a
+ *   cell open), axe finds no WCAG 2.1 A/AA violation on the 분석 page.
  */
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,7 @@ import { signInContext } from '../support/browser-account.js';
 import { bootExamClass } from '../support/exam-class.js';
 import { samplePdfBytes } from '../support/lecture-client.js';
 import type { QuizClient } from '../support/quiz-client.js';
+import { axeViolations } from '../support/quiz-pages.js';
 
 /**
  * AN8 (test/SPEC.md): the 분석 page in Debian's chromium against the real app (memory store) over the class seeded
@@ -232,6 +235,25 @@ describe('분석 page', () => {
     await expect.poll(() => page.getByTestId('analytics-error').textContent()).toMatch(/[가-힣]/);
     expect(await page.getByTestId('mastery-figure').count()).toBe(0);
     expect(problems).toEqual([]);
+  });
+
+  it('AN11 with seeded figures, the table shown and evidence open, axe finds no violations', async (context) => {
+    const booted = await bootExamClass(context, 'memory', () => '');
+    await seedAnalyticsClass(booted, clients);
+    // bypassCSP only lets the test inject axe-core (an inline script the page's CSP rightly refuses).
+    const browserContext = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    context.onTestFinished(() => browserContext.close());
+    await signInContext(browserContext, booted.app, booted.teacher);
+    const page = await browserContext.newPage();
+    await page.goto(`${booted.app.url}/analytics.html?class=${booted.classId}`);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByTestId('assessment-select').selectOption({ index: 1 });
+    await page.getByTestId('choices-figure').waitFor();
+    await page.getByTestId('mastery-show-table').click();
+    await page.getByTestId('mastery-cell').first().click();
+    await page.getByTestId('evidence-item').first().waitFor();
+    expect(await axeViolations(page)).toEqual([]);
   });
 });
 

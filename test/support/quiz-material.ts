@@ -67,3 +67,33 @@ export function withoutIds<T extends { quizId?: string | undefined }>(items: rea
 export function countTerm(text: string, term: string): number {
   return term === '' ? 0 : text.split(term).length - 1;
 }
+
+/** An English handout with a numbered procedure, numbers with units and plain statements. */
+export const ENGLISH_PAGES = [
+  [
+    'Preparing a Wet Mount',
+    'A wet mount lets a student look at living cells under a light microscope.',
+    'Preparing a wet mount takes about 5 minutes.',
+    '1. Place a clean glass slide on a flat surface.',
+    '2. Add one drop of water to the centre of the slide.',
+    '3. Lay the specimen in the drop of water.',
+    '4. Lower a cover slip at an angle to avoid air bubbles.',
+    '5. Remove extra water with the edge of a paper towel.',
+  ],
+  [
+    'Using the Microscope',
+    'A compound microscope magnifies a specimen with two lenses.',
+    'The eyepiece lens magnifies the image 10 times.',
+    'Always start with the low power objective lens.',
+    'The coarse focus knob moves the stage in large steps.',
+    'The fine focus knob is used for sharp detail at high power.',
+  ],
+  [
+    'Cells',
+    'Plant cells have a cell wall made of cellulose.',
+    'Animal cells do not have a cell wall.',
+    'A typical animal cell is about 20 micrometres across.',
+    'The nucleus contains the genetic material of the cell.',
+    'Chloroplasts are found in plant cells and carry out photosynthesis.',
+  ],
+];

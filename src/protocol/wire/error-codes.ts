@@ -99,6 +99,8 @@ export const ErrorCode = {
   // what an account may hold, and what it may spend on the model per day
   /** A per-account (or per-class) quota is full: `quota` names which, `limit` is its size (429). */
   QUOTA_EXCEEDED: 'QUOTA_EXCEEDED',
+  /** An uploaded quiz picture is still shown by a quiz: delete (or change) the quiz first (409). */
+  IMAGE_IN_USE: 'IMAGE_IN_USE',
   /** The account's model budget for today (UTC) is spent (MODEL_DAILY_TOKENS): nothing new is generated until tomorrow. */
   MODEL_BUDGET_EXCEEDED: 'MODEL_BUDGET_EXCEEDED',
   // self-study quiz (seed 001's /api/quiz/*)

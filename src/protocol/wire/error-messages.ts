@@ -74,6 +74,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   INVITE_INVALID: '초대 링크가 올바르지 않거나 만료되었습니다.',
   RESET_INVALID: '비밀번호 재설정 링크가 올바르지 않거나 만료되었습니다.',
   QUOTA_EXCEEDED: '계정에 허용된 한도를 모두 사용했습니다. 필요 없는 것을 삭제한 뒤 다시 시도해 주세요.',
+  IMAGE_IN_USE: '이 그림을 쓰는 퀴즈가 있어 지울 수 없습니다. 그 퀴즈를 먼저 삭제해 주세요.',
   MODEL_BUDGET_EXCEEDED: '오늘 사용할 수 있는 AI 사용량을 모두 사용했습니다. 내일 다시 시도해 주세요.',
   QUIZ_GATE_FAILED: '검증을 통과한 문제가 없어 퀴즈를 내지 못했습니다. 잠시 후 다시 시도해 주세요.',
   TOO_LITTLE_MATERIAL: '이 자료(또는 장)에서는 검증을 통과하는 문항을 만들 수 없습니다. 다른 장을 고르거나 내용이 더 많은 자료를 올려 주세요.',
