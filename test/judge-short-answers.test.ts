@@ -73,6 +73,9 @@ function assessment(overrides: Partial<Assessment> & { flags?: Assessment['evide
     score: 0.05,
     goodProbability: 0.1,
     shortWithKeyTerm: false,
+    shortWithOtherNumber: false,
+    namesOtherLabels: false,
+    addsNegation: false,
     evidence: { matched: [], missing: [], flags },
     ...rest,
   };

@@ -1,5 +1,6 @@
 import { isEcho, isGiveUp, isKeywordList, isPastedPassage, isWrongChoice } from './answer-flags.js';
 import { type IntegrityFlag, integrityFlags } from './answer-integrity.js';
+import { namesOtherLabels, statesOtherNumber } from './answer-labels.js';
 import { ASSESSOR_MODEL, type AssessorModel, SHORT_ANSWER, featureVector, probability } from './assessor-model.js';
 import { type KeywordEvidence, matchKeywords } from './keyword-match.js';
 import { type ReferenceComparison, compareWithReference } from './reference-comparison.js';
@@ -60,6 +61,21 @@ export interface Assessment {
    * verdict on it is never told as sure unless a flag decided it (verdict-confidence.ts).
    */
   shortWithKeyTerm: boolean;
+  /**
+   * A short answer that states a number the best-fitting reference does not (answer-labels.ts): overlap cannot compare
+   * it, so a bad verdict on it is never told as sure unless a flag decided it.
+   */
+  shortWithOtherNumber: boolean;
+  /**
+   * The answer names parts (single-letter labels) other than the references', or joins them otherwise
+   * (`A and C` for `A and B`): the right words may be said of the wrong things, so a good verdict on it is never sure.
+   */
+  namesOtherLabels: boolean;
+  /**
+   * The answer negates something and the best-fitting reference negates nothing (`connected with no gaps` for `separated by the
+   * gap`): overlap reads the shared words and not what the negation does to them, so a good verdict is never sure.
+   */
+  addsNegation: boolean;
   evidence: { matched: string[]; missing: string[]; flags: AssessFlag[] };
 }
 
@@ -67,6 +83,10 @@ export interface Assessment {
 export interface Candidate {
   comparison: ReferenceComparison;
   features: number[];
+  /** The answer states a number this reference does not. */
+  otherNumber: boolean;
+  /** The answer negates something (not, no, 않다, 없다…) and this reference negates nothing. */
+  addsNegation: boolean;
 }
 
 /** Everything about an answer that does not depend on the model's numbers: computed once, decided many times. */
@@ -82,6 +102,8 @@ export interface PreparedAssessment {
   keywords: KeywordEvidence | undefined;
   /** Not an attempt at the question: addressed to the grader, filler, another script, another subject. */
   integrity: IntegrityFlag[];
+  /** The answer names labels no reference or the question names, or joins them otherwise (answer-labels.ts). */
+  otherLabels: boolean;
 }
 
 /** The flags that cap an answer, with the best label each allows. */
@@ -165,16 +187,27 @@ function scoreFor(label: Label3, good: number, model: AssessorModel): number {
  */
 export const MAX_ANSWER_CHARACTERS = 4000;
 
+function negates(text: AnalysedText): boolean {
+  return text.tokens.some((token) => token.negation);
+}
+
 /** Analyses an answer against its question, references, keywords and source. Pure; no model numbers involved. */
 export function prepareAssessment(input: AssessInput): PreparedAssessment {
   const answerText = input.answer.slice(0, MAX_ANSWER_CHARACTERS);
   const answer = analyseText(answerText);
   const question = analyseText(input.question);
   const referenceTexts = [input.reference, ...(input.alternatives ?? [])].filter((text) => text.trim().length > 0);
-  const references = (referenceTexts.length > 0 ? referenceTexts : [input.question]).map((text) => analyseText(text));
-  const candidates = references.map((reference) => {
+  const referenceSources = referenceTexts.length > 0 ? referenceTexts : [input.question];
+  const references = referenceSources.map((text) => analyseText(text));
+  const candidates = references.map((reference, index) => {
     const comparison = compareWithReference(answer, reference, question);
-    return { comparison, features: featureVector(comparison, answer, references.length) };
+    const text = referenceSources[index] ?? '';
+    return {
+      comparison,
+      features: featureVector(comparison, answer, references.length),
+      otherNumber: statesOtherNumber(answerText, text),
+      addsNegation: negates(answer) && !negates(reference),
+    };
   });
   const giveUp = isGiveUp(answer);
   const hangul = input.language === undefined ? undefined : input.language === 'ko';
@@ -187,6 +220,7 @@ export function prepareAssessment(input: AssessInput): PreparedAssessment {
     keywordList: !giveUp && isKeywordList(answer, references[0] ?? question, question),
     wrongChoice: !giveUp && isWrongChoice(answerText, referenceTexts),
     keywords: input.keywords === undefined || input.keywords.length === 0 ? undefined : matchKeywords(input.keywords, answer),
+    otherLabels: namesOtherLabels(answerText, referenceTexts, input.question),
     integrity: giveUp
       ? []
       : integrityFlags({
@@ -238,13 +272,17 @@ export function decideAssessment(prepared: PreparedAssessment, model: AssessorMo
   const matched = keywords?.matched ?? best.comparison.matched.map((group) => group.label);
   const missing = keywords?.missing ?? best.comparison.missing.map((group) => group.label);
   const keyTerm = keywords !== undefined ? keywords.matched.length > 0 : best.comparison.novelMatched > 0;
-  const shortWithKeyTerm = !prepared.giveUp && prepared.answer.units.length <= SHORT_ANSWER && keyTerm;
+  const short = !prepared.giveUp && prepared.answer.units.length <= SHORT_ANSWER;
+  const shortWithKeyTerm = short && keyTerm;
   return {
     label3,
     label2: label3 === 'correct' ? 'good' : 'bad',
     score,
     goodProbability: bestProbability,
     shortWithKeyTerm,
+    shortWithOtherNumber: short && best.otherNumber,
+    namesOtherLabels: prepared.otherLabels,
+    addsNegation: best.addsNegation,
     evidence: { matched, missing, flags },
   };
 }

@@ -42,9 +42,11 @@ export { type AnalysedText, analyseText } from './text-units.js';
 export { unitFound } from './unit-match.js';
 export { type Contradiction, findContradiction } from './contradiction.js';
 export { isEcho, isGiveUp, isKeywordList, isPastedPassage } from './answer-flags.js';
+export { namedLabels, namesOtherLabels, statedNumbers, statesOtherNumber } from './answer-labels.js';
 export { ENGLISH_PREDICATE_CUES } from './english-words.js';
 export { type IntegrityFlag, type IntegrityInput, integrityFlags, isForeignScript, isInstruction, referenceStandsIn } from './answer-integrity.js';
 export {
+  ADDED_NEGATION_CONFIDENCE,
   CERTAIN_CONFIDENCE,
   CONFIDENT_AT,
   DECIDING_FLAGS,
@@ -52,6 +54,8 @@ export {
   KEY_TERM_CONFIDENCE,
   MODEL_ALONE,
   MODEL_SUPPORTED,
+  NUMBER_CONFIDENCE,
+  OTHER_LABELS_CONFIDENCE,
   assessmentConfidence,
   combinedConfidence,
 } from './verdict-confidence.js';

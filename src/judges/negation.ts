@@ -45,9 +45,13 @@ function clausesOf(text: AnalysedText): Clause[] {
   return [...byClause.values()];
 }
 
+function differs(clause: Clause, aligned: Clause, shared: readonly string[]): boolean {
+  return clause.negations % 2 !== aligned.negations % 2 || shared.some((unit) => clause.negated.has(unit) !== aligned.negated.has(unit));
+}
+
 /**
  * Negation clause by clause: each answer clause is lined up with the reference clause it shares most content with
- * (at least two words, or all of a shorter clause). English negation is compared by parity within the pair (its
+ * (at least two words, or all of a shorter clause; between equally close clauses, one that agrees). English negation is compared by parity within the pair (its
  * scope is loose: "not contained in the same path" = "not in the same path"); Korean negation sits next to its
  * head, so a shared word negated on one side only counts. The answer flips the reference when the disagreeing
  * pairs outweigh the agreeing ones (weighted by shared words).
@@ -60,7 +64,11 @@ export function negationFlip(answer: AnalysedText, reference: AnalysedText): boo
     let best: { clause: Clause; shared: string[] } | undefined;
     for (const candidate of referenceClauses) {
       const shared = [...clause.units].filter((unit) => candidate.units.has(unit));
-      if (best === undefined || shared.length > best.shared.length) best = { clause: candidate, shared };
+      // A tie is an ambiguous alignment, not evidence of a flip: between equally close clauses, the agreeing one.
+      const closer = best === undefined || shared.length > best.shared.length;
+      const agreeingTie =
+        best !== undefined && shared.length === best.shared.length && differs(clause, best.clause, best.shared) && !differs(clause, candidate, shared);
+      if (closer || agreeingTie) best = { clause: candidate, shared };
     }
     if (best === undefined) continue;
     const { clause: aligned, shared } = best;
@@ -68,9 +76,7 @@ export function negationFlip(answer: AnalysedText, reference: AnalysedText): boo
     const english = clause.negations > 0 || aligned.negations > 0;
     const korean = shared.some((unit) => clause.negated.has(unit) || aligned.negated.has(unit));
     if (!english && !korean) continue;
-    const differs =
-      clause.negations % 2 !== aligned.negations % 2 || shared.some((unit) => clause.negated.has(unit) !== aligned.negated.has(unit));
-    if (differs) disagree += shared.length;
+    if (differs(clause, aligned, shared)) disagree += shared.length;
     else agree += shared.length;
   }
   return disagree > agree;

@@ -47,6 +47,28 @@ export const CERTAIN_CONFIDENCE = 0.97;
  */
 export const KEY_TERM_CONFIDENCE = 0.72;
 
+/**
+ * A bad verdict no flag decided on a short answer that states a number the best-fitting reference does not
+ * (Assessment's shortWithOtherNumber: `0.0.0.0/8, 127.0.0.0/8` against `127.xx.yy.zz is reserved for loopback`): 0.62
+ * right over the four dev sets pooled under grouped CV (50 answers; SAF 0.50), below CONFIDENT_AT, so unsure. Overlap
+ * cannot compare a range, another notation or another unit, and the math comparison reads expressions, not these.
+ */
+export const NUMBER_CONFIDENCE = 0.62;
+
+/**
+ * A good verdict on an answer that names other parts than the references (Assessment's namesOtherLabels: `A and C are
+ * in a closed path` where every reference says `A and B`): 0.49 right over the dev sets pooled under grouped CV (35
+ * good verdicts, SAF and Beetle), so unsure; the four of them told as sure before were all wrong (three Beetle
+ * contradictions).
+ */
+export const OTHER_LABELS_CONFIDENCE = 0.49;
+
+/**
+ * A good verdict on an answer that negates something where the best-fitting reference negates nothing (Assessment's
+ * addsNegation): 0.56 right over the dev sets pooled under grouped CV (59 good verdicts; SAF 0.47), so unsure.
+ */
+export const ADDED_NEGATION_CONFIDENCE = 0.56;
+
 /** [lowest margin |P(good) − threshold|, share right] per verdict side, from grouped CV (n per row in the comment). */
 const GOOD_TABLE: readonly (readonly [number, number])[] = [
   [0, 0.57], // 185
@@ -79,6 +101,12 @@ export function assessmentConfidence(assessment: Assessment, model: AssessorMode
   const read = lookup(assessment.label2 === 'good' ? GOOD_TABLE : BAD_TABLE, margin);
   // A short answer with a key term of the reference may be a terse correct one the overlap cannot read: not sure.
   if (assessment.label2 === 'bad' && assessment.shortWithKeyTerm) return Math.min(read, KEY_TERM_CONFIDENCE);
+  // A number the reference does not state cannot be compared by overlap: a range, another notation, another unit.
+  if (assessment.label2 === 'bad' && assessment.shortWithOtherNumber) return Math.min(read, NUMBER_CONFIDENCE);
+  // The right words said of other parts than the reference's: the overlap cannot tell.
+  if (assessment.label2 === 'good' && assessment.namesOtherLabels) return Math.min(read, OTHER_LABELS_CONFIDENCE);
+  // A negation the references do not have: the overlap reads the shared words, not what the negation does to them.
+  if (assessment.label2 === 'good' && assessment.addsNegation) return Math.min(read, ADDED_NEGATION_CONFIDENCE);
   return read;
 }
 
