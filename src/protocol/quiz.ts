@@ -40,7 +40,8 @@ export const ItemQuizId = z.string().regex(/^[0-9a-f]{8}$/, 'quizId는 16진수 
 export const CLASS_ITEM_ID = /^([0-9a-f]{32}):(\d{1,3})$/;
 
 /** Seed 001's `quiz_id` of `/answer` and `/evaluate`: a self-study item's 8 hex characters, or a class quiz item. */
-export const SeedItemId = z.union([ItemQuizId, z.string().regex(CLASS_ITEM_ID, 'quiz_id는 16진수 8자리이거나 「퀴즈 id:문항 번호」입니다.')]);
+// One string check with one message (a union's failure would name neither form).
+export const SeedItemId = z.string().refine((id) => ItemQuizId.safeParse(id).success || CLASS_ITEM_ID.test(id), 'quizId는 16진수 8자리이거나 「퀴즈 id:문항 번호」입니다.');
 
 export const QuizItemSource = z
   .object({

@@ -5,7 +5,7 @@ import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { readJsonRecord, type Store } from '../store/index.js';
 import { quizKeys } from './quiz-keys.js';
 import type { EvalAgent } from './eval-agent.js';
-import { SELF_QUIZ_TTL_MS, StoredAnswer, StoredVerdict, type AnswerOutcome, type SelfStudyObserver, type SelfStudyScope, type SelfStudyVerdict } from './self-study.js';
+import { SELF_QUIZ_TTL_MS, StoredAnswer, keptVerdict, shownVerdict, type AnswerOutcome, type SelfStudyObserver, type SelfStudyScope, type SelfStudyVerdict } from './self-study.js';
 
 /**
  * Seed 001's `/answer` and `/evaluate` on the items of a class quiz (one an instructor wrote or generated), addressed
@@ -85,23 +85,10 @@ export class ClassQuizItems {
     if (quiz.materialId === undefined) {
       throw new AppError(ErrorCode.MATERIAL_REQUIRED, '이 퀴즈는 강의 자료 없이 만들어져 근거를 확인할 수 없습니다. quiz_data와 source로 평가해 주세요.');
     }
-    const field = `eval:${index}:${topic}`;
-    const kept = readJsonRecord(await store.hget(key, field), StoredVerdict, { key, logger });
-    if (kept) return kept;
-    const verdict = await this.options.judge.judge(item, { materialId: quiz.materialId, topic, accountId: options.billTo, signal: options.signal });
-    if (!verdict.judged) {
-      logger?.warn({ quizId: itemId, topic, reason: verdict.reason }, 'class quiz item not judged');
-      throw new AppError(ErrorCode.QUIZ_NOT_JUDGED, undefined, { retryable: true });
-    }
-    const result: SelfStudyVerdict = {
-      grounding: verdict.grounding,
-      educational: verdict.educational,
-      insight: verdict.insight,
-      is_passed: verdict.is_passed,
-      feedback: verdict.feedback,
-    };
-    await store.hsetnx(key, field, JSON.stringify(result), { ttlMs: SELF_QUIZ_TTL_MS });
-    return readJsonRecord(await store.hget(key, field), StoredVerdict, { key, logger }) ?? result;
+    const materialId = quiz.materialId;
+    return keptVerdict(store, key, `eval:${index}:${topic}`, logger, async () =>
+      shownVerdict(await this.options.judge.judge(item, { materialId, topic, accountId: options.billTo, signal: options.signal }), logger, { quizId: itemId, topic }, 'class quiz item not judged'),
+    );
   }
 
   /** The item for a caller who may use it now (see the module comment). */

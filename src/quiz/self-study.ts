@@ -10,7 +10,7 @@ import type { GuardReport } from '../guard/index.js';
 import { shortfallMessage, type GenerationShortfall } from '../protocol/wire/shortfall.js';
 import type { SelfQuizFilterOutcome } from '../protocol/wire/self-quiz.js';
 import type { QuizRetrieval } from './quiz-passages.js';
-import type { EvalAgent, EvalPassage } from './eval-agent.js';
+import type { EvalAgent, EvalPassage, EvalVerdict } from './eval-agent.js';
 import { heuristicDocumentType } from '../retrieval/index.js';
 import { difficultyPlan, newItemId, type QuizMaterialSource } from './quiz-agent.js';
 import { generateJudgedQuiz } from './quiz-gate.js';
@@ -59,6 +59,27 @@ export const StoredVerdict = z.object({
   feedback: z.string(),
 });
 export type SelfStudyVerdict = z.infer<typeof StoredVerdict>;
+
+/** The verdict a caller is shown; no verdict is QUIZ_NOT_JUDGED (retryable), never a score. */
+export function shownVerdict(verdict: EvalVerdict, logger: Logger | undefined, context: Record<string, unknown>, message: string): SelfStudyVerdict {
+  if (!verdict.judged) {
+    logger?.warn({ ...context, reason: verdict.reason }, message);
+    throw new AppError(ErrorCode.QUIZ_NOT_JUDGED, undefined, { retryable: true });
+  }
+  return { grounding: verdict.grounding, educational: verdict.educational, insight: verdict.insight, is_passed: verdict.is_passed, feedback: verdict.feedback };
+}
+
+/**
+ * An item's verdict for one topic, judged once and kept in `field` of the item's hash: two evaluations at once keep
+ * the first verdict written, which every later request reads.
+ */
+export async function keptVerdict(store: Store, key: string, field: string, logger: Logger | undefined, judge: () => Promise<SelfStudyVerdict>): Promise<SelfStudyVerdict> {
+  const kept = readJsonRecord(await store.hget(key, field), StoredVerdict, { key, logger });
+  if (kept) return kept;
+  const result = await judge();
+  await store.hsetnx(key, field, JSON.stringify(result), { ttlMs: SELF_QUIZ_TTL_MS });
+  return readJsonRecord(await store.hget(key, field), StoredVerdict, { key, logger }) ?? result;
+}
 
 /** A served item as the student sees it: no answer, no explanation. */
 export interface ServedItem {
@@ -260,25 +281,9 @@ export class SelfStudy {
     if (stored.topic === topic && review.judged && review.grounding !== null && review.educational !== null && review.insight !== null) {
       return { grounding: review.grounding, educational: review.educational, insight: review.insight, is_passed: review.is_passed, feedback: review.feedback };
     }
-    const key = quizKeys.selfQuizItem(quizId);
-    const field = `eval:${topic}`;
-    const kept = readJsonRecord(await store.hget(key, field), StoredVerdict, { key, logger });
-    if (kept) return kept;
-    const verdict = await this.options.judge.judge(stored.item, { materialId: stored.materialId, topic, accountId: options.billTo, signal: options.signal });
-    if (!verdict.judged) {
-      logger?.warn({ quizId, topic, reason: verdict.reason }, 'self-study item not judged');
-      throw new AppError(ErrorCode.QUIZ_NOT_JUDGED, undefined, { retryable: true });
-    }
-    const result: SelfStudyVerdict = {
-      grounding: verdict.grounding,
-      educational: verdict.educational,
-      insight: verdict.insight,
-      is_passed: verdict.is_passed,
-      feedback: verdict.feedback,
-    };
-    // Two evaluations at once: the first verdict kept is the one every later request reads.
-    await store.hsetnx(key, field, JSON.stringify(result), { ttlMs: SELF_QUIZ_TTL_MS });
-    return readJsonRecord(await store.hget(key, field), StoredVerdict, { key, logger }) ?? result;
+    return keptVerdict(store, quizKeys.selfQuizItem(quizId), `eval:${topic}`, logger, async () =>
+      shownVerdict(await this.options.judge.judge(stored.item, { materialId: stored.materialId, topic, accountId: options.billTo, signal: options.signal }), logger, { quizId, topic }, 'self-study item not judged'),
+    );
   }
 
   /**
@@ -301,11 +306,7 @@ export class SelfStudy {
         ? undefined
         : [{ chunkId: 'given', text: options.source, chapter: 0, chapterTitle: '', startPage: 1, endPage: 1, documentType: heuristicDocumentType(options.source), level: 'working', given: true }];
     const verdict = await this.options.judge.judge(parsed.data, { materialId: options.materialId, passages, topic, accountId: options.billTo, signal: options.signal });
-    if (!verdict.judged) {
-      this.options.logger?.warn({ topic, reason: verdict.reason }, 'quiz data not judged');
-      throw new AppError(ErrorCode.QUIZ_NOT_JUDGED, undefined, { retryable: true });
-    }
-    return { grounding: verdict.grounding, educational: verdict.educational, insight: verdict.insight, is_passed: verdict.is_passed, feedback: verdict.feedback };
+    return shownVerdict(verdict, this.options.logger, { topic }, 'quiz data not judged');
   }
 
   /** The item for the scope that started it; 404 for a missing, expired or someone else's item alike. */

@@ -7,7 +7,7 @@ import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { GenerationShortfall } from '../protocol/wire/shortfall.js';
 import { Difficulty, MultiItem, NumericItem, OrderingItem, TrueFalseItem, type RoomItem } from '../protocol/quiz.js';
 import type { Passage } from '../retrieval/index.js';
-import { MAX_GENERATION_ROUNDS, QUIZ_TEMPERATURE, ReferencePassage, difficultyPlan, newItemId, questionKey, referenceData, referencePassages, sourceOf, type QuizSource } from './quiz-agent.js';
+import { MAX_GENERATION_ROUNDS, QUIZ_TEMPERATURE, QuizGenerateInput, difficultyPlan, newItemId, questionKey, referenceData, referencePassages, sourceOf, type QuizSource } from './quiz-agent.js';
 import { newQuizSeed } from './quiz-seed.js';
 
 /**
@@ -59,15 +59,8 @@ const RawTypedItemSchema = z.object({
 export type RawTypedItem = z.infer<typeof RawTypedItemSchema>;
 export const TypedReplySchema = z.object({ items: z.array(RawTypedItemSchema.nullable().catch(null)) });
 
-export const TypedGenerateInput = z.object({
-  format: z.enum(TYPED_FORMATS),
-  scope: z.string(),
-  passages: z.array(ReferencePassage).min(1),
-  difficulties: z.array(Difficulty).min(1),
-  feedback: z.array(z.object({ slot: z.number().int().min(0), text: z.string() })).default([]),
-  avoid: z.array(z.string()).default([]),
-  seed: z.string().optional(),
-});
+/** 'quiz.typed' takes what 'quiz.generate' takes (quiz-agent.ts), and the item type wanted. */
+export const TypedGenerateInput = QuizGenerateInput.extend({ format: z.enum(TYPED_FORMATS) });
 export type TypedGenerateInput = z.infer<typeof TypedGenerateInput>;
 
 const FORMAT_RULES: Record<TypedFormat, string> = {
