@@ -6,9 +6,8 @@ import { keys, pageOfIndex, readJsonRecord, RETENTION, type HsetnxUnlessResult, 
 import { PhaseRecordSchema, RecordedResponseSchema, RoomEventSchema, RoomResultsSchema, StandingsSchema } from './room-records.js';
 import type { PhaseRecord } from './room-phase.js';
 import type { RecordedAnswer, ScoredPlayer, Standings } from './scoring.js';
-import type { EncodedResults, RoomResults } from './room-results.js';
+import type { RoomResults } from './room-results.js';
 import { quizKeys } from './quiz-keys.js';
-import { standingsJson } from './standings-json.js';
 
 /** How long a room's live state is kept after its last write; results are kept without expiry. */
 export const ROOM_TTL_MS = RETENTION.roomMs;
@@ -58,13 +57,13 @@ const RoomListEntry = z.object({
 });
 export type RoomListEntry = z.infer<typeof RoomListEntry>;
 
-const listEntryOf = (results: Omit<RoomResults, 'players'>, players: number): RoomListEntry => ({
+const listEntryOf = (results: RoomResults): RoomListEntry => ({
   roomId: results.roomId,
   code: results.code,
   title: results.title,
   createdAt: results.createdAt,
   phase: results.phase,
-  players,
+  players: results.players.length,
 });
 
 /** An entry of a room's event stream: what every node renders to its own sockets. */
@@ -216,7 +215,7 @@ export class RoomRepository {
   }
 
   async saveStandings(roomId: string, standings: Standings): Promise<void> {
-    await this.store.hset(quizKeys.room(roomId), { [`standings:${standings.afterQuestion}`]: standingsJson(standings) }, ttl);
+    await this.store.hset(quizKeys.room(roomId), { [`standings:${standings.afterQuestion}`]: JSON.stringify(standings) }, ttl);
   }
 
   /** The last question whose answers are closed and scored (read back by a node taking the room over). */
@@ -239,9 +238,9 @@ export class RoomRepository {
   }
 
   /** Results and, beside them, the room's list entry (so a list never reads whole results). */
-  async saveResults(roomId: string, results: EncodedResults): Promise<void> {
-    await this.store.set(quizKeys.roomResults(roomId), results.json);
-    await this.store.set(quizKeys.roomSummary(roomId), JSON.stringify(listEntryOf(results.head, results.players)));
+  async saveResults(roomId: string, results: RoomResults): Promise<void> {
+    await this.store.set(quizKeys.roomResults(roomId), JSON.stringify(results));
+    await this.store.set(quizKeys.roomSummary(roomId), JSON.stringify(listEntryOf(results)));
     // Results name players and their answers: student data the retention purge (data/) removes when it is old.
     await this.store.zadd(keys.retentionRooms(), Date.now(), roomId);
   }
@@ -325,7 +324,7 @@ export class RoomRepository {
   private async backfillEntry(roomId: string): Promise<RoomListEntry | null> {
     const results = await this.results(roomId);
     if (!results) return null;
-    const entry = listEntryOf(results, results.players.length);
+    const entry = listEntryOf(results);
     await this.store.set(quizKeys.roomSummary(roomId), JSON.stringify(entry));
     return entry;
   }

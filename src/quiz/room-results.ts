@@ -3,7 +3,6 @@ import { correctChoiceOf, shownChoices, solutionOf, typeOf } from './item-types.
 import type { PhaseRecord } from './room-phase.js';
 import type { RoomMeta } from './room-repository.js';
 import type { Standings } from './scoring.js';
-import { answersJson, withRawField } from './standings-json.js';
 
 /**
  * A room's results, as `GET /api/rooms/:id/results` answers them: questions with their solution and answer
@@ -56,44 +55,8 @@ export interface RoomResults {
 }
 
 export function buildResults(meta: RoomMeta, record: PhaseRecord, standings: Standings): RoomResults {
-  return {
-    ...resultsHead(meta, record, standings),
-    players: standings.rows.map((row) => {
-      const { team, ...head } = playerHead(row);
-      return { ...head, answers: row.results.map((result, questionIndex) => ({ questionIndex, ...result })), ...(team === undefined ? {} : { team }) };
-    }),
-  };
-}
-
-/** Results as they are stored: buildResults' JSON (up to key order), its fields but the players, and their number. */
-export interface EncodedResults {
-  json: string;
-  head: Omit<RoomResults, 'players'>;
-  players: number;
-}
-
-/** buildResults' EncodedResults, each answer result serialised once (standings-json.ts), not at every reveal. */
-export function encodeResults(meta: RoomMeta, record: PhaseRecord, standings: Standings): EncodedResults {
-  const head = resultsHead(meta, record, standings);
-  const players = standings.rows.map((row) => withRawField(playerHead(row), 'answers', answersJson(row.results)));
-  return { json: withRawField(head, 'players', `[${players.join(',')}]`), head, players: standings.rows.length };
-}
-
-function playerHead(row: Standings['rows'][number]): Omit<RoomResults['players'][number], 'answers'> {
-  return {
-    rank: row.rank,
-    playerId: row.playerId,
-    nickname: row.nickname,
-    score: row.score,
-    correctCount: row.correctCount,
-    totalResponseMs: row.totalResponseMs,
-    ...(row.team === undefined ? {} : { team: row.team }),
-  };
-}
-
-function resultsHead(meta: RoomMeta, record: PhaseRecord, standings: Standings): Omit<RoomResults, 'players'> {
   const closed = standings.afterQuestion + 1;
-  const results: Omit<RoomResults, 'players'> = {
+  const results: RoomResults = {
     roomId: meta.roomId,
     classId: meta.classId,
     quizId: meta.quizId,
@@ -120,6 +83,16 @@ function resultsHead(meta: RoomMeta, record: PhaseRecord, standings: Standings):
         ...summary,
       };
     }),
+    players: standings.rows.map((row) => ({
+      rank: row.rank,
+      playerId: row.playerId,
+      nickname: row.nickname,
+      score: row.score,
+      correctCount: row.correctCount,
+      totalResponseMs: row.totalResponseMs,
+      answers: row.results.map((result, questionIndex) => ({ questionIndex, ...result })),
+      ...(row.team === undefined ? {} : { team: row.team }),
+    })),
   };
   if (standings.teams) results.teams = standings.teams;
   return results;

@@ -6,7 +6,7 @@ import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { CreateRoomBody, ExtraTimePayload, HostCommand, KickPayload, Quiz, ReviewPayload, SubmitAnswerPayload, SubmitAnswerResult } from '../protocol/quiz.js';
 import { type Store } from '../store/index.js';
 import { applyCommand, isTimed, type PhaseCommand, type PhaseRecord } from './room-phase.js';
-import { encodeResults } from './room-results.js';
+import { buildResults } from './room-results.js';
 import { RoomRepository, ROOM_TTL_MS, type RoomMeta } from './room-repository.js';
 import { choiceOf, recordedResponse, responseOf } from './item-types.js';
 import { computeStandings, extendStandings, type RecordedAnswer, type ScoringOptions, type Standings } from './scoring.js';
@@ -99,7 +99,7 @@ export class RoomService {
     };
     const lobby: PhaseRecord = { phase: 'lobby', v: 0 };
     await this.repository.create(meta, lobby);
-    await this.repository.saveResults(roomId, encodeResults(meta, lobby, computeStandings(meta.items, [], [], -1, this.scoringOptions(meta))));
+    await this.repository.saveResults(roomId, buildResults(meta, lobby, computeStandings(meta.items, [], [], -1, this.scoringOptions(meta))));
     const hostToken = this.deps.signer.sign({ kind: 'host', sub: roomId, scope: ownerId }, HOST_TOKEN_TTL_MS);
     return { roomId, code, hostToken, createdAt: meta.createdAt };
   }
@@ -290,7 +290,7 @@ export class RoomService {
       const grades = await readGrades(this.deps.store, roomId, questionIndex, this.deps.logger);
       await saveGrades(this.deps.store, roomId, questionIndex, withVerdict(grades ?? {}, key, correct));
       const standings = await this.score(meta, questionIndex);
-      await this.repository.saveResults(roomId, encodeResults(meta, record, standings));
+      await this.repository.saveResults(roomId, buildResults(meta, record, standings));
     });
     await this.repository.appendEvent(roomId, { type: 'regraded', q: questionIndex });
   }
@@ -328,7 +328,7 @@ export class RoomService {
       const next = decided.phase === 'open' && current.phase !== 'open' ? await this.withExtraTime(roomId, decided) : decided;
       const standings = await this.enter(meta, current, next);
       // Results are written before the phase is announced: a host who fetches them on `room:ended` gets the final ones.
-      if (standings) await this.repository.saveResults(roomId, encodeResults(meta, next, standings));
+      if (standings) await this.repository.saveResults(roomId, buildResults(meta, next, standings));
       await this.repository.setPhase(roomId, next);
       await this.repository.appendEvent(roomId, { type: 'phase', record: next });
       if (this.deps.onPhase) {
