@@ -10,6 +10,8 @@
  *   again, the host sees the mark (also after a reload), and the results and CSV follow (검토 중 until marked).
  * - TM8 — Word cloud. A word-cloud answer is typed text with no credit and no points; the reveal carries the words by
  *   count (counted case- and width-blind, invisible characters removed, text kept as typed for the page to escape).
+ * - TM21 — A review reaches every node. The host's mark, made from any node, rescores the answer's players on every
+ *   node, also on the node that closed the question and kept the table it computed then.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RevealPayload, RoomItem } from '../src/protocol/quiz.js';
@@ -60,7 +62,7 @@ async function hosted(store: 'memory' | 'redis') {
     players.push(player);
   }
   await host.latest<{ playerCount: number }>('room:players', (update) => update.playerCount === 3);
-  return { server, setup, room, host, players };
+  return { server, other, setup, room, host, players };
 }
 
 async function open(host: QuizClient, players: JoinedPlayer[], q: number, command: string): Promise<void> {
@@ -172,5 +174,30 @@ describe.each(['memory', 'redis'] as const)('typed answers (%s store)', (store) 
     expect(byName.get('가람')!.answers[0]).toMatchObject({ unsure: true, points: 0 });
     expect(byName.get('다솜')!.answers[0]!.unsure).toBeUndefined();
     expect(resultsCsv(results)).toContain('검토 중');
+  });
+});
+
+describe('typed answers across nodes (redis store)', () => {
+  it('TM21 a review on either node rescores the players of every node, whichever node closed the question', async () => {
+    // The node that closed the question keeps the standings it computed. Two reviews from two nodes make one of them
+    // the node that did not compute the current table, whichever node drove the close: its players must still be
+    // told the new verdict (a node kept its own stale table and re-sent the old reveal).
+    const { other, room, host, players } = await hosted('redis');
+    const hostOnOther = await openHost(other.url, room.hostToken);
+    clients.push(hostOnOther);
+    const unsure = [players[0]!, players[2]!];
+    await open(host, players, 0, 'room:start');
+    await answerAll(host, players, 0, [UNSURE, '평균', UNSURE]);
+
+    const right = unsure.map((player) => player.client.next<RevealPayload>('room:reveal', (reveal) => reveal.you?.correct === true));
+    expect((await host.emit('room:review', { questionIndex: 0, key: UNSURE, correct: true })).ok).toBe(true);
+    for (const reveal of await Promise.all(right)) expect(reveal.you).toMatchObject({ correct: true, points: 1000, score: 1000 });
+
+    const wrong = unsure.map((player) => player.client.next<RevealPayload>('room:reveal', (reveal) => reveal.you?.correct === false));
+    expect((await hostOnOther.emit('room:review', { questionIndex: 0, key: UNSURE, correct: false })).ok).toBe(true);
+    for (const reveal of await Promise.all(wrong)) {
+      expect(reveal.you).toMatchObject({ correct: false, credit: 0, points: 0, score: 0 });
+      expect(reveal.you?.unsure).toBeUndefined();
+    }
   });
 });

@@ -316,6 +316,8 @@ export class RoomRuntime {
   /** The host reviewed a short answer: the question's standings changed, so its reveal (if showing) is sent again. */
   private async onRegraded(room: LocalRoom, q: number): Promise<void> {
     this.standingsCache.delete(`${room.roomId}#${q}`);
+    // The node that closed the question may not be the one that rescored it: its own table is stale.
+    this.deps.service.forgetComputed(room.roomId);
     const record = room.record;
     if (record?.phase === 'reveal' && record.q === q) await this.render(room, record);
   }

@@ -398,6 +398,14 @@ export class RoomService {
   }
 
   /**
+   * Another node rescored a question (the host's review): the standings this node computed are no longer the stored
+   * ones, so they are forgotten and the next read (or the next question's extension) takes the stored table.
+   */
+  forgetComputed(roomId: string): void {
+    this.computed.delete(roomId);
+  }
+
+  /**
    * Closes questions 0..lastClosed and returns their answers. A closed question refuses writes (hsetnxUnless), so its
    * answers are cached once read: each reveal reads only the question it closes, not every earlier one again (which
    * made closing question q cost O(q × players): ~300 ms at question 20 with 2,000 players).
