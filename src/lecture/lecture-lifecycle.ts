@@ -12,11 +12,11 @@ export const lectureLifecycle = {
       await store.del(...cacheKeys.flatMap((cacheKey) => [lectureKeys.lectureText(cacheKey), lectureKeys.lectureStatus(cacheKey), lectureKeys.lectureLock(cacheKey)]));
     }),
 
-  /** Tutoring sessions: record, event log, transcript (answers, verdicts, hand dialogue) and driver lease. */
+  /** Tutoring sessions: record, event log, transcript (answers, verdicts, hand dialogue), inbox and driver lease. */
   async deleteSessions(store: Store, sessionIds: string[]): Promise<void> {
     if (sessionIds.length === 0) return;
     await store.del(
-      ...sessionIds.flatMap((sessionId) => [lectureKeys.session(sessionId), lectureKeys.sessionLog(sessionId), lectureKeys.sessionTranscript(sessionId), lectureKeys.sessionDriver(sessionId)]),
+      ...sessionIds.flatMap((sessionId) => [lectureKeys.session(sessionId), lectureKeys.sessionLog(sessionId), lectureKeys.sessionTranscript(sessionId), lectureKeys.sessionInbox(sessionId), lectureKeys.sessionDriver(sessionId)]),
     );
   },
 
