@@ -7,7 +7,7 @@ import type { ResultItem } from './exam-results.js';
 import type { ResultStatus } from './exam-types.js';
 
 /**
- * The teacher grades groups of answers (issue 24 §4): one item's submitted answers grouped by meaning
+ * The teacher grades groups of answers: one item's submitted answers grouped by meaning
  * (answer-groups.ts; the model's embeddings when they carry meaning, term vectors otherwise), a status and a reason
  * for a whole group in one action, and an answer moved out of its group (or back in).
  *

@@ -5,7 +5,7 @@ import { cosineSimilarity } from '../text/index.js';
 import type { GradeStatus } from './exam-types.js';
 
 /**
- * One exam item's answers grouped by meaning, so that a teacher grades a group in one action (issue 24 §4). Pure: no
+ * One exam item's answers grouped by meaning, so that a teacher grades a group in one action. Pure: no
  * store, no model; the caller passes the model's embeddings when it has semantic ones.
  *
  * - Similarity: with embeddings, their cosine (two answers join at EMBEDDING_THRESHOLD); offline, the cosine of term

@@ -240,7 +240,7 @@ export function createExamsRouter(deps: ExamsRouterDeps): Router {
     }),
   );
 
-  // ---- answer groups (issue 24 §4) ----
+  // ---- answer groups ----
   const questionOf = (request: Request) => positiveInt(String(request.params.questionId), () => new AppError(ErrorCode.EXAM_QUESTION_NOT_FOUND));
   router.get(
     '/exams/:examId/items/:questionId/groups',

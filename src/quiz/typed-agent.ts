@@ -11,7 +11,7 @@ import { MAX_GENERATION_ROUNDS, QUIZ_TEMPERATURE, QuizGenerateInput, difficultyP
 import { newQuizSeed } from './quiz-seed.js';
 
 /**
- * The writer of generated room items of the other scored types (issue 29): true/false, multiple correct answers,
+ * The writer of generated room items of the other scored types: true/false, multiple correct answers,
  * ordering and numeric. Like the QuizAgent it writes from the retrieved passages (the same `QuizSource`), one model
  * call per round with a loose reply schema for the asked format; every proposed item must then pass its type's strict
  * schema, cite passages it was shown, not repeat another, and pass the item guard (typed-checks.ts: an ordering's

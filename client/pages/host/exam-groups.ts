@@ -1,4 +1,4 @@
-// 묶어서 채점 on a published exam's results (issue 24 §4): one item's answers grouped by meaning
+// 묶어서 채점 on a published exam's results: one item's answers grouped by meaning
 // (GET /api/exams/:id/items/:q/groups, groups waiting for review first); per group a status, a reason and one
 // button that decides every answer of it; per answer 묶음에서 빼기 (and back in). A group that changed since it was
 // shown is refused by the server (EXAM_GROUP_NOT_FOUND): the message is shown and the groups are read again.
