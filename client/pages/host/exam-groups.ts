@@ -8,8 +8,9 @@ import { answerGroups, gradeGroup, moveAnswer, STATUS_LABELS, type AnswerGroup, 
 import { requestFailure } from '../../net/http.js';
 import { element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
+import { verdictForm } from './verdict-form.js';
 
-const CHOICES: ResultStatus[] = ['Correct', 'Partial_Correct', 'Incorrect'];
+const CHOICES: readonly ResultStatus[] = ['Correct', 'Partial_Correct', 'Incorrect'];
 
 let kept: { examId: string; panel: HTMLElement; changed: () => void } | undefined;
 
@@ -70,30 +71,23 @@ function startingStatus(group: AnswerGroup): ResultStatus | undefined {
 }
 
 function groupView(examId: string, questionId: number, group: AnswerGroup, index: number, list: HTMLElement, changed: () => void, show: Show): HTMLElement {
-  const select = element('select', { 'data-testid': 'group-status', 'aria-label': `묶음 ${index + 1} 판정` }, ...CHOICES.map((choice) => element('option', { value: choice, text: STATUS_LABELS[choice] })));
-  const start = startingStatus(group);
-  if (start !== undefined) select.value = start;
-  const reason = element('input', { type: 'text', maxLength: 1000, placeholder: '판정 이유 (묶음의 모든 학생에게 보입니다)', 'data-testid': 'group-reason', 'aria-label': `묶음 ${index + 1} 판정 이유` });
-  const apply = element('button', { type: 'button', className: 'small', 'data-testid': 'group-apply', text: `묶음 전체 채점 (${group.size}명)` });
-  const note = element('span', { className: 'muted', role: 'status', 'data-testid': 'group-note' });
-  apply.addEventListener('click', () => {
-    const why = reason.value.trim();
-    if (!why) {
-      note.textContent = '이유를 적어 주세요.';
-      reason.focus();
-      return;
-    }
-    void whileBusy(apply, '채점하는 중…', async () => {
-      try {
-        const graded = await gradeGroup(examId, questionId, group.groupId, select.value as ResultStatus, why);
-        apply.blur();
-        await show(questionId, `묶음 ${index + 1}: ${graded.graded.length}명의 판정을 ${STATUS_LABELS[graded.status]}(으)로 정했습니다.`);
-        changed();
-      } catch (error) {
-        // A group changed meanwhile (or any other refusal): say why, then show the groups as they are now.
-        await show(questionId, requestFailure(error));
-      }
-    });
+  const form = verdictForm({
+    testId: 'group',
+    start: startingStatus(group),
+    statusLabel: `묶음 ${index + 1} 판정`,
+    reasonLabel: `묶음 ${index + 1} 판정 이유`,
+    placeholder: '판정 이유 (묶음의 모든 학생에게 보입니다)',
+    applyText: `묶음 전체 채점 (${group.size}명)`,
+    applyClass: 'small',
+    busyText: '채점하는 중…',
+    async submit(status, why, apply) {
+      const graded = await gradeGroup(examId, questionId, group.groupId, status, why);
+      apply.blur();
+      await show(questionId, `묶음 ${index + 1}: ${graded.graded.length}명의 판정을 ${STATUS_LABELS[graded.status]}(으)로 정했습니다.`);
+      changed();
+    },
+    // A group changed meanwhile (or any other refusal): say why, then show the groups as they are now.
+    failed: (error) => show(questionId, requestFailure(error)),
   });
   const reviewing = group.answers.filter((answer) => answer.status === 'Needs_Review').length;
   return element(
@@ -134,6 +128,6 @@ function groupView(examId: string, questionId: number, group: AnswerGroup, index
         );
       }),
     ),
-    element('div', { className: 'exam-override' }, select, reason, apply, note),
+    form,
   );
 }

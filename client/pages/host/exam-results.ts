@@ -5,16 +5,16 @@
 // (exam-groups.ts). Read again every few seconds while the exam is open or grading is pending, unless the instructor
 // is typing in it. 시험 종료 ends the exam now (POST /api/exams/:id/end): the students' results are revealed then, never at
 // their own submission. Student and model text is set as text only.
-import { endExam, examResults, hasNoDeadline, overrideItem, resultsDownload, STATUS_LABELS, type ExamResults, type GradeStatus, type ResultItem, type ResultStatus, type StudentResult } from '../../net/exams.js';
+import { endExam, examResults, hasNoDeadline, overrideItem, resultsDownload, STATUS_LABELS, type ExamResults, type GradeStatus, type ResultItem, type StudentResult } from '../../net/exams.js';
 import { element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
 import { mathElement } from '../../ui/math.js';
 import { requestFailure } from '../../net/http.js';
 import { groupGradingPanel } from './exam-groups.js';
 import { showLmsGrades } from './lms-grades.js';
+import { verdictForm } from './verdict-form.js';
 
 const REFRESH_MS = 4_000;
-const OVERRIDE_CHOICES: ResultStatus[] = ['Correct', 'Partial_Correct', 'Incorrect'];
 const COUNT_ORDER: GradeStatus[] = ['Needs_Review', 'Correct', 'Partial_Correct', 'Incorrect', 'Ungraded'];
 
 let timer: ReturnType<typeof setTimeout> | undefined;
@@ -142,29 +142,24 @@ function studentView(examId: string, student: StudentResult, open: boolean, cont
 
 function itemView(examId: string, student: StudentResult, item: ResultItem, container: HTMLElement): HTMLLIElement {
   const status = item.overridden?.status ?? item.result_status;
-  const select = element('select', { 'data-testid': 'override-status', 'aria-label': `${item.question_id}번 판정` }, ...OVERRIDE_CHOICES.map((choice) => element('option', { value: choice, text: STATUS_LABELS[choice] })));
   // An item under review starts from the grader's proposal; the teacher confirms or changes it with a reason.
   const proposed = status === 'Needs_Review' ? item.evidence?.proposed : undefined;
-  if (proposed !== undefined) select.value = proposed;
-  else if (status !== 'Ungraded' && status !== 'Needs_Review') select.value = status;
-  const reason = element('input', { type: 'text', maxLength: 500, placeholder: '바꾸는 이유', 'data-testid': 'override-reason', 'aria-label': `${item.question_id}번 판정을 바꾸는 이유` });
-  const apply = element('button', { type: 'button', className: 'secondary small', 'data-testid': 'override-apply', text: '판정 바꾸기' });
-  const note = element('span', { className: 'muted', role: 'status', 'data-testid': 'override-note' });
-  apply.addEventListener('click', () => {
-    const why = reason.value.trim();
-    if (!why) {
-      note.textContent = '이유를 적어 주세요.';
-      reason.focus();
-      return;
-    }
-    void whileBusy(apply, '바꾸는 중…', async () => {
-      try {
-        await overrideItem(examId, student.sessionId, item.question_id, select.value as ResultStatus, why);
-        await showExamResults(examId, container);
-      } catch (error) {
-        note.textContent = requestFailure(error);
-      }
-    });
+  const form = verdictForm({
+    testId: 'override',
+    start: proposed ?? (status !== 'Ungraded' && status !== 'Needs_Review' ? status : undefined),
+    statusLabel: `${item.question_id}번 판정`,
+    reasonLabel: `${item.question_id}번 판정을 바꾸는 이유`,
+    placeholder: '바꾸는 이유',
+    applyText: '판정 바꾸기',
+    applyClass: 'secondary small',
+    busyText: '바꾸는 중…',
+    async submit(chosen, why) {
+      await overrideItem(examId, student.sessionId, item.question_id, chosen, why);
+      await showExamResults(examId, container);
+    },
+    failed(error, note) {
+      note.textContent = requestFailure(error);
+    },
   });
   return element(
     'li',
@@ -183,7 +178,7 @@ function itemView(examId: string, student: StudentResult, item: ResultItem, cont
     item.overridden
       ? element('p', { className: 'muted', 'data-testid': 'override-audit', text: `바꾼 판정: ${STATUS_LABELS[item.overridden.status]} (원래 ${STATUS_LABELS[item.overridden.from]}) · ${item.overridden.reason} · ${new Date(item.overridden.at).toLocaleString('ko-KR')}` })
       : null,
-    element('div', { className: 'exam-override' }, select, reason, apply, note),
+    form,
   );
 }
 
