@@ -36,6 +36,8 @@ export function showPicture(elements: PictureElements, question: Pick<PublicQues
     if (page.dataset.url === picture.url) return;
     page.dataset.url = picture.url;
     delete page.dataset.drawn;
+    // The last question's page is not left on screen while this one loads.
+    page.hidden = true;
     void drawPage(elements, picture.url);
     return;
   }
