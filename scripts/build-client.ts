@@ -1,11 +1,12 @@
-import { rmSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 /**
  * Bundles the typed browser client (client/) into public/build/: one ES module per page plus shared chunks, with
- * socket.io-client, marked, DOMPurify and KaTeX taken from node_modules (pages never load a CDN) and sourcemaps on.
+ * socket.io-client, marked, DOMPurify, KaTeX and PDF.js (with its worker, CMaps and standard fonts) taken from
+ * node_modules (pages never load a CDN) and sourcemaps on.
  * `npm start` runs this before the server, and the test suite's global setup runs it before the browser tests; it
  * takes a fraction of a second, so there is no separate build step to forget.
  */
@@ -34,7 +35,12 @@ const ENTRIES = {
   'lti-registered': 'client/pages/lti-registered.ts',
   // The classroom's markdown renderer on its own, so a browser test can feed it model output directly.
   markdown: 'client/ui/markdown.ts',
+  // PDF.js's worker (client/ui/pdf-page.ts points GlobalWorkerOptions.workerSrc at /build/pdf.worker.js).
+  'pdf.worker': 'node_modules/pdfjs-dist/build/pdf.worker.min.mjs',
 };
+
+/** PDF.js's CMaps (Korean PDFs whose fonts are not embedded) and standard fonts, served from /build/pdfjs/. */
+const PDFJS_ASSETS = ['cmaps', 'standard_fonts'];
 
 export async function buildClient(): Promise<void> {
   rmSync(CLIENT_OUT_DIR, { recursive: true, force: true });
@@ -53,6 +59,7 @@ export async function buildClient(): Promise<void> {
     tsconfig: 'client/tsconfig.json',
     logLevel: 'warning',
   });
+  for (const folder of PDFJS_ASSETS) cpSync(path.join(root, 'node_modules', 'pdfjs-dist', folder), path.join(CLIENT_OUT_DIR, 'pdfjs', folder), { recursive: true });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -20,7 +20,7 @@ import type { Retriever } from './retrieval/index.js';
 import type { LectureService } from './lecture/index.js';
 import type { AccountService, OidcSignIn, TokenSigner } from './auth/index.js';
 import type { ClassMonitor, ClassService } from './classroom/index.js';
-import { ClassQuizItems, QuizImages, SelfStudy, type EvalAgent, type SelfStudyObserver, type QuizRepository, type RoomRuntime, type RoomService } from './quiz/index.js';
+import { ClassQuizItems, PagePictures, QuizImages, SelfStudy, type EvalAgent, type SelfStudyObserver, type QuizRepository, type RoomRuntime, type RoomService } from './quiz/index.js';
 import { RoomDeletion, type DataLifecycle } from './data/index.js';
 import type { CredentialChecks, OwnershipRepository } from './ownership/index.js';
 import type { Quotas } from './quota/index.js';
@@ -157,6 +157,7 @@ export function createServer(deps: ServerDeps): LecternServer {
     classMaterial: (classId) => deps.data.classMaterial(classId),
     sessionMaterial: (sessionId) => deps.data.sessionMaterial(sessionId),
     sampleId,
+    roomPlayer: (roomId, playerId) => deps.rooms.repository.player(roomId, playerId),
   });
   app.use('/api/materials', createMaterialsRouter({ materials: deps.materials, ownership, access, logger, quotas: deps.quotas, budget: deps.budget, keyTerms: (id, chapter) => deps.lectures.assistant.chapterConcepts(id, chapter, 8) }));
   // The Critic Grader's cases hold four texts of up to 20,000 characters each (Korean is 3 bytes a character in
@@ -180,10 +181,16 @@ export function createServer(deps: ServerDeps): LecternServer {
   app.use('/api/sessions', createSessionsRouter({ lectures: deps.lectures, classes: deps.classes, access }));
   app.use('/api/classes', createClassesRouter({ classes: deps.classes, ownership, access }));
   app.use('/api/analytics', createAnalyticsRouter({ access, classes: deps.classes, materials: deps.materials, rooms: deps.rooms, exams: deps.exams, store }));
-  app.use('/api/rooms', createRoomsRouter({ rooms: deps.rooms, ownership, access, publicUrl: deps.config.publicUrl, quotas: deps.quotas }));
+  // Pages of a material as items' pictures: the quiz's owner account may show its own materials' pages and the sample's.
+  const pagePictures = new PagePictures({
+    store,
+    materials: deps.materials,
+    mayUse: async (materialId, accountId) => materialId === (await sampleId()) || ownership.ownsMaterial(materialId, accountId),
+  });
+  app.use('/api/rooms', createRoomsRouter({ rooms: deps.rooms, ownership, access, publicUrl: deps.config.publicUrl, quotas: deps.quotas, pagePictures }));
   const images = deps.quizImages ?? new QuizImages({ blobs: createBlobStore(store, deps.config.dataDir), store, quotaBytes: deps.config.quotas.quizImageBytesPerAccount });
   app.use('/api/quiz-images', createQuizImagesRouter({ images, access }));
-  app.use('/api/quizzes', createQuizzesRouter({ quizzes: deps.quizzes, materials: deps.materials, ownership, access, quotas: deps.quotas, images }));
+  app.use('/api/quizzes', createQuizzesRouter({ quizzes: deps.quizzes, materials: deps.materials, ownership, access, quotas: deps.quotas, images, pagePictures }));
   // Generating a quiz takes a JSON body, so this part of /api/materials is mounted after the parser.
   app.use(
     '/api/materials',

@@ -5,7 +5,7 @@
  *   a larger body 413, no credential 401. `GET /api/quiz-images/:id` needs no credential (the 128-bit id is the
  *   capability players get), serves the type the bytes prove with `nosniff`, a CSP that runs nothing and `sandbox`;
  *   an unknown or malformed id is 404. An item's `image` (with `imageAlt`) reaches players only as `{url, alt}` in the
- *   question; an `image` that is not an uploaded id's shape is refused with the quiz. On both stores.
+ *   question (with `kind: 'image'`); an `image` that is not an uploaded id's shape is refused with the quiz. On both stores.
  * - TM20 — Pictures belong to their uploader. A picture is the uploading account's (and its class's, for a class
  *   instructor token): `GET /api/quiz-images` lists only the caller's own; another account (or another class's token)
  *   naming it on a quiz item gets 404 NOT_FOUND, and cannot delete it (404). `DELETE /api/quiz-images/:id` answers
@@ -89,7 +89,7 @@ describe.each(['memory', 'redis'] as const)('quiz pictures (%s store)', (store) 
     const opened = player.client.next<QuestionPayload>('room:question', (payload) => payload.phase === 'open');
     expect((await host.emit('room:start')).ok).toBe(true);
     const question = (await opened).question;
-    expect(question.image).toEqual({ url: saved.body.url, alt: '포물선 그래프' });
+    expect(question.image).toEqual({ url: saved.body.url, alt: '포물선 그래프', kind: 'image' });
     expect(JSON.stringify(question)).not.toContain('꼭짓점');
   });
 

@@ -63,7 +63,7 @@ const myTeam = $('my-team');
 const teamPicks = $('team-picks');
 const questionNumber = $('question-number');
 const questionText = $('question-text');
-const questionPicture = $<HTMLImageElement>('question-picture');
+const questionPicture = { image: $<HTMLImageElement>('question-picture'), page: $<HTMLCanvasElement>('question-page'), token: () => entry?.playerToken ?? null };
 const timer = $('timer');
 const previewNote = $('preview-note');
 const pausedNote = $('paused-note');

@@ -24,7 +24,7 @@ export interface RetrievalParts {
  * names, on disk or in the store), every generated chapter lecture (found through the material's lecture index: no
  * SCAN), the retrieval index (store and this node's cache), self-study items served from it, leases and usage, the
  * exams and the math problem sets made from it (each account's list and judgement summary of the material with
- * them). Each owner deletes its own keys; this file orders the steps. Sessions and classes that used the material
+ * them), and its list of quizzes showing its pages (an owner whose quiz shows one cannot delete it: `shownBy`). Each owner deletes its own keys; this file orders the steps. Sessions and classes that used the material
  * are not deleted: they belong to their classes (they can no longer start the lecture).
  */
 export class MaterialDeletion {
@@ -35,6 +35,18 @@ export class MaterialDeletion {
     private readonly quotas?: QuotaReleases,
     private readonly exams?: ExamParts,
   ) {}
+
+  /**
+   * Whether a quiz of the account shows a page of the material as an item's picture: the account may not give the
+   * material up then (MATERIAL_IN_USE), as an uploaded picture a quiz shows cannot be deleted (IMAGE_IN_USE).
+   */
+  async shownBy(materialId: string, accountId: string): Promise<boolean> {
+    const ownership = new OwnershipRepository(this.store);
+    for (const quizId of await quizLifecycle.pictureQuizzes(this.store, materialId)) {
+      if ((await ownership.ownerOf('quiz', quizId)) === accountId) return true;
+    }
+    return false;
+  }
 
   async delete(materialId: string): Promise<boolean> {
     const { store } = this;

@@ -21,6 +21,8 @@ export interface AuthorizeDeps {
   sessionMaterial(sessionId: string): Promise<string | null>;
   /** The built-in sample's id: readable by everyone, never deleted. */
   sampleId(): Promise<string>;
+  /** A room's player (null: none by that id); a kicked player is no member any more. */
+  roomPlayer?(roomId: string, playerId: string): Promise<{ kicked?: boolean | undefined } | null>;
 }
 
 /** Who was let in: an account (the owner) or a signed token of the thing itself. */
@@ -108,6 +110,23 @@ export class Authorizer {
     const principal = signedIn(response);
     if ((await this.deps.ownership.ownerOf('room', roomId)) !== principal.accountId) throw roomNotFound();
     return { via: 'account', accountId: principal.accountId };
+  }
+
+  /**
+   * Someone in the room: one of its players (their player token, signed with the room as scope; not kicked), its host
+   * token, or whoever authorizeRoom lets in (the owner account, its class's instructor token). Anything else 404.
+   */
+  async authorizeRoomMember(request: Request, response: Response, roomId: string): Promise<void> {
+    if (signedBearer(request)) {
+      const token = bearerToken(this.deps.signer, request, response, ['player', 'host', 'instructor']);
+      if (token.kind === 'player') {
+        const player = token.scope === roomId ? await this.deps.roomPlayer?.(roomId, token.sub) : null;
+        if (!player) throw roomNotFound();
+        if (player.kicked) throw new AppError(ErrorCode.KICKED);
+        return;
+      }
+    }
+    await this.authorizeRoom(request, response, roomId, { host: true });
   }
 
   /**

@@ -30,7 +30,8 @@ const notFound = (code: ErrorCode, message: string) => new AppError(code, messag
  * Deletion and export (data/), each behind its resource's authorisation function (ownership):
  * `DELETE /api/classes/:id` (authorizeClass), `/api/quizzes/:id` (authorizeQuiz), `/api/rooms/:id` (authorizeRoom;
  * all 204), `DELETE /api/materials/:id` (authorizeMaterialWrite: removes this account's ownership, and the material
- * itself once nobody owns it and it is not the built-in sample; 204), and `GET /api/classes/:id/export.json` /
+ * itself once nobody owns it and it is not the built-in sample; 204; 409 MATERIAL_IN_USE while a quiz of the account
+ * shows one of its pages as a picture), and `GET /api/classes/:id/export.json` /
  * `export.csv` (authorizeClass). Mounted on `/api`.
  */
 export function createDataRouter({ data, access, ownership, sampleId, quotas }: DataRouterDeps): Router {
@@ -71,6 +72,8 @@ export function createDataRouter({ data, access, ownership, sampleId, quotas }: 
     route(async (request, response) => {
       const materialId = id(request);
       const { accountId } = await access.authorizeMaterialWrite(request, response, materialId);
+      // A quiz of this account shows one of its pages: the quiz goes first (everyone may show the sample's pages).
+      if (materialId !== (await sampleId()) && (await data.materials.shownBy(materialId, accountId))) throw new AppError(ErrorCode.MATERIAL_IN_USE);
       const left = await ownership.removeMaterialOwner(materialId, accountId);
       if (left === 0 && materialId !== (await sampleId())) await data.materials.delete(materialId);
       // The deletion credits every charged account; a material that stays (other owners, the sample) credits this one.

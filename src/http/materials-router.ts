@@ -37,6 +37,13 @@ const ChapterParams = IdParams.extend({
     .transform(Number),
 });
 
+const PageParams = IdParams.extend({
+  page: z
+    .string()
+    .regex(/^[1-9]\d{0,4}$/, '쪽 번호는 1 이상의 정수입니다.')
+    .transform(Number),
+});
+
 const unknownCursor = () =>
   new AppError(ErrorCode.INVALID_PAYLOAD, '목록 위치(cursor)를 찾을 수 없습니다. 처음부터 다시 불러와 주세요.');
 
@@ -44,8 +51,8 @@ const unknownCursor = () =>
  * /api/materials (materials have owners): upload (an account; multipart field `file`; the account becomes
  * an owner, also of bytes another account uploaded before), list (`?cursor=&limit=`: an account's "내 자료" newest
  * first with the built-in sample flagged `sample: true` on the first page; anonymous callers and students get only
- * the sample: `{materials, nextCursor, limits}`), and, per authorizeMaterialRead, one material, a chapter's text and
- * its PDF slice. Errors reach the error middleware as AppErrors and answer `{"error":{"code","message"}}`.
+ * the sample: `{materials, nextCursor, limits}`), and, per authorizeMaterialRead, one material, a chapter's text, its
+ * PDF slice and one page as a one-page PDF (`/:id/pages/:page.pdf`, 1-based; 400 PAGE_OUT_OF_RANGE past the last). Errors reach the error middleware as AppErrors and answer `{"error":{"code","message"}}`.
  */
 export function createMaterialsRouter({ materials, ownership, access, logger, quotas, budget, keyTerms }: MaterialsRouterDeps): Router {
   const router = Router();
@@ -149,6 +156,21 @@ export function createMaterialsRouter({ materials, ownership, access, logger, qu
       const chapter = (await materials.get(id))?.chapters[index];
       response.setHeader('Content-Type', 'application/pdf');
       response.setHeader('Content-Disposition', contentDisposition('inline', `${chapter?.title ?? `chapter-${index + 1}`}.pdf`));
+      response.setHeader('Cache-Control', 'private, max-age=3600, immutable');
+      response.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  // One page as a PDF of that page alone (the quiz editor's preview of a page picked as an item's picture).
+  router.get('/:id/pages/:page.pdf', async (request, response, next) => {
+    try {
+      const { id, page } = parseOrThrow(PageParams, request.params);
+      await access.authorizeMaterialRead(request, response, id, materialErrors.materialNotFound);
+      const bytes = await materials.pagePdf(id, page);
+      response.setHeader('Content-Type', 'application/pdf');
+      response.setHeader('Content-Disposition', contentDisposition('inline', `page-${page}.pdf`));
       response.setHeader('Cache-Control', 'private, max-age=3600, immutable');
       response.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     } catch (error) {

@@ -9,7 +9,7 @@ import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { AppError } from '../kernel/index.js';
 import { classNotFound, type OwnershipRepository } from '../ownership/index.js';
 import type { GuardReport } from '../guard/index.js';
-import { gateSummary, generateJudgedQuiz, generateTypedItems, imagesOf, type QuizImages, loadQuizSource, toShortItems, materialTopics, newQuizSeed, TYPED_FORMATS, type EvalAgent, type JudgedQuiz, type QuizMaterialSource, type QuizRepository, type QuizSource, type TypedFormat, type TypedGeneration } from '../quiz/index.js';
+import { gateSummary, generateJudgedQuiz, generateTypedItems, imagesOf, type PagePictures, type QuizImages, loadQuizSource, toShortItems, materialTopics, newQuizSeed, TYPED_FORMATS, type EvalAgent, type JudgedQuiz, type QuizMaterialSource, type QuizRepository, type QuizSource, type TypedFormat, type TypedGeneration } from '../quiz/index.js';
 import type { Retriever } from '../retrieval/index.js';
 import { materialNotFound, type Authorizer, type Grant } from './authorize.js';
 import type { Quotas } from '../quota/index.js';
@@ -22,7 +22,9 @@ import { ownerOf } from './quiz-images-router.js';
  * Quiz authoring (every quiz belongs to an account; a class instructor token acts for its class's owner
  * within that class):
  * - `POST /api/quizzes` (CreateQuizBody `{title, items, materialId?, classId?}`) -> 201 `{quizId, title, items,
- *   createdAt, materialId?}`; an item's `image` must be one the caller uploaded (404 NOT_FOUND otherwise)
+ *   createdAt, materialId?}`; an item's `image` must be one the caller uploaded (404 NOT_FOUND otherwise) or a page
+ *   `{kind: 'page', materialId, page}` of a material the owner account owns or the sample (404 MATERIAL_NOT_FOUND
+ *   otherwise; 400 PAGE_OUT_OF_RANGE for a page it does not have)
  * - `GET /api/quizzes?classId=&cursor=&limit=` -> `{quizzes: [QuizSummary {quizId, classId, title, itemCount,
  *   createdAt}], nextCursor}`, newest first: "내 퀴즈" for an account (one class's with `classId`), the class's for a
  *   class token; each entry's `classId` ('' outside any class) lets a page link the quiz to its class
@@ -48,6 +50,8 @@ export interface QuizzesRouterDeps {
   quotas: Quotas;
   /** Uploaded pictures: an item may show only its author's own (quiz-images.ts). */
   images?: QuizImages | undefined;
+  /** Pages of materials as pictures: an item may show only pages of a material its author may use (page-pictures.ts). */
+  pagePictures?: PagePictures | undefined;
 }
 
 export interface MaterialQuizRouterDeps extends QuizzesRouterDeps {
@@ -99,7 +103,7 @@ const route = (handler: Handler) => (request: Request, response: Response, next:
 const ListQuery = PageQuery.extend({ classId: z.string().trim().min(1).max(64).optional() });
 
 /** Mounted at /api/quizzes. */
-export function createQuizzesRouter({ quizzes, materials, ownership, access, quotas, images }: QuizzesRouterDeps): Router {
+export function createQuizzesRouter({ quizzes, materials, ownership, access, quotas, images, pagePictures }: QuizzesRouterDeps): Router {
   const router = Router();
 
   router.post(
@@ -115,9 +119,12 @@ export function createQuizzesRouter({ quizzes, materials, ownership, access, quo
       // Pictures: only the author's own uploads (another's id is 404 as if it did not exist).
       const pictures = imagesOf(body.items);
       if (pictures.length > 0) await images?.assertUsable(pictures, ownerOf(grant));
+      // Pages of materials: the owner account's own materials or the sample, and pages they have.
+      await pagePictures?.assertUsable(body.items, grant.accountId);
       const quiz = await chargedToClass(quotas, classId, () => quizzes.create(classId, body));
       await ownership.setOwner('quiz', quiz.quizId, grant.accountId, quiz.createdAt);
       if (pictures.length > 0) await images?.attach(quiz.quizId, pictures);
+      await pagePictures?.attach(quiz.quizId, body.items);
       response.status(201).json(created(quiz));
     }),
   );

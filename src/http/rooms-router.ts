@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { roomNotFound, type OwnershipRepository } from '../ownership/index.js';
 import { PageQuery } from '../protocol/page.js';
 import { CreateRoomBody, RoomCode } from '../protocol/quiz.js';
-import { resultsCsv, type RoomListEntry, type RoomResults, type RoomService } from '../quiz/index.js';
+import { resultsCsv, type PagePictures, type RoomListEntry, type RoomResults, type RoomService } from '../quiz/index.js';
 import type { Authorizer } from './authorize.js';
 import type { Quotas } from '../quota/index.js';
 import { roomQuotaOwner } from './quota-hooks.js';
@@ -16,7 +16,9 @@ import { contentDisposition } from './content-disposition.js';
  * `{roomId, code, hostToken}`), `GET /api/rooms?quizId=&classId=&cursor=&limit=` (the account's rooms, one quiz's or
  * one class's, newest first: `{rooms, nextCursor}`; a class token: its class's), `GET /api/rooms/:id/results` and
  * `/results.csv` (owner, class token of its class or the room's host token), and `GET /api/rooms/join-qr.svg?code=`
- * (the join link as a QR code, made here: no outside service).
+ * (the join link as a QR code, made here: no outside service), and `GET /api/rooms/:id/pictures/:index` (a member of
+ * the room: a player's or the host's token, the owner, its class's token): question `index`'s page picture as a one-page
+ * PDF, only once that question is on screen (403 PICTURE_NOT_SHOWN before, and in the lobby or after the game).
  */
 export interface RoomsRouterDeps {
   rooms: RoomService;
@@ -24,6 +26,8 @@ export interface RoomsRouterDeps {
   access: Authorizer;
   publicUrl?: string | undefined;
   quotas: Quotas;
+  /** Pages of materials as items' pictures (served to the room's members once their question is on screen). */
+  pagePictures?: PagePictures | undefined;
 }
 
 const ListQuery = PageQuery.extend({
@@ -31,7 +35,12 @@ const ListQuery = PageQuery.extend({
   classId: z.string().trim().min(1).max(64).optional(),
 });
 
-export function createRoomsRouter({ rooms, ownership, access, publicUrl, quotas }: RoomsRouterDeps): Router {
+const PictureParams = z.object({
+  id: z.string().trim().min(1).max(64),
+  index: z.string().regex(/^\d{1,3}$/, '문제 번호는 0 이상의 정수입니다.').transform(Number),
+});
+
+export function createRoomsRouter({ rooms, ownership, access, publicUrl, quotas, pagePictures }: RoomsRouterDeps): Router {
   const router = Router();
 
   router.post('/', async (request, response, next) => {
@@ -92,6 +101,24 @@ export function createRoomsRouter({ rooms, ownership, access, publicUrl, quotas 
       });
       // The link is built from this request's host, so caches must keep one copy per host.
       response.type('image/svg+xml').set({ 'Cache-Control': 'private, max-age=3600', Vary: 'Host' }).send(svg);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  router.get('/:id/pictures/:index', async (request, response, next) => {
+    try {
+      const { id: roomId, index } = parseOrThrow(PictureParams, request.params);
+      await access.authorizeRoomMember(request, response, roomId);
+      const [meta, record] = await Promise.all([rooms.repository.meta(roomId), rooms.repository.phase(roomId)]);
+      if (!meta || !pagePictures) throw roomNotFound();
+      const bytes = await pagePictures.roomPicture(meta, record, index);
+      response.setHeader('Content-Type', 'application/pdf');
+      response.setHeader('X-Content-Type-Options', 'nosniff');
+      response.setHeader('Content-Disposition', 'inline');
+      // Private: the answer depends on the caller's token and on the room's phase.
+      response.setHeader('Cache-Control', 'private, no-store');
+      response.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     } catch (error) {
       next(error);
     }

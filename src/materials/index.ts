@@ -6,7 +6,8 @@
  *   in turn); pdf-budget.ts first counts what each stream inflates to (PDF_TOO_COMPLEX past the budget), then pdf-lib
  *   checks encryption and pages and unpdf extracts text, outline and heading candidates (CMaps for CJK fonts).
  * - chapter-plan.ts cuts chapters from the outline, page headings or slide topics (front matter is never a chapter);
- *   pdf-lib slices one PDF per chapter; blobs go to DATA_DIR on the memory store and into Redis otherwise.
+ *   pdf-lib slices one PDF per chapter; blobs go to DATA_DIR on the memory store and into Redis otherwise. A single
+ *   page is cut on demand (`pagePdf`: a quiz item's picture) and kept as a blob with the material's others.
  * - The retrieval index is built during the ingest (retrieval/).
  * - sample-pdf.ts builds the Korean sample lecture (in a PDF worker); sample-bytes.ts keeps one copy per process.
  */

@@ -47,6 +47,7 @@ export const materialErrors = {
     new AppError(ErrorCode.SERVER_BUSY, '지금 PDF를 분석하려는 요청이 너무 많습니다. 잠시 후 다시 올려 주세요.', { retryable: true }),
   materialNotFound: () => new AppError(ErrorCode.NOT_FOUND, '해당 자료를 찾을 수 없습니다.'),
   chapterNotFound: () => new AppError(ErrorCode.NOT_FOUND, '해당 챕터를 찾을 수 없습니다.'),
+  pageOutOfRange: (pageCount: number) => new AppError(ErrorCode.PAGE_OUT_OF_RANGE, `자료에 없는 쪽입니다. 이 자료는 1쪽부터 ${pageCount}쪽까지 있습니다.`),
 };
 
 /** Maps a failed PDF worker job to its wire error. */

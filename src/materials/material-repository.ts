@@ -36,6 +36,8 @@ const PagesSchema = z.array(z.string());
 export const blobNames = {
   original: (id: string) => `${id}.pdf`,
   chapter: (id: string, index: number) => `${id}.chapter-${index}.pdf`,
+  /** One page (1-based) cut on demand as a quiz item's picture; derived data, re-cut when missing. */
+  page: (id: string, page: number) => `${id}.page-${page}.pdf`,
   pages: (id: string) => `${id}.pages.json`,
 };
 
@@ -91,7 +93,7 @@ export class MaterialRepository {
    * record names (original, one slice per chapter, page texts). Idempotent; a missing record removes nothing else,
    * so the caller passes the chapter count it read before.
    */
-  async remove(id: string, chapterCount: number): Promise<void> {
+  async remove(id: string, chapterCount: number, pageCount = 0): Promise<void> {
     await this.store.zrem(materialKeys.materialIndex(), id);
     await this.store.del(materialKeys.material(id));
     this.pageCache.delete(id);
@@ -99,6 +101,8 @@ export class MaterialRepository {
       this.blobs.delete(blobNames.original(id)),
       this.blobs.delete(blobNames.pages(id)),
       ...Array.from({ length: chapterCount }, (_, index) => this.blobs.delete(blobNames.chapter(id, index))),
+      // Pages cut as pictures: any of them may exist (deleting an absent blob is fine).
+      ...Array.from({ length: pageCount }, (_, index) => this.blobs.delete(blobNames.page(id, index + 1))),
     ]);
   }
 

@@ -68,6 +68,11 @@ export interface MaterialService {
   chapterText(id: string, index: number): Promise<string>;
   /** The chapter's slice: a PDF of exactly its pages (throws NOT_FOUND). */
   chapterPdf(id: string, index: number): Promise<Uint8Array>;
+  /**
+   * One page (1-based) as a PDF of that page alone, cut from the original with pdf-lib in the worker and kept as a
+   * blob, so each page is cut once across nodes (throws NOT_FOUND for no material, PAGE_OUT_OF_RANGE for no page).
+   */
+  pagePdf(id: string, page: number): Promise<Uint8Array>;
   /** Text of every page, pages separated by a blank line (throws NOT_FOUND). */
   materialText(id: string): Promise<string>;
   pageTexts(id: string): Promise<string[]>;
@@ -283,10 +288,22 @@ export function createMaterialService(deps: MaterialServiceDeps): MaterialServic
       await repository.blobs.put(blobNames.chapter(id, index), slice);
       return slice;
     },
+    async pagePdf(id, page) {
+      const record = await requireRecord(id);
+      if (!Number.isInteger(page) || page < 1 || page > record.pageCount) throw materialErrors.pageOutOfRange(record.pageCount);
+      const cached = await repository.blobs.get(blobNames.page(id, page));
+      if (cached) return cached;
+      const [slice] = await runPdfJob(async () => pool.slice(await materialPdf(id), [{ start: page - 1, end: page - 1 }]));
+      if (!slice) throw materialErrors.pageOutOfRange(record.pageCount);
+      await repository.blobs.put(blobNames.page(id, page), slice);
+      // A deletion that ran while the page was cut must not leave its blob behind.
+      if (!(await repository.get(id))) await repository.blobs.delete(blobNames.page(id, page));
+      return slice;
+    },
     async remove(id) {
       const record = await repository.get(id);
       if (!record) return false;
-      await repository.remove(id, record.chapters.length);
+      await repository.remove(id, record.chapters.length, record.pageCount);
       return true;
     },
     async materialText(id) {

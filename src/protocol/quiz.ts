@@ -24,9 +24,23 @@ const ItemText = (max: number) =>
     // eslint-disable-next-line no-control-regex
     .refine((value) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value), '제어 문자는 쓸 수 없습니다.');
 
-/** An item's picture (wire.ItemPicture): an uploaded image's id and its alt text. */
+/** A page of a material as an item's picture (wire.PagePicture); the server checks the material and the page on save. */
+export const PagePicture = z
+  .object({
+    kind: z.literal('page'),
+    materialId: z.string().regex(/^[0-9a-f]{32}$/, 'materialId는 자료의 id(16진수 32자리)입니다.'),
+    page: z.number({ error: 'page는 자료의 쪽 번호(1부터)입니다.' }).int('page는 자료의 쪽 번호(1부터)입니다.').min(1, 'page는 1쪽부터입니다.').max(100_000),
+  })
+  .strict() satisfies z.ZodType<wire.PagePicture>;
+export type PagePicture = wire.PagePicture;
+
+/** An item's picture (wire.ItemPicture): an uploaded image's id or a material's page, and its alt text. */
 const picture = {
-  image: z.string().regex(/^[0-9a-f]{32}$/, 'image는 올린 그림의 id(16진수 32자리)입니다.').optional(),
+  image: z
+    .union([z.string().regex(/^[0-9a-f]{32}$/, 'image는 올린 그림의 id(16진수 32자리)입니다.'), PagePicture], {
+      error: 'image는 올린 그림의 id(16진수 32자리)이거나 {kind: "page", materialId, page}입니다.',
+    })
+    .optional(),
   imageAlt: z.string().trim().max(300).optional(),
 };
 

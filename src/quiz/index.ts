@@ -20,7 +20,8 @@
  *
  * Typed answers (short text, word cloud): short-answer-judge.ts judges each distinct answer once when the question
  * closes (short-review.ts stores the grades; the host marks unsure ones with `room:review`); text-answers.ts counts
- * words. Pictures: quiz-images.ts (uploaded PNG/JPEG/GIF/WebP in the blob store, served by id).
+ * words. Pictures: quiz-images.ts (uploaded PNG/JPEG/GIF/WebP in the blob store, served by id) and page-pictures.ts (a
+ * page of a material the owner may use, served to a room's members as a one-page PDF once its question is on screen).
  *
  * Fair play: `speedBonus: false` scores every fully correct answer 1000. Extra time is a per-room map of grants that
  * each question's open record copies when it opens, so the answer path reads nothing more: the deadline check, the
@@ -70,6 +71,7 @@ export { resultsCsv } from './results-csv.js';
 export { SHORT_GENERATOR_AGENT, toShortItems, type ShortConversion } from './short-generator.js';
 export { TYPED_FORMATS, TYPED_TASK, generateTypedItems, numericTolerance, typedShortfallMessage, type TypedFormat, type TypedGeneration } from './typed-agent.js';
 export { negate, numberedLists, statedAmounts, typedOfflineTasks } from './typed-offline.js';
+export { PagePictures, pageMaterialsOf, pictureShown, roomPictureUrl, type PagePicturesOptions, type PageSource } from './page-pictures.js';
 export { IMAGE_ID, MAX_IMAGE_BYTES, QuizImages, imageTypeOf, imageUrl, imagesOf, type ImageOwner, type ImageSummary, type ImageType } from './quiz-images.js';
 export { type RoomResults } from './room-results.js';
 export type { HostMember, PlayerMember, RoomMember } from './room-member.js';

@@ -10,8 +10,7 @@ import { keys, pageOfIndex, type Store } from '../store/index.js';
 
 /**
  * Pictures on quiz items: images an instructor uploads, kept in the blob store like the materials' bytes (Redis for
- * several nodes, the disk for one). A material's page is not rendered into a picture here: the server has no PDF
- * rasteriser (PDF.js needs a canvas in Node).
+ * several nodes, the disk for one). A material's page as a picture is page-pictures.ts.
  *
  * Only PNG, JPEG, GIF and WebP are taken, recognised by their first bytes (never by the declared type or a name);
  * SVG (which can carry script) and anything else are refused. The content type served is the one the bytes prove.
@@ -69,9 +68,9 @@ export interface ImageSummary {
   quizzes: number;
 }
 
-/** The picture ids a quiz's items name. */
+/** The uploaded picture ids a quiz's items name (a material's page is not one). */
 export function imagesOf(items: readonly Pick<RoomItem, 'image'>[]): string[] {
-  return [...new Set(items.flatMap((item) => (item.image === undefined ? [] : [item.image])))];
+  return [...new Set(items.flatMap((item) => (typeof item.image === 'string' ? [item.image] : [])))];
 }
 
 const imageNotFound = () => new AppError(ErrorCode.NOT_FOUND, '그림을 찾을 수 없습니다. 직접 올린 그림만 쓰거나 지울 수 있습니다.');

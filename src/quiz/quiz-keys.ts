@@ -8,6 +8,11 @@ export const quizKeys = {
   quizSummary: (id: string) => key('quiz', id, 'summary'),
   /** A short lease held while a quiz's stored JSON is rewritten (an instructor keeping a failed item); TTL. */
   quizEditLock: (id: string) => key('quiz', id, 'edit', 'lock'),
+  /**
+   * The quizzes whose items show a page of the material as their picture (sorted set of quiz ids by when they were
+   * saved); an owner cannot give up the material while one of its quizzes is here; no TTL, entries go with the quiz.
+   */
+  materialPictureQuizzes: (materialId: string) => key('material', materialId, 'picture-quizzes'),
   /** The quizzes of a class (sorted set of quiz ids scored by creation time); no TTL. */
   classQuizzes: (classId: string) => key('class', classId, 'quizzes'),
   /**

@@ -8,7 +8,9 @@ import { quizKeys } from './quiz-keys.js';
 const LiveMeta = z.object({ classId: z.string(), quizId: z.string().optional(), code: z.string(), items: z.array(z.unknown()) });
 const LivePhase = z.object({ phase: z.string() });
 const StoredResults = z.object({ classId: z.string(), quizId: z.string().optional(), totalQuestions: z.number().int().min(0) });
-const StoredQuiz = z.object({ classId: z.string(), items: z.array(z.object({ image: z.string().optional() }).loose()).catch([]) });
+// An item's `image` is an uploaded picture's id or a material's page ({kind: 'page', materialId, page}).
+const StoredQuiz = z.object({ classId: z.string(), items: z.array(z.object({ image: z.unknown().optional() }).loose()).catch([]) });
+const PageImage = z.object({ kind: z.literal('page'), materialId: z.string() });
 
 /** A corrupt value is treated as absent (what cannot be read is still deleted by key). */
 function safeJson(raw: string): unknown {
@@ -126,8 +128,24 @@ export const quizLifecycle = {
     return [...new Set(items.flatMap((item) => (typeof item.image === 'string' ? [item.image] : [])))];
   },
 
-  /** The quiz (items with solutions), its list entry and its class's index entry; whether there was a quiz. */
+  /** The materials whose pages the quiz's items show as pictures (each once); none when there is no such quiz. */
+  async quizPageMaterials(store: Store, quizId: string): Promise<string[]> {
+    const raw = await store.get(quizKeys.quiz(quizId));
+    const parsed = raw === null ? null : StoredQuiz.safeParse(safeJson(raw));
+    const items = parsed?.success ? parsed.data.items : [];
+    return [...new Set(items.flatMap((item) => PageImage.safeParse(item.image).data?.materialId ?? []))];
+  },
+
+  /** The quizzes showing a page of the material as a picture (ids). */
+  pictureQuizzes: async (store: Store, materialId: string): Promise<string[]> =>
+    (await store.zrange(quizKeys.materialPictureQuizzes(materialId), 0, -1)).map(({ member }) => member),
+
+  /**
+   * The quiz (items with solutions), its list entry, its class's index entry and its entries among the quizzes
+   * showing a material's page; whether there was a quiz.
+   */
   async deleteQuiz(store: Store, quizId: string, classId: string | null): Promise<boolean> {
+    for (const materialId of await quizLifecycle.quizPageMaterials(store, quizId)) await store.zrem(quizKeys.materialPictureQuizzes(materialId), quizId);
     const removed = await store.del(quizKeys.quiz(quizId), quizKeys.quizSummary(quizId), quizKeys.classQuizItems(quizId));
     if (classId) await store.zrem(quizKeys.classQuizzes(classId), quizId);
     return removed > 0;
@@ -139,8 +157,14 @@ export const quizLifecycle = {
   /** The self-study items served to a class's students (with their recorded answers). */
   deleteByClass: (store: Store, classId: string): Promise<void> => deleteSelfQuizzes(store, 'class', classId),
 
-  /** The self-study items served from a material (with their recorded answers). */
-  deleteByMaterial: (store: Store, materialId: string): Promise<void> => deleteSelfQuizzes(store, 'material', materialId),
+  /**
+   * The self-study items served from a material (with their recorded answers), and its list of quizzes showing its
+   * pages (a material goes only when no owner is left: those quizzes then show their alt text instead).
+   */
+  async deleteByMaterial(store: Store, materialId: string): Promise<void> {
+    await deleteSelfQuizzes(store, 'material', materialId);
+    await store.del(quizKeys.materialPictureQuizzes(materialId));
+  },
 };
 
 const deleteSelfQuizzes = (store: Store, owner: 'class' | 'material', id: string): Promise<void> =>

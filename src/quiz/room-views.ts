@@ -16,6 +16,7 @@ import type { PlayerStanding, Standings } from './scoring.js';
 import { correctChoiceOf, isUnscored, shownChoices, solutionOf, typeOf } from './item-types.js';
 import type { ShortGrades } from './short-answer-judge.js';
 import { imageUrl } from './quiz-images.js';
+import { pageAlt, roomPictureUrl } from './page-pictures.js';
 import { reviewList } from './short-review.js';
 
 /**
@@ -42,7 +43,8 @@ export function publicQuestion(meta: RoomMeta, q: number): PublicQuestion {
     difficulty: item.difficulty,
   };
   if (item.type === 'numeric' && item.unit !== undefined) question.unit = item.unit;
-  if (item.image !== undefined) question.image = { url: imageUrl(item.image), alt: item.imageAlt ?? '' };
+  if (typeof item.image === 'string') question.image = { url: imageUrl(item.image), alt: item.imageAlt ?? '', kind: 'image' };
+  else if (item.image !== undefined) question.image = { url: roomPictureUrl(meta.roomId, q), alt: item.imageAlt || pageAlt(item.image.page), kind: 'page' };
   return question;
 }
 

@@ -51,6 +51,7 @@ export const DURABLE_KEYS: readonly DurableKey[] = [
   { pattern: 'class:{id}:math-sets', what: "the math sets shared with a class (its students answer their short-answer problems)" },
   { pattern: 'class:{id}:rooms', what: "the index of a class's quiz rooms" },
   { pattern: 'quiz:{id}', what: 'a quiz with its items and solutions' },
+  { pattern: 'material:{id}:picture-quizzes', what: "the quizzes whose items show a page of the material as their picture" },
   { pattern: 'quiz:{id}:summary', what: "a quiz's list entry (title, item count, creation time)" },
   { pattern: 'room:{id}:results', what: "a quiz room's results (standings, answers per player)" },
   { pattern: 'room:{id}:summary', what: "a quiz room's list entry (code, title, creation time, phase and players at the last results)" },

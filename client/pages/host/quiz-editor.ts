@@ -1,6 +1,7 @@
 // Quiz host, "문제 직접 쓰기": a form per question type (4지선다, O/X, 복수 정답, 순서, 수치, 설문, 단답형, 단어 구름)
-// that builds the items of POST /api/quizzes, each with an optional picture (uploaded to POST /api/quiz-images; its
-// alt text) and LaTeX written as $…$ in any text. The server validates every item (Korean messages shown as they come);
+// that builds the items of POST /api/quizzes, each with an optional picture (uploaded to POST /api/quiz-images, or a
+// page of one of the author's materials or the sample, previewed small; its alt text) and LaTeX written as $…$ in any
+// text. The server validates every item (Korean messages shown as they come);
 // this form only shapes them. Nothing typed here becomes HTML.
 import type { QuestionType } from '../../../src/protocol/wire/index.js';
 import { apiFetch, jsonBody } from '../../net/http.js';
@@ -59,6 +60,11 @@ function card(deps: QuizEditorDeps): HTMLElement {
   const allOrNothing = element('input', { type: 'checkbox' });
   const picture = element('input', { type: 'file', accept: 'image/png,image/jpeg,image/gif,image/webp' });
   const pictureNote = element('span', { className: 'hint', 'data-testid': 'editor-picture-status' });
+  const pageMaterial = element('select', { 'data-testid': 'editor-page-material' });
+  pageMaterial.append(element('option', { value: '', text: '쓰지 않음' }));
+  const pageNumber = element('input', { type: 'number', min: '1', step: '1', value: '1', inputMode: 'numeric', 'data-testid': 'editor-page-number' });
+  const pagePreview = element('canvas', { className: 'editor-page-preview', role: 'img', 'data-testid': 'editor-page-preview' });
+  pagePreview.hidden = true;
   const parts: Record<string, HTMLElement> = {
     question: field('질문 ($…$로 수식)', element('textarea', { rows: 2, maxLength: 500, 'data-testid': 'editor-question' }), 'question'),
     choices: field('보기 (한 줄에 하나)', element('textarea', { rows: 4, 'data-testid': 'editor-choices' }), 'choices'),
@@ -75,10 +81,16 @@ function card(deps: QuizEditorDeps): HTMLElement {
     explanation: field('해설', element('textarea', { rows: 2, maxLength: 1000, 'data-testid': 'editor-explanation' }), 'explanation'),
     difficulty: field('난이도', difficulty, 'difficulty'),
     picture: field('그림 (PNG·JPEG·GIF·WebP, 2MB까지)', picture, 'picture'),
+    pageMaterial: field('또는 자료의 페이지 (자료)', pageMaterial, 'pageMaterial'),
+    pageNumber: field('쪽 번호', pageNumber, 'pageNumber'),
     imageAlt: field('그림 설명 (화면 낭독용)', element('input', { type: 'text', maxLength: 300, 'data-testid': 'editor-image-alt' }), 'imageAlt'),
   };
   const remove = element('button', { type: 'button', className: 'secondary', text: '이 문제 빼기' });
-  const node = element('li', { className: 'editor-item', 'data-testid': 'editor-item' }, field('유형', type, 'type'), ...Object.values(parts), pictureNote, remove);
+  const node = element('li', { className: 'editor-item', 'data-testid': 'editor-item' }, field('유형', type, 'type'), ...Object.values(parts), pagePreview, pictureNote, remove);
+  const preview = () => void previewPage(pageMaterial, pageNumber, pagePreview, pictureNote);
+  pageMaterial.addEventListener('change', preview);
+  pageNumber.addEventListener('change', preview);
+  void fillMaterials(pageMaterial);
   const show = () => {
     const wanted = new Set(FIELDS[type.value as QuestionType]);
     for (const name of Object.keys(FIELDS).flatMap((key) => FIELDS[key as QuestionType])) parts[name]!.hidden = !wanted.has(name);
@@ -145,8 +157,63 @@ export function itemOf(node: HTMLElement): Record<string, unknown> {
     case 'cloud':
       break;
   }
-  if (node.dataset.image) Object.assign(item, { image: node.dataset.image, imageAlt: value(node, 'imageAlt') });
+  const materialId = value(node, 'pageMaterial');
+  // A page of the material wins over an uploaded image; its alt text defaults to 「자료 N쪽」 on the server.
+  if (materialId) Object.assign(item, { image: { kind: 'page', materialId, page: Number(value(node, 'pageNumber')) }, imageAlt: value(node, 'imageAlt') });
+  else if (node.dataset.image) Object.assign(item, { image: node.dataset.image, imageAlt: value(node, 'imageAlt') });
   return item;
+}
+
+interface ListedMaterial {
+  id: string;
+  title: string;
+  pageCount: number;
+  sample?: boolean;
+}
+
+/** The materials whose pages the author may show (its own and the sample: GET /api/materials), asked once per page. */
+let materialList: Promise<ListedMaterial[]> | undefined;
+
+async function fillMaterials(select: HTMLSelectElement): Promise<void> {
+  materialList ??= apiFetch('/api/materials?limit=50')
+    .then((response) => jsonBody<{ materials?: ListedMaterial[] }>(response))
+    .then((body) => body.materials ?? [])
+    .catch(() => []);
+  for (const material of await materialList) {
+    select.append(element('option', { value: material.id, text: `${material.sample ? '[예시] ' : ''}${material.title} (${material.pageCount}쪽)` }));
+  }
+}
+
+/** Draws the picked page small beside the form (the same one-page PDF players get); the note says what went wrong. */
+async function previewPage(select: HTMLSelectElement, number: HTMLInputElement, canvas: HTMLCanvasElement, note: HTMLElement): Promise<void> {
+  const materialId = select.value;
+  const page = Number(number.value);
+  const wanted = `${materialId}:${page}`;
+  canvas.dataset.wanted = wanted;
+  delete canvas.dataset.drawn;
+  if (!materialId) {
+    canvas.hidden = true;
+    return;
+  }
+  canvas.setAttribute('aria-label', `자료 ${page}쪽 미리 보기`);
+  try {
+    const response = await apiFetch(`/api/materials/${materialId}/pages/${page}.pdf`);
+    if (!response.ok) {
+      canvas.hidden = true;
+      note.textContent = errorText((await jsonBody<{ error?: unknown }>(response)).error, '그 쪽을 불러오지 못했습니다.');
+      return;
+    }
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const { drawPdfPage } = await import('../../ui/pdf-page.js');
+    if (canvas.dataset.wanted !== wanted) return;
+    canvas.hidden = false;
+    await drawPdfPage(canvas, bytes, 240);
+    if (canvas.dataset.wanted === wanted) canvas.dataset.drawn = 'true';
+    note.textContent = `자료 ${page}쪽을 그림으로 씁니다.`;
+  } catch {
+    canvas.hidden = true;
+    note.textContent = '서버에 연결할 수 없습니다.';
+  }
 }
 
 export function initQuizEditor(deps: QuizEditorDeps): void {

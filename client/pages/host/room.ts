@@ -36,7 +36,7 @@ const startButton = $<HTMLButtonElement>('start-button');
 const questionNumber = $('question-number');
 const questionDifficulty = $('question-difficulty');
 const questionText = $('question-text');
-const questionPicture = $<HTMLImageElement>('question-picture');
+const questionPicture = { image: $<HTMLImageElement>('question-picture'), page: $<HTMLCanvasElement>('question-page'), token: () => room?.hostToken ?? null };
 const timer = $('timer');
 const previewNote = $('preview-note');
 const pausedNote = $('paused-note');

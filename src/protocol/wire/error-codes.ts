@@ -101,6 +101,12 @@ export const ErrorCode = {
   QUOTA_EXCEEDED: 'QUOTA_EXCEEDED',
   /** An uploaded quiz picture is still shown by a quiz: delete (or change) the quiz first (409). */
   IMAGE_IN_USE: 'IMAGE_IN_USE',
+  /** A quiz of the account shows a page of the material as an item's picture: delete the quiz first (409). */
+  MATERIAL_IN_USE: 'MATERIAL_IN_USE',
+  /** An item's picture names a page the material does not have (400). */
+  PAGE_OUT_OF_RANGE: 'PAGE_OUT_OF_RANGE',
+  /** A room's picture of a question that is not on screen yet (or any more: the game is over) (403). */
+  PICTURE_NOT_SHOWN: 'PICTURE_NOT_SHOWN',
   /** The account's model budget for today (UTC) is spent (MODEL_DAILY_TOKENS): nothing new is generated until tomorrow. */
   MODEL_BUDGET_EXCEEDED: 'MODEL_BUDGET_EXCEEDED',
   // self-study quiz (seed 001's /api/quiz/*)

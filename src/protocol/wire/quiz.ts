@@ -40,17 +40,27 @@ export type QuizItem = {
   quizId?: string | undefined;
   sources?: QuizItemSource[] | undefined;
   /** See ItemPicture. */
-  image?: string | undefined;
+  image?: string | PagePicture | undefined;
   imageAlt?: string | undefined;
 };
 
 /**
- * A picture any item may carry: an uploaded image's id (`POST /api/quiz-images`; a page of the material is uploaded
- * as an image, the server renders no PDF pages) and its text for screen readers. LaTeX needs no field: `$…$` in any
- * item text is rendered by the pages' bundled KaTeX.
+ * A page of a material as an item's picture: 1-based `page` of `materialId`, which the quiz's owner may use (one it
+ * owns, or the built-in sample). Players get it as a one-page PDF cut from the material, drawn by the page.
+ */
+export interface PagePicture {
+  kind: 'page';
+  materialId: string;
+  page: number;
+}
+
+/**
+ * A picture any item may carry: an uploaded image's id (`POST /api/quiz-images`) or a page of a material
+ * (`PagePicture`), and its text for screen readers (a page's defaults to 「자료 N쪽」). LaTeX needs no field: `$…$`
+ * in any item text is rendered by the pages' bundled KaTeX.
  */
 export interface ItemPicture {
-  image?: string | undefined;
+  image?: string | PagePicture | undefined;
   imageAlt?: string | undefined;
 }
 
@@ -311,8 +321,11 @@ export interface PublicQuestion {
   difficulty: Difficulty;
   /** numeric: the unit the answer is in, if any. */
   unit?: string;
-  /** The item's picture: where to load it and its text for screen readers. */
-  image?: { url: string; alt: string };
+  /**
+   * The item's picture: where to load it and its text for screen readers. `kind` 'image' is an uploaded image (an
+   * `<img>`); 'page' is a one-page PDF of the material the page draws (fetched with the room's player or host token).
+   */
+  image?: { url: string; alt: string; kind: 'image' | 'page' };
 }
 
 /** A recorded answer, as it counts: one of the shapes of `AnswerResponse`, a numeric one parsed to its number. */
