@@ -167,6 +167,11 @@ export interface ExamResultsReply {
 }
 
 export interface ExamAuditEntry {
+  /**
+   * An override of the status (alone or with its answer group), or the answer moved out of its group or back in
+   * (a move changes no status: `from` and `to` are the status the answer had, and `reason` is empty).
+   */
+  action: 'override' | 'move-out' | 'move-in';
   sessionId: string;
   questionId: number;
   by: string;
@@ -174,7 +179,7 @@ export interface ExamAuditEntry {
   from: ExamGradeStatus;
   to: ExamGradeStatus;
   reason: string;
-  /** The answer group this change was made with (one action for the whole group). */
+  /** The answer group this change was made with (one action for the whole group); for a move, the group left or joined. */
   groupId?: string | undefined;
 }
 
