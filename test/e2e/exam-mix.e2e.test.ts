@@ -6,7 +6,7 @@
  *   whose learning records to read, by default a class on the chosen material) and the page shows the reply's
  *   `mix.reason` (문항 구성: …): the class's aggregated profile for the instructor, the student's own for self-study,
  *   and the exam follows that balance. Typing a number of descriptive items chooses the manual balance: the request
- *   carries it and the reason says it was the request's.
+ *   carries it and the reason says it was the request's. The choices are ≥ 44 px and axe finds no violation in them.
  */
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import { signUp } from '../support/accounts.js';
 import { launchBrowser, watchPage } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { postJson } from '../support/classroom-client.js';
+import { axeViolations } from '../support/quiz-pages.js';
 import { uploadPdf } from '../support/data-flow.js';
 import { samplePdfBytes } from '../support/lecture-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -43,7 +44,10 @@ afterAll(async () => {
 
 async function newContext(kind: 'desktop' | 'phone', problems: string[]): Promise<BrowserContext> {
   const context = await browser.newContext(
-    kind === 'phone' ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'ko-KR' } : { viewport: { width: 1280, height: 900 }, locale: 'ko-KR' },
+    // bypassCSP only lets the test inject axe-core (an inline script the pages' CSP rightly refuses).
+    kind === 'phone'
+      ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'ko-KR', bypassCSP: true }
+      : { viewport: { width: 1280, height: 900 }, locale: 'ko-KR', bypassCSP: true },
   );
   context.setDefaultTimeout(20_000);
   contexts.push(context);
@@ -98,6 +102,7 @@ describe('the exam balance on the pages', () => {
     for (const testId of ['exam-mix-planner', 'exam-mix-manual', 'exam-mix-class']) {
       expect((await host.getByTestId(testId).boundingBox())?.height ?? 0, testId).toBeGreaterThanOrEqual(44);
     }
+    expect(await axeViolations(host, '[data-testid=exam-mix]')).toEqual([]);
     await host.fill('[data-testid=exam-count]', '5');
     await host.getByTestId('exam-start').click();
     await expect.poll(() => host.getByTestId('exam-mix-reason').textContent()).toMatch(/^문항 구성: 수업 학생 3명의 종합 프로필의 숙련도 심화, 목표 깊이 깊은 이해.*단답형 1문항, 서술형 4문항/u);
@@ -146,6 +151,7 @@ describe('the exam balance on the pages', () => {
       const label = student.locator(`label:has([data-testid=${testId}])`);
       expect((await label.boundingBox())?.height ?? 0, testId).toBeGreaterThanOrEqual(44);
     }
+    expect(await axeViolations(student, '[data-testid=self-exam-form]')).toEqual([]);
     await student.fill('[data-testid=self-exam-count]', '2');
     await student.getByTestId('self-exam-start').click();
     await expect.poll(() => student.getByTestId('self-exam-mix-reason').textContent()).toMatch(/^문항 구성: 학습자 프로필의 선호 문항 유형이 단답형뿐\(숙련도 기초\).*단답형 2문항, 서술형 0문항/u);
