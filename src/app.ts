@@ -17,7 +17,7 @@ import { DataLifecycle } from './data/index.js';
 import { JobRepository, JobRunner, type JobView } from './jobs/index.js';
 import { MathJudge, MathSetRepository, mathJobHandler } from './math-problems/index.js';
 import { ExamFeedback, ExamGrader, ExamRepository, ExamService, buildPriorProfile, examJobHandler, lectureSignals, type ExamFeedbackAgent, type ExamItemGrader, type LearnerSignals } from './exams/index.js';
-import { EvalAgent, QuizImages, QuizRepository, RoomRuntime, RoomService, selfStudyAnswers, type RoomClock } from './quiz/index.js';
+import { EvalAgent, QuizImages, QuizRepository, RoomRuntime, RoomService, classQuizAnswers, selfStudyAnswers, type RoomClock } from './quiz/index.js';
 import { RetrievalService } from './retrieval/index.js';
 import { NodeHeartbeat, createStore, type Store } from './store/index.js';
 import { Quotas } from './quota/index.js';
@@ -473,7 +473,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
           if (read.nextCursor === null) break;
           cursor = read.nextCursor;
         }
-        return { ...lectureSignals(items), quizAnswers: [...(await mathAnswers(sessionId)), ...(await selfQuizAnswers(classId, sessionId))] };
+        return { ...lectureSignals(items), quizAnswers: [...(await mathAnswers(sessionId)), ...(await selfQuizAnswers(classId, sessionId)), ...(await classItemAnswers(classId, sessionId))] };
       },
       // Answer groups by meaning use the model's embeddings only where they carry meaning (term vectors otherwise).
       ...(model.capabilities.semanticEmbeddings ? { embed: (texts: string[]) => model.embed(texts) } : {}),
@@ -504,6 +504,15 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     const chapterTitle = async (materialId: string, chapter: number) => (await materials.get(materialId))?.chapters.find((entry) => entry.index === chapter)?.title ?? null;
     const answers = await selfStudyAnswers(store, { classId, sessionId }, { chapterTitle, logger });
     return answers.slice(-50).map((answer) => ({ question: answer.question.slice(0, 500), correct: answer.correct, topic: answer.topic ?? undefined, source: '혼자 퀴즈' }));
+  }
+
+  /**
+   * A class student's first answers to the items of their class's quizzes over seed 001's `/answer` (`<quiz id>:<index>`),
+   * weighed like self-study answers, with the item's chapter as the topic.
+   */
+  async function classItemAnswers(classId: string, sessionId: string): Promise<LearnerSignals['quizAnswers']> {
+    const answers = await classQuizAnswers(store, quizzes, { classId, sessionId }, { logger });
+    return answers.slice(-50).map((answer) => ({ question: answer.question.slice(0, 500), correct: answer.correct, topic: answer.topic ?? undefined, source: '수업 퀴즈' }));
   }
 
   /** A class student's first answers to the math problems shared with their class, with the questions. */

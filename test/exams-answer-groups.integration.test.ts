@@ -8,7 +8,9 @@
  *   student's result changed (with the reason) and their open pages told live (`exam:result` on /tutor).
  * - AG7 — A changed group is refused. After an answer is moved out (`…/answers/:sessionId/move-out`: it stands
  *   alone, the rest get a new id) a grade with the old id is 404 `EXAM_GROUP_NOT_FOUND` and changes nothing;
- *   moved back in (`move-in`) the group has its old id again.
+ *   moved back in (`move-in`) the group has its old id again. Each move is audited for that answer like an
+ *   override (`action: 'move-out'` with the group it left, `'move-in'` with the group it joined; by, at, its status
+ *   unchanged on both sides); a move that changes nothing (an answer already out) is not.
  * - AG8 — Group grades are data. `decisions.jsonl` has one labelled line per answer graded with a group
  *   (`fromGroup`, `groupId`, `groupSize`), beside single overrides, with no student identity.
  * - AG9 — Only the exam's teacher. Another instructor gets 404 on every group route, a student 403, nobody 401; a
@@ -126,9 +128,16 @@ describe.each(['memory', 'redis'] as const)('answer groups (%s store)', (store) 
     expect(rest?.size).toBe(2);
     expect(rest?.groupId).not.toBe(paraphrases?.groupId);
 
+    // The move is audited for the moved answer, with the group it left; moving it out again changes and audits nothing.
+    const movedStatus = paraphrases?.answers.find((answer) => answer.sessionId === moved)?.status;
+    const moveOut = { action: 'move-out', sessionId: moved, questionId: 2, by: booted.teacher.accountId, from: movedStatus, to: movedStatus, reason: '', groupId: paraphrases?.groupId };
+    expect(await booted.app.exams.repository.audit(exam.examId)).toEqual([{ ...moveOut, at: expect.any(Number) }]);
+    expect((await call(`${base}/answers/${moved}/move-out`, 'POST', { headers: booted.teacher.bearer })).status).toBe(200);
+    expect(await booted.app.exams.repository.audit(exam.examId)).toHaveLength(1);
+
     const stale = await call(`${base}/groups/${paraphrases?.groupId}/grade`, 'POST', { headers: booted.teacher.bearer, body: { status: 'Incorrect', reason: '이전 묶음' } });
     expect([stale.status, stale.body.error?.code]).toEqual([404, 'EXAM_GROUP_NOT_FOUND']);
-    expect(await booted.app.exams.repository.audit(exam.examId)).toEqual([]);
+    expect((await booted.app.exams.repository.audit(exam.examId)).filter((entry) => entry.action === 'override')).toEqual([]);
 
     // The two left are graded together, the moved-out one alone with a single override.
     expect((await call(`${base}/groups/${rest?.groupId}/grade`, 'POST', { headers: booted.teacher.bearer, body: { status: 'Correct', reason: REASON } })).status).toBe(200);
@@ -138,6 +147,17 @@ describe.each(['memory', 'redis'] as const)('answer groups (%s store)', (store) 
     const back = await call(`${base}/answers/${moved}/move-in`, 'POST', { headers: booted.teacher.bearer });
     expect(back.status).toBe(200);
     expect((back.body as ExamAnswerGroupsReply).groups.map((group) => group.groupId)).toContain(paraphrases?.groupId);
+    // The moved answer's own trail: out of the group, its single override, back into the group it joined.
+    const trail = await booted.app.exams.repository.audit(exam.examId, moved);
+    expect(trail.map((entry) => [entry.action, entry.from, entry.to, entry.groupId])).toEqual([
+      ['move-out', movedStatus, movedStatus, paraphrases?.groupId],
+      ['override', movedStatus, 'Partial_Correct', undefined],
+      ['move-in', 'Partial_Correct', 'Partial_Correct', paraphrases?.groupId],
+    ]);
+    expect(trail.every((entry) => entry.by === booted.teacher.accountId)).toBe(true);
+    // The single override's reply carries the whole trail of that answer, the moves included.
+    const again = await call(`${booted.app.url}/api/exams/${exam.examId}/students/${moved}/items/2/override`, 'POST', { headers: booted.teacher.bearer, body: { status: 'Partial_Correct', reason: '이유가 짧습니다.' } });
+    expect((again.body.audit as { action: string }[]).map((entry) => entry.action)).toEqual(['move-out', 'override', 'move-in', 'override']);
 
     const exported = await fetch(`${booted.app.url}/api/exams/${exam.examId}/decisions.jsonl`, { headers: booted.teacher.bearer });
     const text = await exported.text();

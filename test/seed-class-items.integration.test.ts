@@ -7,6 +7,10 @@
  *   played (409 ROOM_LIVE for a student until the room ends); another class's student, another account and an index
  *   past the quiz are 404 QUIZ_NOT_FOUND; an item that is not 4-choice is 400; the answers go with the quiz.
  *   `test/seed-class-items.integration.test.ts`
+ * - SD18 — Class quiz answers feed the learner profile, like self-study quiz answers (QP1). A class student's first
+ *   answer to a class quiz item counts once toward their proficiency, and makes the chapter the item was drawn from
+ *   (its first source) a weak topic when wrong, a strong one when right, with the answer as evidence (`수업 퀴즈
+ *   오답: …`); answering again changes nothing, and another student of the class has none of it.
  */
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { SelfQuizAnswerReply, SelfQuizEvaluateReply } from '../src/protocol/wire/index.js';
@@ -127,5 +131,46 @@ describe('SD15 class quiz items over seed 001’s /answer and /evaluate', () => 
     const ended = await host.emit('room:end');
     expect(ended.ok, JSON.stringify(ended)).toBe(true);
     expect((await answer(app, `${quizId}:0`, 0, asStudent)).status).toBe(200);
+  });
+});
+
+describe('SD18 class quiz answers in the learner profile', () => {
+  it('SD18 a wrong first answer makes the item\'s chapter weak, a right one another chapter strong, with the answers as evidence; again changes nothing; a classmate has none of it', async (context) => {
+    const app = await startTestApp({ SIGNUP: 'open' });
+    context.onTestFinished(() => app.stop());
+    await storeReady(app);
+    const sample = await loadSample(app);
+    const created = await createClass(app, { name: '통계 반', materialId: sample.id });
+    const instructor = await defaultInstructor(app);
+    const source = (chapter: number, chapterTitle: string) => ({ chunkId: `${chapter}.0`, chapter, chapterTitle, startPage: 1, endPage: 1 });
+    const [first, second] = sampleItems(2) as [ReturnType<typeof sampleItems>[number], ReturnType<typeof sampleItems>[number]];
+    const items = [{ ...first, sources: [source(1, '평균과 분산')] }, { ...second, sources: [source(2, '중앙값')] }];
+    const quiz = await call(`${app.url}/api/quizzes`, 'POST', { headers: instructor.bearer, body: { title: '통계 퀴즈', items, classId: created.classId, materialId: sample.id } });
+    expect(quiz.status, JSON.stringify(quiz.body)).toBe(201);
+    const quizId = String(quiz.body.quizId);
+    const joinAs = async (nickname: string) => {
+      const joined = await call(`${app.url}/api/classes/${created.code}/join`, 'POST', { body: { nickname } });
+      expect(joined.status, JSON.stringify(joined.body)).toBe(201);
+      return { authorization: `Bearer ${String(joined.body.token)}` };
+    };
+    const profileOf = async (headers: Record<string, string>) => {
+      const reply = await call(`${app.url}/api/class-exams/profile`, 'GET', { headers });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+      return reply.body.profile.user_status as { weak_topics: { topic: string; evidence: string[] }[]; strong_topics: { topic: string; evidence: string[] }[] };
+    };
+    const minji = await joinAs('민지');
+    expect((await profileOf(minji)).weak_topics).toEqual([]);
+
+    expect((await answer(app, `${quizId}:0`, (first.answer + 1) % 4, minji)).body.response.is_correct).toBe(false);
+    expect((await answer(app, `${quizId}:1`, second.answer, minji)).body.response.is_correct).toBe(true);
+    // Right the second time: the first answer is the one that counts.
+    expect((await answer(app, `${quizId}:0`, first.answer, minji)).body.response.is_correct).toBe(true);
+
+    const status = await profileOf(minji);
+    expect(status.weak_topics.map((topic) => topic.topic)).toEqual(['평균과 분산']);
+    expect(status.weak_topics[0]?.evidence.some((evidence) => evidence.startsWith('수업 퀴즈 오답:'))).toBe(true);
+    expect(status.strong_topics.map((topic) => topic.topic)).toEqual(['중앙값']);
+    expect(status.strong_topics[0]?.evidence.some((evidence) => evidence.startsWith('수업 퀴즈 정답:'))).toBe(true);
+    expect((await profileOf(await joinAs('지호'))).weak_topics).toEqual([]);
   });
 });

@@ -7,7 +7,8 @@
  *   self-study exam is planned from their own profile, an instructor's exam for a class (`classId`) from the class's
  *   aggregated profile (mean proficiency, most common depth, types most prefer, topics most share). The 202 reply's
  *   `mix {descriptive, source, reason}` and the plan's `planning_strategy` (opening "문항 구성: ") say why; a request
- *   that names `descriptive` is planned as asked (`source: request`, the strategy as the planner wrote it).
+ *   that names `descriptive` is planned as asked (`source: request`, the strategy as the planner wrote it). The
+ *   reason is read by people: levels and depths in Korean words (숙련도 심화, 목표 깊이 깊은 이해), never enum names.
  *   `test/seed-exam-mix.integration.test.ts`
  */
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
@@ -48,7 +49,7 @@ describe('SD16 the balance from the profile (exam-mix.ts)', () => {
     expect(chooseMix(5, profile('Advanced', ['Short_Keyword', 'Descriptive']), student).descriptive).toBe(3);
     // Advanced and Deep Understanding: 80 %, but a short-answer item stays.
     const deep = chooseMix(5, profile('Advanced', ['Short_Keyword', 'Descriptive'], { depth: 'Deep Understanding', weak: ['분산'] }), student);
-    expect(deep).toMatchObject({ descriptive: 4, reason: expect.stringMatching(/Advanced.*Deep Understanding.*80%.*단답형 1문항, 서술형 4문항.*약한 주제 1개/) });
+    expect(deep).toMatchObject({ descriptive: 4, reason: expect.stringMatching(/숙련도 심화, 목표 깊이 깊은 이해.*80%.*단답형 1문항, 서술형 4문항.*약한 주제 1개/) });
     // Basic Recall at Basic: 0 %, but with two items a descriptive one stays.
     expect(chooseMix(2, profile('Basic', ['Short_Keyword', 'Descriptive'], { depth: 'Basic Recall' }), student).descriptive).toBe(1);
     expect(chooseMix(1, profile('Basic', ['Short_Keyword', 'Descriptive'], { depth: 'Basic Recall' }), student).descriptive).toBe(0);
@@ -130,7 +131,7 @@ describe('SD16 through the app: the student’s own profile, the class’s aggre
     const started = await call(`${world.app.url}/api/class-exams/self-study`, 'POST', { headers: advanced.headers, body: { count: 5 } });
     expect(started.status, JSON.stringify(started.body)).toBe(202);
     const { mix, jobId } = started.body as ExamStartReply;
-    expect(mix).toEqual({ descriptive: 3, source: 'profile', reason: expect.stringContaining('학습자 프로필의 숙련도 Advanced') });
+    expect(mix).toEqual({ descriptive: 3, source: 'profile', reason: expect.stringContaining('학습자 프로필의 숙련도 심화') });
     const plan = await planOf(world, jobId);
     expect(plan.planning_strategy.startsWith(`문항 구성: ${mix.reason}`)).toBe(true);
     expect(descriptiveItems(plan)).toBe(3);
@@ -154,7 +155,7 @@ describe('SD16 through the app: the student’s own profile, the class’s aggre
     expect(forClass.status, JSON.stringify(forClass.body)).toBe(202);
     const { mix, jobId } = forClass.body as ExamStartReply;
     // Mean of Advanced, Advanced, Intermediate is Advanced; Deep Understanding: 80 %, one short-answer item kept.
-    expect(mix).toEqual({ descriptive: 4, source: 'class-profile', reason: expect.stringContaining('수업 학생 3명의 종합 프로필의 숙련도 Advanced') });
+    expect(mix).toEqual({ descriptive: 4, source: 'class-profile', reason: expect.stringContaining('수업 학생 3명의 종합 프로필의 숙련도 심화') });
     const plan = await planOf(world, jobId);
     expect(plan.planning_strategy.startsWith('문항 구성: ')).toBe(true);
     expect(descriptiveItems(plan)).toBe(4);

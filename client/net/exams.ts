@@ -31,6 +31,7 @@ import type {
   ExamResultItem,
   ExamResultsReply,
   ExamResultStatus,
+  ExamStartReply,
   ExamStatus,
   ExamStudentResult,
   ExamSubmitReply,
@@ -38,7 +39,7 @@ import type {
   JobState,
   SelfStudyExamStartReply,
 } from '../../src/protocol/wire/index.js';
-import { EXAM_STATUS_LABELS } from '../../src/protocol/wire/exams.js';
+import { EXAM_DEPTH_LABELS, EXAM_LEVEL_LABELS, EXAM_STATUS_LABELS } from '../../src/protocol/wire/exams.js';
 import { apiJson } from './http.js';
 
 // The wire's names, as the pages use them.
@@ -63,19 +64,20 @@ export type ClassExamListing = ClassExamsReply['exams'][number];
 export type ClassExam = ClassExamReply;
 export type ClassExamResult = ClassExamResultReply;
 
-/** `POST /api/materials/:id/exams` (202): the job and its `/jobs` token. */
-export interface StartedExamJob {
-  jobId: string;
-  job?: { jobId: string };
-  jobToken?: string;
-}
+/** `POST /api/materials/:id/exams` (202): the job, its `/jobs` token and the short-answer/descriptive balance planned. */
+export type StartedExamJob = ExamStartReply;
 
-/** What the instructor asks for (seed 000 step 2): `count` 1–20, how many `Descriptive`, difficulty, chapters. */
+/**
+ * What is asked for (seed 000 step 2): `count` 1–20, how many `Descriptive` (left out: the planner chooses from the
+ * learner profile and the reply's `mix.reason` says why), difficulty, chapters; an instructor's exam may name the
+ * class whose aggregated profile it is planned from.
+ */
 export interface ExamRequestBody {
   count: number;
-  descriptive: number;
+  descriptive?: number;
   difficulty?: ExamComplexity;
   chapters?: number[];
+  classId?: string;
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -187,8 +189,8 @@ export const myProfile = (token: string) => apiJson<ExamProfileReply>('/api/clas
 /** The server's labels (one table, src/protocol/wire/exams.ts). */
 export const STATUS_LABELS: Record<GradeStatus, string> = EXAM_STATUS_LABELS;
 export const TYPE_LABELS: Record<ExamQuestionType, string> = { Short_Keyword: '단답형', Descriptive: '서술형' };
-export const LEVEL_LABELS: Record<ComplexityLevel, string> = { Basic: '기초', Intermediate: '중급', Advanced: '심화' };
-export const DEPTH_LABELS: Record<TargetDepth, string> = { 'Basic Recall': '기본 암기', 'Conceptual Understanding': '개념 이해', 'Deep Understanding': '깊은 이해' };
+export const LEVEL_LABELS: Record<ComplexityLevel, string> = EXAM_LEVEL_LABELS;
+export const DEPTH_LABELS: Record<TargetDepth, string> = EXAM_DEPTH_LABELS;
 
 /** A title without the "(N문항)" a generated exam's title ends with: the pages say the count themselves, once. */
 export const bareExamTitle = (title: string): string => title.replace(/\s*\(\d+문항\)\s*$/u, '') || title;

@@ -11,6 +11,9 @@ import type { ResultStatus } from './exam-types.js';
  * (answer-groups.ts; the model's embeddings when they carry meaning, term vectors otherwise), a status and a reason
  * for a whole group in one action, and an answer moved out of its group (or back in).
  *
+ * Every change is audited per answer: a group grade as one override entry per answer, a move as an entry of its
+ * own (`move-out` / `move-in`) for the moved answer.
+ *
  * A group grade is the single override applied to each answer (`ExamService.applyOverride`): the same audit entry
  * per answer (with the group's id), the same new revision of each student's result and the same live update of
  * their open pages. The group is recomputed on every request; a group id that no longer names a group (an answer
@@ -31,6 +34,15 @@ export interface AnswerGroupingDeps {
 }
 
 const groupNotFound = () => new AppError(ErrorCode.EXAM_GROUP_NOT_FOUND);
+
+/** The group holding a student's answer, and the answer. */
+function groupOf(reply: ExamAnswerGroupsReply, sessionId: string): [ExamAnswerGroupsReply['groups'][number] | undefined, ExamGroupedAnswer | undefined] {
+  for (const group of reply.groups) {
+    const answer = group.answers.find((candidate) => candidate.sessionId === sessionId);
+    if (answer !== undefined) return [group, answer];
+  }
+  return [undefined, undefined];
+}
 
 export class ExamAnswerGroups {
   constructor(private readonly deps: AnswerGroupingDeps) {}
@@ -95,13 +107,25 @@ export class ExamAnswerGroups {
     return { groupId: group.groupId, status: decision.status, graded };
   }
 
-  /** Moves a student's answer out of its group (it then stands alone) or back in; the item's groups as they are now. */
-  async setDetached(exam: ExamRecord, questionId: number, sessionId: string, detached: boolean): Promise<ExamAnswerGroupsReply> {
+  /**
+   * Moves a student's answer out of its group (it then stands alone) or back in; the item's groups as they are now.
+   * A move that changes something is audited for that answer like an override: who, when, the answer's status (a
+   * move changes none) and the group it left (as the teacher saw it before the move) or joined (as it is after).
+   */
+  async setDetached(exam: ExamRecord, questionId: number, sessionId: string, detached: boolean, by: string): Promise<ExamAnswerGroupsReply> {
     await this.publishedClass(exam, questionId);
-    const { items } = await this.deps.repository.submissions(exam.examId, sessionId);
+    const { repository } = this.deps;
+    const { items } = await repository.submissions(exam.examId, sessionId);
     if (!items.has(questionId)) throw new AppError(ErrorCode.EXAM_STUDENT_NOT_FOUND, '이 문항에 답한 학생을 찾을 수 없습니다.');
-    await this.deps.repository.setDetached(exam.examId, questionId, sessionId, detached, this.deps.now());
-    return this.list(exam, questionId);
+    const before = detached ? await this.list(exam, questionId) : undefined;
+    const at = this.deps.now();
+    if (!(await repository.setDetached(exam.examId, questionId, sessionId, detached, at))) return before ?? this.list(exam, questionId);
+    const after = await this.list(exam, questionId);
+    const [group, answer] = groupOf(detached ? (before as ExamAnswerGroupsReply) : after, sessionId);
+    if (group !== undefined && answer !== undefined) {
+      await repository.auditMove(exam.examId, questionId, sessionId, detached ? 'move-out' : 'move-in', { by, at, status: answer.status, groupId: group.groupId });
+    }
+    return after;
   }
 
   private async publishedClass(exam: ExamRecord, questionId: number): Promise<string> {

@@ -1,4 +1,4 @@
-import type { ExamMixSource } from '../protocol/wire/exams.js';
+import { EXAM_DEPTH_LABELS, EXAM_LEVEL_LABELS, type ExamMixSource } from '../protocol/wire/exams.js';
 import { COMPLEXITY_LEVELS, TARGET_DEPTHS, type ComplexityLevel, type LearnerProfile, type QuestionType, type TargetDepth, type TopicEvidence } from './exam-types.js';
 
 /**
@@ -43,15 +43,18 @@ export function chooseMix(count: number, profile: LearnerProfile | null, whose: 
     return { descriptive, source, reason: `${who} 기본 구성(서술형 약 ${DEFAULT_DESCRIPTIVE_SHARE * 100}%)으로 정함: ${split(count, descriptive)}.` };
   }
   const owner = whose.kind === 'class' ? `수업 학생 ${whose.students}명의 종합 프로필` : '학습자 프로필';
-  const level = profile.user_status.proficiency_level;
-  const depth = profile.learning_goal.target_depth;
+  const { proficiency_level: proficiency } = profile.user_status;
+  const { target_depth: targetDepth } = profile.learning_goal;
+  // The reason is shown to people (the exam pages): levels and depths in words, never their enum names.
+  const level = EXAM_LEVEL_LABELS[proficiency];
+  const depth = EXAM_DEPTH_LABELS[targetDepth];
   const preferred = profile.preferred_question_types;
   if (preferred.length === 1) {
     const only = preferred[0] as QuestionType;
     const descriptive = only === 'Descriptive' ? count : 0;
     return { descriptive, source, reason: `${owner}의 선호 문항 유형이 ${TYPE_LABEL[only]}뿐(숙련도 ${level})이라 모두 ${TYPE_LABEL[only]}으로 정함: ${split(count, descriptive)}.` };
   }
-  const share = Math.min(1, Math.max(0, DESCRIPTIVE_SHARE[level] + DEPTH_SHIFT[depth]));
+  const share = Math.min(1, Math.max(0, DESCRIPTIVE_SHARE[proficiency] + DEPTH_SHIFT[targetDepth]));
   let descriptive = Math.round(count * share);
   if (count >= 2) descriptive = Math.min(count - 1, Math.max(1, descriptive));
   const weak = profile.user_status.weak_topics.length;

@@ -106,6 +106,11 @@ export const RegradeRequest = z.object({
 export type RegradeRequest = z.infer<typeof RegradeRequest>;
 
 export interface AuditEntry {
+  /**
+   * What the teacher did to the answer: an override of its status (alone or with its group), or a move out of its
+   * answer group or back in. A move changes no status: its `from` and `to` are the status the answer had.
+   */
+  action: AuditAction;
   sessionId: string;
   questionId: number;
   by: string;
@@ -113,8 +118,20 @@ export interface AuditEntry {
   from: GradeStatus;
   to: GradeStatus;
   reason: string;
-  /** The answer group graded in one action, when it was one. */
+  /** The answer group graded in one action, when it was one; for a move, the group the answer left or joined. */
   groupId?: string | undefined;
+}
+
+export type AuditAction = 'override' | 'move-out' | 'move-in';
+
+/** A teacher's move of one answer out of its group or back in, as the audit trail keeps it. */
+export interface AnswerMove {
+  by: string;
+  at: number;
+  /** The answer's status as it counts at the move (unchanged by it). */
+  status: GradeStatus;
+  /** The group the answer leaves (move-out) or joins (move-in). */
+  groupId: string;
 }
 
 /** Where a student's grading is. */
@@ -133,6 +150,9 @@ export interface GradingState {
 }
 
 const ALL = 'all';
+
+/** Entries written before moves were audited have no action: they are overrides. */
+const auditAction = (value: string | undefined): AuditAction => (value === 'move-out' || value === 'move-in' ? value : 'override');
 /** Guard fields of a drafts hash (never an item id): the close's, and one per submitted item. */
 const GUARD_PREFIX = '~';
 const CLOSED_GUARD = '~closed';
@@ -352,6 +372,7 @@ export class ExamRepository {
   /** Records an override: the current one per item, and an entry of the append-only trail. */
   async override(examId: string, sessionId: string, questionId: number, override: ExamOverride): Promise<void> {
     await this.store.xadd(keys.examAudit(examId), {
+      action: 'override',
       sessionId,
       questionId: String(questionId),
       by: override.by,
@@ -380,6 +401,7 @@ export class ExamRepository {
     const entries = await this.store.xread(keys.examAudit(examId), '0', 10_000);
     return entries
       .map(({ fields }) => ({
+        action: auditAction(fields.action),
         sessionId: fields.sessionId ?? '',
         questionId: Number(fields.questionId),
         by: fields.by ?? '',
@@ -422,11 +444,28 @@ export class ExamRepository {
 
   // ---- answer groups (answer-groups.ts) -------------------------------------------------------------------------
 
-  /** Moves an answer out of its group (it stands alone) or back in. */
-  async setDetached(examId: string, questionId: number, sessionId: string, detached: boolean, at: number): Promise<void> {
+  /**
+   * Moves an answer out of its group (it stands alone) or back in; false when it already was where it is moved to.
+   * Only a move that changed something gets its entry in the audit trail.
+   */
+  async setDetached(examId: string, questionId: number, sessionId: string, detached: boolean, at: number): Promise<boolean> {
     const key = keys.examDetached(examId, questionId);
-    if (detached) await this.store.hset(key, { [sessionId]: String(at) });
-    else await this.store.hdel(key, sessionId);
+    return detached ? this.store.hsetnx(key, sessionId, String(at)) : (await this.store.hdel(key, sessionId)) > 0;
+  }
+
+  /** The audit entry of a move (see {@link setDetached}): the answer's status on both sides, no reason. */
+  async auditMove(examId: string, questionId: number, sessionId: string, action: Exclude<AuditAction, 'override'>, move: AnswerMove): Promise<void> {
+    await this.store.xadd(keys.examAudit(examId), {
+      action,
+      sessionId,
+      questionId: String(questionId),
+      by: move.by,
+      at: String(move.at),
+      from: move.status,
+      to: move.status,
+      reason: '',
+      groupId: move.groupId,
+    });
   }
 
   /** The session ids whose answer to the item the teacher moved out of its group. */

@@ -25,7 +25,8 @@
  * - The teacher grades groups of answers: one item's answers grouped by meaning (answer-groups.ts: the model's
  *   embeddings or term vectors, complete linkage, contradictions apart, Needs_Review first, ids stable while
  *   membership is), one status and reason per group applied answer by answer through `applyOverride`, the single
- *   override's path (answer-group-grading.ts); group grades are exported with the overrides, marked as such.
+ *   override's path (answer-group-grading.ts); moving an answer out of its group or back in is audited for that
+ *   answer too; group grades are exported with the overrides, marked as such.
  */
 export * from './exam-types.js';
 export { DEFAULT_DESCRIPTIVE_SHARE, DESCRIPTIVE_SHARE, chooseMix, classProfile, requestedMix, type ExamMix } from './exam-mix.js';

@@ -268,8 +268,8 @@ export function createExamsRouter(deps: ExamsRouterDeps): Router {
     router.post(
       `/exams/:examId/items/:questionId/answers/:sessionId/${action}`,
       route(async (request, response) => {
-        const { exam } = await ownExam(request, response);
-        const reply: ExamAnswerGroupsReply = await exams.groups.setDetached(exam, questionOf(request), String(request.params.sessionId), detached);
+        const { exam, grant } = await ownExam(request, response);
+        const reply: ExamAnswerGroupsReply = await exams.groups.setDetached(exam, questionOf(request), String(request.params.sessionId), detached, grant.accountId);
         response.json(reply);
       }),
     );

@@ -42,7 +42,13 @@ export function isClassItemId(quizId: string): boolean {
 
 const itemNotFound = () => new AppError(ErrorCode.QUIZ_NOT_FOUND, '퀴즈 문항을 찾을 수 없습니다. 퀴즈 id와 문항 번호를 확인해 주세요.');
 
-const callerField = (scope: SelfStudyScope) => (scope.kind === 'account' ? `a:${scope.accountId}` : `s:${scope.sessionId}`);
+/** Who answered: an account, or a class student's session (a SelfStudyScope, or just the session to read it back). */
+type Caller = { kind: 'account'; accountId: string } | { kind: 'student'; sessionId: string };
+
+const callerField = (scope: Caller) => (scope.kind === 'account' ? `a:${scope.accountId}` : `s:${scope.sessionId}`);
+
+/** The field of a caller's first answer to item `index` in the quiz's `quizKeys.classQuizItems` hash. */
+export const classItemAnswerField = (index: number, scope: Caller) => `answer:${index}:${callerField(scope)}`;
 
 export class ClassQuizItems {
   private readonly now: () => number;
@@ -58,7 +64,7 @@ export class ClassQuizItems {
     const correct = answer === item.answer;
     const mine: StoredAnswer = { answer, correct, at: this.now() };
     const key = quizKeys.classQuizItems(quizId);
-    const field = `answer:${index}:${callerField(scope)}`;
+    const field = classItemAnswerField(index, scope);
     const first = await store.hsetnx(key, field, JSON.stringify(mine), { ttlMs: SELF_QUIZ_TTL_MS });
     const recorded = first ? mine : (readJsonRecord(await store.hget(key, field), StoredAnswer, { key, logger }) ?? mine);
     if (first) {
@@ -79,7 +85,7 @@ export class ClassQuizItems {
     const { store, logger } = this.options;
     const { quiz, quizId, index, item } = await this.load(scope, itemId);
     const key = quizKeys.classQuizItems(quizId);
-    if (scope.kind === 'student' && (await store.hget(key, `answer:${index}:${callerField(scope)}`)) === null) {
+    if (scope.kind === 'student' && (await store.hget(key, classItemAnswerField(index, scope))) === null) {
       throw new AppError(ErrorCode.FORBIDDEN, '먼저 이 문항에 답한 뒤에 평가를 볼 수 있습니다.');
     }
     if (quiz.materialId === undefined) {

@@ -3,7 +3,8 @@
  * - Quizzes are uploaded or written by the quiz agent (quiz-agent.ts: one generateObject from retrieved passages,
  *   every item re-validated with its cited passages) and judged by the EvalAgent gate (eval-agent.ts, quiz-gate.ts,
  *   pass-rule.ts: the model scores, the server decides); self-study.ts serves seed 001's API, class-quiz-items.ts
- *   its `/answer` and `/evaluate` on the items of class quizzes.
+ *   its `/answer` and `/evaluate` on the items of class quizzes. A class student's first answers to both feed their
+ *   learner profile alike (self-study-answers.ts, class-quiz-answers.ts).
  * - Rooms: room-service.ts handles commands; answers are first-write-wins (HSETNX unless closed); at each reveal
  *   scoring.ts extends the standings after the question before with the closed question's answers (equal to a
  *   recompute from every recorded answer, which it falls back to after a kick).
@@ -90,6 +91,7 @@ export {
   type ServedItem,
 } from './self-study.js';
 export { selfStudyAnswers, type SelfStudyAnswer } from './self-study-answers.js';
+export { classQuizAnswers } from './class-quiz-answers.js';
 export { quizKeys } from './quiz-keys.js';
 export { quizLifecycle, roomLive, type RoomOwner } from './quiz-lifecycle.js';
 export { ClassQuizItems, isClassItemId, type ClassQuizItemsOptions } from './class-quiz-items.js';

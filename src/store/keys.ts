@@ -48,7 +48,10 @@ export const keys = {
   examClosed: (examId: string) => key('exam', examId, 'closed'),
   /** The students who opened or answered a published exam (sorted set of session ids by first touch). */
   examStudents: (examId: string) => key('exam', examId, 'students'),
-  /** Instructor overrides of an exam, append-only (stream: sessionId, questionId, by, at, from, to, reason). */
+  /**
+   * The teacher's changes to an exam's answers, append-only (stream: action override | move-out | move-in, sessionId,
+   * questionId, by, at, from, to, reason, groupId?).
+   */
   examAudit: (examId: string) => key('exam', examId, 'audit'),
   /** The answers to one item the teacher moved out of their group (hash: session id -> when); deleted with the exam. */
   examDetached: (examId: string, questionId: number) => key('exam', examId, 'detached', String(questionId)),

@@ -6,7 +6,7 @@
  *   (a student's markup shows as typed). The teacher moves one answer out of the student's group (it stands alone),
  *   then decides the group with one status, one reason and one click; the student's open page shows the new status
  *   without a reload, each answer of the group has its own audit entry with the group's id, and the moved-out answer
- *   is untouched.
+ *   keeps its status, its one audit entry the move.
  */
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -160,12 +160,13 @@ describe('묶어서 채점 (issue 24 §4)', () => {
     await expect.poll(() => mine.textContent(), { timeout: 30_000 }).toBe(LABELS[target]);
     expect(await student.locator('[data-testid=exam-result-item][data-id="1"]').textContent()).toContain(REASON);
 
-    // Audited per answer, with the group's id; the moved-out answer untouched.
+    // Audited per answer, with the group's id; the moved-out answer's only entry is its move, its status untouched.
     const audit = await app.exams.repository.audit(exam.examId);
-    expect(audit).toHaveLength(size - 1);
-    expect(audit.every((entry) => entry.groupId === groupId && entry.to === target && entry.reason === REASON)).toBe(true);
-    expect(audit.some((entry) => entry.sessionId === doyoon)).toBe(true);
-    expect(audit.some((entry) => entry.sessionId === movedId)).toBe(false);
+    const overrides = audit.filter((entry) => entry.action === 'override');
+    expect(overrides).toHaveLength(size - 1);
+    expect(overrides.every((entry) => entry.groupId === groupId && entry.to === target && entry.reason === REASON)).toBe(true);
+    expect(overrides.some((entry) => entry.sessionId === doyoon)).toBe(true);
+    expect(audit.filter((entry) => entry.sessionId === movedId).map((entry) => [entry.action, entry.from === entry.to])).toEqual([['move-out', true]]);
     const after = (await call(`${app.url}/api/exams/${exam.examId}/items/1/groups`, 'GET', { headers: teacher.bearer })).body as ExamAnswerGroupsReply;
     expect(after.groups.find((group) => group.groupId === groupId)?.answers.every((answer) => answer.status === target)).toBe(true);
     expect(problems).toEqual([]);

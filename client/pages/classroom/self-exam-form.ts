@@ -1,5 +1,7 @@
 // "혼자 시험 보기" in the classroom's 시험 panel (self-study): the student picks chapters of their class's
-// material, 문항 수 (1–20), how many are 서술형 and the difficulty; the exam is made by the same generation job as the
+// material, 문항 수 (1–20), the difficulty and the short-answer/descriptive balance: by default the planner's, from
+// their own learning records (only `count` sent; the reply's `mix.reason` is shown while the exam is made), or how
+// many are 서술형 as they say; the exam is made by the same generation job as the
 // instructor's (POST /api/class-exams/self-study), whose progress is read again every second (계획 완료, 검토 k/n회차)
 // until it ends; then the panel opens the exam on the usual sheet. Model text reaches the DOM only as textContent.
 import { requestFailure } from '../../net/http.js';
@@ -37,10 +39,16 @@ export class SelfExamForm {
   private stopped = false;
   private readonly status = element('p', { className: 'muted', role: 'status', 'aria-live': 'polite', 'data-testid': 'self-exam-status' });
   private readonly error = element('p', { className: 'error', role: 'alert', 'data-testid': 'self-exam-error' });
+  /** Why the exam has this balance (the reply's `mix.reason`), shown while it is made. */
+  private readonly mix = element('p', { className: 'muted', 'data-testid': 'self-exam-mix-reason', hidden: true });
 
   constructor(private readonly host: SelfExamFormHost) {
     const count = element('input', { type: 'number', id: 'self-exam-count', min: 1, max: 20, value: '5', 'data-testid': 'self-exam-count' });
     const descriptive = element('input', { type: 'number', id: 'self-exam-descriptive', min: 0, max: 20, value: '1', 'data-testid': 'self-exam-descriptive' });
+    const planner = element('input', { type: 'radio', id: 'self-exam-mix-planner', name: 'self-exam-mix', value: 'planner', checked: true, 'data-testid': 'self-exam-mix-planner' });
+    const manual = element('input', { type: 'radio', id: 'self-exam-mix-manual', name: 'self-exam-mix', value: 'manual', 'data-testid': 'self-exam-mix-manual' });
+    // Typing a number of descriptive items is choosing the manual balance.
+    descriptive.addEventListener('input', () => (manual.checked = true));
     const level = element(
       'select',
       { id: 'self-exam-level', 'data-testid': 'self-exam-level' },
@@ -63,8 +71,15 @@ export class SelfExamForm {
       element('fieldset', {}, element('legend', { text: '범위 (고르지 않으면 전체)' }), ...chapters),
       element('label', { for: 'self-exam-count', text: '문항 수 (1~20)' }),
       count,
-      element('label', { for: 'self-exam-descriptive', text: '그중 서술형 문항 수' }),
-      descriptive,
+      element(
+        'fieldset',
+        { className: 'self-exam-mix', 'data-testid': 'self-exam-mix' },
+        element('legend', { text: '단답형·서술형 비율' }),
+        element('label', { for: 'self-exam-mix-planner', className: 'self-exam-choice' }, planner, ' 유형 비율은 학습 기록에 맞춰 정하기'),
+        element('label', { for: 'self-exam-mix-manual', className: 'self-exam-choice' }, manual, ' 서술형 문항 수를 직접 정하기'),
+        element('label', { for: 'self-exam-descriptive', text: '그중 서술형 문항 수' }),
+        descriptive,
+      ),
       element('label', { for: 'self-exam-level', text: '난이도' }),
       level,
       element('div', { className: 'exam-actions' }, start, back),
@@ -73,12 +88,13 @@ export class SelfExamForm {
       event.preventDefault();
       const total = wholeNumber(count, 1, 20);
       if (total === null) return void (this.error.textContent = '문항 수는 1~20 사이의 정수로 적어 주세요.');
-      const written = wholeNumber(descriptive, 0, total);
+      // 학습 기록에 맞춰: only the count; the planner chooses the balance from the student's profile.
+      const written = manual.checked ? wholeNumber(descriptive, 0, total) : undefined;
       if (written === null) return void (this.error.textContent = `서술형 문항 수는 0~${total} 사이의 정수로 적어 주세요.`);
       const picked = chapters.map((label) => label.querySelector('input')).filter((box): box is HTMLInputElement => box?.checked === true).map((box) => Number(box.value));
       const request: ExamRequestBody = {
         count: total,
-        descriptive: written,
+        ...(written === undefined ? {} : { descriptive: written }),
         ...(level.value ? { difficulty: level.value as ComplexityLevel } : {}),
         ...(picked.length > 0 ? { chapters: picked } : {}),
       };
@@ -87,7 +103,7 @@ export class SelfExamForm {
         start.disabled = false;
       });
     });
-    this.node = element('div', { className: 'self-exam', 'data-testid': 'self-exam' }, form, this.status, this.error);
+    this.node = element('div', { className: 'self-exam', 'data-testid': 'self-exam' }, form, this.status, this.mix, this.error);
   }
 
   stop(): void {
@@ -99,9 +115,12 @@ export class SelfExamForm {
     const token = this.host.token();
     if (!token) return;
     this.error.textContent = '';
+    this.mix.hidden = true;
     this.status.textContent = '시험 문제를 만드는 중… (계획하고, 쓰고, 검토하느라 조금 걸려요)';
     try {
       const started = await startSelfStudyExam(token, request);
+      this.mix.textContent = `문항 구성: ${started.mix.reason}`;
+      this.mix.hidden = false;
       await this.poll(started.jobId);
     } catch (error) {
       this.status.textContent = '';

@@ -1,13 +1,15 @@
 // Quiz host, "시험 만들기": starts an exam generation job (POST /api/materials/:id/exams with the
-// account's cookie: material, chapters, 문항 수, 서술형 수, 난이도), watches it live on `/jobs` like the math box (계획 완료,
+// account's cookie: material, chapters, 문항 수, 난이도, and the short-answer/descriptive balance: by default the
+// planner's, from a class's learning records (only `count` and `classId` sent; the reply's `mix.reason` is shown), or
+// the teacher's 서술형 수), watches it live on `/jobs` like the math box (계획 완료,
 // 검토 k/3회차 with every item's 통과/지적 and the validator's message), and when it ends opens the exam
 // (exam-editor.ts: edit, 수업에 게시; exam-results.ts: the results). The material's earlier exams are listed to open
 // again, and `?exam=<id>` (the monitor's "결과 보기") opens one directly. Model text reaches the DOM as text only.
 import type { Material } from '../../../src/materials/types.js';
 import type { JobState } from '../../../src/protocol/wire/jobs.js';
 import type { ClassSummary } from '../../net/classes.js';
-import { hasNoDeadline, listExams, startExam, type ExamJobProgress, type ExamJobResult, type ExamListing } from '../../net/exams.js';
-import { apiJson, requestFailure } from '../../net/http.js';
+import { hasNoDeadline, listExams, startExam, type ExamJobProgress, type ExamJobResult, type ExamListing, type ExamRequestBody } from '../../net/exams.js';
+import { requestFailure } from '../../net/http.js';
 import { openSocket, refusalData, type NamespaceSocket } from '../../net/socket.js';
 import { $, element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
@@ -18,6 +20,10 @@ const materialSelect = $<HTMLSelectElement>('exam-material');
 const chapterList = $('exam-chapters');
 const countInput = $<HTMLInputElement>('exam-count');
 const descriptiveInput = $<HTMLInputElement>('exam-descriptive');
+const plannerChoice = $<HTMLInputElement>('exam-mix-planner');
+const manualChoice = $<HTMLInputElement>('exam-mix-manual');
+const mixClassSelect = $<HTMLSelectElement>('exam-mix-class');
+const mixReason = $('exam-mix-reason');
 const difficultySelect = $<HTMLSelectElement>('exam-difficulty');
 const startButton = $<HTMLButtonElement>('exam-start');
 const status = $('exam-status');
@@ -56,13 +62,39 @@ export function setExamMaterials(list: Material[], wanted?: string | null): void
   }
   startButton.disabled = materials.length === 0 || socket !== null;
   renderChapters();
+  renderMixClasses();
   void loadExamList();
 }
 
-/** The account's classes, offered by 수업에 게시. */
+/** The account's classes, offered by 수업에 게시 and as the learning records the planner reads. */
 export function setExamClasses(list: ClassSummary[]): void {
   classes = list;
   updateExamClasses(list);
+  renderMixClasses();
+}
+
+/** Set once the teacher picks a class for the learning records: a material change then keeps their pick. */
+let mixClassPicked = false;
+
+/**
+ * 학습 기록을 볼 수업: the account's classes (an exam for a class is planned from its students' aggregated
+ * profile), first a class on the chosen material, else `?class=`'s; 수업 없이, the planner's default balance.
+ */
+function renderMixClasses(): void {
+  const previous = mixClassSelect.value;
+  mixClassSelect.replaceChildren(
+    element('option', { value: '', text: '수업 없이 (기본 비율)' }),
+    ...classes.map((entry) => element('option', { value: entry.classId, text: entry.name })),
+  );
+  const wanted = new URLSearchParams(location.search).get('class');
+  const onMaterial = classes.find((entry) => entry.materialId === materialSelect.value);
+  const fallback = onMaterial?.classId ?? (classes.some((entry) => entry.classId === wanted) ? wanted : null) ?? '';
+  mixClassSelect.value = mixClassPicked && classes.some((entry) => entry.classId === previous) ? previous : fallback;
+}
+
+function showMixReason(text: string): void {
+  mixReason.textContent = text;
+  mixReason.hidden = text === '';
 }
 
 export const examClasses = () => classes;
@@ -256,29 +288,33 @@ async function start(): Promise<void> {
     countInput.focus();
     return setStatus('문항 수는 1~20 사이의 정수로 적어 주세요.', true);
   }
-  const descriptive = wholeNumber(descriptiveInput, count);
+  // 학습 기록에 맞춰: only the count (and the class whose records to read); the planner chooses the balance.
+  const manual = manualChoice.checked;
+  const descriptive = manual ? wholeNumber(descriptiveInput, count) : undefined;
   if (descriptive === null) {
     descriptiveInput.focus();
     return setStatus(`서술형 문항 수는 0~${count} 사이의 정수로 적어 주세요.`, true);
   }
   const chapters = [...chapterList.querySelectorAll<HTMLInputElement>('input:checked')].map((input) => Number(input.value));
-  const request = {
+  const request: ExamRequestBody = {
     count,
-    descriptive,
+    ...(descriptive === undefined ? {} : { descriptive }),
+    ...(!manual && mixClassSelect.value ? { classId: mixClassSelect.value } : {}),
     ...(difficultySelect.value ? { difficulty: difficultySelect.value as 'Basic' | 'Intermediate' | 'Advanced' } : {}),
     ...(chapters.length > 0 ? { chapters } : {}),
   };
   closeSocket();
   watched = null;
   progressBox.replaceChildren();
+  showMixReason('');
   await whileBusy(startButton, '시작하는 중…', async () => {
     setStatus('시험 만들기를 시작합니다…');
     try {
       const reply = await startExam(materialId, request);
-      const jobId = reply.job?.jobId ?? reply.jobId;
-      // The job's `/jobs` token comes with the job (or from GET /api/jobs/:id, as for math problems).
-      const { job, jobToken } = reply.jobToken && reply.job ? { job: reply.job as JobState, jobToken: reply.jobToken } : await apiJson<{ job: JobState; jobToken: string }>(`/api/jobs/${encodeURIComponent(jobId)}`);
-      watch(job, jobToken);
+      // Why this balance: the planner's reason (the learning records read), or the teacher's own numbers.
+      showMixReason(`문항 구성: ${reply.mix.reason}`);
+      // The job's `/jobs` token comes with the job.
+      watch(reply.job, reply.jobToken);
     } catch (error) {
       setStatus(requestFailure(error), true);
     }
@@ -295,9 +331,17 @@ export function initExamMaker(): void {
     watched = null;
     progressBox.replaceChildren();
     setStatus('');
+    showMixReason('');
     closeExamView();
     renderChapters();
+    renderMixClasses();
     void loadExamList();
+  });
+  // Typing a number of descriptive items is choosing the manual balance.
+  descriptiveInput.addEventListener('input', () => (manualChoice.checked = true));
+  mixClassSelect.addEventListener('change', () => {
+    mixClassPicked = true;
+    plannerChoice.checked = true;
   });
   startButton.addEventListener('click', () => void start());
   window.addEventListener('pagehide', closeSocket);

@@ -19,6 +19,9 @@ export type ExamStatus = 'draft' | 'published' | 'closed';
 export type StudentExamState = 'open' | 'submitted' | 'closed';
 export type ExamTargetDepth = 'Basic Recall' | 'Conceptual Understanding' | 'Deep Understanding';
 export type ExamComplexity = 'Basic' | 'Intermediate' | 'Advanced';
+/** How a level (an item's complexity, a learner's proficiency) and a target depth read to people. */
+export const EXAM_LEVEL_LABELS: Record<ExamComplexity, string> = { Basic: '기초', Intermediate: '중급', Advanced: '심화' };
+export const EXAM_DEPTH_LABELS: Record<ExamTargetDepth, string> = { 'Basic Recall': '기본 암기', 'Conceptual Understanding': '개념 이해', 'Deep Understanding': '깊은 이해' };
 
 /** One item of the seed's `short_answer_problems` (instructor only: a student never sees the answer or keywords). */
 export interface ExamProblemView {
@@ -167,6 +170,11 @@ export interface ExamResultsReply {
 }
 
 export interface ExamAuditEntry {
+  /**
+   * An override of the status (alone or with its answer group), or the answer moved out of its group or back in
+   * (a move changes no status: `from` and `to` are the status the answer had, and `reason` is empty).
+   */
+  action: 'override' | 'move-out' | 'move-in';
   sessionId: string;
   questionId: number;
   by: string;
@@ -174,7 +182,7 @@ export interface ExamAuditEntry {
   from: ExamGradeStatus;
   to: ExamGradeStatus;
   reason: string;
-  /** The answer group this change was made with (one action for the whole group). */
+  /** The answer group this change was made with (one action for the whole group); for a move, the group left or joined. */
   groupId?: string | undefined;
 }
 
