@@ -245,10 +245,12 @@ export function formatExamTargets(
       base === undefined ? '—' : `${exam.toFixed(3)}/${base.toFixed(3)} ${mark(exam > base)}`;
     const limit = result.partialShare.gold + PARTIAL_MARGIN;
     const partialMet = result.partialShare.proposed <= limit && result.partialShare.final <= limit;
-    lines.push(
-      `${result.set.padEnd(22)} ${pair(result.label3.macroF1, three).padEnd(26)} ${pair(result.label2.macroF1, two).padEnd(26)} ` +
-        `${result.partialShare.proposed.toFixed(3)}/${result.partialShare.final.toFixed(3)} ≤ ${limit.toFixed(3)} ${mark(partialMet)}`,
-    );
+    // A set whose 3-way gold has no partial class (SciEntsBank's partial answers are unlabelled) cannot bound it.
+    const partial =
+      result.partialShare.gold === 0
+        ? `${result.partialShare.proposed.toFixed(3)}/${result.partialShare.final.toFixed(3)} (no partial gold)`
+        : `${result.partialShare.proposed.toFixed(3)}/${result.partialShare.final.toFixed(3)} ≤ ${limit.toFixed(3)} ${mark(partialMet)}`;
+    lines.push(`${result.set.padEnd(22)} ${pair(result.label3.macroF1, three).padEnd(26)} ${pair(result.label2.macroF1, two).padEnd(26)} ${partial}`);
   }
   return lines.join('\n');
 }
