@@ -58,16 +58,24 @@ export function confidenceFigures(verdicts: readonly ConfidentVerdict[], thresho
   };
 }
 
-/** One line per set: coverage, selective precision (good, bad), ECE; then the reliability rows. */
+/** §3's targets for confident verdicts: precision at least 0.85 on both sides, at least half of the answers covered. */
+export const TARGET_PRECISION = 0.85;
+export const TARGET_COVERAGE = 0.5;
+
+export function meetsTargets(figures: ConfidenceFigures): boolean {
+  return figures.coverage >= TARGET_COVERAGE && figures.precisionGood >= TARGET_PRECISION && figures.precisionBad >= TARGET_PRECISION;
+}
+
+/** One line per set: coverage, selective precision (good, bad), ECE, whether the targets hold; then the reliability rows. */
 export function formatConfidence(title: string, sets: readonly { set: string; figures: ConfidenceFigures }[]): string {
   const lines = [
-    `${title} (confident at ≥ ${CONFIDENT_AT}; targets: precision ≥ 0.85 for good and bad, coverage ≥ 0.5)`,
-    `${'set'.padEnd(22)} ${'n'.padStart(4)}  coverage  prec.good (n)    prec.bad (n)     ECE    reliability (conf→acc, n)`,
+    `${title} (confident at ≥ ${CONFIDENT_AT}; targets: precision ≥ ${TARGET_PRECISION} for good and bad, coverage ≥ ${TARGET_COVERAGE})`,
+    `${'set'.padEnd(22)} ${'n'.padStart(4)}  coverage  prec.good (n)    prec.bad (n)     ECE    targets  reliability (conf→acc, n)`,
   ];
   for (const { set, figures } of sets) {
     const bins = figures.reliability.map((row) => `${row.confidence.toFixed(2)}→${row.accuracy.toFixed(2)} (${row.n})`).join(', ');
     lines.push(
-      `${set.padEnd(22)} ${String(figures.n).padStart(4)}  ${figures.coverage.toFixed(3).padEnd(8)}  ${`${figures.precisionGood.toFixed(3)} (${figures.confidentGood})`.padEnd(15)}  ${`${figures.precisionBad.toFixed(3)} (${figures.confidentBad})`.padEnd(15)}  ${figures.ece.toFixed(3)}  ${bins}`,
+      `${set.padEnd(22)} ${String(figures.n).padStart(4)}  ${figures.coverage.toFixed(3).padEnd(8)}  ${`${figures.precisionGood.toFixed(3)} (${figures.confidentGood})`.padEnd(15)}  ${`${figures.precisionBad.toFixed(3)} (${figures.confidentBad})`.padEnd(15)}  ${figures.ece.toFixed(3)}  ${(meetsTargets(figures) ? 'met' : 'MISSED').padEnd(7)}  ${bins}`,
     );
   }
   return lines.join('\n');

@@ -221,6 +221,40 @@ export function formatExamPath(results: readonly ExamPathResult[]): string {
   return lines.join('\n');
 }
 
+/** Most Partial_Correct may exceed the gold share by (§3: no Partial by default). */
+export const PARTIAL_MARGIN = 0.1;
+
+/**
+ * The exam path's targets per set, beside the tuned baseline (thresholds tuned on the same file, the optimistic
+ * "dev" figure): label3 and label2 macro-F1 above the baseline's, and Partial_Correct proposed and told as final no
+ * more often than the gold share plus PARTIAL_MARGIN.
+ */
+export function formatExamTargets(
+  results: readonly ExamPathResult[],
+  baseline: { label3: readonly { set: string; baseline: { dev: Scores } }[]; label2: readonly { set: string; baseline: { dev: Scores } }[] },
+): string {
+  const lines = [
+    `Exam path targets (beats the tuned baseline 3-way and 2-way; Partial_Correct ≤ gold + ${PARTIAL_MARGIN})`,
+    `${'set'.padEnd(22)} ${'3-way exam/baseline'.padEnd(26)} ${'2-way exam/baseline'.padEnd(26)} partial proposed/final ≤ limit`,
+  ];
+  const mark = (met: boolean) => (met ? 'met' : 'MISSED');
+  for (const result of results) {
+    const three = baseline.label3.find((entry) => entry.set === result.set)?.baseline.dev.macroF1;
+    const two = baseline.label2.find((entry) => entry.set === result.set)?.baseline.dev.macroF1;
+    const pair = (exam: number, base: number | undefined) =>
+      base === undefined ? '—' : `${exam.toFixed(3)}/${base.toFixed(3)} ${mark(exam > base)}`;
+    const limit = result.partialShare.gold + PARTIAL_MARGIN;
+    const partialMet = result.partialShare.proposed <= limit && result.partialShare.final <= limit;
+    // A set whose 3-way gold has no partial class (SciEntsBank's partial answers are unlabelled) cannot bound it.
+    const partial =
+      result.partialShare.gold === 0
+        ? `${result.partialShare.proposed.toFixed(3)}/${result.partialShare.final.toFixed(3)} (no partial gold)`
+        : `${result.partialShare.proposed.toFixed(3)}/${result.partialShare.final.toFixed(3)} ≤ ${limit.toFixed(3)} ${mark(partialMet)}`;
+    lines.push(`${result.set.padEnd(22)} ${pair(result.label3.macroF1, three).padEnd(26)} ${pair(result.label2.macroF1, two).padEnd(26)} ${partial}`);
+  }
+  return lines.join('\n');
+}
+
 export function formatProbes(results: readonly ProbeResult[]): string {
   const lines = ['Never Correct (probes from every question of every set): Correct given by the offline grader / by any model (server checks)'];
   for (const result of results) {

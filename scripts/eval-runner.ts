@@ -84,11 +84,11 @@ function kindsOf(entries: readonly TrainingItem[], predicted: readonly Predicted
 export function formatKinds(title: string, sets: readonly { set: string; figures: KindFigures }[]): string {
   const lines = [
     `${title} (targets: correct answers confidently bad ≤ 0.10, contradictions confidently good ≤ 0.05)`,
-    `${'set'.padEnd(22)} correct: n, sure bad    short correct (≤ ${SHORT_CORRECT} words): n, sure bad    contradictions: n, sure good`,
+    `${'set'.padEnd(22)} correct: n, sure bad    short correct (≤ ${SHORT_CORRECT} words): n, sure bad    contradictions: n, sure good   targets`,
   ];
   for (const { set, figures } of sets) {
     lines.push(
-      `${set.padEnd(22)} ${`${figures.correct}, ${figures.correctSureBad.toFixed(3)}`.padEnd(22)} ${`${figures.shortCorrect}, ${figures.shortCorrectSureBad.toFixed(3)}`.padEnd(38)} ${figures.contradictions}, ${figures.contradictionsSureGood.toFixed(3)}`,
+      `${set.padEnd(22)} ${`${figures.correct}, ${figures.correctSureBad.toFixed(3)}`.padEnd(22)} ${`${figures.shortCorrect}, ${figures.shortCorrectSureBad.toFixed(3)}`.padEnd(38)} ${`${figures.contradictions}, ${figures.contradictionsSureGood.toFixed(3)}`.padEnd(30)} ${figures.correctSureBad <= 0.1 && figures.shortCorrectSureBad <= 0.1 && figures.contradictionsSureGood <= 0.05 ? 'met' : 'MISSED'}`,
     );
   }
   return lines.join('\n');

@@ -76,6 +76,12 @@ export interface Assessment {
    * gap`): overlap reads the shared words and not what the negation does to them, so a good verdict is never sure.
    */
   addsNegation: boolean;
+  /**
+   * The `negation` flag was raised by a negation said of a word the best-fitting reference does not say (`not
+   * connected` for `separated by the gap`): it may be the same claim in other words, so it does not decide the
+   * confidence of a bad verdict on its own (verdict-confidence.ts).
+   */
+  negationUnread: boolean;
   evidence: { matched: string[]; missing: string[]; flags: AssessFlag[] };
 }
 
@@ -283,6 +289,7 @@ export function decideAssessment(prepared: PreparedAssessment, model: AssessorMo
     shortWithOtherNumber: short && best.otherNumber,
     namesOtherLabels: prepared.otherLabels,
     addsNegation: best.addsNegation,
+    negationUnread: flags.includes('negation') && !best.comparison.contradiction.negationRead,
     evidence: { matched, missing, flags },
   };
 }

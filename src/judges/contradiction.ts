@@ -1,7 +1,7 @@
 import { englishAntonyms } from './english-words.js';
 import { genitiveSwap, roleSwap } from './argument-roles.js';
 import { koreanAntonyms } from './korean-words.js';
-import { negationFlip } from './negation.js';
+import { negatesSharedWord, negationFlip } from './negation.js';
 import { type AnalysedText, type Token, neighbours } from './text-units.js';
 
 /**
@@ -18,6 +18,11 @@ import { type AnalysedText, type Token, neighbours } from './text-units.js';
 
 export interface Contradiction {
   negationFlip: boolean;
+  /**
+   * The negation behind negationFlip is said of a word both texts say (negation.ts negatesSharedWord); when not, the
+   * flip may be a paraphrase with another word (`not connected` for `separated`). Always true without a flip.
+   */
+  negationRead: boolean;
   antonymFlips: string[];
   /** The two concepts whose order around a relation word was reversed. */
   reversed: [string, string] | undefined;
@@ -228,5 +233,5 @@ export function findContradiction(answer: AnalysedText, reference: AnalysedText)
     // order in time it is a contradiction by itself ("A causes B" / "B causes A").
     flipped = COMPARATIVE_CUES.has(cue) ? !polarity : true;
   }
-  return { negationFlip: negation, antonymFlips: antonyms, reversed, swapped, flipped };
+  return { negationFlip: negation, negationRead: !negation || negatesSharedWord(answer, reference), antonymFlips: antonyms, reversed, swapped, flipped };
 }

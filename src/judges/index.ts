@@ -41,6 +41,7 @@ export {
 export { type AnalysedText, analyseText } from './text-units.js';
 export { unitFound } from './unit-match.js';
 export { type Contradiction, findContradiction } from './contradiction.js';
+export { negatesSharedWord } from './negation.js';
 export { isEcho, isGiveUp, isKeywordList, isPastedPassage } from './answer-flags.js';
 export { namedLabels, namesOtherLabels, statedNumbers, statesOtherNumber } from './answer-labels.js';
 export { ENGLISH_PREDICATE_CUES } from './english-words.js';
@@ -54,6 +55,7 @@ export {
   KEY_TERM_CONFIDENCE,
   MODEL_ALONE,
   MODEL_SUPPORTED,
+  NEGATION_UNREAD_CONFIDENCE,
   NUMBER_CONFIDENCE,
   OTHER_LABELS_CONFIDENCE,
   assessmentConfidence,

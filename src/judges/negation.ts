@@ -81,3 +81,29 @@ export function negationFlip(answer: AnalysedText, reference: AnalysedText): boo
   }
   return disagree > agree;
 }
+
+/** The English words a negation cue applies to: the nearest content word after it in its clause (`not connected`, `no gap`). */
+function englishNegatedUnits(text: AnalysedText): Set<string> {
+  const units = new Set<string>();
+  text.tokens.forEach((token, index) => {
+    if (!token.negation || token.hangul) return;
+    const [head] = neighbours(text, index, 'after');
+    const unit = head === undefined ? undefined : text.tokens[head]?.unit;
+    if (unit !== undefined) units.add(unit);
+  });
+  return units;
+}
+
+/**
+ * Whether a negation the two texts do not share is said of a word both say. English negation is compared by parity
+ * in negationFlip, whatever it applies to: `not connected` against `separated by the gap` flips the parity while
+ * saying the same thing with another word. A negated word the other side also says (`not separated` / `separated`,
+ * `connected` / `not connected`) is read; one it never says is not. Korean negation is read on its head already.
+ */
+export function negatesSharedWord(answer: AnalysedText, reference: AnalysedText): boolean {
+  if ([...answer.tokens, ...reference.tokens].some((token) => token.negation && token.hangul)) return true;
+  const answerHeads = englishNegatedUnits(answer);
+  const referenceHeads = englishNegatedUnits(reference);
+  if (answerHeads.size === 0 && referenceHeads.size === 0) return true;
+  return [...answerHeads].some((unit) => reference.unitSet.has(unit)) || [...referenceHeads].some((unit) => answer.unitSet.has(unit));
+}

@@ -69,6 +69,16 @@ export const OTHER_LABELS_CONFIDENCE = 0.49;
  */
 export const ADDED_NEGATION_CONFIDENCE = 0.56;
 
+/**
+ * A bad verdict whose only deciding flag is a negation said of a word the best-fitting reference does not say
+ * (Assessment's negationUnread: `Terminal 1 is not connected to the positive terminal` against `Terminal 1 and the
+ * positive terminal are separated by the gap`): the negation flips the parity of a clause in other words, which may
+ * be the same claim. Grouped CV by question over the dev sets pooled: 0.60 right with every reference (5 verdicts),
+ * 0.41 with the model answer alone as on the exam path (34, Beetle), against 0.84 / 0.69 for a negation of a word both
+ * say; 0.44 pooled (39), so unsure. The verdict keeps its cap: an unread negation is no evidence for the answer.
+ */
+export const NEGATION_UNREAD_CONFIDENCE = 0.44;
+
 /** [lowest margin |P(good) − threshold|, share right] per verdict side, from grouped CV (n per row in the comment). */
 const GOOD_TABLE: readonly (readonly [number, number])[] = [
   [0, 0.57], // 185
@@ -96,9 +106,13 @@ function lookup(table: readonly (readonly [number, number])[], margin: number): 
 export function assessmentConfidence(assessment: Assessment, model: AssessorModel = ASSESSOR_MODEL): number {
   const flags = assessment.evidence.flags;
   if (assessment.label2 === 'bad' && flags.some((flag) => CERTAIN_FLAGS.has(flag))) return CERTAIN_CONFIDENCE;
-  if (assessment.label2 === 'bad' && flags.some((flag) => DECIDING_FLAGS.has(flag))) return FLAG_CONFIDENCE;
+  // An unread negation decides nothing: the other deciding flags still do.
+  const deciding = flags.filter((flag) => DECIDING_FLAGS.has(flag) && !(flag === 'negation' && assessment.negationUnread));
+  if (assessment.label2 === 'bad' && deciding.length > 0) return FLAG_CONFIDENCE;
   const margin = Math.abs(assessment.goodProbability - model.correctThreshold);
   const read = lookup(assessment.label2 === 'good' ? GOOD_TABLE : BAD_TABLE, margin);
+  // A negation of a word the reference does not say may be the reference's claim in other words: not sure.
+  if (assessment.label2 === 'bad' && assessment.negationUnread) return Math.min(read, NEGATION_UNREAD_CONFIDENCE);
   // A short answer with a key term of the reference may be a terse correct one the overlap cannot read: not sure.
   if (assessment.label2 === 'bad' && assessment.shortWithKeyTerm) return Math.min(read, KEY_TERM_CONFIDENCE);
   // A number the reference does not state cannot be compared by overlap: a range, another notation, another unit.
