@@ -9,7 +9,7 @@
  * - L18 — Pause. `lecture:pause` stops the lecture text, or a tutor reply, at once (nothing more streams after its
  *   ack) and `lecture:resume` continues exactly where it stopped.
  */
-import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { Material } from '../src/materials/index.js';
 import type { AppOverrides } from '../src/app.js';
 import { parseLecture } from '../src/lecture/marker-parser.js';
@@ -41,6 +41,30 @@ async function boot(context: TestContext, env: Record<string, string> = {}, over
   return app;
 }
 
+/**
+ * The tests on one server share one app (booted, given the sample and its generated lecture once): each has its own
+ * session and sockets, so they still run side by side. A test sees the app through {@link sharedApp}, whose sockets
+ * close when that test finishes (its session stops streaming instead of running on under the next tests).
+ */
+const emitted = new EmittedEvents();
+let shared: { app: TestApp; material: Material } | undefined;
+beforeAll(async () => {
+  const app = await startTestApp({}, { observer: emitted.observer });
+  shared = { app, material: await loadSample(app) };
+});
+afterAll(() => shared?.app.stop());
+
+function sharedApp(context: TestContext): { app: TestApp; material: Material } {
+  if (!shared) throw new Error('the shared app is not booted yet');
+  const { app, material } = shared;
+  const socket: TestApp['socket'] = (namespace, auth, options) => {
+    const opened = app.socket(namespace, auth, options);
+    context.onTestFinished(() => void opened.disconnect());
+    return opened;
+  };
+  return { app: { ...app, socket }, material };
+}
+
 /** Every question answered well: the shortest tutoring, so the tests spend their time on the lecture. */
 const goodStudent = (app: TestApp, material: Material) => offlineStudent(app, material.id, () => true);
 
@@ -65,12 +89,9 @@ async function expectChapterText(app: TestApp, material: Material, client: Lectu
   expect(client.text.get(chapter)).toBe((await generatedChapter(app, material.id, chapter)).text);
 }
 
-// Every test has its own server (or servers), so they run side by side.
 describe.concurrent('reconnecting on the same server', () => {
   it('L7: a new socket mid-chapter with session:resume {lastSeq} gets exactly the missed events', async (context) => {
-    const emitted = new EmittedEvents();
-    const app = await boot(context, {}, { observer: emitted.observer });
-    const material = await loadSample(app);
+    const { app, material } = sharedApp(context);
     const { client, token } = await joinLecture(app, material.id);
     await client.ok('lecture:speed', { tokensPerSecond: 200 });
     await client.ok('lecture:start');
@@ -97,8 +118,7 @@ describe.concurrent('reconnecting on the same server', () => {
   });
 
   it('L7: several drops in a row, one of them while a question waits, still give the exact text', async (context) => {
-    const app = await boot(context);
-    const material = await loadSample(app);
+    const { app, material } = sharedApp(context);
     const { client, token } = await joinLecture(app, material.id, { policy: goodStudent(app, material) });
     const policy = client.policy;
     client.policy = undefined; // the first question is answered by hand, after a reconnect
@@ -134,8 +154,7 @@ describe.concurrent('reconnecting on the same server', () => {
   });
 
   it('L8: session:resume {lastSeq: 0} gets a session:state snapshot whose text is what was delivered, then the rest', async (context) => {
-    const app = await boot(context);
-    const material = await loadSample(app);
+    const { app, material } = sharedApp(context);
     const { client, token } = await joinLecture(app, material.id, { policy: goodStudent(app, material) });
     await client.ok('lecture:speed', { tokensPerSecond: 200 });
     await client.ok('lecture:start');
@@ -189,8 +208,7 @@ describe.concurrent('reconnecting on the same server', () => {
   });
 
   it('L7: a reconnect in the middle of a tutor reply neither repeats nor truncates it', async (context) => {
-    const app = await boot(context);
-    const material = await loadSample(app);
+    const { app, material } = sharedApp(context);
     const { client, token } = await joinLecture(app, material.id, { policy: goodStudent(app, material) });
     await client.ok('lecture:speed', { tokensPerSecond: 200 });
     await client.ok('lecture:start');
@@ -217,8 +235,7 @@ describe.concurrent('pausing', () => {
   }
 
   it('L18: lecture:pause stops lecture and reply text at once, lecture:resume goes on exactly there', async (context) => {
-    const app = await boot(context);
-    const material = await loadSample(app);
+    const { app, material } = sharedApp(context);
     const { client } = await joinLecture(app, material.id);
     expectRefusal(await client.command('lecture:pause'), 'NOT_STREAMING');
     await client.ok('lecture:speed', { tokensPerSecond: 200 });
