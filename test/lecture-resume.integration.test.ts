@@ -9,7 +9,7 @@
  * - L18 — Pause. `lecture:pause` stops the lecture text, or a tutor reply, at once (nothing more streams after its
  *   ack) and `lecture:resume` continues exactly where it stopped.
  */
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { Material } from '../src/materials/index.js';
 import type { AppOverrides } from '../src/app.js';
 import { parseLecture } from '../src/lecture/marker-parser.js';
@@ -26,6 +26,7 @@ import {
 } from './support/lecture-client.js';
 import { suiteRedis } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { scopedToTest, sharedFixture } from './fixtures/shared-app.js';
 
 /**
  * Resume (rules L7–L9 in test/SPEC.md): a student who loses the socket mid-chapter, or whose server dies, comes
@@ -43,26 +44,21 @@ async function boot(context: TestContext, env: Record<string, string> = {}, over
 
 /**
  * The tests on one server share one app (booted, given the sample and its generated lecture once): each has its own
- * session and sockets, so they still run side by side. A test sees the app through {@link sharedApp}, whose sockets
- * close when that test finishes (its session stops streaming instead of running on under the next tests).
+ * session and sockets, so they still run side by side. A test sees the app through a view whose sockets close when
+ * that test finishes (its session stops streaming instead of running on under the next tests).
  */
 const emitted = new EmittedEvents();
-let shared: { app: TestApp; material: Material } | undefined;
-beforeAll(async () => {
-  const app = await startTestApp({}, { observer: emitted.observer });
-  shared = { app, material: await loadSample(app) };
-});
-afterAll(() => shared?.app.stop());
+const shared = sharedFixture(
+  async () => {
+    const app = await startTestApp({}, { observer: emitted.observer });
+    return { app, material: await loadSample(app) };
+  },
+  ({ app }) => app.stop(),
+);
 
 function sharedApp(context: TestContext): { app: TestApp; material: Material } {
-  if (!shared) throw new Error('the shared app is not booted yet');
-  const { app, material } = shared;
-  const socket: TestApp['socket'] = (namespace, auth, options) => {
-    const opened = app.socket(namespace, auth, options);
-    context.onTestFinished(() => void opened.disconnect());
-    return opened;
-  };
-  return { app: { ...app, socket }, material };
+  const { app, material } = shared();
+  return { app: scopedToTest(app, context), material };
 }
 
 /** Every question answered well: the shortest tutoring, so the tests spend their time on the lecture. */
