@@ -10,11 +10,12 @@ import { afterEach, beforeAll, describe, expect, it, type TestContext } from 'vi
 import type { ClassAnalyticsReply, MasteryEvidenceReply } from '../src/protocol/wire/index.js';
 import { signUp } from './support/accounts.js';
 import { seedAnalyticsClass } from './support/analytics-class.js';
-import { bootExamClass } from './support/exam-class.js';
+import { bootExamClass, type Booted } from './support/exam-class.js';
 import { call } from './support/http-call.js';
 import { samplePdfBytes } from './support/lecture-client.js';
 import type { QuizClient } from './support/quiz-client.js';
 import { suiteRedis } from './support/redis-server.js';
+import { fixtureScope, scopedToTest, sharedFixture } from './fixtures/shared-app.js';
 
 /**
  * AN6–AN7 (test/SPEC.md): `GET /api/analytics/classes/:classId` on the real server, memory and Redis stores, over a
@@ -29,17 +30,43 @@ afterEach(() => {
   for (const client of clients.splice(0)) client.close();
 });
 
-async function seeded(context: TestContext, store: 'memory' | 'redis') {
-  const booted = await bootExamClass(context, store, () => redis.url);
+/**
+ * One exam-class app per store (booted with the sample and the teacher once, in beforeAll); AN7 seeds its class, AN6
+ * reads a new empty class of its own. A test sees the app through a view whose sockets close when it finishes.
+ */
+function sharedExamClass(store: 'memory' | 'redis') {
+  const shared = sharedFixture(
+    async () => {
+      const scope = fixtureScope();
+      return { booted: await bootExamClass(scope.context, store, () => redis.url), scope };
+    },
+    ({ scope }) => scope.close(),
+  );
+  return (context: TestContext): Booted => {
+    const { booted } = shared();
+    return { ...booted, app: scopedToTest(booted.app, context) };
+  };
+}
+
+async function seeded(booted: Booted) {
   const seed = await seedAnalyticsClass(booted, clients);
   return { booted, seed, url: `${booted.app.url}/api/analytics/classes/${booted.classId}` };
+}
+
+/** The same app and teacher with a new, empty class. */
+async function newClass(booted: Booted): Promise<Booted> {
+  const created = await call(`${booted.app.url}/api/classes`, 'POST', { headers: booted.teacher.bearer, body: { name: '빈 반', materialId: booted.material.id } });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return { ...booted, classId: created.body.classId, classCode: created.body.code, classToken: created.body.instructorToken };
 }
 
 const rounded = (value: number | null) => (value === null ? null : Math.round(value * 10_000) / 10_000);
 
 describe.each(['memory', 'redis'] as const)('class analytics API (%s store)', (store) => {
+  const examClass = sharedExamClass(store);
+
   it('AN7 item analysis, mastery map and funnel of a seeded class carry the known figures', async (context) => {
-    const { booted, seed, url } = await seeded(context, store);
+    const { booted, seed, url } = await seeded(examClass(context));
     const reply = await call(url, 'GET', { headers: booted.teacher.bearer });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     const analytics = reply.body as ClassAnalyticsReply;
@@ -122,7 +149,7 @@ describe.each(['memory', 'redis'] as const)('class analytics API (%s store)', (s
   });
 
   it("AN6 only the class's instructor reads it: owner account or class token; another account 404, no credential 401, bad params 400", async (context) => {
-    const booted = await bootExamClass(context, store, () => redis.url);
+    const booted = await newClass(examClass(context));
     const url = `${booted.app.url}/api/analytics/classes/${booted.classId}`;
     expect((await call(url, 'GET', { headers: booted.teacher.bearer })).status).toBe(200);
     const viaToken = await call(url, 'GET', { headers: { authorization: `Bearer ${booted.classToken}` } });

@@ -18,17 +18,31 @@ import { createClass, getJson, postJson, storeReady } from './support/classroom-
 import { connectedOrThrow, loadSample, samplePdfBytes } from './support/lecture-client.js';
 import { suiteRedis } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { scopedToTest, sharedFixture } from './fixtures/shared-app.js';
 
 /** A class that requires its roster (CR1–CR4 of test/SPEC.md), on the memory store and Redis. */
 
 const redis = suiteRedis();
 beforeAll(samplePdfBytes);
 
-async function boot(store: 'memory' | 'redis', context: TestContext): Promise<{ app: TestApp; material: Material }> {
-  const app = await startTestApp(store === 'redis' ? { REDIS_URL: redis.url } : {});
-  context.onTestFinished(() => app.stop());
+/**
+ * One app per store for the file (booted and given the sample once); each test makes classes of its own and sees the
+ * app through a view whose sockets close when it finishes. CR4 spends its join budget and keeps an app of its own.
+ */
+const apps = {
+  memory: sharedFixture(() => startWithSample({}), ({ app }) => app.stop()),
+  redis: sharedFixture(() => startWithSample({ REDIS_URL: redis.url }), ({ app }) => app.stop()),
+};
+
+async function startWithSample(env: Record<string, string>): Promise<{ app: TestApp; material: Material }> {
+  const app = await startTestApp(env);
   await storeReady(app);
   return { app, material: await loadSample(app) };
+}
+
+function boot(store: 'memory' | 'redis', context: TestContext): { app: TestApp; material: Material } {
+  const { app, material } = apps[store]();
+  return { app: scopedToTest(app, context), material };
 }
 
 type ErrorBody = { error: { code: string; message: string } };
@@ -41,7 +55,7 @@ async function put<T>(url: string, body: unknown, headers: Record<string, string
 
 describe.each(['memory', 'redis'] as const)('a class with a required roster (%s store)', (store) => {
   it('CR1 students pick their own name from the roster: names not on it are refused, each name admits one device, the roster spelling is kept', async (context) => {
-    const { app, material } = await boot(store, context);
+    const { app, material } = boot(store, context);
     const created = await createClass(app, { name: '통계 2반', materialId: material.id, roster: ['김민지', '이서준', 'Alice Park'] });
 
     const choices = await getJson<RosterChoices>(`${app.url}/api/classes/${created.code.toLowerCase()}/roster`);
@@ -84,7 +98,7 @@ describe.each(['memory', 'redis'] as const)('a class with a required roster (%s 
   });
 
   it('CR2 the instructor frees a name whose student lost their device, and replaces the roster; other classes and anonymous callers cannot', async (context) => {
-    const { app, material } = await boot(store, context);
+    const { app, material } = boot(store, context);
     const created = await createClass(app, { name: '3반', materialId: material.id, roster: ['김민지', '이서준'] });
     const other = await createClass(app, { name: '4반', materialId: material.id });
     const first = await postJson<{ sessionId: string }>(`${app.url}/api/classes/${created.code}/join`, { nickname: '김민지' });
@@ -117,7 +131,7 @@ describe.each(['memory', 'redis'] as const)('a class with a required roster (%s 
 
 describe('roster input', () => {
   it('CR3 a bad roster is refused in Korean: duplicates (ignoring case and width), empty names, too many, an empty list', async (context) => {
-    const { app, material } = await boot('memory', context);
+    const { app, material } = boot('memory', context);
     const tries: unknown[] = [['민지', '민지'], ['Alice', 'ａｌｉｃｅ'], ['민지', '  '], [], Array.from({ length: 301 }, (_, index) => `학생${index}`)];
     for (const roster of tries) {
       const reply = await postJson<ErrorBody>(`${app.url}/api/classes`, { name: '반', materialId: material.id, roster }, (await defaultInstructor(app)).bearer);

@@ -9,7 +9,7 @@
  * - EV7 — No verdict is never a pass. A reply that does not validate after the repair turn, a model error or the
  *   agent's time limit is `{judged: false, is_passed: false, reason}`.
  */
-import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LanguageModel } from '../src/llm/model.js';
 import type { Material } from '../src/materials/types.js';
 import type { QuizItem } from '../src/protocol/quiz.js';
@@ -35,12 +35,23 @@ beforeAll(async () => {
   pdf = await fixturePdf(TRADE_HANDBOOK);
 }, 60_000);
 
-async function boot(context: TestContext, store: 'memory' | 'redis', env: Record<string, string> = {}): Promise<{ app: TestApp; material: Material }> {
-  const app = await startTestApp({ ...(store === 'redis' ? { REDIS_URL: redis.url, TOKEN_SECRET: 'eval-agent-secret' } : {}), ...env });
-  context.onTestFinished(() => app.stop());
-  await storeReady(app);
-  const { material } = await app.materials.ingest({ bytes: pdf, filename: 'trade-handbook.pdf' });
-  return { app, material };
+/**
+ * One app per describe, booted and given the handbook once (in beforeAll): the judge reads the store and the
+ * retriever only, so the tests of a describe can share them. Returns the app for the running test.
+ */
+function sharedApp(store: 'memory' | 'redis', env: () => Record<string, string> = () => ({})): () => { app: TestApp; material: Material } {
+  let shared: { app: TestApp; material: Material } | undefined;
+  beforeAll(async () => {
+    const app = await startTestApp({ ...(store === 'redis' ? { REDIS_URL: redis.url, TOKEN_SECRET: 'eval-agent-secret' } : {}), ...env() });
+    await storeReady(app);
+    const { material } = await app.materials.ingest({ bytes: pdf, filename: 'trade-handbook.pdf' });
+    shared = { app, material };
+  });
+  afterAll(() => shared?.app.stop());
+  return () => {
+    if (!shared) throw new Error('the shared app is not booted yet');
+    return shared;
+  };
 }
 
 /** A faithful item: the handbook's FOB page says the buyer pays sea freight and cargo insurance. */
@@ -61,8 +72,10 @@ const DEADLINE: QuizItem = {
 };
 
 describe.each(['memory', 'redis'] as const)('the offline EvalAgent (%s store)', (store) => {
-  it('EV3 an item built straight from a passage of the PDF passes, and so do faithful hand-written ones', async (context) => {
-    const { app, material } = await boot(context, store);
+  const boot = sharedApp(store);
+
+  it('EV3 an item built straight from a passage of the PDF passes, and so do faithful hand-written ones', async () => {
+    const { app, material } = boot();
     const agent = new EvalAgent({ model: app.model, retriever: app.retrieval });
     const passages = await app.retrieval.passages(material.id);
     const built = passages.flatMap((passage) => buildClozeItems({ text: passage.text, difficulties: ['easy'], seed: `ev3-${passage.chunkId}` }));
@@ -75,8 +88,8 @@ describe.each(['memory', 'redis'] as const)('the offline EvalAgent (%s store)', 
     }
   });
 
-  it('EV4 an item whose keyed answer contradicts the material or is absent from it fails', async (context) => {
-    const { app, material } = await boot(context, store);
+  it('EV4 an item whose keyed answer contradicts the material or is absent from it fails', async () => {
+    const { app, material } = boot();
     const agent = new EvalAgent({ model: app.model, retriever: app.retrieval });
     const wrong: QuizItem[] = [
       // The seller, not the buyer: stated, but not by the material.
@@ -97,8 +110,8 @@ describe.each(['memory', 'redis'] as const)('the offline EvalAgent (%s store)', 
     }
   });
 
-  it('EV5 the same items get the same verdicts every time; judgeAll keeps their order and judges at most 3 at once', async (context) => {
-    const { app, material } = await boot(context, store);
+  it('EV5 the same items get the same verdicts every time; judgeAll keeps their order and judges at most 3 at once', async () => {
+    const { app, material } = boot();
     let inFlight = 0;
     let most = 0;
     // The real offline model, held a little on every call so that concurrent judgements overlap.
@@ -142,9 +155,14 @@ const reply = (scores: [number, number, number], isPassed: boolean, feedback = '
 const isJudgement = (request: RecordedRequest) => request.action === 'generateContent' && promptOf(request).includes('<퀴즈_문항>');
 
 describe.each(['memory', 'redis'] as const)('the EvalAgent with Gemini (%s store)', (store) => {
-  /** Judgement replies in order; embeddings by hash; the passage analyst is refused (heuristic labels). */
-  async function gemini(context: TestContext, script: FakeReply[]) {
-    const fake = await FakeGemini.start({
+  /**
+   * Judgement replies in order (the running test's script); embeddings by hash; the passage analyst is refused
+   * (heuristic labels). One fake and one app serve the describe; each test starts from an empty request log.
+   */
+  let script: FakeReply[] = [];
+  let fake: FakeGemini | undefined;
+  beforeAll(async () => {
+    fake = await FakeGemini.start({
       respond: (request) => {
         if (request.action === 'batchEmbedContents') {
           return { embeddings: embedEntries(request.body).map((entry) => fakeEmbedding(entry.text, entry.outputDimensionality)) };
@@ -153,13 +171,19 @@ describe.each(['memory', 'redis'] as const)('the EvalAgent with Gemini (%s store
         return { status: 400, message: `eval fake: not a judgement (${request.action})` };
       },
     });
-    context.onTestFinished(() => fake.close());
-    const { app, material } = await boot(context, store, { GEMINI_API_KEY: 'test', GEMINI_BASE_URL: fake.baseUrl, GEMINI_MAX_ATTEMPTS: '1' });
-    return { fake, app, material, judgements: () => fake.requests.filter(isJudgement) };
+  });
+  const boot = sharedApp(store, () => ({ GEMINI_API_KEY: 'test', GEMINI_BASE_URL: fake?.baseUrl ?? '', GEMINI_MAX_ATTEMPTS: '1' }));
+  afterAll(() => fake?.close());
+  function gemini(testScript: FakeReply[]) {
+    if (!fake) throw new Error('the fake Gemini is not started yet');
+    const current = fake;
+    script = testScript;
+    current.requests.splice(0);
+    return { fake: current, ...boot(), judgements: () => current.requests.filter(isJudgement) };
   }
 
-  it('EV6 asks the judge model once at temperature 0.3 with the item and the five passages of its question; the server decides the pass', async (context) => {
-    const { app, material, judgements } = await gemini(context, [reply([10, 8, 6], false, '  원본과 일치합니다.  ')]);
+  it('EV6 asks the judge model once at temperature 0.3 with the item and the five passages of its question; the server decides the pass', async () => {
+    const { app, material, judgements } = gemini([reply([10, 8, 6], false, '  원본과 일치합니다.  ')]);
     const agent = new EvalAgent({ model: app.model, retriever: app.retrieval });
     const verdict = await agent.judge(DEADLINE, { materialId: material.id, topic: 'documents' });
     const expected = await app.retrieval.retrieve({ materialId: material.id, query: DEADLINE.question, k: 5 });
@@ -195,8 +219,8 @@ describe.each(['memory', 'redis'] as const)('the EvalAgent with Gemini (%s store
     expect(prompt).toContain('<출처>\ndocuments\n</출처>');
   });
 
-  it('EV1 EV6 ignores the model\'s is_passed and clamps its scores', async (context) => {
-    const { app, material } = await gemini(context, [reply([9, 10, 10], true), reply([12, -3, 30], true), reply([10, 10, 4], false), reply([10, 7, 6], true), reply([10, 12, 2], false)]);
+  it('EV1 EV6 ignores the model\'s is_passed and clamps its scores', async () => {
+    const { app, material } = gemini([reply([9, 10, 10], true), reply([12, -3, 30], true), reply([10, 10, 4], false), reply([10, 7, 6], true), reply([10, 12, 2], false)]);
     const agent = new EvalAgent({ model: app.model, retriever: app.retrieval });
     const verdicts = [];
     for (let round = 0; round < 5; round += 1) verdicts.push(await agent.judge(FOB, { materialId: material.id }));
@@ -209,8 +233,8 @@ describe.each(['memory', 'redis'] as const)('the EvalAgent with Gemini (%s store
     ]);
   });
 
-  it('EV7 a reply that does not validate after the repair turn, a model error or the time limit is judged:false, never a pass', async (context) => {
-    const { app, material, judgements } = await gemini(context, [
+  it('EV7 a reply that does not validate after the repair turn, a model error or the time limit is judged:false, never a pass', async () => {
+    const { app, material, judgements } = gemini([
       { malformed: true },
       { malformed: true },
       { json: { grounding_score: '10', feedback: 3 } },

@@ -25,6 +25,7 @@ import { bootExamClass, draft, end, gradedResults, join, makeExam, publish, subm
 import { call } from './support/http-call.js';
 import { LectureClient, connectedOrThrow, samplePdfBytes } from './support/lecture-client.js';
 import { suiteRedis } from './support/redis-server.js';
+import { fixtureScope, scopedToTest, sharedFixture } from './fixtures/shared-app.js';
 
 /**
  * AG5–AG9 (test/SPEC.md, "Exams: the teacher grades groups of answers"): the answer-group routes on the real server
@@ -33,7 +34,26 @@ import { suiteRedis } from './support/redis-server.js';
  */
 
 const redis = suiteRedis();
-const boot = (context: TestContext, store: 'memory' | 'redis') => bootExamClass(context, store, () => redis.url);
+
+/**
+ * One exam app per store (booted with the sample and the teacher once); each test gets a class of its own (its
+ * students, nicknames and exams are its own) and a view of the app whose sockets close when it finishes.
+ */
+function sharedExamClass(store: 'memory' | 'redis') {
+  const shared = sharedFixture(
+    async () => {
+      const scope = fixtureScope();
+      return { booted: await bootExamClass(scope.context, store, () => redis.url), scope };
+    },
+    ({ scope }) => scope.close(),
+  );
+  return async (context: TestContext): Promise<Booted> => {
+    const { booted } = shared();
+    const created = await call(`${booted.app.url}/api/classes`, 'POST', { headers: booted.teacher.bearer, body: { name: '시험 반', materialId: booted.material.id } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    return { ...booted, app: scopedToTest(booted.app, context), classId: created.body.classId, classCode: created.body.code, classToken: created.body.instructorToken };
+  };
+}
 beforeAll(samplePdfBytes);
 
 const PARAPHRASES = ['표본 평균의 기댓값이 모평균과 같기 때문이다', '표본평균의 기댓값이 모평균과 같아서', '기댓값이 모평균과 같으니까요'];
@@ -65,8 +85,10 @@ const groupsOf = async (booted: Booted, base: string) => {
 const textsOf = (reply: ExamAnswerGroupsReply) => reply.groups.map((group) => group.answers.map((answer) => answer.text).sort());
 
 describe.each(['memory', 'redis'] as const)('answer groups (%s store)', (store) => {
+  const boot = sharedExamClass(store);
+
   it('AG5 AG6 the paraphrases are one group; one grade overrides each answer, audited per answer with the group id, and the students hear it live', async (context) => {
-    const booted = await boot(context, store);
+    const booted = await boot(context);
     const { exam, students, base } = await sixStudents(booted);
 
     const listed = await groupsOf(booted, base);
@@ -113,7 +135,7 @@ describe.each(['memory', 'redis'] as const)('answer groups (%s store)', (store) 
   });
 
   it('AG7 AG8 a moved-out answer stands alone, the old id is refused with EXAM_GROUP_NOT_FOUND, moved back in the id returns; group grades export as labelled lines', async (context) => {
-    const booted = await boot(context, store);
+    const booted = await boot(context);
     const { exam, students, base } = await sixStudents(booted);
     const before = await groupsOf(booted, base);
     const paraphrases = before.groups.find((group) => group.answers.some((answer) => answer.text === PARAPHRASES[0]));
@@ -175,7 +197,7 @@ describe.each(['memory', 'redis'] as const)('answer groups (%s store)', (store) 
   });
 
   it('AG9 only the exam\'s teacher: others 404, a student 403, nobody 401; malformed ids and bodies refused; deletion removes the moved-out answers', async (context) => {
-    const booted = await boot(context, store);
+    const booted = await boot(context);
     const exam = await makeExam(booted);
     await publish(booted, exam.examId);
     const student = await join(booted, '민지');

@@ -26,6 +26,7 @@ import {
 } from './support/lecture-client.js';
 import { suiteRedis } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { scopedToTest, sharedFixture } from './fixtures/shared-app.js';
 
 /**
  * Resume (rules L7–L9 in test/SPEC.md): a student who loses the socket mid-chapter, or whose server dies, comes
@@ -39,6 +40,25 @@ async function boot(context: TestContext, env: Record<string, string> = {}, over
   const app = await startTestApp(env, overrides);
   context.onTestFinished(() => app.stop());
   return app;
+}
+
+/**
+ * The tests on one server share one app (booted, given the sample and its generated lecture once): each has its own
+ * session and sockets, so they still run side by side. A test sees the app through a view whose sockets close when
+ * that test finishes (its session stops streaming instead of running on under the next tests).
+ */
+const emitted = new EmittedEvents();
+const shared = sharedFixture(
+  async () => {
+    const app = await startTestApp({}, { observer: emitted.observer });
+    return { app, material: await loadSample(app) };
+  },
+  ({ app }) => app.stop(),
+);
+
+function sharedApp(context: TestContext): { app: TestApp; material: Material } {
+  const { app, material } = shared();
+  return { app: scopedToTest(app, context), material };
 }
 
 /** Every question answered well: the shortest tutoring, so the tests spend their time on the lecture. */
@@ -65,12 +85,9 @@ async function expectChapterText(app: TestApp, material: Material, client: Lectu
   expect(client.text.get(chapter)).toBe((await generatedChapter(app, material.id, chapter)).text);
 }
 
-// Every test has its own server (or servers), so they run side by side.
 describe.concurrent('reconnecting on the same server', () => {
   it('L7: a new socket mid-chapter with session:resume {lastSeq} gets exactly the missed events', async (context) => {
-    const emitted = new EmittedEvents();
-    const app = await boot(context, {}, { observer: emitted.observer });
-    const material = await loadSample(app);
+    const { app, material } = sharedApp(context);
     const { client, token } = await joinLecture(app, material.id);
     await client.ok('lecture:speed', { tokensPerSecond: 200 });
     await client.ok('lecture:start');
@@ -97,8 +114,7 @@ describe.concurrent('reconnecting on the same server', () => {
   });
 
   it('L7: several drops in a row, one of them while a question waits, still give the exact text', async (context) => {
-    const app = await boot(context);
-    const material = await loadSample(app);
+    const { app, material } = sharedApp(context);
     const { client, token } = await joinLecture(app, material.id, { policy: goodStudent(app, material) });
     const policy = client.policy;
     client.policy = undefined; // the first question is answered by hand, after a reconnect
@@ -134,8 +150,7 @@ describe.concurrent('reconnecting on the same server', () => {
   });
 
   it('L8: session:resume {lastSeq: 0} gets a session:state snapshot whose text is what was delivered, then the rest', async (context) => {
-    const app = await boot(context);
-    const material = await loadSample(app);
+    const { app, material } = sharedApp(context);
     const { client, token } = await joinLecture(app, material.id, { policy: goodStudent(app, material) });
     await client.ok('lecture:speed', { tokensPerSecond: 200 });
     await client.ok('lecture:start');
@@ -189,8 +204,7 @@ describe.concurrent('reconnecting on the same server', () => {
   });
 
   it('L7: a reconnect in the middle of a tutor reply neither repeats nor truncates it', async (context) => {
-    const app = await boot(context);
-    const material = await loadSample(app);
+    const { app, material } = sharedApp(context);
     const { client, token } = await joinLecture(app, material.id, { policy: goodStudent(app, material) });
     await client.ok('lecture:speed', { tokensPerSecond: 200 });
     await client.ok('lecture:start');
@@ -217,8 +231,7 @@ describe.concurrent('pausing', () => {
   }
 
   it('L18: lecture:pause stops lecture and reply text at once, lecture:resume goes on exactly there', async (context) => {
-    const app = await boot(context);
-    const material = await loadSample(app);
+    const { app, material } = sharedApp(context);
     const { client } = await joinLecture(app, material.id);
     expectRefusal(await client.command('lecture:pause'), 'NOT_STREAMING');
     await client.ok('lecture:speed', { tokensPerSecond: 200 });

@@ -19,6 +19,7 @@ import {
 } from './support/classroom-client.js';
 import { connectedOrThrow, joinLecture, loadSample, offlineStudent, samplePdfBytes } from './support/lecture-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { scopedToTest, sharedFixture } from './fixtures/shared-app.js';
 
 /** The instructor's `/monitor` room on a real server (memory store, offline model): rules M1–M8 of test/SPEC.md. */
 
@@ -26,17 +27,28 @@ beforeAll(async () => {
   await samplePdfBytes();
 });
 
-async function boot(context: TestContext): Promise<{ app: TestApp; material: Material }> {
-  const app = await startTestApp();
-  context.onTestFinished(() => app.stop());
-  return { app, material: await loadSample(app) };
+/**
+ * One app for the file (booted and given the sample once); each test works in classes of its own and sees the app
+ * through a view whose sockets close when the test finishes.
+ */
+const shared = sharedFixture(
+  async () => {
+    const app = await startTestApp();
+    return { app, material: await loadSample(app) };
+  },
+  ({ app }) => app.stop(),
+);
+
+function boot(context: TestContext): { app: TestApp; material: Material } {
+  const { app, material } = shared();
+  return { app: scopedToTest(app, context), material };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the /monitor room', () => {
   it('M1: an instructor gets class:roster on connect with every student of the class', async (context) => {
-    const { app, material } = await boot(context);
+    const { app, material } = boot(context);
     const created = await createClass(app, { name: '통계', materialId: material.id });
     const online = await joinClass(app, created.code, '민지');
     const offline = await postJson<{ sessionId: string }>(`${app.url}/api/classes/${created.code}/join`, { nickname: '준호' });
@@ -51,7 +63,7 @@ describe('the /monitor room', () => {
   });
 
   it('M2: student:joined when a student joins and when they connect, student:left when their last socket goes', async (context) => {
-    const { app, material } = await boot(context);
+    const { app, material } = boot(context);
     const created = await createClass(app, { name: '반', materialId: material.id });
     const { monitor } = await connectInstructor(app, created.instructorToken);
 
@@ -87,7 +99,7 @@ describe('the /monitor room', () => {
   });
 
   it('M3: a student streaming at 200 tokens/s gives at most one progress event per second (plus the trailing one); the last one matches the roster', async (context) => {
-    const { app, material } = await boot(context);
+    const { app, material } = boot(context);
     const created = await createClass(app, { name: '반', materialId: material.id });
     const { monitor } = await connectInstructor(app, created.instructorToken);
     const { client, sessionId } = await joinClass(app, created.code, '하준', { policy: offlineStudent(app, material.id, () => true) });
@@ -122,7 +134,7 @@ describe('the /monitor room', () => {
   });
 
   it('M4 M5: answers arrive as student:answered with the bad streak, subquestions as student:remediation', async (context) => {
-    const { app, material } = await boot(context);
+    const { app, material } = boot(context);
     const created = await createClass(app, { name: '반', materialId: material.id });
     const { monitor } = await connectInstructor(app, created.instructorToken);
     // The first question badly, subquestion 1 badly, subquestion 2 well (and 3, if any, badly); then everything well.
@@ -159,7 +171,7 @@ describe('the /monitor room', () => {
   });
 
   it('M7: class:announce reaches every student socket of the class and no other', async (context) => {
-    const { app, material } = await boot(context);
+    const { app, material } = boot(context);
     const classA = await createClass(app, { name: 'A', materialId: material.id });
     const classB = await createClass(app, { name: 'B', materialId: material.id });
     const a1 = await joinClass(app, classA.code, 'a1');
@@ -189,7 +201,7 @@ describe('the /monitor room', () => {
   });
 
   it('M6 M8: a raised hand reaches the instructor; hand:acknowledge reaches the student and every instructor tab', async (context) => {
-    const { app, material } = await boot(context);
+    const { app, material } = boot(context);
     const created = await createClass(app, { name: '반', materialId: material.id });
     const { monitor } = await connectInstructor(app, created.instructorToken);
     const { monitor: otherTab } = await connectInstructor(app, created.instructorToken);

@@ -13,7 +13,7 @@
  * - GATE6 — Offline. With no model key, a quiz generated from the sample has five items that all passed the offline
  *   judge (grounding 10).
  */
-import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { Material } from '../src/materials/index.js';
 import type { ItemReview, QuizItem } from '../src/protocol/quiz.js';
 import type { QuestionPayload } from '../src/protocol/wire/quiz.js';
@@ -52,8 +52,10 @@ async function instructor(app: TestApp): Promise<SignedUpAccount & { classId: st
   return { ...account, classId: made.body.classId as string };
 }
 
-async function boot(context: TestContext, store: 'memory' | 'redis', env: Record<string, string> = {}): Promise<{ app: TestApp; material: Material }> {
-  const app = await startTestApp({ SIGNUP: 'open', ...(store === 'redis' ? { REDIS_URL: redis.url, TOKEN_SECRET: 'quiz-gate-secret' } : {}), ...env });
+const appEnv = (store: 'memory' | 'redis') => ({ SIGNUP: 'open', ...(store === 'redis' ? { REDIS_URL: redis.url, TOKEN_SECRET: 'quiz-gate-secret' } : {}) });
+
+async function boot(context: TestContext, store: 'memory' | 'redis'): Promise<{ app: TestApp; material: Material }> {
+  const app = await startTestApp(appEnv(store));
   context.onTestFinished(() => app.stop());
   await storeReady(app);
   return { app, material: await loadSample(app) };
@@ -78,8 +80,12 @@ const PASS = verdict([10, 9, 8], true, '자료와 일치하고 실무 조언이 
  * The fake Gemini of these tests: the writer answers every writing request with fresh items ("문제 N호", one per slot
  * of the plan it is asked for: five at first, then one per slot written again), the judge answers by `judge(question)`, embeddings by hash;
  * anything else (the ingest's passage analyst) is refused, so passages get heuristic labels.
+ *
+ * One fake and one app per store serve the whole describe (booted and given the sample once, in beforeAll); each test
+ * sets its judge and starts from an empty request log and "문제 1호", and signs up its own instructors.
  */
-async function gemini(context: TestContext, store: 'memory' | 'redis', judge: (question: string) => FakeReply) {
+function sharedGemini(store: 'memory' | 'redis') {
+  let judge: (question: string) => FakeReply = () => PASS;
   let written = 0;
   const write = (request: RecordedRequest): FakeReply => {
     const prompt = promptOf(request);
@@ -102,19 +108,33 @@ async function gemini(context: TestContext, store: 'memory' | 'redis', judge: (q
     });
     return { json: { items } };
   };
-  const fake = await FakeGemini.start({
-    respond: (request) => {
-      if (request.action === 'batchEmbedContents') {
-        return { embeddings: embedEntries(request.body).map((entry) => fakeEmbedding(entry.text, entry.outputDimensionality)) };
-      }
-      if (isJudgement(request)) return judge(judgedQuestion(request));
-      if (isWriting(request)) return write(request);
-      return { status: 400, message: 'gate fake: not a quiz request' };
-    },
+  let shared: { app: TestApp; material: Material; fake: FakeGemini } | undefined;
+  beforeAll(async () => {
+    const fake = await FakeGemini.start({
+      respond: (request) => {
+        if (request.action === 'batchEmbedContents') {
+          return { embeddings: embedEntries(request.body).map((entry) => fakeEmbedding(entry.text, entry.outputDimensionality)) };
+        }
+        if (isJudgement(request)) return judge(judgedQuestion(request));
+        if (isWriting(request)) return write(request);
+        return { status: 400, message: 'gate fake: not a quiz request' };
+      },
+    });
+    const app = await startTestApp({ ...appEnv(store), GEMINI_API_KEY: 'test', GEMINI_BASE_URL: fake.baseUrl, GEMINI_MAX_ATTEMPTS: '1' });
+    shared = { app, fake, material: await storeReady(app).then(() => loadSample(app)) };
   });
-  context.onTestFinished(() => fake.close());
-  const booted = await boot(context, store, { GEMINI_API_KEY: 'test', GEMINI_BASE_URL: fake.baseUrl, GEMINI_MAX_ATTEMPTS: '1' });
-  return { ...booted, fake, writings: () => fake.requests.filter(isWriting), judgements: () => fake.requests.filter(isJudgement) };
+  afterAll(async () => {
+    await shared?.app.stop();
+    await shared?.fake.close();
+  });
+  return (testJudge: (question: string) => FakeReply) => {
+    if (!shared) throw new Error('the shared app is not booted yet');
+    const { app, material, fake } = shared;
+    judge = testJudge;
+    written = 0;
+    fake.requests.splice(0);
+    return { app, material, fake, writings: () => fake.requests.filter(isWriting), judgements: () => fake.requests.filter(isJudgement) };
+  };
 }
 
 async function generate(app: TestApp, material: Material, teacher: SignedUpAccount & { classId: string }): Promise<Generated> {
@@ -159,9 +179,11 @@ async function play(app: TestApp, teacher: SignedUpAccount, quizId: string): Pro
 }
 
 describe.each(['memory', 'redis'] as const)('the EvalAgent gate with Gemini (%s store)', (store) => {
-  it('GATE1 an item the judge fails on grounding is written again alone, with the judge\'s feedback; all five then pass', async (context) => {
+  const gemini = sharedGemini(store);
+
+  it('GATE1 an item the judge fails on grounding is written again alone, with the judge\'s feedback; all five then pass', async () => {
     const feedback = '해설의 근거가 자료에 없습니다: 서류 심사 기준의 출처를 밝혀 주세요.';
-    const { app, material, writings, judgements } = await gemini(context, store, (question) =>
+    const { app, material, writings, judgements } = gemini((question) =>
       question.startsWith('문제 2호:') ? verdict([9, 10, 10], false, feedback) : PASS,
     );
     const teacher = await instructor(app);
@@ -190,9 +212,9 @@ describe.each(['memory', 'redis'] as const)('the EvalAgent gate with Gemini (%s 
     expect(read.body.reviews).toEqual(quiz.reviews);
   });
 
-  it('GATE2 GATE3 GATE4 a judge that claims is_passed with grounding 9 fails the item for 3 rounds; rooms leave it out until the instructor keeps it', async (context) => {
+  it('GATE2 GATE3 GATE4 a judge that claims is_passed with grounding 9 fails the item for 3 rounds; rooms leave it out until the instructor keeps it', async () => {
     // The third slot (medium) is always judged 9/10/10 "passed": 29 of 30, but grounding is not full.
-    const { app, material, writings } = await gemini(context, store, (question) => {
+    const { app, material, writings } = gemini((question) => {
       const inThirdSlot = question.startsWith('문제 3호:') || question.startsWith('문제 6호:') || question.startsWith('문제 7호:');
       return inThirdSlot ? verdict([9, 10, 10], true, '용어 하나가 자료와 다릅니다.') : PASS;
     });
@@ -249,8 +271,8 @@ describe.each(['memory', 'redis'] as const)('the EvalAgent gate with Gemini (%s 
     expect(last.shown.map((question) => question.question)).toEqual(usable);
   });
 
-  it('GATE5 a judge reply that never validates is no verdict: the items stay unjudged and failed, and a room of them is refused (409 QUIZ_NOT_READY)', async (context) => {
-    const { app, material, writings, judgements } = await gemini(context, store, () => ({ malformed: true }));
+  it('GATE5 a judge reply that never validates is no verdict: the items stay unjudged and failed, and a room of them is refused (409 QUIZ_NOT_READY)', async () => {
+    const { app, material, writings, judgements } = gemini(() => ({ malformed: true }));
     const teacher = await instructor(app);
     const quiz = await generate(app, material, teacher);
 

@@ -149,8 +149,20 @@ describe.each(['memory', 'redis'] as const)('quiz upload (%s store)', (store) =>
 });
 
 describe('quiz authoring over HTTP', () => {
-  it('QA2 refuses missing or bad tokens with 401 and tokens of another kind or class with 403', async (context) => {
-    const { app, material } = await boot(context);
+  // One app for these tests (booted and given the sample once); each test works in classes of its own.
+  let shared: { app: TestApp; material: Material } | undefined;
+  beforeAll(async () => {
+    const app = await startTestApp();
+    shared = { app, material: await storeReady(app).then(() => loadSample(app)) };
+  });
+  afterAll(() => shared?.app.stop());
+  const sharedApp = () => {
+    if (!shared) throw new Error('the shared app is not booted yet');
+    return shared;
+  };
+
+  it('QA2 refuses missing or bad tokens with 401 and tokens of another kind or class with 403', async () => {
+    const { app, material } = sharedApp();
     const owner = await createClass(app, { name: '통계 1반', materialId: material.id });
     const other = await createClass(app, { name: '통계 2반' });
     const { body } = await postJson<Created>(`${app.url}/api/quizzes`, { title: '퀴즈', items: ITEMS }, bearer(owner.instructorToken));
@@ -179,8 +191,8 @@ describe('quiz authoring over HTTP', () => {
     expect((await app.quizzes.listByClass(owner.classId, { limit: 50 })).items).toHaveLength(1);
   });
 
-  it('answers 404 QUIZ_NOT_FOUND for an unknown quiz and 404 MATERIAL_NOT_FOUND for an unknown material id in the body', async (context) => {
-    const { app } = await boot(context);
+  it('answers 404 QUIZ_NOT_FOUND for an unknown quiz and 404 MATERIAL_NOT_FOUND for an unknown material id in the body', async () => {
+    const { app } = sharedApp();
     const owner = await createClass(app, { name: '통계 1반' });
     expectError(await getJson(`${app.url}/api/quizzes/${'0'.repeat(32)}`, bearer(owner.instructorToken)), 404, ErrorCode.QUIZ_NOT_FOUND);
     expectError(await getJson(`${app.url}/api/quizzes/not-an-id`, bearer(owner.instructorToken)), 404, ErrorCode.QUIZ_NOT_FOUND);
@@ -191,8 +203,8 @@ describe('quiz authoring over HTTP', () => {
     );
   });
 
-  it('QA3 answers 400 INVALID_PAYLOAD for invalid quiz bodies and stores nothing', async (context) => {
-    const { app } = await boot(context);
+  it('QA3 answers 400 INVALID_PAYLOAD for invalid quiz bodies and stores nothing', async () => {
+    const { app } = sharedApp();
     const owner = await createClass(app, { name: '통계 1반' });
     const [first] = ITEMS;
     const withItem = (change: Record<string, unknown>) => ({ title: '퀴즈', items: [{ ...first, ...change }] });
@@ -224,8 +236,8 @@ describe('quiz authoring over HTTP', () => {
     expect((await app.quizzes.listByClass(owner.classId, { limit: 50 })).items).toEqual([]);
   });
 
-  it('QA4 POST /api/materials/:id/quiz generates five valid items (easy 2, medium 2, hard 1) from the sample and stores them (201)', async (context) => {
-    const { app, material } = await boot(context);
+  it('QA4 POST /api/materials/:id/quiz generates five valid items (easy 2, medium 2, hard 1) from the sample and stores them (201)', async () => {
+    const { app, material } = sharedApp();
     const owner = await createClass(app, { name: '통계 1반' });
     const reply = await postJson<Created>(`${app.url}/api/materials/${material.id}/quiz`, {}, bearer(owner.instructorToken));
     expect(reply.status).toBe(201);
@@ -259,8 +271,8 @@ describe('quiz authoring over HTTP', () => {
     expect(titled.body.title).toBe('쪽지 시험');
   });
 
-  it('QS1 every generated quiz is stored with its own seed, and that seed reproduces it from the same material', async (context) => {
-    const { app, material } = await boot(context);
+  it('QS1 every generated quiz is stored with its own seed, and that seed reproduces it from the same material', async () => {
+    const { app, material } = sharedApp();
     const owner = await createClass(app, { name: '통계 1반' });
     const generate = async () => {
       const reply = await postJson<Created & { seed: string }>(`${app.url}/api/materials/${material.id}/quiz`, {}, bearer(owner.instructorToken));
@@ -280,8 +292,8 @@ describe('quiz authoring over HTTP', () => {
     }
   });
 
-  it('generation answers 404 MATERIAL_NOT_FOUND for an unknown material and 400 INVALID_PAYLOAD for a bad chapter or body', async (context) => {
-    const { app, material } = await boot(context);
+  it('generation answers 404 MATERIAL_NOT_FOUND for an unknown material and 400 INVALID_PAYLOAD for a bad chapter or body', async () => {
+    const { app, material } = sharedApp();
     const owner = await createClass(app, { name: '통계 1반' });
     const generate = (id: string, body: unknown) => postJson(`${app.url}/api/materials/${id}/quiz`, body, bearer(owner.instructorToken));
     expectError(await generate('f'.repeat(32), {}), 404, ErrorCode.MATERIAL_NOT_FOUND);

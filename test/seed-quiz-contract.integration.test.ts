@@ -22,6 +22,7 @@ import { createClass, joinClass, storeReady } from './support/classroom-client.j
 import { call, type CallReply } from './support/http-call.js';
 import { loadSample, samplePdfBytes } from './support/lecture-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { sharedFixture } from './fixtures/shared-app.js';
 import { quizKeys } from '../src/quiz/quiz-keys.js';
 
 /**
@@ -40,16 +41,28 @@ interface World {
   teacher: SignedUpAccount;
 }
 
-async function boot(context: TestContext): Promise<World> {
+async function startWorld(): Promise<Omit<World, 'teacher'>> {
   const app = await startTestApp({ SIGNUP: 'open' });
-  context.onTestFinished(() => app.stop());
   await storeReady(app);
   const sample = await loadSample(app);
   const bytes = await buildPdf({ korean: true, title: '짧은 자료', pages: [{ lines: bodyLines(2, 2, true) }] });
   const { material: tiny } = await app.materials.ingest({ bytes, filename: 'short.pdf' });
-  const teacher = await signUp(app);
-  return { app, sample, tiny, teacher };
+  return { app, sample, tiny };
 }
+
+/** A world of the test's own: an app with the sample and the tiny material, and a teacher. */
+async function boot(context: TestContext): Promise<World> {
+  const world = await startWorld();
+  context.onTestFinished(() => world.app.stop());
+  return { ...world, teacher: await signUp(world.app) };
+}
+
+/**
+ * The app of the tests that count nothing across the app's materials (booted and given both materials once); each
+ * test signs up a teacher of its own, who owns no material until the test says so.
+ */
+const shared = sharedFixture(startWorld, ({ app }) => app.stop());
+const sharedWorld = async (): Promise<World> => ({ ...shared(), teacher: await signUp(shared().app) });
 
 const start = (world: World, body: unknown, headers: Record<string, string>): Promise<CallReply> => call(`${world.app.url}/api/quiz/start`, 'POST', { body, headers });
 
@@ -67,8 +80,8 @@ async function everyItemPassed(world: World, reply: SelfQuizStartReply): Promise
 }
 
 describe('seed 001 start, as a seed client sends it', () => {
-  it('SD1 the seed’s bodies as written (no materialId, difficulty null or absent) are served; metadata names the material used', async (context) => {
-    const world = await boot(context);
+  it('SD1 the seed’s bodies as written (no materialId, difficulty null or absent) are served; metadata names the material used', async () => {
+    const world = await sharedWorld();
     const { teacher } = world;
     // The seed's three request bodies, byte for byte, with only a bearer token added.
     for (const [body, difficulty] of [
@@ -103,8 +116,8 @@ describe('seed 001 start, as a seed client sends it', () => {
     student.client.socket.disconnect();
   });
 
-  it('SD2 a material that cannot bear five items is served short with a shortfall naming the count and the reason', async (context) => {
-    const world = await boot(context);
+  it('SD2 a material that cannot bear five items is served short with a shortfall naming the count and the reason', async () => {
+    const world = await sharedWorld();
     await ownMaterial(world.app, world.tiny.id, world.teacher);
     const reply = await served(world, { topic: 'general', materialId: world.tiny.id }, world.teacher.bearer);
     expect(reply.response.length).toBeGreaterThan(0);
@@ -125,8 +138,8 @@ describe('seed 001 start, as a seed client sends it', () => {
     }
   });
 
-  it('SD3 metadata says whether the topic and difficulty filters were applied, relaxed or ignored: never dropped silently', async (context) => {
-    const world = await boot(context);
+  it('SD3 metadata says whether the topic and difficulty filters were applied, relaxed or ignored: never dropped silently', async () => {
+    const world = await sharedWorld();
     const { teacher } = world;
     await ownMaterial(world.app, world.tiny.id, teacher);
     const none = await served(world, { topic: 'general', difficulty: null, materialId: world.sample.id }, teacher.bearer);
@@ -144,6 +157,7 @@ describe('seed 001 start, as a seed client sends it', () => {
 
 describe('seed 001 evaluate on quiz data of the caller’s own', () => {
   it('SD10 POST /api/quiz/evaluate {quiz_data, topic, source} judges the data against the passage sent; without one against the material', async (context) => {
+    // Its own app: it counts every self-study item served on the sample.
     const world = await boot(context);
     const { teacher, app } = world;
     const quiz = await served(world, { topic: 'general', chapter: 1, materialId: world.sample.id }, teacher.bearer);
@@ -183,8 +197,8 @@ describe('seed 001 evaluate on quiz data of the caller’s own', () => {
 });
 
 describe('topics offered from the material', () => {
-  it('SD11 GET /api/materials/:id/quiz-topics lists general and only the topics the material has passages of', async (context) => {
-    const world = await boot(context);
+  it('SD11 GET /api/materials/:id/quiz-topics lists general and only the topics the material has passages of', async () => {
+    const world = await sharedWorld();
     const { app, teacher } = world;
     await ownMaterial(app, world.tiny.id, teacher);
     for (const material of [world.sample, world.tiny]) {

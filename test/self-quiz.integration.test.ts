@@ -18,7 +18,7 @@
  *   `QUIZ_GATE_FAILED`, Korean) …
  */
 import { randomBytes } from 'node:crypto';
-import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../src/kernel/errors.js';
 import { ModelError, type LanguageModel } from '../src/llm/index.js';
 import type { GenerateObjectRequest } from '../src/llm/model.js';
@@ -48,13 +48,21 @@ interface World {
   teacher: SignedUpAccount;
 }
 
-async function boot(store: 'memory' | 'redis', context: TestContext): Promise<World> {
-  const app = await startTestApp({ SIGNUP: 'open', ...(store === 'redis' ? { REDIS_URL: redis.url } : {}) });
-  context.onTestFinished(() => app.stop());
-  await storeReady(app);
-  const material = await loadSample(app);
-  const teacher = await signUp(app);
-  return { app, material, teacher };
+/**
+ * One app per store for the whole describe (booted and given the sample once, in beforeAll); each test signs up a
+ * teacher of its own, so its items, answers and budget are its own as on a fresh app.
+ */
+function sharedWorld(store: 'memory' | 'redis'): () => Promise<World> {
+  let shared: Omit<World, 'teacher'> | undefined;
+  beforeAll(async () => {
+    const app = await startTestApp({ SIGNUP: 'open', ...(store === 'redis' ? { REDIS_URL: redis.url } : {}) });
+    shared = { app, material: await storeReady(app).then(() => loadSample(app)) };
+  });
+  afterAll(() => shared?.app.stop());
+  return async () => {
+    if (!shared) throw new Error('the shared app is not booted yet');
+    return { ...shared, teacher: await signUp(shared.app) };
+  };
 }
 
 const post = (world: Pick<World, 'app'>, path: string, body: unknown, headers: Record<string, string> = {}): Promise<CallReply> =>
@@ -74,8 +82,10 @@ async function started(world: World, headers: Record<string, string>, body: Reco
 }
 
 describe.each(['memory', 'redis'] as const)('seed 001 self-study API (%s store)', (store) => {
-  it('SS1 start answers the seed envelope: only judged items, the exact keys, never the answer or explanation', async (context) => {
-    const world = await boot(store, context);
+  const boot = sharedWorld(store);
+
+  it('SS1 start answers the seed envelope: only judged items, the exact keys, never the answer or explanation', async () => {
+    const world = await boot();
     const reply = await started(world, world.teacher.bearer, { difficulty: 'easy', chapter: 0 });
     expect(Object.keys(reply).sort()).toEqual(['agent_type', 'metadata', 'response']);
     expect(reply.agent_type).toBe('quiz');
@@ -109,8 +119,8 @@ describe.each(['memory', 'redis'] as const)('seed 001 self-study API (%s store)'
     expect(mixed.metadata.chapter).toBeNull();
   });
 
-  it('SS2 items live in the store with a TTL; answers are graded by index on the server and the first answer stays the recorded one', async (context) => {
-    const world = await boot(store, context);
+  it('SS2 items live in the store with a TTL; answers are graded by index on the server and the first answer stays the recorded one', async () => {
+    const world = await boot();
     const quiz = await started(world, world.teacher.browser, { chapter: 1 });
     const first = quiz.response[0]!;
     const ttl = await world.app.store.pttl(quizKeys.selfQuizItem(first.quiz_id));
@@ -145,8 +155,8 @@ describe.each(['memory', 'redis'] as const)('seed 001 self-study API (%s store)'
     expect(await world.app.store.pttl(quizKeys.selfQuizItem(first.quiz_id))).toBeGreaterThan(0);
   });
 
-  it('SS3 evaluate answers the seed eval envelope: the gate verdict for the same topic, the EvalAgent for another', async (context) => {
-    const world = await boot(store, context);
+  it('SS3 evaluate answers the seed eval envelope: the gate verdict for the same topic, the EvalAgent for another', async () => {
+    const world = await boot();
     const quiz = await started(world, world.teacher.bearer, { topic: 'general', chapter: 0 });
     const item = quiz.response[0]!;
     for (const topic of ['general', 'documents'] as const) {
@@ -172,8 +182,8 @@ describe.each(['memory', 'redis'] as const)('seed 001 self-study API (%s store)'
     expect([same.response.grounding_score, same.response.feedback]).toEqual([raw.review.grounding, raw.review.feedback]);
   });
 
-  it('SS4 another account’s item is 404 like a missing one; anonymous callers are 401 before the body is read; another’s material 404', async (context) => {
-    const world = await boot(store, context);
+  it('SS4 another account’s item is 404 like a missing one; anonymous callers are 401 before the body is read; another’s material 404', async () => {
+    const world = await boot();
     const quiz = await started(world, world.teacher.bearer, { chapter: 0 });
     const quizId = quiz.response[0]!.quiz_id;
     const other = await signUp(world.app);
@@ -201,8 +211,8 @@ describe.each(['memory', 'redis'] as const)('seed 001 self-study API (%s store)'
     }
   });
 
-  it('SS5 bad bodies are 400 INVALID_PAYLOAD with Korean messages naming the field', async (context) => {
-    const world = await boot(store, context);
+  it('SS5 bad bodies are 400 INVALID_PAYLOAD with Korean messages naming the field', async () => {
+    const world = await boot();
     const headers = world.teacher.bearer;
     const cases: [string, unknown, RegExp][] = [
       ['start', { materialId: world.material.id }, /주제: topic은 general, mistakes/],
@@ -226,8 +236,8 @@ describe.each(['memory', 'redis'] as const)('seed 001 self-study API (%s store)'
     expect(chapter.body.error.message).toMatch(/챕터 번호는 0부터/);
   });
 
-  it('SS6 a class student uses it with their session token on the class material; the monitor shows their score; another student’s item is 404', async (context) => {
-    const world = await boot(store, context);
+  it('SS6 a class student uses it with their session token on the class material; the monitor shows their score; another student’s item is 404', async () => {
+    const world = await boot();
     const created = await createClass(world.app, { name: '무역 실무반', materialId: world.material.id });
     const { monitor } = await connectInstructor(world.app, created.instructorToken);
     const minji = await joinClass(world.app, created.code, '민지');
@@ -274,8 +284,8 @@ describe.each(['memory', 'redis'] as const)('seed 001 self-study API (%s store)'
     monitor.socket.disconnect();
   });
 
-  it('SS7 an 8-hex id another caller holds is never overwritten: the new item draws another id', async (context) => {
-    const world = await boot(store, context);
+  it('SS7 an 8-hex id another caller holds is never overwritten: the new item draws another id', async () => {
+    const world = await boot();
     const { app } = world;
     // Two callers whose id draws meet: the teacher's first item and the student's first draw are both 0000aaaa.
     const sequence = (...ids: string[]) => () => ids.shift() ?? randomBytes(4).toString('hex');
@@ -297,8 +307,8 @@ describe.each(['memory', 'redis'] as const)('seed 001 self-study API (%s store)'
     await expect(selfStudy.answer(teacher, served[0]!.quizId, 0)).rejects.toMatchObject({ code: 'QUIZ_NOT_FOUND' });
   });
 
-  it('SS8 no verdict is never a pass: a gate that passes nothing is 502 QUIZ_GATE_FAILED, an evaluation without a verdict 502 QUIZ_NOT_JUDGED', async (context) => {
-    const world = await boot(store, context);
+  it('SS8 no verdict is never a pass: a gate that passes nothing is 502 QUIZ_GATE_FAILED, an evaluation without a verdict 502 QUIZ_NOT_JUDGED', async () => {
+    const world = await boot();
     const { app } = world;
     let judgeWorks = true;
     const model: LanguageModel = {

@@ -25,6 +25,7 @@ import { call } from '../support/http-call.js';
 import { MADE_UP_PAGES } from '../support/made-up-chapters.js';
 import { signInContext } from '../support/browser-account.js';
 import { bootExamClass, draft, end, gradedResults, join, PROBLEMS, publish, type Booted } from '../support/exam-class.js';
+import { fixtureScope, sharedFixture } from '../fixtures/shared-app.js';
 
 /**
  * LB1–LB7 (test/SPEC.md, "Words and labels"): the Korean pages in a real chromium against the real app (memory store,
@@ -64,6 +65,22 @@ afterAll(async () => {
 /** A fresh app (stopped when the test ends) with a class on the sample, every model call sampled for AI 품질. */
 async function boot(context: TestContext): Promise<void> {
   booted = await bootExamClass(context, 'memory', () => '', { QUALITY_SAMPLE_RATE: '1' });
+}
+
+/**
+ * The same, made once for the tests that only read the account page or join the class under a nickname of their own
+ * (LB3, LB4, LB5, LB7): nothing one of them does shows on what another looks at. LB1 and LB2 read every page and the
+ * AI 품질 console whole, so they keep an app of their own.
+ */
+const shared = sharedFixture(
+  async () => {
+    const scope = fixtureScope();
+    return { booted: await bootExamClass(scope.context, 'memory', () => '', { QUALITY_SAMPLE_RATE: '1' }), scope };
+  },
+  ({ scope }) => scope.close(),
+);
+function useShared(): void {
+  booted = shared().booted;
 }
 
 async function open(options: Parameters<Browser['newContext']>[0], problems: string[], instructor: boolean): Promise<Page> {
@@ -214,8 +231,8 @@ describe('words and labels', () => {
     expect(problems).toEqual([]);
   });
 
-  it('LB3 the account page says when sign-up is open and an invite is not needed', async (context) => {
-    await boot(context);
+  it('LB3 the account page says when sign-up is open and an invite is not needed', async () => {
+    useShared();
     const problems: string[] = [];
     const page = await open(DESK, problems, true);
     await page.goto(`${booted.app.url}/account.html`);
@@ -225,8 +242,8 @@ describe('words and labels', () => {
     expect(problems).toEqual([]);
   });
 
-  it('LB4 a class code in lowercase joins; one typed with a letter no code uses (O, 1, S…) is answered with the characters a code uses, on the page and by the API', async (context) => {
-    await boot(context);
+  it('LB4 a class code in lowercase joins; one typed with a letter no code uses (O, 1, S…) is answered with the characters a code uses, on the page and by the API', async () => {
+    useShared();
     const problems: string[] = [];
     const page = await open(PHONE, problems, false);
     await page.goto(`${booted.app.url}/classroom.html`);
@@ -248,8 +265,8 @@ describe('words and labels', () => {
     expect(problems).toEqual([]);
   });
 
-  it('LB5 the monitor shows a transcript’s markdown rendered (bold as bold, never "**"), sanitised', async (context) => {
-    await boot(context);
+  it('LB5 the monitor shows a transcript’s markdown rendered (bold as bold, never "**"), sanitised', async () => {
+    useShared();
     const problems: string[] = [];
     const student = await open(PHONE, problems, false);
     await student.goto(`${booted.app.url}/classroom.html`);
@@ -277,8 +294,8 @@ describe('words and labels', () => {
     expect(problems).toEqual([]);
   }, 90_000);
 
-  it('LB7 the host’s quiz topics are the material’s own key terms by chapter (no trade-domain names), a term makes a quiz about it, and the raise-hand example names a term of the material', async (context) => {
-    await boot(context);
+  it('LB7 the host’s quiz topics are the material’s own key terms by chapter (no trade-domain names), a term makes a quiz about it, and the raise-hand example names a term of the material', async () => {
+    useShared();
     const problems: string[] = [];
     const { app } = booted;
     const bytes = await buildPdf({ title: '자료구조 입문', korean: true, pages: MADE_UP_PAGES.slice(2).map((page) => {
