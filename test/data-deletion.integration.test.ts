@@ -18,6 +18,7 @@ import { materialKeys } from '../src/materials/material-keys.js';
 import { quizKeys } from '../src/quiz/quiz-keys.js';
 import { mathKeys } from '../src/math-problems/math-keys.js';
 import { qualityKeys } from '../src/quality/quality-keys.js';
+import { examKeys } from '../src/exams/exam-keys.js';
 
 /**
  * DL1 (test/SPEC.md): a real run — two materials uploaded over HTTP, two classes each with a student who followed the
@@ -157,7 +158,7 @@ async function scenario(env: Record<string, string>, redisUrl?: string) {
   const members = await sharedMembers(current);
   expect(members.filter((member) => goneTraces.includes(member))).toEqual([]);
   // The live exams' shared indexes (open exams, gradings to retry) name nothing of the deleted exam.
-  const examMembers = (await Promise.all([keys.examsOpen(), keys.examsPending()].map((key) => current.store.zrange(key, 0, -1)))).flat().map((entry) => entry.member);
+  const examMembers = (await Promise.all([examKeys.examsOpen(), examKeys.examsPending()].map((key) => current.store.zrange(key, 0, -1)))).flat().map((entry) => entry.member);
   expect(examMembers.filter((member) => member.includes(goneExam.examId))).toEqual([]);
   expect(examMembers.some((member) => member.includes(keptExam.examId))).toBe(true);
   expect((await getJson(`${current.url}/api/exams/${keptExam.examId}`, owner)).status).toBe(200);

@@ -2,7 +2,7 @@
  * Store keys shared by several folders, and the shared prefix every key is built with (`storeKey`), so a Redis can be
  * shared with other applications. A feature's own keys live in its folder's keys file (quiz/quiz-keys.ts,
  * classroom/class-keys.ts, lecture/lecture-keys.ts, math-problems/math-keys.ts, quality/quality-keys.ts,
- * materials/material-keys.ts, retrieval/retrieval-keys.ts, llm/usage-keys.ts). Ephemeral things (sessions, rooms, locks) get TTLs where they are
+ * materials/material-keys.ts, retrieval/retrieval-keys.ts, llm/usage-keys.ts, exams/exam-keys.ts). Ephemeral things (sessions, rooms, locks) get TTLs where they are
  * written; results, exam logs and learner profiles have none.
  */
 export const KEY_PREFIX = 'lectern:';
@@ -38,58 +38,6 @@ export const keys = {
   jobCancel: (id: string) => key('job', id, 'cancel'),
   /** Jobs not finished yet (sorted set of job ids scored by creation time): what every node's runner looks at; durable. */
   activeJobs: () => key('jobs', 'active'),
-  // Math problem sets: what a `math-problems` job made, kept with every judgement.
-  // Live exams (src/exams/exam-repository.ts): durable, no TTL; deleted with the exam, its class or its material.
-  /** An exam (JSON: owner account, material, request, plan, problems, complaints, valid, rounds, createdAt). */
-  exam: (examId: string) => key('exam', examId),
-  /** An exam's publication (JSON: classId, timeLimitMinutes, publishedAt, deadline), SET NX: published once. */
-  examPublication: (examId: string) => key('exam', examId, 'publication'),
-  /** Set NX once by the node that closes the exam at its deadline (auto-submits the drafts, starts the grading). */
-  examClosed: (examId: string) => key('exam', examId, 'closed'),
-  /** The students who opened or answered a published exam (sorted set of session ids by first touch). */
-  examStudents: (examId: string) => key('exam', examId, 'students'),
-  /** Instructor overrides of an exam, append-only (stream: sessionId, questionId, by, at, from, to, reason). */
-  examAudit: (examId: string) => key('exam', examId, 'audit'),
-  /** The answers to one item the teacher moved out of their group (hash: session id -> when); deleted with the exam. */
-  examDetached: (examId: string, questionId: number) => key('exam', examId, 'detached', String(questionId)),
-  /** A student's autosaved drafts (hash: question id -> JSON {text, savedAt}; last write wins). */
-  examDrafts: (examId: string, sessionId: string) => key('exam', examId, 'drafts', sessionId),
-  /** A student's submissions (hash, HSETNX: question id -> JSON {text, at}; `all` -> ms of the whole submission). */
-  examSubmitted: (examId: string, sessionId: string) => key('exam', examId, 'submitted', sessionId),
-  /** A student's grades (hash: question id -> JSON EvaluationItem, rewritten by a retry or a regrade). */
-  examGrades: (examId: string, sessionId: string) => key('exam', examId, 'grades', sessionId),
-  /** A student's current overrides (hash: question id -> JSON {status, reason, by, at, from}); the trail is examAudit. */
-  examOverrides: (examId: string, sessionId: string) => key('exam', examId, 'overrides', sessionId),
-  /** A student's regrade requests (hash, HSETNX: question id -> JSON {comment, at, status, from?, to?}). */
-  examRegrades: (examId: string, sessionId: string) => key('exam', examId, 'regrades', sessionId),
-  /** A student's feedback report (JSON FeedbackReport). */
-  examReport: (examId: string, sessionId: string) => key('exam', examId, 'report', sessionId),
-  /**
-   * A student's grading state (hash: `claimed` and `finalised` first times, `attempts`, `state` pending|graded,
-   * `changes` after the first grading, `done:{step}` the revision each post-grading step finished for, staged values).
-   */
-  examGrading: (examId: string, sessionId: string) => key('exam', examId, 'grading', sessionId),
-  /** Lease of the node working on a student's grading (expires: another node takes over when it lapses). */
-  examGradingLease: (examId: string, sessionId: string) => key('exam', examId, 'grading-lease', sessionId),
-  /** An account's exams (sorted set by creation time), all and per material: its lists. */
-  accountExams: (accountId: string, materialId?: string) => (materialId === undefined ? key('account', accountId, 'exams') : key('account', accountId, 'exams', materialId)),
-  /** Every exam made from a material, so its deletion finds them (sorted set by creation time). */
-  materialExams: (materialId: string) => key('material', materialId, 'exams'),
-  /** The exams published to a class (sorted set by publication time): its students' list, and its deletion. */
-  classExams: (classId: string) => key('class', classId, 'exams'),
-  /** A class student's learner profile (JSON LearnerProfile). */
-  classProfile: (classId: string, sessionId: string) => key('class', classId, 'profile', sessionId),
-  /** The class students with a stored learner profile (sorted set by last update), so the class's deletion finds them. */
-  classProfiles: (classId: string) => key('class', classId, 'profiles'),
-  /** Published exams not closed yet (sorted set of exam ids scored by deadline): every node's sweep closes them. */
-  examsOpen: () => key('exams', 'open'),
-  /** Students whose grading is not finished (sorted set of `{examId}|{sessionId}` by when to look again): retries. */
-  examsPending: () => key('exams', 'pending'),
-  /**
-   * Exams with gradings started and not known to be finished (sorted set of exam ids by when to check them): the
-   * sweep's backstop, which finds a half-finished student on no pending list.
-   */
-  examsGrading: () => key('exams', 'grading'),
   /** Lease of the one node running the retention purge. */
   retentionLease: () => key('retention', 'lease'),
   // The "AI 품질" console (src/quality/): sampled agent outputs, their grades and aggregates; all with TTLs.
