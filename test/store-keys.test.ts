@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { examKeys } from '../src/exams/exam-keys.js';
+import { ltiKeys } from '../src/lti/lti-keys.js';
 import { KEY_PREFIX, keys } from '../src/store/keys.js';
 
 describe('store key names', () => {
@@ -38,5 +39,28 @@ describe('store key names', () => {
     expect(examKeys.examsOpen()).toBe('lectern:exams:open');
     expect(examKeys.examsPending()).toBe('lectern:exams:pending');
     expect(examKeys.examsGrading()).toBe('lectern:exams:grading');
+  });
+
+  it('K5: the LMS integration builds the same keys as before', () => {
+    expect(ltiKeys.ltiToolKeys()).toBe('lectern:lti:tool-keys');
+    expect(ltiKeys.ltiPlatform('p1')).toBe('lectern:lti:platform:p1');
+    expect(ltiKeys.ltiPlatforms()).toBe('lectern:lti:platforms');
+    expect(ltiKeys.ltiIssuer('h1')).toBe('lectern:lti:issuer:h1');
+    expect(ltiKeys.ltiPlatformLinks('p1')).toBe('lectern:lti:platform:p1:links');
+    expect(ltiKeys.ltiPlatformClasses('p1')).toBe('lectern:lti:platform:p1:classes');
+    expect(ltiKeys.ltiLink('l1')).toBe('lectern:lti:link:l1');
+    expect(ltiKeys.ltiClass('c1')).toBe('lectern:lti:class:c1');
+    expect(ltiKeys.ltiClassMembers('c1')).toBe('lectern:lti:class:c1:members');
+    expect(ltiKeys.ltiClassGrades('c1')).toBe('lectern:lti:class:c1:grades');
+    expect(ltiKeys.ltiGradesPending()).toBe('lectern:lti:grades:pending');
+    expect(ltiKeys.ltiGradesLease()).toBe('lectern:lti:grades:lease');
+    expect(ltiKeys.ltiRegistrationCode('h1')).toBe('lectern:lti:registration-code:h1');
+    expect(ltiKeys.ltiLogin('h1')).toBe('lectern:lti:login:h1');
+    expect(ltiKeys.ltiNonce('h1')).toBe('lectern:lti:nonce:h1');
+    expect(ltiKeys.ltiDeepLink('h1')).toBe('lectern:lti:deep-link:h1');
+    expect(ltiKeys.ltiSignIn('h1')).toBe('lectern:lti:sign-in:h1');
+    expect(ltiKeys.ltiQuizTicket('h1')).toBe('lectern:lti:quiz-ticket:h1');
+    expect(ltiKeys.ltiAccessToken('p1', 'h1')).toBe('lectern:lti:access-token:p1:h1');
+    expect(ltiKeys.ltiRosterSync('c1')).toBe('lectern:lti:roster-sync:c1');
   });
 });
