@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { examKeys } from '../src/exams/exam-keys.js';
 import { ltiKeys } from '../src/lti/lti-keys.js';
+import { authKeys } from '../src/auth/auth-keys.js';
 import { KEY_PREFIX, keys } from '../src/store/keys.js';
 
 describe('store key names', () => {
@@ -62,5 +63,22 @@ describe('store key names', () => {
     expect(ltiKeys.ltiQuizTicket('h1')).toBe('lectern:lti:quiz-ticket:h1');
     expect(ltiKeys.ltiAccessToken('p1', 'h1')).toBe('lectern:lti:access-token:p1:h1');
     expect(ltiKeys.ltiRosterSync('c1')).toBe('lectern:lti:roster-sync:c1');
+  });
+
+  it('K5: the credentials build the same keys as before', () => {
+    expect(authKeys.tokenSecret()).toBe('lectern:token-secret');
+    expect(authKeys.oidcPendingLogin('s1')).toBe('lectern:oidc:pending:s1');
+    expect(authKeys.account('a1')).toBe('lectern:account:a1');
+    expect(authKeys.accountEmail('h1')).toBe('lectern:account-email:h1');
+    expect(authKeys.accountIdentity('h1')).toBe('lectern:account-identity:h1');
+    expect(authKeys.accountAdmin()).toBe('lectern:accounts:admin');
+    expect(authKeys.accountIndex()).toBe('lectern:accounts');
+    expect(authKeys.webSession('h1')).toBe('lectern:web-session:h1');
+    expect(authKeys.accountWebSessions('a1')).toBe('lectern:account:a1:web-sessions');
+    expect(authKeys.apiToken('h1')).toBe('lectern:api-token:h1');
+    expect(authKeys.accountApiTokens('a1')).toBe('lectern:account:a1:api-tokens');
+    expect(authKeys.accountApiTokenUse('a1')).toBe('lectern:account:a1:api-token-use');
+    expect(authKeys.invite('h1')).toBe('lectern:invite:h1');
+    expect(authKeys.resetLink('h1')).toBe('lectern:reset-link:h1');
   });
 });

@@ -2,7 +2,7 @@
  * Store keys shared by several folders, and the shared prefix every key is built with (`storeKey`), so a Redis can be
  * shared with other applications. A feature's own keys live in its folder's keys file (quiz/quiz-keys.ts,
  * classroom/class-keys.ts, lecture/lecture-keys.ts, math-problems/math-keys.ts, quality/quality-keys.ts,
- * materials/material-keys.ts, retrieval/retrieval-keys.ts, llm/usage-keys.ts, exams/exam-keys.ts, lti/lti-keys.ts). Ephemeral things (sessions, rooms, locks) get TTLs where they are
+ * materials/material-keys.ts, retrieval/retrieval-keys.ts, llm/usage-keys.ts, exams/exam-keys.ts, lti/lti-keys.ts, auth/auth-keys.ts). Ephemeral things (sessions, rooms, locks) get TTLs where they are
  * written; results, exam logs and learner profiles have none.
  */
 export const KEY_PREFIX = 'lectern:';
@@ -14,11 +14,6 @@ const key = storeKey;
 export const keys = {
   /** A string used by readiness checks. */
   health: () => key('health'),
-  /**
-   * The deployment's token secret when TOKEN_SECRET is unset (string, SET NX by the first node); durable, no TTL:
-   * every token in circulation depends on it (see classroom/token-secrets.ts).
-   */
-  tokenSecret: () => key('token-secret'),
   /** A node's heartbeat (short TTL, renewed every second): presence entries of a node without one are stale. */
   nodeHeartbeat: (nodeId: string) => key('node', nodeId),
 
@@ -40,33 +35,6 @@ export const keys = {
   activeJobs: () => key('jobs', 'active'),
   /** Lease of the one node running the retention purge. */
   retentionLease: () => key('retention', 'lease'),
-  // The "AI 품질" console (src/quality/): sampled agent outputs, their grades and aggregates; all with TTLs.
-  // single sign-on (OIDC)
-  /** A sign-in under way (JSON: PKCE verifier, nonce, return path, redirect URI), keyed by its state; 10 min TTL, deleted on use. */
-  oidcPendingLogin: (state: string) => key('oidc', 'pending', state),
-  // Accounts (ACC): instructors, their browser sessions, API tokens, invites and reset links.
-  /** An instructor account (hash: email, role, status, passwordHash, createdAt); no TTL. */
-  account: (id: string) => key('account', id),
-  /** sha256 of a normalised email -> account id, reserved with SET NX so an email has one account; no TTL. */
-  accountEmail: (emailHash: string) => key('account-email', emailHash),
-  /** sha256 of an OIDC issuer and subject -> account id (SET NX); no TTL. */
-  accountIdentity: (identityHash: string) => key('account-identity', identityHash),
-  /** The deployment's first account, the admin (SET NX: exactly one sign-up wins it); no TTL. */
-  accountAdmin: () => key('accounts', 'admin'),
-  /** Every account (sorted set of ids scored by creation time): the admin's list; no TTL. */
-  accountIndex: () => key('accounts'),
-  /** A browser session by sha256 of its cookie value (JSON: accountId, csrfToken, createdAt, expiresAt); TTL. */
-  webSession: (idHash: string) => key('web-session', idHash),
-  /** An account's browser sessions (sorted set of session hashes scored by expiry), for sign out everywhere; TTL. */
-  accountWebSessions: (accountId: string) => key('account', accountId, 'web-sessions'),
-  /** A personal API token by sha256 of its secret -> `accountId tokenId`; no TTL (until revoked). */
-  apiToken: (secretHash: string) => key('api-token', secretHash),
-  /** An account's API tokens (hash: token id -> JSON name, createdAt, secretHash); no TTL. */
-  accountApiTokens: (accountId: string) => key('account', accountId, 'api-tokens'),
-  /** When each API token was last used (hash: token id -> ms; written at most once a minute per token); no TTL. */
-  accountApiTokenUse: (accountId: string) => key('account', accountId, 'api-token-use'),
-  /** An invite by sha256 of its code (JSON: createdBy, createdAt, expiresAt); TTL 7 days, deleted when used. */
-  invite: (codeHash: string) => key('invite', codeHash),
   // Ownership (OWN): who owns each class, quiz, room and material, and each account's lists.
   /** The account owning a class, quiz or room (string: account id); no TTL, deleted with the thing. */
   ownerOf: (kind: 'class' | 'quiz' | 'room', id: string) => key('owner', kind, id),
@@ -82,8 +50,6 @@ export const keys = {
   quizImageQuizzes: (imageId: string) => key('quiz-image', imageId, 'quizzes'),
   /** An account's uploaded quiz pictures (sorted set of image ids scored by upload time); no TTL. */
   accountQuizImages: (accountId: string) => key('account', accountId, 'quiz-images'),
-  /** A password reset link by sha256 of its code (JSON: accountId, createdAt, expiresAt); TTL 24 h, one use. */
-  resetLink: (codeHash: string) => key('reset-link', codeHash),
   // counters of what an owner holds (src/quota/); durable, kept down by deletion.
   /**
    * What an owner holds (hash: `materials`, `pdf-bytes`, `quiz-image-bytes` for an account; `quizzes` for a class; `open-rooms` for
