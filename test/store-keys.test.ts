@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { examKeys } from '../src/exams/exam-keys.js';
 import { ltiKeys } from '../src/lti/lti-keys.js';
 import { authKeys } from '../src/auth/auth-keys.js';
+import { jobKeys } from '../src/jobs/job-keys.js';
 import { KEY_PREFIX, keys } from '../src/store/keys.js';
 
 describe('store key names', () => {
@@ -80,5 +81,12 @@ describe('store key names', () => {
     expect(authKeys.accountApiTokenUse('a1')).toBe('lectern:account:a1:api-token-use');
     expect(authKeys.invite('h1')).toBe('lectern:invite:h1');
     expect(authKeys.resetLink('h1')).toBe('lectern:reset-link:h1');
+  });
+
+  it('K5: the background jobs build the same keys as before', () => {
+    expect(jobKeys.job('j1')).toBe('lectern:job:j1');
+    expect(jobKeys.jobLease('j1')).toBe('lectern:job:j1:lease');
+    expect(jobKeys.jobCancel('j1')).toBe('lectern:job:j1:cancel');
+    expect(jobKeys.activeJobs()).toBe('lectern:jobs:active');
   });
 });

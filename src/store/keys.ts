@@ -2,7 +2,7 @@
  * Store keys shared by several folders, and the shared prefix every key is built with (`storeKey`), so a Redis can be
  * shared with other applications. A feature's own keys live in its folder's keys file (quiz/quiz-keys.ts,
  * classroom/class-keys.ts, lecture/lecture-keys.ts, math-problems/math-keys.ts, quality/quality-keys.ts,
- * materials/material-keys.ts, retrieval/retrieval-keys.ts, llm/usage-keys.ts, exams/exam-keys.ts, lti/lti-keys.ts, auth/auth-keys.ts). Ephemeral things (sessions, rooms, locks) get TTLs where they are
+ * materials/material-keys.ts, retrieval/retrieval-keys.ts, llm/usage-keys.ts, exams/exam-keys.ts, lti/lti-keys.ts, auth/auth-keys.ts, jobs/job-keys.ts). Ephemeral things (sessions, rooms, locks) get TTLs where they are
  * written; results, exam logs and learner profiles have none.
  */
 export const KEY_PREFIX = 'lectern:';
@@ -25,14 +25,6 @@ export const keys = {
   // Data lifecycle (deletion, retention, export: src/data/).
   /** Rooms whose results hold student data (sorted set scored by the last results write): the retention purge's queue. */
   retentionRooms: () => key('retention', 'rooms'),
-  /** A background job (JSON: kind, owner, params, status, checkpoint, progress, result); RETENTION.jobMs after its last write. */
-  job: (id: string) => key('job', id),
-  /** The lease of the node running a job; expires when that node stops renewing it, so another node resumes the job. */
-  jobLease: (id: string) => key('job', id, 'lease'),
-  /** Set when a job's cancellation is asked for (string '1'); the node running it stops at its next check. TTL. */
-  jobCancel: (id: string) => key('job', id, 'cancel'),
-  /** Jobs not finished yet (sorted set of job ids scored by creation time): what every node's runner looks at; durable. */
-  activeJobs: () => key('jobs', 'active'),
   /** Lease of the one node running the retention purge. */
   retentionLease: () => key('retention', 'lease'),
   // Ownership (OWN): who owns each class, quiz, room and material, and each account's lists.
