@@ -8,6 +8,7 @@ import { examKeys } from '../src/exams/exam-keys.js';
 import { ltiKeys } from '../src/lti/lti-keys.js';
 import { authKeys } from '../src/auth/auth-keys.js';
 import { jobKeys } from '../src/jobs/job-keys.js';
+import { quotaKeys } from '../src/quota/quota-keys.js';
 import { KEY_PREFIX, keys } from '../src/store/keys.js';
 
 describe('store key names', () => {
@@ -88,5 +89,12 @@ describe('store key names', () => {
     expect(jobKeys.jobLease('j1')).toBe('lectern:job:j1:lease');
     expect(jobKeys.jobCancel('j1')).toBe('lectern:job:j1:cancel');
     expect(jobKeys.activeJobs()).toBe('lectern:jobs:active');
+  });
+
+  it('K5: the quotas build the same keys as before', () => {
+    expect(quotaKeys.quota('account', 'a1')).toBe('lectern:quota:account:a1');
+    expect(quotaKeys.quota('class', 'c1')).toBe('lectern:quota:class:c1');
+    expect(quotaKeys.quotaRooms('class', 'c1')).toBe('lectern:quota:class:c1:rooms');
+    expect(quotaKeys.quotaMaterial('m1')).toBe('lectern:quota:material:m1');
   });
 });

@@ -5,7 +5,7 @@ import type { BlobStore } from '../materials/index.js';
 import type { PageRequest } from '../protocol/page.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { RoomItem } from '../protocol/quiz.js';
-import { quotaExceeded } from '../quota/index.js';
+import { quotaExceeded, quotaKeys } from '../quota/index.js';
 import { keys, pageOfIndex, type Store } from '../store/index.js';
 
 /**
@@ -101,7 +101,7 @@ export class QuizImages {
     const type = imageTypeOf(bytes);
     if (!type) throw new AppError(ErrorCode.INVALID_PAYLOAD, 'PNG, JPEG, GIF, WebP 그림만 올릴 수 있습니다 (SVG는 안 됩니다).');
     const { store, blobs, quotaBytes } = this.options;
-    const quota = keys.quota('account', owner.accountId);
+    const quota = quotaKeys.quota('account', owner.accountId);
     // Counted up first and back down when over or failed: two uploads at once cannot both slip under the quota.
     if ((await store.hincrby(quota, QUOTA_FIELD, bytes.length)) > quotaBytes) {
       await store.hincrby(quota, QUOTA_FIELD, -bytes.length);
@@ -209,7 +209,7 @@ export class QuizImages {
     if (record === null) return;
     if ((await store.del(keys.quizImage(imageId))) > 0) {
       await store.zrem(keys.accountQuizImages(record.accountId), imageId);
-      await store.hincrby(keys.quota('account', record.accountId), QUOTA_FIELD, -record.bytes);
+      await store.hincrby(quotaKeys.quota('account', record.accountId), QUOTA_FIELD, -record.bytes);
     }
     await store.del(keys.quizImageQuizzes(imageId));
   }

@@ -2,7 +2,7 @@
  * Store keys shared by several folders, and the shared prefix every key is built with (`storeKey`), so a Redis can be
  * shared with other applications. A feature's own keys live in its folder's keys file (quiz/quiz-keys.ts,
  * classroom/class-keys.ts, lecture/lecture-keys.ts, math-problems/math-keys.ts, quality/quality-keys.ts,
- * materials/material-keys.ts, retrieval/retrieval-keys.ts, llm/usage-keys.ts, exams/exam-keys.ts, lti/lti-keys.ts, auth/auth-keys.ts, jobs/job-keys.ts). Ephemeral things (sessions, rooms, locks) get TTLs where they are
+ * materials/material-keys.ts, retrieval/retrieval-keys.ts, llm/usage-keys.ts, exams/exam-keys.ts, lti/lti-keys.ts, auth/auth-keys.ts, jobs/job-keys.ts, quota/quota-keys.ts). Ephemeral things (sessions, rooms, locks) get TTLs where they are
  * written; results, exam logs and learner profiles have none.
  */
 export const KEY_PREFIX = 'lectern:';
@@ -42,16 +42,6 @@ export const keys = {
   quizImageQuizzes: (imageId: string) => key('quiz-image', imageId, 'quizzes'),
   /** An account's uploaded quiz pictures (sorted set of image ids scored by upload time); no TTL. */
   accountQuizImages: (accountId: string) => key('account', accountId, 'quiz-images'),
-  // counters of what an owner holds (src/quota/); durable, kept down by deletion.
-  /**
-   * What an owner holds (hash: `materials`, `pdf-bytes`, `quiz-image-bytes` for an account; `quizzes` for a class; `open-rooms` for
-   * whoever owns rooms), counted up before a creation and back down on failure or deletion; no TTL.
-   */
-  quota: (scope: 'account' | 'class', id: string) => key('quota', scope, id),
-  /** The open rooms counted in an owner's `open-rooms` (sorted set of room ids by creation time); no TTL. */
-  quotaRooms: (scope: 'account' | 'class', id: string) => key('quota', scope, id, 'rooms'),
-  /** The accounts a material is charged to (hash: account id -> bytes charged), so its deletion credits them; no TTL. */
-  quotaMaterial: (materialId: string) => key('quota', 'material', materialId),
 };
 
 export type Keys = typeof keys;
