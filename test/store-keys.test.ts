@@ -9,6 +9,7 @@ import { ltiKeys } from '../src/lti/lti-keys.js';
 import { authKeys } from '../src/auth/auth-keys.js';
 import { jobKeys } from '../src/jobs/job-keys.js';
 import { quotaKeys } from '../src/quota/quota-keys.js';
+import { ownershipKeys } from '../src/ownership/ownership-keys.js';
 import { KEY_PREFIX, keys } from '../src/store/keys.js';
 
 describe('store key names', () => {
@@ -96,5 +97,13 @@ describe('store key names', () => {
     expect(quotaKeys.quota('class', 'c1')).toBe('lectern:quota:class:c1');
     expect(quotaKeys.quotaRooms('class', 'c1')).toBe('lectern:quota:class:c1:rooms');
     expect(quotaKeys.quotaMaterial('m1')).toBe('lectern:quota:material:m1');
+  });
+
+  it('K5: ownership builds the same keys as before', () => {
+    expect(ownershipKeys.ownerOf('quiz', 'q1')).toBe('lectern:owner:quiz:q1');
+    expect(ownershipKeys.ownerOf('class', 'c1')).toBe('lectern:owner:class:c1');
+    expect(ownershipKeys.materialOwners('m1')).toBe('lectern:material:m1:owners');
+    expect(ownershipKeys.accountOwned('a1', 'rooms')).toBe('lectern:account:a1:owned:rooms');
+    expect(ownershipKeys.quizRooms('q1')).toBe('lectern:quiz:q1:rooms');
   });
 });

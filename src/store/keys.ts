@@ -2,7 +2,8 @@
  * Store keys shared by several folders, and the shared prefix every key is built with (`storeKey`), so a Redis can be
  * shared with other applications. A feature's own keys live in its folder's keys file (quiz/quiz-keys.ts,
  * classroom/class-keys.ts, lecture/lecture-keys.ts, math-problems/math-keys.ts, quality/quality-keys.ts,
- * materials/material-keys.ts, retrieval/retrieval-keys.ts, llm/usage-keys.ts, exams/exam-keys.ts, lti/lti-keys.ts, auth/auth-keys.ts, jobs/job-keys.ts, quota/quota-keys.ts). Ephemeral things (sessions, rooms, locks) get TTLs where they are
+ * materials/material-keys.ts, retrieval/retrieval-keys.ts, llm/usage-keys.ts, exams/exam-keys.ts, lti/lti-keys.ts, auth/auth-keys.ts, jobs/job-keys.ts, quota/quota-keys.ts,
+ * ownership/ownership-keys.ts). Ephemeral things (sessions, rooms, locks) get TTLs where they are
  * written; results, exam logs and learner profiles have none.
  */
 export const KEY_PREFIX = 'lectern:';
@@ -27,15 +28,6 @@ export const keys = {
   retentionRooms: () => key('retention', 'rooms'),
   /** Lease of the one node running the retention purge. */
   retentionLease: () => key('retention', 'lease'),
-  // Ownership (OWN): who owns each class, quiz, room and material, and each account's lists.
-  /** The account owning a class, quiz or room (string: account id); no TTL, deleted with the thing. */
-  ownerOf: (kind: 'class' | 'quiz' | 'room', id: string) => key('owner', kind, id),
-  /** The accounts owning a material (hash: account id -> ms it became theirs; content-addressed: one PDF, many owners); no TTL. */
-  materialOwners: (materialId: string) => key('material', materialId, 'owners'),
-  /** An account's classes, quizzes, rooms or materials (sorted set of ids scored by creation time): "내 수업" and the rest; no TTL. */
-  accountOwned: (accountId: string, kind: 'classes' | 'quizzes' | 'rooms' | 'materials') => key('account', accountId, 'owned', kind),
-  /** The rooms made for a quiz (sorted set of room ids scored by creation time); no TTL. */
-  quizRooms: (quizId: string) => key('quiz', quizId, 'rooms'),
   /** An uploaded quiz picture's record (JSON: accountId, classId, type, bytes, createdAt; the bytes are a blob); no TTL. */
   quizImage: (imageId: string) => key('quiz-image', imageId),
   /** The quizzes whose items show a picture (sorted set of quiz ids); the picture goes when the last one does; no TTL. */
