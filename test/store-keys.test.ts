@@ -10,6 +10,7 @@ import { authKeys } from '../src/auth/auth-keys.js';
 import { jobKeys } from '../src/jobs/job-keys.js';
 import { quotaKeys } from '../src/quota/quota-keys.js';
 import { ownershipKeys } from '../src/ownership/ownership-keys.js';
+import { quizKeys } from '../src/quiz/quiz-keys.js';
 import { KEY_PREFIX, keys } from '../src/store/keys.js';
 
 describe('store key names', () => {
@@ -105,5 +106,11 @@ describe('store key names', () => {
     expect(ownershipKeys.materialOwners('m1')).toBe('lectern:material:m1:owners');
     expect(ownershipKeys.accountOwned('a1', 'rooms')).toBe('lectern:account:a1:owned:rooms');
     expect(ownershipKeys.quizRooms('q1')).toBe('lectern:quiz:q1:rooms');
+  });
+
+  it('K5: the quiz pictures build the same keys as before', () => {
+    expect(quizKeys.quizImage('i1')).toBe('lectern:quiz-image:i1');
+    expect(quizKeys.quizImageQuizzes('i1')).toBe('lectern:quiz-image:i1:quizzes');
+    expect(quizKeys.accountQuizImages('a1')).toBe('lectern:account:a1:quiz-images');
   });
 });

@@ -28,12 +28,6 @@ export const keys = {
   retentionRooms: () => key('retention', 'rooms'),
   /** Lease of the one node running the retention purge. */
   retentionLease: () => key('retention', 'lease'),
-  /** An uploaded quiz picture's record (JSON: accountId, classId, type, bytes, createdAt; the bytes are a blob); no TTL. */
-  quizImage: (imageId: string) => key('quiz-image', imageId),
-  /** The quizzes whose items show a picture (sorted set of quiz ids); the picture goes when the last one does; no TTL. */
-  quizImageQuizzes: (imageId: string) => key('quiz-image', imageId, 'quizzes'),
-  /** An account's uploaded quiz pictures (sorted set of image ids scored by upload time); no TTL. */
-  accountQuizImages: (accountId: string) => key('account', accountId, 'quiz-images'),
 };
 
 export type Keys = typeof keys;
