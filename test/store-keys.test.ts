@@ -11,6 +11,7 @@ import { jobKeys } from '../src/jobs/job-keys.js';
 import { quotaKeys } from '../src/quota/quota-keys.js';
 import { ownershipKeys } from '../src/ownership/ownership-keys.js';
 import { quizKeys } from '../src/quiz/quiz-keys.js';
+import { limitKeys } from '../src/boundary/limit-keys.js';
 import { KEY_PREFIX, keys } from '../src/store/keys.js';
 
 describe('store key names', () => {
@@ -112,5 +113,10 @@ describe('store key names', () => {
     expect(quizKeys.quizImage('i1')).toBe('lectern:quiz-image:i1');
     expect(quizKeys.quizImageQuizzes('i1')).toBe('lectern:quiz-image:i1:quizzes');
     expect(quizKeys.accountQuizImages('a1')).toBe('lectern:account:a1:quiz-images');
+  });
+
+  it('K5: the limits build the same keys as before', () => {
+    expect(limitKeys.rateLimit('login', '1.2.3.4', 42)).toBe('lectern:rate:login:1.2.3.4:42');
+    expect(limitKeys.joinBucket('1.2.3.4')).toBe('lectern:rate:join-bucket:1.2.3.4');
   });
 });

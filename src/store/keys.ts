@@ -3,7 +3,7 @@
  * shared with other applications. A feature's own keys live in its folder's keys file (quiz/quiz-keys.ts,
  * classroom/class-keys.ts, lecture/lecture-keys.ts, math-problems/math-keys.ts, quality/quality-keys.ts,
  * materials/material-keys.ts, retrieval/retrieval-keys.ts, llm/usage-keys.ts, exams/exam-keys.ts, lti/lti-keys.ts, auth/auth-keys.ts, jobs/job-keys.ts, quota/quota-keys.ts,
- * ownership/ownership-keys.ts). Ephemeral things (sessions, rooms, locks) get TTLs where they are
+ * ownership/ownership-keys.ts, boundary/limit-keys.ts). Ephemeral things (sessions, rooms, locks) get TTLs where they are
  * written; results, exam logs and learner profiles have none.
  */
 export const KEY_PREFIX = 'lectern:';
@@ -17,12 +17,6 @@ export const keys = {
   health: () => key('health'),
   /** A node's heartbeat (short TTL, renewed every second): presence entries of a node without one are stale. */
   nodeHeartbeat: (nodeId: string) => key('node', nodeId),
-
-  // LIM (limits): ephemeral counters, TTL = their window; never durable.
-  /** Hits of one limiter by one client (address or account) in one fixed window (number in the key). */
-  rateLimit: (limiter: string, client: string, window: number) => key('rate', limiter, client, window),
-  /** The join attempts' token bucket of a client address (expires once full again). */
-  joinBucket: (client: string) => key('rate', 'join-bucket', client),
   // Data lifecycle (deletion, retention, export: src/data/).
   /** Rooms whose results hold student data (sorted set scored by the last results write): the retention purge's queue. */
   retentionRooms: () => key('retention', 'rooms'),
