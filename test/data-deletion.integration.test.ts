@@ -6,7 +6,6 @@
  *   student who answered questions and raised a hand; a quiz played in a room per class) …
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../src/store/index.js';
 import { getJson, postJson } from './support/classroom-client.js';
 import { defaultInstructor } from './support/accounts.js';
 import { blobFiles, madePdf, runClass, scanStore, uploadPdf, type ClassRun } from './support/data-flow.js';
@@ -57,7 +56,7 @@ async function lectureKeysOf(current: TestApp, materialId: string): Promise<stri
 
 /** Members of the shared indexes, which outlive any one material or room. */
 async function sharedMembers(current: TestApp): Promise<string[]> {
-  const sets = [materialKeys.materialIndex(), quizKeys.activeRooms(), keys.retentionRooms()];
+  const sets = [materialKeys.materialIndex(), quizKeys.activeRooms(), quizKeys.retentionRooms()];
   return (await Promise.all(sets.map((key) => current.store.zrange(key, 0, -1)))).flat().map((entry) => entry.member);
 }
 

@@ -12,6 +12,7 @@ import { quotaKeys } from '../src/quota/quota-keys.js';
 import { ownershipKeys } from '../src/ownership/ownership-keys.js';
 import { quizKeys } from '../src/quiz/quiz-keys.js';
 import { limitKeys } from '../src/boundary/limit-keys.js';
+import { dataKeys } from '../src/data/data-keys.js';
 import { KEY_PREFIX, keys } from '../src/store/keys.js';
 
 describe('store key names', () => {
@@ -118,5 +119,10 @@ describe('store key names', () => {
   it('K5: the limits build the same keys as before', () => {
     expect(limitKeys.rateLimit('login', '1.2.3.4', 42)).toBe('lectern:rate:login:1.2.3.4:42');
     expect(limitKeys.joinBucket('1.2.3.4')).toBe('lectern:rate:join-bucket:1.2.3.4');
+  });
+
+  it('K5: the retention purge builds the same keys as before', () => {
+    expect(quizKeys.retentionRooms()).toBe('lectern:retention:rooms');
+    expect(dataKeys.retentionLease()).toBe('lectern:retention:lease');
   });
 });

@@ -59,4 +59,6 @@ export const quizKeys = {
   quizImageQuizzes: (imageId: string) => key('quiz-image', imageId, 'quizzes'),
   /** An account's uploaded quiz pictures (sorted set of image ids scored by upload time); no TTL. */
   accountQuizImages: (accountId: string) => key('account', accountId, 'quiz-images'),
+  /** Rooms whose results hold student data (sorted set scored by the last results write): the retention purge's queue. */
+  retentionRooms: () => key('retention', 'rooms'),
 };

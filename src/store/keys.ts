@@ -1,10 +1,9 @@
 /**
- * Store keys shared by several folders, and the shared prefix every key is built with (`storeKey`), so a Redis can be
- * shared with other applications. A feature's own keys live in its folder's keys file (quiz/quiz-keys.ts,
- * classroom/class-keys.ts, lecture/lecture-keys.ts, math-problems/math-keys.ts, quality/quality-keys.ts,
- * materials/material-keys.ts, retrieval/retrieval-keys.ts, llm/usage-keys.ts, exams/exam-keys.ts, lti/lti-keys.ts, auth/auth-keys.ts, jobs/job-keys.ts, quota/quota-keys.ts,
- * ownership/ownership-keys.ts, boundary/limit-keys.ts). Ephemeral things (sessions, rooms, locks) get TTLs where they are
- * written; results, exam logs and learner profiles have none.
+ * The shared prefix every store key is built with (`storeKey`), so a Redis can be shared with other applications, and
+ * the store's own keys. Each feature builds its keys in its folder's `*-keys.ts` file (quizKeys, classKeys, examKeys,
+ * authKeys, ltiKeys…) and deletes them through its own lifecycle functions; key strings never change (test K5).
+ * Ephemeral things (sessions, rooms, locks) get TTLs where they are written; results, exam logs and learner profiles
+ * have none.
  */
 export const KEY_PREFIX = 'lectern:';
 
@@ -12,16 +11,12 @@ export const KEY_PREFIX = 'lectern:';
 export const storeKey = (...parts: (string | number)[]) => KEY_PREFIX + parts.join(':');
 const key = storeKey;
 
+/** The store's own keys. */
 export const keys = {
   /** A string used by readiness checks. */
   health: () => key('health'),
   /** A node's heartbeat (short TTL, renewed every second): presence entries of a node without one are stale. */
   nodeHeartbeat: (nodeId: string) => key('node', nodeId),
-  // Data lifecycle (deletion, retention, export: src/data/).
-  /** Rooms whose results hold student data (sorted set scored by the last results write): the retention purge's queue. */
-  retentionRooms: () => key('retention', 'rooms'),
-  /** Lease of the one node running the retention purge. */
-  retentionLease: () => key('retention', 'lease'),
 };
 
 export type Keys = typeof keys;
