@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { StoreUnavailableError } from '../kernel/index.js';
 import type { Logger } from '../kernel/index.js';
-import { type Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import { authKeys } from './auth-keys.js';
 
 /** How long a starting node waits for Redis to answer before it gives up (a Redis started a moment later is fine). */

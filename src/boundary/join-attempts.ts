@@ -1,6 +1,6 @@
 import type { RateLimitConfig } from '../kernel/index.js';
 import { RateLimitedError } from '../kernel/index.js';
-import { type Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import { limitKeys } from './limit-keys.js';
 
 /**

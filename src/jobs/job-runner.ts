@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { toWireError } from '../kernel/index.js';
 import type { Logger } from '../kernel/index.js';
-import { type Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import { viewOf, type JobRecord, type JobRepository, type JobView } from './job-repository.js';
 import { jobKeys } from './job-keys.js';
 

@@ -1,5 +1,5 @@
 import type { Logger } from '../kernel/index.js';
-import { type Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import { CLAIM, displayName, teaches, type LaunchPayload } from './lti-claims.js';
 import type { CourseMember, CourseRecord, CourseRepository } from './course-repository.js';
 import type { LtiPorts } from './lti-ports.js';

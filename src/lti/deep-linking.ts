@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AppError } from '../kernel/index.js';
 import type { Logger } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
-import { type Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import type { CourseClasses } from './course-classes.js';
 import { CLAIM } from './lti-claims.js';
 import type { ExamSummary, LtiPorts, MaterialOutline, QuizSummary } from './lti-ports.js';

@@ -1,6 +1,6 @@
 import { isAppError } from '../kernel/index.js';
 import type { Logger } from '../kernel/index.js';
-import { type Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import type { CourseRepository, GradeState } from './course-repository.js';
 import { gradeHold, HOLD_MESSAGES } from './grade-rules.js';
 import type { PlatformClient } from './platform-client.js';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { AppError } from '../kernel/index.js';
 import type { Logger } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
-import { type Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import { CLAIM, LaunchPayload, MESSAGE_TYPES } from './lti-claims.js';
 import { OneTimeRecords } from './one-time-records.js';
 import type { PlatformKeySets } from './platform-key-sets.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError, isAppError } from '../kernel/index.js';
 import type { Logger } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
-import { type Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import { CourseClasses, courseOf, userHash } from './course-classes.js';
 import { CourseRepository, type GradeState } from './course-repository.js';
 import { DeepLinking } from './deep-linking.js';

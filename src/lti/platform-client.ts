@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError } from '../kernel/index.js';
 import type { Logger } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
-import { type Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import { SCOPE } from './lti-claims.js';
 import type { PlatformRecord } from './platform-record.js';
 import { sha256 } from './platform-repository.js';

@@ -1,5 +1,5 @@
 import type { QuotaLimits } from '../kernel/index.js';
-import { type Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import { quotaExceeded } from './quota-messages.js';
 import { quotaKeys } from './quota-keys.js';
 

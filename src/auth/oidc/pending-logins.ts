@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Store } from '../../store/index.js';
+import type { Store } from '../../store/index.js';
 import { authKeys } from '../auth-keys.js';
 
 /** What the callback needs to finish a sign-in that a (possibly other) node started. */
