@@ -6,7 +6,6 @@
  *   student who answered questions and raised a hand; a quiz played in a room per class) …
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../src/store/index.js';
 import { getJson, postJson } from './support/classroom-client.js';
 import { defaultInstructor } from './support/accounts.js';
 import { blobFiles, madePdf, runClass, scanStore, uploadPdf, type ClassRun } from './support/data-flow.js';
@@ -18,6 +17,7 @@ import { materialKeys } from '../src/materials/material-keys.js';
 import { quizKeys } from '../src/quiz/quiz-keys.js';
 import { mathKeys } from '../src/math-problems/math-keys.js';
 import { qualityKeys } from '../src/quality/quality-keys.js';
+import { examKeys } from '../src/exams/exam-keys.js';
 
 /**
  * DL1 (test/SPEC.md): a real run — two materials uploaded over HTTP, two classes each with a student who followed the
@@ -56,7 +56,7 @@ async function lectureKeysOf(current: TestApp, materialId: string): Promise<stri
 
 /** Members of the shared indexes, which outlive any one material or room. */
 async function sharedMembers(current: TestApp): Promise<string[]> {
-  const sets = [materialKeys.materialIndex(), quizKeys.activeRooms(), keys.retentionRooms()];
+  const sets = [materialKeys.materialIndex(), quizKeys.activeRooms(), quizKeys.retentionRooms()];
   return (await Promise.all(sets.map((key) => current.store.zrange(key, 0, -1)))).flat().map((entry) => entry.member);
 }
 
@@ -157,7 +157,7 @@ async function scenario(env: Record<string, string>, redisUrl?: string) {
   const members = await sharedMembers(current);
   expect(members.filter((member) => goneTraces.includes(member))).toEqual([]);
   // The live exams' shared indexes (open exams, gradings to retry) name nothing of the deleted exam.
-  const examMembers = (await Promise.all([keys.examsOpen(), keys.examsPending()].map((key) => current.store.zrange(key, 0, -1)))).flat().map((entry) => entry.member);
+  const examMembers = (await Promise.all([examKeys.examsOpen(), examKeys.examsPending()].map((key) => current.store.zrange(key, 0, -1)))).flat().map((entry) => entry.member);
   expect(examMembers.filter((member) => member.includes(goneExam.examId))).toEqual([]);
   expect(examMembers.some((member) => member.includes(keptExam.examId))).toBe(true);
   expect((await getJson(`${current.url}/api/exams/${keptExam.examId}`, owner)).status).toBe(200);

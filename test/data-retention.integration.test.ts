@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { keys } from '../src/store/index.js';
 import { createClass } from './support/classroom-client.js';
 import { playQuizRoom, type PlayedRoom } from './support/data-flow.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
@@ -29,11 +28,11 @@ async function roomKeys(app: TestApp, room: PlayedRoom): Promise<boolean[]> {
 async function twoRooms(app: TestApp) {
   const created = await createClass(app, { name: '보존 반' });
   const old = await playQuizRoom(app, created, '오래된');
-  const oldAt = (await app.store.zscore(keys.retentionRooms(), old.roomId))!;
+  const oldAt = (await app.store.zscore(quizKeys.retentionRooms(), old.roomId))!;
   // Results writes are timed to the millisecond: the second room's last write is strictly later.
   while (Date.now() <= oldAt) await new Promise((resolve) => setTimeout(resolve, 2));
   const fresh = await playQuizRoom(app, created, '새로운');
-  const freshAt = (await app.store.zscore(keys.retentionRooms(), fresh.roomId))!;
+  const freshAt = (await app.store.zscore(quizKeys.retentionRooms(), fresh.roomId))!;
   expect(freshAt).toBeGreaterThan(oldAt);
   return { created, old, fresh };
 }
@@ -52,7 +51,7 @@ describe('DL4: the retention purge', () => {
     expect(await roomKeys(app, fresh)).toEqual([true, true]);
     const listed = (await app.store.zrange(quizKeys.classRooms(created.classId), 0, -1)).map((entry) => entry.member);
     expect(listed).toEqual([fresh.roomId]);
-    expect((await app.store.zrange(keys.retentionRooms(), 0, -1)).map((entry) => entry.member)).toEqual([fresh.roomId]);
+    expect((await app.store.zrange(quizKeys.retentionRooms(), 0, -1)).map((entry) => entry.member)).toEqual([fresh.roomId]);
     // Idempotent: a second run finds nothing more.
     expect(await app.data.purge.runOnce()).toEqual({ ran: true, purged: 0 });
   });
@@ -86,6 +85,6 @@ describe('DL4: the retention purge', () => {
 
 /** The clock offset at which the old room is just past the 365 days (its last results write + 365 days). */
 async function twoRoomsClock(app: TestApp, old: PlayedRoom): Promise<number> {
-  const oldAt = (await app.store.zscore(keys.retentionRooms(), old.roomId))!;
+  const oldAt = (await app.store.zscore(quizKeys.retentionRooms(), old.roomId))!;
   return oldAt + 365 * DAY_MS - Date.now();
 }

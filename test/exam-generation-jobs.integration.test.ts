@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { EXAM_JOB_KIND, examJobHandler, type ExamJobProgress, type SaveExamInput } from '../src/exams/index.js';
 import { JobRepository, JobRunner, type JobView } from '../src/jobs/index.js';
 import { createLogger } from '../src/kernel/logger.js';
-import { keys, MemoryStore, RedisStore, type Store } from '../src/store/index.js';
+import { MemoryStore, RedisStore, type Store } from '../src/store/index.js';
 import { signUp } from './support/accounts.js';
 import { storeReady } from './support/classroom-client.js';
 import { ITEM, fenced, set, startExamGemini, type ExamGemini } from './support/exam-gemini.js';
@@ -19,6 +19,7 @@ import { loadSample, samplePdfBytes } from './support/lecture-client.js';
 import { suiteRedis } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { POLL_TIMEOUT_MS } from './support/poll.js';
+import { jobKeys } from '../src/jobs/job-keys.js';
 
 /**
  * EX9–EX10, EX12 (test/SPEC.md, "Exams: generation"): the `exam-generation` job on the leased job runner, on the memory
@@ -38,8 +39,8 @@ const ACCEPT = { is_valid: true, feedback_message: [] };
 async function storeFor(context: TestContext, kind: 'memory' | 'redis'): Promise<Store> {
   const store = kind === 'memory' ? new MemoryStore() : new RedisStore({ url: redis.url });
   context.onTestFinished(async () => {
-    for (const id of await new JobRepository(store).active(100)) await store.del(keys.job(id), keys.jobLease(id), keys.jobCancel(id));
-    await store.del(keys.activeJobs());
+    for (const id of await new JobRepository(store).active(100)) await store.del(jobKeys.job(id), jobKeys.jobLease(id), jobKeys.jobCancel(id));
+    await store.del(jobKeys.activeJobs());
     await store.close();
   });
   return store;

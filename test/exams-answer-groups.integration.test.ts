@@ -18,7 +18,6 @@
  *   answers.
  */
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { keys } from '../src/store/index.js';
 import type { ExamAnswerGroupsReply, ExamGroupGradeReply } from '../src/protocol/exams.js';
 import { ownMaterial, signUp } from './support/accounts.js';
 import { bootExamClass, draft, end, gradedResults, join, makeExam, publish, submit, type Booted } from './support/exam-class.js';
@@ -26,6 +25,7 @@ import { call } from './support/http-call.js';
 import { LectureClient, connectedOrThrow, samplePdfBytes } from './support/lecture-client.js';
 import { suiteRedis } from './support/redis-server.js';
 import { fixtureScope, scopedToTest, sharedFixture } from './fixtures/shared-app.js';
+import { examKeys } from '../src/exams/exam-keys.js';
 
 /**
  * AG5–AG9 (test/SPEC.md, "Exams: the teacher grades groups of answers"): the answer-group routes on the real server
@@ -235,8 +235,8 @@ describe.each(['memory', 'redis'] as const)('answer groups (%s store)', (store) 
     expect([nobody.status, nobody.body.error.code]).toEqual([404, 'EXAM_STUDENT_NOT_FOUND']);
 
     expect((await call(`${base}/answers/${student.sessionId}/move-out`, 'POST', { headers: booted.teacher.bearer })).status).toBe(200);
-    expect(await booted.app.store.hgetall(keys.examDetached(exam.examId, 2))).toHaveProperty(student.sessionId);
+    expect(await booted.app.store.hgetall(examKeys.examDetached(exam.examId, 2))).toHaveProperty(student.sessionId);
     expect((await call(`${booted.app.url}/api/exams/${exam.examId}`, 'DELETE', { headers: booted.teacher.bearer })).status).toBe(204);
-    expect(await booted.app.store.hgetall(keys.examDetached(exam.examId, 2))).toEqual({});
+    expect(await booted.app.store.hgetall(examKeys.examDetached(exam.examId, 2))).toEqual({});
   });
 });

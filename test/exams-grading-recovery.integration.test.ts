@@ -10,13 +10,13 @@
  */
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { ExamAgents } from '../src/app.js';
-import { keys } from '../src/store/index.js';
 import { connectInstructor } from './support/classroom-client.js';
 import { AgentSpy, bootExamClass, draft, EXAM_CLASS_SECRET, end, join, makeExam, publish, submit, TestClock, type Booted } from './support/exam-class.js';
 import { call } from './support/http-call.js';
 import { samplePdfBytes } from './support/lecture-client.js';
 import { suiteRedis } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { examKeys } from '../src/exams/exam-keys.js';
 
 /**
  * XA1–XA3 (test/SPEC.md, "Exam lifecycle"): a student's grading survives the node doing it dying at any point — a
@@ -135,7 +135,7 @@ describe('grading when the node doing it dies (redis, two nodes)', () => {
     expect(bAgents.feedbacks.length).toBeGreaterThanOrEqual(3);
     if (where === 'grader') expect(bAgents.gradings.length).toBeGreaterThanOrEqual(9);
     else expect(bAgents.gradings).toEqual([]);
-    expect(await b.store.zrange(keys.examsPending(), 0, -1)).toEqual([]);
+    expect(await b.store.zrange(examKeys.examsPending(), 0, -1)).toEqual([]);
   });
 });
 
@@ -175,7 +175,7 @@ describe.each(['memory', 'redis'] as const)('half-finished gradings are found an
         });
       }
     };
-    const gradingKey = (sessionId: string) => keys.examGrading(exam.examId, sessionId);
+    const gradingKey = (sessionId: string) => examKeys.examGrading(exam.examId, sessionId);
     // Died right after claiming: only `claimed`, on no pending list.
     await app.store.hset(gradingKey(claimedOnly!.sessionId), { claimed: String(at) });
     // Died after taking the feedback step: graded items, `finalised`, no report, on no list.
@@ -209,7 +209,7 @@ describe.each(['memory', 'redis'] as const)('half-finished gradings are found an
       expect((await profileOf(booted, student.sessionId)).exams_taken).toContain(exam.examId);
       await monitor.waitFor('exam:graded', (payload) => payload.sessionId === student.sessionId);
     }
-    expect(await app.store.zrange(keys.examsPending(), 0, -1)).toEqual([]);
+    expect(await app.store.zrange(examKeys.examsPending(), 0, -1)).toEqual([]);
   });
 
   it('XA2 a student left with only `claimed` by an older version, on no list at all, is graded when a result is read', async (context) => {
@@ -222,7 +222,7 @@ describe.each(['memory', 'redis'] as const)('half-finished gradings are found an
     const at = booted.clock.now();
     await app.exams.repository.submitItems(exam.examId, student.sessionId, new Map([[1, '분산'], [2, '기댓값이 같아서'], [3, '표준편차']]), at);
     await app.exams.repository.submitAll(exam.examId, student.sessionId, at);
-    await app.store.hset(keys.examGrading(exam.examId, student.sessionId), { claimed: String(at) });
+    await app.store.hset(examKeys.examGrading(exam.examId, student.sessionId), { claimed: String(at) });
     await app.exams.sweep();
     expect((await app.exams.repository.gradingState(exam.examId, student.sessionId)).state).toBe('none');
     // The instructor's results read finds it unfinished on no list and grades it.

@@ -35,7 +35,6 @@
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { AppOverrides } from '../src/app.js';
 import type { ExamRecord } from '../src/exams/index.js';
-import { keys } from '../src/store/index.js';
 import { embedEntries, fakeEmbedding, FakeGemini } from './support/fake-gemini.js';
 import { ownMaterial, signUp } from './support/accounts.js';
 import { connectInstructor } from './support/classroom-client.js';
@@ -45,6 +44,7 @@ import { call } from './support/http-call.js';
 import { samplePdfBytes } from './support/lecture-client.js';
 import { startRedisServer, suiteRedis } from './support/redis-server.js';
 import { startTestApp, suiteMemoryStore } from './support/test-app.js';
+import { examKeys } from '../src/exams/exam-keys.js';
 
 /**
  * EL1–EL12 (test/SPEC.md, "Live exams"): exams published to a class and taken live on the real server, on the memory
@@ -238,7 +238,7 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     expect(booted.agents.gradings.map((grading) => grading.questionId).sort()).toEqual([1, 2, 3]);
     expect(booted.agents.feedbacks).toEqual([exam.examId]);
     expect(graded.students[0]?.items.map((item) => item.user_response)).toEqual(['분산', '기댓값이 모평균과 같기 때문이다', '표준편차']);
-    const fields = await booted.app.store.hgetall(keys.examSubmitted(exam.examId, student.sessionId));
+    const fields = await booted.app.store.hgetall(examKeys.examSubmitted(exam.examId, student.sessionId));
     expect(Object.keys(fields).sort()).toEqual(['1', '2', '3', 'all']);
     // Submitted, but the exam is still open: the result waits for the deadline (or the instructor's 시험 종료).
     const waiting = await call(`${booted.app.url}/api/class-exams/${exam.examId}/result`, 'GET', { headers: student.headers });
@@ -618,6 +618,6 @@ describe('live exams on two nodes (redis)', () => {
     for (const student of students) {
       expect(await first.app.exams.repository.gradingState(exam.examId, student.sessionId)).toMatchObject({ claimed: true, finalised: true, state: 'graded', attempts: 1 });
     }
-    expect(await first.app.store.zscore(keys.examsOpen(), exam.examId)).toBeNull();
+    expect(await first.app.store.zscore(examKeys.examsOpen(), exam.examId)).toBeNull();
   });
 });

@@ -10,12 +10,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateExam, loadExamSource, planOffline, examPassages } from '../src/exams/index.js';
 import { accountUsageId } from '../src/llm/index.js';
-import { keys } from '../src/store/index.js';
 import { bootExamClass, end, join, publish, type Booted } from './support/exam-class.js';
 import { call } from './support/http-call.js';
 import { samplePdfBytes } from './support/lecture-client.js';
 import { suiteRedis } from './support/redis-server.js';
 import { usageKeys } from '../src/llm/usage-keys.js';
+import { jobKeys } from '../src/jobs/job-keys.js';
 
 /**
  * XA4–XA5 (test/SPEC.md, "Exam lifecycle"): a self-study exam never reveals a class exam still running — generation
@@ -96,7 +96,7 @@ describe('a spent model budget', () => {
     expect(instructor.body.error.message).toMatch(/사용량/u);
     const selfStudy = await call(`${app.url}/api/class-exams/self-study`, 'POST', { headers: student.headers, body: { count: 3, descriptive: 1 } });
     expect([selfStudy.status, selfStudy.body.error?.code]).toEqual([429, 'MODEL_BUDGET_EXCEEDED']);
-    expect(await app.store.zcard(keys.activeJobs())).toBe(0);
+    expect(await app.store.zcard(jobKeys.activeJobs())).toBe(0);
   });
 });
 

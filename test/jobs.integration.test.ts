@@ -16,9 +16,10 @@ import { AppError } from '../src/kernel/errors.js';
 import { JobRepository, JobRunner, jobHandler, type JobView } from '../src/jobs/index.js';
 import { createLogger } from '../src/kernel/logger.js';
 import { ErrorCode } from '../src/protocol/wire/error-codes.js';
-import { keys, MemoryStore, RedisStore, type Store } from '../src/store/index.js';
+import { MemoryStore, RedisStore, type Store } from '../src/store/index.js';
 import { suiteRedis } from './support/redis-server.js';
 import { POLL_TIMEOUT_MS } from './support/poll.js';
+import { jobKeys } from '../src/jobs/job-keys.js';
 
 /**
  * JOB1–JOB5 (test/SPEC.md, "Background jobs"): the leased job runner on both stores — progress reaches watchers, a
@@ -80,8 +81,8 @@ async function storeFor(context: TestContext, kind: 'memory' | 'redis'): Promise
   // Redis: the suite's own throwaway redis-server (job keys have the app's fixed prefix), flushed between tests.
   const store = kind === 'memory' ? new MemoryStore() : new RedisStore({ url: redis.url });
   context.onTestFinished(async () => {
-    for (const id of await new JobRepository(store).active(100)) await store.del(keys.job(id), keys.jobLease(id), keys.jobCancel(id));
-    await store.del(keys.activeJobs());
+    for (const id of await new JobRepository(store).active(100)) await store.del(jobKeys.job(id), jobKeys.jobLease(id), jobKeys.jobCancel(id));
+    await store.del(jobKeys.activeJobs());
     await store.close();
   });
   return store;
@@ -131,7 +132,7 @@ describe.each(['memory', 'redis'] as const)('background jobs (%s store)', (kind)
     // The watchers never see the checkpoint; the finished job leaves the active set and keeps a TTL.
     expect(seen.every((view) => !('checkpoint' in view))).toBe(true);
     expect(await repository.active(10)).toEqual([]);
-    expect(await store.pttl(keys.job(created.jobId))).toBeGreaterThan(0);
+    expect(await store.pttl(jobKeys.job(created.jobId))).toBeGreaterThan(0);
   });
 
   it('JOB2 a job left by a stopping node is resumed by another node from its checkpoint', async (context) => {
@@ -167,12 +168,12 @@ describe.each(['memory', 'redis'] as const)('background jobs (%s store)', (kind)
     const created = await repository.create('count', 'acct', { to: 3, waitAt: 0 });
     // What a node leaves when its process dies mid-job: the record it wrote, and a lease nobody renews.
     await repository.write({ ...created, status: 'running', runs: 1, checkpoint: { done: 1 } });
-    expect(await store.acquireLease(keys.jobLease(created.jobId), 'dead', 300)).toBe(true);
+    expect(await store.acquireLease(jobKeys.jobLease(created.jobId), 'dead', 300)).toBe(true);
     const survivor = node(context, store, 'b', job);
     // While the dead node's lease holds, nobody takes the job.
     await survivor.tick();
     expect(job.starts).toEqual([]);
-    await until(() => store.leaseOwner(keys.jobLease(created.jobId)), (owner) => owner === null);
+    await until(() => store.leaseOwner(jobKeys.jobLease(created.jobId)), (owner) => owner === null);
     survivor.start();
     const done = await until(() => repository.get(created.jobId), (record) => record?.status === 'succeeded');
     expect(done?.runs).toBe(2);

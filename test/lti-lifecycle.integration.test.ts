@@ -9,12 +9,12 @@
  *   pages are `frame-ancestors 'none'` with X-Frame-Options DENY again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../src/store/keys.js';
 import { startFakeLms, ROLES, type FakeLms } from './support/fake-lms.js';
 import { call } from './support/http-call.js';
 import { linkLectureAndExam, startLtiWorld, type LtiWorld } from './support/lti-world.js';
 import { rejoin } from './support/quiz-client.js';
 import { sampleItems } from './support/quiz-client.js';
+import { ltiKeys } from '../src/lti/lti-keys.js';
 
 /**
  * LT13–LT16 (test/SPEC.md): dynamic registration with an admin's one-use code, a quiz link that lands in the quiz's
@@ -125,13 +125,13 @@ describe('quiz links, and deletion', () => {
     const links = await linkLectureAndExam(world);
     const launched = await lms.launch(app.url, { user: world.students[2]!, link: links.lecture });
     const { classId, sessionId } = launched.landing?.session as { classId: string; sessionId: string };
-    expect(await app.store.exists(keys.ltiClass(classId))).toBe(true);
-    expect(await app.store.hget(keys.ltiClassMembers(classId), `session:${sessionId}`)).not.toBeNull();
+    expect(await app.store.exists(ltiKeys.ltiClass(classId))).toBe(true);
+    expect(await app.store.hget(ltiKeys.ltiClassMembers(classId), `session:${sessionId}`)).not.toBeNull();
     // The exam is published to this class: it goes with the class, so deletion is the exam's too.
     const deleted = await call(`${app.url}/api/classes/${classId}`, 'DELETE', { headers: teacher.bearer });
     expect(deleted.status).toBe(204);
-    for (const key of [keys.ltiClass(classId), keys.ltiClassMembers(classId), keys.ltiClassGrades(classId)]) expect(await app.store.exists(key), key).toBe(false);
-    expect(Object.values(await app.store.hgetall(keys.ltiPlatformClasses(world.platformId)))).not.toContain(classId);
+    for (const key of [ltiKeys.ltiClass(classId), ltiKeys.ltiClassMembers(classId), ltiKeys.ltiClassGrades(classId)]) expect(await app.store.exists(key), key).toBe(false);
+    expect(Object.values(await app.store.hgetall(ltiKeys.ltiPlatformClasses(world.platformId)))).not.toContain(classId);
     const again = await lms.launch(app.url, { user: world.students[2]!, link: links.lecture });
     expect(again.landing?.kind).toBe('classroom');
     expect((again.landing?.session as { classId: string }).classId).not.toBe(classId);
@@ -139,12 +139,12 @@ describe('quiz links, and deletion', () => {
 
   it('LT16 deleting a platform deletes its registration and links: its logins are unknown and it no longer frames lectern', async () => {
     const { app, lms, admin } = world;
-    const linkIds = (await app.store.zrange(keys.ltiPlatformLinks(world.platformId), 0, -1)).map(({ member }) => member);
+    const linkIds = (await app.store.zrange(ltiKeys.ltiPlatformLinks(world.platformId), 0, -1)).map(({ member }) => member);
     expect(linkIds.length).toBeGreaterThan(0);
     expect((await call(`${app.url}/api/lti/platforms/${world.platformId}`, 'DELETE', { headers: world.teacher.bearer })).status).toBe(403);
     expect((await call(`${app.url}/api/lti/platforms/${world.platformId}`, 'DELETE', { headers: admin.bearer })).status).toBe(204);
-    for (const linkId of linkIds) expect(await app.store.exists(keys.ltiLink(linkId))).toBe(false);
-    for (const key of [keys.ltiPlatform(world.platformId), keys.ltiPlatformLinks(world.platformId), keys.ltiPlatformClasses(world.platformId)]) expect(await app.store.exists(key), key).toBe(false);
+    for (const linkId of linkIds) expect(await app.store.exists(ltiKeys.ltiLink(linkId))).toBe(false);
+    for (const key of [ltiKeys.ltiPlatform(world.platformId), ltiKeys.ltiPlatformLinks(world.platformId), ltiKeys.ltiPlatformClasses(world.platformId)]) expect(await app.store.exists(key), key).toBe(false);
     const refused = await lms.launch(app.url, { user: world.students[0]!, message: 'resource' });
     expect([refused.status, refused.errorCode]).toEqual([400, 'LTI_PLATFORM_UNKNOWN']);
     // The frame list is cached for a few seconds on other nodes; this node dropped it at once.

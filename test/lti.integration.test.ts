@@ -17,10 +17,10 @@
  *   class, which the sender makes itself (AGS `POST lineitems` …
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../src/store/keys.js';
 import { ROLES } from './support/fake-lms.js';
 import { call } from './support/http-call.js';
 import { EXAM_PROBLEM, linkLectureAndExam, startLtiWorld, type LtiWorld } from './support/lti-world.js';
+import { authKeys } from '../src/auth/auth-keys.js';
 
 /**
  * LTI 1.3 end to end against the local LMS platform (test/support/fake-lms.ts), at the wire level: registration,
@@ -77,7 +77,7 @@ describe('an LMS course with lectern in it', () => {
     const second = await lms.launch(app.url, { user: students[0]!, link: links.exam });
     expect(second.landing).toMatchObject({ kind: 'classroom', examId: world.examId, session: { sessionId: session.sessionId, classId: session.classId, nickname: '이서연' } });
     // No lectern account was made for a student.
-    expect(await app.store.zcard(keys.accountIndex())).toBe(2);
+    expect(await app.store.zcard(authKeys.accountIndex())).toBe(2);
   });
 
   it('LT4 the teacher launch signs in the lectern account with the LMS e-mail and opens the class monitor; the course roster becomes the class', async () => {
@@ -205,6 +205,6 @@ describe('instructors the registration does not create', () => {
     const sameEmail = await lms.launch(app.url, { user: world.instructor, message: 'deep-link' });
     expect([sameEmail.status, sameEmail.errorCode]).toEqual([403, 'LTI_INSTRUCTOR_UNKNOWN']);
     expect(sameEmail.html).toContain('LMS 이메일로 기존 계정 연결');
-    expect(await app.store.zcard(keys.accountIndex())).toBe(2);
+    expect(await app.store.zcard(authKeys.accountIndex())).toBe(2);
   });
 });

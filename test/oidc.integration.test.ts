@@ -30,12 +30,13 @@ import { ConfigError, loadConfig } from '../src/kernel/config.js';
 import { AppError } from '../src/kernel/errors.js';
 import type { OidcAccounts } from '../src/http/index.js';
 import { ErrorCode } from '../src/protocol/wire/error-codes.js';
-import { RedisStore, keys, MemoryStore } from '../src/store/index.js';
+import { RedisStore, MemoryStore } from '../src/store/index.js';
 import type { OidcIdentity } from '../src/auth/index.js';
 import { captureLogs } from './support/log-capture.js';
 import { CookieJar, startOidcProvider, walkProvider, type TestOidcProvider } from './support/oidc-provider.js';
 import { TEST_REDIS_URL, suiteRedis } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { authKeys } from '../src/auth/auth-keys.js';
 
 const redis = suiteRedis();
 const USERS = [
@@ -102,7 +103,7 @@ describe.each(['memory', 'redis'] as const)('OIDC sign-in against a real provide
     const state = authorize.searchParams.get('state') ?? '';
     expect(authorize.searchParams.get('nonce')).toBeTruthy();
     // The pending login lives in the store under the state, with its 10-minute TTL.
-    const ttl = await app.store.pttl(keys.oidcPendingLogin(state));
+    const ttl = await app.store.pttl(authKeys.oidcPendingLogin(state));
     expect(ttl).toBeGreaterThan(9 * 60_000);
     expect(ttl).toBeLessThanOrEqual(10 * 60_000);
 
@@ -117,7 +118,7 @@ describe.each(['memory', 'redis'] as const)('OIDC sign-in against a real provide
       { issuer: provider.issuer, subject: 'kim', email: 'kim@school.example', emailVerified: true, name: '김선생' },
     ]);
     // One-time: the pending login is gone.
-    expect(await app.store.exists(keys.oidcPendingLogin(state))).toBe(false);
+    expect(await app.store.exists(authKeys.oidcPendingLogin(state))).toBe(false);
   });
 
   it('OI2 the same callback twice (a replay): the second is refused with OIDC_STATE_INVALID and signs nobody in', async (context) => {
@@ -163,7 +164,7 @@ describe.each(['memory', 'redis'] as const)('OIDC sign-in against a real provide
     context.onTestFinished(() => app.stop());
     const jar = new CookieJar();
     const { callbackUrl } = await walkProvider(jar, `${app.url}/api/auth/oidc/start`, { login: 'kim' });
-    const key = keys.oidcPendingLogin(callbackUrl.searchParams.get('state') ?? '');
+    const key = authKeys.oidcPendingLogin(callbackUrl.searchParams.get('state') ?? '');
     // Waits for the store to expire the key (its own TTL), whatever the machine's speed.
     await expect.poll(() => app.store.exists(key), { timeout: 10_000, interval: 50 }).toBe(false);
 
@@ -180,7 +181,7 @@ describe.each(['memory', 'redis'] as const)('OIDC sign-in against a real provide
     expect(callbackUrl.searchParams.get('error')).toBe('access_denied');
 
     expect(location(await jar.fetch(callbackUrl))).toBe('/signin.html?error=OIDC_DENIED');
-    expect(await app.store.exists(keys.oidcPendingLogin(callbackUrl.searchParams.get('state') ?? ''))).toBe(false);
+    expect(await app.store.exists(authKeys.oidcPendingLogin(callbackUrl.searchParams.get('state') ?? ''))).toBe(false);
     expect(accounts.identities).toEqual([]);
   });
 });
@@ -342,7 +343,7 @@ describe('OIDC configuration and pending logins', () => {
       await nodeA.save(state, login);
       const claims = await Promise.all([nodeA.claim(state), nodeB.claim(state), nodeB.claim(state)]);
       expect(claims.filter((claim) => claim !== null)).toEqual([login]);
-      expect(await stores[0]!.exists(keys.oidcPendingLogin(state))).toBe(false);
+      expect(await stores[0]!.exists(authKeys.oidcPendingLogin(state))).toBe(false);
     } finally {
       if (kind === 'redis') await Promise.all(stores.map((store) => store.close()));
     }

@@ -22,7 +22,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { accountUsageId } from '../src/llm/index.js';
 import { formatBytes } from '../src/quota/index.js';
-import { RETENTION, keys } from '../src/store/index.js';
+import { RETENTION } from '../src/store/index.js';
 import { isDurableKey } from '../src/store/retention.js';
 import { defaultInstructor, signUp, type SignedUpAccount } from './support/accounts.js';
 import { createClass, type CreatedClass } from './support/classroom-client.js';
@@ -34,6 +34,7 @@ import { suiteRedis } from './support/redis-server.js';
 import { connected, startTestApp, type TestApp } from './support/test-app.js';
 import { quizKeys } from '../src/quiz/quiz-keys.js';
 import { usageKeys } from '../src/llm/usage-keys.js';
+import { quotaKeys } from '../src/quota/quota-keys.js';
 
 /**
  * QT1–QT8, QT12 (test/SPEC.md): quotas per account (materials, PDF bytes, open rooms) and per class (quizzes), refused with
@@ -98,7 +99,7 @@ describe.each([['memory'], ['redis']] as const)('quotas on the %s store', (store
 
     expect((await call(`${current.url}/api/materials/${one.body.id}`, 'DELETE', { headers: teacher.bearer })).status).toBe(204);
     expect(await current.quotas.usage('account', teacher.accountId)).toEqual({ materials: 1, 'pdf-bytes': second.byteLength });
-    expect(await current.store.exists(keys.quotaMaterial(one.body.id))).toBe(false);
+    expect(await current.store.exists(quotaKeys.quotaMaterial(one.body.id))).toBe(false);
     expect((await upload(current, fourth, teacher.bearer)).status).toBe(201);
     expectQuota(await upload(current, first, teacher.bearer), 'materials', 2, '2개');
 
@@ -147,7 +148,7 @@ describe.each([['memory'], ['redis']] as const)('quotas on the %s store', (store
     expectQuota(await postQuiz(current, created), 'quizzes-per-class', 2, '2개');
 
     expect((await call(`${current.url}/api/classes/${created.classId}`, 'DELETE', { headers: bearer(created.instructorToken) })).status).toBe(204);
-    expect(await current.store.exists(keys.quota('class', created.classId))).toBe(false);
+    expect(await current.store.exists(quotaKeys.quota('class', created.classId))).toBe(false);
   });
 
   it('QT4: open rooms: a room stops counting when it ends or its keys expire', async () => {
@@ -230,7 +231,7 @@ describe.each([['memory'], ['redis']] as const)('quotas on the %s store', (store
 
     // Every key this run left has a TTL or is one of the durable keys (the quota counters are).
     const found = await scanStore(current, storeKind === 'redis' ? redis.url : undefined);
-    expect(found).toContain(keys.quota('class', created.classId));
+    expect(found).toContain(quotaKeys.quota('class', created.classId));
     const untimed: string[] = [];
     for (const key of found) if ((await current.store.pttl(key)) === -1 && !isDurableKey(key)) untimed.push(key);
     expect(untimed).toEqual([]);

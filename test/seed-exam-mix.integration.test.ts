@@ -14,12 +14,12 @@
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { chooseMix, classProfile, type ExamPlan, type LearnerProfile } from '../src/exams/index.js';
 import type { ExamStartReply } from '../src/protocol/exams.js';
-import { keys } from '../src/store/index.js';
 import { ownMaterial, signUp } from './support/accounts.js';
 import { storeReady } from './support/classroom-client.js';
 import { call } from './support/http-call.js';
 import { loadSample, samplePdfBytes } from './support/lecture-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { examKeys } from '../src/exams/exam-keys.js';
 
 /**
  * SD16 (test/SPEC.md): seed 000's `Execute_Generator_PriorProfile(prev_userProfile, exam_type)` → plan, when the
@@ -103,8 +103,8 @@ async function join(world: World, nickname: string): Promise<{ sessionId: string
 
 /** A stored learner profile (as an exam's feedback leaves one). */
 async function storeProfile(world: World, sessionId: string, stored: LearnerProfile): Promise<void> {
-  await world.app.store.zadd(keys.classProfiles(world.classId), stored.updated_at, sessionId);
-  await world.app.store.set(keys.classProfile(world.classId, sessionId), JSON.stringify(stored));
+  await world.app.store.zadd(examKeys.classProfiles(world.classId), stored.updated_at, sessionId);
+  await world.app.store.set(examKeys.classProfile(world.classId, sessionId), JSON.stringify(stored));
 }
 
 /** The plan the job made (its checkpoint), once it has one. */

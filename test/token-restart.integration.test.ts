@@ -4,13 +4,13 @@ import { io as connect } from 'socket.io-client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { QuestionPayload } from '../src/protocol/quiz.js';
 import type { RoomResults } from '../src/quiz/room-results.js';
-import { keys } from '../src/store/keys.js';
 import { getJson, postJson, type CreatedClass } from './support/classroom-client.js';
 import { signUp } from './support/accounts.js';
 import { connectedOrThrow, LectureClient, samplePdfBytes } from './support/lecture-client.js';
 import { startMain, type MainProcess } from './support/main-process.js';
 import { joinRoom, openHost, sampleItems, type QuizClient } from './support/quiz-client.js';
 import { startRedisServer } from './support/redis-server.js';
+import { authKeys } from '../src/auth/auth-keys.js';
 
 /**
  * O1 (test/SPEC.md): two real server processes on a throwaway redis-server with no TOKEN_SECRET share one generated
@@ -41,9 +41,9 @@ describe('tokens across a restart with no TOKEN_SECRET', () => {
     cleanups.push(() => redis.quit());
 
     let [a, b] = await Promise.all([node(redisServer.url, 'node-a'), node(redisServer.url, 'node-b')]);
-    const secret = await redis.get(keys.tokenSecret());
+    const secret = await redis.get(authKeys.tokenSecret());
     expect(secret).toEqual(expect.any(String));
-    expect(await redis.pttl(keys.tokenSecret())).toBe(-1);
+    expect(await redis.pttl(authKeys.tokenSecret())).toBe(-1);
     for (const started of [a, b]) expect(started.output()).toContain('TOKEN_SECRET is not set');
 
     // ---- before the restart: material and class on A, the student on B (B checks A's tokens).
@@ -96,7 +96,7 @@ describe('tokens across a restart with no TOKEN_SECRET', () => {
     student.socket.disconnect();
     for (const stopped of await Promise.all([a.stop(), b.stop()])) expect(stopped.code).toBe(0);
     [a, b] = await Promise.all([node(redisServer.url, 'node-a'), node(redisServer.url, 'node-b')]);
-    expect(await redis.get(keys.tokenSecret())).toBe(secret);
+    expect(await redis.get(authKeys.tokenSecret())).toBe(secret);
 
     // The student comes back (to the other node this time) with the same token and the same text.
     const again = studentSocket(a.url, token);

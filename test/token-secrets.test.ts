@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { sharedTokenSecret } from '../src/auth/token-secrets.js';
 import { TokenSigner } from '../src/auth/tokens.js';
 import { MemoryStore } from '../src/store/memory-store.js';
-import { keys } from '../src/store/keys.js';
 import { captureLogs } from './support/log-capture.js';
+import { authKeys } from '../src/auth/auth-keys.js';
 
 describe('the shared token secret (no TOKEN_SECRET)', () => {
   it('O1 nodes starting together agree on one secret, stored without a TTL; a restart reads the same one; each warns', async () => {
@@ -18,8 +18,8 @@ describe('the shared token secret (no TOKEN_SECRET)', () => {
     expect(new Set(secrets).size).toBe(1);
     const [secret] = secrets as [string];
     expect(secret.length).toBeGreaterThanOrEqual(43);
-    expect(await store.get(keys.tokenSecret())).toBe(secret);
-    expect(await store.pttl(keys.tokenSecret())).toBe(-1);
+    expect(await store.get(authKeys.tokenSecret())).toBe(secret);
+    expect(await store.pttl(authKeys.tokenSecret())).toBe(-1);
 
     // A token signed before the "restart" verifies after it.
     const token = new TokenSigner([secret]).sign({ kind: 'instructor', sub: 'class-1' }, 60_000);

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { PageRequest } from '../protocol/page.js';
 import type { AccountRole, AccountStatus } from '../protocol/account.js';
-import { keys, pageOfIndex, type Store } from '../store/index.js';
+import { pageOfIndex, type Store } from '../store/index.js';
 import { sha256 } from './secrets.js';
+import { authKeys } from './auth-keys.js';
 
 /** A stored account. `passwordHash` is '' for an account made by single sign-on that never set a password. */
 export interface AccountRecord {
@@ -29,39 +30,39 @@ export class AccountRepository {
   }
 
   async get(accountId: string): Promise<AccountRecord | null> {
-    return toRecord(accountId, await this.store.hgetall(keys.account(accountId)));
+    return toRecord(accountId, await this.store.hgetall(authKeys.account(accountId)));
   }
 
   async idByEmail(email: string): Promise<string | null> {
-    return this.store.get(keys.accountEmail(sha256(email)));
+    return this.store.get(authKeys.accountEmail(sha256(email)));
   }
 
   /** Reserves `email` for `accountId`; false when another account has it. */
   reserveEmail(email: string, accountId: string): Promise<boolean> {
-    return this.store.set(keys.accountEmail(sha256(email)), accountId, { nx: true });
+    return this.store.set(authKeys.accountEmail(sha256(email)), accountId, { nx: true });
   }
 
   async releaseEmail(email: string, accountId: string): Promise<void> {
     // Only our own reservation: never free an address a concurrent sign-up now holds.
-    if ((await this.idByEmail(email)) === accountId) await this.store.del(keys.accountEmail(sha256(email)));
+    if ((await this.idByEmail(email)) === accountId) await this.store.del(authKeys.accountEmail(sha256(email)));
   }
 
   /** Claims the admin role of the deployment for `accountId`; true for exactly one account ever. */
   claimAdmin(accountId: string): Promise<boolean> {
-    return this.store.set(keys.accountAdmin(), accountId, { nx: true });
+    return this.store.set(authKeys.accountAdmin(), accountId, { nx: true });
   }
 
   /** Gives the admin role back (a first sign-up that failed after winning it), only if `accountId` holds it. */
   async releaseAdmin(accountId: string): Promise<void> {
-    if ((await this.store.get(keys.accountAdmin())) === accountId) await this.store.del(keys.accountAdmin());
+    if ((await this.store.get(authKeys.accountAdmin())) === accountId) await this.store.del(authKeys.accountAdmin());
   }
 
   async hasAdmin(): Promise<boolean> {
-    return this.store.exists(keys.accountAdmin());
+    return this.store.exists(authKeys.accountAdmin());
   }
 
   async write(record: AccountRecord): Promise<void> {
-    await this.store.hset(keys.account(record.accountId), {
+    await this.store.hset(authKeys.account(record.accountId), {
       email: record.email,
       role: record.role,
       status: record.status,
@@ -71,13 +72,13 @@ export class AccountRepository {
   }
 
   async index(accountId: string, createdAt: number): Promise<void> {
-    await this.store.zadd(keys.accountIndex(), createdAt, accountId);
+    await this.store.zadd(authKeys.accountIndex(), createdAt, accountId);
   }
 
   async update(accountId: string, fields: Partial<Pick<AccountRecord, 'role' | 'status' | 'passwordHash'>>): Promise<void> {
     const values: Record<string, string> = {};
     for (const [field, value] of Object.entries(fields)) if (value !== undefined) values[field] = value;
-    await this.store.hset(keys.account(accountId), values);
+    await this.store.hset(authKeys.account(accountId), values);
   }
 
   /**
@@ -85,28 +86,28 @@ export class AccountRepository {
    * link works only in the generation it was made in (so using one voids every other).
    */
   async credentialsVersion(accountId: string): Promise<number> {
-    return Number((await this.store.hget(keys.account(accountId), 'credentials')) ?? 0);
+    return Number((await this.store.hget(authKeys.account(accountId), 'credentials')) ?? 0);
   }
 
   /** Moves the credentials generation on, atomically; the new generation. */
   bumpCredentials(accountId: string): Promise<number> {
-    return this.store.hincrby(keys.account(accountId), 'credentials', 1);
+    return this.store.hincrby(authKeys.account(accountId), 'credentials', 1);
   }
 
   /** Notes that the account ended its sessions now: class and host tokens signed before stop working. */
   async markSignedOut(accountId: string, at: number): Promise<void> {
-    await this.store.hset(keys.account(accountId), { signedOutAt: String(at) });
+    await this.store.hset(authKeys.account(accountId), { signedOutAt: String(at) });
   }
 
   /** Removes a half-made account (a sign-up refused after its email was reserved). */
   async discard(accountId: string, email: string): Promise<void> {
-    await this.store.del(keys.account(accountId));
-    await this.store.zrem(keys.accountIndex(), accountId);
+    await this.store.del(authKeys.account(accountId));
+    await this.store.zrem(authKeys.accountIndex(), accountId);
     await this.releaseEmail(email, accountId);
   }
 
   identityKey(issuer: string, subject: string): string {
-    return keys.accountIdentity(sha256(`${issuer}\n${subject}`));
+    return authKeys.accountIdentity(sha256(`${issuer}\n${subject}`));
   }
 
   async idByIdentity(issuer: string, subject: string): Promise<string | null> {
@@ -122,7 +123,7 @@ export class AccountRepository {
 
   /** One page of accounts in order of creation, read in one batch. */
   async page(page: PageRequest): Promise<{ items: AccountRecord[]; nextCursor: string | null }> {
-    const { members, nextCursor } = await pageOfIndex(this.store, keys.accountIndex(), page, { reverse: false });
+    const { members, nextCursor } = await pageOfIndex(this.store, authKeys.accountIndex(), page, { reverse: false });
     const records = await Promise.all(members.map((id) => this.get(id)));
     return { items: records.filter((record): record is AccountRecord => record !== null), nextCursor };
   }

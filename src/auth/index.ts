@@ -28,3 +28,4 @@ export { API_TOKEN_PREFIX } from './api-tokens.js';
 export { INVITE_TTL_MS, RESET_LINK_TTL_MS } from './one-time-links.js';
 export { hashPassword, verifyPassword } from './password.js';
 export { sameSecret } from './secrets.js';
+export { authKeys } from './auth-keys.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { keys, readJsonRecord, type Store } from '../store/index.js';
+import { readJsonRecord, type Store } from '../store/index.js';
 import { randomSecret, sha256 } from './secrets.js';
+import { authKeys } from './auth-keys.js';
 
 /** An invite lasts a week; a reset link a day. Both work once. */
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60_000;
@@ -27,12 +28,12 @@ export class OneTimeLinks {
     const code = randomSecret();
     const createdAt = this.now();
     const invite: Invite = { createdBy, createdAt, expiresAt: createdAt + INVITE_TTL_MS };
-    await this.store.set(keys.invite(sha256(code)), JSON.stringify(invite), { ttlMs: INVITE_TTL_MS });
+    await this.store.set(authKeys.invite(sha256(code)), JSON.stringify(invite), { ttlMs: INVITE_TTL_MS });
     return { code, expiresAt: invite.expiresAt };
   }
 
   async peekInvite(code: string): Promise<Invite | null> {
-    const key = keys.invite(sha256(code));
+    const key = authKeys.invite(sha256(code));
     const invite = readJsonRecord(await this.store.get(key), InviteSchema, { key });
     return invite && invite.expiresAt > this.now() ? invite : null;
   }
@@ -41,13 +42,13 @@ export class OneTimeLinks {
   async takeInvite(code: string): Promise<Invite | null> {
     const invite = await this.peekInvite(code);
     if (!invite) return null;
-    return (await this.store.del(keys.invite(sha256(code)))) === 1 ? invite : null;
+    return (await this.store.del(authKeys.invite(sha256(code)))) === 1 ? invite : null;
   }
 
   /** Puts back an invite whose sign-up failed after taking it (e.g. the email was taken), for its remaining time. */
   async restoreInvite(code: string, invite: Invite): Promise<void> {
     const ttlMs = invite.expiresAt - this.now();
-    if (ttlMs > 0) await this.store.set(keys.invite(sha256(code)), JSON.stringify(invite), { ttlMs, nx: true });
+    if (ttlMs > 0) await this.store.set(authKeys.invite(sha256(code)), JSON.stringify(invite), { ttlMs, nx: true });
   }
 
   /** A reset link for the account's credentials generation `version` (see AccountRepository.credentialsVersion). */
@@ -55,12 +56,12 @@ export class OneTimeLinks {
     const code = randomSecret();
     const createdAt = this.now();
     const link: ResetLink = { accountId, createdAt, expiresAt: createdAt + RESET_LINK_TTL_MS, version };
-    await this.store.set(keys.resetLink(sha256(code)), JSON.stringify(link), { ttlMs: RESET_LINK_TTL_MS });
+    await this.store.set(authKeys.resetLink(sha256(code)), JSON.stringify(link), { ttlMs: RESET_LINK_TTL_MS });
     return { code, expiresAt: link.expiresAt };
   }
 
   async takeResetLink(code: string): Promise<ResetLink | null> {
-    const key = keys.resetLink(sha256(code));
+    const key = authKeys.resetLink(sha256(code));
     const link = readJsonRecord(await this.store.get(key), ResetSchema, { key });
     if (!link || link.expiresAt <= this.now()) return null;
     return (await this.store.del(key)) === 1 ? link : null;

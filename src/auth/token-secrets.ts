@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { StoreUnavailableError } from '../kernel/index.js';
 import type { Logger } from '../kernel/index.js';
-import { keys, type Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
+import { authKeys } from './auth-keys.js';
 
 /** How long a starting node waits for Redis to answer before it gives up (a Redis started a moment later is fine). */
 const STORE_WAIT_MS = 30_000;
@@ -20,7 +21,7 @@ export function generateTokenSecret(): string {
  * Retries while the store is unreachable, up to {@link STORE_WAIT_MS}.
  */
 export async function sharedTokenSecret(store: Store, logger: Logger, waitMs = STORE_WAIT_MS): Promise<string> {
-  const key = keys.tokenSecret();
+  const key = authKeys.tokenSecret();
   const deadline = Date.now() + waitMs;
   for (;;) {
     try {

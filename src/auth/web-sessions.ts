@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { keys, readJsonRecord, type Store } from '../store/index.js';
+import { readJsonRecord, type Store } from '../store/index.js';
 import { randomSecret, sha256 } from './secrets.js';
+import { authKeys } from './auth-keys.js';
 
 /** A browser session as stored, under the sha256 of its cookie value. */
 export interface WebSessionRecord {
@@ -44,9 +45,9 @@ export class WebSessions {
     const webSessionId = sha256(cookieValue);
     const createdAt = this.now();
     const record: WebSessionRecord = { accountId, csrfToken: randomSecret(), createdAt, expiresAt: createdAt + this.ttlMs };
-    await this.store.set(keys.webSession(webSessionId), JSON.stringify(record), { ttlMs: this.ttlMs });
+    await this.store.set(authKeys.webSession(webSessionId), JSON.stringify(record), { ttlMs: this.ttlMs });
     // The index lives as long as its newest session; entries of sessions that expired are dropped at the next revoke.
-    await this.store.zadd(keys.accountWebSessions(accountId), record.expiresAt, webSessionId, { ttlMs: this.ttlMs });
+    await this.store.zadd(authKeys.accountWebSessions(accountId), record.expiresAt, webSessionId, { ttlMs: this.ttlMs });
     return { cookieValue, csrfToken: record.csrfToken, expiresAt: record.expiresAt, webSessionId };
   }
 
@@ -54,23 +55,23 @@ export class WebSessions {
   async resolve(cookieValue: string): Promise<(WebSessionRecord & { webSessionId: string }) | null> {
     if (!/^[A-Za-z0-9_-]{43}$/.test(cookieValue)) return null;
     const webSessionId = sha256(cookieValue);
-    const key = keys.webSession(webSessionId);
+    const key = authKeys.webSession(webSessionId);
     const record = readJsonRecord(await this.store.get(key), WebSessionSchema, { key });
     if (!record || record.expiresAt <= this.now()) return null;
     return { ...record, webSessionId };
   }
 
   async revoke(webSessionId: string, accountId: string): Promise<void> {
-    await this.store.del(keys.webSession(webSessionId));
-    await this.store.zrem(keys.accountWebSessions(accountId), webSessionId);
+    await this.store.del(authKeys.webSession(webSessionId));
+    await this.store.zrem(authKeys.accountWebSessions(accountId), webSessionId);
   }
 
   /** Ends every session of the account, or every one but `except` (the session that changed the password). */
   async revokeAll(accountId: string, except?: string): Promise<number> {
-    const index = keys.accountWebSessions(accountId);
+    const index = authKeys.accountWebSessions(accountId);
     const ids = (await this.store.zrange(index, 0, -1)).map((entry) => entry.member).filter((id) => id !== except);
     if (ids.length === 0) return 0;
-    await this.store.del(...ids.map((id) => keys.webSession(id)));
+    await this.store.del(...ids.map((id) => authKeys.webSession(id)));
     await this.store.zrem(index, ...ids);
     return ids.length;
   }

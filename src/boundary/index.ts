@@ -13,4 +13,5 @@ export { invalidPayload, parseOrThrow, withBody } from './validate.js';
 export { koreanFieldName, koreanIssue, koreanZodMessage } from './zod-korean.js';
 export { isWrongCode, JoinAttempts, type JoinAttempt } from './join-attempts.js';
 export { StoreRateLimitStore } from './rate-limit-store.js';
+export { limitKeys } from './limit-keys.js';
 export { ERROR_STATUS, httpStatusOf } from './error-status.js';

@@ -1,6 +1,7 @@
 import type { RateLimitConfig } from '../kernel/index.js';
 import { RateLimitedError } from '../kernel/index.js';
-import { keys, type Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
+import { limitKeys } from './limit-keys.js';
 
 /**
  * A failed guess: the code names no class or room (404), or one that ended (410). A malformed body (400) or a taken
@@ -36,7 +37,7 @@ export class JoinAttempts {
    * while the bucket holds less than one token.
    */
   async begin(address: string, cost = 1): Promise<JoinAttempt> {
-    const key = keys.joinBucket(address);
+    const key = limitKeys.joinBucket(address);
     const bucket = { capacity: this.limit.points, refillPerSecond: (this.limit.points * 1000) / this.limit.windowMs };
     const result = await this.store.takeTokens(key, { ...bucket, cost, now: Math.floor(this.now()) });
     const before = result.taken ? result.tokens + cost : result.tokens;

@@ -1,6 +1,6 @@
 import type { ClientRateLimitInfo, Options, Store as RateLimitStore } from 'express-rate-limit';
 import type { Store } from '../store/index.js';
-import { keys } from '../store/index.js';
+import { limitKeys } from './limit-keys.js';
 
 /**
  * express-rate-limit's Store over our own Store: one atomic `incr` with a TTL per hit, in fixed windows whose number
@@ -30,7 +30,7 @@ export class StoreRateLimitStore implements RateLimitStore {
 
   private window(): { key: (client: string) => string; resetTime: Date } {
     const index = Math.floor(this.now() / this.windowMs);
-    return { key: (client) => keys.rateLimit(this.name, client, index), resetTime: new Date((index + 1) * this.windowMs) };
+    return { key: (client) => limitKeys.rateLimit(this.name, client, index), resetTime: new Date((index + 1) * this.windowMs) };
   }
 
   async get(client: string): Promise<ClientRateLimitInfo | undefined> {

@@ -13,6 +13,7 @@ export { ClassExporter, type ClassExport, type ExportedStudent } from './class-e
 export { classExportCsv, csvCell } from './export-csv.js';
 export { MaterialDeletion, type MaterialParts, type RetrievalParts } from './material-deletion.js';
 export { QuizDeletion } from './quiz-deletion.js';
+export { dataKeys } from './data-keys.js';
 export { RetentionPurge, type PurgeRun, type RetentionPurgeOptions } from './retention-purge.js';
 export { RoomDeletion, type RoomOwner } from './room-deletion.js';
 export type { QuotaReleases } from './quota-releases.js';

@@ -1,7 +1,9 @@
 import type { Logger } from '../kernel/index.js';
 import { isAppError } from '../kernel/index.js';
-import { DELETE_BATCH, keys, type Store } from '../store/index.js';
+import { DELETE_BATCH, type Store } from '../store/index.js';
 import type { RoomDeletion } from './room-deletion.js';
+import { quizLifecycle } from '../quiz/index.js';
+import { dataKeys } from './data-keys.js';
 
 const HOUR_MS = 60 * 60_000;
 
@@ -29,13 +31,14 @@ export interface PurgeRun {
 }
 
 /**
- * The periodic retention purge. Student data with a TTL (class sessions and rosters RETENTION_DAYS, self-study sessions 7 days, live rooms
- * 1 day; see store/retention.ts and app.ts) expires by itself; what is kept without expiry is a quiz
- * room's results (every player's nickname and answers) and list entry. Every results write queues the room in
- * keys.retentionRooms scored by the time of the write; a run takes the oldest entries a batch at a time and
- * deletes the rooms older than the retention (the whole room: results, summary, index entries).
+ * The periodic retention purge. Student data with a TTL (class sessions and rosters RETENTION_DAYS, self-study
+ * sessions 7 days, live rooms 1 day; see store/retention.ts and app.ts) expires by itself; what is kept without expiry
+ * is a quiz room's results (every player's nickname and answers) and list entry. Every results write queues the room
+ * in the quiz folder's retention queue (quizLifecycle.retainedRooms), scored by the time of the write; a run takes the
+ * oldest entries a batch at a time and deletes the rooms older than the retention (the whole room: results, summary,
+ * index entries).
  *
- * One node at a time: a run starts only with the store lease keys.retentionLease, which the node keeps (renewing it
+ * One node at a time: a run starts only with the store lease dataKeys.retentionLease, which the node keeps (renewing it
  * at each run, never releasing it), so the other nodes skip; when that node stops, its lease lapses and another one
  * takes over at its next run.
  */
@@ -61,7 +64,7 @@ export class RetentionPurge {
     this.timer = undefined;
     await this.running?.catch(() => undefined);
     // Hand the purge over at once rather than when the lease lapses.
-    await this.options.store.releaseLease(keys.retentionLease(), this.options.nodeId).catch(() => undefined);
+    await this.options.store.releaseLease(dataKeys.retentionLease(), this.options.nodeId).catch(() => undefined);
   }
 
   /** One run (no overlap on this node); returns whether this node ran it and how many rooms it deleted. */
@@ -76,22 +79,22 @@ export class RetentionPurge {
     const { store, rooms, retentionMs, nodeId, logger } = this.options;
     const leaseMs = this.options.leaseMs ?? 2 * (this.options.intervalMs ?? HOUR_MS);
     // The node holding the lease keeps it (renewed each run); the others skip until it lapses.
-    const held = (await store.acquireLease(keys.retentionLease(), nodeId, leaseMs)) || (await store.renewLease(keys.retentionLease(), nodeId, leaseMs));
+    const held = (await store.acquireLease(dataKeys.retentionLease(), nodeId, leaseMs)) || (await store.renewLease(dataKeys.retentionLease(), nodeId, leaseMs));
     if (!held) return { ran: false, purged: 0 };
     const cutoff = this.now() - retentionMs;
     let purged = 0;
     for (let batch = 0; batch < (this.options.maxBatches ?? 10); batch += 1) {
-      const oldest = await store.zrange(keys.retentionRooms(), 0, DELETE_BATCH - 1);
+      const oldest = await quizLifecycle.retainedRooms(store, DELETE_BATCH);
       const due = oldest.filter((entry) => entry.score <= cutoff);
       for (const { member: roomId } of due) {
         try {
           if (await rooms.delete(roomId)) purged += 1;
           // Also when nothing of it was left (deleted by hand): the entry itself goes.
-          await store.zrem(keys.retentionRooms(), roomId);
+          await quizLifecycle.forgetRetained(store, roomId);
         } catch (error) {
           // A room being played again (it cannot be, past the retention, but never loop on it): look again later.
           if (!isAppError(error)) throw error;
-          await store.zadd(keys.retentionRooms(), this.now(), roomId);
+          await quizLifecycle.retainAgain(store, roomId, this.now());
         }
       }
       if (due.length < DELETE_BATCH) break;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Logger } from '../kernel/index.js';
 import type { PageRequest } from '../protocol/page.js';
-import { keys, pageOfIndex, readJsonRecord, type Store } from '../store/index.js';
+import { pageOfIndex, readJsonRecord, type Store } from '../store/index.js';
 import {
   ExamPlan,
   ExamProblem,
@@ -14,6 +14,7 @@ import {
   type GeneratedExam,
   type GradeStatus,
 } from './exam-types.js';
+import { examKeys } from './exam-keys.js';
 
 /**
  * Live exams in the store, everything durable (no TTL; DURABLE_KEYS in store/retention.ts):
@@ -185,31 +186,31 @@ export class ExamRepository {
     };
     const { store } = this;
     // The record before the indexes: a list never names an exam that is not there.
-    await store.set(keys.exam(record.examId), JSON.stringify(record));
-    await store.zadd(keys.materialExams(record.materialId), now, record.examId);
-    await store.zadd(keys.accountExams(record.accountId), now, record.examId);
-    await store.zadd(keys.accountExams(record.accountId, record.materialId), now, record.examId);
+    await store.set(examKeys.exam(record.examId), JSON.stringify(record));
+    await store.zadd(examKeys.materialExams(record.materialId), now, record.examId);
+    await store.zadd(examKeys.accountExams(record.accountId), now, record.examId);
+    await store.zadd(examKeys.accountExams(record.accountId, record.materialId), now, record.examId);
     return record;
   }
 
   async get(examId: string): Promise<ExamRecord | null> {
     if (!EXAM_ID.test(examId)) return null;
-    return readJsonRecord(await this.store.get(keys.exam(examId)), ExamRecord, { key: keys.exam(examId), logger: this.logger });
+    return readJsonRecord(await this.store.get(examKeys.exam(examId)), ExamRecord, { key: examKeys.exam(examId), logger: this.logger });
   }
 
   /** Rewrites the exam (the instructor's edits while it is a draft: problems, complaints, accepted items). */
   async save(exam: ExamRecord): Promise<ExamRecord> {
-    await this.store.set(keys.exam(exam.examId), JSON.stringify(exam));
+    await this.store.set(examKeys.exam(exam.examId), JSON.stringify(exam));
     return exam;
   }
 
   /** One page of an account's exams (of one material when given), newest first. */
   async list(accountId: string, materialId: string | undefined, page: PageRequest): Promise<{ exams: ExamRecord[]; nextCursor: string | null }> {
-    const { members, nextCursor } = await pageOfIndex(this.store, keys.accountExams(accountId, materialId), page, { reverse: true });
+    const { members, nextCursor } = await pageOfIndex(this.store, examKeys.accountExams(accountId, materialId), page, { reverse: true });
     if (members.length === 0) return { exams: [], nextCursor };
-    const raws = await this.store.mget(members.map((examId) => keys.exam(examId)));
+    const raws = await this.store.mget(members.map((examId) => examKeys.exam(examId)));
     const exams = raws.flatMap((raw, index) => {
-      const record = readJsonRecord(raw, ExamRecord, { key: keys.exam(members[index] ?? ''), logger: this.logger });
+      const record = readJsonRecord(raw, ExamRecord, { key: examKeys.exam(members[index] ?? ''), logger: this.logger });
       return record ? [record] : [];
     });
     return { exams, nextCursor };
@@ -220,14 +221,14 @@ export class ExamRepository {
   /** Publishes once (SET NX); the publication that holds (this one, or the earlier one) and whether this was it. */
   async publish(examId: string, publication: ExamPublication): Promise<{ publication: ExamPublication; first: boolean }> {
     const { store } = this;
-    const first = await store.set(keys.examPublication(examId), JSON.stringify(publication), { nx: true });
+    const first = await store.set(examKeys.examPublication(examId), JSON.stringify(publication), { nx: true });
     if (!first) {
       const held = await this.publication(examId);
       return { publication: held ?? publication, first };
     }
-    await store.zadd(keys.classExams(publication.classId), publication.publishedAt, examId);
+    await store.zadd(examKeys.classExams(publication.classId), publication.publishedAt, examId);
     // A self-study exam has no deadline: nothing for the sweep to close.
-    if (publication.selfStudy !== true) await store.zadd(keys.examsOpen(), publication.deadline, examId);
+    if (publication.selfStudy !== true) await store.zadd(examKeys.examsOpen(), publication.deadline, examId);
     return { publication, first };
   }
 
@@ -239,69 +240,69 @@ export class ExamRepository {
     const current = await this.publication(examId);
     if (!current || current.deadline <= at) return current;
     const ended: ExamPublication = { ...current, deadline: at };
-    await this.store.set(keys.examPublication(examId), JSON.stringify(ended));
-    await this.store.zadd(keys.examsOpen(), at, examId);
+    await this.store.set(examKeys.examPublication(examId), JSON.stringify(ended));
+    await this.store.zadd(examKeys.examsOpen(), at, examId);
     return ended;
   }
 
   async publication(examId: string): Promise<ExamPublication | null> {
-    return readJsonRecord(await this.store.get(keys.examPublication(examId)), ExamPublication, { key: keys.examPublication(examId), logger: this.logger });
+    return readJsonRecord(await this.store.get(examKeys.examPublication(examId)), ExamPublication, { key: examKeys.examPublication(examId), logger: this.logger });
   }
 
   async publications(examIds: readonly string[]): Promise<(ExamPublication | null)[]> {
     if (examIds.length === 0) return [];
-    const raws = await this.store.mget(examIds.map((examId) => keys.examPublication(examId)));
-    return raws.map((raw, index) => readJsonRecord(raw, ExamPublication, { key: keys.examPublication(examIds[index] ?? ''), logger: this.logger }));
+    const raws = await this.store.mget(examIds.map((examId) => examKeys.examPublication(examId)));
+    return raws.map((raw, index) => readJsonRecord(raw, ExamPublication, { key: examKeys.examPublication(examIds[index] ?? ''), logger: this.logger }));
   }
 
   /** The exams published to a class, newest first (at most `limit`). */
   async classExams(classId: string, limit = 50): Promise<string[]> {
-    const members = await this.store.zrange(keys.classExams(classId), 0, limit - 1, { reverse: true });
+    const members = await this.store.zrange(examKeys.classExams(classId), 0, limit - 1, { reverse: true });
     return members.map(({ member }) => member);
   }
 
   /** Open exams whose deadline has passed at `now` (the sweep's work). */
   async dueToClose(now: number, limit = 50): Promise<string[]> {
-    const members = await this.store.zrange(keys.examsOpen(), 0, limit - 1);
+    const members = await this.store.zrange(examKeys.examsOpen(), 0, limit - 1);
     return members.filter(({ score }) => score <= now).map(({ member }) => member);
   }
 
   /** Published timed exams whose deadline is after `now` (every class's: a short list). */
   async running(now: number): Promise<string[]> {
-    const members = await this.store.zrange(keys.examsOpen(), 0, -1);
+    const members = await this.store.zrange(examKeys.examsOpen(), 0, -1);
     return members.filter(({ score }) => score > now).map(({ member }) => member);
   }
 
   /** Marks the exam closed (SET NX): true for the one caller that closes it. */
   async claimClose(examId: string, at: number): Promise<boolean> {
-    return this.store.set(keys.examClosed(examId), String(at), { nx: true });
+    return this.store.set(examKeys.examClosed(examId), String(at), { nx: true });
   }
 
   async closedAt(examId: string): Promise<number | null> {
-    const raw = await this.store.get(keys.examClosed(examId));
+    const raw = await this.store.get(examKeys.examClosed(examId));
     return raw === null ? null : Number(raw);
   }
 
   /** Whether the exam is still on the list of exams to close. */
   async isOpen(examId: string): Promise<boolean> {
-    return (await this.store.zscore(keys.examsOpen(), examId)) !== null;
+    return (await this.store.zscore(examKeys.examsOpen(), examId)) !== null;
   }
 
   async forgetOpen(examId: string): Promise<void> {
-    await this.store.zrem(keys.examsOpen(), examId);
+    await this.store.zrem(examKeys.examsOpen(), examId);
   }
 
   // ---- students, drafts, submissions -----------------------------------------------------------------------------
 
   async touchStudent(examId: string, sessionId: string, at: number): Promise<void> {
-    if ((await this.store.zscore(keys.examStudents(examId), sessionId)) !== null) return;
-    await this.store.zadd(keys.examStudents(examId), at, sessionId);
+    if ((await this.store.zscore(examKeys.examStudents(examId), sessionId)) !== null) return;
+    await this.store.zadd(examKeys.examStudents(examId), at, sessionId);
   }
 
   async students(examId: string): Promise<string[]> {
-    const count = await this.store.zcard(keys.examStudents(examId));
+    const count = await this.store.zcard(examKeys.examStudents(examId));
     if (count === 0) return [];
-    return (await this.store.zrange(keys.examStudents(examId), 0, count - 1)).map(({ member }) => member);
+    return (await this.store.zrange(examKeys.examStudents(examId), 0, count - 1)).map(({ member }) => member);
   }
 
   /**
@@ -311,7 +312,7 @@ export class ExamRepository {
   async saveDrafts(examId: string, sessionId: string, answers: Record<number, string>, at: number): Promise<boolean> {
     const fields = Object.fromEntries(Object.entries(answers).map(([id, text]) => [id, JSON.stringify({ text, at } satisfies StoredAnswer)]));
     const guards = [CLOSED_GUARD, ...Object.keys(answers).map((id) => submittedGuard(Number(id)))];
-    return this.store.hsetUnless(keys.examDrafts(examId, sessionId), fields, guards);
+    return this.store.hsetUnless(examKeys.examDrafts(examId, sessionId), fields, guards);
   }
 
   /**
@@ -320,11 +321,11 @@ export class ExamRepository {
    */
   async guardDrafts(examId: string, sessionId: string, items: readonly number[] | 'all', at: number): Promise<void> {
     const fields = items === 'all' ? [CLOSED_GUARD] : items.map(submittedGuard);
-    await this.store.hset(keys.examDrafts(examId, sessionId), Object.fromEntries(fields.map((field) => [field, String(at)])));
+    await this.store.hset(examKeys.examDrafts(examId, sessionId), Object.fromEntries(fields.map((field) => [field, String(at)])));
   }
 
   async drafts(examId: string, sessionId: string): Promise<Map<number, StoredAnswer>> {
-    const key = keys.examDrafts(examId, sessionId);
+    const key = examKeys.examDrafts(examId, sessionId);
     const fields = await this.store.hgetall(key);
     for (const field of Object.keys(fields)) if (field.startsWith(GUARD_PREFIX)) delete fields[field];
     return this.parseAnswers(fields, key);
@@ -332,7 +333,7 @@ export class ExamRepository {
 
   /** Submits each item once (HSETNX); returns the ids this call submitted (the others were submitted before). */
   async submitItems(examId: string, sessionId: string, answers: Map<number, string>, at: number): Promise<number[]> {
-    const key = keys.examSubmitted(examId, sessionId);
+    const key = examKeys.examSubmitted(examId, sessionId);
     const written: number[] = [];
     for (const [id, text] of answers) {
       if (await this.store.hsetnx(key, String(id), JSON.stringify({ text, at } satisfies StoredAnswer))) written.push(id);
@@ -342,24 +343,24 @@ export class ExamRepository {
 
   /** Marks the whole exam submitted (HSETNX `all`): true for the one call that did. */
   async submitAll(examId: string, sessionId: string, at: number): Promise<boolean> {
-    return this.store.hsetnx(keys.examSubmitted(examId, sessionId), ALL, String(at));
+    return this.store.hsetnx(examKeys.examSubmitted(examId, sessionId), ALL, String(at));
   }
 
   async submissions(examId: string, sessionId: string): Promise<{ items: Map<number, StoredAnswer>; all: number | null }> {
-    const fields = await this.store.hgetall(keys.examSubmitted(examId, sessionId));
+    const fields = await this.store.hgetall(examKeys.examSubmitted(examId, sessionId));
     const all = fields[ALL] === undefined ? null : Number(fields[ALL]);
     delete fields[ALL];
-    return { items: this.parseAnswers(fields, keys.examSubmitted(examId, sessionId)), all };
+    return { items: this.parseAnswers(fields, examKeys.examSubmitted(examId, sessionId)), all };
   }
 
   // ---- grades, overrides, regrades, reports ----------------------------------------------------------------------
 
   async saveGrade(examId: string, sessionId: string, item: EvaluationItem): Promise<void> {
-    await this.store.hset(keys.examGrades(examId, sessionId), { [String(item.question_id)]: JSON.stringify(item) });
+    await this.store.hset(examKeys.examGrades(examId, sessionId), { [String(item.question_id)]: JSON.stringify(item) });
   }
 
   async grades(examId: string, sessionId: string): Promise<Map<number, EvaluationItem>> {
-    const key = keys.examGrades(examId, sessionId);
+    const key = examKeys.examGrades(examId, sessionId);
     const fields = await this.store.hgetall(key);
     const out = new Map<number, EvaluationItem>();
     for (const [id, raw] of Object.entries(fields)) {
@@ -371,7 +372,7 @@ export class ExamRepository {
 
   /** Records an override: the current one per item, and an entry of the append-only trail. */
   async override(examId: string, sessionId: string, questionId: number, override: ExamOverride): Promise<void> {
-    await this.store.xadd(keys.examAudit(examId), {
+    await this.store.xadd(examKeys.examAudit(examId), {
       action: 'override',
       sessionId,
       questionId: String(questionId),
@@ -382,11 +383,11 @@ export class ExamRepository {
       reason: override.reason,
       ...(override.group === undefined ? {} : { groupId: override.group.id }),
     });
-    await this.store.hset(keys.examOverrides(examId, sessionId), { [String(questionId)]: JSON.stringify(override) });
+    await this.store.hset(examKeys.examOverrides(examId, sessionId), { [String(questionId)]: JSON.stringify(override) });
   }
 
   async overrides(examId: string, sessionId: string): Promise<Map<number, ExamOverride>> {
-    const key = keys.examOverrides(examId, sessionId);
+    const key = examKeys.examOverrides(examId, sessionId);
     const fields = await this.store.hgetall(key);
     const out = new Map<number, ExamOverride>();
     for (const [id, raw] of Object.entries(fields)) {
@@ -398,7 +399,7 @@ export class ExamRepository {
 
   /** The audit trail of an exam's overrides, oldest first (of one student when given). */
   async audit(examId: string, sessionId?: string): Promise<AuditEntry[]> {
-    const entries = await this.store.xread(keys.examAudit(examId), '0', 10_000);
+    const entries = await this.store.xread(examKeys.examAudit(examId), '0', 10_000);
     return entries
       .map(({ fields }) => ({
         action: auditAction(fields.action),
@@ -416,15 +417,15 @@ export class ExamRepository {
 
   /** Records a regrade request once per item (HSETNX); false when one was already asked. */
   async requestRegrade(examId: string, sessionId: string, request: RegradeRequest): Promise<boolean> {
-    return this.store.hsetnx(keys.examRegrades(examId, sessionId), String(request.questionId), JSON.stringify(request));
+    return this.store.hsetnx(examKeys.examRegrades(examId, sessionId), String(request.questionId), JSON.stringify(request));
   }
 
   async updateRegrade(examId: string, sessionId: string, request: RegradeRequest): Promise<void> {
-    await this.store.hset(keys.examRegrades(examId, sessionId), { [String(request.questionId)]: JSON.stringify(request) });
+    await this.store.hset(examKeys.examRegrades(examId, sessionId), { [String(request.questionId)]: JSON.stringify(request) });
   }
 
   async regrades(examId: string, sessionId: string): Promise<RegradeRequest[]> {
-    const key = keys.examRegrades(examId, sessionId);
+    const key = examKeys.examRegrades(examId, sessionId);
     const fields = await this.store.hgetall(key);
     return Object.values(fields)
       .flatMap((raw) => {
@@ -435,11 +436,11 @@ export class ExamRepository {
   }
 
   async saveReport(examId: string, sessionId: string, report: FeedbackReport): Promise<void> {
-    await this.store.set(keys.examReport(examId, sessionId), JSON.stringify(report));
+    await this.store.set(examKeys.examReport(examId, sessionId), JSON.stringify(report));
   }
 
   async report(examId: string, sessionId: string): Promise<FeedbackReport | null> {
-    return readJsonRecord(await this.store.get(keys.examReport(examId, sessionId)), FeedbackReport, { key: keys.examReport(examId, sessionId), logger: this.logger });
+    return readJsonRecord(await this.store.get(examKeys.examReport(examId, sessionId)), FeedbackReport, { key: examKeys.examReport(examId, sessionId), logger: this.logger });
   }
 
   // ---- answer groups (answer-groups.ts) -------------------------------------------------------------------------
@@ -449,13 +450,13 @@ export class ExamRepository {
    * Only a move that changed something gets its entry in the audit trail.
    */
   async setDetached(examId: string, questionId: number, sessionId: string, detached: boolean, at: number): Promise<boolean> {
-    const key = keys.examDetached(examId, questionId);
+    const key = examKeys.examDetached(examId, questionId);
     return detached ? this.store.hsetnx(key, sessionId, String(at)) : (await this.store.hdel(key, sessionId)) > 0;
   }
 
   /** The audit entry of a move (see {@link setDetached}): the answer's status on both sides, no reason. */
   async auditMove(examId: string, questionId: number, sessionId: string, action: Exclude<AuditAction, 'override'>, move: AnswerMove): Promise<void> {
-    await this.store.xadd(keys.examAudit(examId), {
+    await this.store.xadd(examKeys.examAudit(examId), {
       action,
       sessionId,
       questionId: String(questionId),
@@ -470,7 +471,7 @@ export class ExamRepository {
 
   /** The session ids whose answer to the item the teacher moved out of its group. */
   async detached(examId: string, questionId: number): Promise<Set<string>> {
-    return new Set(Object.keys(await this.store.hgetall(keys.examDetached(examId, questionId))));
+    return new Set(Object.keys(await this.store.hgetall(examKeys.examDetached(examId, questionId))));
   }
 
   // ---- the grading state ----------------------------------------------------------------------------------------
@@ -480,51 +481,51 @@ export class ExamRepository {
    * it. A node that dies holding it loses it when it lapses, and the next sweep's run takes over.
    */
   async acquireGrading(examId: string, sessionId: string, owner: string, ttlMs: number): Promise<boolean> {
-    return this.store.acquireLease(keys.examGradingLease(examId, sessionId), owner, ttlMs);
+    return this.store.acquireLease(examKeys.examGradingLease(examId, sessionId), owner, ttlMs);
   }
 
   async renewGrading(examId: string, sessionId: string, owner: string, ttlMs: number): Promise<boolean> {
-    return this.store.renewLease(keys.examGradingLease(examId, sessionId), owner, ttlMs);
+    return this.store.renewLease(examKeys.examGradingLease(examId, sessionId), owner, ttlMs);
   }
 
   async releaseGrading(examId: string, sessionId: string, owner: string): Promise<void> {
-    await this.store.releaseLease(keys.examGradingLease(examId, sessionId), owner);
+    await this.store.releaseLease(examKeys.examGradingLease(examId, sessionId), owner);
   }
 
   /** Records when the grading first started and when it first finished (HSETNX: the first time stays). */
   async noteGrading(examId: string, sessionId: string, field: 'claimed' | 'finalised', at: number): Promise<void> {
-    await this.store.hsetnx(keys.examGrading(examId, sessionId), field, String(at));
+    await this.store.hsetnx(examKeys.examGrading(examId, sessionId), field, String(at));
   }
 
   async setGradingState(examId: string, sessionId: string, state: 'pending' | 'graded'): Promise<void> {
-    await this.store.hset(keys.examGrading(examId, sessionId), { state });
+    await this.store.hset(examKeys.examGrading(examId, sessionId), { state });
   }
 
   async countAttempt(examId: string, sessionId: string): Promise<number> {
-    return this.store.hincrby(keys.examGrading(examId, sessionId), 'attempts', 1);
+    return this.store.hincrby(examKeys.examGrading(examId, sessionId), 'attempts', 1);
   }
 
   /** A change after the first grading (an override, a regrade): the post-grading steps are due again. The new revision. */
   async bumpRevision(examId: string, sessionId: string): Promise<number> {
-    return 1 + (await this.store.hincrby(keys.examGrading(examId, sessionId), 'changes', 1));
+    return 1 + (await this.store.hincrby(examKeys.examGrading(examId, sessionId), 'changes', 1));
   }
 
   /** Records that a post-grading step finished for `revision`. */
   async markStep(examId: string, sessionId: string, step: string, revision: number): Promise<void> {
-    await this.store.hset(keys.examGrading(examId, sessionId), { [`done:${step}`]: String(revision) });
+    await this.store.hset(examKeys.examGrading(examId, sessionId), { [`done:${step}`]: String(revision) });
   }
 
   /** A value one post-grading step leaves for a later one (a field of the grading hash). */
   async stage(examId: string, sessionId: string, name: string, value: string): Promise<void> {
-    await this.store.hset(keys.examGrading(examId, sessionId), { [`staged:${name}`]: value });
+    await this.store.hset(examKeys.examGrading(examId, sessionId), { [`staged:${name}`]: value });
   }
 
   async staged(examId: string, sessionId: string, name: string): Promise<string | null> {
-    return this.store.hget(keys.examGrading(examId, sessionId), `staged:${name}`);
+    return this.store.hget(examKeys.examGrading(examId, sessionId), `staged:${name}`);
   }
 
   async gradingState(examId: string, sessionId: string): Promise<GradingState> {
-    const fields = await this.store.hgetall(keys.examGrading(examId, sessionId));
+    const fields = await this.store.hgetall(examKeys.examGrading(examId, sessionId));
     const state = fields.state === 'graded' || fields.state === 'pending' ? fields.state : 'none';
     const done: Record<string, number> = {};
     for (const [field, value] of Object.entries(fields)) if (field.startsWith('done:')) done[field.slice('done:'.length)] = Number(value) || 0;
@@ -540,36 +541,36 @@ export class ExamRepository {
 
   /** Whether the student is on the list of gradings to look at. */
   async isScheduled(examId: string, sessionId: string): Promise<boolean> {
-    return (await this.store.zscore(keys.examsPending(), pendingMember(examId, sessionId))) !== null;
+    return (await this.store.zscore(examKeys.examsPending(), pendingMember(examId, sessionId))) !== null;
   }
 
   /** Puts the student's grading on the retry list, to be looked at again at `at`. */
   async schedule(examId: string, sessionId: string, at: number): Promise<void> {
-    await this.store.zadd(keys.examsPending(), at, pendingMember(examId, sessionId));
+    await this.store.zadd(examKeys.examsPending(), at, pendingMember(examId, sessionId));
   }
 
   async unschedule(examId: string, sessionId: string): Promise<void> {
-    await this.store.zrem(keys.examsPending(), pendingMember(examId, sessionId));
+    await this.store.zrem(examKeys.examsPending(), pendingMember(examId, sessionId));
   }
 
   /** Notes that the exam has gradings under way, to be checked by the sweep's backstop at `at`. */
   async noteGradingExam(examId: string, at: number): Promise<void> {
-    await this.store.zadd(keys.examsGrading(), at, examId);
+    await this.store.zadd(examKeys.examsGrading(), at, examId);
   }
 
   /** Exams with gradings to check at `now` (oldest first). */
   async gradingExamsDue(now: number, limit = 20): Promise<string[]> {
-    const members = await this.store.zrange(keys.examsGrading(), 0, limit - 1);
+    const members = await this.store.zrange(examKeys.examsGrading(), 0, limit - 1);
     return members.filter(({ score }) => score <= now).map(({ member }) => member);
   }
 
   async forgetGradingExam(examId: string): Promise<void> {
-    await this.store.zrem(keys.examsGrading(), examId);
+    await this.store.zrem(examKeys.examsGrading(), examId);
   }
 
   /** Gradings due for another look at `now`. */
   async duePending(now: number, limit = 50): Promise<{ examId: string; sessionId: string }[]> {
-    const members = await this.store.zrange(keys.examsPending(), 0, limit - 1);
+    const members = await this.store.zrange(examKeys.examsPending(), 0, limit - 1);
     return members.flatMap(({ member, score }) => {
       if (score > now) return [];
       const [examId, sessionId] = member.split('|');
@@ -580,12 +581,12 @@ export class ExamRepository {
   // ---- learner profiles ------------------------------------------------------------------------------------------
 
   async profile(classId: string, sessionId: string): Promise<LearnerProfile | null> {
-    return readJsonRecord(await this.store.get(keys.classProfile(classId, sessionId)), LearnerProfile, { key: keys.classProfile(classId, sessionId), logger: this.logger });
+    return readJsonRecord(await this.store.get(examKeys.classProfile(classId, sessionId)), LearnerProfile, { key: examKeys.classProfile(classId, sessionId), logger: this.logger });
   }
 
   async saveProfile(classId: string, sessionId: string, profile: LearnerProfile): Promise<void> {
-    await this.store.zadd(keys.classProfiles(classId), profile.updated_at, sessionId);
-    await this.store.set(keys.classProfile(classId, sessionId), JSON.stringify(profile));
+    await this.store.zadd(examKeys.classProfiles(classId), profile.updated_at, sessionId);
+    await this.store.set(examKeys.classProfile(classId, sessionId), JSON.stringify(profile));
   }
 
   // ---- deletion --------------------------------------------------------------------------------------------------
@@ -598,49 +599,49 @@ export class ExamRepository {
     if (!record && !publication && students.length === 0) return false;
     for (let start = 0; start < students.length; start += 100) {
       const batch = students.slice(start, start + 100);
-      await store.zrem(keys.examsPending(), ...batch.map((sessionId) => pendingMember(examId, sessionId)));
+      await store.zrem(examKeys.examsPending(), ...batch.map((sessionId) => pendingMember(examId, sessionId)));
       await store.del(
         ...batch.flatMap((sessionId) => [
-          keys.examDrafts(examId, sessionId),
-          keys.examSubmitted(examId, sessionId),
-          keys.examGrades(examId, sessionId),
-          keys.examOverrides(examId, sessionId),
-          keys.examRegrades(examId, sessionId),
-          keys.examReport(examId, sessionId),
-          keys.examGrading(examId, sessionId),
-          keys.examGradingLease(examId, sessionId),
+          examKeys.examDrafts(examId, sessionId),
+          examKeys.examSubmitted(examId, sessionId),
+          examKeys.examGrades(examId, sessionId),
+          examKeys.examOverrides(examId, sessionId),
+          examKeys.examRegrades(examId, sessionId),
+          examKeys.examReport(examId, sessionId),
+          examKeys.examGrading(examId, sessionId),
+          examKeys.examGradingLease(examId, sessionId),
         ]),
       );
     }
-    await store.zrem(keys.examsOpen(), examId);
-    await store.zrem(keys.examsGrading(), examId);
-    if (publication) await store.zrem(keys.classExams(publication.classId), examId);
+    await store.zrem(examKeys.examsOpen(), examId);
+    await store.zrem(examKeys.examsGrading(), examId);
+    if (publication) await store.zrem(examKeys.classExams(publication.classId), examId);
     if (record) {
-      await store.zrem(keys.materialExams(record.materialId), examId);
-      await store.zrem(keys.accountExams(record.accountId), examId);
-      await store.zrem(keys.accountExams(record.accountId, record.materialId), examId);
+      await store.zrem(examKeys.materialExams(record.materialId), examId);
+      await store.zrem(examKeys.accountExams(record.accountId), examId);
+      await store.zrem(examKeys.accountExams(record.accountId, record.materialId), examId);
     }
-    if (record) await store.del(...record.problems.map((problem) => keys.examDetached(examId, problem.id)));
-    await store.del(keys.examStudents(examId), keys.examAudit(examId), keys.examClosed(examId), keys.examPublication(examId), keys.exam(examId));
+    if (record) await store.del(...record.problems.map((problem) => examKeys.examDetached(examId, problem.id)));
+    await store.del(examKeys.examStudents(examId), examKeys.examAudit(examId), examKeys.examClosed(examId), examKeys.examPublication(examId), examKeys.exam(examId));
     return true;
   }
 
   /** Everything of a class: the exams published to it (with their students' data) and its learner profiles. */
   async deleteForClass(classId: string): Promise<void> {
-    await this.drain(keys.classExams(classId), (examId) => this.delete(examId));
-    await this.drain(keys.classProfiles(classId), async (sessionId) => {
-      await this.store.del(keys.classProfile(classId, sessionId));
+    await this.drain(examKeys.classExams(classId), (examId) => this.delete(examId));
+    await this.drain(examKeys.classProfiles(classId), async (sessionId) => {
+      await this.store.del(examKeys.classProfile(classId, sessionId));
     });
   }
 
   /** Every exam made from a material (with its students' data). */
   async deleteForMaterial(materialId: string): Promise<void> {
-    await this.drain(keys.materialExams(materialId), (examId) => this.delete(examId));
+    await this.drain(examKeys.materialExams(materialId), (examId) => this.delete(examId));
   }
 
   /** How many exams were made from a material (its deletion looks before it deletes). */
   countForMaterial(materialId: string): Promise<number> {
-    return this.store.zcard(keys.materialExams(materialId));
+    return this.store.zcard(examKeys.materialExams(materialId));
   }
 
   private async drain(key: string, each: (member: string) => Promise<unknown>): Promise<void> {

@@ -86,6 +86,7 @@ export {
   type StudentExamView,
 } from './exam-service.js';
 export { lectureSignals } from './learner-signals.js';
+export { examKeys } from './exam-keys.js';
 export { EMBEDDING_THRESHOLD, TERM_THRESHOLD, answerGroupId, groupAnswers, type AnswerGroup, type GroupableAnswer, type GroupingOptions } from './answer-groups.js';
 export { ExamAnswerGroups, type AnswerGroupingDeps } from './answer-group-grading.js';
 

@@ -7,4 +7,5 @@
  * continues from the last checkpoint. Changes reach the owner on the /jobs namespace.
  */
 export { JOB_STATUSES, JobRecord, JobRepository, viewOf, type JobStatus, type JobView } from './job-repository.js';
+export { jobKeys } from './job-keys.js';
 export { JobRunner, jobHandler, type JobContext, type JobHandler, type JobRunnerOptions, type RegisteredHandler, type RunningJob } from './job-runner.js';

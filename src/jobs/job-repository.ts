@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Logger } from '../kernel/index.js';
-import { keys, readJsonRecord, RETENTION, type Store } from '../store/index.js';
+import { readJsonRecord, RETENTION, type Store } from '../store/index.js';
+import { jobKeys } from './job-keys.js';
 
 /**
  * Background jobs in the store: one JSON record per job, written only by the node holding the job's lease (so a
@@ -70,45 +71,45 @@ export class JobRepository {
     };
     // The record first, then the active entry: a runner never finds an id without its record.
     await this.write(job);
-    await this.store.zadd(keys.activeJobs(), at, job.jobId);
+    await this.store.zadd(jobKeys.activeJobs(), at, job.jobId);
     return job;
   }
 
   async get(jobId: string): Promise<JobRecord | null> {
     if (!/^[0-9a-f]{32}$/.test(jobId)) return null;
-    return readJsonRecord(await this.store.get(keys.job(jobId)), JobRecord, { key: keys.job(jobId), logger: this.logger });
+    return readJsonRecord(await this.store.get(jobKeys.job(jobId)), JobRecord, { key: jobKeys.job(jobId), logger: this.logger });
   }
 
   /** Writes the job as it is now (only the lease holder calls this). */
   async write(job: JobRecord): Promise<JobRecord> {
     const written = { ...job, updatedAt: this.now() };
-    await this.store.set(keys.job(job.jobId), JSON.stringify(written), { ttlMs: RETENTION.jobMs });
+    await this.store.set(jobKeys.job(job.jobId), JSON.stringify(written), { ttlMs: RETENTION.jobMs });
     return written;
   }
 
   /** A finished job leaves the active set; its record stays until it expires. */
   async finish(job: JobRecord): Promise<JobRecord> {
     const written = await this.write(job);
-    await this.store.zrem(keys.activeJobs(), job.jobId);
-    await this.store.del(keys.jobCancel(job.jobId));
+    await this.store.zrem(jobKeys.activeJobs(), job.jobId);
+    await this.store.del(jobKeys.jobCancel(job.jobId));
     return written;
   }
 
   /** Unfinished job ids, oldest first (at most `limit`). */
   async active(limit: number): Promise<string[]> {
-    return (await this.store.zrange(keys.activeJobs(), 0, limit - 1)).map((entry) => entry.member);
+    return (await this.store.zrange(jobKeys.activeJobs(), 0, limit - 1)).map((entry) => entry.member);
   }
 
   /** Drops an active entry whose record is gone (expired or deleted). */
   async forget(jobId: string): Promise<void> {
-    await this.store.zrem(keys.activeJobs(), jobId);
+    await this.store.zrem(jobKeys.activeJobs(), jobId);
   }
 
   async requestCancel(jobId: string): Promise<void> {
-    await this.store.set(keys.jobCancel(jobId), '1', { ttlMs: RETENTION.jobMs });
+    await this.store.set(jobKeys.jobCancel(jobId), '1', { ttlMs: RETENTION.jobMs });
   }
 
   async cancelRequested(jobId: string): Promise<boolean> {
-    return this.store.exists(keys.jobCancel(jobId));
+    return this.store.exists(jobKeys.jobCancel(jobId));
   }
 }

@@ -1,14 +1,15 @@
 import type { z } from 'zod';
 import { toWireError } from '../kernel/index.js';
 import type { Logger } from '../kernel/index.js';
-import { keys, type Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import { viewOf, type JobRecord, type JobRepository, type JobView } from './job-repository.js';
+import { jobKeys } from './job-keys.js';
 
 /**
  * Runs background jobs on whichever node takes them, and resumes them elsewhere when that node stops: a
  * job "survives a node restart on Redis, and can be cancelled".
  *
- * Every node polls the set of unfinished jobs; a job runs where its lease (keys.jobLease) was taken, renewed every
+ * Every node polls the set of unfinished jobs; a job runs where its lease (jobKeys.jobLease) was taken, renewed every
  * third of its time. The handler saves a checkpoint (and the progress pages show) as it goes; a node that stops —
  * cleanly (it aborts its runs and releases their leases) or not (the lease lapses) — leaves the job active, and the
  * next node to take the lease runs the handler again from the saved checkpoint. Cancellation sets a flag any node
@@ -139,12 +140,12 @@ export class JobRunner {
       await local.done;
       return repository.get(jobId);
     }
-    if (await store.acquireLease(keys.jobLease(jobId), nodeId, this.leaseMs)) {
+    if (await store.acquireLease(jobKeys.jobLease(jobId), nodeId, this.leaseMs)) {
       try {
         const current = (await repository.get(jobId)) ?? job;
         return await this.finish({ ...current, status: 'cancelled' });
       } finally {
-        await store.releaseLease(keys.jobLease(jobId), nodeId);
+        await store.releaseLease(jobKeys.jobLease(jobId), nodeId);
       }
     }
     return repository.get(jobId);
@@ -167,11 +168,11 @@ export class JobRunner {
     for (const jobId of await repository.active(50)) {
       if (this.running.size >= (this.options.concurrency ?? 2) || this.stopped) return;
       if (this.running.has(jobId)) continue;
-      if (!(await store.acquireLease(keys.jobLease(jobId), nodeId, this.leaseMs))) continue;
+      if (!(await store.acquireLease(jobKeys.jobLease(jobId), nodeId, this.leaseMs))) continue;
       const job = await repository.get(jobId);
       if (!job) {
         await repository.forget(jobId);
-        await store.releaseLease(keys.jobLease(jobId), nodeId);
+        await store.releaseLease(jobKeys.jobLease(jobId), nodeId);
         continue;
       }
       this.launch(job);
@@ -188,7 +189,7 @@ export class JobRunner {
 
   private async run(initial: JobRecord, controller: AbortController): Promise<void> {
     const { repository, store, nodeId, logger } = this.options;
-    const lease = keys.jobLease(initial.jobId);
+    const lease = jobKeys.jobLease(initial.jobId);
     let job = initial;
     const renew = setInterval(() => {
       void (async () => {

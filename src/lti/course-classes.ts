@@ -1,11 +1,12 @@
 import type { Logger } from '../kernel/index.js';
-import { keys, type Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import { CLAIM, displayName, teaches, type LaunchPayload } from './lti-claims.js';
 import type { CourseMember, CourseRecord, CourseRepository } from './course-repository.js';
 import type { LtiPorts } from './lti-ports.js';
 import type { PlatformClient } from './platform-client.js';
 import type { PlatformRecord } from './platform-record.js';
 import { courseKey, sha256, type PlatformRepository } from './platform-repository.js';
+import { ltiKeys } from './lti-keys.js';
 
 /**
  * LMS courses as lectern classes: one class per course, owner account and material (a course may hold lectures and
@@ -110,7 +111,7 @@ export class CourseClasses {
     if (!course?.membershipsUrl) return null;
     const platform = await platforms.get(course.platformId);
     if (!platform) return null;
-    const fresh = await store.set(keys.ltiRosterSync(classId), String(this.options.now()), { nx: !force, ttlMs: ROSTER_SYNC_EVERY_MS });
+    const fresh = await store.set(ltiKeys.ltiRosterSync(classId), String(this.options.now()), { nx: !force, ttlMs: ROSTER_SYNC_EVERY_MS });
     if (!fresh) return null;
     const members = await client.members(platform, course.membershipsUrl);
     let students = 0;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Logger } from '../kernel/index.js';
-import { keys, readJsonRecord, type Store } from '../store/index.js';
+import { readJsonRecord, type Store } from '../store/index.js';
+import { ltiKeys } from './lti-keys.js';
 
 /**
  * What lectern keeps of an LMS course linked to one of its classes (all durable, deleted with the class by the data
@@ -65,51 +66,51 @@ export class CourseRepository {
   ) {}
 
   async course(classId: string): Promise<CourseRecord | null> {
-    const key = keys.ltiClass(classId);
+    const key = ltiKeys.ltiClass(classId);
     return readJsonRecord(await this.store.hget(key, 'course'), CourseRecord, { key, logger: this.logger });
   }
 
   async saveCourse(course: CourseRecord): Promise<void> {
-    await this.store.hset(keys.ltiClass(course.classId), { course: JSON.stringify(course) });
+    await this.store.hset(ltiKeys.ltiClass(course.classId), { course: JSON.stringify(course) });
   }
 
   async lineItem(classId: string, item: string): Promise<string | null> {
-    return this.store.hget(keys.ltiClass(classId), `lineitem:${item}`);
+    return this.store.hget(ltiKeys.ltiClass(classId), `lineitem:${item}`);
   }
 
   async saveLineItem(classId: string, item: string, url: string): Promise<void> {
-    await this.store.hset(keys.ltiClass(classId), { [`lineitem:${item}`]: url });
+    await this.store.hset(ltiKeys.ltiClass(classId), { [`lineitem:${item}`]: url });
   }
 
   // ---- members -----------------------------------------------------------------------------------------------------
 
   async member(classId: string, userHash: string): Promise<CourseMember | null> {
-    const key = keys.ltiClassMembers(classId);
+    const key = ltiKeys.ltiClassMembers(classId);
     return readJsonRecord(await this.store.hget(key, `user:${userHash}`), CourseMember, { key, logger: this.logger });
   }
 
   async saveMember(classId: string, userHash: string, member: CourseMember): Promise<void> {
     const fields: Record<string, string> = { [`user:${userHash}`]: JSON.stringify(member) };
     if (member.sessionId !== undefined) fields[`session:${member.sessionId}`] = userHash;
-    await this.store.hset(keys.ltiClassMembers(classId), fields);
+    await this.store.hset(ltiKeys.ltiClassMembers(classId), fields);
   }
 
   /** The LMS member a class session belongs to; null for a session lectern did not make for an LMS user. */
   async memberOfSession(classId: string, sessionId: string): Promise<CourseMember | null> {
-    const userHash = await this.store.hget(keys.ltiClassMembers(classId), `session:${sessionId}`);
+    const userHash = await this.store.hget(ltiKeys.ltiClassMembers(classId), `session:${sessionId}`);
     return userHash === null ? null : this.member(classId, userHash);
   }
 
   // ---- grade passback ----------------------------------------------------------------------------------------------
 
   async gradeState(classId: string, examId: string, sessionId: string): Promise<GradeState | null> {
-    const key = keys.ltiClassGrades(classId);
+    const key = ltiKeys.ltiClassGrades(classId);
     return readJsonRecord(await this.store.hget(key, `${examId}|${sessionId}`), GradeState, { key, logger: this.logger });
   }
 
   /** Every student's passback state of one exam in the class (session id → state). */
   async gradeStates(classId: string, examId: string): Promise<Map<string, GradeState>> {
-    const key = keys.ltiClassGrades(classId);
+    const key = ltiKeys.ltiClassGrades(classId);
     const states = new Map<string, GradeState>();
     for (const [field, raw] of Object.entries(await this.store.hgetall(key))) {
       const [fieldExam, sessionId] = field.split('|');
@@ -121,20 +122,20 @@ export class CourseRepository {
   }
 
   async saveGradeState(classId: string, examId: string, sessionId: string, state: GradeState): Promise<void> {
-    await this.store.hset(keys.ltiClassGrades(classId), { [`${examId}|${sessionId}`]: JSON.stringify(state) });
+    await this.store.hset(ltiKeys.ltiClassGrades(classId), { [`${examId}|${sessionId}`]: JSON.stringify(state) });
   }
 
   async schedule(classId: string, examId: string, sessionId: string, at: number): Promise<void> {
-    await this.store.zadd(keys.ltiGradesPending(), at, pendingMember(classId, examId, sessionId));
+    await this.store.zadd(ltiKeys.ltiGradesPending(), at, pendingMember(classId, examId, sessionId));
   }
 
   async unschedule(classId: string, examId: string, sessionId: string): Promise<void> {
-    await this.store.zrem(keys.ltiGradesPending(), pendingMember(classId, examId, sessionId));
+    await this.store.zrem(ltiKeys.ltiGradesPending(), pendingMember(classId, examId, sessionId));
   }
 
   /** What is due by `now`, earliest first (at most `limit`). */
   async due(now: number, limit: number): Promise<{ classId: string; examId: string; sessionId: string }[]> {
-    const entries = await this.store.zrange(keys.ltiGradesPending(), 0, limit - 1);
+    const entries = await this.store.zrange(ltiKeys.ltiGradesPending(), 0, limit - 1);
     return entries.flatMap(({ member, score }) => {
       const [classId, examId, sessionId] = member.split('|');
       return score <= now && classId && examId && sessionId ? [{ classId, examId, sessionId }] : [];
@@ -147,10 +148,10 @@ export class CourseRepository {
    */
   async deleteForClass(classId: string, forgetCourseClass: (course: CourseRecord) => Promise<void>): Promise<void> {
     const course = await this.course(classId);
-    const queued = Object.keys(await this.store.hgetall(keys.ltiClassGrades(classId))).map((field) => `${classId}|${field}`);
-    for (let start = 0; start < queued.length; start += 100) await this.store.zrem(keys.ltiGradesPending(), ...queued.slice(start, start + 100));
+    const queued = Object.keys(await this.store.hgetall(ltiKeys.ltiClassGrades(classId))).map((field) => `${classId}|${field}`);
+    for (let start = 0; start < queued.length; start += 100) await this.store.zrem(ltiKeys.ltiGradesPending(), ...queued.slice(start, start + 100));
     if (course) await forgetCourseClass(course);
-    await this.store.del(keys.ltiClass(classId), keys.ltiClassMembers(classId), keys.ltiClassGrades(classId));
+    await this.store.del(ltiKeys.ltiClass(classId), ltiKeys.ltiClassMembers(classId), ltiKeys.ltiClassGrades(classId));
   }
 
   /**
@@ -158,10 +159,10 @@ export class CourseRepository {
    * LMS user id by session id; null for a class of no course. Read leniently: a member that cannot be read is left out.
    */
   async exportOf(classId: string): Promise<CourseExport | null> {
-    const course = ExportedCourse.safeParse(lenientJson((await this.store.hget(keys.ltiClass(classId), 'course')) ?? ''));
+    const course = ExportedCourse.safeParse(lenientJson((await this.store.hget(ltiKeys.ltiClass(classId), 'course')) ?? ''));
     if (!course.success) return null;
     const users = new Map<string, string>();
-    const members = await this.store.hgetall(keys.ltiClassMembers(classId));
+    const members = await this.store.hgetall(ltiKeys.ltiClassMembers(classId));
     for (const [field, userHash] of Object.entries(members)) {
       if (!field.startsWith('session:')) continue;
       const member = ExportedMember.safeParse(lenientJson(members[`user:${userHash}`] ?? ''));

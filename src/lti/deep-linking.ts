@@ -3,13 +3,14 @@ import { z } from 'zod';
 import { AppError } from '../kernel/index.js';
 import type { Logger } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
-import { keys, type Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import type { CourseClasses } from './course-classes.js';
 import { CLAIM } from './lti-claims.js';
 import type { ExamSummary, LtiPorts, MaterialOutline, QuizSummary } from './lti-ports.js';
 import { OneTimeRecords } from './one-time-records.js';
 import { courseKey, type LinkRecord, type PlatformRepository } from './platform-repository.js';
 import type { ToolKeys } from './tool-keys.js';
+import { ltiKeys } from './lti-keys.js';
 
 /**
  * Deep Linking 2.0: a teacher, in the LMS, picks what of theirs becomes a link in the course — a material's lecture,
@@ -71,7 +72,7 @@ export class DeepLinking {
   private readonly requests: OneTimeRecords<DeepLinkRequest>;
 
   constructor(private readonly options: DeepLinkingOptions) {
-    this.requests = new OneTimeRecords(options.store, keys.ltiDeepLink, DeepLinkRequest, DEEP_LINK_TTL_MS, options.logger);
+    this.requests = new OneTimeRecords(options.store, ltiKeys.ltiDeepLink, DeepLinkRequest, DEEP_LINK_TTL_MS, options.logger);
   }
 
   /** Keeps a verified deep linking request for the picker; answers the picker's secret. */

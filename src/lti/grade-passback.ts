@@ -1,10 +1,11 @@
 import { isAppError } from '../kernel/index.js';
 import type { Logger } from '../kernel/index.js';
-import { keys, type Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import type { CourseRepository, GradeState } from './course-repository.js';
 import { gradeHold, HOLD_MESSAGES } from './grade-rules.js';
 import type { PlatformClient } from './platform-client.js';
 import type { PlatformRepository } from './platform-repository.js';
+import { ltiKeys } from './lti-keys.js';
 
 /**
  * Assignment and Grade Services passback: a student's exam score goes to the course's gradebook as a score on the
@@ -123,20 +124,20 @@ export class GradePassback {
     // Nothing due (the usual case): no lease is taken, so an idle deployment writes nothing.
     if ((await courses.due(now(), 1)).length === 0) return;
     const leaseMs = Math.max(30_000, this.options.sweepMs * 4);
-    if (!(await store.acquireLease(keys.ltiGradesLease(), nodeId, leaseMs))) return;
+    if (!(await store.acquireLease(ltiKeys.ltiGradesLease(), nodeId, leaseMs))) return;
     try {
       for (const entry of await courses.due(now(), 50)) {
-        const picked = await store.zscore(keys.ltiGradesPending(), `${entry.classId}|${entry.examId}|${entry.sessionId}`);
+        const picked = await store.zscore(ltiKeys.ltiGradesPending(), `${entry.classId}|${entry.examId}|${entry.sessionId}`);
         if (picked === null) continue;
         const state = await this.sendOne(entry.classId, entry.examId, entry.sessionId);
         // A change queued meanwhile moved the entry's time: leave it for the next pass.
-        const current = await store.zscore(keys.ltiGradesPending(), `${entry.classId}|${entry.examId}|${entry.sessionId}`);
+        const current = await store.zscore(ltiKeys.ltiGradesPending(), `${entry.classId}|${entry.examId}|${entry.sessionId}`);
         if (current !== picked) continue;
         if (state.state === 'waiting' && state.nextAt !== undefined) await courses.schedule(entry.classId, entry.examId, entry.sessionId, state.nextAt);
         else await courses.unschedule(entry.classId, entry.examId, entry.sessionId);
       }
     } finally {
-      await store.releaseLease(keys.ltiGradesLease(), nodeId);
+      await store.releaseLease(ltiKeys.ltiGradesLease(), nodeId);
     }
   }
 

@@ -36,5 +36,6 @@ export { DeepLinking, DeepLinkAnswer, DeepLinkChoice, DEEP_LINK_TTL_MS, type Pic
 export { registerDynamically, RegistrationOptions, REGISTRATION_CODE_TTL_MS } from './dynamic-registration.js';
 export { GradePassback, type StudentScore } from './grade-passback.js';
 export { gradeHold, HOLD_MESSAGES, REVIEW_STATUSES, type HoldReason } from './grade-rules.js';
+export { ltiKeys } from './lti-keys.js';
 export { LtiService, type Landing, type LtiServiceOptions } from './lti-service.js';
 export type { ExamSummary, LtiPorts, MaterialOutline, QuizSummary } from './lti-ports.js';

@@ -4,12 +4,13 @@ import { z } from 'zod';
 import { AppError } from '../kernel/index.js';
 import type { Logger } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
-import { keys, type Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import { CLAIM, LaunchPayload, MESSAGE_TYPES } from './lti-claims.js';
 import { OneTimeRecords } from './one-time-records.js';
 import type { PlatformKeySets } from './platform-key-sets.js';
 import type { PlatformRecord } from './platform-record.js';
 import { sha256, type PlatformRepository } from './platform-repository.js';
+import { ltiKeys } from './lti-keys.js';
 
 /**
  * The two steps of an LTI 1.3 launch (OIDC third-party initiated login, implicit flow with `form_post`):
@@ -60,7 +61,7 @@ export class LaunchValidator {
   private readonly logins: OneTimeRecords<PendingLogin>;
 
   constructor(private readonly options: LaunchValidatorOptions) {
-    this.logins = new OneTimeRecords(options.store, keys.ltiLogin, PendingLogin, LOGIN_TTL_MS, options.logger);
+    this.logins = new OneTimeRecords(options.store, ltiKeys.ltiLogin, PendingLogin, LOGIN_TTL_MS, options.logger);
   }
 
   /**
@@ -134,7 +135,7 @@ export class LaunchValidator {
     if (verified.nonce !== pending.nonce) throw refuse(ErrorCode.LTI_NONCE_INVALID, '실행 토큰의 nonce가 이 로그인 요청의 것이 아닙니다.');
     // The nonce once per platform, for as long as the token could be replayed.
     const lifetimeMs = Math.max(60_000, (Number(verified.exp) + CLOCK_TOLERANCE_SECONDS) * 1000 - now());
-    if (!(await store.set(keys.ltiNonce(sha256(`${platform.platformId} ${pending.nonce}`)), '1', { nx: true, ttlMs: lifetimeMs }))) {
+    if (!(await store.set(ltiKeys.ltiNonce(sha256(`${platform.platformId} ${pending.nonce}`)), '1', { nx: true, ttlMs: lifetimeMs }))) {
       throw refuse(ErrorCode.LTI_NONCE_INVALID, '이미 사용된 실행 토큰입니다(nonce 재사용).');
     }
 

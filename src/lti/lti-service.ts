@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError, isAppError } from '../kernel/index.js';
 import type { Logger } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
-import { keys, type Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import { CourseClasses, courseOf, userHash } from './course-classes.js';
 import { CourseRepository, type GradeState } from './course-repository.js';
 import { DeepLinking } from './deep-linking.js';
@@ -17,6 +17,7 @@ import { PlatformKeySets, type KeySetOptions } from './platform-key-sets.js';
 import { frameOriginsOf, type PlatformInput, type PlatformRecord } from './platform-record.js';
 import { PlatformRepository, type LinkRecord } from './platform-repository.js';
 import { ToolKeys } from './tool-keys.js';
+import { ltiKeys } from './lti-keys.js';
 
 /**
  * The LTI 1.3 tool: registrations, the launch and where it lands, Deep Linking, the course roster and grade
@@ -87,9 +88,9 @@ export class LtiService {
       ...options.grades,
       logger,
     });
-    this.codes = new OneTimeRecords(store, keys.ltiRegistrationCode, RegistrationOptions, REGISTRATION_CODE_TTL_MS, logger);
-    this.tickets = new OneTimeRecords(store, keys.ltiQuizTicket, QuizTicket, QUIZ_TICKET_TTL_MS, logger);
-    this.signIns = new OneTimeRecords(store, keys.ltiSignIn, SignIn, SIGN_IN_TTL_MS, logger);
+    this.codes = new OneTimeRecords(store, ltiKeys.ltiRegistrationCode, RegistrationOptions, REGISTRATION_CODE_TTL_MS, logger);
+    this.tickets = new OneTimeRecords(store, ltiKeys.ltiQuizTicket, QuizTicket, QUIZ_TICKET_TTL_MS, logger);
+    this.signIns = new OneTimeRecords(store, ltiKeys.ltiSignIn, SignIn, SIGN_IN_TTL_MS, logger);
   }
 
   start(): void {

@@ -2,11 +2,12 @@ import { z } from 'zod';
 import { AppError } from '../kernel/index.js';
 import type { Logger } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
-import { keys, type Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import { SCOPE } from './lti-claims.js';
 import type { PlatformRecord } from './platform-record.js';
 import { sha256 } from './platform-repository.js';
 import type { ToolKeys } from './tool-keys.js';
+import { ltiKeys } from './lti-keys.js';
 
 /**
  * lectern calling a platform's LTI Advantage services: an OAuth 2 access token by the client-credentials grant with
@@ -188,7 +189,7 @@ const SCOPE_MEMBERS = SCOPE.memberships;
 const SCOPE_LINE_ITEM = SCOPE.lineItem;
 const SCOPE_SCORE = SCOPE.score;
 
-const tokenKey = (platform: PlatformRecord, scopes: readonly string[]) => keys.ltiAccessToken(platform.platformId, sha256([...scopes].sort().join(' ')));
+const tokenKey = (platform: PlatformRecord, scopes: readonly string[]) => ltiKeys.ltiAccessToken(platform.platformId, sha256([...scopes].sort().join(' ')));
 
 function unavailable(what: string, detail: string, cause?: unknown): AppError {
   return new AppError(ErrorCode.LTI_PLATFORM_UNAVAILABLE, `LMS ${what}에 실패했습니다: ${detail}.`, { retryable: true, cause });

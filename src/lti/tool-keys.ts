@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK, type JWTPayload } from 'jose';
 import { z } from 'zod';
 import type { Logger } from '../kernel/index.js';
-import { keys, readJsonRecord, type Store } from '../store/index.js';
+import { readJsonRecord, type Store } from '../store/index.js';
+import { ltiKeys } from './lti-keys.js';
 
 /**
  * lectern's own signing keys (RS256, as LTI 1.3 requires): they sign the client-credentials assertions sent to a
@@ -50,7 +51,7 @@ export class ToolKeys {
   async rotate(): Promise<PublishedKey[]> {
     const fresh = await this.generate();
     const kept = [fresh, ...(await this.current())].slice(0, PUBLISHED);
-    await this.store.set(keys.ltiToolKeys(), JSON.stringify({ keys: kept }));
+    await this.store.set(ltiKeys.ltiToolKeys(), JSON.stringify({ keys: kept }));
     this.logger.info({ kid: fresh.kid }, 'lti tool key rotated');
     return kept.map(({ kid, createdAt }) => ({ kid, createdAt }));
   }
@@ -76,7 +77,7 @@ export class ToolKeys {
   }
 
   private async current(): Promise<StoredKey[]> {
-    const key = keys.ltiToolKeys();
+    const key = ltiKeys.ltiToolKeys();
     const stored = readJsonRecord(await this.store.get(key), StoredKeys, { key, logger: this.logger });
     if (stored) return stored.keys;
     // The first node to need a key makes it; a node racing it reads the winner's.

@@ -6,4 +6,5 @@
  * the same step. Instructor and host tokens are checked against their account here.
  */
 export { OwnershipRepository, type OwnedKind } from './ownership-repository.js';
+export { ownershipKeys } from './ownership-keys.js';
 export { CredentialChecks, classNotFound, roomNotFound, signInAgain, type CredentialCheckDeps, type ScopedToken } from './credential-checks.js';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AppError } from '../kernel/index.js';
 import type { ModelRole } from '../kernel/index.js';
 import type { Logger } from '../kernel/index.js';
-import { ModelError, loadPrompt, type LanguageModel } from '../llm/index.js';
+import { loadPrompt, type LanguageModel } from '../llm/index.js';
 import { fence } from '../text/index.js';
 import { checkQuizItem, duplicateRefusals, refusalsOf, rewriteFeedback, type GuardReport, type Refusal } from '../guard/index.js';
 import type { Material } from '../materials/index.js';
@@ -12,6 +12,7 @@ import { Difficulty, QuizItem, type QuizItemSource, type QuizTopicName } from '.
 import type { Passage, Retriever } from '../retrieval/index.js';
 import { QUIZ_PASSAGE_COUNT, retrieveQuizPassages, type QuizRetrieval } from './quiz-passages.js';
 import { balanceKeys, newQuizSeed } from './quiz-seed.js';
+import { generationRounds, refuseShortfall } from './generation-rounds.js';
 import { quizFilters, resolveTopic, SEED_TOPIC_MAP, type TopicMap } from './quiz-topics.js';
 
 /**
@@ -245,26 +246,28 @@ export async function generateQuizItems(options: GenerateQuizItemsOptions): Prom
   const reference = referencePassages(passages);
   const filled: (QuizItem | undefined)[] = slots.map(() => undefined);
   const seen = new Set<string>((options.avoid ?? []).map(questionKey));
-  const rejected: string[] = [];
   /** What the guard said of the last item written for a slot: its feedback for the next round. */
   const guardFeedback = new Map<number, string>();
   const open = () => slots.flatMap((slot, index) => (filled[index] === undefined ? [index] : []));
+  /** The slots asked for in the current round, in the order asked (a reply's items come in that order). */
+  let missing: number[] = [];
 
-  for (let round = 1; round <= MAX_GENERATION_ROUNDS && open().length > 0; round += 1) {
-    const missing = open();
-    const input: QuizGenerateInput = {
-      scope: source.scope,
-      passages: reference,
-      difficulties: missing.map((index) => slots[index]?.difficulty ?? 'easy'),
-      feedback: missing.flatMap((index, position) => {
-        const text = [slots[index]?.feedback, guardFeedback.get(index)].filter((entry) => entry !== undefined && entry.trim() !== '').join(' ');
-        return text === '' ? [] : [{ slot: position, text }];
-      }),
-      avoid: [...(options.avoid ?? []), ...filled.flatMap((item) => (item ? [item.question] : []))],
-      seed,
-    };
-    let reply: QuizReply;
-    try {
+  const rejected = await generationRounds({
+    rounds: MAX_GENERATION_ROUNDS,
+    missing: () => open().length > 0,
+    ask: async () => {
+      missing = open();
+      const input: QuizGenerateInput = {
+        scope: source.scope,
+        passages: reference,
+        difficulties: missing.map((index) => slots[index]?.difficulty ?? 'easy'),
+        feedback: missing.flatMap((index, position) => {
+          const text = [slots[index]?.feedback, guardFeedback.get(index)].filter((entry) => entry !== undefined && entry.trim() !== '').join(' ');
+          return text === '' ? [] : [{ slot: position, text }];
+        }),
+        avoid: [...(options.avoid ?? []), ...filled.flatMap((item) => (item ? [item.question] : []))],
+        seed,
+      };
       const result = await model.generateObject({
         task: QUIZ_TASKS.generate,
         role: QUIZ_ROLE,
@@ -275,59 +278,51 @@ export async function generateQuizItems(options: GenerateQuizItemsOptions): Prom
         attribution: { materialId: source.materialId },
         ...(signal ? { signal } : {}),
       });
-      reply = result.object;
-    } catch (error) {
-      // A reply that did not even parse (after the adapter's own repair turn) is one more failed round.
-      if (error instanceof ModelError && error.code === ErrorCode.MODEL_OUTPUT_INVALID) {
-        rejected.push(`round ${round}: ${error.message}`);
-        continue;
-      }
-      throw error;
-    }
-    for (const [position, raw] of reply.items.entries()) {
-      const still = open();
-      if (still.length === 0) break;
-      const verdict = checkItem(raw, passages, seen);
-      if (!verdict.ok) {
-        rejected.push(`round ${round} item ${position}: ${verdict.reason}`);
-        continue;
-      }
-      const accepted = filled.filter((item): item is QuizItem => item !== undefined);
-      const refusals = guardItem(verdict.item, passages, accepted, options.avoid ?? []);
-      if (refusals.length > 0) {
-        rejected.push(`round ${round} item ${position}: ${refusals.map((refusal) => refusal.rule).join(', ')}`);
-        options.guard?.refused(refusalsOf(QUIZ_TASKS.generate, verdict.item.question, refusals, { materialId: source.materialId }));
+      return result.object;
+    },
+    take: (reply, round, reject) => {
+      for (const [position, raw] of reply.items.entries()) {
+        const still = open();
+        if (still.length === 0) break;
+        const verdict = checkItem(raw, passages, seen);
+        if (!verdict.ok) {
+          reject(`round ${round} item ${position}: ${verdict.reason}`);
+          continue;
+        }
+        const accepted = filled.filter((item): item is QuizItem => item !== undefined);
+        const refusals = guardItem(verdict.item, passages, accepted, options.avoid ?? []);
+        if (refusals.length > 0) {
+          reject(`round ${round} item ${position}: ${refusals.map((refusal) => refusal.rule).join(', ')}`);
+          options.guard?.refused(refusalsOf(QUIZ_TASKS.generate, verdict.item.question, refusals, { materialId: source.materialId }));
+          const meant = missing[position];
+          if (meant !== undefined) guardFeedback.set(meant, rewriteFeedback(refusals));
+          continue;
+        }
+        // The slot the reply meant (items come in the order asked), else the first open one of that difficulty.
         const meant = missing[position];
-        if (meant !== undefined) guardFeedback.set(meant, rewriteFeedback(refusals));
-        continue;
+        const slot =
+          meant !== undefined && filled[meant] === undefined && slots[meant]?.difficulty === verdict.item.difficulty
+            ? meant
+            : still.find((index) => slots[index]?.difficulty === verdict.item.difficulty);
+        if (slot === undefined) {
+          reject(`round ${round} item ${position}: difficulty ${verdict.item.difficulty} not asked for`);
+          continue;
+        }
+        filled[slot] = verdict.item;
+        seen.add(questionKey(verdict.item.question));
       }
-      // The slot the reply meant (items come in the order asked), else the first open one of that difficulty.
-      const meant = missing[position];
-      const slot =
-        meant !== undefined && filled[meant] === undefined && slots[meant]?.difficulty === verdict.item.difficulty
-          ? meant
-          : still.find((index) => slots[index]?.difficulty === verdict.item.difficulty);
-      if (slot === undefined) {
-        rejected.push(`round ${round} item ${position}: difficulty ${verdict.item.difficulty} not asked for`);
-        continue;
-      }
-      filled[slot] = verdict.item;
-      seen.add(questionKey(verdict.item.question));
-    }
-  }
+    },
+  });
 
   if (rejected.length > 0) logger?.warn({ materialId: source.materialId, rejected }, 'quiz items rejected');
   const items = filled.filter((item): item is QuizItem => item !== undefined);
-  if (items.length === 0 && model.capabilities.deterministic) {
-    throw new AppError(ErrorCode.TOO_LITTLE_MATERIAL, '이 자료(또는 장)에서는 근거가 충분한 퀴즈 문항을 만들 수 없습니다. 다른 장을 고르거나 내용이 더 많은 자료를 올려 주세요.');
-  }
-  if (items.length < slots.length && !model.capabilities.deterministic) {
-    throw new ModelError(
-      ErrorCode.MODEL_OUTPUT_INVALID,
-      `AI 모델이 올바른 퀴즈 문항을 만들지 못했습니다(${slots.length}문항 중 ${items.length}문항). 잠시 후 다시 시도해 주세요.`,
-      { cause: new Error(rejected.join('\n')), retryable: true },
-    );
-  }
+  refuseShortfall({
+    made: items.length,
+    wanted: slots.length,
+    deterministic: model.capabilities.deterministic,
+    rejected,
+    tooLittle: '이 자료(또는 장)에서는 근거가 충분한 퀴즈 문항을 만들 수 없습니다. 다른 장을 고르거나 내용이 더 많은 자료를 올려 주세요.',
+  });
   // Slot order (the plan's: easy first), whatever order the rounds filled them in; choices in the seed's order,
   // whatever order the model wrote them in; a fresh quizId each.
   const ids = new Set<string>();

@@ -5,8 +5,9 @@ import type { BlobStore } from '../materials/index.js';
 import type { PageRequest } from '../protocol/page.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { RoomItem } from '../protocol/quiz.js';
-import { quotaExceeded } from '../quota/index.js';
-import { keys, pageOfIndex, type Store } from '../store/index.js';
+import { quotaExceeded, quotaKeys } from '../quota/index.js';
+import { pageOfIndex, type Store } from '../store/index.js';
+import { quizKeys } from './quiz-keys.js';
 
 /**
  * Pictures on quiz items: images an instructor uploads, kept in the blob store like the materials' bytes (Redis for
@@ -100,7 +101,7 @@ export class QuizImages {
     const type = imageTypeOf(bytes);
     if (!type) throw new AppError(ErrorCode.INVALID_PAYLOAD, 'PNG, JPEG, GIF, WebP 그림만 올릴 수 있습니다 (SVG는 안 됩니다).');
     const { store, blobs, quotaBytes } = this.options;
-    const quota = keys.quota('account', owner.accountId);
+    const quota = quotaKeys.quota('account', owner.accountId);
     // Counted up first and back down when over or failed: two uploads at once cannot both slip under the quota.
     if ((await store.hincrby(quota, QUOTA_FIELD, bytes.length)) > quotaBytes) {
       await store.hincrby(quota, QUOTA_FIELD, -bytes.length);
@@ -110,8 +111,8 @@ export class QuizImages {
     try {
       await blobs.put(blobName(imageId), bytes);
       const record: ImageRecord = { accountId: owner.accountId, classId: owner.classId ?? '', type, bytes: bytes.length, createdAt: this.now() };
-      await store.set(keys.quizImage(imageId), JSON.stringify(record));
-      await store.zadd(keys.accountQuizImages(owner.accountId), record.createdAt, imageId);
+      await store.set(quizKeys.quizImage(imageId), JSON.stringify(record));
+      await store.zadd(quizKeys.accountQuizImages(owner.accountId), record.createdAt, imageId);
     } catch (error) {
       await store.hincrby(quota, QUOTA_FIELD, -bytes.length);
       await blobs.delete(blobName(imageId));
@@ -130,7 +131,7 @@ export class QuizImages {
 
   private async record(imageId: string): Promise<ImageRecord | null> {
     if (!IMAGE_ID.test(imageId)) return null;
-    const raw = await this.options.store.get(keys.quizImage(imageId));
+    const raw = await this.options.store.get(quizKeys.quizImage(imageId));
     if (raw === null) return null;
     try {
       const parsed = ImageRecord.safeParse(JSON.parse(raw));
@@ -155,36 +156,36 @@ export class QuizImages {
   /** Records that a quiz shows these pictures. */
   async attach(quizId: string, imageIds: readonly string[]): Promise<void> {
     const now = this.now();
-    for (const imageId of imageIds) await this.options.store.zadd(keys.quizImageQuizzes(imageId), now, quizId);
+    for (const imageId of imageIds) await this.options.store.zadd(quizKeys.quizImageQuizzes(imageId), now, quizId);
   }
 
   /** A quiz is gone: the pictures no other quiz shows go with it. */
   async quizDeleted(quizId: string, imageIds: readonly string[]): Promise<void> {
     const { store } = this.options;
     for (const imageId of imageIds) {
-      await store.zrem(keys.quizImageQuizzes(imageId), quizId);
-      if ((await store.zcard(keys.quizImageQuizzes(imageId))) === 0) await this.remove(imageId);
+      await store.zrem(quizKeys.quizImageQuizzes(imageId), quizId);
+      if ((await store.zcard(quizKeys.quizImageQuizzes(imageId))) === 0) await this.remove(imageId);
     }
   }
 
   /** A class is gone: the pictures its token uploaded that no quiz shows go with it. */
   async classDeleted(classId: string, accountId: string): Promise<void> {
     const { store } = this.options;
-    const all = await store.zrange(keys.accountQuizImages(accountId), 0, -1);
+    const all = await store.zrange(quizKeys.accountQuizImages(accountId), 0, -1);
     for (const { member: imageId } of all) {
       const record = await this.record(imageId);
-      if (record?.classId === classId && (await store.zcard(keys.quizImageQuizzes(imageId))) === 0) await this.remove(imageId);
+      if (record?.classId === classId && (await store.zcard(quizKeys.quizImageQuizzes(imageId))) === 0) await this.remove(imageId);
     }
   }
 
   /** The owner's pictures, newest first. */
   async list(owner: ImageOwner, page: PageRequest): Promise<{ images: ImageSummary[]; nextCursor: string | null }> {
-    const { members, nextCursor } = await pageOfIndex(this.options.store, keys.accountQuizImages(owner.accountId), page, { reverse: true });
+    const { members, nextCursor } = await pageOfIndex(this.options.store, quizKeys.accountQuizImages(owner.accountId), page, { reverse: true });
     const images: ImageSummary[] = [];
     for (const imageId of members) {
       const record = await this.record(imageId);
       if (record === null || !QuizImages.owns(record, owner)) continue;
-      const quizzes = await this.options.store.zcard(keys.quizImageQuizzes(imageId));
+      const quizzes = await this.options.store.zcard(quizKeys.quizImageQuizzes(imageId));
       images.push({ imageId, url: imageUrl(imageId), type: record.type, bytes: record.bytes, createdAt: record.createdAt, quizzes });
     }
     return { images, nextCursor };
@@ -194,7 +195,7 @@ export class QuizImages {
   async delete(imageId: string, owner: ImageOwner): Promise<void> {
     const record = await this.record(imageId);
     if (record === null || !QuizImages.owns(record, owner)) throw imageNotFound();
-    if ((await this.options.store.zcard(keys.quizImageQuizzes(imageId))) > 0) {
+    if ((await this.options.store.zcard(quizKeys.quizImageQuizzes(imageId))) > 0) {
       throw new AppError(ErrorCode.IMAGE_IN_USE);
     }
     await this.remove(imageId);
@@ -206,10 +207,10 @@ export class QuizImages {
     const record = await this.record(imageId);
     await blobs.delete(blobName(imageId));
     if (record === null) return;
-    if ((await store.del(keys.quizImage(imageId))) > 0) {
-      await store.zrem(keys.accountQuizImages(record.accountId), imageId);
-      await store.hincrby(keys.quota('account', record.accountId), QUOTA_FIELD, -record.bytes);
+    if ((await store.del(quizKeys.quizImage(imageId))) > 0) {
+      await store.zrem(quizKeys.accountQuizImages(record.accountId), imageId);
+      await store.hincrby(quotaKeys.quota('account', record.accountId), QUOTA_FIELD, -record.bytes);
     }
-    await store.del(keys.quizImageQuizzes(imageId));
+    await store.del(quizKeys.quizImageQuizzes(imageId));
   }
 }

@@ -1,6 +1,6 @@
 import { storeKey as key } from '../store/index.js';
 
-/** The quiz feature's store keys: quizzes, self-study items, live rooms and their kept results. */
+/** The quiz feature's store keys: quizzes, self-study items, live rooms and their kept results, uploaded pictures. */
 export const quizKeys = {
   /** A quiz (JSON: title, items with solutions, classId); no TTL. */
   quiz: (id: string) => key('quiz', id),
@@ -58,4 +58,12 @@ export const quizKeys = {
   roomSummary: (id: string) => key('room', id, 'summary'),
   /** A room's results (JSON, derived from the recorded answers; rewritten at each reveal and at the end); no TTL. */
   roomResults: (id: string) => key('room', id, 'results'),
+  /** An uploaded quiz picture's record (JSON: accountId, classId, type, bytes, createdAt; the bytes are a blob); no TTL. */
+  quizImage: (imageId: string) => key('quiz-image', imageId),
+  /** The quizzes whose items show a picture (sorted set of quiz ids); the picture goes when the last one does; no TTL. */
+  quizImageQuizzes: (imageId: string) => key('quiz-image', imageId, 'quizzes'),
+  /** An account's uploaded quiz pictures (sorted set of image ids scored by upload time); no TTL. */
+  accountQuizImages: (accountId: string) => key('account', accountId, 'quiz-images'),
+  /** Rooms whose results hold student data (sorted set scored by the last results write): the retention purge's queue. */
+  retentionRooms: () => key('retention', 'rooms'),
 };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
-import { drainIndex, keys, readIndex, type Store } from '../store/index.js';
+import { drainIndex, readIndex, type ScoredMember, type Store } from '../store/index.js';
 import { quizKeys } from './quiz-keys.js';
 
 /** What deletion needs of a live room's fixed record (see room-repository.ts). */
@@ -51,6 +51,21 @@ export const roomLive = () => new AppError(ErrorCode.ROOM_LIVE);
  * data/ orders the steps and adds what other owners hold (ownership, quotas, usage); the keys are this folder's.
  */
 export const quizLifecycle = {
+  /** The oldest rooms whose results are kept (oldest first, scored by their last results write): the purge's queue. */
+  async retainedRooms(store: Store, count: number): Promise<ScoredMember[]> {
+    return store.zrange(quizKeys.retentionRooms(), 0, count - 1);
+  },
+
+  /** Takes a room off the purge's queue (its results are gone). */
+  async forgetRetained(store: Store, roomId: string): Promise<void> {
+    await store.zrem(quizKeys.retentionRooms(), roomId);
+  },
+
+  /** Puts a room back on the purge's queue, to be looked at again from `at` on. */
+  async retainAgain(store: Store, roomId: string, at: number): Promise<void> {
+    await store.zadd(quizKeys.retentionRooms(), at, roomId);
+  },
+
   /** The class a room belongs to, from its live record or (once that expired) its results; null when neither exists. */
   async roomOwner(store: Store, roomId: string): Promise<RoomOwner | null> {
     const live = await liveMeta(store, roomId);
@@ -89,7 +104,7 @@ export const quizLifecycle = {
       ...Array.from({ length: questions }, (_, index) => quizKeys.roomAnswers(roomId, index)),
     );
     await store.zrem(quizKeys.activeRooms(), roomId);
-    await store.zrem(keys.retentionRooms(), roomId);
+    await store.zrem(quizKeys.retentionRooms(), roomId);
     if (classId) await store.zrem(quizKeys.classRooms(classId), roomId);
     return { roomId, classId, quizId: meta?.quizId ?? results?.quizId };
   },

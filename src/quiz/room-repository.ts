@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Page, PageRequest } from '../protocol/page.js';
 import { RoomItem, RoomOptions } from '../protocol/quiz.js';
 import type { Logger } from '../kernel/index.js';
-import { keys, pageOfIndex, readJsonRecord, RETENTION, type HsetnxUnlessResult, type Store } from '../store/index.js';
+import { pageOfIndex, readJsonRecord, RETENTION, type HsetnxUnlessResult, type Store } from '../store/index.js';
 import { PhaseRecordSchema, RecordedResponseSchema, RoomEventSchema, RoomResultsSchema, StandingsSchema } from './room-records.js';
 import type { PhaseRecord } from './room-phase.js';
 import type { RecordedAnswer, ScoredPlayer, Standings } from './scoring.js';
@@ -242,7 +242,7 @@ export class RoomRepository {
     await this.store.set(quizKeys.roomResults(roomId), JSON.stringify(results));
     await this.store.set(quizKeys.roomSummary(roomId), JSON.stringify(listEntryOf(results)));
     // Results name players and their answers: student data the retention purge (data/) removes when it is old.
-    await this.store.zadd(keys.retentionRooms(), Date.now(), roomId);
+    await this.store.zadd(quizKeys.retentionRooms(), Date.now(), roomId);
   }
 
   async results(roomId: string): Promise<RoomResults | null> {

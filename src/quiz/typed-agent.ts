@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError, type Logger } from '../kernel/index.js';
-import { ModelError, loadPrompt, type LanguageModel } from '../llm/index.js';
+import { loadPrompt, type LanguageModel } from '../llm/index.js';
 import { fence } from '../text/index.js';
 import { checkTypedItem, refusalsOf, rewriteFeedback, type GuardReport } from '../guard/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
@@ -9,6 +9,7 @@ import { Difficulty, MultiItem, NumericItem, OrderingItem, TrueFalseItem, type R
 import type { Passage } from '../retrieval/index.js';
 import { MAX_GENERATION_ROUNDS, QUIZ_TEMPERATURE, QuizGenerateInput, difficultyPlan, newItemId, questionKey, referenceData, referencePassages, sourceOf, type QuizSource } from './quiz-agent.js';
 import { newQuizSeed } from './quiz-seed.js';
+import { generationRounds, refuseShortfall } from './generation-rounds.js';
 
 /**
  * The writer of generated room items of the other scored types: true/false, multiple correct answers,
@@ -158,23 +159,23 @@ export async function generateTypedItems(options: GenerateTypedOptions): Promise
   const reference = referencePassages(passages);
   const accepted: RoomItem[] = [];
   const seen = new Set<string>();
-  const rejected: string[] = [];
   let feedback: { slot: number; text: string }[] = [];
-  const rounds = model.capabilities.deterministic ? 1 : MAX_GENERATION_ROUNDS;
-  for (let round = 1; round <= rounds && accepted.length < wanted.length; round += 1) {
-    const input: TypedGenerateInput = {
-      format,
-      scope: source.scope,
-      passages: reference,
-      difficulties: wanted.slice(accepted.length),
-      feedback,
-      avoid: accepted.map((item) => item.question),
-      seed,
-    };
-    feedback = [];
-    let reply: z.infer<typeof TypedReplySchema>;
-    try {
-      ({ object: reply } = await model.generateObject({
+  const deterministic = model.capabilities.deterministic;
+  const rejected = await generationRounds({
+    rounds: deterministic ? 1 : MAX_GENERATION_ROUNDS,
+    missing: () => accepted.length < wanted.length,
+    ask: async () => {
+      const input: TypedGenerateInput = {
+        format,
+        scope: source.scope,
+        passages: reference,
+        difficulties: wanted.slice(accepted.length),
+        feedback,
+        avoid: accepted.map((item) => item.question),
+        seed,
+      };
+      feedback = [];
+      const { object } = await model.generateObject({
         task: TYPED_TASK,
         role: 'generation',
         temperature: QUIZ_TEMPERATURE,
@@ -183,49 +184,38 @@ export async function generateTypedItems(options: GenerateTypedOptions): Promise
         schema: TypedReplySchema,
         attribution: { materialId: source.materialId },
         ...(signal ? { signal } : {}),
-      }));
-    } catch (error) {
-      if (error instanceof ModelError && error.code === ErrorCode.MODEL_OUTPUT_INVALID) {
-        rejected.push(`round ${round}: ${error.message}`);
-        continue;
+      });
+      return object;
+    },
+    take: (reply, round, reject) => {
+      for (const [position, raw] of reply.items.entries()) {
+        if (accepted.length >= wanted.length) break;
+        const checked = typedItemOf(format, raw, passages);
+        if (!checked.ok) {
+          reject(`round ${round} item ${position}: ${checked.reason}`);
+          continue;
+        }
+        const { item } = checked;
+        const key = questionKey(format === 'truefalse' || format === 'numeric' ? item.question : `${item.question}\u0000${JSON.stringify(item)}`);
+        if (seen.has(key)) {
+          reject(`round ${round} item ${position}: duplicate`);
+          continue;
+        }
+        const cited = (item.sources ?? []).map((entry) => passages.find((passage) => passage.chunkId === entry.chunkId)?.text ?? '');
+        const refusals = checkTypedItem(item as Parameters<typeof checkTypedItem>[0], { passages: cited });
+        if (refusals.length > 0) {
+          reject(`round ${round} item ${position}: ${refusals.map((refusal) => refusal.rule).join(', ')}`);
+          options.guard?.refused(refusalsOf(TYPED_TASK, item.question, refusals, { materialId: source.materialId }));
+          feedback.push({ slot: feedback.length, text: rewriteFeedback(refusals) });
+          continue;
+        }
+        seen.add(key);
+        accepted.push(item);
       }
-      throw error;
-    }
-    for (const [position, raw] of reply.items.entries()) {
-      if (accepted.length >= wanted.length) break;
-      const checked = typedItemOf(format, raw, passages);
-      if (!checked.ok) {
-        rejected.push(`round ${round} item ${position}: ${checked.reason}`);
-        continue;
-      }
-      const { item } = checked;
-      const key = questionKey(format === 'truefalse' || format === 'numeric' ? item.question : `${item.question}\u0000${JSON.stringify(item)}`);
-      if (seen.has(key)) {
-        rejected.push(`round ${round} item ${position}: duplicate`);
-        continue;
-      }
-      const cited = (item.sources ?? []).map((entry) => passages.find((passage) => passage.chunkId === entry.chunkId)?.text ?? '');
-      const refusals = checkTypedItem(item as Parameters<typeof checkTypedItem>[0], { passages: cited });
-      if (refusals.length > 0) {
-        rejected.push(`round ${round} item ${position}: ${refusals.map((refusal) => refusal.rule).join(', ')}`);
-        options.guard?.refused(refusalsOf(TYPED_TASK, item.question, refusals, { materialId: source.materialId }));
-        feedback.push({ slot: feedback.length, text: rewriteFeedback(refusals) });
-        continue;
-      }
-      seen.add(key);
-      accepted.push(item);
-    }
-  }
+    },
+  });
   if (rejected.length > 0) options.logger?.warn({ materialId: source.materialId, format, rejected }, 'typed quiz items rejected');
-  if (accepted.length === 0 && model.capabilities.deterministic) {
-    throw new AppError(ErrorCode.TOO_LITTLE_MATERIAL, typedShortfallMessage(format, options.scopeLabel, 0, wanted.length));
-  }
-  if (accepted.length < wanted.length && !model.capabilities.deterministic) {
-    throw new ModelError(ErrorCode.MODEL_OUTPUT_INVALID, `AI 모델이 올바른 퀴즈 문항을 만들지 못했습니다(${wanted.length}문항 중 ${accepted.length}문항). 잠시 후 다시 시도해 주세요.`, {
-      cause: new Error(rejected.join('\n')),
-      retryable: true,
-    });
-  }
+  refuseShortfall({ made: accepted.length, wanted: wanted.length, deterministic, rejected, tooLittle: typedShortfallMessage(format, options.scopeLabel, 0, wanted.length) });
   const ids = new Set<string>();
   const items = accepted.map((item) => ({ ...item, quizId: newItemId(ids) }));
   return {

@@ -6,3 +6,4 @@
  */
 export { Quotas, type QuotaReleases, type QuotasOptions, type RoomOwner } from './quotas.js';
 export { formatBytes, quotaExceeded } from './quota-messages.js';
+export { quotaKeys } from './quota-keys.js';

@@ -1,6 +1,7 @@
 import type { QuotaLimits } from '../kernel/index.js';
-import { keys, type Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import { quotaExceeded } from './quota-messages.js';
+import { quotaKeys } from './quota-keys.js';
 
 /**
  * Who holds rooms against the open-rooms quota. Rooms belong to an account once ownership lands (OWN); until then
@@ -44,7 +45,7 @@ export class Quotas {
   /** Refuses before a byte of the upload is read when the account already holds its last material. */
   async assertMaterialSlot(accountId: string): Promise<void> {
     const { materialsPerAccount } = this.options.limits;
-    const held = Number((await this.options.store.hget(keys.quota('account', accountId), MATERIALS)) ?? 0);
+    const held = Number((await this.options.store.hget(quotaKeys.quota('account', accountId), MATERIALS)) ?? 0);
     if (held >= materialsPerAccount) throw quotaExceeded('materials', materialsPerAccount);
   }
 
@@ -54,8 +55,8 @@ export class Quotas {
    */
   async chargeMaterial<T>(accountId: string, materialId: string, bytes: number, ingest: () => Promise<T>): Promise<T> {
     const { store, limits } = this.options;
-    if ((await store.hget(keys.quotaMaterial(materialId), accountId)) !== null) return ingest();
-    const key = keys.quota('account', accountId);
+    if ((await store.hget(quotaKeys.quotaMaterial(materialId), accountId)) !== null) return ingest();
+    const key = quotaKeys.quota('account', accountId);
     const [materials, pdfBytes] = await Promise.all([store.hincrby(key, MATERIALS, 1), store.hincrby(key, PDF_BYTES, bytes)]);
     const rollback = () => Promise.all([store.hincrby(key, MATERIALS, -1), store.hincrby(key, PDF_BYTES, -bytes)]);
     if (materials > limits.materialsPerAccount || pdfBytes > limits.pdfBytesPerAccount) {
@@ -72,14 +73,14 @@ export class Quotas {
       throw error;
     }
     // First write wins: a parallel upload of the same bytes by the same account is charged once.
-    if (!(await store.hsetnx(keys.quotaMaterial(materialId), accountId, String(bytes)))) await rollback();
+    if (!(await store.hsetnx(quotaKeys.quotaMaterial(materialId), accountId, String(bytes)))) await rollback();
     return result;
   }
 
   /** Creates a quiz in a class within its quota; the reservation is rolled back when the creation fails. */
   async chargeQuiz<T>(classId: string, create: () => Promise<T>): Promise<T> {
     const { store, limits } = this.options;
-    const key = keys.quota('class', classId);
+    const key = quotaKeys.quota('class', classId);
     if ((await store.hincrby(key, QUIZZES, 1)) > limits.quizzesPerClass) {
       await store.hincrby(key, QUIZZES, -1);
       throw quotaExceeded('quizzes-per-class', limits.quizzesPerClass);
@@ -100,7 +101,7 @@ export class Quotas {
    */
   async openRoom<T extends { roomId: string }>(owner: RoomOwner, create: () => Promise<T>): Promise<T> {
     const { store, limits } = this.options;
-    const key = keys.quota(owner.scope, owner.id);
+    const key = quotaKeys.quota(owner.scope, owner.id);
     let held = await store.hincrby(key, OPEN_ROOMS, 1);
     if (held > limits.openRoomsPerAccount) {
       await this.pruneRooms(owner);
@@ -117,24 +118,24 @@ export class Quotas {
       await store.hincrby(key, OPEN_ROOMS, -1);
       throw error;
     }
-    await store.zadd(keys.quotaRooms(owner.scope, owner.id), Date.now(), created.roomId);
+    await store.zadd(quotaKeys.quotaRooms(owner.scope, owner.id), Date.now(), created.roomId);
     return created;
   }
 
   /** Removes the owner's rooms that ended or expired from its count. Bounded: the set holds at most the limit's worth. */
   private async pruneRooms(owner: RoomOwner): Promise<void> {
     const { store, roomOpen } = this.options;
-    const set = keys.quotaRooms(owner.scope, owner.id);
+    const set = quotaKeys.quotaRooms(owner.scope, owner.id);
     const members = await store.zrange(set, 0, -1);
     for (const { member } of members) {
       if (await roomOpen(member)) continue;
-      if ((await store.zrem(set, member)) === 1) await store.hincrby(keys.quota(owner.scope, owner.id), OPEN_ROOMS, -1);
+      if ((await store.zrem(set, member)) === 1) await store.hincrby(quotaKeys.quota(owner.scope, owner.id), OPEN_ROOMS, -1);
     }
   }
 
   /** What an owner holds now (the counters as stored; for tests and the account page). */
   async usage(scope: 'account' | 'class', id: string): Promise<Record<string, number>> {
-    const fields = await this.options.store.hgetall(keys.quota(scope, id));
+    const fields = await this.options.store.hgetall(quotaKeys.quota(scope, id));
     return Object.fromEntries(Object.entries(fields).map(([field, value]) => [field, Number(value)]));
   }
 
@@ -142,18 +143,18 @@ export class Quotas {
   readonly releases: QuotaReleases = {
     materialDeleted: async (materialId) => {
       const { store } = this.options;
-      const charged = await store.hgetall(keys.quotaMaterial(materialId));
+      const charged = await store.hgetall(quotaKeys.quotaMaterial(materialId));
       for (const accountId of Object.keys(charged)) await this.releaseMaterial(accountId, materialId);
-      await store.del(keys.quotaMaterial(materialId));
+      await store.del(quotaKeys.quotaMaterial(materialId));
     },
     quizDeleted: async (classId) => {
       const { store } = this.options;
-      const key = keys.quota('class', classId);
+      const key = quotaKeys.quota('class', classId);
       // Quizzes made before quotas existed were never counted: their deletion must not take the counter below 0.
       if ((await store.hincrby(key, QUIZZES, -1)) < 0) await store.hincrby(key, QUIZZES, 1);
     },
     classDeleted: async (classId) => {
-      await this.options.store.del(keys.quota('class', classId), keys.quotaRooms('class', classId));
+      await this.options.store.del(quotaKeys.quota('class', classId), quotaKeys.quotaRooms('class', classId));
     },
   };
 
@@ -163,9 +164,9 @@ export class Quotas {
    */
   async releaseMaterial(accountId: string, materialId: string): Promise<void> {
     const { store } = this.options;
-    const bytes = Number((await store.hget(keys.quotaMaterial(materialId), accountId)) ?? NaN);
-    if (Number.isNaN(bytes) || (await store.hdel(keys.quotaMaterial(materialId), accountId)) !== 1) return;
-    const key = keys.quota('account', accountId);
+    const bytes = Number((await store.hget(quotaKeys.quotaMaterial(materialId), accountId)) ?? NaN);
+    if (Number.isNaN(bytes) || (await store.hdel(quotaKeys.quotaMaterial(materialId), accountId)) !== 1) return;
+    const key = quotaKeys.quota('account', accountId);
     await Promise.all([store.hincrby(key, MATERIALS, -1), store.hincrby(key, PDF_BYTES, -bytes)]);
   }
 }

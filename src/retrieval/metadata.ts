@@ -1,24 +1,12 @@
 import { z } from 'zod';
+import { DOCUMENT_TYPE_NAMES } from '../protocol/wire/quiz.js';
 
 /**
  * What a passage is (`document_type`) and who it is for (`level`): the metadata seed 001 filters its retrieval on.
- * The names are defined here and nowhere else. The seed's own topic map uses `common_mistake`,
- * `negotiation_strategy`, `country_guideline` and `error_checklist`; the other names cover what a textbook is made
- * of (definitions, explanations, examples, procedures, cases, guidelines).
+ * The type names are the wire protocol's (`DOCUMENT_TYPE_NAMES`, which the quiz topics extend); their meanings and
+ * schemas are here.
  */
-
-export const DOCUMENT_TYPES = [
-  'definition',
-  'explanation',
-  'example',
-  'common_mistake',
-  'procedure',
-  'error_checklist',
-  'case',
-  'guideline',
-  'country_guideline',
-  'negotiation_strategy',
-] as const;
+export const DOCUMENT_TYPES = DOCUMENT_TYPE_NAMES;
 export const DocumentTypeSchema = z.enum(DOCUMENT_TYPES);
 export type DocumentType = z.infer<typeof DocumentTypeSchema>;
 

@@ -2,7 +2,7 @@
  * The store: one small interface of primitives (strings with TTL/NX, bytes, hashes with HSETNX/HINCRBY, sorted
  * sets, append-only streams with tails, leases, token buckets) implemented twice with Redis semantics — MemoryStore
  * (one process) and RedisStore — and pinned by one contract suite over both (test/store-contract.ts).
- * - Keys: every name is built with keys.ts's `storeKey` (shared keys there, a feature's own in its keys file). Ephemeral keys always carry a TTL (RETENTION); durable keys (accounts,
+ * - Keys: every name is built with keys.ts's `storeKey` (the store's own keys there, a feature's in its `*-keys.ts`). Ephemeral keys always carry a TTL (RETENTION); durable keys (accounts,
  *   materials, classes, quizzes, exams, jobs' records) are listed there and removed only by data/'s deletions (drain-index.ts: indexes drained a batch at a time).
  * - JSON records come back through readJsonRecord (json-record.ts): parsed with their zod schema; a record that is not
  *   JSON or does not match is logged (key and issues, never content) and treated as missing.

@@ -11,7 +11,7 @@
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LearnerProfile } from '../../src/exams/index.js';
-import { keys } from '../../src/store/index.js';
+import { examKeys } from '../../src/exams/exam-keys.js';
 import { signUp } from '../support/accounts.js';
 import { launchBrowser, watchPage } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
@@ -84,8 +84,8 @@ describe('the exam balance on the pages', () => {
     for (const nickname of ['가람', '나래', '다온']) {
       const joined = await postJson<{ sessionId: string }>(`${app.url}/api/classes/${created.body.code}/join`, { nickname });
       expect(joined.status).toBe(201);
-      await app.store.zadd(keys.classProfiles(classId), 1, joined.body.sessionId ?? '');
-      await app.store.set(keys.classProfile(classId, joined.body.sessionId ?? ''), JSON.stringify(advanced()));
+      await app.store.zadd(examKeys.classProfiles(classId), 1, joined.body.sessionId ?? '');
+      await app.store.set(examKeys.classProfile(classId, joined.body.sessionId ?? ''), JSON.stringify(advanced()));
     }
 
     const instructor = await newContext('desktop', problems);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { keys, type Store } from '../../store/index.js';
+import type { Store } from '../../store/index.js';
+import { authKeys } from '../auth-keys.js';
 
 /** What the callback needs to finish a sign-in that a (possibly other) node started. */
 export interface PendingLogin {
@@ -32,12 +33,12 @@ export class PendingLogins {
   ) {}
 
   async save(state: string, login: PendingLogin): Promise<void> {
-    await this.store.set(keys.oidcPendingLogin(state), JSON.stringify(login), { ttlMs: this.ttlMs });
+    await this.store.set(authKeys.oidcPendingLogin(state), JSON.stringify(login), { ttlMs: this.ttlMs });
   }
 
   /** The pending login of `state`, removed from the store; null when unknown, expired or already claimed. */
   async claim(state: string): Promise<PendingLogin | null> {
-    const key = keys.oidcPendingLogin(state);
+    const key = authKeys.oidcPendingLogin(state);
     const raw = await this.store.get(key);
     if (raw === null) return null;
     if ((await this.store.del(key)) !== 1) return null;

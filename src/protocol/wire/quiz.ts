@@ -114,15 +114,11 @@ export const MAX_TEXT_ANSWER = 100;
 export const MAX_QUIZ_ITEMS = 50;
 
 /**
- * The `topic` of `POST /api/materials/:id/quiz`: `general` (no filter), the seed's example topics, or a passage's
- * document type by name (the same names as src/retrieval/metadata.ts; src/quiz/quiz-topics.ts checks they agree).
+ * What a passage is (`document_type`), the names seed 001 filters its retrieval on; src/retrieval/metadata.ts gives
+ * them their meanings and schema. The seed's own topic map uses `common_mistake`, `negotiation_strategy`,
+ * `country_guideline` and `error_checklist`; the other names cover what a textbook is made of.
  */
-export const QUIZ_TOPIC_NAMES = [
-  'general',
-  'mistakes',
-  'negotiation',
-  'country',
-  'documents',
+export const DOCUMENT_TYPE_NAMES = [
   'definition',
   'explanation',
   'example',
@@ -134,6 +130,12 @@ export const QUIZ_TOPIC_NAMES = [
   'country_guideline',
   'negotiation_strategy',
 ] as const;
+
+/**
+ * The `topic` of `POST /api/materials/:id/quiz`: `general` (no filter), the seed's example topics, or a passage's
+ * document type by name.
+ */
+export const QUIZ_TOPIC_NAMES = ['general', 'mistakes', 'negotiation', 'country', 'documents', ...DOCUMENT_TYPE_NAMES] as const;
 export type QuizTopicName = (typeof QUIZ_TOPIC_NAMES)[number];
 
 /** One round of the EvalAgent gate for one item slot (seed 001 §3): the question judged and the verdict on it. */
