@@ -3,7 +3,7 @@ import type { ServerOptions } from 'socket.io';
 import { ClassMonitor, ClassRepository, ClassService } from './classroom/index.js';
 import { CriticGrader } from './critic/index.js';
 import { CredentialChecks, OwnershipRepository } from './ownership/index.js';
-import { AccountService, OidcSignIn, TokenSigner, generateTokenSecret, sharedTokenSecret } from './auth/index.js';
+import { AccountService, OidcSignIn, TokenSigner, generateTokenSecret, sharedTokenSecret, type ScryptParameters } from './auth/index.js';
 import type { Config } from './kernel/index.js';
 import type { OidcAccounts } from './http/index.js';
 import { LectureService, observeActivity, type PacerEmitMeta, type SessionObserver } from './lecture/index.js';
@@ -47,6 +47,8 @@ export interface AppOverrides {
   qualityRandom?: () => number;
   /** The retention purge's clock (tests move it past RETENTION_DAYS). */
   retentionClock?: () => number;
+  /** The scrypt cost of password hashes (tests lower it; see AccountServiceOptions.passwordCost). */
+  passwordCost?: ScryptParameters;
   /** The accounts side of single sign-on (tests record identities); AccountService's otherwise. */
   oidcAccounts?: OidcAccounts;
   /** Lifetime of an OIDC sign-in under way (tests shorten it). */
@@ -181,7 +183,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   const guard = createGuardReport({ logger: logger.child({ part: 'item-guard' }), count: (refusals) => qualityRepository.countRefusals(refusals) });
   const qualityBudget = new QualityBudget({ store, dailyTokens: config.quality.dailyTokens, logger: logger.child({ part: 'quality' }) });
   const signer = new TokenSigner(tokenSecrets);
-  const accounts = new AccountService({ store, signup: config.signup, sessionTtlMs: config.sessionTtlMs });
+  const accounts = new AccountService({ store, signup: config.signup, sessionTtlMs: config.sessionTtlMs, ...(overrides.passwordCost ? { passwordCost: overrides.passwordCost } : {}) });
   const ownership = new OwnershipRepository(store);
   const credentialChecks = new CredentialChecks({ ownership, accounts });
   const retrieval = new RetrievalService({

@@ -9,7 +9,8 @@
  */
 import { Redis } from 'ioredis';
 import { describe, expect, it, type TestContext } from 'vitest';
-import { hashPassword, verifyPassword } from '../src/auth/index.js';
+import { AccountService, hashPassword, verifyPassword } from '../src/auth/index.js';
+import { MemoryStore } from '../src/store/index.js';
 import { signUp } from './support/accounts.js';
 import { call } from './support/http-call.js';
 import { suiteRedis } from './support/redis-server.js';
@@ -47,6 +48,18 @@ describe('AC13: password hashes', () => {
     const cheap = await hashPassword('옛날 비밀번호', { logN: 14, r: 8, p: 1 });
     expect(cheap.startsWith('scrypt$14$8$1$')).toBe(true);
     expect(await verifyPassword('옛날 비밀번호', cheap)).toBe(true);
+  });
+
+  it('AC13 an account service hashes at its configured cost (tests run at 2^10), and the default service replaces such a weaker hash with 2^15 at the next sign-in', async () => {
+    const store = new MemoryStore();
+    const fast = new AccountService({ store, signup: 'open', sessionTtlMs: 60_000, passwordCost: { logN: 10, r: 8, p: 1 } });
+    const password = '비밀번호는 길게 씁니다';
+    const made = await fast.signUp({ email: 'cost@school.example', password });
+    expect(made.passwordHash).toMatch(/^scrypt\$10\$8\$1\$/);
+    const real = new AccountService({ store, signup: 'open', sessionTtlMs: 60_000 });
+    await real.signIn({ email: 'cost@school.example', password });
+    expect((await real.get(made.accountId))?.passwordHash).toMatch(/^scrypt\$15\$8\$1\$/);
+    await expect(real.signIn({ email: 'cost@school.example', password: '틀린 비밀번호입니다' })).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
   });
 });
 

@@ -7,7 +7,7 @@ import type { Store } from '../store/index.js';
 import { AccountRepository, type AccountRecord } from './account-repository.js';
 import { API_TOKEN_PREFIX, ApiTokens, MAX_API_TOKENS } from './api-tokens.js';
 import { OneTimeLinks } from './one-time-links.js';
-import { hashPassword, needsRehash, verifyPassword } from './password.js';
+import { hashPassword, needsRehash, PASSWORD_COST, verifyPassword, type ScryptParameters } from './password.js';
 import { WebSessions, type NewWebSession } from './web-sessions.js';
 
 /** An identity asserted by the OpenID Connect provider the admin configured (OIDC_ISSUER). */
@@ -48,6 +48,12 @@ export interface AccountServiceOptions {
   signup: SignupMode;
   sessionTtlMs: number;
   now?: () => number;
+  /**
+   * The scrypt cost of new password hashes (and of the decoy unknown emails verify against); PASSWORD_COST
+   * otherwise. Only tests lower it: a hash at the real cost takes about 100 ms of a core, which sign-up-heavy suites
+   * pay hundreds of times.
+   */
+  passwordCost?: ScryptParameters;
 }
 
 const invalidCredentials = () => new AppError(ErrorCode.INVALID_CREDENTIALS);
@@ -75,10 +81,12 @@ export class AccountService {
   private readonly tokens: ApiTokens;
   private readonly links: OneTimeLinks;
   private readonly now: () => number;
+  private readonly passwordCost: ScryptParameters;
 
   constructor(options: AccountServiceOptions) {
     this.signup = options.signup;
     this.now = options.now ?? Date.now;
+    this.passwordCost = options.passwordCost ?? PASSWORD_COST;
     this.accounts = new AccountRepository(options.store);
     this.sessions = new WebSessions(options.store, options.sessionTtlMs, this.now);
     this.tokens = new ApiTokens(options.store, this.now);
@@ -96,7 +104,7 @@ export class AccountService {
     if (this.signup !== 'open' && input.invite === undefined && (await this.accounts.hasAdmin())) {
       throw signupClosed();
     }
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await hashPassword(input.password, this.passwordCost);
     return this.create(input.email, passwordHash, async () => {
       if (this.signup === 'open') return null;
       if (this.signup === 'closed') throw signupClosed();
@@ -146,10 +154,10 @@ export class AccountService {
     const accountId = await this.accounts.idByEmail(input.email);
     const account = accountId ? await this.accounts.get(accountId) : null;
     const stored = account && account.passwordHash !== '' ? account.passwordHash : null;
-    if (!(await verifyPassword(input.password, stored)) || !account) throw invalidCredentials();
+    if (!(await verifyPassword(input.password, stored, this.passwordCost)) || !account) throw invalidCredentials();
     // Disabled only after the password proved who is asking: a guesser learns nothing about the account.
     if (account.status !== 'active') throw disabled();
-    if (needsRehash(account.passwordHash)) await this.accounts.update(account.accountId, { passwordHash: await hashPassword(input.password) });
+    if (needsRehash(account.passwordHash, this.passwordCost)) await this.accounts.update(account.accountId, { passwordHash: await hashPassword(input.password, this.passwordCost) });
     return account;
   }
 
@@ -249,10 +257,10 @@ export class AccountService {
   async changePassword(accountId: string, current: string, next: string, options: CloseDoors & { keepWebSessionId?: string | undefined } = {}): Promise<ClosedDoors> {
     const account = await this.accounts.get(accountId);
     if (!account) throw accountNotFound();
-    if (!(await verifyPassword(current, account.passwordHash === '' ? null : account.passwordHash))) {
+    if (!(await verifyPassword(current, account.passwordHash === '' ? null : account.passwordHash, this.passwordCost))) {
       throw new AppError(ErrorCode.INVALID_CREDENTIALS, '현재 비밀번호가 올바르지 않습니다.');
     }
-    await this.accounts.update(accountId, { passwordHash: await hashPassword(next) });
+    await this.accounts.update(accountId, { passwordHash: await hashPassword(next, this.passwordCost) });
     await this.accounts.bumpCredentials(accountId);
     return this.closeDoors(accountId, options, options.keepWebSessionId);
   }
@@ -310,7 +318,7 @@ export class AccountService {
     if (!link || !account) throw resetInvalid();
     if ((await this.accounts.credentialsVersion(account.accountId)) !== link.version) throw resetInvalid();
     if ((await this.accounts.bumpCredentials(account.accountId)) !== link.version + 1) throw resetInvalid();
-    await this.accounts.update(account.accountId, { passwordHash: await hashPassword(password) });
+    await this.accounts.update(account.accountId, { passwordHash: await hashPassword(password, this.passwordCost) });
     return { account, ...(await this.closeDoors(account.accountId, options)) };
   }
 

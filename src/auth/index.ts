@@ -26,6 +26,6 @@ export type { AccountRecord } from './account-repository.js';
 export type { NewWebSession } from './web-sessions.js';
 export { API_TOKEN_PREFIX } from './api-tokens.js';
 export { INVITE_TTL_MS, RESET_LINK_TTL_MS } from './one-time-links.js';
-export { hashPassword, verifyPassword } from './password.js';
+export { hashPassword, verifyPassword, type ScryptParameters } from './password.js';
 export { sameSecret } from './secrets.js';
 export { authKeys } from './auth-keys.js';

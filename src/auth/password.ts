@@ -7,7 +7,8 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
  */
 
 /** N = 2^15, r = 8, p = 1: 32 MiB of memory per hash (what makes GPU guessing expensive); raise it here when needed. */
-const CURRENT = { logN: 15, r: 8, p: 1 } as const;
+export const PASSWORD_COST: ScryptParameters = { logN: 15, r: 8, p: 1 };
+const CURRENT = PASSWORD_COST;
 const SALT_BYTES = 16;
 const KEY_BYTES = 32;
 /** Highest cost a stored hash may ask for, so a tampered record cannot make verification eat the machine. */
@@ -47,24 +48,33 @@ function parse(stored: string): { parameters: ScryptParameters; salt: Buffer; ke
   return valid && keyBytes.length >= 16 ? { parameters, salt: Buffer.from(salt, 'base64url'), key: keyBytes } : null;
 }
 
-/** A hash of a random password, made once: unknown emails verify against it so they cost the same time. */
-let decoy: Promise<string> | undefined;
+/**
+ * A hash of a random password, made once per cost: unknown emails verify against it so they cost the same time as
+ * known ones hashed at that cost.
+ */
+const decoys = new Map<string, Promise<string>>();
+
+function decoyFor(parameters: ScryptParameters): Promise<string> {
+  const id = `${parameters.logN}$${parameters.r}$${parameters.p}`;
+  let decoy = decoys.get(id);
+  if (!decoy) decoys.set(id, (decoy = hashPassword(randomBytes(24).toString('base64url'), parameters)));
+  return decoy;
+}
 
 /**
  * Whether `password` matches `stored` (constant-time compare). With `stored` null (no such account, or an account
  * without a password) it still runs one full hash and answers false, so response times do not tell which emails exist.
  */
-export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  decoy ??= hashPassword(randomBytes(24).toString('base64url'));
+export async function verifyPassword(password: string, stored: string | null, current: ScryptParameters = CURRENT): Promise<boolean> {
   const own = stored === null ? null : parse(stored);
-  const target = own ?? parse(await decoy);
+  const target = own ?? parse(await decoyFor(current));
   if (!target) return false;
   const key = await derive(password, target.salt, target.parameters, target.key.length);
   return timingSafeEqual(key, target.key) && own !== null;
 }
 
 /** Whether a stored hash was made with weaker parameters than today's (re-hash it at the next successful sign-in). */
-export function needsRehash(stored: string): boolean {
+export function needsRehash(stored: string, current: ScryptParameters = CURRENT): boolean {
   const parsed = parse(stored);
-  return !parsed || parsed.parameters.logN < CURRENT.logN || parsed.parameters.r < CURRENT.r || parsed.parameters.p < CURRENT.p;
+  return !parsed || parsed.parameters.logN < current.logN || parsed.parameters.r < current.r || parsed.parameters.p < current.p;
 }

@@ -75,12 +75,19 @@ function sharedPdfPool(timeoutMs: number): PdfWorkerPool {
  * store and offline model unless REDIS_URL / GEMINI_* are given, no quality sampling unless QUALITY_SAMPLE_RATE is)
  * and a fresh DATA_DIR.
  */
+/**
+ * The cheapest scrypt cost a stored hash may name (2^10, 1 MiB): what a test checks of passwords (the right one
+ * verifies, a wrong one does not, the hash names its cost) holds at any cost, and the real one (2^15) spent about
+ * 100 ms of a core per sign-up and sign-in, hundreds of times per run. AC13 checks the real cost itself.
+ */
+const TEST_PASSWORD_COST = { logN: 10, r: 8, p: 1 } as const;
+
 export async function startTestApp(env: Record<string, string> = {}, overrides: AppOverrides = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lectern-test-'));
   // The quality console samples nothing unless a test asks (QUALITY_SAMPLE_RATE): a random 5 % of every test's model
   // calls writing to the store in the background would make other tests' store and log checks depend on chance.
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: dataDir, PRELOAD_SAMPLE: 'false', QUALITY_SAMPLE_RATE: '0', ...env });
-  const app = await startApp(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), withFrozenLimits({ pdfPool: sharedPdfPool(config.limits.pdfTimeoutMs), ...overrides }));
+  const app = await startApp(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), withFrozenLimits({ pdfPool: sharedPdfPool(config.limits.pdfTimeoutMs), passwordCost: TEST_PASSWORD_COST, ...overrides }));
   await new Promise<void>((resolve) => app.server.httpServer.listen(0, '127.0.0.1', resolve));
   const port = (app.server.httpServer.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
