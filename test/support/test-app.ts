@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/kernel/config.js';
 import { createPdfWorkerPool, type PdfWorkerPool } from '../../src/materials/index.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
+import { WAIT_TIMEOUT_MS } from './waits.js';
 
 export interface TestApp extends App {
   url: string;
@@ -131,7 +132,7 @@ export function suiteMemoryStore(): { appEnv(): Record<string, string>; appOverr
 }
 
 /** Resolves with the first `event` payload the socket receives (rejects after `timeoutMs`). */
-export function once<T = unknown>(socket: Socket, event: string, timeoutMs = 10_000): Promise<T> {
+export function once<T = unknown>(socket: Socket, event: string, timeoutMs = WAIT_TIMEOUT_MS): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`timed out waiting for ${event}`)), timeoutMs);
     socket.once(event, (payload: T) => {
@@ -142,7 +143,7 @@ export function once<T = unknown>(socket: Socket, event: string, timeoutMs = 10_
 }
 
 /** Resolves once the socket is connected, or rejects with the connect_error. */
-export function connected(socket: Socket, timeoutMs = 10_000): Promise<void> {
+export function connected(socket: Socket, timeoutMs = WAIT_TIMEOUT_MS): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     if (socket.connected) return resolve();
     const timer = setTimeout(() => reject(new Error('timed out connecting')), timeoutMs);
