@@ -24,7 +24,11 @@ export interface TestApp extends App {
   stop(): Promise<void>;
 }
 
-/** The instant each test's rate and join limits stand at, by test name (see {@link frozenLimitsClock}). */
+/**
+ * The instant each test's rate and join limits stand at, by test file and name (see {@link frozenLimitsClock}): the
+ * files of a worker share this module (vitest.config.ts runs them without isolation), and two files may name a test
+ * alike.
+ */
 const limitsInstants = new Map<string, number>();
 
 /**
@@ -34,9 +38,10 @@ const limitsInstants = new Map<string, number>();
  * (one window for all of the test's nodes).
  */
 function frozenLimitsClock(): (() => number) | undefined {
-  const test = expect.getState().currentTestName;
+  const { currentTestName, testPath } = expect.getState();
   // An app a whole file shares (booted in beforeAll) keeps the wall clock: its windows turn as in production.
-  if (test === undefined) return undefined;
+  if (currentTestName === undefined) return undefined;
+  const test = `${testPath ?? ''} > ${currentTestName}`;
   const instant = limitsInstants.get(test) ?? Date.now();
   limitsInstants.set(test, instant);
   return () => instant;
