@@ -1,9 +1,15 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { TEST_TIMEOUT_MS, WAIT_TIMEOUT_MS } from './test/support/waits.js';
+
+/**
+ * Files that need a process of their own: what they check is process-wide and another file may have changed it first
+ * (math-equivalence: ME10 proves that importing src/math loads no parser, which only a fresh module graph shows).
+ */
+const TESTS = ['test/**/*.test.ts', 'src/**/*.test.ts'];
+const ISOLATED = ['test/math-equivalence.test.ts'];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     // The pages' bundles (public/build/) are built once before any test: the browser tests load them.
     globalSetup: ['test/support/build-client.global.ts'],
     // One budget for a test and its hooks, and half of it for any single wait (test/support/waits.ts): the suite shares
@@ -18,7 +24,11 @@ export default defineConfig({
     // once per file (that import was about half of the suite's time). What a file leaves behind is therefore seen by
     // the next one: test/support keys its caches by test file or by server object, never by a name or a port another
     // file may reuse; tests restore what they patch (fake timers, process listeners) in their own hooks; and no test
-    // mocks a module (vi.mock would need a project of its own with isolate: true).
-    isolate: false,
+    // mocks a module (vi.mock would need isolation). A file that needs a fresh process goes into ISOLATED: that
+    // project sorts first ('isolated' < 'shared'), so its files start at once and the shared workers then run on.
+    projects: [
+      { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
+      { extends: true, test: { name: 'shared', include: TESTS, exclude: [...configDefaults.exclude, ...ISOLATED], isolate: false } },
+    ],
   },
 });
