@@ -71,22 +71,27 @@ export function sessionCookie(headers: Headers): string | undefined {
   return undefined;
 }
 
-const defaultInstructors = new Map<string, Promise<SignedUpAccount>>();
+/**
+ * The default instructor of each server, by the server's object (the TestApp, MainProcess or whatever the test holds
+ * for it), not by its URL: ports come back, and the files of a worker share this module (vitest.config.ts runs them
+ * without isolation), so a URL may name a server that has never seen the account signed up on an earlier one.
+ */
+const defaultInstructors = new WeakMap<object, Promise<SignedUpAccount>>();
 
 /**
- * The instructor account the shared helpers act as on one server (signed up once per server URL): classes, quizzes,
- * uploads and preview sessions belong to an account since issue 12. A test that cares who owns what signs up its
+ * The instructor account the shared helpers act as on one server (signed up once per server): classes, quizzes,
+ * uploads and preview sessions belong to an account. A test that cares who owns what signs up its
  * own accounts with {@link signUp}.
  */
 export function defaultInstructor(app: Pick<TestApp, 'url'> | Pick<TestApp, 'url' | 'accounts' | 'config'>): Promise<SignedUpAccount> {
-  let account = defaultInstructors.get(app.url);
+  let account = defaultInstructors.get(app);
   if (!account) {
     // Under SIGNUP=invite (the default on Redis, whose store a suite's tests share) the helper brings its own invite.
     account = 'accounts' in app && app.config.signup !== 'open'
       ? app.accounts.createInvite('test-helper').then(({ code }) => signUp(app, { invite: code }))
       : signUp(app);
-    defaultInstructors.set(app.url, account);
-    account.catch(() => defaultInstructors.delete(app.url));
+    defaultInstructors.set(app, account);
+    account.catch(() => defaultInstructors.delete(app));
   }
   return account;
 }

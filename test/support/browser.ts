@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { defaultInstructor, type SignedUpAccount } from './accounts.js';
+import { WAIT_TIMEOUT_MS } from './waits.js';
 
 /**
  * Launches Debian's chromium through playwright-core (never a downloaded browser). The flags are the ones that
@@ -22,7 +23,7 @@ export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`chromium not found at ${CHROMIUM_PATH}: run \`apt-get install -y chromium\` or set CHROMIUM_PATH`);
   }
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true, timeout: 30_000 });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true, timeout: WAIT_TIMEOUT_MS });
 }
 
 /**

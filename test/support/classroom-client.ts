@@ -9,6 +9,7 @@ import type { TutorEvent } from '../../src/protocol/wire/index.js';
 import { connectedOrThrow, LectureClient, type AnswerPolicy } from './lecture-client.js';
 import { defaultInstructor, ownMaterial } from './accounts.js';
 import type { TestApp } from './test-app.js';
+import { WAIT_TIMEOUT_MS } from './waits.js';
 
 /** Classes over HTTP, students in a class, and a recording instructor on `/monitor`. */
 
@@ -99,7 +100,7 @@ export class MonitorClient {
   waitFor<K extends MonitorName>(
     name: K,
     where: (payload: MonitorServerEvents[K]) => boolean = () => true,
-    timeoutMs = 15_000,
+    timeoutMs = WAIT_TIMEOUT_MS,
   ): Promise<MonitorServerEvents[K]> {
     const test = (event: MonitorEvent) => event.event === name && where(event.payload as MonitorServerEvents[K]);
     const found = this.events.find(test);
@@ -127,12 +128,12 @@ export class MonitorClient {
 
   /** An instructor command through the pages' own typed call (client/net); waits for the connection like emitWithAck. */
   command<K extends keyof MonitorCommands>(event: K, payload: MonitorCommands[K]['payload']): Promise<CommandAck<MonitorCommands[K]['result']>> {
-    return sendCommand<MonitorCommands, K>(this.socket, event, payload, { buffer: true });
+    return sendCommand<MonitorCommands, K>(this.socket, event, payload, { timeoutMs: WAIT_TIMEOUT_MS, buffer: true });
   }
 
   /** Sends anything, past the types: what a broken or hostile client could send (validation tests). */
   async unchecked(event: string, payload: unknown): Promise<unknown> {
-    return this.socket.timeout(10_000).emitWithAck(event, payload);
+    return this.socket.timeout(WAIT_TIMEOUT_MS).emitWithAck(event, payload);
   }
 }
 
@@ -184,7 +185,7 @@ export function tamper(token: string, change: (payload: Record<string, unknown>)
 export async function waitForNotice<K extends keyof HandServerEvents>(
   client: LectureClient,
   name: K,
-  timeoutMs = 10_000,
+  timeoutMs = WAIT_TIMEOUT_MS,
 ): Promise<HandServerEvents[K]> {
   const event = await client.waitFor((candidate) => (candidate.event as string) === name, { timeoutMs });
   return event.payload as unknown as HandServerEvents[K];
@@ -197,7 +198,7 @@ export const countNotices = (client: LectureClient, name: string) => client.even
  * Waits until the app's store answers. On a loaded machine a Redis store's first connection can time out; the store
  * reconnects by itself, but calls made meanwhile fail at once with STORE_UNAVAILABLE.
  */
-export async function storeReady(app: Pick<TestApp, 'store'>, timeoutMs = 15_000): Promise<void> {
+export async function storeReady(app: Pick<TestApp, 'store'>, timeoutMs = WAIT_TIMEOUT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

@@ -11,6 +11,7 @@ import { offlineStudent, samplePdfBytes } from './lecture-client.js';
 import { joinRoom, openHost, sampleItems } from './quiz-client.js';
 import type { TestApp } from './test-app.js';
 import { classKeys } from '../../src/classroom/class-keys.js';
+import { WAIT_TIMEOUT_MS } from './waits.js';
 
 /**
  * A class's whole life for the deletion and retention tests (DL*): materials uploaded over HTTP, a class whose
@@ -71,7 +72,7 @@ export async function runClass(app: TestApp, materialId: string, name: string, o
   if (options.wholeLecture !== false) {
     await client.waitForEvent('hand:closed');
     await client.ok('lecture:speed', { tokensPerSecond: 200 });
-    await client.waitForEvent('lecture:end', { timeoutMs: 30_000 });
+    await client.waitForEvent('lecture:end');
   }
 
   const played = await playQuizRoom(app, created, name);
@@ -124,7 +125,7 @@ export async function playQuizRoom(app: Pick<TestApp, 'url'>, created: CreatedCl
 }
 
 async function untilDisconnected(app: TestApp, classId: string, sessionId: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + WAIT_TIMEOUT_MS;
   for (;;) {
     const entry = await app.store.hgetall(classKeys.classStudent(classId, sessionId));
     const sockets = Object.entries(entry).filter(([field]) => field.startsWith('sockets@')).reduce((sum, [, value]) => sum + Number(value), 0);

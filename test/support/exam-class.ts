@@ -7,6 +7,7 @@ import { storeReady } from './classroom-client.js';
 import { call } from './http-call.js';
 import { loadSample } from './lecture-client.js';
 import { startTestApp, type TestApp } from './test-app.js';
+import { WAIT_TIMEOUT_MS } from './waits.js';
 
 /**
  * A class with a live exam on the real server (test/exams-live.integration.test.ts and the tests after it): the
@@ -149,7 +150,7 @@ export async function gradedResults(booted: Booted, examId: string, students: nu
       last = reply.body;
       const list = (reply.body?.students ?? []) as { pending: boolean; report: unknown }[];
       return list.length === students && list.every((student) => !student.pending && student.report !== null);
-    }, { timeout: 15_000, interval: 50 })
+    }, { timeout: WAIT_TIMEOUT_MS, interval: 50 })
     .toBe(true);
   return last as { students: { sessionId: string; nickname: string; score: number; maxScore: number; pending: boolean; submittedAt: number | null; items: { question_id: number; result_status: string; user_response: string; overridden?: { reason: string } }[]; regrades: { questionId: number; status: string }[]; report: unknown }[]; items: { question_id: number; counts: Record<string, number>; misconceptions: string[] }[]; closed: boolean; deadline: number };
 }

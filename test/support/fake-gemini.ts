@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createGeminiModel, type GeminiModelOptions } from '../../src/llm/gemini-model.js';
 import type { LanguageModel } from '../../src/llm/model.js';
 import { ResponsePacer } from './response-pacer.js';
+import { WAIT_TIMEOUT_MS } from './waits.js';
 
 /**
  * A local stand-in for the Gemini API that speaks its real wire format, so tests drive the real @google/genai SDK
@@ -365,14 +366,18 @@ function defaultResponder(request: RecordedRequest): FakeReply {
   return { status: 400, message: `fake-gemini: no reply queued for ${request.action}` };
 }
 
-/** The real Gemini adapter (and SDK) pointed at `fake`: test model names, short timeouts, fast retries. */
+/**
+ * The real Gemini adapter (and SDK) pointed at `fake`: test model names, fast retries, and
+ * timeouts a loaded machine does not reach (a stream the test holds, or a busy event loop, pauses for seconds); a test
+ * of the timeouts passes its own.
+ */
 export function fakeGeminiModel(fake: FakeGemini, overrides: Partial<GeminiModelOptions> = {}): LanguageModel {
   return createGeminiModel({
     apiKey: 'test-key',
     baseUrl: fake.baseUrl,
     models: { generation: 'gen-model', judge: 'judge-model', embedding: 'embed-model' },
-    timeoutMs: 5_000,
-    idleTimeoutMs: 2_000,
+    timeoutMs: WAIT_TIMEOUT_MS,
+    idleTimeoutMs: WAIT_TIMEOUT_MS / 2,
     maxAttempts: 3,
     retry: { baseDelayMs: 5, maxDelayMs: 20 },
     ...overrides,

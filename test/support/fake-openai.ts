@@ -4,6 +4,7 @@ import type { LanguageModel } from '../../src/llm/model.js';
 import { createOpenAIModel, type OpenAIModelOptions } from '../../src/llm/openai-model.js';
 import { fakeEmbedding } from './fake-gemini.js';
 import { ResponsePacer } from './response-pacer.js';
+import { WAIT_TIMEOUT_MS } from './waits.js';
 
 /**
  * A local stand-in for an OpenAI-compatible server (what Ollama, vLLM, LM Studio and llama.cpp serve under `/v1`)
@@ -329,13 +330,17 @@ export function chatBody(request: RecordedRequest): ChatBody {
   return (request.body ?? {}) as ChatBody;
 }
 
-/** The real OpenAI-compatible adapter (and SDK) pointed at `fake`: test model names, short timeouts, fast retries. */
+/**
+ * The real OpenAI-compatible adapter (and SDK) pointed at `fake`: test model names, fast retries, and
+ * timeouts a loaded machine does not reach (a stream the test holds, or a busy event loop, pauses for seconds); a test
+ * of the timeouts passes its own.
+ */
 export function fakeOpenAIModel(fake: FakeOpenAI, overrides: Partial<OpenAIModelOptions> = {}): LanguageModel {
   return createOpenAIModel({
     baseUrl: fake.baseUrl,
     models: { generation: 'gen-model', judge: 'judge-model', embedding: 'embed-model' },
-    timeoutMs: 5_000,
-    idleTimeoutMs: 2_000,
+    timeoutMs: WAIT_TIMEOUT_MS,
+    idleTimeoutMs: WAIT_TIMEOUT_MS / 2,
     maxAttempts: 3,
     retry: { baseDelayMs: 5, maxDelayMs: 20 },
     ...overrides,

@@ -3,6 +3,7 @@ import type { SessionObserver } from '../../src/lecture/session-actor.js';
 import type { TutorEventName, TutorServerEvents } from '../../src/protocol/wire/tutor.js';
 import { chapterGenerated, generatedChapter, type LectureClient, type RecordedEvent } from './lecture-client.js';
 import type { TestApp } from './test-app.js';
+import { WAIT_TIMEOUT_MS } from './waits.js';
 
 /**
  * The student's side of the raise-hand dialogue (rules H1–H10 of test/SPEC.md): commands that are recorded in the
@@ -215,7 +216,7 @@ export class SessionTap {
   }
 
   /** Resolves once the server emitted at least `total` events named `event` for the session. */
-  reach(sessionId: string, event: TutorEventName, total: number, timeoutMs = 15_000): Promise<void> {
+  reach(sessionId: string, event: TutorEventName, total: number, timeoutMs = WAIT_TIMEOUT_MS): Promise<void> {
     if (this.count(sessionId, event) >= total) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const listener = () => {

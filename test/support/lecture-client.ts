@@ -11,6 +11,7 @@ import type { SessionSnapshot, TutorServerEvents } from '../../src/protocol/wire
 import { ownMaterial } from './accounts.js';
 import { connected, type TestApp } from './test-app.js';
 import { lectureKeys } from '../../src/lecture/lecture-keys.js';
+import { WAIT_TIMEOUT_MS } from './waits.js';
 
 /**
  * A scripted student on `/tutor`, built on the pages' own client (client/net: the typed commands, the frame reader
@@ -45,7 +46,6 @@ export interface Asked {
 /** The answer text, or undefined to leave the question for the test to answer by hand. */
 export type AnswerPolicy = (asked: Asked, client: LectureClient) => string | undefined | Promise<string | undefined>;
 
-const DEFAULT_TIMEOUT_MS = 20_000;
 
 /** A command's payload (optional where the command takes none) and the ack timeout. */
 type PayloadArguments<K extends TutorCommandName> = Record<string, never> extends TutorCommands[K]['payload']
@@ -106,7 +106,7 @@ export class LectureClient {
    * Sends a command and resolves with its acknowledgement (a local TIMEOUT error when none comes). A command sent
    * before the socket has connected waits for the connection.
    */
-  command<K extends TutorCommandName>(event: K, ...[payload, timeoutMs = 10_000]: PayloadArguments<K>): Promise<CommandAck<TutorCommands[K]['result']>> {
+  command<K extends TutorCommandName>(event: K, ...[payload, timeoutMs = WAIT_TIMEOUT_MS]: PayloadArguments<K>): Promise<CommandAck<TutorCommands[K]['result']>> {
     return sendCommand<TutorCommands, K>(this.socket, event, payload ?? ({} as TutorCommands[K]['payload']), { timeoutMs, buffer: true });
   }
 
@@ -119,7 +119,7 @@ export class LectureClient {
 
   /** Sends anything, past the types: what a broken or hostile client could send (validation tests). */
   unchecked(event: string, payload: unknown): Promise<CommandAck<object>> {
-    return sendCommand(this.socket as unknown as TutorSocket, event as TutorCommandName, payload as never, { buffer: true });
+    return sendCommand(this.socket as unknown as TutorSocket, event as TutorCommandName, payload as never, { timeoutMs: WAIT_TIMEOUT_MS, buffer: true });
   }
 
   /** Resolves with the first recorded event at or after index `from` that matches. */
@@ -137,7 +137,7 @@ export class LectureClient {
       const timer = setTimeout(() => {
         this.waiters.delete(waiter);
         reject(new Error(`timed out waiting for an event; last events: ${this.describeTail()}`));
-      }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      }, options.timeoutMs ?? WAIT_TIMEOUT_MS);
       this.waiters.add(waiter);
     });
   }
@@ -155,7 +155,7 @@ export class LectureClient {
   }
 
   /** Waits until at least `chars` characters of lecture text arrived in `chapter`. */
-  async waitForText(chapter: number, chars: number, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<void> {
+  async waitForText(chapter: number, chars: number, timeoutMs = WAIT_TIMEOUT_MS): Promise<void> {
     const enough = () => (this.text.get(chapter)?.length ?? 0) >= chars;
     if (enough()) return;
     await this.waitFor(enough, { from: this.events.length, timeoutMs });
@@ -373,7 +373,7 @@ export function episodes(events: readonly RecordedEvent[]): Episode[] {
 }
 
 /** Resolves when the chapter's generation is complete (as this node's feed sees it). */
-export function chapterGenerated(app: Pick<TestApp, 'lectures'>, materialId: string, chapter: number, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<void> {
+export function chapterGenerated(app: Pick<TestApp, 'lectures'>, materialId: string, chapter: number, timeoutMs = WAIT_TIMEOUT_MS): Promise<void> {
   const feed = app.lectures.feeds.get(app.lectures.generator.cacheKey(materialId, chapter));
   if (feed.state === 'done') return Promise.resolve();
   return new Promise((resolve, reject) => {
@@ -453,7 +453,7 @@ export class EmittedEvents {
   }
 
   /** Resolves once the server has emitted at least `total` events of the session. */
-  reach(sessionId: string, total: number, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<void> {
+  reach(sessionId: string, total: number, timeoutMs = WAIT_TIMEOUT_MS): Promise<void> {
     if (this.count(sessionId) >= total) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const listener = () => {

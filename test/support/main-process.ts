@@ -5,6 +5,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { freePort } from '../../scripts/bench-support.js';
 import { projectRoot } from '../../src/kernel/paths.js';
+import { WAIT_TIMEOUT_MS } from './waits.js';
 
 /**
  * The real entry point (src/main.ts through tsx, as `npm start` runs it) in a child process whose output the test
@@ -99,7 +100,7 @@ async function startOnce(env: Record<string, string>, options: { wait?: 'listeni
     });
   });
 
-  const waitForOutput = (text: string | RegExp, timeoutMs = 30_000) =>
+  const waitForOutput = (text: string | RegExp, timeoutMs = WAIT_TIMEOUT_MS) =>
     new Promise<void>((resolve, reject) => {
       const check = () => {
         if (typeof text === 'string' ? output.includes(text) : text.test(output)) finish();
@@ -130,7 +131,7 @@ async function startOnce(env: Record<string, string>, options: { wait?: 'listeni
   };
   if (options.wait !== 'none') {
     try {
-      await waitForOutput('lectern listening', options.timeoutMs ?? 30_000);
+      await waitForOutput('lectern listening', options.timeoutMs ?? WAIT_TIMEOUT_MS);
     } catch (error) {
       child.kill('SIGKILL');
       throw error;

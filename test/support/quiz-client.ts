@@ -4,6 +4,7 @@ import type { Ack } from '../../src/protocol/wire/ack.js';
 import type { QuizItem, RoomOptions, RoomStatePayload } from '../../src/protocol/quiz.js';
 import { createClass, getJson, postJson } from './classroom-client.js';
 import { connected } from './test-app.js';
+import { WAIT_TIMEOUT_MS } from './waits.js';
 
 /** Quizzes and live rooms for tests: HTTP setup, host and player sockets that record every frame they receive. */
 
@@ -96,7 +97,7 @@ export class QuizClient {
   }
 
   /** The next `event` (after now, or already received and matching when `past`) that passes `test`. */
-  next<T = unknown>(event: string, test: (payload: T) => boolean = () => true, timeoutMs = 15_000): Promise<T> {
+  next<T = unknown>(event: string, test: (payload: T) => boolean = () => true, timeoutMs = WAIT_TIMEOUT_MS): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`timed out waiting for ${event}`)), timeoutMs);
       this.waiters.push({
@@ -111,7 +112,7 @@ export class QuizClient {
   }
 
   /** The latest `event` received so far, or the next one. */
-  async latest<T = unknown>(event: string, test: (payload: T) => boolean = () => true, timeoutMs = 15_000): Promise<T> {
+  async latest<T = unknown>(event: string, test: (payload: T) => boolean = () => true, timeoutMs = WAIT_TIMEOUT_MS): Promise<T> {
     const found = [...this.events].reverse().find((received) => received.event === event && test(received.payload as T));
     return found ? (found.payload as T) : this.next<T>(event, test, timeoutMs);
   }
@@ -120,7 +121,7 @@ export class QuizClient {
     return this.latest<RoomStatePayload>('room:state', test);
   }
 
-  emit<T extends object = Record<string, unknown>>(event: string, payload: unknown = {}, timeoutMs = 15_000): Promise<Ack<T>> {
+  emit<T extends object = Record<string, unknown>>(event: string, payload: unknown = {}, timeoutMs = WAIT_TIMEOUT_MS): Promise<Ack<T>> {
     return this.socket.timeout(timeoutMs).emitWithAck(event, payload) as Promise<Ack<T>>;
   }
 

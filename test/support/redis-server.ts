@@ -6,6 +6,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import { WAIT_TIMEOUT_MS } from './waits.js';
 
 /**
  * The shared Redis the store contract runs on (every test keeps to its own random key prefix, see uniquePrefix, and
@@ -39,7 +40,7 @@ export interface RedisServer {
   kill(): Promise<void>;
 }
 
-const READY_TIMEOUT_MS = 10_000;
+const READY_TIMEOUT_MS = WAIT_TIMEOUT_MS;
 const START_ATTEMPTS = 3;
 
 /** Every child we started; killed when the worker exits, so a failing test cannot leak a redis-server. */

@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/kernel/config.js';
 import { createPdfWorkerPool, type PdfWorkerPool } from '../../src/materials/index.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
+import { WAIT_TIMEOUT_MS } from './waits.js';
 
 export interface TestApp extends App {
   url: string;
@@ -23,7 +24,11 @@ export interface TestApp extends App {
   stop(): Promise<void>;
 }
 
-/** The instant each test's rate and join limits stand at, by test name (see {@link frozenLimitsClock}). */
+/**
+ * The instant each test's rate and join limits stand at, by test file and name (see {@link frozenLimitsClock}): the
+ * files of a worker share this module (vitest.config.ts runs them without isolation), and two files may name a test
+ * alike.
+ */
 const limitsInstants = new Map<string, number>();
 
 /**
@@ -33,9 +38,10 @@ const limitsInstants = new Map<string, number>();
  * (one window for all of the test's nodes).
  */
 function frozenLimitsClock(): (() => number) | undefined {
-  const test = expect.getState().currentTestName;
+  const { currentTestName, testPath } = expect.getState();
   // An app a whole file shares (booted in beforeAll) keeps the wall clock: its windows turn as in production.
-  if (test === undefined) return undefined;
+  if (currentTestName === undefined) return undefined;
+  const test = `${testPath ?? ''} > ${currentTestName}`;
   const instant = limitsInstants.get(test) ?? Date.now();
   limitsInstants.set(test, instant);
   return () => instant;
@@ -138,7 +144,7 @@ export function suiteMemoryStore(): { appEnv(): Record<string, string>; appOverr
 }
 
 /** Resolves with the first `event` payload the socket receives (rejects after `timeoutMs`). */
-export function once<T = unknown>(socket: Socket, event: string, timeoutMs = 10_000): Promise<T> {
+export function once<T = unknown>(socket: Socket, event: string, timeoutMs = WAIT_TIMEOUT_MS): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`timed out waiting for ${event}`)), timeoutMs);
     socket.once(event, (payload: T) => {
@@ -149,7 +155,7 @@ export function once<T = unknown>(socket: Socket, event: string, timeoutMs = 10_
 }
 
 /** Resolves once the socket is connected, or rejects with the connect_error. */
-export function connected(socket: Socket, timeoutMs = 10_000): Promise<void> {
+export function connected(socket: Socket, timeoutMs = WAIT_TIMEOUT_MS): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     if (socket.connected) return resolve();
     const timer = setTimeout(() => reject(new Error('timed out connecting')), timeoutMs);

@@ -1,0 +1,15 @@
+/**
+ * The suite's time budgets, in one place so that no helper gives up before the test would. The suite shares two
+ * cores (with CI's other jobs, or with other suites on a developer's machine): a correct test must pass however slow
+ * the machine is, short of a test that takes minutes.
+ *
+ * - TEST_TIMEOUT_MS: one test, or one hook (vitest.config.ts `testTimeout` / `hookTimeout`).
+ * - WAIT_TIMEOUT_MS: the default of every helper that waits for one thing (an event, a connection, an ack, a chapter,
+ *   a server's readiness) and of `expect.poll`. Half the test's budget: one slow wait still fits in its test, and a
+ *   wait that never ends fails with its own message (what it waited for, the last events) before the test's generic
+ *   timeout hides it. A passing test never waits it out.
+ *
+ * A test that waits for something on purpose not to happen passes its own, short timeout.
+ */
+export const TEST_TIMEOUT_MS = 60_000;
+export const WAIT_TIMEOUT_MS = 30_000;
