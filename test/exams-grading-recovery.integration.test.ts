@@ -1,6 +1,6 @@
 /*
  * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
- * - XA1 — A node dies grading. Two nodes on Redis, `EXAM_GRADING_LEASE_MS` 300: the node that ended the exam stalls
+ * - XA1 — A node dies grading. Two nodes on Redis, `EXAM_GRADING_LEASE_MS` 1500: the node that ended the exam stalls
  *   (grading an item, or writing the report) and loses the store …
  * - XA2 — Half-finished students. On both stores: students left with only `claimed` (on no list), `finalised` with no
  *   report …
@@ -28,7 +28,9 @@ import { examKeys } from '../src/exams/exam-keys.js';
 const redis = suiteRedis();
 beforeAll(samplePdfBytes);
 
-const SHORT_LEASE = { EXAM_GRADING_LEASE_MS: '300', EXAM_SWEEP_MS: '100', EXAM_GRADE_RETRY_MS: '20' };
+// Long enough that a live node's renewals survive a busy machine's event-loop lag (300 ms lapsed under load 20, so
+// the live node's work was taken over), short enough that a dead node's lease lapses within the test.
+const SHORT_LEASE = { EXAM_GRADING_LEASE_MS: '1500', EXAM_SWEEP_MS: '200', EXAM_GRADE_RETRY_MS: '20' };
 
 /** A promise the test opens at its end: the calls a "dead" node had under way wait on it. */
 function gate() {
