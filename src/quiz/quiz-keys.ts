@@ -51,6 +51,8 @@ export const quizKeys = {
   classRooms: (classId: string) => key('class', classId, 'rooms'),
   /** A room's list entry (JSON: code, title, createdAt, phase, players), written with its results; no TTL. */
   roomSummary: (id: string) => key('room', id, 'summary'),
-  /** A room's results (JSON, derived from the recorded answers; rewritten at each reveal and at the end); no TTL. */
+  /** A room's results head (JSON, derived from the recorded answers; rewritten at each reveal and at the end); no TTL. */
   roomResults: (id: string) => key('room', id, 'results'),
+  /** A room's results per question (hash: question index -> JSON {player id: result}; see room-results.ts); no TTL. */
+  roomQuestionResults: (id: string) => key('room', id, 'question-results'),
 };
