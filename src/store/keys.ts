@@ -30,6 +30,8 @@ export const keys = {
   // Data lifecycle (deletion, retention, export: src/data/).
   /** Rooms whose results hold student data (sorted set scored by the last results write): the retention purge's queue. */
   retentionRooms: () => key('retention', 'rooms'),
+  /** Uploaded quiz pictures no quiz showed yet (sorted set scored by upload time): the retention purge's other queue. */
+  retentionImages: () => key('retention', 'quiz-images'),
   /** A background job (JSON: kind, owner, params, status, checkpoint, progress, result); RETENTION.jobMs after its last write. */
   job: (id: string) => key('job', id),
   /** The lease of the node running a job; expires when that node stops renewing it, so another node resumes the job. */
