@@ -120,7 +120,7 @@ describe('DL3: class export', () => {
     const data = json.body as unknown as {
       class: { id: string; name: string };
       students: { nickname: string; answers: { question: string; verdict: string | null; answers: { text: string }[] }[]; hand: { speaker: string; text: string }[] }[];
-      rooms: { players: { nickname: string; score: number }[] }[];
+      rooms: { closedQuestions: number; players: { nickname: string; score: number; answers: { questionIndex: number }[] }[] }[];
     };
     expect(data.class).toMatchObject({ id: run.classId, name: '내보낼 반' });
     expect(data.students.map((student) => student.nickname)).toEqual(['민지']);
@@ -133,6 +133,10 @@ describe('DL3: class export', () => {
     expect(student!.hand.some((line) => line.speaker === 'assistant')).toBe(true);
     expect(data.rooms).toHaveLength(1);
     expect(data.rooms[0]!.players.map((player) => player.nickname).sort()).toEqual(['두리', '하나']);
+    // Each player's answers are joined back from the results kept per question.
+    const closed = data.rooms[0]!.closedQuestions;
+    expect(closed).toBeGreaterThan(0);
+    for (const player of data.rooms[0]!.players) expect(player.answers.map((answer) => answer.questionIndex)).toEqual(Array.from({ length: closed }, (_, index) => index));
 
     const csv = await call('GET', `${base}/export.csv`, auth);
     expect(csv.status).toBe(200);

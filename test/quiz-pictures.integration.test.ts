@@ -13,9 +13,15 @@
  *   or with its class) deletes the picture (its URL then 404) and credits its bytes back. The account's pictures
  *   together hold at most MAX_QUIZ_IMAGE_BYTES_PER_ACCOUNT: the upload past it is 429 QUOTA_EXCEEDED with
  *   `quota: 'quiz-image-bytes'`, its limit, and a Korean sentence saying what to delete. On both stores.
+ * - TM25 — Pictures no quiz shows are purged after the retention. A run of the retention purge (injected clock) deletes
+ *   the pictures uploaded more than RETENTION_DAYS ago that no quiz shows (their URL then 404, gone from the owner's
+ *   list, their bytes no longer counted against MAX_QUIZ_IMAGE_BYTES_PER_ACCOUNT) and keeps a picture a quiz shows and
+ *   one uploaded within the retention; a run before the window deletes nothing, a second run nothing more. On both
+ *   stores.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { QuestionPayload } from '../src/protocol/quiz.js';
+import { quizKeys } from '../src/quiz/quiz-keys.js';
 import { signUp } from './support/accounts.js';
 import { call } from './support/http-call.js';
 import { createClass, postJson } from './support/classroom-client.js';
@@ -144,5 +150,43 @@ describe.each(['memory', 'redis'] as const)('quiz pictures (%s store)', (store) 
     expect(await listed(a.bearer)).toEqual([]);
     // Their bytes are credited back: three pictures fit again.
     for (let index = 0; index < 3; index += 1) expect((await upload(app.url, PNG, token(a))).status).toBe(201);
+  });
+
+  it('TM25 the retention purge deletes old pictures no quiz shows and credits their bytes; shown and fresh ones stay', async () => {
+    const clock: { at: number | null } = { at: null };
+    app = await startTestApp(
+      { RETENTION_DAYS: '30', MAX_QUIZ_IMAGE_BYTES_PER_ACCOUNT: String(PNG.length * 3), ...(store === 'redis' ? { REDIS_URL: redis.url } : {}) },
+      { retentionClock: () => clock.at ?? Date.now() },
+    );
+    const created = await createClass(app, { name: '보존 그림 반' });
+    const bearer = { authorization: `Bearer ${created.instructorToken}` };
+    const unused = (await upload(app.url, PNG, created.instructorToken)).body.imageId as string;
+    const shown = (await upload(app.url, PNG, created.instructorToken)).body.imageId as string;
+    const base = { question: '그래프의 꼭짓점은?', explanation: '.', difficulty: 'easy', type: 'short', answer: '원점' };
+    expect((await postJson(`${app.url}/api/quizzes`, { title: '그림', items: [{ ...base, image: shown, imageAlt: '그래프' }] }, bearer)).status).toBe(201);
+    const uploadedAt = async (imageId: string) => (await app!.store.zscore(quizKeys.retentionImages(), imageId))!;
+    const oldAt = Math.max(await uploadedAt(unused), await uploadedAt(shown));
+    // Upload times are in ms: the fresh picture is strictly later than the old ones.
+    while (Date.now() <= oldAt) await new Promise((resolve) => setTimeout(resolve, 2));
+    const fresh = (await upload(app.url, PNG, created.instructorToken)).body.imageId as string;
+    const freshAt = await uploadedAt(fresh);
+    expect((await upload(app.url, PNG, created.instructorToken)).status).toBe(429);
+    const status = async (imageId: string) => (await fetch(`${app!.url}/api/quiz-images/${imageId}`)).status;
+
+    // Today: nothing is old enough.
+    await app.data.purge.runOnce();
+    expect([await status(unused), await status(shown), await status(fresh)]).toEqual([200, 200, 200]);
+
+    // The retention has passed for the first two uploads, not for the third.
+    clock.at = freshAt - 1 + 30 * 24 * 60 * 60_000;
+    await app.data.purge.runOnce();
+    expect([await status(unused), await status(shown), await status(fresh)]).toEqual([404, 200, 200]);
+    const listed = (await call(`${app.url}/api/quiz-images`, 'GET', { headers: bearer })).body.images as { imageId: string }[];
+    expect(listed.map((image) => image.imageId)).toEqual([fresh, shown]);
+    // Its bytes no longer count: one more picture fits, and only one.
+    expect((await upload(app.url, PNG, created.instructorToken)).status).toBe(201);
+    expect((await upload(app.url, PNG, created.instructorToken)).status).toBe(429);
+    await app.data.purge.runOnce();
+    expect([await status(shown), await status(fresh)]).toEqual([200, 200]);
   });
 });

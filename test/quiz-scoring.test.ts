@@ -11,7 +11,7 @@ import { applyCommand, dueAt, dueTransition, remainingMs, type PhaseRecord } fro
 import { resultsCsv } from '../src/quiz/results-csv.js';
 import { buildResults } from '../src/quiz/room-results.js';
 import type { RoomMeta } from '../src/quiz/room-repository.js';
-import { basePoints, computeStandings, streakBonus, type RecordedAnswer } from '../src/quiz/scoring.js';
+import { basePoints, computeStandings, standingsHistory, streakBonus, type RecordedAnswer } from '../src/quiz/scoring.js';
 import { sampleItems } from './support/quiz-client.js';
 
 const items: QuizItem[] = sampleItems(3); // answers 0, 1, 2
@@ -45,11 +45,13 @@ describe('scoring', () => {
     );
     const standings = computeStandings(items, players, answers, 2, { questionMs: 20_000, streakBonus: true, speedBonus: true, roomId: 'r' });
     const [first, second, third] = standings.rows;
+    const history = standingsHistory(items, players, answers, 2, { questionMs: 20_000, streakBonus: true, speedBonus: true, roomId: 'r' });
     expect(first).toMatchObject({ playerId: 'p1', rank: 1, correctCount: 3, streak: 3 });
-    expect(first!.results.map((result) => result.points)).toEqual([basePoints(1000, 20_000), basePoints(2000, 20_000) + 100, 500 + 200]);
+    expect(first!.result).toEqual(history[2]!.get('p1'));
+    expect(history.map((results) => results.get('p1')!.points)).toEqual([basePoints(1000, 20_000), basePoints(2000, 20_000) + 100, 500 + 200]);
     expect(second).toMatchObject({ playerId: 'p2', rank: 2, score: 1000 + 0 + 1000, streak: 1 });
     expect(third).toMatchObject({ playerId: 'p3', rank: 3, score: 0 });
-    expect(third!.results[1]).toEqual({ choice: null, correct: false, credit: 0, responseMs: null, points: 0, streakBonus: 0 });
+    expect(history[1]!.get('p3')).toEqual({ choice: null, correct: false, credit: 0, responseMs: null, points: 0, streakBonus: 0 });
     expect(standings.questions[0]).toEqual({ distribution: [2, 0, 0, 1], answered: 3, correct: 2 });
     expect(standings.rows.some((row) => row.playerId === 'gone')).toBe(false);
   });
@@ -149,13 +151,11 @@ describe('results export', () => {
       { playerId: 'p1', nickname: '=HYPERLINK("x")', joinedAt: 1 },
       { playerId: 'p2', nickname: '쉼표,이름', joinedAt: 2 },
     ];
-    const standings = computeStandings(meta.items, tricky, answersOf({ p1: { choice: 0, responseMs: 100 } }, { p2: { choice: 1, responseMs: 100 } }), 1, {
-      questionMs: 20_000,
-      streakBonus: true,
-      speedBonus: true,
-      roomId: 'r',
-    });
-    const csv = resultsCsv(buildResults(meta, { phase: 'ended', v: 9, endedAt: 5 }, standings));
+    const trickyAnswers = answersOf({ p1: { choice: 0, responseMs: 100 } }, { p2: { choice: 1, responseMs: 100 } });
+    const trickyOptions = { questionMs: 20_000, streakBonus: true, speedBonus: true, roomId: 'r' };
+    const standings = computeStandings(meta.items, tricky, trickyAnswers, 1, trickyOptions);
+    const history = standingsHistory(meta.items, tricky, trickyAnswers, 1, trickyOptions);
+    const csv = resultsCsv(buildResults(meta, { phase: 'ended', v: 9, endedAt: 5 }, standings, history));
     expect(csv.startsWith('\ufeff순위,닉네임,총점,맞힌 문항 수,응답 시간 합계(초),1번 선택,1번 정답 여부,1번 점수,2번 선택,')).toBe(true);
     const lines = csv.slice(1).split('\r\n');
     expect(lines.at(-1)).toBe('');
@@ -176,7 +176,7 @@ describe('results export', () => {
     const meta: RoomMeta = { roomId: 'r2', classId: 'c1', quizId: 'q1', code: '654321', title: '퀴즈', options: RoomOptions.parse({}), items: items.slice(0, 1), createdAt: 0 };
     const options = { questionMs: 20_000, streakBonus: true, speedBonus: true, roomId: 'r' };
     const csvRanks = (standings: ReturnType<typeof computeStandings>) =>
-      resultsCsv(buildResults(meta, { phase: 'ended', v: 3, endedAt: 5 }, standings)).slice(1).split('\r\n').slice(1, 4).map((line) => line.split(',')[0]);
+      resultsCsv(buildResults(meta, { phase: 'ended', v: 3, endedAt: 5 }, standings, [])).slice(1).split('\r\n').slice(1, 4).map((line) => line.split(',')[0]);
 
     // p3 scores; p1 (wrong, faster) and p2 (no answer) tie at 0: both 2nd, not 2nd and 3rd by speed or join order.
     const one = computeStandings(meta.items, players, answersOf({ p1: { choice: 3, responseMs: 100 }, p3: { choice: 0, responseMs: 900 } }), 0, options);

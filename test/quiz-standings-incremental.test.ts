@@ -10,13 +10,19 @@
  *   the one after q − 1 or that has a row of a player no longer scored; otherwise it equals computeStandings.
  * - QI3 — A row for every player from the start. The standings before any question closes (a room ended during its
  *   first question) have a zero row for every scored player, so the results and the room list count them.
+ * - QI4 — A reveal writes what is new only. The standings stored after question q carry each player's totals and
+ *   the result of question q alone, the results head carries no answers, and question q's results are one field of
+ *   the room's per-question results; the results read back (head joined with every question's results) equal those
+ *   built from a recompute of every recorded answer, after every reveal, a late joiner and a kick, and at the end.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { TokenSigner } from '../src/auth/index.js';
 import { createLogger } from '../src/kernel/logger.js';
 import { RoomOptions, type Quiz, type RoomItem } from '../src/protocol/quiz.js';
 import { RoomService } from '../src/quiz/room-service.js';
-import { computeStandings, extendStandings, type RecordedAnswer, type ScoringOptions } from '../src/quiz/scoring.js';
+import { buildResults } from '../src/quiz/room-results.js';
+import { quizKeys } from '../src/quiz/quiz-keys.js';
+import { computeStandings, extendStandings, standingsHistory, type RecordedAnswer, type ScoringOptions } from '../src/quiz/scoring.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import { RedisStore } from '../src/store/redis-store.js';
 import type { Store } from '../src/store/index.js';
@@ -71,13 +77,30 @@ function serviceOn(store: Store, clock: { now: number }): RoomService {
   });
 }
 
-/** What a recompute from every stored answer gives after question `q` (the reference the stored table must equal). */
-async function recomputed(service: RoomService, roomId: string, q: number) {
+async function recomputeInputs(service: RoomService, roomId: string, q: number) {
   const meta = await service.meta(roomId);
   const answers: Map<string, RecordedAnswer>[] = [];
   for (let index = 0; index <= q; index += 1) answers.push(await service.repository.answers(roomId, index));
   const options: ScoringOptions = { questionMs: meta.options.questionSeconds * 1000, streakBonus: meta.options.streakBonus, speedBonus: meta.options.speedBonus, roomId };
-  return computeStandings(meta.items, await service.repository.scoredPlayers(roomId), answers, q, options);
+  return { meta, players: await service.repository.scoredPlayers(roomId), answers, options };
+}
+
+/** What a recompute from every stored answer gives after question `q` (the reference the stored table must equal). */
+async function recomputed(service: RoomService, roomId: string, q: number) {
+  const { meta, players, answers, options } = await recomputeInputs(service, roomId, q);
+  return computeStandings(meta.items, players, answers, q, options);
+}
+
+/** QI4: the stored records hold what is new only, and the results read back equal those of a recompute. */
+async function expectResultsAfter(store: Store, service: RoomService, roomId: string, q: number) {
+  const { meta, players, answers, options } = await recomputeInputs(service, roomId, q);
+  const expected = buildResults(meta, await service.phase(roomId), computeStandings(meta.items, players, answers, q, options), standingsHistory(meta.items, players, answers, q, options));
+  expect(await service.repository.results(roomId), `results after question ${q}`).toEqual(expected);
+  const table = JSON.parse((await store.hget(quizKeys.room(roomId), `standings:${q}`))!) as { rows: Record<string, unknown>[] };
+  for (const row of table.rows) expect(Object.keys(row)).not.toContain('results');
+  const head = JSON.parse((await store.get(quizKeys.roomResults(roomId)))!) as { players: { answers: unknown[] }[] };
+  expect(head.players.every((player) => player.answers.length === 0)).toBe(true);
+  expect(Object.keys(await store.hgetall(quizKeys.roomQuestionResults(roomId))).sort()).toEqual(Array.from({ length: q + 1 }, (_, index) => String(index)).sort());
 }
 
 async function playGame(store: Store, prefix: string): Promise<void> {
@@ -112,6 +135,7 @@ async function playGame(store: Store, prefix: string): Promise<void> {
     const stored = await node.repository.standings(roomId, q);
     expect(stored, `standings after question ${q}`).toEqual(await recomputed(node, roomId, q));
     expect(node.computedStandings(roomId, q)).toEqual(stored);
+    await expectResultsAfter(store, node, roomId, q);
     // A kick between two reveals: the next reveal must leave the kicked player's earlier answers out everywhere.
     if (q === 4) await node.command(roomId, 'room:kick', { playerId: players[1]! });
     if (q < items.length - 1) {
@@ -126,16 +150,17 @@ async function playGame(store: Store, prefix: string): Promise<void> {
   expect(final).toEqual(await recomputed(first, roomId, last));
   expect(final!.rows.map((row) => row.playerId)).not.toContain(players[1]);
   expect(final!.rows).toHaveLength(6);
+  await expectResultsAfter(store, first, roomId, last);
 }
 
 describe('QI1 incremental standings equal a recompute from every answer', () => {
-  it('QI1 on the memory store: every reveal, a late joiner, a kick, another node, the end', async () => {
+  it('QI1 QI4 on the memory store: every reveal, a late joiner, a kick, another node, the end', async () => {
     const store = new MemoryStore();
     closers.push(() => store.close());
     await playGame(store, '메');
   });
 
-  it('QI1 on Redis: every reveal, a late joiner, a kick, another node, the end', async () => {
+  it('QI1 QI4 on Redis: every reveal, a late joiner, a kick, another node, the end', async () => {
     const store = new RedisStore({ url: redis.url });
     closers.push(() => store.close());
     await playGame(store, '레');
@@ -149,7 +174,7 @@ describe('QI2 extendStandings only extends what it can', () => {
 
   it('QI3 before any question closes every scored player has a zero row (a room ended in its first question lists them)', () => {
     const table = computeStandings(items, people, answers, -1, options);
-    expect(table.rows.map((row) => [row.playerId, row.score, row.results.length])).toEqual(people.map((player) => [player.playerId, 0, 0]));
+    expect(table.rows.map((row) => [row.playerId, row.score, row.result])).toEqual(people.map((player) => [player.playerId, 0, undefined]));
   });
 
   it('QI2 equals computeStandings question by question; null for a wrong table or a player no longer scored', () => {

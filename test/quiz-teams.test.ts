@@ -39,8 +39,8 @@ describe('team mode (pure)', () => {
       afterQuestion: 0,
       questions: [{ distribution: [1, 1, 0, 0], answered: 2, correct: 1 }],
       rows: [
-        { playerId: 'a', nickname: '가', score: 900, rank: 1, correctCount: 1, totalResponseMs: 100, streak: 1, results: [] },
-        { playerId: 'b', nickname: '나', score: 0, rank: 2, correctCount: 0, totalResponseMs: 200, streak: 0, results: [] },
+        { playerId: 'a', nickname: '가', score: 900, rank: 1, correctCount: 1, totalResponseMs: 100, streak: 1 },
+        { playerId: 'b', nickname: '나', score: 0, rank: 2, correctCount: 0, totalResponseMs: 200, streak: 0 },
       ],
     };
     expect(withTeams(standings, new Map([['a', 1], ['b', 0]]), undefined)).toBe(standings);

@@ -12,7 +12,7 @@
 import { describe, expect, it } from 'vitest';
 import { CLOUD_WORDS, MAX_TEXT_ANSWER, RoomItem, type ShortItem } from '../src/protocol/quiz.js';
 import { recordedResponse } from '../src/quiz/item-types.js';
-import { computeStandings, type RecordedAnswer } from '../src/quiz/scoring.js';
+import { computeStandings, standingsHistory, type RecordedAnswer } from '../src/quiz/scoring.js';
 import { gradeShortAnswers, shortCredit } from '../src/quiz/short-answer-judge.js';
 import { reviewList, withVerdict } from '../src/quiz/short-review.js';
 import { answerKey, cleanText, cloudWords } from '../src/quiz/text-answers.js';
@@ -57,11 +57,11 @@ describe('short-text grades', () => {
     const answers = [new Map<string, RecordedAnswer>([['a', { text: UNSURE, responseMs: 1000 }], ['b', { text: '중앙값', responseMs: 1000 }]])];
     const options = { questionMs: 20_000, streakBonus: false, speedBonus: false, roomId: 'r' };
     const before = computeStandings(items, players, answers, 0, { ...options, grades: new Map([[0, grades]]) });
-    expect(before.rows.find((row) => row.playerId === 'a')!.results[0]).toMatchObject({ credit: 0, points: 0, unsure: true });
-    expect(before.rows.find((row) => row.playerId === 'b')!.results[0]).toMatchObject({ credit: 1, points: 1000 });
+    expect(before.rows.find((row) => row.playerId === 'a')!.result).toMatchObject({ credit: 0, points: 0, unsure: true });
+    expect(before.rows.find((row) => row.playerId === 'b')!.result).toMatchObject({ credit: 1, points: 1000 });
     const after = computeStandings(items, players, answers, 0, { ...options, grades: new Map([[0, marked]]) });
-    expect(after.rows.find((row) => row.playerId === 'a')!.results[0]).toMatchObject({ credit: 1, points: 1000 });
-    expect(after.rows.find((row) => row.playerId === 'a')!.results[0]!.unsure).toBeUndefined();
+    expect(after.rows.find((row) => row.playerId === 'a')!.result).toMatchObject({ credit: 1, points: 1000 });
+    expect(after.rows.find((row) => row.playerId === 'a')!.result!.unsure).toBeUndefined();
   });
 });
 
@@ -90,9 +90,12 @@ describe('word cloud', () => {
       new Map<string, RecordedAnswer>([['a', { text: '평균', responseMs: 100 }]]),
       new Map<string, RecordedAnswer>([['a', { choice: 0, responseMs: 100 }]]),
     ];
-    const standings = computeStandings([truefalse, cloud, truefalse], players, answers, 2, { questionMs: 20_000, streakBonus: true, speedBonus: false, roomId: 'r' });
-    expect(standings.rows[0]!.results[1]).toMatchObject({ credit: null, points: 0 });
-    expect(standings.rows[0]!.results[2]).toMatchObject({ points: 1100, streakBonus: 100 });
+    const typed = [truefalse, cloud, truefalse];
+    const typedOptions = { questionMs: 20_000, streakBonus: true, speedBonus: false, roomId: 'r' };
+    const standings = computeStandings(typed, players, answers, 2, typedOptions);
+    const history = standingsHistory(typed, players, answers, 2, typedOptions);
+    expect(history[1]!.get('a')).toMatchObject({ credit: null, points: 0 });
+    expect(standings.rows[0]!.result).toMatchObject({ points: 1100, streakBonus: 100 });
     expect(standings.questions[1]!.words).toEqual([{ text: '평균', count: 1 }]);
   });
 });

@@ -577,6 +577,14 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, cle
         expect(await store.mget([])).toEqual([]);
       });
 
+      it('hgetallMany reads whole hashes in order; a missing key reads as an empty hash', async () => {
+        const [one, two, missing] = [key('h1'), key('h2'), key('missing')];
+        await store.hset(one, { a: '1', 이름: '값' });
+        await store.hset(two, { b: '2' });
+        expect(await store.hgetallMany([two, missing, one, two])).toEqual([{ b: '2' }, {}, { a: '1', 이름: '값' }, { b: '2' }]);
+        expect(await store.hgetallMany([])).toEqual([]);
+      });
+
       it('hmget reads fields of one hash in order; missing fields and keys read as null', async () => {
         const k = key('fields');
         await store.hset(k, { phase: 'open', players: '3' });

@@ -123,6 +123,8 @@ describe('store key names', () => {
 
   it('K5: the retention purge builds the same keys as before', () => {
     expect(quizKeys.retentionRooms()).toBe('lectern:retention:rooms');
+    expect(quizKeys.retentionImages()).toBe('lectern:retention:quiz-images');
+    expect(quizKeys.roomQuestionResults('r1')).toBe('lectern:room:r1:question-results');
     expect(dataKeys.retentionLease()).toBe('lectern:retention:lease');
   });
 });

@@ -53,6 +53,7 @@ export class DataLifecycle {
     this.purge = new RetentionPurge({
       store,
       rooms: this.rooms,
+      images: options.images,
       retentionMs: options.retentionDays * 24 * 60 * 60_000,
       nodeId: options.nodeId,
       logger,

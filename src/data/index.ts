@@ -1,6 +1,7 @@
 /**
  * The data lifecycle: complete deletion of materials, classes, quizzes and quiz rooms (both stores; the blobs on
- * disk through the materials service), the retention purge of old student data under a store lease, and the class
+ * disk through the materials service), the retention purge of old student data (and of uploaded quiz pictures no
+ * quiz shows) under a store lease, and the class
  * export (JSON and CSV). It orchestrates only: each feature deletes and reads its own keys through its
  * `…Lifecycle` export (quizLifecycle, classLifecycle, lectureLifecycle, mathLifecycle, qualityLifecycle, deleteUsage,
  * the material and retrieval leases) or a port (exams, LMS courses, quotas); data/ keeps the order, the batching,

@@ -8,6 +8,11 @@ export interface QuizImageParts {
   quizDeleted(quizId: string, imageIds: readonly string[]): Promise<void>;
   /** The class is gone: the pictures its instructor token uploaded that no quiz shows go too. */
   classDeleted(classId: string, accountId: string): Promise<void>;
+  /**
+   * The retention purge: of the `limit` oldest pictures queued, those uploaded at or before `before` that no quiz
+   * shows are deleted (their bytes credited back); `more` when the batch was all due.
+   */
+  purgeUnused(before: number, limit: number): Promise<{ purged: number; more: boolean }>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Logger } from '../kernel/index.js';
 import { isAppError } from '../kernel/index.js';
 import { DELETE_BATCH, type Store } from '../store/index.js';
+import type { QuizImageParts } from './quiz-deletion.js';
 import type { RoomDeletion } from './room-deletion.js';
 import { quizLifecycle } from '../quiz/index.js';
 import { dataKeys } from './data-keys.js';
@@ -10,7 +11,9 @@ const HOUR_MS = 60 * 60_000;
 export interface RetentionPurgeOptions {
   store: Store;
   rooms: RoomDeletion;
-  /** RETENTION_DAYS in ms: results whose last write is older are deleted. */
+  /** Uploaded quiz pictures (src/quiz/ satisfies it): those no quiz shows go once older than the retention. */
+  images?: Pick<QuizImageParts, 'purgeUnused'> | undefined;
+  /** RETENTION_DAYS in ms: results whose last write is older are deleted, and pictures uploaded earlier no quiz shows. */
   retentionMs: number;
   nodeId: string;
   logger: Logger;
@@ -36,7 +39,9 @@ export interface PurgeRun {
  * is a quiz room's results (every player's nickname and answers) and list entry. Every results write queues the room
  * in the quiz folder's retention queue (quizLifecycle.retainedRooms), scored by the time of the write; a run takes the
  * oldest entries a batch at a time and deletes the rooms older than the retention (the whole room: results, summary,
- * index entries).
+ * index entries). Uploaded quiz pictures are queued the same way in the quiz folder (by upload time): those older
+ * than the retention that no quiz shows are deleted (blob, record, list entry; their bytes no longer count against
+ * the account's quota).
  *
  * One node at a time: a run starts only with the store lease dataKeys.retentionLease, which the node keeps (renewing it
  * at each run, never releasing it), so the other nodes skip; when that node stops, its lease lapses and another one
@@ -100,6 +105,21 @@ export class RetentionPurge {
       if (due.length < DELETE_BATCH) break;
     }
     if (purged > 0) logger.info({ purged, retentionMs }, 'retention purge deleted old quiz room results');
+    const images = await this.purgeImages(cutoff);
+    if (images > 0) logger.info({ images, retentionMs }, 'retention purge deleted old quiz pictures no quiz shows');
     return { ran: true, purged };
+  }
+
+  /** Pictures uploaded before `cutoff` that no quiz shows, a batch at a time (bounded like the rooms). */
+  private async purgeImages(cutoff: number): Promise<number> {
+    const { images } = this.options;
+    if (!images) return 0;
+    let purged = 0;
+    for (let batch = 0; batch < (this.options.maxBatches ?? 10); batch += 1) {
+      const step = await images.purgeUnused(cutoff, DELETE_BATCH);
+      purged += step.purged;
+      if (!step.more) break;
+    }
+    return purged;
   }
 }

@@ -11,7 +11,7 @@ import { type TeacherDecision, teacherDecisions } from './teacher-decisions.js';
 import { withoutExamEvidence } from './prior-profile.js';
 import { classProfile } from './exam-mix.js';
 import { isSelfStudy, resultRevealed, revealsItemsOf, selfStudyPublication, visibleTo } from './self-study-exam.js';
-import type { ExamOverride, ExamPublication, ExamRecord, ExamRepository, NewExam, RegradeRequest } from './exam-repository.js';
+import type { ExamOverride, ExamPublication, ExamRecord, ExamRepository, GradingState, NewExam, RegradeRequest } from './exam-repository.js';
 import { examResultsCsv, itemSummaries, resultItems, scoreOf, studentResult, type ItemSummary, type ResultItem, type StudentLogItem, type StudentResult } from './exam-results.js';
 import {
   ExamProblem,
@@ -537,25 +537,28 @@ export class ExamService {
     const publication = await this.repository.publication(exam.examId);
     if (!publication) throw new AppError(ErrorCode.EXAM_NOT_PUBLISHED);
     await this.closeIfDue(exam, publication);
-    const students: StudentResult[] = [];
-    for (const sessionId of await this.repository.students(exam.examId)) {
-      const [submission, grades, overrides, regrades, report, nickname] = await Promise.all([
-        this.repository.submissions(exam.examId, sessionId),
-        this.repository.grades(exam.examId, sessionId),
-        this.repository.overrides(exam.examId, sessionId),
-        this.repository.regrades(exam.examId, sessionId),
-        this.repository.report(exam.examId, sessionId),
-        this.options.roster.nickname(publication.classId, sessionId),
-      ]);
-      if (submission.all !== null) await this.healGrading(exam, publication.classId, sessionId);
-      students.push(
-        studentResult(
-          exam,
-          { sessionId, nickname: nickname ?? '', submittedAll: submission.all, submitted: submission.items, grades, overrides, regrades, report },
-          this.options.weights,
-        ),
+    // Every student's records in a few batched reads (not a round trip per student and record), then the nicknames
+    // and the grading checks of all students at once.
+    const sessionIds = await this.repository.students(exam.examId);
+    const [records, nicknames] = await Promise.all([
+      this.repository.studentRecords(exam.examId, sessionIds),
+      Promise.all(sessionIds.map((sessionId) => this.options.roster.nickname(publication.classId, sessionId))),
+    ]);
+    await Promise.all(
+      sessionIds.map((sessionId, index) => {
+        const record = records[index]!;
+        return record.submission.all === null ? undefined : this.healGrading(exam, publication.classId, sessionId, record.grading);
+      }),
+    );
+    const students = sessionIds.map((sessionId, index): StudentResult => {
+      const { submission, grades, overrides, regrades, report } = records[index]!;
+      const nickname = nicknames[index] ?? null;
+      return studentResult(
+        exam,
+        { sessionId, nickname: nickname ?? '', submittedAll: submission.all, submitted: submission.items, grades, overrides, regrades, report },
+        this.options.weights,
       );
-    }
+    });
     const started = new Set(students.map((student) => student.sessionId));
     // A student's own self-study exam is theirs alone: nobody else of the class is missing from it.
     const expected = publication.student === undefined ? await this.options.roster.students(publication.classId) : [];
@@ -825,8 +828,8 @@ export class ExamService {
    * A student who submitted as a whole, whose grading is unfinished and on no list (left so by a node that died
    * between two writes, or by an older version): put back on the list and graded.
    */
-  private async healGrading(exam: ExamRecord, classId: string, sessionId: string): Promise<void> {
-    const state = await this.repository.gradingState(exam.examId, sessionId);
+  private async healGrading(exam: ExamRecord, classId: string, sessionId: string, known?: GradingState): Promise<void> {
+    const state = known ?? (await this.repository.gradingState(exam.examId, sessionId));
     if (this.grading.finished(state) || (await this.repository.isScheduled(exam.examId, sessionId))) return;
     await this.startGrading(exam, classId, sessionId);
   }

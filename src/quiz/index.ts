@@ -31,7 +31,9 @@
  *
  * Reveal path: the node that scores a reveal renders it from the standings it just computed (RoomService
  * computedStandings); other nodes read them from the store. The driver reuses the connected-player set between its
- * once-a-second presence checks.
+ * once-a-second presence checks. Everything a reveal reads, computes and writes is the size of the room, never of the
+ * questions played: a standings table carries each player's totals and the result of its own question only, and the
+ * results are stored as a head (no answers) plus one field per question (room-results.ts), joined when read.
  */
 export {
   generateQuiz,

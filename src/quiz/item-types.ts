@@ -131,7 +131,7 @@ export function recordedResponse(item: RoomItem, response: AnswerResponse): Reco
 }
 
 /** Types with no right answer: no credit, no points, no streak change. */
-export function isUnscored(item: RoomItem | undefined): boolean {
+export function isUnscored(item: { readonly type?: string | undefined } | undefined): boolean {
   return item?.type === 'poll' || item?.type === 'cloud';
 }
 

@@ -23,7 +23,11 @@ import { quizKeys } from './quiz-keys.js';
  * The bytes count against the account's `quiz-image-bytes` quota (429 QUOTA_EXCEEDED). A quiz records the pictures
  * its items show; when the last quiz showing a picture is deleted (directly or with its class, src/data), the picture
  * goes too, and its bytes are credited back; a class's deletion also takes the pictures its token uploaded that no
- * quiz shows. A picture no quiz shows is deleted by its owner (DELETE).
+ * quiz shows. A picture no quiz shows is deleted by its owner (DELETE), or by the retention purge (src/data) once it
+ * is older than the retention: every upload is queued in quizKeys.retentionImages by its upload time, and the purge
+ * deletes the due ones no quiz shows (crediting their bytes back) and drops the others from the queue, since a picture
+ * a quiz shows goes with its last quiz. (Quiz items never change after creation, so "a quiz shows it" is exactly
+ * "a quiz item names it".)
  */
 
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
@@ -113,6 +117,7 @@ export class QuizImages {
       const record: ImageRecord = { accountId: owner.accountId, classId: owner.classId ?? '', type, bytes: bytes.length, createdAt: this.now() };
       await store.set(quizKeys.quizImage(imageId), JSON.stringify(record));
       await store.zadd(quizKeys.accountQuizImages(owner.accountId), record.createdAt, imageId);
+      await store.zadd(quizKeys.retentionImages(), record.createdAt, imageId);
     } catch (error) {
       await store.hincrby(quota, QUOTA_FIELD, -bytes.length);
       await blobs.delete(blobName(imageId));
@@ -201,11 +206,32 @@ export class QuizImages {
     await this.remove(imageId);
   }
 
+  /**
+   * The retention purge's step: of the `limit` oldest queued pictures, those uploaded at or before `before` are
+   * deleted when no quiz shows them (bytes credited back) and leave the queue either way. Returns how many were
+   * deleted and whether the batch was full of due pictures (more may be due).
+   */
+  async purgeUnused(before: number, limit: number): Promise<{ purged: number; more: boolean }> {
+    const { store } = this.options;
+    const oldest = await store.zrange(quizKeys.retentionImages(), 0, limit - 1);
+    const due = oldest.filter((entry) => entry.score <= before);
+    let purged = 0;
+    for (const { member: imageId } of due) {
+      if ((await store.zcard(quizKeys.quizImageQuizzes(imageId))) === 0) {
+        if (await this.record(imageId)) purged += 1;
+        await this.remove(imageId);
+      }
+      await store.zrem(quizKeys.retentionImages(), imageId);
+    }
+    return { purged, more: due.length === limit };
+  }
+
   /** The picture's bytes, record and list entry gone, its bytes credited back (idempotent). */
   private async remove(imageId: string): Promise<void> {
     const { store, blobs } = this.options;
     const record = await this.record(imageId);
     await blobs.delete(blobName(imageId));
+    await store.zrem(quizKeys.retentionImages(), imageId);
     if (record === null) return;
     if ((await store.del(quizKeys.quizImage(imageId))) > 0) {
       await store.zrem(quizKeys.accountQuizImages(record.accountId), imageId);

@@ -56,7 +56,7 @@ export const quizKeys = {
   classRooms: (classId: string) => key('class', classId, 'rooms'),
   /** A room's list entry (JSON: code, title, createdAt, phase, players), written with its results; no TTL. */
   roomSummary: (id: string) => key('room', id, 'summary'),
-  /** A room's results (JSON, derived from the recorded answers; rewritten at each reveal and at the end); no TTL. */
+  /** A room's results head (JSON, derived from the recorded answers; rewritten at each reveal and at the end); no TTL. */
   roomResults: (id: string) => key('room', id, 'results'),
   /** An uploaded quiz picture's record (JSON: accountId, classId, type, bytes, createdAt; the bytes are a blob); no TTL. */
   quizImage: (imageId: string) => key('quiz-image', imageId),
@@ -66,4 +66,8 @@ export const quizKeys = {
   accountQuizImages: (accountId: string) => key('account', accountId, 'quiz-images'),
   /** Rooms whose results hold student data (sorted set scored by the last results write): the retention purge's queue. */
   retentionRooms: () => key('retention', 'rooms'),
+  /** Uploaded quiz pictures no quiz showed yet (sorted set scored by upload time): the retention purge's other queue. */
+  retentionImages: () => key('retention', 'quiz-images'),
+  /** A room's results per question (hash: question index -> JSON {player id: result}; see room-results.ts); no TTL. */
+  roomQuestionResults: (id: string) => key('room', id, 'question-results'),
 };

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { AppError } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { drainIndex, readIndex, type ScoredMember, type Store } from '../store/index.js';
+import type { AnswerResult } from '../protocol/quiz.js';
+import { withAnswers, type RoomResults } from './room-results.js';
 import { quizKeys } from './quiz-keys.js';
 
 /** What deletion needs of a live room's fixed record (see room-repository.ts). */
@@ -36,6 +38,22 @@ async function storedResults(store: Store, roomId: string) {
   const raw = await store.get(quizKeys.roomResults(roomId));
   const parsed = raw === null ? null : StoredResults.safeParse(safeJson(raw));
   return parsed?.success ? parsed.data : null;
+}
+
+const StoredHead = z.object({ closedQuestions: z.number().int().min(0), questions: z.array(z.object({ type: z.string().optional() }).loose()), players: z.array(z.object({ playerId: z.string() }).loose()) }).loose();
+const StoredPart = z.record(z.string(), z.record(z.string(), z.unknown()));
+
+/** A results head's JSON with its per-question results joined in (withAnswers over loosely read records). */
+function joinedResults(raw: string | null, parts: Record<string, string>): string | null {
+  if (raw === null || Object.keys(parts).length === 0) return raw;
+  const head = StoredHead.safeParse(safeJson(raw));
+  if (!head.success) return raw;
+  const history: Array<ReadonlyMap<string, AnswerResult>> = [];
+  for (const [field, part] of Object.entries(parts)) {
+    const parsed = StoredPart.safeParse(safeJson(part));
+    if (parsed.success) history[Number(field)] = new Map(Object.entries(parsed.data) as unknown as Array<[string, AnswerResult]>);
+  }
+  return JSON.stringify(withAnswers(head.data as unknown as RoomResults, history));
 }
 
 export interface RoomOwner {
@@ -79,8 +97,8 @@ export const quizLifecycle = {
 
   /**
    * A room's keys: the live state while it lasts (room hash, code, players, nicknames, presence, answers per
-   * question, events, driver and transition leases, the active-rooms entry) and what is kept without expiry (results,
-   * list entry, the class's index entry, the retention queue entry). A room still being played is refused (ROOM_LIVE):
+   * question, events, driver and transition leases, the active-rooms entry) and what is kept without expiry (results
+   * and their per-question part, list entry, the class's index entry, the retention queue entry). A room still being played is refused (ROOM_LIVE):
    * its driver would write it again; the host ends it first. Returns its owner, or null when there was nothing of it.
    */
   async deleteRoom(store: Store, roomId: string): Promise<RoomOwner | null> {
@@ -100,6 +118,7 @@ export const quizLifecycle = {
       quizKeys.roomDriver(roomId),
       quizKeys.roomTransition(roomId),
       quizKeys.roomResults(roomId),
+      quizKeys.roomQuestionResults(roomId),
       quizKeys.roomSummary(roomId),
       ...Array.from({ length: questions }, (_, index) => quizKeys.roomAnswers(roomId, index)),
     );
@@ -121,11 +140,15 @@ export const quizLifecycle = {
   /** Drains the class's room index a batch at a time (`each` deletes the rooms). */
   drainClassRooms: (store: Store, classId: string, each: (roomIds: string[]) => Promise<void>): Promise<void> => drainIndex(store, quizKeys.classRooms(classId), each),
 
-  /** The stored results (JSON text, null when gone) of the class's rooms in order, a batch at a time. */
+  /**
+   * The stored results (JSON text with every player's answers, null when gone) of the class's rooms in order, a batch
+   * at a time: each head joined with its per-question results (room-results.ts); a corrupt part is left out.
+   */
   readClassResults: (store: Store, classId: string, each: (results: { roomId: string; raw: string | null; key: string }[]) => Promise<void>): Promise<void> =>
     readIndex(store, quizKeys.classRooms(classId), async (batch) => {
       const raw = await store.mget(batch.map(({ member }) => quizKeys.roomResults(member)));
-      await each(batch.map(({ member }, index) => ({ roomId: member, raw: raw[index] ?? null, key: quizKeys.roomResults(member) })));
+      const parts = await Promise.all(batch.map(({ member }, index) => (raw[index] ? store.hgetall(quizKeys.roomQuestionResults(member)) : {})));
+      await each(batch.map(({ member }, index) => ({ roomId: member, raw: joinedResults(raw[index] ?? null, parts[index] ?? {}), key: quizKeys.roomResults(member) })));
     }),
 
   /** The class of the quiz, or null when there is no such quiz. */

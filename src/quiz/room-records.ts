@@ -58,7 +58,7 @@ const SolutionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('short'), answer: z.string(), accept: z.array(z.string()) }),
   z.object({ type: z.literal('cloud') }),
 ]);
-const AnswerResult = z.object({
+export const AnswerResultSchema = z.object({
   choice: z.number().int().nullable(),
   response: RecordedResponseSchema.optional(),
   // Standings stored before partial credit existed have none: right or wrong was all there was.
@@ -83,7 +83,7 @@ export const StandingsSchema: z.ZodType<Standings> = z.object({
       correctCount: count,
       totalResponseMs: z.number(),
       streak: count,
-      results: z.array(AnswerResult),
+      result: AnswerResultSchema.exactOptional(),
       team: count.exactOptional(),
     }),
   ),
@@ -129,7 +129,7 @@ export const RoomResultsSchema: z.ZodType<RoomResults> = z.object({
       score: z.number(),
       correctCount: count,
       totalResponseMs: z.number(),
-      answers: z.array(AnswerResult.extend({ questionIndex: count })),
+      answers: z.array(AnswerResultSchema.extend({ questionIndex: count })),
       team: count.exactOptional(),
     }),
   ),

@@ -3,10 +3,10 @@ import type { Page, PageRequest } from '../protocol/page.js';
 import { RoomItem, RoomOptions } from '../protocol/quiz.js';
 import type { Logger } from '../kernel/index.js';
 import { pageOfIndex, readJsonRecord, RETENTION, type HsetnxUnlessResult, type Store } from '../store/index.js';
-import { PhaseRecordSchema, RecordedResponseSchema, RoomEventSchema, RoomResultsSchema, StandingsSchema } from './room-records.js';
+import { AnswerResultSchema, PhaseRecordSchema, RecordedResponseSchema, RoomEventSchema, RoomResultsSchema, StandingsSchema } from './room-records.js';
 import type { PhaseRecord } from './room-phase.js';
-import type { RecordedAnswer, ScoredPlayer, Standings } from './scoring.js';
-import type { RoomResults } from './room-results.js';
+import type { QuestionResults, RecordedAnswer, ScoredPlayer, Standings } from './scoring.js';
+import { withAnswers, type RoomResults } from './room-results.js';
 import { quizKeys } from './quiz-keys.js';
 
 /** How long a room's live state is kept after its last write; results are kept without expiry. */
@@ -43,6 +43,8 @@ const Answer: z.ZodType<RecordedAnswer> = z.intersection(
   RecordedResponseSchema,
   z.object({ responseMs: z.number().int().min(0), allowedMs: z.number().int().min(0).optional() }),
 );
+
+const QuestionResultsSchema = z.record(z.string(), AnswerResultSchema);
 
 const ExtraTime = z.record(z.string(), z.number().int().min(0));
 
@@ -237,7 +239,17 @@ export class RoomRepository {
     return this.read(await this.store.hget(quizKeys.room(roomId), field), StandingsSchema, `${quizKeys.room(roomId)} ${field}`);
   }
 
-  /** Results and, beside them, the room's list entry (so a list never reads whole results). */
+  /**
+   * Questions' results by player (room-results.ts): written when a question is scored, the size of the room each, so
+   * a reveal never rewrites the questions before it. No expiry, like the results.
+   */
+  async saveQuestionResults(roomId: string, questions: ReadonlyArray<readonly [number, QuestionResults]>): Promise<void> {
+    if (questions.length === 0) return;
+    const fields = Object.fromEntries(questions.map(([q, results]) => [String(q), JSON.stringify(Object.fromEntries(results))]));
+    await this.store.hset(quizKeys.roomQuestionResults(roomId), fields);
+  }
+
+  /** Results head (resultsHead: answers left out) and, beside it, the room's list entry (so a list never reads results). */
   async saveResults(roomId: string, results: RoomResults): Promise<void> {
     await this.store.set(quizKeys.roomResults(roomId), JSON.stringify(results));
     await this.store.set(quizKeys.roomSummary(roomId), JSON.stringify(listEntryOf(results)));
@@ -245,8 +257,20 @@ export class RoomRepository {
     await this.store.zadd(quizKeys.retentionRooms(), Date.now(), roomId);
   }
 
+  /** The results with every player's answers: the head joined with each question's results (room-results.ts). */
   async results(roomId: string): Promise<RoomResults | null> {
-    return this.read(await this.store.get(quizKeys.roomResults(roomId)), RoomResultsSchema, quizKeys.roomResults(roomId));
+    const head = this.read(await this.store.get(quizKeys.roomResults(roomId)), RoomResultsSchema, quizKeys.roomResults(roomId));
+    if (!head) return null;
+    const key = quizKeys.roomQuestionResults(roomId);
+    const parts = await this.store.hgetall(key);
+    // A record stored whole (before results were kept per question) has no parts: its answers are in it.
+    if (Object.keys(parts).length === 0) return head;
+    const history: QuestionResults[] = [];
+    for (const [field, raw] of Object.entries(parts)) {
+      const results = this.read(raw, QuestionResultsSchema, `${key} ${field}`);
+      if (results) history[Number(field)] = new Map(Object.entries(results));
+    }
+    return withAnswers(head, history);
   }
 
   async appendEvent(roomId: string, event: RoomEvent): Promise<string> {

@@ -2,12 +2,16 @@ import type { AnswerResult, CloudWord, Difficulty, Phase, QuestionType, RoomOpti
 import { correctChoiceOf, shownChoices, solutionOf, typeOf } from './item-types.js';
 import type { PhaseRecord } from './room-phase.js';
 import type { RoomMeta } from './room-repository.js';
-import type { Standings } from './scoring.js';
+import { missedResult, type QuestionResults, type Standings } from './scoring.js';
 
 /**
  * A room's results, as `GET /api/rooms/:id/results` answers them: questions with their solution and answer
  * distribution (closed questions only), players with per-question results, totals and rank. Derived from the
- * recorded answers (see scoring.ts); stored without expiry.
+ * recorded answers (see scoring.ts); stored without expiry, in two parts so that a reveal writes what is new only:
+ * the head (`resultsHead`: everything but each player's answers, rewritten at each reveal and at the end: the size of
+ * the room) and each question's results by player, written when that question is scored (again when the host's
+ * review rescores it). `withAnswers` joins them back; a record stored whole before the split has no parts and is
+ * read as it is.
  */
 export interface RoomResults {
   roomId: string;
@@ -54,7 +58,28 @@ export interface RoomResults {
   teams?: TeamRow[];
 }
 
-export function buildResults(meta: RoomMeta, record: PhaseRecord, standings: Standings): RoomResults {
+/** The results with every player's answers, from the standings after the last closed question and every question's results. */
+export function buildResults(meta: RoomMeta, record: PhaseRecord, standings: Standings, history: ReadonlyArray<QuestionResults | undefined>): RoomResults {
+  return withAnswers(resultsHead(meta, record, standings), history);
+}
+
+/**
+ * `head` with each player's answers to its closed questions taken from `history[q]` (by player id); a player absent
+ * from a question's results joined after it closed and missed it.
+ */
+export function withAnswers(head: RoomResults, history: ReadonlyArray<QuestionResults | undefined>): RoomResults {
+  const questions = head.questions.slice(0, head.closedQuestions);
+  return {
+    ...head,
+    players: head.players.map((player) => ({
+      ...player,
+      answers: questions.map((question, questionIndex) => ({ questionIndex, ...(history[questionIndex]?.get(player.playerId) ?? missedResult(question)) })),
+    })),
+  };
+}
+
+/** The results without the players' answers (`answers: []`): what a reveal rewrites. */
+export function resultsHead(meta: RoomMeta, record: PhaseRecord, standings: Standings): RoomResults {
   const closed = standings.afterQuestion + 1;
   const results: RoomResults = {
     roomId: meta.roomId,
@@ -90,7 +115,7 @@ export function buildResults(meta: RoomMeta, record: PhaseRecord, standings: Sta
       score: row.score,
       correctCount: row.correctCount,
       totalResponseMs: row.totalResponseMs,
-      answers: row.results.map((result, questionIndex) => ({ questionIndex, ...result })),
+      answers: [],
       ...(row.team === undefined ? {} : { team: row.team }),
     })),
   };

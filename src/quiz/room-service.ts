@@ -6,13 +6,13 @@ import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { CreateRoomBody, ExtraTimePayload, HostCommand, KickPayload, Quiz, ReviewPayload, SubmitAnswerPayload, SubmitAnswerResult } from '../protocol/quiz.js';
 import { type Store } from '../store/index.js';
 import { applyCommand, isTimed, type PhaseCommand, type PhaseRecord } from './room-phase.js';
-import { buildResults } from './room-results.js';
+import { resultsHead } from './room-results.js';
 import { RoomRepository, ROOM_TTL_MS, type RoomMeta } from './room-repository.js';
 import { choiceOf, recordedResponse, responseOf } from './item-types.js';
-import { computeStandings, extendStandings, type RecordedAnswer, type ScoringOptions, type Standings } from './scoring.js';
+import { computeStandings, extendStandings, questionResults, type QuestionResults, type RecordedAnswer, type ScoringOptions, type Standings } from './scoring.js';
 import { usableItems } from './quiz-gate.js';
 import { warmShortJudge, type ShortGrades } from './short-answer-judge.js';
-import { gradesUpTo, readGrades, saveGrades, withVerdict } from './short-review.js';
+import { gradesBetween, readGrades, saveGrades, withVerdict } from './short-review.js';
 import { assignTeam, withTeams } from './teams.js';
 import { quizKeys } from './quiz-keys.js';
 
@@ -21,7 +21,7 @@ export const PLAYER_TOKEN_TTL_MS = ROOM_TTL_MS;
 /** A transition holds the room's mutex this long at most (a crashed holder frees it after this). */
 const TRANSITION_LOCK_MS = 10_000;
 const TRANSITION_WAIT_MS = 5_000;
-/** Rooms whose closed questions' answers a node keeps parsed (the oldest is dropped first). */
+/** Rooms whose last closed question's answers a node keeps parsed (the oldest is dropped first). */
 const CLOSED_ANSWERS_ROOMS = 256;
 
 export interface QuizLookup {
@@ -55,8 +55,11 @@ export interface Transitioned {
 export class RoomService {
   readonly repository: RoomRepository;
   private readonly metas = new Map<string, RoomMeta>();
-  /** Per room, the answers of each closed question: they never change once closed, so each is read once per node. */
-  private readonly closedAnswers = new Map<string, Map<number, Map<string, RecordedAnswer>>>();
+  /**
+   * Per room, the answers of the last question this node closed: they never change once closed, and a host's review
+   * rescores that question from them again. Earlier questions are read only by a recompute (after a kick).
+   */
+  private readonly closedAnswers = new Map<string, { q: number; answers: Map<string, RecordedAnswer> }>();
   /**
    * Per room, the standings this node computed last (at a reveal or the end): the runtime renders the reveal from
    * them instead of reading back and re-validating the table it just wrote (the largest record of a room).
@@ -99,7 +102,7 @@ export class RoomService {
     };
     const lobby: PhaseRecord = { phase: 'lobby', v: 0 };
     await this.repository.create(meta, lobby);
-    await this.repository.saveResults(roomId, buildResults(meta, lobby, computeStandings(meta.items, [], [], -1, this.scoringOptions(meta))));
+    await this.repository.saveResults(roomId, resultsHead(meta, lobby, computeStandings(meta.items, [], [], -1, this.scoringOptions(meta))));
     const hostToken = this.deps.signer.sign({ kind: 'host', sub: roomId, scope: ownerId }, HOST_TOKEN_TTL_MS);
     return { roomId, code, hostToken, createdAt: meta.createdAt };
   }
@@ -290,7 +293,7 @@ export class RoomService {
       const grades = await readGrades(this.deps.store, roomId, questionIndex, this.deps.logger);
       await saveGrades(this.deps.store, roomId, questionIndex, withVerdict(grades ?? {}, key, correct));
       const standings = await this.score(meta, questionIndex);
-      await this.repository.saveResults(roomId, buildResults(meta, record, standings));
+      await this.repository.saveResults(roomId, resultsHead(meta, record, standings));
     });
     await this.repository.appendEvent(roomId, { type: 'regraded', q: questionIndex });
   }
@@ -328,7 +331,7 @@ export class RoomService {
       const next = decided.phase === 'open' && current.phase !== 'open' ? await this.withExtraTime(roomId, decided) : decided;
       const standings = await this.enter(meta, current, next);
       // Results are written before the phase is announced: a host who fetches them on `room:ended` gets the final ones.
-      if (standings) await this.repository.saveResults(roomId, buildResults(meta, next, standings));
+      if (standings) await this.repository.saveResults(roomId, resultsHead(meta, next, standings));
       await this.repository.setPhase(roomId, next);
       await this.repository.appendEvent(roomId, { type: 'phase', record: next });
       if (this.deps.onPhase) {
@@ -365,23 +368,39 @@ export class RoomService {
   }
 
   /**
-   * Closes questions up to `lastClosed` and stores the standings after it. They extend the standings after the
-   * question before (this node's, else the stored ones) with the answers of `lastClosed` only, so a reveal's cost does
-   * not grow with the question index; when that cannot give what a recompute from every recorded answer gives (a
-   * kick since, no table of the question before), they are recomputed from every answer (scoring.ts extendStandings).
+   * Closes questions up to `lastClosed` and stores the standings after it and its results (room-results.ts). They
+   * extend the standings after the question before (this node's, else the stored ones) with the answers (and short-text
+   * grades) of `lastClosed` only, so a reveal's cost does not grow with the question index: every read, computation and
+   * write is the size of the room. When that cannot give what a recompute from every recorded answer gives (a kick
+   * since, no table of the question before), they are recomputed from every answer (scoring.ts extendStandings) and
+   * every question's results are written again.
    */
   private async score(meta: RoomMeta, lastClosed: number): Promise<Standings> {
     const { roomId } = meta;
-    const answers = await this.closeAndRead(roomId, lastClosed);
     const players = await this.repository.scoredPlayers(roomId);
-    // Short-text answers are judged here, at the close, once per distinct answer (never on the answer path).
-    const grades = meta.items.some((item) => item.type === 'short') ? await gradesUpTo(this.deps.store, roomId, meta.items, answers, lastClosed, this.deps.logger) : undefined;
-    const options = this.scoringOptions(meta, grades);
+    const hasShort = meta.items.some((item) => item.type === 'short');
+    let table: Standings | null = null;
+    let written: Array<readonly [number, QuestionResults]> = [];
     const previous = lastClosed >= 0 ? await this.previousStandings(roomId, lastClosed - 1) : null;
-    const extended = previous ? extendStandings(meta.items, players, previous, answers[lastClosed], lastClosed, options) : null;
+    if (previous) {
+      // The standings after lastClosed − 1 exist, so every question before lastClosed was closed and graded then.
+      const answers = await this.closeAndRead(roomId, lastClosed);
+      // Short-text answers are judged here, at the close, once per distinct answer (never on the answer path).
+      const grades = hasShort ? await gradesBetween(this.deps.store, roomId, meta.items, { [lastClosed]: answers }, lastClosed, lastClosed, this.deps.logger) : undefined;
+      table = extendStandings(meta.items, players, previous, answers, lastClosed, this.scoringOptions(meta, grades));
+      if (table) written = [[lastClosed, questionResults(table)]];
+    }
+    if (!table) {
+      const answers: Map<string, RecordedAnswer>[] = [];
+      for (let q = 0; q <= lastClosed; q += 1) answers.push(await this.closeAndRead(roomId, q));
+      const grades = hasShort ? await gradesBetween(this.deps.store, roomId, meta.items, answers, 0, lastClosed, this.deps.logger) : undefined;
+      written = [];
+      table = computeStandings(meta.items, players, answers, lastClosed, this.scoringOptions(meta, grades), (q, results) => written.push([q, results]));
+    }
     const teamOf = new Map(players.flatMap((player) => (player.team === undefined ? [] : [[player.playerId, player.team] as const])));
-    const standings = withTeams(extended ?? computeStandings(meta.items, players, answers, lastClosed, options), teamOf, meta.options.teams);
+    const standings = withTeams(table, teamOf, meta.options.teams);
     await this.repository.saveStandings(roomId, standings);
+    await this.repository.saveQuestionResults(roomId, written);
     await this.repository.setLastClosed(roomId, lastClosed);
     if (this.computed.size >= CLOSED_ANSWERS_ROOMS) this.computed.delete(this.computed.keys().next().value!);
     this.computed.set(roomId, standings);
@@ -406,26 +425,17 @@ export class RoomService {
   }
 
   /**
-   * Closes questions 0..lastClosed and returns their answers. A closed question refuses writes (hsetnxUnless), so its
-   * answers are cached once read: each reveal reads only the question it closes, not every earlier one again (which
-   * made closing question q cost O(q × players): ~300 ms at question 20 with 2,000 players).
+   * Closes question `q` and returns its answers. A closed question refuses writes (hsetnxUnless), so the last one this
+   * node closed is kept parsed: a host's review rescores it without reading it again.
    */
-  private async closeAndRead(roomId: string, lastClosed: number): Promise<Map<string, RecordedAnswer>[]> {
-    let closed = this.closedAnswers.get(roomId);
-    if (!closed) {
-      if (this.closedAnswers.size >= CLOSED_ANSWERS_ROOMS) this.closedAnswers.delete(this.closedAnswers.keys().next().value!);
-      this.closedAnswers.set(roomId, (closed = new Map()));
-    }
-    const answers: Map<string, RecordedAnswer>[] = [];
-    for (let q = 0; q <= lastClosed; q += 1) {
-      let recorded = closed.get(q);
-      if (!recorded) {
-        await this.repository.closeAnswers(roomId, q);
-        recorded = await this.repository.answers(roomId, q);
-        closed.set(q, recorded);
-      }
-      answers.push(recorded);
-    }
+  private async closeAndRead(roomId: string, q: number): Promise<Map<string, RecordedAnswer>> {
+    const cached = this.closedAnswers.get(roomId);
+    if (cached?.q === q) return cached.answers;
+    await this.repository.closeAnswers(roomId, q);
+    const answers = await this.repository.answers(roomId, q);
+    this.closedAnswers.delete(roomId);
+    if (this.closedAnswers.size >= CLOSED_ANSWERS_ROOMS) this.closedAnswers.delete(this.closedAnswers.keys().next().value!);
+    this.closedAnswers.set(roomId, { q, answers });
     return answers;
   }
 

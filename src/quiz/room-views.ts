@@ -112,8 +112,9 @@ export function revealView(meta: RoomMeta, q: number, index: StandingsIndex, vie
 /** A player's own part of question `q`'s reveal (`you`): their result, score and rank after it. */
 export function revealYou(meta: RoomMeta, q: number, index: StandingsIndex, playerId: string): NonNullable<RevealPayload['you']> {
   const row = index.row(playerId);
-  const result = row?.results[q];
-  return result
+  // A table carries the result of its own question only (scoring.ts PlayerStanding.result).
+  const result = index.standings.afterQuestion === q ? row?.result : undefined;
+  return row && result
     ? { ...result, score: row.score, rank: row.rank }
     : { choice: null, correct: false, credit: isUnscored(meta.items[q]) ? null : 0, responseMs: null, points: 0, streakBonus: 0, score: row?.score ?? 0, rank: row?.rank ?? index.standings.rows.length + 1 };
 }

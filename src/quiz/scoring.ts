@@ -50,8 +50,12 @@ export interface PlayerStanding {
   /** Sum of the response times of every recorded answer. */
   totalResponseMs: number;
   streak: number;
-  /** Per question 0..afterQuestion. */
-  results: AnswerResult[];
+  /**
+   * The result of question `afterQuestion` (absent before any question closes). Earlier questions' results are not
+   * carried: a table then stays the size of the room whatever the number of questions played, and each question's
+   * results are stored once, beside the room's results (room-results.ts), when it is scored.
+   */
+  result?: AnswerResult;
   /** Team mode: the player's team (see teams.ts). */
   team?: number;
 }
@@ -84,9 +88,12 @@ export interface ScoringOptions {
   grades?: ReadonlyMap<number, ShortGrades> | undefined;
 }
 
+/** Question q's result of every player scored after it, by player id (what room-results.ts keeps per question). */
+export type QuestionResults = ReadonlyMap<string, AnswerResult>;
+
 /**
  * Standings after questions 0..afterQuestion from every recorded answer. `answers[q]` maps player id -> answer;
- * answers of players not in `players` (kicked) are ignored.
+ * answers of players not in `players` (kicked) are ignored. `onQuestion` is given each question's results in turn.
  */
 export function computeStandings(
   items: readonly RoomItem[],
@@ -94,12 +101,34 @@ export function computeStandings(
   answers: readonly ReadonlyMap<string, RecordedAnswer>[],
   afterQuestion: number,
   options: ScoringOptions,
+  onQuestion?: (q: number, results: QuestionResults) => void,
 ): Standings {
   // Every scored player has a row even before the first question closes (a room ended in its first question).
-  const start = players.map((player): PlayerStanding => ({ playerId: player.playerId, nickname: player.nickname, score: 0, rank: 0, correctCount: 0, totalResponseMs: 0, streak: 0, results: [] }));
+  const start = players.map((player): PlayerStanding => ({ playerId: player.playerId, nickname: player.nickname, score: 0, rank: 0, correctCount: 0, totalResponseMs: 0, streak: 0 }));
   let standings: Standings = { afterQuestion: -1, rows: start, questions: [] };
-  for (let q = 0; q <= afterQuestion; q += 1) standings = foldQuestion(items, players, standings, answers[q], q, options, false);
+  for (let q = 0; q <= afterQuestion; q += 1) {
+    standings = foldQuestion(items, players, standings, answers[q], q, options);
+    onQuestion?.(q, questionResults(standings));
+  }
   return sorted(standings, players);
+}
+
+/** Every question's results 0..afterQuestion, by question (a recompute from every recorded answer). */
+export function standingsHistory(
+  items: readonly RoomItem[],
+  players: readonly ScoredPlayer[],
+  answers: readonly ReadonlyMap<string, RecordedAnswer>[],
+  afterQuestion: number,
+  options: ScoringOptions,
+): QuestionResults[] {
+  const history: QuestionResults[] = [];
+  computeStandings(items, players, answers, afterQuestion, options, (q, results) => (history[q] = results));
+  return history;
+}
+
+/** The results of a table's question (`afterQuestion`), by player id. */
+export function questionResults(standings: Standings): QuestionResults {
+  return new Map(standings.rows.flatMap((row) => (row.result ? [[row.playerId, row.result] as const] : [])));
 }
 
 /**
@@ -120,7 +149,7 @@ export function extendStandings(
   if (previous.afterQuestion !== q - 1 || previous.questions.length !== q) return null;
   const scored = new Set(players.map((player) => player.playerId));
   if (previous.rows.some((row) => !scored.has(row.playerId))) return null;
-  return sorted(foldQuestion(items, players, previous, answers, q, options, true), players);
+  return sorted(foldQuestion(items, players, previous, answers, q, options), players);
 }
 
 /** Adds question `q` to `previous` (unsorted rows, ranks left as they were): the one scoring step both paths share. */
@@ -131,7 +160,6 @@ function foldQuestion(
   answers: ReadonlyMap<string, RecordedAnswer> | undefined,
   q: number,
   options: ScoringOptions,
-  copyResults: boolean,
 ): Standings {
   const item = items[q];
   const distribution = item ? emptyDistribution(item) : [];
@@ -141,12 +169,12 @@ function foldQuestion(
   const before = new Map(previous.rows.map((row) => [row.playerId, row]));
   const rows = players.map((player): PlayerStanding => {
     const prior = before.get(player.playerId);
-    const results = prior ? (copyResults ? [...prior.results] : prior.results) : missedResults(items, q);
     let { score, streak, correctCount, totalResponseMs } = prior ?? { score: 0, streak: 0, correctCount: 0, totalResponseMs: 0 };
+    let result: AnswerResult;
     const answer = answers?.get(player.playerId);
     if (!answer || !item) {
       if (!isUnscored(item)) streak = 0;
-      results.push(missedResult(item));
+      result = missedResult(item);
     } else {
       countAnswer(distribution, item, answer, options.roomId, q);
       answered += 1;
@@ -158,7 +186,7 @@ function foldQuestion(
       const base = { choice: 'choice' in response ? response.choice : null, response, responseMs };
       if (credit === null) {
         // A poll or word cloud: no points, the streak is kept.
-        results.push({ ...base, correct: false, credit: null, points: 0, streakBonus: 0 });
+        result = { ...base, correct: false, credit: null, points: 0, streakBonus: 0 };
       } else {
         const full = credit === 1;
         streak = full ? streak + 1 : 0;
@@ -168,22 +196,18 @@ function foldQuestion(
         const points = Math.round(speedPoints * credit) + bonus;
         score += points;
         const unsure = item.type === 'short' && 'text' in response && awaitsReview(options.grades?.get(q), response.text);
-        results.push({ ...base, correct: full, credit, points, streakBonus: bonus, ...(unsure ? { unsure: true } : {}) });
+        result = { ...base, correct: full, credit, points, streakBonus: bonus, ...(unsure ? { unsure: true } : {}) };
       }
     }
-    return { playerId: player.playerId, nickname: player.nickname, score, rank: 0, correctCount, totalResponseMs, streak, results };
+    return { playerId: player.playerId, nickname: player.nickname, score, rank: 0, correctCount, totalResponseMs, streak, result };
   });
   const summary: QuestionSummary = item?.type === 'cloud' ? { distribution, answered, correct, words: cloudWords(texts) } : { distribution, answered, correct };
   return { afterQuestion: q, rows, questions: [...previous.questions, summary] };
 }
 
-function missedResult(item: RoomItem | undefined): AnswerResult {
+/** The result of a question not answered (also of the questions that closed before a late joiner joined). */
+export function missedResult(item: { readonly type?: string | undefined } | undefined): AnswerResult {
   return { choice: null, correct: false, credit: isUnscored(item) ? null : 0, responseMs: null, points: 0, streakBonus: 0 };
-}
-
-/** A late joiner's results for questions 0..q−1, which closed before they joined. */
-function missedResults(items: readonly RoomItem[], q: number): AnswerResult[] {
-  return Array.from({ length: q }, (_, index) => missedResult(items[index]));
 }
 
 /** Rows in rank order with their ranks (ties: lower total response time, then join order). */

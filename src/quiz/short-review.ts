@@ -40,19 +40,20 @@ export async function saveGrades(store: Store, roomId: string, q: number, grades
 }
 
 /**
- * The grades of every short-text question among 0..lastClosed: stored ones as they are, and the question(s) closing
- * now judged in one batch from their recorded answers and stored.
+ * The grades of every short-text question among from..to: stored ones as they are, and the question(s) closing now
+ * judged in one batch from their recorded answers (`answers[q]`) and stored.
  */
-export async function gradesUpTo(
+export async function gradesBetween(
   store: Store,
   roomId: string,
   items: readonly RoomItem[],
-  answers: readonly ReadonlyMap<string, RecordedAnswer>[],
-  lastClosed: number,
+  answers: { readonly [q: number]: ReadonlyMap<string, RecordedAnswer> | undefined },
+  from: number,
+  to: number,
   logger?: Logger,
 ): Promise<Map<number, ShortGrades>> {
   const grades = new Map<number, ShortGrades>();
-  for (let q = 0; q <= lastClosed; q += 1) {
+  for (let q = from; q <= to; q += 1) {
     const item = items[q];
     if (item?.type !== 'short') continue;
     let stored = await readGrades(store, roomId, q, logger);

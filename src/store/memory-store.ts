@@ -204,6 +204,10 @@ export class MemoryStore implements Store {
     return hash ? Object.fromEntries(hash.data) : {};
   }
 
+  async hgetallMany(keys: readonly string[]): Promise<Record<string, string>[]> {
+    return Promise.all(keys.map((key) => this.hgetall(key)));
+  }
+
   async hdel(key: string, ...fields: string[]): Promise<number> {
     const hash = this.read(key, 'hash');
     if (!hash) return 0;

@@ -279,6 +279,20 @@ export class RedisStore implements Store {
     return toRecord(asStringArray(await this.call('HGETALL', [key])));
   }
 
+  async hgetallMany(keys: readonly string[]): Promise<Record<string, string>[]> {
+    if (keys.length === 0) return [];
+    const replies = await this.run('HGETALL', async (client) => {
+      const pipeline = client.pipeline();
+      for (const key of keys) pipeline.call('HGETALL', key);
+      return (await pipeline.exec()) ?? [];
+    });
+    if (replies.length !== keys.length) throw unexpectedReply(replies);
+    return replies.map(([error, reply]) => {
+      if (error) throw error;
+      return toRecord(asStringArray(reply));
+    });
+  }
+
   async hdel(key: string, ...fields: string[]): Promise<number> {
     if (fields.length === 0) return 0;
     return asNumber(await this.call('HDEL', [key, ...fields]));

@@ -109,6 +109,8 @@ export interface Store {
   hsetUnless(key: string, fields: Record<string, string>, guards: readonly string[], options?: WriteOptions): Promise<boolean>;
   hincrby(key: string, field: string, by: number, options?: WriteOptions): Promise<number>;
   hgetall(key: string): Promise<Record<string, string>>;
+  /** Many whole hashes in one round trip (a pipeline), in the order asked; `{}` for a missing key. */
+  hgetallMany(keys: readonly string[]): Promise<Record<string, string>[]>;
   hdel(key: string, ...fields: string[]): Promise<number>;
   hlen(key: string): Promise<number>;
 
