@@ -14,6 +14,9 @@
  *   the result of question q alone, the results head carries no answers, and question q's results are one field of
  *   the room's per-question results; the results read back (head joined with every question's results) equal those
  *   built from a recompute of every recorded answer, after every reveal, a late joiner and a kick, and at the end.
+ * - QI5 — A game under way across a deploy keeps every question. When the questions before the closing one have no
+ *   per-question results (a version that stored results whole scored them), the reveal recomputes from every
+ *   recorded answer and writes every question's results, so the results read back still equal a recompute.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { TokenSigner } from '../src/auth/index.js';
@@ -103,7 +106,9 @@ async function expectResultsAfter(store: Store, service: RoomService, roomId: st
   expect(Object.keys(await store.hgetall(quizKeys.roomQuestionResults(roomId))).sort()).toEqual(Array.from({ length: q + 1 }, (_, index) => String(index)).sort());
 }
 
-async function playGame(store: Store, prefix: string): Promise<void> {
+/** `legacyAfter`: after that question's reveal the per-question results are removed, as in a room whose earlier
+ * results a previous version stored whole (a game under way across a deploy). */
+async function playGame(store: Store, prefix: string, legacyAfter?: number): Promise<void> {
   const clock = { now: 1_000_000 };
   const first = serviceOn(store, clock);
   const { roomId } = await first.create(quiz.classId, { quizId: quiz.quizId, options: RoomOptions.parse({ previewSeconds: 0, lateJoin: true }) }, 'account-qi');
@@ -136,6 +141,7 @@ async function playGame(store: Store, prefix: string): Promise<void> {
     expect(stored, `standings after question ${q}`).toEqual(await recomputed(node, roomId, q));
     expect(node.computedStandings(roomId, q)).toEqual(stored);
     await expectResultsAfter(store, node, roomId, q);
+    if (q === legacyAfter) await store.del(quizKeys.roomQuestionResults(roomId));
     // A kick between two reveals: the next reveal must leave the kicked player's earlier answers out everywhere.
     if (q === 4) await node.command(roomId, 'room:kick', { playerId: players[1]! });
     if (q < items.length - 1) {
@@ -164,6 +170,20 @@ describe('QI1 incremental standings equal a recompute from every answer', () => 
     const store = new RedisStore({ url: redis.url });
     closers.push(() => store.close());
     await playGame(store, '레');
+  });
+});
+
+describe('QI5 a game under way across a deploy keeps every question in its results', () => {
+  it('QI5 when the earlier questions have no per-question results (stored whole before), the next reveal recomputes and writes them all', async () => {
+    const store = new MemoryStore();
+    closers.push(() => store.close());
+    await playGame(store, '배', 1);
+  });
+
+  it('QI5 on Redis', async () => {
+    const store = new RedisStore({ url: redis.url });
+    closers.push(() => store.close());
+    await playGame(store, '포', 3);
   });
 });
 

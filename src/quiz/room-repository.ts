@@ -249,6 +249,11 @@ export class RoomRepository {
     await this.store.hset(quizKeys.roomQuestionResults(roomId), fields);
   }
 
+  /** How many questions have their results stored per question (see saveQuestionResults). */
+  questionResultsCount(roomId: string): Promise<number> {
+    return this.store.hlen(quizKeys.roomQuestionResults(roomId));
+  }
+
   /** Results head (resultsHead: answers left out) and, beside it, the room's list entry (so a list never reads results). */
   async saveResults(roomId: string, results: RoomResults): Promise<void> {
     await this.store.set(quizKeys.roomResults(roomId), JSON.stringify(results));

@@ -381,7 +381,9 @@ export class RoomService {
     const hasShort = meta.items.some((item) => item.type === 'short');
     let table: Standings | null = null;
     let written: Array<readonly [number, QuestionResults]> = [];
-    const previous = lastClosed >= 0 ? await this.previousStandings(roomId, lastClosed - 1) : null;
+    // Extending needs the results of every question before too: a room scored by a version that stored its results
+    // whole (a game under way across a deploy) has none yet, so it is recomputed once and every question written.
+    const previous = lastClosed >= 0 && (await this.repository.questionResultsCount(roomId)) >= lastClosed ? await this.previousStandings(roomId, lastClosed - 1) : null;
     if (previous) {
       // The standings after lastClosed − 1 exist, so every question before lastClosed was closed and graded then.
       const answers = await this.closeAndRead(roomId, lastClosed);
