@@ -9,8 +9,20 @@ GlobalWorkerOptions.workerSrc = '/build/pdf.worker.js';
 /** At most this many device pixels across: a projector's width, without huge canvases on phones. */
 const MAX_PIXELS_WIDE = 2000;
 
-/** Renders page 1 of `bytes` into `canvas`, `cssWidth` CSS pixels wide (sharp on high-density screens). */
-export async function drawPdfPage(canvas: HTMLCanvasElement, bytes: Uint8Array, cssWidth: number): Promise<void> {
+/** The draw under way on each canvas: PDF.js refuses a second render into a canvas while one is running. */
+const drawing = new WeakMap<HTMLCanvasElement, Promise<void>>();
+
+/**
+ * Renders page 1 of `bytes` into `canvas`, `cssWidth` CSS pixels wide (sharp on high-density screens). Draws into
+ * one canvas run one after another, so a quick second pick (the next question, another page number) is drawn last.
+ */
+export function drawPdfPage(canvas: HTMLCanvasElement, bytes: Uint8Array, cssWidth: number): Promise<void> {
+  const next = (drawing.get(canvas) ?? Promise.resolve()).catch(() => undefined).then(() => draw(canvas, bytes, cssWidth));
+  drawing.set(canvas, next);
+  return next;
+}
+
+async function draw(canvas: HTMLCanvasElement, bytes: Uint8Array, cssWidth: number): Promise<void> {
   const document = await getDocument({
     data: bytes,
     cMapUrl: '/build/pdfjs/cmaps/',

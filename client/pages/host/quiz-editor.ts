@@ -184,7 +184,11 @@ async function fillMaterials(select: HTMLSelectElement): Promise<void> {
   }
 }
 
-/** Draws the picked page small beside the form (the same one-page PDF players get); the note says what went wrong. */
+/**
+ * Draws the picked page small beside the form (the same one-page PDF players get); the note says what went wrong.
+ * Only the latest pick may touch the canvas or the note: an earlier one answering late (typing "12" asks for page 1
+ * first, clearing the box asks for page 0) must not hide or overwrite the page drawn since.
+ */
 async function previewPage(select: HTMLSelectElement, number: HTMLInputElement, canvas: HTMLCanvasElement, note: HTMLElement): Promise<void> {
   const materialId = select.value;
   const page = Number(number.value);
@@ -198,6 +202,7 @@ async function previewPage(select: HTMLSelectElement, number: HTMLInputElement, 
   canvas.setAttribute('aria-label', `자료 ${page}쪽 미리 보기`);
   try {
     const response = await apiFetch(`/api/materials/${materialId}/pages/${page}.pdf`);
+    if (canvas.dataset.wanted !== wanted) return;
     if (!response.ok) {
       canvas.hidden = true;
       note.textContent = errorText((await jsonBody<{ error?: unknown }>(response)).error, '그 쪽을 불러오지 못했습니다.');
@@ -209,8 +214,9 @@ async function previewPage(select: HTMLSelectElement, number: HTMLInputElement, 
     canvas.hidden = false;
     await drawPdfPage(canvas, bytes, 240);
     if (canvas.dataset.wanted === wanted) canvas.dataset.drawn = 'true';
-    note.textContent = `자료 ${page}쪽을 그림으로 씁니다.`;
+    if (canvas.dataset.wanted === wanted) note.textContent = `자료 ${page}쪽을 그림으로 씁니다.`;
   } catch {
+    if (canvas.dataset.wanted !== wanted) return;
     canvas.hidden = true;
     note.textContent = '서버에 연결할 수 없습니다.';
   }
