@@ -7,6 +7,7 @@
  *   compiler from `Namespaces` in src/protocol/wire/namespaces.ts, with each entry's TSDoc;
  * - the HTTP routes (method, path, the file that declares them), recorded while the real app is composed (memory
  *   store, offline model), so a route mounted under a prefix shows its whole path.
+ * Error codes are not restated: their code, default message and status are read where they are declared.
  * `--check` writes nothing and exits 1 when the file differs (test/protocol-doc.test.ts runs the same comparison).
  */
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -21,7 +21,7 @@ export function withTables(document: string, tables: string): string {
 
 export async function protocolTables(): Promise<string> {
   const program = wireProgram();
-  return [socketTables(program), await errorTable(program), await routeTable()].join('\n\n');
+  return [socketTables(program), await routeTable()].join('\n\n');
 }
 
 function wireProgram(): ts.Program {
@@ -32,35 +32,6 @@ function wireProgram(): ts.Program {
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
     noEmit: true,
   });
-}
-
-// ---- error codes
-
-async function errorTable(program: ts.Program): Promise<string> {
-  const checker = program.getTypeChecker();
-  const source = program.getSourceFile(path.join(WIRE_DIR, 'error-codes.ts'));
-  if (!source) throw new Error(`${WIRE_DIR}/error-codes.ts not found`);
-  let declaration: ts.VariableDeclaration | undefined;
-  source.forEachChild((node) => {
-    if (ts.isVariableStatement(node)) declaration ??= node.declarationList.declarations.find((entry) => entry.name.getText() === 'ErrorCode');
-  });
-  if (!declaration) throw new Error('const ErrorCode not found');
-  const { ERROR_MESSAGES } = await import('../src/protocol/wire/index.js');
-  const { ERROR_STATUS } = await import('../src/boundary/index.js');
-  const rows = checker.getPropertiesOfType(checker.getTypeAtLocation(declaration.name)).map((property) => {
-    const code = property.name as keyof typeof ERROR_MESSAGES;
-    const doc = firstSentence(ts.displayPartsToString(property.getDocumentationComment(checker)));
-    return `| \`${code}\` | ${ERROR_STATUS[code]} | ${cell(ERROR_MESSAGES[code])} | ${cell(doc)} |`;
-  });
-  return [
-    '## Error codes (generated)',
-    '',
-    'From `ErrorCode` (src/protocol/wire/error-codes.ts), `ERROR_MESSAGES` (the default Korean message) and `ERROR_STATUS` (the HTTP status, src/boundary/error-status.ts). A socket ack carries the same code and message.',
-    '',
-    '| code | HTTP | default message | when |',
-    '|---|---|---|---|',
-    ...rows,
-  ].join('\n');
 }
 
 // ---- sockets

@@ -28,6 +28,39 @@
  *   override's path (answer-group-grading.ts); moving an answer out of its group or back in is audited for that
  *   answer too; group grades are exported with the overrides, marked as such.
  */
+
+/*
+ * Wire detail of unsure verdicts (lecture and exams), Needs_Review and the teacher's review and answer groups (docs/PROTOCOL.md keeps the map).
+ *
+ * - `tutor:unsure` `{seq, questionId, text, modelAnswer, choices: [{id: 'similar', label: '비슷하게 답했어요'}, {id: 'review', label: '다시 볼래요'}]}`:
+ *   the tutor is not sure of its verdict on the answer to `questionId`; no `tutor:verdict` is sent until the student
+ *   answers with the command `answer:self-assess` `{questionId, choice: 'similar' | 'review'}` (ack
+ *   `{questionId, verdict}`), after which `tutor:verdict` carries `selfAssessed: true` and the tutoring goes on as after
+ *   a told verdict. Transcript items: `{type: 'unsure', …}` and `verdict` with `selfAssessed`.
+ * - Exams: `Needs_Review` (검토 중) is a grade status like `Ungraded`: pending, no credit, never sent to an LMS. The
+ *   teacher's results carry `evidence.proposed` and `evidence.confidence` for it and list such students first; the
+ *   student's result carries neither.
+ * - `GET /api/exams/:examId/decisions.jsonl` (owner only, `application/x-ndjson`): the teacher's overrides as labelled
+ *   lines `{examId, questionId, type, question, reference, keywords, answer, graderStatus, graderProposed?,
+ *   graderConfidence?, teacherStatus, reason, fromGroup?, groupId?, groupSize?}`, without student identity
+ *   (src/exams/teacher-decisions.ts); an answer graded with its group has `fromGroup: true` and the group's id and size.
+ * - Answer groups (owner or the class's instructor token; src/exams/answer-group-grading.ts):
+ *   `GET /api/exams/:examId/items/:questionId/groups` -> `ExamAnswerGroupsReply {examId, questionId, method:
+ *   'embeddings' | 'terms', groups: [{groupId, size, needsReview, detached, answers: [{sessionId, nickname, text,
+ *   status, proposed?, confidence?, overridden?}]}]}`, groups with a `Needs_Review` answer first. `POST
+ *   .../groups/:groupId/grade` `{status, reason}` -> `ExamGroupGradeReply {groupId, status, graded: [{sessionId, item}]}`:
+ *   each answer overridden as by the single override (one audit entry each, with `groupId`; the students hear
+ *   `exam:result`); 404 `EXAM_GROUP_NOT_FOUND` when no group has that id any more (an answer moved out or in: reload).
+ *   `POST .../answers/:sessionId/move-out` and `move-in` -> the groups as they are then. A move that changes something
+ *   is audited for that answer: an `ExamAuditEntry` with `action: 'move-out'` (the group it left) or `'move-in'` (the
+ *   group it joined), its status unchanged as `from` and `to`, an empty reason; overrides have `action: 'override'`.
+ *   The single override's reply (`ExamOverrideReply.audit`) lists that answer's whole trail, moves included.
+ * - Team rooms: `options.teams` (2–10) at `POST /api/rooms` puts players in teams in join order (round-robin: the team
+ *   with the fewest so far); `options.teamPick` lets a player move with `team:pick {team}` (0-based) in the lobby only.
+ *   The team is on `room:state.me.team`, the host's `PlayerSummary.team`, `LeaderboardRow.team`; leaderboard, podium
+ *   and results carry `teams` (each team's score is the mean of its members', rounded); the CSV adds a 팀 column and
+ *   a team table (src/quiz/teams.ts).
+ */
 export * from './exam-types.js';
 export { DEFAULT_DESCRIPTIVE_SHARE, DESCRIPTIVE_SHARE, chooseMix, classProfile, requestedMix, type ExamMix } from './exam-mix.js';
 // Generation: the three agents, the server's checks, the loop, its offline versions and its job.

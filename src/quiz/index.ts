@@ -35,6 +35,68 @@
  * questions played: a standings table carries each player's totals and the result of its own question only, and the
  * results are stored as a head (no answers) plus one field per question (room-results.ts), joined when read.
  */
+
+/*
+ * Wire detail of the live rooms' question types, typed answers, pictures and fair-play settings (the payload types are in src/protocol/quiz.ts; docs/PROTOCOL.md keeps the map).
+ *
+ * Quizzes (`POST /api/quizzes`) take any `RoomItem`: the 4-choice item (no `type`, or `type: 'choice'`), `truefalse`
+ * `{answer: boolean}`, `multi` `{choices (2–6), answers: number[], allOrNothing?}`, `ordering` `{steps (2–6, in the
+ * right order)}`, `numeric` `{answer, tolerance, range?, unit?}` and `poll` `{choices}` (explanation may be empty).
+ * `PublicQuestion` gains `type`, `choices: string[]` (O/X: `['참','거짓']`; ordering: the steps shuffled, never in the
+ * solution's order; numeric: `[]`) and `unit?`. `answer:submit` is `{questionIndex, choice}` (choice, O/X, poll),
+ * `{questionIndex, choices}` (multi), `{questionIndex, order}` (ordering: shown indices, first to last) or
+ * `{questionIndex, text}` (numeric, e.g. `"12.5 km"`); a shape that does not fit is `INVALID_PAYLOAD`. The ack adds
+ * `response` (what was recorded; numeric as `{value}`). `room:reveal` adds `solution` (by type) and per-player
+ * `you.credit` (0–1, null for a poll); `distribution` is per shown choice (ordering: how many put each step in place;
+ * numeric: empty); `correctChoice` is -1 for types other than choice and O/X. Room option `speedBonus` (default true):
+ * off, every fully correct answer scores 1000. Host command `room:extra-time {playerId, seconds (0–300)}` grants a player
+ * extra time on questions opened afterwards (0 removes it); that player's `room:question.remainingMs` includes it,
+ * `room:players` rows show `extraSeconds`. Results add per question `type` and `solution`, per answer `response` and
+ * `credit`; the CSV shows answers by type, "부분 정답 n%" for partial credit, and a `유형` column last.
+ *
+ * Typed answers: `short` `{answer (the model answer), accept?: string[]}` and `cloud` (no score) are answered with
+ * `{questionIndex, text}` (1–100 characters; recorded cleaned as `{text}`). A short question is judged when it closes,
+ * once per distinct answer (case, width, spaces and final punctuation aside): the model or an accepted answer, then
+ * `mathEquivalent`, then the judges' assessor; a verdict below the confident threshold scores 0 with `you.unsure: true`
+ * and is listed only in the host's `room:reveal.review` (`[{key, text, count, verdict: right|wrong|null}]`). Host
+ * command `room:review {questionIndex, key, correct}` (during that question's reveal only, else `WRONG_PHASE`) marks one
+ * and every screen is sent `room:reveal` again, rescored. A cloud's reveal carries `words: [{text, count}]` (most first,
+ * at most 60; the results keep them as the question's `words`); student text is never HTML. The CSV marks an unmarked
+ * unsure answer "검토 중".
+ *
+ * Pictures: any item may carry `image` (an id from `POST /api/quiz-images`: PNG, JPEG, GIF or WebP by their bytes,
+ * ≤ 2 MB, never SVG) and `imageAlt`; players get `question.image {url, alt, kind: 'image'}`. `GET /api/quiz-images/:id` needs no
+ * credential (the random id is the capability) and serves the proven type with `nosniff` and a CSP that runs nothing.
+ * Every picture is its uploader's (the account's, and the class's for a class instructor token): only that owner names
+ * it on an item (another's id is 404 `NOT_FOUND`), lists it and deletes it. The account's pictures hold at most
+ * `MAX_QUIZ_IMAGE_BYTES_PER_ACCOUNT` bytes (429 `QUOTA_EXCEEDED`, `quota: 'quiz-image-bytes'`). A picture goes with
+ * the last quiz that shows it (a quiz's deletion, or its class's), its bytes credited back.
+ * - `GET /api/quiz-images?cursor=&limit=` → `{images: [{imageId, url, type, bytes, createdAt, quizzes}], nextCursor}`:
+ *   the caller's own, newest first (a class token: the class's); `quizzes` counts the quizzes that show it.
+ * - `DELETE /api/quiz-images/:id` → 204; another's or unknown 404; 409 `IMAGE_IN_USE` while a quiz shows it.
+ *
+ * A page of a material is a picture too: `image: {kind: 'page', materialId, page}` (1-based) on any item, for a
+ * material the quiz's owner account owns or the built-in sample (another's or unknown: 404 `MATERIAL_NOT_FOUND`; a page
+ * past its last: 400 `PAGE_OUT_OF_RANGE`, saying how many pages it has). Players get `question.image {url, alt, kind:
+ * 'page'}` (`alt` defaults to 「자료 N쪽」; uploaded images come as `kind: 'image'`); the page is a one-page PDF cut from
+ * the material with pdf-lib (once per page, kept with the material's blobs) that the pages draw with the bundled PDF.js
+ * (its worker is `/build/pdf.worker.js`, CMaps under `/build/pdfjs/`; no CDN). An owner cannot give the material up
+ * while one of its quizzes shows a page of it (409 `MATERIAL_IN_USE`: delete the quiz first); the sample's pages are
+ * everyone's. LaTeX (`$…$`) in any item text is rendered by the pages' bundled KaTeX.
+ * - `GET /api/rooms/:id/pictures/:index` (the room's player token, its host token, or the owner / its class token) →
+ *   the one-page PDF of question `index`'s page picture, only while that question or a later one is on screen: 403
+ *   `PICTURE_NOT_SHOWN` for a question not shown yet (and in the lobby, at the podium and after the end), 404 for an
+ *   item without a page picture, another room's player or a stranger; `Cache-Control: private, no-store`.
+ * - `GET /api/materials/:id/pages/:page.pdf` (the material's readers, as for its chapters) → that page alone as a PDF
+ *   (the quiz editor's preview).
+ * `POST /api/materials/:id/quiz` takes `format: 'short'`: generated items that read as questions without choices, whose
+ * answer passes the item guard's answer check, are stored as short text (the correct choice is the model answer).
+ * `format` `truefalse`, `multi`, `ordering` or `numeric` writes five items of that type from the same passages through
+ * the item guard (an ordering's steps in the source's order, a numeric answer the source states with its unit; the
+ * server sets the numeric tolerance: exact under 20, else 5 %), without the EvalAgent gate (no `reviews`, no `gate`);
+ * fewer with `shortfall` `{requested, made, reason, message}` saying what the material lacks, none: 422
+ * `TOO_LITTLE_MATERIAL` with that reason.
+ */
 export {
   generateQuiz,
   generateQuizItems,
