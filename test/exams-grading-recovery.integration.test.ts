@@ -137,7 +137,9 @@ describe('grading when the node doing it dies (redis, two nodes)', () => {
     expect(bAgents.feedbacks.length).toBeGreaterThanOrEqual(3);
     if (where === 'grader') expect(bAgents.gradings.length).toBeGreaterThanOrEqual(9);
     else expect(bAgents.gradings).toEqual([]);
-    expect(await b.store.zrange(examKeys.examsPending(), 0, -1)).toEqual([]);
+    // The pending list empties: the sweep's backstop may put a student back while B's run is finishing (it read the
+    // state just before the run marked it finished); the next sweep takes the student off again.
+    await expect.poll(() => b.store.zrange(examKeys.examsPending(), 0, -1), { timeout: 30_000 }).toEqual([]);
   });
 });
 
