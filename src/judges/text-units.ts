@@ -178,8 +178,30 @@ function streamPiece(token: Token): string {
   return Array.from(token.surface).slice(0, Array.from(token.unit).length).join('');
 }
 
+/**
+ * The texts analysed last, with their analyses. One judgement reads the same question, reference and answer in
+ * several places (integrity flags, the assessor, feedback, contradiction checks), and a lecture's reference is judged
+ * against every student's answer; an analysis depends on the text alone. The entries are frozen: a caller that wants
+ * to change tokens copies them.
+ */
+const ANALYSED_CACHE_SIZE = 256;
+const analysedCache = new Map<string, AnalysedText>();
+
 /** Tokens and units of a text. */
 export function analyseText(text: string): AnalysedText {
+  const cached = analysedCache.get(text);
+  if (cached !== undefined) return cached;
+  const analysed = analyse(text);
+  for (const token of analysed.tokens) Object.freeze(token);
+  Object.freeze(analysed.tokens);
+  Object.freeze(analysed.units);
+  Object.freeze(analysed);
+  if (analysedCache.size >= ANALYSED_CACHE_SIZE) analysedCache.delete(analysedCache.keys().next().value as string);
+  analysedCache.set(text, analysed);
+  return analysed;
+}
+
+function analyse(text: string): AnalysedText {
   const normalized = normalizeText(text);
   // Matching runs on the NFKC text with its case, so that a capital `A` naming a thing ("bulb A", "A and C") can be
   // told from the article.
