@@ -3,13 +3,14 @@
  * - AN6 — Only the class's instructor. Owner account or class token 200; another account 404, no credential 401, a
  *   student's token 403, a malformed id, part or evidence query 400 INVALID_PAYLOAD (before anything is read).
  * - AN7 — Known figures over the API. On memory and Redis, a class with a room played over /quiz, an exam pinned by
- *   overrides, lecture transcripts and a self-study answer answers the hand-computed figures of AN2/AN3 and the
- *   expected map (figures and counts) and funnel; a cell's facts come from the evidence route.
+ *   overrides, lecture transcripts, a self-study answer and a class quiz answer answers the hand-computed figures of
+ *   AN2/AN3 and the expected map (figures and counts) and funnel; a cell's facts come from the evidence route, a class
+ *   quiz's first answer among them (AN12).
  */
 import { afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { ClassAnalyticsReply, MasteryEvidenceReply } from '../src/protocol/wire/index.js';
 import { signUp } from './support/accounts.js';
-import { seedAnalyticsClass } from './support/analytics-class.js';
+import { CLASS_QUIZ_QUESTION, seedAnalyticsClass } from './support/analytics-class.js';
 import { bootExamClass, type Booted } from './support/exam-class.js';
 import { call } from './support/http-call.js';
 import { samplePdfBytes } from './support/lecture-client.js';
@@ -96,18 +97,18 @@ describe.each(['memory', 'redis'] as const)('class analytics API (%s store)', (s
     ]);
 
     // Mastery: chapter 0 = lecture verdicts and the chapter-0 exam; chapter 1 = 가영's bad verdict (and her hand),
-    // 나래's right self-study answer.
+    // 나래's right self-study answer, 다온's right first answer to the class quiz (her wrong second one not counted).
     const { mastery } = analytics;
     expect(mastery.chapters.map((chapter) => chapter.index)).toEqual(seed.chapters.map((chapter) => chapter.index));
     expect(mastery.students.map((student) => [student.nickname, rounded(student.cells[0]!.mastery), rounded(student.cells[1]!.mastery)])).toEqual([
       ['가영', 0.875, 0],
       ['나래', 0.625, 1],
-      ['다온', 0.3333, null],
+      ['다온', 0.3333, 1],
     ]);
     expect(mastery.students.map((student) => student.cells.slice(0, 2).map((cell) => cell.evidenceCount))).toEqual([
       [4, 2],
       [4, 1],
-      [3, 0],
+      [3, 1],
     ]);
     // One cell's facts come from the evidence route.
     const evidence = async (sessionId: string, chapter: number) => {
@@ -123,6 +124,7 @@ describe.each(['memory', 'redis'] as const)('class analytics API (%s store)', (s
       ['hand', '제곱을 왜 하나요?', null],
     ]);
     expect((await evidence(narae!, 1)).evidence.map((entry) => [entry.kind, entry.source, entry.score])).toEqual([['quiz', '혼자 퀴즈', 1]]);
+    expect((await evidence(daon!, 1)).evidence.map((entry) => [entry.kind, entry.text, entry.source, entry.score])).toEqual([['quiz', CLASS_QUIZ_QUESTION, '수업 퀴즈', 1]]);
     expect((await evidence(daon!, 0)).evidence.map((entry) => [entry.kind, entry.source, entry.score])).toEqual([
       ['exam', '1장 평가', 0],
       ['exam', '1장 평가', 1],

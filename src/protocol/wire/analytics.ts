@@ -69,10 +69,12 @@ export interface MasteryEvidence {
   score: number | null;
   /** Where it came from: the exam's or quiz's title, or the lecture's chapter. */
   source: string;
+  /** How much it counts in the cell's mean when less than 1 (a self-assessed lecture verdict); absent: 1. */
+  weight?: number;
 }
 
 export interface MasteryCell {
-  /** Mean score of the scored evidence, 0–1; null when nothing was scored. */
+  /** Weighted mean score of the scored evidence, 0–1; null when nothing was scored. */
   mastery: number | null;
   /** How many facts bear on the cell (scored or not); the facts themselves come from the evidence route. */
   evidenceCount: number;
