@@ -6,12 +6,15 @@
  *   overrides, lecture transcripts, a self-study answer and a class quiz answer answers the hand-computed figures of
  *   AN2/AN3 and the expected map (figures and counts) and funnel; a cell's facts come from the evidence route, a class
  *   quiz's first answer among them (AN12).
+ * - AN14 — A student's own self-study exam is their evidence, not the class's assessment. Its graded items count in
+ *   that student's mastery cells of the chapters it covers (as their learner profile counts them), with the exam as
+ *   source, and it has no item analysis; a classmate's cells have none of it.
  */
 import { afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { ClassAnalyticsReply, MasteryEvidenceReply } from '../src/protocol/wire/index.js';
 import { signUp } from './support/accounts.js';
 import { CLASS_QUIZ_QUESTION, seedAnalyticsClass } from './support/analytics-class.js';
-import { bootExamClass, type Booted } from './support/exam-class.js';
+import { bootExamClass, draft, gradedResults, join, makeExam, submit, type Booted } from './support/exam-class.js';
 import { call } from './support/http-call.js';
 import { samplePdfBytes } from './support/lecture-client.js';
 import type { QuizClient } from './support/quiz-client.js';
@@ -148,6 +151,32 @@ describe.each(['memory', 'redis'] as const)('class analytics API (%s store)', (s
     expect(lines).toContain('퀴즈,통계 퀴즈,2,2. 자료를 크기순으로 늘어놓았을 때 가운데 값은?,6,0.333,0.883,0,1:0 2(정답):2 3:4 4:0,distractor-beats-key');
     const funnel = await (await fetch(`${url}/funnel.csv`, { headers: booted.teacher.bearer })).text();
     expect(funnel.split('\r\n')[2]).toBe(`2,${seed.chapters[1]!.title},2,1,1,1,1`);
+  });
+
+  it("AN14 a student's own self-study exam counts in their mastery cells, not in the class's item analysis", async (context) => {
+    const booted = await newClass(examClass(context));
+    const [own, classmate] = [await join(booted, '혼공'), await join(booted, '옆자리')];
+    const chapter = booted.material.chapters[1]!;
+    const exam = await makeExam(booted);
+    // The exam a student generates covers the chapters they picked (here the second).
+    const record = { ...exam, title: '혼자 시험', request: { ...exam.request, chapters: [chapter.index] } };
+    await booted.app.exams.repository.save(record);
+    await booted.app.exams.publishSelfStudy(record, booted.classId, own.sessionId);
+    expect((await draft(booted, exam.examId, own.headers, { 1: '분산', 2: '모른다', 3: '평균' })).status).toBe(200);
+    expect((await submit(booted, exam.examId, own.headers)).status).toBe(200);
+    const graded = (await gradedResults(booted, exam.examId, 1)).students[0]!.items;
+    const credit: Record<string, number> = { Correct: 1, Partial_Correct: 0.5, Incorrect: 0 };
+    const scores = graded.map((item) => credit[item.result_status]!);
+
+    const url = `${booted.app.url}/api/analytics/classes/${booted.classId}`;
+    const analytics = (await call(url, 'GET', { headers: booted.teacher.bearer })).body as ClassAnalyticsReply;
+    expect(analytics.assessments.map((entry) => entry.id)).not.toContain(exam.examId);
+    const column = analytics.mastery.chapters.findIndex((entry) => entry.index === chapter.index);
+    const cells = new Map(analytics.mastery.students.map((student) => [student.sessionId, student.cells[column]!]));
+    expect(cells.get(own.sessionId)).toEqual({ mastery: scores.reduce((sum, score) => sum + score, 0) / scores.length, evidenceCount: 3 });
+    expect(cells.get(classmate.sessionId)).toEqual({ mastery: null, evidenceCount: 0 });
+    const cell = await call(`${url}/evidence?sessionId=${own.sessionId}&chapter=${chapter.index}`, 'GET', { headers: booted.teacher.bearer });
+    expect((cell.body as MasteryEvidenceReply).evidence.map((entry) => [entry.kind, entry.source, entry.score])).toEqual(scores.map((score) => ['exam', '혼자 시험', score]));
   });
 
   it("AN6 only the class's instructor reads it: owner account or class token; another account 404, no credential 401, bad params 400", async (context) => {

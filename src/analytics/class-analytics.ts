@@ -4,9 +4,14 @@ import { lectureFunnel } from './funnel.js';
 import { analyseExam, analyseRoom, type ExamResultsInput, type RoomResultsInput } from './item-analysis.js';
 import { masteryMap, withoutEvidence, type StudentEvidence } from './mastery.js';
 
-/** An exam as the analytics read it: its results and the chapters it was asked to cover (none: the whole material). */
+/**
+ * An exam as the analytics read it: its results and the chapters it was asked to cover (none: the whole material).
+ * `selfStudy`: one student's own self-study exam, evidence of that student's mastery (their learner profile counts
+ * it) but no assessment of the class, so it has no item analysis.
+ */
 export type ClassExamInput = Omit<ExamResultsInput, 'students'> & {
   chapters: readonly number[] | undefined;
+  selfStudy?: boolean;
   students: readonly { sessionId: string; items: readonly { question_id: number; result_status: string; question_content: string }[] }[];
 };
 
@@ -26,7 +31,7 @@ export interface AnalyticsSources {
   quizAnswers(classId: string): (sessionId: string) => Promise<StudentEvidence['quizAnswers']>;
   /** Stored results of the class's newest quiz rooms. */
   rooms(classId: string): Promise<RoomResultsInput[]>;
-  /** Results of the class's newest exams published to the whole class. */
+  /** Results of the class's newest exams: those published to the whole class, and students' own self-study ones. */
   exams(classId: string): Promise<ClassExamInput[]>;
 }
 
@@ -99,7 +104,7 @@ export class ClassAnalytics {
       quizAnswers,
       exams: examsOf(student.sessionId),
     }));
-    const assessments = [...rooms.map(analyseRoom), ...exams.map(analyseExam)].sort((left, right) => right.at - left.at);
+    const assessments = [...rooms.map(analyseRoom), ...exams.filter((exam) => !exam.selfStudy).map(analyseExam)].sort((left, right) => right.at - left.at);
     return {
       classId,
       name: info.name,

@@ -9,7 +9,8 @@
  *   multiple-answer item; none for ordering, numeric, short text), and flags that order the worst items for review;
  * - the mastery map, students × chapters, from the facts the learner profile is built from, weighed as it weighs them
  *   (lecture verdicts, a self-assessed one at SELF_ASSESSED_WEIGHT, the question re-asked after a remediation; raised
- *   hands; first answers to self-study and class quiz items; exam items); the reply carries each cell's figure and count, and one cell's facts
+ *   hands; first answers to self-study and class quiz items; exam items, a student's own self-study exam in their
+ *   cells only, never in the item analysis); the reply carries each cell's figure and count, and one cell's facts
  *   come from their own route (a class of 500 students would otherwise answer megabytes). Live room players are nicknames typed
  *   at a room code, tied to no class session, so room answers appear in item analysis only;
  * - the lecture funnel: per chapter, students who reached and went past it, raised hands, remediation.

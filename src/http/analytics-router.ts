@@ -92,8 +92,7 @@ export function analyticsSources({ classes, materials, rooms, exams, quizzes, st
       const read = await Promise.all(
         examIds.map(async (examId): Promise<ClassExamInput | null> => {
           const [exam, publication] = await Promise.all([exams.repository.get(examId), exams.repository.publication(examId)]);
-          // A student's own self-study exam is theirs alone, not an assessment of the class.
-          if (!exam || !publication || publication.classId !== classId || publication.student !== undefined) return null;
+          if (!exam || !publication || publication.classId !== classId) return null;
           // The instructor's own results read (GET /api/exams/:id/results): like it, it closes an exam whose deadline
           // passed and restarts a stalled grading, so the figures are those of the results page.
           const results = await exams.results(exam);
@@ -102,6 +101,8 @@ export function analyticsSources({ classes, materials, rooms, exams, quizzes, st
             title: exam.title,
             publishedAt: publication.publishedAt,
             chapters: exam.request.chapters,
+            // A student's own self-study exam is theirs alone: their mastery's evidence, not an assessment of the class.
+            ...(publication.student === undefined ? {} : { selfStudy: true }),
             problems: exam.problems,
             students: results.students.map((student) => ({ sessionId: student.sessionId, items: student.items })),
           };
