@@ -73,7 +73,10 @@ const sources: AnalyticsSources = {
   classInfo: async () => ({ name: '벤치 반', materialId: 'm', students: roster }),
   chapters: async () => chapters,
   transcript: async (_classId, sessionId) => transcripts.get(sessionId) ?? [],
-  quizAnswers: async () => [{ question: '혼자 퀴즈', correct: random() < 0.5, topic: chapters[0]!.title }],
+  quizAnswers: () => async () => [
+    { question: '혼자 퀴즈', correct: random() < 0.5, topic: chapters[0]!.title, source: '혼자 퀴즈' },
+    { question: '수업 퀴즈', correct: random() < 0.5, topic: chapters[1 % chapterCount]!.title, source: '수업 퀴즈' },
+  ],
   rooms: async () => rooms,
   exams: async () => exams,
 };

@@ -9,11 +9,16 @@
  * - AN4 — Mastery map. Students × chapters from lecture verdicts (subquestions excluded), self-study answers (chapter
  *   by title) and exam items (the chapters the exam names, else a whole-material column); raised hands are evidence
  *   without a score; an empty cell is null, never 0.
+ * - AN12 — The mastery map weighs evidence as the learner profile does. A self-assessed lecture verdict counts
+ *   SELF_ASSESSED_WEIGHT (½) against 1 for the tutor's, the question asked again after a remediation is an outcome of
+ *   its own at full weight, and a class quiz's answers count beside the self-study ones, each fact naming its source
+ *   (`혼자 퀴즈`, `수업 퀴즈`) and a weight below 1; the cell is the weighted mean.
  * - AN5 — Funnel and CSV. Per chapter: reached, completed (later chapter or finished; the transcript stands in for a
  *   lost progress write), hands, students with hands, students remediated; the CSV of each part carries the same
  *   figures.
  */
 import { describe, expect, it } from 'vitest';
+import { SELF_ASSESSED_WEIGHT } from '../src/protocol/wire/exams.js';
 import { analyseExam, analyseRoom, analyticsCsv, lectureFunnel, masteryMap, pointBiserial, WHOLE_MATERIAL, type RoomResultsInput } from '../src/analytics/index.js';
 import type { ClassAnalyticsReply, TranscriptItem } from '../src/protocol/wire/index.js';
 
@@ -144,8 +149,8 @@ describe('mastery map', () => {
         nickname: '가영',
         transcript: TRANSCRIPT,
         quizAnswers: [
-          { question: '분산의 단위는?', correct: true, topic: '분산' },
-          { question: '어느 장도 아닌 문제', correct: false, topic: null },
+          { question: '분산의 단위는?', correct: true, topic: '분산', source: '혼자 퀴즈' },
+          { question: '어느 장도 아닌 문제', correct: false, topic: null, source: '혼자 퀴즈' },
         ],
         exams: [
           { title: '2장 평가', chapters: [1], items: [{ question: '분산 공식', status: 'Partial_Correct' }, { question: '미채점', status: 'Ungraded' }] },
@@ -166,6 +171,50 @@ describe('mastery map', () => {
       ['exam', 0.5, '분산 공식'],
     ]);
     expect(second!.cells.every((cell) => cell.mastery === null && cell.evidence.length === 0)).toBe(true);
+  });
+
+  it('AN12 a self-assessed verdict counts ½, the re-asked question after a remediation counts on its own, class quiz answers count beside self-study ones', () => {
+    expect(SELF_ASSESSED_WEIGHT).toBe(0.5);
+    const transcript: TranscriptItem[] = [
+      t({ type: 'question', chapter: 0, questionId: 'q1', text: '평균이란?' }),
+      t({ type: 'verdict', chapter: 0, questionId: 'q1', verdict: 'good', feedback: '' }),
+      t({ type: 'question', chapter: 0, questionId: 'q2', text: '중앙값이란?' }),
+      t({ type: 'unsure', chapter: 0, questionId: 'q2', text: '비교해 보세요', modelAnswer: '가운데 값' }),
+      t({ type: 'verdict', chapter: 0, questionId: 'q2', verdict: 'bad', feedback: '', selfAssessed: true }),
+      t({ type: 'question', chapter: 1, questionId: 'q3', text: '분산이란?' }),
+      t({ type: 'verdict', chapter: 1, questionId: 'q3', verdict: 'bad', feedback: '' }),
+      t({ type: 'subquestion', chapter: 1, questionId: 'q3.1', parentQuestionId: 'q3', index: 0, total: 1, concept: '편차', text: '편차란?' }),
+      t({ type: 'verdict', chapter: 1, questionId: 'q3.1', verdict: 'good', feedback: '' }),
+      t({ type: 'reask', chapter: 1, questionId: 'q3.r', parentQuestionId: 'q3', text: '이제 분산이란?' }),
+      t({ type: 'verdict', chapter: 1, questionId: 'q3.r', verdict: 'good', feedback: '' }),
+    ];
+    const map = masteryMap(CHAPTERS, [
+      {
+        sessionId: 's1',
+        nickname: '가영',
+        transcript,
+        quizAnswers: [
+          { question: '분산의 단위는?', correct: false, topic: '분산', source: '수업 퀴즈' },
+          { question: '표준편차는?', correct: true, topic: '분산', source: '혼자 퀴즈' },
+        ],
+        exams: [],
+      },
+    ]);
+    const [cells] = map.students.map((student) => student.cells);
+    // Chapter 0: the tutor's good verdict (1 × 1) and the self-assessed bad one (0 × ½): 1 / 1.5.
+    expect(cells![0]!.mastery).toBeCloseTo(1 / 1.5, 10);
+    expect(cells![0]!.evidence.map((evidence) => [evidence.text, evidence.score, evidence.weight ?? 1])).toEqual([
+      ['평균이란?', 1, 1],
+      ['중앙값이란?', 0, 0.5],
+    ]);
+    // Chapter 1: bad (0), asked again after the remediation and right (1), the class quiz wrong (0), self-study right (1).
+    expect(cells![1]!.mastery).toBe(0.5);
+    expect(cells![1]!.evidence.map((evidence) => [evidence.kind, evidence.text, evidence.score, evidence.source])).toEqual([
+      ['lecture', '분산이란?', 0, '강의 2장 분산'],
+      ['lecture', '이제 분산이란?', 1, '강의 2장 분산 · 보충 후 다시 물음'],
+      ['quiz', '분산의 단위는?', 0, '수업 퀴즈'],
+      ['quiz', '표준편차는?', 1, '혼자 퀴즈'],
+    ]);
   });
 });
 

@@ -3,14 +3,18 @@
  * - AN6 — Only the class's instructor. Owner account or class token 200; another account 404, no credential 401, a
  *   student's token 403, a malformed id, part or evidence query 400 INVALID_PAYLOAD (before anything is read).
  * - AN7 — Known figures over the API. On memory and Redis, a class with a room played over /quiz, an exam pinned by
- *   overrides, lecture transcripts and a self-study answer answers the hand-computed figures of AN2/AN3 and the
- *   expected map (figures and counts) and funnel; a cell's facts come from the evidence route.
+ *   overrides, lecture transcripts, a self-study answer and a class quiz answer answers the hand-computed figures of
+ *   AN2/AN3 and the expected map (figures and counts) and funnel; a cell's facts come from the evidence route, a class
+ *   quiz's first answer among them (AN12).
+ * - AN14 — A student's own self-study exam is their evidence, not the class's assessment. Its graded items count in
+ *   that student's mastery cells of the chapters it covers (as their learner profile counts them), with the exam as
+ *   source, and it has no item analysis; a classmate's cells have none of it.
  */
 import { afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { ClassAnalyticsReply, MasteryEvidenceReply } from '../src/protocol/wire/index.js';
 import { signUp } from './support/accounts.js';
-import { seedAnalyticsClass } from './support/analytics-class.js';
-import { bootExamClass, type Booted } from './support/exam-class.js';
+import { CLASS_QUIZ_QUESTION, seedAnalyticsClass } from './support/analytics-class.js';
+import { bootExamClass, draft, gradedResults, join, makeExam, submit, type Booted } from './support/exam-class.js';
 import { call } from './support/http-call.js';
 import { samplePdfBytes } from './support/lecture-client.js';
 import type { QuizClient } from './support/quiz-client.js';
@@ -96,18 +100,18 @@ describe.each(['memory', 'redis'] as const)('class analytics API (%s store)', (s
     ]);
 
     // Mastery: chapter 0 = lecture verdicts and the chapter-0 exam; chapter 1 = 가영's bad verdict (and her hand),
-    // 나래's right self-study answer.
+    // 나래's right self-study answer, 다온's right first answer to the class quiz (her wrong second one not counted).
     const { mastery } = analytics;
     expect(mastery.chapters.map((chapter) => chapter.index)).toEqual(seed.chapters.map((chapter) => chapter.index));
     expect(mastery.students.map((student) => [student.nickname, rounded(student.cells[0]!.mastery), rounded(student.cells[1]!.mastery)])).toEqual([
       ['가영', 0.875, 0],
       ['나래', 0.625, 1],
-      ['다온', 0.3333, null],
+      ['다온', 0.3333, 1],
     ]);
     expect(mastery.students.map((student) => student.cells.slice(0, 2).map((cell) => cell.evidenceCount))).toEqual([
       [4, 2],
       [4, 1],
-      [3, 0],
+      [3, 1],
     ]);
     // One cell's facts come from the evidence route.
     const evidence = async (sessionId: string, chapter: number) => {
@@ -123,6 +127,7 @@ describe.each(['memory', 'redis'] as const)('class analytics API (%s store)', (s
       ['hand', '제곱을 왜 하나요?', null],
     ]);
     expect((await evidence(narae!, 1)).evidence.map((entry) => [entry.kind, entry.source, entry.score])).toEqual([['quiz', '혼자 퀴즈', 1]]);
+    expect((await evidence(daon!, 1)).evidence.map((entry) => [entry.kind, entry.text, entry.source, entry.score])).toEqual([['quiz', CLASS_QUIZ_QUESTION, '수업 퀴즈', 1]]);
     expect((await evidence(daon!, 0)).evidence.map((entry) => [entry.kind, entry.source, entry.score])).toEqual([
       ['exam', '1장 평가', 0],
       ['exam', '1장 평가', 1],
@@ -146,6 +151,32 @@ describe.each(['memory', 'redis'] as const)('class analytics API (%s store)', (s
     expect(lines).toContain('퀴즈,통계 퀴즈,2,2. 자료를 크기순으로 늘어놓았을 때 가운데 값은?,6,0.333,0.883,0,1:0 2(정답):2 3:4 4:0,distractor-beats-key');
     const funnel = await (await fetch(`${url}/funnel.csv`, { headers: booted.teacher.bearer })).text();
     expect(funnel.split('\r\n')[2]).toBe(`2,${seed.chapters[1]!.title},2,1,1,1,1`);
+  });
+
+  it("AN14 a student's own self-study exam counts in their mastery cells, not in the class's item analysis", async (context) => {
+    const booted = await newClass(examClass(context));
+    const [own, classmate] = [await join(booted, '혼공'), await join(booted, '옆자리')];
+    const chapter = booted.material.chapters[1]!;
+    const exam = await makeExam(booted);
+    // The exam a student generates covers the chapters they picked (here the second).
+    const record = { ...exam, title: '혼자 시험', request: { ...exam.request, chapters: [chapter.index] } };
+    await booted.app.exams.repository.save(record);
+    await booted.app.exams.publishSelfStudy(record, booted.classId, own.sessionId);
+    expect((await draft(booted, exam.examId, own.headers, { 1: '분산', 2: '모른다', 3: '평균' })).status).toBe(200);
+    expect((await submit(booted, exam.examId, own.headers)).status).toBe(200);
+    const graded = (await gradedResults(booted, exam.examId, 1)).students[0]!.items;
+    const credit: Record<string, number> = { Correct: 1, Partial_Correct: 0.5, Incorrect: 0 };
+    const scores = graded.map((item) => credit[item.result_status]!);
+
+    const url = `${booted.app.url}/api/analytics/classes/${booted.classId}`;
+    const analytics = (await call(url, 'GET', { headers: booted.teacher.bearer })).body as ClassAnalyticsReply;
+    expect(analytics.assessments.map((entry) => entry.id)).not.toContain(exam.examId);
+    const column = analytics.mastery.chapters.findIndex((entry) => entry.index === chapter.index);
+    const cells = new Map(analytics.mastery.students.map((student) => [student.sessionId, student.cells[column]!]));
+    expect(cells.get(own.sessionId)).toEqual({ mastery: scores.reduce((sum, score) => sum + score, 0) / scores.length, evidenceCount: 3 });
+    expect(cells.get(classmate.sessionId)).toEqual({ mastery: null, evidenceCount: 0 });
+    const cell = await call(`${url}/evidence?sessionId=${own.sessionId}&chapter=${chapter.index}`, 'GET', { headers: booted.teacher.bearer });
+    expect((cell.body as MasteryEvidenceReply).evidence.map((entry) => [entry.kind, entry.source, entry.score])).toEqual(scores.map((score) => ['exam', '혼자 시험', score]));
   });
 
   it("AN6 only the class's instructor reads it: owner account or class token; another account 404, no credential 401, bad params 400", async (context) => {

@@ -41,8 +41,13 @@ interface World {
   teacher: SignedUpAccount;
 }
 
-async function startWorld(): Promise<Omit<World, 'teacher'>> {
-  const app = await startTestApp({ SIGNUP: 'open' });
+/**
+ * `shared`: the app the file's tests share gets a generation budget of its own (its tests start 14 self-study quizzes
+ * together, all from one address, against the default 30 per window) and one window of the limits' clock for the whole
+ * file, so whether a request is refused never depends on the suite's pace or where a wall-clock window turns.
+ */
+async function startWorld(shared = false): Promise<Omit<World, 'teacher'>> {
+  const app = shared ? await startTestApp({ SIGNUP: 'open', RATE_GENERATION_MAX: '1000' }, { limitsClock: () => 0 }) : await startTestApp({ SIGNUP: 'open' });
   await storeReady(app);
   const sample = await loadSample(app);
   const bytes = await buildPdf({ korean: true, title: '짧은 자료', pages: [{ lines: bodyLines(2, 2, true) }] });
@@ -61,7 +66,7 @@ async function boot(context: TestContext): Promise<World> {
  * The app of the tests that count nothing across the app's materials (booted and given both materials once); each
  * test signs up a teacher of its own, who owns no material until the test says so.
  */
-const shared = sharedFixture(startWorld, ({ app }) => app.stop());
+const shared = sharedFixture(() => startWorld(true), ({ app }) => app.stop());
 const sharedWorld = async (): Promise<World> => ({ ...shared(), teacher: await signUp(shared().app) });
 
 const start = (world: World, body: unknown, headers: Record<string, string>): Promise<CallReply> => call(`${world.app.url}/api/quiz/start`, 'POST', { body, headers });

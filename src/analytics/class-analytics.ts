@@ -4,9 +4,14 @@ import { lectureFunnel } from './funnel.js';
 import { analyseExam, analyseRoom, type ExamResultsInput, type RoomResultsInput } from './item-analysis.js';
 import { masteryMap, withoutEvidence, type StudentEvidence } from './mastery.js';
 
-/** An exam as the analytics read it: its results and the chapters it was asked to cover (none: the whole material). */
+/**
+ * An exam as the analytics read it: its results and the chapters it was asked to cover (none: the whole material).
+ * `selfStudy`: one student's own self-study exam, evidence of that student's mastery (their learner profile counts
+ * it) but no assessment of the class, so it has no item analysis.
+ */
 export type ClassExamInput = Omit<ExamResultsInput, 'students'> & {
   chapters: readonly number[] | undefined;
+  selfStudy?: boolean;
   students: readonly { sessionId: string; items: readonly { question_id: number; result_status: string; question_content: string }[] }[];
 };
 
@@ -18,11 +23,15 @@ export interface AnalyticsSources {
   chapters(materialId: string): Promise<{ index: number; title: string }[]>;
   /** The student's lecture transcript, oldest first (bounded by the source). */
   transcript(classId: string, sessionId: string): Promise<TranscriptItem[]>;
-  /** The student's first answers to self-study quiz items, with the chapter's title as topic. */
-  quizAnswers(classId: string, sessionId: string): Promise<{ question: string; correct: boolean; topic: string | null }[]>;
+  /**
+   * A reader of the class's students' first answers to quiz items, self-study and the class's quizzes alike (the
+   * learner profile's quiz evidence that names a chapter), oldest first, with the chapter's title as topic. One reader
+   * per request: what every student shares (the class's quizzes) is read once for all of them.
+   */
+  quizAnswers(classId: string): (sessionId: string) => Promise<StudentEvidence['quizAnswers']>;
   /** Stored results of the class's newest quiz rooms. */
   rooms(classId: string): Promise<RoomResultsInput[]>;
-  /** Results of the class's newest exams published to the whole class. */
+  /** Results of the class's newest exams: those published to the whole class, and students' own self-study ones. */
   exams(classId: string): Promise<ClassExamInput[]>;
 }
 
@@ -46,7 +55,7 @@ export interface ClassAnalyticsOptions {
 
 /** Students read per class: every fact of a student is a few store reads, so a class beyond this is cut. */
 export const MAX_ANALYTICS_STUDENTS = 500;
-/** Students read at once: each reads its transcript pages and the class's self-study index, so not all together. */
+/** Students read at once: each reads its transcript pages, the class's self-study index and its quiz answers, so not all together. */
 const STUDENTS_AT_ONCE = 8;
 
 /** `work` over `items` with at most `limit` running at a time; results in the items' order. */
@@ -82,8 +91,9 @@ export class ClassAnalytics {
     if (!info) return null;
     const roster = info.students.slice(0, MAX_ANALYTICS_STUDENTS);
     const [chapters, rooms, exams] = await Promise.all([this.chapters(info.materialId), sources.rooms(classId), sources.exams(classId)]);
+    const answersOf = sources.quizAnswers(classId);
     const perStudent = await mapBounded(roster, STUDENTS_AT_ONCE, async (student) => {
-      const [transcript, quizAnswers] = await Promise.all([sources.transcript(classId, student.sessionId), sources.quizAnswers(classId, student.sessionId)]);
+      const [transcript, quizAnswers] = await Promise.all([sources.transcript(classId, student.sessionId), answersOf(student.sessionId)]);
       return { student, transcript, quizAnswers };
     });
     const examsOf = studentExams(exams);
@@ -94,7 +104,7 @@ export class ClassAnalytics {
       quizAnswers,
       exams: examsOf(student.sessionId),
     }));
-    const assessments = [...rooms.map(analyseRoom), ...exams.map(analyseExam)].sort((left, right) => right.at - left.at);
+    const assessments = [...rooms.map(analyseRoom), ...exams.filter((exam) => !exam.selfStudy).map(analyseExam)].sort((left, right) => right.at - left.at);
     return {
       classId,
       name: info.name,
@@ -121,7 +131,7 @@ export class ClassAnalytics {
       this.chapters(info.materialId),
       sources.exams(classId),
       sources.transcript(classId, sessionId),
-      sources.quizAnswers(classId, sessionId),
+      sources.quizAnswers(classId)(sessionId),
     ]);
     const map = masteryMap(chapters, [{ sessionId, nickname: student.nickname, transcript, quizAnswers, exams: studentExams(exams)(sessionId) }]);
     const column = map.chapters.findIndex((entry) => entry.index === chapter);

@@ -5,9 +5,12 @@
  *   overrides applied): difficulty = share correct (an exam's partial credit ½, a room answer its stored credit 0–1;
  *   polls are not items), discrimination = point-biserial of the item
  *   score against the total score (Pearson's r, which is the point-biserial for a right/wrong item and the item–total
- *   correlation with partial credit), choice counts, and flags that order the worst items for review;
- * - the mastery map, students × chapters, from the facts the learner profile is built from (lecture verdicts, raised
- *   hands, self-study quiz answers, exam items); the reply carries each cell's figure and count, and one cell's facts
+ *   correlation with partial credit), choice counts where there are distractors (4-choice, O/X, every option of a
+ *   multiple-answer item; none for ordering, numeric, short text), and flags that order the worst items for review;
+ * - the mastery map, students × chapters, from the facts the learner profile is built from, weighed as it weighs them
+ *   (lecture verdicts, a self-assessed one at SELF_ASSESSED_WEIGHT, the question re-asked after a remediation; raised
+ *   hands; first answers to self-study and class quiz items; exam items, a student's own self-study exam in their
+ *   cells only, never in the item analysis); the reply carries each cell's figure and count, and one cell's facts
  *   come from their own route (a class of 500 students would otherwise answer megabytes). Live room players are nicknames typed
  *   at a room code, tied to no class session, so room answers appear in item analysis only;
  * - the lecture funnel: per chapter, students who reached and went past it, raised hands, remediation.

@@ -1,4 +1,5 @@
 import type { AssessmentAnalysis, ChoiceCount, ItemStatistics } from '../protocol/wire/analytics.js';
+import type { RecordedResponse, Solution } from '../protocol/wire/quiz.js';
 import { itemFlags, mean, pointBiserial, reviewPriority } from './statistics.js';
 
 /**
@@ -11,10 +12,20 @@ export interface RoomResultsInput {
   roomId: string;
   title: string;
   createdAt: number;
-  questions: readonly { index: number; question: string; choices?: readonly string[] | undefined; answer?: unknown; type?: string | undefined }[];
+  questions: readonly {
+    index: number;
+    question: string;
+    choices?: readonly string[] | undefined;
+    /** The key of a 4-choice or O/X question, −1 for the other types. */
+    answer?: unknown;
+    type?: string | undefined;
+    /** The solution the reveal showed (multiple answers: `correctChoices` are the keys). */
+    solution?: Solution | undefined;
+  }[];
   players: readonly {
     playerId: string;
-    answers: readonly { questionIndex: number; choice?: unknown; correct: boolean; credit?: number | null | undefined }[];
+    /** `choice`: a one-choice answer's pick; `response`: the answer of any shape (`choices` for multiple answers). */
+    answers: readonly { questionIndex: number; choice?: unknown; response?: RecordedResponse | undefined; correct: boolean; credit?: number | null | undefined }[];
   }[];
 }
 
@@ -82,10 +93,28 @@ function roomAnswerScore(answer: { correct: boolean; credit?: number | null | un
   return typeof answer.credit === 'number' ? answer.credit : answer.correct ? 1 : 0;
 }
 
+type RoomQuestion = RoomResultsInput['questions'][number];
+type RoomAnswer = RoomResultsInput['players'][number]['answers'][number];
+
+/** Whether the player answered (any shape); a missed question is stored with neither a choice nor a response. */
+const answered = (answer: RoomAnswer | undefined) => answer !== undefined && (typeof answer.choice === 'number' || answer.response !== undefined);
+
+/** The choices a question's key is among: one for 4-choice and O/X, every correct one for multiple answers. */
+function keysOf(question: RoomQuestion): ReadonlySet<number> | null {
+  if (question.solution?.type === 'multi') return new Set(question.solution.correctChoices);
+  return typeof question.answer === 'number' && question.answer >= 0 ? new Set([question.answer]) : null;
+}
+
+/** The choices an answer picked: its one choice, or every option of a multiple-answer response. */
+const picks = (answer: RoomAnswer | undefined): readonly number[] =>
+  typeof answer?.choice === 'number' ? [answer.choice] : answer?.response && 'choices' in answer.response ? answer.response.choices : [];
+
 /**
  * A quiz room's items: every player who joined is scored on every closed question (no answer scores 0 and counts as
  * unanswered) by the credit stored for the answer; the total is the sum of credits. A poll or word cloud has no correct
- * answer, so it is not an item here (nor part of the totals). Choice counts are kept for questions with choices and an index key.
+ * answer, so it is not an item here (nor part of the totals). Choice counts are kept where there are distractors to
+ * count, questions with choices and a key among them: 4-choice, O/X, and multiple answers (every option picked counts,
+ * each correct one a key); an ordering's steps, a number and a typed text have none.
  */
 export function analyseRoom(results: RoomResultsInput): AssessmentAnalysis {
   const questions = [...results.questions].filter((question) => question.type !== 'poll' && question.type !== 'cloud').sort((left, right) => left.index - right.index);
@@ -95,18 +124,20 @@ export function analyseRoom(results: RoomResultsInput): AssessmentAnalysis {
   const items: ItemStatistics[] = questions.map((question, position) => {
     const { difficulty, discrimination, respondents } = stats[position]!;
     const answers = answersOf.map((byQuestion) => byQuestion.get(question.index));
-    const unanswered = answers.filter((answer) => typeof answer?.choice !== 'number').length;
+    const unanswered = answers.filter((answer) => !answered(answer)).length;
+    const keys = keysOf(question);
     const choices: ChoiceCount[] | undefined =
-      question.choices && question.choices.length > 0 && typeof question.answer === 'number'
+      question.choices && question.choices.length > 0 && keys
         ? question.choices.map((text, index) => ({
             index,
             text,
-            count: answers.filter((answer) => answer?.choice === index).length,
-            correct: index === question.answer,
+            count: answers.filter((answer) => picks(answer).includes(index)).length,
+            correct: keys.has(index),
           }))
         : undefined;
     return {
       number: question.index + 1,
+      type: question.type ?? 'choice',
       question: question.question,
       respondents,
       difficulty,

@@ -9,7 +9,7 @@ import {
   type TargetDepth,
   type TopicEvidence,
 } from './exam-types.js';
-import { EXAM_STATUS_LABELS } from '../protocol/wire/exams.js';
+import { EXAM_STATUS_LABELS, SELF_ASSESSED_WEIGHT } from '../protocol/wire/exams.js';
 
 /**
  * `Execute_Generator_PriorProfile(prev_userProfile, exam_type)`, and the profile arithmetic the
@@ -149,8 +149,7 @@ export function preferredTypesFor(level: ComplexityLevel): QuestionType[] {
 
 const short = (text: string): string => clip(text.replace(/\s+/gu, ' ').trim(), 60);
 
-/** How much a self-assessed lecture verdict counts in the proficiency, against 1 for a tutor's verdict. */
-export const SELF_ASSESSED_WEIGHT = 0.5;
+export { SELF_ASSESSED_WEIGHT };
 
 export function buildPriorProfile(previous: LearnerProfile | null, examType: ExamType, signals: LearnerSignals, now: number): LearnerProfile {
   // One exam type exists (short_answer); the type is part of the seed's signature and the profile serves it.

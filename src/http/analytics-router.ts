@@ -8,7 +8,7 @@ import { classNotFound } from '../ownership/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { AnalyticsCsvParams, AnalyticsEvidenceQuery, AnalyticsParams } from '../protocol/analytics.js';
 import type { TranscriptItem } from '../protocol/wire/tutor.js';
-import { selfStudyAnswers, type RoomService } from '../quiz/index.js';
+import { classQuizAnswers, selfStudyAnswers, type QuizRepository, type RoomService } from '../quiz/index.js';
 import type { Store } from '../store/index.js';
 import type { Authorizer } from './authorize.js';
 import { contentDisposition } from './content-disposition.js';
@@ -29,6 +29,7 @@ export interface AnalyticsRouterDeps {
   materials: MaterialService;
   rooms: RoomService;
   exams: ExamService;
+  quizzes: Pick<QuizRepository, 'get'>;
   store: Store;
   now?: () => number;
 }
@@ -40,7 +41,7 @@ const TRANSCRIPT_PAGES = 10;
 const TRANSCRIPT_PAGE = 200;
 
 /** The analytics' sources on the services the app already has. */
-export function analyticsSources({ classes, materials, rooms, exams, store }: Omit<AnalyticsRouterDeps, 'access'>): AnalyticsSources {
+export function analyticsSources({ classes, materials, rooms, exams, quizzes, store }: Omit<AnalyticsRouterDeps, 'access'>): AnalyticsSources {
   const chapters = async (materialId: string) => ((await materials.get(materialId))?.chapters ?? []).map((chapter) => ({ index: chapter.index, title: chapter.title }));
   return {
     classInfo: async (classId) => {
@@ -64,9 +65,22 @@ export function analyticsSources({ classes, materials, rooms, exams, store }: Om
       }
       return items;
     },
-    quizAnswers: async (classId, sessionId) => {
-      const chapterTitle = async (materialId: string, chapter: number) => (await chapters(materialId)).find((entry) => entry.index === chapter)?.title ?? null;
-      return (await selfStudyAnswers(store, { classId, sessionId }, { chapterTitle })).map(({ question, correct, topic }) => ({ question, correct, topic }));
+    quizAnswers: (classId) => {
+      // Read once per request, whoever asks: the material's chapters and each of the class's quizzes.
+      const once = <T>(read: (key: string) => Promise<T>) => {
+        const cache = new Map<string, Promise<T>>();
+        return (key: string) => cache.get(key) ?? cache.set(key, read(key)).get(key)!;
+      };
+      const chaptersOf = once(chapters);
+      const quiz = { get: once((quizId) => quizzes.get(quizId)) };
+      const chapterTitle = async (materialId: string, chapter: number) => (await chaptersOf(materialId)).find((entry) => entry.index === chapter)?.title ?? null;
+      // The sources the learner profile names them by (src/app.ts), oldest first like the profile reads them.
+      return async (sessionId) => {
+        const [own, ofClass] = await Promise.all([selfStudyAnswers(store, { classId, sessionId }, { chapterTitle }), classQuizAnswers(store, quiz, { classId, sessionId })]);
+        return [...own.map((answer) => ({ ...answer, source: '혼자 퀴즈' })), ...ofClass.map((answer) => ({ ...answer, source: '수업 퀴즈' }))]
+          .sort((left, right) => left.at - right.at)
+          .map(({ question, correct, topic, source }) => ({ question, correct, topic, source }));
+      };
     },
     rooms: async (classId) => {
       const { items } = await rooms.repository.listByClass(classId, { limit: ROOMS_READ });
@@ -78,8 +92,7 @@ export function analyticsSources({ classes, materials, rooms, exams, store }: Om
       const read = await Promise.all(
         examIds.map(async (examId): Promise<ClassExamInput | null> => {
           const [exam, publication] = await Promise.all([exams.repository.get(examId), exams.repository.publication(examId)]);
-          // A student's own self-study exam is theirs alone, not an assessment of the class.
-          if (!exam || !publication || publication.classId !== classId || publication.student !== undefined) return null;
+          if (!exam || !publication || publication.classId !== classId) return null;
           // The instructor's own results read (GET /api/exams/:id/results): like it, it closes an exam whose deadline
           // passed and restarts a stalled grading, so the figures are those of the results page.
           const results = await exams.results(exam);
@@ -88,6 +101,8 @@ export function analyticsSources({ classes, materials, rooms, exams, store }: Om
             title: exam.title,
             publishedAt: publication.publishedAt,
             chapters: exam.request.chapters,
+            // A student's own self-study exam is theirs alone: their mastery's evidence, not an assessment of the class.
+            ...(publication.student === undefined ? {} : { selfStudy: true }),
             problems: exam.problems,
             students: results.students.map((student) => ({ sessionId: student.sessionId, items: student.items })),
           };

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Download, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { seedAnalyticsClass } from '../support/analytics-class.js';
+import { CLASS_QUIZ_QUESTION, seedAnalyticsClass } from '../support/analytics-class.js';
 import { launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { bootExamClass } from '../support/exam-class.js';
@@ -163,12 +163,12 @@ describe('분석 page', () => {
     await shoot(page, 'items', 'items-room');
     await shoot(page, 'choices');
 
-    // The mastery map: 가영 87.5% / 0%, 나래 62.5% / 100% (a self-study answer), 다온 33.3% in chapter 0; the rest without evidence.
+    // The mastery map: 가영 87.5% / 0%, 나래 62.5% / 100% (a self-study answer), 다온 33.3% / 100% (a class quiz answer); the rest without evidence.
     const dash = seed.chapters.slice(2).map(() => '—');
     expect(await tableRows(page, 'mastery')).toEqual([
       ['가영', '87.5%', '0.0%', ...dash],
       ['나래', '62.5%', '100.0%', ...dash],
-      ['다온', '33.3%', '—', ...dash],
+      ['다온', '33.3%', '100.0%', ...dash],
     ]);
     expect(await pixelsOf(page, 'mastery', '#32d583')).toBeGreaterThan(500);
     expect(await pixelsOf(page, 'mastery', '#f97066')).toBeGreaterThan(500);
@@ -190,6 +190,8 @@ describe('분석 page', () => {
       '[강의 질문] 분산은 무엇을 재나요? — 0.0% (강의 2장 ' + seed.chapters[1]!.title + ')',
       '[손 들기] 제곱을 왜 하나요? — 점수 없음 (강의 2장 ' + seed.chapters[1]!.title + ')',
     ]);
+    await page.getByTestId('mastery-cell').nth(2 * seed.chapters.length + 1).click();
+    await expect.poll(() => page.getByTestId('evidence-item').allTextContents()).toEqual([`[퀴즈] ${CLASS_QUIZ_QUESTION} — 100.0% (수업 퀴즈)`]);
 
     expect(await tableRows(page, 'funnel')).toEqual(
       seed.chapters.map((chapter, index) => {

@@ -18,7 +18,9 @@ import { quizKeys } from '../../src/quiz/quiz-keys.js';
  * - the three students' lecture transcripts and progress, written by the lecture's and the roster's own repositories:
  *   가영 answered chapter 0's question well and chapter 1's badly and raised a hand in chapter 1 (now in chapter 1);
  *   나래 answered chapter 0's question well and finished the lecture; 다온 has not started;
- * - 나래's right first answer to a self-study quiz item on chapter 1 (POST /api/quiz/start and /answer, offline model).
+ * - 나래's right first answer to a self-study quiz item on chapter 1 (POST /api/quiz/start and /answer, offline model);
+ * - 다온's right first answer (then a wrong one, which does not count) to a class quiz item drawn from chapter 1
+ *   (seed 001's /answer on `<quiz id>:0`, the class's own quiz, never played as a room).
  */
 
 /** Players' choices per question (null: no answer); the keys are sampleItems(4)'s answers 0, 1, 2, 3. */
@@ -161,6 +163,29 @@ async function selfQuiz(booted: Booted, student: { headers: Record<string, strin
   expect(answered.body.response.is_correct).toBe(true);
 }
 
+/** The class's quiz with one item drawn from chapter 1: 다온 answers it right first, then wrong (the first counts). */
+async function classQuiz(booted: Booted, student: { headers: Record<string, string> }): Promise<void> {
+  const { app } = booted;
+  const chapter = booted.material.chapters[1]!;
+  const source = { chunkId: `${chapter.index}.0`, chapter: chapter.index, chapterTitle: chapter.title, startPage: chapter.startPage, endPage: chapter.startPage };
+  const item = {
+    question: CLASS_QUIZ_QUESTION,
+    choices: ['음수와 양수가 서로 지워지지 않게 하려고', '평균을 구하려고', '가운데 값을 찾으려고', '자료를 크기순으로 늘어놓으려고'],
+    answer: 0,
+    explanation: '편차의 합은 0이므로 제곱해 더합니다.',
+    difficulty: 'medium',
+    sources: [source],
+  };
+  const quiz = await call(`${app.url}/api/quizzes`, 'POST', { headers: booted.teacher.bearer, body: { title: '2장 수업 퀴즈', items: [item], classId: booted.classId, materialId: booted.material.id } });
+  expect(quiz.status, JSON.stringify(quiz.body)).toBe(201);
+  for (const choice of [0, 1]) {
+    const answered = await call(`${app.url}/api/quiz/answer`, 'POST', { headers: student.headers, body: { quiz_id: `${String(quiz.body.quizId)}:0`, answer: choice } });
+    expect(answered.status, JSON.stringify(answered.body)).toBe(200);
+  }
+}
+
+export const CLASS_QUIZ_QUESTION = '분산을 구할 때 편차를 제곱하는 까닭은?';
+
 /** Seeds the class (see the file's comment); `clients` collects the sockets the caller closes. */
 export async function seedAnalyticsClass(booted: Booted, clients: QuizClient[]): Promise<SeededClass> {
   expect(booted.material.chapters.length).toBeGreaterThanOrEqual(2);
@@ -171,5 +196,6 @@ export async function seedAnalyticsClass(booted: Booted, clients: QuizClient[]):
   const sessions = students.map((student) => student.sessionId);
   await writeLectures(booted, sessions);
   await selfQuiz(booted, students[1]!);
+  await classQuiz(booted, students[2]!);
   return { roomId, examId, sessions, chapters: booted.material.chapters.map((chapter) => ({ index: chapter.index, title: chapter.title })) };
 }

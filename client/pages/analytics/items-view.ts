@@ -12,6 +12,13 @@ import { decimal, FLAG_NAMES, percent } from './format.js';
 
 const label = (number: number, flagged: boolean) => `${number}번${flagged ? ' ⚠' : ''}`;
 
+/** A room item's type beside its number, where it is not the plain 4-choice one (its figures read differently). */
+const TYPE_NAMES: Record<string, string> = { truefalse: 'O/X', multi: '복수 정답', ordering: '순서', numeric: '수', short: '단답' };
+const numbered = (item: { number: number; type?: string }) => {
+  const type = item.type === undefined ? undefined : TYPE_NAMES[item.type];
+  return type === undefined ? `${item.number}번` : `${item.number}번 (${type})`;
+};
+
 export function itemsFigure(assessment: AssessmentAnalysis, csvHref: string): Figure<'bar'> {
   const labels = assessment.items.map((item) => label(item.number, item.flags.length > 0));
   const difficulty = assessment.items.map((item) => item.difficulty);
@@ -20,7 +27,7 @@ export function itemsFigure(assessment: AssessmentAnalysis, csvHref: string): Fi
     `${assessment.title} 문항 분석`,
     ['문항', '문제', '응답자', '정답률', '변별도', '무응답', '검토'],
     assessment.items.map((item) => [
-      `${item.number}번`,
+      numbered(item),
       item.question,
       String(item.respondents),
       percent(item.difficulty),
@@ -95,7 +102,7 @@ export function choicesFigure(assessment: AssessmentAnalysis, csvHref: string): 
     `${assessment.title} 보기별 선택`,
     ['문항', ...Array.from({ length: width }, (_, index) => `${index + 1}번 보기`), '무응답'],
     withChoices.map((item) => [
-      `${item.number}번`,
+      numbered(item),
       ...Array.from({ length: width }, (_, index) => {
         const choice = item.choices![index];
         return choice ? `${choice.count}${choice.correct ? ' (정답)' : ''}` : '—';

@@ -10,7 +10,9 @@ import { masteryColor, percent } from './format.js';
  * evidence one click away — on the canvas, or on the table's cell buttons for the keyboard and screen readers.
  */
 
-const KIND_NAMES: Record<string, string> = { lecture: '강의 질문', hand: '손 들기', quiz: '혼자 퀴즈', exam: '시험' };
+const KIND_NAMES: Record<string, string> = { lecture: '강의 질문', hand: '손 들기', quiz: '퀴즈', exam: '시험' };
+/** A fact counting less than 1 says so beside its score (a self-assessed verdict counts ½). */
+const weightNote = (weight: number | undefined) => (weight === undefined || weight === 1 ? '' : `, 자기 평가라 ${weight}배로 셈`);
 const columnLabel = (chapter: { index: number; title: string }) => (chapter.index < 0 ? chapter.title : `${chapter.index + 1}장 ${chapter.title}`);
 
 /** One cell's facts, as the evidence route answers them. */
@@ -27,7 +29,7 @@ export function showEvidence(panel: HTMLElement, reply: MasteryEvidenceReply): v
             element(
               'li',
               { 'data-testid': 'evidence-item' },
-              `[${KIND_NAMES[evidence.kind] ?? evidence.kind}] ${evidence.text} — ${evidence.score === null ? '점수 없음' : percent(evidence.score)} (${evidence.source})`,
+              `[${KIND_NAMES[evidence.kind] ?? evidence.kind}] ${evidence.text} — ${evidence.score === null ? '점수 없음' : percent(evidence.score)} (${evidence.source}${weightNote(evidence.weight)})`,
             ),
           ),
         ),

@@ -31,6 +31,8 @@ export interface ChoiceCount {
 export interface ItemStatistics {
   /** 1-based item number as the room or exam shows it. */
   number: number;
+  /** A room item's question type (`choice`, `truefalse`, `multi`, `ordering`, `numeric`, `short`); none for an exam's. */
+  type?: string;
   question: string;
   /** Students scored on the item (answered or not, graded). */
   respondents: number;
@@ -38,7 +40,11 @@ export interface ItemStatistics {
   difficulty: number | null;
   /** Point-biserial correlation of the item score with the total score, −1–1; null when either does not vary. */
   discrimination: number | null;
-  /** Multiple-choice items only: every choice with its count (distractors are the wrong ones). */
+  /**
+   * Items with choices and a key among them (4-choice, O/X, multiple answers): every choice with how many picked it
+   * (distractors are the wrong ones; with multiple answers every correct choice is a key and a player counts in each
+   * choice they picked).
+   */
   choices?: ChoiceCount[];
   /** Students with no answer (a room's question that closed unanswered). */
   unanswered: number;
@@ -69,10 +75,12 @@ export interface MasteryEvidence {
   score: number | null;
   /** Where it came from: the exam's or quiz's title, or the lecture's chapter. */
   source: string;
+  /** How much it counts in the cell's mean when less than 1 (a self-assessed lecture verdict); absent: 1. */
+  weight?: number;
 }
 
 export interface MasteryCell {
-  /** Mean score of the scored evidence, 0–1; null when nothing was scored. */
+  /** Weighted mean score of the scored evidence, 0–1; null when nothing was scored. */
   mastery: number | null;
   /** How many facts bear on the cell (scored or not); the facts themselves come from the evidence route. */
   evidenceCount: number;

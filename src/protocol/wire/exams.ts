@@ -22,6 +22,11 @@ export type ExamComplexity = 'Basic' | 'Intermediate' | 'Advanced';
 /** How a level (an item's complexity, a learner's proficiency) and a target depth read to people. */
 export const EXAM_LEVEL_LABELS: Record<ExamComplexity, string> = { Basic: '기초', Intermediate: '중급', Advanced: '심화' };
 export const EXAM_DEPTH_LABELS: Record<ExamTargetDepth, string> = { 'Basic Recall': '기본 암기', 'Conceptual Understanding': '개념 이해', 'Deep Understanding': '깊은 이해' };
+/**
+ * How much a self-assessed lecture verdict (the student's own comparison after an unsure one) counts, against 1 for
+ * the tutor's: in the learner profile's proficiency and in the class analytics' mastery map alike.
+ */
+export const SELF_ASSESSED_WEIGHT = 0.5;
 
 /** One item of the seed's `short_answer_problems` (instructor only: a student never sees the answer or keywords). */
 export interface ExamProblemView {
