@@ -15,8 +15,9 @@ import { quizKeys } from './quiz-keys.js';
  *
  * Only PNG, JPEG, GIF and WebP are taken, recognised by their first bytes (never by the declared type or a name);
  * SVG (which can carry script) and anything else are refused. The content type served is the one the bytes prove.
- * An image's id is 128 random bits: players are anonymous nicknames, so the id in a question is what lets them
- * fetch it (a capability), and nothing else of the quiz can be reached from it.
+ * An image's id is 128 random bits, but it is not a capability: its own route serves it only to its owner (the editor,
+ * the owner's list), and players get it through their room, once its question is on screen (page-pictures.ts), so
+ * an id copied out of a room or a list opens nothing for anyone else.
  *
  * Every image belongs to the account that uploaded it (and to the class, when a class instructor token uploaded it):
  * only that owner lists it, deletes it, or names it on a quiz item (a class token only the class's own pictures).
@@ -126,7 +127,15 @@ export class QuizImages {
     return { imageId, type, bytes: bytes.length };
   }
 
-  /** The image and its proven type, or null when there is none by that id. */
+  /** The owner's image and its proven type; 404 for another's or an unknown id (as if it did not exist). */
+  async getOwned(imageId: string, owner: ImageOwner): Promise<{ bytes: Buffer; type: ImageType }> {
+    const record = await this.record(imageId);
+    const image = record !== null && QuizImages.owns(record, owner) ? await this.get(imageId) : null;
+    if (!image) throw imageNotFound();
+    return image;
+  }
+
+  /** The image and its proven type, or null when there is none by that id (no owner check: the room serves it). */
   async get(imageId: string): Promise<{ bytes: Buffer; type: ImageType } | null> {
     if (!IMAGE_ID.test(imageId)) return null;
     const bytes = await this.options.blobs.get(blobName(imageId));
