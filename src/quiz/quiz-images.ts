@@ -5,7 +5,7 @@ import type { BlobStore } from '../materials/index.js';
 import type { PageRequest } from '../protocol/page.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { RoomItem } from '../protocol/quiz.js';
-import { quotaExceeded, quotaKeys } from '../quota/index.js';
+import { accountCounter } from '../quota/index.js';
 import { pageOfIndex, type Store } from '../store/index.js';
 import { quizKeys } from './quiz-keys.js';
 
@@ -33,7 +33,7 @@ import { quizKeys } from './quiz-keys.js';
 
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 export const IMAGE_ID = /^[0-9a-f]{32}$/;
-const QUOTA_FIELD = 'quiz-image-bytes';
+const QUOTA_FIELD = 'quiz-image-bytes' as const;
 
 export type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
 
@@ -106,12 +106,8 @@ export class QuizImages {
     const type = imageTypeOf(bytes);
     if (!type) throw new AppError(ErrorCode.INVALID_PAYLOAD, 'PNG, JPEG, GIF, WebP 그림만 올릴 수 있습니다 (SVG는 안 됩니다).');
     const { store, blobs, quotaBytes } = this.options;
-    const quota = quotaKeys.quota('account', owner.accountId);
-    // Counted up first and back down when over or failed: two uploads at once cannot both slip under the quota.
-    if ((await store.hincrby(quota, QUOTA_FIELD, bytes.length)) > quotaBytes) {
-      await store.hincrby(quota, QUOTA_FIELD, -bytes.length);
-      throw quotaExceeded('quiz-image-bytes', quotaBytes);
-    }
+    // Counted first (two uploads at once cannot both slip under the quota), and back down when the upload fails.
+    await accountCounter.reserve(store, owner.accountId, QUOTA_FIELD, bytes.length, quotaBytes);
     const imageId = randomBytes(16).toString('hex');
     try {
       await blobs.put(blobName(imageId), bytes);
@@ -120,7 +116,7 @@ export class QuizImages {
       await store.zadd(quizKeys.accountQuizImages(owner.accountId), record.createdAt, imageId);
       await store.zadd(quizKeys.retentionImages(), record.createdAt, imageId);
     } catch (error) {
-      await store.hincrby(quota, QUOTA_FIELD, -bytes.length);
+      await accountCounter.release(store, owner.accountId, QUOTA_FIELD, bytes.length);
       await blobs.delete(blobName(imageId));
       throw error;
     }
@@ -244,7 +240,7 @@ export class QuizImages {
     if (record === null) return;
     if ((await store.del(quizKeys.quizImage(imageId))) > 0) {
       await store.zrem(quizKeys.accountQuizImages(record.accountId), imageId);
-      await store.hincrby(quotaKeys.quota('account', record.accountId), QUOTA_FIELD, -record.bytes);
+      await accountCounter.release(store, record.accountId, QUOTA_FIELD, record.bytes);
     }
     await store.del(quizKeys.quizImageQuizzes(imageId));
   }
