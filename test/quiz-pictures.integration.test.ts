@@ -20,6 +20,11 @@
  *   list, their bytes no longer counted against MAX_QUIZ_IMAGE_BYTES_PER_ACCOUNT) and keeps a picture a quiz shows and
  *   one uploaded within the retention; a run before the window deletes nothing, a second run nothing more. On both
  *   stores.
+ * - TM26 — A purge never deletes a picture a quiz is being saved with. The two are interleaved at their race points
+ *   (an injected step, no timing): a quiz saved naming the picture after the purge found it unused but before it
+ *   deleted it keeps the picture (201, served by the room, still listed and counted); a purge running whole after a
+ *   save checked the picture but before it claimed it deletes it, and that save is then refused (404 NOT_FOUND, no
+ *   quiz), never a quiz whose picture is gone. On both stores.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { QuestionPayload } from '../src/protocol/quiz.js';
@@ -29,6 +34,7 @@ import { call } from './support/http-call.js';
 import { createClass, postJson } from './support/classroom-client.js';
 import { suiteRedis } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import type { QuizImageStep } from '../src/quiz/index.js';
 import { createRoom, joinRoom, openHost, type QuizClient, type QuizSetup } from './support/quiz-client.js';
 
 const redis = suiteRedis();
@@ -210,5 +216,51 @@ describe.each(['memory', 'redis'] as const)('quiz pictures (%s store)', (store) 
     expect((await upload(app.url, PNG, created.instructorToken)).status).toBe(429);
     await app.data.purge.runOnce();
     expect([await status(shown), await status(fresh)]).toEqual([200, 200]);
+  });
+
+  it('TM26 a quiz saved while the purge runs keeps its picture; a save overtaken by the purge is refused', async () => {
+    const clock: { at: number | null } = { at: null };
+    // The other side of the race, run once at the named step.
+    const pending: { step: 'claim' | 'purge'; run: () => Promise<void> }[] = [];
+    const step: QuizImageStep = async (name) => {
+      const index = pending.findIndex((entry) => entry.step === name);
+      if (index >= 0) await pending.splice(index, 1)[0]!.run();
+    };
+    app = await startTestApp(
+      { RETENTION_DAYS: '30', MAX_QUIZ_IMAGE_BYTES_PER_ACCOUNT: String(PNG.length * 2), ...(store === 'redis' ? { REDIS_URL: redis.url } : {}) },
+      { retentionClock: () => clock.at ?? Date.now(), quizImageStep: step },
+    );
+    const created = await createClass(app, { name: '경합 반' });
+    const bearer = { authorization: `Bearer ${created.instructorToken}` };
+    const base = { question: '그래프의 꼭짓점은?', explanation: '.', difficulty: 'easy', type: 'short', answer: '원점' };
+    const saveWith = (image: string) => postJson<{ quizId: string; error?: { code: string } }>(`${app!.url}/api/quizzes`, { title: '그림', items: [{ ...base, image, imageAlt: '그래프' }] }, bearer);
+    const status = async (imageId: string) => (await fetch(`${app!.url}/api/quiz-images/${imageId}`, { headers: bearer })).status;
+    const listed = async () => ((await call(`${app!.url}/api/quiz-images`, 'GET', { headers: bearer })).body.images as { imageId: string; quizzes: number }[]);
+    const kept = (await upload(app.url, PNG, created.instructorToken)).body.imageId as string;
+    const overtaken = (await upload(app.url, PNG, created.instructorToken)).body.imageId as string;
+    clock.at = Date.now() + 31 * 24 * 60 * 60_000;
+
+    // 1. The purge found `kept` unused; before it deletes it, a quiz is saved with it.
+    let saved: Awaited<ReturnType<typeof saveWith>> | undefined;
+    pending.push({ step: 'purge', run: async () => void (saved = await saveWith(kept)) });
+    // 2. A save checked `overtaken` is the owner's; before it claims it, the purge runs whole.
+    pending.push({ step: 'claim', run: async () => void (await app!.data.purge.runOnce()) });
+    const refused = await saveWith(overtaken);
+    expect(pending).toEqual([]);
+
+    expect(refused.status).toBe(404);
+    expect(refused.body.error?.code).toBe('NOT_FOUND');
+    expect(await status(overtaken)).toBe(404);
+    expect(saved?.status).toBe(201);
+    expect(await status(kept)).toBe(200);
+    expect(await listed()).toEqual([expect.objectContaining({ imageId: kept, quizzes: 1 })]);
+    // Only the saved quiz exists (the refused save left none), and the kept picture is still counted against the quota.
+    const quizzes = (await call(`${app.url}/api/quizzes`, 'GET', { headers: bearer })).body.quizzes as { quizId: string }[];
+    expect(quizzes.map((quiz) => quiz.quizId)).toEqual([saved!.body.quizId]);
+    // A later purge still keeps it: a quiz shows it.
+    await app.data.purge.runOnce();
+    expect(await status(kept)).toBe(200);
+    expect((await upload(app.url, PNG, created.instructorToken)).status).toBe(201);
+    expect((await upload(app.url, PNG, created.instructorToken)).status).toBe(429);
   });
 });

@@ -139,7 +139,7 @@ export { SHORT_GENERATOR_AGENT, toShortItems, type ShortConversion } from './sho
 export { TYPED_FORMATS, TYPED_TASK, generateTypedItems, numericTolerance, typedShortfallMessage, type TypedFormat, type TypedGeneration } from './typed-agent.js';
 export { negate, numberedLists, statedAmounts, typedOfflineTasks } from './typed-offline.js';
 export { PagePictures, pageMaterialsOf, pictureShown, roomPictureUrl, type PagePicturesOptions, type PageSource } from './page-pictures.js';
-export { IMAGE_ID, MAX_IMAGE_BYTES, QuizImages, imageTypeOf, imageUrl, imagesOf, type ImageOwner, type ImageSummary, type ImageType } from './quiz-images.js';
+export { IMAGE_ID, MAX_IMAGE_BYTES, QuizImages, imageTypeOf, imageUrl, imagesOf, type ImageOwner, type ImageSummary, type ImageType, type QuizImageStep } from './quiz-images.js';
 export { type RoomResults } from './room-results.js';
 export type { HostMember, PlayerMember, RoomMember } from './room-member.js';
 export type { PayloadJson } from './payload-json.js';

@@ -29,6 +29,13 @@ import { quizKeys } from './quiz-keys.js';
  * deletes the due ones no quiz shows (crediting their bytes back) and drops the others from the queue, since a picture
  * a quiz shows goes with its last quiz. (Quiz items never change after creation, so "a quiz shows it" is exactly
  * "a quiz item names it".)
+ *
+ * A quiz's save and a deletion (the purge, the owner's DELETE, a quiz's or class's deletion) may run at once on two
+ * nodes; a picture must never be deleted under a quiz that names it. Both sides write first and read the other's
+ * mark after (so at least one of them sees the other; the store's single-key operations are atomic on both stores):
+ * a save claims (its entry in quizImageQuizzes, under a pending name until the quiz exists), then gives up (404)
+ * when a deletion is marked (quizImageDeleting) or done; a deletion marks (SET NX), then backs off when a claim is
+ * there. At worst both back off: the save is refused and the picture kept, never a quiz without its picture.
  */
 
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
@@ -81,8 +88,16 @@ export function imagesOf(items: readonly Pick<RoomItem, 'image'>[]): string[] {
 
 const imageNotFound = () => new AppError(ErrorCode.NOT_FOUND, '그림을 찾을 수 없습니다. 직접 올린 그림만 쓰거나 지울 수 있습니다.');
 
+/** A race point of claims and deletions, where tests run the other side (see the module comment). */
+export type QuizImageStep = (step: 'claim' | 'purge', imageId: string) => Promise<void>;
+
+/** How long a deletion's mark lives if its node dies before it ends (the picture then stays). */
+const DELETING_MS = 60_000;
+
 export interface QuizImagesOptions {
   blobs: BlobStore;
+  /** Runs just before a claim is written and just before a due picture's deletion (tests interleave them). */
+  step?: QuizImageStep;
   store: Store;
   /** MAX_QUIZ_IMAGE_BYTES_PER_ACCOUNT. */
   quotaBytes: number;
@@ -163,18 +178,51 @@ export class QuizImages {
     }
   }
 
-  /** Records that a quiz shows these pictures. */
-  async attach(quizId: string, imageIds: readonly string[]): Promise<void> {
-    const now = this.now();
-    for (const imageId of imageIds) await this.options.store.zadd(quizKeys.quizImageQuizzes(imageId), now, quizId);
+  /**
+   * Claims the pictures for a quiz about to be saved, under `pending` (a name no quiz id has): 404 NOT_FOUND, with
+   * nothing claimed, when one is gone or being deleted. Then `attach` (the quiz saved) or `release` (it was not).
+   */
+  async claim(pending: string, imageIds: readonly string[]): Promise<void> {
+    const { store, step } = this.options;
+    const claimed: string[] = [];
+    for (const imageId of imageIds) {
+      await step?.('claim', imageId);
+      await store.zadd(quizKeys.quizImageQuizzes(imageId), this.now(), pending);
+      claimed.push(imageId);
+      if ((await store.exists(quizKeys.quizImageDeleting(imageId))) || !(await store.exists(quizKeys.quizImage(imageId)))) {
+        await this.release(pending, claimed);
+        throw imageNotFound();
+      }
+    }
+  }
+
+  /** The quiz claimed as `pending` is saved as `quizId`: it shows these pictures. */
+  async attach(pending: string, quizId: string, imageIds: readonly string[]): Promise<void> {
+    const { store } = this.options;
+    for (const imageId of imageIds) {
+      await store.zadd(quizKeys.quizImageQuizzes(imageId), this.now(), quizId);
+      await store.zrem(quizKeys.quizImageQuizzes(imageId), pending);
+    }
+  }
+
+  /**
+   * A claim given up (the quiz was not saved): a picture left unclaimed goes back into the retention queue at its
+   * upload time (a purge may have dropped it while it was claimed).
+   */
+  async release(pending: string, imageIds: readonly string[]): Promise<void> {
+    const { store } = this.options;
+    for (const imageId of imageIds) {
+      await store.zrem(quizKeys.quizImageQuizzes(imageId), pending);
+      const record = await this.record(imageId);
+      if (record && (await store.zcard(quizKeys.quizImageQuizzes(imageId))) === 0) await store.zadd(quizKeys.retentionImages(), record.createdAt, imageId);
+    }
   }
 
   /** A quiz is gone: the pictures no other quiz shows go with it. */
   async quizDeleted(quizId: string, imageIds: readonly string[]): Promise<void> {
-    const { store } = this.options;
     for (const imageId of imageIds) {
-      await store.zrem(quizKeys.quizImageQuizzes(imageId), quizId);
-      if ((await store.zcard(quizKeys.quizImageQuizzes(imageId))) === 0) await this.remove(imageId);
+      await this.options.store.zrem(quizKeys.quizImageQuizzes(imageId), quizId);
+      await this.removeUnclaimed(imageId);
     }
   }
 
@@ -184,7 +232,7 @@ export class QuizImages {
     const all = await store.zrange(quizKeys.accountQuizImages(accountId), 0, -1);
     for (const { member: imageId } of all) {
       const record = await this.record(imageId);
-      if (record?.classId === classId && (await store.zcard(quizKeys.quizImageQuizzes(imageId))) === 0) await this.remove(imageId);
+      if (record?.classId === classId) await this.removeUnclaimed(imageId);
     }
   }
 
@@ -205,10 +253,7 @@ export class QuizImages {
   async delete(imageId: string, owner: ImageOwner): Promise<void> {
     const record = await this.record(imageId);
     if (record === null || !QuizImages.owns(record, owner)) throw imageNotFound();
-    if ((await this.options.store.zcard(quizKeys.quizImageQuizzes(imageId))) > 0) {
-      throw new AppError(ErrorCode.IMAGE_IN_USE);
-    }
-    await this.remove(imageId);
+    if ((await this.removeUnclaimed(imageId)) === 'claimed') throw new AppError(ErrorCode.IMAGE_IN_USE);
   }
 
   /**
@@ -223,12 +268,30 @@ export class QuizImages {
     let purged = 0;
     for (const { member: imageId } of due) {
       if ((await store.zcard(quizKeys.quizImageQuizzes(imageId))) === 0) {
-        if (await this.record(imageId)) purged += 1;
-        await this.remove(imageId);
+        await this.options.step?.('purge', imageId);
+        if ((await this.removeUnclaimed(imageId)) === 'removed') purged += 1;
       }
       await store.zrem(quizKeys.retentionImages(), imageId);
     }
     return { purged, more: due.length === limit };
+  }
+
+  /**
+   * Deletes the picture unless a quiz (or a save under way) claims it, marking the deletion first and reading the
+   * claims after (see the module comment): 'removed', 'claimed' (kept), or 'busy' (another deletion is under way).
+   */
+  private async removeUnclaimed(imageId: string): Promise<'removed' | 'claimed' | 'busy'> {
+    const { store } = this.options;
+    const mark = quizKeys.quizImageDeleting(imageId);
+    if (!(await store.set(mark, '1', { nx: true, ttlMs: DELETING_MS }))) return 'busy';
+    try {
+      if ((await store.zcard(quizKeys.quizImageQuizzes(imageId))) > 0) return 'claimed';
+      const existed = (await this.record(imageId)) !== null;
+      await this.remove(imageId);
+      return existed ? 'removed' : 'busy';
+    } finally {
+      await store.del(mark);
+    }
   }
 
   /** The picture's bytes, record and list entry gone, its bytes credited back (idempotent). */

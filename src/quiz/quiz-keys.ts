@@ -62,6 +62,8 @@ export const quizKeys = {
   quizImage: (imageId: string) => key('quiz-image', imageId),
   /** The quizzes whose items show a picture (sorted set of quiz ids); the picture goes when the last one does; no TTL. */
   quizImageQuizzes: (imageId: string) => key('quiz-image', imageId, 'quizzes'),
+  /** A deletion of the picture under way (string, SET NX; quiz-images.ts): a quiz's claim then gives up; TTL. */
+  quizImageDeleting: (imageId: string) => key('quiz-image', imageId, 'deleting'),
   /** An account's uploaded quiz pictures (sorted set of image ids scored by upload time); no TTL. */
   accountQuizImages: (accountId: string) => key('account', accountId, 'quiz-images'),
   /** Rooms whose results hold student data (sorted set scored by the last results write): the retention purge's queue. */
