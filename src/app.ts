@@ -284,6 +284,14 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   });
   const data = new DataLifecycle({
     images: quizImages,
+    accountIds: async function* () {
+      let cursor: string | undefined;
+      do {
+        const page = await accounts.listAccounts({ limit: 50, cursor });
+        for (const account of page.accounts) yield account.accountId;
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor !== undefined);
+    },
     quotas: quotas.releases,
     exams: examRepository,
     store,

@@ -25,6 +25,10 @@
  *   deleted it keeps the picture (201, served by the room, still listed and counted); a purge running whole after a
  *   save checked the picture but before it claimed it deletes it, and that save is then refused (404 NOT_FOUND, no
  *   quiz), never a quiz whose picture is gone. On both stores.
+ * - TM27 — Pictures uploaded before the purge's queue existed are purged too. A picture in its account's list but not
+ *   in the retention queue (the layout before the queue) is queued by the next purge run at its upload time: once
+ *   past RETENTION_DAYS and shown by no quiz it is deleted (404 to its owner, gone from the list, its bytes no longer
+ *   counted); an old one a quiz shows stays; a further run changes nothing. On both stores.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { QuestionPayload } from '../src/protocol/quiz.js';
@@ -262,5 +266,35 @@ describe.each(['memory', 'redis'] as const)('quiz pictures (%s store)', (store) 
     expect(await status(kept)).toBe(200);
     expect((await upload(app.url, PNG, created.instructorToken)).status).toBe(201);
     expect((await upload(app.url, PNG, created.instructorToken)).status).toBe(429);
+  });
+
+  it('TM27 a picture uploaded before the purge queue existed is queued by the purge, then purged and no longer counted', async () => {
+    const clock: { at: number | null } = { at: null };
+    app = await startTestApp(
+      { RETENTION_DAYS: '30', MAX_QUIZ_IMAGE_BYTES_PER_ACCOUNT: String(PNG.length * 2), ...(store === 'redis' ? { REDIS_URL: redis.url } : {}) },
+      { retentionClock: () => clock.at ?? Date.now() },
+    );
+    const created = await createClass(app, { name: '옛 그림 반' });
+    const bearer = { authorization: `Bearer ${created.instructorToken}` };
+    const unused = (await upload(app.url, PNG, created.instructorToken)).body.imageId as string;
+    const shown = (await upload(app.url, PNG, created.instructorToken)).body.imageId as string;
+    const base = { question: '그래프의 꼭짓점은?', explanation: '.', difficulty: 'easy', type: 'short', answer: '원점' };
+    expect((await postJson(`${app.url}/api/quizzes`, { title: '그림', items: [{ ...base, image: shown, imageAlt: '그래프' }] }, bearer)).status).toBe(201);
+    // The layout before the queue: the pictures are in their account's list only (no queue, no backfill yet).
+    await app.store.del(quizKeys.retentionImages(), quizKeys.retentionImagesBackfilled());
+    const status = async (imageId: string) => (await fetch(`${app!.url}/api/quiz-images/${imageId}`, { headers: bearer })).status;
+    expect((await upload(app.url, PNG, created.instructorToken)).status).toBe(429);
+
+    clock.at = Date.now() + 31 * 24 * 60 * 60_000;
+    await app.data.purge.runOnce();
+    expect([await status(unused), await status(shown)]).toEqual([404, 200]);
+    const listed = (await call(`${app.url}/api/quiz-images`, 'GET', { headers: bearer })).body.images as { imageId: string }[];
+    expect(listed.map((image) => image.imageId)).toEqual([shown]);
+    // Its bytes no longer count: one more picture fits, and only one.
+    expect((await upload(app.url, PNG, created.instructorToken)).status).toBe(201);
+    expect((await upload(app.url, PNG, created.instructorToken)).status).toBe(429);
+    await app.data.purge.runOnce();
+    expect(await status(shown)).toBe(200);
+    await app.store.del(quizKeys.retentionImages(), quizKeys.retentionImagesBackfilled());
   });
 });

@@ -294,6 +294,29 @@ export class QuizImages {
     }
   }
 
+  /**
+   * Queues for the retention purge, once, the pictures uploaded before the queue existed: from each account's list,
+   * those no quiz shows and not queued yet, at their upload time. Idempotent (queuing again changes nothing); a store
+   * flag makes later runs skip the scan. Returns how many it queued.
+   */
+  async queueEarlierUploads(accountIds: AsyncIterable<string>): Promise<number> {
+    const { store } = this.options;
+    if ((await store.get(quizKeys.retentionImagesBackfilled())) !== null) return 0;
+    let queued = 0;
+    for await (const accountId of accountIds) {
+      for (const { member: imageId } of await store.zrange(quizKeys.accountQuizImages(accountId), 0, -1)) {
+        if ((await store.zscore(quizKeys.retentionImages(), imageId)) !== null) continue;
+        if ((await store.zcard(quizKeys.quizImageQuizzes(imageId))) > 0) continue;
+        const record = await this.record(imageId);
+        if (record === null) continue;
+        await store.zadd(quizKeys.retentionImages(), record.createdAt, imageId);
+        queued += 1;
+      }
+    }
+    await store.set(quizKeys.retentionImagesBackfilled(), String(this.now()));
+    return queued;
+  }
+
   /** The picture's bytes, record and list entry gone, its bytes credited back (idempotent). */
   private async remove(imageId: string): Promise<void> {
     const { store, blobs } = this.options;

@@ -70,6 +70,8 @@ export const quizKeys = {
   retentionRooms: () => key('retention', 'rooms'),
   /** Uploaded quiz pictures no quiz showed yet (sorted set scored by upload time): the retention purge's other queue. */
   retentionImages: () => key('retention', 'quiz-images'),
+  /** Set once the pictures uploaded before retentionImages existed were queued from their accounts' lists; no TTL. */
+  retentionImagesBackfilled: () => key('retention', 'quiz-images', 'backfilled'),
   /** A room's results per question (hash: question index -> JSON {player id: result}; see room-results.ts); no TTL. */
   roomQuestionResults: (id: string) => key('room', id, 'question-results'),
 };
