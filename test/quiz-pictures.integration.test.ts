@@ -63,6 +63,25 @@ async function upload(url: string, body: Uint8Array, token?: string, type = 'ima
 }
 
 describe.each(['memory', 'redis'] as const)('quiz pictures (%s store)', (store) => {
+  /**
+   * An app whose retention purge runs on a clock the test moves (RETENTION_DAYS 30), `slots` pictures' bytes per
+   * account, and a class that uploaded two pictures: `shown` by a quiz and `unused`.
+   */
+  async function retentionWorld(slots: number) {
+    const clock: { at: number | null } = { at: null };
+    app = await startTestApp(
+      { RETENTION_DAYS: '30', MAX_QUIZ_IMAGE_BYTES_PER_ACCOUNT: String(PNG.length * slots), ...(store === 'redis' ? { REDIS_URL: redis.url } : {}) },
+      { retentionClock: () => clock.at ?? Date.now() },
+    );
+    const created = await createClass(app, { name: '보존 그림 반' });
+    const bearer = { authorization: `Bearer ${created.instructorToken}` };
+    const unused = (await upload(app.url, PNG, created.instructorToken)).body.imageId as string;
+    const shown = (await upload(app.url, PNG, created.instructorToken)).body.imageId as string;
+    const base = { question: '그래프의 꼭짓점은?', explanation: '.', difficulty: 'easy', type: 'short', answer: '원점' };
+    expect((await postJson(`${app.url}/api/quizzes`, { title: '그림', items: [{ ...base, image: shown, imageAlt: '그래프' }] }, bearer)).status).toBe(201);
+    return { started: app, clock, created, bearer, unused, shown };
+  }
+
   it('TM12 an uploaded image is validated by its bytes, served to its owner and, through the room once on screen, to players', async () => {
     app = await startTestApp(store === 'redis' ? { REDIS_URL: redis.url } : {});
     const created = await createClass(app, { name: '그림 반' });
@@ -185,17 +204,8 @@ describe.each(['memory', 'redis'] as const)('quiz pictures (%s store)', (store) 
   });
 
   it('TM25 the retention purge deletes old pictures no quiz shows and credits their bytes; shown and fresh ones stay', async () => {
-    const clock: { at: number | null } = { at: null };
-    app = await startTestApp(
-      { RETENTION_DAYS: '30', MAX_QUIZ_IMAGE_BYTES_PER_ACCOUNT: String(PNG.length * 3), ...(store === 'redis' ? { REDIS_URL: redis.url } : {}) },
-      { retentionClock: () => clock.at ?? Date.now() },
-    );
-    const created = await createClass(app, { name: '보존 그림 반' });
-    const bearer = { authorization: `Bearer ${created.instructorToken}` };
-    const unused = (await upload(app.url, PNG, created.instructorToken)).body.imageId as string;
-    const shown = (await upload(app.url, PNG, created.instructorToken)).body.imageId as string;
-    const base = { question: '그래프의 꼭짓점은?', explanation: '.', difficulty: 'easy', type: 'short', answer: '원점' };
-    expect((await postJson(`${app.url}/api/quizzes`, { title: '그림', items: [{ ...base, image: shown, imageAlt: '그래프' }] }, bearer)).status).toBe(201);
+    const { started, clock, created, bearer, unused, shown } = await retentionWorld(3);
+    app = started;
     const uploadedAt = async (imageId: string) => (await app!.store.zscore(quizKeys.retentionImages(), imageId))!;
     const oldAt = Math.max(await uploadedAt(unused), await uploadedAt(shown));
     // Upload times are in ms: the fresh picture is strictly later than the old ones.
@@ -269,17 +279,8 @@ describe.each(['memory', 'redis'] as const)('quiz pictures (%s store)', (store) 
   });
 
   it('TM27 a picture uploaded before the purge queue existed is queued by the purge, then purged and no longer counted', async () => {
-    const clock: { at: number | null } = { at: null };
-    app = await startTestApp(
-      { RETENTION_DAYS: '30', MAX_QUIZ_IMAGE_BYTES_PER_ACCOUNT: String(PNG.length * 2), ...(store === 'redis' ? { REDIS_URL: redis.url } : {}) },
-      { retentionClock: () => clock.at ?? Date.now() },
-    );
-    const created = await createClass(app, { name: '옛 그림 반' });
-    const bearer = { authorization: `Bearer ${created.instructorToken}` };
-    const unused = (await upload(app.url, PNG, created.instructorToken)).body.imageId as string;
-    const shown = (await upload(app.url, PNG, created.instructorToken)).body.imageId as string;
-    const base = { question: '그래프의 꼭짓점은?', explanation: '.', difficulty: 'easy', type: 'short', answer: '원점' };
-    expect((await postJson(`${app.url}/api/quizzes`, { title: '그림', items: [{ ...base, image: shown, imageAlt: '그래프' }] }, bearer)).status).toBe(201);
+    const { started, clock, created, bearer, unused, shown } = await retentionWorld(2);
+    app = started;
     // The layout before the queue: the pictures are in their account's list only (no queue, no backfill yet).
     await app.store.del(quizKeys.retentionImages(), quizKeys.retentionImagesBackfilled());
     const status = async (imageId: string) => (await fetch(`${app!.url}/api/quiz-images/${imageId}`, { headers: bearer })).status;
