@@ -41,6 +41,7 @@ const ENTRIES = {
 
 /** PDF.js's CMaps (Korean PDFs whose fonts are not embedded) and standard fonts, served from /build/pdfjs/. */
 const PDFJS_ASSETS = ['cmaps', 'standard_fonts'];
+const JPX_DECODER = ['openjpeg_nowasm_fallback.js', 'LICENSE_OPENJPEG', 'LICENSE_PDFJS_OPENJPEG'];
 
 export async function buildClient(): Promise<void> {
   rmSync(CLIENT_OUT_DIR, { recursive: true, force: true });
@@ -60,6 +61,9 @@ export async function buildClient(): Promise<void> {
     logLevel: 'warning',
   });
   for (const folder of PDFJS_ASSETS) cpSync(path.join(root, 'node_modules', 'pdfjs-dist', folder), path.join(CLIENT_OUT_DIR, 'pdfjs', folder), { recursive: true });
+  // The JPEG 2000 decoder as plain JavaScript (PDF.js imports it from /build/pdfjs/wasm/ when it meets a JPX image):
+  // the pages' CSP compiles no WebAssembly, so the .wasm builds are not shipped (client/ui/pdf-page.ts).
+  for (const file of JPX_DECODER) cpSync(path.join(root, 'node_modules', 'pdfjs-dist', 'wasm', file), path.join(CLIENT_OUT_DIR, 'pdfjs', 'wasm', file));
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -17,7 +17,7 @@ import { DataLifecycle } from './data/index.js';
 import { JobRepository, JobRunner, type JobView } from './jobs/index.js';
 import { MathJudge, MathSetRepository, mathJobHandler } from './math-problems/index.js';
 import { ExamFeedback, ExamGrader, ExamRepository, ExamService, buildPriorProfile, examJobHandler, lectureSignals, type ExamFeedbackAgent, type ExamItemGrader, type LearnerSignals } from './exams/index.js';
-import { EvalAgent, QuizImages, QuizRepository, RoomRuntime, RoomService, classQuizAnswers, selfStudyAnswers, type RoomClock } from './quiz/index.js';
+import { EvalAgent, QuizImages, QuizRepository, RoomRuntime, RoomService, classQuizAnswers, selfStudyAnswers, type QuizImageStep, type RoomClock } from './quiz/index.js';
 import { RetrievalService } from './retrieval/index.js';
 import { NodeHeartbeat, createStore, type Store } from './store/index.js';
 import { Quotas } from './quota/index.js';
@@ -47,6 +47,8 @@ export interface AppOverrides {
   qualityRandom?: () => number;
   /** The retention purge's clock (tests move it past RETENTION_DAYS). */
   retentionClock?: () => number;
+  /** Runs at quiz pictures' race points (tests interleave a claim and a purge there); nothing otherwise. */
+  quizImageStep?: QuizImageStep;
   /** The scrypt cost of password hashes (tests lower it; see AccountServiceOptions.passwordCost). */
   passwordCost?: ScryptParameters;
   /** The accounts side of single sign-on (tests record identities); AccountService's otherwise. */
@@ -274,9 +276,22 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     },
   });
   const examRepository = new ExamRepository(store, logger.child({ part: 'exams' }));
-  const quizImages = new QuizImages({ blobs: createBlobStore(store, config.dataDir), store, quotaBytes: config.quotas.quizImageBytesPerAccount });
+  const quizImages = new QuizImages({
+    blobs: createBlobStore(store, config.dataDir),
+    store,
+    quotaBytes: config.quotas.quizImageBytesPerAccount,
+    ...(overrides.quizImageStep ? { step: overrides.quizImageStep } : {}),
+  });
   const data = new DataLifecycle({
     images: quizImages,
+    accountIds: async function* () {
+      let cursor: string | undefined;
+      do {
+        const page = await accounts.listAccounts({ limit: 50, cursor });
+        for (const account of page.accounts) yield account.accountId;
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor !== undefined);
+    },
     quotas: quotas.releases,
     exams: examRepository,
     store,

@@ -181,14 +181,16 @@ export function createServer(deps: ServerDeps): LecternServer {
   app.use('/api/sessions', createSessionsRouter({ lectures: deps.lectures, classes: deps.classes, access }));
   app.use('/api/classes', createClassesRouter({ classes: deps.classes, ownership, access }));
   app.use('/api/analytics', createAnalyticsRouter({ access, classes: deps.classes, materials: deps.materials, rooms: deps.rooms, exams: deps.exams, quizzes: deps.quizzes, store }));
+  const images = deps.quizImages ?? new QuizImages({ blobs: createBlobStore(store, deps.config.dataDir), store, quotaBytes: deps.config.quotas.quizImageBytesPerAccount });
   // Pages of a material as items' pictures: the quiz's owner account may show its own materials' pages and the sample's.
+  // A room serves both kinds of picture to its members (uploaded images too).
   const pagePictures = new PagePictures({
     store,
+    images,
     materials: deps.materials,
     mayUse: async (materialId, accountId) => materialId === (await sampleId()) || ownership.ownsMaterial(materialId, accountId),
   });
   app.use('/api/rooms', createRoomsRouter({ rooms: deps.rooms, ownership, access, publicUrl: deps.config.publicUrl, quotas: deps.quotas, pagePictures }));
-  const images = deps.quizImages ?? new QuizImages({ blobs: createBlobStore(store, deps.config.dataDir), store, quotaBytes: deps.config.quotas.quizImageBytesPerAccount });
   app.use('/api/quiz-images', createQuizImagesRouter({ images, access }));
   app.use('/api/quizzes', createQuizzesRouter({ quizzes: deps.quizzes, materials: deps.materials, ownership, access, quotas: deps.quotas, images, pagePictures }));
   // Generating a quiz takes a JSON body, so this part of /api/materials is mounted after the parser.

@@ -115,7 +115,7 @@ const CASES: Record<string, Case> = {
   'POST /api/quiz-images': { kind: 'own', why: 'an upload names nothing of anyone’s; an item refers to it by its random id' },
   'GET /api/quiz-images': { kind: 'list', path: '/api/quiz-images' },
   'DELETE /api/quiz-images/:id': { kind: 'denied', call: (w) => ({ method: 'DELETE', path: `/api/quiz-images/${w.imageId}` }) },
-  'GET /api/quiz-images/:id': { kind: 'public', why: 'players are anonymous: the 128-bit image id in a question is the capability' },
+  'GET /api/quiz-images/:id': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/quiz-images/${w.imageId}` }) },
   'GET /api/quizzes/:id': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/quizzes/${w.quizId}` }) },
   'POST /api/quizzes/:id/items/:itemId/keep': { kind: 'denied', call: (w) => ({ method: 'POST', path: `/api/quizzes/${w.quizId}/items/0a1b2c3d/keep`, body: { kept: true } }) },
   'GET /api/materials/:id/quiz-topics': { kind: 'denied', call: (w) => ({ method: 'GET', path: `/api/materials/${w.materialId}/quiz-topics` }) },
@@ -362,7 +362,7 @@ async function expectWorldIntact(): Promise<void> {
   const info = await call(`${app.url}/api/classes/${world.classId}`, 'GET', as);
   expect([info.status, info.body.code, info.body.closed]).toEqual([200, world.code, false]);
   expect((await call(`${app.url}/api/quizzes/${world.quizId}`, 'GET', as)).status).toBe(200);
-  expect((await fetch(`${app.url}/api/quiz-images/${world.imageId}`)).status).toBe(200);
+  expect((await fetch(`${app.url}/api/quiz-images/${world.imageId}`, { headers: world.a.bearer })).status).toBe(200);
   expect((await call(`${app.url}/api/rooms/${world.roomId}/results`, 'GET', as)).status).toBe(200);
   expect((await call(`${app.url}/api/auth/me`, 'GET', as)).status).toBe(200);
   // A's self-study item is unanswered: B's attempts recorded nothing.

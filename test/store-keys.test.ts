@@ -113,6 +113,8 @@ describe('store key names', () => {
   it('K5: the quiz pictures build the same keys as before', () => {
     expect(quizKeys.quizImage('i1')).toBe('lectern:quiz-image:i1');
     expect(quizKeys.quizImageQuizzes('i1')).toBe('lectern:quiz-image:i1:quizzes');
+    expect(quizKeys.quizImageDeleting('i1')).toBe('lectern:quiz-image:i1:deleting');
+    expect(quizKeys.retentionImagesBackfilled()).toBe('lectern:retention:quiz-images:backfilled');
     expect(quizKeys.accountQuizImages('a1')).toBe('lectern:account:a1:quiz-images');
   });
 

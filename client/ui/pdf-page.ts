@@ -1,7 +1,9 @@
 // Draws the first page of a PDF (a material's page cut by the server) into a canvas with the bundled PDF.js: the
 // library is its own chunk, loaded only when a page is shown, and its worker is /build/pdf.worker.js (same origin, no
 // CDN). CMaps and the standard fonts come from /build/pdfjs/ for Korean PDFs whose fonts are not embedded. Eval is
-// off: the pages' CSP allows no eval, and PDF.js then draws glyphs without compiling them.
+// off: the pages' CSP allows no eval, and PDF.js then draws glyphs without compiling them. WebAssembly is off too (the
+// CSP has no 'wasm-unsafe-eval', kept strict): a JPEG 2000 image (scanned slides) is decoded by PDF.js's plain
+// JavaScript build of OpenJPEG, imported from /build/pdfjs/wasm/ on first use (same origin, allowed by script-src).
 import { getDocument, GlobalWorkerOptions } from 'pdfjs-dist';
 
 GlobalWorkerOptions.workerSrc = '/build/pdf.worker.js';
@@ -28,6 +30,8 @@ async function draw(canvas: HTMLCanvasElement, bytes: Uint8Array, cssWidth: numb
     cMapUrl: '/build/pdfjs/cmaps/',
     cMapPacked: true,
     standardFontDataUrl: '/build/pdfjs/standard_fonts/',
+    wasmUrl: '/build/pdfjs/wasm/',
+    useWasm: false,
     isEvalSupported: false,
   }).promise;
   try {

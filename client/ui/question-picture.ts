@@ -1,7 +1,8 @@
-// A quiz item's picture under the question text, with the item's alt text; hidden when the item has none. An uploaded
-// image is an <img> (served by the server with the type its bytes prove); a page of the material is a one-page PDF
-// fetched with the room's token (the server serves it only once its question is on screen) and drawn into a canvas
-// with PDF.js (loaded on first use). URLs come from the server (same origin only).
+// A quiz item's picture under the question text, with the item's alt text; hidden when the item has none. Both kinds
+// are fetched from the room with the room's token (the server serves them only once their question is on screen): an
+// uploaded image is shown in an <img> from a blob: URL of its bytes (the pages' CSP allows blob: images), a page of the
+// material is a one-page PDF drawn into a canvas with PDF.js (loaded on first use). URLs come from the server (same
+// origin only).
 import type { PublicQuestion } from '../../src/protocol/wire/index.js';
 
 export interface PictureElements {
@@ -16,8 +17,16 @@ const PAGE_URL = /^\/api\/rooms\/[^/]+\/pictures\/\d+$/;
 
 function hideImage(image: HTMLImageElement): void {
   image.hidden = true;
+  const shown = image.getAttribute('src');
+  if (shown?.startsWith('blob:')) URL.revokeObjectURL(shown);
   image.removeAttribute('src');
   image.alt = '';
+  delete image.dataset.url;
+}
+
+async function roomBytes(url: string, token: () => string | null): Promise<Response> {
+  const credential = token();
+  return fetch(url, { headers: credential ? { authorization: `Bearer ${credential}` } : {}, cache: 'no-store' });
 }
 
 function hidePage(page: HTMLCanvasElement): void {
@@ -42,20 +51,39 @@ export function showPicture(elements: PictureElements, question: Pick<PublicQues
     return;
   }
   hidePage(page);
-  if (!picture || picture.kind === 'page' || !picture.url.startsWith('/api/quiz-images/')) {
+  if (!picture || picture.kind === 'page' || !PAGE_URL.test(picture.url)) {
     hideImage(image);
     return;
   }
+  if (image.dataset.url === picture.url) {
+    image.alt = picture.alt;
+    return;
+  }
+  // The last question's picture is not left on screen while this one loads.
+  hideImage(image);
   image.alt = picture.alt;
-  if (image.getAttribute('src') !== picture.url) image.src = picture.url;
-  image.hidden = false;
+  image.dataset.url = picture.url;
+  void loadImage(elements, picture.url);
+}
+
+/** Fetches the uploaded image and shows it; a later question (another URL) wins over a slow earlier one. */
+async function loadImage({ image, token }: PictureElements, url: string): Promise<void> {
+  try {
+    const response = await roomBytes(url, token);
+    if (!response.ok || image.dataset.url !== url) return;
+    const blob = await response.blob();
+    if (image.dataset.url !== url) return;
+    image.src = URL.createObjectURL(blob);
+    image.hidden = false;
+  } catch {
+    // The alt text stays for screen readers; the question itself is never blocked by its picture.
+  }
 }
 
 /** Fetches and draws the page; a later question (another URL) wins over a slow earlier one. */
 async function drawPage({ page, token }: PictureElements, url: string): Promise<void> {
   try {
-    const credential = token();
-    const response = await fetch(url, { headers: credential ? { authorization: `Bearer ${credential}` } : {}, cache: 'no-store' });
+    const response = await roomBytes(url, token);
     if (!response.ok || page.dataset.url !== url) return;
     const bytes = new Uint8Array(await response.arrayBuffer());
     const { drawPdfPage } = await import('./pdf-page.js');

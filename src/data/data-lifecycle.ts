@@ -30,6 +30,8 @@ export interface DataLifecycleOptions {
   exams?: ExamParts;
   /** Uploaded quiz pictures (src/quiz/ satisfies it): a picture goes with the last quiz that shows it. */
   images?: QuizImageParts;
+  /** Every account's id (src/auth/ lists them): the purge finds pictures uploaded before its queue in their lists. */
+  accountIds?: () => AsyncIterable<string>;
   /** What an LMS course keeps of its class (src/lti/ satisfies it): deleted with the class. */
   courses?: CourseParts;
 }
@@ -54,6 +56,7 @@ export class DataLifecycle {
       store,
       rooms: this.rooms,
       images: options.images,
+      accountIds: options.accountIds,
       retentionMs: options.retentionDays * 24 * 60 * 60_000,
       nodeId: options.nodeId,
       logger,

@@ -13,6 +13,8 @@ export interface QuizImageParts {
    * shows are deleted (their bytes credited back); `more` when the batch was all due.
    */
   purgeUnused(before: number, limit: number): Promise<{ purged: number; more: boolean }>;
+  /** Queues, once, the pictures uploaded before the purge's queue existed (from these accounts' lists). */
+  queueEarlierUploads?(accountIds: AsyncIterable<string>): Promise<number>;
 }
 
 /**

@@ -12,7 +12,9 @@ export interface RetentionPurgeOptions {
   store: Store;
   rooms: RoomDeletion;
   /** Uploaded quiz pictures (src/quiz/ satisfies it): those no quiz shows go once older than the retention. */
-  images?: Pick<QuizImageParts, 'purgeUnused'> | undefined;
+  images?: Pick<QuizImageParts, 'purgeUnused' | 'queueEarlierUploads'> | undefined;
+  /** Every account's id (their picture lists are where pictures uploaded before the queue existed are found). */
+  accountIds?: (() => AsyncIterable<string>) | undefined;
   /** RETENTION_DAYS in ms: results whose last write is older are deleted, and pictures uploaded earlier no quiz shows. */
   retentionMs: number;
   nodeId: string;
@@ -41,7 +43,8 @@ export interface PurgeRun {
  * oldest entries a batch at a time and deletes the rooms older than the retention (the whole room: results, summary,
  * index entries). Uploaded quiz pictures are queued the same way in the quiz folder (by upload time): those older
  * than the retention that no quiz shows are deleted (blob, record, list entry; their bytes no longer count against
- * the account's quota).
+ * the account's quota). Pictures uploaded before that queue existed are queued once, from their accounts' lists, by
+ * the first run that finds them unqueued.
  *
  * One node at a time: a run starts only with the store lease dataKeys.retentionLease, which the node keeps (renewing it
  * at each run, never releasing it), so the other nodes skip; when that node stops, its lease lapses and another one
@@ -105,6 +108,11 @@ export class RetentionPurge {
       if (due.length < DELETE_BATCH) break;
     }
     if (purged > 0) logger.info({ purged, retentionMs }, 'retention purge deleted old quiz room results');
+    const { images: pictures, accountIds } = this.options;
+    if (pictures?.queueEarlierUploads && accountIds) {
+      const queued = await pictures.queueEarlierUploads(accountIds());
+      if (queued > 0) logger.info({ queued }, 'retention purge queued quiz pictures uploaded before its queue existed');
+    }
     const images = await this.purgeImages(cutoff);
     if (images > 0) logger.info({ images, retentionMs }, 'retention purge deleted old quiz pictures no quiz shows');
     return { ran: true, purged };

@@ -1,6 +1,4 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import { AppError } from '../kernel/index.js';
-import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { MAX_IMAGE_BYTES, imageUrl, type ImageOwner, type QuizImages } from '../quiz/index.js';
 import { PageQuery } from '../protocol/page.js';
 import { parseOrThrow } from '../boundary/index.js';
@@ -15,8 +13,9 @@ import type { Authorizer, Grant } from './authorize.js';
  *   hold MAX_QUIZ_IMAGE_BYTES_PER_ACCOUNT: beyond it 429 QUOTA_EXCEEDED (`quota: 'quiz-image-bytes'`).
  * - `GET /api/quiz-images?cursor=&limit=` -> `{images: [{imageId, url, type, bytes, createdAt, quizzes}], nextCursor}`,
  *   the caller's own pictures newest first (a class token: the class's), `quizzes` how many quizzes show each.
- * - `GET /api/quiz-images/:id` -> the bytes with the type they prove, `nosniff`, a CSP that runs nothing, cached
- *   (an image never changes under its id). No credential: players are anonymous; the 128-bit id is the capability.
+ * - `GET /api/quiz-images/:id` (its owner only, like DELETE; another's or unknown 404) -> the bytes with the type they
+ *   prove, `nosniff`, a CSP that runs nothing, never stored by a cache (the answer depends on the credential). Players
+ *   get an item's picture from their room, once its question is on screen (`GET /api/rooms/:id/pictures/:index`).
  * - `DELETE /api/quiz-images/:id` -> 204; another's or unknown 404, 409 IMAGE_IN_USE while a quiz shows it (a
  *   picture goes by itself when the last quiz showing it is deleted).
  * The credential is checked before the body is read.
@@ -73,13 +72,13 @@ export function createQuizImagesRouter({ images, access }: { images: QuizImages;
   router.get(
     '/:id',
     route(async (request, response) => {
-      const image = await images.get(String(request.params.id));
-      if (!image) throw new AppError(ErrorCode.NOT_FOUND, '그림을 찾을 수 없습니다.');
+      const owner = ownerOf(await access.accountOrClassToken(request, response));
+      const image = await images.getOwned(String(request.params.id), owner);
       response.setHeader('Content-Type', image.type);
       response.setHeader('X-Content-Type-Options', 'nosniff');
       response.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
       response.setHeader('Content-Disposition', 'inline');
-      response.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      response.setHeader('Cache-Control', 'private, no-store');
       response.end(image.bytes);
     }),
   );

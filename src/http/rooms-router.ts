@@ -17,8 +17,8 @@ import { contentDisposition } from './content-disposition.js';
  * one class's, newest first: `{rooms, nextCursor}`; a class token: its class's), `GET /api/rooms/:id/results` and
  * `/results.csv` (owner, class token of its class or the room's host token), and `GET /api/rooms/join-qr.svg?code=`
  * (the join link as a QR code, made here: no outside service), and `GET /api/rooms/:id/pictures/:index` (a member of
- * the room: a player's or the host's token, the owner, its class's token): question `index`'s page picture as a one-page
- * PDF, only once that question is on screen (403 PICTURE_NOT_SHOWN before, and in the lobby or after the game).
+ * the room: a player's or the host's token, the owner, its class's token): question `index`'s picture (a page as a
+ * one-page PDF, an uploaded image as its bytes), only once that question is on screen (403 PICTURE_NOT_SHOWN before, and in the lobby or after the game).
  */
 export interface RoomsRouterDeps {
   rooms: RoomService;
@@ -112,9 +112,11 @@ export function createRoomsRouter({ rooms, ownership, access, publicUrl, quotas,
       await access.authorizeRoomMember(request, response, roomId);
       const [meta, record] = await Promise.all([rooms.repository.meta(roomId), rooms.repository.phase(roomId)]);
       if (!meta || !pagePictures) throw roomNotFound();
-      const bytes = await pagePictures.roomPicture(meta, record, index);
-      response.setHeader('Content-Type', 'application/pdf');
+      const { bytes, type } = await pagePictures.roomPicture(meta, record, index);
+      response.setHeader('Content-Type', type);
       response.setHeader('X-Content-Type-Options', 'nosniff');
+      // Nothing in it runs, whatever it is opened as.
+      response.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
       response.setHeader('Content-Disposition', 'inline');
       // Private: the answer depends on the caller's token and on the room's phase.
       response.setHeader('Cache-Control', 'private, no-store');

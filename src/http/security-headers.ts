@@ -9,8 +9,9 @@ import type { RequestHandler, Response } from 'express';
  *
  * The CSP allows only this origin's scripts (no inline script or handler: pages load /*.js modules), styles from
  * files (KaTeX sets its layout through the CSSOM, which `style-src` does not restrict; DOMPurify drops `style`
- * attributes), this origin's fonts (Pretendard, KaTeX), images from this origin and `data:` (the favicon
- * placeholder; the join QR code is an SVG from /api/rooms), and connections to this origin (fetch and socket.io's
+ * attributes), this origin's fonts (Pretendard, KaTeX), images from this origin, `data:` (the favicon
+ * placeholder; the join QR code is an SVG from /api/rooms) and `blob:` (a quiz picture the page fetched with the
+ * room's token: only this origin's scripts make blob: URLs, and images run nothing), and connections to this origin (fetch and socket.io's
  * websocket). No `upgrade-insecure-requests` and no HSTS: the server also runs on plain http (localhost, a school
  * LAN), and HSTS belongs to whatever terminates TLS in front of it.
  */
@@ -25,7 +26,7 @@ export function securityHeaders(): RequestHandler {
         fontSrc: ["'self'", 'data:'],
         formAction: ["'self'"],
         frameAncestors: ["'none'"],
-        imgSrc: ["'self'", 'data:'],
+        imgSrc: ["'self'", 'data:', 'blob:'],
         objectSrc: ["'none'"],
         scriptSrc: ["'self'"],
         scriptSrcAttr: ["'none'"],

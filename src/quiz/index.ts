@@ -21,8 +21,8 @@
  *
  * Typed answers (short text, word cloud): short-answer-judge.ts judges each distinct answer once when the question
  * closes (short-review.ts stores the grades; the host marks unsure ones with `room:review`); text-answers.ts counts
- * words. Pictures: quiz-images.ts (uploaded PNG/JPEG/GIF/WebP in the blob store, served by id) and page-pictures.ts (a
- * page of a material the owner may use, served to a room's members as a one-page PDF once its question is on screen).
+ * words. Pictures: quiz-images.ts (uploaded PNG/JPEG/GIF/WebP in the blob store, served to their owner) and page-pictures.ts (a
+ * page of a material the owner may use, a one-page PDF); the room serves both to its members once their question is on screen.
  *
  * Fair play: `speedBonus: false` scores every fully correct answer 1000. Extra time is a per-room map of grants that
  * each question's open record copies when it opens, so the answer path reads nothing more: the deadline check, the
@@ -65,8 +65,9 @@
  * unsure answer "검토 중".
  *
  * Pictures: any item may carry `image` (an id from `POST /api/quiz-images`: PNG, JPEG, GIF or WebP by their bytes,
- * ≤ 2 MB, never SVG) and `imageAlt`; players get `question.image {url, alt, kind: 'image'}`. `GET /api/quiz-images/:id` needs no
- * credential (the random id is the capability) and serves the proven type with `nosniff` and a CSP that runs nothing.
+ * ≤ 2 MB, never SVG) and `imageAlt`; players get `question.image {url, alt, kind: 'image'}`, the url the room's
+ * (`GET /api/rooms/:id/pictures/:index` below, as for pages). `GET /api/quiz-images/:id` serves its owner only (as
+ * DELETE; another's or unknown 404), the proven type with `nosniff`, a CSP that runs nothing, `private, no-store`.
  * Every picture is its uploader's (the account's, and the class's for a class instructor token): only that owner names
  * it on an item (another's id is 404 `NOT_FOUND`), lists it and deletes it. The account's pictures hold at most
  * `MAX_QUIZ_IMAGE_BYTES_PER_ACCOUNT` bytes (429 `QUOTA_EXCEEDED`, `quota: 'quiz-image-bytes'`). A picture goes with
@@ -84,9 +85,10 @@
  * while one of its quizzes shows a page of it (409 `MATERIAL_IN_USE`: delete the quiz first); the sample's pages are
  * everyone's. LaTeX (`$…$`) in any item text is rendered by the pages' bundled KaTeX.
  * - `GET /api/rooms/:id/pictures/:index` (the room's player token, its host token, or the owner / its class token) →
- *   the one-page PDF of question `index`'s page picture, only while that question or a later one is on screen: 403
- *   `PICTURE_NOT_SHOWN` for a question not shown yet (and in the lobby, at the podium and after the end), 404 for an
- *   item without a page picture, another room's player or a stranger; `Cache-Control: private, no-store`.
+ *   question `index`'s picture (a page as a one-page PDF, an uploaded image as its proven type, CSP `sandbox`), only
+ *   while that question or a later one is on screen: 403 `PICTURE_NOT_SHOWN` for a question not shown yet (and in the
+ *   lobby, at the podium and after the end), 404 for an item without a picture, another room's player or a stranger;
+ *   `Cache-Control: private, no-store`.
  * - `GET /api/materials/:id/pages/:page.pdf` (the material's readers, as for its chapters) → that page alone as a PDF
  *   (the quiz editor's preview).
  * `POST /api/materials/:id/quiz` takes `format: 'short'`: generated items that read as questions without choices, whose
@@ -137,7 +139,7 @@ export { SHORT_GENERATOR_AGENT, toShortItems, type ShortConversion } from './sho
 export { TYPED_FORMATS, TYPED_TASK, generateTypedItems, numericTolerance, typedShortfallMessage, type TypedFormat, type TypedGeneration } from './typed-agent.js';
 export { negate, numberedLists, statedAmounts, typedOfflineTasks } from './typed-offline.js';
 export { PagePictures, pageMaterialsOf, pictureShown, roomPictureUrl, type PagePicturesOptions, type PageSource } from './page-pictures.js';
-export { IMAGE_ID, MAX_IMAGE_BYTES, QuizImages, imageTypeOf, imageUrl, imagesOf, type ImageOwner, type ImageSummary, type ImageType } from './quiz-images.js';
+export { IMAGE_ID, MAX_IMAGE_BYTES, QuizImages, imageTypeOf, imageUrl, imagesOf, type ImageOwner, type ImageSummary, type ImageType, type QuizImageStep } from './quiz-images.js';
 export { type RoomResults } from './room-results.js';
 export type { HostMember, PlayerMember, RoomMember } from './room-member.js';
 export type { PayloadJson } from './payload-json.js';

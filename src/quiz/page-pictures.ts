@@ -14,10 +14,11 @@ import type { RoomMeta } from './room-repository.js';
  *   like a missing one, a page past the material's last 400 PAGE_OUT_OF_RANGE.
  * - A quiz records the materials whose pages it shows (`material:{id}:picture-quizzes`), so an owner cannot give up a
  *   material one of its quizzes shows (409 MATERIAL_IN_USE, data/); the entry goes with the quiz.
- * - In a room, the picture is served as a one-page PDF (cut once per page by the materials service) to the room's
- *   players and host only for a question that is on screen or was (its index at most the current question's); a
- *   future question's picture is 403 PICTURE_NOT_SHOWN, so its page never tells what comes next. In the lobby and
- *   after the last question nothing is on screen, and nothing is served.
+ * - In a room, every item's picture is served by the room (`roomPictureUrl`) to the room's players and host only for a
+ *   question that is on screen or was (its index at most the current question's); a future question's picture is 403
+ *   PICTURE_NOT_SHOWN, so it never tells what comes next. In the lobby and after the last question nothing is on
+ *   screen, and nothing is served. A page is a one-page PDF (cut once per page by the materials service); an uploaded
+ *   image is its bytes with the type they prove (quiz-images.ts, whose own route only serves its owner).
  */
 
 /** What the pictures need of the materials service. */
@@ -31,7 +32,15 @@ export interface PagePicturesOptions {
   materials: PageSource;
   /** Whether the account may show pages of the material (it owns it, or it is the built-in sample). */
   mayUse(materialId: string, accountId: string): Promise<boolean>;
+  /** Uploaded images (quiz-images.ts), served by the room like the pages. */
+  images?: { get(imageId: string): Promise<{ bytes: Uint8Array; type: string } | null> } | undefined;
   now?: () => number;
+}
+
+/** A picture as a room serves it: its bytes and their content type. */
+export interface RoomPicture {
+  bytes: Uint8Array;
+  type: string;
 }
 
 /** The page picture of an item, or null (no picture, or an uploaded image). */
@@ -44,7 +53,7 @@ export function pageMaterialsOf(items: readonly Pick<RoomItem, 'image'>[]): stri
   return [...new Set(items.flatMap((item) => pagePictureOf(item)?.materialId ?? []))];
 }
 
-/** Where a room's players load the picture of question `index` (a one-page PDF). */
+/** Where a room's players load the picture of question `index` (a page's one-page PDF, or an uploaded image). */
 export const roomPictureUrl = (roomId: string, index: number) => `/api/rooms/${roomId}/pictures/${index}`;
 
 /** The alt text of a page picture when the item gives none. */
@@ -85,13 +94,19 @@ export class PagePictures {
     for (const materialId of pageMaterialsOf(items)) await this.options.store.zadd(quizKeys.materialPictureQuizzes(materialId), now, quizId);
   }
 
-  /** The one-page PDF of question `index`'s picture, for a room member (see the module comment). */
-  async roomPicture(meta: RoomMeta, record: PhaseRecord | null, index: number): Promise<Uint8Array> {
+  /** Question `index`'s picture, for a room member (see the module comment). */
+  async roomPicture(meta: RoomMeta, record: PhaseRecord | null, index: number): Promise<RoomPicture> {
     const item = meta.items[index];
     if (!item) throw new AppError(ErrorCode.NOT_FOUND, '해당 문제가 없습니다.');
     if (!pictureShown(record, index)) throw new AppError(ErrorCode.PICTURE_NOT_SHOWN);
+    const noPicture = () => new AppError(ErrorCode.NOT_FOUND, '이 문제에는 그림이 없습니다.');
+    if (typeof item.image === 'string') {
+      const image = await this.options.images?.get(item.image);
+      if (!image) throw noPicture();
+      return image;
+    }
     const picture = pagePictureOf(item);
-    if (!picture) throw new AppError(ErrorCode.NOT_FOUND, '이 문제에는 자료의 페이지 그림이 없습니다.');
-    return this.options.materials.pagePdf(picture.materialId, picture.page);
+    if (!picture) throw noPicture();
+    return { bytes: await this.options.materials.pagePdf(picture.materialId, picture.page), type: 'application/pdf' };
   }
 }

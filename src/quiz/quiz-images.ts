@@ -5,7 +5,7 @@ import type { BlobStore } from '../materials/index.js';
 import type { PageRequest } from '../protocol/page.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import type { RoomItem } from '../protocol/quiz.js';
-import { quotaExceeded, quotaKeys } from '../quota/index.js';
+import { accountCounter } from '../quota/index.js';
 import { pageOfIndex, type Store } from '../store/index.js';
 import { quizKeys } from './quiz-keys.js';
 
@@ -15,8 +15,9 @@ import { quizKeys } from './quiz-keys.js';
  *
  * Only PNG, JPEG, GIF and WebP are taken, recognised by their first bytes (never by the declared type or a name);
  * SVG (which can carry script) and anything else are refused. The content type served is the one the bytes prove.
- * An image's id is 128 random bits: players are anonymous nicknames, so the id in a question is what lets them
- * fetch it (a capability), and nothing else of the quiz can be reached from it.
+ * An image's id is 128 random bits, but it is not a capability: its own route serves it only to its owner (the editor,
+ * the owner's list), and players get it through their room, once its question is on screen (page-pictures.ts), so
+ * an id copied out of a room or a list opens nothing for anyone else.
  *
  * Every image belongs to the account that uploaded it (and to the class, when a class instructor token uploaded it):
  * only that owner lists it, deletes it, or names it on a quiz item (a class token only the class's own pictures).
@@ -28,11 +29,18 @@ import { quizKeys } from './quiz-keys.js';
  * deletes the due ones no quiz shows (crediting their bytes back) and drops the others from the queue, since a picture
  * a quiz shows goes with its last quiz. (Quiz items never change after creation, so "a quiz shows it" is exactly
  * "a quiz item names it".)
+ *
+ * A quiz's save and a deletion (the purge, the owner's DELETE, a quiz's or class's deletion) may run at once on two
+ * nodes; a picture must never be deleted under a quiz that names it. Both sides write first and read the other's
+ * mark after (so at least one of them sees the other; the store's single-key operations are atomic on both stores):
+ * a save claims (its entry in quizImageQuizzes, under a pending name until the quiz exists), then gives up (404)
+ * when a deletion is marked (quizImageDeleting) or done; a deletion marks (SET NX), then backs off when a claim is
+ * there. At worst both back off: the save is refused and the picture kept, never a quiz without its picture.
  */
 
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 export const IMAGE_ID = /^[0-9a-f]{32}$/;
-const QUOTA_FIELD = 'quiz-image-bytes';
+const QUOTA_FIELD = 'quiz-image-bytes' as const;
 
 export type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
 
@@ -80,8 +88,16 @@ export function imagesOf(items: readonly Pick<RoomItem, 'image'>[]): string[] {
 
 const imageNotFound = () => new AppError(ErrorCode.NOT_FOUND, '그림을 찾을 수 없습니다. 직접 올린 그림만 쓰거나 지울 수 있습니다.');
 
+/** A race point of claims and deletions, where tests run the other side (see the module comment). */
+export type QuizImageStep = (step: 'claim' | 'purge', imageId: string) => Promise<void>;
+
+/** How long a deletion's mark lives if its node dies before it ends (the picture then stays). */
+const DELETING_MS = 60_000;
+
 export interface QuizImagesOptions {
   blobs: BlobStore;
+  /** Runs just before a claim is written and just before a due picture's deletion (tests interleave them). */
+  step?: QuizImageStep;
   store: Store;
   /** MAX_QUIZ_IMAGE_BYTES_PER_ACCOUNT. */
   quotaBytes: number;
@@ -105,12 +121,8 @@ export class QuizImages {
     const type = imageTypeOf(bytes);
     if (!type) throw new AppError(ErrorCode.INVALID_PAYLOAD, 'PNG, JPEG, GIF, WebP 그림만 올릴 수 있습니다 (SVG는 안 됩니다).');
     const { store, blobs, quotaBytes } = this.options;
-    const quota = quotaKeys.quota('account', owner.accountId);
-    // Counted up first and back down when over or failed: two uploads at once cannot both slip under the quota.
-    if ((await store.hincrby(quota, QUOTA_FIELD, bytes.length)) > quotaBytes) {
-      await store.hincrby(quota, QUOTA_FIELD, -bytes.length);
-      throw quotaExceeded('quiz-image-bytes', quotaBytes);
-    }
+    // Counted first (two uploads at once cannot both slip under the quota), and back down when the upload fails.
+    await accountCounter.reserve(store, owner.accountId, QUOTA_FIELD, bytes.length, quotaBytes);
     const imageId = randomBytes(16).toString('hex');
     try {
       await blobs.put(blobName(imageId), bytes);
@@ -119,14 +131,22 @@ export class QuizImages {
       await store.zadd(quizKeys.accountQuizImages(owner.accountId), record.createdAt, imageId);
       await store.zadd(quizKeys.retentionImages(), record.createdAt, imageId);
     } catch (error) {
-      await store.hincrby(quota, QUOTA_FIELD, -bytes.length);
+      await accountCounter.release(store, owner.accountId, QUOTA_FIELD, bytes.length);
       await blobs.delete(blobName(imageId));
       throw error;
     }
     return { imageId, type, bytes: bytes.length };
   }
 
-  /** The image and its proven type, or null when there is none by that id. */
+  /** The owner's image and its proven type; 404 for another's or an unknown id (as if it did not exist). */
+  async getOwned(imageId: string, owner: ImageOwner): Promise<{ bytes: Buffer; type: ImageType }> {
+    const record = await this.record(imageId);
+    const image = record !== null && QuizImages.owns(record, owner) ? await this.get(imageId) : null;
+    if (!image) throw imageNotFound();
+    return image;
+  }
+
+  /** The image and its proven type, or null when there is none by that id (no owner check: the room serves it). */
   async get(imageId: string): Promise<{ bytes: Buffer; type: ImageType } | null> {
     if (!IMAGE_ID.test(imageId)) return null;
     const bytes = await this.options.blobs.get(blobName(imageId));
@@ -158,18 +178,51 @@ export class QuizImages {
     }
   }
 
-  /** Records that a quiz shows these pictures. */
-  async attach(quizId: string, imageIds: readonly string[]): Promise<void> {
-    const now = this.now();
-    for (const imageId of imageIds) await this.options.store.zadd(quizKeys.quizImageQuizzes(imageId), now, quizId);
+  /**
+   * Claims the pictures for a quiz about to be saved, under `pending` (a name no quiz id has): 404 NOT_FOUND, with
+   * nothing claimed, when one is gone or being deleted. Then `attach` (the quiz saved) or `release` (it was not).
+   */
+  async claim(pending: string, imageIds: readonly string[]): Promise<void> {
+    const { store, step } = this.options;
+    const claimed: string[] = [];
+    for (const imageId of imageIds) {
+      await step?.('claim', imageId);
+      await store.zadd(quizKeys.quizImageQuizzes(imageId), this.now(), pending);
+      claimed.push(imageId);
+      if ((await store.exists(quizKeys.quizImageDeleting(imageId))) || !(await store.exists(quizKeys.quizImage(imageId)))) {
+        await this.release(pending, claimed);
+        throw imageNotFound();
+      }
+    }
+  }
+
+  /** The quiz claimed as `pending` is saved as `quizId`: it shows these pictures. */
+  async attach(pending: string, quizId: string, imageIds: readonly string[]): Promise<void> {
+    const { store } = this.options;
+    for (const imageId of imageIds) {
+      await store.zadd(quizKeys.quizImageQuizzes(imageId), this.now(), quizId);
+      await store.zrem(quizKeys.quizImageQuizzes(imageId), pending);
+    }
+  }
+
+  /**
+   * A claim given up (the quiz was not saved): a picture left unclaimed goes back into the retention queue at its
+   * upload time (a purge may have dropped it while it was claimed).
+   */
+  async release(pending: string, imageIds: readonly string[]): Promise<void> {
+    const { store } = this.options;
+    for (const imageId of imageIds) {
+      await store.zrem(quizKeys.quizImageQuizzes(imageId), pending);
+      const record = await this.record(imageId);
+      if (record && (await store.zcard(quizKeys.quizImageQuizzes(imageId))) === 0) await store.zadd(quizKeys.retentionImages(), record.createdAt, imageId);
+    }
   }
 
   /** A quiz is gone: the pictures no other quiz shows go with it. */
   async quizDeleted(quizId: string, imageIds: readonly string[]): Promise<void> {
-    const { store } = this.options;
     for (const imageId of imageIds) {
-      await store.zrem(quizKeys.quizImageQuizzes(imageId), quizId);
-      if ((await store.zcard(quizKeys.quizImageQuizzes(imageId))) === 0) await this.remove(imageId);
+      await this.options.store.zrem(quizKeys.quizImageQuizzes(imageId), quizId);
+      await this.removeUnclaimed(imageId);
     }
   }
 
@@ -179,7 +232,7 @@ export class QuizImages {
     const all = await store.zrange(quizKeys.accountQuizImages(accountId), 0, -1);
     for (const { member: imageId } of all) {
       const record = await this.record(imageId);
-      if (record?.classId === classId && (await store.zcard(quizKeys.quizImageQuizzes(imageId))) === 0) await this.remove(imageId);
+      if (record?.classId === classId) await this.removeUnclaimed(imageId);
     }
   }
 
@@ -200,10 +253,7 @@ export class QuizImages {
   async delete(imageId: string, owner: ImageOwner): Promise<void> {
     const record = await this.record(imageId);
     if (record === null || !QuizImages.owns(record, owner)) throw imageNotFound();
-    if ((await this.options.store.zcard(quizKeys.quizImageQuizzes(imageId))) > 0) {
-      throw new AppError(ErrorCode.IMAGE_IN_USE);
-    }
-    await this.remove(imageId);
+    if ((await this.removeUnclaimed(imageId)) === 'claimed') throw new AppError(ErrorCode.IMAGE_IN_USE);
   }
 
   /**
@@ -218,12 +268,53 @@ export class QuizImages {
     let purged = 0;
     for (const { member: imageId } of due) {
       if ((await store.zcard(quizKeys.quizImageQuizzes(imageId))) === 0) {
-        if (await this.record(imageId)) purged += 1;
-        await this.remove(imageId);
+        await this.options.step?.('purge', imageId);
+        if ((await this.removeUnclaimed(imageId)) === 'removed') purged += 1;
       }
       await store.zrem(quizKeys.retentionImages(), imageId);
     }
     return { purged, more: due.length === limit };
+  }
+
+  /**
+   * Deletes the picture unless a quiz (or a save under way) claims it, marking the deletion first and reading the
+   * claims after (see the module comment): 'removed', 'claimed' (kept), or 'busy' (another deletion is under way).
+   */
+  private async removeUnclaimed(imageId: string): Promise<'removed' | 'claimed' | 'busy'> {
+    const { store } = this.options;
+    const mark = quizKeys.quizImageDeleting(imageId);
+    if (!(await store.set(mark, '1', { nx: true, ttlMs: DELETING_MS }))) return 'busy';
+    try {
+      if ((await store.zcard(quizKeys.quizImageQuizzes(imageId))) > 0) return 'claimed';
+      const existed = (await this.record(imageId)) !== null;
+      await this.remove(imageId);
+      return existed ? 'removed' : 'busy';
+    } finally {
+      await store.del(mark);
+    }
+  }
+
+  /**
+   * Queues for the retention purge, once, the pictures uploaded before the queue existed: from each account's list,
+   * those no quiz shows and not queued yet, at their upload time. Idempotent (queuing again changes nothing); a store
+   * flag makes later runs skip the scan. Returns how many it queued.
+   */
+  async queueEarlierUploads(accountIds: AsyncIterable<string>): Promise<number> {
+    const { store } = this.options;
+    if ((await store.get(quizKeys.retentionImagesBackfilled())) !== null) return 0;
+    let queued = 0;
+    for await (const accountId of accountIds) {
+      for (const { member: imageId } of await store.zrange(quizKeys.accountQuizImages(accountId), 0, -1)) {
+        if ((await store.zscore(quizKeys.retentionImages(), imageId)) !== null) continue;
+        if ((await store.zcard(quizKeys.quizImageQuizzes(imageId))) > 0) continue;
+        const record = await this.record(imageId);
+        if (record === null) continue;
+        await store.zadd(quizKeys.retentionImages(), record.createdAt, imageId);
+        queued += 1;
+      }
+    }
+    await store.set(quizKeys.retentionImagesBackfilled(), String(this.now()));
+    return queued;
   }
 
   /** The picture's bytes, record and list entry gone, its bytes credited back (idempotent). */
@@ -235,7 +326,7 @@ export class QuizImages {
     if (record === null) return;
     if ((await store.del(quizKeys.quizImage(imageId))) > 0) {
       await store.zrem(quizKeys.accountQuizImages(record.accountId), imageId);
-      await store.hincrby(quotaKeys.quota('account', record.accountId), QUOTA_FIELD, -record.bytes);
+      await accountCounter.release(store, record.accountId, QUOTA_FIELD, record.bytes);
     }
     await store.del(quizKeys.quizImageQuizzes(imageId));
   }

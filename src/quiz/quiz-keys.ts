@@ -62,12 +62,16 @@ export const quizKeys = {
   quizImage: (imageId: string) => key('quiz-image', imageId),
   /** The quizzes whose items show a picture (sorted set of quiz ids); the picture goes when the last one does; no TTL. */
   quizImageQuizzes: (imageId: string) => key('quiz-image', imageId, 'quizzes'),
+  /** A deletion of the picture under way (string, SET NX; quiz-images.ts): a quiz's claim then gives up; TTL. */
+  quizImageDeleting: (imageId: string) => key('quiz-image', imageId, 'deleting'),
   /** An account's uploaded quiz pictures (sorted set of image ids scored by upload time); no TTL. */
   accountQuizImages: (accountId: string) => key('account', accountId, 'quiz-images'),
   /** Rooms whose results hold student data (sorted set scored by the last results write): the retention purge's queue. */
   retentionRooms: () => key('retention', 'rooms'),
   /** Uploaded quiz pictures no quiz showed yet (sorted set scored by upload time): the retention purge's other queue. */
   retentionImages: () => key('retention', 'quiz-images'),
+  /** Set once the pictures uploaded before retentionImages existed were queued from their accounts' lists; no TTL. */
+  retentionImagesBackfilled: () => key('retention', 'quiz-images', 'backfilled'),
   /** A room's results per question (hash: question index -> JSON {player id: result}; see room-results.ts); no TTL. */
   roomQuestionResults: (id: string) => key('room', id, 'question-results'),
 };

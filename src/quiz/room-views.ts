@@ -15,7 +15,6 @@ import type { RoomMeta } from './room-repository.js';
 import type { PlayerStanding, Standings } from './scoring.js';
 import { correctChoiceOf, isUnscored, shownChoices, solutionOf, typeOf } from './item-types.js';
 import type { ShortGrades } from './short-answer-judge.js';
-import { imageUrl } from './quiz-images.js';
 import { pageAlt, roomPictureUrl } from './page-pictures.js';
 import { reviewList } from './short-review.js';
 
@@ -43,7 +42,8 @@ export function publicQuestion(meta: RoomMeta, q: number): PublicQuestion {
     difficulty: item.difficulty,
   };
   if (item.type === 'numeric' && item.unit !== undefined) question.unit = item.unit;
-  if (typeof item.image === 'string') question.image = { url: imageUrl(item.image), alt: item.imageAlt ?? '', kind: 'image' };
+  // Both kinds are served by the room, to its members, once the question is on screen (page-pictures.ts).
+  if (typeof item.image === 'string') question.image = { url: roomPictureUrl(meta.roomId, q), alt: item.imageAlt ?? '', kind: 'image' };
   else if (item.image !== undefined) question.image = { url: roomPictureUrl(meta.roomId, q), alt: item.imageAlt || pageAlt(item.image.page), kind: 'page' };
   return question;
 }

@@ -59,6 +59,7 @@ export const DURABLE_KEYS: readonly DurableKey[] = [
   { pattern: 'material:{id}:lectures', what: "the cache keys of a material's chapter lectures, so its deletion finds them" },
   { pattern: 'retention:rooms', what: 'rooms with results, by last write: the retention purge removes those older than RETENTION_DAYS' },
   { pattern: 'retention:quiz-images', what: 'uploaded quiz pictures by upload time: the retention purge deletes those no quiz shows after RETENTION_DAYS' },
+  { pattern: 'retention:quiz-images:backfilled', what: 'when the quiz pictures uploaded before that queue existed were queued (once)' },
   { pattern: 'jobs:active', what: 'the background jobs not finished yet, which every node resumes' },
   { pattern: 'math-set:{id}', what: 'a generated math problem set: its problems and the rejected ones, each with its judgement (scores, feedback, judge model, attempt)' },
   { pattern: 'math-set:{id}:summary', what: "a math problem set's list entry (counts, request, creation time)" },

@@ -3,7 +3,8 @@
  * - TM24 — A page of the material on screen. In "문제 직접 쓰기" the host picks 「자료의 페이지」 (the sample, page 2):
  *   a small preview of that page is drawn in the form; the saved item plays in a room where, when its question opens,
  *   the phone and the projected host screen draw the page with the bundled PDF.js (its worker from /build, under the
- *   pages' CSP, no CDN) into a canvas that is not blank, announced as 「자료 2쪽」.
+ *   pages' CSP, no CDN) into a canvas that is not blank, announced as 「자료 2쪽」. The pages' CSP compiles no
+ *   WebAssembly, and PDF.js's JavaScript JPEG 2000 decoder (for scanned pages' JPX images) loads under it from /build.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,5 +104,12 @@ describe('a page of the material as a picture', () => {
     await host.locator('[data-testid=question-page][data-drawn=true]').waitFor();
     expect(await inkOf(host, 'question-page')).toBeGreaterThan(0);
     expect(outside).toEqual([]);
+    // JPEG 2000 images: WebAssembly is refused by the pages' CSP, and the decoder PDF.js falls back to loads under it.
+    const jpx = (await phone.evaluate(`(async () => {
+      const wasm = await WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])).then(() => 'compiled', () => 'refused');
+      const decoder = await (await import('/build/pdfjs/wasm/openjpeg_nowasm_fallback.js')).default();
+      return { wasm, decode: typeof decoder._jp2_decode };
+    })()`)) as { wasm: string; decode: string };
+    expect(jpx).toEqual({ wasm: 'refused', decode: 'function' });
   }, 180_000);
 });

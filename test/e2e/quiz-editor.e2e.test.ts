@@ -118,8 +118,9 @@ describe('the quiz editor', () => {
     const picture = phone.locator('[data-testid=play-picture]');
     await picture.waitFor();
     expect(await picture.getAttribute('alt')).toBe('포물선 그래프');
-    // The 1×1 PNG decoded (served with its proven type under the pages' CSP).
+    // The 1×1 PNG decoded (fetched from the room with the player's token, shown from its bytes under the pages' CSP).
     await expect.poll(() => phone.evaluate(`(() => { const node = document.querySelector('[data-testid=play-picture]'); return node.complete ? node.naturalWidth : -1; })()`)).toBe(1);
+    expect(await picture.getAttribute('src')).toMatch(/^blob:/);
     await phone.locator('[data-testid=play-question-text] .katex').first().waitFor();
     await host.locator('[data-testid=question-picture]').waitFor();
     await phone.fill('[data-testid=text-answer]', 'Zero');
