@@ -19,6 +19,10 @@
  *   content word, a comma list of non-clauses in a Descriptive item …
  * - EG19 — Wrong choice. An answer opening with another option letter (`B.` for `A.`), the other yes/no (`아니요` for
  *   `예`) or another value (`30,` for `40 meters.`) is a contradiction (Incorrect) at any …
+ * - EG22 — An unread negation does not overrule the model. A negation said of a word the model answer does not say
+ *   (`not connected` against `separated by the gap`: J18) caps nothing: a model's Correct is held for review
+ *   (`Needs_Review`, proposed Correct, confidence at most NEGATION_UNREAD_CONFIDENCE, no contradiction told), not
+ *   turned into a sure Incorrect; a negation of a word both say (`not separated`) still caps at Incorrect.
  * - EG20 — All keywords for Correct. A Descriptive answer with every key keyword (the formal `작아집니다` for `작아진다`)
  *   keeps the model's Correct, with the item's concept (SD17), not the plan's topic, as its related topic …
  */
@@ -32,6 +36,7 @@ import {
   scoreExam,
   serverCheck,
 } from '../src/exams/index.js';
+import { CONFIDENT_AT, NEGATION_UNREAD_CONFIDENCE } from '../src/judges/index.js';
 import { createOfflineModel } from '../src/llm/offline-model.js';
 import { offlineTasks } from '../src/offline-tasks.js';
 import { tagCounts } from './support/prompt-reader.js';
@@ -66,6 +71,15 @@ const MEAN: ExamProblem = {
   key_keywords: ['기댓값'],
   intent_diagnosis: '기댓값을 계산할 수 있는지 확인한다.',
 };
+/** A Beetle item (SemEval-2013): its one model answer says `separated by the gap`, never `connected`. */
+const TERMINAL: ExamProblem = {
+  id: 4,
+  type: 'Descriptive',
+  question_content: 'Explain why you got a voltage reading of 1.5 for terminal 1 and the positive terminal.',
+  model_answer: 'Terminal 1 and the positive terminal are separated by the gap',
+  key_keywords: [],
+  intent_diagnosis: '-',
+};
 const SOURCE =
   '표본평균은 표본에 속한 값들의 평균이다. 중심극한정리에 따르면 표본의 크기가 충분히 크면 표본평균의 분포는 정규분포에 가까워진다. 이때 모집단의 분포 모양과 상관없이 이 성질이 성립한다는 점이 중요하다. 표본의 크기가 커지면 표본평균의 분산은 작아진다.';
 const GOOD = '표본 크기가 커질수록 표본평균의 분산이 작아집니다. 모분산을 n으로 나누기 때문입니다.';
@@ -90,6 +104,11 @@ describe.each(['gemini', 'openai'] as const)('the exam grader with the fake %s',
   afterEach(async () => {
     await fake.close();
   });
+
+  const gradeCorrect = async (problem: ExamProblem, answer: string) => {
+    fake.enqueue({ json: CORRECT });
+    return grader.grade(problem, answer, { materialId: 'material-1' });
+  };
 
   it('EG5 a Descriptive answer goes to the grader model with the fenced student text and the evidence; the model proposes', async () => {
     fake.enqueue({ json: { result_status: 'Partial_Correct', related_topic: '표본평균의 분산', feedback_message: '이유 설명이 부족합니다.' } });
@@ -168,6 +187,19 @@ describe.each(['gemini', 'openai'] as const)('the exam grader with the fake %s',
     // The same model reply for a good answer stands.
     fake.enqueue({ json: CORRECT });
     expect((await grader.grade(VARIANCE, GOOD, context)).result_status).toBe('Correct');
+  });
+
+  it('EG22 a model\'s Correct against a negation of a word the model answer does not say is held for review, not overruled', async () => {
+    const unread = await gradeCorrect(TERMINAL, 'Terminal 1 is not connected to the positive terminal.');
+    expect(unread.result_status).toBe('Needs_Review');
+    expect(unread.evidence?.proposed).toBe('Correct');
+    expect(unread.evidence?.contradiction).toBeNull();
+    expect(unread.evidence?.confidence).toBeLessThanOrEqual(NEGATION_UNREAD_CONFIDENCE);
+    // A negation of a word both say is read: the server still decides, with the reason told.
+    const read = await gradeCorrect(TERMINAL, 'Terminal 1 and the positive terminal are not separated by the gap.');
+    expect(read.result_status).toBe('Incorrect');
+    expect(read.evidence?.contradiction).toBe('핵심 용어는 썼지만 모범 답안과 반대되는 내용(부정)입니다.');
+    expect(read.evidence?.confidence).toBeGreaterThanOrEqual(CONFIDENT_AT);
   });
 
   it('EG20 a Descriptive answer is Correct only with every key keyword; formal endings (작아집니다) count as the keyword; the item’s concept is the topic', async () => {

@@ -6,11 +6,16 @@
  *   because their vectors are close, and two answers that share most words are apart because theirs are not.
  * - AG12 — A failed embedding call falls back to term vectors. When the provider's embeddings endpoint fails (500),
  *   the groups route still answers 200, grouped by term vectors (`method: 'terms'`).
+ * - AG13 — Grouped by an OpenAI-compatible server's embeddings. On an app whose model is an OpenAI-compatible server
+ *   (Ollama, vLLM: the real `openai` adapter and SDK against the fake), the groups follow the vectors its
+ *   `/v1/embeddings` returns for the answers, as AG11 on Gemini; the answers go there in one batch, to the configured
+ *   embedding model.
  */
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { ExamAnswerGroupsReply } from '../src/protocol/exams.js';
 import { bootExamClass, draft, end, gradedResults, join, makeExam, publish, submit, type Booted } from './support/exam-class.js';
 import { embedEntries, fakeEmbedding, FakeGemini, type RecordedRequest } from './support/fake-gemini.js';
+import { FakeOpenAI, type EmbeddingsBody, type RecordedRequest as OpenAIRequest } from './support/fake-openai.js';
 import { call } from './support/http-call.js';
 import { samplePdfBytes } from './support/lecture-client.js';
 
@@ -62,6 +67,39 @@ async function bootOnGemini(context: TestContext, embeddings: 'chosen' | 'failin
   return { fake, booted };
 }
 
+/** The texts of an OpenAI embeddings request (`input` is one string or a list). */
+function inputsOf(request: OpenAIRequest): string[] {
+  const input = (request.body as EmbeddingsBody | undefined)?.input ?? [];
+  return typeof input === 'string' ? [input] : input;
+}
+
+const isOpenAIAnswerBatch = (request: OpenAIRequest) =>
+  request.endpoint === 'embeddings' && inputsOf(request).length > 0 && inputsOf(request).every((text) => ANSWERS.includes(text));
+
+async function bootOnOpenAI(context: TestContext) {
+  const fake = await FakeOpenAI.start({
+    respond: (request) => {
+      if (request.endpoint === 'embeddings') {
+        const dimensions = (request.body as EmbeddingsBody).dimensions ?? 768;
+        const chosen = isOpenAIAnswerBatch(request);
+        return { embeddings: inputsOf(request).map((text) => (chosen ? chosenVector(text, dimensions) : fakeEmbedding(text, dimensions))) };
+      }
+      if (JSON.stringify(request.body).includes('학생_답변')) {
+        return { json: { result_status: 'Partial_Correct', related_topic: '불편추정량', feedback_message: '근거를 한 줄 더 쓰세요.' } };
+      }
+      return { status: 400, message: 'groups fake: no reply for this request' };
+    },
+  });
+  context.onTestFinished(() => fake.close());
+  const booted = await bootExamClass(context, 'memory', () => '', {
+    OPENAI_BASE_URL: fake.baseUrl,
+    OPENAI_MODEL: 'local-chat',
+    OPENAI_EMBEDDING_MODEL: 'local-embed',
+    OPENAI_MAX_ATTEMPTS: '1',
+  });
+  return { fake, booted };
+}
+
 async function fourStudents(booted: Booted) {
   const exam = await makeExam(booted);
   await publish(booted, exam.examId);
@@ -83,17 +121,30 @@ async function groupsOf(booted: Booted, url: string): Promise<ExamAnswerGroupsRe
 
 const textsOf = (reply: ExamAnswerGroupsReply) => reply.groups.map((group) => group.answers.map((answer) => answer.text).sort()).sort();
 
-describe('answer groups on a model with embeddings (fake Gemini, real SDK)', () => {
+/** The groups follow the chosen vectors; returns the texts of the first answer batch the provider received. */
+async function groupedByVectors(booted: Booted, batches: () => string[][]): Promise<string[]> {
+  const reply = await groupsOf(booted, await fourStudents(booted));
+  expect(reply.method).toBe('embeddings');
+  expect(textsOf(reply)).toEqual([[...SAME_MEANING].sort(), [SHARED_WORDS[0]], [SHARED_WORDS[1]]].sort());
+  // The vectors came from the provider over its wire: a batch of exactly the four answers.
+  expect(batches().length).toBeGreaterThanOrEqual(1);
+  return [...(batches()[0] ?? [])].sort();
+}
+
+describe('answer groups on a model with embeddings (fake Gemini and fake OpenAI-compatible server, real SDKs)', () => {
   it('AG11 the groups follow the provider\'s vectors: paraphrases with no shared word together, a shared-words pair apart', async (context) => {
     const { fake, booted } = await bootOnGemini(context, 'chosen');
-    const url = await fourStudents(booted);
-    const reply = await groupsOf(booted, url);
-    expect(reply.method).toBe('embeddings');
-    expect(textsOf(reply)).toEqual([[...SAME_MEANING].sort(), [SHARED_WORDS[0]], [SHARED_WORDS[1]]].sort());
-    // The vectors came from the provider over its wire: one batch of exactly the four answers.
-    const batches = fake.requests.filter(isAnswerBatch);
-    expect(batches.length).toBeGreaterThanOrEqual(1);
-    expect(embedEntries(batches[0]?.body).map((entry) => entry.text).sort()).toEqual([...ANSWERS].sort());
+    const batch = await groupedByVectors(booted, () => fake.requests.filter(isAnswerBatch).map((request) => embedEntries(request.body).map((entry) => entry.text)));
+    expect(batch).toEqual([...ANSWERS].sort());
+  });
+
+  it('AG13 on an OpenAI-compatible server the groups follow the vectors of its /v1/embeddings, as on Gemini', async (context) => {
+    const { fake, booted } = await bootOnOpenAI(context);
+    const batch = await groupedByVectors(booted, () => fake.requests.filter(isOpenAIAnswerBatch).map(inputsOf));
+    expect(batch).toEqual([...ANSWERS].sort());
+    // Asked of the configured embedding model, not the chat model.
+    expect(fake.requests.filter(isOpenAIAnswerBatch).map((request) => request.model)).toContain('local-embed');
+    expect(fake.requests.filter(isOpenAIAnswerBatch).every((request) => request.model === 'local-embed')).toBe(true);
   });
 
   it('AG12 an embeddings failure (500) falls back to term vectors: the request answers 200, grouped by shared words', async (context) => {

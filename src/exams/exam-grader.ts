@@ -5,6 +5,7 @@ import {
   type Assessment,
   CONFIDENT_AT,
   FLAG_CONFIDENCE,
+  NEGATION_UNREAD_CONFIDENCE,
   assessmentConfidence,
   combinedConfidence,
   decideAssessment,
@@ -164,6 +165,11 @@ export interface ServerCheck {
   referenceTerms: string[];
   /** The offline assessor's reading of the same answer (its confidence is weighed against the model's verdict). */
   assessment: Assessment;
+  /**
+   * A negation said of a word the model answer does not say (the assessor's negationUnread) and no other
+   * contradiction: it caps nothing, and a model's Correct against it is held for review (NEGATION_UNREAD_CONFIDENCE).
+   */
+  unreadNegation: boolean;
 }
 
 /**
@@ -194,10 +200,13 @@ export function serverCheck(problem: ExamProblem, answer: string, source?: strin
     pasted: judged.includes('pasted-passage'),
   });
   const flags: (AssessFlag | ShapeFlag)[] = [...judged, ...shapes];
+  // An unread negation decides nothing (J18): over the dev sets it fired on 33 Beetle answers, 20 of them correct.
+  const unreadNegation = assessment.negationUnread && flags.includes('negation') && !flags.some((flag) => flag !== 'negation' && CONTRADICTION_FLAGS.includes(flag));
+  const capping = unreadNegation ? flags.filter((flag) => flag !== 'negation') : flags;
   let cap: ResultStatus | null = null;
   let message: string | null = null;
   // A contradiction is what the student is told first: it is the reason the right words did not earn credit.
-  const ordered = [...flags.filter((flag) => CONTRADICTION_FLAGS.includes(flag)), ...flags.filter((flag) => !CONTRADICTION_FLAGS.includes(flag))];
+  const ordered = [...capping.filter((flag) => CONTRADICTION_FLAGS.includes(flag)), ...capping.filter((flag) => !CONTRADICTION_FLAGS.includes(flag))];
   for (const flag of ordered) {
     const rule = CAPS[flag];
     if (rule === undefined) continue;
@@ -206,8 +215,16 @@ export function serverCheck(problem: ExamProblem, answer: string, source?: strin
       message = rule.message;
     }
   }
-  const contradictionFlag = flags.find((flag) => CONTRADICTION_FLAGS.includes(flag));
-  return { cap, flags, contradiction: contradictionFlag === undefined ? null : (CAPS[contradictionFlag]?.message ?? null), message, referenceTerms, assessment };
+  const contradictionFlag = capping.find((flag) => CONTRADICTION_FLAGS.includes(flag));
+  return {
+    cap,
+    flags,
+    contradiction: contradictionFlag === undefined ? null : (CAPS[contradictionFlag]?.message ?? null),
+    message,
+    referenceTerms,
+    assessment,
+    unreadNegation,
+  };
 }
 
 /** A proposal under the server's cap: the lower of the two, with the server's reason when it lowered it. */
@@ -288,7 +305,10 @@ export class ExamGrader implements ExamItemGrader {
     if (decided.result_status !== 'Correct' && heldByKeywords) return Math.max(offline, FLAG_CONFIDENCE);
     if (this.options.model.capabilities.deterministic) return offline;
     const evidence = keywords.length === 0 ? check.referenceTerms.length > 0 : keywords.some((keyword) => keyword.matchedAs !== null);
-    return combinedConfidence({ modelGood: proposal.result_status === 'Correct', assessment: check.assessment, capped: false, evidence });
+    const modelGood = proposal.result_status === 'Correct';
+    const combined = combinedConfidence({ modelGood, assessment: check.assessment, capped: false, evidence });
+    // A Correct against a negation the server cannot read is neither overruled nor believed: the teacher decides.
+    return modelGood && check.unreadNegation ? Math.min(combined, NEGATION_UNREAD_CONFIDENCE) : combined;
   }
 
   async grade(problem: ExamProblem, rawAnswer: string, context: ExamCallContext): Promise<EvaluationItem> {
