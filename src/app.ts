@@ -75,6 +75,8 @@ export interface AppOverrides {
    * its close().
    */
   pdfPool?: PdfWorkerPool;
+  /** The lecture session driver's lease (tests shorten it, so its renewal comes round quickly); 5 s otherwise. */
+  driverLeaseMs?: number;
 }
 
 export interface App {
@@ -233,6 +235,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     nodeId,
     observer,
     ...(overrides.onDelta ? { onDelta: overrides.onDelta } : {}),
+    ...(overrides.driverLeaseMs ? { driverLeaseMs: overrides.driverLeaseMs } : {}),
   });
   const classes = new ClassService({ repository: classRepository, monitor, signer, sessions: lectures, materials, owners: ownership });
   const quizzes = new QuizRepository(store, Date.now, logger.child({ part: 'quizzes' }));

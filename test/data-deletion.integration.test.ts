@@ -12,6 +12,7 @@ import { blobFiles, madePdf, runClass, scanStore, uploadPdf, type ClassRun } fro
 import { samplePdfBytes } from './support/lecture-client.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { WAIT_TIMEOUT_MS } from './support/waits.js';
 import { lectureKeys } from '../src/lecture/lecture-keys.js';
 import { materialKeys } from '../src/materials/material-keys.js';
 import { quizKeys } from '../src/quiz/quiz-keys.js';
@@ -66,9 +67,30 @@ async function qualityRecords(current: TestApp, redisUrl?: string): Promise<stri
   return (await current.store.mget(records)).filter((value): value is string => value !== null);
 }
 
+/**
+ * Resolves once the session's driver has renewed its lease `count` times (its time to live went up between two
+ * readings; a reading may miss a renewal, so this waits for at least `count`, never fewer).
+ */
+async function renewals(current: TestApp, sessionId: string, count: number): Promise<void> {
+  const lease = lectureKeys.sessionDriver(sessionId);
+  let last = await current.store.pttl(lease);
+  expect(last, 'the kept session is still driven').toBeGreaterThan(0);
+  const deadline = Date.now() + WAIT_TIMEOUT_MS;
+  for (let seen = 0; seen < count; ) {
+    if (Date.now() > deadline) throw new Error(`session ${sessionId}: its driver renewed its lease ${seen} times of ${count}`);
+    await new Promise((resolve) => setTimeout(resolve, DRIVER_LEASE_MS / 30));
+    const ttl = await current.store.pttl(lease);
+    if (ttl > last) seen += 1;
+    last = ttl;
+  }
+}
+
+/** Short, so that a driver's renewal (every third of it) comes round quickly. */
+const DRIVER_LEASE_MS = 900;
+
 async function scenario(env: Record<string, string>, redisUrl?: string) {
   // Every model output is sampled for the quality console, so deletion must find those samples too.
-  app = await startTestApp({ QUALITY_SAMPLE_RATE: '1', ...env });
+  app = await startTestApp({ QUALITY_SAMPLE_RATE: '1', ...env }, { driverLeaseMs: DRIVER_LEASE_MS });
   const current = app;
   // Not the sample's bytes: the built-in sample is never deleted (OW5).
   const gone = await uploadPdf(current, await madePdf('지울 자료'), 'gone.pdf');
@@ -145,8 +167,10 @@ async function scenario(env: Record<string, string>, redisUrl?: string) {
   expect((await del(`${current.url}/api/materials/${gone.id}`, owner)).status).toBe(404);
   expect((await del(`${current.url}/api/classes/${deleted.classId}`, bearer(deleted.created.instructorToken))).status).toBe(404);
 
-  // Longer than a session driver's lease renewal (every 5 s / 3): a driver still running would have taken it back.
-  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  // A deleted session's driver still running would write its lease back at its next renewal. The kept session's
+  // driver (in its grace period) renews on the same period: once it has renewed twice since the deletions, every
+  // driver of this node has had a renewal come round.
+  await renewals(current, untouched.sessionIds[0]!, 2);
   const after = await scanStore(current, redisUrl);
   const leftovers = after.filter((key) => goneTraces.some((trace) => key.includes(trace)));
   expect(leftovers).toEqual([]);

@@ -44,6 +44,8 @@ import {
   type JoinedPlayer,
 } from './support/quiz-client.js';
 import { quizKeys } from '../src/quiz/quiz-keys.js';
+import { systemRoomClock, type RoomClock } from '../src/quiz/room-clock.js';
+import type { AppOverrides } from '../src/app.js';
 
 /** Q rules (test/SPEC.md): live quiz rooms on one node, memory store unless stated. */
 
@@ -58,14 +60,14 @@ afterEach(async () => {
   app = undefined;
 });
 
-async function boot(env: Record<string, string> = {}) {
-  app = await startTestApp(env);
+async function boot(env: Record<string, string> = {}, overrides: AppOverrides = {}) {
+  app = await startTestApp(env, overrides);
   return app;
 }
 
 /** A server, a class with an n-question quiz, a room with `options`, and its host connected. */
-async function hostedRoom(questions: number, options: Partial<RoomOptions>, env: Record<string, string> = {}) {
-  const server = await boot(env);
+async function hostedRoom(questions: number, options: Partial<RoomOptions>, env: Record<string, string> = {}, overrides: AppOverrides = {}) {
+  const server = await boot(env, overrides);
   const setup = await createQuiz(server, sampleItems(questions));
   const room = await createRoom(server, setup, options);
   const host = track(await openHost(server.url, room.hostToken));
@@ -210,7 +212,10 @@ describe('live quiz room', () => {
   });
 
   it('Q4 pause freezes the remaining time and refuses answers; resume restarts it; response time excludes the pause', async () => {
-    const { server, room, host } = await hostedRoom(1, { questionSeconds: 10, previewSeconds: 0 });
+    // The room's clock is the wall clock moved on by `pausedMs`: the pause lasts 1.5 s of room time without waiting.
+    let pausedMs = 0;
+    const roomClock: RoomClock = { now: () => Date.now() + pausedMs, schedule: systemRoomClock.schedule };
+    const { server, room, host } = await hostedRoom(1, { questionSeconds: 10, previewSeconds: 0 }, {}, { roomClock });
     const player = track(await joinRoom(server.url, room.code, '멈춤'));
     await openQuestion(host, [player], 0);
     const paused = player.client.next<QuestionPayload>('room:question', (q) => q.paused);
@@ -219,7 +224,7 @@ describe('live quiz room', () => {
     expect(frozen.remainingMs).toBeGreaterThan(8_000);
     expect(await player.client.emit('answer:submit', { questionIndex: 0, choice: 0 })).toMatchObject({ ok: false, error: { code: 'ROOM_PAUSED' } });
     expect(await host.emit('room:next')).toMatchObject({ ok: false, error: { code: 'WRONG_PHASE' } });
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    pausedMs += 1_500;
     // A reload while paused still shows the frozen time.
     const reloaded = track(await rejoin(server.url, player.playerToken));
     const state = await reloaded.state();
