@@ -144,6 +144,8 @@ describe('layout on a phone and a projector', () => {
       await page.locator('[data-testid=exam-submit-all]').scrollIntoViewIfNeeded();
       await page.mouse.wheel(0, 400);
       await expect.poll(() => page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY)).toBeGreaterThan(0);
+      // The sticky bar settles once the scroll has been laid out (a loaded machine reads it mid-scroll otherwise).
+      await expect.poll(async () => (await page.getByTestId('exam-countdown').boundingBox())?.y ?? -1, { message: `${name} countdown top` }).toBeGreaterThanOrEqual(0);
       const countdown = await page.getByTestId('exam-countdown').boundingBox();
       expect(countdown, name).not.toBeNull();
       expect(countdown!.y, `${name} countdown top`).toBeGreaterThanOrEqual(0);

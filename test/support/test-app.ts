@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/kernel/config.js';
 import { createPdfWorkerPool, type PdfWorkerPool } from '../../src/materials/index.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
-import { WAIT_TIMEOUT_MS } from './waits.js';
+import { TEST_TIMEOUT_MS, WAIT_TIMEOUT_MS } from './waits.js';
 
 export interface TestApp extends App {
   url: string;
@@ -92,7 +92,9 @@ export async function startTestApp(env: Record<string, string> = {}, overrides: 
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lectern-test-'));
   // The quality console samples nothing unless a test asks (QUALITY_SAMPLE_RATE): a random 5 % of every test's model
   // calls writing to the store in the background would make other tests' store and log checks depend on chance.
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: dataDir, PRELOAD_SAMPLE: 'false', QUALITY_SAMPLE_RATE: '0', ...env });
+  // PDF_TIMEOUT_MS: a test's PDF is small, but its first extraction also starts the file's worker (through tsx); on a
+  // machine running two suites that took past production's 30 s. Tests of the limit set their own.
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: dataDir, PRELOAD_SAMPLE: 'false', QUALITY_SAMPLE_RATE: '0', PDF_TIMEOUT_MS: String(TEST_TIMEOUT_MS), ...env });
   const app = await startApp(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), withFrozenLimits({ pdfPool: sharedPdfPool(config.limits.pdfTimeoutMs), passwordCost: TEST_PASSWORD_COST, ...overrides }));
   await new Promise<void>((resolve) => app.server.httpServer.listen(0, '127.0.0.1', resolve));
   const port = (app.server.httpServer.address() as AddressInfo).port;
