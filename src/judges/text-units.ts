@@ -185,6 +185,8 @@ function streamPiece(token: Token): string {
  * to change tokens copies them.
  */
 const ANALYSED_CACHE_SIZE = 256;
+/** Longer texts (a whole chapter the critic reads) are analysed once each and not kept: 256 of them weigh megabytes. */
+const CACHED_TEXT_MAX = 4_000;
 const analysedCache = new Map<string, AnalysedText>();
 
 /** Tokens and units of a text. */
@@ -192,6 +194,7 @@ export function analyseText(text: string): AnalysedText {
   const cached = analysedCache.get(text);
   if (cached !== undefined) return cached;
   const analysed = analyse(text);
+  if (text.length > CACHED_TEXT_MAX) return analysed;
   for (const token of analysed.tokens) Object.freeze(token);
   Object.freeze(analysed.tokens);
   Object.freeze(analysed.units);
