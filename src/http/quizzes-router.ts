@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Logger } from '../kernel/index.js';
@@ -122,18 +121,9 @@ export function createQuizzesRouter({ quizzes, materials, ownership, access, quo
       if (pictures.length > 0) await images?.assertUsable(pictures, ownerOf(grant));
       // Pages of materials: the owner account's own materials or the sample, and pages they have.
       await pagePictures?.assertUsable(body.items, grant.accountId);
-      // Claimed before the quiz is saved, so a deletion running meanwhile either keeps them or the save is refused.
-      const pending = `pending-${randomUUID()}`;
-      if (pictures.length > 0) await images?.claim(pending, pictures);
-      let quiz: Awaited<ReturnType<typeof quizzes.create>>;
-      try {
-        quiz = await chargedToClass(quotas, classId, () => quizzes.create(classId, body));
-      } catch (error) {
-        if (pictures.length > 0) await images?.release(pending, pictures);
-        throw error;
-      }
+      const save = () => chargedToClass(quotas, classId, () => quizzes.create(classId, body));
+      const quiz = images ? await images.saveShowing(pictures, save) : await save();
       await ownership.setOwner('quiz', quiz.quizId, grant.accountId, quiz.createdAt);
-      if (pictures.length > 0) await images?.attach(pending, quiz.quizId, pictures);
       await pagePictures?.attach(quiz.quizId, body.items);
       response.status(201).json(created(quiz));
     }),

@@ -18,7 +18,8 @@ import { contentDisposition } from './content-disposition.js';
  * `/results.csv` (owner, class token of its class or the room's host token), and `GET /api/rooms/join-qr.svg?code=`
  * (the join link as a QR code, made here: no outside service), and `GET /api/rooms/:id/pictures/:index` (a member of
  * the room: a player's or the host's token, the owner, its class's token): question `index`'s picture (a page as a
- * one-page PDF, an uploaded image as its bytes), only once that question is on screen (403 PICTURE_NOT_SHOWN before, and in the lobby or after the game).
+ * one-page PDF, an uploaded image as its bytes), only once that question is on screen (403 PICTURE_NOT_SHOWN before,
+ * and in the lobby or after the game).
  */
 export interface RoomsRouterDeps {
   rooms: RoomService;

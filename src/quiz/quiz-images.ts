@@ -179,10 +179,31 @@ export class QuizImages {
   }
 
   /**
-   * Claims the pictures for a quiz about to be saved, under `pending` (a name no quiz id has): 404 NOT_FOUND, with
-   * nothing claimed, when one is gone or being deleted. Then `attach` (the quiz saved) or `release` (it was not).
+   * Saves a quiz that shows these pictures: claims them first (under a name no quiz id has), so a deletion running
+   * meanwhile either keeps them or the save is refused (404 NOT_FOUND, nothing saved, when one is gone or being
+   * deleted); then records the saved quiz as showing them, or gives the claims up when the save failed.
    */
-  async claim(pending: string, imageIds: readonly string[]): Promise<void> {
+  async saveShowing<T extends { quizId: string }>(imageIds: readonly string[], save: () => Promise<T>): Promise<T> {
+    if (imageIds.length === 0) return save();
+    const pending = `pending-${randomBytes(16).toString('hex')}`;
+    await this.claim(pending, imageIds);
+    let saved: T;
+    try {
+      saved = await save();
+    } catch (error) {
+      await this.release(pending, imageIds);
+      throw error;
+    }
+    const { store } = this.options;
+    for (const imageId of imageIds) {
+      await store.zadd(quizKeys.quizImageQuizzes(imageId), this.now(), saved.quizId);
+      await store.zrem(quizKeys.quizImageQuizzes(imageId), pending);
+    }
+    return saved;
+  }
+
+  /** Claims the pictures under `pending`; 404 NOT_FOUND, with nothing claimed, when one is gone or being deleted. */
+  private async claim(pending: string, imageIds: readonly string[]): Promise<void> {
     const { store, step } = this.options;
     const claimed: string[] = [];
     for (const imageId of imageIds) {
@@ -196,20 +217,11 @@ export class QuizImages {
     }
   }
 
-  /** The quiz claimed as `pending` is saved as `quizId`: it shows these pictures. */
-  async attach(pending: string, quizId: string, imageIds: readonly string[]): Promise<void> {
-    const { store } = this.options;
-    for (const imageId of imageIds) {
-      await store.zadd(quizKeys.quizImageQuizzes(imageId), this.now(), quizId);
-      await store.zrem(quizKeys.quizImageQuizzes(imageId), pending);
-    }
-  }
-
   /**
    * A claim given up (the quiz was not saved): a picture left unclaimed goes back into the retention queue at its
    * upload time (a purge may have dropped it while it was claimed).
    */
-  async release(pending: string, imageIds: readonly string[]): Promise<void> {
+  private async release(pending: string, imageIds: readonly string[]): Promise<void> {
     const { store } = this.options;
     for (const imageId of imageIds) {
       await store.zrem(quizKeys.quizImageQuizzes(imageId), pending);
