@@ -15,7 +15,7 @@ import { offlineTasks } from './offline-tasks.js';
 import { createServer, type LecternServer } from './server.js';
 import { DataLifecycle } from './data/index.js';
 import { JobRepository, JobRunner, type JobView } from './jobs/index.js';
-import { MathJudge, MathSetRepository, mathJobHandler } from './math-problems/index.js';
+import { MathJudge, MathSetRepository, classMathAnswers, mathJobHandler } from './math-problems/index.js';
 import { ExamFeedback, ExamGrader, ExamRepository, ExamService, buildPriorProfile, examJobHandler, lectureSignals, type ExamFeedbackAgent, type ExamItemGrader, type LearnerSignals } from './exams/index.js';
 import { EvalAgent, QuizImages, QuizRepository, RoomRuntime, RoomService, classQuizAnswers, selfStudyAnswers, type QuizImageStep, type RoomClock } from './quiz/index.js';
 import { RetrievalService } from './retrieval/index.js';
@@ -521,7 +521,6 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
    * nickname typed at the room's code, tied to no class session.
    */
   async function selfQuizAnswers(classId: string, sessionId: string): Promise<LearnerSignals['quizAnswers']> {
-    const chapterTitle = async (materialId: string, chapter: number) => (await materials.get(materialId))?.chapters.find((entry) => entry.index === chapter)?.title ?? null;
     const answers = await selfStudyAnswers(store, { classId, sessionId }, { chapterTitle, logger });
     return answers.slice(-50).map((answer) => ({ question: answer.question.slice(0, 500), correct: answer.correct, topic: answer.topic ?? undefined, source: '혼자 퀴즈' }));
   }
@@ -535,16 +534,18 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
     return answers.slice(-50).map((answer) => ({ question: answer.question.slice(0, 500), correct: answer.correct, topic: answer.topic ?? undefined, source: '수업 퀴즈' }));
   }
 
-  /** A class student's first answers to the math problems shared with their class, with the questions. */
+  /**
+   * A class student's first answers to the math problems shared with their class, weighed like quiz answers, with the
+   * chapter their set was made for as the topic.
+   */
   async function mathAnswers(sessionId: string): Promise<LearnerSignals['quizAnswers']> {
-    const answers = await mathSets.firstAnswers(sessionId);
-    const out: LearnerSignals['quizAnswers'] = [];
-    for (const { setId, problemId, correct } of answers.slice(0, 50)) {
-      const set = await mathSets.get(setId);
-      const problem = set?.problems.find((candidate) => candidate.problemId === problemId);
-      if (problem) out.push({ question: problem.question.slice(0, 500), correct });
-    }
-    return out;
+    const answers = await classMathAnswers(mathSets, sessionId, { chapterTitle });
+    return answers.slice(-50).map((answer) => ({ question: answer.question.slice(0, 500), correct: answer.correct, topic: answer.topic ?? undefined, source: '수학 문제' }));
+  }
+
+  /** A material's chapter title, for the topic of a learner's quiz and math answers. */
+  async function chapterTitle(materialId: string, chapter: number): Promise<string | null> {
+    return (await materials.get(materialId))?.chapters.find((entry) => entry.index === chapter)?.title ?? null;
   }
 }
 

@@ -180,7 +180,7 @@ export function createServer(deps: ServerDeps): LecternServer {
   app.use('/api', createDataRouter({ data: deps.data, access, ownership, sampleId, quotas: deps.quotas }));
   app.use('/api/sessions', createSessionsRouter({ lectures: deps.lectures, classes: deps.classes, access }));
   app.use('/api/classes', createClassesRouter({ classes: deps.classes, ownership, access }));
-  app.use('/api/analytics', createAnalyticsRouter({ access, classes: deps.classes, materials: deps.materials, rooms: deps.rooms, exams: deps.exams, quizzes: deps.quizzes, store }));
+  app.use('/api/analytics', createAnalyticsRouter({ access, classes: deps.classes, materials: deps.materials, rooms: deps.rooms, exams: deps.exams, quizzes: deps.quizzes, mathSets: deps.mathSets, store }));
   const images = deps.quizImages ?? new QuizImages({ blobs: createBlobStore(store, deps.config.dataDir), store, quotaBytes: deps.config.quotas.quizImageBytesPerAccount });
   // Pages of a material as items' pictures: the quiz's owner account may show its own materials' pages and the sample's.
   // A room serves both kinds of picture to its members (uploaded images too).

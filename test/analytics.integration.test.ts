@@ -9,6 +9,9 @@
  * - AN14 — A student's own self-study exam is their evidence, not the class's assessment. Its graded items count in
  *   that student's mastery cells of the chapters it covers (as their learner profile counts them), with the exam as
  *   source, and it has no item analysis; a classmate's cells have none of it.
+ * - AN15 — Math answers in their chapter. A student's first answers to math problems shared with the class count in
+ *   the column of the chapter their set was made for, with 수학 문제 as source (a later answer changes nothing); an
+ *   answer to a set made from the whole material names no chapter and is in no cell.
  */
 import { afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { ClassAnalyticsReply, MasteryEvidenceReply } from '../src/protocol/wire/index.js';
@@ -177,6 +180,58 @@ describe.each(['memory', 'redis'] as const)('class analytics API (%s store)', (s
     expect(cells.get(classmate.sessionId)).toEqual({ mastery: null, evidenceCount: 0 });
     const cell = await call(`${url}/evidence?sessionId=${own.sessionId}&chapter=${chapter.index}`, 'GET', { headers: booted.teacher.bearer });
     expect((cell.body as MasteryEvidenceReply).evidence.map((entry) => [entry.kind, entry.source, entry.score])).toEqual(scores.map((score) => ['exam', '혼자 시험', score]));
+  });
+
+  it('AN15 first answers to shared math problems count in the chapter their set was made for', async (context) => {
+    const booted = await newClass(examClass(context));
+    const student = await join(booted, '수학');
+    const chapter = booted.material.chapters[1]!;
+    const problem = (problemId: string, question: string) => ({
+      problemId,
+      type: 'short_answer' as const,
+      question,
+      correct_answer: '0.5',
+      explanation: '앞면과 뒷면이 같은 확률이므로 $\\frac{1}{2}$입니다.',
+      final_answer: '0.5',
+      difficulty: 'easy' as const,
+      sources: [],
+      judgement: { judged: true, passed: true, scores: null, feedback: '좋은 문제입니다.', model: 'judge-model', attempt: 1 },
+    });
+    const newSet = async (question: string, chapterIndex?: number) => {
+      const set = await booted.app.mathSets.create({
+        materialId: booted.material.id,
+        accountId: booted.teacher.accountId,
+        ...(chapterIndex === undefined ? {} : { chapter: chapterIndex }),
+        request: { count: 1, multipleChoice: 0 },
+        problems: [problem('short-1', question)],
+        rejected: [],
+        attempts: 1,
+        jobId: 'job',
+        judgeModel: 'judge-model',
+        complete: true,
+      });
+      const shared = await call(`${booted.app.url}/api/math-sets/${set.setId}/share`, 'POST', { headers: booted.teacher.bearer, body: { classId: booted.classId } });
+      expect(shared.status, JSON.stringify(shared.body)).toBe(200);
+      return set.setId;
+    };
+    const ofChapter = await newSet('동전 하나를 던져 앞면이 나올 확률은?', chapter.index);
+    const ofMaterial = await newSet('주사위 하나를 던져 짝수가 나올 확률은?');
+    const answer = async (setId: string, text: string) => {
+      const reply = await call(`${booted.app.url}/api/class-math/answer`, 'POST', { headers: student.headers, body: { setId, problemId: 'short-1', answer: text } });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+      return reply.body.correct as boolean;
+    };
+    expect(await answer(ofChapter, '\\frac12')).toBe(true);
+    expect(await answer(ofChapter, '0.7')).toBe(false);
+    expect(await answer(ofMaterial, '0.7')).toBe(false);
+
+    const url = `${booted.app.url}/api/analytics/classes/${booted.classId}`;
+    const analytics = (await call(url, 'GET', { headers: booted.teacher.bearer })).body as ClassAnalyticsReply;
+    const [cells] = analytics.mastery.students.map((entry) => entry.cells);
+    const column = analytics.mastery.chapters.findIndex((entry) => entry.index === chapter.index);
+    expect(cells!.map((cell, index) => (index === column ? cell : cell.evidenceCount))).toEqual(cells!.map((_, index) => (index === column ? { mastery: 1, evidenceCount: 1 } : 0)));
+    const cell = await call(`${url}/evidence?sessionId=${student.sessionId}&chapter=${chapter.index}`, 'GET', { headers: booted.teacher.bearer });
+    expect((cell.body as MasteryEvidenceReply).evidence.map((entry) => [entry.kind, entry.text, entry.source, entry.score])).toEqual([['quiz', '동전 하나를 던져 앞면이 나올 확률은?', '수학 문제', 1]]);
   });
 
   it("AN6 only the class's instructor reads it: owner account or class token; another account 404, no credential 401, bad params 400", async (context) => {

@@ -13,8 +13,8 @@ export interface StudentEvidence {
   /** The student's lecture transcript (verdicts and raised hands carry their chapter). */
   transcript: readonly TranscriptItem[];
   /**
-   * First answers to quiz items (self-study and the class's quizzes), oldest first; `topic` is the chapter's title
-   * when known, `source` names where it was answered (`혼자 퀴즈`, `수업 퀴즈`).
+   * First answers to quiz items (self-study, the class's quizzes, shared math problems), oldest first; `topic` is the
+   * chapter's title when known, `source` names where it was answered (`혼자 퀴즈`, `수업 퀴즈`, `수학 문제`).
    */
   quizAnswers: readonly { question: string; correct: boolean; topic: string | null; source: string }[];
   /** The student's graded exam items; `chapters`: what the exam was asked to cover (none: the whole material). */

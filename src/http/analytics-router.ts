@@ -3,6 +3,7 @@ import { analyticsCsv, ClassAnalytics, type AnalyticsSources, type ClassExamInpu
 import type { ClassService } from '../classroom/index.js';
 import type { ExamService } from '../exams/index.js';
 import type { MaterialService } from '../materials/index.js';
+import { classMathAnswers, type MathSetRepository } from '../math-problems/index.js';
 import { AppError } from '../kernel/index.js';
 import { classNotFound } from '../ownership/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
@@ -30,6 +31,7 @@ export interface AnalyticsRouterDeps {
   rooms: RoomService;
   exams: ExamService;
   quizzes: Pick<QuizRepository, 'get'>;
+  mathSets: Pick<MathSetRepository, 'firstAnswers' | 'get'>;
   store: Store;
   now?: () => number;
 }
@@ -41,7 +43,7 @@ const TRANSCRIPT_PAGES = 10;
 const TRANSCRIPT_PAGE = 200;
 
 /** The analytics' sources on the services the app already has. */
-export function analyticsSources({ classes, materials, rooms, exams, quizzes, store }: Omit<AnalyticsRouterDeps, 'access'>): AnalyticsSources {
+export function analyticsSources({ classes, materials, rooms, exams, quizzes, mathSets, store }: Omit<AnalyticsRouterDeps, 'access'>): AnalyticsSources {
   const chapters = async (materialId: string) => ((await materials.get(materialId))?.chapters ?? []).map((chapter) => ({ index: chapter.index, title: chapter.title }));
   return {
     classInfo: async (classId) => {
@@ -76,8 +78,16 @@ export function analyticsSources({ classes, materials, rooms, exams, quizzes, st
       const chapterTitle = async (materialId: string, chapter: number) => (await chaptersOf(materialId)).find((entry) => entry.index === chapter)?.title ?? null;
       // The sources the learner profile names them by (src/app.ts), oldest first like the profile reads them.
       return async (sessionId) => {
-        const [own, ofClass] = await Promise.all([selfStudyAnswers(store, { classId, sessionId }, { chapterTitle }), classQuizAnswers(store, quiz, { classId, sessionId })]);
-        return [...own.map((answer) => ({ ...answer, source: '혼자 퀴즈' })), ...ofClass.map((answer) => ({ ...answer, source: '수업 퀴즈' }))]
+        const [own, ofClass, math] = await Promise.all([
+          selfStudyAnswers(store, { classId, sessionId }, { chapterTitle }),
+          classQuizAnswers(store, quiz, { classId, sessionId }),
+          classMathAnswers(mathSets, sessionId, { chapterTitle }),
+        ]);
+        return [
+          ...own.map((answer) => ({ ...answer, source: '혼자 퀴즈' })),
+          ...ofClass.map((answer) => ({ ...answer, source: '수업 퀴즈' })),
+          ...math.map((answer) => ({ ...answer, source: '수학 문제' })),
+        ]
           .sort((left, right) => left.at - right.at)
           .map(({ question, correct, topic, source }) => ({ question, correct, topic, source }));
       };

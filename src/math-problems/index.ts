@@ -47,6 +47,7 @@ export {
 } from './problem-generator.js';
 export { explanationSteps, judgeMathOffline, mathOfflineTasks } from './math-offline.js';
 export { MATH_JOB_KIND, MathJobCheckpoint, MathJobParams, mathJobHandler, type MathJobDeps } from './math-job.js';
+export { classMathAnswers, type ClassMathAnswer } from './class-math-answers.js';
 export { FirstMathAnswer, MathSetEntry, MathSetRecord, MathSetRepository, MAX_SHARED_SETS, StoredMathProblem, type NewMathSet } from './math-set-repository.js';
 export {
   MAX_SHORT_ANSWER_LENGTH,
