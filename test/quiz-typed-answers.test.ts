@@ -8,6 +8,9 @@
  * - TM10 — Cloud words. Typed words are counted by key with the first spelling shown, invisible and control
  *   characters removed, capped at CLOUD_WORDS words and MAX_TEXT_ANSWER characters, most typed first; a cloud
  *   answer scores nothing and leaves the streak as it was.
+ * - TM28 — Verdicts made while the question is open are the close's. Answers judged as they arrive give the close
+ *   the grades it gives judging them all itself (texts and counts from the close); a verdict belongs to its room's
+ *   question (another question or room never reuses it), and at most the cap of distinct answers is judged early.
  */
 import { describe, expect, it } from 'vitest';
 import { CLOUD_WORDS, MAX_TEXT_ANSWER, RoomItem, type ShortItem } from '../src/protocol/quiz.js';
@@ -15,6 +18,7 @@ import { recordedResponse } from '../src/quiz/item-types.js';
 import { computeStandings, standingsHistory, type RecordedAnswer } from '../src/quiz/scoring.js';
 import { gradeShortAnswers, shortCredit } from '../src/quiz/short-answer-judge.js';
 import { reviewList, withVerdict } from '../src/quiz/short-review.js';
+import { ShortPregrades } from '../src/quiz/short-pregrades.js';
 import { answerKey, cleanText, cloudWords } from '../src/quiz/text-answers.js';
 
 const median: ShortItem = { type: 'short', question: '자료의 가운데 값으로, 이상값에 덜 민감한 대푯값은?', answer: '중앙값', accept: ['median'], explanation: '.', difficulty: 'easy' };
@@ -97,5 +101,34 @@ describe('word cloud', () => {
     expect(history[1]!.get('a')).toMatchObject({ credit: null, points: 0 });
     expect(standings.rows[0]!.result).toMatchObject({ points: 1100, streakBonus: 100 });
     expect(standings.questions[1]!.words).toEqual([{ text: '평균', count: 1 }]);
+  });
+});
+
+describe('short-text verdicts made while the question is open', () => {
+  const equation: ShortItem = { type: 'short', question: '2x = 6 일 때 x는?', answer: '3', explanation: '.', difficulty: 'easy' };
+  const texts = ['중앙값', ' 중앙값. ', 'median', UNSURE, '평균', UNSURE, '최빈값', '   ', '가운데 값'];
+
+  it('TM28 early verdicts give the close the grades it would give alone, per room and question, up to the cap', () => {
+    const pregrades = new ShortPregrades(300);
+    // Half the answers arrive (and are judged) before the close; a differently spelled duplicate among them.
+    for (const text of texts.slice(0, 5)) pregrades.prejudge('room-a', 2, median, text);
+    expect(gradeShortAnswers(median, texts, 300, pregrades.grader('room-a', 2, median))).toEqual(gradeShortAnswers(median, texts, 300));
+
+    // Another room's question 2 is another item: the same words are judged against it, in each room.
+    pregrades.prejudge('room-b', 2, equation, '중앙값');
+    const other = ['3', '6/2', '중앙값', '4'];
+    expect(gradeShortAnswers(equation, other, 300, pregrades.grader('room-b', 2, equation))).toEqual(gradeShortAnswers(equation, other, 300));
+    expect(gradeShortAnswers(median, texts, 300, pregrades.grader('room-a', 2, median))).toEqual(gradeShortAnswers(median, texts, 300));
+    // room-a moves on to question 3, asked about something else: its question-2 verdicts are not reused.
+    pregrades.prejudge('room-a', 3, equation, '중앙값');
+    expect(gradeShortAnswers(equation, other, 300, pregrades.grader('room-a', 3, equation))).toEqual(gradeShortAnswers(equation, other, 300));
+    expect(gradeShortAnswers(median, texts, 300, pregrades.grader('room-a', 2, median))).toEqual(gradeShortAnswers(median, texts, 300));
+
+    // Past the cap nothing more is judged early; the close's own cap still decides what is judged at all.
+    const capped = new ShortPregrades(1);
+    for (const text of ['평균', '중앙값']) capped.prejudge('room-c', 0, median, text);
+    const grader = capped.grader('room-c', 0, median);
+    expect(grader('중앙값', 2)).toEqual(gradeShortAnswers(median, ['중앙값', '중앙값'])[answerKey('중앙값')]);
+    expect(gradeShortAnswers(median, texts, 2, grader)).toEqual(gradeShortAnswers(median, texts, 2));
   });
 });

@@ -20,7 +20,9 @@
  * streak, ranking and results code. An answer is still one write (the recorded response and its server-measured time).
  *
  * Typed answers (short text, word cloud): short-answer-judge.ts judges each distinct answer once when the question
- * closes (short-review.ts stores the grades; the host marks unsure ones with `room:review`); text-answers.ts counts
+ * closes (short-review.ts stores the grades; the host marks unsure ones with `room:review`); the node that records a
+ * typed answer judges it just after the ack (short-pregrades.ts), so the close only judges what it has not met;
+ * text-answers.ts counts
  * words. Pictures: quiz-images.ts (uploaded PNG/JPEG/GIF/WebP in the blob store, served to their owner) and page-pictures.ts (a
  * page of a material the owner may use, a one-page PDF); the room serves both to its members once their question is on screen.
  *
@@ -33,7 +35,9 @@
  * computedStandings); other nodes read them from the store. The driver reuses the connected-player set between its
  * once-a-second presence checks. Everything a reveal reads, computes and writes is the size of the room, never of the
  * questions played: a standings table carries each player's totals and the result of its own question only, and the
- * results are stored as a head (no answers) plus one field per question (room-results.ts), joined when read.
+ * results are stored as a head (no answers) plus one field per question (room-results.ts), joined when read. Its
+ * independent reads (players, the table to extend, the closed answers) and writes (standings with the last-closed
+ * mark in one HSET, question results, results head) each go out together, all before the phase is announced.
  */
 
 /*

@@ -216,13 +216,13 @@ export class RoomRepository {
     return answers;
   }
 
+  /**
+   * The standings after a question and, in the same write, that question as the last one closed and scored (read back
+   * by a node taking the room over): a reader never sees the mark without its table.
+   */
   async saveStandings(roomId: string, standings: Standings): Promise<void> {
-    await this.store.hset(quizKeys.room(roomId), { [`standings:${standings.afterQuestion}`]: JSON.stringify(standings) }, ttl);
-  }
-
-  /** The last question whose answers are closed and scored (read back by a node taking the room over). */
-  async setLastClosed(roomId: string, lastClosed: number): Promise<void> {
-    await this.store.hset(quizKeys.room(roomId), { lastClosed: String(lastClosed) }, ttl);
+    const q = standings.afterQuestion;
+    await this.store.hset(quizKeys.room(roomId), { [`standings:${q}`]: JSON.stringify(standings), lastClosed: String(q) }, ttl);
   }
 
   /** Extra ms per question granted by the host, by player id (accommodations; see RoomService.grantExtraTime). */
@@ -256,10 +256,13 @@ export class RoomRepository {
 
   /** Results head (resultsHead: answers left out) and, beside it, the room's list entry (so a list never reads results). */
   async saveResults(roomId: string, results: RoomResults): Promise<void> {
-    await this.store.set(quizKeys.roomResults(roomId), JSON.stringify(results));
-    await this.store.set(quizKeys.roomSummary(roomId), JSON.stringify(listEntryOf(results)));
-    // Results name players and their answers: student data the retention purge (data/) removes when it is old.
-    await this.store.zadd(quizKeys.retentionRooms(), Date.now(), roomId);
+    // Three keys written together (a reveal waits for them): results name players and their answers, student data
+    // the retention purge (data/) removes when it is old.
+    await Promise.all([
+      this.store.set(quizKeys.roomResults(roomId), JSON.stringify(results)),
+      this.store.set(quizKeys.roomSummary(roomId), JSON.stringify(listEntryOf(results))),
+      this.store.zadd(quizKeys.retentionRooms(), Date.now(), roomId),
+    ]);
   }
 
   /** The results with every player's answers: the head joined with each question's results (room-results.ts). */

@@ -3,7 +3,7 @@ import type { TokenSigner } from '../auth/index.js';
 import { AppError } from '../kernel/index.js';
 import type { Logger } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
-import type { CreateRoomBody, ExtraTimePayload, HostCommand, KickPayload, Quiz, ReviewPayload, SubmitAnswerPayload, SubmitAnswerResult } from '../protocol/quiz.js';
+import type { CreateRoomBody, ExtraTimePayload, HostCommand, KickPayload, Quiz, ReviewPayload, ShortItem, SubmitAnswerPayload, SubmitAnswerResult } from '../protocol/quiz.js';
 import { type Store } from '../store/index.js';
 import { applyCommand, isTimed, type PhaseCommand, type PhaseRecord } from './room-phase.js';
 import { resultsHead } from './room-results.js';
@@ -12,7 +12,8 @@ import { choiceOf, recordedResponse, responseOf } from './item-types.js';
 import { computeStandings, extendStandings, questionResults, type QuestionResults, type RecordedAnswer, type ScoringOptions, type Standings } from './scoring.js';
 import { usableItems } from './quiz-gate.js';
 import { warmShortJudge, type ShortGrades } from './short-answer-judge.js';
-import { gradesBetween, readGrades, saveGrades, withVerdict } from './short-review.js';
+import { ShortPregrades } from './short-pregrades.js';
+import { gradesBetween, MAX_JUDGED_ANSWERS, readGrades, saveGrades, withVerdict } from './short-review.js';
 import { assignTeam, withTeams } from './teams.js';
 import { quizKeys } from './quiz-keys.js';
 
@@ -65,6 +66,8 @@ export class RoomService {
    * them instead of reading back and re-validating the table it just wrote (the largest record of a room).
    */
   private readonly computed = new Map<string, Standings>();
+  /** Verdicts of typed answers this node recorded, judged while their question was open (the close reuses them). */
+  private readonly pregrades = new ShortPregrades(MAX_JUDGED_ANSWERS);
   private readonly now: () => number;
 
   constructor(private readonly deps: RoomServiceDeps) {
@@ -200,8 +203,28 @@ export class RoomService {
     const responseMs = Math.min(Math.max(Math.round(now - record.openedAt), 0), allowedMs);
     const recorded: RecordedAnswer = { ...response, responseMs, ...(extraMs > 0 ? { allowedMs } : {}) };
     const outcome = await this.repository.recordAnswer(roomId, questionIndex, playerId, recorded);
-    if (outcome === 'set') return { questionIndex, choice: choiceOf(response), response, responseMs, duplicate: false };
+    if (outcome === 'set') {
+      if (item.type === 'short' && 'text' in response) this.prejudgeSoon(roomId, questionIndex, item, response.text);
+      return { questionIndex, choice: choiceOf(response), response, responseMs, duplicate: false };
+    }
     return this.recordedOrLate(roomId, questionIndex, playerId);
+  }
+
+  /** The close's judge of a short-text question: the verdicts made while it was open, then fresh ones. */
+  private graderOf(roomId: string) {
+    return (q: number, item: ShortItem) => this.pregrades.grader(roomId, q, item);
+  }
+
+  /** Judges a typed answer after its ack has gone (short-pregrades.ts): the close then has less to judge. */
+  private prejudgeSoon(roomId: string, q: number, item: ShortItem, text: string): void {
+    setImmediate(() => {
+      try {
+        this.pregrades.prejudge(roomId, q, item, text);
+      } catch (error) {
+        // The close judges it instead.
+        this.deps.logger.debug({ err: error, roomId }, 'early short-answer verdict failed');
+      }
+    });
   }
 
   /**
@@ -353,17 +376,19 @@ export class RoomService {
     const { roomId } = meta;
     if (next.phase === 'open' && current.phase !== 'open') await this.repository.openAnswers(roomId, next.q);
     // Only a running question has timers, so only then does the room need a driver (and cost the drivers' scans).
-    if (isTimed(next)) await this.repository.markActive(roomId, this.now());
-    else await this.repository.markInactive(roomId);
-    if (next.phase === 'reveal') return this.score(meta, next.q);
+    // Written beside the scoring, not before it: a reveal waits for both.
+    const activity = isTimed(next) ? this.repository.markActive(roomId, this.now()) : this.repository.markInactive(roomId);
+    if (next.phase === 'reveal') return (await Promise.all([this.score(meta, next.q), activity]))[0];
     if (next.phase === 'ended') {
       // Ending mid-question closes that question: what was recorded counts, like a skip.
       const lastClosed = lastClosedAtEnd(current, meta.items.length);
-      const standings = await this.score(meta, lastClosed);
+      const [standings] = await Promise.all([this.score(meta, lastClosed), activity]);
       this.closedAnswers.delete(roomId);
       this.computed.delete(roomId);
+      this.pregrades.forget(roomId);
       return standings;
     }
+    await activity;
     return null;
   }
 
@@ -377,33 +402,33 @@ export class RoomService {
    */
   private async score(meta: RoomMeta, lastClosed: number): Promise<Standings> {
     const { roomId } = meta;
-    const players = await this.repository.scoredPlayers(roomId);
+    // The reads a reveal waits for, side by side: the players, the table to extend and the closed question's answers.
+    const [players, previous, closed] = await Promise.all([
+      this.repository.scoredPlayers(roomId),
+      this.extendable(roomId, lastClosed),
+      lastClosed >= 0 ? this.closeAndRead(roomId, lastClosed) : null,
+    ]);
     const hasShort = meta.items.some((item) => item.type === 'short');
     let table: Standings | null = null;
     let written: Array<readonly [number, QuestionResults]> = [];
-    // Extending needs the results of every question before too: a room scored by a version that stored its results
-    // whole (a game under way across a deploy) has none yet, so it is recomputed once and every question written.
-    const previous = lastClosed >= 0 && (await this.repository.questionResultsCount(roomId)) >= lastClosed ? await this.previousStandings(roomId, lastClosed - 1) : null;
-    if (previous) {
+    if (previous && closed) {
       // The standings after lastClosed − 1 exist, so every question before lastClosed was closed and graded then.
-      const answers = await this.closeAndRead(roomId, lastClosed);
+      const answers = closed;
       // Short-text answers are judged here, at the close, once per distinct answer (never on the answer path).
-      const grades = hasShort ? await gradesBetween(this.deps.store, roomId, meta.items, { [lastClosed]: answers }, lastClosed, lastClosed, this.deps.logger) : undefined;
+      const grades = hasShort ? await gradesBetween(this.deps.store, roomId, meta.items, { [lastClosed]: answers }, lastClosed, lastClosed, this.deps.logger, this.graderOf(roomId)) : undefined;
       table = extendStandings(meta.items, players, previous, answers, lastClosed, this.scoringOptions(meta, grades));
       if (table) written = [[lastClosed, questionResults(table)]];
     }
     if (!table) {
       const answers: Map<string, RecordedAnswer>[] = [];
       for (let q = 0; q <= lastClosed; q += 1) answers.push(await this.closeAndRead(roomId, q));
-      const grades = hasShort ? await gradesBetween(this.deps.store, roomId, meta.items, answers, 0, lastClosed, this.deps.logger) : undefined;
+      const grades = hasShort ? await gradesBetween(this.deps.store, roomId, meta.items, answers, 0, lastClosed, this.deps.logger, this.graderOf(roomId)) : undefined;
       written = [];
       table = computeStandings(meta.items, players, answers, lastClosed, this.scoringOptions(meta, grades), (q, results) => written.push([q, results]));
     }
     const teamOf = new Map(players.flatMap((player) => (player.team === undefined ? [] : [[player.playerId, player.team] as const])));
     const standings = withTeams(table, teamOf, meta.options.teams);
-    await this.repository.saveStandings(roomId, standings);
-    await this.repository.saveQuestionResults(roomId, written);
-    await this.repository.setLastClosed(roomId, lastClosed);
+    await Promise.all([this.repository.saveStandings(roomId, standings), this.repository.saveQuestionResults(roomId, written)]);
     if (this.computed.size >= CLOSED_ANSWERS_ROOMS) this.computed.delete(this.computed.keys().next().value!);
     this.computed.set(roomId, standings);
     return standings;
@@ -439,6 +464,17 @@ export class RoomService {
     if (this.closedAnswers.size >= CLOSED_ANSWERS_ROOMS) this.closedAnswers.delete(this.closedAnswers.keys().next().value!);
     this.closedAnswers.set(roomId, { q, answers });
     return answers;
+  }
+
+  /**
+   * The standings after the question before `lastClosed` when the room can be scored by extending them (null: recompute
+   * from every answer). Extending needs the results of every question before too: a room scored by a version that
+   * stored its results whole (a game under way across a deploy) has none yet, so it is recomputed once and every
+   * question written.
+   */
+  private async extendable(roomId: string, lastClosed: number): Promise<Standings | null> {
+    if (lastClosed < 0 || (await this.repository.questionResultsCount(roomId)) < lastClosed) return null;
+    return this.previousStandings(roomId, lastClosed - 1);
   }
 
   /** The standings after `afterQuestion` (−1: the empty table): this node's last computed ones, else the stored ones. */

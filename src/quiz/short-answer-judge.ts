@@ -65,14 +65,21 @@ export function gradeShortAnswer(item: ShortItem, text: string, count = 1, math 
 
 /**
  * Grades every distinct answer among `texts` once (the batch a question's close runs). The `limit` most given are
- * judged; any further ones (a class typing hundreds of different answers) are left unsure for the host.
+ * judged (by `grade` when given: verdicts judged while the question was open, short-pregrades.ts); any further ones (a
+ * class typing hundreds of different answers) are left unsure for the host.
  */
-export function gradeShortAnswers(item: ShortItem, texts: Iterable<string>, limit = Number.POSITIVE_INFINITY): ShortGrades {
+export function gradeShortAnswers(
+  item: ShortItem,
+  texts: Iterable<string>,
+  limit = Number.POSITIVE_INFINITY,
+  grade?: (text: string, count: number) => ShortGrade,
+): ShortGrades {
   const grades: ShortGrades = {};
   const distinct = [...distinctAnswers(texts)].sort(([, left], [, right]) => right.count - left.count);
-  const math = isMathAnswer(item);
+  const math = grade === undefined && isMathAnswer(item);
+  const judge = grade ?? ((text: string, count: number) => gradeShortAnswer(item, text, count, math));
   for (const [index, [key, { text, count }]] of distinct.entries()) {
-    grades[key] = index < limit ? gradeShortAnswer(item, text, count, math) : { text, count, credit: 0, confidence: 0, method: 'judge', unsure: true };
+    grades[key] = index < limit ? judge(text, count) : { text, count, credit: 0, confidence: 0, method: 'judge', unsure: true };
   }
   return grades;
 }

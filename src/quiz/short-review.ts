@@ -2,11 +2,12 @@ import { z } from 'zod';
 import { AppError } from '../kernel/index.js';
 import type { Logger } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
-import type { ReviewAnswer, RoomItem } from '../protocol/quiz.js';
+import type { ReviewAnswer, RoomItem, ShortItem } from '../protocol/quiz.js';
 import { readJsonRecord, RETENTION, type Store } from '../store/index.js';
 import type { RecordedAnswer } from './scoring.js';
 import { gradeShortAnswers, type ShortGrade, type ShortGrades } from './short-answer-judge.js';
 import { quizKeys } from './quiz-keys.js';
+import type { ShortGrader } from './short-pregrades.js';
 
 /**
  * Short-text grades as the room keeps them (one field `grades:q` of the room's hash, written once when the question
@@ -41,7 +42,8 @@ export async function saveGrades(store: Store, roomId: string, q: number, grades
 
 /**
  * The grades of every short-text question among from..to: stored ones as they are, and the question(s) closing now
- * judged in one batch from their recorded answers (`answers[q]`) and stored.
+ * judged in one batch from their recorded answers (`answers[q]`) and stored; `grader` gives a question's judge when
+ * some of its verdicts were made while it was open (short-pregrades.ts).
  */
 export async function gradesBetween(
   store: Store,
@@ -51,6 +53,7 @@ export async function gradesBetween(
   from: number,
   to: number,
   logger?: Logger,
+  grader?: (q: number, item: ShortItem) => ShortGrader,
 ): Promise<Map<number, ShortGrades>> {
   const grades = new Map<number, ShortGrades>();
   for (let q = from; q <= to; q += 1) {
@@ -59,7 +62,7 @@ export async function gradesBetween(
     let stored = await readGrades(store, roomId, q, logger);
     if (!stored) {
       const texts = [...(answers[q]?.values() ?? [])].flatMap((answer) => ('text' in answer ? [answer.text] : []));
-      stored = gradeShortAnswers(item, texts, MAX_JUDGED_ANSWERS);
+      stored = gradeShortAnswers(item, texts, MAX_JUDGED_ANSWERS, grader?.(q, item));
       await saveGrades(store, roomId, q, stored);
     }
     grades.set(q, stored);
