@@ -143,7 +143,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
 async function unconfiguredTokenSecrets(config: Config, logger: Logger, given: Store | undefined): Promise<readonly string[]> {
   if (given ? given.kind === 'memory' : !config.redisUrl) return [generateTokenSecret()];
   // A short-lived connection of its own, so the app's store is still made (and owned) by createApp.
-  const store = given ?? createStore({ redisUrl: config.redisUrl, logger });
+  const store = given ?? createStore({ redisUrl: config.redisUrl, commandTimeoutMs: config.redisCommandTimeoutMs, logger });
   try {
     return [await sharedTokenSecret(store, logger)];
   } finally {
@@ -163,7 +163,7 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   const tokenSecrets = overrides.tokenSecrets ?? config.tokenSecrets ?? (storeKind === 'memory' ? [generateTokenSecret()] : undefined);
   // A per-process secret on Redis is the bug startApp exists for: every restart would lock everyone out.
   if (!tokenSecrets) throw new Error('createApp on Redis without TOKEN_SECRET: build it with startApp (shared token secret)');
-  const store = overrides.store ?? createStore({ redisUrl: config.redisUrl, logger });
+  const store = overrides.store ?? createStore({ redisUrl: config.redisUrl, commandTimeoutMs: config.redisCommandTimeoutMs, logger });
   const budget = new ModelBudget({ store, dailyTokens: config.modelDailyTokens });
   const metered = overrides.model ?? createModel(config, { metrics, store, logger, offlineTasks, budget });
   // The "AI 품질" console: every agent gets the sampled model; the quality grading calls the metered one

@@ -82,6 +82,11 @@ describe('config', () => {
     expect(config.gemini).toBeUndefined();
   });
 
+  it('the Redis command timeout is a setting, 1 s unless set', () => {
+    expect(loadConfig({}).redisCommandTimeoutMs).toBe(1_000);
+    expect(loadConfig({ REDIS_COMMAND_TIMEOUT_MS: '5000' }).redisCommandTimeoutMs).toBe(5_000);
+  });
+
   it.each([
     ['PORT', 'abc'],
     ['PORT', '70000'],
@@ -91,6 +96,7 @@ describe('config', () => {
     ['OPENAI_TIMEOUT_MS', '10'],
     ['LOG_LEVEL', 'loud'],
     ['MAX_PDF_MB', '0'],
+    ['REDIS_COMMAND_TIMEOUT_MS', '0'],
     ['PRELOAD_SAMPLE', 'maybe'],
     ['TOKEN_SECRET', 'new,,old'],
     ['TOKEN_SECRET', 'new,'],

@@ -131,6 +131,18 @@ describe('RedisStore when Redis goes away', () => {
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 
+  it('waits as long as its command timeout says on a server that stopped answering (REDIS_COMMAND_TIMEOUT_MS)', async () => {
+    const patient = new RedisStore({ url: server.url, commandTimeoutMs: 20_000 });
+    stores.push(patient);
+    await patient.set('k', 'kept');
+    const hasty = open();
+    await hasty.ping();
+    // Past the default 1 s: the default store gives up, the patient one gets its reply once the pause ends.
+    await (await admin()).call('CLIENT', 'PAUSE', '1500', 'ALL');
+    await expect(hasty.get('k')).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(await patient.get('k')).toBe('kept');
+  });
+
   it('starts while Redis is down and works once it is up', async () => {
     await server.kill();
     const store = open();

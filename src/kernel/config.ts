@@ -85,6 +85,7 @@ const EnvSchema = z.object({
   PORT: int(0, 65_535, 3000),
   HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
   REDIS_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^rediss?$/ }).optional()),
+  REDIS_COMMAND_TIMEOUT_MS: int(100, 600_000, 1_000),
   GEMINI_API_KEY: optionalString,
   GOOGLE_API_KEY: optionalString,
   GEMINI_BASE_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
@@ -235,6 +236,8 @@ export interface Config {
   port: number;
   host: string;
   redisUrl: string | undefined;
+  /** Longest one Redis command may take on a connected but unresponsive server before it fails as unavailable. */
+  redisCommandTimeoutMs: number;
   /** Which model answers: LLM_PROVIDER, else Gemini with a key, else an OpenAI-compatible server, else offline. */
   provider: LlmProvider;
   /** Set exactly when `provider` is 'gemini'. */
@@ -412,6 +415,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     redisUrl: e.REDIS_URL,
+    redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
     provider,
     gemini:
       provider !== 'gemini' || apiKey === undefined

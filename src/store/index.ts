@@ -24,12 +24,18 @@ export { KEY_PREFIX, keys, storeKey, type Keys } from './keys.js';
 export interface CreateStoreOptions {
   /** Redis when set (and not empty); the one-process memory store otherwise. */
   redisUrl: string | undefined;
+  /** Redis only: RedisStoreOptions.commandTimeoutMs. */
+  commandTimeoutMs?: number;
   logger?: Logger;
 }
 
 export function createStore(options: CreateStoreOptions): Store {
   if (!options.redisUrl) return new MemoryStore();
-  return new RedisStore({ url: options.redisUrl, ...(options.logger ? { logger: options.logger } : {}) });
+  return new RedisStore({
+    url: options.redisUrl,
+    ...(options.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.commandTimeoutMs }),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
 }
 export { pageOfIndex } from './index-page.js';
 export { NodeHeartbeat, SINGLE_NODE, type NodeLiveness } from './node-liveness.js';

@@ -23,6 +23,8 @@ import { checkBucketOptions } from './token-bucket.js';
 
 export interface RedisStoreOptions {
   url: string;
+  /** Upper bound for one command on a connected but unresponsive server (default 1 s). */
+  commandTimeoutMs?: number;
   logger?: Logger;
 }
 
@@ -30,7 +32,7 @@ export interface RedisStoreOptions {
 const READY_WAIT_MS = 250;
 /** The same for the very first connection: a store is often used right after it is made, on a busy machine. */
 const STARTUP_WAIT_MS = 3_000;
-/** Upper bound for one command on a connected but unresponsive server. */
+/** Upper bound for one command on a connected but unresponsive server, unless the options set another. */
 const COMMAND_TIMEOUT_MS = 1_000;
 const CONNECT_TIMEOUT_MS = 2_000;
 const MAX_RECONNECT_DELAY_MS = 1_000;
@@ -175,7 +177,7 @@ export class RedisStore implements Store {
       // 0 = commands in flight when the connection drops are rejected right away, never re-sent later.
       maxRetriesPerRequest: 0,
       autoResendUnfulfilledCommands: false,
-      commandTimeout: COMMAND_TIMEOUT_MS,
+      commandTimeout: options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS,
       connectTimeout: CONNECT_TIMEOUT_MS,
       retryStrategy: (attempt) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
       connectionName: 'lectern',

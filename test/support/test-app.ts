@@ -12,6 +12,9 @@ import { createLogger } from '../../src/kernel/logger.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { TEST_TIMEOUT_MS, WAIT_TIMEOUT_MS } from './waits.js';
 
+/** A test app's Redis command limit: ten times production's, so a loaded machine's slow reply is no outage. */
+const TEST_REDIS_COMMAND_TIMEOUT_MS = 10_000;
+
 export interface TestApp extends App {
   url: string;
   port: number;
@@ -94,7 +97,19 @@ export async function startTestApp(env: Record<string, string> = {}, overrides: 
   // calls writing to the store in the background would make other tests' store and log checks depend on chance.
   // PDF_TIMEOUT_MS: a test's PDF is small, but its first extraction also starts the file's worker (through tsx); on a
   // machine running two suites that took past production's 30 s. Tests of the limit set their own.
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: dataDir, PRELOAD_SAMPLE: 'false', QUALITY_SAMPLE_RATE: '0', PDF_TIMEOUT_MS: String(TEST_TIMEOUT_MS), ...env });
+  // REDIS_COMMAND_TIMEOUT_MS: at load 12 one command of a live test passed production's 1 s and its request got 503;
+  // tests of an unresponsive store set their own (or use a RedisStore of their own).
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    PRELOAD_SAMPLE: 'false',
+    QUALITY_SAMPLE_RATE: '0',
+    PDF_TIMEOUT_MS: String(TEST_TIMEOUT_MS),
+    REDIS_COMMAND_TIMEOUT_MS: String(TEST_REDIS_COMMAND_TIMEOUT_MS),
+    ...env,
+  });
   const app = await startApp(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), withFrozenLimits({ pdfPool: sharedPdfPool(config.limits.pdfTimeoutMs), passwordCost: TEST_PASSWORD_COST, ...overrides }));
   await new Promise<void>((resolve) => app.server.httpServer.listen(0, '127.0.0.1', resolve));
   const port = (app.server.httpServer.address() as AddressInfo).port;
