@@ -12,12 +12,14 @@
  * - AN15 — Math answers in their chapter. A student's first answers to math problems shared with the class count in
  *   the column of the chapter their set was made for, with 수학 문제 as source (a later answer changes nothing); an
  *   answer to a set made from the whole material names no chapter and is in no cell.
+ * - AN16 — Class exams are not crowded out. A class exam published before 51 of a student's own self-study exams
+ *   (more than the 50 newest exams analysed) still has its item analysis, and it is the only exam analysed.
  */
 import { afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { ClassAnalyticsReply, MasteryEvidenceReply } from '../src/protocol/wire/index.js';
 import { signUp } from './support/accounts.js';
 import { CLASS_QUIZ_QUESTION, seedAnalyticsClass } from './support/analytics-class.js';
-import { bootExamClass, draft, gradedResults, join, makeExam, submit, type Booted } from './support/exam-class.js';
+import { bootExamClass, draft, gradedResults, join, makeExam, publish, submit, type Booted } from './support/exam-class.js';
 import { call } from './support/http-call.js';
 import { samplePdfBytes } from './support/lecture-client.js';
 import type { QuizClient } from './support/quiz-client.js';
@@ -232,6 +234,23 @@ describe.each(['memory', 'redis'] as const)('class analytics API (%s store)', (s
     expect(cells!.map((cell, index) => (index === column ? cell : cell.evidenceCount))).toEqual(cells!.map((_, index) => (index === column ? { mastery: 1, evidenceCount: 1 } : 0)));
     const cell = await call(`${url}/evidence?sessionId=${student.sessionId}&chapter=${chapter.index}`, 'GET', { headers: booted.teacher.bearer });
     expect((cell.body as MasteryEvidenceReply).evidence.map((entry) => [entry.kind, entry.text, entry.source, entry.score])).toEqual([['quiz', '동전 하나를 던져 앞면이 나올 확률은?', '수학 문제', 1]]);
+  });
+
+  it("AN16 a class exam keeps its item analysis when a student's own self-study exams outnumber the exams read", async (context) => {
+    const booted = await newClass(examClass(context));
+    const exam = await makeExam(booted);
+    await publish(booted, exam.examId);
+    const student = await join(booted, '혼공');
+    const chapter = booted.material.chapters[1]!;
+    for (let n = 0; n < 51; n += 1) {
+      const own = { ...exam, examId: `${exam.examId}own${n}`, title: `혼자 시험 ${n}`, request: { ...exam.request, chapters: [chapter.index] } };
+      await booted.app.exams.repository.save(own);
+      await booted.app.exams.publishSelfStudy(own, booted.classId, student.sessionId);
+    }
+    expect((await booted.app.exams.repository.classExams(booted.classId, 50)).filter((examId) => examId === exam.examId)).toEqual([]);
+
+    const analytics = (await call(`${booted.app.url}/api/analytics/classes/${booted.classId}`, 'GET', { headers: booted.teacher.bearer })).body as ClassAnalyticsReply;
+    expect(analytics.assessments.filter((entry) => entry.kind === 'exam').map((entry) => entry.id)).toEqual([exam.examId]);
   });
 
   it("AN6 only the class's instructor reads it: owner account or class token; another account 404, no credential 401, bad params 400", async (context) => {

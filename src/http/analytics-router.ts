@@ -39,6 +39,13 @@ export interface AnalyticsRouterDeps {
 /** The newest rooms and exams analysed per class, and the transcript read per student. */
 const ROOMS_READ = 50;
 const EXAMS_READ = 50;
+/** Students' own self-study exams read per class (their mastery evidence), newest first. */
+const OWN_EXAMS_READ = 200;
+/**
+ * How much of the class's exam index is read to pick those: students' own self-study exams share it with the class's,
+ * so the newest 50 entries could all be theirs and push every class exam out.
+ */
+const EXAM_INDEX_WINDOW = 2_000;
 const TRANSCRIPT_PAGES = 10;
 const TRANSCRIPT_PAGE = 200;
 
@@ -98,11 +105,21 @@ export function analyticsSources({ classes, materials, rooms, exams, quizzes, ma
       return stored.flatMap((results) => (results ? [results] : []));
     },
     exams: async (classId) => {
-      const examIds = await exams.repository.classExams(classId, EXAMS_READ);
+      const indexed = await exams.repository.classExams(classId, EXAM_INDEX_WINDOW);
+      const publications = await exams.repository.publications(indexed);
+      const picked = { class: 0, own: 0 };
+      const chosen = indexed.flatMap((examId, index) => {
+        const publication = publications[index];
+        if (!publication || publication.classId !== classId) return [];
+        const own = publication.student !== undefined;
+        if (own ? picked.own >= OWN_EXAMS_READ : picked.class >= EXAMS_READ) return [];
+        picked[own ? 'own' : 'class'] += 1;
+        return [{ examId, publication }];
+      });
       const read = await Promise.all(
-        examIds.map(async (examId): Promise<ClassExamInput | null> => {
-          const [exam, publication] = await Promise.all([exams.repository.get(examId), exams.repository.publication(examId)]);
-          if (!exam || !publication || publication.classId !== classId) return null;
+        chosen.map(async ({ examId, publication }): Promise<ClassExamInput | null> => {
+          const exam = await exams.repository.get(examId);
+          if (!exam) return null;
           // The instructor's own results read (GET /api/exams/:id/results): like it, it closes an exam whose deadline
           // passed and restarts a stalled grading, so the figures are those of the results page.
           const results = await exams.results(exam);
