@@ -24,9 +24,9 @@ export interface AnalyticsSources {
   /** The student's lecture transcript, oldest first (bounded by the source). */
   transcript(classId: string, sessionId: string): Promise<TranscriptItem[]>;
   /**
-   * A reader of the class's students' first answers to quiz items, self-study, the class's quizzes and shared math problems alike (the
-   * learner profile's quiz evidence that names a chapter), oldest first, with the chapter's title as topic. One reader
-   * per request: what every student shares (the class's quizzes) is read once for all of them.
+   * A reader of the class's students' first answers to quiz items, self-study, the class's quizzes and shared math
+   * problems alike (the learner profile's quiz evidence that names a chapter), oldest first, with the chapter's title
+   * as topic. One reader per request: what every student shares (the class's quizzes) is read once for all of them.
    */
   quizAnswers(classId: string): (sessionId: string) => Promise<StudentEvidence['quizAnswers']>;
   /** Stored results of the class's newest quiz rooms. */

@@ -414,7 +414,8 @@ export class RoomService {
     if (previous && closed) {
       // The standings after lastClosed − 1 exist, so every question before lastClosed was closed and graded then.
       const answers = closed;
-      // Short-text answers are judged here, at the close, once per distinct answer (never on the answer path).
+      // Short-text answers are graded here, at the close, once per distinct answer (never on the answer path: the
+      // verdicts this node made early were made after their acks).
       const grades = hasShort ? await gradesBetween(this.deps.store, roomId, meta.items, { [lastClosed]: answers }, lastClosed, lastClosed, this.deps.logger, this.graderOf(roomId)) : undefined;
       table = extendStandings(meta.items, players, previous, answers, lastClosed, this.scoringOptions(meta, grades));
       if (table) written = [[lastClosed, questionResults(table)]];
