@@ -245,8 +245,8 @@ describe('lecture funnel', () => {
       funnel: lectureFunnel(CHAPTERS, [{ chapter: 1, state: 'streaming', transcript: TRANSCRIPT }]),
     };
     const items = analyticsCsv(reply, 'items').split('\r\n');
-    expect(items[0]).toBe('\uFEFF구분,제목,문항,문제,응답자,정답률,변별도,무응답,보기별 선택,검토 필요');
-    expect(items[2]).toBe("퀴즈,'=SUM(A1),2,문제 2,6,0.333,0.883,0,1:0 2:4 3(정답):2 4:0,distractor-beats-key");
+    expect(items[0]).toBe('\uFEFF구분,제목,문항,유형,문제,응답자,정답률,변별도,무응답,보기별 선택,검토 필요');
+    expect(items[2]).toBe("퀴즈,'=SUM(A1),2,객관식,문제 2,6,0.333,0.883,0,1:0 2:4 3(정답):2 4:0,distractor-beats-key");
     expect(analyticsCsv(reply, 'mastery').split('\r\n')[1]).toBe('가영,1,0,');
     expect(analyticsCsv(reply, 'funnel').split('\r\n')[2]).toBe('2,분산,1,0,1,1,1');
   });

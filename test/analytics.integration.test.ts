@@ -153,7 +153,7 @@ describe.each(['memory', 'redis'] as const)('class analytics API (%s store)', (s
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     const lines = (await csv.text()).split('\r\n');
-    expect(lines).toContain('퀴즈,통계 퀴즈,2,2. 자료를 크기순으로 늘어놓았을 때 가운데 값은?,6,0.333,0.883,0,1:0 2(정답):2 3:4 4:0,distractor-beats-key');
+    expect(lines).toContain('퀴즈,통계 퀴즈,2,객관식,2. 자료를 크기순으로 늘어놓았을 때 가운데 값은?,6,0.333,0.883,0,1:0 2(정답):2 3:4 4:0,distractor-beats-key');
     const funnel = await (await fetch(`${url}/funnel.csv`, { headers: booted.teacher.bearer })).text();
     expect(funnel.split('\r\n')[2]).toBe(`2,${seed.chapters[1]!.title},2,1,1,1,1`);
   });

@@ -1,4 +1,4 @@
-import type { AnalyticsCsvPart, ClassAnalyticsReply } from '../protocol/wire/analytics.js';
+import { ITEM_TYPE_NAMES, type AnalyticsCsvPart, type ClassAnalyticsReply } from '../protocol/wire/analytics.js';
 
 /**
  * The analytics as spreadsheets, one per part (`items`, `mastery`, `funnel`): Korean headers, UTF-8 with a BOM,
@@ -15,14 +15,17 @@ function field(value: string | number | null): string {
 
 const table = (rows: readonly (readonly (string | number | null)[])[]) => `\uFEFF${rows.map((cells) => cells.map(field).join(',')).join('\r\n')}\r\n`;
 
+/** The type column: a room item's type name, 객관식 for the plain 4-choice one, empty for an exam's item. */
+const itemType = (type: string | undefined) => (type === undefined ? null : (ITEM_TYPE_NAMES[type] ?? '객관식'));
+
 export function analyticsCsv(analytics: ClassAnalyticsReply, part: AnalyticsCsvPart): string {
   switch (part) {
     case 'items': {
-      const rows: (string | number | null)[][] = [['구분', '제목', '문항', '문제', '응답자', '정답률', '변별도', '무응답', '보기별 선택', '검토 필요']];
+      const rows: (string | number | null)[][] = [['구분', '제목', '문항', '유형', '문제', '응답자', '정답률', '변별도', '무응답', '보기별 선택', '검토 필요']];
       for (const assessment of analytics.assessments) {
         for (const item of assessment.items) {
           const choices = item.choices?.map((choice) => `${choice.index + 1}${choice.correct ? '(정답)' : ''}:${choice.count}`).join(' ') ?? '';
-          rows.push([assessment.kind === 'room' ? '퀴즈' : '시험', assessment.title, item.number, item.question, item.respondents, item.difficulty, item.discrimination, item.unanswered, choices, item.flags.join(' ')]);
+          rows.push([assessment.kind === 'room' ? '퀴즈' : '시험', assessment.title, item.number, itemType(item.type), item.question, item.respondents, item.difficulty, item.discrimination, item.unanswered, choices, item.flags.join(' ')]);
         }
       }
       return table(rows);

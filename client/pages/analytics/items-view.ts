@@ -1,5 +1,5 @@
 import type { Plugin } from 'chart.js';
-import type { AssessmentAnalysis } from '../../../src/protocol/wire/analytics.js';
+import { ITEM_TYPE_NAMES, type AssessmentAnalysis } from '../../../src/protocol/wire/analytics.js';
 import { element } from '../../ui/dom.js';
 import { barChartSvg } from './chart-svg.js';
 import { dataTable, figure, type Figure } from './chart-figure.js';
@@ -13,9 +13,8 @@ import { decimal, FLAG_NAMES, percent } from './format.js';
 const label = (number: number, flagged: boolean) => `${number}번${flagged ? ' ⚠' : ''}`;
 
 /** A room item's type beside its number, where it is not the plain 4-choice one (its figures read differently). */
-const TYPE_NAMES: Record<string, string> = { truefalse: 'O/X', multi: '복수 정답', ordering: '순서', numeric: '수', short: '단답' };
 const numbered = (item: { number: number; type?: string }) => {
-  const type = item.type === undefined ? undefined : TYPE_NAMES[item.type];
+  const type = item.type === undefined ? undefined : ITEM_TYPE_NAMES[item.type];
   return type === undefined ? `${item.number}번` : `${item.number}번 (${type})`;
 };
 

@@ -28,6 +28,12 @@ export interface ChoiceCount {
   correct: boolean;
 }
 
+/**
+ * A room item's type as the teacher reads it (the analytics page beside its number, the items CSV); the plain 4-choice
+ * item has none.
+ */
+export const ITEM_TYPE_NAMES: Readonly<Record<string, string>> = { truefalse: 'O/X', multi: '복수 정답', ordering: '순서', numeric: '수', short: '단답' };
+
 export interface ItemStatistics {
   /** 1-based item number as the room or exam shows it. */
   number: number;
