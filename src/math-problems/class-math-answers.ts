@@ -1,4 +1,4 @@
-import type { MathSetRecord } from './math-set-repository.js';
+import type { MathSetRepository } from './math-set-repository.js';
 
 /** A class student's first answer to a shared math problem, in the learner profile's quiz-evidence shape. */
 export interface ClassMathAnswer {
@@ -15,7 +15,7 @@ export interface ClassMathAnswer {
  * a chapter as they place quiz answers. Each set is read once; an answer whose set or problem is gone is skipped.
  */
 export async function classMathAnswers(
-  sets: { firstAnswers(sessionId: string): Promise<{ setId: string; problemId: string; correct: boolean; at: number }[]>; get(setId: string): Promise<MathSetRecord | null> },
+  sets: Pick<MathSetRepository, 'firstAnswers' | 'get'>,
   sessionId: string,
   options: { chapterTitle?: ((materialId: string, chapter: number) => Promise<string | null>) | undefined } = {},
 ): Promise<ClassMathAnswer[]> {
