@@ -65,35 +65,47 @@ export async function expectJson<T>(response: Response, expected: number, what: 
   return JSON.parse(text) as T;
 }
 
-/** Runs the real server (src/main.ts) in its own process, so client load does not share its event loop. */
+/**
+ * Runs the real server (src/main.ts) in its own process, so client load does not share its event loop. The server
+ * binds a port of its own choosing (PORT=0) and tells it over the IPC channel: a port probed free here first could be
+ * taken by another process (a parallel test's server) before the child binds it, and this side would then talk to
+ * that other server.
+ */
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
-  const port = await freePort();
   // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the server side of a run.
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
     env: {
       PATH: process.env.PATH ?? '',
-      PORT: String(port),
+      PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       DATA_DIR: mkdtempSync(path.join(tmpdir(), 'lectern-bench-')),
       METRICS_TOKEN: BENCH_METRICS_TOKEN,
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  // tsx compiles src/main.ts at start: on a machine busy with the test suite (the benches' smoke test) that is slow.
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('server did not start within 90 s'));
+    }, 90_000);
+    child.on('message', (message: unknown) => {
+      const listening = message as { type?: unknown; port?: unknown } | null;
+      if (listening?.type !== 'listening' || typeof listening.port !== 'number') return;
+      clearTimeout(timer);
+      // The channel's only use is this message; an open one would keep this process alive.
+      child.disconnect();
+      resolve(listening.port);
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited before listening (${code ?? signal})`));
+    });
   });
   const url = `http://127.0.0.1:${port}`;
-  // tsx compiles src/main.ts at start: on a machine busy with the test suite (the benches' smoke test) that is slow.
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      // not yet listening
-    }
-    if (Date.now() > deadline) throw new Error('server did not start');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
   return {
     url,
     child,
@@ -181,35 +193,45 @@ export async function waitForReady(serverUrl: string, timeoutMs = 30_000): Promi
   }
 }
 
-/** A throwaway redis-server (no persistence) on a free port, so the benchmark never touches a shared Redis. */
+/**
+ * A throwaway redis-server (no persistence) on a free port, so the benchmark never touches a shared Redis. The port
+ * is only probed free: the server that answers must be this child (its process id), else another process took the
+ * port first and this starts again on another one.
+ */
 export async function startRedisProcess(): Promise<{ url: string; stop(): Promise<void> }> {
+  for (let attempt = 1; ; attempt += 1) {
+    const started = await startRedisOnce();
+    if (started) return started;
+    if (attempt >= 5) throw new Error('redis-server did not start');
+  }
+}
+
+async function startRedisOnce(): Promise<{ url: string; stop(): Promise<void> } | null> {
   const port = await freePort();
   const child = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'], {
     stdio: 'ignore',
   });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  };
   const url = `redis://127.0.0.1:${port}`;
+  const { Redis } = await import('ioredis');
   const deadline = Date.now() + 10_000;
-  for (;;) {
-    const { Redis } = await import('ioredis');
+  while (child.exitCode === null && Date.now() <= deadline) {
     const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     probe.on('error', () => undefined);
-    const up = await probe.connect().then(
-      () => probe.ping().then(() => true),
-      () => false,
+    const info = await probe.connect().then(
+      () => probe.info('server'),
+      () => null,
     );
     probe.disconnect();
-    if (up) break;
-    if (Date.now() > deadline) throw new Error('redis-server did not start');
+    if (info?.includes(`process_id:${child.pid}\r\n`)) return { url, stop };
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
+  await stop();
+  return null;
 }
 
 /**

@@ -50,6 +50,13 @@ async function main(): Promise<void> {
 
   const port = await listen(server.httpServer, config.port, config.host);
   logger.info({ port, store: store.kind, model: model.kind }, `lectern listening on http://localhost:${port}/`);
+  // A parent that started this process with an IPC channel (the benchmarks, the multi-node tests) is told the port
+  // actually bound, so it can pass PORT=0: a port probed free beforehand can be taken by another process in between,
+  // and the parent would then talk to that one. The channel must not keep the process alive after a stop.
+  if (process.send) {
+    process.send({ type: 'listening', port });
+    process.channel?.unref();
+  }
   if (server.metricsServer) {
     const metricsPort = await listen(server.metricsServer, config.metrics.port ?? 0, config.metrics.host);
     logger.info({ port: metricsPort, host: config.metrics.host }, `metrics listening on http://${config.metrics.host}:${metricsPort}/metrics`);

@@ -122,7 +122,7 @@ async function spawnRedis(port: number, dataDir: string | undefined): Promise<Ch
   // Only the readiness race below looks at `exited`; later exits are expected (stop/kill) and must not surface.
   exited.catch(() => {});
   try {
-    await Promise.race([waitForPong(port), exited]);
+    await Promise.race([waitForOwnServer(port, child.pid), exited]);
   } catch (error) {
     await terminate(child, 'SIGKILL');
     throw error;
@@ -130,16 +130,21 @@ async function spawnRedis(port: number, dataDir: string | undefined): Promise<Ch
   return child;
 }
 
-async function waitForPong(port: number): Promise<void> {
+/**
+ * Waits until the redis-server on `port` answers and is this child (its process id): the port was only probed free,
+ * and another test's server may have bound it first. Then this child exits (address in use) and the caller starts
+ * again on another port, instead of handing out a server some other test owns.
+ */
+async function waitForOwnServer(port: number, pid: number | undefined): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    if (await answersPing(port)) return;
+    if (await answersAs(port, pid)) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  throw new Error(`redis-server on port ${port} did not answer PING within ${READY_TIMEOUT_MS} ms`);
+  throw new Error(`redis-server on port ${port} did not answer within ${READY_TIMEOUT_MS} ms`);
 }
 
-function answersPing(port: number): Promise<boolean> {
+function answersAs(port: number, pid: number | undefined): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ port, host: '127.0.0.1' });
     let reply = '';
@@ -149,11 +154,12 @@ function answersPing(port: number): Promise<boolean> {
     };
     socket.setTimeout(500, () => finish(false));
     socket.once('error', () => finish(false));
-    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('connect', () => socket.write('INFO server\r\n'));
     socket.on('data', (chunk) => {
       reply += chunk.toString('utf8');
       // "-LOADING ..." and friends mean not ready yet.
-      if (reply.includes('\r\n')) finish(reply.startsWith('+PONG'));
+      if (reply.startsWith('-')) finish(false);
+      else if (/process_id:\d+\r\n/.test(reply)) finish(reply.includes(`process_id:${pid}\r\n`));
     });
   });
 }
