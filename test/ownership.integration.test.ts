@@ -455,6 +455,10 @@ describe('OW3–OW8: lists, students, shared materials, disabled accounts, old t
     const c = await signUp(app);
     const classIds: string[] = [];
     for (let index = 0; index < 5; index += 1) {
+      // The lists order by creation time in milliseconds: two classes made within one millisecond tie (and then go
+      // by id), so each is made in a millisecond of its own.
+      const madeAfter = Date.now();
+      while (Date.now() === madeAfter) await new Promise((resolve) => setImmediate(resolve));
       const created = await call(`${app.url}/api/classes`, 'POST', { headers: c.bearer, body: { name: `반 ${index}` } });
       classIds.push(created.body.classId);
     }

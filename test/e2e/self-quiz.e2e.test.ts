@@ -141,7 +141,8 @@ describe('혼자 퀴즈 풀기 (issue 13 §4)', () => {
     expect(total).toBe(5);
     let right = 0;
     for (let index = 0; index < total; index += 1) {
-      expect(await panel.locator('[data-testid=self-quiz-progress]').textContent()).toBe(`1장 · ${index + 1}/${total}번`);
+      // 다음 문제 renders the next item after its click returns: wait for it instead of reading at once.
+      await panel.locator('[data-testid=self-quiz-progress]', { hasText: new RegExp(`^1장 · ${index + 1}/${total}번$`) }).waitFor();
       const choices = panel.locator('[data-testid=self-quiz-choice]');
       expect(await choices.count()).toBe(4);
       for (const box of await Promise.all((await choices.all()).map((choice) => choice.boundingBox()))) {
