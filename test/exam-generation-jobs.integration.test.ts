@@ -11,12 +11,12 @@ import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { EXAM_JOB_KIND, examJobHandler, type ExamJobProgress, type SaveExamInput } from '../src/exams/index.js';
 import { JobRepository, JobRunner, type JobView } from '../src/jobs/index.js';
 import { createLogger } from '../src/kernel/logger.js';
-import { MemoryStore, RedisStore, type Store } from '../src/store/index.js';
+import { MemoryStore, type Store } from '../src/store/index.js';
 import { signUp } from './support/accounts.js';
 import { storeReady } from './support/classroom-client.js';
 import { ITEM, fenced, set, startExamGemini, type ExamGemini } from './support/exam-gemini.js';
 import { loadSample, samplePdfBytes } from './support/lecture-client.js';
-import { suiteRedis } from './support/redis-server.js';
+import { suiteRedis, testRedisStore } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { POLL_TIMEOUT_MS } from './support/poll.js';
 import { jobKeys } from '../src/jobs/job-keys.js';
@@ -37,7 +37,7 @@ const REJECT_2 = { is_valid: false, feedback_message: [{ id: 2, message: 'Keywor
 const ACCEPT = { is_valid: true, feedback_message: [] };
 
 async function storeFor(context: TestContext, kind: 'memory' | 'redis'): Promise<Store> {
-  const store = kind === 'memory' ? new MemoryStore() : new RedisStore({ url: redis.url });
+  const store = kind === 'memory' ? new MemoryStore() : testRedisStore(redis.url);
   context.onTestFinished(async () => {
     for (const id of await new JobRepository(store).active(100)) await store.del(jobKeys.job(id), jobKeys.jobLease(id), jobKeys.jobCancel(id));
     await store.del(jobKeys.activeJobs());

@@ -10,9 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ExamRepository } from '../src/exams/exam-repository.js';
 import type { EvaluationItem } from '../src/exams/exam-types.js';
 import { MemoryStore } from '../src/store/memory-store.js';
-import { RedisStore } from '../src/store/redis-store.js';
 import type { Store } from '../src/store/index.js';
-import { suiteRedis } from './support/redis-server.js';
+import { suiteRedis, testRedisStore } from './support/redis-server.js';
 
 const redis = suiteRedis();
 const closers: (() => Promise<unknown>)[] = [];
@@ -107,7 +106,7 @@ describe('EL21 the results listing reads in batches', () => {
   });
 
   it('EL21 on Redis: batched records equal the one-student reads; the calls do not grow with the students', async () => {
-    const store = new RedisStore({ url: redis.url });
+    const store = testRedisStore(redis.url);
     closers.push(() => store.close());
     await check(store, 'exam-el21-redis');
   });

@@ -16,8 +16,8 @@ import { AppError } from '../src/kernel/errors.js';
 import { JobRepository, JobRunner, jobHandler, type JobView } from '../src/jobs/index.js';
 import { createLogger } from '../src/kernel/logger.js';
 import { ErrorCode } from '../src/protocol/wire/error-codes.js';
-import { MemoryStore, RedisStore, type Store } from '../src/store/index.js';
-import { suiteRedis } from './support/redis-server.js';
+import { MemoryStore, type Store } from '../src/store/index.js';
+import { suiteRedis, testRedisStore } from './support/redis-server.js';
 import { POLL_TIMEOUT_MS } from './support/poll.js';
 import { jobKeys } from '../src/jobs/job-keys.js';
 
@@ -79,7 +79,7 @@ function counter() {
 
 async function storeFor(context: TestContext, kind: 'memory' | 'redis'): Promise<Store> {
   // Redis: the suite's own throwaway redis-server (job keys have the app's fixed prefix), flushed between tests.
-  const store = kind === 'memory' ? new MemoryStore() : new RedisStore({ url: redis.url });
+  const store = kind === 'memory' ? new MemoryStore() : testRedisStore(redis.url);
   context.onTestFinished(async () => {
     for (const id of await new JobRepository(store).active(100)) await store.del(jobKeys.job(id), jobKeys.jobLease(id), jobKeys.jobCancel(id));
     await store.del(jobKeys.activeJobs());

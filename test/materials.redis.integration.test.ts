@@ -7,9 +7,9 @@ import { createOfflineModel } from '../src/llm/offline-model.js';
 import { createLogger } from '../src/kernel/logger.js';
 import { createMaterialService, type MaterialService } from '../src/materials/material-service.js';
 import { createPdfWorkerPool } from '../src/materials/pdf-worker-pool.js';
-import { RedisStore } from '../src/store/redis-store.js';
+import type { RedisStore } from '../src/store/redis-store.js';
 import { outlinePdf } from '../scripts/pdf-fixtures.js';
-import { startRedisServer, type RedisServer } from './support/redis-server.js';
+import { startRedisServer, type RedisServer, testRedisStore } from './support/redis-server.js';
 
 /**
  * Two server nodes on one (throwaway) Redis, each with its own data dir: an upload of the same bytes on both is
@@ -22,7 +22,7 @@ const nodes: { service: MaterialService; store: RedisStore; dataDir: string }[] 
 beforeAll(async () => {
   redis = await startRedisServer();
   for (let index = 0; index < 2; index += 1) {
-    const store = new RedisStore({ url: redis.url });
+    const store = testRedisStore(redis.url);
     const dataDir = await mkdtemp(path.join(tmpdir(), `lectern-node-${index}-`));
     const service = createMaterialService({
       config: { dataDir, limits: { maxPdfBytes: 20 * 1024 * 1024, maxPdfPages: 500, pdfTimeoutMs: 30_000 } },

@@ -30,11 +30,11 @@ import { ConfigError, loadConfig } from '../src/kernel/config.js';
 import { AppError } from '../src/kernel/errors.js';
 import type { OidcAccounts } from '../src/http/index.js';
 import { ErrorCode } from '../src/protocol/wire/error-codes.js';
-import { RedisStore, MemoryStore } from '../src/store/index.js';
+import { MemoryStore } from '../src/store/index.js';
 import type { OidcIdentity } from '../src/auth/index.js';
 import { captureLogs } from './support/log-capture.js';
 import { CookieJar, startOidcProvider, walkProvider, type TestOidcProvider } from './support/oidc-provider.js';
-import { TEST_REDIS_URL, suiteRedis } from './support/redis-server.js';
+import { TEST_REDIS_URL, suiteRedis, testRedisStore } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { authKeys } from '../src/auth/auth-keys.js';
 
@@ -335,7 +335,7 @@ describe('OIDC configuration and pending logins', () => {
   it.each(['memory', 'redis'] as const)('OI14 a pending login is claimed once, by one of two racing nodes (%s)', async (kind) => {
     // Two nodes: two connections to one Redis, or one memory store seen twice.
     const memory = new MemoryStore();
-    const stores = kind === 'memory' ? [memory, memory] : [new RedisStore({ url: TEST_REDIS_URL }), new RedisStore({ url: TEST_REDIS_URL })];
+    const stores = kind === 'memory' ? [memory, memory] : [testRedisStore(TEST_REDIS_URL), testRedisStore(TEST_REDIS_URL)];
     try {
       const [nodeA, nodeB] = [new PendingLogins(stores[0]!), new PendingLogins(stores[1]!)];
       const state = `oi14-${crypto.randomUUID()}`;

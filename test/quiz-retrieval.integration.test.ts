@@ -27,11 +27,10 @@ import { generateQuiz, generateQuizItems, loadQuizSource, QUIZ_TEMPERATURE, type
 import { retrieveQuizPassages } from '../src/quiz/quiz-passages.js';
 import { RetrievalService, type ChunkSource, type Passage } from '../src/retrieval/index.js';
 import { MemoryStore } from '../src/store/memory-store.js';
-import { RedisStore } from '../src/store/redis-store.js';
 import type { Store } from '../src/store/store.js';
 import { fixturePdf, TRADE_HANDBOOK } from '../scripts/retrieval-fixtures.js';
 import { FakeGemini, fakeGeminiModel, type RecordedRequest } from './support/fake-gemini.js';
-import { suiteRedis } from './support/redis-server.js';
+import { suiteRedis, testRedisStore } from './support/redis-server.js';
 
 /**
  * QZ rules (test/SPEC.md): the QuizAgent over the retrieval index, on the memory store and on a throwaway Redis. The
@@ -91,7 +90,7 @@ function expectCitations(items: QuizItem[], passages: readonly Passage[]): void 
 
 const stores: [string, () => Store][] = [
   ['memory', () => new MemoryStore()],
-  ['redis', () => new RedisStore({ url: redis.url })],
+  ['redis', () => testRedisStore(redis.url)],
 ];
 
 describe.each(stores)('QuizAgent over retrieval on the %s store', (kind, makeStore) => {

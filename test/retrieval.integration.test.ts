@@ -17,10 +17,9 @@ import { readPdf } from '../src/materials/pdf-reader.js';
 import { ErrorCode } from '../src/protocol/wire/error-codes.js';
 import { RetrievalService, type ChunkSource, type Passage, type RetrievalFilters } from '../src/retrieval/index.js';
 import { MemoryStore } from '../src/store/memory-store.js';
-import { RedisStore } from '../src/store/redis-store.js';
 import type { Store } from '../src/store/store.js';
 import { fixturePdf, TRADE_HANDBOOK } from '../scripts/retrieval-fixtures.js';
-import { suiteRedis } from './support/redis-server.js';
+import { suiteRedis, testRedisStore } from './support/redis-server.js';
 import { retrievalKeys } from '../src/retrieval/retrieval-keys.js';
 
 /**
@@ -84,7 +83,7 @@ function counting(store: Store): { store: Store; reads: () => number } {
 
 const stores: [string, () => Store][] = [
   ['memory', () => new MemoryStore()],
-  ['redis', () => new RedisStore({ url: redis.url })],
+  ['redis', () => testRedisStore(redis.url)],
 ];
 
 describe.each(stores)('retrieval on the %s store', (kind, makeStore) => {

@@ -4,16 +4,15 @@
  *   exclusive across stores.
  */
 import { describe, expect, it } from 'vitest';
-import { RedisStore } from '../src/store/redis-store.js';
 import { startTail, storeContract } from './store-contract.js';
-import { TEST_REDIS_URL, uniquePrefix } from './support/redis-server.js';
+import { TEST_REDIS_URL, uniquePrefix, testRedisStore } from './support/redis-server.js';
 
-storeContract('RedisStore', async () => new RedisStore({ url: TEST_REDIS_URL }));
+storeContract('RedisStore', async () => testRedisStore(TEST_REDIS_URL));
 
 describe('ST11 RedisStore across nodes', () => {
   it('a tail on one store sees entries added through another (two nodes, one Redis)', async () => {
-    const nodeA = new RedisStore({ url: TEST_REDIS_URL });
-    const nodeB = new RedisStore({ url: TEST_REDIS_URL });
+    const nodeA = testRedisStore(TEST_REDIS_URL);
+    const nodeB = testRedisStore(TEST_REDIS_URL);
     const key = `${uniquePrefix()}stream`;
     try {
       const tail = startTail(nodeA, key, '0');
@@ -30,8 +29,8 @@ describe('ST11 RedisStore across nodes', () => {
   });
 
   it('leases are exclusive across stores', async () => {
-    const nodeA = new RedisStore({ url: TEST_REDIS_URL });
-    const nodeB = new RedisStore({ url: TEST_REDIS_URL });
+    const nodeA = testRedisStore(TEST_REDIS_URL);
+    const nodeB = testRedisStore(TEST_REDIS_URL);
     const key = `${uniquePrefix()}lease`;
     try {
       const [a, b] = await Promise.all([nodeA.acquireLease(key, 'a', 5_000), nodeB.acquireLease(key, 'b', 5_000)]);

@@ -135,8 +135,9 @@ export class RoomDriver {
 
   private stopTimers(room: LocalRoom): void {
     room.timer?.();
+    room.prepareTimer?.();
     if (room.countTimer) clearInterval(room.countTimer);
-    room.timer = room.countTimer = null;
+    room.timer = room.prepareTimer = room.countTimer = null;
   }
 
   /** Sets the timers the current phase needs. */
@@ -161,10 +162,19 @@ export class RoomDriver {
   /** Arms the deadline timer of a timed record (none while paused: resuming writes a new record). */
   private arm(room: LocalRoom, record: PhaseRecord): void {
     room.timer?.();
-    room.timer = null;
-    const at = dueAt(record, this.deps.service.graceMs);
+    room.prepareTimer?.();
+    room.timer = room.prepareTimer = null;
+    const { service, clock, logger } = this.deps;
+    const at = dueAt(record, service.graceMs);
     if (at === null) return;
-    room.timer = this.deps.clock.schedule(() => void this.fire(room), Math.max(at - this.deps.clock.now(), 1));
+    room.timer = clock.schedule(() => void this.fire(room), Math.max(at - clock.now(), 1));
+    // When the grace begins, the close is worked out ahead, so the reveal waits only for checking it still holds.
+    if (record.phase === 'open' && service.graceMs > 0 && at - service.graceMs > clock.now()) {
+      room.prepareTimer = clock.schedule(() => {
+        room.prepareTimer = null;
+        service.prepareClose(room.roomId, record).catch((error: unknown) => logger.debug({ err: error, roomId: room.roomId }, 'preparing the close failed; the close scores from the store'));
+      }, at - service.graceMs - clock.now());
+    }
   }
 
   private async fire(room: LocalRoom): Promise<void> {

@@ -11,7 +11,8 @@ import { RoomRepository, ROOM_TTL_MS, type RoomMeta } from './room-repository.js
 import { choiceOf, recordedResponse, responseOf } from './item-types.js';
 import { computeStandings, extendStandings, questionResults, type QuestionResults, type RecordedAnswer, type ScoringOptions, type Standings } from './scoring.js';
 import { usableItems } from './quiz-gate.js';
-import { warmShortJudge, type ShortGrades } from './short-answer-judge.js';
+import { gradeShortAnswers, warmShortJudge, type ShortGrades } from './short-answer-judge.js';
+import { PreparedCloses, type PreparedClose } from './prepared-closes.js';
 import { ShortPregrades } from './short-pregrades.js';
 import { gradesBetween, MAX_JUDGED_ANSWERS, readGrades, saveGrades, withVerdict } from './short-review.js';
 import { assignTeam, withTeams } from './teams.js';
@@ -24,6 +25,9 @@ const TRANSITION_LOCK_MS = 10_000;
 const TRANSITION_WAIT_MS = 5_000;
 /** Rooms whose last closed question's answers a node keeps parsed (the oldest is dropped first). */
 const CLOSED_ANSWERS_ROOMS = 256;
+
+/** A question's close as scored: the standings (before teams), the players they rank and the results to write. */
+type Scored = Pick<PreparedClose, 'players' | 'table' | 'written' | 'grades'>;
 
 export interface QuizLookup {
   get(quizId: string): Promise<Quiz | null>;
@@ -68,10 +72,13 @@ export class RoomService {
   private readonly computed = new Map<string, Standings>();
   /** Verdicts of typed answers this node recorded, judged while their question was open (the close reuses them). */
   private readonly pregrades = new ShortPregrades(MAX_JUDGED_ANSWERS);
+  /** Closes worked out during their question's answer grace (prepareClose), taken by the close if still valid. */
+  private readonly prepared: PreparedCloses;
   private readonly now: () => number;
 
   constructor(private readonly deps: RoomServiceDeps) {
     this.repository = new RoomRepository(deps.store, deps.logger);
+    this.prepared = new PreparedCloses(this.repository);
     this.now = deps.now ?? Date.now;
   }
 
@@ -378,14 +385,17 @@ export class RoomService {
     // Only a running question has timers, so only then does the room need a driver (and cost the drivers' scans).
     // Written beside the scoring, not before it: a reveal waits for both.
     const activity = isTimed(next) ? this.repository.markActive(roomId, this.now()) : this.repository.markInactive(roomId);
-    if (next.phase === 'reveal') return (await Promise.all([this.score(meta, next.q), activity]))[0];
+    // A reveal closing the open question takes the close prepared during its grace, if it still holds.
+    const closing = current.phase === 'open' ? current : undefined;
+    if (next.phase === 'reveal') return (await Promise.all([this.score(meta, next.q, closing), activity]))[0];
     if (next.phase === 'ended') {
       // Ending mid-question closes that question: what was recorded counts, like a skip.
       const lastClosed = lastClosedAtEnd(current, meta.items.length);
-      const [standings] = await Promise.all([this.score(meta, lastClosed), activity]);
+      const [standings] = await Promise.all([this.score(meta, lastClosed, closing?.q === lastClosed ? closing : undefined), activity]);
       this.closedAnswers.delete(roomId);
       this.computed.delete(roomId);
       this.pregrades.forget(roomId);
+      this.prepared.forget(roomId);
       return standings;
     }
     await activity;
@@ -400,7 +410,25 @@ export class RoomService {
    * since, no table of the question before), they are recomputed from every answer (scoring.ts extendStandings) and
    * every question's results are written again.
    */
-  private async score(meta: RoomMeta, lastClosed: number): Promise<Standings> {
+  private async score(meta: RoomMeta, lastClosed: number, closing?: Extract<PhaseRecord, { phase: 'open' }>): Promise<Standings> {
+    const { roomId } = meta;
+    const prepared = closing ? await this.prepared.take(roomId, closing.v, lastClosed) : null;
+    if (prepared) this.rememberClosed(roomId, lastClosed, prepared.answers);
+    const { players, table, written, grades } = prepared ?? (await this.scoreFromStore(meta, lastClosed));
+    const teamOf = new Map(players.flatMap((player) => (player.team === undefined ? [] : [[player.playerId, player.team] as const])));
+    const standings = withTeams(table, teamOf, meta.options.teams);
+    await Promise.all([
+      this.repository.saveStandings(roomId, standings),
+      this.repository.saveQuestionResults(roomId, written),
+      grades ? saveGrades(this.deps.store, roomId, lastClosed, grades) : undefined,
+    ]);
+    if (this.computed.size >= CLOSED_ANSWERS_ROOMS) this.computed.delete(this.computed.keys().next().value!);
+    this.computed.set(roomId, standings);
+    return standings;
+  }
+
+  /** The standings after `lastClosed` from what the store holds (closing the question), and the results to write. */
+  private async scoreFromStore(meta: RoomMeta, lastClosed: number): Promise<Scored> {
     const { roomId } = meta;
     // The reads a reveal waits for, side by side: the players, the table to extend and the closed question's answers.
     const [players, previous, closed] = await Promise.all([
@@ -409,30 +437,50 @@ export class RoomService {
       lastClosed >= 0 ? this.closeAndRead(roomId, lastClosed) : null,
     ]);
     const hasShort = meta.items.some((item) => item.type === 'short');
-    let table: Standings | null = null;
-    let written: Array<readonly [number, QuestionResults]> = [];
     if (previous && closed) {
       // The standings after lastClosed − 1 exist, so every question before lastClosed was closed and graded then.
-      const answers = closed;
       // Short-text answers are graded here, at the close, once per distinct answer (never on the answer path: the
       // verdicts this node made early were made after their acks).
-      const grades = hasShort ? await gradesBetween(this.deps.store, roomId, meta.items, { [lastClosed]: answers }, lastClosed, lastClosed, this.deps.logger, this.graderOf(roomId)) : undefined;
-      table = extendStandings(meta.items, players, previous, answers, lastClosed, this.scoringOptions(meta, grades));
-      if (table) written = [[lastClosed, questionResults(table)]];
+      const grades = hasShort ? await gradesBetween(this.deps.store, roomId, meta.items, { [lastClosed]: closed }, lastClosed, lastClosed, this.deps.logger, this.graderOf(roomId)) : undefined;
+      const table = extendStandings(meta.items, players, previous, closed, lastClosed, this.scoringOptions(meta, grades));
+      if (table) return { players, table, written: [[lastClosed, questionResults(table)]] };
     }
-    if (!table) {
-      const answers: Map<string, RecordedAnswer>[] = [];
-      for (let q = 0; q <= lastClosed; q += 1) answers.push(await this.closeAndRead(roomId, q));
-      const grades = hasShort ? await gradesBetween(this.deps.store, roomId, meta.items, answers, 0, lastClosed, this.deps.logger, this.graderOf(roomId)) : undefined;
-      written = [];
-      table = computeStandings(meta.items, players, answers, lastClosed, this.scoringOptions(meta, grades), (q, results) => written.push([q, results]));
+    const answers: Map<string, RecordedAnswer>[] = [];
+    for (let q = 0; q <= lastClosed; q += 1) answers.push(await this.closeAndRead(roomId, q));
+    const grades = hasShort ? await gradesBetween(this.deps.store, roomId, meta.items, answers, 0, lastClosed, this.deps.logger, this.graderOf(roomId)) : undefined;
+    const written: Array<readonly [number, QuestionResults]> = [];
+    const table = computeStandings(meta.items, players, answers, lastClosed, this.scoringOptions(meta, grades), (q, results) => written.push([q, results]));
+    return { players, table, written };
+  }
+
+  /**
+   * Works out the close of open question `record` ahead, during its answer grace (the driver calls this at the
+   * deadline): the reads and the scoring a reveal waits for are done by the time the grace ends, and the close only
+   * checks that nothing changed (prepared-closes.ts). Nothing is written. A room that would be recomputed from every
+   * answer, or a short-text question already graded, is left to the close.
+   */
+  async prepareClose(roomId: string, record: Extract<PhaseRecord, { phase: 'open' }>): Promise<void> {
+    const { q, v } = record;
+    const meta = await this.meta(roomId);
+    // Read before the players: a player written after this read shows in the version at the close (savePlayer).
+    const playersVersion = await this.repository.playersVersion(roomId);
+    const [players, previous, { answers, entries }] = await Promise.all([
+      this.repository.scoredPlayers(roomId),
+      this.extendable(roomId, q),
+      this.repository.answersCounted(roomId, q),
+    ]);
+    if (!previous) return;
+    const item = meta.items[q];
+    let grades: ShortGrades | undefined;
+    if (item?.type === 'short') {
+      if (await readGrades(this.deps.store, roomId, q, this.deps.logger)) return;
+      const texts = [...answers.values()].flatMap((answer) => ('text' in answer ? [answer.text] : []));
+      grades = gradeShortAnswers(item, texts, MAX_JUDGED_ANSWERS, this.graderOf(roomId)(q, item));
     }
-    const teamOf = new Map(players.flatMap((player) => (player.team === undefined ? [] : [[player.playerId, player.team] as const])));
-    const standings = withTeams(table, teamOf, meta.options.teams);
-    await Promise.all([this.repository.saveStandings(roomId, standings), this.repository.saveQuestionResults(roomId, written)]);
-    if (this.computed.size >= CLOSED_ANSWERS_ROOMS) this.computed.delete(this.computed.keys().next().value!);
-    this.computed.set(roomId, standings);
-    return standings;
+    const table = extendStandings(meta.items, players, previous, answers, q, this.scoringOptions(meta, grades && new Map([[q, grades]])));
+    if (!table) return;
+    const prepared: PreparedClose = { v, q, playersVersion, answerEntries: entries, answers, players, table, written: [[q, questionResults(table)]] };
+    this.prepared.keep(roomId, grades ? { ...prepared, grades } : prepared);
   }
 
   /**
@@ -461,10 +509,14 @@ export class RoomService {
     if (cached?.q === q) return cached.answers;
     await this.repository.closeAnswers(roomId, q);
     const answers = await this.repository.answers(roomId, q);
+    this.rememberClosed(roomId, q, answers);
+    return answers;
+  }
+
+  private rememberClosed(roomId: string, q: number, answers: Map<string, RecordedAnswer>): void {
     this.closedAnswers.delete(roomId);
     if (this.closedAnswers.size >= CLOSED_ANSWERS_ROOMS) this.closedAnswers.delete(this.closedAnswers.keys().next().value!);
     this.closedAnswers.set(roomId, { q, answers });
-    return answers;
   }
 
   /**

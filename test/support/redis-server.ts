@@ -6,6 +6,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import { RedisStore } from '../../src/store/redis-store.js';
 import { WAIT_TIMEOUT_MS } from './waits.js';
 
 /**
@@ -17,6 +18,14 @@ import { WAIT_TIMEOUT_MS } from './waits.js';
 export const TEST_REDIS_URL = nonZeroDatabase(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/9');
 /** The same URL under its older name. */
 export const SHARED_REDIS_URL = TEST_REDIS_URL;
+
+/** A test's Redis command limit: ten times production's, so a loaded machine's slow reply is no outage. */
+export const TEST_REDIS_COMMAND_TIMEOUT_MS = 10_000;
+
+/** A RedisStore as a test opens one: with the test's command limit (production's 1 s default is for production). */
+export function testRedisStore(url: string): RedisStore {
+  return new RedisStore({ url, commandTimeoutMs: TEST_REDIS_COMMAND_TIMEOUT_MS });
+}
 
 function nonZeroDatabase(url: string): string {
   const database = new URL(url).pathname.replace(/^\//, '') || '0';

@@ -10,10 +10,9 @@ import { loadConfig } from '../../src/kernel/config.js';
 import { createPdfWorkerPool, type PdfWorkerPool } from '../../src/materials/index.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
+import { TEST_REDIS_COMMAND_TIMEOUT_MS } from './redis-server.js';
 import { TEST_TIMEOUT_MS, WAIT_TIMEOUT_MS } from './waits.js';
 
-/** A test app's Redis command limit: ten times production's, so a loaded machine's slow reply is no outage. */
-const TEST_REDIS_COMMAND_TIMEOUT_MS = 10_000;
 
 export interface TestApp extends App {
   url: string;
