@@ -72,7 +72,8 @@ export async function expectJson<T>(response: Response, expected: number, what: 
  * that other server.
  */
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
-  // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the server side of a run.
+  // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the server side of a run; with
+  // BENCH_SERVER_STDOUT set the server's standard output is shown (what "--trace-gc" prints goes there).
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
     env: {
@@ -84,7 +85,7 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
       METRICS_TOKEN: BENCH_METRICS_TOKEN,
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit', 'ipc'],
   });
   // tsx compiles src/main.ts at start: on a machine busy with the test suite (the benches' smoke test) that is slow.
   const port = await new Promise<number>((resolve, reject) => {

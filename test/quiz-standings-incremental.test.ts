@@ -17,8 +17,13 @@
  * - QI5 — A game under way across a deploy keeps every question. When the questions before the closing one have no
  *   per-question results (a version that stored results whole scored them), the reveal recomputes from every
  *   recorded answer and writes every question's results, so the results read back still equal a recompute.
+ * - QI6 — A close prepared during the answer grace changes nothing. The close worked out when a question's grace
+ *   begins (RoomService.prepareClose) gives the standings and results a close from the store gives: when nothing
+ *   changed in the grace (and then the close reads no answers), and when an answer, a join, a kick of a player who
+ *   answered or of one who did not, or a pause and resume came in between (then it scores from the store); with a
+ *   short-text question whose grades are stored at the close; on the memory store and on Redis.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TokenSigner } from '../src/auth/index.js';
 import { createLogger } from '../src/kernel/logger.js';
 import { RoomOptions, type Quiz, type RoomItem } from '../src/protocol/quiz.js';
@@ -26,10 +31,10 @@ import { RoomService } from '../src/quiz/room-service.js';
 import { buildResults } from '../src/quiz/room-results.js';
 import { quizKeys } from '../src/quiz/quiz-keys.js';
 import { computeStandings, extendStandings, standingsHistory, type RecordedAnswer, type ScoringOptions } from '../src/quiz/scoring.js';
+import type { ShortGrades } from '../src/quiz/short-answer-judge.js';
 import { MemoryStore } from '../src/store/memory-store.js';
-import { RedisStore } from '../src/store/redis-store.js';
 import type { Store } from '../src/store/index.js';
-import { suiteRedis } from './support/redis-server.js';
+import { suiteRedis, testRedisStore } from './support/redis-server.js';
 
 const base = { explanation: '설명', difficulty: 'easy' as const };
 const items: RoomItem[] = [
@@ -69,10 +74,10 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
 });
 
-function serviceOn(store: Store, clock: { now: number }): RoomService {
+function serviceOn(store: Store, clock: { now: number }, served: Quiz = quiz): RoomService {
   return new RoomService({
     store,
-    quizzes: { get: async (id) => (id === quiz.quizId ? quiz : null) },
+    quizzes: { get: async (id) => (id === served.quizId ? served : null) },
     signer: new TokenSigner('qi'),
     logger: createLogger('silent'),
     answerGraceMs: 250,
@@ -84,7 +89,13 @@ async function recomputeInputs(service: RoomService, roomId: string, q: number) 
   const meta = await service.meta(roomId);
   const answers: Map<string, RecordedAnswer>[] = [];
   for (let index = 0; index <= q; index += 1) answers.push(await service.repository.answers(roomId, index));
-  const options: ScoringOptions = { questionMs: meta.options.questionSeconds * 1000, streakBonus: meta.options.streakBonus, speedBonus: meta.options.speedBonus, roomId };
+  // Short-text answers count by the grades stored at their close (QI6 checks those grade every answer given).
+  const grades = new Map<number, ShortGrades>();
+  for (let index = 0; index <= q; index += 1) {
+    const stored = await service.shortGrades(roomId, index);
+    if (stored) grades.set(index, stored);
+  }
+  const options: ScoringOptions = { questionMs: meta.options.questionSeconds * 1000, streakBonus: meta.options.streakBonus, speedBonus: meta.options.speedBonus, roomId, grades };
   return { meta, players: await service.repository.scoredPlayers(roomId), answers, options };
 }
 
@@ -167,7 +178,7 @@ describe('QI1 incremental standings equal a recompute from every answer', () => 
   });
 
   it('QI1 QI4 on Redis: every reveal, a late joiner, a kick, another node, the end', async () => {
-    const store = new RedisStore({ url: redis.url });
+    const store = testRedisStore(redis.url);
     closers.push(() => store.close());
     await playGame(store, '레');
   });
@@ -181,9 +192,87 @@ describe('QI5 a game under way across a deploy keeps every question in its resul
   });
 
   it('QI5 on Redis', async () => {
-    const store = new RedisStore({ url: redis.url });
+    const store = testRedisStore(redis.url);
     closers.push(() => store.close());
     await playGame(store, '포', 3);
+  });
+});
+
+/** QI6: what happens in the grace after the close was prepared, by question (the index cycles through them). */
+const GRACE_EVENTS = ['nothing', 'answer', 'join', 'kick-answered', 'kick-silent', 'pause-resume'] as const;
+const preparedItems: RoomItem[] = [...items.slice(0, 6), { ...base, type: 'short', question: '가운데 값의 이름은?', answer: '중앙값' } as RoomItem];
+const preparedQuiz: Quiz = { ...quiz, quizId: 'quiz-qi6', items: preparedItems as Quiz['items'] };
+
+async function playPrepared(store: Store, prefix: string): Promise<void> {
+  const clock = { now: 2_000_000 };
+  const node = serviceOn(store, clock, preparedQuiz);
+  const { roomId } = await node.create(quiz.classId, { quizId: preparedQuiz.quizId, options: RoomOptions.parse({ previewSeconds: 0, lateJoin: true }) }, 'account-qi');
+  const { code } = await node.meta(roomId);
+  const players: string[] = [];
+  for (let index = 0; index < 6; index += 1) {
+    clock.now += 1;
+    players.push((await node.join(code, `${prefix}${index}`)).playerId);
+  }
+  const kicked = new Set<string>();
+  await node.command(roomId, 'room:start', {});
+  for (let q = 0; q < preparedItems.length; q += 1) {
+    const event = GRACE_EVENTS[q % GRACE_EVENTS.length]!;
+    const active = players.filter((playerId) => !kicked.has(playerId));
+    // The last active player holds an answer back for the grace ('answer'); otherwise a player skips now and then.
+    const silent = active.at(-1)!;
+    for (const [p, playerId] of active.entries()) {
+      if (playerId === silent || (p + q) % 5 === 4) continue;
+      clock.now += 137 * (p + 1);
+      const answer = preparedItems[q]!.type === 'short' ? { text: p % 2 === 0 ? '중앙값' : '평균' } : answerOf(q, p);
+      const sent = 'value' in answer ? { text: `${answer.value} km` } : answer;
+      await node.submit(roomId, playerId, { questionIndex: q, ...sent } as never);
+    }
+    const open = await node.phase(roomId);
+    if (open.phase !== 'open') throw new Error(`question ${q} is not open`);
+    await node.prepareClose(roomId, open);
+    clock.now += 10;
+    if (event === 'answer') await node.submit(roomId, silent, { questionIndex: q, ...(preparedItems[q]!.type === 'short' ? { text: '중앙값' } : answerOf(q, 1)) } as never);
+    if (event === 'join') players.push((await node.join(code, `${prefix}late${q}`)).playerId);
+    if (event === 'kick-answered' || event === 'kick-silent') {
+      const target = event === 'kick-silent' ? silent : active.find((playerId, p) => playerId !== silent && (p + q) % 5 !== 4)!;
+      await node.command(roomId, 'room:kick', { playerId: target });
+      kicked.add(target);
+    }
+    if (event === 'pause-resume') {
+      await node.command(roomId, 'room:pause', {});
+      await node.command(roomId, 'room:resume', {});
+    }
+    const answersRead = vi.spyOn(node.repository, 'answers');
+    await node.command(roomId, 'room:skip', {});
+    // With nothing changed the close takes what was prepared and reads no answers; otherwise it reads them again.
+    expect(answersRead.mock.calls.some(([, index]) => index === q), `question ${q} (${event}): answers read at the close`).toBe(event !== 'nothing');
+    answersRead.mockRestore();
+    const stored = await node.repository.standings(roomId, q);
+    expect(stored, `standings after question ${q} (${event})`).toEqual(await recomputed(node, roomId, q));
+    await expectResultsAfter(store, node, roomId, q);
+    if (preparedItems[q]!.type === 'short') {
+      // Every typed answer of the question, including one given in the grace, has its grade stored at the close.
+      const grades = Object.values((await node.shortGrades(roomId, q)) ?? {});
+      expect(grades.reduce((sum, grade) => sum + grade.count, 0), 'short-text answers graded').toBe((await node.repository.answers(roomId, q)).size);
+    }
+    if (q < preparedItems.length - 1) {
+      await node.command(roomId, 'room:next', {});
+      await node.command(roomId, 'room:next', {});
+    }
+  }
+}
+
+describe('QI6 a close prepared during the answer grace gives what a close from the store gives', () => {
+  it('QI6 on the memory store: nothing changed, an answer, a join, two kicks, a pause in the grace; a short-text question', async () => {
+    const store = new MemoryStore();
+    closers.push(() => store.close());
+    await playPrepared(store, '준');
+  });
+
+  it('QI6 on Redis', async () => {
+    const store = testRedisStore(redis.url);
+    closers.push(() => store.close());
+    await playPrepared(store, '비');
   });
 });
 

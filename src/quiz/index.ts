@@ -37,7 +37,10 @@
  * questions played: a standings table carries each player's totals and the result of its own question only, and the
  * results are stored as a head (no answers) plus one field per question (room-results.ts), joined when read. Its
  * independent reads (players, the table to extend, the closed answers) and writes (standings with the last-closed
- * mark in one HSET, question results, results head) each go out together, all before the phase is announced.
+ * mark in one HSET, question results, results head) each go out together, all before the phase is announced. When
+ * the answer grace begins the driver works the close out ahead (RoomService.prepareClose, prepared-closes.ts): at the
+ * close it is used only if the same open record, players version and number of answers show nothing changed, so the
+ * reveal then waits for the close mark, two counts and the writes; anything else scores from the store as before.
  */
 
 /*

@@ -12,6 +12,8 @@ export class LocalRoom {
   driving = false;
   /** Cancels the driver's deadline timer (see RoomClock), when one is armed. */
   timer: (() => void) | null = null;
+  /** Cancels the driver's timer that prepares the close when the answer grace begins, when one is armed. */
+  prepareTimer: (() => void) | null = null;
   countTimer: NodeJS.Timeout | null = null;
   playersTimer: NodeJS.Timeout | null = null;
   lastCount = -1;

@@ -14,6 +14,8 @@ export const ROOM_TTL_MS = RETENTION.roomMs;
 const ttl = { ttlMs: ROOM_TTL_MS };
 /** The field an answers hash gets when its question closes; answers after it are refused (see hsetnxUnless). */
 export const CLOSED_FIELD = '~closed';
+/** Marks a question's answers hash as opened (so an empty one exists and counts no answer). */
+const OPENED_FIELD = '~opened';
 const EVENTS_MAX_LEN = 500;
 
 /** Fixed at creation; holds the quiz items (with solutions), so it never leaves the server. */
@@ -151,8 +153,18 @@ export class RoomRepository {
     await this.store.hdel(quizKeys.roomNicknames(roomId), folded);
   }
 
+  /**
+   * Writes a player's record, then counts the change in the room's players version. Written in that order, a reader
+   * that reads the version before the players (a prepared close) never pairs a version with an older list.
+   */
   async savePlayer(roomId: string, player: PlayerRecord): Promise<void> {
     await this.store.hset(quizKeys.roomPlayers(roomId), { [player.playerId]: JSON.stringify(player) }, ttl);
+    await this.store.hincrby(quizKeys.room(roomId), 'playersVersion', 1, ttl);
+  }
+
+  /** How many times a player record was written (joined, changed team, kicked): 0 before the first. */
+  async playersVersion(roomId: string): Promise<number> {
+    return Number((await this.store.hget(quizKeys.room(roomId), 'playersVersion')) ?? 0);
   }
 
   async player(roomId: string, playerId: string): Promise<PlayerRecord | null> {
@@ -175,7 +187,7 @@ export class RoomRepository {
 
   /** Creates the question's answers hash when it opens (its count of markers is what answerCount subtracts). */
   async openAnswers(roomId: string, q: number): Promise<void> {
-    await this.store.hset(quizKeys.roomAnswers(roomId, q), { '~opened': '1' }, ttl);
+    await this.store.hset(quizKeys.roomAnswers(roomId, q), { [OPENED_FIELD]: '1' }, ttl);
   }
 
   /** First write wins; refused once the question is closed. */
@@ -205,15 +217,29 @@ export class RoomRepository {
   }
 
   async answers(roomId: string, q: number): Promise<Map<string, RecordedAnswer>> {
+    return (await this.answersCounted(roomId, q)).answers;
+  }
+
+  /** The recorded answers and how many player entries the hash held (a corrupt one is counted but not returned). */
+  async answersCounted(roomId: string, q: number): Promise<{ answers: Map<string, RecordedAnswer>; entries: number }> {
     const key = quizKeys.roomAnswers(roomId, q);
     const all = await this.store.hgetall(key);
     const answers = new Map<string, RecordedAnswer>();
+    let entries = 0;
     for (const [playerId, raw] of Object.entries(all)) {
       if (playerId.startsWith('~')) continue;
+      entries += 1;
       const answer = this.read(raw, Answer, `${key} ${playerId}`);
       if (answer) answers.set(playerId, answer);
     }
-    return answers;
+    return { answers, entries };
+  }
+
+  /** How many player entries the answers hash holds (its markers left out). */
+  async answerEntries(roomId: string, q: number): Promise<number> {
+    const key = quizKeys.roomAnswers(roomId, q);
+    const [all, markers] = await Promise.all([this.store.hlen(key), this.store.hmget(key, [OPENED_FIELD, CLOSED_FIELD])]);
+    return all - markers.filter((marker) => marker !== null).length;
   }
 
   /**
