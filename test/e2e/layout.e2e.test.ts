@@ -150,7 +150,8 @@ describe('layout on a phone and a projector', () => {
       expect(countdown, name).not.toBeNull();
       expect(countdown!.y, `${name} countdown top`).toBeGreaterThanOrEqual(0);
       expect(countdown!.y + countdown!.height, `${name} countdown bottom`).toBeLessThanOrEqual(viewport.height);
-      expect(await uncovered(page, '[data-testid=exam-countdown]'), `${name} countdown uncovered`).toBe(true);
+      // Whatever is still settling from the scroll (the collapsing announcement above it) must end with it uncovered.
+      await expect.poll(() => uncovered(page, '[data-testid=exam-countdown]'), { message: `${name} countdown uncovered` }).toBe(true);
       const sticky = await page.evaluate(() => {
         const doc = (globalThis as unknown as { document: { querySelector(s: string): { getBoundingClientRect(): { bottom: number } } | null } }).document;
         return Math.max(doc.querySelector('.classroom .toolbar')?.getBoundingClientRect().bottom ?? 0, doc.querySelector('[data-testid=exam-countdown]')?.getBoundingClientRect().bottom ?? 0);
