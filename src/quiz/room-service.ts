@@ -11,10 +11,10 @@ import { RoomRepository, ROOM_TTL_MS, type RoomMeta } from './room-repository.js
 import { choiceOf, recordedResponse, responseOf } from './item-types.js';
 import { computeStandings, extendStandings, questionResults, type QuestionResults, type RecordedAnswer, type ScoringOptions, type Standings } from './scoring.js';
 import { usableItems } from './quiz-gate.js';
-import { gradeShortAnswers, warmShortJudge, type ShortGrades } from './short-answer-judge.js';
+import { warmShortJudge, type ShortGrades } from './short-answer-judge.js';
 import { PreparedCloses, type PreparedClose } from './prepared-closes.js';
 import { ShortPregrades } from './short-pregrades.js';
-import { gradesBetween, MAX_JUDGED_ANSWERS, readGrades, saveGrades, withVerdict } from './short-review.js';
+import { gradeRecorded, gradesBetween, MAX_JUDGED_ANSWERS, readGrades, saveGrades, withVerdict } from './short-review.js';
 import { assignTeam, withTeams } from './teams.js';
 import { quizKeys } from './quiz-keys.js';
 
@@ -474,8 +474,7 @@ export class RoomService {
     let grades: ShortGrades | undefined;
     if (item?.type === 'short') {
       if (await readGrades(this.deps.store, roomId, q, this.deps.logger)) return;
-      const texts = [...answers.values()].flatMap((answer) => ('text' in answer ? [answer.text] : []));
-      grades = gradeShortAnswers(item, texts, MAX_JUDGED_ANSWERS, this.graderOf(roomId)(q, item));
+      grades = gradeRecorded(item, answers.values(), this.graderOf(roomId)(q, item));
     }
     const table = extendStandings(meta.items, players, previous, answers, q, this.scoringOptions(meta, grades && new Map([[q, grades]])));
     if (!table) return;

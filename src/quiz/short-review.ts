@@ -61,13 +61,18 @@ export async function gradesBetween(
     if (item?.type !== 'short') continue;
     let stored = await readGrades(store, roomId, q, logger);
     if (!stored) {
-      const texts = [...(answers[q]?.values() ?? [])].flatMap((answer) => ('text' in answer ? [answer.text] : []));
-      stored = gradeShortAnswers(item, texts, MAX_JUDGED_ANSWERS, grader?.(q, item));
+      stored = gradeRecorded(item, answers[q]?.values() ?? [], grader?.(q, item));
       await saveGrades(store, roomId, q, stored);
     }
     grades.set(q, stored);
   }
   return grades;
+}
+
+/** Grades of a question's recorded answers (the typed ones), each distinct answer judged once; nothing is stored. */
+export function gradeRecorded(item: ShortItem, answers: Iterable<RecordedAnswer>, grader?: ShortGrader): ShortGrades {
+  const texts = [...answers].flatMap((answer) => ('text' in answer ? [answer.text] : []));
+  return gradeShortAnswers(item, texts, MAX_JUDGED_ANSWERS, grader);
 }
 
 /** The grades after the host marks the answer `key` right or wrong (NOT_FOUND when no one gave it). */
