@@ -73,8 +73,8 @@ async function qualityRecords(current: TestApp, redisUrl?: string): Promise<stri
  */
 async function renewals(current: TestApp, sessionId: string, count: number): Promise<void> {
   const lease = lectureKeys.sessionDriver(sessionId);
+  // A renewal made late on a busy machine may find the lease expired (no key, -2): that renewal counts as well.
   let last = await current.store.pttl(lease);
-  expect(last, 'the kept session is still driven').toBeGreaterThan(0);
   const deadline = Date.now() + WAIT_TIMEOUT_MS;
   for (let seen = 0; seen < count; ) {
     if (Date.now() > deadline) throw new Error(`session ${sessionId}: its driver renewed its lease ${seen} times of ${count}`);
@@ -146,7 +146,10 @@ async function scenario(env: Record<string, string>, redisUrl?: string) {
   for (const trace of [deleted.classId, deleted.sessionIds[0]!, deleted.roomId, deleted.selfQuizIds[0]!, gone.id, goneLectures[0]!, goneSet.setId, goneExam.examId]) {
     expect(before.some((key) => key.includes(trace)), trace).toBe(true);
   }
-  const keptBefore = before.filter((key) => keptTraces.some((trace) => key.includes(trace)));
+  // A driver's lease key comes and goes with its renewals (a late one on a busy machine lets it expire for a moment):
+  // the kept session's is no evidence either way, so the comparison of what is kept leaves leases out.
+  const keptKeys = (keys: string[]) => keys.filter((key) => keptTraces.some((trace) => key.includes(trace)) && key !== lectureKeys.sessionDriver(untouched.sessionIds[0]!));
+  const keptBefore = keptKeys(before);
   expect(keptBefore.length).toBeGreaterThan(10);
 
   // Grade a first batch of the samples (the rest stays queued): both kinds of record exist for the deleted class.
@@ -187,7 +190,7 @@ async function scenario(env: Record<string, string>, redisUrl?: string) {
   expect((await getJson(`${current.url}/api/exams/${keptExam.examId}`, owner)).status).toBe(200);
   expect((await getJson(`${current.url}/api/exams/${goneExam.examId}`, owner)).status).toBe(404);
   // Everything of the other class and material is still there, and still works.
-  expect(after.filter((key) => keptTraces.some((trace) => key.includes(trace)))).toEqual(keptBefore);
+  expect(keptKeys(after)).toEqual(keptBefore);
   expect(members).toContain(kept.id);
   expect(members).toContain(untouched.roomId);
   expect((await getJson(`${current.url}/api/materials/${kept.id}`, owner)).status).toBe(200);

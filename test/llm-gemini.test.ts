@@ -19,6 +19,7 @@ import type { GeminiModelOptions } from '../src/llm/gemini-model.js';
 import { ModelError } from '../src/llm/model-error.js';
 import type { TextStream } from '../src/llm/model.js';
 import { fakeEmbedding, fakeGeminiModel, FakeGemini } from './support/fake-gemini.js';
+import { WAIT_TIMEOUT_MS } from './support/waits.js';
 
 /** Every test goes through the real @google/genai SDK over HTTP to the fake Gemini server. */
 
@@ -219,7 +220,7 @@ describe('gemini generateObject', () => {
     const pending = modelError(gemini().generateObject({ ...baseRequest, schema: Answer, signal: controller.signal }));
     // Abort once the first attempt has been answered 429, i.e. during the 5 s retry wait (a fixed delay could fire
     // before the lazily loaded SDK even sent the request on a busy machine).
-    await vi.waitFor(() => expect(fake.requests).toHaveLength(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(fake.requests).toHaveLength(1), { timeout: WAIT_TIMEOUT_MS });
     const started = performance.now();
     controller.abort();
     const error = await pending;
@@ -351,7 +352,7 @@ describe('gemini streamText', () => {
       // A barrier, not a sleep: wait until `result` has rejected, read through inspect so that no handler is attached
       // (one would hide the very rejection this test looks for). Node reports an unhandled rejection once the
       // microtasks of the turn that rejected it have run, so one more turn of the event loop after that is enough.
-      await expect.poll(() => inspect(ignored.result), { timeout: 5_000 }).toContain('<rejected>');
+      await expect.poll(() => inspect(ignored.result), { timeout: WAIT_TIMEOUT_MS }).toContain('<rejected>');
       await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).toEqual([]);
     } finally {

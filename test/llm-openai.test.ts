@@ -19,6 +19,7 @@ import type { TextStream } from '../src/llm/model.js';
 import { fitDimensions, type OpenAIModelOptions } from '../src/llm/openai-model.js';
 import { fakeEmbedding } from './support/fake-gemini.js';
 import { chatBody, fakeOpenAIModel, FakeOpenAI, type EmbeddingsBody, type FakeOpenAIOptions } from './support/fake-openai.js';
+import { WAIT_TIMEOUT_MS } from './support/waits.js';
 
 /** Every test goes through the real `openai` SDK over HTTP to the fake OpenAI-compatible server. Rule ids: test/SPEC.md. */
 
@@ -212,7 +213,7 @@ describe('openai generateObject', () => {
     const controller = new AbortController();
     const pending = modelError(openai().generateObject({ ...baseRequest, schema: Answer, signal: controller.signal }));
     // Abort after the first attempt reached the server, i.e. during the retry wait, however busy the machine is.
-    await vi.waitFor(() => expect(fake.requests).toHaveLength(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(fake.requests).toHaveLength(1), { timeout: WAIT_TIMEOUT_MS });
     controller.abort();
     const error = await pending;
     expect(error.code).toBe('MODEL_ABORTED');

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { StoreUnavailableError } from '../src/kernel/errors.js';
 import type { Store, StreamEntry, TailOptions } from '../src/store/store.js';
 import { uniquePrefix } from './support/redis-server.js';
+import { WAIT_TIMEOUT_MS } from './support/waits.js';
 
 /**
  * One behaviour suite for every Store implementation (memory and Redis), so code written against the memory store
@@ -60,7 +61,7 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, cle
         const ttl = await store.pttl(k);
         expect(ttl).toBeGreaterThan(0);
         expect(ttl).toBeLessThanOrEqual(100);
-        await vi.waitFor(async () => expect(await store.get(k)).toBeNull(), { timeout: 2_000, interval: 20 });
+        await vi.waitFor(async () => expect(await store.get(k)).toBeNull(), { timeout: WAIT_TIMEOUT_MS, interval: 20 });
         expect(await store.exists(k)).toBe(false);
         expect(await store.pttl(k)).toBe(-2);
         // Once expired, nx may write again.
@@ -187,7 +188,7 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, cle
         const hash = key('hash');
         await store.hset(hash, { a: '1', b: '2' });
         expect(await store.expire(hash, 80)).toBe(true);
-        await vi.waitFor(async () => expect(await store.exists(hash)).toBe(false), { timeout: 2_000, interval: 20 });
+        await vi.waitFor(async () => expect(await store.exists(hash)).toBe(false), { timeout: WAIT_TIMEOUT_MS, interval: 20 });
         expect(await store.hgetall(hash)).toEqual({});
         expect(await store.hlen(hash)).toBe(0);
       });
@@ -563,7 +564,7 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, cle
         const k = key('short-hash');
         await store.hset(k, { a: '1' }, { ttlMs: 80 });
         await store.hincrby(k, 'n', 1);
-        await vi.waitFor(async () => expect(await store.exists(k)).toBe(false), { timeout: 2_000, interval: 20 });
+        await vi.waitFor(async () => expect(await store.exists(k)).toBe(false), { timeout: WAIT_TIMEOUT_MS, interval: 20 });
       });
     });
 
@@ -636,7 +637,7 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, cle
         const k = key('expiry');
         expect(await store.acquireLease(k, 'node-a', 80)).toBe(true);
         await vi.waitFor(async () => expect(await store.acquireLease(k, 'node-b', 10_000)).toBe(true), {
-          timeout: 2_000,
+          timeout: WAIT_TIMEOUT_MS,
           interval: 20,
         });
         expect(await store.leaseOwner(k)).toBe('node-b');

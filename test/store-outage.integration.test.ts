@@ -14,6 +14,7 @@ import { lectureBefore } from './support/hand-client.js';
 import { joinLecture, loadSample, samplePdfBytes } from './support/lecture-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { POLL_TIMEOUT_MS } from './support/poll.js';
+import { WAIT_TIMEOUT_MS } from './support/waits.js';
 
 /**
  * Redis going away must not take the process down: calls fail fast with STORE_UNAVAILABLE, tails wait, and
@@ -176,7 +177,7 @@ describe('RedisStore when Redis goes away', () => {
     await vi.waitFor(
       async () =>
         expect(await inspector.call('PUBSUB', 'NUMSUB', ...channels)).toEqual(channels.flatMap((channel) => [channel, 0])),
-      { timeout: 2_000, interval: 20 },
+      { timeout: WAIT_TIMEOUT_MS, interval: 20 },
     );
   });
 });

@@ -3,8 +3,8 @@
 // GET /api/classes/:id on every load and never stored): the roster grid (a student's transcript on "기록 보기"), the
 // raised-hands queue with "확인" and a direct reply, announcements to every student, and closing the class or
 // replacing its join code. `?class=<id>` opens a class; localStorage only remembers the last one opened. After a
-// reconnect the server sends a fresh `class:roster` (or replays what was missed), so the page simply replaces or
-// upserts what it shows. Server text reaches the DOM as textContent only.
+// reconnect the server replays what was missed or, when it could not recover the session, sends a fresh
+// `class:roster` while the page reads its exam table again; either way the page replaces or upserts what it shows. Server text reaches the DOM as textContent only.
 import '../ui/storage-fallback.js';
 import type { Material } from '../../src/materials/types.js';
 import { classesPage, createClass, openClass as fetchClass, type ClassSummary, type OpenedClass } from '../net/classes.js';
@@ -279,9 +279,16 @@ function closeRoom(): void {
 function connect(entry: OpenedClass): void {
   const live: MonitorSocket = openSocket('/monitor', entry.instructorToken);
   socket = live;
+  let connectedBefore = false;
   watchConnection(live, {
     state: (state) => showConnection(connection, state),
-    connected: () => roomErrorLine.hide(),
+    connected: () => {
+      roomErrorLine.hide();
+      // A reconnection the server could not recover dropped the events sent meanwhile: the roster comes again
+      // (class:roster), the exam table is read again.
+      if (connectedBefore && !live.recovered) void exams.load();
+      connectedBefore = true;
+    },
     // The handshake refused the token (forged, expired, another kind).
     refused: (data) => {
       showConnection(connection, 'offline');

@@ -18,6 +18,7 @@ import { bootExamClass } from '../support/exam-class.js';
 import { samplePdfBytes } from '../support/lecture-client.js';
 import type { QuizClient } from '../support/quiz-client.js';
 import { axeViolations } from '../support/quiz-pages.js';
+import { WAIT_TIMEOUT_MS } from '../support/waits.js';
 
 /**
  * AN8 (test/SPEC.md): the 분석 page in Debian's chromium against the real app (memory store) over the class seeded
@@ -125,7 +126,7 @@ describe('분석 page', () => {
     // From the dashboard's class card, as an instructor gets there.
     await page.goto(`${booted.app.url}/dashboard.html`);
     await page.locator(`[data-class-id="${booted.classId}"] [data-testid="open-analytics"]`).click();
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 }).catch((error: unknown) => {
+    await page.waitForSelector('body[data-ready="true"]', { timeout: WAIT_TIMEOUT_MS }).catch((error: unknown) => {
       throw new Error(`${String(error)}; ${problems.join('; ')}`);
     });
     expect(page.url()).toContain(`/analytics.html?class=${booted.classId}`);
@@ -248,7 +249,7 @@ describe('분석 page', () => {
     await signInContext(browserContext, booted.app, booted.teacher);
     const page = await browserContext.newPage();
     await page.goto(`${booted.app.url}/analytics.html?class=${booted.classId}`);
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
+    await page.waitForSelector('body[data-ready="true"]', { timeout: WAIT_TIMEOUT_MS });
     expect(await axeViolations(page)).toEqual([]);
     await page.getByTestId('assessment-select').selectOption({ index: 1 });
     await page.getByTestId('choices-figure').waitFor();

@@ -19,6 +19,7 @@ import { uploadPdf } from '../support/data-flow.js';
 import { call } from '../support/http-call.js';
 import { samplePdfBytes } from '../support/lecture-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { WAIT_TIMEOUT_MS } from '../support/waits.js';
 
 /**
  * AG10 (test/SPEC.md, "Exams: the teacher grades groups of answers"): issue 24 §4 in a real chromium against the real
@@ -43,7 +44,7 @@ afterAll(async () => {
 
 async function desktop(problems: string[]): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'ko-KR' });
-  context.setDefaultTimeout(20_000);
+  context.setDefaultTimeout(WAIT_TIMEOUT_MS);
   contexts.push(context);
   const origin = new URL(app.url).origin;
   context.on('page', (page) => watchPage(page, origin, problems));

@@ -20,6 +20,7 @@ import { axeViolations } from '../support/quiz-pages.js';
 import { uploadPdf } from '../support/data-flow.js';
 import { samplePdfBytes } from '../support/lecture-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { WAIT_TIMEOUT_MS } from '../support/waits.js';
 
 /**
  * EP8 (test/SPEC.md): the real app (memory store, offline model) in a real chromium. The instructor's class has three
@@ -49,7 +50,7 @@ async function newContext(kind: 'desktop' | 'phone', problems: string[]): Promis
       ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'ko-KR', bypassCSP: true }
       : { viewport: { width: 1280, height: 900 }, locale: 'ko-KR', bypassCSP: true },
   );
-  context.setDefaultTimeout(20_000);
+  context.setDefaultTimeout(WAIT_TIMEOUT_MS);
   contexts.push(context);
   const origin = new URL(app.url).origin;
   context.on('page', (page) => watchPage(page, origin, problems));

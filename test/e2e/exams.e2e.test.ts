@@ -27,6 +27,7 @@ import { getJson, postJson } from '../support/classroom-client.js';
 import { madePdf, uploadPdf } from '../support/data-flow.js';
 import { samplePdfBytes } from '../support/lecture-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { WAIT_TIMEOUT_MS } from '../support/waits.js';
 
 /**
  * EP1–EP4, EP6, EP7 (test/SPEC.md): exams (issue 15) in a real chromium against the real app (memory store, offline model).
@@ -69,7 +70,7 @@ async function newContext(kind: 'desktop' | 'phone', problems: string[], dialogs
   const context = await browser.newContext(
     kind === 'phone' ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'ko-KR' } : { viewport: { width: 1280, height: 900 }, locale: 'ko-KR' },
   );
-  context.setDefaultTimeout(20_000);
+  context.setDefaultTimeout(WAIT_TIMEOUT_MS);
   contexts.push(context);
   const origin = new URL(app.url).origin;
   context.on('page', (page) => watch(page, origin, problems, dialogs));
@@ -341,7 +342,7 @@ describe('the exam clock in the browser (issue 15 §3)', () => {
       expect(published.status, JSON.stringify(published.body)).toBe(200);
 
       const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'ko-KR' });
-      context.setDefaultTimeout(20_000);
+      context.setDefaultTimeout(WAIT_TIMEOUT_MS);
       contexts.push(context);
       const student = await context.newPage();
       watch(student, new URL(clocked.url).origin, problems);

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';
 import { madePdf } from '../support/data-flow.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { WAIT_TIMEOUT_MS } from '../support/waits.js';
 
 /**
  * PG1 (test/SPEC.md): an instructor's first day in a real chromium, as the issue's walkthrough: sign up → upload a
@@ -35,7 +36,7 @@ afterAll(async () => {
 
 async function newPage(problems: string[], name: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  context.setDefaultTimeout(15_000);
+  context.setDefaultTimeout(WAIT_TIMEOUT_MS);
   contexts.push(context);
   const page = await context.newPage();
   page.on('pageerror', (error) => problems.push(`${name}: pageerror ${error.message}`));

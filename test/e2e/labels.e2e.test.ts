@@ -26,6 +26,7 @@ import { MADE_UP_PAGES } from '../support/made-up-chapters.js';
 import { signInContext } from '../support/browser-account.js';
 import { bootExamClass, draft, end, gradedResults, join, PROBLEMS, publish, type Booted } from '../support/exam-class.js';
 import { fixtureScope, sharedFixture } from '../fixtures/shared-app.js';
+import { WAIT_TIMEOUT_MS } from '../support/waits.js';
 
 /**
  * LB1–LB7 (test/SPEC.md, "Words and labels"): the Korean pages in a real chromium against the real app (memory store,
@@ -85,7 +86,7 @@ function useShared(): void {
 
 async function open(options: Parameters<Browser['newContext']>[0], problems: string[], instructor: boolean): Promise<Page> {
   const context = await browser.newContext(options);
-  context.setDefaultTimeout(20_000);
+  context.setDefaultTimeout(WAIT_TIMEOUT_MS);
   contexts.push(context);
   if (instructor) await signInContext(context, booted.app, booted.teacher);
   const page = await context.newPage();

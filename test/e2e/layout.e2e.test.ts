@@ -19,6 +19,7 @@ import { launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { bootExamClass, draft, end, gradedResults, join, makeExam, publish, type Booted } from '../support/exam-class.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { WAIT_TIMEOUT_MS } from '../support/waits.js';
 
 /**
  * LY1–LY5 (test/SPEC.md, "Layout on a phone and a projector"): the pages at 390×844 (a phone) and 1366×900 (a
@@ -52,7 +53,7 @@ afterAll(async () => {
 
 async function open(options: Parameters<Browser['newContext']>[0], problems: string[], signedIn?: Pick<TestApp, 'url'>): Promise<Page> {
   const context = await browser.newContext(options);
-  context.setDefaultTimeout(20_000);
+  context.setDefaultTimeout(WAIT_TIMEOUT_MS);
   contexts.push(context);
   if (signedIn) await signInContext(context, signedIn);
   const page = await context.newPage();
@@ -163,7 +164,7 @@ describe('layout on a phone and a projector', () => {
       const lineHeight = await text.evaluate((node) => Number.parseFloat((node as unknown as { ownerDocument: { defaultView: { getComputedStyle(e: unknown): { lineHeight: string } } } }).ownerDocument.defaultView.getComputedStyle(node).lineHeight));
       expect((await text.boundingBox())!.height, `${name} collapsed announcement`).toBeLessThan(lineHeight * 1.5);
       await text.click();
-      await expect.poll(async () => (await text.boundingBox())!.height, { timeout: 5_000 }).toBeGreaterThan(lineHeight * 1.5);
+      await expect.poll(async () => (await text.boundingBox())!.height, { timeout: WAIT_TIMEOUT_MS }).toBeGreaterThan(lineHeight * 1.5);
       expect(problems).toEqual([]);
     }
   }, 90_000);
