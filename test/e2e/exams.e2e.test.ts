@@ -21,7 +21,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '../support/accounts.js';
-import { launchBrowser, watchPage as watch } from '../support/browser.js';
+import { fillBox, launchBrowser, watchPage as watch } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { getJson, postJson } from '../support/classroom-client.js';
 import { madePdf, uploadPdf } from '../support/data-flow.js';
@@ -184,7 +184,7 @@ describe('exams in the browser (issue 15)', () => {
     expect((await phone.getByTestId('exam-item-submit').first().boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(44);
 
     // 민지 answers every item with its model answer; the autosave says when the server has it.
-    for (const problem of exam) await answerBox(desktop, problem.id).fill(problem.model_answer);
+    for (const problem of exam) await fillBox(answerBox(desktop, problem.id), problem.model_answer);
     await expect.poll(() => desktop.getByTestId('exam-saved').textContent()).toMatch(savedClock);
 
     // EP4: the monitor shows 민지's progress live, never her answers.
@@ -197,10 +197,10 @@ describe('exams in the browser (issue 15)', () => {
 
     // 서연 answers two items, waits for the save, types a third and reloads at once (before the debounce).
     const [one, two, three] = exam;
-    await answerBox(phone, one!.id).fill('모르겠어요');
-    await answerBox(phone, two!.id).fill('잘 모르겠습니다');
+    await fillBox(answerBox(phone, one!.id), '모르겠어요');
+    await fillBox(answerBox(phone, two!.id), '잘 모르겠습니다');
     await expect.poll(() => phone.getByTestId('exam-saved').textContent()).toMatch(savedClock);
-    await answerBox(phone, three!.id).fill('기억나지 않아요');
+    await fillBox(answerBox(phone, three!.id), '기억나지 않아요');
     await phone.reload();
     await phone.getByTestId('exam-sheet').waitFor();
     expect(await answerBox(phone, one!.id).inputValue()).toBe('모르겠어요');
@@ -229,6 +229,8 @@ describe('exams in the browser (issue 15)', () => {
 
     // Results are revealed when the exam ends, never at a student's own submission: the instructor ends it now.
     for (const page of [desktop, phone]) await page.getByTestId('exam-waiting').waitFor();
+    // The host's results panel draws 시험 종료 once it has read the exam's state: measure it when it shows.
+    await host.getByTestId('exam-end').waitFor();
     expect((await host.getByTestId('exam-end').boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(44);
     await host.getByTestId('exam-end').click();
     await expect.poll(() => host.getByTestId('exam-results-state').textContent()).toBe('마감됨');
@@ -351,12 +353,12 @@ describe('the exam clock in the browser (issue 15 §3)', () => {
       await student.fill('[data-testid=class-code]', created.body.code ?? '');
       await student.click('[data-testid=join-class]');
       await student.locator('[data-testid=exam-listing][data-state=open] [data-testid=exam-open]').click();
-      await answerBox(student, 1).fill('평균');
+      await fillBox(answerBox(student, 1), '평균');
       await expect.poll(() => student.getByTestId('exam-saved').textContent()).toMatch(savedClock);
 
       // The server's clock passes the deadline (the page's does not): the next save is refused and the sheet locks.
       offset = 11 * 60_000;
-      await answerBox(student, 2).fill('마감 뒤에 쓴 답');
+      await fillBox(answerBox(student, 2), '마감 뒤에 쓴 답');
       // Every input locks (seen in the page, before the sheet turns to the result a moment later).
       await student.waitForFunction(() => {
         type Found = { querySelectorAll(selector: string): ArrayLike<{ disabled: boolean }> };
@@ -415,8 +417,8 @@ describe('a self-study exam in the browser (issue 15, self-study)', () => {
     const items = student.getByTestId('exam-item');
     expect(await items.count()).toBe(2);
     expect(await student.locator('[data-testid=exam-item][data-type=Descriptive]').count()).toBe(1);
-    await answerBox(student, 1).fill('모르겠어요');
-    await answerBox(student, 2).fill('잘 모르겠습니다.');
+    await fillBox(answerBox(student, 1), '모르겠어요');
+    await fillBox(answerBox(student, 2), '잘 모르겠습니다.');
     await expect.poll(() => student.getByTestId('exam-saved').textContent()).toMatch(savedClock);
 
     // 전체 제출: the result and the report come at once, without waiting for anyone.
@@ -478,7 +480,7 @@ describe('live exam sheets (issue 25 §1)', () => {
     const phone = await (await newContext('phone', problems)).newPage();
     await joinClass(phone, created.body.code ?? '', '서연');
     await phone.locator('[data-testid=exam-listing][data-state=open] [data-testid=exam-open]').click();
-    await answerBox(phone, 1).fill('평균');
+    await fillBox(answerBox(phone, 1), '평균');
     await expect.poll(() => phone.getByTestId('exam-saved').textContent()).toMatch(savedClock);
     await expect.poll(() => phone.getByTestId('exam-countdown').textContent()).toMatch(/^(29|30):\d\d$/u);
 
@@ -524,8 +526,8 @@ describe('live exam sheets (issue 25 §1)', () => {
     const page = await (await newContext('desktop', problems)).newPage();
     await joinClass(page, created.body.code ?? '', '도윤');
     await page.locator('[data-testid=exam-listing][data-state=open] [data-testid=exam-open]').click();
-    await answerBox(page, 1).fill('평균');
-    await answerBox(page, 2).fill('극단값 하나가 합에 더해져서 평균이 끌려가요');
+    await fillBox(answerBox(page, 1), '평균');
+    await fillBox(answerBox(page, 2), '극단값 하나가 합에 더해져서 평균이 끌려가요');
     await expect.poll(() => page.getByTestId('exam-saved').textContent()).toMatch(savedClock);
     const ended = await postJson(`${app.url}/api/exams/${exam.examId}/end`, {}, teacher.bearer);
     expect(ended.status).toBe(200);

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { defaultInstructor, type SignedUpAccount } from './accounts.js';
 import { WAIT_TIMEOUT_MS } from './waits.js';
 
@@ -54,4 +54,19 @@ export function watchPage(page: Page, origin: string, problems: string[], dialog
     if (url.origin !== origin && url.protocol !== 'data:' && url.protocol !== 'blob:') problems.push(`foreign ${request.url()}`);
   });
   page.on('dialog', (dialog) => void (dialogs(dialog.message()) ? dialog.accept() : dialog.dismiss()));
+}
+
+/**
+ * Types `text` into a text box as `locator.fill` does, and makes sure it landed there. Playwright's fill takes two
+ * steps (focus and select the box in the page, then insert the text into whatever has focus: microsoft/playwright
+ * #42125); on a loaded machine the insertion can miss the box, and the test would go on as if the student had typed
+ * it (an autosave test then finds the answer missing). A box that does not hold the text is filled again.
+ */
+export async function fillBox(box: Locator, text: string): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    await box.fill(text);
+    const value = await box.inputValue();
+    if (value === text) return;
+    if (attempt === 3) throw new Error(`the box holds ${JSON.stringify(value)} after three fills of ${JSON.stringify(text)}`);
+  }
 }
