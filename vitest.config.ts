@@ -13,9 +13,9 @@ export default defineConfig({
   test: {
     // The pages' bundles (public/build/) are built once before any test: the browser tests load them.
     globalSetup: ['test/support/build-client.global.ts'],
-    // One budget for a test and its hooks, and half of it for any single wait (test/support/waits.ts): the suite shares
-    // two cores with whatever else runs, and a correct test must not fail because the machine is slow (MS13 once
-    // waited 1 s for a graded answer, the old expect.poll default).
+    // One budget for a test and its hooks, and a quarter of it for any single wait (test/support/waits.ts): the suite
+    // shares two cores with whatever else runs, and a correct test must not fail because the machine is slow (MS13
+    // once waited 1 s for a graded answer, the old expect.poll default).
     testTimeout: TEST_TIMEOUT_MS,
     hookTimeout: TEST_TIMEOUT_MS,
     expect: { poll: { timeout: WAIT_TIMEOUT_MS } },

@@ -33,7 +33,7 @@ let pdf: Uint8Array;
 
 beforeAll(async () => {
   pdf = await fixturePdf(TRADE_HANDBOOK);
-}, 60_000);
+});
 
 /**
  * One app per describe, booted and given the handbook once (in beforeAll): the judge reads the store and the

@@ -34,7 +34,7 @@ let materials: GoldenMaterial[];
 
 beforeAll(async () => {
   ({ files, materials } = await renderAllGolden());
-}, 60_000);
+});
 
 const CONNECTIVE = /^(?:먼저|이어서) (.+)(?:을|를) 살펴보겠습니다\.$/gmu;
 const NOTHING_TAUGHT = '이 부분은 자료의 표지, 목차나 수업 안내라서';

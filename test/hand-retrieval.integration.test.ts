@@ -30,7 +30,7 @@ const ANSWER_SENTENCE = '수출신고는 물품을 선적하기 전에 마쳐야
 let pdf: Uint8Array;
 beforeAll(async () => {
   pdf = await fixturePdf(TRADE_HANDBOOK);
-}, 60_000);
+});
 
 /** Raises the hand a little into chapter 1's lecture, asks QUESTION; resolves with the first reply that ended. */
 async function askInChapterOne(client: LectureClient): Promise<{ reply: TutorServerEvents['tutor:reply-end']; text: string; from: number }> {
@@ -63,7 +63,7 @@ describe.each(['memory', 'redis'] as const)('the raise-hand assistant over the R
     ({ material } = await app.materials.ingest({ bytes: pdf, filename: 'trade.pdf' }));
     // The chapter plan joins the short chapters 2 and 3 into the material's second chapter.
     expect(material.chapters.map((chapter) => chapter.title).slice(0, 2)).toEqual(['1. 무역 거래 조건의 기초', '2. 수출 절차 · 3. 무역 서류']);
-  }, 60_000);
+  });
   afterAll(async () => {
     await app?.stop();
   });

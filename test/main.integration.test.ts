@@ -56,8 +56,7 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-// `npm start` compiles with tsx on a machine that may be busy with the rest of the suite: give it time to boot.
-describe('the entry point', { timeout: 90_000 }, () => {
+describe('the entry point', () => {
   it('IN2 starts with no configuration (memory store, offline model), says what it loads, answers /healthz, and exits 0 on SIGTERM', async () => {
     const port = await freePort();
     const dataDir = mkdtempSync(path.join(tmpdir(), 'lectern-main-'));

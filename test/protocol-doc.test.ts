@@ -17,12 +17,12 @@ import { protocolTables, withTables } from '../scripts/protocol-tables.js';
  */
 
 describe('docs/PROTOCOL.md', () => {
-  it('HS4 the generated block is what npm run docs:protocol writes from src/protocol/wire and the composed app', { timeout: 60_000 }, async () => {
+  it('HS4 the generated block is what npm run docs:protocol writes from src/protocol/wire and the composed app', async () => {
     const document = readFileSync('docs/PROTOCOL.md', 'utf8');
     expect(withTables(document, await protocolTables())).toBe(document);
   });
 
-  it('HS5 the tables name every namespace and the routes mounted under a prefix, and restate no error code', { timeout: 60_000 }, async () => {
+  it('HS5 the tables name every namespace and the routes mounted under a prefix, and restate no error code', async () => {
     const tables = await protocolTables();
     for (const namespace of ['/tutor', '/monitor', '/quiz', '/jobs']) expect(tables).toContain(`### \`${namespace}\``);
     expect(tables).toContain('| `answer:submit` | `AnswerSubmitPayload` { questionId, text }');

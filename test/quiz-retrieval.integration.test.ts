@@ -48,7 +48,7 @@ beforeAll(async () => {
   if (plan === null) throw new Error('the trade handbook has an outline');
   source = { chapters: plan.chapters, pageTexts: extracted.pages.map((page) => page.text) };
   handbook = { title: TRADE_HANDBOOK.title, pageCount: extracted.pages.length, hasTextLayer: true, chapterSource: 'outline', chapters: plan.chapters };
-}, 60_000);
+});
 
 /** The offline model, recording what every generation round was given (input and prompt). */
 function recording(): { model: LanguageModel; rounds: { input: QuizGenerateInput; prompt: string; temperature: number | undefined }[] } {

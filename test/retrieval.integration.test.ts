@@ -36,7 +36,7 @@ beforeAll(async () => {
   const plan = planFromDocument(extracted);
   if (plan === null) throw new Error('the trade handbook has an outline');
   source = { chapters: plan.chapters, pageTexts: extracted.pages.map((page) => page.text) };
-}, 60_000);
+});
 
 interface EmbedCall {
   taskType: EmbedOptions['taskType'];

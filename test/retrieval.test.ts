@@ -44,7 +44,7 @@ describe('chunks', () => {
     sources.sample = await sourceOf(await buildSamplePdf());
     sources.trade = await sourceOf(await fixturePdf(TRADE_HANDBOOK));
     sources.safety = await sourceOf(await fixturePdf(SAFETY_HANDBOOK));
-  }, 60_000);
+  });
 
   it('R1 never cross a chapter, stay within 400–800 characters and end at a sentence end (real PDFs)', () => {
     for (const [name, source] of Object.entries(sources)) {

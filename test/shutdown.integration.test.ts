@@ -50,7 +50,7 @@ beforeAll(async () => {
   } finally {
     expect((await setup.stop()).code).toBe(0);
   }
-}, 90_000);
+});
 
 afterAll(async () => {
   await redis?.quit();
@@ -88,7 +88,7 @@ describe('shutdown', () => {
     } finally {
       await a.stop('SIGKILL');
     }
-  }, 60_000);
+  });
 
   it(`O7 ${CYCLES} start/SIGTERM cycles at delays from 0 to ${MAX_DELAY_MS} ms all exit 0 and never leave the lease behind`, async () => {
     const outcomes: { cycle: number; delayMs: number; code: number | null; signal: string | null; leasesAfter: (string | null)[]; drove: boolean; unhandled: boolean; crash: string }[] = [];

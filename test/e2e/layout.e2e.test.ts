@@ -116,7 +116,7 @@ describe('layout on a phone and a projector', () => {
       for (const head of heads) expect(head.height, `${name} "${head.text}"`).toBeLessThan(head.line * 1.9 + 12);
       expect(problems).toEqual([]);
     }
-  }, 90_000);
+  });
 
   it('LY3 on a 390×844 phone the running exam’s countdown stays in view while the sheet scrolls, and an announcement collapses to one line; on 1366×900 too', async (context) => {
     const booted: Booted = await bootExamClass(context, 'memory', () => '');
@@ -167,7 +167,7 @@ describe('layout on a phone and a projector', () => {
       await expect.poll(async () => (await text.boundingBox())!.height, { timeout: WAIT_TIMEOUT_MS }).toBeGreaterThan(lineHeight * 1.5);
       expect(problems).toEqual([]);
     }
-  }, 90_000);
+  });
 
   it.each(SIZES)('LY4 "질문 보내기" is whole above the "손 내리기" bar when the panel opens and when the assistant asks again (%s)', async (_name, size) => {
     const problems: string[] = [];

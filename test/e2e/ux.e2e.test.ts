@@ -295,5 +295,5 @@ describe('pages for people', () => {
     expect(await phone.locator('[data-testid=play-podium-list] [data-testid=podium-place]').count()).toBe(0);
     expect(await phone.locator('main').textContent()).not.toMatch(/1위/);
     expect(problems).toEqual([]);
-  }, 60_000);
+  });
 });
