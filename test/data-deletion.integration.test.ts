@@ -147,7 +147,7 @@ async function scenario(env: Record<string, string>, redisUrl?: string) {
     expect(before.some((key) => key.includes(trace)), trace).toBe(true);
   }
   // A driver's lease key comes and goes with its renewals (a late one on a busy machine lets it expire for a moment):
-  // the kept session's is no evidence either way, so the comparison of what is kept leaves leases out.
+  // the kept session's is no evidence either way, so the comparison of what is kept leaves that lease out.
   const keptKeys = (keys: string[]) => keys.filter((key) => keptTraces.some((trace) => key.includes(trace)) && key !== lectureKeys.sessionDriver(untouched.sessionIds[0]!));
   const keptBefore = keptKeys(before);
   expect(keptBefore.length).toBeGreaterThan(10);

@@ -4,7 +4,8 @@
 // raised-hands queue with "확인" and a direct reply, announcements to every student, and closing the class or
 // replacing its join code. `?class=<id>` opens a class; localStorage only remembers the last one opened. After a
 // reconnect the server replays what was missed or, when it could not recover the session, sends a fresh
-// `class:roster` while the page reads its exam table again; either way the page replaces or upserts what it shows. Server text reaches the DOM as textContent only.
+// `class:roster` while the page reads its exam table again; either way the page replaces or upserts what it shows.
+// Server text reaches the DOM as textContent only.
 import '../ui/storage-fallback.js';
 import type { Material } from '../../src/materials/types.js';
 import { classesPage, createClass, openClass as fetchClass, type ClassSummary, type OpenedClass } from '../net/classes.js';

@@ -4,8 +4,8 @@
  * the machine is, short of a test that takes minutes.
  *
  * - TEST_TIMEOUT_MS: one test, or one hook (vitest.config.ts `testTimeout` / `hookTimeout`). Measured: the longest
- *   tests without a budget of their own take 35-45 s on an idle machine and over 60 s beside another suite (O1 boots
- *   four server processes, a quiz game waits out its question timers), so the budget is 120 s. Only a test that
+ *   tests without a budget of their own take 35-45 s on an idle machine and over 60 s beside another suite (a quiz
+ *   game waits out its question timers, AG10 grades thirty students' answers), so the budget is 120 s. Only a test that
  *   needs more (a soak, the image build) names its own.
  * - WAIT_TIMEOUT_MS: the default of every helper that waits for one thing (an event, a connection, an ack, a chapter,
  *   a server's readiness) and of `expect.poll`. A quarter of the test's budget: slow waits still fit in their test,
