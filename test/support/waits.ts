@@ -3,9 +3,9 @@
  * cores (with CI's other jobs, or with other suites on a developer's machine): a correct test must pass however slow
  * the machine is, short of a test that takes minutes.
  *
- * - TEST_TIMEOUT_MS: one test, or one hook (vitest.config.ts `testTimeout` / `hookTimeout`). Measured: the longest
- *   tests without a budget of their own take 35-45 s on an idle machine and over 60 s beside another suite (a quiz
- *   game waits out its question timers, AG10 grades thirty students' answers), so the budget is 120 s. Only a test that
+ * - TEST_TIMEOUT_MS: one test, or one hook (vitest.config.ts `testTimeout` / `hookTimeout`). Measured: a quiz game
+ *   that waits out its question timers (quiz.e2e) took 11 s on a quiet machine, 33 s on a slower idle one and over
+ *   60 s beside another suite, so the budget is 120 s. Only a test that
  *   needs more (a soak, the image build) names its own.
  * - WAIT_TIMEOUT_MS: the default of every helper that waits for one thing (an event, a connection, an ack, a chapter,
  *   a server's readiness) and of `expect.poll`. A quarter of the test's budget: slow waits still fit in their test,
