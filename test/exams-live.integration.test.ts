@@ -45,7 +45,6 @@ import { samplePdfBytes } from './support/lecture-client.js';
 import { startRedisServer, suiteRedis } from './support/redis-server.js';
 import { startTestApp, suiteMemoryStore } from './support/test-app.js';
 import { examKeys } from '../src/exams/exam-keys.js';
-import { WAIT_TIMEOUT_MS } from './support/waits.js';
 
 /**
  * EL1–EL12 (test/SPEC.md, "Live exams"): exams published to a class and taken live on the real server, on the memory
@@ -275,11 +274,11 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     // The model failed on the descriptive item: Ungraded, pending, no credit, while the exact keywords are Correct.
     const resultUrl = `${booted.app.url}/api/class-exams/${exam.examId}/result`;
     const statuses = async () => ((await call(resultUrl, 'GET', { headers: student.headers })).body.log?.evaluation_items ?? []).map((item: { result_status: string }) => item.result_status);
-    await expect.poll(statuses, { timeout: WAIT_TIMEOUT_MS }).toEqual(['Correct', 'Ungraded', 'Correct']);
+    await expect.poll(statuses).toEqual(['Correct', 'Ungraded', 'Correct']);
     expect((await booted.app.exams.repository.grades(exam.examId, student.sessionId)).get(2)?.result_status).toBe('Ungraded');
     const pending = await call(resultUrl, 'GET', { headers: student.headers });
     expect(pending.body).toMatchObject({ status: 'pending', score: 2, maxScore: 3, report: null });
-    await expect.poll(() => gradings, { timeout: WAIT_TIMEOUT_MS }).toBe(2);
+    await expect.poll(() => gradings).toBe(2);
     released();
     const graded = await gradedResults(booted, exam.examId, 1);
     expect(graded.students[0]).toMatchObject({ score: 2.5, pending: false });
@@ -337,7 +336,7 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     const twice = await call(`${booted.app.url}/api/class-exams/${exam.examId}/regrade`, 'POST', { headers: student.headers, body: { questionId: 3, comment: '또' } });
     expect([twice.status, twice.body.error.code]).toEqual([409, 'EXAM_REGRADE_EXISTS']);
     await expect
-      .poll(async () => (await results(booted, exam.examId)).body.students[0].regrades, { timeout: WAIT_TIMEOUT_MS })
+      .poll(async () => (await results(booted, exam.examId)).body.students[0].regrades)
       .toEqual([{ questionId: 3, comment: '표준편차를 썼는데 다시 봐 주세요.', at: expect.any(Number), status: 'done', from: 'Correct', to: 'Correct' }]);
     expect(booted.agents.gradings.filter((grading) => grading.questionId === 3)).toHaveLength(2);
   });
@@ -531,7 +530,7 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
       const student = await join(booted, `학생${exam.examId.slice(0, 4)}`);
       await draft(booted, exam.examId, student.headers, { 1: '분산', 2: '기댓값', 3: '표준편차' });
       await submit(booted, exam.examId, student.headers);
-      await expect.poll(async () => (await booted.app.exams.repository.gradingState(exam.examId, student.sessionId)).state, { timeout: WAIT_TIMEOUT_MS }).toBe('graded');
+      await expect.poll(async () => (await booted.app.exams.repository.gradingState(exam.examId, student.sessionId)).state).toBe('graded');
       return student;
     };
     const first = await makeExam(booted);
@@ -582,7 +581,7 @@ describe('live exams across a node restart (redis)', () => {
     const submitted = await call(`${second.url}/api/class-exams/${exam.examId}/submit`, 'POST', { headers: student.headers, body: {} });
     expect(submitted.body.submittedAll).toBe(true);
     expect((await call(`${second.url}/api/exams/${exam.examId}/end`, 'POST', { headers: first.teacher.bearer })).status).toBe(200);
-    await expect.poll(async () => (await call(`${second.url}/api/class-exams/${exam.examId}/result`, 'GET', { headers: student.headers })).body.status, { timeout: WAIT_TIMEOUT_MS }).toBe('graded');
+    await expect.poll(async () => (await call(`${second.url}/api/class-exams/${exam.examId}/result`, 'GET', { headers: student.headers })).body.status).toBe('graded');
     expect(agents.gradings.map((grading) => grading.answer)).toEqual(['분산', '기댓값이 같아서', '표준편차']);
   });
 });

@@ -14,7 +14,6 @@ import { bootExamClass, draft, end, join, makeExam, publish, results, submit } f
 import { call } from './support/http-call.js';
 import { samplePdfBytes } from './support/lecture-client.js';
 import { suiteRedis } from './support/redis-server.js';
-import { WAIT_TIMEOUT_MS } from './support/waits.js';
 
 /**
  * GR5 and GR14 (test/SPEC.md, "Grading: … confidence and review"): an exam item the grader is not sure of is
@@ -53,7 +52,7 @@ describe.each(['memory', 'redis'] as const)('Needs_Review (%s store)', (store) =
       .poll(async () => {
         students = ((await results(booted, exam.examId)).body?.students ?? []) as Student[];
         return students.length === 2 && students.every((student) => student.report !== null);
-      }, { timeout: WAIT_TIMEOUT_MS, interval: 50 })
+      }, { interval: 50 })
       .toBe(true);
     expect(students.map((student) => student.nickname)).toEqual(['민지', '지호']);
     const held = students[0]?.items.find((item) => item.question_id === 2);

@@ -20,7 +20,6 @@ import {
 import { connectedOrThrow, joinLecture, loadSample, offlineStudent, samplePdfBytes } from './support/lecture-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { scopedToTest, sharedFixture } from './fixtures/shared-app.js';
-import { WAIT_TIMEOUT_MS } from './support/waits.js';
 
 /** The instructor's `/monitor` room on a real server (memory store, offline model): rules M1–M8 of test/SPEC.md. */
 
@@ -84,12 +83,12 @@ describe('the /monitor room', () => {
     // presence update on the student's own queue; once the server has dropped the socket, a third socket's connect
     // is queued behind that update, and the instructor's events go out in queue order on one socket. So a
     // student:left for the first socket would arrive before the third socket's student:joined.
-    await expect.poll(() => app.server.io.of('/tutor').sockets.has(firstId), { timeout: WAIT_TIMEOUT_MS }).toBe(false);
+    await expect.poll(() => app.server.io.of('/tutor').sockets.has(firstId)).toBe(false);
     const barrier = monitor.events.length;
     const third = app.socket('/tutor', { token: joined.body.token });
     await connectedOrThrow(third);
     await expect
-      .poll(() => monitor.events.slice(barrier).some((event) => event.event === 'student:joined' && event.payload.student.sessionId === sessionId), { timeout: WAIT_TIMEOUT_MS })
+      .poll(() => monitor.events.slice(barrier).some((event) => event.event === 'student:joined' && event.payload.student.sessionId === sessionId))
       .toBe(true);
     expect(monitor.all('student:left')).toEqual([]);
     third.disconnect();
@@ -127,7 +126,7 @@ describe('the /monitor room', () => {
       const [last, entry] = [monitor.all('student:progress').at(-1), await rosterEntry()];
       return last?.sessionId === sessionId && last.chapter === entry?.chapter && last.percent === entry?.percent && last.state === entry?.state;
     };
-    await expect.poll(lastMatchesRoster, { timeout: WAIT_TIMEOUT_MS }).toBe(true);
+    await expect.poll(lastMatchesRoster).toBe(true);
     const entry = await rosterEntry();
     expect(monitor.all('student:progress').at(-1)).toEqual({ sessionId, chapter: entry?.chapter, percent: entry?.percent, state: entry?.state });
     expect(entry?.chapter).toBeGreaterThanOrEqual(0);

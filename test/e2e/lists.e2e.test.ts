@@ -6,7 +6,6 @@ import { signInContext } from '../support/browser-account.js';
 import { postJson, type CreatedClass } from '../support/classroom-client.js';
 import { sampleItems } from '../support/quiz-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { WAIT_TIMEOUT_MS } from '../support/waits.js';
 
 /**
  * P1 in the pages (real chromium, memory store): the monitor's room list shows a page and "더 보기" appends the next;
@@ -59,11 +58,11 @@ describe('lists in the pages', () => {
   it('P1 the monitor shows the newest 20 rooms and "더 보기" appends the rest', async () => {
     const { page, problems } = await openWithClass(`/monitor.html?class=${owner.classId}`);
     const rooms = page.locator('[data-testid=quiz-room]');
-    await expect.poll(() => rooms.count(), { timeout: WAIT_TIMEOUT_MS }).toBe(20);
+    await expect.poll(() => rooms.count()).toBe(20);
     const more = page.locator('[data-testid=quiz-rooms-more]');
     expect(await more.isVisible()).toBe(true);
     await more.click();
-    await expect.poll(() => rooms.count(), { timeout: WAIT_TIMEOUT_MS }).toBe(ROOMS);
+    await expect.poll(() => rooms.count()).toBe(ROOMS);
     expect(await more.isVisible()).toBe(false);
     const ids = await rooms.evaluateAll((items) => items.map((item) => item.getAttribute('data-room-id')));
     expect(new Set(ids).size).toBe(ROOMS);
@@ -74,7 +73,7 @@ describe('lists in the pages', () => {
   it('P1 the host page offers every quiz of the class, over several pages', async () => {
     const { page, problems } = await openWithClass(`/host.html?class=${owner.classId}`);
     const options = page.locator('#quiz-select option[value]:not([value=""])');
-    await expect.poll(() => options.count(), { timeout: WAIT_TIMEOUT_MS }).toBe(QUIZZES);
+    await expect.poll(() => options.count()).toBe(QUIZZES);
     expect(problems).toEqual([]);
     await page.context().close();
   });
