@@ -166,7 +166,15 @@ export function fitModel(entries: readonly TrainingItem[]): AssessorModel {
   return { ...fitted, correctThreshold: best.threshold, incorrectThreshold: bestIncorrect.threshold };
 }
 
-export function predict(entry: TrainingItem, model: AssessorModel): { label2: Label2; label3: Label3; confidence: number } {
+export function predict(
+  entry: TrainingItem,
+  model: AssessorModel,
+): { label2: Label2; label3: Label3; confidence: number; goodProbability: number } {
   const verdict = decideAssessment(entry.prepared, model);
-  return { label2: verdict.label2, label3: verdict.label3, confidence: assessmentConfidence(verdict, model) };
+  return {
+    label2: verdict.label2,
+    label3: verdict.label3,
+    confidence: assessmentConfidence(verdict, model),
+    goodProbability: verdict.goodProbability,
+  };
 }

@@ -66,6 +66,73 @@ export function meetsTargets(figures: ConfidenceFigures): boolean {
   return figures.coverage >= TARGET_COVERAGE && figures.precisionGood >= TARGET_PRECISION && figures.precisionBad >= TARGET_PRECISION;
 }
 
+/**
+ * What any confidence read from one score could reach: the ROC AUC of the score for good answers, and the most answers
+ * a pair of thresholds covers with both precisions at TARGET_PRECISION (bad at or below `low`, good at or above
+ * `high`), the pair chosen on these very answers. The pair is fitted to the answers it is scored on, so the coverage
+ * is an upper bound: when it is below TARGET_COVERAGE, no threshold on this score meets §3, and a better signal is
+ * needed rather than a better threshold.
+ */
+export interface ScoreCeiling {
+  auc: number;
+  coverage: number;
+  low: number;
+  high: number;
+}
+
+export function scoreCeiling(scores: readonly number[], gold: readonly ('good' | 'bad')[]): ScoreCeiling {
+  const ranked = scores.map((score, index) => ({ score, good: gold[index] === 'good' })).sort((left, right) => left.score - right.score);
+  const n = ranked.length;
+  const goodTotal = ranked.filter((entry) => entry.good).length;
+  // AUC by ranks: the share of (good, bad) pairs the score orders right, ties counted half.
+  let pairs = 0;
+  let badBelow = 0;
+  for (let start = 0; start < n; ) {
+    let end = start;
+    while (end < n && ranked[end]?.score === ranked[start]?.score) end += 1;
+    const tied = ranked.slice(start, end);
+    const goods = tied.filter((entry) => entry.good).length;
+    pairs += goods * (badBelow + (tied.length - goods) / 2);
+    badBelow += tied.length - goods;
+    start = end;
+  }
+  const badTotal = n - goodTotal;
+  // Cut points between distinct scores: answers [0, cut) are below it. goodBelow[cut] counts the good ones.
+  const cuts = [0];
+  for (let index = 1; index < n; index += 1) if (ranked[index]?.score !== ranked[index - 1]?.score) cuts.push(index);
+  cuts.push(n);
+  const goodBelow = [0];
+  ranked.forEach((entry, index) => goodBelow.push((goodBelow[index] ?? 0) + (entry.good ? 1 : 0)));
+  let best: ScoreCeiling = { auc: 0, coverage: 0, low: Number.NEGATIVE_INFINITY, high: Number.POSITIVE_INFINITY };
+  for (const lowCut of cuts) {
+    const badSide = lowCut - (goodBelow[lowCut] ?? 0);
+    if (lowCut > 0 && badSide / lowCut < TARGET_PRECISION) continue;
+    for (const highCut of cuts) {
+      if (highCut < lowCut) continue;
+      const goodSide = goodTotal - (goodBelow[highCut] ?? 0);
+      const size = n - highCut;
+      if (size > 0 && goodSide / size < TARGET_PRECISION) continue;
+      const coverage = (lowCut + size) / Math.max(1, n);
+      if (coverage > best.coverage) {
+        best = { auc: 0, coverage, low: ranked[lowCut - 1]?.score ?? Number.NEGATIVE_INFINITY, high: ranked[highCut]?.score ?? Number.POSITIVE_INFINITY };
+      }
+    }
+  }
+  return { ...best, auc: round(goodTotal === 0 || badTotal === 0 ? 0.5 : pairs / (goodTotal * badTotal)), coverage: round(best.coverage) };
+}
+
+/** One line per set: the score's AUC and the ceiling of its coverage at the target precision. */
+export function formatCeiling(title: string, sets: readonly { set: string; ceiling: ScoreCeiling }[]): string {
+  const lines = [
+    `${title} (coverage reachable by any threshold pair at precision ≥ ${TARGET_PRECISION} on both sides, chosen on the set itself)`,
+    `${'set'.padEnd(22)} AUC    coverage ceiling  reaches ${TARGET_COVERAGE}`,
+  ];
+  for (const { set, ceiling } of sets) {
+    lines.push(`${set.padEnd(22)} ${ceiling.auc.toFixed(3)}  ${ceiling.coverage.toFixed(3).padEnd(16)}  ${ceiling.coverage >= TARGET_COVERAGE ? 'yes' : 'no'}`);
+  }
+  return lines.join('\n');
+}
+
 /** One line per set: coverage, selective precision (good, bad), ECE, whether the targets hold; then the reliability rows. */
 export function formatConfidence(title: string, sets: readonly { set: string; figures: ConfidenceFigures }[]): string {
   const lines = [

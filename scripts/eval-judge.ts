@@ -1,5 +1,5 @@
 import { dataDirectory } from './eval-support.js';
-import { formatConfidence } from './eval-confidence.js';
+import { formatCeiling, formatConfidence } from './eval-confidence.js';
 import { formatKinds, formatTable, runEvaluation } from './eval-runner.js';
 
 /**
@@ -14,6 +14,8 @@ console.log('');
 console.log(formatConfidence('Judge confidence, grouped CV by question', result.label2.map((set) => ({ set: set.set, figures: set.confidence.cv }))));
 console.log('');
 console.log(formatConfidence('Judge confidence, dev', result.label2.map((set) => ({ set: set.set, figures: set.confidence.dev }))));
+console.log('');
+console.log(formatCeiling('Ceiling of the assessor\'s P(good), grouped CV by question', result.label2.map((set) => ({ set: set.set, ceiling: set.ceiling.cv }))));
 console.log('');
 console.log(formatKinds('Judge error kinds, grouped CV by question', result.label2.map((set) => ({ set: set.set, figures: set.kinds.cv }))));
 console.log(formatKinds('Judge error kinds, dev', result.label2.map((set) => ({ set: set.set, figures: set.kinds.dev }))));

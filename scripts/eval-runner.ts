@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ASSESSOR_MODEL, type AssessorModel, CONFIDENT_AT } from '../src/judges/index.js';
 import { type TrainingItem, fitModel, predict, prepareItems } from './assessor-training.js';
-import { type ConfidenceFigures, confidenceFigures } from './eval-confidence.js';
+import { type ConfidenceFigures, type ScoreCeiling, confidenceFigures, scoreCeiling } from './eval-confidence.js';
 import {
   DEV_FILES,
   type EvalItem,
@@ -44,6 +44,8 @@ export interface SetResult {
   confidence: { dev: ConfidenceFigures; cv: ConfidenceFigures };
   /** The error kinds §3 bounds, dev and grouped CV. */
   kinds: { dev: KindFigures; cv: KindFigures };
+  /** What thresholds on the assessor's P(good) alone could reach, under grouped CV (eval-confidence.ts). */
+  ceiling: { cv: ScoreCeiling };
 }
 
 /** Content words up to which a correct answer counts as short (a term or two, 개조식). */
@@ -165,7 +167,7 @@ function assessorScores(entries: readonly TrainingItem[], labels: readonly { lab
 }
 
 /** Grouped CV predictions for every set: fit on all training sets minus the held-out questions of one fold. */
-type Predicted = { label2: string; label3: string; confidence: number };
+type Predicted = { label2: string; label3: string; confidence: number; goodProbability: number };
 
 function crossValidated(sets: readonly LoadedSet[]): Map<string, Predicted[]> {
   const pool = sets.filter((set) => set.training);
@@ -221,6 +223,12 @@ export function runEvaluation(directory: string, tasks: readonly Task[], model: 
           baseline: baselineResult(set.entries, task),
           confidence: { dev: confidenceOf(set.entries, dev), cv: confidenceOf(set.entries, held) },
           kinds: { dev: kindsOf(set.entries, dev), cv: kindsOf(set.entries, held) },
+          ceiling: {
+            cv: scoreCeiling(
+              held.map((predicted) => predicted.goodProbability),
+              set.entries.map((entry) => entry.item.label2),
+            ),
+          },
         };
       });
   return {
