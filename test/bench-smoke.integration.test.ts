@@ -51,7 +51,7 @@ describe('benchmarks at a tiny size', () => {
 
   // Concurrent: each script mostly waits (its own process starting, a quiz question's seconds), so the file takes the
   // longest script's time rather than the sum of all of them.
-  it.concurrent.for(Object.entries(TINY))('HS2 npm run %s starts, prints one JSON line and exits 0', { timeout: 180_000 }, async ([name, { args, field }], { expect }) => {
+  it.concurrent.for(Object.entries(TINY))('HS2 npm run %s starts, prints one JSON line and exits 0', async ([name, { args, field }], { expect }) => {
     const { code, stdout, stderr } = await runScript(name, args);
     expect(code, stderr.slice(-2_000)).toBe(0);
     const lines = stdout.trim().split('\n');

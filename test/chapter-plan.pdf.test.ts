@@ -3,12 +3,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { chapterProblems, MAX_CHAPTERS, planByPages, planFromDocument } from '../src/materials/chapter-plan.js';
 import { createPdfWorkerPool } from '../src/materials/pdf-worker-pool.js';
 import { sectionedPdf } from '../scripts/pdf-fixtures.js';
+import { TEST_TIMEOUT_MS } from './support/waits.js';
 
 /**
  * The same invariant as chapter-plan.test.ts, but through real PDFs: generated with pdf-lib (outline and/or
  * headings or neither), read back by pdf.js in the worker, then planned.
  */
-const pool = createPdfWorkerPool({ timeoutMs: 30_000, size: 1 });
+const pool = createPdfWorkerPool({ timeoutMs: TEST_TIMEOUT_MS, size: 1 });
 afterAll(() => pool.close());
 
 const layout = fc.record({
@@ -57,7 +58,7 @@ describe('IG3 chapter plan over generated PDFs (property)', () => {
 
 describe('IG8 pdf worker pool', () => {
   it('refuses a job at once when its queue is full (busy), and still runs the ones it took', async () => {
-    const small = createPdfWorkerPool({ timeoutMs: 30_000, size: 1, maxQueue: 1 });
+    const small = createPdfWorkerPool({ timeoutMs: TEST_TIMEOUT_MS, size: 1, maxQueue: 1 });
     try {
       const bytes = await sectionedPdf({ sections: [{ title: 'Only', pages: 2 }], outline: false, headings: false, namedDestinations: false, linesPerPage: 4 });
       // One job runs, one waits; the third finds the queue full. Each call gets its own copy (bytes are transferred).

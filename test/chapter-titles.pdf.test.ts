@@ -8,12 +8,13 @@ import { createMaterialService } from '../src/materials/material-service.js';
 import { createPdfWorkerPool } from '../src/materials/pdf-worker-pool.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import { buildPdf, type FixturePage, type OutlineEntry } from '../scripts/pdf-fixtures.js';
+import { TEST_TIMEOUT_MS } from './support/waits.js';
 
 /**
  * IG10 through the real ingest: PDFs made with pdf-lib (Pretendard for Hangul), read by pdf.js in the worker,
  * planned and titled by the material service, as an upload is.
  */
-const pool = createPdfWorkerPool({ timeoutMs: 30_000, size: 1 });
+const pool = createPdfWorkerPool({ timeoutMs: TEST_TIMEOUT_MS, size: 1 });
 afterAll(() => pool.close());
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

@@ -143,7 +143,7 @@ describe('classroom security', () => {
     const busy = await joinClass(app, classB.code, '비둘', { policy: offlineStudent(app, material.id, () => false) });
     await busy.client.ok('lecture:speed', { tokensPerSecond: 200 });
     await busy.client.ok('lecture:start');
-    await busy.client.waitForEvent('tutor:subquestion', { timeoutMs: 20_000 });
+    await busy.client.waitForEvent('tutor:subquestion');
     await playSessionEvent(app, busy.sessionId, 'assistant:prompt', { text: '?' });
     await instructorB.waitFor('hand:raised', (payload) => payload.sessionId === busy.sessionId);
     expect(await instructorB.command('class:announce', { text: 'B반만' })).toMatchObject({ ok: true });

@@ -39,7 +39,7 @@ afterAll(() => {
 });
 
 describe('the container start command, without the container', () => {
-  it('LT20 `node dist/src/main.js` with the image’s environment, as an unprivileged user, answers /readyz and stops on SIGTERM', { timeout: 180_000 }, async () => {
+  it('LT20 `node dist/src/main.js` with the image’s environment, as an unprivileged user, answers /readyz and stops on SIGTERM', async () => {
     const app = mkdtempSync(path.join(tmpdir(), 'lectern-image-'));
     scratch.push(app);
     // The build stage: `npm run build` is tsc (the type check is `npm run typecheck`'s job, so emit only here) and the

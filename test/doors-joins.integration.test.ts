@@ -92,7 +92,7 @@ describe('a lecture hall behind one address', () => {
       // The joins spent none of the address's general budget: its other writes still pass.
       const other = await post(`${app.url}/api/sessions`, { materialId: material.id, nickname: '혼자 듣기' });
       expect(other.status).toBe(201);
-    }, 120_000);
+    });
   }
 
   it('DR6 a session without a class code still counts against RATE_ADDRESS_MAX; joins do not', async () => {

@@ -10,6 +10,7 @@ import { buildSamplePdf } from '../src/materials/sample-pdf.js';
 import { PdfReadFailure } from '../src/materials/pdf-reader.js';
 import { flateBombPdf, manyObjectsPdf } from '../scripts/pdf-bombs.js';
 import { plainPdf } from '../scripts/pdf-fixtures.js';
+import { TEST_TIMEOUT_MS } from './support/waits.js';
 
 /** DR8–DR9 (test/SPEC.md): the decompression and object budget of a PDF, and the PDF queue's fair order. */
 
@@ -29,7 +30,7 @@ afterEach(async () => {
   for (const pool of pools.splice(0)) await pool.close();
 });
 function pool(size: number): ObservablePdfWorkerPool {
-  const made = createPdfWorkerPool({ timeoutMs: 60_000, size });
+  const made = createPdfWorkerPool({ timeoutMs: TEST_TIMEOUT_MS, size });
   pools.push(made);
   return made;
 }

@@ -59,7 +59,7 @@ async function allGraded(url: string, booted: Booted, examId: string, count: num
         rows = (reply.body?.students ?? []) as ResultRow[];
         return rows.length === count && rows.every((row) => !row.pending && row.report !== null);
       },
-      { timeout: 30_000, interval: 50 },
+      { interval: 50 },
     )
     .toBe(true);
   return rows;
@@ -119,7 +119,7 @@ describe('grading when the node doing it dies (redis, two nodes)', () => {
 
     // 시험 종료 on node A: it submits the drafts and starts grading the three students, then stalls there.
     await end(a, exam.examId);
-    await expect.poll(() => entered, { timeout: 30_000 }).toBe(3);
+    await expect.poll(() => entered).toBe(3);
     // Node A dies: it no longer reaches the store (no renewal, no write), like a SIGKILL as far as Redis can tell.
     await a.app.store.close();
 
@@ -128,7 +128,7 @@ describe('grading when the node doing it dies (redis, two nodes)', () => {
     for (const student of students) {
       // The results show the report once that step is done; the steps after it (profile, notify) finish just after.
       await expect
-        .poll(() => b.exams.repository.gradingState(exam.examId, student.sessionId), { timeout: 30_000 })
+        .poll(() => b.exams.repository.gradingState(exam.examId, student.sessionId))
         .toMatchObject({ state: 'graded', finalised: true, done: { report: 1, profile: 1, notify: 1 } });
       const profile = await profileOf({ ...a, app: b }, student.sessionId);
       expect(profile.exams_taken).toContain(exam.examId);
@@ -141,7 +141,7 @@ describe('grading when the node doing it dies (redis, two nodes)', () => {
     else expect(bAgents.gradings).toEqual([]);
     // The pending list empties: the sweep's backstop may put a student back while B's run is finishing (it read the
     // state just before the run marked it finished); the next sweep takes the student off again.
-    await expect.poll(() => b.store.zrange(examKeys.examsPending(), 0, -1), { timeout: 30_000 }).toEqual([]);
+    await expect.poll(() => b.store.zrange(examKeys.examsPending(), 0, -1)).toEqual([]);
   });
 });
 

@@ -510,7 +510,7 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
       .poll(async () => {
         job = (await call(`${app.url}/api/jobs/${started.body.jobId}`, 'GET', { headers: teacher.bearer })).body.job;
         return job.status;
-      }, { timeout: 60_000, interval: 200 })
+      }, { interval: 200 })
       .toBe('succeeded');
     const examId = job.result?.examId ?? '';
     const detail = await call(`${app.url}/api/exams/${examId}`, 'GET', { headers: teacher.bearer });

@@ -36,7 +36,7 @@ async function generateClassExam(booted: Booted, body: Record<string, unknown>):
       const job = (await call(`${booted.app.url}/api/jobs/${started.body.jobId}`, 'GET', { headers: booted.teacher.bearer })).body.job;
       examId = job.result?.examId ?? '';
       return job.status;
-    }, { timeout: 60_000, interval: 100 })
+    }, { interval: 100 })
     .toBe('succeeded');
   // The validator's open complaints (the offline one may leave some) are read and accepted, so it can be published.
   const detail = await call(`${booted.app.url}/api/exams/${examId}`, 'GET', { headers: booted.teacher.bearer });

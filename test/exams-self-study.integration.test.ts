@@ -96,7 +96,7 @@ async function generate(booted: Booted, student: Student, body: Record<string, u
       expect(reply.status, JSON.stringify(reply.body)).toBe(200);
       job = reply.body.job;
       return job.status;
-    }, { timeout: 60_000, interval: 200 })
+    }, { interval: 200 })
     .toBe('succeeded');
   expect(job.progress?.stage).toBe('done');
   return { examId: job.result?.examId ?? '', jobId: String(started.body.jobId), accountId: job.accountId, jobToken: String(started.body.jobToken) };

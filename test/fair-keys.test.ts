@@ -36,7 +36,7 @@ function shares(positions: readonly number[][]): { overall: number[]; worstQuiz:
 }
 
 describe('FK1 fair keys on the offline model', () => {
-  it('spreads the keys of 200 quizzes over the four positions', { timeout: 120_000 }, async () => {
+  it('spreads the keys of 200 quizzes over the four positions', async () => {
     const model = createOfflineModel(offlineTasks);
     const source = await loadQuizSource(quizMaterials(), quizRetriever(), QUIZ_MATERIAL.id);
     const positions: number[][] = [];
@@ -59,7 +59,7 @@ describe('FK2 fair keys on a model that always keys the first choice (fake Gemin
     await fake.close();
   });
 
-  it('spreads the keys of 200 quizzes over the four positions', { timeout: 120_000 }, async () => {
+  it('spreads the keys of 200 quizzes over the four positions', async () => {
     const source = await loadQuizSource(quizMaterials(), quizRetriever(), QUIZ_MATERIAL.id);
     const model = fake.model({ maxAttempts: 1 });
     const positions: number[][] = [];

@@ -62,7 +62,7 @@ describe('GR12 feedback quotes whole terms of the reference', () => {
     expect(quoted).toBeGreaterThan(300);
     expect(broken).toEqual([]);
     // About 1,700 answers are judged: more than the default time of one test on a shared machine.
-  }, 180_000);
+  });
 
   it('GR12 a noun quoted with the copula attached is quoted alone (가치이다 → 가치)', () => {
     const reference = '기회비용(opportunity cost)은 어떤 것을 선택했을 때 포기한 대안들 가운데 가장 큰 가치이다.';

@@ -41,7 +41,7 @@ async function askInChapterOne(client: LectureClient): Promise<{ reply: TutorSer
   await client.ok('lecture:speed', { tokensPerSecond: 200 });
   await client.waitForEvent('assistant:prompt', { from: sent });
   await askHand(client, QUESTION);
-  const ended = await client.waitFor((event) => event.event === 'tutor:reply-end' && event.payload.abandoned !== true, { from: sent, timeoutMs: 30_000 });
+  const ended = await client.waitFor((event) => event.event === 'tutor:reply-end' && event.payload.abandoned !== true, { from: sent });
   if (ended.event !== 'tutor:reply-end') throw new Error('not a reply end');
   const view = dialogueOf(client.events, sent);
   const reply = view.replies.find((candidate) => candidate.replyId === ended.payload.replyId);

@@ -81,7 +81,7 @@ describe.concurrent.each(['memory', 'redis'] as const)('a whole lecture on the f
     const { client } = await joinLecture(app, material.id, { policy: mixedStudent() });
     await client.ok('lecture:speed', { tokensPerSecond: 200 });
     await client.ok('lecture:start');
-    await client.waitForEvent('lecture:end', { timeoutMs: 25_000 });
+    await client.waitForEvent('lecture:end');
 
     await expectScriptedLecture(app, material, client);
     expectScriptedTutoring(client);
@@ -138,7 +138,7 @@ describe('a model failure mid-stream', () => {
     expect(await app.lectures.repository.load(client.sessionId)).toMatchObject({ state: { kind: 'paused', reason: 'error' } });
 
     expect(await client.ok('lecture:resume')).toMatchObject({ state: 'streaming' });
-    await client.waitForEvent('lecture:end', { timeoutMs: 25_000 });
+    await client.waitForEvent('lecture:end');
 
     expect(client.all('session:error')).toHaveLength(1);
     await expectScriptedLecture(app, material, client);

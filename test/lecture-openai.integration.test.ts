@@ -45,7 +45,7 @@ describe.concurrent.each([
     const { client } = await joinLecture(app, material.id, { policy: mixedStudent() });
     await client.ok('lecture:speed', { tokensPerSecond: 200 });
     await client.ok('lecture:start');
-    await client.waitForEvent('lecture:end', { timeoutMs: 25_000 });
+    await client.waitForEvent('lecture:end');
 
     await expectScriptedLecture(app, material, client);
     expectScriptedTutoring(client);
@@ -90,7 +90,7 @@ describe('a model failure mid-stream on an OpenAI-compatible server', () => {
     expect(shownBeforeFailure).toBe(chunk(rawLecture(SCRIPTED_CHAPTERS[0]!)).slice(0, 10).join(''));
 
     expect(await client.ok('lecture:resume')).toMatchObject({ state: 'streaming' });
-    await client.waitForEvent('lecture:end', { timeoutMs: 25_000 });
+    await client.waitForEvent('lecture:end');
     await expectScriptedLecture(app, material, client);
     expect(fake.chats.filter((request) => isLectureContinue(geminiShaped(request)))).toHaveLength(1);
   });

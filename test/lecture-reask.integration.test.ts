@@ -46,7 +46,7 @@ describe.concurrent.each(['memory', 'redis'] as const)('SD13 the parent question
       await client.ok('lecture:start');
       const question = await client.waitForEvent('lecture:question');
       const id = question.questionId;
-      const reask = await client.waitForEvent('tutor:reask', { timeoutMs: 20_000 });
+      const reask = await client.waitForEvent('tutor:reask');
       expect(reask).toMatchObject({ questionId: `${id}.r`, parentQuestionId: id, text: shortQuestion(question.text) });
       expect(reask.text.length).toBeGreaterThan(0);
       expect(reask.text.length).toBeLessThanOrEqual(question.text.length);

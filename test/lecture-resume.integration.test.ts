@@ -155,7 +155,7 @@ describe.concurrent('reconnecting on the same server', () => {
     await client.ok('lecture:speed', { tokensPerSecond: 200 });
     await client.ok('lecture:start');
     // Into chapter 1, past the questions of chapter 0.
-    await client.waitForEvent('lecture:chapter-start', { where: (event) => event.chapter === 1, timeoutMs: 20_000 });
+    await client.waitForEvent('lecture:chapter-start', { where: (event) => event.chapter === 1 });
     await client.waitForText(1, 40);
     // Pause first: its ack comes after every event the pause settled, so the client has all that was delivered.
     // A question (or its tutoring) may come between the text we waited for and the pause: then the pause is refused
@@ -311,7 +311,7 @@ describe.concurrent('a server restart on Redis', () => {
     expect(resumed).toMatchObject({ snapshot: false });
     expect(resumed.replayed).toBeGreaterThanOrEqual(3);
     expect(resumed.seq).toBe(seenBeforeCrash + resumed.replayed);
-    await client.waitForEvent('lecture:end', { timeoutMs: 25_000 });
+    await client.waitForEvent('lecture:end');
 
     expect(client.seqErrors).toEqual([]);
     expect(client.answerErrors).toEqual([]);

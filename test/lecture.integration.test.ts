@@ -60,7 +60,7 @@ describe.concurrent.each(['memory', 'redis'] as const)('a whole lecture on the o
     });
     expect(await client.ok('lecture:speed', { tokensPerSecond: 200 })).toEqual({ ok: true, speed: 200 });
     expect(await client.ok('lecture:start', {})).toMatchObject({ ok: true, state: 'streaming' });
-    await client.waitForEvent('lecture:end', { timeoutMs: 25_000 });
+    await client.waitForEvent('lecture:end');
 
     await expectWholeLecture(app, material, client);
 

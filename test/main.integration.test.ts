@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FakeGemini } from './support/fake-gemini.js';
 import { FakeOpenAI } from './support/fake-openai.js';
 import { suiteRedis } from './support/redis-server.js';
+import { WAIT_TIMEOUT_MS } from './support/waits.js';
 
 /** The real entry point, run exactly as `npm start` runs it (src/main.ts through tsx). */
 function startMain(env: Record<string, string>): { child: ChildProcess; output: () => string } {
@@ -34,7 +35,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function waitForHealth(url: string, timeoutMs: number): Promise<unknown> {
+async function waitForHealth(url: string, timeoutMs = WAIT_TIMEOUT_MS): Promise<unknown> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -63,7 +64,7 @@ describe('the entry point', () => {
     dirs.push(dataDir);
     const { child, output } = startMain({ PORT: String(port), DATA_DIR: dataDir });
     children.push(child);
-    const health = await waitForHealth(`http://127.0.0.1:${port}/healthz`, 60_000);
+    const health = await waitForHealth(`http://127.0.0.1:${port}/healthz`);
     expect(health).toMatchObject({
       status: 'ok',
       store: 'memory',
@@ -91,7 +92,7 @@ describe('the entry point', () => {
     const port = await freePort();
     const { child } = startMain({ PORT: String(port), REDIS_URL: redis.url, PRELOAD_SAMPLE: 'false' });
     children.push(child);
-    const health = await waitForHealth(`http://127.0.0.1:${port}/healthz`, 60_000);
+    const health = await waitForHealth(`http://127.0.0.1:${port}/healthz`);
     expect(health).toMatchObject({ store: 'redis', model: 'offline' });
     child.kill('SIGTERM');
     expect(((await once(child, 'exit')) as [number | null])[0]).toBe(0);
@@ -108,7 +109,7 @@ describe('the entry point', () => {
         PRELOAD_SAMPLE: 'false',
       });
       children.push(child);
-      const health = await waitForHealth(`http://127.0.0.1:${port}/healthz`, 60_000);
+      const health = await waitForHealth(`http://127.0.0.1:${port}/healthz`);
       expect(health).toMatchObject({ store: 'memory', model: 'gemini' });
       child.kill('SIGTERM');
       expect(((await once(child, 'exit')) as [number | null])[0]).toBe(0);
@@ -130,7 +131,7 @@ describe('the entry point', () => {
         PRELOAD_SAMPLE: 'false',
       });
       children.push(child);
-      const health = await waitForHealth(`http://127.0.0.1:${port}/healthz`, 60_000);
+      const health = await waitForHealth(`http://127.0.0.1:${port}/healthz`);
       expect(health).toMatchObject({
         status: 'ok',
         store: 'memory',

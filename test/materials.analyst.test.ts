@@ -13,13 +13,14 @@ import { createPdfWorkerPool, type PdfWorkerPool } from '../src/materials/pdf-wo
 import { MemoryStore } from '../src/store/memory-store.js';
 import { plainPdf, scannedPdf } from '../scripts/pdf-fixtures.js';
 import { fakeGeminiModel, FakeGemini } from './support/fake-gemini.js';
+import { TEST_TIMEOUT_MS } from './support/waits.js';
 
 /**
  * The PDF analyst agent through the real Gemini adapter and SDK, against the fake Gemini server: it is asked only
  * when the PDF has neither outline nor headings, gets the PDF inline, and its ranges are checked by the server.
  */
 
-const pool = createPdfWorkerPool({ timeoutMs: 30_000, size: 1 });
+const pool = createPdfWorkerPool({ timeoutMs: TEST_TIMEOUT_MS, size: 1 });
 afterAll(() => pool.close());
 const sharedPool: PdfWorkerPool = {
   extract: (bytes, options) => pool.extract(bytes, options),

@@ -10,6 +10,7 @@ import { createPdfWorkerPool } from '../src/materials/pdf-worker-pool.js';
 import type { RedisStore } from '../src/store/redis-store.js';
 import { outlinePdf } from '../scripts/pdf-fixtures.js';
 import { startRedisServer, type RedisServer, testRedisStore } from './support/redis-server.js';
+import { TEST_TIMEOUT_MS } from './support/waits.js';
 
 /**
  * Two server nodes on one (throwaway) Redis, each with its own data dir: an upload of the same bytes on both is
@@ -29,7 +30,7 @@ beforeAll(async () => {
       store,
       model: createOfflineModel({}),
       logger: createLogger('silent'),
-      pool: createPdfWorkerPool({ timeoutMs: 30_000, size: 1 }),
+      pool: createPdfWorkerPool({ timeoutMs: TEST_TIMEOUT_MS, size: 1 }),
     });
     nodes.push({ service, store, dataDir });
   }

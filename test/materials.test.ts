@@ -40,9 +40,10 @@ import {
   truncated,
 } from '../scripts/pdf-fixtures.js';
 import { materialKeys } from '../src/materials/material-keys.js';
+import { TEST_TIMEOUT_MS } from './support/waits.js';
 
 const logger = createLogger('silent');
-const pool = createPdfWorkerPool({ timeoutMs: 30_000 });
+const pool = createPdfWorkerPool({ timeoutMs: TEST_TIMEOUT_MS });
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();

@@ -9,6 +9,7 @@ import { loadSample, samplePdfBytes } from './support/lecture-client.js';
 import { plannedSlots, startMathGemini, type MathGemini } from './support/math-gemini.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
 import { connected, startTestApp, type TestApp } from './support/test-app.js';
+import { WAIT_TIMEOUT_MS } from './support/waits.js';
 
 /**
  * MJ7 (test/SPEC.md): a math problem job survives a node restart on Redis. The first node runs attempt 1 (two of three
@@ -50,7 +51,7 @@ function states(app: TestApp, jobToken: string, until: (state: JobState) => bool
   const socket = app.socket('/jobs', { token: jobToken });
   const seen: JobState[] = [];
   return new Promise<JobState[]>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out (saw ${seen.map((state) => state.status).join(', ')})`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`timed out (saw ${seen.map((state) => state.status).join(', ')})`)), WAIT_TIMEOUT_MS);
     socket.on('job:state', (state: JobState) => {
       seen.push(state);
       if (until(state)) {

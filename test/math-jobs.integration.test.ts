@@ -32,6 +32,7 @@ import { plannedSlots, startMathGemini, type MathGemini, type MathGeminiOptions 
 import { suiteRedis } from './support/redis-server.js';
 import { connected, once, startTestApp, type TestApp } from './support/test-app.js';
 import { POLL_TIMEOUT_MS } from './support/poll.js';
+import { WAIT_TIMEOUT_MS } from './support/waits.js';
 
 /**
  * MJ1–MJ6 (test/SPEC.md, "Math problem jobs"): math problem generation as a background job on the real server, with
@@ -77,7 +78,7 @@ async function start(booted: Booted, body: Record<string, unknown> = { count: 3,
 function watch(socket: Socket): { states: JobState[]; finished: Promise<JobState> } {
   const states: JobState[] = [];
   const finished = new Promise<JobState>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no finished job:state (got ${states.map((state) => state.status).join(', ')})`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`no finished job:state (got ${states.map((state) => state.status).join(', ')})`)), WAIT_TIMEOUT_MS);
     socket.on('job:state', (state: JobState) => {
       states.push(state);
       if (state.status === 'succeeded' || state.status === 'failed' || state.status === 'cancelled') {

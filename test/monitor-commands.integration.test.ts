@@ -54,9 +54,9 @@ describe.each(['memory', 'redis'] as const)('instructor commands (%s store)', (s
     const { client } = joined;
     await client.ok('lecture:speed', { tokensPerSecond: 200 });
     await client.ok('lecture:start');
-    await client.waitForEvent('tutor:verdict', { timeoutMs: 30_000 });
+    await client.waitForEvent('tutor:verdict');
     // Raise the hand once the lecture streams again (not while the tutor is judging or replying).
-    await client.waitForEvent('lecture:delta', { from: client.events.length, timeoutMs: 30_000 });
+    await client.waitForEvent('lecture:delta', { from: client.events.length });
     await raiseHand(client);
     await client.waitForEvent('assistant:prompt');
     return joined;
@@ -73,7 +73,7 @@ describe.each(['memory', 'redis'] as const)('instructor commands (%s store)', (s
     client.policy = undefined;
     await askHand(client, SPECIFIC_QUESTION);
     const closedAt = client.events.length;
-    await client.waitForEvent('hand:closed', { timeoutMs: 30_000 });
+    await client.waitForEvent('hand:closed');
     const paused = await client.command('lecture:pause');
     if (!paused.ok) {
       expect(paused.error.code).toBe('NOT_STREAMING');

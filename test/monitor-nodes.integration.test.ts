@@ -50,7 +50,7 @@ it('M9: an instructor on node A sees a student on node B join and answer; announ
 
   await client.ok('lecture:speed', { tokensPerSecond: 200 });
   await client.ok('lecture:start');
-  const verdict = await client.waitForEvent('tutor:verdict', { timeoutMs: 20_000 });
+  const verdict = await client.waitForEvent('tutor:verdict');
   expect(await monitor.waitFor('student:answered')).toEqual({ sessionId, questionId: verdict.questionId, verdict: 'bad', badStreak: 1 });
   expect(await monitor.waitFor('student:progress', (progress) => progress.sessionId === sessionId)).toMatchObject({ chapter: 0 });
 

@@ -45,9 +45,9 @@ it('MN8: a reply from node A reaches the session driven on node B, and one sent 
   const { client, sessionId, token } = await joinClass(nodeB, created.code, '노드비', { policy: offlineStudent(nodeB, material.id, () => false) });
   await client.ok('lecture:speed', { tokensPerSecond: 200 });
   await client.ok('lecture:start');
-  await client.waitForEvent('lecture:delta', { timeoutMs: 20_000 });
-  await client.waitForEvent('tutor:verdict', { timeoutMs: 30_000 });
-  await client.waitForEvent('lecture:delta', { from: client.events.length, timeoutMs: 30_000 });
+  await client.waitForEvent('lecture:delta');
+  await client.waitForEvent('tutor:verdict');
+  await client.waitForEvent('lecture:delta', { from: client.events.length });
   await raiseHand(client);
   await monitor.waitFor('hand:raised', (hand) => hand.sessionId === sessionId);
 

@@ -15,6 +15,7 @@ import { planFromDocument } from '../src/materials/chapter-plan.js';
 import { createPdfWorkerPool } from '../src/materials/pdf-worker-pool.js';
 import { buildSamplePdf } from '../src/materials/sample-pdf.js';
 import { MADE_UP } from './support/made-up-chapters.js';
+import { TEST_TIMEOUT_MS } from './support/waits.js';
 
 /**
  * LO1–LO4 (test/SPEC.md): the offline lecture reads like a lecture. Questions come after what they ask about, never
@@ -124,7 +125,7 @@ describe('LO1–LO3 on a made-up cover + contents + two chapters', () => {
 });
 
 describe('LO1–LO4 on the sample material (기초 통계), chapter by chapter through the PDF reader', () => {
-  const pool = createPdfWorkerPool({ timeoutMs: 30_000, size: 1 });
+  const pool = createPdfWorkerPool({ timeoutMs: TEST_TIMEOUT_MS, size: 1 });
   afterAll(() => pool.close());
   let chapters: { title: string; text: string; lecture: string }[] = [];
 

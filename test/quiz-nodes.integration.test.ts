@@ -69,7 +69,7 @@ interface Player {
 type Acked = Map<string, Map<number, number>>;
 
 async function answer(player: Player, q: number, choice: number, acked: Acked): Promise<void> {
-  const ack = await player.client.emit<{ choice: number; duplicate: boolean }>('answer:submit', { questionIndex: q, choice }, 30_000);
+  const ack = await player.client.emit<{ choice: number; duplicate: boolean }>('answer:submit', { questionIndex: q, choice });
   expect(ack, `${player.nickname} q${q}`).toMatchObject({ ok: true, duplicate: false, choice });
   if (ack.ok && !ack.duplicate) {
     const byQuestion = acked.get(player.playerId) ?? new Map<number, number>();
@@ -105,13 +105,13 @@ describe('live quiz rooms on two nodes', () => {
       clients.push(joined.client);
       players.push({ nickname: `플레이어${index + 1}`, playerId: joined.playerId, playerToken: joined.playerToken, client: joined.client, node });
     }
-    await host.latest<{ playerCount: number }>('room:players', (update) => update.playerCount === 6, 20_000);
+    await host.latest<{ playerCount: number }>('room:players', (update) => update.playerCount === 6);
 
     const acked: Acked = new Map();
     // Mostly right, some wrong, so streaks both build and break.
     const choiceFor = (index: number, q: number) => ((index + q) % 3 === 0 ? (items[q]!.answer + 1) % 4 : items[q]!.answer);
     const opened = (q: number) =>
-      players.map((player) => player.client.next<QuestionPayload>('room:question', (question) => question.phase === 'open' && question.question.index === q, 30_000));
+      players.map((player) => player.client.next<QuestionPayload>('room:question', (question) => question.phase === 'open' && question.question.index === q));
     const revealed = (q: number, waitMs = 30_000) =>
       players.map((player) => player.client.latest<RevealPayload>('room:reveal', (reveal) => reveal.question.index === q, waitMs));
 
@@ -196,10 +196,10 @@ describe('live quiz rooms on two nodes', () => {
     await Promise.all(players.map((player, index) => answer(player, 2, choiceFor(index, 2), acked)));
     await Promise.all(revealed(2));
     expect((await host.emit('room:next')).ok).toBe(true); // -> leaderboard
-    const podiums = players.map((player) => player.client.next('room:podium', () => true, 30_000));
+    const podiums = players.map((player) => player.client.next('room:podium'));
     expect((await host.emit('room:next')).ok).toBe(true);
     await Promise.all(podiums);
-    const ended = host.next('room:ended', () => true, 30_000);
+    const ended = host.next('room:ended');
     expect((await host.emit('room:next')).ok).toBe(true);
     await ended;
 
@@ -236,5 +236,5 @@ describe('live quiz rooms on two nodes', () => {
     const byRank = [...results.players].sort((left, right) => left.rank - right.rank);
     expect(byRank.map((row) => row.rank)).toEqual([1, 2, 3, 4, 5, 6]);
     for (let index = 1; index < byRank.length; index += 1) expect(byRank[index - 1]!.score).toBeGreaterThanOrEqual(byRank[index]!.score);
-  }, 120_000);
+  });
 });

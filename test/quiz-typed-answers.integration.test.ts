@@ -27,7 +27,7 @@ const redis = suiteRedis();
 // The judge's first use loads the LaTeX reader and the analyzer synchronously: seconds on a busy machine. The room warms
 // it in the background when it is created, but a loaded CI run can still be inside that load when the first question
 // closes, and the reveal waits below are bounded. Loading it once here keeps the cold start out of every timed wait.
-beforeAll(() => warmShortJudge(), 120_000);
+beforeAll(() => warmShortJudge());
 
 const apps: TestApp[] = [];
 const clients: QuizClient[] = [];

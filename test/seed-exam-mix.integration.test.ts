@@ -115,7 +115,7 @@ async function planOf(world: World, jobId: string): Promise<ExamPlan> {
       const job = await world.app.jobs.repository.get(jobId);
       plan = (job?.checkpoint as { state?: { plan?: ExamPlan } | null } | null)?.state?.plan;
       return plan !== undefined || job?.status === 'failed';
-    }, { timeout: 60_000, interval: 100 })
+    }, { interval: 100 })
     .toBe(true);
   expect(plan).toBeDefined();
   return plan!;

@@ -9,13 +9,14 @@ import { chapterProblems, MAX_CHAPTERS, planFromDocument, planFromOutline } from
 import { createPdfWorkerPool } from '../src/materials/pdf-worker-pool.js';
 import type { ExtractedPdf } from '../src/materials/types.js';
 import { aiSearchDeck, cellBiologyDeck, DECKS, deckPdf, koreanHistoryDeck, sectionStarts, type Deck } from '../scripts/slide-decks.js';
+import { TEST_TIMEOUT_MS } from './support/waits.js';
 
 /**
  * Slide decks without an outline, built as real PDFs, read back by the worker and planned. Every slide of a deck is
  * tagged with the section a reader puts it in (scripts/slide-decks.ts), so the expected cuts come from the deck,
  * not from the planner.
  */
-const pool = createPdfWorkerPool({ timeoutMs: 60_000, size: 1 });
+const pool = createPdfWorkerPool({ timeoutMs: TEST_TIMEOUT_MS, size: 1 });
 afterAll(() => pool.close());
 
 async function plan(deck: Deck) {

@@ -125,5 +125,5 @@ describe('tokens across a restart with no TOKEN_SECRET', () => {
     const results = await getJson<RoomResults>(`${a.url}/api/rooms/${roomId}/results`, bearer);
     expect(results.status).toBe(200);
     expect(results.body).toMatchObject({ roomId, phase: 'ended', players: [{ nickname: '영희', rank: 1, correctCount: 1 }] });
-  }, 120_000);
+  });
 });

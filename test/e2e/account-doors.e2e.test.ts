@@ -8,7 +8,6 @@ import { sessionCookie, signUp } from '../support/accounts.js';
 import { launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { WAIT_TIMEOUT_MS } from '../support/waits.js';
 
 /** DR14 (test/SPEC.md): the account and reset pages offer what a password change or reset closes, in Korean. */
 
@@ -35,7 +34,6 @@ afterAll(async () => {
 async function newPage(): Promise<{ page: Page; context: BrowserContext }> {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
   contexts.push(context);
-  context.setDefaultTimeout(WAIT_TIMEOUT_MS);
   return { page: await context.newPage(), context };
 }
 

@@ -21,7 +21,6 @@ import { launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { startOidcProvider, type TestOidcProvider } from '../support/oidc-provider.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { WAIT_TIMEOUT_MS } from '../support/waits.js';
 
 /**
  * PG2–PG6 (test/SPEC.md): the account pages in a real chromium against the real app — invites and disabling by the
@@ -58,7 +57,6 @@ async function app(env: Record<string, string> = {}): Promise<TestApp> {
 async function newPage(problems: string[] = []): Promise<{ page: Page; context: BrowserContext }> {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
   contexts.push(context);
-  context.setDefaultTimeout(WAIT_TIMEOUT_MS);
   const page = await context.newPage();
   page.on('dialog', (dialog) => void dialog.accept());
   page.on('pageerror', (error) => problems.push(`pageerror ${error.message}`));

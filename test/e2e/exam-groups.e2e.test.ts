@@ -19,7 +19,6 @@ import { uploadPdf } from '../support/data-flow.js';
 import { call } from '../support/http-call.js';
 import { samplePdfBytes } from '../support/lecture-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { WAIT_TIMEOUT_MS } from '../support/waits.js';
 
 /**
  * AG10 (test/SPEC.md, "Exams: the teacher grades groups of answers"): issue 24 §4 in a real chromium against the real
@@ -44,7 +43,6 @@ afterAll(async () => {
 
 async function desktop(problems: string[]): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'ko-KR' });
-  context.setDefaultTimeout(WAIT_TIMEOUT_MS);
   contexts.push(context);
   const origin = new URL(app.url).origin;
   context.on('page', (page) => watchPage(page, origin, problems));
@@ -106,10 +104,10 @@ describe('묶어서 채점 (issue 24 §4)', () => {
     await expect.poll(() => student.getByTestId('exam-saved').textContent()).toMatch(/^저장됨 /u);
     expect((await postJson(`${app.url}/api/exams/${exam.examId}/end`, {}, teacher.bearer)).status).toBe(200);
     const results = async () => (await getJson<{ students: { sessionId: string; nickname: string; report: unknown }[] }>(`${app.url}/api/exams/${exam.examId}/results`, teacher.bearer)).body.students ?? [];
-    await expect.poll(async () => (await results()).filter((entry) => entry.report !== null).length, { timeout: 60_000 }).toBe(30);
+    await expect.poll(async () => (await results()).filter((entry) => entry.report !== null).length).toBe(30);
     const doyoon = (await results()).find((entry) => entry.nickname === '도윤')?.sessionId ?? '';
     const mine = student.locator('[data-testid=exam-result-item][data-id="1"] [data-testid=exam-status]');
-    await mine.waitFor({ timeout: 30_000 });
+    await mine.waitFor();
     const before = (await mine.textContent()) ?? '';
 
     // The teacher's results: 묶어서 채점 on item 1.
@@ -121,7 +119,7 @@ describe('묶어서 채점 (issue 24 §4)', () => {
     await host.getByTestId('exam-material').locator(`option[value="${materialId}"]`).waitFor({ state: 'attached' });
     await host.selectOption('[data-testid=exam-material]', materialId);
     await host.locator(`[data-testid=exam-list-item][data-exam-id="${exam.examId}"] [data-testid=exam-list-open]`).click();
-    await host.getByTestId('exam-groups').waitFor({ timeout: 30_000 });
+    await host.getByTestId('exam-groups').waitFor();
     await host.getByTestId('group-open').click();
     const groups = host.getByTestId('answer-group');
     await groups.first().waitFor();
@@ -158,7 +156,7 @@ describe('묶어서 채점 (issue 24 §4)', () => {
     await expect.poll(() => mineGroup().locator(`[data-testid=group-answer][data-session-id="${doyoon}"] [data-testid=group-answer-status]`).getAttribute('data-status')).toBe(target);
 
     // The student's page follows without a reload.
-    await expect.poll(() => mine.textContent(), { timeout: 30_000 }).toBe(LABELS[target]);
+    await expect.poll(() => mine.textContent()).toBe(LABELS[target]);
     expect(await student.locator('[data-testid=exam-result-item][data-id="1"]').textContent()).toContain(REASON);
 
     // Audited per answer, with the group's id; the moved-out answer's only entry is its move, its status untouched.
@@ -171,5 +169,5 @@ describe('묶어서 채점 (issue 24 §4)', () => {
     const after = (await call(`${app.url}/api/exams/${exam.examId}/items/1/groups`, 'GET', { headers: teacher.bearer })).body as ExamAnswerGroupsReply;
     expect(after.groups.find((group) => group.groupId === groupId)?.answers.every((answer) => answer.status === target)).toBe(true);
     expect(problems).toEqual([]);
-  }, 180_000);
+  });
 });

@@ -20,7 +20,6 @@ import { axeViolations } from '../support/quiz-pages.js';
 import { uploadPdf } from '../support/data-flow.js';
 import { samplePdfBytes } from '../support/lecture-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { WAIT_TIMEOUT_MS } from '../support/waits.js';
 
 /**
  * EP8 (test/SPEC.md): the real app (memory store, offline model) in a real chromium. The instructor's class has three
@@ -50,7 +49,6 @@ async function newContext(kind: 'desktop' | 'phone', problems: string[]): Promis
       ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'ko-KR', bypassCSP: true }
       : { viewport: { width: 1280, height: 900 }, locale: 'ko-KR', bypassCSP: true },
   );
-  context.setDefaultTimeout(WAIT_TIMEOUT_MS);
   contexts.push(context);
   const origin = new URL(app.url).origin;
   context.on('page', (page) => watchPage(page, origin, problems));
@@ -108,7 +106,7 @@ describe('the exam balance on the pages', () => {
     await host.getByTestId('exam-start').click();
     await expect.poll(() => host.getByTestId('exam-mix-reason').textContent()).toMatch(/^문항 구성: 수업 학생 3명의 종합 프로필의 숙련도 심화, 목표 깊이 깊은 이해.*단답형 1문항, 서술형 4문항/u);
     expect(posted[0]).toEqual({ count: 5, classId });
-    await expect.poll(() => host.getByTestId('exam-status').textContent(), { timeout: 60_000 }).toMatch(/시험을 만들었습니다|지적이 남은 문항이 있습니다/u);
+    await expect.poll(() => host.getByTestId('exam-status').textContent()).toMatch(/시험을 만들었습니다|지적이 남은 문항이 있습니다/u);
     await expect.poll(() => host.getByTestId('exam-edit-item').count()).toBe(5);
     const heads = await host.locator('[data-testid=exam-edit-item] .exam-edit-head strong').allTextContents();
     expect(heads.filter((text) => text.includes('서술형'))).toHaveLength(4);
@@ -120,7 +118,7 @@ describe('the exam balance on the pages', () => {
     await host.getByTestId('exam-start').click();
     await expect.poll(() => host.getByTestId('exam-mix-reason').textContent()).toBe('문항 구성: 요청한 구성: 단답형 1문항, 서술형 1문항.');
     expect(posted[1]).toEqual({ count: 2, descriptive: 1 });
-    await expect.poll(() => host.getByTestId('exam-status').textContent(), { timeout: 60_000 }).toMatch(/시험을 만들었습니다|지적이 남은 문항이 있습니다/u);
+    await expect.poll(() => host.getByTestId('exam-status').textContent()).toMatch(/시험을 만들었습니다|지적이 남은 문항이 있습니다/u);
     expect(problems).toEqual([]);
   }, 120_000);
 
@@ -158,7 +156,7 @@ describe('the exam balance on the pages', () => {
     await expect.poll(() => student.getByTestId('self-exam-mix-reason').textContent()).toMatch(/^문항 구성: 학습자 프로필의 선호 문항 유형이 단답형뿐\(숙련도 기초\).*단답형 2문항, 서술형 0문항/u);
     expect(posted).toEqual([{ count: 2 }]);
     release();
-    await student.getByTestId('exam-sheet').waitFor({ timeout: 60_000 });
+    await student.getByTestId('exam-sheet').waitFor();
     expect(await student.getByTestId('exam-item').count()).toBe(2);
     expect(await student.locator('[data-testid=exam-item][data-type=Descriptive]').count()).toBe(0);
     expect(problems).toEqual([]);

@@ -27,7 +27,6 @@ import { getJson, postJson } from '../support/classroom-client.js';
 import { madePdf, uploadPdf } from '../support/data-flow.js';
 import { samplePdfBytes } from '../support/lecture-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { WAIT_TIMEOUT_MS } from '../support/waits.js';
 
 /**
  * EP1–EP4, EP6, EP7 (test/SPEC.md): exams (issue 15) in a real chromium against the real app (memory store, offline model).
@@ -70,7 +69,6 @@ async function newContext(kind: 'desktop' | 'phone', problems: string[], dialogs
   const context = await browser.newContext(
     kind === 'phone' ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'ko-KR' } : { viewport: { width: 1280, height: 900 }, locale: 'ko-KR' },
   );
-  context.setDefaultTimeout(WAIT_TIMEOUT_MS);
   contexts.push(context);
   const origin = new URL(app.url).origin;
   context.on('page', (page) => watch(page, origin, problems, dialogs));
@@ -237,12 +235,12 @@ describe('exams in the browser (issue 15)', () => {
 
     // Results for each student: graded, a status and feedback per item, a score and the report.
     for (const page of [desktop, phone]) {
-      await page.locator('[data-testid=exam-result][data-status=graded]').waitFor({ timeout: 30_000 });
+      await page.locator('[data-testid=exam-result][data-status=graded]').waitFor();
       expect(await page.getByTestId('exam-result-item').count()).toBe(5);
       const statuses = await page.getByTestId('exam-status').allTextContents();
       expect(statuses.every((status) => ['정답', '부분 정답', '오답'].includes(status))).toBe(true);
       expect(await page.getByTestId('exam-feedback').count()).toBeGreaterThan(0);
-      await page.getByTestId('exam-report').waitFor({ timeout: 30_000 });
+      await page.getByTestId('exam-report').waitFor();
       expect(((await page.getByTestId('exam-report-summary').textContent()) ?? '').length).toBeGreaterThan(0);
     }
     const score = async (page: Page) => Number(/^점수 ([\d.]+) \/ 5/u.exec((await page.getByTestId('exam-score').textContent()) ?? '')?.[1] ?? 'NaN');
@@ -344,7 +342,6 @@ describe('the exam clock in the browser (issue 15 §3)', () => {
       expect(published.status, JSON.stringify(published.body)).toBe(200);
 
       const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'ko-KR' });
-      context.setDefaultTimeout(WAIT_TIMEOUT_MS);
       contexts.push(context);
       const student = await context.newPage();
       watch(student, new URL(clocked.url).origin, problems);
@@ -369,7 +366,7 @@ describe('the exam clock in the browser (issue 15 §3)', () => {
       });
 
       // The result grades the drafts as they were at the deadline: item 1's answer, item 2 empty.
-      await student.locator('[data-testid=exam-result][data-status=graded]').waitFor({ timeout: 30_000 });
+      await student.locator('[data-testid=exam-result][data-status=graded]').waitFor();
       const first = student.locator('[data-testid=exam-result-item][data-id="1"]');
       expect(await first.locator('.exam-my-answer').textContent()).toBe('내 답: 평균');
       expect(await first.getByTestId('exam-status').textContent()).toBe('정답');
@@ -411,7 +408,7 @@ describe('a self-study exam in the browser (issue 15, self-study)', () => {
     await student.getByTestId('self-exam-start').click();
 
     // The job's progress shows, then the new exam opens on the sheet: 2 questions (1 서술형), no countdown.
-    await student.getByTestId('exam-sheet').waitFor({ timeout: 60_000 });
+    await student.getByTestId('exam-sheet').waitFor();
     expect(await student.getByTestId('exam-no-limit').textContent()).toBe('시간 제한 없음');
     expect(await student.getByTestId('exam-countdown').count()).toBe(0);
     const items = student.getByTestId('exam-item');
@@ -423,7 +420,7 @@ describe('a self-study exam in the browser (issue 15, self-study)', () => {
 
     // 전체 제출: the result and the report come at once, without waiting for anyone.
     await student.getByTestId('exam-submit-all').click();
-    await student.locator('[data-testid=exam-result][data-status=graded]').waitFor({ timeout: 30_000 });
+    await student.locator('[data-testid=exam-result][data-status=graded]').waitFor();
     expect(await student.getByTestId('exam-result-item').count()).toBe(2);
     for (const status of await student.locator('[data-testid=exam-result-item] [data-testid=exam-status]').allTextContents()) {
       expect(['정답', '부분 정답', '오답']).toContain(status);
@@ -487,8 +484,8 @@ describe('live exam sheets (issue 25 §1)', () => {
     // 시험 종료: the phone, left alone (nobody types), locks and shows its graded result.
     const ended = await postJson(`${app.url}/api/exams/${exam.examId}/end`, {}, teacher.bearer);
     expect(ended.status).toBe(200);
-    await phone.locator('[data-testid=exam-result][data-status=graded]').waitFor({ timeout: 30_000 });
-    await phone.getByTestId('exam-report').waitFor({ timeout: 30_000 });
+    await phone.locator('[data-testid=exam-result][data-status=graded]').waitFor();
+    await phone.getByTestId('exam-report').waitFor();
     expect(await phone.getByTestId('exam-sheet').count()).toBe(0);
     expect(await phone.getByTestId('exam-countdown').count()).toBe(0);
     const summary = phone.getByTestId('exam-report-summary');
@@ -500,8 +497,8 @@ describe('live exam sheets (issue 25 §1)', () => {
     const sessionId = ((await getJson<{ students: { sessionId: string }[] }>(`${app.url}/api/exams/${exam.examId}/results`, teacher.bearer)).body.students ?? [])[0]?.sessionId ?? '';
     const override = await postJson(`${app.url}/api/exams/${exam.examId}/students/${sessionId}/items/2/override`, { status: 'Partial_Correct', reason: '방향은 맞음' }, teacher.bearer);
     expect(override.status, JSON.stringify(override.body)).toBe(200);
-    await expect.poll(() => second.getByTestId('exam-status').textContent(), { timeout: 30_000 }).toBe('부분 정답');
-    await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toContain('정답 1개, 부분 정답 1개, 오답 0개');
+    await expect.poll(() => second.getByTestId('exam-status').textContent()).toBe('부분 정답');
+    await expect.poll(() => summary.textContent()).toContain('정답 1개, 부분 정답 1개, 오답 0개');
     expect(await phone.getByTestId('exam-score').textContent()).toMatch(/^점수 1\.5 \/ 2/u);
     // The learner profile says it in Korean, with the changed status.
     await phone.locator('[data-testid=exam-profile] summary').click();
@@ -533,9 +530,9 @@ describe('live exam sheets (issue 25 §1)', () => {
     expect(ended.status).toBe(200);
 
     // The result is pending while the item waits for the teacher: 검토 중, the reason, no provisional status.
-    await page.locator('[data-testid=exam-result][data-status=pending]').waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid=exam-result][data-status=pending]').waitFor();
     const second = page.locator('[data-testid=exam-result-item][data-id="2"]');
-    await expect.poll(() => second.getByTestId('exam-status').textContent(), { timeout: 30_000 }).toBe('검토 중');
+    await expect.poll(() => second.getByTestId('exam-status').textContent()).toBe('검토 중');
     expect(await second.textContent()).toContain('선생님이 이 문항을 검토하고 있습니다');
     expect(await second.textContent()).not.toMatch(/정답|오답/u);
 
@@ -543,8 +540,8 @@ describe('live exam sheets (issue 25 §1)', () => {
     const sessionId = ((await getJson<{ students: { sessionId: string }[] }>(`${app.url}/api/exams/${exam.examId}/results`, teacher.bearer)).body.students ?? [])[0]?.sessionId ?? '';
     const override = await postJson(`${app.url}/api/exams/${exam.examId}/students/${sessionId}/items/2/override`, { status: 'Correct', reason: '극단값이 합을 바꾼다는 뜻입니다.' }, teacher.bearer);
     expect(override.status, JSON.stringify(override.body)).toBe(200);
-    await expect.poll(() => second.getByTestId('exam-status').textContent(), { timeout: 30_000 }).toBe('정답');
-    await page.locator('[data-testid=exam-result][data-status=graded]').waitFor({ timeout: 30_000 });
+    await expect.poll(() => second.getByTestId('exam-status').textContent()).toBe('정답');
+    await page.locator('[data-testid=exam-result][data-status=graded]').waitFor();
     expect(problems).toEqual([]);
   }, 120_000);
 });

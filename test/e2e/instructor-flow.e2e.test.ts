@@ -8,7 +8,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';
 import { madePdf } from '../support/data-flow.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { WAIT_TIMEOUT_MS } from '../support/waits.js';
 
 /**
  * PG1 (test/SPEC.md): an instructor's first day in a real chromium, as the issue's walkthrough: sign up → upload a
@@ -36,7 +35,6 @@ afterAll(async () => {
 
 async function newPage(problems: string[], name: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  context.setDefaultTimeout(WAIT_TIMEOUT_MS);
   contexts.push(context);
   const page = await context.newPage();
   page.on('pageerror', (error) => problems.push(`${name}: pageerror ${error.message}`));
@@ -113,7 +111,7 @@ describe('PG1 an instructor from sign-up to a deleted material', () => {
     await dashboard.close();
 
     // A student raises a hand; the instructor opens the transcript and answers directly.
-    await first.locator('[data-testid=raise-hand]:not([disabled])').waitFor({ timeout: 30_000 });
+    await first.locator('[data-testid=raise-hand]:not([disabled])').waitFor();
     await first.click('[data-testid=raise-hand]');
     const panel = first.locator('[data-testid=hand-panel]');
     await panel.locator('[data-testid=hand-assistant]').first().waitFor();

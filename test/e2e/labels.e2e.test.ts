@@ -26,7 +26,6 @@ import { MADE_UP_PAGES } from '../support/made-up-chapters.js';
 import { signInContext } from '../support/browser-account.js';
 import { bootExamClass, draft, end, gradedResults, join, PROBLEMS, publish, type Booted } from '../support/exam-class.js';
 import { fixtureScope, sharedFixture } from '../fixtures/shared-app.js';
-import { WAIT_TIMEOUT_MS } from '../support/waits.js';
 
 /**
  * LB1–LB7 (test/SPEC.md, "Words and labels"): the Korean pages in a real chromium against the real app (memory store,
@@ -86,7 +85,6 @@ function useShared(): void {
 
 async function open(options: Parameters<Browser['newContext']>[0], problems: string[], instructor: boolean): Promise<Page> {
   const context = await browser.newContext(options);
-  context.setDefaultTimeout(WAIT_TIMEOUT_MS);
   contexts.push(context);
   if (instructor) await signInContext(context, booted.app, booted.teacher);
   const page = await context.newPage();
@@ -163,8 +161,8 @@ describe('words and labels', () => {
     await expect.poll(() => phone.getByTestId('exam-saved').textContent()).toMatch(/저장됨/u);
     await end(booted, live.examId);
     await gradedResults(booted, live.examId, 2);
-    await phone.locator('[data-testid=exam-result][data-status=graded]').waitFor({ timeout: 30_000 });
-    await phone.getByTestId('exam-report').waitFor({ timeout: 30_000 });
+    await phone.locator('[data-testid=exam-result][data-status=graded]').waitFor();
+    await phone.getByTestId('exam-report').waitFor();
     await phone.locator('[data-testid=exam-profile] summary').click();
     await phone.getByTestId('learner-profile').waitFor();
     await scan(phone, 'classroom (result and profile)', found);
@@ -274,13 +272,13 @@ describe('words and labels', () => {
     await student.fill('[data-testid=nickname]', '하준');
     await student.fill('[data-testid=class-code]', booted.classCode);
     await student.click('[data-testid=join-class]');
-    await student.locator('[data-testid=raise-hand]:not([disabled])').waitFor({ timeout: 30_000 });
+    await student.locator('[data-testid=raise-hand]:not([disabled])').waitFor();
     await student.click('[data-testid=raise-hand]');
     await student.locator('[data-testid=hand-input]').waitFor({ state: 'visible' });
     await student.fill('[data-testid=hand-input]', '평균이 무엇인가요? <img src=x onerror=alert(1)>');
     await student.click('[data-testid=hand-send]');
     // The assistant's answer has finished (its bold heading rendered for the student too) before the record is read.
-    await student.locator('#hand-log [data-testid=reply][data-state=complete] strong').first().waitFor({ timeout: 30_000 });
+    await student.locator('#hand-log [data-testid=reply][data-state=complete] strong').first().waitFor();
 
     const teacher = await open(DESK, problems, true);
     await teacher.goto(`${booted.app.url}/monitor.html?class=${booted.classId}`);
@@ -336,7 +334,7 @@ describe('words and labels', () => {
     await host.getByTestId('generate-quiz').click();
     await expect.poll(() => requests.length).toBe(1);
     expect(JSON.parse(requests[0]!)).toMatchObject({ focus: term });
-    await expect.poll(() => host.locator('#quiz-status').textContent(), { timeout: 30_000 }).toMatch(/퀴즈를 만들었습니다/u);
+    await expect.poll(() => host.locator('#quiz-status').textContent()).toMatch(/퀴즈를 만들었습니다/u);
 
     // A student of the class: the question example is one of the material's terms, not a statistics question.
     const phone = await open(PHONE, problems, false);

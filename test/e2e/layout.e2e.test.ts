@@ -19,7 +19,6 @@ import { launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { bootExamClass, draft, end, gradedResults, join, makeExam, publish, type Booted } from '../support/exam-class.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { WAIT_TIMEOUT_MS } from '../support/waits.js';
 
 /**
  * LY1–LY5 (test/SPEC.md, "Layout on a phone and a projector"): the pages at 390×844 (a phone) and 1366×900 (a
@@ -53,7 +52,6 @@ afterAll(async () => {
 
 async function open(options: Parameters<Browser['newContext']>[0], problems: string[], signedIn?: Pick<TestApp, 'url'>): Promise<Page> {
   const context = await browser.newContext(options);
-  context.setDefaultTimeout(WAIT_TIMEOUT_MS);
   contexts.push(context);
   if (signedIn) await signInContext(context, signedIn);
   const page = await context.newPage();

@@ -59,7 +59,7 @@ describe('lectern framed by an LMS', () => {
   it('LT18 a student opens the exam from the course page: the launch form posts inside the frame and the exam opens under the LMS name', async () => {
     const { app, lms } = world;
     const { page, frame, problems } = await openCourse(lms.coursePageFor(app.url, { user: world.students[0]!, link: links.exam }));
-    await frame().waitForSelector('[data-testid=exam-sheet]', { timeout: 30_000 });
+    await frame().waitForSelector('[data-testid=exam-sheet]');
     expect(new URL(frame().url()).origin).toBe(app.url);
     expect(frame().url()).toBe(`${app.url}/classroom.html`);
     expect(await frame().textContent('#session-info')).toContain('이서연');
@@ -72,9 +72,9 @@ describe('lectern framed by an LMS', () => {
   it('LT18 a teacher whose browser keeps no cookie in the frame opens the class monitor in a new window, signed in once', async () => {
     const { app, lms } = world;
     const { frame, problems } = await openCourse(lms.coursePageFor(app.url, { user: world.instructor, link: links.lecture }));
-    await frame().waitForSelector('[data-testid=lti-new-window]', { timeout: 30_000 });
+    await frame().waitForSelector('[data-testid=lti-new-window]');
     const [popup] = await Promise.all([context!.waitForEvent('page'), frame().click('[data-testid=lti-new-window]')]);
-    await popup.waitForSelector('[data-testid=class-title]:not(:empty)', { timeout: 30_000 });
+    await popup.waitForSelector('[data-testid=class-title]:not(:empty)');
     expect(popup.url()).toMatch(new RegExp(`^${app.url}/monitor\\.html\\?class=`));
     expect(await popup.textContent('[data-testid=class-title]')).toContain('확률과 통계');
     // The class is the course's: its roster comes from the LMS, read again on request.
@@ -91,11 +91,11 @@ describe('lectern framed by an LMS', () => {
     const { app, lms } = world;
     const before = lms.links.length;
     const { frame, problems } = await openCourse(lms.coursePageFor(app.url, { user: world.instructor, message: 'deep-link' }));
-    await frame().waitForSelector('[data-testid=picker-lectures] [data-testid=picker-row]', { timeout: 30_000 });
+    await frame().waitForSelector('[data-testid=picker-lectures] [data-testid=picker-row]');
     expect(await frame().textContent('#picker-course')).toContain('확률과 통계');
     await frame().check('[data-testid=picker-lectures] [data-testid=picker-row] input');
     await frame().click('[data-testid=picker-submit]');
-    await frame().waitForFunction(() => (globalThis as unknown as { document: { body: { textContent: string | null } } }).document.body.textContent?.includes('링크를 추가했습니다') ?? false, undefined, { timeout: 30_000 });
+    await frame().waitForFunction(() => (globalThis as unknown as { document: { body: { textContent: string | null } } }).document.body.textContent?.includes('링크를 추가했습니다') ?? false);
     expect(lms.links.length).toBe(before + 1);
     expect(lms.links.at(-1)).toMatchObject({ title: expect.stringContaining('[강의]'), custom: { lectern_link: expect.any(String) } });
     expect(problems).toEqual([]);

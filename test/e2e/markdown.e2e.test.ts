@@ -86,7 +86,7 @@ describe('lecture markdown on the classroom page', () => {
       range.dispatchEvent(new Event('change', { bubbles: true }));
     });
     // The lecture's question comes after the whole paragraph: by then everything above it is on the page.
-    await page.locator('[data-testid=question-card][data-kind=question]').first().waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid=question-card][data-kind=question]').first().waitFor();
 
     const lecture = page.locator('[data-testid=lecture-text]');
     const text = (await lecture.allTextContents()).join('\n');

@@ -19,7 +19,6 @@ import { uploadPdf } from '../support/data-flow.js';
 import { samplePdfBytes } from '../support/lecture-client.js';
 import { startMathGemini, type MathGemini } from '../support/math-gemini.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { WAIT_TIMEOUT_MS } from '../support/waits.js';
 
 /**
  * MJ10 / KX2 (test/SPEC.md): the host page's "수학 문제 만들기" box in a real chromium against the real app, with Gemini
@@ -49,7 +48,6 @@ async function open(app: TestApp, name: string, foreign: string[], phone: boolea
   const context = await browser.newContext(
     phone ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'ko-KR' } : { viewport: { width: 1280, height: 900 }, locale: 'ko-KR' },
   );
-  context.setDefaultTimeout(WAIT_TIMEOUT_MS);
   contexts.push(context);
   if (!phone) await signInContext(context, app, account);
   const page = await context.newPage();

@@ -286,7 +286,7 @@ describe('instructor monitor and raise hand', () => {
     expect(await verdict.textContent()).toMatch(/^판정: (잘했어요|다시 살펴봐요)./);
 
     // The student raises a hand (once the lecture streams again) and asks; the instructor answers directly.
-    await student.locator('[data-testid=raise-hand]:not([disabled])').waitFor({ timeout: 30_000 });
+    await student.locator('[data-testid=raise-hand]:not([disabled])').waitFor();
     await student.click('[data-testid=raise-hand]');
     const panel = student.locator('[data-testid=hand-panel]');
     await panel.locator('[data-testid=hand-assistant]').first().waitFor();

@@ -11,7 +11,6 @@ import { signInContext } from '../support/browser-account.js';
 import { getJson, postJson, type CreatedClass } from '../support/classroom-client.js';
 import { joinRoom, openHost, sampleItems, type CreatedRoom } from '../support/quiz-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { WAIT_TIMEOUT_MS } from '../support/waits.js';
 
 /**
  * PG8 (test/SPEC.md): "내 퀴즈" on the dashboard in a real chromium against the real app (memory store). An instructor
@@ -93,7 +92,6 @@ interface Opened {
 
 async function openDashboard(account: SignedUpAccount, phone = false): Promise<Opened> {
   const context = await browser.newContext(phone ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } : { viewport: { width: 1280, height: 900 } });
-  context.setDefaultTimeout(WAIT_TIMEOUT_MS);
   contexts.push(context);
   await signInContext(context, app, account);
   const page = await context.newPage();

@@ -14,7 +14,6 @@ import { uploadPdf } from '../support/data-flow.js';
 import { samplePdfBytes } from '../support/lecture-client.js';
 import { sampleItems } from '../support/quiz-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { WAIT_TIMEOUT_MS } from '../support/waits.js';
 
 /**
  * GATE7 (test/SPEC.md): the host page in a real chromium against the real app (memory store, offline model). A quiz
@@ -65,7 +64,6 @@ afterAll(async () => {
 
 async function openHostPage(query = ''): Promise<{ page: Page; problems: string[] }> {
   const context = await browser.newContext({ locale: 'ko-KR' });
-  context.setDefaultTimeout(WAIT_TIMEOUT_MS);
   contexts.push(context);
   await signInContext(context, app, teacher);
   const page = await context.newPage();

@@ -85,7 +85,7 @@ async function finishChapter(page: Page, materialId: string, chapter: number): P
   const done = page.locator(`[data-testid=chapter][data-chapter="${chapter}"][data-state=complete]`);
   const pending = page.locator('[data-testid=question-card][data-state=pending]');
   for (let guard = 0; guard < 30; guard += 1) {
-    await Promise.race([done.waitFor({ timeout: 60_000 }), pending.locator('[data-testid=answer-input]').first().waitFor({ timeout: 60_000 })]);
+    await Promise.race([done.waitFor(), pending.locator('[data-testid=answer-input]').first().waitFor()]);
     if ((await done.count()) > 0) return;
     const card = pending.first();
     const questionId = (await card.getAttribute('data-question-id')) ?? '';
@@ -93,8 +93,8 @@ async function finishChapter(page: Page, materialId: string, chapter: number): P
     const sub = (await card.getAttribute('data-kind')) === 'subquestion';
     await card.locator('[data-testid=answer-input]').fill(await goodAnswer(page, materialId, { questionId, text, sub }));
     await card.locator('[data-testid=answer-submit]').click();
-    await page.locator(`[data-testid=question-card][data-question-id="${questionId}"][data-state=pending]`).waitFor({ state: 'detached', timeout: 60_000 }).catch(() => undefined);
-    await card.locator('[data-testid=answer-input]').waitFor({ state: 'detached', timeout: 60_000 }).catch(() => undefined);
+    await page.locator(`[data-testid=question-card][data-question-id="${questionId}"][data-state=pending]`).waitFor({ state: 'detached' }).catch(() => undefined);
+    await card.locator('[data-testid=answer-input]').waitFor({ state: 'detached' }).catch(() => undefined);
   }
   throw new Error(`chapter ${chapter} did not end`);
 }
@@ -136,7 +136,7 @@ describe('혼자 퀴즈 풀기 (issue 13 §4)', () => {
     await start.click();
 
     const panel = student.locator('[data-testid=self-quiz]');
-    await panel.locator('[data-testid=self-quiz-question]').waitFor({ timeout: 60_000 });
+    await panel.locator('[data-testid=self-quiz-question]').waitFor();
     const total = Number(/\/(\d)번$/.exec((await panel.locator('[data-testid=self-quiz-progress]').textContent()) ?? '')?.[1]);
     expect(total).toBe(5);
     let right = 0;

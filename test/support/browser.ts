@@ -23,7 +23,16 @@ export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`chromium not found at ${CHROMIUM_PATH}: run \`apt-get install -y chromium\` or set CHROMIUM_PATH`);
   }
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true, timeout: WAIT_TIMEOUT_MS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true, timeout: WAIT_TIMEOUT_MS });
+  // Every context (and `browser.newPage`, which makes one) waits as long as the suite's other helpers, not
+  // Playwright's own 30 s default, which a loaded machine can miss.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(WAIT_TIMEOUT_MS);
+    return context;
+  };
+  return browser;
 }
 
 /**
