@@ -208,10 +208,9 @@ describe('gemini generateObject', () => {
 
   it('AI5 times out a reply that never comes (overall timeout)', async () => {
     fake.enqueue({ stallMs: 5_000 });
-    const started = performance.now();
     const error = await modelError(gemini({ timeoutMs: 200 }).generateObject({ ...baseRequest, schema: Answer }));
     expect(error.code).toBe('MODEL_TIMEOUT');
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(error.message).toBe('AI 모델이 제한 시간 안에 응답하지 않았습니다.');
   });
 
   it('AI5 aborts on the caller signal, also during a retry wait', async () => {
@@ -221,11 +220,10 @@ describe('gemini generateObject', () => {
     // Abort once the first attempt has been answered 429, i.e. during the 5 s retry wait (a fixed delay could fire
     // before the lazily loaded SDK even sent the request on a busy machine).
     await vi.waitFor(() => expect(fake.requests).toHaveLength(1), { timeout: WAIT_TIMEOUT_MS });
-    const started = performance.now();
     controller.abort();
     const error = await pending;
     expect(error.code).toBe('MODEL_ABORTED');
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // Ended during the wait: the retry was never sent.
     expect(fake.requests).toHaveLength(1);
   });
 });
@@ -286,12 +284,12 @@ describe('gemini streamText', () => {
 
   it('AI5 ends a stalled stream with MODEL_TIMEOUT after the idle timeout', async () => {
     fake.enqueue({ stream: ['하나 ', '둘 ', '셋'], stall: { afterChunks: 1 } });
-    const started = performance.now();
-    const stream = gemini({ idleTimeoutMs: 150 }).streamText(baseRequest);
+    // The first chunk comes well within the idle timeout on a loaded machine; the message shows which timeout ended it.
+    const stream = gemini({ idleTimeoutMs: 1_000 }).streamText(baseRequest);
     const { deltas, error } = await collect(stream);
     expect(deltas).toEqual(['하나 ']);
     expect((error as ModelError).code).toBe('MODEL_TIMEOUT');
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect((error as ModelError).message).toBe('AI 모델의 응답이 중간에 멈췄습니다.');
     expect(fake.requests).toHaveLength(1);
   });
 
@@ -302,12 +300,13 @@ describe('gemini streamText', () => {
   });
 
   it('AI5 applies the overall timeout to a stream that keeps trickling', async () => {
-    fake.enqueue({ stream: Array.from({ length: 40 }, (_, index) => `${index} `), delayMs: 30 });
-    const stream = gemini({ timeoutMs: 300, idleTimeoutMs: 1_000 }).streamText(baseRequest);
+    fake.enqueue({ stream: Array.from({ length: 150 }, (_, index) => `${index} `), delayMs: 30 });
+    const stream = gemini({ timeoutMs: 1_500, idleTimeoutMs: 10_000 }).streamText(baseRequest);
     const { deltas, error } = await collect(stream);
     expect((error as ModelError).code).toBe('MODEL_TIMEOUT');
+    expect((error as ModelError).message).toBe('AI 모델이 제한 시간 안에 응답하지 않았습니다.');
     expect(deltas.length).toBeGreaterThan(0);
-    expect(deltas.length).toBeLessThan(40);
+    expect(deltas.length).toBeLessThan(150);
   });
 
   it('AI5 aborts with MODEL_ABORTED on the caller signal and never retries', async () => {

@@ -5,7 +5,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sessionCookie, signUp } from '../support/accounts.js';
-import { launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -54,8 +54,8 @@ describe('closing the old doors from the pages', () => {
     expect(await page.getByTestId('password-doors').textContent()).toContain('로그인');
 
     await keys.uncheck();
-    await page.fill('#current-password', teacher.password);
-    await page.fill('#next-password', '계정 화면에서 바꾼 비밀번호');
+    await fillBox(page.locator('#current-password'), teacher.password);
+    await fillBox(page.locator('#next-password'), '계정 화면에서 바꾼 비밀번호');
     await page.click('#password-button');
     await page.getByTestId('password-status').filter({ hasText: 'API 키는 그대로 두었고 다른 로그인 1곳을 끝냈습니다.' }).waitFor();
     expect(await me(teacher.bearer)).toBe(200);
@@ -70,8 +70,8 @@ describe('closing the old doors from the pages', () => {
     const { page } = await newPage();
     await page.goto(url.replace(/^https?:\/\/[^/]+/, app.url));
     expect([await page.getByTestId('reset-revoke-keys').isChecked(), await page.getByTestId('reset-end-sessions').isChecked()]).toEqual([true, true]);
-    await page.fill('#password', '재설정 화면의 새 비밀번호');
-    await page.fill('#password-again', '재설정 화면의 새 비밀번호');
+    await fillBox(page.locator('#password'), '재설정 화면의 새 비밀번호');
+    await fillBox(page.locator('#password-again'), '재설정 화면의 새 비밀번호');
     await page.click('#reset-button');
     await page.locator('#reset-done [data-closed]', { hasText: 'API 키 1개를 폐기했고 다른 로그인 1곳을 끝냈습니다.' }).waitFor();
     expect(await me(teacher.bearer)).toBe(401);

@@ -17,7 +17,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_MESSAGES } from '../../src/protocol/wire/index.js';
 import { sessionCookie, signUp } from '../support/accounts.js';
-import { launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { startOidcProvider, type TestOidcProvider } from '../support/oidc-provider.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -64,9 +64,9 @@ async function newPage(problems: string[] = []): Promise<{ page: Page; context: 
 }
 
 async function fillSignup(page: Page, email: string, password: string): Promise<void> {
-  await page.fill('#email', email);
-  await page.fill('#password', password);
-  await page.fill('#password-again', password);
+  await fillBox(page.locator('#email'), email);
+  await fillBox(page.locator('#password'), password);
+  await fillBox(page.locator('#password-again'), password);
   await page.click('#signup-button');
 }
 
@@ -119,8 +119,8 @@ describe('account pages', () => {
     await invitee.goto(`${lectern.url}/account.html`);
     await invitee.waitForURL(/\/signin\.html\?return=%2Faccount\.html$/);
     // And signing in again is refused with the Korean message for a disabled account.
-    await invitee.fill('#email', 'kim@school.example');
-    await invitee.fill('#password', PASSWORD);
+    await fillBox(invitee.locator('#email'), 'kim@school.example');
+    await fillBox(invitee.locator('#password'), PASSWORD);
     await invitee.click('#signin-button');
     await invitee.locator('#signin-error', { hasText: ERROR_MESSAGES.ACCOUNT_DISABLED }).waitFor();
     expect(problems).toEqual([]);
@@ -138,8 +138,8 @@ describe('account pages', () => {
     await button.click();
     // The provider's development login form, then its consent form.
     await page.waitForURL((url) => url.origin === provider?.issuer);
-    await page.fill('input[name=login]', 'kim');
-    await page.fill('input[name=password]', 'any password');
+    await fillBox(page.locator('input[name=login]'), 'kim');
+    await fillBox(page.locator('input[name=password]'), 'any password');
     await page.click('button[type=submit]');
     await page.locator('button[type=submit]', { hasText: /continue/i }).click();
     await page.waitForURL(`${lectern.url}/dashboard.html`);
@@ -163,28 +163,28 @@ describe('account pages', () => {
     const { page: fresh } = await newPage();
     await fresh.goto(url);
     const next = '새로-바꾼-비밀번호-456';
-    await fresh.fill('#password', next);
-    await fresh.fill('#password-again', '다른-비밀번호-7890');
+    await fillBox(fresh.locator('#password'), next);
+    await fillBox(fresh.locator('#password-again'), '다른-비밀번호-7890');
     await fresh.click('#reset-button');
     expect(await fresh.locator('#reset-error').textContent()).toBe('두 비밀번호가 서로 다릅니다.');
-    await fresh.fill('#password-again', next);
+    await fillBox(fresh.locator('#password-again'), next);
     await fresh.click('#reset-button');
     await fresh.locator('#reset-done [data-email]', { hasText: 'park@school.example' }).waitFor();
     // The link is used up: the same page again is refused in Korean.
     await fresh.reload();
-    await fresh.fill('#password', next);
-    await fresh.fill('#password-again', next);
+    await fillBox(fresh.locator('#password'), next);
+    await fillBox(fresh.locator('#password-again'), next);
     await fresh.click('#reset-button');
     await fresh.locator('#reset-error', { hasText: '비밀번호 재설정 링크가 올바르지 않거나 만료되었거나 이미 사용되었습니다.' }).waitFor();
 
     // The session that was open before the reset has ended.
     await page.goto(`${lectern.url}/account.html`);
     await page.waitForURL(/\/signin\.html\?return=/);
-    await page.fill('#email', 'park@school.example');
-    await page.fill('#password', PASSWORD);
+    await fillBox(page.locator('#email'), 'park@school.example');
+    await fillBox(page.locator('#password'), PASSWORD);
     await page.click('#signin-button');
     await page.locator('#signin-error', { hasText: ERROR_MESSAGES.INVALID_CREDENTIALS }).waitFor();
-    await page.fill('#password', next);
+    await fillBox(page.locator('#password'), next);
     await page.click('#signin-button');
     await page.waitForURL(`${lectern.url}/account.html`);
     await page.locator('[data-testid=account-email]', { hasText: 'park@school.example' }).waitFor();
@@ -207,8 +207,8 @@ describe('account pages', () => {
     // Without OIDC_* there is no SSO button (a hidden control stays hidden whatever its display style).
     await page.locator('#signin-button').waitFor();
     expect(await page.getByTestId('oidc-button').isVisible()).toBe(false);
-    await page.fill('#email', teacher.email);
-    await page.fill('#password', PASSWORD);
+    await fillBox(page.locator('#email'), teacher.email);
+    await fillBox(page.locator('#password'), PASSWORD);
     await page.click('#signin-button');
     await page.waitForURL(`${lectern.url}/dashboard.html`);
     // Signed in, the sign-in page goes straight on; 로그아웃 ends the session.
@@ -226,18 +226,18 @@ describe('account pages', () => {
     await page.goto(`${lectern.url}/account.html`);
     await page.locator('[data-testid=account-email]', { hasText: teacher.email }).waitFor();
 
-    await page.fill('#current-password', '틀린-비밀번호-0000');
-    await page.fill('#next-password', '새-비밀번호-0123456');
+    await fillBox(page.locator('#current-password'), '틀린-비밀번호-0000');
+    await fillBox(page.locator('#next-password'), '새-비밀번호-0123456');
     await page.click('#password-button');
     await page.locator('#password-status', { hasText: '현재 비밀번호가 올바르지 않습니다.' }).waitFor();
-    await page.fill('#current-password', PASSWORD);
+    await fillBox(page.locator('#current-password'), PASSWORD);
     await page.click('#password-button');
     await page.locator('#password-status', { hasText: '비밀번호를 바꾸었습니다' }).waitFor();
 
     // The password change revoked the "test" key of signUp() (the default, DR14); a new one shows its secret once,
     // and it works until revoked.
     await page.locator('[data-testid=key-row]').first().waitFor({ state: 'detached' });
-    await page.fill('#key-name', '성적 내보내기');
+    await fillBox(page.locator('#key-name'), '성적 내보내기');
     await page.click('#key-button');
     await page.locator('[data-testid=key-secret]', { hasText: /^lct_/ }).waitFor();
     const secret = (await page.locator('[data-testid=key-secret]').textContent()) ?? '';

@@ -6,7 +6,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defaultInstructor } from '../support/accounts.js';
-import { launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser } from '../support/browser.js';
 import { createClass, postJson } from '../support/classroom-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -82,8 +82,8 @@ describe('수학 문제 풀기 (issue 14 §2)', () => {
 
     const student = await openPage({ width: 390, height: 844 }, problems);
     await student.goto(`${app.url}/classroom.html`);
-    await student.fill('[data-testid=nickname]', '민지');
-    await student.fill('[data-testid=class-code]', created.code);
+    await fillBox(student.locator('[data-testid=nickname]'), '민지');
+    await fillBox(student.locator('[data-testid=class-code]'), created.code);
     await student.click('[data-testid=join-class]');
 
     const panel = student.locator('[data-testid=class-math]');
@@ -96,7 +96,7 @@ describe('수학 문제 풀기 (issue 14 §2)', () => {
     const input = item.locator('[data-testid=class-math-input]');
     expect(await input.getAttribute('placeholder')).toContain('1/2');
 
-    await input.fill('0.5');
+    await fillBox(input, '0.5');
     const submit = item.locator('[data-testid=class-math-submit]');
     const box = await submit.boundingBox();
     expect(box?.height ?? 0).toBeGreaterThanOrEqual(44);
@@ -107,7 +107,7 @@ describe('수학 문제 풀기 (issue 14 §2)', () => {
     expect(await item.locator('[data-testid=class-math-explanation]').textContent()).toContain('분모가 같으므로');
 
     // A wrong answer afterwards is 오답, and the first answer stays recorded.
-    await input.fill('1/3');
+    await fillBox(input, '1/3');
     await submit.click();
     await expect.poll(() => item.locator('[data-testid=class-math-verdict]').textContent()).toBe('오답');
     expect(await item.locator('[data-testid=class-math-first]').textContent()).toContain('정답으로 기록');

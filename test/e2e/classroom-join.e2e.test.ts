@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/store/index.js';
-import { launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser } from '../support/browser.js';
 import { createClass, getJson, postJson } from '../support/classroom-client.js';
 import { loadSample } from '../support/lecture-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -42,8 +42,8 @@ describe('joining a class while the school address is at its join limit', () => 
     context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${app.url}/classroom.html`);
-    await page.fill('[data-testid=class-code]', created.code);
-    await page.fill('[data-testid=nickname]', '기다린학생');
+    await fillBox(page.locator('[data-testid=class-code]'), created.code);
+    await fillBox(page.locator('[data-testid=nickname]'), '기다린학생');
     await page.click('[data-testid=join-class]');
 
     const wait = page.locator('[data-testid=join-wait]');

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionSnapshot as Snapshot } from '../../src/protocol/wire/tutor.js';
-import { launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser } from '../support/browser.js';
 import { connected, startTestApp, type TestApp } from '../support/test-app.js';
 
 /** The classroom page in a real (headless Debian) chromium against the real app (memory store, offline model). */
@@ -64,7 +64,7 @@ describe('classroom page', () => {
     // Choose the sample, a nickname, start.
     await page.goto(`${app.url}/classroom.html`);
     await page.locator('[data-testid=material-option]', { hasText: '기초 통계' }).click();
-    await page.fill('[data-testid=nickname]', '민지');
+    await fillBox(page.locator('[data-testid=nickname]'), '민지');
     await page.click('[data-testid=start]');
     await page.locator('[data-testid=connection][data-state=connected]').waitFor();
     await page.locator('[data-testid=chapter][data-chapter="0"]', { hasText: '평균의 의미' }).waitFor();
@@ -103,7 +103,7 @@ describe('classroom page', () => {
     expect(await firstChapter.locator('h1, h2, h3', { hasText: /^평균의 의미$/u }).count()).toBe(1);
     expect(await firstChapter.locator('[data-testid=lecture-text]').first().textContent()).not.toContain('평균의 의미');
     expect(await question.locator('.qcard-text').textContent()).toContain('평균');
-    await question.locator('[data-testid=answer-input]').fill('잘 모르겠어요');
+    await fillBox(question.locator('[data-testid=answer-input]'), '잘 모르겠어요');
     await question.locator('[data-testid=answer-submit]').click();
     await question.locator('[data-testid=answer]', { hasText: '잘 모르겠어요' }).waitFor();
     await question.locator('[data-testid=verdict][data-verdict=bad]', { hasText: '다시 살펴봐요' }).waitFor();
@@ -137,7 +137,7 @@ describe('classroom page', () => {
     expect(await page.locator('[data-testid=speed-value]').textContent()).toBe('200');
 
     // The dialogue goes on from the reloaded page, and survives a network drop.
-    await resumedSub.locator('[data-testid=answer-input]').fill('잘 모르겠어요');
+    await fillBox(resumedSub.locator('[data-testid=answer-input]'), '잘 모르겠어요');
     await resumedSub.locator('[data-testid=answer-submit]').click();
     await page.locator('[data-testid=question-card][data-kind=subquestion]').first().locator('[data-testid=verdict]').waitFor();
     for (const socket of app.server.io.of('/tutor').sockets.values()) socket.conn.close();
@@ -177,13 +177,13 @@ describe('classroom page', () => {
     page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
     await page.goto(`${app.url}/classroom.html`);
     await page.locator('[data-testid=material-option]', { hasText: '기초 통계' }).click();
-    await page.fill('[data-testid=nickname]', '서연');
+    await fillBox(page.locator('[data-testid=nickname]'), '서연');
     await page.click('[data-testid=start]');
     await page.locator('[data-testid=lecture-text]').first().waitFor();
 
     await page.click('[data-testid=raise-hand]');
     await page.locator('[data-testid=hand-input]').waitFor({ state: 'visible' });
-    await page.fill('[data-testid=hand-input]', '잘 모르겠어요');
+    await fillBox(page.locator('[data-testid=hand-input]'), '잘 모르겠어요');
     await page.click('[data-testid=hand-send]');
     const choice = page.locator('[data-testid=hand-choice]', { hasText: '표본평균' });
     await choice.waitFor();

@@ -12,7 +12,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExamAnswerGroupsReply } from '../../src/protocol/exams.js';
 import { signUp } from '../support/accounts.js';
-import { launchBrowser, watchPage } from '../support/browser.js';
+import { fillBox, launchBrowser, watchPage } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { getJson, postJson } from '../support/classroom-client.js';
 import { uploadPdf } from '../support/data-flow.js';
@@ -94,13 +94,13 @@ describe('묶어서 채점 (issue 24 §4)', () => {
     // The thirtieth on the classroom page.
     const student = await (await desktop(problems)).newPage();
     await student.goto(`${app.url}/classroom.html`);
-    await student.fill('[data-testid=nickname]', '도윤');
-    await student.fill('[data-testid=class-code]', created.body.code ?? '');
+    await fillBox(student.locator('[data-testid=nickname]'), '도윤');
+    await fillBox(student.locator('[data-testid=class-code]'), created.body.code ?? '');
     await student.click('[data-testid=join-class]');
     await student.locator('[data-testid=classroom]').waitFor();
     await student.locator('[data-testid=exam-listing][data-state=open] [data-testid=exam-open]').click();
     const box = student.locator('[data-testid=exam-item][data-id="1"] [data-testid=exam-answer]');
-    await box.fill(STUDENT_ANSWER);
+    await fillBox(box, STUDENT_ANSWER);
     await expect.poll(() => student.getByTestId('exam-saved').textContent()).toMatch(/^저장됨 /u);
     expect((await postJson(`${app.url}/api/exams/${exam.examId}/end`, {}, teacher.bearer)).status).toBe(200);
     const results = async () => (await getJson<{ students: { sessionId: string; nickname: string; report: unknown }[] }>(`${app.url}/api/exams/${exam.examId}/results`, teacher.bearer)).body.students ?? [];
@@ -150,7 +150,7 @@ describe('묶어서 채점 (issue 24 §4)', () => {
     const target = before === '부분 정답' ? 'Correct' : 'Partial_Correct';
     const groupId = (await mineGroup().getAttribute('data-group-id')) ?? '';
     await mineGroup().getByTestId('group-status').selectOption(target);
-    await mineGroup().getByTestId('group-reason').fill(REASON);
+    await fillBox(mineGroup().getByTestId('group-reason'), REASON);
     await mineGroup().getByTestId('group-apply').click();
     await expect.poll(() => host.getByTestId('group-list-note').textContent()).toContain(`${size - 1}명의 판정을`);
     await expect.poll(() => mineGroup().locator(`[data-testid=group-answer][data-session-id="${doyoon}"] [data-testid=group-answer-status]`).getAttribute('data-status')).toBe(target);

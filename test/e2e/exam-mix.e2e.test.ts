@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LearnerProfile } from '../../src/exams/index.js';
 import { examKeys } from '../../src/exams/exam-keys.js';
 import { signUp } from '../support/accounts.js';
-import { launchBrowser, watchPage } from '../support/browser.js';
+import { fillBox, launchBrowser, watchPage } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { postJson } from '../support/classroom-client.js';
 import { axeViolations } from '../support/quiz-pages.js';
@@ -102,7 +102,7 @@ describe('the exam balance on the pages', () => {
       expect((await host.getByTestId(testId).boundingBox())?.height ?? 0, testId).toBeGreaterThanOrEqual(44);
     }
     expect(await axeViolations(host, '[data-testid=exam-mix]')).toEqual([]);
-    await host.fill('[data-testid=exam-count]', '5');
+    await fillBox(host.locator('[data-testid=exam-count]'), '5');
     await host.getByTestId('exam-start').click();
     await expect.poll(() => host.getByTestId('exam-mix-reason').textContent()).toMatch(/^문항 구성: 수업 학생 3명의 종합 프로필의 숙련도 심화, 목표 깊이 깊은 이해.*단답형 1문항, 서술형 4문항/u);
     expect(posted[0]).toEqual({ count: 5, classId });
@@ -112,8 +112,8 @@ describe('the exam balance on the pages', () => {
     expect(heads.filter((text) => text.includes('서술형'))).toHaveLength(4);
 
     // Typing a number of descriptive items is the manual balance: sent, and the reason says it was asked.
-    await host.fill('[data-testid=exam-count]', '2');
-    await host.fill('[data-testid=exam-descriptive]', '1');
+    await fillBox(host.locator('[data-testid=exam-count]'), '2');
+    await fillBox(host.locator('[data-testid=exam-descriptive]'), '1');
     expect(await host.getByTestId('exam-mix-manual').isChecked()).toBe(true);
     await host.getByTestId('exam-start').click();
     await expect.poll(() => host.getByTestId('exam-mix-reason').textContent()).toBe('문항 구성: 요청한 구성: 단답형 1문항, 서술형 1문항.');
@@ -139,8 +139,8 @@ describe('the exam balance on the pages', () => {
       await route.continue();
     });
     await student.goto(`${app.url}/classroom.html`);
-    await student.fill('[data-testid=nickname]', '하준');
-    await student.fill('[data-testid=class-code]', created.body.code ?? '');
+    await fillBox(student.locator('[data-testid=nickname]'), '하준');
+    await fillBox(student.locator('[data-testid=class-code]'), created.body.code ?? '');
     await student.click('[data-testid=join-class]');
     await student.locator('[data-testid=classroom]').waitFor();
     await student.getByTestId('exam-none').waitFor();
@@ -151,7 +151,7 @@ describe('the exam balance on the pages', () => {
       expect((await label.boundingBox())?.height ?? 0, testId).toBeGreaterThanOrEqual(44);
     }
     expect(await axeViolations(student, '[data-testid=self-exam-form]')).toEqual([]);
-    await student.fill('[data-testid=self-exam-count]', '2');
+    await fillBox(student.locator('[data-testid=self-exam-count]'), '2');
     await student.getByTestId('self-exam-start').click();
     await expect.poll(() => student.getByTestId('self-exam-mix-reason').textContent()).toMatch(/^문항 구성: 학습자 프로필의 선호 문항 유형이 단답형뿐\(숙련도 기초\).*단답형 2문항, 서술형 0문항/u);
     expect(posted).toEqual([{ count: 2 }]);

@@ -77,8 +77,8 @@ async function newContext(kind: 'desktop' | 'phone', problems: string[], dialogs
 
 async function joinClass(page: Page, code: string, nickname: string): Promise<void> {
   await page.goto(`${app.url}/classroom.html`);
-  await page.fill('[data-testid=nickname]', nickname);
-  await page.fill('[data-testid=class-code]', code);
+  await fillBox(page.locator('[data-testid=nickname]'), nickname);
+  await fillBox(page.locator('[data-testid=class-code]'), code);
   await page.click('[data-testid=join-class]');
   await page.locator('[data-testid=classroom]').waitFor();
 }
@@ -99,7 +99,7 @@ describe('exams in the browser (issue 15)', () => {
     // The class, made on the monitor, which stays open to watch the exam.
     const monitor = await instructor.newPage();
     await monitor.goto(`${app.url}/monitor.html`);
-    await monitor.fill('[data-testid=class-name]', '시험 1반');
+    await fillBox(monitor.locator('[data-testid=class-name]'), '시험 1반');
     await monitor.getByTestId('class-material').locator(`option[value="${materialId}"]`).waitFor({ state: 'attached' });
     await monitor.selectOption('[data-testid=class-material]', materialId);
     await monitor.click('[data-testid=create-class]');
@@ -114,8 +114,8 @@ describe('exams in the browser (issue 15)', () => {
     await host.click('[data-testid=exam-box] summary');
     await host.getByTestId('exam-material').locator(`option[value="${materialId}"]`).waitFor({ state: 'attached' });
     await host.selectOption('[data-testid=exam-material]', materialId);
-    await host.fill('[data-testid=exam-count]', '5');
-    await host.fill('[data-testid=exam-descriptive]', '2');
+    await fillBox(host.locator('[data-testid=exam-count]'), '5');
+    await fillBox(host.locator('[data-testid=exam-descriptive]'), '2');
     for (const testId of ['exam-start', 'exam-count', 'exam-descriptive', 'exam-difficulty', 'exam-material']) {
       expect((await host.getByTestId(testId).boundingBox())?.height ?? 0, testId).toBeGreaterThanOrEqual(44);
     }
@@ -135,9 +135,9 @@ describe('exams in the browser (issue 15)', () => {
     // Edit item 1 (question and keywords as a comma/line list) and save it.
     const first = items.first();
     const editedQuestion = '자료에서 설명한 핵심 개념의 이름은 무엇인가요? (수정함)';
-    await first.getByTestId('exam-edit-question').fill(editedQuestion);
+    await fillBox(first.getByTestId('exam-edit-question'), editedQuestion);
     const keywordsBefore = (await first.getByTestId('exam-edit-keywords').inputValue()).trim();
-    await first.getByTestId('exam-edit-keywords').fill(`${keywordsBefore}\n추가 키워드, 추가 키워드`);
+    await fillBox(first.getByTestId('exam-edit-keywords'), `${keywordsBefore}\n추가 키워드, 추가 키워드`);
     await first.getByTestId('exam-edit-save').click();
     await expect.poll(() => first.getByTestId('exam-edit-status').textContent()).toBe('저장했습니다.');
     const stored = await getJson<{ problems: ExamProblemView[] }>(`${app.url}/api/exams/${examId}`, teacher.bearer);
@@ -156,7 +156,7 @@ describe('exams in the browser (issue 15)', () => {
 
     // Publish to the class for 30 minutes.
     await host.selectOption('[data-testid=exam-class]', classId);
-    await host.fill('[data-testid=exam-minutes]', '30');
+    await fillBox(host.locator('[data-testid=exam-minutes]'), '30');
     await host.getByTestId('exam-publish').click();
     await host.getByTestId('exam-published').waitFor();
     expect(await host.getByTestId('exam-edit-question').first().getAttribute('readonly')).not.toBeNull();
@@ -254,7 +254,7 @@ describe('exams in the browser (issue 15)', () => {
     // 민지 asks for a regrade of item 2 with a comment.
     const regradeItem = desktop.locator(`[data-testid=exam-result-item][data-id="${two!.id}"]`);
     await regradeItem.getByTestId('exam-regrade').click();
-    await regradeItem.getByTestId('exam-regrade-comment').fill('모범 답안과 같은 뜻으로 썼어요.');
+    await fillBox(regradeItem.getByTestId('exam-regrade-comment'), '모범 답안과 같은 뜻으로 썼어요.');
     await regradeItem.getByTestId('exam-regrade-send').click();
     await expect.poll(() => regradeItem.getByTestId('exam-regrade-note').textContent()).toBe('재채점을 요청했어요. 선생님이 확인할 거예요.');
 
@@ -281,7 +281,7 @@ describe('exams in the browser (issue 15)', () => {
     await seoyeonResult.locator('summary').click();
     const overrideRow = seoyeonResult.locator(`[data-testid=exam-result-row][data-id="${one!.id}"]`);
     await overrideRow.getByTestId('override-status').selectOption('Partial_Correct');
-    await overrideRow.getByTestId('override-reason').fill('질문의 의도를 부분적으로 이해함');
+    await fillBox(overrideRow.getByTestId('override-reason'), '질문의 의도를 부분적으로 이해함');
     await overrideRow.getByTestId('override-apply').click();
     const audit = host.locator(`[data-testid=exam-result-student]:has-text("서연") [data-testid=exam-result-row][data-id="${one!.id}"] [data-testid=override-audit]`);
     await expect.poll(() => audit.textContent()).toContain('질문의 의도를 부분적으로 이해함');
@@ -297,7 +297,7 @@ describe('exams in the browser (issue 15)', () => {
     await minjiRow.getByTestId('exam-progress-profile').click();
     await monitor.getByTestId('learner-profile').waitFor();
     await monitor.selectOption('[data-testid=goal-depth]', 'Deep Understanding');
-    await monitor.fill('[data-testid=goal-description]', '핵심 개념을 자기 말로 설명하기');
+    await fillBox(monitor.locator('[data-testid=goal-description]'), '핵심 개념을 자기 말로 설명하기');
     await monitor.getByTestId('goal-save').click();
     await expect.poll(() => monitor.getByTestId('goal-note').textContent()).toContain('학습 목표를 저장했습니다');
     await desktop.locator('[data-testid=exam-profile] summary').click();
@@ -346,8 +346,8 @@ describe('the exam clock in the browser (issue 15 §3)', () => {
       const student = await context.newPage();
       watch(student, new URL(clocked.url).origin, problems);
       await student.goto(`${clocked.url}/classroom.html`);
-      await student.fill('[data-testid=nickname]', '지호');
-      await student.fill('[data-testid=class-code]', created.body.code ?? '');
+      await fillBox(student.locator('[data-testid=nickname]'), '지호');
+      await fillBox(student.locator('[data-testid=class-code]'), created.body.code ?? '');
       await student.click('[data-testid=join-class]');
       await student.locator('[data-testid=exam-listing][data-state=open] [data-testid=exam-open]').click();
       await fillBox(answerBox(student, 1), '평균');
@@ -399,8 +399,8 @@ describe('a self-study exam in the browser (issue 15, self-study)', () => {
     await student.getByTestId('exam-none').waitFor();
     await student.getByTestId('self-exam-open').click();
     await student.locator('[data-testid=self-exam-chapter]').first().check();
-    await student.fill('[data-testid=self-exam-count]', '2');
-    await student.fill('[data-testid=self-exam-descriptive]', '1');
+    await fillBox(student.locator('[data-testid=self-exam-count]'), '2');
+    await fillBox(student.locator('[data-testid=self-exam-descriptive]'), '1');
     await student.selectOption('[data-testid=self-exam-level]', 'Basic');
     for (const testId of ['self-exam-start', 'self-exam-count', 'self-exam-descriptive', 'self-exam-level']) {
       expect((await student.getByTestId(testId).boundingBox())?.height ?? 0, testId).toBeGreaterThanOrEqual(44);
@@ -608,7 +608,7 @@ describe('the exam editor is bound to one exam (issue 25 §2, issue 23 §2)', ()
     expect(await host.getByTestId('exam-publish-blocked').textContent()).toContain('1번, 2번');
 
     // Item 1 edited and saved: its complaint leaves it. Item 2 accepted as it is (지적 확인). Then 게시 is enabled.
-    await item(1).getByTestId('exam-edit-question').fill('자료의 값을 모두 더해 개수로 나눈 값을 무엇이라 하나요?');
+    await fillBox(item(1).getByTestId('exam-edit-question'), '자료의 값을 모두 더해 개수로 나눈 값을 무엇이라 하나요?');
     await item(1).getByTestId('exam-edit-save').click();
     await expect.poll(() => item(1).getByTestId('exam-complaint').count()).toBe(0);
     expect(await host.getByTestId('exam-publish-blocked').textContent()).toContain('2번');
@@ -620,7 +620,7 @@ describe('the exam editor is bound to one exam (issue 25 §2, issue 23 §2)', ()
     // Publishing to the AI class: the confirmation names the exam, its item count and the class, and warns that the
     // class studies another material; dismissed, nothing is published.
     await host.selectOption('[data-testid=exam-class]', aiClass.body.classId ?? '');
-    await host.fill('[data-testid=exam-minutes]', '20');
+    await fillBox(host.locator('[data-testid=exam-minutes]'), '20');
     answer = false;
     await host.getByTestId('exam-publish').click();
     await expect.poll(() => confirms.length).toBe(1);
@@ -640,8 +640,8 @@ describe('the exam editor is bound to one exam (issue 25 §2, issue 23 §2)', ()
 
     // A run on this material, then another material is picked: the editor and the status box are cleared, and the
     // list is the other material's (empty): nothing of the statistics exam can be published from here.
-    await host.fill('[data-testid=exam-count]', '1');
-    await host.fill('[data-testid=exam-descriptive]', '0');
+    await fillBox(host.locator('[data-testid=exam-count]'), '1');
+    await fillBox(host.locator('[data-testid=exam-descriptive]'), '0');
     await host.getByTestId('exam-start').click();
     await expect.poll(() => host.getByTestId('exam-status').textContent()).toMatch(/시험을 만들었습니다|지적이 남은 문항이 있습니다/u);
     await host.selectOption('[data-testid=exam-material]', other);

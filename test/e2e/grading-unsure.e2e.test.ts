@@ -6,7 +6,7 @@
  */
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser } from '../support/browser.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -46,7 +46,7 @@ describe('classroom page, unsure verdict', () => {
     });
     await page.goto(`${app.url}/classroom.html`);
     await page.locator('[data-testid=material-option]', { hasText: '기초 통계' }).click();
-    await page.fill('[data-testid=nickname]', '하늘');
+    await fillBox(page.locator('[data-testid=nickname]'), '하늘');
     await page.click('[data-testid=start]');
     await page.locator('[data-testid=connection][data-state=connected]').waitFor();
     await page.locator('[data-testid=speed]').evaluate((input) => {
@@ -59,7 +59,7 @@ describe('classroom page, unsure verdict', () => {
     const question = page.locator('[data-testid=question-card][data-kind=question]').first();
     await question.locator('[data-testid=answer-input]').waitFor();
     expect(await question.locator('.qcard-text').textContent()).toContain('평균');
-    await question.locator('[data-testid=answer-input]').fill('자료를 대표하는 가운데 값이에요.');
+    await fillBox(question.locator('[data-testid=answer-input]'), '자료를 대표하는 가운데 값이에요.');
     await question.locator('[data-testid=answer-submit]').click();
 
     const unsure = question.locator('[data-testid=unsure]');

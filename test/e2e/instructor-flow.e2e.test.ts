@@ -5,7 +5,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser } from '../support/browser.js';
 import { madePdf } from '../support/data-flow.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -46,7 +46,7 @@ async function newPage(problems: string[], name: string): Promise<Page> {
 
 async function joinAs(student: Page, code: string, nickname: string): Promise<void> {
   await student.goto(`${app.url}/classroom.html?code=${code}`);
-  await student.fill('[data-testid=nickname]', nickname);
+  await fillBox(student.locator('[data-testid=nickname]'), nickname);
   await student.click('[data-testid=join-class]');
   await student.locator('[data-testid=connection][data-state=connected]').waitFor();
 }
@@ -63,9 +63,9 @@ describe('PG1 an instructor from sign-up to a deleted material', () => {
 
     // Sign up (the first account of this server) → the dashboard.
     await teacher.goto(`${app.url}/signup.html`);
-    await teacher.fill('#email', 'teacher@school.example');
-    await teacher.fill('#password', '안전한-비밀번호-123');
-    await teacher.fill('#password-again', '안전한-비밀번호-123');
+    await fillBox(teacher.locator('#email'), 'teacher@school.example');
+    await fillBox(teacher.locator('#password'), '안전한-비밀번호-123');
+    await fillBox(teacher.locator('#password-again'), '안전한-비밀번호-123');
     await teacher.click('#signup-button');
     await teacher.waitForURL(`${app.url}/dashboard.html`);
     await teacher.locator('[data-testid=account-email]', { hasText: 'teacher@school.example' }).waitFor();
@@ -84,7 +84,7 @@ describe('PG1 an instructor from sign-up to a deleted material', () => {
     await expect.poll(() => teacher.locator('#class-material').inputValue()).toBe(materialId);
 
     // Create the class: it opens in the monitor with its join code.
-    await teacher.fill('#class-name', '통계 2반');
+    await fillBox(teacher.locator('#class-name'), '통계 2반');
     await teacher.click('#create-button');
     await teacher.waitForURL(/\/monitor\.html\?class=/);
     const classId = new URL(teacher.url()).searchParams.get('class') ?? '';
@@ -119,7 +119,7 @@ describe('PG1 an instructor from sign-up to a deleted material', () => {
     expect(await teacher.locator('[data-testid=transcript-title]').textContent()).toBe('민지 학생의 기록');
     const hand = teacher.locator('[data-testid=hand-item]', { hasText: '민지' });
     const reply = '평균은 모든 값을 더해 개수로 나눈 값이에요.';
-    await hand.locator('[data-testid=hand-answer-input]').fill(reply);
+    await fillBox(hand.locator('[data-testid=hand-answer-input]'), reply);
     await hand.locator('[data-testid=hand-answer-send]').click();
     await panel.locator('[data-testid=hand-instructor]', { hasText: reply }).waitFor();
     await teacher.locator('[data-testid=transcript-panel] [data-testid=transcript-item][data-type=instructor]', { hasText: reply }).waitFor();

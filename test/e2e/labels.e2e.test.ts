@@ -19,7 +19,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { checkProblemSet } from '../../src/exams/exam-checks.js';
 import { buildPdf } from '../../scripts/pdf-fixtures.js';
-import { launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser } from '../support/browser.js';
 import { uploadPdf } from '../support/data-flow.js';
 import { call } from '../support/http-call.js';
 import { MADE_UP_PAGES } from '../support/made-up-chapters.js';
@@ -149,12 +149,12 @@ describe('words and labels', () => {
     const phone = await open(PHONE, problems, false);
     await phone.goto(`${app.url}/classroom.html`);
     await scan(phone, 'classroom (setup)', found);
-    await phone.fill('[data-testid=nickname]', '서연');
-    await phone.fill('[data-testid=class-code]', booted.classCode.toLowerCase());
+    await fillBox(phone.locator('[data-testid=nickname]'), '서연');
+    await fillBox(phone.locator('[data-testid=class-code]'), booted.classCode.toLowerCase());
     await phone.click('[data-testid=join-class]');
     await phone.locator('[data-testid=connection][data-state=connected]').waitFor();
     await phone.locator('[data-testid=exam-listing][data-state=open] [data-testid=exam-open]').click();
-    await phone.locator('[data-testid=exam-answer]').first().fill('분산');
+    await fillBox(phone.locator('[data-testid=exam-answer]').first(), '분산');
     await scan(phone, 'classroom (exam sheet)', found);
     const other = await join(booted, '민지');
     expect((await draft(booted, live.examId, other.headers, { '1': '평균', '2': '모르겠다', '3': '평균과 표준편차' })).status).toBe(200);
@@ -246,9 +246,9 @@ describe('words and labels', () => {
     const problems: string[] = [];
     const page = await open(PHONE, problems, false);
     await page.goto(`${booted.app.url}/classroom.html`);
-    await page.fill('[data-testid=nickname]', '도윤');
+    await fillBox(page.locator('[data-testid=nickname]'), '도윤');
     const wrong = `O${booted.classCode.slice(1, 5)}1`;
-    await page.fill('[data-testid=class-code]', wrong.toLowerCase());
+    await fillBox(page.locator('[data-testid=class-code]'), wrong.toLowerCase());
     await page.click('[data-testid=join-class]');
     const error = page.getByTestId('join-error');
     await expect.poll(() => error.textContent()).toMatch(/「O」, 「1」 글자는 수업 코드에 쓰이지 않습니다/u);
@@ -258,7 +258,7 @@ describe('words and labels', () => {
     expect(refused.status).toBe(400);
     expect(JSON.stringify(await refused.json())).toContain('A C D E F G H J K M N P Q R T U V W X Y 3 4 6 7 9');
     // Lowercase is the same code.
-    await page.fill('[data-testid=class-code]', booted.classCode.toLowerCase());
+    await fillBox(page.locator('[data-testid=class-code]'), booted.classCode.toLowerCase());
     await page.click('[data-testid=join-class]');
     await page.locator('[data-testid=connection][data-state=connected]').waitFor();
     expect(problems).toEqual([]);
@@ -269,13 +269,13 @@ describe('words and labels', () => {
     const problems: string[] = [];
     const student = await open(PHONE, problems, false);
     await student.goto(`${booted.app.url}/classroom.html`);
-    await student.fill('[data-testid=nickname]', '하준');
-    await student.fill('[data-testid=class-code]', booted.classCode);
+    await fillBox(student.locator('[data-testid=nickname]'), '하준');
+    await fillBox(student.locator('[data-testid=class-code]'), booted.classCode);
     await student.click('[data-testid=join-class]');
     await student.locator('[data-testid=raise-hand]:not([disabled])').waitFor();
     await student.click('[data-testid=raise-hand]');
     await student.locator('[data-testid=hand-input]').waitFor({ state: 'visible' });
-    await student.fill('[data-testid=hand-input]', '평균이 무엇인가요? <img src=x onerror=alert(1)>');
+    await fillBox(student.locator('[data-testid=hand-input]'), '평균이 무엇인가요? <img src=x onerror=alert(1)>');
     await student.click('[data-testid=hand-send]');
     // The assistant's answer has finished (its bold heading rendered for the student too) before the record is read.
     await student.locator('#hand-log [data-testid=reply][data-state=complete] strong').first().waitFor();
@@ -339,8 +339,8 @@ describe('words and labels', () => {
     // A student of the class: the question example is one of the material's terms, not a statistics question.
     const phone = await open(PHONE, problems, false);
     await phone.goto(`${app.url}/classroom.html`);
-    await phone.fill('[data-testid=nickname]', '지호');
-    await phone.fill('[data-testid=class-code]', String(created.body.code));
+    await fillBox(phone.locator('[data-testid=nickname]'), '지호');
+    await fillBox(phone.locator('[data-testid=class-code]'), String(created.body.code));
     await phone.click('[data-testid=join-class]');
     await phone.locator('[data-testid=connection][data-state=connected]').waitFor();
     await expect.poll(() => phone.getByTestId('hand-input').getAttribute('placeholder')).toMatch(/^예: .+, 조금 더 쉽게 설명해 주세요\.$/u);

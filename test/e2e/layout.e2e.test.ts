@@ -15,7 +15,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSamplePdf, SAMPLE_FILENAME } from '../../src/materials/sample-pdf.js';
-import { launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { bootExamClass, draft, end, gradedResults, join, makeExam, publish, type Booted } from '../support/exam-class.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -124,8 +124,8 @@ describe('layout on a phone and a projector', () => {
       const problems: string[] = [];
       const page = await open(size, problems);
       await page.goto(`${booted.app.url}/classroom.html`);
-      await page.fill('[data-testid=nickname]', `학생${name.slice(0, 3)}`);
-      await page.fill('[data-testid=class-code]', booted.classCode);
+      await fillBox(page.locator('[data-testid=nickname]'), `학생${name.slice(0, 3)}`);
+      await fillBox(page.locator('[data-testid=class-code]'), booted.classCode);
       await page.click('[data-testid=join-class]');
       await page.locator('[data-testid=connection][data-state=connected]').waitFor();
       await page.locator('[data-testid=exam-listing][data-state=open] [data-testid=exam-open]').click();
@@ -172,7 +172,7 @@ describe('layout on a phone and a projector', () => {
     const page = await open(size, problems);
     await page.goto(`${app.url}/classroom.html`);
     await page.locator('[data-testid=material-option]', { hasText: '기초 통계' }).click();
-    await page.fill('[data-testid=nickname]', '서연');
+    await fillBox(page.locator('[data-testid=nickname]'), '서연');
     await page.click('[data-testid=start]');
     await page.locator('[data-testid=lecture-text]').first().waitFor();
     await page.locator('[data-testid=raise-hand]:not([disabled])').waitFor();
@@ -187,7 +187,7 @@ describe('layout on a phone and a projector', () => {
     };
     // As the panel opens, and when the assistant asks again below a longer dialogue (its choices), nobody scrolling.
     await check('opened');
-    await page.fill('[data-testid=hand-input]', '잘 모르겠어요');
+    await fillBox(page.locator('[data-testid=hand-input]'), '잘 모르겠어요');
     await page.click('[data-testid=hand-send]');
     await page.locator('[data-testid=hand-choice]').first().waitFor();
     await check('asked again');

@@ -6,7 +6,7 @@
  */
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser } from '../support/browser.js';
 import { startFakeLms } from '../support/fake-lms.js';
 import { linkLectureAndExam, startLtiWorld, EXAM_PROBLEM, type LtiWorld } from '../support/lti-world.js';
 
@@ -111,13 +111,13 @@ describe('lectern framed by an LMS', () => {
     await page.waitForSelector('[data-testid=lti-section]:not([hidden]) [data-testid=lti-platform]');
     expect(await page.textContent('[data-testid=lti-tool]')).toContain(`${app.url}/lti/jwks`);
     await page.click('summary:has-text("LMS 직접 등록")');
-    await page.fill('#lti-name', '두 번째 Moodle');
-    await page.fill('#lti-issuer', other.issuer);
-    await page.fill('#lti-client', 'client-two');
-    await page.fill('#lti-deployments', '7, 8');
-    await page.fill('#lti-jwks', other.jwksUrl);
-    await page.fill('#lti-auth', other.authUrl);
-    await page.fill('#lti-token', other.tokenUrl);
+    await fillBox(page.locator('#lti-name'), '두 번째 Moodle');
+    await fillBox(page.locator('#lti-issuer'), other.issuer);
+    await fillBox(page.locator('#lti-client'), 'client-two');
+    await fillBox(page.locator('#lti-deployments'), '7, 8');
+    await fillBox(page.locator('#lti-jwks'), other.jwksUrl);
+    await fillBox(page.locator('#lti-auth'), other.authUrl);
+    await fillBox(page.locator('#lti-token'), other.tokenUrl);
     await page.click('[data-testid=lti-register]');
     await page.waitForSelector(`[data-testid=lti-platform][data-issuer="${other.issuer}"]`);
     expect(await page.textContent(`[data-testid=lti-platform][data-issuer="${other.issuer}"]`)).toContain('7, 8');

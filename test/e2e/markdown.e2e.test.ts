@@ -8,7 +8,7 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildPdf } from '../../scripts/pdf-fixtures.js';
-import { launchBrowser, signInBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser, signInBrowser } from '../support/browser.js';
 import { ownMaterial } from '../support/accounts.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -76,7 +76,7 @@ describe('lecture markdown on the classroom page', () => {
 
     await page.goto(`${app.url}/classroom.html`);
     await page.locator('[data-testid=material-option]', { hasText: 'HTML 입문' }).click();
-    await page.fill('[data-testid=nickname]', '태그');
+    await fillBox(page.locator('[data-testid=nickname]'), '태그');
     await page.click('[data-testid=start]');
     await page.locator('[data-testid=connection][data-state=connected]').waitFor();
     await page.locator('[data-testid=speed]').evaluate((input) => {

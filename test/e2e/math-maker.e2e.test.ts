@@ -13,7 +13,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type SignedUpAccount } from '../support/accounts.js';
-import { launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { uploadPdf } from '../support/data-flow.js';
 import { samplePdfBytes } from '../support/lecture-client.js';
@@ -62,7 +62,7 @@ async function open(app: TestApp, name: string, foreign: string[], phone: boolea
 /** Makes a class on the monitor page and follows its "퀴즈 방 만들기" to the host page. */
 async function hostPageWithClass(page: Page, app: TestApp, name: string): Promise<void> {
   await page.goto(`${app.url}/monitor.html`);
-  await page.fill('[data-testid=class-name]', name);
+  await fillBox(page.locator('[data-testid=class-name]'), name);
   await page.click('[data-testid=create-class]');
   await page.locator('[data-testid=monitor-connection][data-state=connected]').waitFor();
   await page.click('[data-testid=quiz-room-new]');
@@ -92,8 +92,8 @@ describe('math problems from the host page', () => {
     await host.click('[data-testid=math-box] summary');
     await host.getByTestId('math-material').locator(`option[value="${materialId}"]`).waitFor({ state: 'attached' });
     await host.selectOption('[data-testid=math-material]', materialId);
-    await host.fill('[data-testid=math-count]', '3');
-    await host.fill('[data-testid=math-choices]', '2');
+    await fillBox(host.locator('[data-testid=math-count]'), '3');
+    await fillBox(host.locator('[data-testid=math-choices]'), '2');
     await host.selectOption('[data-testid=math-difficulty]', 'easy');
     // Every control of the box is a finger's size.
     for (const testId of ['math-start', 'math-count', 'math-choices', 'math-difficulty', 'math-material']) {
@@ -144,14 +144,14 @@ describe('math problems from the host page', () => {
     await host.getByTestId('math-share').click();
     await expect.poll(() => host.getByTestId('math-status').textContent()).toBe('수업에 공유했습니다. 학생들은 강의실의 "수학 문제 풀기"에서 단답형 1문제를 풀 수 있어요.');
 
-    await host.fill('[data-testid=preview-seconds]', '0');
+    await fillBox(host.locator('[data-testid=preview-seconds]'), '0');
     await host.click('[data-testid=create-room]');
     const code = host.locator('[data-testid=lobby] [data-testid=room-code]');
     await expect.poll(() => code.textContent()).toMatch(/^\d{6}$/);
 
     const phone = await open(app, 'phone', foreign, true);
     await phone.goto(`${app.url}/play.html?code=${(await code.textContent()) ?? ''}`);
-    await phone.fill('[data-testid=join-nickname]', '서연');
+    await fillBox(phone.locator('[data-testid=join-nickname]'), '서연');
     await phone.click('[data-testid=join-submit]');
     await phone.locator('[data-testid=play-lobby]').waitFor();
     await host.click('[data-testid=start]');
@@ -203,8 +203,8 @@ describe('math problems from the host page', () => {
     await hostPageWithClass(host, app, '실패 반');
     await host.click('[data-testid=math-box] summary');
     await host.getByTestId('math-material').locator(`option[value="${materialId}"]`).waitFor({ state: 'attached' });
-    await host.fill('[data-testid=math-count]', '2');
-    await host.fill('[data-testid=math-choices]', '1');
+    await fillBox(host.locator('[data-testid=math-count]'), '2');
+    await fillBox(host.locator('[data-testid=math-choices]'), '1');
     await host.getByTestId('math-start').click();
     await expect.poll(() => host.getByTestId('math-status').textContent()).toMatch(/2문제 중 1문제뿐.* 통과한 1문제는 아래에 있습니다\.$/u);
     expect(await host.getByTestId('math-status').getAttribute('class')).toContain('error');

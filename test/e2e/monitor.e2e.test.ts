@@ -8,7 +8,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser } from '../support/browser.js';
 import { signUp } from '../support/accounts.js';
 import { signInContext } from '../support/browser-account.js';
 import { postJson } from '../support/classroom-client.js';
@@ -93,7 +93,7 @@ describe('instructor monitor and raise hand', () => {
     // The instructor creates a class for the sample material and reads the join code.
     await teacher.goto(`${app.url}/monitor.html`);
     await teacher.locator('[data-testid=class-material] option', { hasText: '기초 통계' }).waitFor({ state: 'attached' });
-    await teacher.fill('[data-testid=class-name]', '통계 1반');
+    await fillBox(teacher.locator('[data-testid=class-name]'), '통계 1반');
     const materialId = await teacher.locator('[data-testid=class-material] option', { hasText: '기초 통계' }).getAttribute('value');
     await teacher.selectOption('[data-testid=class-material]', materialId ?? '');
     await teacher.click('[data-testid=create-class]');
@@ -105,8 +105,8 @@ describe('instructor monitor and raise hand', () => {
 
     // The student joins with the code; the lecture starts on its own.
     await student.goto(`${app.url}/classroom.html`);
-    await student.fill('[data-testid=nickname]', '민지');
-    await student.fill('[data-testid=class-code]', code.toLowerCase());
+    await fillBox(student.locator('[data-testid=nickname]'), '민지');
+    await fillBox(student.locator('[data-testid=class-code]'), code.toLowerCase());
     await student.click('[data-testid=join-class]');
     await student.locator('[data-testid=connection][data-state=connected]').waitFor();
     await setRange(student, '[data-testid=speed]', 200);
@@ -131,7 +131,7 @@ describe('instructor monitor and raise hand', () => {
     await student.locator('[data-testid=lecture][data-phase=hand-raised]').waitFor();
     expect(await student.locator('[data-testid=raise-hand]').isDisabled()).toBe(true);
     const question = '기댓값이 무슨 내용인지 모르겠어요';
-    await panel.locator('[data-testid=hand-input]').fill(question);
+    await fillBox(panel.locator('[data-testid=hand-input]'), question);
     await panel.locator('[data-testid=hand-send]').click();
     await panel.locator('[data-testid=hand-student]', { hasText: question }).waitFor();
 
@@ -146,7 +146,7 @@ describe('instructor monitor and raise hand', () => {
 
     // An announcement reaches the student.
     const notice = '5분 뒤에 다 같이 2장을 시작해요.';
-    await teacher.fill('[data-testid=announce-input]', notice);
+    await fillBox(teacher.locator('[data-testid=announce-input]'), notice);
     await teacher.click('[data-testid=announce-send]');
     await teacher.locator('[data-testid=announce-item]', { hasText: notice }).waitFor();
     await student.locator('[data-testid=announcement]', { hasText: notice }).waitFor();
@@ -188,7 +188,7 @@ describe('instructor monitor and raise hand', () => {
       const next = panel.locator('[data-testid=hand-check][data-state=pending], [data-testid=hand-closed]').first();
       await next.waitFor();
       if ((await next.getAttribute('data-testid')) === 'hand-closed') break;
-      await next.locator('[data-testid=hand-reply-input]').fill('네');
+      await fillBox(next.locator('[data-testid=hand-reply-input]'), '네');
       await next.locator('[data-testid=hand-reply-send]').click();
       await panel.locator('[data-testid=hand-student] p', { hasText: /^네$/ }).nth(turn).waitFor();
     }
@@ -228,7 +228,7 @@ describe('instructor monitor and raise hand', () => {
       const lecture = (await generatedChapter(app, materialId ?? '', state.chapter)).text;
       const { modelAnswer } = await app.lectures.tutor.modelAnswer({ question: state.question.text, lecture });
       const card = student.locator(`[data-testid=question-card][data-question-id="${state.question.id}"]`);
-      await card.locator('[data-testid=answer-input]').fill(modelAnswer.slice(0, 2000));
+      await fillBox(card.locator('[data-testid=answer-input]'), modelAnswer.slice(0, 2000));
       await card.locator('[data-testid=answer-submit]').click();
       await card.locator('[data-testid=verdict][data-verdict=good]').waitFor();
       await entry.locator('[data-testid=student-verdict][data-verdict=good]', { hasText: '잘했어요' }).waitFor();
@@ -256,7 +256,7 @@ describe('instructor monitor and raise hand', () => {
 
     await teacher.goto(`${app.url}/monitor.html`);
     await teacher.locator('[data-testid=class-material] option', { hasText: '기초 통계' }).waitFor({ state: 'attached' });
-    await teacher.fill('[data-testid=class-name]', '기록 반');
+    await fillBox(teacher.locator('[data-testid=class-name]'), '기록 반');
     const materialId = await teacher.locator('[data-testid=class-material] option', { hasText: '기초 통계' }).getAttribute('value');
     await teacher.selectOption('[data-testid=class-material]', materialId ?? '');
     await teacher.click('[data-testid=create-class]');
@@ -264,15 +264,15 @@ describe('instructor monitor and raise hand', () => {
     const code = (await teacher.locator('[data-testid=join-code]').textContent())?.trim() ?? '';
 
     await student.goto(`${app.url}/classroom.html`);
-    await student.fill('[data-testid=nickname]', '서준');
-    await student.fill('[data-testid=class-code]', code);
+    await fillBox(student.locator('[data-testid=nickname]'), '서준');
+    await fillBox(student.locator('[data-testid=class-code]'), code);
     await student.click('[data-testid=join-class]');
     await student.locator('[data-testid=connection][data-state=connected]').waitFor();
     await setRange(student, '[data-testid=speed]', 200);
 
     // The student answers the first question (wrongly); the instructor opens the student's record.
     const firstQuestion = student.locator('[data-testid=question-card][data-kind=question][data-state=pending]');
-    await firstQuestion.locator('[data-testid=answer-input]').fill('잘 모르겠어요');
+    await fillBox(firstQuestion.locator('[data-testid=answer-input]'), '잘 모르겠어요');
     await firstQuestion.locator('[data-testid=answer-submit]').click();
     const entry = teacher.locator('[data-testid=roster-entry]', { hasText: '서준' });
     await entry.locator('[data-testid=student-verdict][data-verdict]').waitFor();
@@ -293,7 +293,7 @@ describe('instructor monitor and raise hand', () => {
     const hand = teacher.locator('[data-testid=hand-item]', { hasText: '서준' });
     await hand.waitFor();
     const reply = '<b>좋은 질문</b>이에요. 평균은 "자료의 중심"입니다.';
-    await hand.locator('[data-testid=hand-answer-input]').fill(reply);
+    await fillBox(hand.locator('[data-testid=hand-answer-input]'), reply);
     await hand.locator('[data-testid=hand-answer-send]').click();
     await hand.locator('[data-testid=hand-answered]').waitFor();
     await hand.locator('[data-testid=hand-replied]', { hasText: reply }).waitFor();
@@ -328,8 +328,8 @@ describe('instructor monitor and raise hand', () => {
     expect(confirmations[1]).toContain('기록 반');
     const late = await openPage({ width: 1280, height: 900 }, foreign, [], 'late');
     await late.goto(`${app.url}/classroom.html`);
-    await late.fill('[data-testid=nickname]', '지각생');
-    await late.fill('[data-testid=class-code]', newCode);
+    await fillBox(late.locator('[data-testid=nickname]'), '지각생');
+    await fillBox(late.locator('[data-testid=class-code]'), newCode);
     await late.click('[data-testid=join-class]');
     await late.locator('[data-testid=join-error]', { hasText: '이미 끝난 수업입니다' }).waitFor();
 

@@ -8,7 +8,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { loadSample } from '../support/lecture-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -58,35 +58,35 @@ describe('a page of the material as a picture', () => {
     const sampleId = (await loadSample(app)).id;
     const host = await open('host');
     await host.goto(`${app.url}/monitor.html`);
-    await host.fill('[data-testid=class-name]', '쪽 그림반');
+    await fillBox(host.locator('[data-testid=class-name]'), '쪽 그림반');
     await host.click('[data-testid=create-class]');
     await host.locator('[data-testid=monitor-connection][data-state=connected]').waitFor();
     await host.click('[data-testid=quiz-room-new]');
     await host.waitForURL(/\/host\.html\?class=/);
     await host.click('[data-testid=editor-box] summary');
-    await host.fill('[data-testid=editor-title]', '자료 쪽 퀴즈');
+    await fillBox(host.locator('[data-testid=editor-title]'), '자료 쪽 퀴즈');
 
     await host.click('[data-testid=editor-add]');
     const card = host.locator('[data-testid=editor-item]').last();
     await card.locator('[data-testid=editor-type]').selectOption('truefalse');
-    await card.locator('[data-testid=editor-question]').fill('그림의 표에서 평균은 중앙값보다 크다.');
-    await card.locator('[data-testid=editor-explanation]').fill('표를 보면 알 수 있습니다.');
+    await fillBox(card.locator('[data-testid=editor-question]'), '그림의 표에서 평균은 중앙값보다 크다.');
+    await fillBox(card.locator('[data-testid=editor-explanation]'), '표를 보면 알 수 있습니다.');
     await card.locator(`[data-testid=editor-page-material] option[value="${sampleId}"]`).waitFor({ state: 'attached' });
     await card.locator('[data-testid=editor-page-material]').selectOption(sampleId);
-    await card.locator('[data-testid=editor-page-number]').fill('2');
+    await fillBox(card.locator('[data-testid=editor-page-number]'), '2');
     await card.locator('[data-testid=editor-page-number]').dispatchEvent('change');
     await card.locator('[data-testid=editor-page-preview][data-drawn=true]').waitFor();
     expect(await inkOf(host, 'editor-page-preview')).toBeGreaterThan(0);
     await host.click('[data-testid=editor-save]');
     await host.locator('[data-testid=quiz-status]', { hasText: '저장했습니다 (1문제)' }).waitFor();
 
-    await host.fill('[data-testid=preview-seconds]', '0');
+    await fillBox(host.locator('[data-testid=preview-seconds]'), '0');
     await host.click('[data-testid=create-room]');
     const codeNode = host.locator('[data-testid=lobby] [data-testid=room-code]');
     await expect.poll(() => codeNode.textContent()).toMatch(/^\d{6}$/);
     const phone = await open('phone');
     await phone.goto(`${app.url}/play.html?code=${(await codeNode.textContent()) ?? ''}`);
-    await phone.fill('[data-testid=join-nickname]', '누리');
+    await fillBox(phone.locator('[data-testid=join-nickname]'), '누리');
     await phone.click('[data-testid=join-submit]');
     await phone.locator('[data-testid=play-lobby]').waitFor();
     // Nothing of the page before the question opens.

@@ -6,7 +6,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type SignedUpAccount } from '../support/accounts.js';
-import { launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -93,8 +93,8 @@ describe('QC9 the AI 품질 page and the monitor\'s AI 평가', () => {
 
     // The export link follows the filter, and what it downloads respects it.
     await page.selectOption('[data-testid=export-agent]', 'assistant.answer');
-    await page.fill('[data-testid=export-min]', '0.7');
-    await page.fill('[data-testid=export-max]', '1');
+    await fillBox(page.locator('[data-testid=export-min]'), '0.7');
+    await fillBox(page.locator('[data-testid=export-max]'), '1');
     const href = await page.locator('[data-testid=export-link]').getAttribute('href');
     expect(href).toBe('/api/quality/export.jsonl?agent=assistant.answer&minGrade=0.7&maxGrade=1');
     const body = await page.evaluate(async (path) => (await fetch(path)).text(), href ?? '');
@@ -118,7 +118,7 @@ describe('QC9 the AI 품질 page and the monitor\'s AI 평가', () => {
 
     await teacher.goto(`${app.url}/monitor.html`);
     await teacher.locator('[data-testid=class-material] option', { hasText: '기초 통계' }).waitFor({ state: 'attached' });
-    await teacher.fill('[data-testid=class-name]', '평가 반');
+    await fillBox(teacher.locator('[data-testid=class-name]'), '평가 반');
     const materialId = await teacher.locator('[data-testid=class-material] option', { hasText: '기초 통계' }).getAttribute('value');
     await teacher.selectOption('[data-testid=class-material]', materialId ?? '');
     await teacher.click('[data-testid=create-class]');
@@ -126,8 +126,8 @@ describe('QC9 the AI 품질 page and the monitor\'s AI 평가', () => {
     const code = (await teacher.locator('[data-testid=join-code]').textContent())?.trim() ?? '';
 
     await student.goto(`${app.url}/classroom.html`);
-    await student.fill('[data-testid=nickname]', '하윤');
-    await student.fill('[data-testid=class-code]', code);
+    await fillBox(student.locator('[data-testid=nickname]'), '하윤');
+    await fillBox(student.locator('[data-testid=class-code]'), code);
     await student.click('[data-testid=join-class]');
     await student.locator('[data-testid=connection][data-state=connected]').waitFor();
     await student.locator('[data-testid=speed]').evaluate((input) => {
@@ -137,7 +137,7 @@ describe('QC9 the AI 품질 page and the monitor\'s AI 평가', () => {
       range.dispatchEvent(new Event('change', { bubbles: true }));
     });
     const firstQuestion = student.locator('[data-testid=question-card][data-kind=question][data-state=pending]');
-    await firstQuestion.locator('[data-testid=answer-input]').fill('잘 모르겠어요');
+    await fillBox(firstQuestion.locator('[data-testid=answer-input]'), '잘 모르겠어요');
     await firstQuestion.locator('[data-testid=answer-submit]').click();
 
     const entry = teacher.locator('[data-testid=roster-entry]', { hasText: '하윤' });

@@ -8,7 +8,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { axeViolations } from '../support/quiz-pages.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -53,49 +53,49 @@ describe('the quiz editor', () => {
   it('TM14 writes each type in a form, with a picture and LaTeX, and the room plays it', async () => {
     const host = await open('host');
     await host.goto(`${app.url}/monitor.html`);
-    await host.fill('[data-testid=class-name]', '편집기반');
+    await fillBox(host.locator('[data-testid=class-name]'), '편집기반');
     await host.click('[data-testid=create-class]');
     await host.locator('[data-testid=monitor-connection][data-state=connected]').waitFor();
     await host.click('[data-testid=quiz-room-new]');
     await host.waitForURL(/\/host\.html\?class=/);
     await host.click('[data-testid=editor-box] summary');
-    await host.fill('[data-testid=editor-title]', '직접 쓴 퀴즈');
+    await fillBox(host.locator('[data-testid=editor-title]'), '직접 쓴 퀴즈');
 
     const short = await addItem(host, 'short');
     expect(await short.locator('[data-testid=editor-choices]').isVisible()).toBe(false);
     expect(await short.locator('[data-testid=editor-reference]').isVisible()).toBe(true);
-    await short.locator('[data-testid=editor-question]').fill('그래프의 꼭짓점에서 $y = x^2$의 값은?');
-    await short.locator('[data-testid=editor-reference]').fill('0');
-    await short.locator('[data-testid=editor-accept]').fill('영\nzero');
-    await short.locator('[data-testid=editor-explanation]').fill('꼭짓점은 원점입니다.');
+    await fillBox(short.locator('[data-testid=editor-question]'), '그래프의 꼭짓점에서 $y = x^2$의 값은?');
+    await fillBox(short.locator('[data-testid=editor-reference]'), '0');
+    await fillBox(short.locator('[data-testid=editor-accept]'), '영\nzero');
+    await fillBox(short.locator('[data-testid=editor-explanation]'), '꼭짓점은 원점입니다.');
     await short.locator('input[type=file]').setInputFiles({ name: 'graph.png', mimeType: 'image/png', buffer: PNG });
     await short.locator('[data-testid=editor-picture-status]', { hasText: '그림을 올렸습니다' }).waitFor();
-    await short.locator('[data-testid=editor-image-alt]').fill('포물선 그래프');
+    await fillBox(short.locator('[data-testid=editor-image-alt]'), '포물선 그래프');
 
     const multi = await addItem(host, 'multi');
     expect(await multi.locator('[data-testid=editor-reference]').isVisible()).toBe(false);
-    await multi.locator('[data-testid=editor-question]').fill('대푯값을 모두 고르세요.');
-    await multi.locator('[data-testid=editor-choices]').fill('평균\n중앙값\n분산');
-    await multi.locator('[data-testid=editor-answers]').fill('1, 2');
-    await multi.locator('[data-testid=editor-explanation]').fill('분산은 퍼짐입니다.');
+    await fillBox(multi.locator('[data-testid=editor-question]'), '대푯값을 모두 고르세요.');
+    await fillBox(multi.locator('[data-testid=editor-choices]'), '평균\n중앙값\n분산');
+    await fillBox(multi.locator('[data-testid=editor-answers]'), '1, 2');
+    await fillBox(multi.locator('[data-testid=editor-explanation]'), '분산은 퍼짐입니다.');
 
     const numeric = await addItem(host, 'numeric');
-    await numeric.locator('[data-testid=editor-question]').fill('서울–부산 거리는?');
-    await numeric.locator('[data-testid=editor-number]').fill('325');
-    await numeric.locator('[data-field=unit]').fill('km');
-    await numeric.locator('[data-testid=editor-explanation]').fill('약 325 km.');
+    await fillBox(numeric.locator('[data-testid=editor-question]'), '서울–부산 거리는?');
+    await fillBox(numeric.locator('[data-testid=editor-number]'), '325');
+    await fillBox(numeric.locator('[data-field=unit]'), 'km');
+    await fillBox(numeric.locator('[data-testid=editor-explanation]'), '약 325 km.');
 
     const cloud = await addItem(host, 'cloud');
-    await cloud.locator('[data-testid=editor-question]').fill('오늘 배운 것을 한 단어로?');
+    await fillBox(cloud.locator('[data-testid=editor-question]'), '오늘 배운 것을 한 단어로?');
 
     expect(await axeViolations(host, '[data-testid=editor-box]')).toEqual([]);
 
     // A 4-choice item with three choices is refused by the server: the form stays, its message is shown.
     const choice = await addItem(host, 'choice');
-    await choice.locator('[data-testid=editor-question]').fill('평균은?');
-    await choice.locator('[data-testid=editor-choices]').fill('합/개수\n가운데\n최빈');
-    await choice.locator('[data-testid=editor-answers]').fill('1');
-    await choice.locator('[data-testid=editor-explanation]').fill('합을 개수로 나눕니다.');
+    await fillBox(choice.locator('[data-testid=editor-question]'), '평균은?');
+    await fillBox(choice.locator('[data-testid=editor-choices]'), '합/개수\n가운데\n최빈');
+    await fillBox(choice.locator('[data-testid=editor-answers]'), '1');
+    await fillBox(choice.locator('[data-testid=editor-explanation]'), '합을 개수로 나눕니다.');
     await host.click('[data-testid=editor-save]');
     await host.locator('[data-testid=quiz-status].error').waitFor();
     expect(await host.locator('[data-testid=editor-item]').count()).toBe(5);
@@ -103,13 +103,13 @@ describe('the quiz editor', () => {
     await host.click('[data-testid=editor-save]');
     await host.locator('[data-testid=quiz-status]', { hasText: '저장했습니다 (4문제)' }).waitFor();
 
-    await host.fill('[data-testid=preview-seconds]', '0');
+    await fillBox(host.locator('[data-testid=preview-seconds]'), '0');
     await host.click('[data-testid=create-room]');
     const codeNode = host.locator('[data-testid=lobby] [data-testid=room-code]');
     await expect.poll(() => codeNode.textContent()).toMatch(/^\d{6}$/);
     const phone = await open('phone');
     await phone.goto(`${app.url}/play.html?code=${(await codeNode.textContent()) ?? ''}`);
-    await phone.fill('[data-testid=join-nickname]', '가람');
+    await fillBox(phone.locator('[data-testid=join-nickname]'), '가람');
     await phone.click('[data-testid=join-submit]');
     await phone.locator('[data-testid=play-lobby]').waitFor();
     await host.locator('[data-testid=player-item]').first().waitFor();
@@ -123,7 +123,7 @@ describe('the quiz editor', () => {
     expect(await picture.getAttribute('src')).toMatch(/^blob:/);
     await phone.locator('[data-testid=play-question-text] .katex').first().waitFor();
     await host.locator('[data-testid=question-picture]').waitFor();
-    await phone.fill('[data-testid=text-answer]', 'Zero');
+    await fillBox(phone.locator('[data-testid=text-answer]'), 'Zero');
     await phone.click('[data-testid=answer-send]');
     await phone.locator('[data-testid=verdict][data-result=correct]').waitFor();
   });

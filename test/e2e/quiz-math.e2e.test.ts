@@ -5,7 +5,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -60,24 +60,24 @@ describe('math in live quiz pages', () => {
     const foreign: string[] = [];
     const host = await open('host', foreign, false);
     await host.goto(`${app.url}/monitor.html`);
-    await host.fill('[data-testid=class-name]', '수학 퀴즈반');
+    await fillBox(host.locator('[data-testid=class-name]'), '수학 퀴즈반');
     await host.click('[data-testid=create-class]');
     await host.locator('[data-testid=monitor-connection][data-state=connected]').waitFor();
     await host.click('[data-testid=quiz-room-new]');
     await host.waitForURL(/\/host\.html\?class=/);
     await host.click('[data-testid=paste-box] summary');
-    await host.fill('[data-testid=paste-title]', '기댓값');
-    await host.fill('[data-testid=paste-items]', JSON.stringify([ITEM]));
+    await fillBox(host.locator('[data-testid=paste-title]'), '기댓값');
+    await fillBox(host.locator('[data-testid=paste-items]'), JSON.stringify([ITEM]));
     await host.click('[data-testid=paste-save]');
     await host.locator('[data-testid=quiz-status]', { hasText: '저장했습니다' }).waitFor();
-    await host.fill('[data-testid=preview-seconds]', '0');
+    await fillBox(host.locator('[data-testid=preview-seconds]'), '0');
     await host.click('[data-testid=create-room]');
     const code = host.locator('[data-testid=lobby] [data-testid=room-code]');
     await expect.poll(() => code.textContent()).toMatch(/^\d{6}$/);
 
     const phone = await open('phone', foreign, true);
     await phone.goto(`${app.url}/play.html?code=${(await code.textContent()) ?? ''}`);
-    await phone.fill('[data-testid=join-nickname]', '민준');
+    await fillBox(phone.locator('[data-testid=join-nickname]'), '민준');
     await phone.click('[data-testid=join-submit]');
     await phone.locator('[data-testid=play-lobby]').waitFor();
     await host.click('[data-testid=start]');

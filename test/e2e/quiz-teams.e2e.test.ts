@@ -8,7 +8,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { hostPastedRoom } from '../support/quiz-pages.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -41,7 +41,7 @@ async function open(kind: 'host' | 'phone' | 'desktop'): Promise<Page> {
 
 async function join(page: Page, code: string, nickname: string): Promise<void> {
   await page.goto(`${app.url}/play.html?code=${code}`);
-  await page.fill('[data-testid=join-nickname]', nickname);
+  await fillBox(page.locator('[data-testid=join-nickname]'), nickname);
   await page.click('[data-testid=join-submit]');
   await page.locator('[data-testid=play-lobby]').waitFor();
 }

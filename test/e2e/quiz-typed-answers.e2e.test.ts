@@ -9,7 +9,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { axeViolations, hostPastedRoom } from '../support/quiz-pages.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -53,7 +53,7 @@ async function open(kind: 'host' | 'phone' | 'desktop'): Promise<Page> {
 
 async function join(page: Page, code: string, nickname: string): Promise<void> {
   await page.goto(`${app.url}/play.html?code=${code}`);
-  await page.fill('[data-testid=join-nickname]', nickname);
+  await fillBox(page.locator('[data-testid=join-nickname]'), nickname);
   await page.click('[data-testid=join-submit]');
   await page.locator('[data-testid=play-lobby]').waitFor();
 }
@@ -64,7 +64,7 @@ async function questionOpen(page: Page, n: number): Promise<void> {
 }
 
 async function type(page: Page, text: string): Promise<void> {
-  await page.fill('[data-testid=text-answer]', text);
+  await fillBox(page.locator('[data-testid=text-answer]'), text);
   await page.click('[data-testid=answer-send]');
 }
 
@@ -92,7 +92,7 @@ describe('typed answers in the live pages', () => {
     for (const page of [first, second, third]) await questionOpen(page, 1);
     expect(await axeViolations(first)).toEqual([]);
     await type(first, '중앙값');
-    await second.fill('[data-testid=text-answer]', UNSURE);
+    await fillBox(second.locator('[data-testid=text-answer]'), UNSURE);
     await second.press('[data-testid=text-answer]', 'Enter');
     await type(third, '평균');
     await first.locator('[data-testid=verdict][data-result=correct]').waitFor();

@@ -12,7 +12,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { axeViolations, hostPastedRoom } from '../support/quiz-pages.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -62,7 +62,7 @@ async function open(kind: 'host' | 'phone' | 'desktop', reducedMotion: 'reduce' 
 
 async function join(page: Page, code: string, nickname: string): Promise<void> {
   await page.goto(`${app.url}/play.html?code=${code}`);
-  await page.fill('[data-testid=join-nickname]', nickname);
+  await fillBox(page.locator('[data-testid=join-nickname]'), nickname);
   await page.click('[data-testid=join-submit]');
   await page.locator('[data-testid=play-lobby]').waitFor();
 }
@@ -163,11 +163,11 @@ describe('question types in the live pages', () => {
     await host.click('[data-testid=reveal-next]');
     await host.click('[data-testid=leaderboard-next]');
     for (const page of [first, second, third]) await questionOpen(page, 4);
-    await first.fill('[data-testid=numeric-answer]', '340 km');
+    await fillBox(first.locator('[data-testid=numeric-answer]'), '340 km');
     await first.press('[data-testid=numeric-answer]', 'Enter');
-    await second.fill('[data-testid=numeric-answer]', '375');
+    await fillBox(second.locator('[data-testid=numeric-answer]'), '375');
     await second.click('[data-testid=answer-send]');
-    await third.fill('[data-testid=numeric-answer]', '1000');
+    await fillBox(third.locator('[data-testid=numeric-answer]'), '1000');
     await third.click('[data-testid=answer-send]');
     await first.locator('[data-testid=verdict][data-result=correct]').waitFor();
     expect(await second.locator('[data-testid=points]').textContent()).toBe('+750점');

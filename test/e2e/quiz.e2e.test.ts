@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { sampleItems } from '../support/quiz-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -67,8 +67,8 @@ async function openPage(name: string, recorder: Recorder, phone: boolean): Promi
 }
 
 async function join(page: Page, nickname: string, code?: string): Promise<void> {
-  if (code !== undefined) await page.fill('[data-testid=join-code]', code);
-  await page.fill('[data-testid=join-nickname]', nickname);
+  if (code !== undefined) await fillBox(page.locator('[data-testid=join-code]'), code);
+  await fillBox(page.locator('[data-testid=join-nickname]'), nickname);
   await page.click('[data-testid=join-submit]');
 }
 
@@ -97,7 +97,7 @@ describe('live quiz pages', () => {
 
     // The instructor makes a class on the monitor and follows its "새 퀴즈 방 열기" link to the host page.
     await host.goto(`${app.url}/monitor.html`);
-    await host.fill('[data-testid=class-name]', '퀴즈 3반');
+    await fillBox(host.locator('[data-testid=class-name]'), '퀴즈 3반');
     await host.click('[data-testid=create-class]');
     await host.locator('[data-testid=monitor-connection][data-state=connected]').waitFor();
     await host.locator('[data-testid=quiz-rooms-empty]').waitFor();
@@ -107,13 +107,13 @@ describe('live quiz pages', () => {
     // A quiz pasted as JSON, then a room with no preview time.
     await host.locator('[data-testid=quiz-select] option', { hasText: '아직 퀴즈가 없습니다' }).waitFor({ state: 'attached' });
     await host.click('[data-testid=paste-box] summary');
-    await host.fill('[data-testid=paste-title]', '통계 복습');
-    await host.fill('[data-testid=paste-items]', JSON.stringify(items));
+    await fillBox(host.locator('[data-testid=paste-title]'), '통계 복습');
+    await fillBox(host.locator('[data-testid=paste-items]'), JSON.stringify(items));
     await host.click('[data-testid=paste-save]');
     await host.locator('[data-testid=quiz-status]', { hasText: '저장했습니다' }).waitFor();
     expect(await host.locator('[data-testid=quiz-select] option:checked').textContent()).toBe('통계 복습 (3문제)');
-    await host.fill('[data-testid=question-seconds]', '30');
-    await host.fill('[data-testid=preview-seconds]', '0');
+    await fillBox(host.locator('[data-testid=question-seconds]'), '30');
+    await fillBox(host.locator('[data-testid=preview-seconds]'), '0');
     await host.click('[data-testid=create-room]');
 
     // The lobby: the big code, the join link and its QR code.

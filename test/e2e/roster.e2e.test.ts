@@ -8,7 +8,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClass, getJson } from '../support/classroom-client.js';
-import { launchBrowser, signInBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser, signInBrowser } from '../support/browser.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import type { ClassInfo } from '../../src/protocol/classroom.js';
 
@@ -68,12 +68,12 @@ describe('roster class on the classroom page', () => {
       const teacher = await signInBrowser(context, app);
       const page = await context.newPage();
       await page.goto(`${app.url}/dashboard.html`);
-      await page.fill('#class-name', '명단으로 만든 반');
+      await fillBox(page.locator('#class-name'), '명단으로 만든 반');
       // Lines as pasted from a spreadsheet column: blanks and spaces around names do not matter.
-      await page.getByTestId('class-roster').fill('  박지우\n\n최하윤\n박지우\n');
+      await fillBox(page.getByTestId('class-roster'), '  박지우\n\n최하윤\n박지우\n');
       await page.click('#create-button');
       await expect.poll(() => page.locator('#create-error').textContent()).toContain('명단에 같은 이름이 두 번 있습니다: 박지우');
-      await page.getByTestId('class-roster').fill('박지우\n최하윤\n');
+      await fillBox(page.getByTestId('class-roster'), '박지우\n최하윤\n');
       await page.click('#create-button');
       await page.waitForURL(/\/monitor\.html\?class=/);
       const classId = new URL(page.url()).searchParams.get('class')!;

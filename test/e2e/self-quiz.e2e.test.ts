@@ -5,7 +5,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { chapterGenerated, generatedChapter } from '../support/lecture-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -91,7 +91,7 @@ async function finishChapter(page: Page, materialId: string, chapter: number): P
     const questionId = (await card.getAttribute('data-question-id')) ?? '';
     const text = (await card.locator('.qcard-text').textContent()) ?? '';
     const sub = (await card.getAttribute('data-kind')) === 'subquestion';
-    await card.locator('[data-testid=answer-input]').fill(await goodAnswer(page, materialId, { questionId, text, sub }));
+    await fillBox(card.locator('[data-testid=answer-input]'), await goodAnswer(page, materialId, { questionId, text, sub }));
     await card.locator('[data-testid=answer-submit]').click();
     await page.locator(`[data-testid=question-card][data-question-id="${questionId}"][data-state=pending]`).waitFor({ state: 'detached' }).catch(() => undefined);
     await card.locator('[data-testid=answer-input]').waitFor({ state: 'detached' }).catch(() => undefined);
@@ -107,7 +107,7 @@ describe('혼자 퀴즈 풀기 (issue 13 §4)', () => {
 
     await teacher.goto(`${app.url}/monitor.html`);
     await teacher.locator('[data-testid=class-material] option', { hasText: '기초 통계' }).waitFor({ state: 'attached' });
-    await teacher.fill('[data-testid=class-name]', '통계 1반');
+    await fillBox(teacher.locator('[data-testid=class-name]'), '통계 1반');
     const materialId = (await teacher.locator('[data-testid=class-material] option', { hasText: '기초 통계' }).getAttribute('value')) ?? '';
     await teacher.selectOption('[data-testid=class-material]', materialId);
     await teacher.click('[data-testid=create-class]');
@@ -115,8 +115,8 @@ describe('혼자 퀴즈 풀기 (issue 13 §4)', () => {
     const code = (await teacher.locator('[data-testid=join-code]').textContent())?.trim() ?? '';
 
     await student.goto(`${app.url}/classroom.html`);
-    await student.fill('[data-testid=nickname]', '민지');
-    await student.fill('[data-testid=class-code]', code);
+    await fillBox(student.locator('[data-testid=nickname]'), '민지');
+    await fillBox(student.locator('[data-testid=class-code]'), code);
     await student.click('[data-testid=join-class]');
     await student.locator('[data-testid=connection][data-state=connected]').waitFor();
     await student.locator('[data-testid=speed]').evaluate((input) => {

@@ -14,7 +14,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import QRCode from 'qrcode';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { createQuiz, createRoom, joinRoom, openHost, sampleItems, type QuizClient } from '../support/quiz-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -167,7 +167,7 @@ describe('pages for people', () => {
     const page = await openPage(PHONE, problems);
     await page.goto(`${app.url}/classroom.html`);
     await page.locator('[data-testid=material-option]', { hasText: '기초 통계' }).click();
-    await page.fill('[data-testid=nickname]', '서연');
+    await fillBox(page.locator('[data-testid=nickname]'), '서연');
     await page.click('[data-testid=start]');
     await page.locator('[data-testid=lecture-text]').first().waitFor();
     await page.locator('[data-testid=connection][data-state=connected]').waitFor();
@@ -181,7 +181,7 @@ describe('pages for people', () => {
     await page.click('[data-testid=raise-hand]');
     await page.locator('[data-testid=hand-input]').waitFor({ state: 'visible' });
     await expectTapTarget(page, '#hand-toggle');
-    await page.fill('[data-testid=hand-input]', '잘 모르겠어요');
+    await fillBox(page.locator('[data-testid=hand-input]'), '잘 모르겠어요');
     await page.click('[data-testid=hand-send]');
     const choice = page.locator('[data-testid=hand-choice]', { hasText: '표본평균' });
     await choice.waitFor();
@@ -196,7 +196,7 @@ describe('pages for people', () => {
 
     // Muted text on the tinted cards of the monitor (the 참여 코드 label) and on the page background.
     await page.goto(`${app.url}/monitor.html`);
-    await page.fill('[data-testid=class-name]', '대비 확인 반');
+    await fillBox(page.locator('[data-testid=class-name]'), '대비 확인 반');
     await page.click('[data-testid=create-class]');
     await page.locator('[data-testid=monitor-connection][data-state=connected]').waitFor();
     for (const selector of ['.join-label', '[data-testid=monitor-connection]', 'main .muted']) {
@@ -267,7 +267,7 @@ describe('pages for people', () => {
     sockets.push(host);
     const phone = await openPage(PHONE, problems);
     await phone.goto(`${app.url}/play.html?code=${room.code}`);
-    await phone.fill('[data-testid=join-nickname]', '하늘');
+    await fillBox(phone.locator('[data-testid=join-nickname]'), '하늘');
     await phone.click('[data-testid=join-submit]');
     const other = await joinRoom(app.url, room.code, '바다');
     sockets.push(other.client);

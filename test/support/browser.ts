@@ -68,14 +68,19 @@ export function watchPage(page: Page, origin: string, problems: string[], dialog
 /**
  * Types `text` into a text box as `locator.fill` does, and makes sure it landed there. Playwright's fill takes two
  * steps (focus and select the box in the page, then insert the text into whatever has focus: microsoft/playwright
- * #42125); on a loaded machine the insertion can miss the box, and the test would go on as if the student had typed
- * it (an autosave test then finds the answer missing). A box that does not hold the text is filled again.
+ * #42125); on a loaded machine the insertion can miss the box, and the test would go on as if the user had typed it
+ * (a join with no nickname, an autosave test that finds the answer missing). A missed insertion leaves the box as it
+ * was; a box the page rewrites as it is typed in (a class code upper-cased, a room code kept to digits, maxlength)
+ * changes without holding `text` exactly, and that is accepted. A box left unchanged is emptied and filled again.
  */
 export async function fillBox(box: Locator, text: string): Promise<void> {
+  let before = await box.inputValue();
   for (let attempt = 1; ; attempt += 1) {
     await box.fill(text);
     const value = await box.inputValue();
-    if (value === text) return;
-    if (attempt === 3) throw new Error(`the box holds ${JSON.stringify(value)} after three fills of ${JSON.stringify(text)}`);
+    if (value === text || value !== before) return;
+    if (attempt === 3) throw new Error(`the box still holds ${JSON.stringify(value)} after three fills of ${JSON.stringify(text)}`);
+    await box.fill('');
+    before = await box.inputValue();
   }
 }

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { fillBox } from './browser.js';
 
 /** axe-core (a dev dependency, loaded from node_modules into the page, never from a CDN). */
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -27,17 +28,17 @@ export interface PastedRoom {
  */
 export async function hostPastedRoom(host: Page, appUrl: string, room: PastedRoom): Promise<string> {
   await host.goto(`${appUrl}/monitor.html`);
-  await host.fill('[data-testid=class-name]', room.className);
+  await fillBox(host.locator('[data-testid=class-name]'), room.className);
   await host.click('[data-testid=create-class]');
   await host.locator('[data-testid=monitor-connection][data-state=connected]').waitFor();
   await host.click('[data-testid=quiz-room-new]');
   await host.waitForURL(/\/host\.html\?class=/);
   await host.click('[data-testid=paste-box] summary');
-  await host.fill('[data-testid=paste-title]', room.title);
-  await host.fill('[data-testid=paste-items]', JSON.stringify(room.items));
+  await fillBox(host.locator('[data-testid=paste-title]'), room.title);
+  await fillBox(host.locator('[data-testid=paste-items]'), JSON.stringify(room.items));
   await host.click('[data-testid=paste-save]');
   await host.locator('[data-testid=quiz-status]', { hasText: '저장했습니다' }).waitFor();
-  await host.fill('[data-testid=preview-seconds]', '0');
+  await fillBox(host.locator('[data-testid=preview-seconds]'), '0');
   await room.configure?.(host);
   await host.click('[data-testid=create-room]');
   const codeNode = host.locator('[data-testid=lobby] [data-testid=room-code]');
