@@ -86,8 +86,10 @@ async function setUp(context: TestContext, kind: 'memory' | 'redis', gemini: Exa
       return { examId: `exam-${saved.length}` };
     },
   });
+  // A lease a living node keeps on a loaded machine (300 ms lapsed between renewals there, and EX10's job ran twice on
+  // its second node); a stopped node's job moves on once it lapses.
   const node = (name: string, seen?: JobView[]) => {
-    const runner = new JobRunner({ repository, store, nodeId: name, logger, handlers: [handler], onChange: (view) => seen?.push(view), pollMs: 20, leaseMs: 300 });
+    const runner = new JobRunner({ repository, store, nodeId: name, logger, handlers: [handler], onChange: (view) => seen?.push(view), pollMs: 20, leaseMs: 3_000 });
     context.onTestFinished(() => runner.stop());
     return runner;
   };

@@ -88,6 +88,13 @@ async function storeFor(context: TestContext, kind: 'memory' | 'redis'): Promise
   return store;
 }
 
+/**
+ * A job lease short enough for a dead node's job to move on within a test, long enough that a loaded machine (load
+ * 20 on two cores) never lets a living node's lease lapse between renewals (every third of it): 300 ms did, and the
+ * job ran again.
+ */
+const TEST_LEASE_MS = 3_000;
+
 function node(context: TestContext, store: Store, name: string, job: ReturnType<typeof counter>, seen?: JobView[]) {
   const runner = new JobRunner({
     repository: new JobRepository(store),
@@ -97,7 +104,7 @@ function node(context: TestContext, store: Store, name: string, job: ReturnType<
     handlers: [job.handler(name)],
     onChange: (view) => seen?.push(view),
     pollMs: 20,
-    leaseMs: 300,
+    leaseMs: TEST_LEASE_MS,
   });
   context.onTestFinished(() => runner.stop());
   return runner;
@@ -168,7 +175,7 @@ describe.each(['memory', 'redis'] as const)('background jobs (%s store)', (kind)
     const created = await repository.create('count', 'acct', { to: 3, waitAt: 0 });
     // What a node leaves when its process dies mid-job: the record it wrote, and a lease nobody renews.
     await repository.write({ ...created, status: 'running', runs: 1, checkpoint: { done: 1 } });
-    expect(await store.acquireLease(jobKeys.jobLease(created.jobId), 'dead', 300)).toBe(true);
+    expect(await store.acquireLease(jobKeys.jobLease(created.jobId), 'dead', TEST_LEASE_MS)).toBe(true);
     const survivor = node(context, store, 'b', job);
     // While the dead node's lease holds, nobody takes the job.
     await survivor.tick();

@@ -60,9 +60,14 @@ async function open(options: Parameters<Browser['newContext']>[0], problems: str
 }
 
 /** Whether the centre and both ends of `selector`'s box are the element itself (or inside it), not something over it. */
-function uncovered(page: Page, selector: string): Promise<boolean> {
+/**
+ * What lies over an element: '' when the element itself is found at its centre, its two ends and near its bottom;
+ * else the first element found there instead (tag, test id, class), so a failure names what covers it.
+ */
+function coveringOf(page: Page, selector: string): Promise<string> {
   return page.$eval(selector, (node) => {
-    const target = node as unknown as { getBoundingClientRect(): { left: number; right: number; top: number; bottom: number }; contains(other: unknown): boolean; ownerDocument: { elementFromPoint(x: number, y: number): unknown } };
+    type Found = { tagName: string; className: string; getAttribute(name: string): string | null };
+    const target = node as unknown as { getBoundingClientRect(): { left: number; right: number; top: number; bottom: number }; contains(other: unknown): boolean; ownerDocument: { elementFromPoint(x: number, y: number): Found | null } };
     const box = target.getBoundingClientRect();
     const y = (box.top + box.bottom) / 2;
     const points = [
@@ -71,7 +76,13 @@ function uncovered(page: Page, selector: string): Promise<boolean> {
       [box.right - 3, y],
       [(box.left + box.right) / 2, box.bottom - 3],
     ];
-    return points.every(([x, at]) => target.contains(target.ownerDocument.elementFromPoint(x!, at!)));
+    for (const [x, at] of points) {
+      const found = target.ownerDocument.elementFromPoint(x!, at!);
+      if (target.contains(found)) continue;
+      if (found === null) return `nothing at (${Math.round(x!)}, ${Math.round(at!)}): off screen`;
+      return `${found.tagName.toLowerCase()}[data-testid=${found.getAttribute('data-testid') ?? ''}].${found.className} at (${Math.round(x!)}, ${Math.round(at!)})`;
+    }
+    return '';
   });
 }
 
@@ -150,7 +161,7 @@ describe('layout on a phone and a projector', () => {
       expect(countdown!.y, `${name} countdown top`).toBeGreaterThanOrEqual(0);
       expect(countdown!.y + countdown!.height, `${name} countdown bottom`).toBeLessThanOrEqual(viewport.height);
       // Whatever is still settling from the scroll (the collapsing announcement above it) must end with it uncovered.
-      await expect.poll(() => uncovered(page, '[data-testid=exam-countdown]'), { message: `${name} countdown uncovered` }).toBe(true);
+      await expect.poll(() => coveringOf(page, '[data-testid=exam-countdown]'), { message: `${name} what covers the countdown` }).toBe('');
       const sticky = await page.evaluate(() => {
         const doc = (globalThis as unknown as { document: { querySelector(s: string): { getBoundingClientRect(): { bottom: number } } | null } }).document;
         return Math.max(doc.querySelector('.classroom .toolbar')?.getBoundingClientRect().bottom ?? 0, doc.querySelector('[data-testid=exam-countdown]')?.getBoundingClientRect().bottom ?? 0);
@@ -183,7 +194,7 @@ describe('layout on a phone and a projector', () => {
       const send = (await page.getByTestId('hand-send').boundingBox())!;
       const foot = (await page.locator('.hand-foot').boundingBox())!;
       expect(send.y + send.height, `${when}: the send button ends above the foot bar`).toBeLessThanOrEqual(foot.y + 0.5);
-      expect(await uncovered(page, '[data-testid=hand-send]'), `${when}: nothing lies over the send button`).toBe(true);
+      expect(await coveringOf(page, '[data-testid=hand-send]'), `${when}: nothing lies over the send button`).toBe('');
     };
     // As the panel opens, and when the assistant asks again below a longer dialogue (its choices), nobody scrolling.
     await check('opened');
