@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionSnapshot as Snapshot } from '../../src/protocol/wire/tutor.js';
-import { fillBox, launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser, setRange } from '../support/browser.js';
 import { connected, startTestApp, type TestApp } from '../support/test-app.js';
 
 /** The classroom page in a real (headless Debian) chromium against the real app (memory store, offline model). */
@@ -41,16 +41,6 @@ const storedSession = (page: Page) =>
     () => JSON.parse((globalThis as unknown as PageGlobals).sessionStorage.getItem('lectern.classroom') ?? 'null') as { sessionId: string; token: string; lastSeq: number } | null,
   );
 
-
-/** Moves the speed slider as a user does (input, then change): the page sends `lecture:speed`. */
-async function setSpeed(page: Page, tokensPerSecond: number): Promise<void> {
-  await page.locator('[data-testid=speed]').evaluate((input, value) => {
-    const range = input as unknown as { value: string; dispatchEvent(event: Event): boolean };
-    range.value = String(value);
-    range.dispatchEvent(new Event('input', { bubbles: true }));
-    range.dispatchEvent(new Event('change', { bubbles: true }));
-  }, tokensPerSecond);
-}
 describe('classroom page', () => {
   it('LO5 streams the sample lecture (its chapter title shown once), takes an answer, shows the verdict, and resumes after a reload', async () => {
     context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
@@ -79,7 +69,7 @@ describe('classroom page', () => {
     await page.locator('[data-testid=connection][data-state=connected]').waitFor();
     // The slowest pace (one piece a second) keeps the first question tens of seconds away while the test pauses and
     // resumes, however slow the machine: at the default 25 a second a loaded run reached it first.
-    await setSpeed(page, 1);
+    await setRange(page, '[data-testid=speed]', 1);
     await page.locator('[data-testid=chapter][data-chapter="0"]', { hasText: '평균의 의미' }).waitFor();
     expect(await page.locator('[data-testid=progress-label]').textContent()).toContain('1/3장');
 
@@ -100,7 +90,7 @@ describe('classroom page', () => {
     await page.locator('[data-testid=lecture][data-phase=streaming]').waitFor();
 
     // Full speed keeps the test short.
-    await setSpeed(page, 200);
+    await setRange(page, '[data-testid=speed]', 200);
     expect(await page.locator('[data-testid=speed-value]').textContent()).toBe('200');
 
     // The first question: answer it (vaguely, so the tutor takes the remediation path).

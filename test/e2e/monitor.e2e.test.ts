@@ -8,7 +8,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fillBox, launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser, setRange } from '../support/browser.js';
 import { signUp } from '../support/accounts.js';
 import { signInContext } from '../support/browser-account.js';
 import { postJson } from '../support/classroom-client.js';
@@ -71,16 +71,6 @@ async function openPage(options: { width: number; height: number }, foreign: str
     if (message.type() === 'error') problems.push(`${name}: console ${message.text()}`);
   });
   return page;
-}
-
-/** Moves a range input the way a user does (input, then change). */
-async function setRange(page: Page, selector: string, value: number): Promise<void> {
-  await page.locator(selector).evaluate((input, next) => {
-    const range = input as unknown as { value: string; dispatchEvent(event: Event): boolean };
-    range.value = String(next);
-    range.dispatchEvent(new Event('input', { bubbles: true }));
-    range.dispatchEvent(new Event('change', { bubbles: true }));
-  }, value);
 }
 
 describe('instructor monitor and raise hand', () => {

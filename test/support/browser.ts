@@ -84,3 +84,13 @@ export async function fillBox(box: Locator, text: string): Promise<void> {
     before = await box.inputValue();
   }
 }
+
+/** Moves a range input the way a user does (input, then change). */
+export async function setRange(page: Page, selector: string, value: number): Promise<void> {
+  await page.locator(selector).evaluate((input, next) => {
+    const range = input as unknown as { value: string; dispatchEvent(event: Event): boolean };
+    range.value = String(next);
+    range.dispatchEvent(new Event('input', { bubbles: true }));
+    range.dispatchEvent(new Event('change', { bubbles: true }));
+  }, value);
+}
