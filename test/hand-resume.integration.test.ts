@@ -258,6 +258,9 @@ describe.concurrent('reconnecting during the dialogue', () => {
 describe.concurrent('a server restart on Redis during the dialogue', () => {
   async function crash(app: TestApp, client: LectureClient): Promise<void> {
     // As in L9: the Redis connection goes first (no more writes, the driver lease is never released), then the sockets.
+    // A dead process says nothing more: the student stops hearing A first (A's own word that its store went away,
+    // sent when it next writes, is an artefact of this staged death); what A sent and the client missed, B replays.
+    client.deafen();
     const gone = disconnected(client);
     await app.store.close();
     void app.server.close();

@@ -40,10 +40,6 @@ type ShownPhase = { kind: PublicPhase['kind']; chapter?: number | undefined; que
 /** A command's `state` (the session's state kind) as a phase kind: the server names its states like the public phases. */
 const phaseKind = (state: string | undefined) => state as PublicPhase['kind'] | undefined;
 
-// The sticky toolbar's height, for what sticks under it (the exam's bar with its countdown): kept as --toolbar-height.
-const toolbar = $('toolbar');
-new ResizeObserver(() => document.documentElement.style.setProperty('--toolbar-height', `${toolbar.offsetHeight}px`)).observe(toolbar);
-
 const classroom = $('classroom');
 const materialTitle = $('material-title');
 const sessionInfo = $('session-info');
@@ -64,6 +60,7 @@ const classMath = new ClassMathPanel($('class-math'), () => (session?.classId ? 
 // 시험: the class's exams, taken with autosaved drafts, and their results and the learner profile.
 const classExam = new ClassExamPanel(
   $('class-exam'),
+  $('exam-bar-slot'),
   () => (session?.classId ? { token: session.token, sessionId: session.sessionId, chapters: session.material.chapters } : null),
   (chapter) => {
     const section = lecture.querySelector<HTMLElement>(`[data-chapter="${chapter}"]`);

@@ -4,9 +4,9 @@
  *   replaces them).
  * - LY2 — Table headers on one line. A results table's header cell is one line ("문항", never "문/항"); a wide table
  *   scrolls sideways in its own box.
- * - LY3 — The countdown stays. While a class exam sheet is open its bar (title, countdown) sticks under the sticky
- *   toolbar; on a phone the toolbar keeps its title row; a teacher's notice is one line until tapped; toolbar and bar
- *   together cover at most 30 % of the screen.
+ * - LY3 — The countdown stays. While a class exam sheet is open its bar (title, countdown) sits in the sticky toolbar:
+ *   scrolled anywhere, past the sheet and down the lecture, it is on screen and uncovered; on a phone the toolbar keeps
+ *   its title row; a teacher's notice is one line until tapped; the toolbar covers at most 30 % of the screen.
  * - LY4 — 질문 보내기 in view. When the raise-hand panel opens and whenever the assistant asks again, its form is scrolled
  *   into view: the send button is whole and above the 손 내리기 bar, nothing over it.
  * - LY5 — Students are not sent to the instructor's upload. The classroom and quiz pages neither show nor link to 자료
@@ -149,11 +149,17 @@ describe('layout on a phone and a projector', () => {
       // The sticky part (toolbar, announcement and the exam's bar) leaves most of the screen to the sheet.
       const countdownBar = await page.getByTestId('exam-countdown').boundingBox();
       const stickyBottom = Math.max(toolbar!.y + toolbar!.height, (countdownBar?.y ?? 0) + (countdownBar?.height ?? 0));
-      // Scroll the sheet to its last answer: the countdown is still on screen and nothing covers it.
+      // Scroll past the sheet's last answer to the bottom of the page, below the lecture streaming under the sheet (a long
+      // one: whatever the stream has reached, the page ends two screens below the sheet): the countdown is still on
+      // screen and nothing covers it.
+      await page.evaluate((height) => {
+        const doc = (globalThis as unknown as { document: { getElementById(id: string): { style: { minHeight: string } } } }).document;
+        doc.getElementById('lecture').style.minHeight = `${height}px`;
+      }, viewport.height * 2);
       await page.locator('[data-testid=exam-answer]').last().scrollIntoViewIfNeeded();
       await page.locator('[data-testid=exam-submit-all]').scrollIntoViewIfNeeded();
-      await page.mouse.wheel(0, 400);
-      await expect.poll(() => page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY)).toBeGreaterThan(0);
+      await page.mouse.wheel(0, viewport.height * 3);
+      await expect.poll(() => page.evaluate(() => { const g = globalThis as unknown as { scrollY: number; innerHeight: number; document: { documentElement: { scrollHeight: number } } }; return Math.round(g.scrollY + g.innerHeight + 1 - g.document.documentElement.scrollHeight); })).toBeGreaterThanOrEqual(0);
       // The sticky bar settles once the scroll has been laid out (a loaded machine reads it mid-scroll otherwise).
       await expect.poll(async () => (await page.getByTestId('exam-countdown').boundingBox())?.y ?? -1, { message: `${name} countdown top` }).toBeGreaterThanOrEqual(0);
       const countdown = await page.getByTestId('exam-countdown').boundingBox();

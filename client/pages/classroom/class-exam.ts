@@ -41,6 +41,8 @@ export class ClassExamPanel {
 
   constructor(
     private readonly root: HTMLElement,
+    /** Where an open sheet's bar (title, countdown) goes: a slot in the sticky toolbar. */
+    private readonly barSlot: HTMLElement,
     private readonly session: () => ClassExamSession | null,
     /** Brings a lecture chapter into view (the report's review links). */
     private readonly showChapter: (chapter: number) => boolean,
@@ -186,6 +188,7 @@ export class ClassExamPanel {
       sessionStorage.setItem(OPEN_KEY, examId);
       this.sheet = new ExamSheet(exam, {
         token: this.token,
+        barSlot: this.barSlot,
         storageKey: (id) => `lectern.exam.drafts.${session.sessionId}.${id}`,
         finished: (id) => {
           sessionStorage.removeItem(OPEN_KEY);

@@ -36,6 +36,11 @@ interface ItemParts {
 
 export interface ExamSheetHost {
   token(): string | null;
+  /**
+   * Where the sheet's bar (title, countdown, 저장됨) goes while the sheet is open: a slot in the sticky toolbar, so the
+   * countdown stays on screen wherever the student scrolls (a sticky bar inside the sheet left with the sheet's end).
+   */
+  barSlot: HTMLElement;
   /** The sessionStorage key of this student's drafts of the exam. */
   storageKey(examId: string): string;
   /** The whole exam was submitted or its time ran out: show the results. */
@@ -45,6 +50,7 @@ export interface ExamSheetHost {
 
 export class ExamSheet {
   readonly node: HTMLElement;
+  private readonly bar: HTMLElement;
   private readonly saver: DraftSaver;
   private readonly items = new Map<number, ItemParts>();
   private readonly countdown = element('span', { className: 'exam-countdown', 'data-testid': 'exam-countdown', role: 'timer', 'aria-live': 'off' });
@@ -76,19 +82,19 @@ export class ExamSheet {
     const answers = this.saver.restore(exam.drafts, exam.submitted);
     const back = element('button', { type: 'button', className: 'secondary', 'data-testid': 'exam-back', text: '목록으로' });
     back.addEventListener('click', () => host.back());
+    this.bar = element(
+      'div',
+      { className: 'exam-bar', 'data-testid': 'exam-bar' },
+      element('h3', { className: 'exam-title', 'data-testid': 'exam-title', text: exam.title }),
+      exam.selfStudy
+        ? element('span', { className: 'exam-time muted', 'data-testid': 'exam-no-limit', text: '시간 제한 없음' })
+        : element('span', { className: 'exam-time' }, element('span', { className: 'muted', text: '남은 시간 ' }), this.countdown),
+      this.saved,
+    );
     this.submitAll.addEventListener('click', () => void this.submitEverything());
     this.node = element(
       'div',
       { className: 'exam-sheet', 'data-testid': 'exam-sheet', 'data-exam-id': exam.examId },
-      element(
-        'div',
-        { className: 'exam-bar' },
-        element('h3', { className: 'exam-title', 'data-testid': 'exam-title', text: exam.title }),
-        exam.selfStudy
-          ? element('span', { className: 'exam-time muted', 'data-testid': 'exam-no-limit', text: '시간 제한 없음' })
-          : element('span', { className: 'exam-time' }, element('span', { className: 'muted', text: '남은 시간 ' }), this.countdown),
-        this.saved,
-      ),
       element('p', {
         className: 'muted exam-note',
         text: exam.selfStudy
@@ -99,7 +105,10 @@ export class ExamSheet {
       this.error,
       element('div', { className: 'exam-actions' }, this.submitAll, back),
     );
-    // While a sheet is open a phone's toolbar keeps only its title row (classroom.css): the sheet gets the screen.
+    host.barSlot.replaceChildren(this.bar);
+    host.barSlot.hidden = false;
+    // While a sheet is open a phone's toolbar keeps only its title row and this bar (classroom.css): the sheet gets the
+    // screen.
     document.body.classList.add('exam-writing');
     if (!exam.selfStudy) {
       this.tick();
@@ -110,6 +119,10 @@ export class ExamSheet {
   /** Stops the clock and the saving (the panel shows something else). */
   close(): void {
     document.body.classList.remove('exam-writing');
+    if (this.bar.parentElement === this.host.barSlot) {
+      this.bar.remove();
+      this.host.barSlot.hidden = true;
+    }
     clearInterval(this.ticker);
     this.saver.stop();
   }
