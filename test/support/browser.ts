@@ -25,10 +25,12 @@ export async function launchBrowser(): Promise<Browser> {
   }
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true, timeout: WAIT_TIMEOUT_MS });
   // Every context (and `browser.newPage`, which makes one) waits as long as the suite's other helpers, not
-  // Playwright's own 30 s default, which a loaded machine can miss.
+  // Playwright's own 30 s default, which a loaded machine can miss. Pages render with reduced motion (the pages' own
+  // `prefers-reduced-motion` rules: no pulsing dots or blinking cursor), unless a test asks otherwise: an endless
+  // animation keeps chromium painting every frame, about a tenth of a browser file's CPU, and no test reads one.
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
-    const context = await newContext(options);
+    const context = await newContext({ reducedMotion: 'reduce', ...options });
     context.setDefaultTimeout(WAIT_TIMEOUT_MS);
     return context;
   };
