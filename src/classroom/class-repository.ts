@@ -190,7 +190,7 @@ export class ClassRepository {
     return all;
   }
 
-  /** One page of the roster, in join order. */
+  /** One page of the roster, in join order (students who joined in the same millisecond by session id). */
   async rosterPage(classId: string, page: PageRequest): Promise<Page<RosterEntry>> {
     const { members, nextCursor } = await pageOfIndex(this.store, classKeys.classStudents(classId), page, { reverse: false });
     const entries = await Promise.all(members.map((member) => this.student(classId, member)));
