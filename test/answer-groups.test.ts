@@ -27,7 +27,7 @@ const OTHER = [answer('e', '표본을 많이 뽑으면 분산이 작아진다', 
 
 const membersOf = (groups: ReturnType<typeof groupAnswers>) => groups.map((group) => group.answers.map((member) => member.sessionId));
 
-describe('answer groups (issue 24 §4)', () => {
+describe('answer groups', () => {
   it('AG1 paraphrases share a group, a contradiction with the same words stands apart, equal texts (blank too) group', () => {
     const groups = groupAnswers(2, [...SAME, OPPOSITE, ...OTHER, answer('g', ''), answer('h', '  ')]);
     expect(membersOf(groups)).toEqual([['d'], ['a', 'b', 'c'], ['e', 'f'], ['g', 'h']]);

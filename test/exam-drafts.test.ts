@@ -57,7 +57,7 @@ function saver(replies: (Error | 'ok')[]) {
   return { instance, sent, states };
 }
 
-describe('exam drafts (issue 15 §3)', () => {
+describe('exam drafts', () => {
   it('EP5 sends the changed answers together after typing rests, once', async () => {
     const { instance, sent, states } = saver([]);
     instance.restore({}, {});

@@ -78,7 +78,7 @@ type Request = ReturnType<ScriptedProvider['requests']>[number];
 type Body = { contents?: { parts?: { text?: string }[] }[] };
 const promptOf = (recorded: Request | undefined) => ((recorded?.body ?? {}) as Body).contents?.[0]?.parts?.at(-1)?.text ?? '';
 
-// Both providers' fakes through their real SDKs (issue 16 §1: any model a school can run).
+// Both providers' fakes through their real SDKs (any model a school can run).
 describe.each(['gemini', 'openai'] as const)('the feedback agent with the fake %s', (provider) => {
   let fake: ScriptedProvider;
 

@@ -86,7 +86,7 @@ async function run(
 const REJECT_2 = { is_valid: false, feedback_message: [{ id: 2, message: 'Keyword Insufficient. 2번 서술형의 키워드가 하나뿐입니다. 기댓값, n이 커질수록 등을 추가하세요.' }] };
 const ACCEPT = { is_valid: true, feedback_message: [] };
 
-// The loop runs the same on both providers' fakes, each through its real SDK (issue 16: any model a school can run).
+// The loop runs the same on both providers' fakes, each through its real SDK (any model a school can run).
 describe.each(['gemini', 'openai'] as const)('exam generation on %s (fake server, real SDK)', (provider) => {
   it('EX1 the validator rejects item 2 in round 1 and accepts in round 2: the writer gets the complaint and its own previous set, and only item 2 changes', async (context) => {
     const { exam, calls, rounds } = await run(context, provider, {

@@ -91,7 +91,7 @@ type Body = { contents?: { parts?: { text?: string }[] }[]; generationConfig?: {
 const promptOf = (request: Request | undefined) => ((request?.body ?? {}) as Body).contents?.[0]?.parts?.at(-1)?.text ?? '';
 const generations = (fake: ScriptedProvider) => fake.requests().filter((request) => request.action === 'generateContent');
 
-// Both providers' fakes through their real SDKs (issue 16 §1: any model a school can run).
+// Both providers' fakes through their real SDKs (any model a school can run).
 describe.each(['gemini', 'openai'] as const)('the exam grader with the fake %s', (provider) => {
   let fake: ScriptedProvider;
   let grader: ExamGrader;

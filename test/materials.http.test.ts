@@ -46,7 +46,7 @@ function form(bytes: Uint8Array | string, filename = 'lecture.pdf', field = 'fil
   return data;
 }
 
-/** Uploads as the test's instructor account (an upload needs one since issue 12). */
+/** Uploads as the test's instructor account (an upload needs one). */
 async function upload(base: string, body: FormData | string, headers: Record<string, string> = {}) {
   const response = await fetch(`${base}/api/materials`, { method: 'POST', body, headers: { ...instructor.bearer, ...headers } });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };

@@ -23,7 +23,7 @@ import { suiteRedis } from './support/redis-server.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /**
- * MN1–MN6 (test/SPEC.md): the instructor's `/monitor` commands of issue 12 — a student's transcript, a direct reply
+ * MN1–MN6 (test/SPEC.md): the instructor's `/monitor` commands — a student's transcript, a direct reply
  * to a raised hand, closing the class and rotating its code — on a real server with real sockets, on the memory
  * store and on Redis.
  */

@@ -59,10 +59,10 @@ interface World {
   /** B's own class, quiz and room (their tokens are B's "tokens" for the socket cases). */
   bClassToken: string;
   bHostToken: string;
-  /** A's math problem job and set (issue 14 §2), made directly: the offline model writes no math problems. */
+  /** A's math problem job and set, made directly: the offline model writes no math problems. */
   jobId: string;
   setId: string;
-  /** A's live exam (issue 15), made directly and published to A's class, with A's student's draft. */
+  /** A's live exam, made directly and published to A's class, with A's student's draft. */
   examId: string;
   /** A quiz picture A uploaded (no quiz shows it: only its owner may delete it). */
   imageId: string;

@@ -192,7 +192,7 @@ async function everyPrompt(taint: (text: string) => string, taintShort: (text: s
     renderWriterPrompt({ scope: taint('자료 「기초 통계」 전체'), passages: examPassages, plan, profile, feedback: [{ id: 1, message: taint('키워드가 부족합니다.') }], prior: problems }),
     renderValidatorPrompt({ passages: examPassages, problems, profile, count: 1 }),
   );
-  // Exam grader (issue 15): the item (model output, instructor edits), the matcher's evidence and the student's answer;
+  // Exam grader: the item (model output, instructor edits), the matcher's evidence and the student's answer;
   // the feedback agent: the graded log (answers, model feedback) and the chapter titles (the PDF).
   const examAnswer = taint('분산은 퍼짐입니다');
   prompts.push(

@@ -349,7 +349,7 @@ describe.each(['gemini', 'openai'] as const)('quiz generation with %s over HTTP'
     const good = await postJson<Created>(`${app.url}/api/materials/${material.id}/quiz`, {}, bearer(owner.instructorToken));
     expect(good.status).toBe(201);
     expect(good.body.items?.map((entry) => entry.question)).toEqual(['1. 확률을 가중치로 한 평균은?', '6. 확률을 가중치로 한 평균은?', '3. 확률을 가중치로 한 평균은?', '4. 확률을 가중치로 한 평균은?', '5. 확률을 가중치로 한 평균은?']);
-    // Two writing rounds, then the five judgements (issue 13 §3).
+    // Two writing rounds, then the five judgements.
     expect(fake.requests().map((request) => (request.body as { generationConfig?: { temperature?: number } }).generationConfig?.temperature)).toEqual([0.7, 0.7, 0.3, 0.3, 0.3, 0.3, 0.3]);
     expect((good.body as Created & { gate?: unknown }).gate).toEqual({ passed: 5, total: 5, rounds: 1 });
 

@@ -33,7 +33,7 @@ afterEach(async () => {
 });
 
 /**
- * Each server's instructor account: creating a class needs one since issue 12. Made through the account service, not
+ * Each server's instructor account: creating a class needs one. Made through the account service, not
  * over HTTP, so the sign-up spends none of the budgets under test.
  */
 const owners = new Map<string, Record<string, string>>();

@@ -19,7 +19,7 @@ import { parseOrThrow } from '../boundary/index.js';
  *   -> 202 `{jobId, job, jobToken, mix}`: the same `exam-generation` job as the instructor's (Planner → Writer →
  *   Validator, the student's learner profile as the planner's input; without `descriptive` the balance is chosen
  *   from that profile and `mix` says why), on the student's class material, billed to the
- *   class's owner (QUOTA: their daily model budget is checked first; the route is rate limited like generation). Once
+ *   class's owner (their daily model budget is checked first; the route is rate limited like generation). Once
  *   stored, the exam is published to the student alone, with no deadline. While a class exam on the same material
  *   runs in the student's class: 409 EXAM_RUNNING (and a job that finishes into one fails with it).
  * - `GET /api/class-exams/self-study/jobs/:jobId` -> `{job}`: the job's progress for pages that poll (the `jobToken`

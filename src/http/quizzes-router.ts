@@ -153,7 +153,7 @@ export function createQuizzesRouter({ quizzes, materials, ownership, access, quo
     }),
   );
 
-  // Issue 13 §3: an item that never passed the gate is used only when its instructor keeps it (and can be un-kept).
+  // An item that never passed the gate is used only when its instructor keeps it (and can be un-kept).
   router.post(
     '/:id/items/:itemId/keep',
     route(async (request, response) => {
@@ -223,7 +223,7 @@ export function createMaterialQuizRouter({ quizzes, materials, retriever, owners
         });
         return;
       }
-      // Charged to the class's quiz quota and billed to the owner account (QUOTA: the daily model budget).
+      // Charged to the class's quiz quota and billed to the owner account (the daily model budget).
       let generation: JudgedQuiz | undefined;
       const quiz = await chargedToClass(quotas, classId, () =>
         runBilledTo(grant.accountId, async () => {

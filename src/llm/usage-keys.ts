@@ -3,7 +3,7 @@ import { storeKey as key, type Store } from '../store/index.js';
 /** The model usage meter's store keys. */
 export const usageKeys = {
   /**
-   * Token usage attributed to a session, room or material (hash: field per role and direction). QUOTA: scope
+   * Token usage attributed to a session, room or material (hash: field per role and direction). Quota: scope
    * `account` with id `{accountId}:{yyyy-mm-dd}` is one account's usage on one UTC day (the model budget); ~2 days TTL.
    */
   usage: (scope: 'session' | 'room' | 'material' | 'account', id: string) => key('usage', scope, id),

@@ -92,7 +92,7 @@ export class RoomService {
     if (!quiz || quiz.classId !== classId) {
       throw new AppError(ErrorCode.QUIZ_NOT_FOUND);
     }
-    // Issue 13 §3: players only ever see generated items that passed the EvalAgent gate or that the instructor kept;
+    // Players only ever see generated items that passed the EvalAgent gate or that the instructor kept;
     // question indices in the room are over these.
     const items = usableItems(quiz.items, quiz.reviews);
     if (items.length === 0) {

@@ -48,7 +48,7 @@ async function openPage(viewport: { width: number; height: number }, problems: s
   return page;
 }
 
-describe('수학 문제 풀기 (issue 14 §2)', () => {
+describe('수학 문제 풀기', () => {
   it('MS13 a class student answers a shared short math problem on a phone and sees 정답 with the KaTeX-typeset answer', async () => {
     const problems: string[] = [];
     const material = await app.materials.preloadSample();

@@ -21,7 +21,7 @@ import { samplePdfBytes } from '../support/lecture-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
- * AG10 (test/SPEC.md, "Exams: the teacher grades groups of answers"): issue 24 §4 in a real chromium against the real
+ * AG10 (test/SPEC.md, "Exams: the teacher grades groups of answers"): group grading in a real chromium against the real
  * app (memory store, offline model and grader): a class of thirty on one item, the teacher's 묶어서 채점, and the
  * student's page updated live.
  */
@@ -58,7 +58,7 @@ const STUDENT_ANSWER = RIGHT[0] ?? '';
 const REASON = '극단값이 합을 바꾼다는 핵심을 모두 썼습니다.';
 const LABELS: Record<string, string> = { Correct: '정답', Partial_Correct: '부분 정답', Incorrect: '오답' };
 
-describe('묶어서 채점 (issue 24 §4)', () => {
+describe('묶어서 채점', () => {
   it('AG10 thirty students on one item: the teacher moves one answer out and grades the student\'s group in one action; the student\'s page follows live', async () => {
     const problems: string[] = [];
     const teacher = await signUp(app);

@@ -29,7 +29,7 @@ import { samplePdfBytes } from '../support/lecture-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
- * EP1–EP4, EP6, EP7 (test/SPEC.md): exams (issue 15) in a real chromium against the real app (memory store, offline model).
+ * EP1–EP4, EP6, EP7 (test/SPEC.md): exams in a real chromium against the real app (memory store, offline model).
  * The instructor generates a 5-item exam on the host page, edits an item, publishes it to a class; two students take it
  * in the classroom (desktop and a 390×844 phone), the phone reloads mid-exam and finds its drafts (also one typed just
  * before the reload, kept in sessionStorage and sent again); both submit, wait for the end (the instructor's 시험 종료)
@@ -88,7 +88,7 @@ const answerBox = (page: Page, id: number) => page.locator(`[data-testid=exam-it
 
 const savedClock = /^저장됨 \d\d:\d\d:\d\d$/u;
 
-describe('exams in the browser (issue 15)', () => {
+describe('exams in the browser', () => {
   it('EP1 EP2 EP3 EP4 an instructor generates, edits and publishes a 5-item exam; two students take it on desktop and phone (one reloads mid-exam); results, feedback and live progress appear', async () => {
     const problems: string[] = [];
     const teacher = await signUp(app);
@@ -307,7 +307,7 @@ describe('exams in the browser (issue 15)', () => {
   }, 180_000);
 });
 
-describe('the exam clock in the browser (issue 15 §3)', () => {
+describe('the exam clock in the browser', () => {
   it('EP6 past the server deadline the sheet locks on the server’s refusal, and the drafts saved before the deadline are what is graded', async () => {
     const problems: string[] = [];
     let offset = 0;
@@ -384,7 +384,7 @@ describe('the exam clock in the browser (issue 15 §3)', () => {
   }, 120_000);
 });
 
-describe('a self-study exam in the browser (issue 15, self-study)', () => {
+describe('a self-study exam in the browser', () => {
   it('EP7 a class student makes a self-study exam (혼자 시험 보기: chapter, count, mix, difficulty), takes it with no time limit and sees the result at their own submission', async () => {
     const problems: string[] = [];
     const teacher = await signUp(app);
@@ -469,7 +469,7 @@ async function publishMeanExam(className: string, title: string) {
   return { teacher, created, exam };
 }
 
-describe('live exam sheets (issue 25 §1)', () => {
+describe('live exam sheets', () => {
   it('XA8 on a 390×844 phone, 시험 종료 locks an open sheet and shows the result at once, an override updates the result and its report live, and a reload shows the same', async () => {
     const problems: string[] = [];
     const { teacher, created, exam } = await publishMeanExam('실시간 반', '평균 확인');
@@ -546,7 +546,7 @@ describe('live exam sheets (issue 25 §1)', () => {
   }, 120_000);
 });
 
-describe('the exam editor is bound to one exam (issue 25 §2, issue 23 §2)', () => {
+describe('the exam editor is bound to one exam', () => {
   it('XA10 two exams never share a list label; complaints sit on their items and hold 게시 back until the item is edited or 지적 확인; the confirmation names the exam, its count and the class (warning of another material); switching material clears the editor and the status', async () => {
     const problems: string[] = [];
     const teacher = await signUp(app);

@@ -99,7 +99,7 @@ async function finishChapter(page: Page, materialId: string, chapter: number): P
   throw new Error(`chapter ${chapter} did not end`);
 }
 
-describe('혼자 퀴즈 풀기 (issue 13 §4)', () => {
+describe('혼자 퀴즈 풀기', () => {
   it('SS9 after chapter 1 ends a class student takes a five-item self-study quiz on a phone and sees the score; the monitor shows it', async () => {
     const problems: string[] = [];
     const teacher = await openPage({ width: 1280, height: 900 }, problems, 'monitor', true);

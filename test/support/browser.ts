@@ -39,7 +39,7 @@ export async function launchBrowser(): Promise<Browser> {
 
 /**
  * Signs a browser context in as the server's default instructor account (its session cookie; the pages read the CSRF
- * token from `GET /api/auth/me` themselves): instructor pages act for an account since issue 12.
+ * token from `GET /api/auth/me` themselves): instructor pages act for an account.
  */
 export async function signInBrowser(context: BrowserContext, app: Parameters<typeof defaultInstructor>[0]): Promise<SignedUpAccount> {
   const account = await defaultInstructor(app);

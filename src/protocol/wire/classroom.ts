@@ -129,7 +129,7 @@ export interface RosterEntry {
   badStreak: number;
   /** `answered`: an instructor replied to this hand (`hand:reply`). */
   hand: { raisedAt: number; question: string | null; acknowledged: boolean; answered: boolean } | null;
-  /** Issue 13 §4: the student's self-study quiz (혼자 퀴즈 풀기), first answers only; absent until one is answered. */
+  /** The student's self-study quiz (혼자 퀴즈 풀기), first answers only; absent until one is answered. */
   selfQuiz?: SelfQuizScore;
 }
 
