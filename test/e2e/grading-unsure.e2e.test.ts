@@ -6,7 +6,7 @@
  */
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fillBox, launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser, setRange } from '../support/browser.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -49,12 +49,7 @@ describe('classroom page, unsure verdict', () => {
     await fillBox(page.locator('[data-testid=nickname]'), '하늘');
     await page.click('[data-testid=start]');
     await page.locator('[data-testid=connection][data-state=connected]').waitFor();
-    await page.locator('[data-testid=speed]').evaluate((input) => {
-      const range = input as unknown as { value: string; dispatchEvent(event: Event): boolean };
-      range.value = '200';
-      range.dispatchEvent(new Event('input', { bubbles: true }));
-      range.dispatchEvent(new Event('change', { bubbles: true }));
-    });
+    await setRange(page, '[data-testid=speed]', 200);
 
     const question = page.locator('[data-testid=question-card][data-kind=question]').first();
     await question.locator('[data-testid=answer-input]').waitFor();

@@ -8,7 +8,7 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildPdf } from '../../scripts/pdf-fixtures.js';
-import { fillBox, launchBrowser, signInBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser, setRange, signInBrowser } from '../support/browser.js';
 import { ownMaterial } from '../support/accounts.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -79,12 +79,7 @@ describe('lecture markdown on the classroom page', () => {
     await fillBox(page.locator('[data-testid=nickname]'), '태그');
     await page.click('[data-testid=start]');
     await page.locator('[data-testid=connection][data-state=connected]').waitFor();
-    await page.locator('[data-testid=speed]').evaluate((input) => {
-      const range = input as unknown as { value: string; dispatchEvent(event: Event): boolean };
-      range.value = '200';
-      range.dispatchEvent(new Event('input', { bubbles: true }));
-      range.dispatchEvent(new Event('change', { bubbles: true }));
-    });
+    await setRange(page, '[data-testid=speed]', 200);
     // The lecture's question comes after the whole paragraph: by then everything above it is on the page.
     await page.locator('[data-testid=question-card][data-kind=question]').first().waitFor();
 

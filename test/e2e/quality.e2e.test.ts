@@ -6,7 +6,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signUp, type SignedUpAccount } from '../support/accounts.js';
-import { fillBox, launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser, setRange } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -130,12 +130,7 @@ describe('QC9 the AI 품질 page and the monitor\'s AI 평가', () => {
     await fillBox(student.locator('[data-testid=class-code]'), code);
     await student.click('[data-testid=join-class]');
     await student.locator('[data-testid=connection][data-state=connected]').waitFor();
-    await student.locator('[data-testid=speed]').evaluate((input) => {
-      const range = input as unknown as { value: string; dispatchEvent(event: Event): boolean };
-      range.value = '200';
-      range.dispatchEvent(new Event('input', { bubbles: true }));
-      range.dispatchEvent(new Event('change', { bubbles: true }));
-    });
+    await setRange(student, '[data-testid=speed]', 200);
     const firstQuestion = student.locator('[data-testid=question-card][data-kind=question][data-state=pending]');
     await fillBox(firstQuestion.locator('[data-testid=answer-input]'), '잘 모르겠어요');
     await firstQuestion.locator('[data-testid=answer-submit]').click();

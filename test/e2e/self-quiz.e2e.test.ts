@@ -5,7 +5,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fillBox, launchBrowser } from '../support/browser.js';
+import { fillBox, launchBrowser, setRange } from '../support/browser.js';
 import { signInContext } from '../support/browser-account.js';
 import { chapterGenerated, generatedChapter } from '../support/lecture-client.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -119,12 +119,7 @@ describe('혼자 퀴즈 풀기', () => {
     await fillBox(student.locator('[data-testid=class-code]'), code);
     await student.click('[data-testid=join-class]');
     await student.locator('[data-testid=connection][data-state=connected]').waitFor();
-    await student.locator('[data-testid=speed]').evaluate((input) => {
-      const range = input as unknown as { value: string; dispatchEvent(event: Event): boolean };
-      range.value = '200';
-      range.dispatchEvent(new Event('input', { bubbles: true }));
-      range.dispatchEvent(new Event('change', { bubbles: true }));
-    });
+    await setRange(student, '[data-testid=speed]', 200);
 
     // No quiz button before the chapter ends; one on the chapter once it has.
     expect(await student.locator('[data-testid=self-quiz-start]').count()).toBe(0);
