@@ -1,11 +1,12 @@
 /*
  * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
  * - EX13 — A Descriptive model answer of the question's words is refused. A Descriptive exam item whose model answer
- *   is made only of its question's words (the grader's "no reference": referenceStandsIn, on which it abstains) is
- *   refused by the server's checks as a `restated-question` (examItemRefusals: guardRefusals and the offline planner),
- *   whatever wrote it; a Short_Keyword term built of the question's words (표본평균 for 「표본의 평균」) is a recall item
- *   and kept. The offline writer names a term given with `이라고 한다` after a final consonant without the copula's 이
- *   (`표본평균이라고 한다` names 표본평균, `나이라고 한다` names 나이), so no answer is a fragment like `표본평균이`.
+ *   restates its question (only its words, at least half of them: the grader's "no reference", referenceStandsIn, on
+ *   which it abstains) is refused by the server's checks as a `restated-question` (examItemRefusals: guardRefusals and
+ *   the offline planner), whatever wrote it; a Short_Keyword term built of the question's words (표본평균 for
+ *   「표본의 평균」) is a recall item and kept. The offline writer names a term given with `이라고 한다` after a final
+ *   consonant without the copula's 이 (`표본평균이라고 한다` names 표본평균, `나이라고 한다` names 나이), so no answer is a
+ *   fragment like `표본평균이`.
  */
 import { describe, expect, it } from 'vitest';
 import { examItemRefusals, guardRefusals } from '../src/exams/exam-checks.js';

@@ -10,9 +10,14 @@
  *   real answer stands.
  * - GR4 — Offline. The offline exam grader and lecture judge give the same answers `Incorrect` / bad (not
  *   `Partial_Correct`).
- * - GR11 — No reference, no judgement. A model answer that is empty or only the question's words is never judged
- *   against: the exam item is `Needs_Review` (confidence 0) and the lecture judge abstains (`tutor:unsure` without a
- *   model answer), with no model call.
+ * - GR11 — No reference, no judgement. A model answer that is empty or restates the question (only the question's
+ *   words, at least half of them) is never judged against: the exam item is `Needs_Review` (confidence 0) and the
+ *   lecture judge abstains (`tutor:unsure` without a model answer), with no model call.
+ * - GR19 — An answer chosen from the question's words is a reference. A short model answer made of a few of a
+ *   longer question's words ("the terminals are connected"; "햇빛에 둔 컵") is graded against, offline and by the
+ *   lecture judge: a right answer is Correct / good and a negated one Incorrect / bad, told as final. An answer that
+ *   takes another of the question's options ("그늘에 둔 컵": drops the reference's word, says one of the question's
+ *   words the reference left out) is never told as right: `Needs_Review`, and an unsure lecture verdict.
  * - GR13 — The other language is not another subject. An English answer to a Korean item (or the reverse) is never
  *   flagged off-topic or filler by its words: the subject is compared only in the item's own script.
  * - GR14 — The teacher's decisions are data. (`test/exams-needs-review.integration.test.ts`). `GET
@@ -22,7 +27,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExamGrader, type ExamProblem } from '../src/exams/index.js';
-import { integrityFlags } from '../src/judges/index.js';
+import { CONFIDENT_AT, integrityFlags, referenceStandsIn } from '../src/judges/index.js';
 import { QaTutor } from '../src/lecture/qa-tutor.js';
 import { createOfflineModel } from '../src/llm/offline-model.js';
 import { offlineTasks } from '../src/offline-tasks.js';
@@ -165,6 +170,43 @@ describe.each(['gemini', 'openai'] as const)('GR no reference, no judgement (fak
     // A real model answer is judged as before.
     fake.enqueue({ json: CORRECT });
     expect((await grader.grade(WITH_KEYWORDS, GOOD, context)).result_status).toBe('Correct');
+  });
+});
+
+describe('GR an answer chosen from the question\'s words (offline)', () => {
+  const offline = createOfflineModel(offlineTasks);
+  const grader = new ExamGrader({ model: offline });
+  const tutor = new QaTutor(offline);
+  const grade = async (item: ExamProblem, answer: string) => {
+    const graded = await grader.grade(item, answer, context);
+    const verdict = await tutor.judge({ question: item.question_content, lecture: item.question_content, modelAnswer: item.model_answer, answer });
+    return { status: graded.result_status, proposed: graded.evidence?.proposed, verdict: verdict.verdict, sure: verdict.confidence >= CONFIDENT_AT, abstained: verdict.abstained === true };
+  };
+
+  it('GR19 a few of a longer question\'s words are a reference: right and negated answers are told as final, another of the question\'s options never as right', async () => {
+    const circuit: ExamProblem = {
+      ...NO_KEYWORDS,
+      id: 3,
+      question_content: 'What does a voltage reading of 0 tell you about the connection between a bulb terminal and a battery terminal?',
+      model_answer: 'the terminals are connected',
+    };
+    const cups: ExamProblem = {
+      ...NO_KEYWORDS,
+      id: 4,
+      question_content: '철수는 같은 양의 물을 두 컵에 담아 한 컵은 햇빛에, 다른 컵은 그늘에 두었다. 하루 뒤 물이 더 많이 줄어든 컵은 어느 컵인가?',
+      model_answer: '햇빛에 둔 컵',
+    };
+    for (const item of [circuit, cups]) {
+      expect(referenceStandsIn(item.question_content, item.model_answer)).toBe(false);
+      expect(referenceStandsIn(item.question_content, item.question_content)).toBe(true);
+    }
+    const told = { status: 'Correct', proposed: undefined, verdict: 'good', sure: true, abstained: false };
+    expect(await grade(circuit, 'The bulb terminal and the battery terminal are connected.')).toEqual(told);
+    expect(await grade(circuit, 'The terminals are not connected.')).toEqual({ ...told, status: 'Incorrect', verdict: 'bad' });
+    expect(await grade(cups, '햇빛에 둔 컵의 물이 더 많이 줄었다.')).toEqual(told);
+    // The shade is the question's word too: overlap cannot tell the options apart, so nobody is told it is right.
+    const other = await grade(cups, '그늘에 둔 컵');
+    expect(other).toMatchObject({ status: 'Needs_Review', sure: false, abstained: false });
   });
 });
 

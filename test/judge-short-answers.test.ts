@@ -76,6 +76,7 @@ function assessment(overrides: Partial<Assessment> & { flags?: Assessment['evide
     shortWithOtherNumber: false,
     namesOtherLabels: false,
     addsNegation: false,
+    picksOtherOption: false,
     negationUnread: false,
     evidence: { matched: [], missing: [], flags },
     ...rest,

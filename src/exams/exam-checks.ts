@@ -20,8 +20,8 @@ export const GUARD_MARK = '[검사]';
 
 /**
  * The item guard's refusals of one problem, plus, for a Descriptive item, the judges' own test of a reference: a
- * model answer made only of the question's words (the question restated in another order, with its frame words) is
- * no reference — the grader abstains on every answer to it (answer-integrity.ts, referenceStandsIn) and a student's
+ * model answer that restates the question (only its words, at least half of them, in another order, with its frame
+ * words) is no reference — the grader abstains on every answer to it (question-words.ts, referenceStandsIn) and a student's
  * echo of the question would match it — so the item is refused as a restated question. A Short_Keyword term built
  * of the question's words (표본평균 for 「표본의 평균을 무엇이라 하는가」) is a recall item and is graded by its keyword.
  */

@@ -342,7 +342,7 @@ export class ExamGrader implements ExamItemGrader {
     }
     const check = serverCheck(problem, answer, context.source);
     if (referenceStandsIn(problem.question_content, problem.model_answer)) {
-      // No model answer to grade against (empty, or only the question's words): the teacher grades it, unless the
+      // No model answer to grade against (empty, or the question restated): the teacher grades it, unless the
       // answer is no attempt at all (a give-up, an injection), which needs no reference to be Incorrect.
       if (check.flags.some((flag) => NO_ATTEMPT_FLAGS.includes(flag))) {
         return item('Incorrect', topic, check.message ?? '답이 질문에 대한 설명이 아닙니다.', { keywords, method: 'model', contradiction: check.contradiction, confidence: FLAG_CONFIDENCE });

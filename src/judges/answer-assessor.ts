@@ -3,6 +3,7 @@ import { type IntegrityFlag, integrityFlags } from './answer-integrity.js';
 import { namesOtherLabels, statesOtherNumber } from './answer-labels.js';
 import { ASSESSOR_MODEL, type AssessorModel, SHORT_ANSWER, featureVector, probability } from './assessor-model.js';
 import { type KeywordEvidence, matchKeywords } from './keyword-match.js';
+import { picksOtherOption } from './question-words.js';
 import { type ReferenceComparison, compareWithReference } from './reference-comparison.js';
 import { type AnalysedText, analyseText } from './text-units.js';
 
@@ -77,6 +78,12 @@ export interface Assessment {
    */
   addsNegation: boolean;
   /**
+   * The best-fitting reference is chosen from the question's words and the answer may take another of the question's
+   * options (question-words.ts: `그늘에 둔 컵` for `햇빛에 둔 컵`): overlap shares the question's frame with either
+   * option, so a good verdict on it is never sure.
+   */
+  picksOtherOption: boolean;
+  /**
    * The `negation` flag was raised by a negation said of a word the best-fitting reference does not say (`not
    * connected` for `separated by the gap`): it may be the same claim in other words, so it does not decide the
    * confidence of a bad verdict on its own (verdict-confidence.ts).
@@ -93,6 +100,8 @@ export interface Candidate {
   otherNumber: boolean;
   /** The answer negates something (not, no, 않다, 없다…) and this reference negates nothing. */
   addsNegation: boolean;
+  /** This reference is chosen from the question's words and the answer may take another option (question-words.ts). */
+  otherOption: boolean;
 }
 
 /** Everything about an answer that does not depend on the model's numbers: computed once, decided many times. */
@@ -213,6 +222,7 @@ export function prepareAssessment(input: AssessInput): PreparedAssessment {
       features: featureVector(comparison, answer, references.length),
       otherNumber: statesOtherNumber(answerText, text),
       addsNegation: negates(answer) && !negates(reference),
+      otherOption: picksOtherOption(answer, reference, question, text, input.question),
     };
   });
   const giveUp = isGiveUp(answer);
@@ -289,6 +299,7 @@ export function decideAssessment(prepared: PreparedAssessment, model: AssessorMo
     shortWithOtherNumber: short && best.otherNumber,
     namesOtherLabels: prepared.otherLabels,
     addsNegation: best.addsNegation,
+    picksOtherOption: best.otherOption,
     negationUnread: flags.includes('negation') && !best.comparison.contradiction.negationRead,
     evidence: { matched, missing, flags },
   };

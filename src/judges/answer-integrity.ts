@@ -129,16 +129,3 @@ export function integrityFlags(input: IntegrityInput): IntegrityFlag[] {
   else if (total >= OFF_TOPIC_MIN && on === 0) flags.push('off-topic');
   return flags;
 }
-
-/**
- * Whether a reference answer is no reference: empty, or nothing but the question's own words (a model answer that
- * fell back to the question). No verdict is made against it — the judge abstains — because anything that repeats
- * the question would match it.
- */
-export function referenceStandsIn(question: string, reference: string): boolean {
-  if (/\d/u.test(reference) && !/\d/u.test(question)) return false;
-  const units = [...analyseText(reference).unitSet].filter((unit) => Array.from(unit).length >= 2 || /\d/u.test(unit));
-  if (units.length === 0) return true;
-  const asked = analyseText(question);
-  return units.every((unit) => asked.unitSet.has(unit) || unitFound(unit, /[\uac00-\ud7a3]/u.test(unit), asked));
-}

@@ -8,8 +8,8 @@
  *
  * Two guarantees every grading path (exam grader, lecture judge, self-study; offline or with a model) builds on:
  * - No attempt, no credit (answer-integrity.ts): an instruction or verdict addressed to the grader, a fence tag,
- *   filler, another script, another subject is capped at incorrect whatever a model says; a reference that is only
- *   the question is no reference (the judge abstains).
+ *   filler, another script, another subject is capped at incorrect whatever a model says; a reference that
+ *   restates the question is no reference (question-words.ts: the judge abstains).
  * - Every verdict has a confidence (verdict-confidence.ts), calibrated by grouped cross-validation on the dev sets;
  *   below CONFIDENT_AT it is "unsure": the exam holds the item for the teacher (`Needs_Review`), the lecture asks the
  *   student to compare with the model answer. `npm run eval:judge` / `eval:grader` print coverage, selective
@@ -45,7 +45,8 @@ export { negatesSharedWord } from './negation.js';
 export { isEcho, isGiveUp, isKeywordList, isPastedPassage } from './answer-flags.js';
 export { namedLabels, namesOtherLabels, statedNumbers, statesOtherNumber } from './answer-labels.js';
 export { ENGLISH_PREDICATE_CUES } from './english-words.js';
-export { type IntegrityFlag, type IntegrityInput, integrityFlags, isForeignScript, isInstruction, referenceStandsIn } from './answer-integrity.js';
+export { type IntegrityFlag, type IntegrityInput, integrityFlags, isForeignScript, isInstruction } from './answer-integrity.js';
+export { RESTATED_QUESTION_SHARE, picksOtherOption, referenceStandsIn } from './question-words.js';
 export {
   ADDED_NEGATION_CONFIDENCE,
   CERTAIN_CONFIDENCE,

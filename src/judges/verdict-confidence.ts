@@ -70,6 +70,15 @@ export const OTHER_LABELS_CONFIDENCE = 0.49;
 export const ADDED_NEGATION_CONFIDENCE = 0.56;
 
 /**
+ * A good verdict on an answer that may take another of the question's options than the reference chose (Assessment's
+ * picksOtherOption: `그늘에 둔 컵` against `햇빛에 둔 컵`, both the question's words): overlap cannot tell the options
+ * apart, so unsure, as for other labels. Not a measurement: under grouped CV the flag met 4 good verdicts on the dev
+ * sets (SciEntsBank), all right and all already unsure (0.57–0.71); the dev sets' choice questions are yes/no, read
+ * by the wrong-choice flag.
+ */
+export const OTHER_OPTION_CONFIDENCE = OTHER_LABELS_CONFIDENCE;
+
+/**
  * A bad verdict whose only deciding flag is a negation said of a word the best-fitting reference does not say
  * (Assessment's negationUnread: `Terminal 1 is not connected to the positive terminal` against `Terminal 1 and the
  * positive terminal are separated by the gap`): the negation flips the parity of a clause in other words, which may
@@ -121,6 +130,8 @@ export function assessmentConfidence(assessment: Assessment, model: AssessorMode
   if (assessment.label2 === 'good' && assessment.namesOtherLabels) return Math.min(read, OTHER_LABELS_CONFIDENCE);
   // A negation the references do not have: the overlap reads the shared words, not what the negation does to them.
   if (assessment.label2 === 'good' && assessment.addsNegation) return Math.min(read, ADDED_NEGATION_CONFIDENCE);
+  // Another of the question's options, said in the question's words the reference shares: the overlap cannot tell.
+  if (assessment.label2 === 'good' && assessment.picksOtherOption) return Math.min(read, OTHER_OPTION_CONFIDENCE);
   return read;
 }
 

@@ -44,7 +44,7 @@ export const VerdictSchema = z.object({
 export type VerdictResult = z.infer<typeof VerdictSchema>;
 /**
  * A verdict with its calibrated confidence (src/judges/verdict-confidence.ts): below CONFIDENT_AT it is unsure.
- * `abstained`: there was no model answer to judge against (it was missing or only the question), so no verdict.
+ * `abstained`: there was no model answer to judge against (it was missing or restated the question), so no verdict.
  */
 export type JudgedVerdict = VerdictResult & { confidence: number; abstained?: true };
 
