@@ -21,9 +21,10 @@ export const GUARD_MARK = '[검사]';
 /**
  * The item guard's refusals of one problem, plus, for a Descriptive item, the judges' own test of a reference: a
  * model answer that restates the question (only its words, at least half of them, in another order, with its frame
- * words) is no reference — the grader abstains on every answer to it (question-words.ts, referenceStandsIn) and a student's
- * echo of the question would match it — so the item is refused as a restated question. A Short_Keyword term built
- * of the question's words (표본평균 for 「표본의 평균을 무엇이라 하는가」) is a recall item and is graded by its keyword.
+ * words) is no reference — the grader abstains on every answer to it (question-words.ts, referenceStandsIn) and a
+ * student's echo of the question would match it — so the item is refused as a restated question. A Short_Keyword
+ * term built of the question's words (표본평균 for 「표본의 평균을 무엇이라 하는가」) is a recall item and is graded by
+ * its keyword.
  */
 export function examItemRefusals(problem: Pick<ExamProblem, 'type' | 'question_content' | 'model_answer' | 'key_keywords'>, passages: readonly string[]): Refusal[] {
   const refusals = checkExamItem({ type: problem.type, question: problem.question_content, modelAnswer: problem.model_answer, keywords: problem.key_keywords }, { passages });
