@@ -9,8 +9,8 @@ import { unitFound } from './unit-match.js';
  * - **an answer chosen from the question's words** ("the terminals are connected" for "What does a reading of 0 tell
  *   you about the connection between a bulb terminal and a battery terminal?", "햇빛에 둔 컵" for a question about a
  *   cup in the sun and one in the shade): a real reference, judged like any other. Under grouped CV the assessor
- *   judged 33 of the 41 dev answers to such references right (6 questions, Beetle and SciEntsBank), where abstaining
- *   told the teacher nothing. What overlap cannot read there is an answer that takes another of the question's
+ *   judged 33 of the 41 dev answers to such references right (6 questions, Beetle and SciEntsBank, with each item's
+ *   references), where abstaining told the teacher nothing. What overlap cannot read there is an answer that takes another of the question's
  *   options: it drops a word the reference chose and says one of the question's words the reference left out
  *   ("그늘에 둔 컵"), so a good verdict on it is never sure (verdict-confidence.ts).
  */
