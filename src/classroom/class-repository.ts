@@ -154,7 +154,10 @@ export class ClassRepository {
       },
       this.ttl,
     );
-    await this.store.zadd(classKeys.classStudents(classId), student.joinedAt, student.sessionId, this.ttl);
+    // Ranked by a per-class join number, not by joinedAt: students who join in the same millisecond (a class
+    // starting, two nodes) still list in the order their joins reached the store. HINCRBY is atomic across nodes.
+    const place = await this.store.hincrby(classKeys.classRecord(classId), 'joins', 1);
+    await this.store.zadd(classKeys.classStudents(classId), place, student.sessionId, this.ttl);
   }
 
   /** Whether the session is a student of the class (the check behind every instructor action on a student). */
@@ -190,7 +193,7 @@ export class ClassRepository {
     return all;
   }
 
-  /** One page of the roster, in join order (students who joined in the same millisecond by session id). */
+  /** One page of the roster, in join order. */
   async rosterPage(classId: string, page: PageRequest): Promise<Page<RosterEntry>> {
     const { members, nextCursor } = await pageOfIndex(this.store, classKeys.classStudents(classId), page, { reverse: false });
     const entries = await Promise.all(members.map((member) => this.student(classId, member)));
