@@ -5,7 +5,7 @@ import { ExamGrader, type ExamProblem, type GradeStatus } from '../src/exams/ind
 import { analyseText, assessAnswer } from '../src/judges/index.js';
 import { createOfflineModel } from '../src/llm/index.js';
 import { offlineTasks } from '../src/offline-tasks.js';
-import { DEV_FILES, type EvalItem, KO_DEV_FILE, type Scores, loadItems, roundScores, scoreLabels } from './eval-support.js';
+import { DEV_FILES, type EvalItem, KOREAN_DEV_SETS, type Scores, loadItems, roundScores, scoreLabels } from './eval-support.js';
 
 /**
  * The exam grader's offline path, measured as the server runs it: every dev answer goes through the real
@@ -54,7 +54,7 @@ export interface ExamPathResult {
 
 function setsIn(directory: string): { name: string; items: EvalItem[] }[] {
   const sets = DEV_FILES.map((file) => ({ name: file.replace('.dev.jsonl', ''), items: loadItems(path.join(directory, file)) }));
-  if (existsSync(KO_DEV_FILE)) sets.push({ name: 'ko-dev', items: loadItems(KO_DEV_FILE) });
+  for (const { name, file } of KOREAN_DEV_SETS) if (existsSync(file)) sets.push({ name, items: loadItems(file) });
   return sets;
 }
 

@@ -7,7 +7,7 @@ import {
   DEV_FILES,
   type EvalItem,
   FOLDS,
-  KO_DEV_FILE,
+  KOREAN_DEV_SETS,
   type Scores,
   baselineScore,
   groupFolds,
@@ -109,7 +109,9 @@ function loadSets(directory: string): LoadedSet[] {
     entries: prepareItems(loadItems(path.join(directory, file)), file),
     training: true,
   }));
-  if (existsSync(KO_DEV_FILE)) sets.push({ name: 'ko-dev', entries: prepareItems(loadItems(KO_DEV_FILE), 'ko-dev'), training: false });
+  for (const { name, file } of KOREAN_DEV_SETS) {
+    if (existsSync(file)) sets.push({ name, entries: prepareItems(loadItems(file), name), training: false });
+  }
   return sets;
 }
 

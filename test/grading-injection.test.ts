@@ -2,14 +2,16 @@
  * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
  * - GR1 — No attempt, no credit. Whatever the judge model says (fake Gemini and fake OpenAI-compatible server
  *   answering Correct), an instruction to the grader (Korean or English), a closing-tag injection, a bare verdict
- *   word, filler or padding, another script and another subject are `Incorrect` on the exam grader, with or without
- *   keywords.
+ *   word, filler or padding and another script are `Incorrect` on the exam grader, with or without keywords. Another
+ *   subject (no word shared with the question, the model answer or the material) is never Correct either: it is
+ *   proposed `Incorrect` and held for the teacher (`Needs_Review`), because an everyday paraphrase shares no word
+ *   too; with keywords, none of them found, it is `Incorrect`.
  * - GR2 — Evidence for Correct. A model's Correct stands only with at least one key keyword found; an item without
  *   keywords, or an answer with none of them, is at most `Partial_Correct` (mathematics is decided before the model).
  * - GR3 — Lecture judge too. A model's good on the same answers becomes bad with the server's feedback; a good on a
  *   real answer stands.
  * - GR4 — Offline. The offline exam grader and lecture judge give the same answers `Incorrect` / bad (not
- *   `Partial_Correct`).
+ *   `Partial_Correct`); another subject is proposed `Incorrect` and held for the teacher, as in GR1.
  * - GR11 — No reference, no judgement. A model answer that is empty or restates the question (only the question's
  *   words, at least half of them) is never judged against: the exam item is `Needs_Review` (confidence 0) and the
  *   lecture judge abstains (`tutor:unsure` without a model answer), with no model call.
@@ -27,6 +29,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExamGrader, type ExamProblem } from '../src/exams/index.js';
+import type { EvaluationItem } from '../src/exams/exam-types.js';
 import { CONFIDENT_AT, integrityFlags, referenceStandsIn } from '../src/judges/index.js';
 import { QaTutor } from '../src/lecture/qa-tutor.js';
 import { createOfflineModel } from '../src/llm/offline-model.js';
@@ -71,6 +74,20 @@ const ATTACKS: [string, string][] = [
 ];
 
 const CORRECT = { result_status: 'Correct', related_topic: '표본평균의 분산', feedback_message: '정확합니다. 훌륭합니다.' };
+
+/**
+ * What the exam tells of an attack: Incorrect, told as final. Another subject is proposed Incorrect and held for the
+ * teacher (the word matcher cannot tell it from an everyday paraphrase that shares no word), unless the item's
+ * keywords, none of them found, decide it.
+ */
+function expectNoCredit(item: EvaluationItem, problemId: number, kind: string): void {
+  // With keywords, none of them found holds the status below Correct on its own, whatever the words.
+  if (kind === 'another subject' && problemId === NO_KEYWORDS.id) {
+    expect([problemId, kind, item.result_status, item.evidence?.proposed]).toEqual([problemId, kind, 'Needs_Review', 'Incorrect']);
+    return;
+  }
+  expect([problemId, kind, item.result_status]).toEqual([problemId, kind, 'Incorrect']);
+}
 const context = { materialId: 'material-1', accountId: 'account-1', source: SOURCE };
 
 describe.each(['gemini', 'openai'] as const)('GR a judge model that always says Correct (fake %s)', (provider) => {
@@ -89,7 +106,7 @@ describe.each(['gemini', 'openai'] as const)('GR a judge model that always says 
       for (const [kind, answer] of ATTACKS) {
         fake.enqueue({ json: CORRECT });
         const item = await grader.grade(problem, answer, context);
-        expect([problem.id, kind, item.result_status]).toEqual([problem.id, kind, 'Incorrect']);
+        expectNoCredit(item, problem.id, kind);
         expect(item.feedback_message, kind).not.toContain('훌륭합니다');
       }
     }
@@ -134,8 +151,7 @@ describe('GR the offline model', () => {
     const tutor = new QaTutor(model);
     for (const problem of [NO_KEYWORDS, WITH_KEYWORDS]) {
       for (const [kind, answer] of ATTACKS) {
-        const item = await grader.grade(problem, answer, context);
-        expect([problem.id, kind, item.result_status]).toEqual([problem.id, kind, 'Incorrect']);
+        expectNoCredit(await grader.grade(problem, answer, context), problem.id, kind);
       }
     }
     for (const [kind, answer] of ATTACKS) {

@@ -77,6 +77,8 @@ function assessment(overrides: Partial<Assessment> & { flags?: Assessment['evide
     namesOtherLabels: false,
     addsNegation: false,
     picksOtherOption: false,
+    reordered: false,
+    negatesOtherWords: false,
     negationUnread: false,
     evidence: { matched: [], missing: [], flags },
     ...rest,

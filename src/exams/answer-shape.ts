@@ -1,4 +1,4 @@
-import { type AnalysedText, ENGLISH_PREDICATE_CUES, analyseText } from '../judges/index.js';
+import { type AnalysedText, ENGLISH_PREDICATE_CUES, analyseText, statesRelationBySymbol } from '../judges/index.js';
 
 /**
  * Exam-level shape checks the server adds to the judges' flags (answer-flags.ts), for the seed's items: a
@@ -6,7 +6,8 @@ import { type AnalysedText, ENGLISH_PREDICATE_CUES, analyseText } from '../judge
  * - `bare-list`: a Descriptive answer made of two or more separated items (comma, semicolon, line, 、 or ·) of at
  *   most three words each, none of them a clause — an item of two or more words with a predicate (is, has, can,
  *   decreases…), a Korean finite or connective ending, or a subject/topic particle before another word
- *   (`평균은 중심, 분산은 퍼짐` is two short clauses, not a list; `온실가스, 증가하면, 지구에서` is a list). The judges' own list check is stricter about where it applies (sentence references, questions
+ *   (`평균은 중심, 분산은 퍼짐` is two short clauses, not a list; `온실가스, 증가하면, 지구에서` is a list), and no relation
+ *   written with a symbol (`공급량↓, 가격↑`: judges' statesRelationBySymbol). The judges' own list check is stricter about where it applies (sentence references, questions
  *   that do not ask for a list, no numbers) because it also grades short-answer data; an exam's Descriptive item
  *   never wants a bare list.
  * - `question-echo`: the answer is (most of) the question: it repeats at least 80 % of the question's content words
@@ -67,6 +68,7 @@ function isBareList(answer: AnalysedText, text: string): boolean {
   const items = text.split(SEPARATORS).filter((item) => /[\p{L}\p{N}]/u.test(item));
   if (items.length < 2 || items.some((item) => item.trim().split(/\s+/u).length > 3)) return false;
   if (answer.tokens.filter((token) => token.content).length < 2 || answer.tokens.some((token) => token.negation)) return false;
+  if (statesRelationBySymbol(text)) return false;
   return !items.some((item) => isClause(analyseText(item)));
 }
 

@@ -10,6 +10,7 @@ import {
   combinedConfidence,
   decideAssessment,
   keywordSynonyms,
+  overruledConfidence,
   prepareAssessment,
   referenceStandsIn,
 } from '../judges/index.js';
@@ -282,7 +283,8 @@ export class ExamGrader implements ExamItemGrader {
 
   /**
    * The confidence of a decided status (src/judges/verdict-confidence.ts). A status a rule of the server lowered (a
-   * never-Correct cap, the keyword rules) is as sure as the rule, and so is a status below Correct that the keyword
+   * never-Correct cap, the keyword rules) is as sure as the rule (an `off-topic` cap alone is not, when the keywords
+   * do not hold the status too: judges' overruledConfidence), and so is a status below Correct that the keyword
    * rules would have held there anyway (a Descriptive answer missing a key keyword, a Short_Keyword answer with none
    * of them): the good/bad side is then the rule's, not a reading's. The offline model (deterministic) is the assessor
    * itself, so its calibrated confidence is the grade's; a model's proposal is weighed against the assessor's
@@ -297,11 +299,12 @@ export class ExamGrader implements ExamItemGrader {
     keywords: readonly KeywordEvidenceItem[],
   ): number {
     const offline = assessmentConfidence(check.assessment);
-    const loweredByCap = capped.result_status !== proposal.result_status;
-    if (loweredByCap) return Math.max(offline, FLAG_CONFIDENCE);
-    if (decided.result_status !== capped.result_status) return FLAG_CONFIDENCE;
     const missing = keywords.filter((keyword) => keyword.matchedAs === null).length;
     const heldByKeywords = keywords.length > 0 && (problem.type === 'Descriptive' ? missing > 0 : missing === keywords.length);
+    const loweredByCap = capped.result_status !== proposal.result_status;
+    if (loweredByCap && !heldByKeywords) return overruledConfidence(check.flags.filter((flag) => CAPS[flag]?.cap === capped.result_status), offline);
+    if (loweredByCap) return Math.max(offline, FLAG_CONFIDENCE);
+    if (decided.result_status !== capped.result_status) return FLAG_CONFIDENCE;
     if (decided.result_status !== 'Correct' && heldByKeywords) return Math.max(offline, FLAG_CONFIDENCE);
     if (this.options.model.capabilities.deterministic) return offline;
     const evidence = keywords.length === 0 ? check.referenceTerms.length > 0 : keywords.some((keyword) => keyword.matchedAs !== null);

@@ -3,9 +3,11 @@ import { type IntegrityFlag, integrityFlags } from './answer-integrity.js';
 import { namesOtherLabels, statesOtherNumber } from './answer-labels.js';
 import { ASSESSOR_MODEL, type AssessorModel, SHORT_ANSWER, featureVector, probability } from './assessor-model.js';
 import { type KeywordEvidence, matchKeywords } from './keyword-match.js';
+import { negatesOtherKoreanWords } from './negation.js';
 import { picksOtherOption } from './question-words.js';
 import { type ReferenceComparison, compareWithReference } from './reference-comparison.js';
 import { type AnalysedText, analyseText } from './text-units.js';
+import { reordersReferenceWords } from './word-order.js';
 
 /**
  * The offline assessor: judges a student's answer against a reference answer (and accepted alternatives) without
@@ -84,6 +86,13 @@ export interface Assessment {
    */
   picksOtherOption: boolean;
   /**
+   * The answer says Hangul words of the best-fitting reference in another order (word-order.ts): overlap cannot tell
+   * a rewording from a trade of roles, so a good verdict is never sure.
+   */
+  reordered: boolean;
+  /** The answer and the best-fitting reference negate different Korean words (negation.ts negatesOtherKoreanWords). */
+  negatesOtherWords: boolean;
+  /**
    * The `negation` flag was raised by a negation said of a word the best-fitting reference does not say (`not
    * connected` for `separated by the gap`): it may be the same claim in other words, so it does not decide the
    * confidence of a bad verdict on its own (verdict-confidence.ts).
@@ -102,6 +111,8 @@ export interface Candidate {
   addsNegation: boolean;
   /** This reference is chosen from the question's words and the answer may take another option (question-words.ts). */
   otherOption: boolean;
+  reordered: boolean;
+  negatesOtherWords: boolean;
 }
 
 /** Everything about an answer that does not depend on the model's numbers: computed once, decided many times. */
@@ -159,10 +170,28 @@ function contradicts(comparison: ReferenceComparison): boolean {
   return comparison.contradiction.flipped || comparison.contradiction.swapped !== undefined;
 }
 
+function mostlyHangul(text: AnalysedText): boolean {
+  const content = text.tokens.filter((token) => token.content);
+  return content.filter((token) => token.hangul).length * 2 > content.length;
+}
+
+/**
+ * A longer Korean answer that is the reference copied (no longer than it, nearly all of its words the reference's)
+ * is read like a short restatement: a twist of one word or one role in it is the whole difference ("직접 전쟁은 하지
+ * 않으면서" / "직접 전쟁을 벌이면서"). On ko-dev2 such copies were judged good with confidence while the same checks
+ * already found what they changed. Not in English: there the checks on long answers overruled right verdicts (SAF
+ * precision of sure bad verdicts 0.773 → 0.690).
+ */
+export const COPIED_PRECISION = 0.8;
+
+function copiesReference(comparison: ReferenceComparison, answer: AnalysedText): boolean {
+  return mostlyHangul(answer) && comparison.lengthRatio <= 0 && comparison.precision >= COPIED_PRECISION;
+}
+
 function contradictionFlags(comparison: ReferenceComparison, answer: AnalysedText): AssessFlag[] {
   const { contradiction } = comparison;
   if (comparison.recall < RESTATEMENT_RECALL || comparison.precision < RESTATEMENT_PRECISION) return [];
-  if (answer.units.length > SHORT_ANSWER) return [];
+  if (answer.units.length > SHORT_ANSWER && !copiesReference(comparison, answer)) return [];
   const flags: AssessFlag[] = [];
   if (contradiction.flipped) {
     if (contradiction.negationFlip) flags.push('negation');
@@ -223,6 +252,8 @@ export function prepareAssessment(input: AssessInput): PreparedAssessment {
       otherNumber: statesOtherNumber(answerText, text),
       addsNegation: negates(answer) && !negates(reference),
       otherOption: picksOtherOption(answer, reference, question, text, input.question),
+      reordered: reordersReferenceWords(answer, reference),
+      negatesOtherWords: negatesOtherKoreanWords(answer, reference),
     };
   });
   const giveUp = isGiveUp(answer);
@@ -300,6 +331,8 @@ export function decideAssessment(prepared: PreparedAssessment, model: AssessorMo
     namesOtherLabels: prepared.otherLabels,
     addsNegation: best.addsNegation,
     picksOtherOption: best.otherOption,
+    reordered: best.reordered,
+    negatesOtherWords: best.negatesOtherWords,
     negationUnread: flags.includes('negation') && !best.comparison.contradiction.negationRead,
     evidence: { matched, missing, flags },
   };

@@ -103,8 +103,20 @@ export function isTerseStatement(item: string): boolean {
 }
 
 /**
- * A bare keyword list: short items with no predicate (no verb, copula, negation or sentence-building function
- * word), separated by commas or just spaces. Only for sentence references and questions that do not ask for a
+ * Symbols that state a relation between the words around them: cause and effect or a sequence (→, ⇒, ->), a rise or
+ * a fall (↑, ↓), an equality or a comparison (=, ≠, <, >, ∝, ↔). `수입품 가격↑ → 수입↓ → 국내 산업 보호` and
+ * `은유: A=B` are 개조식 sentences, not lists of terms. Signs (+, −) and slashes are not relations.
+ */
+const RELATION_SYMBOL = /[→⇒⟶➔➜↑↓⇑⇓=≠<>≤≥∝↔⇔]|->|=>/u;
+
+/** Whether the text states a relation with a symbol (RELATION_SYMBOL). */
+export function statesRelationBySymbol(text: string): boolean {
+  return RELATION_SYMBOL.test(text.normalize('NFKC'));
+}
+
+/**
+ * A bare keyword list: short items with no predicate (no verb, copula, negation, sentence-building function word
+ * or relation symbol), separated by commas or just spaces. Only for sentence references and questions that do not ask for a
  * list; numbers and formulas are answers of their own kind, not lists.
  */
 export function isKeywordList(answer: AnalysedText, reference: AnalysedText, question: AnalysedText): boolean {
@@ -112,7 +124,7 @@ export function isKeywordList(answer: AnalysedText, reference: AnalysedText, que
   if (ASKS_FOR_LIST.test(question.normalized)) return false;
   const content = answer.tokens.filter((token) => token.content);
   if (new Set(content.map((token) => token.unit)).size < 2 || content.some((token) => /\d/u.test(token.surface))) return false;
-  if (answer.tokens.some((token) => token.negation)) return false;
+  if (answer.tokens.some((token) => token.negation) || statesRelationBySymbol(answer.normalized)) return false;
   if (answer.tokens.some((token) => !token.content && !LIST_FILLERS.has(token.surface) && !token.hangul)) return false;
   // Only clear predicates count here: `closed` in "closed path" is an adjective in a list item.
   const finite = (token: (typeof answer.tokens)[number]): boolean =>

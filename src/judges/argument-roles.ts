@@ -40,57 +40,76 @@ function caseRole(text: AnalysedText, index: number): string | undefined {
   if (['으로', '로', '으로써', '로써'].includes(ending)) return 'instrument';
   if (['에', '에게'].includes(ending)) return 'goal';
   if (['에서', '에게서', '부터'].includes(ending)) return 'source';
+  if (ending === '보다') return 'than';
   return undefined;
 }
 
-interface Role {
-  role: string;
-  clause: number;
-}
-
-/**
- * Each content unit with the one case role it is given in the text (and its clause); units given two different
- * roles, or found in two clauses, are left out.
- */
-function rolesOf(text: AnalysedText): Map<string, Role> {
-  const roles = new Map<string, Role>();
+/** The one case role of each content unit in each clause; a unit given two roles in one clause is left out. */
+function rolesByClause(text: AnalysedText): Map<number, Map<string, string>> {
+  const clauses = new Map<number, Map<string, string>>();
   const ambiguous = new Set<string>();
   text.tokens.forEach((token, index) => {
     const role = caseRole(text, index);
     if (role === undefined) return;
+    const roles = clauses.get(token.clause) ?? new Map<string, string>();
+    clauses.set(token.clause, roles);
     const known = roles.get(token.unit);
-    if (known !== undefined && (known.role !== role || known.clause !== token.clause)) ambiguous.add(token.unit);
-    roles.set(token.unit, { role, clause: token.clause });
+    if (known !== undefined && known !== role) ambiguous.add(`${token.clause} ${token.unit}`);
+    roles.set(token.unit, role);
   });
-  for (const unit of ambiguous) roles.delete(unit);
-  return roles;
+  for (const entry of ambiguous) {
+    const [clause = '', unit = ''] = entry.split(' ');
+    clauses.get(Number(clause))?.delete(unit);
+  }
+  return clauses;
+}
+
+function contentByClause(text: AnalysedText): Map<number, Set<string>> {
+  const clauses = new Map<number, Set<string>>();
+  for (const token of text.tokens) {
+    if (!token.content) continue;
+    const units = clauses.get(token.clause) ?? new Set<string>();
+    units.add(token.unit);
+    clauses.set(token.clause, units);
+  }
+  return clauses;
+}
+
+/** Two nouns that trade case roles, and the roles they trade (the reference's role of the first noun first). */
+export interface RoleSwap {
+  units: [string, string];
+  roles: [string, string];
 }
 
 /**
- * Two nouns that trade case roles between the reference and the answer: one is the object (을/를) in the reference
- * and the instrument (으로/로) in the answer while the other goes the opposite way, and so on for subject, goal (에)
- * and source (에서). A noun that only changes its own role ("모평균에 가까워진다" / "모평균에서 멀어진다") is not a
- * swap: the antonym check reads that one.
+ * Two nouns that trade case roles between a reference clause and the answer clause that says the most of it: one is
+ * the object (을/를) in the reference and the instrument (으로/로) in the answer while the other goes the opposite
+ * way, and so on for subject, goal (에), source (에서) and the compared side (보다). "클래스는 객체를 만들기 위한
+ * 설계도" / "객체는 클래스를 만들기 위한 설계도"; "여름에는 해양에서 대륙으로" / "여름에는 대륙에서 해양으로". Each
+ * answer clause is read against the one reference clause it shares the most words with (none on a tie), so a
+ * correct answer that says the reference's two clauses in another order is not a swap. A noun that only changes its
+ * own role ("모평균에 가까워진다" / "모평균에서 멀어진다") is not a swap: the antonym check reads that one.
  */
-export function roleSwap(answer: AnalysedText, reference: AnalysedText): [string, string] | undefined {
-  const referenceRoles = rolesOf(reference);
-  const answerRoles = rolesOf(answer);
-  const changed = [...referenceRoles].flatMap(([unit, from]) => {
-    const to = answerRoles.get(unit);
-    return to === undefined || to.role === from.role ? [] : [{ unit, from, to }];
-  });
-  // The two nouns share a clause on both sides: "flow of electricity" in one clause and "electricity flows" in
-  // another are a rewording, not a swap.
-  for (const one of changed) {
-    const other = changed.find(
-      (entry) =>
-        entry.unit !== one.unit &&
-        entry.from.role === one.to.role &&
-        entry.to.role === one.from.role &&
-        entry.from.clause === one.from.clause &&
-        entry.to.clause === one.to.clause,
-    );
-    if (other !== undefined) return [one.unit, other.unit];
+export function roleSwap(answer: AnalysedText, reference: AnalysedText): RoleSwap | undefined {
+  const referenceRoles = rolesByClause(reference);
+  const answerRoles = rolesByClause(answer);
+  const referenceContent = contentByClause(reference);
+  for (const [clause, units] of contentByClause(answer)) {
+    const shared = [...referenceContent].map(([other, words]) => ({ other, count: [...units].filter((unit) => words.has(unit)).length }));
+    const best = Math.max(0, ...shared.map((entry) => entry.count));
+    const aligned = shared.filter((entry) => entry.count === best);
+    if (best < 2 || aligned.length !== 1) continue;
+    const from = referenceRoles.get(aligned[0]?.other ?? -1);
+    const to = answerRoles.get(clause);
+    if (from === undefined || to === undefined) continue;
+    const changed = [...from].flatMap(([unit, role]) => {
+      const now = to.get(unit);
+      return now === undefined || now === role ? [] : [{ unit, from: role, to: now }];
+    });
+    for (const one of changed) {
+      const other = changed.find((entry) => entry.unit !== one.unit && entry.from === one.to && entry.to === one.from);
+      if (other !== undefined) return { units: [one.unit, other.unit], roles: [one.from, other.from] };
+    }
   }
   return undefined;
 }

@@ -222,12 +222,16 @@ export function findContradiction(answer: AnalysedText, reference: AnalysedText)
   const antonyms = antonymFlips(answer, reference);
   const reversed = reversal(answer, reference);
   // Roles (particles, of/by) and 의-chains traded between two concepts: a swap of paired concepts.
-  const swapped = swappedPairs(answer, reference) ?? roleSwap(answer, reference) ?? genitiveSwap(answer, reference);
   // Several antonyms swapped in are one claim turned around, and a negation on top turns it back
   // ("not connected to the negative terminal" = "connected to the positive terminal").
   const polarity = negation !== antonyms.length > 0;
+  const roles = roleSwap(answer, reference);
+  // The two sides of a comparison traded (`대륙은 해양보다` / `해양이 대륙보다`) are one more polarity flip:
+  // "대륙은 해양보다 비열이 작다" = "해양은 대륙보다 비열이 크다", but "해양이 대륙보다 비열이 작다" is the opposite.
+  const comparisonTurned = roles !== undefined && roles.roles.includes('than');
+  const swapped = swappedPairs(answer, reference) ?? (roles !== undefined && !(comparisonTurned && polarity) ? roles.units : undefined) ?? genitiveSwap(answer, reference);
   const cue = reference.tokens.find((token) => token.relation)?.cue ?? '';
-  let flipped = polarity;
+  let flipped = polarity && !comparisonTurned;
   if (reversed !== undefined) {
     // Around a comparison, swapping the two sides is one more polarity flip; around a cause, a condition or an
     // order in time it is a contradiction by itself ("A causes B" / "B causes A").

@@ -14,6 +14,10 @@
  *   below CONFIDENT_AT it is "unsure": the exam holds the item for the teacher (`Needs_Review`), the lecture asks the
  *   student to compare with the model answer. `npm run eval:judge` / `eval:grader` print coverage, selective
  *   precision and calibration; `npm run eval:heldout` reports the frozen Korean held-out set.
+ * - An answer that reuses the reference's words is the one overlap scores highest, and the one a twist of one word or
+ *   one role turns around: Korean roles are read clause by clause (argument-roles.ts), a Korean copy of the reference
+ *   gets the contradiction caps at any length, and a good verdict on Korean words in another order
+ *   (word-order.ts) or on other negated words (negation.ts) is never sure.
  */
 export {
   type AssessFlag,
@@ -42,7 +46,7 @@ export { type AnalysedText, analyseText } from './text-units.js';
 export { unitFound } from './unit-match.js';
 export { type Contradiction, findContradiction } from './contradiction.js';
 export { negatesSharedWord } from './negation.js';
-export { isEcho, isGiveUp, isKeywordList, isPastedPassage } from './answer-flags.js';
+export { isEcho, isGiveUp, isKeywordList, isPastedPassage, statesRelationBySymbol } from './answer-flags.js';
 export { namedLabels, namesOtherLabels, statedNumbers, statesOtherNumber } from './answer-labels.js';
 export { ENGLISH_PREDICATE_CUES } from './english-words.js';
 export { type IntegrityFlag, type IntegrityInput, integrityFlags, isForeignScript, isInstruction } from './answer-integrity.js';
@@ -58,7 +62,9 @@ export {
   MODEL_SUPPORTED,
   NEGATION_UNREAD_CONFIDENCE,
   NUMBER_CONFIDENCE,
+  OFF_TOPIC_CONFIDENCE,
   OTHER_LABELS_CONFIDENCE,
   assessmentConfidence,
   combinedConfidence,
+  overruledConfidence,
 } from './verdict-confidence.js';

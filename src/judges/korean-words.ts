@@ -207,14 +207,15 @@ function formalStem(word: string): string | undefined {
 /** Analyses one Hangul eojeol (already NFKC-normalised, lowercased, without punctuation). */
 export function analyseKoreanWord(word: string): KoreanWord {
   const plain = { negation: false, predicate: false, relation: false, clauseEnd: false, verbal: false };
-  if (NEGATION_WORD.test(word)) return { ...plain, stem: '', negation: true, predicate: true };
+  const clauseEnd = [...CLAUSE_ENDINGS].some((ending) => word.endsWith(ending) && word.length > ending.length);
+  // A negating predicate closes its clause like any other (`낮에는 일어나지 않고 밤에만 일어난다`).
+  if (NEGATION_WORD.test(word)) return { ...plain, stem: '', negation: true, predicate: true, clauseEnd };
   const fused = NEGATION_SUFFIX.exec(word);
   if (fused?.[1] !== undefined) return { ...analyseKoreanWord(fused[1]), negation: true, predicate: true };
   if (word === '반면' || word === '반면에') return { ...plain, stem: '', clauseEnd: true };
   const irregular = IRREGULAR.get(word);
   if (irregular !== undefined) return { ...plain, stem: irregular, predicate: true, verbal: true };
   const relation = CONDITIONAL_ENDINGS.some((ending) => word.endsWith(ending) && word.length > ending.length);
-  const clauseEnd = [...CLAUSE_ENDINGS].some((ending) => word.endsWith(ending) && word.length > ending.length);
   const light = stripLightVerb(word);
   if (light !== undefined) return { ...plain, stem: fold(light.stem), predicate: true, relation, clauseEnd, verbal: light.verbal };
   const formal = formalStem(word);

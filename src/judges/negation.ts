@@ -107,3 +107,21 @@ export function negatesSharedWord(answer: AnalysedText, reference: AnalysedText)
   if (answerHeads.size === 0 && referenceHeads.size === 0) return true;
   return [...answerHeads].some((unit) => reference.unitSet.has(unit)) || [...referenceHeads].some((unit) => answer.unitSet.has(unit));
 }
+
+/** The Korean words under a negation, as a sorted list (a word negated twice counts twice). */
+function koreanNegatedUnits(text: AnalysedText): string[] {
+  return [...koreanNegatedPositions(text)].map((index) => text.tokens[index]?.unit ?? '').sort();
+}
+
+/**
+ * Whether the two texts negate different Korean words: `종료 조건은 없어도 된다` negates 조건 where the reference
+ * negates 반복 (`반복되지 않도록 … 종료 조건이 반드시 있어야 한다`). negationFlip reads a negation in the clause it
+ * aligns; an answer that folds two of the reference's clauses into one escapes it, and a paraphrase (`거의 안
+ * 변해서` for `영향을 거의 받지 않으므로`) differs too, so this decides nothing: it only says that overlap cannot vouch
+ * for a good verdict (verdict-confidence.ts NEGATION_DIFFERS_CONFIDENCE).
+ */
+export function negatesOtherKoreanWords(answer: AnalysedText, reference: AnalysedText): boolean {
+  const said = koreanNegatedUnits(answer);
+  const expected = koreanNegatedUnits(reference);
+  return said.length + expected.length > 0 && said.join(' ') !== expected.join(' ');
+}

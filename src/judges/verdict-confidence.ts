@@ -23,9 +23,29 @@ export const CONFIDENT_AT = 0.75;
 
 /** Flags that decide a bad verdict on their own (never-good caps), and how often such verdicts were right. */
 export const DECIDING_FLAGS: ReadonlySet<AssessFlag> = new Set<AssessFlag>([
-  'give-up', 'echo', 'negation', 'antonym', 'reversed', 'swapped', 'wrong-choice', 'injection', 'filler', 'foreign-language', 'off-topic',
+  'give-up', 'echo', 'negation', 'antonym', 'reversed', 'swapped', 'wrong-choice', 'injection', 'filler', 'foreign-language',
   'pasted-passage', 'keyword-list',
 ]);
+
+/**
+ * A bad verdict whose only cap is `off-topic` (no word of two letters or more shared with the question, the model
+ * answer or the material, answer-integrity.ts): an everyday paraphrase shares no word either ("거기가 땅덩어리끼리
+ * 맞닿은 데라서 …" for "판의 경계에서는 판들이 충돌하거나 …"). 3 of 7 such verdicts were right over the dev sets
+ * (SciEntsBank 2 of 2, ko-dev2 1 of 5), so unsure: the exam holds the item for the teacher, the lecture asks the
+ * student to compare. The cap itself stays (a model's Correct on it is not told as final either, see
+ * {@link overruledConfidence}).
+ */
+export const OFF_TOPIC_CONFIDENCE = 0.43;
+
+/**
+ * The confidence of a verdict a server cap lowered below what a model proposed: as sure as the caps, unless the only
+ * cap is `off-topic`, which overlap reads (OFF_TOPIC_CONFIDENCE): then the model and the word matcher disagree, and
+ * neither is told as final.
+ */
+export function overruledConfidence(capFlags: readonly string[], offline: number): number {
+  if (capFlags.length > 0 && capFlags.every((flag) => flag === 'off-topic')) return Math.min(offline, OFF_TOPIC_CONFIDENCE);
+  return Math.max(offline, FLAG_CONFIDENCE);
+}
 /**
  * Grouped CV: 138 bad verdicts decided by a never-good flag, 0.884 right (ko-dev 0.945, Beetle 0.917, SciEntsBank
  * 0.786); 31 more held by a pasted passage or a keyword list, all right. `thin-coverage` (458, 0.742) does not decide:
@@ -79,6 +99,19 @@ export const ADDED_NEGATION_CONFIDENCE = 0.56;
 export const OTHER_OPTION_CONFIDENCE = OTHER_LABELS_CONFIDENCE;
 
 /**
+ * A good verdict on a Korean answer that says words of the best-fitting reference in another order (Assessment's
+ * reordered, word-order.ts): 10 of 31 right over ko-dev and ko-dev2 (0.32; ko-dev2 9 of 30, where 21 were swapped
+ * roles, reversed causes and contradictions copied from the reference), so unsure. The English sets never raise it.
+ */
+export const REORDERED_CONFIDENCE = 0.32;
+
+/**
+ * A good verdict on an answer that negates other Korean words than the best-fitting reference (Assessment's
+ * negatesOtherWords): 14 of 27 right over ko-dev and ko-dev2 (0.52; ko-dev 6 of 8, ko-dev2 8 of 19), so unsure.
+ */
+export const NEGATION_DIFFERS_CONFIDENCE = 0.52;
+
+/**
  * A bad verdict whose only deciding flag is a negation said of a word the best-fitting reference does not say
  * (Assessment's negationUnread: `Terminal 1 is not connected to the positive terminal` against `Terminal 1 and the
  * positive terminal are separated by the gap`): the negation flips the parity of a clause in other words, which may
@@ -120,6 +153,8 @@ export function assessmentConfidence(assessment: Assessment, model: AssessorMode
   if (assessment.label2 === 'bad' && deciding.length > 0) return FLAG_CONFIDENCE;
   const margin = Math.abs(assessment.goodProbability - model.correctThreshold);
   const read = lookup(assessment.label2 === 'good' ? GOOD_TABLE : BAD_TABLE, margin);
+  // No word shared with the subject: off the subject, or an everyday paraphrase the matcher cannot read.
+  if (assessment.label2 === 'bad' && flags.includes('off-topic')) return Math.min(read, OFF_TOPIC_CONFIDENCE);
   // A negation of a word the reference does not say may be the reference's claim in other words: not sure.
   if (assessment.label2 === 'bad' && assessment.negationUnread) return Math.min(read, NEGATION_UNREAD_CONFIDENCE);
   // A short answer with a key term of the reference may be a terse correct one the overlap cannot read: not sure.
@@ -132,6 +167,10 @@ export function assessmentConfidence(assessment: Assessment, model: AssessorMode
   if (assessment.label2 === 'good' && assessment.addsNegation) return Math.min(read, ADDED_NEGATION_CONFIDENCE);
   // Another of the question's options, said in the question's words the reference shares: the overlap cannot tell.
   if (assessment.label2 === 'good' && assessment.picksOtherOption) return Math.min(read, OTHER_OPTION_CONFIDENCE);
+  // The reference's Korean words in another order: a rewording or a trade of roles, which overlap cannot tell apart.
+  if (assessment.label2 === 'good' && assessment.reordered) return Math.min(read, REORDERED_CONFIDENCE);
+  // Korean negations on other words than the reference's: a paraphrase or a claim turned around.
+  if (assessment.label2 === 'good' && assessment.negatesOtherWords) return Math.min(read, NEGATION_DIFFERS_CONFIDENCE);
   return read;
 }
 

@@ -1,10 +1,10 @@
 import {
   type AssessFlag,
   type Assessment,
-  FLAG_CONFIDENCE,
   assessmentConfidence,
   combinedConfidence,
   decideAssessment,
+  overruledConfidence,
   prepareAssessment,
 } from '../judges/index.js';
 import type { VerdictResult } from './qa-tutor.js';
@@ -56,13 +56,14 @@ export function capVerdict(verdict: VerdictResult, flags: readonly AssessFlag[])
 }
 
 /**
- * The confidence of a lecture verdict: a cap that overruled the model is as sure as the caps; the offline judge (a
+ * The confidence of a lecture verdict: a cap that overruled the model is as sure as the caps (an `off-topic` cap
+ * alone is not: see overruledConfidence); the offline judge (a
  * deterministic model) is the assessor, so its calibrated confidence is the verdict's; a model's verdict is weighed
  * against the assessor's reading, with the model answer's terms in the answer as the evidence for a good.
  */
 export function verdictConfidence(reading: AnswerReading, proposed: VerdictResult, decided: VerdictResult, deterministic: boolean): number {
   const offline = assessmentConfidence(reading.assessment);
-  if (proposed.verdict !== decided.verdict) return Math.max(offline, FLAG_CONFIDENCE);
+  if (proposed.verdict !== decided.verdict) return overruledConfidence(reading.flags, offline);
   if (deterministic) return offline;
   return combinedConfidence({ modelGood: decided.verdict === 'good', assessment: reading.assessment, capped: false, evidence: reading.assessment.evidence.matched.length > 0 });
 }

@@ -21,16 +21,17 @@ import {
 } from './eval-support.js';
 
 /**
- * The frozen Korean held-out set (eval/ko-heldout.jsonl: new questions in science, history, programming and
- * economics, none of them in ko-dev): the offline lecture judge (label2), the offline grader (label3) and the exam
- * grader's live path (the real ExamGrader on the offline model, one model answer), against the word-overlap baseline
- * with its thresholds tuned on ko-dev (what a rule fitted on dev can do) and, for reference, tuned on the held-out
- * set itself (the issue's "tuned baseline", an optimistic bound). Per answer kind (the `note` of each line), the share
- * of correct answers judged bad and of contradictions judged good. Never tune on these figures: the set is read to
- * report, once per change that is kept. Usage: npm run eval:heldout
+ * A Korean answer set by answer kind: by default the frozen held-out set (eval/ko-heldout.jsonl: new questions in
+ * science, history, programming and economics, none of them in ko-dev), or the file given as the first argument
+ * (`npm run eval:ko-dev2`: eval/ko-dev2.jsonl, written in the same shape). The offline lecture judge (label2), the
+ * offline grader (label3) and the exam grader's live path (the real ExamGrader on the offline model, one model
+ * answer), against the word-overlap baseline with its thresholds tuned on ko-dev (what a rule fitted on dev can do)
+ * and, for reference, tuned on the set itself (the issue's "tuned baseline", an optimistic bound). Per answer kind
+ * (the `note` of each line), the share of correct answers judged bad and of contradictions judged good. Never tune on
+ * the held-out figures: that set is read to report, once per change that is kept. Usage: npm run eval:heldout
  */
 
-const HELDOUT_FILE = path.join(REPO_ROOT, 'eval', 'ko-heldout.jsonl');
+const SET_FILE = path.resolve(process.argv[2] ?? path.join(REPO_ROOT, 'eval', 'ko-heldout.jsonl'));
 
 interface Kind {
   name: string;
@@ -65,7 +66,7 @@ function problemOf(item: EvalItem, id: number): ExamProblem {
 const STATUS: Record<string, 'correct' | 'partial' | 'incorrect'> = { Correct: 'correct', Partial_Correct: 'partial', Incorrect: 'incorrect' };
 
 async function main(): Promise<void> {
-  const heldout = loadWithNotes(HELDOUT_FILE);
+  const heldout = loadWithNotes(SET_FILE);
   const dev = loadItems(KO_DEV_FILE);
   const devScores = dev.map(baselineScore);
   const threshold2 = tuneThreshold2(devScores, dev.map((item) => item.label2));
@@ -101,7 +102,7 @@ async function main(): Promise<void> {
     ['grader label3: baseline (ko-dev thr.)', scoreLabels(gold3, scores.map((score) => label3For(score, thresholds3)))],
     ['grader label3: baseline (held-out thr.)', scoreLabels(gold3, scores.map((score) => label3For(score, oracle3)))],
   ];
-  console.log(`Korean held-out set: ${heldout.length} answers to ${new Set(heldout.map((item) => item.questionId)).size} questions`);
+  console.log(`Korean set ${path.relative(REPO_ROOT, SET_FILE)}: ${heldout.length} answers to ${new Set(heldout.map((item) => item.questionId)).size} questions`);
   console.log(`${'method'.padEnd(42)} acc   F1    κ`);
   for (const [name, value] of rows) {
     const rounded = roundScores(value);
@@ -131,13 +132,14 @@ async function main(): Promise<void> {
     heldout.map((item, index) => ({ gold: item.label2, predicted: examPath[index] === 'correct' ? 'good' : 'bad', confidence: examConfidence[index] ?? 0 })),
   );
   console.log('');
-  console.log(formatConfidence('Held-out confidence', [{ set: 'judge (assessor)', figures: judgeFigures }, { set: 'exam path', figures: examFigures }]));
+  console.log(formatConfidence('Confidence', [{ set: 'judge (assessor)', figures: judgeFigures }, { set: 'exam path', figures: examFigures }]));
   const finals = examPath.filter((_, index) => (examConfidence[index] ?? 0) >= CONFIDENT_AT);
   console.log(`Partial_Correct share among statuses told as final (exam path): ${partialShare(finals).toFixed(3)} (gold ${partialShare(gold3).toFixed(3)})`);
   console.log(
     JSON.stringify({
       confidence: { judge: judgeFigures, examPath: examFigures },
-      task: 'heldout',
+      task: 'korean',
+      file: path.relative(REPO_ROOT, SET_FILE),
       items: heldout.length,
       scores: Object.fromEntries(rows.map(([name, value]) => [name, roundScores(value)])),
       kinds,
