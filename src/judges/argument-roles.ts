@@ -47,24 +47,22 @@ function caseRole(text: AnalysedText, index: number): string | undefined {
 /** The one case role of each content unit in each clause; a unit given two roles in one clause is left out. */
 function rolesByClause(text: AnalysedText): Map<number, Map<string, string>> {
   const clauses = new Map<number, Map<string, string>>();
-  const ambiguous = new Set<string>();
+  const ambiguous: { roles: Map<string, string>; unit: string }[] = [];
   text.tokens.forEach((token, index) => {
     const role = caseRole(text, index);
     if (role === undefined) return;
     const roles = clauses.get(token.clause) ?? new Map<string, string>();
     clauses.set(token.clause, roles);
     const known = roles.get(token.unit);
-    if (known !== undefined && known !== role) ambiguous.add(`${token.clause} ${token.unit}`);
+    if (known !== undefined && known !== role) ambiguous.push({ roles, unit: token.unit });
     roles.set(token.unit, role);
   });
-  for (const entry of ambiguous) {
-    const [clause = '', unit = ''] = entry.split(' ');
-    clauses.get(Number(clause))?.delete(unit);
-  }
+  for (const { roles, unit } of ambiguous) roles.delete(unit);
   return clauses;
 }
 
-function contentByClause(text: AnalysedText): Map<number, Set<string>> {
+/** The distinct content units of each clause, by clause number. */
+export function contentByClause(text: AnalysedText): Map<number, Set<string>> {
   const clauses = new Map<number, Set<string>>();
   for (const token of text.tokens) {
     if (!token.content) continue;

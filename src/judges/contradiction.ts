@@ -1,5 +1,5 @@
 import { englishAntonyms } from './english-words.js';
-import { genitiveSwap, roleSwap } from './argument-roles.js';
+import { contentByClause, genitiveSwap, roleSwap } from './argument-roles.js';
 import { koreanAntonyms } from './korean-words.js';
 import { negatesSharedWord, negationFlip } from './negation.js';
 import { type AnalysedText, type Token, neighbours } from './text-units.js';
@@ -166,14 +166,7 @@ function reversal(answer: AnalysedText, reference: AnalysedText): [string, strin
 const MAX_SWAP_CLAUSES = 4;
 
 function clauseUnitSets(text: AnalysedText): Set<string>[] {
-  const byClause = new Map<number, Set<string>>();
-  for (const token of text.tokens) {
-    if (!token.content) continue;
-    const units = byClause.get(token.clause) ?? new Set<string>();
-    units.add(token.unit);
-    byClause.set(token.clause, units);
-  }
-  return [...byClause.values()];
+  return [...contentByClause(text).values()];
 }
 
 function firstIn(units: ReadonlySet<string>, part: ReadonlySet<string>): string | undefined {
