@@ -57,9 +57,9 @@ export function capVerdict(verdict: VerdictResult, flags: readonly AssessFlag[])
 
 /**
  * The confidence of a lecture verdict: a cap that overruled the model is as sure as the caps (an `off-topic` cap
- * alone is not: see overruledConfidence); the offline judge (a
- * deterministic model) is the assessor, so its calibrated confidence is the verdict's; a model's verdict is weighed
- * against the assessor's reading, with the model answer's terms in the answer as the evidence for a good.
+ * alone is not: see overruledConfidence); the offline judge (a deterministic model) is the assessor, so its
+ * calibrated confidence is the verdict's; a model's verdict is weighed against the assessor's reading, with the model
+ * answer's terms in the answer as the evidence for a good.
  */
 export function verdictConfidence(reading: AnswerReading, proposed: VerdictResult, decided: VerdictResult, deterministic: boolean): number {
   const offline = assessmentConfidence(reading.assessment);
