@@ -21,17 +21,22 @@ import {
 } from './eval-support.js';
 
 /**
- * A Korean answer set by answer kind: by default the frozen held-out set (eval/ko-heldout.jsonl: new questions in
- * science, history, programming and economics, none of them in ko-dev), or the file given as the first argument
- * (`npm run eval:ko-dev2`: eval/ko-dev2.jsonl, written in the same shape). The offline lecture judge (label2), the
+ * A Korean answer set by answer kind, the file given as the first argument: the frozen held-out set
+ * (`npm run eval:heldout`: eval/ko-heldout.jsonl, new questions in science, history, programming and economics, none
+ * of them in ko-dev) or a dev set written in the same shape (`npm run eval:korean -- eval/ko-dev2.jsonl`). The offline lecture judge (label2), the
  * offline grader (label3) and the exam grader's live path (the real ExamGrader on the offline model, one model
  * answer), against the word-overlap baseline with its thresholds tuned on ko-dev (what a rule fitted on dev can do)
  * and, for reference, tuned on the set itself (the issue's "tuned baseline", an optimistic bound). Per answer kind
  * (the `note` of each line), the share of correct answers judged bad and of contradictions judged good. Never tune on
- * the held-out figures: that set is read to report, once per change that is kept. Usage: npm run eval:heldout
+ * the held-out figures: that set is read to report, once per change that is kept.
  */
 
-const SET_FILE = path.resolve(process.argv[2] ?? path.join(REPO_ROOT, 'eval', 'ko-heldout.jsonl'));
+const argument = process.argv[2];
+if (argument === undefined) {
+  console.error('usage: npm run eval:korean -- FILE (eval/ko-dev2.jsonl, eval/ko-dev3.jsonl); the held-out set: npm run eval:heldout');
+  process.exit(2);
+}
+const SET_FILE = path.resolve(argument);
 
 interface Kind {
   name: string;

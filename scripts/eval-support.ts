@@ -14,12 +14,13 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export const DEV_FILES = ['saf-en.dev.jsonl', 'semeval-beetle.dev.jsonl', 'semeval-scientsbank.dev.jsonl'] as const;
 export const KO_DEV_FILE = path.join(REPO_ROOT, 'eval', 'ko-dev.jsonl');
 /**
- * The Korean dev sets, each reported on its own: ko-dev (the set the Korean rules were debugged on) and ko-dev2 (new
- * questions in other subjects, first measured before any rule was changed for them).
+ * The Korean dev sets, each reported on its own: ko-dev (the set the Korean rules were debugged on), ko-dev2 (new
+ * questions in other subjects, first measured before any rule was changed for them) and ko-dev3 (short answers).
  */
 export const KOREAN_DEV_SETS = [
   { name: 'ko-dev', file: KO_DEV_FILE },
   { name: 'ko-dev2', file: path.join(REPO_ROOT, 'eval', 'ko-dev2.jsonl') },
+  { name: 'ko-dev3', file: path.join(REPO_ROOT, 'eval', 'ko-dev3.jsonl') },
 ] as const;
 export const FOLDS = 5;
 

@@ -11,11 +11,20 @@
  *   contains a key term of the reference (a concept the question does not give, or an expected keyword) has a
  *   confidence below CONFIDENT_AT (KEY_TERM_CONFIDENCE): the lecture says it is not sure, the exam holds the item for
  *   review. Over every dev item (ko-dev, and the English ASAG dev files when the shared eval folder is there).
+ * - J25 — Bare terms decide nothing alone. A bad verdict whose only deciding evidence is `keyword-list` keeps its cap
+ *   (at most partial) but has a confidence below CONFIDENT_AT (KEYWORD_LIST_CONFIDENCE): a list of terms can be what
+ *   the question asks for (`탄수화물, 단백질, 지방`). A model's Correct lowered by that cap alone is not told as final
+ *   either (overruledConfidence), nor is the exam's bare list of a Descriptive answer (proposed Partial_Correct, held
+ *   for the teacher); a cap that decides (a negation) still is.
+ * - J26 — To get rid of is not a negation. `없애다` (`빨리 없앰`) is a verb of its own, not `없다`: no negation flag.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { ExamGrader } from '../src/exams/index.js';
+import { createOfflineModel } from '../src/llm/offline-model.js';
+import { offlineTasks } from '../src/offline-tasks.js';
 import {
   type Assessment,
   CONFIDENT_AT,
@@ -25,6 +34,7 @@ import {
   assessmentConfidence,
   isKeywordList,
   analyseText,
+  overruledConfidence,
 } from '../src/judges/index.js';
 
 const STACK = {
@@ -95,7 +105,8 @@ describe('J13: a short answer with a key term is not confidently bad', () => {
 
   it('J13: a deciding flag still decides, and a good verdict is not touched', () => {
     expect(assessmentConfidence(assessment({ shortWithKeyTerm: true, flags: ['negation'] }))).toBeGreaterThanOrEqual(CONFIDENT_AT);
-    expect(assessmentConfidence(assessment({ shortWithKeyTerm: true, flags: ['keyword-list'] }))).toBeGreaterThanOrEqual(CONFIDENT_AT);
+    // A keyword list decides nothing on its own (J25): a list of terms can be what the question asks for.
+    expect(assessmentConfidence(assessment({ shortWithKeyTerm: true, flags: ['keyword-list'] }))).toBeLessThan(CONFIDENT_AT);
     const good = assessment({ label3: 'correct', label2: 'good', score: 0.95, goodProbability: 0.95, shortWithKeyTerm: true });
     expect(assessmentConfidence(good)).toBeGreaterThanOrEqual(CONFIDENT_AT);
   });
@@ -136,5 +147,55 @@ describe('J13: a short answer with a key term is not confidently bad', () => {
     }
     expect(offenders).toEqual([]);
     expect(held).toBeGreaterThan(0);
+  });
+});
+
+describe('J25 bare terms decide nothing alone', () => {
+  const NUTRIENTS = { question: '3대 영양소는 무엇인가요?', reference: '3대 영양소는 몸에서 에너지원으로 쓰이는 탄수화물, 단백질, 지방이다.' };
+
+  it('J25 the terms a question asks for, listed, are at most partial but never a sure bad', () => {
+    for (const answer of ['탄수화물, 단백질, 지방', '탄수화물/단백질/지방']) {
+      const result = assessAnswer({ ...NUTRIENTS, answer });
+      expect(result.evidence.flags, answer).toContain('keyword-list');
+      expect(result.label2).toBe('bad');
+      expect(assessmentConfidence(result), answer).toBeLessThan(CONFIDENT_AT);
+    }
+  });
+
+  it('J25 on the exam (offline grader, Descriptive item), listed terms are proposed Partial_Correct and held for the teacher', async () => {
+    const grader = new ExamGrader({ model: createOfflineModel(offlineTasks) });
+    const problem = { id: 1, type: 'Descriptive' as const, question_content: NUTRIENTS.question, model_answer: NUTRIENTS.reference, key_keywords: [], intent_diagnosis: '-' };
+    for (const answer of ['탄수화물, 단백질, 지방', '지방 / 단백질 / 탄수화물']) {
+      const item = await grader.grade(problem, answer, { materialId: 'material-1' });
+      expect([answer, item.result_status, item.evidence?.proposed]).toEqual([answer, 'Needs_Review', 'Partial_Correct']);
+    }
+    // The exam's own bare-list check (terms the judges' list check lets through) is held the same way.
+    const globalisation = {
+      ...problem,
+      question_content: '세계화가 빨라진 까닭은 무엇인가요?',
+      model_answer: '세계화는 세계가 하나의 생활권으로 통합되어 가는 현상으로, 교통과 통신이 발달하면서 빨라졌다.',
+    };
+    const answer = '한 생활권으로 통합, 교통 통신 발달';
+    const held = await grader.grade(globalisation, answer, { materialId: 'material-1' });
+    expect([held.result_status, held.evidence?.proposed]).toEqual(['Needs_Review', 'Partial_Correct']);
+  });
+
+  it('J25 a model\'s Correct lowered by the keyword-list cap alone is not final; by a negation it is', () => {
+    expect(overruledConfidence(['keyword-list'], 0.9)).toBeLessThan(CONFIDENT_AT);
+    expect(overruledConfidence(['keyword-list', 'negation'], 0.5)).toBeGreaterThanOrEqual(CONFIDENT_AT);
+  });
+});
+
+describe('J26 to get rid of is not a negation', () => {
+  it('J26 없애다 in a terse correct answer raises no negation and no sure bad verdict', () => {
+    const vaccine = {
+      question: '백신을 맞으면 어떤 효과가 있나요?',
+      reference: '백신을 맞으면 몸속에 항체가 만들어져, 나중에 같은 병원체가 들어왔을 때 빠르게 물리칠 수 있다.',
+    };
+    const result = assessAnswer({ ...vaccine, answer: '몸에 항체 생김. 같은 병원체 들어오면 빨리 없앰' });
+    expect(result.evidence.flags).not.toContain('negation');
+    expect(result.label2 === 'good' || assessmentConfidence(result) < CONFIDENT_AT).toBe(true);
+    // 없다 itself still negates.
+    expect(assessAnswer({ ...vaccine, answer: '몸속에 항체가 없어서 병원체를 물리칠 수 없다' }).evidence.flags).toContain('negation');
   });
 });

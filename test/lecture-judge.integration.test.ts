@@ -1,7 +1,8 @@
 /*
  * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
  * - TJ1 — Never good. A give-up ("잘 모르겠어요", "idk"), the question echoed back, a passage pasted from the lecture that
- *   is not the model answer, a bare keyword list, and an answer that negates …
+ *   is not the model answer, and an answer that negates … are bad; a bare keyword list is not good either, but the
+ *   tutor is not sure of it (a list of terms can be what a question asks for) and asks the student to compare.
  * - TJ2 — Paraphrases. A correct paraphrase of the model answer in the student's own words gets `verdict: "good"`
  *   with feedback that starts "좋아요"; so do "표본이 많아질수록 표본평균이 모평균에 가까워져요", "표본평균은 표본마다 다릅니다.
  * - TJ3 — Model answers. The model answer is made of the lecture's definition and explanation sentences about the
@@ -109,8 +110,8 @@ describe('the offline tutor judges answers with the answer assessor (sample mate
     };
     const outcomes = await Promise.all(Object.values(cases).map((answer) => answerTarget(answer)));
     const verdicts = Object.fromEntries(Object.keys(cases).map((name, index) => [name, outcomes[index]?.verdict]));
-    expect(verdicts).toEqual(Object.fromEntries(Object.keys(cases).map((name) => [name, 'bad'])));
-    for (const outcome of outcomes) {
+    expect(verdicts).toEqual(Object.fromEntries(Object.keys(cases).map((name) => [name, name === 'keyword list' ? 'unsure' : 'bad'])));
+    for (const outcome of outcomes.filter((entry) => entry.verdict === 'bad')) {
       // TJ4: the feedback is Korean prose about ideas, never numbers or symbols picked from examples.
       expect(outcome.feedback).toMatch(/[가-힣]/u);
       expect(outcome.feedback).not.toMatch(/\d|x̄|μ|'[A-Za-z]'/u);

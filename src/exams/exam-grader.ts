@@ -302,7 +302,12 @@ export class ExamGrader implements ExamItemGrader {
     const missing = keywords.filter((keyword) => keyword.matchedAs === null).length;
     const heldByKeywords = keywords.length > 0 && (problem.type === 'Descriptive' ? missing > 0 : missing === keywords.length);
     const loweredByCap = capped.result_status !== proposal.result_status;
-    if (loweredByCap && !heldByKeywords) return overruledConfidence(check.flags.filter((flag) => CAPS[flag]?.cap === capped.result_status), offline);
+    if (loweredByCap && !heldByKeywords) {
+      // The exam's bare list is the judges' keyword list read on every Descriptive answer: a reading of the words,
+      // unsure on its own like it (over the dev sets 5 of 12 bare lists were wrong answers).
+      const lowering = check.flags.filter((flag) => CAPS[flag]?.cap === capped.result_status).map((flag) => (flag === 'bare-list' ? 'keyword-list' : flag));
+      return overruledConfidence(lowering, offline);
+    }
     if (loweredByCap) return Math.max(offline, FLAG_CONFIDENCE);
     if (decided.result_status !== capped.result_status) return FLAG_CONFIDENCE;
     if (decided.result_status !== 'Correct' && heldByKeywords) return Math.max(offline, FLAG_CONFIDENCE);

@@ -83,7 +83,8 @@ const IRREGULAR: ReadonlyMap<string, string> = new Map([
 const SHORT_LIGHT_ROOTS: ReadonlyMap<string, string> = new Map([['더', '더하'], ['곱', '곱하'], ['합', '더하']]);
 
 /** Polarity words: standalone adverbs and the predicates 않다/없다/아니다/못하다 in any ending. */
-const NEGATION_WORD = /^(?:안|못|않.*|없.*|아니.*|아닌.*|아닙.*|아냐|아님|못하.*|못해.*|못한.*|전혀|결코)$/u;
+/** `없애다` (to get rid of: `병원체를 빨리 없앰`) is a verb of its own, not `없다`. */
+const NEGATION_WORD = /^(?:안|못|않.*|없(?![애앰앴앨]).*|아니.*|아닌.*|아닙.*|아냐|아님|못하.*|못해.*|못한.*|전혀|결코)$/u;
 /** Negation fused onto a noun or verb: `관계없다`, `필요없어요`, `상관없이`, `일정하지않다`. */
 const NEGATION_SUFFIX = /^(.+?)(?:없다|없어요|없어|없는|없이|없음|없고|없습니다|없으며|지않다|지않아요|지않은|지않고|지않습니다|지않음|지못한다|지못해요|지못함|지못하고)$/u;
 

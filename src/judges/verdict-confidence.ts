@@ -24,8 +24,17 @@ export const CONFIDENT_AT = 0.75;
 /** Flags that decide a bad verdict on their own (never-good caps), and how often such verdicts were right. */
 export const DECIDING_FLAGS: ReadonlySet<AssessFlag> = new Set<AssessFlag>([
   'give-up', 'echo', 'negation', 'antonym', 'reversed', 'swapped', 'wrong-choice', 'injection', 'filler', 'foreign-language',
-  'pasted-passage', 'keyword-list',
+  'pasted-passage',
 ]);
+
+/**
+ * A bad verdict whose only deciding evidence is `keyword-list` (bare terms without a predicate, answer-flags.ts):
+ * an explanation question answered with the reference's words (`편차, 제곱, 평균, 흩어짐`) is one, but so is a
+ * question whose answer is a list or a term (`탄수화물, 단백질, 지방` for the three major nutrients, `최대 다수의
+ * 최대 행복`, `위쪽, 오른쪽`). Over the dev sets 26 of 44 such verdicts were right (ko-dev 14 of 14, ko-dev2 7 of 9,
+ * ko-dev3 1 of 17, Beetle and SciEntsBank 4 of 4), so unsure; the cap at partial stays.
+ */
+export const KEYWORD_LIST_CONFIDENCE = 0.59;
 
 /**
  * A bad verdict whose only cap is `off-topic` (no word of two letters or more shared with the question, the model
@@ -37,13 +46,19 @@ export const DECIDING_FLAGS: ReadonlySet<AssessFlag> = new Set<AssessFlag>([
  */
 export const OFF_TOPIC_CONFIDENCE = 0.43;
 
+/** Caps that are a reading of the answer's words, right too rarely to overrule anyone on their own. */
+const UNSURE_CAPS: ReadonlyMap<string, number> = new Map([
+  ['off-topic', OFF_TOPIC_CONFIDENCE],
+  ['keyword-list', KEYWORD_LIST_CONFIDENCE],
+]);
+
 /**
- * The confidence of a verdict a server cap lowered below what a model proposed: as sure as the caps, unless the only
- * cap is `off-topic`, which overlap reads (OFF_TOPIC_CONFIDENCE): then the model and the word matcher disagree, and
- * neither is told as final.
+ * The confidence of a verdict a server cap lowered below what a model proposed: as sure as the caps, unless every
+ * cap that lowered it is one the word matcher is unsure of (`off-topic`: OFF_TOPIC_CONFIDENCE; `keyword-list`:
+ * KEYWORD_LIST_CONFIDENCE): then the model and the word matcher disagree, and neither is told as final.
  */
 export function overruledConfidence(capFlags: readonly string[], offline: number): number {
-  if (capFlags.length > 0 && capFlags.every((flag) => flag === 'off-topic')) return Math.min(offline, OFF_TOPIC_CONFIDENCE);
+  if (capFlags.length > 0 && capFlags.every((flag) => UNSURE_CAPS.has(flag))) return Math.min(offline, ...capFlags.map((flag) => UNSURE_CAPS.get(flag) ?? 0));
   return Math.max(offline, FLAG_CONFIDENCE);
 }
 /**
@@ -62,8 +77,8 @@ export const CERTAIN_CONFIDENCE = 0.97;
  * Beetle 0.84), below CONFIDENT_AT, so unsure. Grouped CV, bad verdicts (coverage, precision) before → after:
  * Beetle 0.480 → 0.424, 0.872 → 0.910; SciEntsBank 0.264 → 0.262, 0.819 → 0.829; SAF 0.172 → 0.166, 0.763 → 0.743
  * (3 fewer confident bad, all right); ko-dev unchanged. Short correct answers told bad: Beetle 0.081 → 0.043,
- * SciEntsBank 0.063 → 0.056. A keyword list stays decided by its flag (making it unsure too only lowered ko-dev's
- * coverage, 0.580 → 0.497, and changed no error figure).
+ * SciEntsBank 0.063 → 0.056. A keyword list was left decided by its flag then (ko-dev's lists were all bad);
+ * ko-dev3's short answers showed otherwise (KEYWORD_LIST_CONFIDENCE).
  */
 export const KEY_TERM_CONFIDENCE = 0.72;
 
@@ -155,6 +170,8 @@ export function assessmentConfidence(assessment: Assessment, model: AssessorMode
   const read = lookup(assessment.label2 === 'good' ? GOOD_TABLE : BAD_TABLE, margin);
   // No word shared with the subject: off the subject, or an everyday paraphrase the matcher cannot read.
   if (assessment.label2 === 'bad' && flags.includes('off-topic')) return Math.min(read, OFF_TOPIC_CONFIDENCE);
+  // Bare terms: the reference's words without the explanation, or the terms the question asks for.
+  if (assessment.label2 === 'bad' && flags.includes('keyword-list')) return Math.min(read, KEYWORD_LIST_CONFIDENCE);
   // A negation of a word the reference does not say may be the reference's claim in other words: not sure.
   if (assessment.label2 === 'bad' && assessment.negationUnread) return Math.min(read, NEGATION_UNREAD_CONFIDENCE);
   // A short answer with a key term of the reference may be a terse correct one the overlap cannot read: not sure.
