@@ -23,8 +23,8 @@ import {
 /**
  * A Korean answer set by answer kind, the file given as the first argument: the frozen held-out set
  * (`npm run eval:heldout`: eval/ko-heldout.jsonl, new questions in science, history, programming and economics, none
- * of them in ko-dev) or a dev set written in the same shape (`npm run eval:korean -- eval/ko-dev2.jsonl`). The offline lecture judge (label2), the
- * offline grader (label3) and the exam grader's live path (the real ExamGrader on the offline model, one model
+ * of them in ko-dev) or a dev set written in the same shape (`npm run eval:korean -- eval/ko-dev2.jsonl`). The
+ * offline lecture judge (label2), the offline grader (label3) and the exam grader's live path (the real ExamGrader on the offline model, one model
  * answer), against the word-overlap baseline with its thresholds tuned on ko-dev (what a rule fitted on dev can do)
  * and, for reference, tuned on the set itself (the issue's "tuned baseline", an optimistic bound). Per answer kind
  * (the `note` of each line), the share of correct answers judged bad and of contradictions judged good. Never tune on
@@ -71,22 +71,22 @@ function problemOf(item: EvalItem, id: number): ExamProblem {
 const STATUS: Record<string, 'correct' | 'partial' | 'incorrect'> = { Correct: 'correct', Partial_Correct: 'partial', Incorrect: 'incorrect' };
 
 async function main(): Promise<void> {
-  const heldout = loadWithNotes(SET_FILE);
+  const answers = loadWithNotes(SET_FILE);
   const dev = loadItems(KO_DEV_FILE);
   const devScores = dev.map(baselineScore);
   const threshold2 = tuneThreshold2(devScores, dev.map((item) => item.label2));
   const thresholds3 = tuneThresholds3(devScores, dev.map((item) => item.label3 ?? 'incorrect'));
-  const scores = heldout.map(baselineScore);
-  const oracle2 = tuneThreshold2(scores, heldout.map((item) => item.label2));
-  const oracle3 = tuneThresholds3(scores, heldout.map((item) => item.label3 ?? 'incorrect'));
+  const scores = answers.map(baselineScore);
+  const oracle2 = tuneThreshold2(scores, answers.map((item) => item.label2));
+  const oracle3 = tuneThresholds3(scores, answers.map((item) => item.label3 ?? 'incorrect'));
 
-  const assessed = heldout.map((item) =>
+  const assessed = answers.map((item) =>
     assessAnswer({ question: item.question, reference: item.reference, alternatives: item.alternatives, answer: item.answer, ...(item.source === undefined ? {} : { source: item.source }) }),
   );
   const grader = new ExamGrader({ model: createOfflineModel(offlineTasks) });
   const examPath: string[] = [];
   const examConfidence: number[] = [];
-  for (const [index, item] of heldout.entries()) {
+  for (const [index, item] of answers.entries()) {
     const graded = await grader.grade(problemOf(item, index + 1), item.answer, { materialId: 'eval', ...(item.source === undefined ? {} : { source: item.source }) });
     // An item held for review is scored here by the status the grader proposed; its confidence says it was held.
     const status = graded.result_status === 'Needs_Review' ? (graded.evidence?.proposed ?? 'Partial_Correct') : graded.result_status;
@@ -95,8 +95,8 @@ async function main(): Promise<void> {
   }
   const judgeConfidence = assessed.map((entry) => assessmentConfidence(entry));
 
-  const gold2 = heldout.map((item) => item.label2);
-  const gold3 = heldout.map((item) => item.label3 ?? 'incorrect');
+  const gold2 = answers.map((item) => item.label2);
+  const gold3 = answers.map((item) => item.label3 ?? 'incorrect');
   const rows: [string, Scores][] = [
     ['judge label2: assessor', scoreLabels(gold2, assessed.map((entry) => entry.label2))],
     ['judge label2: baseline (ko-dev thr.)', scoreLabels(gold2, scores.map((score) => label2For(score, threshold2)))],
@@ -107,7 +107,7 @@ async function main(): Promise<void> {
     ['grader label3: baseline (ko-dev thr.)', scoreLabels(gold3, scores.map((score) => label3For(score, thresholds3)))],
     ['grader label3: baseline (held-out thr.)', scoreLabels(gold3, scores.map((score) => label3For(score, oracle3)))],
   ];
-  console.log(`Korean set ${path.relative(REPO_ROOT, SET_FILE)}: ${heldout.length} answers to ${new Set(heldout.map((item) => item.questionId)).size} questions`);
+  console.log(`Korean set ${path.relative(REPO_ROOT, SET_FILE)}: ${answers.length} answers to ${new Set(answers.map((item) => item.questionId)).size} questions`);
   console.log(`${'method'.padEnd(42)} acc   F1    κ`);
   for (const [name, value] of rows) {
     const rounded = roundScores(value);
@@ -118,7 +118,7 @@ async function main(): Promise<void> {
   console.log('');
   console.log(`${'answer kind'.padEnd(42)} n    judged good (judge)  judged good (exam path)  confident good (judge / exam)  confident bad (judge / exam)`);
   const kinds = KINDS.map((kind) => {
-    const indexes = heldout.map((item, index) => (kind.test(notes.get(item.id) ?? '') ? index : -1)).filter((index) => index >= 0);
+    const indexes = answers.map((item, index) => (kind.test(notes.get(item.id) ?? '') ? index : -1)).filter((index) => index >= 0);
     const judgeGood = indexes.filter((index) => assessed[index]?.label2 === 'good').length;
     const examGood = indexes.filter((index) => examPath[index] === 'correct').length;
     const sure = (confidence: readonly number[], index: number) => (confidence[index] ?? 0) >= CONFIDENT_AT;
@@ -132,9 +132,9 @@ async function main(): Promise<void> {
     );
     return { kind: kind.name, n: indexes.length, judgeGood, examGood, judgeSureGood, examSureGood, judgeSureBad, examSureBad };
   });
-  const judgeFigures = confidenceFigures(heldout.map((item, index) => ({ gold: item.label2, predicted: assessed[index]?.label2 ?? 'bad', confidence: judgeConfidence[index] ?? 0 })));
+  const judgeFigures = confidenceFigures(answers.map((item, index) => ({ gold: item.label2, predicted: assessed[index]?.label2 ?? 'bad', confidence: judgeConfidence[index] ?? 0 })));
   const examFigures = confidenceFigures(
-    heldout.map((item, index) => ({ gold: item.label2, predicted: examPath[index] === 'correct' ? 'good' : 'bad', confidence: examConfidence[index] ?? 0 })),
+    answers.map((item, index) => ({ gold: item.label2, predicted: examPath[index] === 'correct' ? 'good' : 'bad', confidence: examConfidence[index] ?? 0 })),
   );
   console.log('');
   console.log(formatConfidence('Confidence', [{ set: 'judge (assessor)', figures: judgeFigures }, { set: 'exam path', figures: examFigures }]));
@@ -145,7 +145,7 @@ async function main(): Promise<void> {
       confidence: { judge: judgeFigures, examPath: examFigures },
       task: 'korean',
       file: path.relative(REPO_ROOT, SET_FILE),
-      items: heldout.length,
+      items: answers.length,
       scores: Object.fromEntries(rows.map(([name, value]) => [name, roundScores(value)])),
       kinds,
     }),
