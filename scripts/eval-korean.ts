@@ -24,11 +24,11 @@ import {
  * A Korean answer set by answer kind, the file given as the first argument: the frozen held-out set
  * (`npm run eval:heldout`: eval/ko-heldout.jsonl, new questions in science, history, programming and economics, none
  * of them in ko-dev) or a dev set written in the same shape (`npm run eval:korean -- eval/ko-dev2.jsonl`). The
- * offline lecture judge (label2), the offline grader (label3) and the exam grader's live path (the real ExamGrader on the offline model, one model
- * answer), against the word-overlap baseline with its thresholds tuned on ko-dev (what a rule fitted on dev can do)
- * and, for reference, tuned on the set itself (the issue's "tuned baseline", an optimistic bound). Per answer kind
- * (the `note` of each line), the share of correct answers judged bad and of contradictions judged good. Never tune on
- * the held-out figures: that set is read to report, once per change that is kept.
+ * offline lecture judge (label2), the offline grader (label3) and the exam grader's live path (the real ExamGrader on
+ * the offline model, one model answer), against the word-overlap baseline with its thresholds tuned on ko-dev (what a
+ * rule fitted on dev can do) and, for reference, tuned on the set itself (the issue's "tuned baseline", an optimistic
+ * bound). Per answer kind (the `note` of each line), the share of correct answers judged bad and of contradictions
+ * judged good. Never tune on the held-out figures: that set is read to report, once per change that is kept.
  */
 
 const argument = process.argv[2];
