@@ -169,10 +169,10 @@ export function assessmentConfidence(assessment: Assessment, model: AssessorMode
   if (assessment.label2 === 'bad' && deciding.length > 0) return FLAG_CONFIDENCE;
   const margin = Math.abs(assessment.goodProbability - model.correctThreshold);
   const read = lookup(assessment.label2 === 'good' ? GOOD_TABLE : BAD_TABLE, margin);
-  // No word shared with the subject: off the subject, or an everyday paraphrase the matcher cannot read.
-  if (assessment.label2 === 'bad' && flags.includes('off-topic')) return Math.min(read, OFF_TOPIC_CONFIDENCE);
-  // Bare terms: the reference's words without the explanation, or the terms the question asks for.
-  if (assessment.label2 === 'bad' && flags.includes('keyword-list')) return Math.min(read, KEYWORD_LIST_CONFIDENCE);
+  // No word shared with the subject (off the subject, or an everyday paraphrase), or bare terms (the reference's words
+  // without the explanation, or the terms the question asks for): caps the word matcher is unsure of.
+  const unsureCaps = flags.flatMap((flag) => UNSURE_CAPS.get(flag) ?? []);
+  if (assessment.label2 === 'bad' && unsureCaps.length > 0) return Math.min(read, ...unsureCaps);
   // A negation of a word the reference does not say may be the reference's claim in other words: not sure.
   if (assessment.label2 === 'bad' && assessment.negationUnread) return Math.min(read, NEGATION_UNREAD_CONFIDENCE);
   // A short answer with a key term of the reference may be a terse correct one the overlap cannot read: not sure.
