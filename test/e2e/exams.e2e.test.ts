@@ -13,7 +13,7 @@
  * - EP6 — The server's clock on the page. With the server's exam clock moved past the deadline (the browser's is
  *   not), the next autosave is refused (409 `EXAM_CLOSED`, the only error on the page …
  * - EP7 — A self-study exam. A class student with no class exam sees 혼자 시험 보기 in the 시험 panel, picks a chapter, 2
- *   items (1 서술형) and 기초 (controls ≥ 44 px on a phone) …
+ *   items (1 서술형) and 기초 (controls ≥ 44 px on a phone); a lost look at the job's progress (503) is looked at again …
  * - GR16 — Needs_Review in the browser. (`test/e2e/exams.e2e.test.ts`). The student's exam result shows an item the
  *   grader was not sure of as 검토 중 with the reason and no provisional status, pending; the teacher's override updates
  *   it live.
@@ -38,8 +38,8 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
  * progress live without answers, and the instructor sets a learning goal that the student's profile shows. No page
  * error, console error or HTTP error answer on any page, and nothing is loaded from outside the app's origin. EP6: with
  * the server's exam clock moved past the deadline, the sheet locks on the refused save and the drafts saved before the
- * deadline are graded. EP7: a class student makes their own self-study exam (혼자 시험 보기), takes it with no time limit
- * and sees the result at their own submission.
+ * deadline are graded. EP7: a class student makes their own self-study exam (혼자 시험 보기; the form outlives a lost
+ * look at the job), takes it with no time limit and sees the result at their own submission.
  */
 
 interface ExamProblemView {
@@ -405,10 +405,25 @@ describe('a self-study exam in the browser', () => {
     for (const testId of ['self-exam-start', 'self-exam-count', 'self-exam-descriptive', 'self-exam-level']) {
       expect((await student.getByTestId(testId).boundingBox())?.height ?? 0, testId).toBeGreaterThanOrEqual(44);
     }
+    // The first look at the job's progress is lost (503): the form looks again, as it would after a dropped connection.
+    const jobLooks = /\/api\/class-exams\/self-study\/jobs\//u;
+    let lostLooks = 0;
+    await student.route(jobLooks, async (route) => {
+      if (lostLooks > 0) return route.continue();
+      lostLooks += 1;
+      await route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: { code: 'STORE_UNAVAILABLE', message: '잠시 후 다시 시도해 주세요.' } }) });
+    });
     await student.getByTestId('self-exam-start').click();
 
-    // The job's progress shows, then the new exam opens on the sheet: 2 questions (1 서술형), no countdown.
-    await student.getByTestId('exam-sheet').waitFor();
+    // The job's progress shows, then the new exam opens on the sheet: 2 questions (1 서술형), no countdown. Until
+    // then the poll reads what the form says, so a form stuck on an error or a stage is what a failure reports.
+    const formState = async () =>
+      (await student.getByTestId('exam-sheet').count()) > 0
+        ? 'sheet'
+        : `status: ${(await student.getByTestId('self-exam-status').textContent().catch(() => '')) ?? ''} / error: ${(await student.getByTestId('self-exam-error').textContent().catch(() => '')) ?? ''}`;
+    await expect.poll(formState, { timeout: 90_000 }).toBe('sheet');
+    expect(lostLooks).toBe(1);
+    await student.unroute(jobLooks);
     expect(await student.getByTestId('exam-no-limit').textContent()).toBe('시간 제한 없음');
     expect(await student.getByTestId('exam-countdown').count()).toBe(0);
     const items = student.getByTestId('exam-item');
@@ -434,7 +449,10 @@ describe('a self-study exam in the browser', () => {
     await listing.getByTestId('exam-open').click();
     await student.locator('[data-testid=exam-result][data-status=graded]').waitFor();
 
-    expect(problems).toEqual([]);
+    // The only problem on the page is the lost look at the job, and its console line.
+    const lostLook = (problem: string) => /^HTTP 503 GET .*\/api\/class-exams\/self-study\/jobs\//u.test(problem) || /^console Failed to load resource: .* 503 \(Service Unavailable\)$/u.test(problem);
+    expect(problems.filter((problem) => /^HTTP 503/u.test(problem))).toHaveLength(1);
+    expect(problems.filter((problem) => !lostLook(problem))).toEqual([]);
   }, 120_000);
 });
 

@@ -3,12 +3,16 @@
 // their own learning records (only `count` sent; the reply's `mix.reason` is shown while the exam is made), or how
 // many are 서술형 as they say; the exam is made by the same generation job as the
 // instructor's (POST /api/class-exams/self-study), whose progress is read again every second (계획 완료, 검토 k/n회차)
-// until it ends; then the panel opens the exam on the usual sheet. Model text reaches the DOM only as textContent.
-import { requestFailure } from '../../net/http.js';
+// until it ends (a look that fails on the way — no connection, 5xx, 429 — is repeated, less often each time, for
+// about a minute: the job runs on regardless); then the panel opens the exam on the usual sheet. Model text reaches the DOM only as textContent.
+import { ApiError, requestFailure } from '../../net/http.js';
 import { LEVEL_LABELS, selfStudyJob, startSelfStudyExam, type ComplexityLevel, type ExamJobProgress, type ExamJobResult, type ExamRequestBody } from '../../net/exams.js';
+import type { JobState } from '../../../src/protocol/wire/jobs.js';
 import { element } from '../../ui/dom.js';
 
 const POLL_MS = 1000;
+/** Failed looks in a row (about a minute of waiting in all) before the form says it cannot follow the job. */
+const MAX_MISSES = 10;
 const LEVELS: ComplexityLevel[] = ['Basic', 'Intermediate', 'Advanced'];
 
 export interface SelfExamFormHost {
@@ -128,11 +132,22 @@ export class SelfExamForm {
     }
   }
 
-  private async poll(jobId: string): Promise<void> {
+  private async poll(jobId: string, misses = 0): Promise<void> {
     if (this.stopped) return;
     const token = this.host.token();
     if (!token) return;
-    const { job } = await selfStudyJob(token, jobId);
+    let job: JobState;
+    try {
+      ({ job } = await selfStudyJob(token, jobId));
+    } catch (error) {
+      // The job runs on the server whatever happens to one look at it: a dropped connection, a busy server (5xx) or
+      // a rate limit (429) is looked at again, less often each time; a refusal (the job is gone, not theirs) ends it.
+      if (!transient(error) || misses >= MAX_MISSES) throw error;
+      if (this.stopped) return;
+      this.status.textContent = '연결이 잠시 끊겼어요. 시험이 만들어지는 상황을 다시 확인하는 중…';
+      await this.wait(POLL_MS * Math.min(2 ** misses, 8));
+      return this.poll(jobId, misses + 1);
+    }
     if (this.stopped) return;
     this.status.textContent = progressText(job.progress as ExamJobProgress | null);
     if (job.status === 'succeeded') {
@@ -144,9 +159,19 @@ export class SelfExamForm {
       this.error.textContent = job.error?.message ?? '시험을 만들지 못했습니다. 잠시 후 다시 시도해 주세요.';
       return;
     }
-    await new Promise<void>((resolve) => {
-      this.timer = setTimeout(resolve, POLL_MS);
-    });
+    await this.wait(POLL_MS);
     return this.poll(jobId);
   }
+
+  private wait(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.timer = setTimeout(resolve, ms);
+    });
+  }
+}
+
+/** A failed look at the job worth repeating: no answer reached the page, the server was busy, or it said wait. */
+function transient(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return error instanceof TypeError;
+  return error.status === 0 || error.status === 429 || error.status >= 500;
 }
