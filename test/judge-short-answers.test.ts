@@ -17,6 +17,14 @@
  *   either (overruledConfidence), nor is the exam's bare list of a Descriptive answer (proposed Partial_Correct, held
  *   for the teacher); a cap that decides (a negation) still is.
  * - J26 — To get rid of is not a negation. `없애다` (`빨리 없앰`) is a verb of its own, not `없다`: no negation flag.
+ * - J27 — A list in parentheses is one clause. `물리: 성질 그대로(모양,상태만) / 화학: 새로운 물질`: the comma in the
+ *   parentheses does not end a clause, so the two halves of the contrast are not read as swapped (no sure bad).
+ * - J28 — A term said in two forms ties a terse answer to neither clause. When one reference clause says a word in
+ *   one form and the other in another (`푸른색 리트머스 종이를 붉게` / `붉은색 리트머스 종이를 푸르게`), an answer that
+ *   says each word once (`산성은 붉은색, 염기성은 푸른색`) is not a swap; one that says both forms crosswise (`산성은
+ *   붉은 리트머스 종이를 푸르게, 염기성은 푸른 종이를 붉게`) still is.
+ * - J29 — Hard to do is cannot do. `못 끊게` says what `끊기 어렵게` says: no negation flag, no sure bad; `쉽게 끊게`
+ *   (an adverb in `-게`, read with the verb after it) is the antonym of it and is flagged.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -197,5 +205,53 @@ describe('J26 to get rid of is not a negation', () => {
     expect(result.label2 === 'good' || assessmentConfidence(result) < CONFIDENT_AT).toBe(true);
     // 없다 itself still negates.
     expect(assessAnswer({ ...vaccine, answer: '몸속에 항체가 없어서 병원체를 물리칠 수 없다' }).evidence.flags).toContain('negation');
+  });
+});
+
+const PHYSICAL = {
+  question: '물리 변화와 화학 변화는 어떻게 다른가요?',
+  reference: '물리 변화는 물질의 성질은 변하지 않고 모양이나 상태만 변하는 것이고, 화학 변화는 성질이 다른 새로운 물질이 생기는 변화이다.',
+};
+
+describe('J27 a list in parentheses is one clause', () => {
+  it('J27 a terse contrast with a parenthesised list is not read as a swap', () => {
+    const result = assessAnswer({ ...PHYSICAL, answer: '물리: 성질 그대로(모양,상태만) / 화학: 새로운 물질' });
+    expect(result.evidence.flags).not.toContain('swapped');
+    expect(result.label2 === 'good' || assessmentConfidence(result) < CONFIDENT_AT).toBe(true);
+    // Outside parentheses a comma still ends the clause: the halves traded are a swap.
+    expect(assessAnswer({ ...PHYSICAL, answer: '물리 변화는 새로운 물질이 생기는 것, 화학 변화는 모양이나 상태만 변하는 것' }).evidence.flags).toContain('swapped');
+  });
+});
+
+const LITMUS = {
+  question: '산성 용액과 염기성 용액에 리트머스 종이를 적시면 각각 어떤 색 변화가 나타나나요?',
+  reference: '산성 용액은 푸른색 리트머스 종이를 붉게 변하게 하고, 염기성 용액은 붉은색 리트머스 종이를 푸르게 변하게 한다.',
+};
+
+describe('J28 a term said in two forms ties a terse answer to neither clause', () => {
+  it('J28 each colour said once is not a swap; both forms said crosswise is', () => {
+    const terse = assessAnswer({ ...LITMUS, answer: '산성은 붉은색, 염기성은 푸른색' });
+    expect(terse.evidence.flags).not.toContain('swapped');
+    expect(terse.label2 === 'good' || assessmentConfidence(terse) < CONFIDENT_AT).toBe(true);
+    const reversed = assessAnswer({ ...LITMUS, answer: '산성은 붉은 리트머스 종이를 푸르게, 염기성은 푸른 종이를 붉게 함' });
+    expect(reversed.evidence.flags).toContain('swapped');
+    expect(reversed.label2).toBe('bad');
+  });
+});
+
+const SMOKE = {
+  question: '담배 연기에 들어 있는 니코틴과 타르는 각각 우리 몸에 어떤 해를 주나요?',
+  reference: '니코틴은 중독을 일으켜 담배를 끊기 어렵게 하고, 타르는 발암 물질을 포함하고 있어 암을 일으킨다.',
+};
+
+describe('J29 hard to do is cannot do', () => {
+  it('J29 못 끊게 for 끊기 어렵게 is no negation; 쉽게 끊게 is its antonym', () => {
+    const cannot = assessAnswer({ ...SMOKE, answer: '니코틴은 못 끊게 만들고 타르는 암 생기게 함' });
+    expect(cannot.evidence.flags).not.toContain('negation');
+    expect(cannot.negatesOtherWords).toBe(false);
+    expect(cannot.label2 === 'good' || assessmentConfidence(cannot) < CONFIDENT_AT).toBe(true);
+    const easily = assessAnswer({ ...SMOKE, answer: '니코틴은 담배를 쉽게 끊게 하고 타르는 암을 일으킨다' });
+    expect(easily.evidence.flags).toContain('antonym');
+    expect(easily.label2).toBe('bad');
   });
 });

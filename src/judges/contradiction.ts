@@ -42,8 +42,10 @@ function antonymsOf(token: Token): readonly string[] {
  */
 function anchorsOf(text: AnalysedText, index: number): Set<string> {
   const anchors = new Set<string>();
-  // Korean puts the predicate after what it says something about (`분산이 크다`): look back only.
-  const sides = text.tokens[index]?.hangul === true ? (['before'] as const) : (['before', 'after'] as const);
+  // Korean puts the predicate after what it says something about (`분산이 크다`): look back only, but for an adverb
+  // in `-게`, which says something about the verb after it too (`쉽게 끊는다`).
+  const token = text.tokens[index];
+  const sides = token?.hangul === true && token.ending !== '게' ? (['before'] as const) : (['before', 'after'] as const);
   for (const side of sides) {
     const nearest = neighbours(text, index, side).find((position) => {
       const token = text.tokens[position];
@@ -174,22 +176,45 @@ function firstIn(units: ReadonlySet<string>, part: ReadonlySet<string>): string 
   return undefined;
 }
 
+/** Finals a Korean verb stem takes as a modifier or a noun (`푸르` → `푸른`, `만들` → `만든`, `살` → `삶`). */
+const MODIFIER_FINALS = [4, 8, 16];
+
+/**
+ * Whether two units name the same thing in two forms: equal, or one is a Korean verb stem the other starts with as a
+ * modifier (`붉` in `붉은색`, `푸르` in `푸른색`): "붉게 변하게" and "붉은색 종이" both say red.
+ */
+function sameWord(unit: string, other: string): boolean {
+  if (unit === other) return true;
+  const [stem, word] = unit.length <= other.length ? [unit, other] : [other, unit];
+  if (!/^[\uac00-\ud7a3]+$/u.test(stem + word)) return false;
+  if (word.startsWith(stem) && word.length > stem.length) return true;
+  const last = stem.charCodeAt(stem.length - 1) - 0xac00;
+  if (last % 28 !== 0) return false;
+  return MODIFIER_FINALS.some((final) => word.startsWith(stem.slice(0, -1) + String.fromCharCode(0xac00 + last + final)));
+}
+
 /**
  * Concepts the reference pairs clause by clause, paired crosswise by the answer: for two reference clauses, two
  * answer clauses each mix words found only in the first with words found only in the second ("평균은 중심,
- * 분산은 퍼짐" / "평균은 퍼짐, 분산은 중심"; "A는 X이고 B는 Y" / "A는 Y이고 B는 X").
+ * 분산은 퍼짐" / "평균은 퍼짐, 분산은 중심"; "A는 X이고 B는 Y" / "A는 Y이고 B는 X"). A word the two reference
+ * clauses say in two forms (`붉게 변하게` / `붉은색 종이`) pairs with one only when the answer says it in both.
  */
 function swappedPairs(answer: AnalysedText, reference: AnalysedText): [string, string] | undefined {
   const referenceClauses = clauseUnitSets(reference);
   const answerClauses = clauseUnitSets(answer);
+  const saidOnceBy = (unit: string): boolean => answerClauses.filter((clause) => [...clause].some((word) => sameWord(unit, word))).length <= 1;
   // A restatement pattern: in long multi-clause texts crosswise mentions are the norm, not a swap.
   if (referenceClauses.length > MAX_SWAP_CLAUSES || answerClauses.length > MAX_SWAP_CLAUSES) return undefined;
   for (let first = 0; first < referenceClauses.length; first += 1) {
     for (let second = first + 1; second < referenceClauses.length; second += 1) {
       const left = referenceClauses[first] ?? new Set<string>();
       const right = referenceClauses[second] ?? new Set<string>();
-      const onlyLeft = new Set([...left].filter((unit) => !right.has(unit)));
-      const onlyRight = new Set([...right].filter((unit) => !left.has(unit)));
+      // A word the answer says in one clause only, in a form one reference clause uses while the other says it in
+      // another form, ties the answer to neither: "산성은 붉은색" may mean the paper that turns red.
+      const tiedTo = (clause: ReadonlySet<string>, other: ReadonlySet<string>) =>
+        new Set([...clause].filter((unit) => !other.has(unit) && !(saidOnceBy(unit) && [...other].some((word) => sameWord(unit, word)))));
+      const onlyLeft = tiedTo(left, right);
+      const onlyRight = tiedTo(right, left);
       const mixed = answerClauses
         .map((clause) => ({ left: firstIn(clause, onlyLeft), right: firstIn(clause, onlyRight) }))
         .filter((entry) => entry.left !== undefined && entry.right !== undefined);

@@ -18,6 +18,9 @@
  *   one role turns around: Korean roles are read clause by clause (argument-roles.ts), a Korean copy of the reference
  *   gets the contradiction caps at any length, and a good verdict on Korean words in another order
  *   (word-order.ts) or on other negated words (negation.ts) is never sure.
+ * - A terse right answer is not taken for a twist: a list in parentheses stays in its clause (text-units.ts), a term
+ *   the reference says in two forms ties an answer that says it once to neither clause (contradiction.ts), and
+ *   `못 끊게` says what `끊기 어렵게` says (negation.ts).
  */
 export {
   type AssessFlag,

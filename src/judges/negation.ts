@@ -24,29 +24,51 @@ function koreanNegatedPositions(text: AnalysedText): Set<number> {
   return positions;
 }
 
+/** Predicates that say a `-기` verb can hardly be done (`끊기 어렵다`, `고치기 힘들다`). */
+const HARDLY = new Set(['어렵', '힘들']);
+
+/**
+ * Positions of the Korean verbs said to be hard to do (`끊기 어렵게`): the same claim as a negated one (`못 끊게`), so
+ * a negation on one side and this on the other is no flip. It is not a negation itself: `쉽게 끊는다` against `끊기
+ * 어렵다` is read by the antonym check (쉽/어렵), which a negation here would cancel.
+ */
+function koreanHardlyPositions(text: AnalysedText): Set<number> {
+  const positions = new Set<number>();
+  text.tokens.forEach((token, index) => {
+    const next = text.tokens[index + 1];
+    if (token.hangul && token.content && token.ending === '기' && next !== undefined && next.clause === token.clause && HARDLY.has(next.unit)) positions.add(index);
+  });
+  return positions;
+}
+
 interface Clause {
   units: Set<string>;
   /** English negation cues in the clause. */
   negations: number;
   /** Korean units under a negation in the clause. */
   negated: Set<string>;
+  /** Korean units said to be hard to do (koreanHardlyPositions). */
+  hardly: Set<string>;
 }
 
 function clausesOf(text: AnalysedText): Clause[] {
   const negatedKorean = koreanNegatedPositions(text);
+  const hardlyKorean = koreanHardlyPositions(text);
   const byClause = new Map<number, Clause>();
   text.tokens.forEach((token, index) => {
-    const entry = byClause.get(token.clause) ?? { units: new Set<string>(), negations: 0, negated: new Set<string>() };
+    const entry = byClause.get(token.clause) ?? { units: new Set<string>(), negations: 0, negated: new Set<string>(), hardly: new Set<string>() };
     if (token.content) entry.units.add(token.unit);
     if (token.negation && !token.hangul) entry.negations += 1;
     if (negatedKorean.has(index)) entry.negated.add(token.unit);
+    if (hardlyKorean.has(index)) entry.hardly.add(token.unit);
     byClause.set(token.clause, entry);
   });
   return [...byClause.values()];
 }
 
 function differs(clause: Clause, aligned: Clause, shared: readonly string[]): boolean {
-  return clause.negations % 2 !== aligned.negations % 2 || shared.some((unit) => clause.negated.has(unit) !== aligned.negated.has(unit));
+  const negative = (side: Clause, unit: string): boolean => side.negated.has(unit) || side.hardly.has(unit);
+  return clause.negations % 2 !== aligned.negations % 2 || shared.some((unit) => negative(clause, unit) !== negative(aligned, unit));
 }
 
 /**
@@ -108,9 +130,13 @@ export function negatesSharedWord(answer: AnalysedText, reference: AnalysedText)
   return [...answerHeads].some((unit) => reference.unitSet.has(unit)) || [...referenceHeads].some((unit) => answer.unitSet.has(unit));
 }
 
-/** The Korean words under a negation, as a sorted list (a word negated twice counts twice). */
-function koreanNegatedUnits(text: AnalysedText): string[] {
-  return [...koreanNegatedPositions(text)].map((index) => text.tokens[index]?.unit ?? '').sort();
+/**
+ * The Korean words under a negation, as a sorted list (a word negated twice counts twice), but for those the other
+ * text says are hard to do (`못 끊게` / `끊기 어렵게`).
+ */
+function koreanNegatedUnits(text: AnalysedText, other: AnalysedText): string[] {
+  const hardly = new Set([...koreanHardlyPositions(other)].map((index) => other.tokens[index]?.unit ?? ''));
+  return [...koreanNegatedPositions(text)].map((index) => text.tokens[index]?.unit ?? '').filter((unit) => !hardly.has(unit)).sort();
 }
 
 /**
@@ -121,7 +147,7 @@ function koreanNegatedUnits(text: AnalysedText): string[] {
  * for a good verdict (verdict-confidence.ts NEGATION_DIFFERS_CONFIDENCE).
  */
 export function negatesOtherKoreanWords(answer: AnalysedText, reference: AnalysedText): boolean {
-  const said = koreanNegatedUnits(answer);
-  const expected = koreanNegatedUnits(reference);
+  const said = koreanNegatedUnits(answer, reference);
+  const expected = koreanNegatedUnits(reference, answer);
   return said.length + expected.length > 0 && said.join(' ') !== expected.join(' ');
 }

@@ -232,7 +232,8 @@ function analyse(text: string): AnalysedText {
       return;
     }
     if (piece === ',' || piece === ';') {
-      clause += 1;
+      // A comma in parentheses lists what the words before it stand for (`성질 그대로(모양, 상태만)`): one clause.
+      if (depth === 0) clause += 1;
       return;
     }
     const previous = tokens.at(-1);
