@@ -417,10 +417,13 @@ describe('a self-study exam in the browser', () => {
 
     // The job's progress shows, then the new exam opens on the sheet: 2 questions (1 서술형), no countdown. Until
     // then the poll reads what the form says, so a form stuck on an error or a stage is what a failure reports.
-    const formState = async () =>
-      (await student.getByTestId('exam-sheet').count()) > 0
-        ? 'sheet'
-        : `status: ${(await student.getByTestId('self-exam-status').textContent().catch(() => '')) ?? ''} / error: ${(await student.getByTestId('self-exam-error').textContent().catch(() => '')) ?? ''}`;
+    const formState = () =>
+      student.evaluate(() => {
+        const { document } = globalThis as unknown as { document: { querySelector(selector: string): { textContent: string | null } | null } };
+        if (document.querySelector('[data-testid=exam-sheet]')) return 'sheet';
+        const text = (testId: string) => document.querySelector(`[data-testid=${testId}]`)?.textContent ?? '(none)';
+        return `status: ${text('self-exam-status')} / error: ${text('self-exam-error')} / panel error: ${text('exam-error')}`;
+      });
     await expect.poll(formState, { timeout: 90_000 }).toBe('sheet');
     expect(lostLooks).toBe(1);
     await student.unroute(jobLooks);
