@@ -92,6 +92,7 @@ function assessment(overrides: Partial<Assessment> & { flags?: Assessment['evide
     goodProbability: 0.1,
     shortWithKeyTerm: false,
     shortWithOtherNumber: false,
+    replacesNumber: false,
     namesOtherLabels: false,
     addsNegation: false,
     picksOtherOption: false,

@@ -16,12 +16,18 @@
  *   as with one that agrees with it (`median은 outlier 영향을 거의 안 받는데` against `평균은 극단값의 영향을 크게 받지만
  *   중앙값은 영향을 거의 받지 않으므로`), the negation check lines it up with the agreeing one: no `negation` flag. A clause
  *   closer to a clause of the other polarity still flips.
+ * - J30 — Another number than the reference's, no sure good. A good verdict on an answer that states a number the
+ *   best-fitting reference does not, where that reference states numbers (`제1차 세계 대전` for `제2차`, `from 3km to
+ *   300m` for `300m to 30m`), has a confidence below CONFIDENT_AT (NUMBER_REPLACED_CONFIDENCE): overlap cannot tell a
+ *   wrong number from another notation. The reference's own numbers, or none against a reference without numbers,
+ *   leave the confidence as it was.
  */
 import { describe, expect, it } from 'vitest';
 import {
   ADDED_NEGATION_CONFIDENCE,
   CONFIDENT_AT,
   NUMBER_CONFIDENCE,
+  NUMBER_REPLACED_CONFIDENCE,
   OTHER_LABELS_CONFIDENCE,
   assessAnswer,
   analyseText,
@@ -141,5 +147,34 @@ describe('J17: an ambiguous alignment is no flip', () => {
 
   it('J17: a clause closest to a clause of the other polarity still flips', () => {
     expect(flip('중앙값은 극단값의 영향을 크게 받지만 평균은 영향을 거의 받지 않는다')).toBe(true);
+  });
+});
+
+describe('J30: another number than the reference\'s, no sure good', () => {
+  const COLD_WAR = {
+    question: '냉전이란 무엇인가요?',
+    reference: '냉전은 제2차 세계 대전 이후 미국 중심의 자본주의 진영과 소련 중심의 공산주의 진영이 직접 전쟁은 하지 않으면서 대립한 상황이다.',
+  };
+  const copy = (number: string) => `제${number}차 세계 대전 이후에 미국 중심 자본주의 진영과 소련 중심 공산주의 진영이 직접 전쟁없이 대립한 상황`;
+
+  it('J30: a Korean copy with another ordinal is good at most unsure; with the reference\'s own it is sure', () => {
+    const wrong = assessAnswer({ ...COLD_WAR, answer: copy('1') });
+    expect(wrong.replacesNumber).toBe(true);
+    expect(assessmentConfidence(wrong)).toBeLessThanOrEqual(NUMBER_REPLACED_CONFIDENCE);
+    expect(assessmentConfidence(wrong)).toBeLessThan(CONFIDENT_AT);
+    const right = assessAnswer({ ...COLD_WAR, answer: copy('2') });
+    expect(right.replacesNumber).toBe(false);
+    expect(right.label2).toBe('good');
+    expect(assessmentConfidence(right)).toBeGreaterThanOrEqual(CONFIDENT_AT);
+  });
+
+  it('J30: an English example with other figures is unsure; a reference without numbers raises nothing', () => {
+    const diameter = { question: 'What happens to the collision domain diameter if the speed is increased by a factor of 10?', reference: 'Diameter decreases by a factor of 10, e.g 300m to 30m.' };
+    const other = assessAnswer({ ...diameter, answer: 'The collision domain diameter decreases by a factor of 10, for example from 3km to 300m.' });
+    expect(other.replacesNumber).toBe(true);
+    expect(other.label2).toBe('good');
+    expect(assessmentConfidence(other)).toBeLessThan(CONFIDENT_AT);
+    const plain = { question: 'What is voltage?', reference: 'Voltage is the difference in electrical states between two terminals' };
+    expect(assessAnswer({ ...plain, answer: 'the difference in electrical states between 2 terminals' }).replacesNumber).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { isEcho, isGiveUp, isKeywordList, isPastedPassage, isWrongChoice } from './answer-flags.js';
 import { type IntegrityFlag, integrityFlags } from './answer-integrity.js';
-import { namesOtherLabels, statesOtherNumber } from './answer-labels.js';
+import { namesOtherLabels, statedNumbers, statesOtherNumber } from './answer-labels.js';
 import { ASSESSOR_MODEL, type AssessorModel, SHORT_ANSWER, featureVector, probability } from './assessor-model.js';
 import { type KeywordEvidence, matchKeywords } from './keyword-match.js';
 import { negatesOtherKoreanWords } from './negation.js';
@@ -70,6 +70,12 @@ export interface Assessment {
    */
   shortWithOtherNumber: boolean;
   /**
+   * The answer states a number the best-fitting reference does not, where that reference states numbers of its own
+   * (`제1차 세계 대전` for `제2차 세계 대전`): overlap cannot tell a wrong number from another notation, so a good
+   * verdict on it is never sure.
+   */
+  replacesNumber: boolean;
+  /**
    * The answer names parts (single-letter labels) other than the references', or joins them otherwise
    * (`A and C` for `A and B`): the right words may be said of the wrong things, so a good verdict on it is never sure.
    */
@@ -107,6 +113,8 @@ export interface Candidate {
   features: number[];
   /** The answer states a number this reference does not. */
   otherNumber: boolean;
+  /** This reference states a number. */
+  statesNumber: boolean;
   /** The answer negates something (not, no, 않다, 없다…) and this reference negates nothing. */
   addsNegation: boolean;
   /** This reference is chosen from the question's words and the answer may take another option (question-words.ts). */
@@ -250,6 +258,7 @@ export function prepareAssessment(input: AssessInput): PreparedAssessment {
       comparison,
       features: featureVector(comparison, answer, references.length),
       otherNumber: statesOtherNumber(answerText, text),
+      statesNumber: statedNumbers(text).length > 0,
       addsNegation: negates(answer) && !negates(reference),
       otherOption: picksOtherOption(answer, reference, question, text, input.question),
       reordered: reordersReferenceWords(answer, reference),
@@ -328,6 +337,7 @@ export function decideAssessment(prepared: PreparedAssessment, model: AssessorMo
     goodProbability: bestProbability,
     shortWithKeyTerm,
     shortWithOtherNumber: short && best.otherNumber,
+    replacesNumber: best.otherNumber && best.statesNumber,
     namesOtherLabels: prepared.otherLabels,
     addsNegation: best.addsNegation,
     picksOtherOption: best.otherOption,
