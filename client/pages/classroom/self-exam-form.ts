@@ -4,7 +4,8 @@
 // many are 서술형 as they say; the exam is made by the same generation job as the
 // instructor's (POST /api/class-exams/self-study), whose progress is read again every second (계획 완료, 검토 k/n회차)
 // until it ends (a look that fails on the way — no connection, 5xx, 429 — is repeated, less often each time, for
-// about a minute: the job runs on regardless); then the panel opens the exam on the usual sheet. Model text reaches the DOM only as textContent.
+// about a minute: the job runs on regardless); then the panel opens the exam on the usual sheet. Model text reaches
+// the DOM only as textContent.
 import { ApiError, requestFailure } from '../../net/http.js';
 import { LEVEL_LABELS, selfStudyJob, startSelfStudyExam, type ComplexityLevel, type ExamJobProgress, type ExamJobResult, type ExamRequestBody } from '../../net/exams.js';
 import type { JobState } from '../../../src/protocol/wire/jobs.js';
