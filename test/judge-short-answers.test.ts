@@ -25,6 +25,8 @@
  *   붉은 리트머스 종이를 푸르게, 염기성은 푸른 종이를 붉게`) still is.
  * - J29 — Hard to do is cannot do. `못 끊게` says what `끊기 어렵게` says: no negation flag, no sure bad; `쉽게 끊게`
  *   (an adverb in `-게`, read with the verb after it) is the antonym of it and is flagged.
+ * - J31 — To enlarge is to increase. `늘리다` and `줄이다` in any ending (`늘려`, `늘린`, `줄여서`, `줄인`) are read as
+ *   늘/줄, whose antonym pair makes `지도에 늘려 나타낸` against `지도에 줄여서 나타낸` an antonym, not a good copy.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -254,5 +256,22 @@ describe('J29 hard to do is cannot do', () => {
     const easily = assessAnswer({ ...SMOKE, answer: '니코틴은 담배를 쉽게 끊게 하고 타르는 암을 일으킨다' });
     expect(easily.evidence.flags).toContain('antonym');
     expect(easily.label2).toBe('bad');
+  });
+});
+
+const SCALE = {
+  question: '지도의 축척이란 무엇이며, 1:25,000 지도와 1:50,000 지도 중 어느 것이 더 자세한가요?',
+  reference: '축척은 실제 거리를 지도에 줄여서 나타낸 비율이며, 1:25,000 지도가 1:50,000 지도보다 더 자세하게 나타난다.',
+};
+
+describe('J31 to enlarge is to increase', () => {
+  it('J31 늘리다/줄이다 in any ending fold onto 늘/줄, and enlarging for reducing is an antonym', () => {
+    const units = (text: string) => analyseText(text).tokens.filter((token) => token.content).map((token) => token.unit);
+    expect(units('늘려 늘린 늘렸다 줄여서 줄인 줄였다')).toEqual(['늘', '늘', '늘', '줄', '줄', '줄']);
+    const enlarged = assessAnswer({ ...SCALE, answer: '실제 거리를 지도에 늘려 나타낸 비율, 1:50,000 지도가 더 자세함' });
+    expect(enlarged.evidence.flags).toContain('antonym');
+    expect(enlarged.label2).toBe('bad');
+    const reduced = assessAnswer({ ...SCALE, answer: '실제 거리를 지도에 줄여 나타낸 비율이고 1:25,000 지도가 더 자세하다' });
+    expect(reduced.evidence.flags).not.toContain('antonym');
   });
 });
