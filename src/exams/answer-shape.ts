@@ -7,9 +7,9 @@ import { type AnalysedText, ENGLISH_PREDICATE_CUES, analyseText, statesRelationB
  *   most three words each, none of them a clause — an item of two or more words with a predicate (is, has, can,
  *   decreases…), a Korean finite or connective ending, or a subject/topic particle before another word
  *   (`평균은 중심, 분산은 퍼짐` is two short clauses, not a list; `온실가스, 증가하면, 지구에서` is a list), and no relation
- *   written with a symbol (`공급량↓, 가격↑`: judges' statesRelationBySymbol). The judges' own list check is stricter about where it applies (sentence references, questions
- *   that do not ask for a list, no numbers) because it also grades short-answer data; an exam's Descriptive item
- *   never wants a bare list.
+ *   written with a symbol (`공급량↓, 가격↑`: judges' statesRelationBySymbol). The judges' own list check is stricter
+ *   about where it applies (sentence references, questions that do not ask for a list, no numbers) because it also
+ *   grades short-answer data; an exam's Descriptive item never wants a bare list.
  * - `question-echo`: the answer is (most of) the question: it repeats at least 80 % of the question's content words
  *   and adds none of its own. The judges' echo check stays silent when the model answer has no words beyond
  *   the question's; this one does not need the model answer.

@@ -116,8 +116,8 @@ export function statesRelationBySymbol(text: string): boolean {
 
 /**
  * A bare keyword list: short items with no predicate (no verb, copula, negation, sentence-building function word
- * or relation symbol), separated by commas or just spaces. Only for sentence references and questions that do not ask for a
- * list; numbers and formulas are answers of their own kind, not lists.
+ * or relation symbol), separated by commas or just spaces. Only for sentence references and questions that do not
+ * ask for a list; numbers and formulas are answers of their own kind, not lists.
  */
 export function isKeywordList(answer: AnalysedText, reference: AnalysedText, question: AnalysedText): boolean {
   if (!reference.tokens.some((token) => token.predicate || token.negation)) return false;

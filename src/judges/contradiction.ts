@@ -1,8 +1,9 @@
 import { englishAntonyms } from './english-words.js';
 import { contentByClause, genitiveSwap, roleSwap } from './argument-roles.js';
-import { koreanAntonyms } from './korean-words.js';
+import { hasBatchim, koreanAntonyms } from './korean-words.js';
 import { negatesSharedWord, negationFlip } from './negation.js';
 import { type AnalysedText, type Token, neighbours } from './text-units.js';
+import { sameExceptFinal } from './unit-match.js';
 
 /**
  * Does the answer say the opposite of the reference with the reference's own words? Three cheap signals, each
@@ -176,21 +177,18 @@ function firstIn(units: ReadonlySet<string>, part: ReadonlySet<string>): string 
   return undefined;
 }
 
-/** Finals a Korean verb stem takes as a modifier or a noun (`푸르` → `푸른`, `만들` → `만든`, `살` → `삶`). */
-const MODIFIER_FINALS = [4, 8, 16];
-
 /**
  * Whether two units name the same thing in two forms: equal, or one is a Korean verb stem the other starts with as a
- * modifier (`붉` in `붉은색`, `푸르` in `푸른색`): "붉게 변하게" and "붉은색 종이" both say red.
+ * modifier, its last syllable taking a final (`붉` in `붉은색`, `푸르` in `푸른색`): "붉게 변하게" and "붉은색 종이"
+ * both say red.
  */
 function sameWord(unit: string, other: string): boolean {
   if (unit === other) return true;
   const [stem, word] = unit.length <= other.length ? [unit, other] : [other, unit];
   if (!/^[\uac00-\ud7a3]+$/u.test(stem + word)) return false;
   if (word.startsWith(stem) && word.length > stem.length) return true;
-  const last = stem.charCodeAt(stem.length - 1) - 0xac00;
-  if (last % 28 !== 0) return false;
-  return MODIFIER_FINALS.some((final) => word.startsWith(stem.slice(0, -1) + String.fromCharCode(0xac00 + last + final)));
+  const last = stem.length - 1;
+  return !hasBatchim(stem[last] ?? '') && word.startsWith(stem.slice(0, last)) && sameExceptFinal(stem[last] ?? '', word[last] ?? '');
 }
 
 /**

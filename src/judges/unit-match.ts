@@ -26,7 +26,7 @@ function editDistanceAtMostOne(left: string, right: string): boolean {
 }
 
 /** Two Hangul syllables with the same initial consonant and vowel (`누`/`눈`). */
-function sameExceptFinal(left: string, right: string): boolean {
+export function sameExceptFinal(left: string, right: string): boolean {
   const code = (syllable: string): number => Math.floor((syllable.charCodeAt(0) - 0xac00) / 28);
   return /[\uac00-\ud7a3]/u.test(left) && /[\uac00-\ud7a3]/u.test(right) && code(left) === code(right);
 }
