@@ -2,7 +2,8 @@ import {
   type AssessorModel,
   FEATURE_NAMES,
   type PreparedAssessment,
-  assessmentConfidence,
+  type ConfidenceBasis,
+  confidenceReading,
   decideAssessment,
   prepareAssessment,
   probability,
@@ -166,15 +167,25 @@ export function fitModel(entries: readonly TrainingItem[]): AssessorModel {
   return { ...fitted, correctThreshold: best.threshold, incorrectThreshold: bestIncorrect.threshold };
 }
 
-export function predict(
-  entry: TrainingItem,
-  model: AssessorModel,
-): { label2: Label2; label3: Label3; confidence: number; goodProbability: number } {
+export interface Prediction {
+  label2: Label2;
+  label3: Label3;
+  confidence: number;
+  goodProbability: number;
+  /** What the confidence rests on (verdict-confidence.ts), and for a margin reading its table row. */
+  basis: ConfidenceBasis;
+  row?: number;
+}
+
+export function predict(entry: TrainingItem, model: AssessorModel): Prediction {
   const verdict = decideAssessment(entry.prepared, model);
+  const reading = confidenceReading(verdict, model);
   return {
     label2: verdict.label2,
     label3: verdict.label3,
-    confidence: assessmentConfidence(verdict, model),
+    confidence: reading.confidence,
     goodProbability: verdict.goodProbability,
+    basis: reading.basis,
+    ...(reading.row === undefined ? {} : { row: reading.row }),
   };
 }

@@ -147,3 +147,48 @@ export function formatConfidence(title: string, sets: readonly { set: string; fi
   }
   return lines.join('\n');
 }
+
+/** One verdict with what its confidence rests on (verdict-confidence.ts's ConfidenceBasis and margin row). */
+export interface GroupedVerdict extends ConfidentVerdict {
+  basis: string;
+  row?: number;
+}
+
+export interface ConfidenceGroup {
+  /** `margin good ≥ 0.3`, or the basis (`flag`, `key-term`, ...) and the verdict side. */
+  group: string;
+  n: number;
+  /** Mean confidence told, and the share right: a constant of verdict-confidence.ts is the latter, measured. */
+  told: number;
+  right: number;
+}
+
+/** The table row of a margin group (`margin good ≥ 0.3` → 0.3), to order the rows by it. */
+const rowOf = (group: string): number => Number(/[\d.]+$/u.exec(group)?.[0] ?? 0);
+
+/**
+ * The verdicts pooled over every set, grouped as verdict-confidence.ts reads them (a margin row of a side's table, or
+ * the flag or unsure reading that set the confidence): the share right per group is what each constant there
+ * states, so this is how they are measured, and re-measured when a rule moves verdicts between groups.
+ */
+export function confidenceGroups(verdicts: readonly GroupedVerdict[]): ConfidenceGroup[] {
+  const groups = new Map<string, GroupedVerdict[]>();
+  for (const verdict of verdicts) {
+    const group = verdict.basis === 'margin' ? `margin ${verdict.predicted} ≥ ${verdict.row ?? 0}` : `${verdict.basis} (${verdict.predicted})`;
+    groups.set(group, [...(groups.get(group) ?? []), verdict]);
+  }
+  return [...groups]
+    .map(([group, members]) => ({
+      group,
+      n: members.length,
+      told: round(members.reduce((sum, member) => sum + member.confidence, 0) / members.length),
+      right: round(members.filter((member) => member.gold === member.predicted).length / members.length),
+    }))
+    .sort((left, right) => left.group.replace(/[\d.]+$/u, '').localeCompare(right.group.replace(/[\d.]+$/u, '')) || rowOf(left.group) - rowOf(right.group));
+}
+
+export function formatGroups(title: string, groups: readonly ConfidenceGroup[]): string {
+  const lines = [title, `${'group'.padEnd(28)} ${'n'.padStart(5)}  told   right`];
+  for (const group of groups) lines.push(`${group.group.padEnd(28)} ${String(group.n).padStart(5)}  ${group.told.toFixed(2)}   ${group.right.toFixed(3)}`);
+  return lines.join('\n');
+}

@@ -1,5 +1,5 @@
 import { dataDirectory } from './eval-support.js';
-import { formatCeiling, formatConfidence } from './eval-confidence.js';
+import { formatCeiling, formatConfidence, formatGroups } from './eval-confidence.js';
 import { formatKinds, formatTable, runEvaluation } from './eval-runner.js';
 
 /**
@@ -19,4 +19,6 @@ console.log(formatCeiling('Ceiling of the assessor\'s P(good), grouped CV by que
 console.log('');
 console.log(formatKinds('Judge error kinds, grouped CV by question', result.label2.map((set) => ({ set: set.set, figures: set.kinds.cv }))));
 console.log(formatKinds('Judge error kinds, dev', result.label2.map((set) => ({ set: set.set, figures: set.kinds.dev }))));
-console.log(JSON.stringify({ task: 'judge', dataDirectory: result.dataDirectory, folds: result.folds, model: result.model, label2: result.label2 }));
+console.log('');
+console.log(formatGroups('Confidence groups of verdict-confidence.ts, grouped CV by question, every set pooled (told: the constant; right: measured)', result.groups));
+console.log(JSON.stringify({ task: 'judge', dataDirectory: result.dataDirectory, folds: result.folds, model: result.model, label2: result.label2, groups: result.groups }));

@@ -1,8 +1,15 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ASSESSOR_MODEL, type AssessorModel, CONFIDENT_AT } from '../src/judges/index.js';
-import { type TrainingItem, fitModel, predict, prepareItems } from './assessor-training.js';
-import { type ConfidenceFigures, type ScoreCeiling, confidenceFigures, scoreCeiling } from './eval-confidence.js';
+import { type Prediction, type TrainingItem, fitModel, predict, prepareItems } from './assessor-training.js';
+import {
+  type ConfidenceFigures,
+  type ConfidenceGroup,
+  type ScoreCeiling,
+  confidenceFigures,
+  confidenceGroups,
+  scoreCeiling,
+} from './eval-confidence.js';
 import {
   DEV_FILES,
   type EvalItem,
@@ -64,7 +71,7 @@ export interface KindFigures {
   contradictionsSureGood: number;
 }
 
-function kindsOf(entries: readonly TrainingItem[], predicted: readonly Predicted[]): KindFigures {
+function kindsOf(entries: readonly TrainingItem[], predicted: readonly Prediction[]): KindFigures {
   const sure = (index: number, label: string) => predicted[index]?.label2 === label && (predicted[index]?.confidence ?? 0) >= CONFIDENT_AT;
   const rate = (indexes: readonly number[], label: string) =>
     indexes.length === 0 ? 0 : Math.round((indexes.filter((index) => sure(index, label)).length / indexes.length) * 1000) / 1000;
@@ -169,14 +176,12 @@ function assessorScores(entries: readonly TrainingItem[], labels: readonly { lab
 }
 
 /** Grouped CV predictions for every set: fit on all training sets minus the held-out questions of one fold. */
-type Predicted = { label2: string; label3: string; confidence: number; goodProbability: number };
-
-function crossValidated(sets: readonly LoadedSet[]): Map<string, Predicted[]> {
+function crossValidated(sets: readonly LoadedSet[]): Map<string, Prediction[]> {
   const pool = sets.filter((set) => set.training);
-  const result = new Map<string, Predicted[]>();
+  const result = new Map<string, Prediction[]>();
   for (const set of pool) {
     const folds = groupFolds(set.entries.map((entry) => entry.item));
-    const labels = new Array<Predicted>(set.entries.length);
+    const labels = new Array<Prediction>(set.entries.length);
     for (let fold = 0; fold < FOLDS; fold += 1) {
       const training = pool.flatMap((other) => (other === set ? set.entries.filter((_, index) => folds[index] !== fold) : other.entries));
       const model = fitModel(training);
@@ -189,7 +194,7 @@ function crossValidated(sets: readonly LoadedSet[]): Map<string, Predicted[]> {
   return result;
 }
 
-function confidenceOf(entries: readonly TrainingItem[], predicted: readonly Predicted[]): ConfidenceFigures {
+function confidenceOf(entries: readonly TrainingItem[], predicted: readonly Prediction[]): ConfidenceFigures {
   return confidenceFigures(
     entries.map((entry, index) => ({
       gold: entry.item.label2,
@@ -205,29 +210,35 @@ export interface EvaluationResult {
   model: AssessorModel;
   label2: SetResult[];
   label3: SetResult[];
+  /**
+   * The confidence groups of verdict-confidence.ts, every set pooled: grouped CV for the English sets, the committed
+   * model on the Korean ones (never trained on). The share right per group is what its constant states.
+   */
+  groups: ConfidenceGroup[];
 }
 
 export function runEvaluation(directory: string, tasks: readonly Task[], model: AssessorModel = ASSESSOR_MODEL): EvaluationResult {
   const sets = loadSets(directory);
   const cv = crossValidated(sets);
+  const predictions = new Map(sets.map((set) => [set.name, cv.get(set.name) ?? set.entries.map((entry) => predict(entry, model))]));
   const resultFor = (task: Task): SetResult[] =>
     sets
       .filter((set) => set.entries.some((entry) => goldOf(entry.item, task) !== null))
       .map((set) => {
         const dev = set.entries.map((entry) => predict(entry, model));
-        // The Korean set is never trained on, so its dev figure already is a held-out one.
-        const held = cv.get(set.name) ?? dev;
+        // The Korean sets are never trained on, so their dev figures already are held-out ones.
+        const unseen = predictions.get(set.name) ?? dev;
         return {
           set: set.name,
           items: set.entries.filter((entry) => goldOf(entry.item, task) !== null).length,
           questions: new Set(set.entries.map((entry) => entry.item.questionId)).size,
-          assessor: { dev: assessorScores(set.entries, dev, task), cv: assessorScores(set.entries, held, task) },
+          assessor: { dev: assessorScores(set.entries, dev, task), cv: assessorScores(set.entries, unseen, task) },
           baseline: baselineResult(set.entries, task),
-          confidence: { dev: confidenceOf(set.entries, dev), cv: confidenceOf(set.entries, held) },
-          kinds: { dev: kindsOf(set.entries, dev), cv: kindsOf(set.entries, held) },
+          confidence: { dev: confidenceOf(set.entries, dev), cv: confidenceOf(set.entries, unseen) },
+          kinds: { dev: kindsOf(set.entries, dev), cv: kindsOf(set.entries, unseen) },
           ceiling: {
             cv: scoreCeiling(
-              held.map((predicted) => predicted.goodProbability),
+              unseen.map((predicted) => predicted.goodProbability),
               set.entries.map((entry) => entry.item.label2),
             ),
           },
@@ -239,6 +250,17 @@ export function runEvaluation(directory: string, tasks: readonly Task[], model: 
     model,
     label2: tasks.includes('label2') ? resultFor('label2') : [],
     label3: tasks.includes('label3') ? resultFor('label3') : [],
+    groups: confidenceGroups(
+      sets.flatMap((set) =>
+        (predictions.get(set.name) ?? []).map((predicted, index) => ({
+          gold: set.entries[index]?.item.label2 ?? 'bad',
+          predicted: predicted.label2,
+          confidence: predicted.confidence,
+          basis: predicted.basis,
+          ...(predicted.row === undefined ? {} : { row: predicted.row }),
+        })),
+      ),
+    ),
   };
 }
 

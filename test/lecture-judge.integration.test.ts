@@ -124,7 +124,7 @@ describe('the offline tutor judges answers with the answer assessor (sample mate
   });
 
   it('TJ2 TJ3: a paraphrase is good, and the model answer shown after the verdict is the definition sentence', async () => {
-    const outcome = await answerTarget(() => '모든 값을 더해서 그 개수로 나눈 값이고, 자료의 무게중심 같은 거예요.');
+    const outcome = await answerTarget(() => '값을 모두 더한 뒤 그 개수로 나눈 값이고, 자료의 무게중심 같은 거예요.');
     expect(outcome.verdict).toBe('good');
     expect(outcome.feedback).toMatch(/^좋아요/u);
     // TJ3: after the verdict the student reads the model answer: the material's definition, not the title page,
@@ -135,7 +135,7 @@ describe('the offline tutor judges answers with the answer assessor (sample mate
   });
 
   it('TJ5: the model answer is written from the material passages the Retriever finds, and the supplement cites them', async () => {
-    const outcome = await answerTarget(() => '모든 값을 더해서 그 개수로 나눈 값이고, 자료의 무게중심 같은 거예요.');
+    const outcome = await answerTarget(() => '값을 모두 더한 뒤 그 개수로 나눈 값이고, 자료의 무게중심 같은 거예요.');
     expect(outcome.verdict).toBe('good');
     // The definition of 평균 is on page 2 of chapter 1: the supplement that states the model answer cites it.
     expect(outcome.supplementSources).toEqual(expect.arrayContaining([expect.objectContaining({ chapter: 0, startPage: expect.any(Number) })]));

@@ -29,7 +29,7 @@ const isTarget = (asked: Asked): boolean => asked.parentQuestionId === undefined
 /** Half of the definition in other words: the offline judge cannot tell whether it is enough. */
 const UNSURE_ANSWER = '자료를 대표하는 가운데 값이에요.';
 /** The definition in the student's words: judged with confidence. */
-const SURE_ANSWER = '모든 값을 더해서 그 개수로 나눈 값이고, 자료의 무게중심 같은 거예요.';
+const SURE_ANSWER = '값을 모두 더한 뒤 그 개수로 나눈 값이고, 자료의 무게중심 같은 거예요.';
 
 let app: TestApp;
 let material: Material;

@@ -11,9 +11,10 @@
  *   filler, another script, another subject is capped at incorrect whatever a model says; a reference that
  *   restates the question is no reference (question-words.ts: the judge abstains).
  * - Every verdict has a confidence (verdict-confidence.ts), calibrated by grouped cross-validation on the dev sets;
- *   below CONFIDENT_AT it is "unsure": the exam holds the item for the teacher (`Needs_Review`), the lecture asks the
- *   student to compare with the model answer. `npm run eval:judge` / `eval:grader` print coverage, selective
- *   precision and calibration; `npm run eval:heldout` reports the frozen Korean held-out set.
+ *   below CONFIDENT_AT (0.85, the precision §3 asks of final verdicts) it is "unsure": the exam holds the item for
+ *   the teacher (`Needs_Review`), the lecture asks the student to compare with the model answer. `npm run eval:judge`
+ *   / `eval:grader` print coverage, selective precision, calibration and the share right of every confidence group;
+ *   `npm run eval:heldout` reports the frozen Korean held-out set.
  * - An answer that reuses the reference's words is the one overlap scores highest, and the one a twist of one word or
  *   one role turns around: Korean roles are read clause by clause (argument-roles.ts), a Korean copy of the reference
  *   gets the contradiction caps at any length, and a good verdict on Korean words in another order
@@ -68,7 +69,10 @@ export {
   NUMBER_REPLACED_CONFIDENCE,
   OFF_TOPIC_CONFIDENCE,
   OTHER_LABELS_CONFIDENCE,
+  type ConfidenceBasis,
+  type ConfidenceReading,
   assessmentConfidence,
   combinedConfidence,
+  confidenceReading,
   overruledConfidence,
 } from './verdict-confidence.js';
