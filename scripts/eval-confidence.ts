@@ -163,8 +163,11 @@ export interface ConfidenceGroup {
   right: number;
 }
 
-/** The table row of a margin group (`margin good ≥ 0.3` → 0.3), to order the rows by it. */
-const rowOf = (group: string): number => Number(/[\d.]+$/u.exec(group)?.[0] ?? 0);
+/** Orders group names by name, margin rows by their row (`margin good ≥ 0.15` before `margin good ≥ 0.3`). */
+export function compareGroupNames(left: string, right: string): number {
+  const rowOf = (group: string): number => Number(/[\d.]+$/u.exec(group)?.[0] ?? 0);
+  return left.replace(/[\d.]+$/u, '').localeCompare(right.replace(/[\d.]+$/u, '')) || rowOf(left) - rowOf(right);
+}
 
 /**
  * The verdicts pooled over every set, grouped as verdict-confidence.ts reads them (a margin row of a side's table, or
@@ -184,7 +187,7 @@ export function confidenceGroups(verdicts: readonly GroupedVerdict[]): Confidenc
       told: round(members.reduce((sum, member) => sum + member.confidence, 0) / members.length),
       right: round(members.filter((member) => member.gold === member.predicted).length / members.length),
     }))
-    .sort((left, right) => left.group.replace(/[\d.]+$/u, '').localeCompare(right.group.replace(/[\d.]+$/u, '')) || rowOf(left.group) - rowOf(right.group));
+    .sort((left, right) => compareGroupNames(left.group, right.group));
 }
 
 export function formatGroups(title: string, groups: readonly ConfidenceGroup[]): string {

@@ -1,8 +1,17 @@
-import { type ConfidenceFigures, type ConfidentVerdict, confidenceFigures, formatConfidence } from './eval-confidence.js';
+import {
+  type ConfidenceFigures,
+  type ConfidenceGroup,
+  type ConfidentVerdict,
+  type GroupedVerdict,
+  confidenceFigures,
+  compareGroupNames,
+  confidenceGroups,
+  formatConfidence,
+} from './eval-confidence.js';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { ExamGrader, type ExamProblem, type GradeStatus } from '../src/exams/index.js';
-import { analyseText, assessAnswer } from '../src/judges/index.js';
+import { analyseText, assessAnswer, confidenceReading } from '../src/judges/index.js';
 import { createOfflineModel } from '../src/llm/index.js';
 import { offlineTasks } from '../src/offline-tasks.js';
 import { DEV_FILES, type EvalItem, KOREAN_DEV_SETS, type Scores, loadItems, roundScores, scoreLabels } from './eval-support.js';
@@ -50,6 +59,12 @@ export interface ExamPathResult {
   /** Share of Partial_Correct among the gold labels, all proposals, and the statuses told as final. */
   partialShare: { gold: number; proposed: number; final: number };
   confidence: ConfidenceFigures;
+  /**
+   * The confidence groups of verdict-confidence.ts on this path (what each verdict's confidence rests on, read from
+   * assessAnswer on the same inputs): with one model answer, as the product grades, a group may be right less often
+   * than its constant, which is measured with every reference the dev sets give.
+   */
+  groups: ConfidenceGroup[];
 }
 
 function setsIn(directory: string): { name: string; items: EvalItem[] }[] {
@@ -72,6 +87,7 @@ export async function examPathResults(directory: string): Promise<ExamPathResult
     let ungraded = 0;
     let review = 0;
     const verdicts: ConfidentVerdict[] = [];
+    const grouped: GroupedVerdict[] = [];
     const finals: string[] = [];
     for (const [index, item] of set.items.entries()) {
       const graded = await grader.grade(problemOf(item, index + 1), item.answer, context(item));
@@ -91,6 +107,8 @@ export async function examPathResults(directory: string): Promise<ExamPathResult
       const label3 = STATUS_TO_LABEL3[status];
       const confidence = graded.evidence?.confidence ?? 1;
       verdicts.push({ gold: item.label2, predicted: label3 === 'correct' ? 'good' : 'bad', confidence });
+      const reading = confidenceReading(direct);
+      grouped.push({ gold: item.label2, predicted: direct.label2, confidence: reading.confidence, basis: reading.basis, ...(reading.row === undefined ? {} : { row: reading.row }) });
       if (graded.result_status !== 'Needs_Review') finals.push(label3);
       if (label3 === direct.label3) agree += 1;
       if (item.label3 !== null) {
@@ -114,6 +132,7 @@ export async function examPathResults(directory: string): Promise<ExamPathResult
         final: share(finals, 'partial'),
       },
       confidence: confidenceFigures(verdicts),
+      groups: confidenceGroups(grouped),
     });
   }
   return results;
@@ -218,6 +237,25 @@ export function formatExamPath(results: readonly ExamPathResult[]): string {
   }
   lines.push('');
   lines.push(formatConfidence('Exam grader confidence (offline path; label2 of the proposed status), dev', results.map((result) => ({ set: result.set, figures: result.confidence }))));
+  lines.push('');
+  lines.push(formatPathGroups(results));
+  return lines.join('\n');
+}
+
+/** The confidence groups on the exam path, one column per set: how many verdicts, and the share right. */
+function formatPathGroups(results: readonly ExamPathResult[]): string {
+  const names = [...new Set(results.flatMap((result) => result.groups.map((group) => group.group)))].sort(compareGroupNames);
+  const cell = (result: ExamPathResult, name: string) => {
+    const group = result.groups.find((entry) => entry.group === name);
+    return (group === undefined ? '—' : `${group.right.toFixed(2)} (${group.n})`).padEnd(14);
+  };
+  const lines = [
+    'Confidence groups on the exam path (one model answer), dev: share right (n) per set; compare with eval:judge\'s pooled groups',
+    `${'group'.padEnd(28)} ${results.map((result) => result.set.slice(0, 13).padEnd(14)).join(' ')}`,
+  ];
+  for (const name of names) {
+    lines.push(`${name.padEnd(28)} ${results.map((result) => cell(result, name)).join(' ')}`);
+  }
   return lines.join('\n');
 }
 

@@ -11,7 +11,8 @@ import { formatKinds, formatTable, runEvaluation } from './eval-runner.js';
  * Beside them, the grader's confidence (coverage, selective precision, calibration) and error kinds under grouped CV.
  * Then the exam grader's offline path (the real ExamGrader on the offline model, eval-exam-path.ts) on the same
  * answers with its targets (beats the tuned baseline 2-way and 3-way, Partial_Correct at most gold + 10 points), and
- * the never-Correct probes (give-up, echo, pasted passage, bare keyword list).
+ * the confidence groups on that path (each group's share right with one model answer, beside the pooled constants
+ * eval:judge measures), and the never-Correct probes (give-up, echo, pasted passage, bare keyword list).
  * Prints tables, then the whole result as one JSON object.
  * Usage: npm run eval:grader [-- <data dir, default ../shared/eval/asag>]
  */
