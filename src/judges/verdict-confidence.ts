@@ -20,8 +20,8 @@ import { ASSESSOR_MODEL, type AssessorModel } from './assessor-model.js';
 /**
  * Verdicts at or above this confidence are told as final; below it they are "unsure". It is §3's precision target: a
  * verdict is told as final only from a group right at least that often, so a student or a teacher overrules at most
- * about one final verdict in seven. The good verdicts of the margin row below it (0.80 right) are the ones a copied
- * twist hides among (a word changed in the reference's own sentence); they are asked about instead.
+ * about one final verdict in seven. The good verdicts of the margin row below it (0.80 right under cross-validation,
+ * two of ko-dev2's copies of the reference with one word changed among them) are asked about instead.
  */
 export const CONFIDENT_AT = 0.85;
 
@@ -256,9 +256,9 @@ export const MODEL_OVERRULED = 0.5;
  * model's good against an offline bad is unsure when the offline bad is itself confident (a model that calls a
  * confidently wrong answer good is not believed), MODEL_SUPPORTED with keyword evidence (at least one key keyword,
  * or a term of the model answer), MODEL_ALONE without. A model's stricter verdict (bad against an offline good)
- * stands at CONFIDENT_AT: the offline good side is right at most 0.88 of the time under cross-validation, and what it
- * misses most (a word changed in the reference's own sentence) is what a reader of meaning catches; the student can
- * ask for a regrade.
+ * stands at CONFIDENT_AT: the offline good side is right at most 0.88 of the time under cross-validation, and among
+ * what it misses are copies of the reference with one word changed, which a reader of meaning catches; the student
+ * can ask for a regrade.
  */
 export function combinedConfidence(input: { modelGood: boolean; assessment: Assessment; capped: boolean; evidence: boolean }): number {
   const offline = assessmentConfidence(input.assessment);
