@@ -225,9 +225,9 @@ export function runEvaluation(directory: string, tasks: readonly Task[], model: 
     sets
       .filter((set) => set.entries.some((entry) => goldOf(entry.item, task) !== null))
       .map((set) => {
-        const dev = set.entries.map((entry) => predict(entry, model));
+        const unseen = predictions.get(set.name) ?? [];
         // The Korean sets are never trained on, so their dev figures already are held-out ones.
-        const unseen = predictions.get(set.name) ?? dev;
+        const dev = set.training ? set.entries.map((entry) => predict(entry, model)) : unseen;
         return {
           set: set.name,
           items: set.entries.filter((entry) => goldOf(entry.item, task) !== null).length,
