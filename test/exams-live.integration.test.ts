@@ -286,6 +286,8 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     expect(graded.students[0]?.items[1]).toMatchObject({ result_status: 'Partial_Correct', related_topic: '기댓값', feedback_message: '기댓값이 같다는 근거를 한 줄 더 쓰세요.' });
     expect(booted.agents.gradings.filter((grading) => grading.questionId === 2).map((grading) => grading.status)).toEqual(['Ungraded', 'Partial_Correct']);
     expect(gradings).toBe(2);
+    // The results show the report before the grading marks itself finalised: wait for the grading to settle.
+    await booted.app.exams.settled();
     const state = await booted.app.exams.repository.gradingState(exam.examId, student.sessionId);
     expect(state).toMatchObject({ claimed: true, finalised: true, state: 'graded', attempts: 2 });
   });
