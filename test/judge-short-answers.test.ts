@@ -101,6 +101,8 @@ function assessment(overrides: Partial<Assessment> & { flags?: Assessment['evide
     reordered: false,
     negatesOtherWords: false,
     negationUnread: false,
+    rubricReference: false,
+    englishRoleFlag: false,
     evidence: { matched: [], missing: [], flags },
     ...rest,
   };

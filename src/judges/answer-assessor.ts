@@ -6,6 +6,7 @@ import { type KeywordEvidence, matchKeywords } from './keyword-match.js';
 import { negatesOtherKoreanWords } from './negation.js';
 import { picksOtherOption } from './question-words.js';
 import { type ReferenceComparison, compareWithReference } from './reference-comparison.js';
+import { listsAlternatives } from './reference-shape.js';
 import { type AnalysedText, analyseText } from './text-units.js';
 import { reordersReferenceWords } from './word-order.js';
 
@@ -104,6 +105,17 @@ export interface Assessment {
    * confidence of a bad verdict on its own (verdict-confidence.ts).
    */
   negationUnread: boolean;
+  /**
+   * The best-fitting reference lists parts or alternatives (reference-shape.ts): a right answer that gives one of them
+   * shares few of its words, so a bad verdict read from the overlap alone is never sure.
+   */
+  rubricReference: boolean;
+  /**
+   * A role or direction flag (`swapped`, `reversed`, `antonym`) raised on an answer not mostly in Hangul: the roles
+   * are read from English word order, which a participle or a second clause reorders without changing the claim, so
+   * the flag caps the verdict without making it sure (verdict-confidence.ts).
+   */
+  englishRoleFlag: boolean;
   evidence: { matched: string[]; missing: string[]; flags: AssessFlag[] };
 }
 
@@ -121,6 +133,8 @@ export interface Candidate {
   otherOption: boolean;
   reordered: boolean;
   negatesOtherWords: boolean;
+  /** This reference lists parts or alternatives (reference-shape.ts). */
+  rubric: boolean;
 }
 
 /** Everything about an answer that does not depend on the model's numbers: computed once, decided many times. */
@@ -158,6 +172,9 @@ const CAPS: Readonly<Record<AssessFlag, Label3>> = {
   'foreign-language': 'incorrect',
   'off-topic': 'incorrect',
 };
+
+/** Flags read from the roles or the direction of the answer's words. */
+const ROLE_FLAGS: ReadonlySet<AssessFlag> = new Set<AssessFlag>(['swapped', 'reversed', 'antonym']);
 
 const RANK: Readonly<Record<Label3, number>> = { incorrect: 0, partial: 1, correct: 2 };
 
@@ -263,6 +280,7 @@ export function prepareAssessment(input: AssessInput): PreparedAssessment {
       otherOption: picksOtherOption(answer, reference, question, text, input.question),
       reordered: reordersReferenceWords(answer, reference),
       negatesOtherWords: negatesOtherKoreanWords(answer, reference),
+      rubric: listsAlternatives(text),
     };
   });
   const giveUp = isGiveUp(answer);
@@ -344,6 +362,8 @@ export function decideAssessment(prepared: PreparedAssessment, model: AssessorMo
     reordered: best.reordered,
     negatesOtherWords: best.negatesOtherWords,
     negationUnread: flags.includes('negation') && !best.comparison.contradiction.negationRead,
+    rubricReference: best.rubric,
+    englishRoleFlag: !mostlyHangul(prepared.answer) && flags.some((flag) => ROLE_FLAGS.has(flag)),
     evidence: { matched, missing, flags },
   };
 }

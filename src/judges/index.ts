@@ -19,6 +19,8 @@
  *   one role turns around: Korean roles are read clause by clause (argument-roles.ts), a Korean copy of the reference
  *   gets the contradiction caps at any length, and a good verdict on Korean words in another order
  *   (word-order.ts) or on other negated words (negation.ts) is never sure.
+ * - Little overlap is no evidence against an answer whose model answer is a rubric of parts or alternatives
+ *   (reference-shape.ts), and roles read from English word order cap a verdict without making it sure.
  * - A terse right answer is not taken for a twist: a list in parentheses stays in its clause (text-units.ts), a term
  *   the reference says in two forms ties an answer that says it once to neither clause (contradiction.ts), and
  *   `못 끊게` says what `끊기 어렵게` says (negation.ts).
@@ -55,11 +57,13 @@ export { namedLabels, namesOtherLabels, statedNumbers, statesOtherNumber } from 
 export { ENGLISH_PREDICATE_CUES } from './english-words.js';
 export { type IntegrityFlag, type IntegrityInput, integrityFlags, isForeignScript, isInstruction } from './answer-integrity.js';
 export { RESTATED_QUESTION_SHARE, picksOtherOption, referenceStandsIn } from './question-words.js';
+export { listsAlternatives } from './reference-shape.js';
 export {
   ADDED_NEGATION_CONFIDENCE,
   CERTAIN_CONFIDENCE,
   CONFIDENT_AT,
   DECIDING_FLAGS,
+  ENGLISH_ROLE_CONFIDENCE,
   FLAG_CONFIDENCE,
   KEY_TERM_CONFIDENCE,
   MODEL_ALONE,
@@ -69,6 +73,7 @@ export {
   NUMBER_REPLACED_CONFIDENCE,
   OFF_TOPIC_CONFIDENCE,
   OTHER_LABELS_CONFIDENCE,
+  RUBRIC_CONFIDENCE,
   type ConfidenceBasis,
   type ConfidenceReading,
   assessmentConfidence,

@@ -69,9 +69,13 @@ export function overruledConfidence(capFlags: readonly string[], offline: number
  * Grouped CV: 138 bad verdicts decided by a never-good flag, 0.884 right (ko-dev 0.945, Beetle 0.917, SciEntsBank
  * 0.786); 31 more held by a pasted passage or a keyword list, all right. `thin-coverage` (458, 0.742) does not decide:
  * those verdicts are read by their margin like any other. With ko-dev2 and ko-dev3, and without `keyword-list` and
- * `off-topic` (no longer deciding): 140 such verdicts, 0.893 right (ko-dev2 20 of 20, ko-dev3 6 of 9).
+ * `off-topic` (no longer deciding): 140 such verdicts, 0.893 right (ko-dev2 20 of 20, ko-dev3 6 of 9). Without the
+ * English role readings (ENGLISH_ROLE_CONFIDENCE): 135, 0.94 right. The constant stays at 0.88: it is also the floor of
+ * a model's verdict the server's caps decided (exam-grader.ts), a policy no eval run measures.
  */
 export const FLAG_CONFIDENCE = 0.88;
+/** Flags read from the roles or the direction of the answer's words (see {@link ENGLISH_ROLE_CONFIDENCE}). */
+const ROLE_FLAGS: ReadonlySet<AssessFlag> = new Set<AssessFlag>(['swapped', 'reversed', 'antonym']);
 /** Flags that cannot be argued with whatever the score: nothing of the question was attempted. */
 const CERTAIN_FLAGS: ReadonlySet<AssessFlag> = new Set<AssessFlag>(['give-up', 'injection', 'filler', 'foreign-language']);
 export const CERTAIN_CONFIDENCE = 0.97;
@@ -148,6 +152,23 @@ export const NEGATION_DIFFERS_CONFIDENCE = 0.52;
  */
 export const NEGATION_UNREAD_CONFIDENCE = 0.44;
 
+/**
+ * A bad verdict read from the overlap (no flag decided it) against a reference that lists parts or alternatives
+ * (Assessment's rubricReference: `One of the following justifications should be given: ● … ● …`): a right answer
+ * gives one of them in few of the rubric's words. Grouped CV over the dev sets pooled: 0.50 right (122 verdicts, all
+ * SAF; of the 13 told as sure before, 4 were wrong), so unsure.
+ */
+export const RUBRIC_CONFIDENCE = 0.5;
+
+/**
+ * A bad verdict whose only deciding flags are role or direction flags on an English answer (Assessment's
+ * englishRoleFlag: `The short string has a higher pitch. The longer string has a lower pitch.` read as the
+ * reference's two clauses swapped): grouped CV over the dev sets pooled, 1 right of 5 (all SciEntsBank), against
+ * 39 of 40 such flags right on Korean answers, whose roles are read from particles (argument-roles.ts). The flag
+ * keeps its cap; the verdict is unsure.
+ */
+export const ENGLISH_ROLE_CONFIDENCE = 0.2;
+
 /** [lowest margin |P(good) − threshold|, share right] per verdict side, from grouped CV (n per row in the comment). */
 const GOOD_TABLE: readonly (readonly [number, number])[] = [
   [0, 0.61], // 155
@@ -157,11 +178,11 @@ const GOOD_TABLE: readonly (readonly [number, number])[] = [
   [0.4, 0.88], // 88
 ];
 const BAD_TABLE: readonly (readonly [number, number])[] = [
-  [0, 0.51], // 85
-  [0.05, 0.53], // 113
-  [0.1, 0.61], // 127
-  [0.15, 0.65], // 98
-  [0.2, 0.87], // 82
+  [0, 0.49], // 49
+  [0.05, 0.59], // 90
+  [0.1, 0.62], // 105
+  [0.15, 0.73], // 80
+  [0.2, 0.9], // 68
   [0.3, 0.91], // 33
 ];
 
@@ -185,7 +206,9 @@ export type ConfidenceBasis =
   | 'added-negation'
   | 'other-option'
   | 'reordered'
-  | 'negation-differs';
+  | 'negation-differs'
+  | 'rubric'
+  | 'english-roles';
 
 export interface ConfidenceReading {
   confidence: number;
@@ -205,8 +228,13 @@ export function confidenceReading(assessment: Assessment, model: AssessorModel =
   const flags = assessment.evidence.flags;
   const good = assessment.label2 === 'good';
   if (!good && flags.some((flag) => CERTAIN_FLAGS.has(flag))) return { confidence: CERTAIN_CONFIDENCE, basis: 'certain' };
-  // An unread negation decides nothing: the other deciding flags still do.
-  const deciding = flags.filter((flag) => DECIDING_FLAGS.has(flag) && !(flag === 'negation' && assessment.negationUnread));
+  // An unread negation and an English role reading decide nothing: the other deciding flags still do.
+  const deciding = flags.filter(
+    (flag) =>
+      DECIDING_FLAGS.has(flag) &&
+      !(flag === 'negation' && assessment.negationUnread) &&
+      !(assessment.englishRoleFlag && ROLE_FLAGS.has(flag)),
+  );
   if (!good && deciding.length > 0) return { confidence: FLAG_CONFIDENCE, basis: 'flag' };
   const margin = Math.abs(assessment.goodProbability - model.correctThreshold);
   const { row, share: read } = lookup(good ? GOOD_TABLE : BAD_TABLE, margin);
@@ -219,6 +247,10 @@ export function confidenceReading(assessment: Assessment, model: AssessorModel =
   if (!good && unsureCap !== undefined) return lowered(unsureCap.cap, unsureCap.flag as ConfidenceBasis);
   // A negation of a word the reference does not say may be the reference's claim in other words: not sure.
   if (!good && assessment.negationUnread) return lowered(NEGATION_UNREAD_CONFIDENCE, 'negation-unread');
+  // Roles read from English word order: a participle or a second clause reorders them without changing the claim.
+  if (!good && assessment.englishRoleFlag) return lowered(ENGLISH_ROLE_CONFIDENCE, 'english-roles');
+  // One option of a rubric shares few of its words: little overlap is no evidence of a wrong answer.
+  if (!good && assessment.rubricReference) return lowered(RUBRIC_CONFIDENCE, 'rubric');
   // A short answer with a key term of the reference may be a terse correct one the overlap cannot read: not sure.
   if (!good && assessment.shortWithKeyTerm) return lowered(KEY_TERM_CONFIDENCE, 'key-term');
   // A number the reference does not state cannot be compared by overlap: a range, another notation, another unit.
