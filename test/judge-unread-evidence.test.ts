@@ -10,8 +10,9 @@
  *   (`A and C` where the references say `A and B`), has a confidence below CONFIDENT_AT (OTHER_LABELS_CONFIDENCE). All
  *   the references are read; `a` is a part only where no noun can follow it (`bulb a is`, `a and c`), not an article.
  * - J16 — An added negation, no sure good. A good verdict on an answer that negates something (not, no, never, 않다,
- *   없다…) where the best-fitting reference negates nothing has a confidence below CONFIDENT_AT
- *   (ADDED_NEGATION_CONFIDENCE): overlap reads the shared words, not what the negation does to them.
+ *   없다…, or a verb that forbids or stops the action: 금지하다, 폐지하다, ban) where the best-fitting reference negates
+ *   nothing has a confidence below CONFIDENT_AT (ADDED_NEGATION_CONFIDENCE): overlap reads the shared words, not what
+ *   the negation does to them.
  * - J17 — An ambiguous alignment is no flip. When an answer clause shares as many words with a negated reference clause
  *   as with one that agrees with it (`median은 outlier 영향을 거의 안 받는데` against `평균은 극단값의 영향을 크게 받지만
  *   중앙값은 영향을 거의 받지 않으므로`), the negation check lines it up with the agreeing one: no `negation` flag. A clause
@@ -117,6 +118,20 @@ describe('J16: an added negation, no sure good', () => {
     expect(result.addsNegation).toBe(true);
     expect(result.label2).toBe('good');
     expect(assessmentConfidence(result)).toBeLessThanOrEqual(ADDED_NEGATION_CONFIDENCE);
+  });
+
+  it('J16: a verb that forbids the reference\'s action is a negation too', () => {
+    const REFORMATION = {
+      question: '종교 개혁은 어떻게 시작되었나요?',
+      reference: '교황청이 면벌부를 판매하자 루터가 이를 비판하는 95개조 반박문을 발표하면서 종교 개혁이 시작되었다.',
+    };
+    const forbidden = assessAnswer({ ...REFORMATION, answer: '교황청이 면벌부 판매를 금지하자 루터가 이를 비판하는 95개조 반박문을 발표하면서 시작되었다' });
+    expect(forbidden.addsNegation).toBe(true);
+    expect(forbidden.label2).toBe('good');
+    expect(assessmentConfidence(forbidden)).toBeLessThan(CONFIDENT_AT);
+    const sold = assessAnswer({ ...REFORMATION, answer: '교황청이 면벌부를 판매하자 루터가 이를 비판하는 95개조 반박문을 발표하면서 시작되었다' });
+    expect(sold.addsNegation).toBe(false);
+    expect(assessmentConfidence(sold)).toBeGreaterThanOrEqual(CONFIDENT_AT);
   });
 
   it('J16: without a negation the same good is sure; a reference that negates too leaves it alone', () => {

@@ -3,7 +3,7 @@ import { type IntegrityFlag, integrityFlags } from './answer-integrity.js';
 import { namesOtherLabels, statedNumbers, statesOtherNumber } from './answer-labels.js';
 import { ASSESSOR_MODEL, type AssessorModel, SHORT_ANSWER, featureVector, probability } from './assessor-model.js';
 import { type KeywordEvidence, matchKeywords } from './keyword-match.js';
-import { negatesOtherKoreanWords } from './negation.js';
+import { negatesOtherKoreanWords, prohibits } from './negation.js';
 import { picksOtherOption } from './question-words.js';
 import { type ReferenceComparison, compareWithReference } from './reference-comparison.js';
 import { listsAlternatives } from './reference-shape.js';
@@ -83,7 +83,7 @@ export interface Assessment {
   namesOtherLabels: boolean;
   /**
    * The answer negates something and the best-fitting reference negates nothing (`connected with no gaps` for `separated by the
-   * gap`): overlap reads the shared words and not what the negation does to them, so a good verdict is never sure.
+   * gap`, `판매를 금지하자` for `판매하자`): overlap reads the shared words and not what the negation does to them, so a good verdict is never sure.
    */
   addsNegation: boolean;
   /**
@@ -127,7 +127,7 @@ export interface Candidate {
   otherNumber: boolean;
   /** This reference states a number. */
   statesNumber: boolean;
-  /** The answer negates something (not, no, 않다, 없다…) and this reference negates nothing. */
+  /** The answer negates something (not, no, 않다, 없다…, or forbids: 금지하다, ban) and this reference negates nothing. */
   addsNegation: boolean;
   /** This reference is chosen from the question's words and the answer may take another option (question-words.ts). */
   otherOption: boolean;
@@ -256,8 +256,9 @@ function scoreFor(label: Label3, good: number, model: AssessorModel): number {
  */
 export const MAX_ANSWER_CHARACTERS = 4000;
 
+/** A negation cue, or a verb that stops or forbids an action (negation.ts prohibits). */
 function negates(text: AnalysedText): boolean {
-  return text.tokens.some((token) => token.negation);
+  return text.tokens.some((token) => token.negation) || prohibits(text);
 }
 
 /** Analyses an answer against its question, references, keywords and source. Pure; no model numbers involved. */

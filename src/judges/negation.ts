@@ -151,3 +151,18 @@ export function negatesOtherKoreanWords(answer: AnalysedText, reference: Analyse
   const expected = koreanNegatedUnits(reference, answer);
   return said.length + expected.length > 0 && said.join(' ') !== expected.join(' ');
 }
+
+/** Korean verbs (by their head) and English stems that negate the action they take as object. */
+const PROHIBITING_KOREAN = /^(?:금지|폐지|중단|중지|거부|금하)/u;
+const PROHIBITING_ENGLISH: ReadonlySet<string> = new Set(['ban', 'forbid', 'prohibit', 'abolish']);
+
+/**
+ * Whether the text says an action is stopped or forbidden (`면벌부 판매를 금지하자`, `they banned the sale`): a
+ * negation in a word, which the negation cues do not see. It decides nothing on its own: like a negation the reference
+ * does not have, it only says that overlap cannot vouch for a good verdict (answer-assessor.ts addsNegation).
+ */
+export function prohibits(text: AnalysedText): boolean {
+  return text.tokens.some((token) =>
+    token.hangul ? PROHIBITING_KOREAN.test(token.unit) || PROHIBITING_KOREAN.test(token.surface) : PROHIBITING_ENGLISH.has(token.unit),
+  );
+}
