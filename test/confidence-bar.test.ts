@@ -3,7 +3,7 @@
  * - GR20 — Told as final only at the target precision. A verdict is told as final from CONFIDENT_AT, §3's precision
  *   target (0.85), and each offline confidence is the share right of its group under grouped cross-validation over
  *   the dev sets pooled: a good verdict whose P(good) is 0.3–0.4 above the threshold (0.80 right) is unsure, one 0.4
- *   or more above it (0.88) is told; a bad verdict 0.2 or more below it (0.87) and a never-good flag (0.88) are told.
+ *   or more above it (0.88) is told; a bad verdict 0.2 or more below it (0.90) and a never-good flag (0.88) are told.
  *   `npm run eval:judge` prints every group (`Confidence groups`): what the confidence rests on and its share right.
  */
 import { describe, expect, it } from 'vitest';
