@@ -58,6 +58,8 @@ export interface ExamPathResult {
   review: number;
   /** Share of Partial_Correct among the gold labels, all proposals, and the statuses told as final. */
   partialShare: { gold: number; proposed: number; final: number };
+  /** Statuses told as final on items with a three-way gold label, and how many of them are the gold status. */
+  finalStatus: { n: number; right: number };
   confidence: ConfidenceFigures;
   /**
    * The confidence groups of verdict-confidence.ts on this path (what each verdict's confidence rests on, read from
@@ -89,6 +91,7 @@ export async function examPathResults(directory: string): Promise<ExamPathResult
     const verdicts: ConfidentVerdict[] = [];
     const grouped: GroupedVerdict[] = [];
     const finals: string[] = [];
+    const finalStatus = { n: 0, right: 0 };
     for (const [index, item] of set.items.entries()) {
       const graded = await grader.grade(problemOf(item, index + 1), item.answer, context(item));
       const direct = assessAnswer({
@@ -109,7 +112,13 @@ export async function examPathResults(directory: string): Promise<ExamPathResult
       verdicts.push({ gold: item.label2, predicted: label3 === 'correct' ? 'good' : 'bad', confidence });
       const reading = confidenceReading(direct);
       grouped.push({ gold: item.label2, predicted: direct.label2, confidence: reading.confidence, basis: reading.basis, ...(reading.row === undefined ? {} : { row: reading.row }) });
-      if (graded.result_status !== 'Needs_Review') finals.push(label3);
+      if (graded.result_status !== 'Needs_Review') {
+        finals.push(label3);
+        if (item.label3 !== null) {
+          finalStatus.n += 1;
+          if (label3 === item.label3) finalStatus.right += 1;
+        }
+      }
       if (label3 === direct.label3) agree += 1;
       if (item.label3 !== null) {
         gold3.push(item.label3);
@@ -131,6 +140,7 @@ export async function examPathResults(directory: string): Promise<ExamPathResult
         proposed: share(predicted3, 'partial'),
         final: share(finals, 'partial'),
       },
+      finalStatus,
       confidence: confidenceFigures(verdicts),
       groups: confidenceGroups(grouped),
     });
@@ -227,12 +237,13 @@ const share = (labels: readonly string[], label: string): number =>
 export function formatExamPath(results: readonly ExamPathResult[]): string {
   const lines = [
     'Exam grader offline path (ExamGrader on the offline model, one model answer per item): macro-F1 and κ, dev',
-    `${'set'.padEnd(22)} ${'n'.padStart(4)}  label3 F1  κ       label2 F1  κ       agree with assessAnswer  Needs_Review  Partial share gold/proposed/final`,
+    `${'set'.padEnd(22)} ${'n'.padStart(4)}  label3 F1  κ       label2 F1  κ       agree with assessAnswer  Needs_Review  Partial share gold/proposed/final  final status right (n)`,
   ];
   for (const result of results) {
     lines.push(
       `${result.set.padEnd(22)} ${String(result.items).padStart(4)}  ${result.label3.macroF1.toFixed(3)}     ${result.label3.kappa.toFixed(3)}   ${result.label2.macroF1.toFixed(3)}     ${result.label2.kappa.toFixed(3)}   ${result.agree}/${result.items - result.ungraded}${result.ungraded > 0 ? ` (${result.ungraded} ungraded)` : ''}`.padEnd(98) +
-        `${String(result.review).padEnd(12)}  ${result.partialShare.gold.toFixed(3)}/${result.partialShare.proposed.toFixed(3)}/${result.partialShare.final.toFixed(3)}`,
+        `${String(result.review).padEnd(12)}  ${`${result.partialShare.gold.toFixed(3)}/${result.partialShare.proposed.toFixed(3)}/${result.partialShare.final.toFixed(3)}`.padEnd(33)} ` +
+        `${result.finalStatus.n === 0 ? '—' : (result.finalStatus.right / result.finalStatus.n).toFixed(3)} (${result.finalStatus.n})`,
     );
   }
   lines.push('');

@@ -140,6 +140,8 @@ async function main(): Promise<void> {
   console.log(formatConfidence('Confidence', [{ set: 'judge (assessor)', figures: judgeFigures }, { set: 'exam path', figures: examFigures }]));
   const finals = examPath.filter((_, index) => (examConfidence[index] ?? 0) >= CONFIDENT_AT);
   console.log(`Partial_Correct share among statuses told as final (exam path): ${partialShare(finals).toFixed(3)} (gold ${partialShare(gold3).toFixed(3)})`);
+  const finalRight = examPath.filter((label, index) => (examConfidence[index] ?? 0) >= CONFIDENT_AT && label === gold3[index]).length;
+  console.log(`Statuses told as final (exam path) that are the gold status: ${finals.length === 0 ? '—' : (finalRight / finals.length).toFixed(3)} (${finals.length})`);
   console.log(
     JSON.stringify({
       confidence: { judge: judgeFigures, examPath: examFigures },

@@ -13,6 +13,7 @@ import {
   overruledConfidence,
   prepareAssessment,
   referenceStandsIn,
+  statusConfidence,
 } from '../judges/index.js';
 import { loadPrompt, type Attribution, type LanguageModel } from '../llm/index.js';
 import type { Logger } from '../kernel/index.js';
@@ -287,7 +288,8 @@ export class ExamGrader implements ExamItemGrader {
    * do not hold the status too: judges' overruledConfidence), and so is a status below Correct that the keyword
    * rules would have held there anyway (a Descriptive answer missing a key keyword, a Short_Keyword answer with none
    * of them): the good/bad side is then the rule's, not a reading's. The offline model (deterministic) is the assessor
-   * itself, so its calibrated confidence is the grade's; a model's proposal is weighed against the assessor's
+   * itself, so the confidence of its status is the grade's (judges' statusConfidence: a side read from the margin is
+   * surer than the partial / incorrect split under it); a model's proposal is weighed against the assessor's
    * reading and the keyword evidence.
    */
   private confidenceOf(
@@ -311,7 +313,7 @@ export class ExamGrader implements ExamItemGrader {
     if (loweredByCap) return Math.max(offline, FLAG_CONFIDENCE);
     if (decided.result_status !== capped.result_status) return FLAG_CONFIDENCE;
     if (decided.result_status !== 'Correct' && heldByKeywords) return Math.max(offline, FLAG_CONFIDENCE);
-    if (this.options.model.capabilities.deterministic) return offline;
+    if (this.options.model.capabilities.deterministic) return statusConfidence(check.assessment);
     const evidence = keywords.length === 0 ? check.referenceTerms.length > 0 : keywords.some((keyword) => keyword.matchedAs !== null);
     const modelGood = proposal.result_status === 'Correct';
     const combined = combinedConfidence({ modelGood, assessment: check.assessment, capped: false, evidence });

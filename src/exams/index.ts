@@ -19,9 +19,10 @@
  *   passback, say) that then runs whenever a student's result is final or changes, resumed after a crash like the rest.
  * - `events.closed` / `events.graded` reach the class's open sheets and the student's pages (`exam:closed`,
  *   `exam:result` on /tutor) and the monitor (`exam:graded`).
- * - An item graded below the confidence threshold is `Needs_Review`: pending (no credit, held from the LMS by
- *   gradeHold), not retried, listed first for the teacher with the grader's proposal; the teacher's override decides
- *   it, and overrides are exported as labelled data (teacher-decisions.ts).
+ * - An item graded below the confidence threshold (the confidence of its status: offline, judges' statusConfidence)
+ *   is `Needs_Review`: pending (no credit, held from the LMS by gradeHold), not retried, listed first for the teacher
+ *   with the grader's proposal; the teacher's override decides it, and overrides are exported as labelled data
+ *   (teacher-decisions.ts).
  * - The teacher grades groups of answers: one item's answers grouped by meaning (answer-groups.ts: the model's
  *   embeddings or term vectors, complete linkage, contradictions apart, Needs_Review first, ids stable while
  *   membership is), one status and reason per group applied answer by answer through `applyOverride`, the single

@@ -14,7 +14,8 @@
  *   below CONFIDENT_AT (0.85, the precision §3 asks of final verdicts) it is "unsure": the exam holds the item for
  *   the teacher (`Needs_Review`), the lecture asks the student to compare with the model answer. `npm run eval:judge`
  *   / `eval:grader` print coverage, selective precision, calibration and the share right of every confidence group;
- *   `npm run eval:heldout` reports the frozen Korean held-out set.
+ *   `npm run eval:heldout` reports the frozen Korean held-out set. An exam tells a status, so its offline confidence
+ *   is the status's (statusConfidence: a side read from the margin is surer than the partial / incorrect split).
  * - An answer that reuses the reference's words is the one overlap scores highest, and the one a twist of one word or
  *   one role turns around: Korean roles are read clause by clause (argument-roles.ts), a Korean copy of the reference
  *   gets the contradiction caps at any length, and a good verdict on Korean words in another order
@@ -66,6 +67,7 @@ export {
   ENGLISH_ROLE_CONFIDENCE,
   FLAG_CONFIDENCE,
   KEY_TERM_CONFIDENCE,
+  MARGIN_STATUS_CONFIDENCE,
   MODEL_ALONE,
   MODEL_SUPPORTED,
   NEGATION_UNREAD_CONFIDENCE,
@@ -73,6 +75,7 @@ export {
   NUMBER_REPLACED_CONFIDENCE,
   OFF_TOPIC_CONFIDENCE,
   OTHER_LABELS_CONFIDENCE,
+  PASTED_STATUS_CONFIDENCE,
   RUBRIC_CONFIDENCE,
   type ConfidenceBasis,
   type ConfidenceReading,
@@ -80,4 +83,5 @@ export {
   combinedConfidence,
   confidenceReading,
   overruledConfidence,
+  statusConfidence,
 } from './verdict-confidence.js';

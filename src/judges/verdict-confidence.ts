@@ -275,6 +275,36 @@ export function assessmentConfidence(assessment: Assessment, model: AssessorMode
   return confidenceReading(assessment, model).confidence;
 }
 
+/**
+ * How often a bad verdict read from the margin has the right status too (correct / partial / incorrect), where its
+ * good/bad side is told as final: 0.68 of 74 such verdicts under grouped CV over the dev sets with three-way labels
+ * (0.87 have the right side). The split between partial and incorrect is a second fitted score, which a teacher's
+ * partial credit often crosses (Beetle's `terminal 1 is connected to the negative terminal`, one half of the answer,
+ * read as incorrect).
+ */
+export const MARGIN_STATUS_CONFIDENCE = 0.68;
+
+/**
+ * How often a pasted passage held at partial is partial: 5 of 11 (ko-dev), the others pasted sentences that do not
+ * answer (incorrect). The flag decides the side (12 of 12 bad), not the status.
+ */
+export const PASTED_STATUS_CONFIDENCE = 0.45;
+
+/**
+ * The calibrated confidence of an offline assessment's three-way status (pure): what an exam tells as a grade. A good
+ * verdict's status is its side (correct); a bad verdict's is its side's confidence, lowered where the partial /
+ * incorrect split is measured to be right less often: a verdict read from the margin (MARGIN_STATUS_CONFIDENCE) and a
+ * pasted passage held at partial (PASTED_STATUS_CONFIDENCE). Never-good flags and give-ups keep theirs (flags 0.84,
+ * give-ups and other no-attempts 0.87 right three-way). The lecture tells only the side: it reads assessmentConfidence.
+ */
+export function statusConfidence(assessment: Assessment, model: AssessorModel = ASSESSOR_MODEL): number {
+  const reading = confidenceReading(assessment, model);
+  if (assessment.label2 === 'good') return reading.confidence;
+  if (reading.basis === 'margin') return Math.min(reading.confidence, MARGIN_STATUS_CONFIDENCE);
+  if (assessment.label3 === 'partial' && assessment.evidence.flags.includes('pasted-passage')) return Math.min(reading.confidence, PASTED_STATUS_CONFIDENCE);
+  return reading.confidence;
+}
+
 /** A model that agrees with the confident offline reading, or has keyword evidence for its good: told as final. */
 export const MODEL_SUPPORTED = 0.85;
 /** A model's good alone against an unsure offline bad, without evidence: unsure. */
