@@ -82,8 +82,9 @@ export interface Assessment {
    */
   namesOtherLabels: boolean;
   /**
-   * The answer negates something and the best-fitting reference negates nothing (`connected with no gaps` for `separated by the
-   * gap`, `판매를 금지하자` for `판매하자`): overlap reads the shared words and not what the negation does to them, so a good verdict is never sure.
+   * The answer negates something and the best-fitting reference negates nothing (`connected with no gaps` for `separated
+   * by the gap`, `판매를 금지하자` for `판매하자`): overlap reads the shared words and not what the negation does to them,
+   * so a good verdict is never sure.
    */
   addsNegation: boolean;
   /**
@@ -173,8 +174,8 @@ const CAPS: Readonly<Record<AssessFlag, Label3>> = {
   'off-topic': 'incorrect',
 };
 
-/** Flags read from the roles or the direction of the answer's words. */
-const ROLE_FLAGS: ReadonlySet<AssessFlag> = new Set<AssessFlag>(['swapped', 'reversed', 'antonym']);
+/** Flags read from the roles or the direction of the answer's words (English ones cap without deciding). */
+export const ROLE_FLAGS: ReadonlySet<AssessFlag> = new Set<AssessFlag>(['swapped', 'reversed', 'antonym']);
 
 const RANK: Readonly<Record<Label3, number>> = { incorrect: 0, partial: 1, correct: 2 };
 

@@ -1,4 +1,4 @@
-import type { AssessFlag, Assessment } from './answer-assessor.js';
+import { type AssessFlag, type Assessment, ROLE_FLAGS } from './answer-assessor.js';
 import { ASSESSOR_MODEL, type AssessorModel } from './assessor-model.js';
 
 /**
@@ -74,8 +74,6 @@ export function overruledConfidence(capFlags: readonly string[], offline: number
  * a model's verdict the server's caps decided (exam-grader.ts), a policy no eval run measures.
  */
 export const FLAG_CONFIDENCE = 0.88;
-/** Flags read from the roles or the direction of the answer's words (see {@link ENGLISH_ROLE_CONFIDENCE}). */
-const ROLE_FLAGS: ReadonlySet<AssessFlag> = new Set<AssessFlag>(['swapped', 'reversed', 'antonym']);
 /** Flags that cannot be argued with whatever the score: nothing of the question was attempted. */
 const CERTAIN_FLAGS: ReadonlySet<AssessFlag> = new Set<AssessFlag>(['give-up', 'injection', 'filler', 'foreign-language']);
 export const CERTAIN_CONFIDENCE = 0.97;
@@ -279,8 +277,8 @@ export function assessmentConfidence(assessment: Assessment, model: AssessorMode
  * How often a bad verdict read from the margin has the right status too (correct / partial / incorrect), where its
  * good/bad side is told as final: 0.68 of 74 such verdicts under grouped CV over the dev sets with three-way labels
  * (0.87 have the right side). The split between partial and incorrect is a second fitted score, which a teacher's
- * partial credit often crosses (Beetle's `terminal 1 is connected to the negative terminal`, one half of the answer,
- * read as incorrect).
+ * partial credit often crosses: `수입품 값이 비싸져요` for the first half of what a tariff does, `bulb c was separated
+ * from the battery` for `Bulb C was no longer in a closed path with the battery`, both read as incorrect.
  */
 export const MARGIN_STATUS_CONFIDENCE = 0.68;
 
