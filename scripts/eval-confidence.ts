@@ -152,6 +152,8 @@ export function formatConfidence(title: string, sets: readonly { set: string; fi
 export interface GroupedVerdict extends ConfidentVerdict {
   basis: string;
   row?: number;
+  /** The three-way gold label and status, where the set has one: how often the status, not only the side, is right. */
+  status?: { gold: string; predicted: string };
 }
 
 export interface ConfidenceGroup {
@@ -161,6 +163,8 @@ export interface ConfidenceGroup {
   /** Mean confidence told, and the share right: a constant of verdict-confidence.ts is the latter, measured. */
   told: number;
   right: number;
+  /** Over the members with a three-way gold label, if any: how many, and the share whose status is the gold one. */
+  status?: { n: number; right: number };
 }
 
 /** Orders group names by name, margin rows by their row (`margin good ≥ 0.15` before `margin good ≥ 0.3`). */
@@ -186,12 +190,26 @@ export function confidenceGroups(verdicts: readonly GroupedVerdict[]): Confidenc
       n: members.length,
       told: round(members.reduce((sum, member) => sum + member.confidence, 0) / members.length),
       right: round(members.filter((member) => member.gold === member.predicted).length / members.length),
+      ...statusShare(members),
     }))
     .sort((left, right) => compareGroupNames(left.group, right.group));
 }
 
+function statusShare(members: readonly GroupedVerdict[]): { status?: { n: number; right: number } } {
+  const graded = members.flatMap((member) => (member.status === undefined ? [] : [member.status]));
+  if (graded.length === 0) return {};
+  return { status: { n: graded.length, right: round(graded.filter((status) => status.gold === status.predicted).length / graded.length) } };
+}
+
+/**
+ * One line per group: n, the confidence told, the share right (the side), and the share whose three-way status is
+ * right among those with a three-way label (what an exam tells: verdict-confidence.ts statusConfidence).
+ */
 export function formatGroups(title: string, groups: readonly ConfidenceGroup[]): string {
-  const lines = [title, `${'group'.padEnd(28)} ${'n'.padStart(5)}  told   right`];
-  for (const group of groups) lines.push(`${group.group.padEnd(28)} ${String(group.n).padStart(5)}  ${group.told.toFixed(2)}   ${group.right.toFixed(3)}`);
+  const lines = [title, `${'group'.padEnd(28)} ${'n'.padStart(5)}  told   right   status right (n)`];
+  for (const group of groups) {
+    const status = group.status === undefined ? '—' : `${group.status.right.toFixed(3)} (${group.status.n})`;
+    lines.push(`${group.group.padEnd(28)} ${String(group.n).padStart(5)}  ${group.told.toFixed(2)}   ${group.right.toFixed(3)}   ${status}`);
+  }
   return lines.join('\n');
 }

@@ -258,10 +258,15 @@ export function runEvaluation(directory: string, tasks: readonly Task[], model: 
           confidence: predicted.confidence,
           basis: predicted.basis,
           ...(predicted.row === undefined ? {} : { row: predicted.row }),
+          ...statusOf(set.entries[index]?.item.label3 ?? null, predicted.label3),
         })),
       ),
     ),
   };
+}
+
+function statusOf(gold: string | null, predicted: string): { status?: { gold: string; predicted: string } } {
+  return gold === null ? {} : { status: { gold, predicted } };
 }
 
 function cell(scores: Scores): string {

@@ -64,4 +64,13 @@ describe('told as final only at the target precision (GR20)', () => {
       { group: 'margin good ≥ 0.4', n: 1, told: 0.88, right: 1 },
     ]);
   });
+
+  it('GR20 a group also measures how often its three-way status is right, over the verdicts that have one (GR21)', () => {
+    const [group] = confidenceGroups([
+      { gold: 'bad', predicted: 'bad', confidence: 0.9, basis: 'margin', row: 0.2, status: { gold: 'incorrect', predicted: 'incorrect' } },
+      { gold: 'bad', predicted: 'bad', confidence: 0.9, basis: 'margin', row: 0.2, status: { gold: 'partial', predicted: 'incorrect' } },
+      { gold: 'bad', predicted: 'bad', confidence: 0.9, basis: 'margin', row: 0.2 },
+    ]);
+    expect(group).toEqual({ group: 'margin bad ≥ 0.2', n: 3, told: 0.9, right: 1, status: { n: 2, right: 0.5 } });
+  });
 });

@@ -276,7 +276,7 @@ export function assessmentConfidence(assessment: Assessment, model: AssessorMode
 /**
  * How often a bad verdict read from the margin has the right status too (correct / partial / incorrect), where its
  * good/bad side is told as final: 0.68 of 74 such verdicts under grouped CV over the dev sets with three-way labels
- * (0.87 have the right side). The split between partial and incorrect is a second fitted score, which a teacher's
+ * (0.87 have the right side; `npm run eval:judge`'s `status right` column, margin bad rows 0.2 and 0.3). The split between partial and incorrect is a second fitted score, which a teacher's
  * partial credit often crosses: `수입품 값이 비싸져요` for the first half of what a tariff does, `bulb c was separated
  * from the battery` for `Bulb C was no longer in a closed path with the battery`, both read as incorrect.
  */
