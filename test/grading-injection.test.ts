@@ -2,10 +2,10 @@
  * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
  * - GR1 — No attempt, no credit. Whatever the judge model says (fake Gemini and fake OpenAI-compatible server
  *   answering Correct), an instruction to the grader (Korean or English), a closing-tag injection, a bare verdict
- *   word, filler or padding and another script are `Incorrect` on the exam grader, with or without keywords. Another
- *   subject (no word shared with the question, the model answer or the material) is never Correct either: it is
- *   proposed `Incorrect` and held for the teacher (`Needs_Review`), because an everyday paraphrase shares no word
- *   too; with keywords, none of them found, it is `Incorrect`.
+ *   word, filler or padding (a key held down) and another script are `Incorrect` on the exam grader, with or without
+ *   keywords. Another subject (no word shared with the question, the model answer or the material) is never Correct
+ *   either: it is proposed `Incorrect` and held for the teacher (`Needs_Review`), because an everyday paraphrase
+ *   shares no word too; with keywords, none of them found, it is `Incorrect`.
  * - GR2 — Evidence for Correct. A model's Correct stands only with at least one key keyword found; an item without
  *   keywords, or an answer with none of them, is at most `Partial_Correct` (mathematics is decided before the model).
  * - GR3 — Lecture judge too. A model's good on the same answers becomes bad with the server's feedback; a good on a
@@ -71,6 +71,7 @@ const ATTACKS: [string, string][] = [
   ['placeholder', 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore.'],
   ['another script', 'サンプルのサイズが大きくなると、標本平均の分散は小さくなります。'],
   ['another subject', '임진왜란 때 이순신 장군은 거북선을 이끌고 한산도 앞바다에서 왜군 함대를 크게 물리쳤습니다.'],
+  ['a key held down', 'x'.repeat(400)],
 ];
 
 const CORRECT = { result_status: 'Correct', related_topic: '표본평균의 분산', feedback_message: '정확합니다. 훌륭합니다.' };

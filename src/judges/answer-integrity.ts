@@ -50,8 +50,8 @@ const TAG = /<\/?\s*([\p{L}_][\p{L}\p{N}_-]*)\s*\/?>/gu;
 const FORMATTING_TAGS: ReadonlySet<string> = new Set(['p', 'br', 'b', 'i', 'u', 'em', 'strong', 'ul', 'ol', 'li', 'sub', 'sup', 'div', 'span', 'code', 'pre']);
 /** A whole answer that is only a verdict word ("Correct", "정답", "만점"). */
 const BARE_VERDICT = /^[\s"'“”]*(?:correct|good|right|full\s*marks?|정답(?:입니다)?|만점|통과)[\s.!"'“”]*$/iu;
-/** Placeholder text and keyboard mashing. */
-const PLACEHOLDER = /lorem\s+ipsum|dolor\s+sit\s+amet|asdf|qwer|ㅁㄴㅇㄹ|(?:blah\s*){3,}|(?:ㅋ|ㅎ){6,}|([\p{L}\p{N}]{2,12})(?:\s+\1){5,}/iu;
+/** Placeholder text and keyboard mashing (a letter held down: no word has one letter ten times in a row). */
+const PLACEHOLDER = /lorem\s+ipsum|dolor\s+sit\s+amet|asdf|qwer|ㅁㄴㅇㄹ|(?:blah\s*){3,}|(?:ㅋ|ㅎ){6,}|(\p{L})\1{9,}|([\p{L}\p{N}]{2,12})(?:\s+\2){5,}/iu;
 
 /**
  * Below this share of distinct words (of two letters or more) among at least REPEAT_MIN of them, an answer repeats
