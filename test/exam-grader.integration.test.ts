@@ -22,7 +22,8 @@
  * - EG22 — An unread negation does not overrule the model. A negation said of a word the model answer does not say
  *   (`not connected` against `separated by the gap`: J18) caps nothing: a model's Correct is held for review
  *   (`Needs_Review`, proposed Correct, confidence at most NEGATION_UNREAD_CONFIDENCE, no contradiction told), not
- *   turned into a sure Incorrect; a negation of a word both say (`not separated`) still caps at Incorrect.
+ *   turned into a sure Incorrect; a negation of a word both say (`not separated`) still caps at Incorrect, told as
+ *   final in Korean and held with its proposal in English (J34).
  * - EG20 — All keywords for Correct. A Descriptive answer with every key keyword (the formal `작아집니다` for `작아진다`)
  *   keeps the model's Correct, with the item's concept (SD17), not the plan's topic, as its related topic …
  */
@@ -36,7 +37,7 @@ import {
   scoreExam,
   serverCheck,
 } from '../src/exams/index.js';
-import { CONFIDENT_AT, NEGATION_UNREAD_CONFIDENCE } from '../src/judges/index.js';
+import { CONFIDENT_AT, ENGLISH_NEGATION_CONFIDENCE, NEGATION_UNREAD_CONFIDENCE } from '../src/judges/index.js';
 import { createOfflineModel } from '../src/llm/offline-model.js';
 import { offlineTasks } from '../src/offline-tasks.js';
 import { tagCounts } from './support/prompt-reader.js';
@@ -77,6 +78,14 @@ const TERMINAL: ExamProblem = {
   type: 'Descriptive',
   question_content: 'Explain why you got a voltage reading of 1.5 for terminal 1 and the positive terminal.',
   model_answer: 'Terminal 1 and the positive terminal are separated by the gap',
+  key_keywords: [],
+  intent_diagnosis: '-',
+};
+const CONNECTED: ExamProblem = {
+  id: 5,
+  type: 'Descriptive',
+  question_content: '두 단자 사이의 전압이 0인 이유는 무엇인가요?',
+  model_answer: '두 단자가 서로 연결되어 있기 때문이다.',
   key_keywords: [],
   intent_diagnosis: '-',
 };
@@ -195,11 +204,17 @@ describe.each(['gemini', 'openai'] as const)('the exam grader with the fake %s',
     expect(unread.evidence?.proposed).toBe('Correct');
     expect(unread.evidence?.contradiction).toBeNull();
     expect(unread.evidence?.confidence).toBeLessThanOrEqual(NEGATION_UNREAD_CONFIDENCE);
-    // A negation of a word both say is read: the server still decides, with the reason told.
+    // A negation of a word both say is read: it caps, with the reason told. In English, read by parity (J34), the
+    // cap is proposed and held; in Korean, read on its head, the server decides.
     const read = await gradeCorrect(TERMINAL, 'Terminal 1 and the positive terminal are not separated by the gap.');
-    expect(read.result_status).toBe('Incorrect');
+    expect(read.result_status).toBe('Needs_Review');
+    expect(read.evidence?.proposed).toBe('Incorrect');
     expect(read.evidence?.contradiction).toBe('핵심 용어는 썼지만 모범 답안과 반대되는 내용(부정)입니다.');
-    expect(read.evidence?.confidence).toBeGreaterThanOrEqual(CONFIDENT_AT);
+    expect(read.evidence?.confidence).toBeLessThanOrEqual(ENGLISH_NEGATION_CONFIDENCE);
+    const korean = await gradeCorrect(CONNECTED, '두 단자가 서로 연결되어 있지 않기 때문이다.');
+    expect(korean.result_status).toBe('Incorrect');
+    expect(korean.evidence?.contradiction).toBe('핵심 용어는 썼지만 모범 답안과 반대되는 내용(부정)입니다.');
+    expect(korean.evidence?.confidence).toBeGreaterThanOrEqual(CONFIDENT_AT);
   });
 
   it('EG20 a Descriptive answer is Correct only with every key keyword; formal endings (작아집니다) count as the keyword; the item’s concept is the topic', async () => {

@@ -17,7 +17,8 @@
  *   lecture judge abstains (`tutor:unsure` without a model answer), with no model call.
  * - GR19 — An answer chosen from the question's words is a reference. A short model answer made of a few of a
  *   longer question's words ("the terminals are connected"; "햇빛에 둔 컵") is graded against, offline and by the
- *   lecture judge: a right answer is Correct / good and a negated one Incorrect / bad, told as final. An answer that
+ *   lecture judge: a right answer is Correct / good and a negated one Incorrect / bad, told as final (held with its
+ *   proposal in English, where negation is read by parity: J34). An answer that
  *   takes another of the question's options ("그늘에 둔 컵": drops the reference's word, says one of the question's
  *   words the reference left out) is never told as right: `Needs_Review`, and an unsure lecture verdict.
  * - GR13 — The other language is not another subject. An English answer to a Korean item (or the reverse) is never
@@ -219,7 +220,8 @@ describe('GR an answer chosen from the question\'s words (offline)', () => {
     }
     const told = { status: 'Correct', proposed: undefined, verdict: 'good', sure: true, abstained: false };
     expect(await grade(circuit, 'The bulb terminal and the battery terminal are connected.')).toEqual(told);
-    expect(await grade(circuit, 'The terminals are not connected.')).toEqual({ ...told, status: 'Incorrect', verdict: 'bad' });
+    // A negation read by its parity in an English clause caps without deciding (J34): proposed Incorrect, held.
+    expect(await grade(circuit, 'The terminals are not connected.')).toEqual({ ...told, status: 'Needs_Review', proposed: 'Incorrect', verdict: 'bad', sure: false });
     expect(await grade(cups, '햇빛에 둔 컵의 물이 더 많이 줄었다.')).toEqual(told);
     // The shade is the question's word too: overlap cannot tell the options apart, so nobody is told it is right.
     const other = await grade(cups, '그늘에 둔 컵');

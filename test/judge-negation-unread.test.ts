@@ -6,7 +6,8 @@
  *   and the positive terminal are separated by the gap`), the answer may be the reference's claim in other words: the
  *   bad verdict keeps its cap but is unsure (NEGATION_UNREAD_CONFIDENCE, below CONFIDENT_AT), unless another
  *   deciding flag holds it. A negation of a word both say (`not separated` / `separated`, `not connected` /
- *   `connected`) and Korean negation (read on its head) still decide with FLAG_CONFIDENCE.
+ *   `connected`) is read: on a Korean answer (read on its head) it decides with FLAG_CONFIDENCE, on an English one it
+ *   caps without deciding (J34, parity).
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -16,6 +17,7 @@ import {
   analyseText,
   assessAnswer,
   assessmentConfidence,
+  confidenceReading,
   negatesSharedWord,
 } from '../src/judges/index.js';
 
@@ -43,9 +45,17 @@ describe('J18: a negation of a word the reference does not say decides nothing',
   it.each([
     [TERMINAL, 'Terminal 1 is not separated from the positive terminal by a gap.'],
     [CONNECTED, 'the terminals are not connected'],
-    [BOILING, '1기압에서 물은 100도에서 끓지 않는다.'],
-  ])('J18: a negation of a word both say (%#) still decides', (base, answer) => {
+  ])('J18: a negation of a word both say (%#) is read: in English it caps like J34 says, without deciding', (base, answer) => {
     const result = assessAnswer({ ...base, answer });
+    expect(result.evidence.flags).toContain('negation');
+    expect(result.negationUnread).toBe(false);
+    expect(result.englishNegationFlag).toBe(true);
+    expect(result.label2).toBe('bad');
+    expect(confidenceReading(result).basis).toBe('english-negation');
+  });
+
+  it('J18: a Korean negation of a word both say still decides', () => {
+    const result = assessAnswer({ ...BOILING, answer: '1기압에서 물은 100도에서 끓지 않는다.' });
     expect(result.evidence.flags).toContain('negation');
     expect(result.negationUnread).toBe(false);
     expect(assessmentConfidence(result)).toBe(FLAG_CONFIDENCE);

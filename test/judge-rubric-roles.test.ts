@@ -10,10 +10,18 @@
  *   word order puts a right answer's terms in other places (`The short string has a higher pitch` for `If the string
  *   is shorter, the pitch will be higher`). The same flags on a Korean answer, whose roles are read from particles,
  *   still decide with FLAG_CONFIDENCE.
+ * - J34 — English negation is read by parity, not trusted. A `negation` flag on an answer not mostly in Hangul, said of
+ *   a word both texts say, keeps its cap (never good) but makes no sure verdict (ENGLISH_NEGATION_CONFIDENCE): English
+ *   negation is read by its parity in the aligned clause, so a second negation or other words for the reference's
+ *   negated claim flip it too (`does not contain a closed path and cannot be a short circuit` for `has no closed
+ *   paths`). An exam holds such an item with its proposal, also where the flag overrules a model's Correct; a Korean
+ *   negation, read on its head, still decides with FLAG_CONFIDENCE.
  */
 import { describe, expect, it } from 'vitest';
+import { ExamGrader, type ExamProblem } from '../src/exams/index.js';
 import {
   CONFIDENT_AT,
+  ENGLISH_NEGATION_CONFIDENCE,
   ENGLISH_ROLE_CONFIDENCE,
   FLAG_CONFIDENCE,
   RUBRIC_CONFIDENCE,
@@ -21,6 +29,8 @@ import {
   confidenceReading,
   listsAlternatives,
 } from '../src/judges/index.js';
+import { createOfflineModel } from '../src/llm/index.js';
+import { offlineTasks } from '../src/offline-tasks.js';
 
 const ORDER_QUESTION = 'Order the events A, B and C from least to most probable and justify your order.';
 const RUBRIC = [
@@ -92,5 +102,51 @@ describe('J33: English roles are read, not trusted', () => {
     });
     expect(swapped.flags).toContain('swapped');
     expect(swapped).toMatchObject({ label2: 'bad', basis: 'flag', confidence: FLAG_CONFIDENCE });
+  });
+});
+
+describe('J34: English negation is read by parity, not trusted', () => {
+  const CIRCUIT: ExamProblem = {
+    id: 1,
+    type: 'Descriptive',
+    question_content: 'Explain why circuit 4 is not a short circuit.',
+    model_answer: 'Circuit 4 has no closed paths',
+    key_keywords: [],
+    intent_diagnosis: '-',
+  };
+  /** Right (the gold label): a second negation, on the question's words, flips the clause's parity. */
+  const RIGHT = 'circuit 4 does not contain a closed path and cannot be a short circuit.';
+  const offline = new ExamGrader({ model: createOfflineModel(offlineTasks) });
+  const saysCorrect = new ExamGrader({
+    model: createOfflineModel({ 'exam.grade': { object: () => ({ result_status: 'Correct', related_topic: '회로', feedback_message: '정확합니다.' }) } }),
+  });
+
+  it('J34: a negation flag on an English answer keeps its cap but is unsure', () => {
+    const circuit = reading({ question: CIRCUIT.question_content, reference: CIRCUIT.model_answer, answer: RIGHT });
+    expect(circuit.flags).toEqual(['negation']);
+    expect(circuit).toMatchObject({ label2: 'bad', basis: 'english-negation' });
+    expect(circuit.confidence).toBeLessThanOrEqual(ENGLISH_NEGATION_CONFIDENCE);
+    expect(circuit.confidence).toBeLessThan(CONFIDENT_AT);
+  });
+
+  it('J34: the same negation on a Korean answer, read on its head, still decides', () => {
+    const korean = reading({
+      question: '두 단자 사이의 전압이 0인 이유는 무엇인가요?',
+      reference: '두 단자가 서로 연결되어 있기 때문이다.',
+      answer: '두 단자가 서로 연결되어 있지 않기 때문이다.',
+    });
+    expect(korean.flags).toEqual(['negation']);
+    expect(korean).toMatchObject({ label2: 'bad', basis: 'flag', confidence: FLAG_CONFIDENCE });
+  });
+
+  it('J34: an exam holds the item with its proposal, offline and when the flag overrules a model\'s Correct', async () => {
+    for (const grader of [offline, saysCorrect]) {
+      const graded = await grader.grade(CIRCUIT, RIGHT, { materialId: 'm' });
+      expect(graded.result_status).toBe('Needs_Review');
+      expect(graded.evidence).toMatchObject({ proposed: 'Incorrect' });
+      expect(graded.evidence?.confidence).toBeLessThan(CONFIDENT_AT);
+    }
+    // Another never-good flag beside it still overrules the model: a give-up is told as final.
+    expect((await saysCorrect.grade(CIRCUIT, "I don't know.", { materialId: 'm' })).result_status).toBe('Incorrect');
   });
 });

@@ -103,6 +103,7 @@ function assessment(overrides: Partial<Assessment> & { flags?: Assessment['evide
     negationUnread: false,
     rubricReference: false,
     englishRoleFlag: false,
+    englishNegationFlag: false,
     evidence: { matched: [], missing: [], flags },
     ...rest,
   };

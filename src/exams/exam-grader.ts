@@ -308,7 +308,7 @@ export class ExamGrader implements ExamItemGrader {
       // The exam's bare list is the judges' keyword list read on every Descriptive answer: a reading of the words,
       // unsure on its own like it (over the dev sets 5 of 12 bare lists were wrong answers).
       const lowering = check.flags.filter((flag) => CAPS[flag]?.cap === capped.result_status).map((flag) => (flag === 'bare-list' ? 'keyword-list' : flag));
-      return overruledConfidence(lowering, offline);
+      return overruledConfidence(lowering, offline, check.assessment);
     }
     if (loweredByCap) return Math.max(offline, FLAG_CONFIDENCE);
     if (decided.result_status !== capped.result_status) return FLAG_CONFIDENCE;

@@ -117,6 +117,14 @@ export interface Assessment {
    * the flag caps the verdict without making it sure (verdict-confidence.ts).
    */
   englishRoleFlag: boolean;
+  /**
+   * A `negation` flag raised on an answer not mostly in Hangul, of a word both texts say (an unread one is
+   * negationUnread): English negation is read by its parity in the aligned clause, whatever its scope (negation.ts),
+   * so a right answer that says the reference's negated claim with other words or another negation (`does not contain
+   * a closed path and cannot be a short circuit` for `has no closed paths`) flips it too. The flag keeps its cap
+   * without making the verdict sure (verdict-confidence.ts).
+   */
+  englishNegationFlag: boolean;
   evidence: { matched: string[]; missing: string[]; flags: AssessFlag[] };
 }
 
@@ -350,6 +358,8 @@ export function decideAssessment(prepared: PreparedAssessment, model: AssessorMo
   const keyTerm = keywords !== undefined ? keywords.matched.length > 0 : best.comparison.novelMatched > 0;
   const short = !prepared.giveUp && prepared.answer.units.length <= SHORT_ANSWER;
   const shortWithKeyTerm = short && keyTerm;
+  const negationUnread = flags.includes('negation') && !best.comparison.contradiction.negationRead;
+  const english = !mostlyHangul(prepared.answer);
   return {
     label3,
     label2: label3 === 'correct' ? 'good' : 'bad',
@@ -363,9 +373,10 @@ export function decideAssessment(prepared: PreparedAssessment, model: AssessorMo
     picksOtherOption: best.otherOption,
     reordered: best.reordered,
     negatesOtherWords: best.negatesOtherWords,
-    negationUnread: flags.includes('negation') && !best.comparison.contradiction.negationRead,
+    negationUnread,
     rubricReference: best.rubric,
-    englishRoleFlag: !mostlyHangul(prepared.answer) && flags.some((flag) => ROLE_FLAGS.has(flag)),
+    englishRoleFlag: english && flags.some((flag) => ROLE_FLAGS.has(flag)),
+    englishNegationFlag: english && flags.includes('negation') && !negationUnread,
     evidence: { matched, missing, flags },
   };
 }

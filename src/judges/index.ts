@@ -21,7 +21,8 @@
  *   gets the contradiction caps at any length, and a good verdict on Korean words in another order
  *   (word-order.ts) or on other negated words (negation.ts) is never sure.
  * - Little overlap is no evidence against an answer whose model answer is a rubric of parts or alternatives
- *   (reference-shape.ts), and roles read from English word order cap a verdict without making it sure.
+ *   (reference-shape.ts), and roles read from English word order or a negation read by its parity in an English
+ *   clause (negation.ts) cap a verdict without making it sure, offline or over a model's good.
  * - A terse right answer is not taken for a twist: a list in parentheses stays in its clause (text-units.ts), a term
  *   the reference says in two forms ties an answer that says it once to neither clause (contradiction.ts), and
  *   `못 끊게` says what `끊기 어렵게` says (negation.ts).
@@ -64,6 +65,7 @@ export {
   CERTAIN_CONFIDENCE,
   CONFIDENT_AT,
   DECIDING_FLAGS,
+  ENGLISH_NEGATION_CONFIDENCE,
   ENGLISH_ROLE_CONFIDENCE,
   FLAG_CONFIDENCE,
   KEY_TERM_CONFIDENCE,

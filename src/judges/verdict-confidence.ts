@@ -57,12 +57,26 @@ const UNSURE_CAPS: ReadonlyMap<string, number> = new Map([
 ]);
 
 /**
+ * Whether a flag raised on this assessment decides a bad verdict on its own: a never-good flag, but for a negation
+ * said of a word the reference does not say (negationUnread), a negation read by its parity in an English clause
+ * (englishNegationFlag) and a role read from English word order (englishRoleFlag), which keep their cap unsure.
+ */
+function decides(assessment: Assessment, flag: AssessFlag): boolean {
+  if (!DECIDING_FLAGS.has(flag)) return false;
+  if (flag === 'negation' && (assessment.negationUnread || assessment.englishNegationFlag)) return false;
+  return !(assessment.englishRoleFlag && ROLE_FLAGS.has(flag));
+}
+
+/**
  * The confidence of a verdict a server cap lowered below what a model proposed: as sure as the caps, unless every
  * cap that lowered it is one the word matcher is unsure of (`off-topic`: OFF_TOPIC_CONFIDENCE; `keyword-list`:
- * KEYWORD_LIST_CONFIDENCE): then the model and the word matcher disagree, and neither is told as final.
+ * KEYWORD_LIST_CONFIDENCE; given the assessment, a never-good flag that does not decide on it, see decides): then
+ * the model and the word matcher disagree, and neither is told as final.
  */
-export function overruledConfidence(capFlags: readonly string[], offline: number): number {
-  if (capFlags.length > 0 && capFlags.every((flag) => UNSURE_CAPS.has(flag))) return Math.min(offline, ...capFlags.map((flag) => UNSURE_CAPS.get(flag) ?? 0));
+export function overruledConfidence(capFlags: readonly string[], offline: number, assessment?: Assessment): number {
+  const unsure = (flag: string): boolean =>
+    UNSURE_CAPS.has(flag) || (assessment !== undefined && DECIDING_FLAGS.has(flag as AssessFlag) && !decides(assessment, flag as AssessFlag));
+  if (capFlags.length > 0 && capFlags.every(unsure)) return Math.min(offline, ...capFlags.map((flag) => UNSURE_CAPS.get(flag) ?? offline));
   return Math.max(offline, FLAG_CONFIDENCE);
 }
 /**
@@ -70,7 +84,8 @@ export function overruledConfidence(capFlags: readonly string[], offline: number
  * 0.786); 31 more held by a pasted passage or a keyword list, all right. `thin-coverage` (458, 0.742) does not decide:
  * those verdicts are read by their margin like any other. With ko-dev2 and ko-dev3, and without `keyword-list` and
  * `off-topic` (no longer deciding): 140 such verdicts, 0.893 right (ko-dev2 20 of 20, ko-dev3 6 of 9). Without the
- * English role readings (ENGLISH_ROLE_CONFIDENCE): 135, 0.94 right. The constant stays at 0.88: it is also the floor of
+ * English role readings (ENGLISH_ROLE_CONFIDENCE): 135, 0.94 right; without English negations as well
+ * (ENGLISH_NEGATION_CONFIDENCE): 110, 0.955. The constant stays at 0.88: it is also the floor of
  * a model's verdict the server's caps decided (exam-grader.ts), a policy no eval run measures.
  */
 export const FLAG_CONFIDENCE = 0.88;
@@ -167,6 +182,17 @@ export const RUBRIC_CONFIDENCE = 0.5;
  */
 export const ENGLISH_ROLE_CONFIDENCE = 0.2;
 
+/**
+ * A bad verdict whose only deciding flag is a negation, read on an English answer, of a word both texts say
+ * (Assessment's englishNegationFlag: `circuit 4 does not contain a closed path and cannot be a short circuit` for
+ * `Circuit 4 has no closed paths`, a second negation on the question's words flipping the clause's parity). With the
+ * one model answer the product grades against (eval:grader's exam path), 19 of 28 right (Beetle 19 of 26,
+ * SciEntsBank 0 of 2), against 12 of 13 for Korean negations, read on their head; with every reference the dev sets
+ * list (eval:judge) 22 of 25, the answers that fit another reference's wording left out. The product's share is the
+ * constant: the flag keeps its cap, the verdict is unsure.
+ */
+export const ENGLISH_NEGATION_CONFIDENCE = 0.68;
+
 /** [lowest margin |P(good) − threshold|, share right] per verdict side, from grouped CV (n per row in the comment). */
 const GOOD_TABLE: readonly (readonly [number, number])[] = [
   [0, 0.61], // 155
@@ -206,7 +232,8 @@ export type ConfidenceBasis =
   | 'reordered'
   | 'negation-differs'
   | 'rubric'
-  | 'english-roles';
+  | 'english-roles'
+  | 'english-negation';
 
 export interface ConfidenceReading {
   confidence: number;
@@ -226,13 +253,8 @@ export function confidenceReading(assessment: Assessment, model: AssessorModel =
   const flags = assessment.evidence.flags;
   const good = assessment.label2 === 'good';
   if (!good && flags.some((flag) => CERTAIN_FLAGS.has(flag))) return { confidence: CERTAIN_CONFIDENCE, basis: 'certain' };
-  // An unread negation and an English role reading decide nothing: the other deciding flags still do.
-  const deciding = flags.filter(
-    (flag) =>
-      DECIDING_FLAGS.has(flag) &&
-      !(flag === 'negation' && assessment.negationUnread) &&
-      !(assessment.englishRoleFlag && ROLE_FLAGS.has(flag)),
-  );
+  // An unread negation and English negation or role readings decide nothing: the other deciding flags still do.
+  const deciding = flags.filter((flag) => decides(assessment, flag));
   if (!good && deciding.length > 0) return { confidence: FLAG_CONFIDENCE, basis: 'flag' };
   const margin = Math.abs(assessment.goodProbability - model.correctThreshold);
   const { row, share: read } = lookup(good ? GOOD_TABLE : BAD_TABLE, margin);
@@ -247,6 +269,8 @@ export function confidenceReading(assessment: Assessment, model: AssessorModel =
   if (!good && assessment.negationUnread) return lowered(NEGATION_UNREAD_CONFIDENCE, 'negation-unread');
   // Roles read from English word order: a participle or a second clause reorders them without changing the claim.
   if (!good && assessment.englishRoleFlag) return lowered(ENGLISH_ROLE_CONFIDENCE, 'english-roles');
+  // English negation read by its parity in a clause: another negation or other words for the same claim flip it too.
+  if (!good && assessment.englishNegationFlag) return lowered(ENGLISH_NEGATION_CONFIDENCE, 'english-negation');
   // One option of a rubric shares few of its words: little overlap is no evidence of a wrong answer.
   if (!good && assessment.rubricReference) return lowered(RUBRIC_CONFIDENCE, 'rubric');
   // A short answer with a key term of the reference may be a terse correct one the overlap cannot read: not sure.
