@@ -48,6 +48,8 @@ export interface GroupingOptions {
   embeddings?: readonly (readonly number[])[] | undefined;
   /** Session ids whose answer was moved out of its group. */
   detached?: ReadonlySet<string> | undefined;
+  /** The similarity at which two answers join: TERM_THRESHOLD or EMBEDDING_THRESHOLD unless given (`eval:groups` sweeps it). */
+  threshold?: number | undefined;
 }
 
 /** The stable id of a group: the question and its members, whatever order they come in. */
@@ -77,7 +79,7 @@ const normalized = (text: string) => text.normalize('NFKC').replace(/\s+/gu, ' '
 const sameText = (left: string, right: string) => normalized(left) === normalized(right);
 
 /** Pairwise similarity of the answers; -1 where one contradicts the other. */
-function similarities(answers: readonly GroupableAnswer[], options: Pick<GroupingOptions, 'embeddings'>): { matrix: number[][]; threshold: number } {
+function similarities(answers: readonly GroupableAnswer[], options: Pick<GroupingOptions, 'embeddings' | 'threshold'>): { matrix: number[][]; threshold: number } {
   const { embeddings } = options;
   const terms = embeddings === undefined ? answers.map((answer) => termVector(answer.text)) : [];
   const analysed = new Map<number, AnalysedText>();
@@ -89,7 +91,7 @@ function similarities(answers: readonly GroupableAnswer[], options: Pick<Groupin
     }
     return text;
   };
-  const threshold = embeddings === undefined ? TERM_THRESHOLD : EMBEDDING_THRESHOLD;
+  const threshold = options.threshold ?? (embeddings === undefined ? TERM_THRESHOLD : EMBEDDING_THRESHOLD);
   const matrix = answers.map(() => new Array<number>(answers.length).fill(0));
   for (let left = 0; left < answers.length; left++) {
     for (let right = left + 1; right < answers.length; right++) {
@@ -158,7 +160,10 @@ export function groupAnswers(questionId: number, answers: readonly GroupableAnsw
   });
   const texts = [...byText.values()];
   const representatives = texts.map((indexes) => answers[indexes[0] as number] as GroupableAnswer);
-  const { matrix, threshold } = similarities(representatives, { embeddings: embeddings && texts.map((indexes) => embeddings[indexes[0] as number] as number[]) });
+  const { matrix, threshold } = similarities(representatives, {
+    embeddings: embeddings && texts.map((indexes) => embeddings[indexes[0] as number] as number[]),
+    threshold: options.threshold,
+  });
   const clusters = [
     ...completeLinkage(
       texts.map((_, position) => position),
