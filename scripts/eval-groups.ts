@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { TERM_THRESHOLD, groupAnswers } from '../src/exams/index.js';
+import { ExamGrader, type ExamProblem, TERM_THRESHOLD, groupAnswers } from '../src/exams/index.js';
+import { createOfflineModel } from '../src/llm/index.js';
+import { offlineTasks } from '../src/offline-tasks.js';
 import { DEV_FILES, type EvalItem, KOREAN_DEV_SETS, dataDirectory, loadItems } from './eval-support.js';
 
 /**
@@ -12,7 +14,9 @@ import { DEV_FILES, type EvalItem, KOREAN_DEV_SETS, dataDirectory, loadItems } f
  * against one per answer without groups. `purity` is the share of answers whose gold status is their group's: what a
  * group grade gets right when the teacher does not read every member. Beside the product's threshold, the same
  * figures when only equal texts are grouped (the floor: what a class's repeated answers alone save) and at other
- * thresholds, so the product's choice is seen against its neighbours.
+ * thresholds, so the product's choice is seen against its neighbours. Then the review queue: the answers the offline
+ * exam grader holds for the teacher (one model answer per item, as eval:grader's exam path), one action each one by
+ * one, against the actions to settle them by groups, a group graded only where that is fewer actions.
  * Usage: npm run eval:groups [-- <data dir, default ../shared/eval/asag>]
  */
 
@@ -58,33 +62,98 @@ export interface SetGrouping {
   set: string;
   questions: number;
   rows: ({ name: string; threshold: number } & GroupingWork)[];
+  /** The answers the offline exam grader held for review, at the product's threshold. */
+  review: ReviewWork;
 }
 
-/** The gold statuses of one set's answers, grouped question by question at `threshold`. */
-export function groupedLabels(items: readonly EvalItem[], threshold: number): string[][] {
-  const byQuestion = new Map<string, EvalItem[]>();
-  for (const item of items) byQuestion.set(item.questionId, [...(byQuestion.get(item.questionId) ?? []), item]);
-  return [...byQuestion.values()].flatMap((answers, index) => {
+/** One grouped answer: its gold status, and whether the grader held it for review. */
+export interface GroupedMember {
+  gold: string;
+  held: boolean;
+}
+
+/**
+ * One set's answers, grouped question by question at `threshold` as the results page groups them; `held[i]` says
+ * whether the grader held `items[i]` for review (none when not given).
+ */
+export function groupedMembers(items: readonly EvalItem[], threshold: number, held: readonly boolean[] = []): GroupedMember[][] {
+  const byQuestion = new Map<string, number[]>();
+  items.forEach((item, index) => byQuestion.set(item.questionId, [...(byQuestion.get(item.questionId) ?? []), index]));
+  return [...byQuestion.values()].flatMap((indexes, question) => {
     const groups = groupAnswers(
-      index + 1,
-      answers.map((item, position) => ({ sessionId: String(position), text: item.answer, status: 'Needs_Review' as const })),
+      question + 1,
+      indexes.map((index) => ({ sessionId: String(index), text: items[index]?.answer ?? '', status: held[index] === true ? ('Needs_Review' as const) : ('Correct' as const) })),
       { threshold },
     );
-    return groups.map((group) => group.answers.map((member) => {
-      const item = answers[Number(member.sessionId)] as EvalItem;
-      return item.label3 ?? item.label2;
-    }));
+    return groups.map((group) =>
+      group.answers.map((member) => {
+        const item = items[Number(member.sessionId)] as EvalItem;
+        return { gold: item.label3 ?? item.label2, held: held[Number(member.sessionId)] === true };
+      }),
+    );
   });
 }
 
-export function groupingResults(directory: string): SetGrouping[] {
+export interface ReviewWork {
+  /** Answers the grader held for review: one action each without groups. */
+  held: number;
+  /**
+   * Actions to settle them with groups: for each group holding one, the fewer of a group grade (with its most common
+   * gold status, plus one override per member of another) and one action per held member.
+   */
+  actions: number;
+}
+
+/** The teacher's work on the answers held for review, grading by groups where that is fewer actions (pure). */
+export function reviewWork(groups: readonly (readonly GroupedMember[])[]): ReviewWork {
+  let held = 0;
+  let actions = 0;
+  for (const group of groups) {
+    const waiting = group.filter((member) => member.held).length;
+    if (waiting === 0) continue;
+    held += waiting;
+    actions += Math.min(waiting, groupingWork([group.map((member) => member.gold)]).actions);
+  }
+  return { held, actions };
+}
+
+/** Whether the offline exam grader (one model answer per item, as eval:grader's exam path) holds each answer. */
+async function heldByGrader(items: readonly EvalItem[]): Promise<boolean[]> {
+  const grader = new ExamGrader({ model: createOfflineModel(offlineTasks) });
+  const held: boolean[] = [];
+  for (const [index, item] of items.entries()) {
+    const problem: ExamProblem = {
+      id: index + 1,
+      type: 'Descriptive',
+      question_content: item.question,
+      model_answer: item.reference,
+      key_keywords: item.keywords ?? [],
+      intent_diagnosis: '-',
+    };
+    const graded = await grader.grade(problem, item.answer, { materialId: 'eval', ...(item.source === undefined ? {} : { source: item.source }) });
+    held.push(graded.result_status === 'Needs_Review');
+  }
+  return held;
+}
+
+export async function groupingResults(directory: string): Promise<SetGrouping[]> {
   const sets = DEV_FILES.map((file) => ({ name: file.replace('.dev.jsonl', ''), items: loadItems(path.join(directory, file)) }));
   for (const { name, file } of KOREAN_DEV_SETS) if (existsSync(file)) sets.push({ name, items: loadItems(file) });
-  return sets.map(({ name, items }) => ({
-    set: name,
-    questions: new Set(items.map((item) => item.questionId)).size,
-    rows: THRESHOLDS.map(({ name: rowName, threshold }) => ({ name: rowName, threshold, ...groupingWork(groupedLabels(items, threshold)) })),
-  }));
+  const results: SetGrouping[] = [];
+  for (const { name, items } of sets) {
+    const held = await heldByGrader(items);
+    results.push({
+      set: name,
+      questions: new Set(items.map((item) => item.questionId)).size,
+      rows: THRESHOLDS.map(({ name: rowName, threshold }) => ({
+        name: rowName,
+        threshold,
+        ...groupingWork(groupedMembers(items, threshold).map((group) => group.map((member) => member.gold))),
+      })),
+      review: reviewWork(groupedMembers(items, TERM_THRESHOLD, held)),
+    });
+  }
+  return results;
 }
 
 const pad = (text: string, width: number) => text.padEnd(width);
@@ -99,11 +168,16 @@ export function formatGrouping(results: readonly SetGrouping[]): string {
     const cells = result.rows.map((row) => pad(`${(row.actions / Math.max(1, row.answers)).toFixed(2)} / ${row.purity.toFixed(3)}`, 22));
     lines.push(`${pad(result.set, 22)}${pad(String(answers), 9)}${pad(String(result.questions), 11)}${cells.join('')}`);
   }
+  lines.push('', 'The review queue (answers the offline exam grader holds, one model answer per item) at the product\'s threshold: held answers → teacher actions to settle them, grading by groups where fewer');
+  lines.push(`${pad('set', 22)}${pad('held', 8)}actions (per held answer)`);
+  for (const result of results) {
+    lines.push(`${pad(result.set, 22)}${pad(String(result.review.held), 8)}${result.review.actions} (${(result.review.actions / Math.max(1, result.review.held)).toFixed(2)})`);
+  }
   return lines.join('\n');
 }
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  const results = groupingResults(dataDirectory());
+  const results = await groupingResults(dataDirectory());
   console.log(formatGrouping(results));
   console.log(JSON.stringify({ task: 'groups', results }));
 }

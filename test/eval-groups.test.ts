@@ -4,10 +4,11 @@
  *   results page does and counts a teacher's actions to grade every answer right: one group grade with the group's
  *   most common gold status, plus one override per member whose gold status differs; purity is the share of answers
  *   whose gold status is their group's. Groups never cost more actions than grading answers one by one, and an answer
- *   that says the opposite with the same words is never in its group.
+ *   that says the opposite with the same words is never in its group. The review queue (answers the offline exam
+ *   grader holds) is settled by groups only where a group grade is fewer actions than its held members one by one.
  */
 import { describe, expect, it } from 'vitest';
-import { groupedLabels, groupingWork } from '../scripts/eval-groups.js';
+import { groupedMembers, groupingWork, reviewWork } from '../scripts/eval-groups.js';
 import type { EvalItem } from '../scripts/eval-support.js';
 
 const item = (questionId: string, answer: string, label3: 'correct' | 'partial' | 'incorrect'): EvalItem => ({
@@ -40,9 +41,21 @@ describe('GR22 what grading by groups saves is measured', () => {
       item('q1', '표본평균의 분산이 작아지지 않는다.', 'incorrect'),
       item('q2', '표본평균의 분산이 작아진다.', 'correct'),
     ];
-    const groups = groupedLabels(items, 0.45);
+    const groups = groupedMembers(items, 0.45).map((group) => group.map((member) => member.gold));
     expect(groups.map((labels) => [...labels].sort())).toEqual(expect.arrayContaining([['correct', 'correct'], ['incorrect'], ['correct']]));
     expect(groups).toHaveLength(3);
     expect(groupingWork(groups)).toEqual({ answers: 4, groups: 3, actions: 3, purity: 1 });
+  });
+
+  it('GR22 the review queue: a group holding held answers is graded at once where that is fewer actions', () => {
+    const held = (gold: string) => ({ gold, held: true });
+    const told = (gold: string) => ({ gold, held: false });
+    // Three held answers of one status: one group grade. One held among told ones of another status: one override.
+    expect(reviewWork([[held('correct'), held('correct'), held('correct')], [held('partial'), told('correct'), told('correct')], [told('incorrect')]])).toEqual({
+      held: 4,
+      actions: 2,
+    });
+    // Held answers of three statuses in one group cost what they cost one by one.
+    expect(reviewWork([[held('correct'), held('partial'), held('incorrect')]])).toEqual({ held: 3, actions: 3 });
   });
 });
