@@ -188,8 +188,8 @@ export const ENGLISH_ROLE_CONFIDENCE = 0.2;
  * `Circuit 4 has no closed paths`, a second negation on the question's words flipping the clause's parity). With the
  * one model answer the product grades against (eval:grader's exam path), 19 of 28 right (Beetle 19 of 26,
  * SciEntsBank 0 of 2), against 12 of 13 for Korean negations, read on their head; with every reference the dev sets
- * list (eval:judge) 22 of 25, the answers that fit another reference's wording left out. The product's share is the
- * constant: the flag keeps its cap, the verdict is unsure.
+ * list (eval:judge) 22 of 25, where an answer in another listed reference's words is read against that one and not
+ * flagged. The product's share is the constant: the flag keeps its cap, the verdict is unsure.
  */
 export const ENGLISH_NEGATION_CONFIDENCE = 0.68;
 
