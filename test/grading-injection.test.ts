@@ -12,6 +12,11 @@
  *   real answer stands.
  * - GR4 — Offline. The offline exam grader and lecture judge give the same answers `Incorrect` / bad (not
  *   `Partial_Correct`); another subject is proposed `Incorrect` and held for the teacher, as in GR1.
+ * - GR23 — Filler is repetition, not vocabulary. Filler, a non-answer told as sure, is placeholder text or the same
+ *   runs of words over and over (half the answer's five-word runs said three times or more), not few distinct words: a
+ *   list of hops whose tuples end alike is an attempt. An answer mostly in words the item's texts do not have (at
+ *   least 20 distinct, under a tenth on the subject) is off-topic, the word reading held for the teacher, like one
+ *   that shares none: a right answer in the subject's terms against a one-line model answer is one.
  * - GR11 — No reference, no judgement. A model answer that is empty or restates the question (only the question's
  *   words, at least half of them) is never judged against: the exam item is `Needs_Review` (confidence 0) and the
  *   lecture judge abstains (`tutor:unsure` without a model answer), with no model call.
@@ -29,9 +34,9 @@
  *   status and reason; no session id or nickname.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ExamGrader, type ExamProblem } from '../src/exams/index.js';
+import { ExamGrader, type ExamProblem, serverCheck } from '../src/exams/index.js';
 import type { EvaluationItem } from '../src/exams/exam-types.js';
-import { CONFIDENT_AT, integrityFlags, referenceStandsIn } from '../src/judges/index.js';
+import { CONFIDENT_AT, integrityFlags, referenceStandsIn, repeatsItself } from '../src/judges/index.js';
 import { QaTutor } from '../src/lecture/qa-tutor.js';
 import { createOfflineModel } from '../src/llm/offline-model.js';
 import { offlineTasks } from '../src/offline-tasks.js';
@@ -237,5 +242,47 @@ describe('GR answers in the other language', () => {
     expect(integrityFlags({ question: 'What happens to the variance of the sample mean as the sample grows?', reference: 'It decreases: it is the population variance divided by the sample size.', answer: korean })).toEqual([]);
     // Another subject in the item's own language still is.
     expect(integrityFlags({ question: NO_KEYWORDS.question_content, reference: NO_KEYWORDS.model_answer, source: SOURCE, answer: ATTACKS[10]?.[1] ?? '' })).toEqual(['off-topic']);
+  });
+});
+
+describe('GR filler is repetition, not vocabulary (offline)', () => {
+  const grader = new ExamGrader({ model: createOfflineModel(offlineTasks) });
+  const RPB: ExamProblem = {
+    ...NO_KEYWORDS,
+    id: 5,
+    question_content: 'Node A distributes a packet using Reverse Path Broadcast. List the packets sent, per hop, as (sender, receiver, forward/drop), with the reason for each drop.',
+    model_answer: 'Hop 1: (A, B, forward), (A, C, forward), (A, D, drop) <= D is not the next hop of C or F. Hop 2: (B, E, forward), (C, F, drop). Hop 3: (E, G, forward). Hop 4: (G, H, drop).',
+  };
+  /** An attempt whose tuples end alike: few distinct words, no repeated run of five. */
+  const HOPS =
+    'Hop 1: (A, C, forward) (A, B, forward) (A, D, forward) Hop 2: (B, A, drop) already received (B, E, forward) (C, A, drop) already received (C, D, drop) already received Hop 3: (E, B, drop) already received (E, F, drop) already received (F, G, drop) already received Hop 4: (G, H, forward)';
+  const DQDB: ExamProblem = {
+    ...NO_KEYWORDS,
+    id: 6,
+    question_content: 'Please explain the problem with "Distributed Queue Dual Buses" that was discussed in the lecture in 1-3 sentences.',
+    model_answer: 'Depending on your position in the bus station have a disadvantage/advantage when reserving transmission rights.',
+  };
+  /** A right answer (SAF's gold label) in the subject's own terms, none of which the one-line model answer uses. */
+  const FAIRNESS =
+    'A node close to the frame generator can pick up a free token and transmit data with a higher probability than a node far away from the generator when the network is highly loaded. Therefore nodes near the head enjoy a preference when sending a packet, which is a fairness problem; research improves it with bandwidth balancing schemes.';
+
+  it('GR23 an answer that says the same run of words over and over is filler; a list whose items end alike is an attempt', () => {
+    expect(repeatsItself(FILLER)).toBe(true);
+    expect(repeatsItself(`분산이 작아진다. ${FILLER} ${FILLER}`)).toBe(true);
+    expect(repeatsItself(HOPS)).toBe(false);
+    expect(integrityFlags({ question: RPB.question_content, reference: RPB.model_answer, answer: HOPS })).toEqual([]);
+    expect(serverCheck(RPB, HOPS).flags).not.toContain('filler');
+    expect(serverCheck(RPB, FILLER).flags).toContain('filler');
+  });
+
+  it('GR23 an answer mostly in words the item does not have is off the subject, a reading held for the teacher, not filler told as sure', async () => {
+    expect(integrityFlags({ question: DQDB.question_content, reference: DQDB.model_answer, answer: FAIRNESS })).toEqual(['off-topic']);
+    const graded = await grader.grade(DQDB, FAIRNESS, { materialId: 'm' });
+    expect(graded.result_status).toBe('Needs_Review');
+    expect(graded.evidence?.proposed).toBe('Incorrect');
+    expect(graded.evidence?.confidence).toBeLessThan(CONFIDENT_AT);
+    // With the lecture's material, whose terms it uses, it is on the subject.
+    const material = 'DQDB has a fairness problem: a node close to the frame generator picks up free tokens first and transmits with a higher probability under high load; bandwidth balancing schemes reduce the preference of nodes near the head.';
+    expect(integrityFlags({ question: DQDB.question_content, reference: DQDB.model_answer, source: material, answer: FAIRNESS })).toEqual([]);
   });
 });

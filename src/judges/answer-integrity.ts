@@ -3,11 +3,12 @@ import { unitFound } from './unit-match.js';
 
 /**
  * Answers that are not an attempt at the question, whatever a grader model says about them: text addressed to the
- * grader (an instruction, a verdict, a closing tag of the prompt's fences), filler (the same words over and over,
- * placeholder text, mostly words that belong to no part of the question's subject), text in a script that is
- * neither the question's nor English, and text about another subject altogether. Each is capped at incorrect on
- * every path (the offline assessor, the exam grader and the lecture judge with a model): a model that can be told
- * "Correct" by the student is not a grader.
+ * grader (an instruction, a verdict, a closing tag of the prompt's fences), filler (the same run of words over and
+ * over, placeholder text), text in a script that is neither the question's nor English, and text about another
+ * subject altogether or mostly (off-topic). Each is capped at incorrect on every path (the offline assessor, the exam
+ * grader and the lecture judge with a model): a model that can be told "Correct" by the student is not a grader.
+ * Off-topic is a reading of the answer's words, which an everyday paraphrase or the subject's own terms missing from
+ * a short model answer share too: its cap is not told as sure (verdict-confidence.ts OFF_TOPIC_CONFIDENCE).
  *
  * "The subject" is every text the item has: the question, the references, the keywords and the material. An answer
  * word belongs to it when the judges' unit matcher finds it there (particles, endings and spacing aside), so an
@@ -54,18 +55,24 @@ const BARE_VERDICT = /^[\s"'“”]*(?:correct|good|right|full\s*marks?|정답(?
 const PLACEHOLDER = /lorem\s+ipsum|dolor\s+sit\s+amet|asdf|qwer|ㅁㄴㅇㄹ|(?:blah\s*){3,}|(?:ㅋ|ㅎ){6,}|(\p{L})\1{9,}|([\p{L}\p{N}]{2,12})(?:\s+\2){5,}/iu;
 
 /**
- * Below this share of distinct words (of two letters or more) among at least REPEAT_MIN of them, an answer repeats
- * itself (dev files: no answer; lists of hops and formulas repeat one-letter names, which do not count).
+ * An answer of at least REPEAT_MIN words repeats itself when at least REPEATED_RUN_SHARE of its runs of RUN_WORDS
+ * words are runs it says RUN_RECURS times or more: the same sentence pasted over and over, the padding of a right
+ * sentence with copies of another. On the dev sets (2,065 answers) the highest share is 0.25 (an answer that says its
+ * sentence twice, a list of hops whose tuples end alike); the filler attacks of test/grading-injection.test.ts score
+ * 0.98 to 1. A share of distinct words, read before, also caught structured answers (`(B, A, drop) Already received`
+ * per tuple): two SAF attempts told as sure non-answers.
  */
-const REPEAT_SHARE = 0.25;
+const RUN_WORDS = 5;
+const RUN_RECURS = 3;
+const REPEATED_RUN_SHARE = 0.5;
 const REPEAT_MIN = 20;
 /**
- * An answer with at least this many distinct content words, under ON_SUBJECT_SHARE of them on the subject, is
- * padded. Measured on the English dev files, whose items have no material text (so the subject is only the question
- * and the reference): at 20 and 0.1, 1 good answer of 1,500 (a list of address ranges) and 1 bad one; at 12 and 0.3,
- * 27 good ones.
+ * An answer with at least this many distinct content words, under ON_SUBJECT_SHARE of them on the subject, is mostly
+ * about something else: off-topic, like one that shares none. On the English dev files, whose items have no material
+ * (the subject is the question and the reference alone), 3 such answers, all attempts (one in German, two on DQDB in
+ * terms the one-line reference does not use: 1 correct, 2 partial); they used to be filler, told as sure.
  */
-const FILLER_MIN = 20;
+const MOSTLY_OFF_MIN = 20;
 const ON_SUBJECT_SHARE = 0.1;
 /**
  * An answer with at least this many distinct content words and none on the subject is about something else (dev
@@ -104,6 +111,18 @@ function subjectShare(answer: AnalysedText, subject: AnalysedText): { total: num
   return { total: units.length, on };
 }
 
+/** Whether the answer says the same runs of words over and over (REPEATED_RUN_SHARE). */
+export function repeatsItself(answer: string): boolean {
+  const words = answer.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  if (words.length < REPEAT_MIN) return false;
+  const runs: string[] = [];
+  for (let index = 0; index + RUN_WORDS <= words.length; index += 1) runs.push(words.slice(index, index + RUN_WORDS).join(' '));
+  const counts = new Map<string, number>();
+  for (const run of runs) counts.set(run, (counts.get(run) ?? 0) + 1);
+  const repeated = runs.filter((run) => (counts.get(run) ?? 0) >= RUN_RECURS).length;
+  return repeated >= REPEATED_RUN_SHARE * runs.length;
+}
+
 /** Whether most letters of a text are Hangul or Latin. */
 function mainScript(text: string): 'hangul' | 'latin' {
   const hangul = (text.match(/\p{Script=Hangul}/gu) ?? []).length;
@@ -123,9 +142,7 @@ export function integrityFlags(input: IntegrityInput): IntegrityFlag[] {
   // the reverse) shares no words with it however right it is, so it is never called off the subject for that.
   const comparable = mainScript(input.answer) === mainScript(subjectText);
   const { total, on } = comparable ? subjectShare(answer, subject) : { total: 0, on: 0 };
-  const words = answer.units.filter((unit) => Array.from(unit).length >= 2);
-  const repeated = words.length >= REPEAT_MIN && new Set(words).size / words.length < REPEAT_SHARE;
-  if (PLACEHOLDER.test(input.answer.normalize('NFKC')) || repeated || (total >= FILLER_MIN && on / total < ON_SUBJECT_SHARE)) flags.push('filler');
-  else if (total >= OFF_TOPIC_MIN && on === 0) flags.push('off-topic');
+  if (PLACEHOLDER.test(input.answer.normalize('NFKC')) || repeatsItself(input.answer)) flags.push('filler');
+  else if ((total >= OFF_TOPIC_MIN && on === 0) || (total >= MOSTLY_OFF_MIN && on / total < ON_SUBJECT_SHARE)) flags.push('off-topic');
   return flags;
 }

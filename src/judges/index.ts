@@ -57,7 +57,7 @@ export { negatesSharedWord } from './negation.js';
 export { isEcho, isGiveUp, isKeywordList, isPastedPassage, statesRelationBySymbol } from './answer-flags.js';
 export { namedLabels, namesOtherLabels, statedNumbers, statesOtherNumber } from './answer-labels.js';
 export { ENGLISH_PREDICATE_CUES } from './english-words.js';
-export { type IntegrityFlag, type IntegrityInput, integrityFlags, isForeignScript, isInstruction } from './answer-integrity.js';
+export { type IntegrityFlag, type IntegrityInput, integrityFlags, isForeignScript, isInstruction, repeatsItself } from './answer-integrity.js';
 export { RESTATED_QUESTION_SHARE, picksOtherOption, referenceStandsIn } from './question-words.js';
 export { listsAlternatives } from './reference-shape.js';
 export {

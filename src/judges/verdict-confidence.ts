@@ -42,11 +42,12 @@ export const KEYWORD_LIST_CONFIDENCE = 0.59;
 
 /**
  * A bad verdict whose only cap is `off-topic` (no word of two letters or more shared with the question, the model
- * answer or the material, answer-integrity.ts): an everyday paraphrase shares no word either ("거기가 땅덩어리끼리
- * 맞닿은 데라서 …" for "판의 경계에서는 판들이 충돌하거나 …"). 3 of 7 such verdicts were right over the dev sets
- * (SciEntsBank 2 of 2, ko-dev2 1 of 5), so unsure: the exam holds the item for the teacher, the lecture asks the
- * student to compare. The cap itself stays (a model's Correct on it is not told as final either, see
- * {@link overruledConfidence}).
+ * answer or the material, or under a tenth of twenty words or more: answer-integrity.ts): an everyday paraphrase
+ * shares no word either ("거기가 땅덩어리끼리 맞닿은 데라서 …" for "판의 경계에서는 판들이 충돌하거나 …"), and a right
+ * answer in the subject's own terms few of a one-line model answer's (SAF's DQDB answers, no material). 5 of 11 such
+ * verdicts right under grouped CV over the dev sets, 6 of 12 on the exam path (one model answer), so unsure: the exam
+ * holds the item for the teacher, the lecture asks the student to compare. The cap itself stays (a model's Correct on
+ * it is not told as final either, see {@link overruledConfidence}).
  */
 export const OFF_TOPIC_CONFIDENCE = 0.43;
 
