@@ -2,6 +2,10 @@
  * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
  * - J1 — Give-up. An empty answer, punctuation only, or a give-up ("모르겠어요", "잘 모르", "몰라", "idk", "I don't know", "no
  *   idea" …
+ * - J35 — A give-up names the topic. A Korean give-up phrase said beside nothing but the question's own words and
+ *   talk about one's own studying (`배우긴 했는데`, `시험 범위였나요`, `뭐였는지`; faces like `ㅠ` are no words) is a
+ *   give-up, told as sure; with a word of the reference the question does not give (`모르겠지만 … 작아진다`), or three
+ *   words of its own, it is a hedged attempt, judged on what it says.
  * - J2 — Echo. An answer that repeats the question's own wording and none of the reference's new concepts (those the
  *   question does not contain) is incorrect (`echo`).
  * - J3 — Pasted passage. With a `source` text, an answer at least half made of verbatim runs of the source that are
@@ -25,7 +29,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type AssessInput, MAX_ANSWER_CHARACTERS, assessAnswer, keywordFound, matchKeywords } from '../src/judges/index.js';
+import { type AssessInput, CERTAIN_CONFIDENCE, MAX_ANSWER_CHARACTERS, assessAnswer, assessmentConfidence, keywordFound, matchKeywords } from '../src/judges/index.js';
 import { analyseText } from '../src/judges/text-units.js';
 
 const MEAN = {
@@ -43,6 +47,19 @@ const BULB = {
 const WARMING = {
   question: '온실가스가 늘어나면 지구의 기온은 어떻게 되나요?',
   reference: '온실가스가 증가하면 지구에서 빠져나가는 열이 더 많이 갇혀서 지구의 평균 기온이 올라간다.',
+};
+
+const LISTS = {
+  question: '연결 리스트란 무엇인가요?',
+  reference: '연결 리스트는 각 노드가 데이터와 다음 노드를 가리키는 포인터를 가지고 줄지어 연결된 자료 구조이다.',
+};
+const WAVES = {
+  question: '지진파 중 P파와 S파는 어떻게 다른가요?',
+  reference: 'P파는 속도가 빨라 먼저 도착하고 고체, 액체, 기체를 모두 통과한다. S파는 느리고 고체만 통과한다.',
+};
+const VARIANCE_OF_MEAN = {
+  question: '표본의 크기가 커지면 표본평균의 분산은 어떻게 되나요?',
+  reference: '표본의 크기가 커지면 표본평균의 분산은 작아진다.',
 };
 
 function assess(base: Omit<AssessInput, 'answer'>, answer: string): ReturnType<typeof assessAnswer> {
@@ -63,6 +80,24 @@ describe('answer assessor: never good', () => {
     const result = assess(MEAN, '잘 모르겠지만 모든 값을 더해서 개수로 나눈 값이고 자료의 중심을 나타내요');
     expect(result.evidence.flags).not.toContain('give-up');
     expect(result.label2).toBe('good');
+  });
+
+  it.each([
+    [LISTS, '연결 리스트가 뭐였는지 기억이 안 나요.. 죄송합니다'],
+    [WAVES, 'P파랑 S파 배우긴 했는데 뭐가 뭔지 기억이 안 나요ㅠ'],
+    [WAVES, '잘 모르겠어요.. 이거 시험 범위였나요?'],
+  ])('J35: a give-up that names the question\'s topic (%#) is a give-up, told as sure', (base, answer) => {
+    const result = assess(base, answer);
+    expect(result.evidence.flags).toContain('give-up');
+    expect(result).toMatchObject({ label3: 'incorrect', score: 0 });
+    expect(assessmentConfidence(result)).toBe(CERTAIN_CONFIDENCE);
+  });
+
+  it('J35: beside a word of the reference, or words of its own, a give-up phrase hedges an attempt', () => {
+    // 작아진다 is the reference's, not the question's: the student says what happens.
+    expect(assess(VARIANCE_OF_MEAN, '잘 모르겠지만 표본이 커지면 분산이 작아진다?').evidence.flags).not.toContain('give-up');
+    // An everyday guess in words of its own is an attempt, judged (here: not sure) rather than a give-up.
+    expect(assess(WAVES, '잘 모르겠는데 땅이 흔들리는 방식이 서로 달라서요?').evidence.flags).not.toContain('give-up');
   });
 
   it('J2: an echo of the question is incorrect (Korean and English)', () => {

@@ -293,7 +293,7 @@ export function prepareAssessment(input: AssessInput): PreparedAssessment {
       rubric: listsAlternatives(text),
     };
   });
-  const giveUp = isGiveUp(answer);
+  const giveUp = isGiveUp(answer, { question, references });
   const hangul = input.language === undefined ? undefined : input.language === 'ko';
   return {
     answer,

@@ -18,14 +18,40 @@ const GIVE_UP_WORDS: ReadonlySet<string> = new Set([
   '생각', '나', '글쎄', '잘', '죄송', '미안', '정말',
 ]);
 
-/** A give-up ("모르겠어요", "idk", "I don't know", "pass", empty) with too little else to judge. */
-export function isGiveUp(answer: AnalysedText): boolean {
+/**
+ * Korean words a student uses to talk about their own studying rather than the subject (`배우긴 했는데`, `시험
+ * 범위였나요`, `뭐였는지`, `관련 있는 건 아는데 내용은`): beside a give-up phrase they say no more than it does.
+ */
+const STUDY_TALK = /^(?:배우|배웠|시험|범위|뭐|뭔|이거|그거|관련|내용|수업|공부|헷갈|안나|했)/u;
+
+/** Loose jamo (`ㅠㅠ`, `ㅋㅋ`): a face, not a word. */
+const EMOTICON = /^[\u1100-\u11ff\u3130-\u318f]+$/u;
+
+/** The question and the references of an answer, to read what a give-up phrase is said beside. */
+export interface GiveUpContext {
+  question: AnalysedText;
+  references: readonly AnalysedText[];
+}
+
+/**
+ * A give-up ("모르겠어요", "idk", "I don't know", "pass", empty) with too little else to judge. Given the question and
+ * the references, a Korean give-up phrase said beside nothing but the question's own words and talk about one's
+ * studying (`P파랑 S파 배우긴 했는데 뭐가 뭔지 기억이 안 나요`, `연결 리스트가 뭐였는지 기억이 안 나요`) is one too, as
+ * long as no word of the references that the question does not give is there: `모르겠지만 분산이 작아진다` is a hedged
+ * attempt.
+ */
+export function isGiveUp(answer: AnalysedText, context?: GiveUpContext): boolean {
   const text = answer.normalized.trim();
   if (!/[\p{L}\p{N}]/u.test(text)) return true;
   if (BARE_GIVE_UP.test(text.replace(/[.!?\s]+$/u, ''))) return true;
-  if (!KOREAN_GIVE_UP.test(text) && !ENGLISH_GIVE_UP.test(text)) return false;
-  const rest = answer.units.filter((unit) => !GIVE_UP_WORDS.has(unit) && !unit.startsWith('모르'));
-  return new Set(rest).size < 3;
+  const korean = KOREAN_GIVE_UP.test(text);
+  if (!korean && !ENGLISH_GIVE_UP.test(text)) return false;
+  const rest = answer.units.filter((unit) => !GIVE_UP_WORDS.has(unit) && !unit.startsWith('모르') && !EMOTICON.test(unit));
+  if (new Set(rest).size < 3) return true;
+  if (context === undefined || !korean) return false;
+  const beyondQuestion = rest.filter((unit) => !context.question.unitSet.has(unit));
+  if (beyondQuestion.some((unit) => context.references.some((reference) => reference.unitSet.has(unit)))) return false;
+  return new Set(beyondQuestion.filter((unit) => !STUDY_TALK.test(unit))).size < 3;
 }
 
 /** Adjacent content-unit pairs of a text (within two positions), as `left right` strings. */
