@@ -35,7 +35,8 @@ import { DEV_FILES, type EvalItem, KOREAN_DEV_SETS, type Scores, loadItems, roun
 
 const STATUS_TO_LABEL3: Record<Exclude<GradeStatus, 'Ungraded' | 'Needs_Review'>, string> = { Correct: 'correct', Partial_Correct: 'partial', Incorrect: 'incorrect' };
 
-function problemOf(item: EvalItem, id: number): ExamProblem {
+/** A dev item as the exam grader meets it: a Descriptive item whose one model answer is the item's reference. */
+export function problemOf(item: EvalItem, id: number): ExamProblem {
   return {
     id,
     type: 'Descriptive',
@@ -69,13 +70,15 @@ export interface ExamPathResult {
   groups: ConfidenceGroup[];
 }
 
-function setsIn(directory: string): { name: string; items: EvalItem[] }[] {
+/** Every dev set: the ASAG files in `directory`, then the Korean dev sets that exist. */
+export function setsIn(directory: string): { name: string; items: EvalItem[] }[] {
   const sets = DEV_FILES.map((file) => ({ name: file.replace('.dev.jsonl', ''), items: loadItems(path.join(directory, file)) }));
   for (const { name, file } of KOREAN_DEV_SETS) if (existsSync(file)) sets.push({ name, items: loadItems(file) });
   return sets;
 }
 
-const context = (item: EvalItem) => ({ materialId: 'eval', ...(item.source === undefined ? {} : { source: item.source }) });
+/** The grading context of a dev item: its material, when it has one. */
+export const context = (item: EvalItem) => ({ materialId: 'eval', ...(item.source === undefined ? {} : { source: item.source }) });
 
 export async function examPathResults(directory: string): Promise<ExamPathResult[]> {
   const grader = new ExamGrader({ model: createOfflineModel(offlineTasks) });

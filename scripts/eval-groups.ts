@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ExamGrader, type ExamProblem, TERM_THRESHOLD, groupAnswers } from '../src/exams/index.js';
+import { ExamGrader, TERM_THRESHOLD, groupAnswers } from '../src/exams/index.js';
 import { createOfflineModel } from '../src/llm/index.js';
 import { offlineTasks } from '../src/offline-tasks.js';
-import { DEV_FILES, type EvalItem, KOREAN_DEV_SETS, dataDirectory, loadItems } from './eval-support.js';
+import { context, problemOf, setsIn } from './eval-exam-path.js';
+import { type EvalItem, dataDirectory } from './eval-support.js';
 
 /**
  * What grading by groups (src/exams/answer-groups.ts, the results page's 묶어서 채점) saves a teacher and what it
@@ -122,25 +122,15 @@ async function heldByGrader(items: readonly EvalItem[]): Promise<boolean[]> {
   const grader = new ExamGrader({ model: createOfflineModel(offlineTasks) });
   const held: boolean[] = [];
   for (const [index, item] of items.entries()) {
-    const problem: ExamProblem = {
-      id: index + 1,
-      type: 'Descriptive',
-      question_content: item.question,
-      model_answer: item.reference,
-      key_keywords: item.keywords ?? [],
-      intent_diagnosis: '-',
-    };
-    const graded = await grader.grade(problem, item.answer, { materialId: 'eval', ...(item.source === undefined ? {} : { source: item.source }) });
+    const graded = await grader.grade(problemOf(item, index + 1), item.answer, context(item));
     held.push(graded.result_status === 'Needs_Review');
   }
   return held;
 }
 
 export async function groupingResults(directory: string): Promise<SetGrouping[]> {
-  const sets = DEV_FILES.map((file) => ({ name: file.replace('.dev.jsonl', ''), items: loadItems(path.join(directory, file)) }));
-  for (const { name, file } of KOREAN_DEV_SETS) if (existsSync(file)) sets.push({ name, items: loadItems(file) });
   const results: SetGrouping[] = [];
-  for (const { name, items } of sets) {
+  for (const { name, items } of setsIn(directory)) {
     const held = await heldByGrader(items);
     results.push({
       set: name,
