@@ -25,6 +25,12 @@
  *   붉은 리트머스 종이를 푸르게, 염기성은 푸른 종이를 붉게`) still is.
  * - J29 — Hard to do is cannot do. `못 끊게` says what `끊기 어렵게` says: no negation flag, no sure bad; `쉽게 끊게`
  *   (an adverb in `-게`, read with the verb after it) is the antonym of it and is flagged.
+ * - J36 — One item per part asked is an answer, not a list. A list is a keyword dump when it has more items than the
+ *   question asks for: a question whose asking words ask two things (`어디이며, 어떤 과정으로`), that asks about each of
+ *   two things (`각각`, `어떻게 다른가요`) or names a count (`3대`, `두 가지`, `three reasons`) is answered in 개조식 by
+ *   that many items (`미토콘드리아, 세포 호흡`); a noun phrase built on the genitive (`질량과 속도의 곱`) names one
+ *   thing, and a note ending in a nominalised predicate (`저항함`, `높음`) states something. More items than parts
+ *   (`비열, 대륙, 해양, 여름, 겨울` to a two-part question) are still a keyword list.
  * - J31 — To enlarge is to increase. `늘리다` and `줄이다` in any ending (`늘려`, `늘린`, `줄여서`, `줄인`) are read as
  *   늘/줄, whose antonym pair makes `지도에 늘려 나타낸` against `지도에 줄여서 나타낸` an antonym, not a good copy.
  */
@@ -82,6 +88,63 @@ describe('J12: 개조식 is not a keyword list', () => {
     const result = assessAnswer({ ...base, answer });
     expect(result.evidence.flags).toContain('keyword-list');
     expect(result.label2).toBe('bad');
+  });
+});
+
+describe('J36: one item per part asked is an answer, not a keyword list', () => {
+  const listed = (question: string, reference: string, answer: string): boolean =>
+    isKeywordList(analyseText(answer), analyseText(reference), analyseText(question));
+  const KIDNEY = {
+    question: '혈액 속 노폐물을 걸러 내는 기관은 어디이며, 걸러진 노폐물은 무엇으로 몸 밖에 나가나요?',
+    reference: '콩팥(신장)이 혈액 속 노폐물을 걸러 내고, 걸러진 노폐물은 오줌으로 몸 밖에 나간다.',
+  };
+  const SEASONS = {
+    question: '남반구에 있는 오스트레일리아는 1월과 7월에 각각 어떤 계절인가요?',
+    reference: '남반구는 북반구와 계절이 반대여서 오스트레일리아는 1월에 여름, 7월에 겨울이다.',
+  };
+  const POWER = {
+    question: '전력이란 무엇이며 어떻게 구하나요?',
+    reference: '전력은 전기 기구가 단위 시간 동안 소비하는 전기 에너지로, 전압과 전류를 곱하여 구한다.',
+  };
+  const PRIMARY = {
+    question: '빛의 3원색은 무엇인가요?',
+    reference: '빛의 3원색은 빨간색, 초록색, 파란색이며 이 세 빛을 섞으면 여러 가지 색을 만들 수 있다.',
+  };
+  const CURRENT = {
+    question: '직류와 교류는 어떻게 다른가요?',
+    reference: '직류는 전류의 방향과 세기가 일정한 전류이고, 교류는 전류의 방향과 세기가 주기적으로 바뀌는 전류이다.',
+  };
+  const DOWNSTREAM = {
+    question: '강의 하류는 어떤 특징이 있나요?',
+    reference: '강의 하류는 강폭이 넓고 경사가 완만하며, 운반해 온 물질이 쌓이는 퇴적 작용이 활발하다.',
+  };
+
+  it.each([
+    [KIDNEY, '콩팥, 오줌'],
+    [SEASONS, '여름, 겨울'],
+    [PRIMARY, '빨강, 초록, 파랑'],
+    [PRIMARY, 'red, green, blue'],
+    [POWER, '전압과 전류의 곱'],
+    [CURRENT, '방향 일정, 방향 주기적 변화'],
+    [DOWNSTREAM, '강폭 넓음, 퇴적 많음'],
+  ])('J36: a terse answer with one item per part (%#) is not flagged as a keyword list', (base, answer) => {
+    expect(listed(base.question, base.reference, answer)).toBe(false);
+    expect(assessAnswer({ ...base, answer }).evidence.flags).not.toContain('keyword-list');
+  });
+
+  it('J36: the answer freed from the list rule is still read for its content', () => {
+    const wrong = assessAnswer({ ...PRIMARY, answer: '노랑, 검정, 하양' });
+    expect(wrong.evidence.flags).not.toContain('keyword-list');
+    expect(wrong.label2).toBe('bad');
+  });
+
+  it.each([
+    [KIDNEY, '콩팥, 혈액, 노폐물, 오줌, 몸 밖'],
+    [POWER, '전기, 에너지, 전압, 전류'],
+    [SEASONS, '남반구, 북반구, 반대, 여름, 겨울'],
+  ])('J36: more items than the question asks for (%#) are still a keyword list', (base, answer) => {
+    expect(listed(base.question, base.reference, answer)).toBe(true);
+    expect(assessAnswer({ ...base, answer }).label2).toBe('bad');
   });
 });
 
@@ -165,7 +228,8 @@ describe('J13: a short answer with a key term is not confidently bad', () => {
 });
 
 describe('J25 bare terms decide nothing alone', () => {
-  const NUTRIENTS = { question: '3대 영양소는 무엇인가요?', reference: '3대 영양소는 몸에서 에너지원으로 쓰이는 탄수화물, 단백질, 지방이다.' };
+  // The question does not say how many (J36 would read a counted list as its answer's form).
+  const NUTRIENTS = { question: '우리 몸의 에너지원이 되는 영양소는 무엇인가요?', reference: '몸에서 에너지원으로 쓰이는 영양소는 탄수화물, 단백질, 지방이다.' };
 
   it('J25 the terms a question asks for, listed, are at most partial but never a sure bad', () => {
     for (const answer of ['탄수화물, 단백질, 지방', '탄수화물/단백질/지방']) {

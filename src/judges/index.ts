@@ -25,7 +25,8 @@
  *   clause (negation.ts) cap a verdict without making it sure, offline or over a model's good.
  * - A terse right answer is not taken for a twist: a list in parentheses stays in its clause (text-units.ts), a term
  *   the reference says in two forms ties an answer that says it once to neither clause (contradiction.ts), and
- *   `못 끊게` says what `끊기 어렵게` says (negation.ts).
+ *   `못 끊게` says what `끊기 어렵게` says (negation.ts), and a list with one item per part the question asks
+ *   (`미토콘드리아, 세포 호흡` to "어디이며, 어떤 과정으로") is its answer, not a keyword dump (answer-flags.ts).
  */
 export {
   type AssessFlag,
