@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { chapterProblems, MAX_CHAPTERS, planFromDocument, planFromOutline } from '../src/materials/chapter-plan.js';
 import { createPdfWorkerPool } from '../src/materials/pdf-worker-pool.js';
 import type { ExtractedPdf } from '../src/materials/types.js';
-import { aiSearchDeck, cellBiologyDeck, DECKS, deckPdf, koreanHistoryDeck, sectionStarts, type Deck } from '../scripts/slide-decks.js';
+import { aiSearchDeck, cellBiologyDeck, DECKS, deckPdf, koreanHistoryDeck, operatingSystemsDeck, sectionStarts, type Deck } from '../scripts/slide-decks.js';
 import { TEST_TIMEOUT_MS } from './support/waits.js';
 
 /**
@@ -56,6 +56,17 @@ describe('IG11 slide decks are cut by topic', () => {
     expect(await titles(aiSearchDeck)).toEqual(['Uninformed search', 'Informed search and heuristics', 'Local search and gradient ascent', 'Genetic Algorithms']);
     expect(await titles(koreanHistoryDeck)).toEqual(['1. 농업의 변화', '2. 상업의 발달', '3. 신분제의 동요', '4. 실학의 등장']);
     expect(await titles(cellBiologyDeck)).toEqual(['The Plasma Membrane', 'Mitochondria', 'Chloroplasts', 'The Cell Cycle']);
+  });
+
+  it('names each chapter after the agenda item its slides are about, not one its slides mention in passing', async () => {
+    // The threads slides say "CPU cores" and "scheduled" once each. The agenda has one item more than the deck has
+    // chapters (the two context-switching slides stay with scheduling): the item left over is the one that weighs least.
+    const chapters = (await plan(operatingSystemsDeck)).plan?.chapters.map((chapter) => [chapter.title, chapter.startPage, chapter.endPage]);
+    expect(chapters).toEqual([
+      ['Processes and the process control block', 1, 6],
+      ['Threads and concurrency', 7, 10],
+      ['CPU scheduling algorithms', 11, 19],
+    ]);
   });
 });
 

@@ -16,7 +16,8 @@ import { isFrontMatterTitle, isGenericTitle } from './generic-titles.js';
  *   few slides apart), and the deepest dips are cut while deeper than the deck's average or while the deck still has
  *   fewer chapters than its size needs; no chapter is left shorter than its minimum;
  * - a chapter is named after its divider, else the topic at least half its titles share, else the deck's agenda
- *   item aligned with it, else its opening slide (where a lecturer introduces the topic).
+ *   item aligned with it (in order, by how much of the chapter's weight the item's words carry: a word mentioned in
+ *   passing does not name a chapter), else its opening slide (where a lecturer introduces the topic).
  * Front matter (cover, agenda, "Questions?") is never a chapter: it joins the chapter it precedes, or the last one.
  * `npm run eval:chapters` measures the cuts on tagged development and frozen decks.
  */
@@ -353,14 +354,21 @@ const AGENDA_TITLE = /^(?:목차|차례|contents|table of contents|agenda|outlin
 
 /**
  * Agenda items matched to chapters in order (both run through the deck in the same order): the monotone alignment
- * with the most shared weight. A chapter gets an item only when they share a word, or when the agenda lists exactly
- * one item per chapter and most pairs share one (then the deck follows its agenda).
+ * with the most shared weight, an item's weight in a chapter being the share of the chapter's term weight its words
+ * carry. Counting shared words instead lets a word a chapter mentions once in passing ("scheduled" on a threads slide)
+ * outvote the word its slides are about, and every later item then lands one chapter early. A chapter gets an item
+ * only when they share a word, or when the agenda lists exactly one item per chapter and most pairs share one (then
+ * the deck follows its agenda).
  */
 function alignAgenda(items: readonly string[], chapters: readonly Vector[]): (string | null)[] {
   const result: (string | null)[] = chapters.map(() => null);
   if (items.length === 0) return result;
-  const overlap = (item: string, chapter: Vector) => [...new Set(terms(item))].reduce((total, term) => total + (chapter.has(term) ? 1 : 0), 0);
-  const score = chapters.map((chapter) => items.map((item) => overlap(item, chapter)));
+  const share = (item: string, chapter: Vector) => {
+    const whole = [...chapter.values()].reduce((total, value) => total + value, 0);
+    const carried = [...new Set(terms(item))].reduce((total, term) => total + (chapter.get(term) ?? 0), 0);
+    return whole === 0 ? 0 : carried / whole;
+  };
+  const score = chapters.map((chapter) => items.map((item) => share(item, chapter)));
   if (items.length === chapters.length) {
     const matching = score.filter((row, index) => (row[index] ?? 0) > 0).length;
     if (matching * 2 > chapters.length) return items.map((item) => item);
