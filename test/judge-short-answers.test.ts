@@ -30,7 +30,9 @@
  *   two things (`각각`, `어떻게 다른가요`) or names a count (`3대`, `두 가지`, `three reasons`) is answered in 개조식 by
  *   that many items (`미토콘드리아, 세포 호흡`); a noun phrase built on the genitive (`질량과 속도의 곱`) names one
  *   thing, and a note ending in a nominalised predicate (`저항함`, `높음`) states something. More items than parts
- *   (`비열, 대륙, 해양, 여름, 겨울` to a two-part question) are still a keyword list.
+ *   (`비열, 대륙, 해양, 여름, 겨울` to a two-part question) are still a keyword list, and the exam's bare-list check
+ *   of a Descriptive answer counts the same way. English asking words count where a question or a coordinated part
+ *   begins (`when` in "What does it mean when the reading jumps" asks nothing).
  * - J31 — To enlarge is to increase. `늘리다` and `줄이다` in any ending (`늘려`, `늘린`, `줄여서`, `줄인`) are read as
  *   늘/줄, whose antonym pair makes `지도에 늘려 나타낸` against `지도에 줄여서 나타낸` an antonym, not a good copy.
  */
@@ -38,6 +40,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { answerShapeFlags } from '../src/exams/answer-shape.js';
 import { ExamGrader } from '../src/exams/index.js';
 import { createOfflineModel } from '../src/llm/offline-model.js';
 import { offlineTasks } from '../src/offline-tasks.js';
@@ -136,6 +139,19 @@ describe('J36: one item per part asked is an answer, not a keyword list', () => 
     const wrong = assessAnswer({ ...PRIMARY, answer: '노랑, 검정, 하양' });
     expect(wrong.evidence.flags).not.toContain('keyword-list');
     expect(wrong.label2).toBe('bad');
+  });
+
+  it('J36: the exam\'s bare-list check of a Descriptive answer counts the parts the same way', () => {
+    const shape = (base: { question: string; reference: string }, answer: string) =>
+      answerShapeFlags({ type: 'Descriptive', answer, question: base.question, modelAnswer: base.reference, source: undefined, listed: false, pasted: false });
+    expect(shape(KIDNEY, '콩팥, 오줌')).not.toContain('bare-list');
+    expect(shape(PRIMARY, '빨강, 초록, 파랑')).not.toContain('bare-list');
+    expect(shape(KIDNEY, '콩팥, 혈액, 노폐물, 오줌')).toContain('bare-list');
+    // A named count bounds the list; `when` joining a clause asks nothing.
+    const phases = { question: 'Name the 2 phases of congestion control and explain how the window changes in each.', reference: 'Slow start doubles the window every round trip; congestion avoidance adds one segment per round trip.' };
+    expect(shape(phases, 'slow, start, congestion, avoidance')).toContain('bare-list');
+    const bulb = { question: 'What does it mean when the voltage reading jumps from 0 to 1.5?', reference: 'The bulb is damaged.' };
+    expect(shape(bulb, 'bulb, damaged')).toContain('bare-list');
   });
 
   it.each([

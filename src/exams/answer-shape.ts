@@ -1,4 +1,4 @@
-import { type AnalysedText, ENGLISH_PREDICATE_CUES, analyseText, statesRelationBySymbol } from '../judges/index.js';
+import { type AnalysedText, ENGLISH_PREDICATE_CUES, analyseText, closesNote, listAnswersQuestion, statesRelationBySymbol } from '../judges/index.js';
 
 /**
  * Exam-level shape checks the server adds to the judges' flags (answer-flags.ts), for the seed's items: a
@@ -7,7 +7,9 @@ import { type AnalysedText, ENGLISH_PREDICATE_CUES, analyseText, statesRelationB
  *   most three words each, none of them a clause — an item of two or more words with a predicate (is, has, can,
  *   decreases…), a Korean finite or connective ending, or a subject/topic particle before another word
  *   (`평균은 중심, 분산은 퍼짐` is two short clauses, not a list; `온실가스, 증가하면, 지구에서` is a list), and no relation
- *   written with a symbol (`공급량↓, 가격↑`: judges' statesRelationBySymbol). The judges' own list check is stricter
+ *   written with a symbol (`공급량↓, 가격↑`: judges' statesRelationBySymbol), and more items than the question asks
+ *   for (judges' listAnswersQuestion: `미토콘드리아, 세포 호흡` answers "어디이며, 어떤 과정으로"; a counted list answers
+ *   "3대 영양소는"). The judges' own list check is stricter
  *   about where it applies (sentence references, questions that do not ask for a list, no numbers) because it also
  *   grades short-answer data; an exam's Descriptive item never wants a bare list.
  * - `question-echo`: the answer is (most of) the question: it repeats at least 80 % of the question's content words
@@ -59,14 +61,15 @@ function isClause(item: AnalysedText): boolean {
     (token, index) =>
       token.negation ||
       (token.hangul
-        ? FINITE_ENDING.test(token.surface) || (CLAUSE_PARTICLES.has(token.ending) && index < item.tokens.length - 1)
+        ? FINITE_ENDING.test(token.surface) || closesNote(token) || (CLAUSE_PARTICLES.has(token.ending) && index < item.tokens.length - 1)
         : token.predicate || ENGLISH_PREDICATE_CUES.has(token.surface)),
   );
 }
 
-function isBareList(answer: AnalysedText, text: string): boolean {
+function isBareList(answer: AnalysedText, text: string, question: string): boolean {
   const items = text.split(SEPARATORS).filter((item) => /[\p{L}\p{N}]/u.test(item));
   if (items.length < 2 || items.some((item) => item.trim().split(/\s+/u).length > 3)) return false;
+  if (listAnswersQuestion(question, items.length)) return false;
   if (answer.tokens.filter((token) => token.content).length < 2 || answer.tokens.some((token) => token.negation)) return false;
   if (statesRelationBySymbol(text)) return false;
   return !items.some((item) => isClause(analyseText(item)));
@@ -109,7 +112,7 @@ export function answerShapeFlags(input: ShapeInput): ShapeFlag[] {
   const { type, answer: answerText, question: questionText, listed } = input;
   const answer = analyseText(answerText);
   const flags: ShapeFlag[] = [];
-  const list = type === 'Descriptive' && !listed && isBareList(answer, answerText);
+  const list = type === 'Descriptive' && !listed && isBareList(answer, answerText, questionText);
   if (list) flags.push('bare-list');
   // A list of the question's own terms is a list (at most partial), not an echo.
   else if (!listed && isQuestionEcho(analyseText(withoutPunctuation(answerText)), analyseText(withoutPunctuation(questionText)))) flags.push('question-echo');

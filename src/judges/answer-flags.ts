@@ -1,5 +1,5 @@
 import { ENGLISH_PREDICATE_CUES } from './english-words.js';
-import type { AnalysedText } from './text-units.js';
+import type { AnalysedText, Token } from './text-units.js';
 import { analyseText, normalizeText } from './text-units.js';
 import type { ReferenceComparison } from './reference-comparison.js';
 
@@ -120,26 +120,50 @@ const FINITE_ENDING = /(?:다|요|죠|니다|고|며|서|면|지만|는데|니�
 const NOMINALISED_PREDICATE = /^(?:음|함|됨|임)$/u;
 
 /**
- * Questions that name how many things they ask for (`3대 영양소`, `두 가지`, `three reasons`): a list of that many
- * is the answer's form.
+ * A count the question names for what it asks (`3대 영양소`, `두 가지`, `Name the 2 phases`, `three reasons`): a list
+ * of that many is the answer's form.
  */
-const ASKS_FOR_COUNT = /(?:\d|[두세네]|다섯)\s*(?:가지|대\s|개의?\s|종류|요소|원색|단계)|\b(?:two|three|four|five)\s+(?:\w+\s+)?(?:ways|reasons|things|types|kinds|parts|examples|factors|steps)\b/u;
+const NAMED_COUNT =
+  /(\d+|[두세네]|다섯|two|three|four|five)\s*(?:가지|대\s|개의?\s|종류|요소|원색|단계|(?:\w+\s+)?(?:ways|reasons|things|types|kinds|parts|phases|examples|factors|steps)\b)/u;
+const COUNT_WORDS: Readonly<Record<string, number>> = { 두: 2, 세: 3, 네: 4, 다섯: 5, two: 2, three: 3, four: 4, five: 5 };
 
-/** Words that ask something: each one a question uses is a part of what it asks. */
+/** Korean words that ask something, wherever they stand (Korean asks in place: `어디이며, 어떤 과정으로`). */
 const KOREAN_ASKING = /무엇|무슨|어떻게|어떤|어느|어디|왜|언제|누가|누구|얼마|몇/gu;
-const ENGLISH_ASKING = /\b(?:what|why|how|which|where|when|who)\b/gu;
+/**
+ * English words that ask something where a question or a coordinated part of one begins: `when` in "What does it
+ * mean when the reading jumps" joins a clause and asks nothing.
+ */
+const ENGLISH_ASKING = /(?:^|[.?!;,]\s*|\b(?:and|or)\s+)(what|why|how|which|where|when|who)\b/gu;
 /** `각각`, `respectively`, or two things compared (`X와 Y는 어떻게 다른가요`): the question asks once per thing. */
-const ASKS_PER_THING = /각각|\brespectively\b|\beach\b|다른가|다릅니까|차이|\bdiffer|\bcompare/u;
+const ASKS_PER_THING = /각각|다른가|다릅니까|차이|\brespectively\b|\bdiffer(?:s|ence|ences)?\b|\bcompare\b/u;
 
 /**
- * How many parts a question asks for: its asking words (`어디이며, 어떤 과정으로`: two), and at least two when it
- * asks about each of two things. A terse answer with one item per part (`미토콘드리아, 세포 호흡`) answers it in
- * 개조식; what the keyword-list rule is for is more items than the question asks, the reference's words dumped.
+ * How many parts a question asks for: its asking words (`어디이며, 어떤 과정으로`: two), at least two when it asks
+ * about each of two things, and the count it names. A terse answer with one item per part (`미토콘드리아, 세포 호흡`)
+ * answers it in 개조식; what the keyword-list rules are for is more items than the question asks, the reference's
+ * words dumped.
  */
 export function questionParts(question: string): number {
   const text = question.normalize('NFKC').toLowerCase();
-  const asking = new Set([...(text.match(KOREAN_ASKING) ?? []), ...(text.match(ENGLISH_ASKING) ?? [])]).size;
-  return Math.max(asking, ASKS_PER_THING.test(text) ? 2 : 1);
+  const korean = text.match(KOREAN_ASKING) ?? [];
+  const english = [...text.matchAll(ENGLISH_ASKING)].map((match) => match[1]);
+  const count = NAMED_COUNT.exec(text)?.[1];
+  const named = count === undefined ? 0 : (COUNT_WORDS[count] ?? Number(count));
+  return Math.max(new Set([...korean, ...english]).size, ASKS_PER_THING.test(text) ? 2 : 1, named);
+}
+
+/**
+ * Whether a list of `items` is the form of an answer to the question: no more items than the parts it asks for
+ * (questionParts). The judges' keyword-list check and the exam's bare-list check both leave such a list to be read
+ * for its content.
+ */
+export function listAnswersQuestion(question: string, items: number): boolean {
+  return items <= questionParts(question);
+}
+
+/** A Korean word closing a 개조식 note with a nominalised predicate (`저항함`, `높음`): a statement, not a term. */
+export function closesNote(token: Token): boolean {
+  return token.hangul && token.predicate && NOMINALISED_PREDICATE.test(token.ending);
 }
 
 /** Korean particles that make a noun an argument of a predicate (topic, subject, object, target, means). */
@@ -174,7 +198,7 @@ export function statesRelationBySymbol(text: string): boolean {
  */
 export function isKeywordList(answer: AnalysedText, reference: AnalysedText, question: AnalysedText): boolean {
   if (!reference.tokens.some((token) => token.predicate || token.negation)) return false;
-  if (ASKS_FOR_LIST.test(question.normalized) || ASKS_FOR_COUNT.test(question.normalized)) return false;
+  if (ASKS_FOR_LIST.test(question.normalized)) return false;
   const content = answer.tokens.filter((token) => token.content);
   if (new Set(content.map((token) => token.unit)).size < 2 || content.some((token) => /\d/u.test(token.surface))) return false;
   if (answer.tokens.some((token) => token.negation) || statesRelationBySymbol(answer.normalized)) return false;
@@ -182,22 +206,21 @@ export function isKeywordList(answer: AnalysedText, reference: AnalysedText, que
   // Only clear predicates count here: `closed` in "closed path" is an adjective in a list item.
   const finite = (token: (typeof answer.tokens)[number]): boolean =>
     token.hangul
-      ? FINITE_ENDING.test(token.surface) || (token.predicate && NOMINALISED_PREDICATE.test(token.ending))
+      ? FINITE_ENDING.test(token.surface) || closesNote(token)
       : ENGLISH_PREDICATE_CUES.has(token.surface);
   if (answer.tokens.some(finite)) return false;
-  const parts = questionParts(question.normalized);
   const items = answer.normalized.split(/[,;/·、\n]/u).filter((item) => /[\p{L}\p{N}]/u.test(item));
   // Comma-separated short items (`정지, 운동, 같은 속력, 방향`), or three or more words with nothing between.
   // Terse statements (`스택은 후입선출, 큐는 선입선출`, `빛에너지로 포도당 합성, 산소 방출`) are 개조식, not a list.
   if (items.length >= 2) {
-    if (items.length <= parts) return false;
+    if (listAnswersQuestion(question.normalized, items.length)) return false;
     return items.every((item) => item.trim().split(/\s+/u).length <= 3) && !items.some(isTerseStatement);
   }
   // A noun phrase built on the genitive (`질량과 속도의 곱`, `인터넷 기기의 고유 주소`) names one thing by its parts;
   // two things joined by `와/과` answer a question about two (`정보 전달과 설득`).
   if (answer.tokens.some((token) => token.hangul && token.ending === '의')) return false;
   const joined = answer.tokens.filter((token) => token.hangul && /^(?:와|과)$/u.test(token.ending)).length;
-  if (joined > 0 && joined + 1 <= parts) return false;
+  if (joined > 0 && listAnswersQuestion(question.normalized, joined + 1)) return false;
   // Words with argument particles (`식물이 양분을 만드는 것`) are a sentence, however few its verbs.
   return content.length >= 3 && !answer.tokens.some((token) => token.predicate) && !isTerseStatement(answer.normalized);
 }

@@ -55,7 +55,16 @@ export { type AnalysedText, analyseText } from './text-units.js';
 export { unitFound } from './unit-match.js';
 export { type Contradiction, findContradiction } from './contradiction.js';
 export { negatesSharedWord } from './negation.js';
-export { isEcho, isGiveUp, isKeywordList, isPastedPassage, statesRelationBySymbol } from './answer-flags.js';
+export {
+  closesNote,
+  isEcho,
+  isGiveUp,
+  isKeywordList,
+  isPastedPassage,
+  listAnswersQuestion,
+  questionParts,
+  statesRelationBySymbol,
+} from './answer-flags.js';
 export { namedLabels, namesOtherLabels, statedNumbers, statesOtherNumber } from './answer-labels.js';
 export { ENGLISH_PREDICATE_CUES } from './english-words.js';
 export { type IntegrityFlag, type IntegrityInput, integrityFlags, isForeignScript, isInstruction, repeatsItself } from './answer-integrity.js';
