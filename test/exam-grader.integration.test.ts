@@ -24,6 +24,10 @@
  *   (`Needs_Review`, proposed Correct, confidence at most NEGATION_UNREAD_CONFIDENCE, no contradiction told), not
  *   turned into a sure Incorrect; a negation of a word both say (`not separated`) still caps at Incorrect, told as
  *   final in Korean and held with its proposal in English (J34).
+ * - EG26 — A copy with every key keyword is the teacher's call. A Descriptive answer copied from the material's other
+ *   sentences is capped at Partial_Correct; when it holds every key keyword (the material can define the term in
+ *   another sentence than the model answer's) the item is `Needs_Review`, proposed Partial_Correct, at most
+ *   PASTED_STATUS_CONFIDENCE, not a final partial; a copy missing a key keyword is still told.
  * - EG20 — All keywords for Correct. A Descriptive answer with every key keyword (the formal `작아집니다` for `작아진다`)
  *   keeps the model's Correct, with the item's concept (SD17), not the plan's topic, as its related topic …
  */
@@ -37,7 +41,7 @@ import {
   scoreExam,
   serverCheck,
 } from '../src/exams/index.js';
-import { CONFIDENT_AT, ENGLISH_NEGATION_CONFIDENCE, NEGATION_UNREAD_CONFIDENCE } from '../src/judges/index.js';
+import { CONFIDENT_AT, ENGLISH_NEGATION_CONFIDENCE, NEGATION_UNREAD_CONFIDENCE, PASTED_STATUS_CONFIDENCE } from '../src/judges/index.js';
 import { createOfflineModel } from '../src/llm/offline-model.js';
 import { offlineTasks } from '../src/offline-tasks.js';
 import { tagCounts } from './support/prompt-reader.js';
@@ -342,6 +346,31 @@ describe('the server\'s exam-level checks', () => {
 
 describe('the exam grader on the offline model', () => {
   const grader = new ExamGrader({ model: createOfflineModel(offlineTasks) });
+
+  it('EG26 a copy of the material holding every key keyword is held for the teacher; one missing a keyword is told', async () => {
+    const material = [
+      'Definition: a thread is a unit of execution inside a process.',
+      'Threads of one process share the address space, open files and heap.',
+      'Each thread has its own stack, registers and program counter.',
+      'Threads are cheaper to create and switch than processes.',
+    ].join(' ');
+    const threads: ExamProblem = {
+      id: 7,
+      type: 'Descriptive',
+      question_content: 'threads가 무엇인지 자료의 내용을 바탕으로 설명하시오.',
+      model_answer: 'Threads are cheaper to create and switch than processes.',
+      key_keywords: ['process', 'switch'],
+      intent_diagnosis: '-',
+    };
+    const copied = 'A thread is a unit of execution inside a process. Threads share the address space of the process, and they are cheaper to create and switch than processes.';
+    const held = await grader.grade(threads, copied, { materialId: 'material-1', source: material });
+    expect([held.result_status, held.evidence?.proposed]).toEqual(['Needs_Review', 'Partial_Correct']);
+    expect(held.evidence?.confidence).toBeLessThanOrEqual(PASTED_STATUS_CONFIDENCE);
+    const missing = 'A thread is a unit of execution inside a process. Each thread has its own stack, registers and program counter.';
+    const told = await grader.grade(threads, missing, { materialId: 'material-1', source: material });
+    expect(told.result_status).not.toBe('Needs_Review');
+    expect(told.result_status).not.toBe('Correct');
+  });
 
   it('EG12 the offline grader labels with the judges assessor and names the matched and missing keywords in Korean', async () => {
     const good = await grader.grade(VARIANCE, '표본 크기가 커질수록 표본평균의 분산은 작아진다. 모분산을 표본 크기로 나누기 때문이다.', context);

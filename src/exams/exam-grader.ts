@@ -11,6 +11,7 @@ import {
   decideAssessment,
   keywordSynonyms,
   overruledConfidence,
+  PASTED_STATUS_CONFIDENCE,
   prepareAssessment,
   referenceStandsIn,
   statusConfidence,
@@ -279,13 +280,17 @@ export interface ExamGraderOptions {
 /** What the student reads for an item the grader was not sure of: no provisional status, no model praise. */
 export const NEEDS_REVIEW_MESSAGE = '자동 채점 결과가 확실하지 않아 선생님이 이 문항을 검토하고 있습니다. 검토가 끝나면 결과가 표시됩니다.';
 
+/** Caps for an answer copied from the material rather than written (the judges' and the exam's own check). */
+const COPY_FLAGS: ReadonlySet<string> = new Set(['pasted-passage', 'copied-material']);
+
 export class ExamGrader implements ExamItemGrader {
   constructor(private readonly options: ExamGraderOptions) {}
 
   /**
    * The confidence of a decided status (src/judges/verdict-confidence.ts). A status a rule of the server lowered (a
    * never-Correct cap, the keyword rules) is as sure as the rule (an `off-topic` cap alone is not, when the keywords
-   * do not hold the status too: judges' overruledConfidence), and so is a status below Correct that the keyword
+   * do not hold the status too: judges' overruledConfidence; nor is a copy of the material that holds every key
+   * keyword: PASTED_STATUS_CONFIDENCE), and so is a status below Correct that the keyword
    * rules would have held there anyway (a Descriptive answer missing a key keyword, a Short_Keyword answer with none
    * of them): the good/bad side is then the rule's, not a reading's. The offline model (deterministic) is the assessor
    * itself, so the confidence of its status is the grade's (judges' statusConfidence: a side read from the margin is
@@ -308,6 +313,10 @@ export class ExamGrader implements ExamItemGrader {
       // The exam's bare list is the judges' keyword list read on every Descriptive answer: a reading of the words,
       // unsure on its own like it (over the dev sets 5 of 12 bare lists were wrong answers).
       const lowering = check.flags.filter((flag) => CAPS[flag]?.cap === capped.result_status).map((flag) => (flag === 'bare-list' ? 'keyword-list' : flag));
+      // A copy of the material's sentences that holds every key keyword may be the answer in the material's words
+      // (the model answer is one sentence of that material; another can define the same term): capped, the teacher
+      // decides, as sure as a pasted passage's status is (PASTED_STATUS_CONFIDENCE).
+      if (keywords.length > 0 && lowering.length > 0 && lowering.every((flag) => COPY_FLAGS.has(flag))) return Math.min(offline, PASTED_STATUS_CONFIDENCE);
       return overruledConfidence(lowering, offline, check.assessment);
     }
     if (loweredByCap) return Math.max(offline, FLAG_CONFIDENCE);
