@@ -28,6 +28,8 @@
  *   sentences is capped at Partial_Correct; when it holds every key keyword (the material can define the term in
  *   another sentence than the model answer's) the item is `Needs_Review`, proposed Partial_Correct, at most
  *   PASTED_STATUS_CONFIDENCE, not a final partial; a copy missing a key keyword is still told.
+ * - EG23 — Particles after named keywords. A feedback sentence naming keywords in quotes takes the particle the last
+ *   one takes as a Korean reader says it: `'인플레이션'을`, `'process'를`, `'TLB'가`, `'TLB', 'switch'가`, `'문맥 전환'이` …
  * - EG20 — All keywords for Correct. A Descriptive answer with every key keyword (the formal `작아집니다` for `작아진다`)
  *   keeps the model's Correct, with the item's concept (SD17), not the plan's topic, as its related topic …
  */
@@ -237,6 +239,32 @@ describe.each(['gemini', 'openai'] as const)('the exam grader with the fake %s',
     // A Short_Keyword item's keywords are alternatives (the seed's ["Overfitting", "과적합"]): one is enough.
     fake.enqueue({ json: { result_status: 'Correct', related_topic: '과적합', feedback_message: '정확합니다.' } });
     expect((await grader.grade({ ...OVERFITTING, key_keywords: ['Overfitting', '과적합'] }, '과적합 현상이 일어난 것입니다', context)).result_status).toBe('Correct');
+  });
+
+  it('EG23 a feedback sentence that names keywords takes the particle of the last one as it is read, through its quotes', async () => {
+    const bare = { materialId: 'material-1', accountId: 'account-1' };
+    const term = (keyword: string): ExamProblem => ({ id: 6, type: 'Short_Keyword', question_content: '다음 설명에 해당하는 용어는 무엇인가? 「____」', model_answer: keyword, key_keywords: [keyword], intent_diagnosis: '-' });
+    // 션 has a final consonant (을); process is read 프로세스 (를).
+    expect((await grader.grade(term('인플레이션'), '인플레이션', bare)).feedback_message).toBe("정확합니다. 핵심 용어 '인플레이션'을 바르게 답했습니다.");
+    expect((await grader.grade(term('process'), 'process', bare)).feedback_message).toBe("정확합니다. 핵심 용어 'process'를 바르게 답했습니다.");
+    const costs: ExamProblem = {
+      id: 7,
+      type: 'Descriptive',
+      question_content: 'indirect costs가 무엇인지 자료의 내용을 바탕으로 설명하시오.',
+      model_answer: 'Indirect costs are larger: caches and the TLB are cold after the switch.',
+      key_keywords: ['caches', 'TLB', 'switch'],
+      intent_diagnosis: '-',
+    };
+    const told = (missing: string) => `내용은 맞지만 핵심 키워드 ${missing} 답안에 없어 부분 점수입니다. 모범 답안의 핵심 용어를 넣어 설명해 보세요.`;
+    // TLB is read 티엘비, switch 스위치: both end in a vowel (가), never the both-forms 이(가).
+    fake.enqueue({ json: { result_status: 'Correct', related_topic: 'switch', feedback_message: '좋습니다.' } });
+    expect((await grader.grade(costs, 'After the switch the caches are cold, so the next process runs slowly.', bare)).feedback_message).toBe(told("'TLB'가"));
+    fake.enqueue({ json: { result_status: 'Correct', related_topic: 'switch', feedback_message: '좋습니다.' } });
+    expect((await grader.grade(costs, 'After a context change the caches are cold, so the next process runs slowly.', bare)).feedback_message).toBe(told("'TLB', 'switch'가"));
+    // A Korean keyword with a final consonant last: 이.
+    fake.enqueue({ json: { result_status: 'Correct', related_topic: '문맥 전환', feedback_message: '좋습니다.' } });
+    const korean = { ...costs, key_keywords: ['캐시', '문맥 전환'], model_answer: '문맥 전환 뒤에는 캐시가 비어 있어 느려진다.' };
+    expect((await grader.grade(korean, '작업이 바뀐 뒤에는 캐시가 비어 있어 느려진다.', bare)).feedback_message).toBe(told("'문맥 전환'이"));
   });
 
   it('EG9 a mathematical model answer is compared by mathEquivalent first, with no model request', async () => {

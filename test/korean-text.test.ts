@@ -4,6 +4,7 @@ import {
   hasFinalConsonant,
   keyTerms,
   normalizeKorean,
+  quotedWithParticle,
   stripParticles,
   termOverlap,
   termOverlapDetail,
@@ -134,5 +135,20 @@ describe('particles', () => {
     expect(withParticle('표본', '으로/로')).toBe('표본으로');
     expect(withParticle('3', '은/는')).toBe('3은');
     expect(withParticle('분산', '과/와')).toBe('분산과');
+  });
+
+  it('reads the last letter inside quotes and brackets, the last word of a list, a Korean word before its alias, Latin words and digits as said', () => {
+    expect(withParticle("'인플레이션'", '을/를')).toBe("'인플레이션'을");
+    expect(withParticle('「기댓값」', '은/는')).toBe('「기댓값」은');
+    // Acronyms letter by letter (티엘비), words as loanwords are written (스위치, 알고리즘, 모델; a final r is no consonant: 서버).
+    expect(["'TLB'", "'switch'", "'algorithm'", "'server'", "'RAM'"].map((word) => withParticle(word, '이/가'))).toEqual(["'TLB'가", "'switch'가", "'algorithm'이", "'server'가", "'RAM'이"]);
+    expect(withParticle("'model'", '으로/로')).toBe("'model'로");
+    // Digits by their Korean reading: 일 삼 육 칠 팔 십 end in a consonant, 이 사 오 구 in a vowel.
+    expect(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10'].map((digit) => withParticle(`'${digit}'`, '이/가').slice(digit.length + 2))).toEqual(['이', '가', '이', '가', '가', '이', '이', '이', '가', '이']);
+    expect(withParticle('관세지급인도조건(DDP)', '이/가')).toBe('관세지급인도조건(DDP)이');
+    expect(withParticle('인플레이션 (inflation)', '을/를')).toBe('인플레이션 (inflation)을');
+    expect(withParticle("'C#'", '이/가')).toBe("'C#'이");
+    expect(quotedWithParticle(['caches', 'TLB'], '이/가')).toBe("'caches', 'TLB'가");
+    expect(quotedWithParticle(['process', '문맥 전환'], '이/가')).toBe("'process', '문맥 전환'이");
   });
 });

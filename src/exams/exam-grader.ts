@@ -19,7 +19,7 @@ import {
 import { loadPrompt, type Attribution, type LanguageModel } from '../llm/index.js';
 import type { Logger } from '../kernel/index.js';
 import { mathEquivalent } from '../math/index.js';
-import { fence } from '../text/index.js';
+import { fence, quotedWithParticle } from '../text/index.js';
 import { exactKeywordAnswer, keywordEvidence } from './answer-evidence.js';
 import { type ShapeFlag, addsOwnWords, answerShapeFlags } from './answer-shape.js';
 import {
@@ -243,12 +243,12 @@ export function applyCap(proposal: GraderOutput, check: ServerCheck): GraderOutp
  */
 export function capForMissingKeywords(problem: Pick<ExamProblem, 'type'>, keywords: readonly KeywordEvidenceItem[], proposal: GraderOutput): GraderOutput {
   if (problem.type !== 'Descriptive' || proposal.result_status !== 'Correct') return proposal;
-  const missing = keywords.filter((keyword) => keyword.matchedAs === null).map((keyword) => `'${keyword.keyword}'`);
+  const missing = keywords.filter((keyword) => keyword.matchedAs === null).map((keyword) => keyword.keyword);
   if (missing.length === 0) return proposal;
   return {
     ...proposal,
     result_status: 'Partial_Correct',
-    feedback_message: `내용은 맞지만 핵심 키워드 ${missing.join(', ')}이(가) 답안에 없어 부분 점수입니다. 모범 답안의 핵심 용어를 넣어 설명해 보세요.`,
+    feedback_message: `내용은 맞지만 핵심 키워드 ${quotedWithParticle(missing, '이/가')} 답안에 없어 부분 점수입니다. 모범 답안의 핵심 용어를 넣어 설명해 보세요.`,
   };
 }
 
@@ -349,7 +349,7 @@ export class ExamGrader implements ExamItemGrader {
     if (problem.type === 'Short_Keyword') {
       const matched = exactKeywordAnswer(problem.key_keywords, answer, problem.question_content);
       if (matched !== null) {
-        return item('Correct', topic, `정확합니다. 핵심 용어 '${matched}'를 바르게 답했습니다.`, { keywords, method: 'keyword', contradiction: null });
+        return item('Correct', topic, `정확합니다. 핵심 용어 ${quotedWithParticle(matched, '을/를')} 바르게 답했습니다.`, { keywords, method: 'keyword', contradiction: null });
       }
     }
     if (mathEquivalent(problem.model_answer, problem.model_answer) === 'equal') {

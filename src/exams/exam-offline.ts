@@ -3,7 +3,7 @@ import type { OfflineTasks } from '../llm/index.js';
 import { AppError } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { englishTerms, isEnglishProse, sourceSentences, termPattern } from '../quiz/index.js';
-import { isNounAt, keyTerms, nounPhrases, tagEnglish, termsMatch, withParticle } from '../text/index.js';
+import { isNounAt, keyTerms, nounPhrases, quotedWithParticle, tagEnglish, termsMatch, withParticle } from '../text/index.js';
 import { EXAM_TASKS, ExamPlannerInput, ExamValidatorInput, ExamWriterInput, type ExamPassage } from './exam-agents.js';
 import { containsKeyword, examItemRefusals, keywordForms, looseText } from './exam-checks.js';
 import { seededShuffle } from './exam-seed.js';
@@ -525,9 +525,9 @@ export function validateOffline(input: ExamValidatorInput): ExamValidation {
     const issues: string[] = [];
     if (problem.type === 'Short_Keyword') {
       const absent = problem.key_keywords.filter((keyword) => !keywordForms(keyword).some((form) => source.includes(looseText(form))));
-      if (absent.length > 0) issues.push(`[사실 확인] 정답 키워드 ${absent.map((keyword) => `'${keyword}'`).join(', ')}가 강의 자료에 없습니다.`);
+      if (absent.length > 0) issues.push(`[사실 확인] 정답 키워드 ${quotedWithParticle(absent, '이/가')} 강의 자료에 없습니다.`);
       const leaked = problem.key_keywords.filter((keyword) => containsKeyword(problem.question_content, keyword));
-      if (leaked.length > 0) issues.push(`[질문 명확성] 질문에 정답 '${leaked.join(', ')}'이(가) 그대로 들어 있어 답을 알려 줍니다.`);
+      if (leaked.length > 0) issues.push(`[질문 명확성] 질문에 정답 ${quotedWithParticle(leaked, '이/가')} 그대로 들어 있어 답을 알려 줍니다.`);
     } else {
       const sentences = problem.model_answer.split(/(?<=[.!?。])\s+/u).filter((sentence) => (sentence.match(HANGUL_OR_LATIN) ?? []).length >= 4);
       const unsupported = sentences.filter((sentence) => !source.includes(looseText(sentence)));
@@ -536,7 +536,7 @@ export function validateOffline(input: ExamValidatorInput): ExamValidation {
       if (sentences.some((sentence) => looseText(problem.question_content).includes(looseText(sentence)))) issues.push('[질문 명확성] 질문에 모범 답안 문장이 그대로 들어 있습니다.');
     }
     const missing = problem.key_keywords.filter((keyword) => !containsKeyword(problem.model_answer, keyword));
-    if (missing.length > 0) issues.push(`[키워드] 키워드 ${missing.map((keyword) => `'${keyword}'`).join(', ')}가 모범 답안에 없습니다. 모범 답안에 있는 표현을 키워드로 쓰세요.`);
+    if (missing.length > 0) issues.push(`[키워드] 키워드 ${quotedWithParticle(missing, '이/가')} 모범 답안에 없습니다. 모범 답안에 있는 표현을 키워드로 쓰세요.`);
     if ((problem.question_content.match(HANGUL_OR_LATIN) ?? []).length < 8 || !/(?:[?？]|시오[.]?|하라[.]?|」)$/u.test(problem.question_content.trim())) {
       issues.push('[질문 명확성] 질문이 짧거나 무엇을 답해야 하는지 분명하지 않습니다.');
     }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { analyseText } from '../judges/index.js';
 import { loadPrompt, type Attribution, type LanguageModel, type OfflineTasks } from '../llm/index.js';
 import type { Logger } from '../kernel/index.js';
-import { fence, splitSentences } from '../text/index.js';
+import { fence, splitSentences, withParticle } from '../text/index.js';
 import {
   type ChapterRef,
   type ExamFeedbackAgent,
@@ -174,7 +174,7 @@ export function deterministicReport(input: ExamFeedbackInput): FeedbackReport {
       .filter((source) => items.some((item) => item.question_id === source.question_id))
       .map((source) => `복습할 내용(${placeOf(source)}): 「${quoteOf(source.text)}」`);
     const advice =
-      clip([...items.map((item) => `${item.question_id}번: ${item.feedback_message}`), ...[...new Set(quoted)]].join(' '), 1000) || `${topic}을(를) 다시 정리해 보세요.`;
+      clip([...items.map((item) => `${item.question_id}번: ${item.feedback_message}`), ...[...new Set(quoted)]].join(' '), 1000) || `${withParticle(topic, '을/를')} 다시 정리해 보세요.`;
     return { topic, advice, review: chaptersForTopic(topic, chapters).map(reviewOf) };
   });
   const next_steps = [

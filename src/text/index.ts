@@ -1,7 +1,8 @@
 /**
  * Text utilities shared by every feature: Korean normalisation and key terms, sentences, running headers and
  * footers of extracted PDF text, front matter (covers, contents, administrative pages), English read with a tagger
- * (english.ts) and how English words sound before a particle, hashed term vectors and prompt fences. A leaf: it imports
+ * (english.ts) and the particle a word takes (withParticle, quotedWithParticle: read through closing quotes and
+ * brackets, English words and digits as said), hashed term vectors and prompt fences. A leaf: it imports
  * no other folder of src.
  */
 export {
@@ -10,6 +11,7 @@ export {
   keyTerms,
   looksLikeNoun,
   normalizeKorean,
+  quotedWithParticle,
   rankedTerms,
   stripParticles,
   termOverlap,
@@ -17,6 +19,7 @@ export {
   termsMatch,
   withParticle,
   type KeyTerm,
+  type ParticlePair,
   type RankOptions,
   type TermOverlap,
 } from './korean-text.js';

@@ -220,30 +220,58 @@ export function termOverlap(answer: string, reference: string): number {
   return termOverlapDetail(answer, reference).score;
 }
 
-/** Whether the word's last sound has a final consonant (batchim), which picks 은/는, 이/가, 을/를, 과/와. */
+/**
+ * What a particle after `word` attaches to when it is read aloud: closing quotes and brackets are not read
+ * (`'인플레이션'`, `「TLB」`), only the last word of a phrase or list is, and an alias in brackets after a Korean word (`관세지급인도조건(DDP)`, `인플레이션 (inflation)`)
+ * is not either — the particle is the Korean word's. Symbols with a name (`C++`, `C#`, `A*`) stay.
+ */
+function spokenWord(word: string): string {
+  const bare = word.normalize('NFC').replace(/[^\p{L}\p{N}*+#]+$/u, '');
+  const alias = /[\uac00-\ud7a3]\s*[([][^()[\]]*$/u.exec(bare);
+  const read = alias === null ? bare : bare.slice(0, alias.index + 1);
+  // The last word of a phrase or a list is what is read last: `'process', 'TLB'` ends in TLB, an acronym.
+  return read.split(/[\s'"‘’“”「」『』,]+/u).at(-1) ?? '';
+}
+
+/**
+ * Whether the word's last sound has a final consonant (batchim), which picks 은/는, 이/가, 을/를, 과/와. Hangul by its
+ * last syllable; English words, acronyms, digits and symbols as a Korean reader says them (english-sound.ts: a final
+ * m, n, ng and l sound keeps its consonant, r does not; `TLB` 티엘비 and `switch` 스위치 end in a vowel; 1 일, 3 삼 in a
+ * consonant, 2 이, 5 오 in a vowel).
+ */
 export function hasFinalConsonant(word: string): boolean {
-  const alnum = word.replace(/[^\p{L}\p{N}]+$/u, '');
-  const last = alnum.at(-1);
+  const spoken = spokenWord(word);
+  const last = spoken.at(-1);
   if (last === undefined) return false;
   if (isHangulSyllable(last)) return (last.charCodeAt(0) - 0xac00) % 28 !== 0;
-  // English words, digits and symbols as a Korean reader says them (english-sound.ts).
-  return englishFinalSound(alnum) !== 'vowel';
+  return englishFinalSound(spoken) !== 'vowel';
 }
 
 /** Whether the word ends in ㄹ (Hangul, or read so: `model` 모델, `goal` 골), which takes 로 rather than 으로. */
 function endsInRieul(word: string): boolean {
-  const alnum = word.replace(/[^\p{L}\p{N}*+#]+$/u, '');
-  const last = alnum.at(-1) ?? '';
+  const spoken = spokenWord(word);
+  const last = spoken.at(-1) ?? '';
   if (isHangulSyllable(last)) return (last.charCodeAt(0) - 0xac00) % 28 === 8;
-  return englishFinalSound(alnum) === 'rieul';
+  return englishFinalSound(spoken) === 'rieul';
 }
 
-/** `word` with the right form of a particle pair given as `'을/를'` (batchim form first). */
-export function withParticle(word: string, pair: '은/는' | '이/가' | '을/를' | '과/와' | '으로/로'): string {
+export type ParticlePair = '은/는' | '이/가' | '을/를' | '과/와' | '으로/로';
+
+/** `word` with the right form of a particle pair given as `'을/를'` (batchim form first), read as hasFinalConsonant reads it. */
+export function withParticle(word: string, pair: ParticlePair): string {
   const [withBatchim, without] = pair.split('/') as [string, string];
   if (pair === '으로/로') {
     // ㄹ-final words take 로 (`서울로`, `model로`), like vowel-final ones.
     return word + (hasFinalConsonant(word) && !endsInRieul(word) ? withBatchim : without);
   }
   return word + (hasFinalConsonant(word) ? withBatchim : without);
+}
+
+/**
+ * Terms in single quotes, listed with commas, then the particle the last one takes: `'인플레이션'을`, `'TLB'가`,
+ * `'caches', 'switch'가`. What a feedback sentence about named keywords writes instead of a both-forms `이(가)`.
+ */
+export function quotedWithParticle(terms: string | readonly string[], pair: ParticlePair): string {
+  const listed = (typeof terms === 'string' ? [terms] : terms).map((term) => `'${term}'`).join(', ');
+  return withParticle(listed, pair);
 }
