@@ -4,6 +4,9 @@
  *   a weak topic without a review entry is pointed at chapters sharing its words …
  * - EG14 — Fallback report. A failing (500) or malformed feedback model gives the deterministic report from the log
  *   (counts with pending, strengths, weak topics with the items' feedback and chapters …
+ * - EG24 — Report sentences true of the result. At 5/5 no advice about wrong items; a topic with a wrong or partial item
+ *   is weak only, never also a strength (the model's report too); the step about wrong items names them as they are
+ *   (틀린 / 부분 정답인); with an item pending, not "the next unit" …
  * - EG15 — Profile update. Incorrect/Partial topics become weak with evidence "시험 N번: 부분 정답" (Korean labels), Correct
  *   strong; a tie stays weak and keeps both sides' evidence …
  * - EG16 — Prior profile. From bad verdicts' concepts, hands raised twice on a topic, quiz answers and earlier exams:
@@ -23,6 +26,7 @@ import {
   buildPriorProfile,
   chaptersForTopic,
   deterministicReport,
+  settleReport,
   updateProfile,
 } from '../src/exams/index.js';
 import { createOfflineModel } from '../src/llm/offline-model.js';
@@ -141,6 +145,39 @@ describe.each(['gemini', 'openai'] as const)('the feedback agent with the fake %
     const offline = await new ExamFeedback({ model: createOfflineModel(offlineTasks) }).feedback(request);
     expect(offline.report).toEqual(failed.report);
     expect(offline.profile).toEqual(failed.profile);
+  });
+});
+
+describe('the report a student reads', () => {
+  const items = (...entries: [EvaluationItem['result_status'], string][]) => entries.map(([status, topic], index) => item(index + 1, status, topic));
+  const report = (...entries: [EvaluationItem['result_status'], string][]) =>
+    deterministicReport({ examType: 'short_answer', timestamp: NOW, items: items(...entries).map(({ evidence: _evidence, ...rest }) => rest), chapters: CHAPTERS });
+
+  it('EG24 every sentence is true of the result: no wrong-item advice at 5/5, no topic both a strength and weak, the wrong items named as they are', () => {
+    const perfect = report(['Correct', 'process'], ['Correct', 'process'], ['Correct', 'indirect costs'], ['Correct', 'switch'], ['Correct', 'process']);
+    expect(perfect.summary).toBe('5문항 중 정답 5개, 부분 정답 0개, 오답 0개입니다.');
+    expect(perfect.strengths).toEqual(['process', 'indirect costs', 'switch']);
+    expect(perfect.weak_topics).toEqual([]);
+    expect(perfect.next_steps).toEqual(['다음 단원으로 넘어가 새 개념을 익혀 보세요.', '서술형 문항으로 설명하는 연습을 더 해 보세요.']);
+    expect(perfect.next_steps.join(' ')).not.toContain('틀린');
+
+    // process right once, wrong once and partial once: a topic to study, not a strength.
+    const mixed = report(['Correct', 'process'], ['Incorrect', 'process'], ['Incorrect', 'indirect costs'], ['Partial_Correct', 'switch'], ['Partial_Correct', 'process']);
+    expect(mixed.strengths).toEqual([]);
+    expect(mixed.weak_topics.map((topic) => topic.topic)).toEqual(['process', 'indirect costs', 'switch']);
+    expect(mixed.next_steps[1]).toBe('틀린 문항과 부분 정답인 문항의 모범 답안과 자신의 답을 비교해 빠진 핵심 키워드를 정리해 보세요.');
+
+    const partial = report(['Correct', '과적합'], ['Partial_Correct', '분산']);
+    expect(partial.strengths).toEqual(['과적합']);
+    expect(partial.next_steps[1]).toBe('부분 정답인 문항의 모범 답안과 자신의 답을 비교해 빠진 핵심 키워드를 정리해 보세요.');
+    expect(report(['Incorrect', '분산']).next_steps[1]).toBe('틀린 문항의 모범 답안과 자신의 답을 비교해 빠진 핵심 키워드를 정리해 보세요.');
+
+    // Nothing wrong yet, but an item still pending: not "go on to the next unit" as if all were settled.
+    expect(report(['Correct', '과적합'], ['Ungraded', '분산']).next_steps[0]).toBe('채점이 끝나지 않은 문항의 결과를 확인한 뒤 다음 단원으로 넘어가 보세요.');
+
+    // A model's report is held to the same: a strength that is also a weak topic is dropped.
+    const settled = settleReport({ summary: '요약', strengths: ['과적합', '분산의 정의'], weak_topics: [{ topic: '분산의 정의', advice: '정의를 다시 보세요.', review: [] }], next_steps: [] }, CHAPTERS);
+    expect(settled.strengths).toEqual(['과적합']);
   });
 });
 

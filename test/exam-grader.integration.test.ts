@@ -15,6 +15,8 @@
  *   empty), each with exactly the seed's fields plus `evidence` …
  * - EG12 — Offline grader. On the offline model the judges' assessor labels the answer; the Korean feedback names the
  *   keywords found and missing; a reversed answer and a give-up are Incorrect.
+ * - EG25 — No keyword, not "partly matching". An offline Partial_Correct with none of the key keywords says the
+ *   keywords are missing and part of the explanation agrees, never "모범 답안과 일부만 일치합니다".
  * - EG18 — Exam-level checks. The question repeated (even when the model answer has no new words), an answer with no
  *   content word, a comma list of non-clauses in a Descriptive item …
  * - EG19 — Wrong choice. An answer opening with another option letter (`B.` for `A.`), the other yes/no (`아니요` for
@@ -408,5 +410,22 @@ describe('the exam grader on the offline model', () => {
     expect(reversed.result_status).toBe('Incorrect');
     expect(reversed.feedback_message).toContain("빠진 핵심 키워드: '작아진다|감소'");
     expect((await grader.grade(VARIANCE, '모르겠어요', context)).result_status).toBe('Incorrect');
+  });
+
+  it('EG25 a partial answer with none of the key keywords is told so, never that it partly matches the model answer', async () => {
+    const money: ExamProblem = {
+      id: 8,
+      type: 'Descriptive',
+      question_content: '화폐가 무엇인지 자료의 내용을 바탕으로 설명하시오.',
+      model_answer: '화폐는 물물교환의 불편함을 줄여 거래를 쉽게 해 준다. 화폐는 상품의 가치를 가격으로 나타내는 척도이다.',
+      key_keywords: ['물물교환', '불편함', '나타내'],
+      intent_diagnosis: '-',
+    };
+    const bare = { materialId: 'material-1', accountId: 'account-1' };
+    const none = await grader.grade(money, '돈은 교환을 편하게 해 주는 도구이다.', bare);
+    expect(none.result_status).toBe('Partial_Correct');
+    expect(none.evidence?.keywords.every((keyword) => keyword.matchedAs === null)).toBe(true);
+    expect(none.feedback_message).not.toContain('일부만 일치');
+    expect(none.feedback_message).toContain("핵심 키워드는 쓰지 않았지만 설명의 일부가 모범 답안과 통해 부분 점수입니다. 빠진 핵심 키워드: '물물교환', '불편함', '나타내'.");
   });
 });

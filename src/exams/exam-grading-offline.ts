@@ -28,7 +28,8 @@ export function gradeExamItemOffline(input: ExamGradeInput): GraderOutput {
   const missing = input.evidence.filter((item) => item.matchedAs === null).map((item) => item.keyword);
   const parts: string[] = ['[자동 채점]'];
   if (result_status === 'Correct') parts.push('모범 답안과 같은 내용을 바르게 설명했습니다.');
-  else if (result_status === 'Partial_Correct') parts.push('모범 답안과 일부만 일치합니다.');
+  // The assessor reads more than the keywords: a partial answer with none of them is told so, not "partly matching".
+  else if (result_status === 'Partial_Correct') parts.push(found.length > 0 || missing.length === 0 ? '모범 답안과 일부만 일치합니다.' : '핵심 키워드는 쓰지 않았지만 설명의 일부가 모범 답안과 통해 부분 점수입니다.');
   else parts.push('모범 답안과 내용이 다릅니다. 모범 답안과 비교해 다시 정리해 보세요.');
   if (found.length > 0) parts.push(`포함된 핵심 키워드: ${quoted(found)}.`);
   if (missing.length > 0) parts.push(`빠진 핵심 키워드: ${quoted(missing)}.`);

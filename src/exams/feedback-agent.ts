@@ -21,8 +21,10 @@ import { TopicTally, appendExams, logOutcomes, proficiencyFrom } from './prior-p
  * - The report is the feedback model's proposal (task `exam.feedback`, prompts/exam-feedback.md), parsed with
  *   {@link FeedbackReport}; the server then keeps only review entries among the given chapters (their titles and
  *   pages are the server's, whatever the model wrote), and points a weak topic the model left without one at the
- *   chapters whose titles share its words. A model failure falls back to a report built from the log alone
- *   ({@link deterministicReport}): the student always gets one.
+ *   chapters whose titles share its words, and drops a strength that is also a weak topic. A model failure falls back
+ *   to a report built from the log alone ({@link deterministicReport}): the student always gets one, and each of its
+ *   sentences is about items the student has (a topic with a wrong item is weak only; the step about wrong items
+ *   only when there are some).
  * - The profile update is deterministic (the server decides, as in prior-profile.ts): Incorrect and Partial_Correct
  *   topics become weak with evidence "시험 N번: 부분 정답" (Korean labels, never the enum), Correct ones strong, the exam is appended to
  *   `exams_taken` and the proficiency is recomputed from the exam's graded items.
@@ -132,11 +134,16 @@ const reviewOf = (chapter: ChapterRef): FeedbackReport['weak_topics'][number]['r
   pages: chapter.pages.filter((page) => Number.isInteger(page) && page >= 1).slice(0, 50),
 });
 
-/** The server's pass over a proposed report: review entries only among the given chapters, with their own titles. */
+/**
+ * The server's pass over a proposed report: review entries only among the given chapters, with their own titles, and
+ * no strength that is also a weak topic (a report never says both of one topic).
+ */
 export function settleReport(report: FeedbackReport, chapters: readonly ChapterRef[]): FeedbackReport {
   const byNumber = new Map(chapters.map((chapter) => [chapter.chapter, chapter]));
+  const weak = new Set(report.weak_topics.map((topic) => topic.topic.trim()));
   return {
     ...report,
+    strengths: report.strengths.filter((strength) => !weak.has(strength.trim())),
     weak_topics: report.weak_topics.map((topic) => {
       const kept: ChapterRef[] = [];
       for (const entry of topic.review) {
@@ -164,9 +171,12 @@ export function deterministicReport(input: ExamFeedbackInput): FeedbackReport {
     .filter((part) => part !== '')
     .join(' ');
   const unique = (values: string[]) => [...new Set(values.map((value) => clip(value, 200)).filter((value) => value !== ''))];
-  const strengths = unique(input.items.filter((item) => item.result_status === 'Correct').map((item) => item.related_topic)).slice(0, 10);
   const weakItems = input.items.filter((item) => item.result_status === 'Incorrect' || item.result_status === 'Partial_Correct');
   const weakTopics = unique(weakItems.map((item) => item.related_topic)).slice(0, 20);
+  // A topic the student also got wrong is one to study, not a strength: never under both headings.
+  const strengths = unique(input.items.filter((item) => item.result_status === 'Correct').map((item) => item.related_topic))
+    .filter((topic) => !weakTopics.includes(topic))
+    .slice(0, 10);
   const weak_topics = weakTopics.map((topic) => {
     const items = weakItems.filter((item) => clip(item.related_topic, 200) === topic);
     // What to review, quoted from the weak items' own passages (seed 000's source_material), with where it is.
@@ -177,11 +187,19 @@ export function deterministicReport(input: ExamFeedbackInput): FeedbackReport {
       clip([...items.map((item) => `${item.question_id}번: ${item.feedback_message}`), ...[...new Set(quoted)]].join(' '), 1000) || `${withParticle(topic, '을/를')} 다시 정리해 보세요.`;
     return { topic, advice, review: chaptersForTopic(topic, chapters).map(reviewOf) };
   });
-  const next_steps = [
-    weak_topics.length > 0 ? `약한 주제(${weak_topics.slice(0, 3).map((topic) => topic.topic).join(', ')})의 강의 부분을 다시 읽어 보세요.` : '다음 단원으로 넘어가 새 개념을 익혀 보세요.',
-    '틀린 문항의 모범 답안과 자신의 답을 비교해 빠진 핵심 키워드를 정리해 보세요.',
-    weak_topics.length > 0 ? '복습한 뒤 같은 주제의 문제를 다시 풀어 보세요.' : '서술형 문항으로 설명하는 연습을 더 해 보세요.',
-  ];
+  // Each step is about items the student has: no "틀린 문항" without a wrong one, no next unit while some are pending.
+  const wrongItems = [count('Incorrect') > 0 ? '틀린' : '', count('Partial_Correct') > 0 ? '부분 정답인' : ''].filter((part) => part !== '').join(' 문항과 ');
+  const next_steps =
+    weak_topics.length > 0
+      ? [
+          `약한 주제(${weak_topics.slice(0, 3).map((topic) => topic.topic).join(', ')})의 강의 부분을 다시 읽어 보세요.`,
+          `${wrongItems} 문항의 모범 답안과 자신의 답을 비교해 빠진 핵심 키워드를 정리해 보세요.`,
+          '복습한 뒤 같은 주제의 문제를 다시 풀어 보세요.',
+        ]
+      : [
+          pending + reviewed > 0 ? '채점이 끝나지 않은 문항의 결과를 확인한 뒤 다음 단원으로 넘어가 보세요.' : '다음 단원으로 넘어가 새 개념을 익혀 보세요.',
+          '서술형 문항으로 설명하는 연습을 더 해 보세요.',
+        ];
   return FeedbackReport.parse({ summary: clip(summary, 2000), strengths, weak_topics, next_steps });
 }
 
