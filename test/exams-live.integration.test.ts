@@ -17,6 +17,8 @@
  * - EL8 — Results and exports. Per item: status counts (the exact keyword Correct, the other word not) and the common
  *   misconception ("topic: feedback" of the wrong answer); per student …
  * - EL9 — Monitor progress. An instructor socket (socket.io-client on `/monitor`) receives `exam:progress` with …
+ * - EL22 — Blank is not answered. An item never written or drafted blank is not counted in the monitor's `answered`,
+ *   in the live event or the table, before or after the student submits (it is submitted empty and graded so) …
  * - EL10 — Authorisation. Another instructor gets 404 on every exam route of the owner's exam (read, edit, publish
  *   into their own class, results in three forms, override, delete …
  * - EL11 — Drafts across a node restart. On Redis a student's drafts saved on one node are there after it stops and
@@ -440,8 +442,30 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     expect(await monitor.waitFor('exam:graded')).toEqual({ examId: exam.examId, sessionId: student.sessionId });
     expect(JSON.stringify(monitor.events)).not.toContain('비밀답안');
     const later = await call(`${booted.app.url}/api/exams/${exam.examId}/progress`, 'GET', { headers: booted.teacher.bearer });
-    expect(later.body.students).toEqual([{ ...progress, answered: 3, submittedAll: true, graded: true }]);
+    // Only item 1 has an answer: the blank draft of item 2 and the untouched item 3 are submitted empty, not answered (EL22).
+    expect(later.body.students).toEqual([{ ...progress, answered: 1, submittedAll: true, graded: true }]);
     expect(JSON.stringify(later.body)).not.toContain('비밀답안');
+  });
+
+  it('EL22 an item left empty is not counted as answered, before or after the student submits: the monitor reads 2/3 as the submit dialog warned', async (context) => {
+    const booted = await boot(context, store);
+    const exam = await makeExam(booted);
+    await publish(booted, exam.examId);
+    const student = await join(booted, '서연');
+    const { monitor } = await connectInstructor(booted.app, booted.classToken);
+    // Items 1 and 3 answered, item 2 never written; then a blank draft of item 2 (typed and erased).
+    await draft(booted, exam.examId, student.headers, { 1: '분산', 3: '표준편차' });
+    await monitor.waitFor('exam:progress', (payload) => payload.answered === 2);
+    await draft(booted, exam.examId, student.headers, { 2: '  ' });
+    expect((await submit(booted, exam.examId, student.headers)).status).toBe(200);
+    const submitted = await monitor.waitFor('exam:progress', (payload) => payload.submittedAll);
+    expect(submitted).toMatchObject({ sessionId: student.sessionId, answered: 2, total: 3 });
+    const table = await call(`${booted.app.url}/api/exams/${exam.examId}/progress`, 'GET', { headers: booted.teacher.bearer });
+    expect(table.body.students).toEqual([expect.objectContaining({ sessionId: student.sessionId, answered: 2, total: 3, submittedAll: true })]);
+    // The empty item is still submitted, graded and shown as the student's empty answer.
+    const graded = await gradedResults(booted, exam.examId, 1);
+    const item2 = graded.students[0]?.items.find((item) => item.question_id === 2);
+    expect(item2).toMatchObject({ user_response: '  ', result_status: 'Incorrect', feedback_message: '답을 적지 않았습니다.' });
   });
 
   it('EL10 authorisation: another instructor gets 404 on every exam route, a student of another class 404, an instructor on student routes 403, nobody 401', async (context) => {

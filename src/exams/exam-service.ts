@@ -870,7 +870,11 @@ export class ExamService {
     events.progress(publication.classId, progress);
   }
 
-  /** A student's progress as the monitor shows it: items answered (a non-blank draft or submitted), never the text. */
+  /**
+   * A student's progress as the monitor shows it: items answered — with a non-blank text, the submitted one once the
+   * item is submitted, else its draft (a blank or never-written item is submitted too, empty, and is not answered) —
+   * never the text.
+   */
   private async progressOf(exam: ExamRecord, publication: ExamPublication, sessionId: string): Promise<ExamProgressRow> {
     const [drafts, { items, all }, nickname, grading] = await Promise.all([
       this.repository.drafts(exam.examId, sessionId),
@@ -878,7 +882,7 @@ export class ExamService {
       this.options.roster.nickname(publication.classId, sessionId),
       this.repository.gradingState(exam.examId, sessionId),
     ]);
-    const answered = exam.problems.filter((problem) => items.has(problem.id) || (drafts.get(problem.id)?.text.trim() ?? '') !== '').length;
+    const answered = exam.problems.filter((problem) => ((items.get(problem.id) ?? drafts.get(problem.id))?.text.trim() ?? '') !== '').length;
     return {
       examId: exam.examId,
       sessionId,

@@ -161,7 +161,7 @@ export interface MonitorServerEvents {
   'class:code': { code: string };
   /** One of the class's quiz rooms changed phase (the list and results are at `GET /api/rooms`). */
   'quiz:room': { roomId: string; code: string; phase: string; playerCount: number; at: number };
-  /** A student saved a draft of a live exam or submitted: counts only, never answer text. */
+  /** A student saved a draft of a live exam or submitted: counts only (`answered`: items with a non-blank answer), never answer text. */
   'exam:progress': ExamProgressEvent;
   /** A student's exam grading finished (report and profile stored); results at `GET /api/exams/:examId/results`. */
   'exam:graded': ExamGradedEvent;

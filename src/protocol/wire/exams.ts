@@ -312,6 +312,7 @@ export interface ExamProgressEvent {
   examId: string;
   sessionId: string;
   nickname: string;
+  /** Items with a non-blank answer (the submitted text once submitted, else the draft): an empty item is not answered. */
   answered: number;
   total: number;
   submittedAll: boolean;
