@@ -15,7 +15,8 @@
  * - EX7 — Offline planner reads the profile and the chapters. Chapter 1 only gives items from chapter 1's passages;
  *   the profile's proficiency is the items' level …
  * - EX8 — Offline validator. An invented fact, a keyword missing from the model answer, a question containing its
- *   answer and a Descriptive item with one keyword are each named.
+ *   answer and a Descriptive item with one keyword are each named, by their kind (`[키워드]`), without a tag naming the
+ *   validator (`[오프라인 검증]`).
  * - EX11 — Offline rewrite. From round 2 the offline writer keeps the items without complaints as they were and
  *   writes the complained-about item from a sentence of its term the earlier version did not use.
  */
@@ -280,7 +281,10 @@ describe('offline exam generation on the sample material', () => {
     expect(byId.get(1)).toContain('[질문 명확성] 질문에 정답');
     expect(byId.get(2)).toContain('[사실 확인]');
     expect(byId.get(2)).toContain('[키워드] 서술형인데 핵심 키워드가 2개 미만');
-    expect(byId.get(3)).toContain("'모평균'");
+    // What the teacher reads under 검토 지적: the kind of fault and the fix, with the particle the keyword takes; no
+    // tag naming the validator.
+    expect(byId.get(3)).toBe("[사실 확인] 정답 키워드 '모평균'이 강의 자료에 없습니다. [키워드] 키워드 '모평균'이 모범 답안에 없습니다. 모범 답안에 있는 표현을 키워드로 쓰세요.");
+    for (const message of byId.values()) expect(message).not.toContain('오프라인');
     expect(EXAM_TASKS).toEqual({ plan: 'exam.plan', write: 'exam.write', validate: 'exam.validate' });
   });
 

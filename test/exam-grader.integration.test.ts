@@ -14,7 +14,7 @@
  * - EG11 — The log. `gradeExam` returns the seed's `evaluation_items` in the problems' order (a missing answer graded
  *   empty), each with exactly the seed's fields plus `evidence` …
  * - EG12 — Offline grader. On the offline model the judges' assessor labels the answer; the Korean feedback names the
- *   keywords found and missing; a reversed answer and a give-up are Incorrect.
+ *   keywords found and missing in plain sentences (no `[자동 채점]` tag); a reversed answer and a give-up are Incorrect.
  * - EG25 — No keyword, not "partly matching". An offline Partial_Correct with none of the key keywords says the
  *   keywords are missing and part of the explanation agrees, never "모범 답안과 일부만 일치합니다".
  * - EG18 — Exam-level checks. The question repeated (even when the model answer has no new words), an answer with no
@@ -409,6 +409,9 @@ describe('the exam grader on the offline model', () => {
     const reversed = await grader.grade(VARIANCE, '표본의 크기가 커지면 표본평균의 분산은 커진다.', context);
     expect(reversed.result_status).toBe('Incorrect');
     expect(reversed.feedback_message).toContain("빠진 핵심 키워드: '작아진다|감소'");
+    // Plain sentences like a model's: no internal tag ("[자동 채점]") in what the student, the report and the CSV show.
+    expect(good.feedback_message).toBe("모범 답안과 같은 내용을 바르게 설명했습니다. 포함된 핵심 키워드: '표본 크기', '분산', '작아진다|감소'.");
+    expect(reversed.feedback_message).toMatch(/^모범 답안과 내용이 다릅니다\./u);
     expect((await grader.grade(VARIANCE, '모르겠어요', context)).result_status).toBe('Incorrect');
   });
 

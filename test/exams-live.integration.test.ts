@@ -417,6 +417,9 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     expect(lines[1]).toContain(",'=표준편차,");
     expect(lines[3]).toBe(`하늘,미응시,,,,,,,,,,,,,${haneul.sessionId}`);
     expect(text).toContain('문항,유형,질문,모범 답안,정답,부분 정답,오답,채점 대기,흔한 오개념');
+    // The grader's feedback is plain Korean wherever it is shown (results, reports, the CSV's 흔한 오개념): no internal tag.
+    expect(JSON.stringify(graded)).not.toContain('[자동 채점]');
+    expect(text).not.toContain('[자동 채점]');
     const json = await call(`${booted.app.url}/api/exams/${exam.examId}/results.json`, 'GET', { headers: booted.teacher.bearer });
     expect(json.headers.get('content-disposition')).toContain('attachment');
     expect(json.body.students).toHaveLength(2);

@@ -540,7 +540,9 @@ export function validateOffline(input: ExamValidatorInput): ExamValidation {
     if ((problem.question_content.match(HANGUL_OR_LATIN) ?? []).length < 8 || !/(?:[?？]|시오[.]?|하라[.]?|」)$/u.test(problem.question_content.trim())) {
       issues.push('[질문 명확성] 질문이 짧거나 무엇을 답해야 하는지 분명하지 않습니다.');
     }
-    if (issues.length > 0) feedback.push({ id: problem.id, message: `[오프라인 검증] ${issues.join(' ')}` });
+    // Each issue opens with its kind ([사실 확인], [키워드], [질문 명확성]: the validator prompt's checklist, as the
+    // server's own checks write theirs); which validator wrote it is not the teacher's concern and is not said.
+    if (issues.length > 0) feedback.push({ id: problem.id, message: issues.join(' ') });
   }
   return { is_valid: feedback.length === 0, feedback_message: feedback };
 }
