@@ -1,9 +1,8 @@
 import { analyseText, findContradiction, unitFound, type AnalysedText } from '../judges/index.js';
 import type { OfflineTasks } from '../llm/index.js';
 import type { DocumentType } from '../retrieval/index.js';
-import { splitSentences } from '../text/index.js';
+import { englishTerms, splitSentences, termPattern } from '../text/index.js';
 import { checkQuizItem, type Refusal } from '../guard/index.js';
-import { englishTerms, termPattern } from './english-terms.js';
 import { EVAL_TASKS, EvalJudgeInput, type EvalPassage, type EvalReply } from './eval-agent.js';
 import { MAX_SCORE, decidePass } from './pass-rule.js';
 

@@ -122,7 +122,7 @@ export {
 export { QUIZ_PASSAGE_COUNT, RELAX_ORDER, type QuizRetrieval } from './quiz-passages.js';
 export { SEED_TOPIC_MAP, materialTopics, resolveTopic, type MaterialTopic, type QuizTopic, type TopicMap } from './quiz-topics.js';
 export { quizOfflineTasks, sourceSentences } from './quiz-offline.js';
-export { englishTerms, isEnglishProse, termPattern, type EnglishTerm } from './english-terms.js';
+export { englishTerms, isEnglishProse, termPattern, type EnglishTerm } from '../text/index.js';
 export {
   EVAL_CONCURRENCY,
   EVAL_PASSAGE_COUNT,

@@ -1,10 +1,9 @@
-import { RunningLines, rankedTerms, stripParticles, termsMatch } from '../text/index.js';
+import { englishTerms, rankedTerms, RunningLines, stripParticles, termPattern, termsMatch } from '../text/index.js';
 import type { OfflineTasks } from '../llm/index.js';
 import type { Difficulty, QuizItem } from '../protocol/quiz.js';
 import { QUIZ_TASKS, QuizGenerateInput, questionKey, type ReferencePassage } from './quiz-agent.js';
 import { seededRandom, shuffled } from './quiz-seed.js';
 import { latinWords } from './offline-latin.js';
-import { englishTerms, termPattern } from './english-terms.js';
 import { checkQuizItem, duplicateRefusals } from '../guard/index.js';
 
 /**
@@ -15,7 +14,7 @@ import { checkQuizItem, duplicateRefusals } from '../guard/index.js';
  * seed and the same quiz for the same seed. The explanation quotes the original sentence, so an item never states
  * anything the material does not.
  *
- * English text is read with the tagger (english-terms.ts): its key terms are the noun phrases the material defines
+ * English text is read with the tagger (text/english-terms.ts): its key terms are the noun phrases the material defines
  * or keeps using (`admissible heuristic`, `learning rate`), the blank is the whole phrase (plural forms too), and the
  * distractors are other terms of the same material, of the same length in words where there are enough. A choice
  * offers terms of one language only, so the script of a choice never gives the answer away. Every item passes the

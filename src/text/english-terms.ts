@@ -1,4 +1,4 @@
-import { isNounAt, nounPhrases, tagEnglish } from '../text/index.js';
+import { isNounAt, nounPhrases, tagEnglish } from './english.js';
 
 /**
  * The key noun phrases of English material, read with the tagger (text/english.ts): what an offline cloze item
