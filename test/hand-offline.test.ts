@@ -56,6 +56,9 @@ describe('offline classify rule', () => {
     ['기댓값 공식이 뭔지 모르겠어요', 'specific'],
     ['기댓값은 어떻게 구하나요?', 'specific'],
     ['주사위 예제에서 3.5는 어떻게 나온 거예요?', 'specific'],
+    // Rule 0: a relation between two terms of the material is specific, whole-topic cue or not.
+    ['평균과 중앙값의 차이가 뭔가요?', 'specific'],
+    ['평균이랑 분산은 무슨 관계예요?', 'specific'],
   ])('%s -> %s', (question, kind) => {
     expect(classifyQuestion(question, passages)).toBe(kind);
   });
@@ -66,6 +69,8 @@ describe('offline classify rule', () => {
     expect(questionConcept('대수의 법칙이 뭔지 잘 모르겠어요', passages)).toBe('대수의 법칙');
     expect(questionConcept('평균이랑 중앙값은 언제 써요?', passages)).toBe('평균');
     expect(questionConcept('???', passages)).toBe('질문한 개념');
+    // EC3: a relation names both sides.
+    expect(questionConcept('평균과 중앙값의 차이가 뭔가요?', passages)).toBe('평균과 중앙값의 차이');
   });
 });
 

@@ -32,6 +32,11 @@ const FUNCTION_WORDS: ReadonlySet<string> = new Set([
   '이렇게', '그러면', '또', '또한', '한',
   'the', 'a', 'an', 'this', 'that', 'these', 'those', 'it', 'they', 'there', 'which', 'what', 'example', 'examples',
   'chapter', 'section', 'page', 'slide', 'summary', 'contents', 'introduction', 'overview', 'note', 'notes',
+  // English determiners (`Its weakness: …`), and labels a slide puts before a colon (`Definition: …`, `Goals: …`,
+  // `Reading: …`): they say what kind of line follows, not what it teaches.
+  'its', 'their', 'our', 'your', 'my', 'his', 'her', 'some', 'each', 'every', 'all', 'any', 'no', 'other', 'such',
+  'definition', 'definitions', 'goal', 'goals', 'aim', 'aims', 'idea', 'ideas', 'key', 'recap', 'review', 'reading',
+  'readings', 'question', 'questions', 'answer', 'answers', 'agenda', 'outline', 'tip', 'tips', 'warning', 'remember',
 ]);
 
 /** Facets of a concept a heading names (`평균의 의미`): the concept is the part before them. */

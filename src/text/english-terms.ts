@@ -1,8 +1,8 @@
 import { isNounAt, nounPhrases, tagEnglish } from './english.js';
 
 /**
- * The key noun phrases of English material, read with the tagger (text/english.ts): what an offline cloze item
- * blanks and offers as choices. A term is a noun phrase the material defines (`A heuristic is …`, `… called
+ * The key noun phrases of English material, read with the tagger (english.ts): what an offline cloze item blanks and
+ * offers as choices, what the offline lecture asks about and announces, and what the offline tutor names. A term is a noun phrase the material defines (`A heuristic is …`, `… called
  * individuals`) or keeps using (two or more times): `admissible heuristic`, `learning rate`, `genetic algorithm`,
  * `frontier`. A phrase inside a longer term is a term of its own only when it also stands alone often enough
  * (`learning` never is: it is only ever part of `learning rate`). Never a verb, an adjective, a function word, a
@@ -49,8 +49,28 @@ export function isEnglishProse(sentence: string): boolean {
   return words.length >= 4 && /[.!?]["')\]]?$/u.test(sentence.trim());
 }
 
+export interface EnglishTermOptions {
+  /**
+   * How often a phrase the material does not define must be said to be a term (2 by default: said once, a phrase
+   * is prose, not vocabulary). 1 for a short text (a model answer) whose phrases are named from it.
+   */
+  minCount?: number;
+}
+
+/**
+ * Whether a text is English material: its Latin letters outnumber its Hangul syllables ten to one. Korean material
+ * that writes English terms in brackets (`평균(mean)`) stays Korean; a Korean sentence has a Hangul syllable for
+ * every two or three letters a Latin word would spend.
+ */
+export function isEnglishText(text: string): boolean {
+  const latin = (text.match(/[A-Za-z]/gu) ?? []).length;
+  const hangul = (text.match(/[\uac00-\ud7a3]/gu) ?? []).length;
+  return latin >= 20 && latin > hangul * 10;
+}
+
 /** The terms of the English sentences of `sentences`, most important first. */
-export function englishTerms(sentences: readonly string[]): EnglishTerm[] {
+export function englishTerms(sentences: readonly string[], options: EnglishTermOptions = {}): EnglishTerm[] {
+  const minCount = options.minCount ?? 2;
   const prose = sentences.filter(isEnglishProse);
   const text = prose.join('\n');
   const candidates = new Map<string, { shown: Map<string, number>; defined: boolean; determined: boolean }>();
@@ -92,7 +112,7 @@ export function englishTerms(sentences: readonly string[]): EnglishTerm[] {
     // Its last word must be a noun where the material says it.
     const count = (text.match(termPattern(key)) ?? []).length;
     if (count === 0) continue;
-    if (!entry.defined && count < 2) continue;
+    if (!entry.defined && count < minCount) continue;
     // One word must be a noun the material uses as one: after a determiner somewhere, or defined.
     if (words.length === 1 && (!(entry.determined || entry.defined) || !isNounAt(tagEnglish(`We study the ${key}.`), 3))) continue;
     const shown = shownForm([...entry.shown.entries()].sort((left, right) => right[1] - left[1])[0]?.[0] ?? key);
@@ -105,7 +125,7 @@ export function englishTerms(sentences: readonly string[]): EnglishTerm[] {
     if (longer.length === 0) return true;
     let rest = text;
     for (const other of longer) rest = rest.replace(termPattern(other.term), ' ');
-    return (rest.match(termPattern(term.term)) ?? []).length >= 2 || (term.defined && (rest.match(termPattern(term.term)) ?? []).length >= 1);
+    return (rest.match(termPattern(term.term)) ?? []).length >= minCount || (term.defined && (rest.match(termPattern(term.term)) ?? []).length >= 1);
   };
   return terms.filter(standsAlone).sort((left, right) => right.score - left.score || right.words - left.words || left.term.localeCompare(right.term));
 }
@@ -114,7 +134,8 @@ export function englishTerms(sentences: readonly string[]): EnglishTerm[] {
 function singular(phrase: string): string {
   const words = phrase.split(/\s+/u);
   const last = words.pop() ?? '';
-  const one = /(?:ss|us|is|ics)$/iu.test(last) || last.length <= 3 ? last : last.replace(/ies$/u, 'y').replace(/(?<=[a-z]{3})s$/u, '');
+  // `switches`, `crashes`, `boxes` lose `es`; `caches` and `states` only their `s`.
+  const one = /(?:ss|us|is|ics)$/iu.test(last) || last.length <= 3 ? last : last.replace(/ies$/u, 'y').replace(/(?<=(?:tch|sh|x|zz))es$/u, '').replace(/(?<=[a-z]{3})s$/u, '');
   return [...words, one].join(' ');
 }
 
@@ -127,4 +148,36 @@ function shownForm(form: string): string {
     .split(' ')
     .map((word) => (/^[A-Z][a-z-]+$/u.test(word) ? word.toLowerCase() : word))
     .join(' ');
+}
+
+/**
+ * The noun compounds an English text names, in order of appearance, each once: its noun phrases (`kernel data
+ * structure`, `time quantum`, `round robin`) without the describing adjectives in front (`low turnaround time` is a
+ * `turnaround time`) unless the text says the whole phrase twice (`critical section`). Never a generic noun alone
+ * (`time`, `example`), a function word, a verb or an adjective, nor a phrase with a word of under two letters (the
+ * tagger splits `I/O`). What the offline tutor names when it tells a student which ideas an answer has or lacks.
+ */
+export function englishCompounds(text: string): string[] {
+  const compounds: string[] = [];
+  for (const sentence of text.split(/(?<=[.!?;:])\s+|\n/u)) {
+    const tokens = tagEnglish(sentence);
+    for (const phrase of nounPhrases(tokens)) {
+      let start = phrase.start;
+      while (start < phrase.end - 1 && tokens[start]?.tag === 'ADJ' && (text.match(termPattern(phrase.text)) ?? []).length < 2) start += 1;
+      // A plural in front of a noun is a verb the tagger misread (`one that is too small wastes time`): compounds
+      // modify with the singular (`process control block`).
+      while (start < phrase.end - 1 && /^[a-z]+[^su]s$/u.test(tokens[start]?.text ?? '')) start += 1;
+      const words = tokens.slice(start, phrase.end).map((token) => token.text);
+      if (words.some((word) => !/^[A-Za-z][A-Za-z-]+$/u.test(word))) continue;
+      const compound = words.join(' ');
+      // Only as the text writes it, whole words: the tagger's tokens do not always join back (`-process server`).
+      if (!termPattern(compound).test(text)) continue;
+      // Alone, a generic noun names nothing, a two-letter word is a unit (`ms`) unless written as an acronym (`OS`),
+      // and a word right after `that`/`which`/`who` is the verb of a relative clause the tagger misread (`stores`).
+      const after = tokens[start - 1]?.text.toLowerCase() ?? '';
+      if (words.length === 1 && (GENERIC.has(compound.toLowerCase()) || /^[a-z]{2}$/u.test(compound) || /^(?:that|which|who)$/u.test(after))) continue;
+      if (!compounds.some((other) => other.toLowerCase() === compound.toLowerCase())) compounds.push(compound);
+    }
+  }
+  return compounds;
 }

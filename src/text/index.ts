@@ -1,13 +1,15 @@
 /**
  * Text utilities shared by every feature: Korean normalisation and key terms, sentences, running headers and
  * footers of extracted PDF text, front matter (covers, contents, administrative pages), English read with a tagger
- * (english.ts), the key noun phrases of English material (english-terms.ts) and the particle a word takes
- * (withParticle, quotedWithParticle: read through closing quotes and brackets, English words and digits as said),
- * hashed term vectors and prompt fences. A leaf: it imports no other folder of src.
+ * (english.ts), the key noun phrases of English material (english-terms.ts: what the offline agents name as its
+ * concepts) and the particle a word takes (withParticle, quotedWithParticle: read through closing quotes and
+ * brackets, English words and digits as said), hashed term vectors and prompt fences. A leaf: it imports no other
+ * folder of src.
  */
 export {
   contentTerms,
   hasFinalConsonant,
+  isFunctionWord,
   keyTerms,
   looksLikeNoun,
   normalizeKorean,
@@ -30,4 +32,4 @@ export { DEFAULT_TERM_VECTOR_DIMENSION, cosineSimilarity, hashedTermVector } fro
 export { CLOSING_LINE, COVER_LINE, isFrontMatterLine, isFrontMatterPage, withoutFrontMatter } from './front-matter.js';
 export { canBeNoun, englishSentences, isNounAt, nounPhrases, tagEnglish, type EnglishTag, type EnglishToken, type NounPhrase } from './english.js';
 export { englishFinalSound, isLatinWord, type FinalSound } from './english-sound.js';
-export { englishTerms, isEnglishProse, termPattern, type EnglishTerm } from './english-terms.js';
+export { englishCompounds, englishTerms, isEnglishProse, isEnglishText, termPattern, type EnglishTerm, type EnglishTermOptions } from './english-terms.js';

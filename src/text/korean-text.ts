@@ -35,6 +35,28 @@ const STOPWORDS: ReadonlySet<string> = new Set([
   'were', 'be', 'been', 'this', 'that', 'these', 'those', 'it', 'its', 'from', 'we', 'you', 'which', 'can',
 ]);
 
+/**
+ * English function words and question words beyond STOPWORDS: a student's `What is …?` or a slide's `moves between`
+ * names no concept, so none of them is a key term (rankedTerms, keyTerms) or a question's concept. Kept out of
+ * STOPWORDS so `contentTerms` stays what the chapter planner's slide similarity was measured with.
+ */
+const ENGLISH_FUNCTION_WORDS: ReadonlySet<string> = new Set([
+  'being', 'am', 'what', 'why', 'how', 'when', 'where', 'who', 'whom', 'whose', 'whether', 'do', 'does', 'did', 'not',
+  'no', 'there', 'their', 'they', 'them', 'he', 'she', 'his', 'her', 'our', 'your', 'my', 'me', 'us', 'will', 'would',
+  'should', 'could', 'may', 'might', 'must', 'shall', 'has', 'have', 'had', 'between', 'into', 'onto', 'about',
+  'than', 'then', 'so', 'if', 'but', 'because', 'while', 'also', 'only', 'very', 'each', 'every', 'any', 'some',
+  'all', 'more', 'most', 'such', 'other', 'both', 'either', 'neither', 'through', 'after', 'before', 'over',
+  'under', 'up', 'down', 'out', 'off', 'again', 'just', 'too', 'here', 'own', 'same',
+  // What is left of a contraction once its apostrophe is a space (`don't` -> `don t`).
+  'don', 'doesn', 'didn', 'isn', 'aren', 'wasn', 'weren', 'won', 'wouldn', 'shouldn', 'couldn', 'haven', 'hasn',
+  'll', 've', 're',
+]);
+
+/** Whether `term` (a normalised word) is an English function or question word: never a concept. */
+export function isFunctionWord(term: string): boolean {
+  return STOPWORDS.has(term) || ENGLISH_FUNCTION_WORDS.has(term);
+}
+
 const HANGUL_SYLLABLE = /^[\uac00-\ud7a3]$/u;
 // Formula-like terms kept verbatim: E[X], Var(X), P(A|B), x^2, f(x).
 const FORMULA_PATTERN = /[A-Za-z]{1,6}(?:\[[^\]\s]{1,16}\]|\([^)\s]{1,16}\))|[A-Za-z]\^\{?[0-9A-Za-z]{1,4}\}?/gu;
@@ -132,7 +154,7 @@ export function rankedTerms(text: string, options: RankOptions = {}): KeyTerm[] 
   for (const term of contentTerms(text)) {
     const length = Array.from(term).length;
     // One-letter Latin and one-syllable Hangul words are too ambiguous to be key terms; digits need two figures.
-    if (length < 2 || (options.nounsOnly === true && !looksLikeNoun(term))) continue;
+    if (length < 2 || ENGLISH_FUNCTION_WORDS.has(term) || (options.nounsOnly === true && !looksLikeNoun(term))) continue;
     add(term, Math.min(length, 5));
   }
   // Map iteration is insertion order, so ties keep first appearance: deterministic for equal scores.

@@ -1,6 +1,6 @@
-import { keyTerms, looksLikeNoun, rankedTerms, splitSentences, termsMatch, withParticle } from '../../text/index.js';
+import { englishTerms, isEnglishText, keyTerms, looksLikeNoun, rankedTerms, splitSentences, termsMatch, withParticle } from '../../text/index.js';
 import type { OfflineTasks } from '../../llm/index.js';
-import { classifyQuestion, controlFromReply, materialTerms, questionConcept, questionFocus } from './assistant-cues.js';
+import { classifyQuestion, controlFromReply, materialTerms, questionConcept, questionFocus, relatedTerms } from './assistant-cues.js';
 import { rankUnits, renderUnit, unitsOf, type Unit } from './assistant-sentences.js';
 import { isConceptPhrase, materialConcepts } from '../material-concepts.js';
 import { pickModelAnswer } from '../model-answer.js';
@@ -62,10 +62,13 @@ export function offlineSubconcepts(concept: string, passages: readonly string[],
   // What the material defines or emphasises around the concept comes first; frequent nouns fill in. Either way a
   // sub-concept is a concept (material-concepts.ts): never a number, a variable or a word about the material.
   const defined = materialConcepts(text).map((entry) => entry.concept);
-  const frequent = rankedTerms(text, { nounsOnly: true })
-    .filter((entry) => !entry.formula && Array.from(entry.term).length >= 2)
-    .map((entry) => entry.term)
-    .filter((term) => !particleArtifact(term, units) && usedAsNoun(term, text));
+  // English material's frequent terms are its noun phrases (`time quantum`, not `time`; never `robin` of `round robin`).
+  const frequent = isEnglishText(text)
+    ? englishTerms(about.map((unit) => unit.text)).map((entry) => entry.term)
+    : rankedTerms(text, { nounsOnly: true })
+        .filter((entry) => !entry.formula && Array.from(entry.term).length >= 2)
+        .map((entry) => entry.term)
+        .filter((term) => !particleArtifact(term, units) && usedAsNoun(term, text));
   const candidates = [...defined, ...frequent].filter((term) => !isConcept(term) && isConceptPhrase(term));
   const distinct = candidates.filter((term, index) => candidates.findIndex((other) => termsMatch(other, term)) === index);
   const firstUse = (term: string): number => {
@@ -108,6 +111,11 @@ export function offlineAnswer(input: AnswerInput): string {
   if (best.length === 0) return `**${input.concept}**에 대한 질문이군요.\n\n${NOT_FOUND}\n`;
   // Document order reads as an explanation; rank order would jump around.
   const ordered = all.filter((unit) => best.includes(unit));
+  // A difference is told from what each side is: the material's definition of each term first, then the sentences
+  // that relate them.
+  const pair = relatedTerms(input.question, input.passages);
+  const definitions = pair === undefined ? [] : definitionUnits(pair, all);
+  const shown = definitions.length === 0 ? ordered : [...definitions, ...ordered.filter((unit) => !definitions.includes(unit))].slice(0, definitions.length + 2);
   const terms = materialTerms(input.question, input.passages).filter(looksLikeNoun).slice(0, 3);
   const key =
     terms.length > 1
@@ -115,7 +123,19 @@ export function offlineAnswer(input: AnswerInput): string {
       : terms.length === 1
         ? `\n\n이 문장들에서 ${quoted(terms[0] ?? '', '이/가')} 어떻게 쓰이는지에 주목해 보세요.`
         : '';
-  return `**질문하신 내용: ${input.concept}**\n\n자료에서 관련된 부분을 함께 짚어 볼게요.\n\n${body(ordered)}${key}\n`;
+  return `**질문하신 내용: ${input.concept}**\n\n자료에서 관련된 부분을 함께 짚어 볼게요.\n\n${body(shown)}${key}\n`;
+}
+
+/** For each term, the unit the material defines it in (model-answer.ts picks it), once each, in the terms' order. */
+function definitionUnits(terms: readonly string[], units: readonly Unit[]): Unit[] {
+  const text = units.map(renderUnit).join('\n\n');
+  const found: Unit[] = [];
+  for (const term of terms) {
+    const definition = pickModelAnswer(term, text).split(/(?<=[.!?。])\s+/u)[0] ?? '';
+    const unit = definition === '' ? undefined : units.find((candidate) => candidate.text.includes(definition) || definition.includes(candidate.text));
+    if (unit !== undefined && !found.includes(unit)) found.push(unit);
+  }
+  return found;
 }
 
 /**

@@ -63,9 +63,25 @@ export function bareTitle(line: string): string {
     .toLowerCase();
 }
 
+/**
+ * An English slide title: capitalised like a title (every word of four letters or more, or the words before a
+ * `Topic: subtitle` colon), at most eight words, ending in a word, a closing bracket or a question mark
+ * (`What Is a Process?`, `Creating Processes: fork and exec`, `First-Come, First-Served (FCFS)`). A sentence wrapped
+ * onto a page's first line is not capitalised so.
+ */
+function isEnglishTitle(line: string): boolean {
+  if (/[^\x20-\x7e]/u.test(line) || !/^[A-Z]/u.test(line) || !/[A-Za-z0-9)?]$/u.test(line) || /[.!]$/u.test(line)) return false;
+  const words = line.split(' ');
+  if (words.length > 8 || line.length > 60) return false;
+  const head = /^([^:]+):\s\S/u.exec(line)?.[1] ?? line;
+  return head.split(' ').every((word) => !/^[a-z]{4,}/u.test(word));
+}
+
 /** A page's first line that names what follows: short, no sentence end, not a formula, something after it. */
 function isHeading(line: string, next: string | undefined): boolean {
-  if (next === undefined || isFormula(line) || SENTENCE_END.test(line) || /[,:;]$/u.test(line)) return false;
+  if (next === undefined || isFormula(line)) return false;
+  if (isEnglishTitle(line)) return true;
+  if (SENTENCE_END.test(line) || /[,:;]$/u.test(line)) return false;
   // A sentence carried over from the previous page (`확률을 곱해`, `표본평균이 기댓값에`) is not a heading.
   const last = line.split(' ').at(-1) ?? '';
   if (!looksLikeNoun(last) || /(?:을|를|에|에서|으로)$/u.test(last)) return false;
@@ -122,6 +138,9 @@ export function toBlocks(title: string, text: string): Block[] {
   };
   pages.forEach((lines, pageIndex) => {
     if (lines.length === 0 || isFrontMatterPage(lines, pageIndex === 0 && pages.length >= 2)) return;
+    // A page that opens with `Questions?` or `Thank you` is the deck's closing slide: what follows on it (`Reading:
+    // OSTEP chapters 4-9`, `Next lecture: …`) is course administration, not something to teach.
+    if (CLOSING_LINE.test(lines[0] ?? '')) return;
     flush();
     // A page without a heading of its own still starts a new block: slides and pages are units of teaching.
     section += 1;

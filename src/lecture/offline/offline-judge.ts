@@ -1,5 +1,5 @@
 import { analyseText, assessAnswer, type AssessFlag, type Assessment, findContradiction } from '../../judges/index.js';
-import { contentTerms, hasFinalConsonant, letterCount, looksLikeNoun, splitSentences, termsMatch, withParticle } from '../../text/index.js';
+import { contentTerms, englishCompounds, hasFinalConsonant, isEnglishText, letterCount, looksLikeNoun, splitSentences, termPattern, termsMatch, withParticle } from '../../text/index.js';
 
 /**
  * The offline Q&A judge: the verdict comes from the offline answer assessor (`src/judges`, measured by
@@ -84,6 +84,7 @@ function withoutCopula(term: string, reference: string): string {
  * already say, no numbers, symbols or variables, at most `limit`.
  */
 export function studentConcepts(labels: readonly string[], question: string, reference: string, limit = 2): string[] {
+  if (isEnglishText(reference)) return englishConcepts(labels, question, reference, limit);
   const asked = contentTerms(question);
   const verbs = verbStems(reference);
   const concepts: string[] = [];
@@ -95,6 +96,29 @@ export function studentConcepts(labels: readonly string[], question: string, ref
     if (verbs.has(term) || !looksLikeNoun(term) || isModifier(term, reference) || asked.some((word) => termsMatch(word, term))) continue;
     if (concepts.some((other) => termsMatch(other, term))) continue;
     concepts.push(term);
+    if (concepts.length === limit) break;
+  }
+  return concepts;
+}
+
+/**
+ * `studentConcepts` of an English reference: each label (a word of the assessor's evidence) named as the longest noun
+ * compound of the reference that has it (`quantum` -> `time quantum`, `utilization` -> `CPU utilization`). A label in
+ * no compound is a verb, an adjective, a function word or a generic noun of the prose (`moves`, `new`, `between`,
+ * `low`, `time` alone): it names no idea, so it is not named.
+ */
+function englishConcepts(labels: readonly string[], question: string, reference: string, limit: number): string[] {
+  const compounds = englishCompounds(reference);
+  const concepts: string[] = [];
+  for (const label of labels) {
+    const word = label.trim().toLowerCase();
+    if (word.length < 2) continue;
+    const has = (compound: string): boolean => compound.toLowerCase().split(' ').some((part) => part === word || (part.startsWith(word) && part.length - word.length <= 2));
+    const compound = compounds.filter(has).sort((left, right) => right.split(' ').length - left.split(' ').length)[0];
+    // The question already says it (`Process States에 대해 …`): naming it tells the student nothing.
+    if (compound === undefined || termPattern(compound).test(question)) continue;
+    if (concepts.some((other) => other.toLowerCase() === compound.toLowerCase())) continue;
+    concepts.push(compound);
     if (concepts.length === limit) break;
   }
   return concepts;

@@ -1,5 +1,21 @@
 import { QUESTION_CLOSERS, QUESTION_OPEN } from '../marker-parser.js';
-import { contentTerms, hasFinalConsonant, keyTerms, letterCount, looksLikeNoun, rankedTerms, splitSentences, termsMatch, withParticle, type KeyTerm } from '../../text/index.js';
+import {
+  contentTerms,
+  englishTerms,
+  hasFinalConsonant,
+  isEnglishText,
+  keyTerms,
+  letterCount,
+  looksLikeNoun,
+  nounPhrases,
+  rankedTerms,
+  splitSentences,
+  tagEnglish,
+  termPattern,
+  termsMatch,
+  withParticle,
+  type KeyTerm,
+} from '../../text/index.js';
 import { materialConcepts } from '../material-concepts.js';
 import { onlyFrontMatter, toBlocks, type Block } from './offline-blocks.js';
 import { pickModelAnswer } from '../model-answer.js';
@@ -33,7 +49,7 @@ export function stripQuestionBlocks(text: string): string {
 /** The concept a question asks about: its leading noun phrase (`대수의 법칙이 무엇인지…` -> `대수의 법칙`). */
 export function questionConcept(question: string): string {
   const text = stripMarkers(question).replace(/\s+/gu, ' ').trim().replace(/^방금 살펴본 내용에서\s*/u, '');
-  const phrase = /^(.{1,30}?)(?:에 대해|에 대한|이란|(?:이|가|은|는|을|를)\s)/u.exec(text)?.[1]?.trim();
+  const phrase = /^(.{1,40}?)(?:에 대해|에 대한|이란|(?:이|가|은|는|을|를)\s)/u.exec(text)?.[1]?.trim();
   if (phrase !== undefined && phrase.split(' ').length <= 4 && letterCount(phrase) > 0) return phrase;
   // A bare phrase (`대수의 법칙`) is the concept itself.
   const bare = text.replace(/[.?!。？！]+$/u, '');
@@ -41,15 +57,42 @@ export function questionConcept(question: string): string {
   return rankedTerms(text)[0]?.term ?? '이 개념';
 }
 
+/** A Latin term (`round robin`, `PCB`) is found as whole words, plural or not; others by their stems. */
+const LATIN_TERM = /^[A-Za-z][A-Za-z-]*(?:\s[A-Za-z][A-Za-z-]*)*$/u;
+
 function sentenceScore(sentence: string, terms: readonly KeyTerm[]): number {
   const words = contentTerms(sentence);
   const formulas = sentence.toLowerCase();
   return terms.reduce((sum, entry) => {
     const found = entry.formula
       ? formulas.includes(entry.term.toLowerCase())
-      : words.some((word) => termsMatch(word, entry.term));
+      : LATIN_TERM.test(entry.term) && entry.term.includes(' ')
+        ? termPattern(entry.term).test(sentence)
+        : words.some((word) => termsMatch(word, entry.term));
     return found ? sum + entry.score : sum;
   }, 0);
+}
+
+/**
+ * The chapter's key terms, best first. English material's are its noun phrases (text/english-terms.ts: `round
+ * robin`, `time quantum`, `context switch`), so a question never asks about a word of its prose that names nothing
+ * on its own (`time`, `what`, `moves`, `low`); Korean material's are its ranked noun terms.
+ */
+function chapterTerms(text: string): KeyTerm[] {
+  if (!isEnglishText(text)) return rankedTerms(text, { nounsOnly: true }).slice(0, 15);
+  return englishTerms(text.split('\n').flatMap((line) => splitSentences(line)))
+    .slice(0, 15)
+    .map((entry) => ({ term: entry.term, count: entry.count, score: entry.score, formula: false }));
+}
+
+/** The terms a block is about, most said in it first: the chapter's terms it says (English) or its own key terms. */
+function blockTerms(prose: string, terms: readonly KeyTerm[]): string[] {
+  if (!isEnglishText(prose)) return keyTerms(prose, 8);
+  const said = (term: string): number => (prose.match(termPattern(term)) ?? []).length;
+  return terms
+    .filter((entry) => said(entry.term) > 0)
+    .sort((left, right) => said(right.term) - said(left.term))
+    .map((entry) => entry.term);
 }
 
 /** What a chapter with no askable concept says instead of a question (one line). */
@@ -80,6 +123,8 @@ const NOT_CONCEPT_HEADING = /(?:^|\s)(?:예|예시|예제|보기|연습|문제|�
  */
 function isUsableTerm(term: string, text: string): boolean {
   if (NOT_CONCEPTS.has(term)) return false;
+  // An English term (a noun phrase of the material) stands as written, plural or not.
+  if (LATIN_TERM.test(term) && (term.includes(' ') || isEnglishText(text))) return letterCount(term) >= 3 && termPattern(term).test(text);
   if (!/^(?:[\uac00-\ud7a3]{2,}|[A-Za-z][A-Za-z-]{2,})$/u.test(term) || !looksLikeNoun(term)) return false;
   const word = escapeRegExp(term);
   const start = `(?:^|[\\s(‘'"“])${word}`;
@@ -109,7 +154,29 @@ function spokenHeading(heading: string): string | undefined {
     .replace(/의\s+(?:의미|정의|개념|뜻|소개|개요|이해)$/u, '')
     .replace(/^(?:the|an?)\s+(?=\S)/iu, '')
     .trim();
-  return /[\uac00-\ud7a3A-Za-z0-9]$/u.test(phrase) && letterCount(phrase) >= 2 ? phrase : undefined;
+  const spoken = englishHeadingTopic(phrase) ?? phrase;
+  return /[\uac00-\ud7a3A-Za-z0-9)]$/u.test(spoken) && letterCount(spoken) >= 2 ? spoken : undefined;
+}
+
+/**
+ * What an English slide title names, said as a noun phrase: a question title's longest noun phrase (`What Is a
+ * Process?` -> `Process`, `Why Use Threads?` -> `Threads`), a `Topic: subtitle` title's subtitle (`Creating
+ * Processes: fork and exec` -> `fork and exec`). Undefined for any other heading, which is said as written.
+ */
+function englishHeadingTopic(heading: string): string | undefined {
+  if (/[^\x20-\x7e]/u.test(heading)) return undefined;
+  // `Round Robin (RR)` is said `Round Robin`: the abbreviation in brackets is how the slides write it, not a word.
+  const named = /^([A-Za-z][A-Za-z ,/-]*[A-Za-z])\s*\([A-Z0-9]{1,8}\)$/u.exec(heading)?.[1];
+  if (named !== undefined) return named;
+  const subtitle = /^[^:]{2,}:\s+([A-Za-z][A-Za-z0-9 ,()/-]*[A-Za-z0-9)])$/u.exec(heading)?.[1];
+  if (subtitle !== undefined) return subtitle;
+  if (!heading.endsWith('?')) return undefined;
+  // Tagged in lower case: title capitals make the tagger read every word as a proper noun.
+  const words = heading.replace(/\?$/u, '').split(/\s+/u);
+  const tokens = tagEnglish(words.join(' ').toLowerCase());
+  if (tokens.length !== words.length) return undefined;
+  const longest = nounPhrases(tokens).sort((left, right) => right.end - right.start - (left.end - left.start))[0];
+  return longest === undefined ? undefined : words.slice(longest.start, longest.end).join(' ');
 }
 
 interface Section {
@@ -186,7 +253,7 @@ export interface OfflineLectureInput {
 export function writeOfflineLecture({ title, text }: OfflineLectureInput): string {
   const heading = title.trim().replace(/\s+/gu, ' ') || '이번 장';
   const blocks = toBlocks(heading, neutraliseMarkers(text));
-  const terms = rankedTerms(blocks.map((block) => block.text).join('\n'), { nounsOnly: true }).slice(0, 15);
+  const terms = chapterTerms(blocks.map((block) => block.text).join('\n'));
   const sections = sectionsOf(blocks);
   const proseLength = sections.reduce((sum, section) => sum + section.prose.length, 0);
   const questionCount = proseLength < 350 ? 1 : proseLength < 1000 ? 2 : 3;
@@ -209,7 +276,7 @@ export function writeOfflineLecture({ title, text }: OfflineLectureInput): strin
     const named = section.heading === undefined ? undefined : spokenHeading(section.heading);
     // A block without a heading gets a connective only where the lecture turns (its start, after a question).
     if (named === undefined && !afterQuestion) return;
-    const lead = named ?? keyTerms(section.prose, 8).find((term) => !introduced.has(term) && isUsableTerm(term, section.prose));
+    const lead = named ?? blockTerms(section.prose, terms).find((term) => !introduced.has(term) && isUsableTerm(term, section.prose));
     if (lead !== undefined) {
       // Only these two openers: model-answer.ts knows them as ours and never quotes them as an answer.
       out.push(`${spoken === 0 ? '먼저' : '이어서'} ${withParticle(lead, '을/를')} 살펴보겠습니다.`);

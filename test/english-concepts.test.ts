@@ -1,0 +1,118 @@
+/*
+ * Rules pinned in this file (test/SPEC.md is their index; the tests below are their full statement):
+ * - EC1 — English lectures name concepts. On English material the offline lecture's questions and connectives name the
+ *   material's noun phrases and slide titles (`Round Robin`, `fork and exec`, `Context Switching`), never a word of
+ *   its prose that names nothing alone (`what`, `time`, `new`, `moves`, `between`, `low`, `high`, `child`, `round`,
+ *   `reading`); a closing slide (`Questions?` / `Reading: …`) is not lectured.
+ * - EC2 — English feedback names compounds. The offline judge's feedback and the supplement quote the reference's noun
+ *   compounds (`CPU utilization`, `time quantum`), never a verb, an adjective or a function word of it.
+ * - EC3 — A raised hand about two things. "What is the difference between a process and a thread? 프로세스와 스레드의
+ *   차이가 뭔가요?" is specific, about `process와 thread의 차이`, answered with the material's definition of each; an
+ *   English question's concept is the material's multi-word term it names (`round robin`), never `what`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { goldenMaterial, startGoldenApp, type GoldenMaterial } from '../scripts/golden-lectures.js';
+import type { App } from '../src/app.js';
+import { questionConcept } from '../src/lecture/offline/offline-lecture.js';
+import { judgeOfflineAnswer } from '../src/lecture/offline/offline-judge.js';
+import { lectureOfflineTasks } from '../src/lecture/offline/offline-tasks.js';
+import { TUTOR_TASKS } from '../src/lecture/qa-tutor.js';
+import { parseLecture } from '../src/lecture/marker-parser.js';
+import { OS_DECK, osDeckPdf } from './support/os-deck.js';
+
+/** Words of the deck's prose that name nothing on their own: never what a student is asked about or told. */
+const FILLER = ['what', 'time', 'new', 'moves', 'between', 'low', 'high', 'child', 'round', 'reading', 'waiting', 'too'];
+const quotedTerms = (text: string): string[] => Array.from(text.matchAll(/'([^']+)'/gu), (match) => match[1] ?? '');
+
+let app: App;
+let stop: () => Promise<void>;
+let golden: GoldenMaterial;
+
+beforeAll(async () => {
+  ({ app, stop } = await startGoldenApp());
+  golden = await goldenMaterial(app, { name: OS_DECK.name, filename: 'os-lecture5.pdf', build: osDeckPdf });
+}, 60_000);
+
+afterAll(async () => {
+  await stop();
+});
+
+describe('EC1 English lectures name concepts', () => {
+  it('EC1 every question of the OS deck asks about a slide title or noun phrase, never a filler word', () => {
+    const questions = golden.chapters.flatMap((chapter) => parseLecture(chapter.raw).flatMap((segment) => (segment.type === 'question' ? [segment.text] : [])));
+    expect(questions.length).toBeGreaterThanOrEqual(4);
+    const concepts = questions.map((question) => questionConcept(question));
+    for (const concept of concepts) expect(FILLER).not.toContain(concept.toLowerCase());
+    expect(concepts).toEqual(expect.arrayContaining(['Round Robin', 'fork and exec']));
+  });
+
+  it('EC1 connectives announce slide titles as noun phrases and skip the closing slide', () => {
+    const announced = golden.chapters.flatMap((chapter) => Array.from(chapter.raw.matchAll(/^(?:먼저|이어서) (.+?)(?:을|를) 살펴보겠습니다\.$/gmu), (match) => match[1] ?? ''));
+    for (const topic of announced) expect(FILLER).not.toContain(topic.toLowerCase());
+    expect(announced).toEqual(expect.arrayContaining(['Process', 'fork and exec', 'First-Come, First-Served', 'Round Robin', 'Context Switching']));
+    expect(golden.chapters.map((chapter) => chapter.raw).join('\n')).not.toContain('OSTEP');
+  });
+});
+
+describe('EC2 English feedback names compounds', () => {
+  it('EC2 praise and missing ideas are noun compounds of the model answer', () => {
+    const states = judgeOfflineAnswer({
+      question: 'Process States에 대해 자신의 말로 설명해 보세요.',
+      modelAnswer: 'A process moves between the states new, ready, running, waiting and terminated. A process waiting for I/O moves to the waiting state until the I/O completes.',
+      answer: 'The states are new, ready, running, waiting and terminated. The scheduler moves a ready process to running, and a process that waits for I/O goes to waiting until the I/O completes.',
+    });
+    expect(states.verdict).toBe('good');
+    for (const term of quotedTerms(states.feedback)) expect(FILLER).not.toContain(term.toLowerCase());
+    const goals = judgeOfflineAnswer({
+      question: 'CPU Scheduling Goals에 대해 자신의 말로 설명해 보세요.',
+      modelAnswer: 'The scheduler picks which ready process runs next on the CPU. Goals: high CPU utilization, high throughput, low turnaround time, low waiting time and low response time.',
+      answer: 'The scheduler picks which ready process runs next.',
+    });
+    expect(quotedTerms(goals.feedback)).toContain('CPU utilization');
+    for (const term of quotedTerms(goals.feedback)) expect(FILLER).not.toContain(term.toLowerCase());
+  });
+
+  it('EC2 the supplement says which compounds the model answer joins', () => {
+    const supplement = lectureOfflineTasks[TUTOR_TASKS.supplement];
+    const write = (modelAnswer: string): string => {
+      const text = supplement?.text?.({ question: 'Round Robin이 무엇인지, 왜 중요한지 자신의 말로 설명해 보세요.', lecture: '', modelAnswer, answer: 'x' }) ?? '';
+      return typeof text === 'string' ? text : [...text].join('');
+    };
+    const roundRobin = write('Round robin gives each ready process a time quantum, for example 10 ms, then preempts it. A quantum that is too large behaves like FCFS; one that is too small wastes time on context switches.');
+    const goals = write('The scheduler picks which ready process runs next on the CPU. Goals: high CPU utilization, high throughput, low turnaround time, low waiting time and low response time.');
+    expect(quotedTerms(roundRobin)).toContain('time quantum');
+    expect(quotedTerms(goals)).toEqual(expect.arrayContaining(['turnaround time', 'CPU utilization']));
+    for (const term of [...quotedTerms(roundRobin), ...quotedTerms(goals)]) expect(FILLER).not.toContain(term.toLowerCase());
+  });
+});
+
+describe('EC3 a raised hand about two things', () => {
+  let id = '';
+  const materialId = (): string => id;
+  beforeAll(async () => {
+    // The same bytes as the golden walk: the same material, ingested once.
+    ({ material: { id } } = await app.materials.ingest({ bytes: await osDeckPdf(), filename: 'os-lecture5.pdf' }));
+  });
+
+  it('EC3 the difference between a process and a thread is answered from both definitions', async () => {
+    const question = 'What is the difference between a process and a thread? 프로세스와 스레드의 차이가 뭔가요?';
+    const assistant = app.lectures.assistant;
+    const classification = await assistant.classify({ materialId: materialId(), chapter: 1, question });
+    expect(classification).toMatchObject({ kind: 'specific', concept: 'process와 thread의 차이' });
+    let answer = '';
+    for await (const delta of assistant.answer({ materialId: materialId(), chapter: 1, question, concept: classification.concept })) answer += delta;
+    expect(answer.split('\n')[0]).toBe('**질문하신 내용: process와 thread의 차이**');
+    expect(answer).toContain('A process is a program in execution');
+    expect(answer).toContain('a thread is a unit of execution inside a process.');
+    expect(answer).not.toMatch(/\bwhat\b/iu);
+  });
+
+  it('EC3 an English question is about the material term it names, whole', async () => {
+    const assistant = app.lectures.assistant;
+    const roundRobin = await assistant.classify({ materialId: materialId(), chapter: 2, question: 'What is round robin?' });
+    expect(roundRobin.concept).toBe('round robin');
+    for (const part of roundRobin.subconcepts) expect(FILLER).not.toContain(part.concept.toLowerCase());
+    const overhead = await assistant.classify({ materialId: materialId(), chapter: 2, question: "I don't understand why a context switch is pure overhead" });
+    expect(overhead.concept).toBe('context switch');
+  });
+});
