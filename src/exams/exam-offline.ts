@@ -3,9 +3,11 @@ import type { OfflineTasks } from '../llm/index.js';
 import { AppError } from '../kernel/index.js';
 import { ErrorCode } from '../protocol/wire/error-codes.js';
 import { englishTerms, isEnglishProse, sourceSentences, termPattern } from '../quiz/index.js';
-import { isNounAt, keyTerms, nounPhrases, quotedWithParticle, tagEnglish, termsMatch, withParticle } from '../text/index.js';
+import { canBeNoun, isNounAt, keyTerms, nounPhrases, quotedWithParticle, tagEnglish, termsMatch, withParticle } from '../text/index.js';
 import { EXAM_TASKS, ExamPlannerInput, ExamValidatorInput, ExamWriterInput, type ExamPassage } from './exam-agents.js';
 import { containsKeyword, examItemRefusals, keywordForms, looseText } from './exam-checks.js';
+import { itemFaults } from './exam-item-faults.js';
+import { isCoordinated, isObjectMarked, usedAsNoun } from './keyword-forms.js';
 import { seededShuffle } from './exam-seed.js';
 import type { ComplexityLevel, ExamPlan, ExamProblem, ExamValidation, IntentType, PlannedItem, QuestionType } from './exam-types.js';
 
@@ -16,20 +18,30 @@ import type { ComplexityLevel, ExamPlan, ExamProblem, ExamValidation, IntentType
  * Topics are the material's definition sentences, read from the retrieved passages after the quiz's cleaning
  * (`sourceSentences`: running headers, page numbers and formula lines out, wrapped lines joined) and the lecture's
  * model-answer filter (`isAnswerSentence`: no title page, table of contents, worked example or formula): `X(Y)은/는
- * …이다`, `X란 …`, `…을(를) X라고 한다`, `X: …` and `…다(X).`. A term is a noun phrase of at most three words; a
- * parenthesised alias right after it (`평균(산술평균)`) becomes an accepted synonym (`평균/산술평균`).
+ * …이다`, `X란 …`, `…을(를) X라고 한다`, `X: …` and `…다(X).`; in English `X is/are/refers to/means …` and, as a
+ * property, `X runs …` (a subject and its verb in the present). A sentence labelled `Definition:`/`정의:` is a
+ * definition of its subject, quoted without the label. A comparative with nothing to compare with (`Indirect costs
+ * are larger: …`, `…은 더 크다`) is no topic sentence. A term is a noun phrase of at most three words, never two terms
+ * joined by 와/과 (`금리와 물가`) nor a clause (`토지를 경작하`); a parenthesised alias right after it (`평균(산술평균)`)
+ * becomes an accepted synonym (`평균/산술평균`); an English term and its plural are one topic (`thread`, `threads`).
  *
- * - Planner: topics spread over the passages (the first of each passage, then the second, …), the profile's weak
- *   topics first; Descriptive items take the topics with the most sentences, or a comparison of two related terms
- *   (sharing a word part, like 모평균 and 표본평균) when the target depth is beyond recall; each item's hint quotes
- *   the sentences it is written from (`[n] 「…」`).
- * - Writer: Short_Keyword "다음 설명에 해당하는 용어는 무엇인가? 「description」" with the term as model answer;
- *   Descriptive "X이(가) 무엇인지 설명하시오" or "A과(와) B의 차이를 설명하시오" with the quoted sentences as model
- *   answer and 2–4 key keywords drawn from them. An item the validator complained about is written from the term's
- *   next sentence; the others are kept as they were.
+ * - Planner: every chapter asked for gets an item before any gets a second (chapters from the passages' `n장`;
+ *   topics spread over the chapters and their passages), the profile's weak topics first; Descriptive items take the
+ *   topics whose answer has two keywords to grade by and the most sentences, or a comparison of two related terms
+ *   (sharing a word part, like 모평균 and 표본평균) when the target depth is beyond recall; a topic whose item the
+ *   guard would refuse leaves its slot to another; no two items of one type ask the same term (one answer, one
+ *   item); each item's hint quotes the sentences it is written from (`[n] 「…」`).
+ * - Writer: Short_Keyword "다음 설명에 해당하는 용어는 무엇인가? 「description」" (a property: "다음 문장의 빈칸에
+ *   들어갈 용어는", 공통으로 only when the term fills two blanks) with the term as model answer; Descriptive "X이(가)
+ *   무엇인지 설명하시오" answered with X's definitions proper when the material has any, or "A과(와) B의 차이를
+ *   설명하시오", with 2–4 key keywords drawn from the answer: nouns the material writes before a particle a verb stem
+ *   does not take (keyword-forms.ts), so never `나타내`. An item the validator complained about is written from the
+ *   term's next sentence; the others are kept as they were.
  * - Validator: checks against the passages — the model answer's content is in the source, every keyword is in the
  *   model answer, a Short_Keyword question does not contain its answer, a Descriptive item has at least two keywords,
- *   the question asks something.
+ *   the question asks something — and what a teacher would not publish (exam-item-faults.ts): one fact asked twice,
+ *   공통으로 with one blank, a keyword glued with its particle or a verb stem, a definition item not answered with the
+ *   material's definition.
  */
 
 export interface Definition {
@@ -75,6 +87,9 @@ function validTerm(term: string): boolean {
   const words = term.split(' ');
   if (words.length > 3 || Array.from(term).length > 15 || Array.from(term.replace(/\s/gu, '')).length < 2) return false;
   if (NOT_TERMS.has(term) || words.some((word) => NOT_TERMS.has(word))) return false;
+  // Two terms joined by 와/과 (`금리와 물가는 …`) are a pair, not one term; a word with its object particle
+  // (`넓은 토지를 경작하는 …`) belongs to a clause, not to a term.
+  if (words.slice(0, -1).some((word) => isCoordinated(word) || isObjectMarked(word))) return false;
   // The last word names something: not a predicate form (`바꾸어도`, `얻은`).
   const last = words.at(-1) ?? '';
   if (Array.from(last).length < 2 && !/^[A-Za-z]/u.test(last)) return false;
@@ -101,35 +116,92 @@ const ENGLISH_DEFINITION = /^(?:(?:A|An|The)\s+(?=[A-Za-z]{2}|A\*))?(?<term>[A-Z
 const NOT_ENGLISH_TERMS = /^(?:if|when|while|with|here|there|it|this|that|these|those|they|for|in|on|at|as|so|then|however|each|every|one|all|some)\b/iu;
 
 /**
- * The definition an English sentence gives: its subject noun phrase (read with the tagger) before `is`, `are`,
- * `refers to`, `means`; a `definition` when what follows names a kind (`is a function that …`), a `property`
- * otherwise (`is optimal`). Asked as the sentence with the term blanked, the way English material is read.
+ * A comparative with nothing to compare with (`Indirect costs are larger: …`, `비용은 더 크다`): the sentence leans on
+ * the one before it, so it neither defines its subject nor makes a question on its own.
  */
-function parseEnglishDefinition(text: string, passage: number): Definition | null {
-  const match = ENGLISH_DEFINITION.exec(text)?.groups;
-  if (match?.term === undefined || match.rest === undefined || NOT_ENGLISH_TERMS.test(match.term) || !isEnglishProse(text)) return null;
-  const written = match.term;
-  const term = written.replace(/^[A-Z][a-z-]+\b/u, (word) => word.toLowerCase());
-  if (!/^A\*/u.test(written)) {
-    const tokens = tagEnglish(text);
-    const phrase = nounPhrases(tokens).find((entry) => entry.start <= 1 && entry.text.toLowerCase() === written.toLowerCase());
-    if (phrase === undefined || !isNounAt(tokens, phrase.end - 1)) return null;
-  }
-  const kind = /^(?:a|an|the|one|any)\s/iu.test(match.rest) ? 'definition' : 'property';
-  return { term, sentence: text, description: text, kind, passage, english: true };
+function dangling(rest: string): boolean {
+  if (/[\uac00-\ud7a3]/u.test(rest)) return /^더\s/u.test(rest) && !rest.includes('보다');
+  if (/\bthan\b/iu.test(rest)) return false;
+  const first = tagEnglish(rest)[0];
+  return first !== undefined && (/^(?:more|less|fewer|better|worse)$/iu.test(first.text) || ((first.tag === 'ADJ' || first.tag === 'ADV') && /[a-z]{2}er$/iu.test(first.text)));
 }
+
+/** The term as a question names it: a capitalised first word in lower case (`Round robin` → `round robin`; `FCFS` kept). */
+const englishTerm = (written: string) => written.replace(/^[A-Z][a-z-]+\b/u, (word) => word.toLowerCase());
+
+/**
+ * The definition an English sentence gives: its subject noun phrase (read with the tagger) before `is`, `are`,
+ * `refers to`, `means`; a `definition` when what follows names a kind (`is a function that …`) or the material labels
+ * it so (`Definition: …`), a `property` otherwise (`is optimal`). A subject followed by another verb in the present
+ * (`FCFS runs processes in the order they arrive`) is a property too. Asked as the sentence with the term blanked, the
+ * way English material is read.
+ */
+function parseEnglishDefinition(text: string, passage: number, labelled: boolean): Definition | null {
+  if (!isEnglishProse(text)) return null;
+  const match = ENGLISH_DEFINITION.exec(text)?.groups;
+  if (match?.term !== undefined && match.rest !== undefined && !NOT_ENGLISH_TERMS.test(match.term)) {
+    const written = match.term;
+    if (dangling(match.rest)) return null;
+    const tokens = /^A\*/u.test(written) ? [] : tagEnglish(text);
+    const phrase = nounPhrases(tokens).find((entry) => entry.start <= 1 && entry.text.toLowerCase() === written.toLowerCase());
+    if (/^A\*/u.test(written) || (phrase !== undefined && isNounAt(tokens, phrase.end - 1))) {
+      const kind = labelled || /^(?:a|an|the|one|any)\s/iu.test(match.rest) ? 'definition' : 'property';
+      return { term: englishTerm(written), sentence: text, description: text, kind, passage, english: true };
+    }
+  }
+  const tokens = tagEnglish(text);
+  const start = /^(?:a|an|the)$/iu.test(tokens[0]?.text ?? '') ? 1 : 0;
+  const phrase = nounPhrases(tokens).find((entry) => entry.start === start);
+  const verb = phrase === undefined ? undefined : tokens[phrase.end];
+  if (phrase === undefined || verb?.tag !== 'VERB' || !/[a-z]s$/u.test(verb.text) || phrase.end - start > 4 || NOT_ENGLISH_TERMS.test(phrase.text)) return null;
+  // `Interactive systems care …`, `War debts from …`: an adjective or a noun read with its plural noun as the verb.
+  // The phrase ends in a word that can be a noun, the verb is one, and no later finite verb has a subject of its own
+  // outside a clause of its own (`Poor harvests in 1788 doubled …`).
+  const last = phrase.text.split(' ').at(-1) ?? '';
+  if (!canBeNoun(/^[A-Z][a-z]/u.test(last) ? last.toLowerCase() : last) || tagEnglish(`They ${verb.lemma} it.`)[1]?.tag !== 'VERB') return null;
+  if (laterFiniteVerb(tokens, phrase.end + 1)) return null;
+  // The phrase is the sentence's words (`Round robin`), not a tagger's regrouping of them.
+  if (!text.includes(phrase.text)) return null;
+  return { term: englishTerm(phrase.text), sentence: text, description: text, kind: labelled ? 'definition' : 'property', passage, english: true };
+}
+
+const CLAUSE_OPENERS = /^(?:which|that|who|whom|whose|when|where|while|if|because|since|until|unless|although|so|;)$/iu;
+const NOMINAL: ReadonlySet<string> = new Set(['NOUN', 'PROPN', 'NUM']);
+
+/** Whether a finite verb (`doubled`, `were`, `runs`) right after a noun follows `from` before any clause opens. */
+function laterFiniteVerb(tokens: readonly { text: string; tag: string }[], from: number): boolean {
+  for (let index = from; index < tokens.length; index += 1) {
+    const token = tokens[index] as { text: string; tag: string };
+    if (CLAUSE_OPENERS.test(token.text)) return false;
+    const finite = token.tag === 'AUX' || (token.tag === 'VERB' && /[a-z](?:s|ed)$/u.test(token.text));
+    if (finite && NOMINAL.has(tokens[index - 1]?.tag ?? '')) return true;
+  }
+  return false;
+}
+
+/** A label saying the sentence is a definition (`Definition: a thread is …`, `정의: …`). */
+const DEFINITION_LABEL = /^(?:definition|def\.|정의)\s*[:：]\s*(?=\S)/iu;
 
 /** The definition a sentence gives, if it gives one. */
 export function parseDefinition(sentence: string, passage: number): Definition | null {
-  const text = clean(sentence);
-  if (!/[\uac00-\ud7a3]/u.test(text)) return parseEnglishDefinition(text, passage);
+  const whole = clean(sentence);
+  // `Definition: a thread is …`: the sentence after the label, which the label says is a definition.
+  const labelled = DEFINITION_LABEL.exec(whole);
+  if (labelled !== null) {
+    const rest = whole.slice(labelled[0].length);
+    const text = rest.charAt(0).toUpperCase() + rest.slice(1);
+    const parsed = /[\uac00-\ud7a3]/u.test(text) ? parseDefinition(text, passage) : parseEnglishDefinition(text, passage, true);
+    return parsed === null ? null : { ...parsed, kind: parsed.kind === 'property' ? 'definition' : parsed.kind };
+  }
+  const text = whole;
+  if (!/[\uac00-\ud7a3]/u.test(text)) return parseEnglishDefinition(text, passage, false);
   const naming = NAMING.exec(text)?.groups;
   const named = naming?.term === undefined ? undefined : withoutCopula(naming.term);
   if (named !== undefined && naming?.desc !== undefined && validTerm(named)) {
     return { term: named, sentence: text, description: clean(naming.desc), kind: 'definition', passage };
   }
   const topic = topicOf(text);
-  if (topic !== null && PREDICATE.test(topic.rest)) {
+  if (topic !== null && PREDICATE.test(topic.rest) && !dangling(topic.rest)) {
     const copula = COPULA.test(topic.rest);
     return {
       term: topic.term,
@@ -169,12 +241,24 @@ export interface Topic {
   definitions: Definition[];
 }
 
-/** Definitions grouped by term (a term and its alias are one topic), in order of first appearance. */
+/** Whether two written terms name one thing: the same, or an English term and its plural (`thread`, `threads`). */
+export function sameTerm(left: string, right: string): boolean {
+  if (left === right) return true;
+  if (!/^[A-Za-z]/u.test(left) || !/^[A-Za-z]/u.test(right)) return false;
+  const [shorter, longer] = left.length <= right.length ? [left.toLowerCase(), right.toLowerCase()] : [right.toLowerCase(), left.toLowerCase()];
+  return longer === shorter || longer === `${shorter}s` || longer === `${shorter}es`;
+}
+
+/**
+ * Definitions grouped by term (a term and its alias are one topic, an English term and its plural too), in order of
+ * first appearance; the topic is named as its first definition proper names it (`thread`, not `threads`).
+ */
 export function findTopics(passages: readonly ExamPassage[]): Topic[] {
   const topics: Topic[] = [];
   for (const definition of findDefinitions(passages)) {
-    const found = topics.find((topic) => topic.term === definition.term || topic.alias === definition.term || (definition.alias !== undefined && topic.term === definition.alias));
+    const found = topics.find((topic) => sameTerm(topic.term, definition.term) || topic.alias === definition.term || (definition.alias !== undefined && topic.term === definition.alias));
     if (found) {
+      if (definition.kind === 'definition' && found.definitions.every((entry) => entry.kind !== 'definition')) found.term = definition.term;
       found.definitions.push(definition);
       found.alias ??= definition.alias;
     } else topics.push({ term: definition.term, ...(definition.alias === undefined ? {} : { alias: definition.alias }), definitions: [definition] });
@@ -182,16 +266,34 @@ export function findTopics(passages: readonly ExamPassage[]): Topic[] {
   return topics;
 }
 
-/** Topics spread over the passages: each passage's first topic, then each one's second, …; weak topics first. */
-function spreadTopics(topics: readonly Topic[], weak: readonly string[]): Topic[] {
-  const byPassage = new Map<number, Topic[]>();
-  for (const topic of topics) {
-    const passage = topic.definitions[0]?.passage ?? 0;
-    byPassage.set(passage, [...(byPassage.get(passage) ?? []), topic]);
-  }
-  const spread: Topic[] = [];
-  const lists = [...byPassage.values()];
-  for (let rank = 0; spread.length < topics.length; rank += 1) for (const list of lists) if (list[rank]) spread.push(list[rank] as Topic);
+/** The sentences a Descriptive item on the topic is answered with: its definitions proper when it has any. */
+function explainingDefinitions(topic: Topic): Definition[] {
+  const proper = topic.definitions.filter((definition) => definition.kind === 'definition');
+  return (proper.length > 0 ? proper : topic.definitions).slice(0, 2);
+}
+
+/** `values` taken in turns from each group: every group's first, then every group's second, … */
+function inTurns<T>(values: readonly T[], groupOf: (value: T) => string | number): T[] {
+  const groups = new Map<string | number, T[]>();
+  for (const value of values) groups.set(groupOf(value), [...(groups.get(groupOf(value)) ?? []), value]);
+  const lists = [...groups.values()];
+  const spread: T[] = [];
+  for (let rank = 0; spread.length < values.length; rank += 1) for (const list of lists) if (list[rank] !== undefined) spread.push(list[rank] as T);
+  return spread;
+}
+
+/**
+ * The chapter a passage belongs to, as its metadata names it (`2장 「…」`); a passage without one is its own.
+ */
+function chapterOfPassage(passages: readonly ExamPassage[]): (passage: number) => string {
+  const chapters = new Map(passages.map((passage) => [passage.number, /^(\d+)장/u.exec(passage.meta)?.[1] ?? `passage ${passage.number}`]));
+  return (passage) => chapters.get(passage) ?? `passage ${passage}`;
+}
+
+/** Topics spread over the chapters, and within one over its passages (each one's first topic, then its second, …); weak topics first. */
+function spreadTopics(topics: readonly Topic[], weak: readonly string[], chapterOf: (passage: number) => string): Topic[] {
+  const passageOf = (topic: Topic) => topic.definitions[0]?.passage ?? 0;
+  const spread = inTurns(inTurns(topics, passageOf), (topic) => chapterOf(passageOf(topic)));
   const isWeak = (topic: Topic) => weak.some((name) => name.includes(topic.term) || termsMatch(name, topic.term) || (topic.alias !== undefined && name.includes(topic.alias)));
   return [...spread.filter(isWeak), ...spread.filter((topic) => !isWeak(topic))];
 }
@@ -227,15 +329,30 @@ export function planOffline(input: ExamPlannerInput): ExamPlan {
   const { request, profile } = input;
   const weak = profile?.user_status.weak_topics.map((topic) => topic.topic) ?? [];
   const depth = profile?.learning_goal.target_depth;
-  const topics = spreadTopics(seededTopics(findTopics(input.passages), input.seed), weak);
+  const chapterOf = chapterOfPassage(input.passages);
+  const topics = spreadTopics(seededTopics(findTopics(input.passages), input.seed), weak, chapterOf);
   const usedTerms = new Set<string>();
   const usedSentences = new Set<string>();
   const units: Unit[] = [];
+  // Items per chapter so far: every chapter asked for gets an item before any gets a second one.
+  const itemsIn = new Map<string, number>();
+  const topicChapter = (topic: Topic) => chapterOf(topic.definitions[0]?.passage ?? 0);
+  const load = (topic: Topic) => itemsIn.get(topicChapter(topic)) ?? 0;
+  const byLoad = <T>(candidates: readonly T[], loadOf: (candidate: T) => number) => [...candidates].sort((left, right) => loadOf(left) - loadOf(right));
   const free = (topic: Topic) => !usedTerms.has(topic.term);
   const take = (topic: Topic, used: readonly Definition[]) => {
     usedTerms.add(topic.term);
     for (const definition of used) usedSentences.add(definition.sentence);
   };
+  const count = (chapters: readonly string[]) => {
+    for (const chapter of new Set(chapters)) itemsIn.set(chapter, (itemsIn.get(chapter) ?? 0) + 1);
+  };
+  const sourceText = input.passages.map((passage) => passage.text).join('\n');
+  // Only items that pass the item guard as written (the offline writer writes them the same way again); a topic whose
+  // item would be refused leaves its slot to another.
+  const texts = input.passages.map((passage) => passage.text);
+  const isSound = (unit: Unit) => examItemRefusals(writeItem(planEntry(unit, 1, request.difficulty ?? 'Basic'), input.passages), texts).length === 0;
+  const gradable = (topic: Topic) => descriptiveKeywords(explainingDefinitions(topic).map((definition) => definition.sentence).join(' '), [topic.term], sourceText).length >= 2;
   const shortFits = (topic: Topic) => topic.definitions.some((definition) => definition.kind !== 'property');
   const descriptiveCount = request.descriptive;
   const shortCount = request.count - descriptiveCount;
@@ -250,30 +367,43 @@ export function planOffline(input: ExamPlannerInput): ExamPlan {
     // Siblings (모평균, 표본평균) before a term and its own kind (평균, 모평균).
     const nested = ([left, right]: readonly [Topic, Topic]) => left.term.includes(right.term) || right.term.includes(left.term);
     const english = (candidate: readonly [Topic, Topic]) => /^[A-Za-z]/u.test(candidate[0].term);
-    const pair = pairs.find((candidate) => !nested(candidate)) ?? pairs.find((candidate) => !english(candidate));
+    const fewest = byLoad(pairs, ([left, right]) => Math.min(load(left), load(right)));
+    const pair = fewest.find((candidate) => !nested(candidate)) ?? fewest.find((candidate) => !english(candidate));
     if (pair) {
       const [left, right] = pair;
-      const definitions = [left.definitions[0] as Definition, right.definitions[0] as Definition];
+      const definitions = [explainingDefinitions(left)[0] as Definition, explainingDefinitions(right)[0] as Definition];
       take(left, definitions);
       take(right, definitions);
+      count([topicChapter(left), topicChapter(right)]);
       comparisons -= 1;
       units.push({ topic: `${withParticle(left.term, '과/와')} ${right.term}의 비교`, type: 'Descriptive', intent: 'Comparison', definitions });
       continue;
     }
     // Keep the topics that suit a Short_Keyword item for those slots while there are enough others.
-    const open = topics.filter(free);
+    const open = topics.filter((topic) => free(topic) && isSound({ topic: topic.term, type: 'Descriptive', intent: 'Definition', definitions: explainingDefinitions(topic) }));
     const spareShort = open.filter(shortFits).length > shortCount;
-    const topic = [...open].sort((left, right) => right.definitions.length - left.definitions.length).find((candidate) => spareShort || !shortFits(candidate)) ?? open[0];
+    // The chapters with the fewest items first, then the topics whose answer has two keywords to grade by, then the
+    // topics with the most sentences.
+    const richest = [...open].sort((left, right) => right.definitions.length - left.definitions.length);
+    const ranked = byLoad(byLoad(richest, (topic) => (gradable(topic) ? 0 : 1)), load);
+    const topic = ranked.find((candidate) => spareShort || !shortFits(candidate)) ?? ranked[0];
     if (!topic) break;
-    const definitions = topic.definitions.slice(0, 2);
+    const definitions = explainingDefinitions(topic);
     take(topic, definitions);
+    count([topicChapter(topic)]);
     units.push({ topic: topic.term, type: 'Descriptive', intent: 'Definition', definitions });
   }
   for (let slot = 0; slot < shortCount; slot += 1) {
-    const topic = topics.find((candidate) => free(candidate) && shortFits(candidate)) ?? topics.find(free);
+    const open = byLoad(
+      topics.filter((topic) => free(topic) && isSound({ topic: topic.term, type: 'Short_Keyword', intent: 'Recall', definitions: [shortDefinition(topic)] })),
+      load,
+    );
+    const fewest = open[0] === undefined ? 0 : load(open[0]);
+    const topic = open.find((candidate) => load(candidate) === fewest && shortFits(candidate)) ?? open[0];
     if (!topic) break;
-    const definition = topic.definitions.find((entry) => entry.kind !== 'property') ?? (topic.definitions[0] as Definition);
+    const definition = shortDefinition(topic);
     take(topic, [definition]);
+    count([topicChapter(topic)]);
     units.push({ topic: topic.term, type: 'Short_Keyword', intent: definition.kind === 'definition' ? 'Definition' : 'Recall', definitions: [definition] });
   }
   // A small material: a topic again, from a sentence not used yet; then key terms with the sentences that name them.
@@ -289,16 +419,22 @@ export function planOffline(input: ExamPlannerInput): ExamPlan {
       return sentences.length > 0 ? [{ term, sentences }] : [];
     });
   const missing = (type: QuestionType) => (type === 'Descriptive' ? descriptiveCount : shortCount) - units.filter((unit) => unit.type === type).length;
-  const usedFor = (type: QuestionType, definition: Definition) => units.some((unit) => unit.type === type && unit.definitions.some((entry) => entry.sentence === definition.sentence));
+  // Never two items of one type on one term: two Short_Keyword items with the same answer (or two Descriptive items
+  // explaining the same term) test the same fact however their sentences differ.
+  const askedAs = (type: QuestionType, term: string) => units.some((unit) => unit.type === type && unit.definitions.some((entry) => sameTerm(entry.term, term)));
+  const usedFor = (type: QuestionType, definition: Definition) =>
+    askedAs(type, definition.term) || units.some((unit) => unit.type === type && unit.definitions.some((entry) => entry.sentence === definition.sentence));
+  const definitionLoad = (definition: Definition) => itemsIn.get(chapterOf(definition.passage)) ?? 0;
   for (const type of ['Descriptive', 'Short_Keyword'] as const) {
     const intent: IntentType = type === 'Descriptive' ? 'Definition' : 'Recall';
     while (missing(type) > 0) {
-      // (a) a sentence of a topic not used yet; (b) a key term with the sentences that use it; (c) a sentence asked
-      // the other way already (a Short_Keyword item on what a Descriptive one explains); (d) the first one again (the
-      // checks then name the repeat, and the instructor sees it).
-      const again = allDefinitions.find((definition) => !usedSentences.has(definition.sentence));
+      // (a) a sentence not used yet of a topic no item of this type asks; (b) a key term with the sentences that use
+      // it; (c) a sentence asked the other way already (a Short_Keyword item on what a Descriptive one explains). The
+      // chapters with the fewest items first.
+      const again = byLoad(allDefinitions, definitionLoad).find((definition) => !usedSentences.has(definition.sentence) && !askedAs(type, definition.term));
       if (again) {
         usedSentences.add(again.sentence);
+        count([chapterOf(again.passage)]);
         units.push({ topic: again.term, type, intent, definitions: [again] });
         continue;
       }
@@ -308,18 +444,19 @@ export function planOffline(input: ExamPlannerInput): ExamPlan {
         const fresh = mention.sentences.filter((found) => !usedSentences.has(found.sentence)).slice(0, 2);
         for (const found of fresh) usedSentences.add(found.sentence);
         const definitions = fresh.map(({ passage, sentence }): Definition => ({ term: mention.term, sentence, description: sentence, kind: 'property', passage }));
+        count(definitions.slice(0, 1).map((definition) => chapterOf(definition.passage)));
         units.push({ topic: mention.term, type, intent, definitions });
         continue;
       }
       // (c) a sentence asked the other way already; never the same item twice, never a placeholder: a material with
       // too little for the request gets fewer items (the generator says so).
-      const other = allDefinitions.find((definition) => !usedFor(type, definition));
+      const other = byLoad(allDefinitions, definitionLoad).find((definition) => !usedFor(type, definition));
       if (other === undefined) break;
+      count([chapterOf(other.passage)]);
       units.push({ topic: other.term, type, intent, definitions: [other] });
     }
   }
-  // Only items that pass the item guard as written (the offline writer writes them the same way again).
-  const sound = units.filter((unit) => examItemRefusals(writeItem(planEntry(unit, 1, request.difficulty ?? 'Basic'), input.passages), input.passages.map((passage) => passage.text)).length === 0);
+  const sound = units.filter(isSound);
   if (sound.length === 0) {
     throw new AppError(ErrorCode.TOO_LITTLE_MATERIAL, '이 자료(또는 장)에는 시험 문항을 낼 정의나 설명 문장이 없습니다. 다른 장을 고르거나 내용이 더 많은 자료를 올려 주세요.');
   }
@@ -340,6 +477,11 @@ export function planOffline(input: ExamPlannerInput): ExamPlan {
     planning_strategy: `자료의 정의 문장에서 핵심 개념을 골라 용어 인출을 묻는 단답형 ${shortCount}문항과 정의·비교를 서술하는 서술형 ${descriptiveCount}문항으로 구성함.${weakNote}`,
     planned_items: planned,
   };
+}
+
+/** The sentence a Short_Keyword item on the topic shows: a definition proper when there is one. */
+function shortDefinition(topic: Topic): Definition {
+  return topic.definitions.find((entry) => entry.kind !== 'property') ?? (topic.definitions[0] as Definition);
 }
 
 /** A unit as a plan entry (the hint quotes its sentences, which the writer reads back). */
@@ -376,19 +518,6 @@ function quotedDefinitions(item: PlannedItem): Definition[] {
 }
 
 const NOUNISH = /^[가-힣A-Za-z]{2,}$/u;
-/** Particles and the copula after a noun: a word is used as a noun when one follows it (`실험의`, `모집단에서`). */
-const NOUN_PARTICLES = new Set(['', '은', '는', '이', '가', '을', '를', '의', '에', '에서', '와', '과', '도', '만', '로', '으로', '마다', '까지', '보다', '이다', '입니다', '이며', '이고', '라고', '이라고', '란', '이란']);
-
-/**
- * Whether `text` uses `term` as a noun: before a particle or the copula (`실험의`, `무게중심입니다`), or alone when
- * `strict` is off. Never a verb stem (`대응시킵|니다`) or an adnominal form standing alone (`나눈 값`) in strict mode.
- */
-function usedAsNoun(term: string, text: string, strict = false): boolean {
-  if (/[을를은는의에]$/u.test(term)) return false;
-  const words = text.normalize('NFC').match(/[\p{L}\p{N}]+/gu) ?? [];
-  return words.some((word) => word.startsWith(term) && NOUN_PARTICLES.has(word.slice(term.length)) && (!strict || word !== term));
-}
-
 /**
  * 2–3 key keywords of an English model answer: the material's key noun phrases it says (englishTerms of the
  * passages), the terms the question names left out.
@@ -459,11 +588,17 @@ export function writeItem(item: PlannedItem, passages: readonly ExamPassage[], r
     if (next && item.question_type === 'Short_Keyword') definitions = [next];
     else if (next) definitions = [...definitions.filter((definition) => definition.term !== term || shown.includes(looseText(definition.description))).slice(0, 1), next];
   }
+  // A sentence quoted without its label (`Definition: …`) is still the definition the material labels it.
+  const found = findDefinitions(passages);
+  definitions = definitions.map((definition) => found.find((entry) => entry.sentence === definition.sentence && sameTerm(entry.term, definition.term)) ?? definition);
   const first = definitions[0] ?? { term: item.target_topic, sentence: item.target_topic, description: item.target_topic, kind: 'property' as const, passage: 1 };
   if (item.question_type === 'Short_Keyword') {
+    const blanked = shownDescription({ ...first, description: first.sentence });
+    // 공통으로 ("common to the blanks") only where the term fills two blanks or more.
+    const common = blanked.split(BLANK).length > 2 ? '공통으로 ' : '';
     const question =
       first.kind === 'property'
-        ? `다음 문장의 빈칸에 공통으로 들어갈 용어는 무엇인가? 「${shownDescription({ ...first, description: first.sentence })}」`
+        ? `다음 문장의 빈칸에 ${common}들어갈 용어는 무엇인가? 「${blanked}」`
         : first.kind === 'parenthetical'
           ? `다음 내용을 가리키는 말로 자료에서 소개한 용어는 무엇인가? 「${shownDescription(first)}」`
           : `다음 설명에 해당하는 용어는 무엇인가? 「${shownDescription(first)}」`;
@@ -476,7 +611,7 @@ export function writeItem(item: PlannedItem, passages: readonly ExamPassage[], r
       intent_diagnosis: `'${first.term}'의 정의를 정확한 용어로 인출할 수 있는지 확인합니다.`,
     };
   }
-  const terms = [...new Set(definitions.map((definition) => definition.term))];
+  const terms = definitions.map((definition) => definition.term).filter((term, index, all) => all.findIndex((other) => sameTerm(other, term)) === index);
   const sourceText = passages.map((passage) => passage.text).join('\n');
   const answer = definitions.map((definition) => definition.sentence).join(' ');
   if (item.intent_type === 'Comparison' && terms.length >= 2) {
@@ -519,8 +654,11 @@ const HANGUL_OR_LATIN = /[\p{L}]/gu;
 
 /** The offline Agent_ShortAnswerValidator: checks against the passages (see the module comment). */
 export function validateOffline(input: ExamValidatorInput): ExamValidation {
-  const source = looseText(input.passages.map((passage) => passage.text).join('\n'));
+  const text = input.passages.map((passage) => passage.text).join('\n');
+  const source = looseText(text);
   const feedback: ExamValidation['feedback_message'] = [];
+  const definitions = findDefinitions(input.passages).filter((definition) => definition.kind === 'definition');
+  const faults = itemFaults(input.problems, text, (term) => definitions.filter((definition) => sameTerm(definition.term, term)).map((definition) => definition.sentence));
   for (const problem of input.problems) {
     const issues: string[] = [];
     if (problem.type === 'Short_Keyword') {
@@ -540,6 +678,7 @@ export function validateOffline(input: ExamValidatorInput): ExamValidation {
     if ((problem.question_content.match(HANGUL_OR_LATIN) ?? []).length < 8 || !/(?:[?？]|시오[.]?|하라[.]?|」)$/u.test(problem.question_content.trim())) {
       issues.push('[질문 명확성] 질문이 짧거나 무엇을 답해야 하는지 분명하지 않습니다.');
     }
+    issues.push(...(faults.get(problem.id) ?? []));
     // Each issue opens with its kind ([사실 확인], [키워드], [질문 명확성]: the validator prompt's checklist, as the
     // server's own checks write theirs); which validator wrote it is not the teacher's concern and is not said.
     if (issues.length > 0) feedback.push({ id: problem.id, message: issues.join(' ') });

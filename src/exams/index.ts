@@ -8,6 +8,11 @@
  *   (exam-mix.ts).
  * - Generation is seeded per job (exam-seed.ts); a student's self-study exam on a material is refused while a class
  *   exam on it runs in their class, and a self-study result naming a running exam's answers waits for its end.
+ * - The offline model's items (exam-offline.ts): every chapter asked for gets an item before any gets a second, one
+ *   fact is asked once, a "무엇인지 설명하시오" item is answered with the material's definition of its term, keywords
+ *   are nouns (keyword-forms.ts); its validator flags the rest (one fact twice, 공통으로 with one blank, a keyword
+ *   glued with its particle or a verb stem, a definition item not answered with the definition: exam-item-faults.ts),
+ *   so such an item is rewritten or waits for the instructor instead of being published.
  * - A draft exam publishes only with no validator complaint open: editing an item clears its complaints, the
  *   instructor may accept an item as it is (ExamComplaintsOpenError otherwise).
  * - Drafts are written against guards (Store.hsetUnless): the close and each submission write theirs before reading
