@@ -123,6 +123,8 @@ export const examProgress = (examId: string) => apiJson<ExamProgressReply>(`${at
 export const examResults = (examId: string) => apiJson<ExamResults>(`${at(examId)}/results`, { fallback: '결과를 불러오지 못했습니다.' });
 
 export const resultsDownload = (examId: string, format: 'csv' | 'json') => `${at(examId)}/results.${format}`;
+/** The teacher's overrides and group grades as labelled JSON Lines (GET …/decisions.jsonl, owner only). */
+export const decisionsDownload = (examId: string) => `${at(examId)}/decisions.jsonl`;
 
 export function overrideItem(examId: string, sessionId: string, questionId: number, status: ResultStatus, reason: string): Promise<ExamOverrideReply> {
   const path = `${at(examId)}/students/${encodeURIComponent(sessionId)}/items/${questionId}/override`;

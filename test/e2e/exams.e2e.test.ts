@@ -286,6 +286,11 @@ describe('exams in the browser', () => {
     const audit = host.locator(`[data-testid=exam-result-student]:has-text("서연") [data-testid=exam-result-row][data-id="${one!.id}"] [data-testid=override-audit]`);
     await expect.poll(() => audit.textContent()).toContain('질문의 의도를 부분적으로 이해함');
     expect(await audit.textContent()).toContain('바꾼 판정: 부분 정답');
+    // The teacher's decision is labelled data (§5): the results' link downloads it with the instructor's cookie.
+    const decisions = await host.request.get(`${app.url}${(await host.getByTestId('exam-decisions-jsonl').getAttribute('href')) ?? ''}`);
+    expect(decisions.status()).toBe(200);
+    const decided = (await decisions.text()).trim().split('\n').map((line) => JSON.parse(line) as { teacherStatus: string; reason: string; answer: string });
+    expect(decided).toContainEqual(expect.objectContaining({ teacherStatus: 'Partial_Correct', reason: '질문의 의도를 부분적으로 이해함' }));
     await phone.reload();
     await phone.locator('[data-testid=exam-listing][data-state=closed] [data-testid=exam-open]').click();
     const overridden = phone.locator(`[data-testid=exam-result-item][data-id="${one!.id}"]`);

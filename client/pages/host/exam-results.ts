@@ -5,7 +5,7 @@
 // (exam-groups.ts). Read again every few seconds while the exam is open or grading is pending, unless the instructor
 // is typing in it. 시험 종료 ends the exam now (POST /api/exams/:id/end): the students' results are revealed then, never at
 // their own submission. Student and model text is set as text only.
-import { endExam, examResults, hasNoDeadline, overrideItem, resultsDownload, STATUS_LABELS, type ExamResults, type GradeStatus, type ResultItem, type StudentResult } from '../../net/exams.js';
+import { endExam, examResults, hasNoDeadline, decisionsDownload, overrideItem, resultsDownload, STATUS_LABELS, type ExamResults, type GradeStatus, type ResultItem, type StudentResult } from '../../net/exams.js';
 import { element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
 import { mathElement } from '../../ui/math.js';
@@ -83,6 +83,8 @@ function render(examId: string, results: ExamResults, container: HTMLElement): v
       end,
       element('a', { className: 'button small', href: resultsDownload(examId, 'csv'), download: `exam-${examId}.csv`, 'data-testid': 'exam-results-csv', text: 'CSV (엑셀)' }),
       element('a', { className: 'button small secondary-link', href: resultsDownload(examId, 'json'), download: `exam-${examId}.json`, 'data-testid': 'exam-results-json', text: 'JSON' }),
+      // §5: the teacher's decisions (overrides, group grades) as labelled data for the eval scripts and fine-tuning.
+      element('a', { className: 'button small secondary-link', href: decisionsDownload(examId), download: `exam-${examId}-decisions.jsonl`, 'data-testid': 'exam-decisions-jsonl', title: '선생님이 바꾼 판정(사유 포함)을 학생 이름 없이 내려받습니다', text: '채점 판정 데이터' }),
     ),
     results.students.length === 0
       ? element('p', { className: 'muted', 'data-testid': 'exam-results-empty', text: '아직 답한 학생이 없습니다.' })
