@@ -225,8 +225,11 @@ export const frenchRevolutionDeck: Deck = {
 };
 
 /**
- * An operating-systems lecture whose agenda has four items and whose last section is two slides: its threads slides
- * mention CPUs and scheduling in passing.
+ * An operating-systems lecture (a newcomer's trial material) whose agenda has four items and whose last section is
+ * two slides: its threads slides mention CPUs and scheduling in passing. Its titles are questions (`What Is a
+ * Process?`), `Topic: subtitle` and abbreviations in brackets; its prose is full of words that name nothing on their
+ * own (`what`, `time`, `new`, `moves`) beside multi-word terms (`round robin`, `time quantum`): the English concept
+ * tests (test/english-concepts.test.ts) and the offline exam items (test/exam-offline-items.test.ts) read it too.
  */
 export const operatingSystemsDeck: Deck = {
   name: 'os-processes',

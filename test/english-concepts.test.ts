@@ -18,7 +18,7 @@ import { judgeOfflineAnswer } from '../src/lecture/offline/offline-judge.js';
 import { lectureOfflineTasks } from '../src/lecture/offline/offline-tasks.js';
 import { TUTOR_TASKS } from '../src/lecture/qa-tutor.js';
 import { parseLecture } from '../src/lecture/marker-parser.js';
-import { OS_DECK, osDeckPdf } from './support/os-deck.js';
+import { deckPdf, operatingSystemsDeck } from '../scripts/slide-decks.js';
 
 /** Words of the deck's prose that name nothing on their own: never what a student is asked about or told. */
 const FILLER = ['what', 'time', 'new', 'moves', 'between', 'low', 'high', 'child', 'round', 'reading', 'waiting', 'too'];
@@ -30,7 +30,7 @@ let golden: GoldenMaterial;
 
 beforeAll(async () => {
   ({ app, stop } = await startGoldenApp());
-  golden = await goldenMaterial(app, { name: OS_DECK.name, filename: 'os-lecture5.pdf', build: osDeckPdf });
+  golden = await goldenMaterial(app, { name: operatingSystemsDeck.name, filename: 'os-lecture5.pdf', build: () => deckPdf(operatingSystemsDeck) });
 }, 60_000);
 
 afterAll(async () => {
@@ -91,7 +91,7 @@ describe('EC3 a raised hand about two things', () => {
   const materialId = (): string => id;
   beforeAll(async () => {
     // The same bytes as the golden walk: the same material, ingested once.
-    ({ material: { id } } = await app.materials.ingest({ bytes: await osDeckPdf(), filename: 'os-lecture5.pdf' }));
+    ({ material: { id } } = await app.materials.ingest({ bytes: await deckPdf(operatingSystemsDeck), filename: 'os-lecture5.pdf' }));
   });
 
   it('EC3 the difference between a process and a thread is answered from both definitions', async () => {
