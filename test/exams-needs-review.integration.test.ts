@@ -5,6 +5,9 @@
  *   no credit, no provisional status or proposal in their result, a report still written; the teacher's results list
  *   the student first with the grader's `proposed` status and `confidence`; `gradeHold()` holds the LMS score; the
  *   teacher's override decides it. A status the keyword rules decide (a key keyword missing) is never held.
+ * - GR24 — A decided item no longer says it is being reviewed. Once the teacher decides a held item, its feedback is
+ *   the teacher's decision and reason, in the student's result, the teacher's results and the CSV's misconceptions:
+ *   "검토하고 있습니다" is gone everywhere; the pages say the decision once (test/e2e/exams.e2e.test.ts, GR16).
  */
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { NEEDS_REVIEW_MESSAGE } from '../src/exams/exam-grader.js';
@@ -84,6 +87,15 @@ describe.each(['memory', 'redis'] as const)('Needs_Review (%s store)', (store) =
     const after = await call(resultUrl, 'GET', { headers: minji.headers });
     expect(after.body).toMatchObject({ status: 'graded', score: 2 });
     expect(gradeHold(after.body.log.evaluation_items as Item[])).toBeNull();
+    // GR24: the decided item's feedback is the teacher's reason, not "being reviewed", wherever it is read.
+    const decided = (after.body.log.evaluation_items as Item[]).find((entry) => entry.question_id === 2);
+    expect(decided?.feedback_message).toBe('선생님이 답을 검토해 판정했습니다: 기댓값이 커지는 것이 아니라 모평균과 같습니다.');
+    const teacherView = (await results(booted, exam.examId)).body as { students: Student[] };
+    const teacherItem = teacherView.students.find((student) => student.sessionId === minji.sessionId)?.items.find((entry) => entry.question_id === 2);
+    expect(teacherItem?.feedback_message).not.toContain('검토하고 있습니다');
+    const csv = await (await fetch(`${booted.app.url}/api/exams/${exam.examId}/results.csv`, { headers: booted.teacher.bearer })).text();
+    expect(csv).toContain('기댓값이 커지는 것이 아니라 모평균과 같습니다');
+    expect(csv).not.toContain('검토하고 있습니다');
 
     // GR14: the teacher's decision is exported as a labelled JSON line, with no student identity.
     const exported = await fetch(`${booted.app.url}/api/exams/${exam.examId}/decisions.jsonl`, { headers: booted.teacher.bearer });

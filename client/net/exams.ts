@@ -123,6 +123,9 @@ export const examProgress = (examId: string) => apiJson<ExamProgressReply>(`${at
 export const examResults = (examId: string) => apiJson<ExamResults>(`${at(examId)}/results`, { fallback: '결과를 불러오지 못했습니다.' });
 
 export const resultsDownload = (examId: string, format: 'csv' | 'json') => `${at(examId)}/results.${format}`;
+/** The grader held the item (or could not grade it) and the teacher decided it: its feedback is that decision. */
+export const decidedAfterReview = (from: string | undefined): boolean => from === 'Needs_Review' || from === 'Ungraded';
+
 /** The teacher's overrides and group grades as labelled JSON Lines (GET …/decisions.jsonl, owner only). */
 export const decisionsDownload = (examId: string) => `${at(examId)}/decisions.jsonl`;
 

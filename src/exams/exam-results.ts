@@ -45,6 +45,9 @@ export interface StudentData {
 
 const MAX_MISCONCEPTIONS = 5;
 
+/** The feedback of an item the teacher decided after the grader held it: the teacher's reason. */
+export const decidedFeedback = (reason: string): string => (reason.trim() === '' ? '선생님이 답을 검토해 판정했습니다.' : `선생님이 답을 검토해 판정했습니다: ${reason.trim()}`);
+
 /** Every item of the exam for one student, in the exam's order: graded, overridden, or Ungraded while waiting. */
 export function resultItems(exam: ExamRecord, data: Pick<StudentData, 'submitted' | 'grades' | 'overrides'>): ResultItem[] {
   return exam.problems.map((problem) => {
@@ -60,7 +63,11 @@ export function resultItems(exam: ExamRecord, data: Pick<StudentData, 'submitted
     };
     const override = data.overrides.get(problem.id);
     if (!override) return item;
-    return { ...item, result_status: override.status, overridden: { status: override.status, reason: override.reason, by: override.by, at: override.at, from: override.from } };
+    // An item the grader held or could not grade carries no feedback of its own (it said the item is being reviewed):
+    // the teacher's decision is its feedback now, in the report, the results and the CSV alike.
+    const undecided = item.result_status === 'Needs_Review' || item.result_status === 'Ungraded';
+    const feedback = undecided ? decidedFeedback(override.reason) : item.feedback_message;
+    return { ...item, result_status: override.status, feedback_message: feedback, overridden: { status: override.status, reason: override.reason, by: override.by, at: override.at, from: override.from } };
   });
 }
 

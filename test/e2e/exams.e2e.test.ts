@@ -568,6 +568,10 @@ describe('live exam sheets', () => {
     expect(override.status, JSON.stringify(override.body)).toBe(200);
     await expect.poll(() => second.getByTestId('exam-status').textContent()).toBe('정답');
     await page.locator('[data-testid=exam-result][data-status=graded]').waitFor();
+    // GR24: decided, the item no longer says it is being reviewed; the teacher's reason is said once.
+    await expect.poll(() => second.getByTestId('exam-review').textContent()).toBe('선생님이 채점을 바꿨어요 (검토 중 → 정답): 극단값이 합을 바꾼다는 뜻입니다.');
+    expect(await second.textContent()).not.toContain('검토하고 있습니다');
+    expect(await second.getByTestId('exam-feedback').count()).toBe(0);
     expect(problems).toEqual([]);
   }, 120_000);
 });
