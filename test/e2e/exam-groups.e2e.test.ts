@@ -152,7 +152,10 @@ describe('묶어서 채점', () => {
     await mineGroup().getByTestId('group-status').selectOption(target);
     await fillBox(mineGroup().getByTestId('group-reason'), REASON);
     await mineGroup().getByTestId('group-apply').click();
-    await expect.poll(() => host.getByTestId('group-list-note').textContent()).toContain(`${size - 1}명의 판정을`);
+    // The note names the group by its students (the list is redrawn in a new order) and says the status with its
+    // particle: `도윤, … 외 N명의 판정을 부분 정답으로 정했습니다 (M명).`
+    await expect.poll(() => host.getByTestId('group-list-note').textContent()).toContain(`${LABELS[target]}으로 정했습니다 (${size - 1}명).`);
+    expect(await host.getByTestId('group-list-note').textContent()).not.toContain('(으)로');
     await expect.poll(() => mineGroup().locator(`[data-testid=group-answer][data-session-id="${doyoon}"] [data-testid=group-answer-status]`).getAttribute('data-status')).toBe(target);
 
     // The student's page follows without a reload.

@@ -8,6 +8,7 @@ import { answerGroups, gradeGroup, moveAnswer, STATUS_LABELS, type AnswerGroup, 
 import { requestFailure } from '../../net/http.js';
 import { element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
+import { withRo } from '../../ui/messages.js';
 import { verdictForm } from './verdict-form.js';
 
 const CHOICES: readonly ResultStatus[] = ['Correct', 'Partial_Correct', 'Incorrect'];
@@ -70,6 +71,12 @@ function startingStatus(group: AnswerGroup): ResultStatus | undefined {
   return [...counts].sort((left, right) => right[1] - left[1])[0]?.[0];
 }
 
+/** A group said by its students: `민준`, `민준, 서연`, `민준, 서연, 지호 외 4명`. */
+function groupNames(group: AnswerGroup): string {
+  const names = group.answers.map((answer) => answer.nickname || '(이름 없음)');
+  return names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} 외 ${names.length - 3}명`;
+}
+
 function groupView(examId: string, questionId: number, group: AnswerGroup, index: number, list: HTMLElement, changed: () => void, show: Show): HTMLElement {
   const form = verdictForm({
     testId: 'group',
@@ -83,7 +90,8 @@ function groupView(examId: string, questionId: number, group: AnswerGroup, index
     async submit(status, why, apply) {
       const graded = await gradeGroup(examId, questionId, group.groupId, status, why);
       apply.blur();
-      await show(questionId, `묶음 ${index + 1}: ${graded.graded.length}명의 판정을 ${STATUS_LABELS[graded.status]}(으)로 정했습니다.`);
+      // Named by its students, not its place: the groups are listed again in a new order after a decision.
+      await show(questionId, `${groupNames(group)}의 판정을 ${withRo(STATUS_LABELS[graded.status])} 정했습니다 (${graded.graded.length}명).`);
       changed();
     },
     // A group changed meanwhile (or any other refusal): say why, then show the groups as they are now.
