@@ -4,8 +4,9 @@
  *   the source passage (the keyword the source uses most, any synonym, spaces and case aside; ties to the earlier;
  *   no source or none used: the first keyword; no keywords: the plan's target topic, else the question's start), not
  *   a copy of the planned topic and not the model's phrase for one answer: every student's answer to an item carries
- *   the same concept, so the learner profile and the feedback report still group by it.
- *   `test/seed-related-topic.test.ts`
+ *   the same concept, so the learner profile and the feedback report still group by it. A question that names its
+ *   concept (`X가 무엇인지 …`, `X와 Y의 차이를 …`) has that concept, whatever its keywords (what an answer must say
+ *   about it). `test/seed-related-topic.test.ts`
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExamGrader, buildPriorProfile, relatedTopicOf, type ExamProblem } from '../src/exams/index.js';
@@ -40,6 +41,15 @@ describe('SD17 the concept of an item', () => {
     expect(relatedTopicOf({ ...VARIANCE, key_keywords: ['모평균', '중앙값'] }, { source: SOURCE })).toBe('모평균');
     expect(relatedTopicOf({ ...VARIANCE, key_keywords: [] }, { source: SOURCE, planned: PLANNED })).toBe(PLANNED);
     expect(relatedTopicOf({ ...VARIANCE, key_keywords: [] }, { source: SOURCE })).toBe(VARIANCE.question_content);
+  });
+
+  it('SD17 a question that names its concept has that concept, not its first keyword', () => {
+    const process = { question_content: 'process가 무엇인지 자료의 내용을 바탕으로 설명하시오.', key_keywords: ['address space', 'program', 'PCB'] };
+    expect(relatedTopicOf(process, { source: 'A process is a program in execution, with its own address space.' })).toBe('process');
+    const division = { question_content: '체세포 분열과 감수 분열의 차이를 자료의 정의를 바탕으로 설명하시오.', key_keywords: ['염색체 수', '생식세포'] };
+    expect(relatedTopicOf(division)).toBe('체세포 분열과 감수 분열');
+    // A question that names no concept keeps the keyword reading.
+    expect(relatedTopicOf({ question_content: '표본평균의 분산은 어떻게 되는가?', key_keywords: ['분산', '작아진다'] })).toBe('분산');
   });
 
   it('SD17 offline: every answer to the item carries its concept, not the planned topic; the profile groups the item’s answers under it', async () => {

@@ -21,6 +21,7 @@ import type { Logger } from '../kernel/index.js';
 import { mathEquivalent } from '../math/index.js';
 import { fence, quotedWithParticle } from '../text/index.js';
 import { exactKeywordAnswer, keywordEvidence } from './answer-evidence.js';
+import { explainedTerm } from './exam-item-faults.js';
 import { type ShapeFlag, addsOwnWords, answerShapeFlags } from './answer-shape.js';
 import {
   type EvaluationItem,
@@ -107,13 +108,27 @@ function occurrences(text: string, needle: string): number {
 }
 
 /**
- * The item's `related_topic` (seed 000's grader): the concept the item's answer is about, read from its key keywords
- * and the source passage, the same for every student's answer to it (results, the feedback report and the learner
- * profile group by it). The key keyword (its first synonym) the source uses most often (any synonym counts; spaces and
- * case aside), ties to the earlier keyword; without a source, or when it uses none of them, the first keyword; an
- * item without keywords: the plan's target topic, else the start of its question. Never the model's per-answer phrase.
+ * The concept a question names as what it asks about: `X가 무엇인지 …` (X), `X와 Y의 차이를 …` (X와 Y). Its
+ * keywords are what an answer must say about it, not the concept itself (`process` asked, `address space, program,
+ * PCB` expected).
+ */
+function askedConcept(question: string): string | undefined {
+  const trimmed = question.trim();
+  const compared = /^(?<pair>.+?[와과] .+?)의 차이/u.exec(trimmed)?.groups?.pair;
+  return compared ?? explainedTerm(trimmed);
+}
+
+/**
+ * The item's `related_topic` (seed 000's grader): the concept the item's answer is about, the same for every
+ * student's answer to it (results, the feedback report and the learner profile group by it). The concept the
+ * question names (askedConcept), else read from its key keywords and the source passage: the key keyword (its first
+ * synonym) the source uses most often (any synonym counts; spaces and case aside), ties to the earlier keyword;
+ * without a source, or when it uses none of them, the first keyword; an item without keywords: the plan's target
+ * topic, else the start of its question. Never the model's per-answer phrase.
  */
 export function relatedTopicOf(problem: Pick<ExamProblem, 'key_keywords' | 'question_content'>, options: { source?: string | undefined; planned?: string | undefined } = {}): string {
+  const asked = askedConcept(problem.question_content);
+  if (asked !== undefined) return asked.length > 60 ? `${asked.slice(0, 59)}…` : asked;
   const keywords = problem.key_keywords.map((value) => keywordSynonyms(value)).filter((synonyms) => synonyms.length > 0);
   let concept = keywords[0]?.[0];
   if (options.source !== undefined && keywords.length > 1) {
