@@ -33,7 +33,7 @@ import {
 
 const argument = process.argv[2];
 if (argument === undefined) {
-  console.error('usage: npm run eval:korean -- FILE (eval/ko-dev2.jsonl, eval/ko-dev3.jsonl); the held-out set: npm run eval:heldout');
+  console.error('usage: npm run eval:korean -- FILE (eval/ko-dev2.jsonl, eval/ko-dev3.jsonl, eval/ko-class.jsonl); the held-out set: npm run eval:heldout');
   process.exit(2);
 }
 const SET_FILE = path.resolve(argument);

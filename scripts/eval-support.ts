@@ -15,12 +15,14 @@ export const DEV_FILES = ['saf-en.dev.jsonl', 'semeval-beetle.dev.jsonl', 'semev
 export const KO_DEV_FILE = path.join(REPO_ROOT, 'eval', 'ko-dev.jsonl');
 /**
  * The Korean dev sets, each reported on its own: ko-dev (the set the Korean rules were debugged on), ko-dev2 (new
- * questions in other subjects, first measured before any rule was changed for them) and ko-dev3 (short answers).
+ * questions in other subjects, first measured before any rule was changed for them), ko-dev3 (short answers) and
+ * ko-class (five questions with thirty answers each, as one class answers an exam item: what grading by groups saves).
  */
 export const KOREAN_DEV_SETS = [
   { name: 'ko-dev', file: KO_DEV_FILE },
   { name: 'ko-dev2', file: path.join(REPO_ROOT, 'eval', 'ko-dev2.jsonl') },
   { name: 'ko-dev3', file: path.join(REPO_ROOT, 'eval', 'ko-dev3.jsonl') },
+  { name: 'ko-class', file: path.join(REPO_ROOT, 'eval', 'ko-class.jsonl') },
 ] as const;
 export const FOLDS = 5;
 
