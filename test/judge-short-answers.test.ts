@@ -33,6 +33,10 @@
  *   (`비열, 대륙, 해양, 여름, 겨울` to a two-part question) are still a keyword list, and the exam's bare-list check
  *   of a Descriptive answer counts the same way. English asking words count where a question or a coordinated part
  *   begins (`when` in "What does it mean when the reading jumps" asks nothing).
+ * - J37 — A concept the reference tells apart is read as itself. Where one Korean concept of the reference contains
+ *   another (`데크레셴도` holds `크레셴도`), each is found only written out: `크레셴도는 점점 세게` does not hold
+ *   `데크레셴도` (a bigram reading of a five-syllable word took it for one), `데크레셴도는 점점 여리게` does not hold
+ *   `크레셴도` (read inside the longer word), and the one-part answer is no longer a sure good.
  * - J31 — To enlarge is to increase. `늘리다` and `줄이다` in any ending (`늘려`, `늘린`, `줄여서`, `줄인`) are read as
  *   늘/줄, whose antonym pair makes `지도에 늘려 나타낸` against `지도에 줄여서 나타낸` an antonym, not a good copy.
  */
@@ -161,6 +165,27 @@ describe('J36: one item per part asked is an answer, not a keyword list', () => 
   ])('J36: more items than the question asks for (%#) are still a keyword list', (base, answer) => {
     expect(listed(base.question, base.reference, answer)).toBe(true);
     expect(assessAnswer({ ...base, answer }).label2).toBe('bad');
+  });
+});
+
+describe('J37: a concept the reference tells apart is read as itself', () => {
+  const DYNAMICS = {
+    question: '셈여림표 크레셴도(cresc.)와 데크레셴도(decresc.)의 뜻을 각각 쓰시오.',
+    reference: "크레셴도는 '점점 세게', 데크레셴도는 '점점 여리게'라는 뜻이다.",
+  };
+
+  it('J37: each of two nested terms is found only where it is written, and one part of two is no sure good', () => {
+    const crescendo = assessAnswer({ ...DYNAMICS, answer: '크레셴도는 점점 세게' });
+    expect(crescendo.evidence.matched).toContain('크레셴도');
+    expect(crescendo.evidence.matched).not.toContain('데크레셴도');
+    expect(crescendo.evidence.missing).toContain('데크레셴도');
+    expect(assessmentConfidence(crescendo)).toBeLessThan(CONFIDENT_AT);
+    const decrescendo = assessAnswer({ ...DYNAMICS, answer: '데크레셴도는 점점 여리게' });
+    expect(decrescendo.evidence.matched).toContain('데크레셴도');
+    expect(decrescendo.evidence.matched).not.toContain('크레셴도');
+    const both = assessAnswer({ ...DYNAMICS, answer: '크레셴도는 점점 세게, 데크레셴도는 점점 여리게' });
+    expect(both.evidence.matched).toEqual(expect.arrayContaining(['크레셴도', '데크레셴도']));
+    expect(both.label2).toBe('good');
   });
 });
 

@@ -73,6 +73,27 @@ function dice(left: ReadonlySet<string>, right: ReadonlySet<string>): number {
   return (2 * common) / (left.size + right.size);
 }
 
+/**
+ * Whether the answer holds a reference concept. Where one concept of the reference contains another (`데크레셴도`
+ * holds `크레셴도`, `표본평균` holds `평균`) the reference tells the two apart, so each must be written out as itself:
+ * the looser readings (syllable bigrams of a run without spaces, a final syllable of slack) would take the one for
+ * the other, and the inner one is not found inside the outer one (`데크레셴도는` says nothing of `크레셴도`).
+ */
+function found(group: UnitGroup, groups: readonly UnitGroup[], answer: AnalysedText): boolean {
+  // Hangul only: the loose readings are Hangul's, and English stems nest by chance (`rout` in `router`).
+  const others = groups.filter((other) => other !== group).flatMap((other) => other.units).filter(isHangulUnit);
+  const nested = group.units.some((unit) => isHangulUnit(unit) && others.some((other) => other !== unit && (other.includes(unit) || unit.includes(other))));
+  if (!nested) return groupFound(group, answer);
+  return group.units.some((unit) => {
+    if (answer.unitSet.has(unit)) return true;
+    if (!isHangulUnit(unit)) return false;
+    // The answer's run without spaces, with the reference's longer concepts that contain this one taken out.
+    const outer = others.filter((other) => other !== unit && other.includes(unit));
+    const stream = outer.reduce((text, other) => text.split(other).join(' '), answer.hangulStream);
+    return stream.includes(unit);
+  });
+}
+
 export function compareWithReference(
   answer: AnalysedText,
   reference: AnalysedText,
@@ -81,7 +102,7 @@ export function compareWithReference(
   const groups = unitGroups(reference);
   const matched: UnitGroup[] = [];
   const missing: UnitGroup[] = [];
-  for (const group of groups) (groupFound(group, answer) ? matched : missing).push(group);
+  for (const group of groups) (found(group, groups, answer) ? matched : missing).push(group);
   const novel = groups.filter((group) => !group.units.some((unit) => unitFound(unit, isHangulUnit(unit), question)));
   const novelMatched = novel.filter((group) => matched.includes(group)).length;
   const answerUnits = [...answer.unitSet];
