@@ -16,7 +16,7 @@ import { createServer, type LecternServer } from './server.js';
 import { DataLifecycle } from './data/index.js';
 import { JobRepository, JobRunner, type JobView } from './jobs/index.js';
 import { MathJudge, MathSetRepository, classMathAnswers, mathJobHandler } from './math-problems/index.js';
-import { ExamFeedback, ExamGrader, ExamRepository, ExamService, buildPriorProfile, examJobHandler, lectureSignals, type ExamFeedbackAgent, type ExamItemGrader, type LearnerSignals } from './exams/index.js';
+import { ExamFeedback, ExamGrader, ExamRepository, ExamService, buildPriorProfile, examJobHandler, lectureSignals, reviewPassages, type ExamFeedbackAgent, type ExamItemGrader, type LearnerSignals } from './exams/index.js';
 import { EvalAgent, QuizImages, QuizRepository, RoomRuntime, RoomService, classQuizAnswers, selfStudyAnswers, type QuizImageStep, type RoomClock } from './quiz/index.js';
 import { RetrievalService } from './retrieval/index.js';
 import { NodeHeartbeat, createStore, type Store } from './store/index.js';
@@ -464,18 +464,9 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
       },
       priorProfile: buildPriorProfile,
       source: async (materialId) => (await materials.pageTexts(materialId)).join('\n').slice(0, 200_000),
-      // Each missed question's nearest passage of the material: what the student's report quotes to review.
-      sourcePassages: async (materialId, questions) => {
-        const found = await Promise.all(
-          questions.map(async (question) => {
-            const [passage] = await retrieval.retrieve({ materialId, query: question.question_content, k: 1 }).catch(() => []);
-            return passage === undefined
-              ? []
-              : [{ question_id: question.question_id, chapter: passage.chapter, pages: pagesBetween(passage.startPage, passage.endPage), text: passage.text }];
-          }),
-        );
-        return found.flat();
-      },
+      // Each missed question's passage of the material: the one holding the sentence it was built on (its model
+      // answer's source, found by that answer and the question), and that sentence, which the student's report quotes.
+      sourcePassages: (materialId, questions) => reviewPassages((request) => retrieval.retrieve(request), materialId, questions),
       chapters: async (materialId) => {
         const material = await materials.get(materialId);
         return (material?.chapters ?? []).map((chapter) => ({
@@ -547,9 +538,4 @@ export function createApp(config: Config, logger: Logger, overrides: AppOverride
   async function chapterTitle(materialId: string, chapter: number): Promise<string | null> {
     return (await materials.get(materialId))?.chapters.find((entry) => entry.index === chapter)?.title ?? null;
   }
-}
-
-/** The pages from `start` to `end`, at most 50. */
-function pagesBetween(start: number, end: number): number[] {
-  return Array.from({ length: Math.min(50, Math.max(1, end - start + 1)) }, (_, offset) => start + offset);
 }

@@ -14,6 +14,9 @@
  * - EG17 — Chapters by words. `chaptersForTopic` matches across spacing (`표본 평균` → `표본평균의 분포`), best overlap first;
  *   an unrelated topic gets none; a report without weak topics has none.
  * - QP2 — The rule, pure. (`test/exam-feedback.test.ts`).
+ * - EG27 — What the report quotes to review. Under "복습할 내용" the sentence the item was built on (the caller's `quote`,
+ *   or the passage's sentence sharing most words with the item): never a bare section number (`3.`), a slide title
+ *   alone (`What Is a Process?`) or a cover line.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -178,6 +181,32 @@ describe('the report a student reads', () => {
     // A model's report is held to the same: a strength that is also a weak topic is dropped.
     const settled = settleReport({ summary: '요약', strengths: ['과적합', '분산의 정의'], weak_topics: [{ topic: '분산의 정의', advice: '정의를 다시 보세요.', review: [] }], next_steps: [] }, CHAPTERS);
     expect(settled.strengths).toEqual(['과적합']);
+  });
+});
+
+describe('EG27: what the report quotes to review', () => {
+  it('EG27 the sentence the item was built on: never a bare section number, a slide title alone or a cover line', () => {
+    const wrong = (question_id: number, topic: string, question: string) => ({ ...item(question_id, 'Incorrect', topic), question_content: question });
+    const log = [
+      wrong(1, 'DNA', '다음 설명에 해당하는 용어는 무엇인가? 「두 가닥의 뉴클레오타이드 사슬이 꼬여 이중 나선을 이루는 유전 물질」'),
+      wrong(2, '화폐', '화폐가 무엇인지 자료의 내용을 바탕으로 설명하시오.'),
+      wrong(3, 'process', 'process가 무엇인지 자료의 내용을 바탕으로 설명하시오.'),
+      wrong(4, '금리', '금리가 무엇인지 자료의 내용을 바탕으로 설명하시오.'),
+    ].map(({ evidence: _evidence, ...rest }) => rest);
+    const sources = [
+      { question_id: 1, chapter: 2, pages: [10, 11, 12], text: '3.\n유전 물질\nDNA와 유전자\n유전자는 특정 형질에 대한 정보를 담은 DNA의 한 부분이다.\nDNA란 두 가닥의 뉴클레오타이드 사슬이 꼬여 이중 나선을 이루는 유전 물질이다.' },
+      { question_id: 2, chapter: 0, pages: [1, 2, 3, 4, 5], text: '경제 — 화폐와 금융\n고등학교 통합사회 12차시\n사회과 김민수\n목차\n1. 화폐의 기능\n화폐는 상품의 가치를 가격으로 나타내는 척도이다.' },
+      { question_id: 3, chapter: 0, pages: [3, 4], text: 'What Is a Process?\nA process is a program in execution, with its own address space.' },
+      // The sentence the item was built on, when the caller found it, is quoted as it is.
+      { question_id: 4, chapter: 1, pages: [6, 7], text: '2.\n금리의 의미\n금리가 오르면 저축이 는다.\n금리는 돈을 빌린 대가로 지급하는 이자의 비율이다.', quote: '금리는 돈을 빌린 대가로 지급하는 이자의 비율이다.' },
+    ];
+    const report = deterministicReport({ examType: 'short_answer', timestamp: NOW, items: log, chapters: CHAPTERS, sources });
+    const advice = (topic: string) => report.weak_topics.find((entry) => entry.topic === topic)?.advice ?? '';
+    expect(advice('DNA')).toContain('복습할 내용(3장 p.10–12): 「DNA란 두 가닥의 뉴클레오타이드 사슬이 꼬여 이중 나선을 이루는 유전 물질이다.」');
+    expect(advice('화폐')).toContain('복습할 내용(1장 p.1–5): 「화폐는 상품의 가치를 가격으로 나타내는 척도이다.」');
+    expect(advice('process')).toContain('복습할 내용(1장 p.3–4): 「A process is a program in execution, with its own address space.」');
+    expect(advice('금리')).toContain('복습할 내용(2장 p.6–7): 「금리는 돈을 빌린 대가로 지급하는 이자의 비율이다.」');
+    expect(report.weak_topics.map((entry) => entry.advice).join(' ')).not.toMatch(/「(?:\d+\.|What Is a Process\?|경제 — 화폐와 금융[^」]*)」/u);
   });
 });
 

@@ -12,6 +12,17 @@
  * - EX17 — The offline validator names what a teacher would not publish: the same fact asked twice, `공통으로` with one
  *   blank, a keyword glued with its particle or joining two terms, a keyword the material uses only as a verb stem, a
  *   "무엇인지 설명하시오" item whose model answer is not the material's definition of its term.
+ * - EX18 — A comparison only of terms the material contrasts. On a Korean biology handout (3 chapters, 4 items, 2
+ *   Descriptive, three seeds) no "세포막과 체세포 분열" (a membrane in 1장, a process in 2장); a comparison, when there is
+ *   one, is 체세포 분열 with 감수 분열 (2장). Terms sharing a word part in two chapters are compared only when one
+ *   sentence of the material names both.
+ * - EX19 — Korean keywords are whole terms. The DNA definition's keywords include 이중 나선 and 유전 물질, never 나선,
+ *   물질, 가닥 alone; no -적 form (`유전적`); the offline validator accepts them.
+ * - EX20 — A model answer says each thing once. `DNA는 이중 나선 구조의 유전 물질이다.` does not follow the DNA
+ *   definition, nor `A process is a program in execution tracked by its PCB.` the process one; a second sentence that
+ *   adds something (round robin's response time) does.
+ * - EG28 — The report's passage holds the item's sentence. On the biology handout the DNA item's passage is in 유전
+ *   물질's chapter with the DNA definition as its quote; the membrane item's in 세포의 구조 with its definition.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -20,6 +31,7 @@ import {
   loadExamSource,
   parseDefinition,
   planOffline,
+  reviewPassages,
   validateOffline,
   writeItem,
   type ExamProblem,
@@ -29,7 +41,7 @@ import {
 import { deckPdf, operatingSystemsDeck, type Deck, type DeckSlide } from '../scripts/slide-decks.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
-/** EX14–EX17 (test/SPEC.md, "Exams: generation"): the offline Planner, Writer and Validator on two decks a newcomer made. */
+/** EX14–EX20, EG28 (test/SPEC.md, "Exams: generation"): the offline Planner, Writer and Validator on three decks a newcomer made. */
 
 const slide = (section: string, title: string, ...lines: string[]): DeckSlide => ({ section, title, lines });
 
@@ -190,5 +202,105 @@ describe('EX17: the offline validator names what a teacher would not publish', (
     expect(byId.get(2)).toContain("[키워드] '나타내'는 자료에서 명사로 쓰이지 않습니다(동사 어간 등).");
     expect(byId.get(2)).not.toContain("'가치'");
     expect(byId.has(3)).toBe(false);
+  });
+});
+
+const bioHandout: Deck = {
+  name: 'ko-bio',
+  korean: true,
+  titleStyle: 'heading',
+  slides: [
+    slide('front', '생명과학 I — 세포와 세포 분열', '고등학교 생명과학 I 7차시', '과학과 이서진'),
+    slide('front', '목차', '1. 세포의 구조', '2. 세포 분열', '3. 유전 물질'),
+    slide('cell', '1. 세포의 구조'),
+    slide('cell', '세포막', '세포막이란 세포를 둘러싸고 물질의 출입을 조절하는 막이다.', '세포막은 인지질 이중층과 막단백질로 이루어져 있다.', '세포막은 선택적 투과성을 가진다.'),
+    slide('cell', '핵과 미토콘드리아', '핵이란 유전 물질인 DNA를 담고 세포의 생명 활동을 조절하는 세포 소기관이다.', '미토콘드리아란 세포 호흡을 통해 ATP를 만드는 세포 소기관이다.', '미토콘드리아는 자신의 DNA를 가지고 있다.'),
+    slide('cell', '동물 세포와 식물 세포 비교', '구조 | 동물 세포 | 식물 세포', '세포벽 | 없음 | 있음', '엽록체 | 없음 | 있음', '중심체 | 있음 | 대부분 없음', '액포 | 작거나 없음 | 크게 발달'),
+    slide('division', '2. 세포 분열'),
+    slide('division', '체세포 분열', '체세포 분열이란 하나의 모세포가 유전적으로 같은 두 개의 딸세포로 나누어지는 과정이다.', '체세포 분열은 전기, 중기, 후기, 말기의 순서로 진행된다.', '중기에는 염색체가 적도판에 배열된다.'),
+    slide('division', '감수 분열', '감수 분열이란 염색체 수가 절반으로 줄어든 생식세포를 만드는 분열이다.', '감수 분열은 두 번 연속으로 일어나 네 개의 딸세포를 만든다.', '감수 1분열에서 상동 염색체가 분리된다.'),
+    slide('gene', '3. 유전 물질'),
+    slide('gene', 'DNA와 유전자', 'DNA란 두 가닥의 뉴클레오타이드 사슬이 꼬여 이중 나선을 이루는 유전 물질이다.', '유전자는 특정 형질에 대한 정보를 담은 DNA의 한 부분이다.', '염기 A는 T와, G는 C와 상보적으로 결합한다.'),
+    slide('front', '정리', '세포막은 물질의 출입을 조절하고, 미토콘드리아는 ATP를 만든다.', '체세포 분열은 같은 딸세포 두 개를, 감수 분열은 생식세포 네 개를 만든다.', 'DNA는 이중 나선 구조의 유전 물질이다.'),
+  ],
+};
+
+/** The bio handout's text as retrieved passages: its chapters 1–3 and their definitions. */
+const bioPassages = [
+  { number: 1, meta: '1장 「1. 세포의 구조」', text: '세포막\n세포막이란 세포를 둘러싸고 물질의 출입을 조절하는 막이다.\n세포막은 인지질 이중층과 막단백질로 이루어져 있다.\n세포막은 선택적 투과성을 가진다.' },
+  { number: 2, meta: '2장 「2. 세포 분열」', text: '체세포 분열\n체세포 분열이란 하나의 모세포가 유전적으로 같은 두 개의 딸세포로 나누어지는 과정이다.\n체세포 분열은 전기, 중기, 후기, 말기의 순서로 진행된다.' },
+  { number: 3, meta: '3장 「3. 유전 물질」', text: 'DNA와 유전자\nDNA란 두 가닥의 뉴클레오타이드 사슬이 꼬여 이중 나선을 이루는 유전 물질이다.\n유전자는 특정 형질에 대한 정보를 담은 DNA의 한 부분이다.\nDNA는 이중 나선 구조의 유전 물질이다.' },
+];
+const descriptive = (topic: string, ...quoted: [number, string][]) => ({
+  id: 1,
+  target_topic: topic,
+  question_type: 'Descriptive' as const,
+  intent_type: 'Definition' as const,
+  complexity_level: 'Intermediate' as const,
+  source_reference_hint: `${quoted.map(([passage, sentence]) => `[${passage}] 「${sentence}」`).join(' ')} — x`,
+});
+
+describe('EX18: a comparison only of terms the material contrasts', () => {
+  it.each(['a', 'b', 'c'])('EX18 seed %s: no comparison of a membrane with a process from another chapter; 체세포 분열 with 감수 분열 is one', async (seed) => {
+    const { exam, chapterOf } = await examOf(bioHandout, { count: 4, descriptive: 2 }, seed);
+    const shown = lines(exam.problems);
+    expect([exam.valid, exam.problems.length], shown).toEqual([true, 4]);
+    expect(shown).not.toMatch(/세포막과 체세포 분열|체세포 분열과 세포막/u);
+    for (const problem of exam.problems) {
+      const pair = /^(.+?)(?:과|와) (.+?)의 차이/u.exec(problem.question_content);
+      if (pair) expect(new Set([pair[1], pair[2]]), shown).toEqual(new Set(['체세포 분열', '감수 분열']));
+      if (pair) expect(chapterOf(problem), shown).toBe('2');
+    }
+  });
+
+  it('EX18 terms sharing a word part in two chapters are compared only when one sentence of the material names both', () => {
+    const plan = (passages: typeof bioPassages) => planOffline({ scope: '', passages, request: { count: 2, descriptive: 2 }, profile: null });
+    const two = bioPassages.slice(0, 2);
+    expect(plan(two).planned_items.map((item) => item.intent_type)).not.toContain('Comparison');
+    const summary = [...two, { number: 4, meta: '2장 「정리」', text: '정리\n세포막은 세포를 둘러싸고, 체세포 분열은 세포를 둘로 나눈다.' }];
+    expect(plan(summary).planned_items.map((item) => item.target_topic)).toContain('세포막과 체세포 분열의 비교');
+  });
+});
+
+describe('EX19: Korean keywords are whole terms', () => {
+  it('EX19 a compound the material writes as one is one keyword; no word of it alone, no -적 form', () => {
+    const dna = 'DNA란 두 가닥의 뉴클레오타이드 사슬이 꼬여 이중 나선을 이루는 유전 물질이다.';
+    const written = writeItem(descriptive('DNA', [3, dna]), bioPassages);
+    expect(written.key_keywords).toEqual(expect.arrayContaining(['이중 나선', '유전 물질']));
+    for (const keyword of written.key_keywords) expect(keyword).not.toMatch(/^(?:나선|물질|가닥|사슬|유전적?)$/u);
+    const mitosis = '체세포 분열이란 하나의 모세포가 유전적으로 같은 두 개의 딸세포로 나누어지는 과정이다.';
+    const division = writeItem(descriptive('체세포 분열', [2, mitosis]), bioPassages);
+    expect(division.key_keywords.length).toBeGreaterThanOrEqual(2);
+    for (const keyword of division.key_keywords) expect(keyword).not.toMatch(/적$/u);
+    const verdict = validateOffline({ passages: bioPassages, problems: [{ ...written, id: 1 }, { ...division, id: 2 }], profile: null, count: 2 });
+    expect(verdict.feedback_message).toEqual([]);
+  });
+});
+
+describe('EX20: a model answer says each thing once', () => {
+  it('EX20 a second definition is added only when most of its words are not said already', () => {
+    const [dnaItem] = planOffline({ scope: '', passages: bioPassages.slice(2), request: { count: 1, descriptive: 1 }, profile: null }).planned_items;
+    expect(writeItem(dnaItem!, bioPassages.slice(2)).model_answer).toBe('DNA란 두 가닥의 뉴클레오타이드 사슬이 꼬여 이중 나선을 이루는 유전 물질이다.');
+    const os = [{ number: 1, meta: '1장 「Processes」', text: 'Processes\nA process is a program in execution, with its own address space.\nA process is a program in execution tracked by its PCB.' }];
+    const [processItem] = planOffline({ scope: '', passages: os, request: { count: 1, descriptive: 1 }, profile: null }).planned_items;
+    expect(writeItem(processItem!, os).model_answer).toBe('A process is a program in execution, with its own address space.');
+    const rr = [{ number: 1, meta: '3장 「Round robin」', text: 'Round robin\nRound robin gives each ready process a time quantum, then preempts it.\nRound robin gives good response time for interactive users.' }];
+    const [rrItem] = planOffline({ scope: '', passages: rr, request: { count: 1, descriptive: 1 }, profile: null }).planned_items;
+    expect(writeItem(rrItem!, rr).model_answer).toBe('Round robin gives each ready process a time quantum, then preempts it. Round robin gives good response time for interactive users.');
+  });
+});
+
+describe('EG28: the report quotes the sentence an item was built on, in its chapter', () => {
+  it('EG28 the bio handout: the DNA item’s passage is in 3장 with the DNA definition; the membrane item’s in 1장', async () => {
+    const { material } = await app.materials.ingest({ bytes: await deckPdf(bioHandout), filename: 'ko-bio-review.pdf' });
+    const retrieve = (request: { materialId: string; query: string; k: number }) => app.retrieval.retrieve(request);
+    const found = await reviewPassages(retrieve, material.id, [
+      { question_id: 1, question_content: 'DNA가 무엇인지 자료의 내용을 바탕으로 설명하시오.', reference: 'DNA란 두 가닥의 뉴클레오타이드 사슬이 꼬여 이중 나선을 이루는 유전 물질이다.' },
+      { question_id: 2, question_content: '다음 설명에 해당하는 용어는 무엇인가? 「세포를 둘러싸고 물질의 출입을 조절하는 막」', reference: '세포막' },
+    ]);
+    const [dna, membrane] = found;
+    const chapterTitle = (chapter: number | undefined) => material.chapters.find((entry) => entry.index === chapter)?.title ?? '';
+    expect([chapterTitle(dna?.chapter), dna?.quote]).toEqual([expect.stringContaining('유전 물질'), 'DNA란 두 가닥의 뉴클레오타이드 사슬이 꼬여 이중 나선을 이루는 유전 물질이다.']);
+    expect([chapterTitle(membrane?.chapter), membrane?.quote]).toEqual([expect.stringContaining('세포의 구조'), '세포막이란 세포를 둘러싸고 물질의 출입을 조절하는 막이다.']);
   });
 });

@@ -7,7 +7,7 @@ import { canBeNoun, isNounAt, keyTerms, nounPhrases, quotedWithParticle, tagEngl
 import { EXAM_TASKS, ExamPlannerInput, ExamValidatorInput, ExamWriterInput, type ExamPassage } from './exam-agents.js';
 import { containsKeyword, examItemRefusals, keywordForms, looseText } from './exam-checks.js';
 import { itemFaults } from './exam-item-faults.js';
-import { isCoordinated, isObjectMarked, usedAsNoun } from './keyword-forms.js';
+import { NOUN_PARTICLES, isCoordinated, isObjectMarked, usedAsNoun } from './keyword-forms.js';
 import { seededShuffle } from './exam-seed.js';
 import type { ComplexityLevel, ExamPlan, ExamProblem, ExamValidation, IntentType, PlannedItem, QuestionType } from './exam-types.js';
 
@@ -28,14 +28,18 @@ import type { ComplexityLevel, ExamPlan, ExamProblem, ExamValidation, IntentType
  * - Planner: every chapter asked for gets an item before any gets a second (chapters from the passages' `n장`;
  *   topics spread over the chapters and their passages), the profile's weak topics first; Descriptive items take the
  *   topics whose answer has two keywords to grade by and the most sentences, or a comparison of two related terms
- *   (sharing a word part, like 모평균 and 표본평균) when the target depth is beyond recall; a topic whose item the
+ *   (sharing a word part, like 모평균 and 표본평균) the material contrasts — both in one chapter, or named in one of
+ *   its sentences; terms named together first, then two kinds of one thing (`체세포 분열`, `감수 분열`) — when the
+ *   target depth is beyond recall (a membrane in 1장 is never compared with a division in 2장); a topic whose item the
  *   guard would refuse leaves its slot to another; no two items of one type ask the same term (one answer, one
  *   item); each item's hint quotes the sentences it is written from (`[n] 「…」`).
  * - Writer: Short_Keyword "다음 설명에 해당하는 용어는 무엇인가? 「description」" (a property: "다음 문장의 빈칸에
  *   들어갈 용어는", 공통으로 only when the term fills two blanks) with the term as model answer; Descriptive "X이(가)
- *   무엇인지 설명하시오" answered with X's definitions proper when the material has any, or "A과(와) B의 차이를
- *   설명하시오", with 2–4 key keywords drawn from the answer: nouns the material writes before a particle a verb stem
- *   does not take (keyword-forms.ts), so never `나타내`. An item the validator complained about is written from the
+ *   무엇인지 설명하시오" answered with X's definitions proper when the material has any (a second one only when it adds
+ *   something: not when most of its content words were said by the first), or "A과(와) B의 차이를 설명하시오", with
+ *   2–4 key keywords drawn from the answer: nouns the material writes before a particle a verb stem does not take
+ *   (keyword-forms.ts), so never `나타내`; a compound written as one (`이중 나선`, `유전 물질`) whole, none of its words
+ *   alone, never an adjectival -적 form (`유전적`). An item the validator complained about is written from the
  *   term's next sentence; the others are kept as they were.
  * - Validator: checks against the passages — the model answer's content is in the source, every keyword is in the
  *   model answer, a Short_Keyword question does not contain its answer, a Descriptive item has at least two keywords,
@@ -69,7 +73,7 @@ const NAMING = new RegExp(String.raw`^(?<desc>.+?)(?:을|를)\s+(?<term>${TERM})
 const LABEL = new RegExp(String.raw`^(?<term>${TERM})\s*[:：]\s*(?<rest>.+)$`, 'u');
 const TRAILING_NAME = /^(?<rest>.+[다요])\s*\((?<term>[^()]{2,20})\)[.!]?$/u;
 /** Words that head a sentence or label without being a concept. */
-const NOT_TERMS = new Set(['요약', '정의', '정리', '핵심', '참고', '주의', '예', '예시', '보기', '결론', '목표', '문제', '답', '풀이', '이것', '이는', '다음', '결과', '사실', '대부분', '우리', '여러분', '모두', '관심', '하나', '가지', '경우', '정도', '아주', '항상', '서로', '각각', '자료', '내용', '부분', '이유', '방법', '의미', '전체']);
+const NOT_TERMS = new Set(['요약', '정의', '정리', '핵심', '참고', '주의', '예', '예시', '예제', '보기', '결론', '목표', '문제', '답', '풀이', '이것', '이는', '다음', '결과', '사실', '대부분', '우리', '여러분', '모두', '관심', '하나', '가지', '경우', '정도', '아주', '항상', '서로', '각각', '자료', '내용', '부분', '이유', '방법', '의미', '전체']);
 const PREDICATE = /[다요]$|[다요][.!。]$/u;
 
 /**
@@ -269,7 +273,31 @@ export function findTopics(passages: readonly ExamPassage[]): Topic[] {
 /** The sentences a Descriptive item on the topic is answered with: its definitions proper when it has any. */
 function explainingDefinitions(topic: Topic): Definition[] {
   const proper = topic.definitions.filter((definition) => definition.kind === 'definition');
-  return (proper.length > 0 ? proper : topic.definitions).slice(0, 2);
+  const [first, ...others] = proper.length > 0 ? proper : topic.definitions;
+  if (first === undefined) return [];
+  // A second sentence only when it adds something: not one whose content words were mostly said by the first
+  // (`DNA는 이중 나선 구조의 유전 물질이다.` after `DNA란 … 이중 나선을 이루는 유전 물질이다.`).
+  const second = others.find((definition) => !restates(definition.sentence, first.sentence));
+  return second === undefined ? [first] : [first, second];
+}
+
+const FUNCTION_WORDS = new Set(['a', 'an', 'the', 'is', 'are', 'was', 'were', 'be', 'of', 'in', 'on', 'at', 'by', 'to', 'for', 'with', 'and', 'or', 'its', 'it', 'their', 'that', 'which', 'this', 'as', 'from', 'own']);
+const KOREAN_ENDINGS = /(?:이다|입니다|이며|이고|에서|으로|에게|까지|부터|처럼|보다|이란|란|은|는|이|가|을|를|의|에|로|와|과|도|만)$/u;
+
+/** A sentence's content words: lower-cased, without their particle or copula; no function words, no single letters. */
+function contentWords(sentence: string): string[] {
+  return (sentence.normalize('NFC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
+    .map((word) => (/[가-힣]/u.test(word) && Array.from(word).length > 2 ? word.replace(KOREAN_ENDINGS, '') : word))
+    .filter((word) => !FUNCTION_WORDS.has(word) && Array.from(word).length >= 2);
+}
+
+/** Whether `sentence` says mostly what `said` says: more than half of its content words are already there. */
+export function restates(sentence: string, said: string): boolean {
+  const words = contentWords(sentence);
+  const before = new Set(contentWords(said));
+  const text = looseText(said).toLowerCase();
+  const repeated = words.filter((word) => before.has(word) || (/[가-힣]/u.test(word) && text.includes(word)));
+  return words.length > 0 && repeated.length * 2 > words.length;
 }
 
 /** `values` taken in turns from each group: every group's first, then every group's second, … */
@@ -301,6 +329,34 @@ function spreadTopics(topics: readonly Topic[], weak: readonly string[], chapter
 /** The topics in the order the exam's seed draws them (as found, without a seed). */
 function seededTopics(topics: Topic[], seed: string | undefined): Topic[] {
   return seed === undefined ? topics : seededShuffle(topics, seed, 'exam-topics');
+}
+
+/**
+ * Two terms the material contrasts: both in one chapter, or named together in one of its sentences (a summary line, a
+ * table row), and not the same thing. A word part shared across chapters (세포막 in 1장, 체세포 분열 in 2장) is no contrast.
+ */
+function contrasted(left: Topic, right: Topic, chapterOf: (topic: Topic) => string, sentences: readonly string[]): boolean {
+  return related(left.term, right.term) && (chapterOf(left) === chapterOf(right) || namedTogether(left, right, sentences));
+}
+
+/** Whether one sentence of the material names both terms (a summary line, a table row). */
+function namedTogether(left: Topic, right: Topic, sentences: readonly string[]): boolean {
+  const names = (topic: Topic, sentence: string) => (/^[A-Za-z]/u.test(topic.term) ? termPattern(topic.term).test(sentence) : sentence.includes(topic.term));
+  return sentences.some((sentence) => names(left, sentence) && names(right, sentence));
+}
+
+/**
+ * How closely the material contrasts two terms, closest first: named in one sentence (0), two kinds of one thing —
+ * the same last word or last two syllables (`체세포 분열`, `감수 분열`; `관성의 법칙`, `가속도의 법칙`; `모평균`, `표본평균`) —
+ * (1), otherwise (2).
+ */
+function contrastRank(left: Topic, right: Topic, sentences: readonly string[]): number {
+  if (namedTogether(left, right, sentences)) return 0;
+  const head = (term: string) => {
+    const last = term.toLowerCase().split(/\s+/u).at(-1) ?? '';
+    return /[가-힣]/u.test(last) ? Array.from(last).slice(-2).join('') : last.replace(/s$/u, '');
+  };
+  return head(left.term) === head(right.term) ? 1 : 2;
 }
 
 /** Two terms are related when one contains a two-syllable part of the other (`모평균`, `표본평균`). */
@@ -354,6 +410,7 @@ export function planOffline(input: ExamPlannerInput): ExamPlan {
   const isSound = (unit: Unit) => examItemRefusals(writeItem(planEntry(unit, 1, request.difficulty ?? 'Basic'), input.passages), texts).length === 0;
   const gradable = (topic: Topic) => descriptiveKeywords(explainingDefinitions(topic).map((definition) => definition.sentence).join(' '), [topic.term], sourceText).length >= 2;
   const shortFits = (topic: Topic) => topic.definitions.some((definition) => definition.kind !== 'property');
+  const allSentences = input.passages.flatMap((passage) => sourceSentences(passage.text).map((sentence) => sentence.text));
   const descriptiveCount = request.descriptive;
   const shortCount = request.count - descriptiveCount;
 
@@ -362,12 +419,13 @@ export function planOffline(input: ExamPlannerInput): ExamPlan {
   for (let slot = 0; slot < descriptiveCount; slot += 1) {
     const pairs =
       comparisons > 0
-        ? topics.flatMap((left, index) => topics.slice(index + 1).filter((right) => free(left) && free(right) && related(left.term, right.term)).map((right) => [left, right] as const))
+        ? topics.flatMap((left, index) => topics.slice(index + 1).filter((right) => free(left) && free(right) && contrasted(left, right, topicChapter, allSentences)).map((right) => [left, right] as const))
         : [];
     // Siblings (모평균, 표본평균) before a term and its own kind (평균, 모평균).
     const nested = ([left, right]: readonly [Topic, Topic]) => left.term.includes(right.term) || right.term.includes(left.term);
     const english = (candidate: readonly [Topic, Topic]) => /^[A-Za-z]/u.test(candidate[0].term);
-    const fewest = byLoad(pairs, ([left, right]) => Math.min(load(left), load(right)));
+    // The chapters with the fewest items first; among them the pairs the material contrasts most closely.
+    const fewest = byLoad(byLoad(pairs, ([left, right]) => contrastRank(left, right, allSentences)), ([left, right]) => Math.min(load(left), load(right)));
     const pair = fewest.find((candidate) => !nested(candidate)) ?? fewest.find((candidate) => !english(candidate));
     if (pair) {
       const [left, right] = pair;
@@ -544,13 +602,63 @@ function answerPhrases(answer: string): string[] {
     .sort((left, right) => right.split(' ').length - left.split(' ').length);
 }
 
-/** 2–4 key keywords of a model answer: its key nouns, the terms the question names left out unless needed. */
+/** An adjectival form in -적 (`유전적`, `경제적`): three syllables or more; `목적`, `흔적` are nouns. */
+const ADJECTIVAL = /^[가-힣]{2,}적$/u;
+/** A word that ends as no bare noun does: a particle, a verb or adnominal ending. */
+const NOT_BARE = /[은는이가을를의에로와과도만다고며면서록게던된한진낸른린난운할될까요죠어아해져여워든]$/u;
+
+/**
+ * The compound terms of a Korean answer, as the material writes them: a bare noun of two syllables or more right
+ * before another noun with its particle (`이중 나선을`, `유전 물질이다`, `뉴클레오타이드 사슬이` → `이중 나선`, `유전
+ * 물질`, `뉴클레오타이드 사슬`), the compound one the material uses as a noun.
+ */
+function compoundTerms(answer: string, source: string): string[] {
+  const found: string[] = [];
+  for (const sentence of answer.split(/(?<=[.!?。])\s+/u)) {
+    // Words as written: a word with punctuation after it (`법칙:`, `물질,`) ends a phrase and starts no compound.
+    const words = sentence.split(/\s+/u).map((word) => word.replace(/^[^\p{L}\p{N}]+/u, ''));
+    for (let index = 0; index + 1 < words.length; index += 1) {
+      const first = words[index] as string;
+      const next = (words[index + 1] as string).replace(/[^\p{L}\p{N}]+$/u, '');
+      if (!/^[가-힣]{2,}$/u.test(first) || NOT_BARE.test(first) || ADJECTIVAL.test(first) || NOT_TERMS.has(first) || !/^[가-힣]{2,}$/u.test(next)) continue;
+      // The second word's noun: the shortest stem of two syllables or more followed by one or two of a noun's
+      // particles (`위치까지의`), one the material uses as a noun.
+      const stems = Array.from({ length: Array.from(next).length - 1 }, (_, cut) => Array.from(next).slice(0, cut + 2).join(''));
+      const stem = stems.find(
+        (candidate) => particlesOnly(next.slice(candidate.length)) && !ADJECTIVAL.test(candidate) && !NOT_TERMS.has(candidate) && usedAsNoun(candidate, source, true),
+      );
+      const compound = stem === undefined ? undefined : `${first} ${stem}`;
+      if (compound !== undefined && !found.includes(compound) && usedAsNoun(compound, source, true)) found.push(compound);
+    }
+  }
+  return found;
+}
+
+/** Whether `rest` is nothing, a noun's particle, or two of them (`까지의`, `에서는`). */
+function particlesOnly(rest: string): boolean {
+  if (NOUN_PARTICLES.has(rest)) return true;
+  return Array.from({ length: Math.max(0, rest.length - 1) }, (_, cut) => cut + 1).some((cut) => NOUN_PARTICLES.has(rest.slice(0, cut)) && NOUN_PARTICLES.has(rest.slice(cut)));
+}
+
+/**
+ * 2–4 key keywords of a model answer: its key terms, the terms the question names left out unless needed. A Korean
+ * compound the material writes as one (`이중 나선`) is kept whole and first, none of its words alone (`나선`, `물질`),
+ * and an adjectival form in -적 (`유전적`) is no keyword.
+ */
 function descriptiveKeywords(answer: string, named: readonly string[], source: string): string[] {
   if (!/[\uac00-\ud7a3]/u.test(answer)) return englishKeywords(answer, named, source);
   const taken: string[] = [];
-  for (const term of keyTerms(answer, 12)) {
+  const compounds = compoundTerms(answer, source);
+  const inCompound = (term: string) => compounds.some((compound) => compound.split(' ').includes(term));
+  const ranked = keyTerms(answer, 12);
+  const rank = (compound: string) => Math.min(...compound.split(' ').map((word) => (ranked.includes(word) ? ranked.indexOf(word) : ranked.length)));
+  const candidates = [...[...compounds].sort((left, right) => rank(left) - rank(right)), ...ranked.filter((term) => NOUNISH.test(term) && !ADJECTIVAL.test(term) && !inCompound(term))];
+  for (const term of candidates) {
     if (taken.length >= 3) break;
-    if (!NOUNISH.test(term) || NOT_TERMS.has(term) || [...named, ...taken].some((name) => name.includes(term) || term.includes(name))) continue;
+    // Nothing the question names or a keyword taken already holds, nor a compound sharing a word with one
+    // (`처음 위치` taken: not `나중 위치` too).
+    const sharesWord = (name: string) => term.includes(' ') && name.split(' ').some((word) => term.split(' ').includes(word));
+    if (NOT_TERMS.has(term) || [...named, ...taken].some((name) => name.includes(term) || term.includes(name) || sharesWord(name))) continue;
     // A noun in the answer, and one the material uses as a noun with a particle somewhere.
     if (!usedAsNoun(term, answer) || !usedAsNoun(term, source, true)) continue;
     taken.push(term);

@@ -27,6 +27,7 @@ import {
   type ScoreWeights,
   type TargetDepth,
   type SourcePassage,
+  type SourceQuestion,
 } from './exam-types.js';
 
 /**
@@ -68,7 +69,7 @@ export interface ExamServiceOptions {
   roster: ExamRoster;
   chapters(materialId: string): Promise<ChapterRef[]>;
   /** The passages the given questions are about (the feedback report's `source_material`). */
-  sourcePassages?(materialId: string, questions: readonly { question_id: number; question_content: string }[]): Promise<SourcePassage[]>;
+  sourcePassages?(materialId: string, questions: readonly SourceQuestion[]): Promise<SourcePassage[]>;
   /** The material's text the items were drawn from (the grader's pasted-passage check). */
   source?(materialId: string): Promise<string>;
   /** What lectern knows of a student besides exams (lecture verdicts, raised hands, quiz answers). */

@@ -302,6 +302,15 @@ export interface SourcePassage {
   chapter: number;
   pages: number[];
   text: string;
+  /** The sentence of the passage the item was built on (its model answer's source), what the report quotes. */
+  quote?: string | undefined;
+}
+
+/** A question whose passage the report quotes: its text and, when known, its model answer (what it was built on). */
+export interface SourceQuestion {
+  question_id: number;
+  question_content: string;
+  reference?: string | undefined;
 }
 
 export interface ExamFeedbackAgent {

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { analyseText } from '../judges/index.js';
 import { loadPrompt, type Attribution, type LanguageModel, type OfflineTasks } from '../llm/index.js';
 import type { Logger } from '../kernel/index.js';
+import { isAnswerSentence } from '../lecture/index.js';
+import { sourceSentences } from '../quiz/index.js';
 import { fence, splitSentences, withParticle } from '../text/index.js';
 import {
   type ChapterRef,
@@ -12,6 +14,7 @@ import {
   type LearnerProfile,
   RESULT_STATUSES,
   type SourcePassage,
+  type SourceQuestion,
 } from './exam-types.js';
 import { TopicTally, appendExams, logOutcomes, proficiencyFrom } from './prior-profile.js';
 
@@ -25,6 +28,9 @@ import { TopicTally, appendExams, logOutcomes, proficiencyFrom } from './prior-p
  *   to a report built from the log alone ({@link deterministicReport}): the student always gets one, and each of its
  *   sentences is about items the student has (a topic with a wrong item is weak only; the step about wrong items
  *   only when there are some).
+ * - What the report quotes under "복습할 내용" is the sentence a missed item was built on: {@link reviewPassages} finds
+ *   the passage (and so the chapter) holding its model answer's source sentence; without it, the passage's sentence
+ *   sharing most words with the question — never a bare section number, a title alone or a cover line.
  * - The profile update is deterministic (the server decides, as in prior-profile.ts): Incorrect and Partial_Correct
  *   topics become weak with evidence "시험 N번: 부분 정답" (Korean labels, never the enum), Correct ones strong, the exam is appended to
  *   `exams_taken` and the proficiency is recomputed from the exam's graded items.
@@ -50,7 +56,9 @@ export const ExamFeedbackInput = z.object({
   ),
   chapters: z.array(z.object({ chapter: z.number().int().min(0), title: z.string(), pages: z.array(z.number().int().min(1)) })),
   /** The weak items' source passages (seed 000's `source_material`): what the report quotes to review. */
-  sources: z.array(z.object({ question_id: z.number(), chapter: z.number().int().min(0), pages: z.array(z.number().int().min(1)), text: z.string() })).default([]),
+  sources: z
+    .array(z.object({ question_id: z.number(), chapter: z.number().int().min(0), pages: z.array(z.number().int().min(1)), text: z.string(), quote: z.string().optional() }))
+    .default([]),
 });
 export type ExamFeedbackInput = z.input<typeof ExamFeedbackInput>;
 
@@ -68,10 +76,57 @@ function feedbackInput(log: ExamLog, examType: ExamType, chapters: readonly Chap
   };
 }
 
-/** The first sentence of a passage (what a report quotes), clipped. */
-function quoteOf(text: string): string {
-  const first = splitSentences(text.trim())[0] ?? text.trim();
-  return clip(first, MAX_QUOTE_CHARS);
+/** A sentence's content words, loosely (lower case, no punctuation), without one-letter words. */
+const contentWords = (text: string) => (text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => Array.from(word).length >= 2);
+
+/**
+ * The sentence of a passage an item was built on: of the passage's answer sentences (no bare section number, title,
+ * cover or contents line: the lecture's `isAnswerSentence`), the one that shares the most of its words with the item's
+ * reference (its model answer, or its question), the share of its own words breaking ties; `score` is how many it shares
+ * (0: none does). Null when the passage has no answer sentence.
+ */
+export function reviewSentence(text: string, reference: string): { sentence: string; score: number } | null {
+  const said = reference.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  let best: { sentence: string; score: number; share: number } | null = null;
+  for (const { text: sentence } of sourceSentences(text)) {
+    if (!isAnswerSentence(sentence)) continue;
+    const words = contentWords(sentence);
+    // A Korean word with its particle (`나선을`) is said when its first two syllables are.
+    const score = words.filter((word) => said.includes(word) || (/^[가-힣]{3,}$/u.test(word) && said.includes(Array.from(word).slice(0, -1).join('')))).length;
+    const share = words.length === 0 ? 0 : score / words.length;
+    if (best === null || score > best.score || (score === best.score && share > best.share)) best = { sentence, score, share };
+  }
+  return best === null ? null : { sentence: best.sentence, score: best.score };
+}
+
+/** The retrieval a report's passages come from (the retrieval service's `retrieve`). */
+export type RetrievePassages = (request: { materialId: string; query: string; k: number }) => Promise<readonly { text: string; chapter: number; startPage: number; endPage: number }[]>;
+
+/**
+ * Each missed question's passage of the material and the sentence the report quotes: the passage (of the three nearest
+ * its model answer and question) holding the sentence the item was built on — its model answer's source — so the
+ * chapter is the one that holds it; that sentence as `quote`.
+ */
+export async function reviewPassages(retrieve: RetrievePassages, materialId: string, questions: readonly SourceQuestion[]): Promise<SourcePassage[]> {
+  const found = await Promise.all(
+    questions.map(async (question): Promise<SourcePassage[]> => {
+      const reference = `${question.reference ?? ''} ${question.question_content}`.trim();
+      const passages = await retrieve({ materialId, query: reference, k: 3 }).catch(() => []);
+      const ranked = passages.map((passage, rank) => ({ passage, rank, quote: reviewSentence(passage.text, reference) }));
+      const best = ranked.sort((left, right) => (right.quote?.score ?? -1) - (left.quote?.score ?? -1) || left.rank - right.rank)[0];
+      if (best === undefined) return [];
+      const { passage, quote } = best;
+      const pages = Array.from({ length: Math.min(50, Math.max(1, passage.endPage - passage.startPage + 1)) }, (_, offset) => passage.startPage + offset);
+      return [{ question_id: question.question_id, chapter: passage.chapter, pages, text: passage.text, ...(quote === null || quote.score === 0 ? {} : { quote: quote.sentence }) }];
+    }),
+  );
+  return found.flat();
+}
+
+/** What a report quotes of an item's passage: the sentence the item was built on, clipped. */
+function quoteOf(source: { text: string; quote?: string | undefined }, question: string): string {
+  const chosen = source.quote ?? reviewSentence(source.text, question)?.sentence ?? splitSentences(source.text.trim())[0] ?? source.text.trim();
+  return clip(chosen, MAX_QUOTE_CHARS);
 }
 
 /** Where a passage is: `2장 p.5–6`. */
@@ -182,7 +237,7 @@ export function deterministicReport(input: ExamFeedbackInput): FeedbackReport {
     // What to review, quoted from the weak items' own passages (seed 000's source_material), with where it is.
     const quoted = (input.sources ?? [])
       .filter((source) => items.some((item) => item.question_id === source.question_id))
-      .map((source) => `복습할 내용(${placeOf(source)}): 「${quoteOf(source.text)}」`);
+      .map((source) => `복습할 내용(${placeOf(source)}): 「${quoteOf(source, items.find((item) => item.question_id === source.question_id)?.question_content ?? '')}」`);
     const advice =
       clip([...items.map((item) => `${item.question_id}번: ${item.feedback_message}`), ...[...new Set(quoted)]].join(' '), 1000) || `${withParticle(topic, '을/를')} 다시 정리해 보세요.`;
     return { topic, advice, review: chaptersForTopic(topic, chapters).map(reviewOf) };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ExamRecord, ExamRepository } from './exam-repository.js';
 import type { GradingStep, GradingStepContext } from './exam-grading.js';
-import { LearnerProfile, type ChapterRef, type ExamFeedbackAgent, type SourcePassage } from './exam-types.js';
+import { LearnerProfile, type ChapterRef, type ExamFeedbackAgent, type SourcePassage, type SourceQuestion } from './exam-types.js';
 import { updateProfile } from './feedback-agent.js';
 
 /**
@@ -19,7 +19,7 @@ export interface PostGradingDeps {
   feedback: ExamFeedbackAgent;
   chapters(materialId: string): Promise<ChapterRef[]>;
   /** The material passages of the given questions (seed 000's `source_material` for the report); none when absent. */
-  sources?(materialId: string, questions: readonly { question_id: number; question_content: string }[]): Promise<SourcePassage[]>;
+  sources?(materialId: string, questions: readonly SourceQuestion[]): Promise<SourcePassage[]>;
   /** The student's profile before this exam: every other exam's evidence, none of this one's. */
   profileBefore(classId: string, sessionId: string, examId: string): Promise<LearnerProfile>;
   /** The student's result is there (or changed). */
@@ -35,7 +35,10 @@ export function postGradingSteps(deps: PostGradingDeps): GradingStep[] {
     name: 'report',
     async run({ exam, classId, sessionId, revision, log, now }: GradingStepContext) {
       // The report quotes what to review from the passages of the items the student missed.
-      const weak = log.evaluation_items.filter((item) => item.result_status === 'Incorrect' || item.result_status === 'Partial_Correct');
+      // Each with its model answer: the sentence it was built on is what the report quotes.
+      const weak = log.evaluation_items
+        .filter((item) => item.result_status === 'Incorrect' || item.result_status === 'Partial_Correct')
+        .map((item) => ({ ...item, reference: exam.problems.find((problem) => problem.id === item.question_id)?.model_answer }));
       const [chapters, profile, sources] = await Promise.all([
         deps.chapters(exam.materialId),
         deps.profileBefore(classId, sessionId, exam.examId),

@@ -9,8 +9,9 @@
  * - Generation is seeded per job (exam-seed.ts); a student's self-study exam on a material is refused while a class
  *   exam on it runs in their class, and a self-study result naming a running exam's answers waits for its end.
  * - The offline model's items (exam-offline.ts): every chapter asked for gets an item before any gets a second, one
- *   fact is asked once, a "무엇인지 설명하시오" item is answered with the material's definition of its term, keywords
- *   are nouns (keyword-forms.ts); its validator flags the rest (one fact twice, 공통으로 with one blank, a keyword
+ *   fact is asked once, a "무엇인지 설명하시오" item is answered with the material's definition of its term (a second
+ *   sentence only when it adds something), a comparison only of two terms the material contrasts (one chapter, or one
+ *   sentence naming both), keywords are nouns, compounds whole (keyword-forms.ts); its validator flags the rest (one fact twice, 공통으로 with one blank, a keyword
  *   glued with its particle or a verb stem, a definition item not answered with the definition: exam-item-faults.ts),
  *   so such an item is rewritten or waits for the instructor instead of being published.
  * - A draft exam publishes only with no validator complaint open: editing an item clears its complaints, the
@@ -22,6 +23,8 @@
  *   grading-steps.ts (report, profile, notify) run in order, each idempotent and marked per revision; an override or
  *   a regrade is a new revision. Extension point: `ExamServiceOptions.steps` appends a GradingStep (an LMS grade
  *   passback, say) that then runs whenever a student's result is final or changes, resumed after a crash like the rest.
+ * - The student's report quotes, for each missed item, the sentence it was built on (its model answer's source) from
+ *   the passage and chapter that hold it (feedback-agent.ts `reviewPassages`), never a section number, title or cover.
  * - `events.closed` / `events.graded` reach the class's open sheets and the student's pages (`exam:closed`,
  *   `exam:result` on /tutor) and the monitor (`exam:graded`).
  * - An item graded below the confidence threshold (the confidence of its status: offline, judges' statusConfidence)
@@ -162,6 +165,8 @@ export {
   chaptersForTopic,
   deterministicReport,
   renderExamFeedbackPrompt,
+  reviewPassages,
+  reviewSentence,
   settleReport,
   updateProfile,
   type ExamFeedbackOptions,
