@@ -151,4 +151,13 @@ describe('particles', () => {
     expect(quotedWithParticle(['caches', 'TLB'], '이/가')).toBe("'caches', 'TLB'가");
     expect(quotedWithParticle(['process', '문맥 전환'], '이/가')).toBe("'process', '문맥 전환'이");
   });
+
+  it('reads a final t, k or p after one short vowel as a consonant (유닛, 캣, 북, 스톱) and after a long vowel or a silent e as 트 (스테이트)', () => {
+    expect(['unit', 'cat', 'book', 'stop', 'robot', 'format', 'packet', 'layout'].map((word) => withParticle(word, '이/가'))).toEqual([
+      'unit이', 'cat이', 'book이', 'stop이', 'robot이', 'format이', 'packet이', 'layout이',
+    ]);
+    expect(['state', 'make', 'boat', 'object', 'byte', 'bit', 'set'].map((word) => withParticle(word, '이/가'))).toEqual(['state가', 'make가', 'boat가', 'object가', 'byte가', 'bit가', 'set가']);
+    // What the supplement of the Threads question said: the particle follows the last term, `unit` 유닛.
+    expect(quotedWithParticle(['execution', 'process', 'unit'], '이/가')).toBe("'execution', 'process', 'unit'이");
+  });
 });

@@ -2,9 +2,10 @@
  * How an English word ends when a Korean reader says it, which is what picks a particle after it: `heuristic`
  * 휴리스틱 ends in ㄱ (heuristic이), `Outline` 아웃라인 in ㄴ (Outline을), `Summary` 서머리 in a vowel (Summary를),
  * `search` 서치 in a vowel (search를), `simple` 심플 in ㄹ (simple로). The rules follow how loanwords are written in
- * Korean (외래어 표기법): a final m, n, ng, l and a short-vowel k (written -ck, -ic) keep their consonant; a final
- * t, d, s, x, ch, sh, f, v, k, g, b, p after a long vowel and a silent e after them get a vowel (트, 드, 스, 치…); r and
- * y are vowels. An acronym is read letter by letter (`IQR` 아이큐알, `BFS` 비에프에스), digits as Sino-Korean numbers.
+ * Korean (외래어 표기법): a final m, n, ng, l and a short-vowel k, p or t (written -ck, -ic, -ap, -it: 블록, 스텝,
+ * 유닛) keep their consonant; a final t, d, s, x, ch, sh, f, v, k, g, b, p after a long vowel or another consonant and
+ * a silent e after them get a vowel (스테이트, 메서드, 스위치…); r and y are vowels. An acronym is read letter by
+ * letter (`IQR` 아이큐알, `BFS` 비에프에스), digits as Sino-Korean numbers.
  */
 
 export type FinalSound = 'consonant' | 'rieul' | 'vowel';
@@ -16,6 +17,9 @@ const LETTER_NAME: Readonly<Record<string, FinalSound>> = {
   n: 'consonant',
   r: 'rieul',
 };
+
+/** Short words ending in a short vowel and t that Korean writes with 트 all the same (비트, 세트, 키트, 히트). */
+const READ_WITH_TEU: ReadonlySet<string> = new Set(['bit', 'set', 'kit', 'hit']);
 
 /** Endings whose Korean spelling ends in a consonant, longest first where they overlap. */
 const CONSONANT_ENDINGS: readonly RegExp[] = [
@@ -47,6 +51,9 @@ export function englishFinalSound(word: string): FinalSound {
   }
   const lower = letters.toLowerCase();
   if (/(?:l|ll|le|el|al)$/u.test(lower)) return 'rieul';
+  // A t after one short vowel is ㅅ (unit 유닛, format 포맷, robot 로봇, about 어바웃); after a long vowel, a silent e
+  // or another consonant it is 트 (state 스테이트, boat 보트, object 오브젝트), and so in a few short words (bit 비트).
+  if (/(?:^|[^aeiou])[aeiou]t$|out$/u.test(lower) && !READ_WITH_TEU.has(lower)) return 'consonant';
   if (/(?:[aeiou]t|[aeiou]te)$/u.test(lower)) return 'vowel';
   if (CONSONANT_ENDINGS.some((ending) => ending.test(lower))) return 'consonant';
   return 'vowel';
