@@ -9,6 +9,12 @@
  * - EC3 — A raised hand about two things. "What is the difference between a process and a thread? 프로세스와 스레드의
  *   차이가 뭔가요?" is specific, about `process와 thread의 차이`, answered with the material's definition of each; an
  *   English question's concept is the material's multi-word term it names (`round robin`), never `what`.
+ * - EC4 — English feedback names glossary terms. The offline judge never quotes a noun+verb chunk the tagger misread
+ *   (`process share` of "Threads of one process share the address space"), an everyday noun the reference does not
+ *   define (`work` of "no useful work is done") or a name that only sets the scene (`Unix` of "On Unix, fork() …");
+ *   it names the compound (`context switch` of "a context switch saves …", not `switch`).
+ * - EC5 — An English term's particle is read as Koreans say it: a t, k or p after one short vowel keeps its consonant
+ *   (unit 유닛 → `'unit'이`), after a long vowel or a silent e it is 트 (state 스테이트 → `'state'가`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { goldenMaterial, startGoldenApp, type GoldenMaterial } from '../scripts/golden-lectures.js';
@@ -17,6 +23,7 @@ import { questionConcept } from '../src/lecture/offline/offline-lecture.js';
 import { judgeOfflineAnswer } from '../src/lecture/offline/offline-judge.js';
 import { lectureOfflineTasks } from '../src/lecture/offline/offline-tasks.js';
 import { TUTOR_TASKS } from '../src/lecture/qa-tutor.js';
+import { englishCompounds } from '../src/text/index.js';
 import { parseLecture } from '../src/lecture/marker-parser.js';
 import { deckPdf, operatingSystemsDeck } from '../scripts/slide-decks.js';
 
@@ -116,3 +123,45 @@ describe('EC3 a raised hand about two things', () => {
     expect(overhead.concept).toBe('context switch');
   });
 });
+
+describe('EC4 English feedback names glossary terms', () => {
+  it('EC4 the judge quotes no noun+verb chunk, no everyday noun and no scene-setting name (the OS deck trial)', () => {
+    const switching = judgeOfflineAnswer({
+      question: '방금 살펴본 내용에서 Context Switching이 어떤 역할을 하는지 설명해 보세요.',
+      modelAnswer: 'a context switch saves the state of the running process and restores the state of the next one. It is pure overhead: no useful work is done during the switch.',
+      answer: 'A context switch saves the state of the running process into its PCB and restores the state of the next one; it is pure overhead, takes a few microseconds, and caches and the TLB are cold afterwards. Switching threads of the same process is cheaper because the address space stays the same.',
+    });
+    expect(switching.feedback).toBe("좋아요, 핵심을 잘 이해하고 있어요. 특히 'context switch', 'state'를 정확히 짚었어요.");
+    const forkExec = judgeOfflineAnswer({
+      question: 'fork and exec가 무엇인지, 왜 중요한지 자신의 말로 설명해 보세요.',
+      modelAnswer: "On Unix, fork() creates a child process that is a copy of the parent. exec() replaces the child's memory image with a new program.",
+      answer: "I don't know",
+    });
+    expect(quotedTerms(forkExec.feedback)).not.toContain('Unix');
+    expect(quotedTerms(forkExec.feedback)).toContain('child process');
+    const threads = 'a thread is a unit of execution inside a process. Threads of one process share the address space, open files and heap. Each thread has its own stack, registers and program counter.';
+    expect(englishCompounds(threads)).not.toContain('process share');
+    expect(englishCompounds(threads)).toContain('address space');
+    const property = judgeOfflineAnswer({
+      question: '강의에서 Threads는 어떤 성질이 있다고 했나요?',
+      modelAnswer: 'Threads of one process share the address space, open files and heap.',
+      answer: 'Threads of one process share the address space, open files and heap, and each has its own stack.',
+    });
+    for (const term of quotedTerms(property.feedback)) expect(term).not.toMatch(/\bshare\b/u);
+    // A ditransitive verb's first object stays a compound (`gives each ready process a time quantum`).
+    expect(englishCompounds('Round robin gives each ready process a time quantum.')).toEqual(['Round robin', 'process', 'time quantum']);
+    // An everyday noun the text defines is its concept.
+    expect(englishCompounds('Work is force times distance. No useful work is done.')).toContain('Work');
+  });
+});
+
+describe('EC5 an English term takes the particle of how Koreans read it', () => {
+  it("EC5 the supplement of the Threads question says 'unit'이, not 'unit'가", () => {
+    const supplement = lectureOfflineTasks[TUTOR_TASKS.supplement];
+    const text = supplement?.text?.({ question: 'Threads에 대해 자신의 말로 설명해 보세요.', lecture: '', modelAnswer: 'a thread is a unit of execution inside a process.', answer: 'x' }) ?? '';
+    const written = typeof text === 'string' ? text : [...text].join('');
+    expect(written).toContain("'unit'이 어떻게 연결되는지");
+    expect(written).not.toMatch(/'unit'가/u);
+  });
+});
+

@@ -30,6 +30,12 @@ const GENERIC = new Set([
   'answer', 'answers', 'student', 'students', 'week', 'today', 'same', 'other', 'others', 'something', 'everything', 'nothing', 'anything', 'one',
 ]);
 
+/**
+ * Everyday nouns that name an idea only where the text defines them (`Work is force times distance`): elsewhere (`no
+ * useful work is done`) a student told about them learns nothing.
+ */
+const EVERYDAY = new Set(['work', 'stuff', 'area', 'aspect', 'role', 'reason', 'purpose', 'matter', 'manner', 'sort']);
+
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
 
 /** The pattern of a term in running text: its words with any spacing, an optional plural ending, whole words. */
@@ -154,8 +160,10 @@ function shownForm(form: string): string {
  * The noun compounds an English text names, in order of appearance, each once: its noun phrases (`kernel data
  * structure`, `time quantum`, `round robin`) without the describing adjectives in front (`low turnaround time` is a
  * `turnaround time`) unless the text says the whole phrase twice (`critical section`). Never a generic noun alone
- * (`time`, `example`), a function word, a verb or an adjective, nor a phrase with a word of under two letters (the
- * tagger splits `I/O`). What the offline tutor names when it tells a student which ideas an answer has or lacks.
+ * (`time`, `example`), an everyday one the text does not define (`work` of `no useful work is done`), a name that only
+ * sets the scene (`On Unix, …`), a function word, a verb or an adjective, nor a phrase with a word of under two
+ * letters (the tagger splits `I/O`). What the offline tutor names when it tells a student which ideas an answer has
+ * or lacks.
  */
 export function englishCompounds(text: string): string[] {
   const compounds: string[] = [];
@@ -176,8 +184,17 @@ export function englishCompounds(text: string): string[] {
       // and a word right after `that`/`which`/`who` is the verb of a relative clause the tagger misread (`stores`).
       const after = tokens[start - 1]?.text.toLowerCase() ?? '';
       if (words.length === 1 && (GENERIC.has(compound.toLowerCase()) || /^[a-z]{2}$/u.test(compound) || /^(?:that|which|who)$/u.test(after))) continue;
+      if (words.length === 1 && EVERYDAY.has(compound.toLowerCase()) && !defines(text, compound)) continue;
+      // A name that only sets the scene of a sentence (`On Unix, fork() creates …`, `In Python, …`) is where the idea
+      // holds, not the idea.
+      if (words.length === 1 && tokens[start]?.tag === 'PROPN' && start === 1 && tokens[0]?.tag === 'ADP' && tokens[phrase.end]?.text === ',') continue;
       if (!compounds.some((other) => other.toLowerCase() === compound.toLowerCase())) compounds.push(compound);
     }
   }
   return compounds;
+}
+
+/** Whether a sentence of `text` defines `term` (`Work is …`, `A heuristic is …`). */
+function defines(text: string, term: string): boolean {
+  return text.split(/(?<=[.!?;])\s+|\n/u).some((sentence) => DEFINES.exec(sentence.trim())?.[1]?.toLowerCase() === term.toLowerCase());
 }

@@ -6,8 +6,10 @@ import model from 'wink-eng-lite-web-model';
  * English lite model (MIT, 4.6 MB, no download at run time). Chosen over compromise 14.17 after measuring both on
  * the decks' sentences: the same accuracy on the words that matter for a blank (87 % and 86 % of 124 hand-labelled
  * nouns, verbs, adjectives and adverbs), but about ten times faster (200 sentences in ~60 ms against ~700 ms), half
- * the load time, Universal POS tags and lemmas (`heuristics` → `heuristic`). Its known slip — a third-person verb
- * right after its subject read as a plural noun (`Crossover combines parts`) — is corrected here by context.
+ * the load time, Universal POS tags and lemmas (`heuristics` → `heuristic`). Its known slips are corrected here by
+ * context: a third-person verb right after its subject read as a plural noun (`Crossover combines parts`), a plural
+ * subject's verb read as a noun after a prepositional phrase (`Threads of one process share the …`) and a compound's
+ * last noun read as a verb before the clause's verb (`A context switch saves …`).
  *
  * The model loads on first use (~0.1–0.2 s), once per process.
  */
@@ -67,7 +69,29 @@ export function tagEnglish(text: string): EnglishToken[] {
     const after = tokens[index + 1] as EnglishToken;
     if (NOUNS.has(before.tag) && (after.tag === 'VERB' || after.tag === 'AUX') && (index === 1 || tokens[index - 2]?.tag === 'DET')) tokens[index] = { ...token, tag: 'NOUN' };
   }
+  for (let index = 2; index < tokens.length - 1; index += 1) {
+    const token = tokens[index] as EnglishToken;
+    const before = tokens[index - 1] as EnglishToken;
+    const after = tokens[index + 1] as EnglishToken;
+    // `A context switch saves the state`: a bare verb between a noun after a determiner and the clause's -s verb is
+    // the last noun of the subject.
+    if (token.tag === 'VERB' && /^[a-z]+$/u.test(token.text) && !/(?:s|ed|ing)$/u.test(token.text) && NOUNS.has(before.tag) && tokens[index - 2]?.tag === 'DET' && after.tag === 'VERB' && /[a-z]s$/u.test(after.text)) {
+      tokens[index] = { ...token, tag: 'NOUN' };
+    }
+    // `Threads of one process share the address space`: a bare word read as a noun after the noun of a prepositional
+    // phrase, before a determiner, in a clause with no verb yet and a plural subject is the clause's verb.
+    if (token.tag === 'NOUN' && /^[a-z]+$/u.test(token.text) && !/s$/u.test(token.text) && NOUNS.has(before.tag) && after.tag === 'DET' && !hasVerbAlready(tokens, index) && pluralSubjectBefore(tokens, index)) {
+      tokens[index] = { ...token, tag: 'VERB' };
+    }
+  }
   return tokens;
+}
+
+/** Whether the clause before `index` opens with a plural noun followed by a preposition (`Threads of one process`). */
+function pluralSubjectBefore(tokens: readonly EnglishToken[], index: number): boolean {
+  const preposition = tokens.slice(0, index).findLastIndex((token) => token.tag === 'ADP');
+  const subject = tokens[preposition - 1];
+  return preposition > 0 && subject !== undefined && NOUNS.has(subject.tag) && /[a-z]s$/u.test(subject.text) && !/ss$/u.test(subject.text) && tokens.slice(preposition + 1, index).every((token) => /^(?:DET|NUM|ADJ|NOUN|PROPN)$/u.test(token.tag));
 }
 
 /** Whether the clause before `index` already has a verb (then an -s noun after a noun is a plural, not a verb). */
