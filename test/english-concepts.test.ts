@@ -15,6 +15,9 @@
  *   it names the compound (`context switch` of "a context switch saves …", not `switch`).
  * - EC5 — An English term's particle is read as Koreans say it: a t, k or p after one short vowel keeps its consonant
  *   (unit 유닛 → `'unit'이`), after a long vowel or a silent e it is 트 (state 스테이트 → `'state'가`).
+ * - EC6 — A tutoring question asks what its explanation answers: a concept with one defining sentence is asked about
+ *   the example its slide gives (`Race Conditions의 예시`), or what it is, never "강의의 어느 부분에서 쓰였는지" answered
+ *   with its definition.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { goldenMaterial, startGoldenApp, type GoldenMaterial } from '../scripts/golden-lectures.js';
@@ -22,6 +25,7 @@ import type { App } from '../src/app.js';
 import { questionConcept } from '../src/lecture/offline/offline-lecture.js';
 import { judgeOfflineAnswer } from '../src/lecture/offline/offline-judge.js';
 import { lectureOfflineTasks } from '../src/lecture/offline/offline-tasks.js';
+import { offlineSubconcepts } from '../src/lecture/offline/offline-subconcepts.js';
 import { TUTOR_TASKS } from '../src/lecture/qa-tutor.js';
 import { englishCompounds } from '../src/text/index.js';
 import { parseLecture } from '../src/lecture/marker-parser.js';
@@ -162,6 +166,18 @@ describe('EC5 an English term takes the particle of how Koreans read it', () => 
     const written = typeof text === 'string' ? text : [...text].join('');
     expect(written).toContain("'unit'이 어떻게 연결되는지");
     expect(written).not.toMatch(/'unit'가/u);
+  });
+});
+
+describe('EC6 a tutoring question asks what its explanation answers', () => {
+  it('EC6 Race Conditions, taught by one definition, is asked about its example, never where the lecture used it', () => {
+    const threads = golden.chapters.find((chapter) => chapter.raw.includes('Race Conditions를 살펴보겠습니다.'));
+    expect(threads).toBeDefined();
+    const parts = offlineSubconcepts({ question: 'Race Conditions가 무엇인지, 왜 중요한지 자신의 말로 설명해 보세요.', passage: threads?.raw ?? '' });
+    expect(parts.map((part) => part.question)).toEqual(['Race Conditions가 무엇을 가리키는지 한 문장으로 말해 볼까요?', '강의에서는 Race Conditions의 예로 무엇을 들었나요?']);
+    expect(parts[1]?.explanation).toBe('Two threads increment the same counter without a lock and an update is lost.');
+    const all = golden.chapters.flatMap((chapter) => chapter.questions.flatMap((question) => question.subconcepts));
+    for (const part of all) expect(part.question).not.toContain('어느 부분에서 쓰였는지');
   });
 });
 

@@ -88,7 +88,7 @@ describe('GL3 sub-concepts and "which part?" choices are concepts of the materia
       const offered = [
         ...chapter.choices,
         // `X의 정의`, `X의 핵심 성질`: the dialogue a passage with too little to split gets, built on the asked concept.
-        ...chapter.questions.flatMap((question) => question.subconcepts.map((part) => part.concept)).filter((concept) => !/의 (?:정의|예시|핵심 성질|쓰임)$/u.test(concept)),
+        ...chapter.questions.flatMap((question) => question.subconcepts.map((part) => part.concept)).filter((concept) => !/의 (?:정의|예시|핵심 성질|뜻)$/u.test(concept)),
       ];
       for (const concept of offered) {
         const where = `${material.deck.name} ${chapter.title}: ${concept}`;

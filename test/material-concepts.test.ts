@@ -82,7 +82,7 @@ describe('SC2: the offline sub-concepts of the sample material (offline lecture,
         for (const part of offlineSubconcepts({ question, passage: lecture })) {
           checked += 1;
           expect(part.concept).not.toMatch(/\d|[₀-₉]|자료|기초 통계|^x|μ/u);
-          if (/의 (?:정의|예시|핵심 성질|쓰임)$/u.test(part.concept)) continue;
+          if (/의 (?:정의|예시|핵심 성질|뜻)$/u.test(part.concept)) continue;
           expect(isConceptPhrase(part.concept)).toBe(true);
           expect(inText(part.concept, lecture)).toBe(true);
           expect(part.explanation).toContain(part.concept);

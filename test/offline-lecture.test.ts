@@ -126,7 +126,7 @@ describe('offlineSubconcepts', () => {
 
   it('GD1 gives a two-step dialogue when the passage has too little, never a template that fits any concept', () => {
     const parts = offlineSubconcepts({ question: '대수의 법칙', passage: '' });
-    expect(parts.map((part) => part.concept)).toEqual(['대수의 법칙의 정의', '대수의 법칙의 쓰임']);
+    expect(parts.map((part) => part.concept)).toEqual(['대수의 법칙의 정의', '대수의 법칙의 뜻']);
     for (const part of parts) expect(part.explanation).not.toMatch(/간단한 예를 떠올리면 정의가 훨씬 또렷해집니다/u);
     const lecture = '먼저 대수의 법칙을 살펴보겠습니다.\n\n대수의 법칙은 시행을 많이 반복하면 표본평균이 기댓값에 가까워진다는 법칙입니다. 대수의 법칙 덕분에 보험료를 정할 수 있습니다.';
     const rich = offlineSubconcepts({ question: '대수의 법칙에 대해 자신의 말로 설명해 보세요.', passage: lecture });

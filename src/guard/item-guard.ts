@@ -78,7 +78,7 @@ export function checkSubconcepts(parts: readonly Subconcept[], context: GuardCon
   return parts.map((part) => {
     const refusals: Refusal[] = [];
     if (isMediumWord(part.concept)) refusals.push({ rule: 'medium-question', reason: `하위 개념 '${part.concept}'은(는) 내용이 아니라 강의 자체입니다.` });
-    if (!/의 (?:정의|예시|핵심 성질|쓰임)$/u.test(part.concept) && !usedAsConcept(part.concept, sourceOf(context))) {
+    if (!/의 (?:정의|예시|핵심 성질|뜻)$/u.test(part.concept) && !usedAsConcept(part.concept, sourceOf(context))) {
       refusals.push({ rule: 'cloze-not-in-source', reason: `하위 개념 '${part.concept}'은(는) 강의가 개념으로 설명하는 말이 아닙니다.` });
     }
     const placeholder = placeholderReason(part.concept) ?? placeholderReason(part.explanation, context.titles);

@@ -7,7 +7,7 @@ import { questionConcept } from './offline-lecture.js';
  * The offline split of a misunderstood concept into 2–3 sub-concepts for the tutor's remediation. A sub-concept is a
  * concept the lecture itself defines or emphasises (material-concepts.ts), never a number, a variable or a word of
  * the cover page; it is explained with the lecture's own definition sentences (model-answer.ts), so never with a
- * worked example, a title page or our connective sentences.
+ * worked example, a title page or our connective sentences. Every question asks what its explanation answers.
  */
 
 export interface OfflineSubconceptInput {
@@ -110,6 +110,26 @@ export function offlineSubconcepts({ question, passage }: OfflineSubconceptInput
       : [{ concept: `${main}의 핵심 성질`, question: `강의에서 ${withParticle(main, '은/는')} 어떤 성질이 있다고 했나요?`, explanation: more }]),
   ];
   const parts = [...found, ...generic.slice(found.length)].slice(0, MAX_SUBCONCEPTS);
-  // Two at least (the tutor's schema): a passage with one sentence about the concept asks it twice, differently.
-  return parts.length >= 2 ? parts : [...parts, { concept: `${main}의 쓰임`, question: `${withParticle(main, '이/가')} 강의의 어느 부분에서 쓰였는지 말해 볼까요?`, explanation: parts[0]?.explanation ?? definition }];
+  if (parts.length >= 2) return parts;
+  // Two at least (the tutor's schema). Each question asks what its explanation answers: the example the block gives
+  // (`Example: two threads increment the same counter …`), else what the concept is, in the student's own words.
+  const example = exampleOf(block);
+  const second: Subconcept =
+    example === undefined
+      ? { concept: `${main}의 뜻`, question: `${withParticle(main, '이/가')} 무엇인지 자신의 말로 풀어서 말해 볼까요?`, explanation: definition || (parts[0]?.explanation ?? '') }
+      : { concept: `${main}의 예시`, question: `강의에서는 ${main}의 예로 무엇을 들었나요?`, explanation: example };
+  return [...parts, second];
+}
+
+/** A sentence that opens as an example (`Example: …`, `예를 들어 …`). */
+const EXAMPLE_OPENER = /^(?:(?:example|for example|for instance|e\.g\.|예|예시|보기|사례)\s*[:：,)]|예를 들(?:어|면)\s*,?|예컨대\s*,?)\s*/iu;
+
+/** The example a block gives, without its label: the first sentence of it that opens as one. */
+function exampleOf(block: string): string | undefined {
+  const sentence = block
+    .split(/\n\s*\n|(?<=[.!?。])\s+/u)
+    .map((line) => line.replace(/\s+/gu, ' ').trim())
+    .find((line) => EXAMPLE_OPENER.test(line) && /[.!?。]$/u.test(line));
+  const bare = sentence?.replace(EXAMPLE_OPENER, '').trim();
+  return bare === undefined || bare.length < 10 ? undefined : bare.charAt(0).toUpperCase() + bare.slice(1);
 }
