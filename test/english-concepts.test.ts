@@ -18,6 +18,9 @@
  * - EC6 — A tutoring question asks what its explanation answers: a concept with one defining sentence is asked about
  *   the example its slide gives (`Race Conditions의 예시`), or what it is, never "강의의 어느 부분에서 쓰였는지" answered
  *   with its definition.
+ * - EC7 — Connectives announce each topic once: a slide on a topic already announced goes on with it (`이어서
+ *   Threads를 조금 더 살펴보겠습니다.`), and a summary slide is the wrap-up (`끝으로 지금까지의 내용을 정리해
+ *   보겠습니다.`), never `이어서 Summary를 살펴보겠습니다.`
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { goldenMaterial, startGoldenApp, type GoldenMaterial } from '../scripts/golden-lectures.js';
@@ -181,3 +184,13 @@ describe('EC6 a tutoring question asks what its explanation answers', () => {
   });
 });
 
+describe('EC7 connectives announce each topic once', () => {
+  it('EC7 a second slide on Threads goes on with it, and the summary slide is the wrap-up', () => {
+    const raw = golden.chapters.map((chapter) => chapter.raw).join('\n');
+    const announced = Array.from(raw.matchAll(/^(?:먼저|이어서) (.+?)(?:을|를) 살펴보겠습니다\.$/gmu), (match) => match[1] ?? '');
+    expect(new Set(announced).size).toBe(announced.length);
+    expect(raw).toContain('이어서 Threads를 조금 더 살펴보겠습니다.\n\nThreads are cheaper to create and switch than processes.');
+    expect(raw).not.toContain('Summary를 살펴보겠습니다');
+    expect(raw).toContain('끝으로 지금까지의 내용을 정리해 보겠습니다.\n\nA process is a program in execution tracked by its PCB.');
+  });
+});

@@ -141,7 +141,9 @@ describe('GL5 the English deck is lectured in Korean around the slides’ own wo
     const deck = materials.find((material) => material.deck.name === 'english-slide-deck');
     const raw = deck?.chapters.map((chapter) => chapter.raw).join('\n') ?? '';
     const announced = Array.from(raw.matchAll(/^(?:먼저|이어서) (.+) 살펴보겠습니다\.$/gmu), (match) => match[1]);
-    expect(announced).toEqual(['Variables and Data Types를', 'Mean을', 'Median and Outliers를', 'Measures of Spread를', 'Standard Deviation을', 'Normal Distribution을', 'Summary를']);
+    expect(announced).toEqual(['Variables and Data Types를', 'Mean을', 'Median and Outliers를', 'Measures of Spread를', 'Standard Deviation을', 'Normal Distribution을']);
+    // The summary slide is the wrap-up, not a topic called `Summary` (EC7).
+    expect(raw).toContain('끝으로 지금까지의 내용을 정리해 보겠습니다.');
     expect(raw).not.toMatch(/(?:lecture|slide|the|a)(?:에 대해|이 무엇인지|가 무엇인지)/iu);
     const questions = deck?.chapters.flatMap((chapter) => chapter.questions.map((question) => question.text)) ?? [];
     for (const question of questions) expect(question).toMatch(/설명해 보세요\.$/u);

@@ -16,7 +16,7 @@ const ROLE_RANK: Readonly<Record<SentenceRole, number>> = { definition: 3, topic
 const MAX_SENTENCES = 2;
 
 // Our own lecture scaffolding (offline-lecture.ts) and headings: never content.
-const SCAFFOLD_PARAGRAPH = /^(?:#|이번 장에서는 |이번 장의 내용을 |(?:먼저|이어서) .{1,40} 살펴보겠습니다\.?$|정리하면, |자료에 본문이 거의 없어|이 장에는 질문으로 확인할)/u;
+const SCAFFOLD_PARAGRAPH = /^(?:#|이번 장에서는 |이번 장의 내용을 |(?:먼저|이어서) .{1,40} 살펴보겠습니다\.?$|끝으로 지금까지의 내용을 정리해 보겠습니다\.?$|정리하면, |자료에 본문이 거의 없어|이 장에는 질문으로 확인할)/u;
 const FORMULA_LINE = /[=≤≥≠∑∫√±×÷^→]|\b(?:lim|log|exp|sin|cos)\b/u;
 /** Worked examples: "예: …", "예를 들어 …", a heading such as "동전 던지기 예" glued to its text, "for example". */
 const EXAMPLE = /^(?:예|예시|보기|사례)\s*[:)\].]|^(?:예를 들(?:어|면)|예컨대|가령|이를테면)|(?:^|\s)예\s*[:)]|(?:^|\s)예\s|^(?:for (?:example|instance)|e\.g\.|example\b)/iu;
@@ -172,7 +172,7 @@ export function announcedBlock(concept: string, lecture: string): string | undef
   const opener = new RegExp(`^(?:먼저|이어서) ${conceptPattern(concept)}(?:을|를) 살펴보겠습니다\\.$`, 'imu').exec(lecture);
   if (opener === null) return undefined;
   const rest = lecture.slice(opener.index + opener[0].length);
-  const end = rest.search(/^(?:(?:먼저|이어서) .{1,60} 살펴보겠습니다\.|\[질문\])/mu);
+  const end = rest.search(/^(?:(?:먼저|이어서) .{1,60} 살펴보겠습니다\.|끝으로 지금까지의 내용을 정리해 보겠습니다\.|\[질문\])/mu);
   return end === -1 ? rest : rest.slice(0, end);
 }
 

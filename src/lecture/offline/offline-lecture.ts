@@ -112,6 +112,11 @@ const NOT_CONCEPTS: ReadonlySet<string> = new Set([
 
 // Headings that announce a kind of page rather than a concept (`동전 던지기 예`, `정리와 주의할 점`).
 const EXAMPLE_HEADING = /(?:^|\s)(?:예|예시|예제|보기|연습|연습\s*문제|풀이|example|examples|exercise|exercises)$|^(?:예제|연습|example|exercise)\b/iu;
+/** A heading that sums the chapter up (`Summary`, `정리`): said as the wrap-up, not as a topic. */
+const WRAP_UP_HEADING = /^(?:summary|recap|wrap-?up|conclusions?|key takeaways|정리|요약|마무리|요약 및 정리)$/iu;
+
+/** How the lecture turns to a summary slide (model-answer.ts knows it as ours). */
+export const WRAP_UP_LINE = '끝으로 지금까지의 내용을 정리해 보겠습니다.';
 const NOT_CONCEPT_HEADING = /(?:^|\s)(?:예|예시|예제|보기|연습|문제|풀이|정리|요약|참고|실습|점|example|exercise|summary)$|^(?:정리|요약|참고|연습)/iu;
 
 
@@ -247,8 +252,8 @@ export interface OfflineLectureInput {
 /**
  * The offline Main Lecture Agent: an extractive Korean markdown lecture with 1–3 embedded questions. It reads the
  * chapter's pages in order without their cover, contents or administrative pages, says each block's heading in a
- * connective sentence instead of gluing it to the prose, and asks at most one question per block, after the block,
- * about a concept that block taught.
+ * connective sentence instead of gluing it to the prose (a topic announced once, a summary slide as the wrap-up), and
+ * asks at most one question per block, after the block, about a concept that block taught.
  */
 export function writeOfflineLecture({ title, text }: OfflineLectureInput): string {
   const heading = title.trim().replace(/\s+/gu, ' ') || '이번 장';
@@ -277,9 +282,15 @@ export function writeOfflineLecture({ title, text }: OfflineLectureInput): strin
     // A block without a heading gets a connective only where the lecture turns (its start, after a question).
     if (named === undefined && !afterQuestion) return;
     const lead = named ?? blockTerms(section.prose, terms).find((term) => !introduced.has(term) && isUsableTerm(term, section.prose));
-    if (lead !== undefined) {
-      // Only these two openers: model-answer.ts knows them as ours and never quotes them as an answer.
-      out.push(`${spoken === 0 ? '먼저' : '이어서'} ${withParticle(lead, '을/를')} 살펴보겠습니다.`);
+    if (lead !== undefined && spoken > 0 && WRAP_UP_HEADING.test(lead)) {
+      // A summary slide is the lecture's wrap-up, not a topic called `Summary`.
+      out.push(WRAP_UP_LINE);
+      spoken += 1;
+    } else if (lead !== undefined) {
+      // Only these openers: model-answer.ts knows them as ours and never quotes them as an answer. A topic said again
+      // (`What Is a Thread?`, then `Why Use Threads?`) goes on with it; it is not announced as if it were new.
+      const again = introduced.has(lead) ? ' 조금 더' : '';
+      out.push(`${spoken === 0 ? '먼저' : '이어서'} ${withParticle(lead, '을/를')}${again} 살펴보겠습니다.`);
       introduced.add(lead);
       spoken += 1;
     }
