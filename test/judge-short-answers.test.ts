@@ -37,6 +37,9 @@
  *   another (`데크레셴도` holds `크레셴도`), each is found only written out: `크레셴도는 점점 세게` does not hold
  *   `데크레셴도` (a bigram reading of a five-syllable word took it for one), `데크레셴도는 점점 여리게` does not hold
  *   `크레셴도` (read inside the longer word), and the one-part answer is no longer a sure good.
+ * - J38 — A student who says they do not know part of it is not told. A good verdict on an attempt that says, in the
+ *   first person, it does not know or remember a part (`…, 데크레셴도는 잘 모르겠어요`, `not sure`) has a confidence
+ *   below CONFIDENT_AT (HEDGED_CONFIDENCE); `아무도 모름` said of the subject (a secret ballot) is no hedge.
  * - J31 — To enlarge is to increase. `늘리다` and `줄이다` in any ending (`늘려`, `늘린`, `줄여서`, `줄인`) are read as
  *   늘/줄, whose antonym pair makes `지도에 늘려 나타낸` against `지도에 줄여서 나타낸` an antonym, not a good copy.
  */
@@ -52,6 +55,7 @@ import {
   type Assessment,
   CONFIDENT_AT,
   DECIDING_FLAGS,
+  HEDGED_CONFIDENCE,
   KEY_TERM_CONFIDENCE,
   assessAnswer,
   assessmentConfidence,
@@ -168,6 +172,23 @@ describe('J36: one item per part asked is an answer, not a keyword list', () => 
   });
 });
 
+describe('J38: a student who says they do not know part of it is not told', () => {
+  it('J38: a good verdict on a hedged attempt is unsure; a subject nobody knows is no hedge', () => {
+    const dynamics = {
+      question: '셈여림표 크레셴도(cresc.)와 데크레셴도(decresc.)의 뜻을 각각 쓰시오.',
+      reference: "크레셴도는 '점점 세게', 데크레셴도는 '점점 여리게'라는 뜻이다.",
+    };
+    const hedged = assessAnswer({ ...dynamics, answer: '크레셴도는 점점 세게, 데크레셴도는 점점 여리게인데 잘 모르겠어요' });
+    expect(hedged.hedged).toBe(true);
+    expect(assessmentConfidence(hedged)).toBeLessThanOrEqual(HEDGED_CONFIDENCE);
+    const english = assessAnswer({ question: 'What does a closed switch do?', reference: 'A closed switch completes the circuit so the bulb lights.', answer: "I'm not sure, but it completes the circuit so the bulb lights." });
+    expect(english.hedged).toBe(true);
+    expect(english.label2 === 'bad' || assessmentConfidence(english) < CONFIDENT_AT).toBe(true);
+    const ballot = assessAnswer({ question: '비밀선거란 무엇인가요?', reference: '비밀선거는 누구에게 투표했는지 다른 사람이 알 수 없게 하는 원칙이다.', answer: '누구 찍었는지 아무도 모름' });
+    expect(ballot.hedged).toBe(false);
+  });
+});
+
 describe('J37: a concept the reference tells apart is read as itself', () => {
   const DYNAMICS = {
     question: '셈여림표 크레셴도(cresc.)와 데크레셴도(decresc.)의 뜻을 각각 쓰시오.',
@@ -208,6 +229,7 @@ function assessment(overrides: Partial<Assessment> & { flags?: Assessment['evide
     rubricReference: false,
     englishRoleFlag: false,
     englishNegationFlag: false,
+    hedged: false,
     evidence: { matched: [], missing: [], flags },
     ...rest,
   };

@@ -1,4 +1,4 @@
-import { isEcho, isGiveUp, isKeywordList, isPastedPassage, isWrongChoice } from './answer-flags.js';
+import { hedges, isEcho, isGiveUp, isKeywordList, isPastedPassage, isWrongChoice } from './answer-flags.js';
 import { type IntegrityFlag, integrityFlags } from './answer-integrity.js';
 import { namesOtherLabels, statedNumbers, statesOtherNumber } from './answer-labels.js';
 import { ASSESSOR_MODEL, type AssessorModel, SHORT_ANSWER, featureVector, probability } from './assessor-model.js';
@@ -125,6 +125,8 @@ export interface Assessment {
    * without making the verdict sure (verdict-confidence.ts).
    */
   englishNegationFlag: boolean;
+  /** An attempt in which the student says they do not know part of it (answer-flags.ts hedges): no sure good. */
+  hedged: boolean;
   evidence: { matched: string[]; missing: string[]; flags: AssessFlag[] };
 }
 
@@ -377,6 +379,7 @@ export function decideAssessment(prepared: PreparedAssessment, model: AssessorMo
     rubricReference: best.rubric,
     englishRoleFlag: english && flags.some((flag) => ROLE_FLAGS.has(flag)),
     englishNegationFlag: english && flags.includes('negation') && !negationUnread,
+    hedged: !prepared.giveUp && hedges(prepared.answer),
     evidence: { matched, missing, flags },
   };
 }

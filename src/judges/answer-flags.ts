@@ -24,6 +24,17 @@ const GIVE_UP_WORDS: ReadonlySet<string> = new Set([
  */
 const STUDY_TALK = /^(?:배우|배웠|시험|범위|뭐|뭔|이거|그거|관련|내용|수업|공부|헷갈|안나|했)/u;
 
+/**
+ * A student saying, in the first person, that they do not know or remember part of what they were asked (`…,
+ * 데크레셴도는 잘 모르겠어요`, `I'm not sure, but …`): not `아무도 모름`, said of the subject.
+ */
+const HEDGE = /모르겠|모르겟|기억(?:이)?\s*(?:잘\s*)?안\s*나|헷갈리|헷갈려|\b(?:i\s+)?(?:do\s*n'?t|dont|do\s+not)\s+know\b|\bnot\s+sure\b|\bi\s+forgot\b/u;
+
+/** Whether an answer that is an attempt says it does not know part of it (HEDGE). */
+export function hedges(answer: AnalysedText): boolean {
+  return HEDGE.test(answer.normalized);
+}
+
 /** Loose jamo (`ㅠㅠ`, `ㅋㅋ`): a face, not a word. */
 const EMOTICON = /^[\u1100-\u11ff\u3130-\u318f]+$/u;
 

@@ -157,6 +157,14 @@ export const REORDERED_CONFIDENCE = 0.32;
 export const NEGATION_DIFFERS_CONFIDENCE = 0.52;
 
 /**
+ * A good verdict on an answer whose student says they do not know part of it (Assessment's hedged: `크레셴도는 점점
+ * 세게, 데크레셴도는 잘 모르겠어요`): the dev sets hold two such good verdicts (one right), too few to measure, so the
+ * constant is a policy: the word overlap reads what was written, not the part the student says is missing, and the
+ * student is asked to compare rather than told.
+ */
+export const HEDGED_CONFIDENCE = 0.5;
+
+/**
  * A bad verdict whose only deciding flag is a negation said of a word the best-fitting reference does not say
  * (Assessment's negationUnread: `Terminal 1 is not connected to the positive terminal` against `Terminal 1 and the
  * positive terminal are separated by the gap`): the negation flips the parity of a clause in other words, which may
@@ -234,7 +242,8 @@ export type ConfidenceBasis =
   | 'negation-differs'
   | 'rubric'
   | 'english-roles'
-  | 'english-negation';
+  | 'english-negation'
+  | 'hedged';
 
 export interface ConfidenceReading {
   confidence: number;
@@ -290,6 +299,8 @@ export function confidenceReading(assessment: Assessment, model: AssessorModel =
   if (good && assessment.reordered) return lowered(REORDERED_CONFIDENCE, 'reordered');
   // Korean negations on other words than the reference's: a paraphrase or a claim turned around.
   if (good && assessment.negatesOtherWords) return lowered(NEGATION_DIFFERS_CONFIDENCE, 'negation-differs');
+  // The student says part of the answer is missing: the overlap cannot read what was not written.
+  if (good && assessment.hedged) return lowered(HEDGED_CONFIDENCE, 'hedged');
   return { confidence: read, basis: 'margin', row };
 }
 
