@@ -313,6 +313,8 @@ describe.each(['memory', 'redis'] as const)('live exams (%s store)', (store) => 
     const first = await call(path, 'POST', { headers: booted.teacher.bearer, body: { status: 'Correct', reason: '기댓값과 같은 뜻입니다.' } });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body.item).toMatchObject({ question_id: 2, result_status: 'Correct', overridden: { status: 'Correct', from: graded2, reason: '기댓값과 같은 뜻입니다.', by: booted.teacher.accountId } });
+    // GR24: the grader's feedback for the status the teacher overruled is not kept; the teacher's reason is the feedback.
+    expect(first.body.item.feedback_message).toBe('선생님이 답을 검토해 판정했습니다: 기댓값과 같은 뜻입니다.');
     expect((await results(booted, exam.examId)).body.students[0].score).toBe(3);
     const second = await call(path, 'POST', { headers: booted.teacher.bearer, body: { status: 'Incorrect', reason: '다시 보니 틀렸습니다.' } });
     expect(second.body.audit.map((entry: { from: string; to: string; reason: string }) => [entry.from, entry.to, entry.reason])).toEqual([

@@ -5,9 +5,11 @@
  *   no credit, no provisional status or proposal in their result, a report still written; the teacher's results list
  *   the student first with the grader's `proposed` status and `confidence`; `gradeHold()` holds the LMS score; the
  *   teacher's override decides it. A status the keyword rules decide (a key keyword missing) is never held.
- * - GR24 — A decided item no longer says it is being reviewed. Once the teacher decides a held item, its feedback is
- *   the teacher's decision and reason, in the student's result, the teacher's results and the CSV's misconceptions:
- *   "검토하고 있습니다" is gone everywhere; the pages say the decision once (test/e2e/exams.e2e.test.ts, GR16).
+ * - GR24 — A decided item no longer says what the grader said. Once the teacher decides a held item, or changes the
+ *   status of a graded one (test/exams-live.integration.test.ts, EL6), its feedback is the teacher's decision and
+ *   reason, in the student's result, the teacher's results and the CSV's misconceptions: "검토하고 있습니다" (or the
+ *   praise of an overruled Correct) is gone everywhere; the pages say the decision once (test/e2e/exams.e2e.test.ts,
+ *   GR16). A status the teacher keeps keeps the grader's feedback.
  */
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { NEEDS_REVIEW_MESSAGE } from '../src/exams/exam-grader.js';

@@ -123,8 +123,11 @@ export const examProgress = (examId: string) => apiJson<ExamProgressReply>(`${at
 export const examResults = (examId: string) => apiJson<ExamResults>(`${at(examId)}/results`, { fallback: '결과를 불러오지 못했습니다.' });
 
 export const resultsDownload = (examId: string, format: 'csv' | 'json') => `${at(examId)}/results.${format}`;
-/** The grader held the item (or could not grade it) and the teacher decided it: its feedback is that decision. */
-export const decidedAfterReview = (from: string | undefined): boolean => from === 'Needs_Review' || from === 'Ungraded';
+/**
+ * The teacher decided the item's status or changed the grader's (`from` is the grader's, `to` the teacher's): its
+ * feedback is then the teacher's decision, which the page says in its review line.
+ */
+export const decidedByTeacher = (from: string | undefined, to: string): boolean => from !== undefined && from !== to;
 
 /** The teacher's overrides and group grades as labelled JSON Lines (GET …/decisions.jsonl, owner only). */
 export const decisionsDownload = (examId: string) => `${at(examId)}/decisions.jsonl`;

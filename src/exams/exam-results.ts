@@ -45,7 +45,7 @@ export interface StudentData {
 
 const MAX_MISCONCEPTIONS = 5;
 
-/** The feedback of an item the teacher decided after the grader held it: the teacher's reason. */
+/** The feedback of an item whose status the teacher decided or changed: the teacher's reason. */
 export const decidedFeedback = (reason: string): string => (reason.trim() === '' ? '선생님이 답을 검토해 판정했습니다.' : `선생님이 답을 검토해 판정했습니다: ${reason.trim()}`);
 
 /** Every item of the exam for one student, in the exam's order: graded, overridden, or Ungraded while waiting. */
@@ -63,10 +63,10 @@ export function resultItems(exam: ExamRecord, data: Pick<StudentData, 'submitted
     };
     const override = data.overrides.get(problem.id);
     if (!override) return item;
-    // An item the grader held or could not grade carries no feedback of its own (it said the item is being reviewed):
-    // the teacher's decision is its feedback now, in the report, the results and the CSV alike.
-    const undecided = item.result_status === 'Needs_Review' || item.result_status === 'Ungraded';
-    const feedback = undecided ? decidedFeedback(override.reason) : item.feedback_message;
+    // The grader's feedback stands only for the status the teacher kept: an item it held said it is being reviewed,
+    // one the teacher changed says what the teacher overruled (`바르게 설명했습니다` under 부분 정답). The teacher's
+    // decision is its feedback then, in the report, the results and the CSV alike.
+    const feedback = override.status === item.result_status ? item.feedback_message : decidedFeedback(override.reason);
     return { ...item, result_status: override.status, feedback_message: feedback, overridden: { status: override.status, reason: override.reason, by: override.by, at: override.at, from: override.from } };
   });
 }

@@ -48,8 +48,8 @@
  *   a told verdict. Transcript items: `{type: 'unsure', …}` and `verdict` with `selfAssessed`.
  * - Exams: `Needs_Review` (검토 중) is a grade status like `Ungraded`: pending, no credit, never sent to an LMS. The
  *   teacher's results carry `evidence.proposed` and `evidence.confidence` for it and list such students first; the
- *   student's result carries neither. Once the teacher decides it, its `feedback_message` is that decision and its
- *   reason (exam-results.ts decidedFeedback), no longer "being reviewed".
+ *   student's result carries neither. Once the teacher decides it (or changes a graded status), its
+ *   `feedback_message` is that decision and its reason (exam-results.ts decidedFeedback), no longer the grader's.
  * - `GET /api/exams/:examId/decisions.jsonl` (owner only, `application/x-ndjson`): the teacher's overrides as labelled
  *   lines `{examId, questionId, type, question, reference, keywords, answer, graderStatus, graderProposed?,
  *   graderConfidence?, teacherStatus, reason, fromGroup?, groupId?, groupSize?}`, without student identity

@@ -2,7 +2,7 @@
 // every item's status (정답/부분 정답/오답, 채점 중 while grading is pending — read again until it is done) with the
 // grader's feedback (and the instructor's reason when they changed a status), and the personal report (strengths, weak topics with links to the lecture's chapters and pages to
 // review, next steps). 재채점 요청 sends a comment about one item. Model text is set as text (KaTeX for its math).
-import { decidedAfterReview, requestRegrade, STATUS_LABELS, type ClassExamResult, type EvaluationItem, type FeedbackReport } from '../../net/exams.js';
+import { decidedByTeacher, requestRegrade, STATUS_LABELS, type ClassExamResult, type EvaluationItem, type FeedbackReport } from '../../net/exams.js';
 import { element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
 import { mathElement } from '../../ui/math.js';
@@ -71,8 +71,8 @@ function resultItem(examId: string, item: ResultLogItem, host: ExamResultHost, r
     element('div', { className: 'exam-result-head' }, statusBadge(item), item.related_topic ? element('span', { className: 'muted', text: item.related_topic }) : null),
     mathElement('p', { className: 'exam-question' }, item.question_content),
     element('p', { className: 'exam-my-answer' }, element('span', { className: 'muted', text: '내 답: ' }), element('span', { text: item.user_response || '(비어 있음)' })),
-    // An item the teacher decided after the grader held it has the decision as its feedback: said once, below.
-    item.feedback_message && !decidedAfterReview(item.instructor_review?.from) ? mathElement('p', { className: 'exam-feedback', 'data-testid': 'exam-feedback' }, item.feedback_message) : null,
+    // An item whose status the teacher decided or changed has the decision as its feedback: said once, below.
+    item.feedback_message && !decidedByTeacher(item.instructor_review?.from, item.result_status) ? mathElement('p', { className: 'exam-feedback', 'data-testid': 'exam-feedback' }, item.feedback_message) : null,
     reviewNote(item),
     regrade,
     form,

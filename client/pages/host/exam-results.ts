@@ -5,7 +5,7 @@
 // (exam-groups.ts). Read again every few seconds while the exam is open or grading is pending, unless the instructor
 // is typing in it. 시험 종료 ends the exam now (POST /api/exams/:id/end): the students' results are revealed then, never at
 // their own submission. Student and model text is set as text only.
-import { decidedAfterReview, decisionsDownload, endExam, examResults, hasNoDeadline, overrideItem, resultsDownload, STATUS_LABELS, type ExamResults, type GradeStatus, type ResultItem, type StudentResult } from '../../net/exams.js';
+import { decidedByTeacher, decisionsDownload, endExam, examResults, hasNoDeadline, overrideItem, resultsDownload, STATUS_LABELS, type ExamResults, type GradeStatus, type ResultItem, type StudentResult } from '../../net/exams.js';
 import { element } from '../../ui/dom.js';
 import { whileBusy } from '../../ui/forms.js';
 import { mathElement } from '../../ui/math.js';
@@ -169,8 +169,8 @@ function itemView(examId: string, student: StudentResult, item: ResultItem, cont
     element('div', { className: 'exam-result-head' }, badge(status), item.related_topic ? element('span', { className: 'muted', text: item.related_topic }) : null),
     mathElement('p', { className: 'exam-question' }, item.question_content),
     element('p', { className: 'exam-my-answer' }, element('span', { className: 'muted', text: '학생 답: ' }), element('span', { text: item.user_response || '(비어 있음)' })),
-    // A held item the teacher decided: its feedback is the decision, which the audit line below says.
-    item.feedback_message && !decidedAfterReview(item.overridden?.from) ? mathElement('p', { className: 'exam-feedback' }, item.feedback_message) : null,
+    // An item whose status the teacher decided or changed: its feedback is the decision, which the audit line says.
+    item.feedback_message && !decidedByTeacher(item.overridden?.from, status) ? mathElement('p', { className: 'exam-feedback' }, item.feedback_message) : null,
     status === 'Needs_Review'
       ? element('p', {
           className: 'exam-review-needed',
