@@ -21,6 +21,16 @@
  * - EX20 — A model answer says each thing once. `DNA는 이중 나선 구조의 유전 물질이다.` does not follow the DNA
  *   definition, nor `A process is a program in execution tracked by its PCB.` the process one; a second sentence that
  *   adds something (round robin's response time) does.
+ * - EX21 — A term is never a word with its particle. `중기에는 염색체가 적도판에 배열된다.` defines nothing (중기 + 에 + 는
+ *   says when, not what); an item asking what `중기에` is is flagged. On the biology handout (8 items, 5 Descriptive)
+ *   no question names a word glued with 에, 에서, 으로 or 와/과; 중기 is asked about as 중기.
+ * - EX22 — "무엇인지" only of a term the material defines. A Descriptive item on a term the material only says
+ *   something of (`염기 A는 T와, G는 C와 상보적으로 결합한다.`, `Round robin gives …`) asks about it ("자료의 내용을
+ *   바탕으로 X에 대하여 설명하시오"), never what it is; the validator flags a "무엇인지" item on a term with no
+ *   definition in the material (Korean and English).
+ * - EX23 — One term, one item, whatever the types. A Short_Keyword item whose answer a Descriptive item explains or
+ *   asks about (세포막 as 2번's answer and 7번's question) is flagged as the same fact twice, and the planner writes
+ *   none: on the biology handout (8 items, 5 Descriptive, three seeds) no term is both an answer and a question's.
  * - EG28 — The report's passage holds the item's sentence. On the biology handout the DNA item's passage is in 유전
  *   물질's chapter with the DNA definition as its quote; the membrane item's in 세포의 구조 with its definition.
  */
@@ -34,6 +44,8 @@ import {
   reviewPassages,
   validateOffline,
   writeItem,
+  aboutTerm,
+  explainedTerm,
   type ExamProblem,
   type ExamRequest,
   type GeneratedExam,
@@ -41,7 +53,7 @@ import {
 import { deckPdf, operatingSystemsDeck, type Deck, type DeckSlide } from '../scripts/slide-decks.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
-/** EX14–EX20, EG28 (test/SPEC.md, "Exams: generation"): the offline Planner, Writer and Validator on three decks a newcomer made. */
+/** EX14–EX23, EG28 (test/SPEC.md, "Exams: generation"): the offline Planner, Writer and Validator on three decks a newcomer made. */
 
 const slide = (section: string, title: string, ...lines: string[]): DeckSlide => ({ section, title, lines });
 
@@ -287,6 +299,68 @@ describe('EX20: a model answer says each thing once', () => {
     const rr = [{ number: 1, meta: '3장 「Round robin」', text: 'Round robin\nRound robin gives each ready process a time quantum, then preempts it.\nRound robin gives good response time for interactive users.' }];
     const [rrItem] = planOffline({ scope: '', passages: rr, request: { count: 1, descriptive: 1 }, profile: null }).planned_items;
     expect(writeItem(rrItem!, rr).model_answer).toBe('Round robin gives each ready process a time quantum, then preempts it. Round robin gives good response time for interactive users.');
+  });
+});
+
+const askedTerm = (problem: ExamProblem) => explainedTerm(problem.question_content) ?? aboutTerm(problem.question_content);
+
+describe('EX21–EX23: the biology handout as an 8-item set with 5 Descriptive items', () => {
+  it.each(['a', 'b', 'c'])('EX21–EX23 seed %s: no term with its particle, "무엇인지" only of a defined term, no term in two items', async (seed) => {
+    const { exam } = await examOf(bioHandout, { count: 8, descriptive: 5 }, seed);
+    const shown = lines(exam.problems);
+    expect([exam.valid, exam.rounds, exam.complaints], shown).toEqual([true, 1, []]);
+    // EX21: no question names a word glued with its particle.
+    for (const problem of exam.problems) expect(askedTerm(problem) ?? '', shown).not.toMatch(/(?:에|에서|으로)$/u);
+    // EX22: a term asked "무엇인지" has a definition sentence in the handout, which answers it.
+    for (const problem of exam.problems) {
+      const term = explainedTerm(problem.question_content);
+      if (term === undefined) continue;
+      expect(problem.model_answer, shown).toMatch(new RegExp(`^${term}(?:이란|란|은|는) .*이다\\.`, 'u'));
+    }
+    expect(shown).not.toMatch(/염기가 무엇인지|중기가 무엇인지/u);
+    // EX23: one term, one item, Short_Keyword or Descriptive.
+    const terms = exam.problems.flatMap((problem) => (problem.type === 'Short_Keyword' ? [problem.model_answer] : askedTerm(problem) === undefined ? [] : [askedTerm(problem) as string]));
+    expect(new Set(terms).size, shown).toBe(terms.length);
+  });
+
+  it('EX21 a word with its particle is no term; the validator flags a question that names one', () => {
+    expect(parseDefinition('중기에는 염색체가 적도판에 배열된다.', 1)).toBeNull();
+    expect(parseDefinition('세포에서는 물질대사가 일어난다.', 1)).toBeNull();
+    expect(parseDefinition('체세포 분열은 전기, 중기, 후기, 말기의 순서로 진행된다.', 1)).toMatchObject({ term: '체세포 분열', kind: 'property' });
+    const passages = [{ number: 1, meta: '2장 「세포 분열」', text: '체세포 분열은 전기, 중기, 후기, 말기의 순서로 진행된다.\n중기에는 염색체가 적도판에 배열된다.' }];
+    const problems: ExamProblem[] = [
+      { id: 1, type: 'Descriptive', question_content: '중기에가 무엇인지 자료의 내용을 바탕으로 설명하시오.', model_answer: '중기에는 염색체가 적도판에 배열된다.', key_keywords: ['염색체', '적도판'], intent_diagnosis: '' },
+    ];
+    const [flagged] = validateOffline({ passages, problems, profile: null, count: 1 }).feedback_message;
+    expect(flagged?.message).toContain("[질문 명확성] 묻는 용어 '중기에'에 조사가 붙어 있습니다.");
+  });
+
+  it('EX22 "무엇인지" only of a defined term: a property is asked about, and the validator flags "무엇인지" without a definition', () => {
+    const gene = bioPassages.slice(2).map((passage) => ({ ...passage, text: `${passage.text}\n염기 A는 T와, G는 C와 상보적으로 결합한다.` }));
+    const base = '염기 A는 T와, G는 C와 상보적으로 결합한다.';
+    const written = writeItem({ ...descriptive('염기', [3, base]), intent_type: 'Recall' }, gene);
+    expect(written.question_content).toBe('자료의 내용을 바탕으로 염기에 대하여 설명하시오.');
+    const rr = [{ number: 1, meta: '3장 「Round robin」', text: 'Round robin\nRound robin gives each ready process a time quantum, then preempts it.\nRound robin gives good response time for interactive users.' }];
+    const [rrItem] = planOffline({ scope: '', passages: rr, request: { count: 1, descriptive: 1 }, profile: null }).planned_items;
+    expect(writeItem(rrItem!, rr).question_content).toBe('자료의 내용을 바탕으로 round robin에 대하여 설명하시오.');
+    const problems: ExamProblem[] = [
+      { id: 1, type: 'Descriptive', question_content: '염기가 무엇인지 자료의 내용을 바탕으로 설명하시오.', model_answer: base, key_keywords: ['염기', '상보적'], intent_diagnosis: '' },
+      { id: 2, type: 'Descriptive', question_content: 'round robin이 무엇인지 자료의 내용을 바탕으로 설명하시오.', model_answer: 'Round robin gives good response time for interactive users.', key_keywords: ['response time', 'interactive users'], intent_diagnosis: '' },
+    ];
+    const byId = new Map(validateOffline({ passages: [...gene, { ...rr[0]!, number: 4 }], problems, profile: null, count: 2 }).feedback_message.map((entry) => [entry.id, entry.message]));
+    expect(byId.get(1)).toContain('[정의] 염기가 무엇인지 묻는데 자료에 염기의 정의가 없습니다.');
+    expect(byId.get(2)).toContain('[정의] round robin이 무엇인지 묻는데 자료에 round robin의 정의가 없습니다.');
+  });
+
+  it('EX23 a Short_Keyword answer and a Descriptive question on one term are one fact asked twice', () => {
+    const problems: ExamProblem[] = [
+      { id: 2, type: 'Short_Keyword', question_content: '다음 문장의 빈칸에 들어갈 용어는 무엇인가? 「____은(는) 인지질 이중층과 막단백질로 이루어져 있다.」', model_answer: '세포막', key_keywords: ['세포막'], intent_diagnosis: '' },
+      { id: 7, type: 'Descriptive', question_content: '세포막이 무엇인지 자료의 내용을 바탕으로 설명하시오.', model_answer: '세포막이란 세포를 둘러싸고 물질의 출입을 조절하는 막이다.', key_keywords: ['물질', '출입'], intent_diagnosis: '' },
+      { id: 8, type: 'Short_Keyword', question_content: '다음 설명에 해당하는 용어는 무엇인가? 「특정 형질에 대한 정보를 담은 DNA의 한 부분」', model_answer: '유전자', key_keywords: ['유전자'], intent_diagnosis: '' },
+    ];
+    const byId = new Map(validateOffline({ passages: bioPassages, problems, profile: null, count: 3 }).feedback_message.map((entry) => [entry.id, entry.message]));
+    expect(byId.get(7)).toContain('[중복] 7번은 2번과 같은 사실을 같은 답으로 묻습니다.');
+    expect([byId.has(2), byId.has(8)]).toEqual([false, false]);
   });
 });
 

@@ -21,7 +21,7 @@ import type { Logger } from '../kernel/index.js';
 import { mathEquivalent } from '../math/index.js';
 import { fence, quotedWithParticle } from '../text/index.js';
 import { exactKeywordAnswer, keywordEvidence } from './answer-evidence.js';
-import { explainedTerm } from './exam-item-faults.js';
+import { aboutTerm, explainedTerm } from './exam-item-faults.js';
 import { type ShapeFlag, addsOwnWords, answerShapeFlags } from './answer-shape.js';
 import {
   type EvaluationItem,
@@ -115,7 +115,7 @@ function occurrences(text: string, needle: string): number {
 function askedConcept(question: string): string | undefined {
   const trimmed = question.trim();
   const compared = /^(?<pair>.+?[와과] .+?)의 차이/u.exec(trimmed)?.groups?.pair;
-  return compared ?? explainedTerm(trimmed);
+  return compared ?? explainedTerm(trimmed) ?? aboutTerm(trimmed);
 }
 
 /**

@@ -6,7 +6,7 @@ import { englishTerms, isEnglishProse, sourceSentences, termPattern } from '../q
 import { canBeNoun, isNounAt, keyTerms, nounPhrases, quotedWithParticle, tagEnglish, termsMatch, withParticle } from '../text/index.js';
 import { EXAM_TASKS, ExamPlannerInput, ExamValidatorInput, ExamWriterInput, type ExamPassage } from './exam-agents.js';
 import { containsKeyword, examItemRefusals, keywordForms, looseText } from './exam-checks.js';
-import { itemFaults } from './exam-item-faults.js';
+import { aboutQuestion, itemFaults } from './exam-item-faults.js';
 import { NOUN_PARTICLES, isCoordinated, isObjectMarked, usedAsNoun } from './keyword-forms.js';
 import { seededShuffle } from './exam-seed.js';
 import type { ComplexityLevel, ExamPlan, ExamProblem, ExamValidation, IntentType, PlannedItem, QuestionType } from './exam-types.js';
@@ -22,7 +22,8 @@ import type { ComplexityLevel, ExamPlan, ExamProblem, ExamValidation, IntentType
  * property, `X runs …` (a subject and its verb in the present). A sentence labelled `Definition:`/`정의:` is a
  * definition of its subject, quoted without the label. A comparative with nothing to compare with (`Indirect costs
  * are larger: …`, `…은 더 크다`) is no topic sentence. A term is a noun phrase of at most three words, never two terms
- * joined by 와/과 (`금리와 물가`) nor a clause (`토지를 경작하`); a parenthesised alias right after it (`평균(산술평균)`)
+ * joined by 와/과 (`금리와 물가`) nor a clause (`토지를 경작하`), nor a word with an adverbial particle (`중기에는 …`: 중기
+ * + 에 + 는 says when, so the sentence defines nothing); a parenthesised alias right after it (`평균(산술평균)`)
  * becomes an accepted synonym (`평균/산술평균`); an English term and its plural are one topic (`thread`, `threads`).
  *
  * - Planner: every chapter asked for gets an item before any gets a second (chapters from the passages' `n장`;
@@ -31,11 +32,14 @@ import type { ComplexityLevel, ExamPlan, ExamProblem, ExamValidation, IntentType
  *   (sharing a word part, like 모평균 and 표본평균) the material contrasts — both in one chapter, or named in one of
  *   its sentences; terms named together first, then two kinds of one thing (`체세포 분열`, `감수 분열`) — when the
  *   target depth is beyond recall (a membrane in 1장 is never compared with a division in 2장); a topic whose item the
- *   guard would refuse leaves its slot to another; no two items of one type ask the same term (one answer, one
- *   item); each item's hint quotes the sentences it is written from (`[n] 「…」`).
+ *   guard would refuse leaves its slot to another; no two items ask the same term, whatever their types (one answer,
+ *   one item: a Short_Keyword answer a Descriptive item names is given away); a term the material only says something
+ *   of is a Descriptive topic only after the defined ones and with two keywords to grade by; each item's hint quotes the sentences it is written from (`[n] 「…」`).
  * - Writer: Short_Keyword "다음 설명에 해당하는 용어는 무엇인가? 「description」" (a property: "다음 문장의 빈칸에
  *   들어갈 용어는", 공통으로 only when the term fills two blanks) with the term as model answer; Descriptive "X이(가)
- *   무엇인지 설명하시오" answered with X's definitions proper when the material has any (a second one only when it adds
+ *   무엇인지 설명하시오" only when the material defines X (a copula, naming or labelled sentence), answered with X's
+ *   definitions proper; "자료의 내용을 바탕으로 X에 대하여 설명하시오" when it only says something of X, from sentences
+ *   that open with X (`중기에는 …`) (a second one only when it adds
  *   something: not when most of its content words were said by the first), or "A과(와) B의 차이를 설명하시오", with
  *   2–4 key keywords drawn from the answer: nouns the material writes before a particle a verb stem does not take
  *   (keyword-forms.ts), so never `나타내`; a compound written as one (`이중 나선`, `유전 물질`) whole, none of its words
@@ -44,8 +48,8 @@ import type { ComplexityLevel, ExamPlan, ExamProblem, ExamValidation, IntentType
  * - Validator: checks against the passages — the model answer's content is in the source, every keyword is in the
  *   model answer, a Short_Keyword question does not contain its answer, a Descriptive item has at least two keywords,
  *   the question asks something — and what a teacher would not publish (exam-item-faults.ts): one fact asked twice,
- *   공통으로 with one blank, a keyword glued with its particle or a verb stem, a definition item not answered with the
- *   material's definition.
+ *   공통으로 with one blank, a keyword or an asked term glued with its particle or a verb stem, a definition item not
+ *   answered with the material's definition or on a term the material does not define.
  */
 
 export interface Definition {
@@ -97,8 +101,17 @@ function validTerm(term: string): boolean {
   // The last word names something: not a predicate form (`바꾸어도`, `얻은`).
   const last = words.at(-1) ?? '';
   if (Array.from(last).length < 2 && !/^[A-Za-z]/u.test(last)) return false;
+  // A word with an adverbial particle or 와/과 on it (`중기에는 …`: 중기 + 에 + 는, "in metaphase") says when or where
+  // something happens; the word before the particle is no term of the sentence's, and the glued form never one.
+  if (gluedParticle(last)) return false;
   if (!/^[가-힣A-Za-z][가-힣A-Za-z0-9 ]*$/u.test(term)) return false;
   return !/[다고며면서록게던된한진낸른은는을할될까요죠어아해져여워든]$/u.test(last) || /^[A-Za-z]/u.test(last);
+}
+
+/** Whether a Korean word ends in a particle no noun ends in (`중기에`, `세포에서`, `세포막으로`, `세포막과`). */
+export function gluedParticle(word: string): boolean {
+  if (!/^[가-힣]+$/u.test(word) || Array.from(word).length < 2) return false;
+  return /(?:에|에서|에게|께서|으로)$/u.test(word) || isCoordinated(word);
 }
 
 const clean = (text: string) => text.replace(/\s+/gu, ' ').trim();
@@ -270,9 +283,15 @@ export function findTopics(passages: readonly ExamPassage[]): Topic[] {
   return topics;
 }
 
+/** Whether a sentence opens with the term as its topic, subject or setting (`중기에는 …`, `염색체가 …`). */
+const opensWith = (sentence: string, term: string) => sentence.startsWith(term) && /^(?:은|는|이|가|에는|에서는)\s/u.test(sentence.slice(term.length));
+
+/** Whether the material defines the topic (`X란 …`, `X는 …이다`, `Definition: …`, `…이다(X).`), not only says something of it. */
+const defines = (topic: Topic) => topic.definitions.some((definition) => definition.kind !== 'property');
+
 /** The sentences a Descriptive item on the topic is answered with: its definitions proper when it has any. */
 function explainingDefinitions(topic: Topic): Definition[] {
-  const proper = topic.definitions.filter((definition) => definition.kind === 'definition');
+  const proper = topic.definitions.filter((definition) => definition.kind !== 'property');
   const [first, ...others] = proper.length > 0 ? proper : topic.definitions;
   if (first === undefined) return [];
   // A second sentence only when it adds something: not one whose content words were mostly said by the first
@@ -409,7 +428,7 @@ export function planOffline(input: ExamPlannerInput): ExamPlan {
   const texts = input.passages.map((passage) => passage.text);
   const isSound = (unit: Unit) => examItemRefusals(writeItem(planEntry(unit, 1, request.difficulty ?? 'Basic'), input.passages), texts).length === 0;
   const gradable = (topic: Topic) => descriptiveKeywords(explainingDefinitions(topic).map((definition) => definition.sentence).join(' '), [topic.term], sourceText).length >= 2;
-  const shortFits = (topic: Topic) => topic.definitions.some((definition) => definition.kind !== 'property');
+  const shortFits = (topic: Topic) => defines(topic);
   const allSentences = input.passages.flatMap((passage) => sourceSentences(passage.text).map((sentence) => sentence.text));
   const descriptiveCount = request.descriptive;
   const shortCount = request.count - descriptiveCount;
@@ -438,12 +457,14 @@ export function planOffline(input: ExamPlannerInput): ExamPlan {
       continue;
     }
     // Keep the topics that suit a Short_Keyword item for those slots while there are enough others.
-    const open = topics.filter((topic) => free(topic) && isSound({ topic: topic.term, type: 'Descriptive', intent: 'Definition', definitions: explainingDefinitions(topic) }));
+    // A term the material only says something of (`염기 A는 T와 … 결합한다`) is asked about (`염기에 대하여`), not what
+    // it is, and only when its sentences have two keywords to grade by; terms the material defines first.
+    const open = topics.filter((topic) => free(topic) && (defines(topic) || gradable(topic)) && isSound({ topic: topic.term, type: 'Descriptive', intent: 'Definition', definitions: explainingDefinitions(topic) }));
     const spareShort = open.filter(shortFits).length > shortCount;
     // The chapters with the fewest items first, then the topics whose answer has two keywords to grade by, then the
     // topics with the most sentences.
     const richest = [...open].sort((left, right) => right.definitions.length - left.definitions.length);
-    const ranked = byLoad(byLoad(richest, (topic) => (gradable(topic) ? 0 : 1)), load);
+    const ranked = byLoad(byLoad(byLoad(richest, (topic) => (gradable(topic) ? 0 : 1)), (topic) => (defines(topic) ? 0 : 1)), load);
     const topic = ranked.find((candidate) => spareShort || !shortFits(candidate)) ?? ranked[0];
     if (!topic) break;
     const definitions = explainingDefinitions(topic);
@@ -476,42 +497,44 @@ export function planOffline(input: ExamPlannerInput): ExamPlan {
       );
       return sentences.length > 0 ? [{ term, sentences }] : [];
     });
+  // A key term's sentences not used yet, at most two; a Descriptive item asks about the term only from sentences that
+  // open with it (`중기에는 염색체가 …`), not from one that merely names it (`물질의 출입을 조절하고`).
+  const mentionDefinitions = (mention: (typeof mentions)[number], type: QuestionType) =>
+    mention.sentences
+      .filter((found) => !usedSentences.has(found.sentence) && (type === 'Short_Keyword' || opensWith(found.sentence, mention.term)))
+      .slice(0, 2)
+      .map(({ passage, sentence }): Definition => ({ term: mention.term, sentence, description: sentence, kind: 'property', passage }));
   const missing = (type: QuestionType) => (type === 'Descriptive' ? descriptiveCount : shortCount) - units.filter((unit) => unit.type === type).length;
-  // Never two items of one type on one term: two Short_Keyword items with the same answer (or two Descriptive items
-  // explaining the same term) test the same fact however their sentences differ.
-  const askedAs = (type: QuestionType, term: string) => units.some((unit) => unit.type === type && unit.definitions.some((entry) => sameTerm(entry.term, term)));
-  const usedFor = (type: QuestionType, definition: Definition) =>
-    askedAs(type, definition.term) || units.some((unit) => unit.type === type && unit.definitions.some((entry) => entry.sentence === definition.sentence));
+  // Never two items on one term, of one type or not: two Short_Keyword items with the same answer, two Descriptive
+  // items explaining the same term, or a Short_Keyword item whose answer a Descriptive item names test the same fact
+  // (and one gives the other away) however their sentences differ.
+  const asked = (term: string) => units.some((unit) => unit.definitions.some((entry) => sameTerm(entry.term, term)));
+  // A Descriptive item needs two keywords to grade by.
+  const fits = (type: QuestionType, definitions: readonly Definition[], term: string) =>
+    type === 'Short_Keyword' || descriptiveKeywords(definitions.map((definition) => definition.sentence).join(' '), [term], sourceText).length >= 2;
   const definitionLoad = (definition: Definition) => itemsIn.get(chapterOf(definition.passage)) ?? 0;
   for (const type of ['Descriptive', 'Short_Keyword'] as const) {
     const intent: IntentType = type === 'Descriptive' ? 'Definition' : 'Recall';
     while (missing(type) > 0) {
-      // (a) a sentence not used yet of a topic no item of this type asks; (b) a key term with the sentences that use
-      // it; (c) a sentence asked the other way already (a Short_Keyword item on what a Descriptive one explains). The
-      // chapters with the fewest items first.
-      const again = byLoad(allDefinitions, definitionLoad).find((definition) => !usedSentences.has(definition.sentence) && !askedAs(type, definition.term));
+      // (a) a sentence not used yet of a topic no item asks; (b) a key term with the sentences that use it. The chapters
+      // with the fewest items first. A material with too little for the request gets fewer items (the generator says
+      // so): never the same term twice, never a placeholder.
+      const again = byLoad(allDefinitions, definitionLoad).find(
+        (definition) => !usedSentences.has(definition.sentence) && !asked(definition.term) && fits(type, [definition], definition.term),
+      );
       if (again) {
         usedSentences.add(again.sentence);
         count([chapterOf(again.passage)]);
         units.push({ topic: again.term, type, intent, definitions: [again] });
         continue;
       }
-      const mention = mentions.find((entry) => !usedTerms.has(entry.term) && entry.sentences.some((found) => !usedSentences.has(found.sentence)));
-      if (mention) {
-        usedTerms.add(mention.term);
-        const fresh = mention.sentences.filter((found) => !usedSentences.has(found.sentence)).slice(0, 2);
-        for (const found of fresh) usedSentences.add(found.sentence);
-        const definitions = fresh.map(({ passage, sentence }): Definition => ({ term: mention.term, sentence, description: sentence, kind: 'property', passage }));
-        count(definitions.slice(0, 1).map((definition) => chapterOf(definition.passage)));
-        units.push({ topic: mention.term, type, intent, definitions });
-        continue;
-      }
-      // (c) a sentence asked the other way already; never the same item twice, never a placeholder: a material with
-      // too little for the request gets fewer items (the generator says so).
-      const other = byLoad(allDefinitions, definitionLoad).find((definition) => !usedFor(type, definition));
-      if (other === undefined) break;
-      count([chapterOf(other.passage)]);
-      units.push({ topic: other.term, type, intent, definitions: [other] });
+      const mention = mentions.find((entry) => !usedTerms.has(entry.term) && !asked(entry.term) && mentionDefinitions(entry, type).length > 0 && fits(type, mentionDefinitions(entry, type), entry.term));
+      if (mention === undefined) break;
+      usedTerms.add(mention.term);
+      const definitions = mentionDefinitions(mention, type);
+      for (const definition of definitions) usedSentences.add(definition.sentence);
+      count(definitions.slice(0, 1).map((definition) => chapterOf(definition.passage)));
+      units.push({ topic: mention.term, type, intent, definitions });
     }
   }
   const sound = units.filter(isSound);
@@ -561,6 +584,7 @@ export function asItem(problem: ExamProblem) {
 
 function hintFor(unit: Unit): string {
   if (unit.intent === 'Comparison') return '두 용어의 정의를 대조해 차이를 서술하게 한다.';
+  if (unit.type === 'Descriptive' && unit.definitions.every((definition) => definition.kind === 'property')) return `${unit.topic}에 대해 자료가 말하는 내용을 핵심 표현으로 서술하게 한다.`;
   if (unit.type === 'Descriptive') return `${withParticle(unit.topic, '이/가')} 무엇인지 정의 문장의 핵심 표현으로 설명하게 한다.`;
   return `설명을 보여 주고 용어 '${unit.topic}'${withParticle(unit.topic, '을/를').slice(unit.topic.length)} 인출하게 한다.`;
 }
@@ -736,6 +760,18 @@ export function writeItem(item: PlannedItem, passages: readonly ExamPassage[], r
   }
   const term = terms[0] ?? item.target_topic;
   const keywords = descriptiveKeywords(answer, [term], sourceText);
+  // "무엇인지" asks for a definition: only of a term the material defines. What it only says something of is asked
+  // about (`염기 A는 T와, G는 C와 상보적으로 결합한다.`: 염기에 대하여).
+  if (definitions.every((definition) => definition.kind === 'property')) {
+    return {
+      id: item.id,
+      type: 'Descriptive',
+      question_content: aboutQuestion(term),
+      model_answer: answer,
+      key_keywords: keywords,
+      intent_diagnosis: `'${term}'에 대해 자료가 설명한 내용을 핵심 표현(${keywords.join(', ')})을 사용해 서술할 수 있는지 평가합니다.`,
+    };
+  }
   return {
     id: item.id,
     type: 'Descriptive',
@@ -765,7 +801,7 @@ export function validateOffline(input: ExamValidatorInput): ExamValidation {
   const text = input.passages.map((passage) => passage.text).join('\n');
   const source = looseText(text);
   const feedback: ExamValidation['feedback_message'] = [];
-  const definitions = findDefinitions(input.passages).filter((definition) => definition.kind === 'definition');
+  const definitions = findDefinitions(input.passages).filter((definition) => definition.kind !== 'property');
   const faults = itemFaults(input.problems, text, (term) => definitions.filter((definition) => sameTerm(definition.term, term)).map((definition) => definition.sentence));
   for (const problem of input.problems) {
     const issues: string[] = [];

@@ -11,8 +11,11 @@
  * - The offline model's items (exam-offline.ts): every chapter asked for gets an item before any gets a second, one
  *   fact is asked once, a "무엇인지 설명하시오" item is answered with the material's definition of its term (a second
  *   sentence only when it adds something), a comparison only of two terms the material contrasts (one chapter, or one
- *   sentence naming both), keywords are nouns, compounds whole (keyword-forms.ts); its validator flags the rest (one fact twice, 공통으로 with one blank, a keyword
- *   glued with its particle or a verb stem, a definition item not answered with the definition: exam-item-faults.ts),
+ *   sentence naming both), keywords are nouns, compounds whole (keyword-forms.ts), "무엇인지" only of a term the material
+ *   defines (what it only says something of is asked "X에 대하여"), never a word with its particle as a term (`중기에`),
+ *   one term in one item whatever the types; its validator flags the rest (one fact twice, a Short_Keyword answer a
+ *   Descriptive item asks about, 공통으로 with one blank, a keyword or asked term glued with its particle, a verb stem,
+ *   a definition item not answered with the definition or on a term the material does not define: exam-item-faults.ts),
  *   so such an item is rewritten or waits for the instructor instead of being published.
  * - A draft exam publishes only with no validator complaint open: editing an item clears its complaints, the
  *   instructor may accept an item as it is (ExamComplaintsOpenError otherwise).
@@ -96,6 +99,7 @@ export {
 export { checkProblemSet, containsKeyword, keywordForms, looseText } from './exam-checks.js';
 export { DIFFICULTY_OF_COMPLEXITY, loadExamSource, type ExamSource } from './exam-source.js';
 export { ExamGenerationState, examPassages, generateExam, type ExamRoundReport, type GenerateExamOptions } from './exam-generator.js';
+export { aboutQuestion, aboutTerm, explainedTerm } from './exam-item-faults.js';
 export { examOfflineTasks, findDefinitions, findTopics, parseDefinition, planOffline, validateOffline, writeItem, writeOffline, type Definition, type Topic } from './exam-offline.js';
 export { EXAM_JOB_KIND, ExamJobCheckpoint, ExamJobParams, examJobHandler, itemVerdicts, type ExamJobDeps, type SaveExamInput } from './exam-job.js';
 export type { ExamItemVerdict, ExamJobProgress, ExamJobResult } from '../protocol/jobs.js';
