@@ -19,7 +19,8 @@ export interface Deck {
   slides: DeckSlide[];
 }
 
-const slide = (section: string, title: string, ...lines: string[]): DeckSlide => ({ section, title, lines });
+/** One slide of a deck: its section, its title and its lines. */
+export const slide = (section: string, title: string, ...lines: string[]): DeckSlide => ({ section, title, lines });
 
 /** An AI course lecture: search, heuristics, local search and gradient ascent, genetic algorithms. */
 export const aiSearchDeck: Deck = {

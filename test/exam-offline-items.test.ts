@@ -50,12 +50,10 @@ import {
   type ExamRequest,
   type GeneratedExam,
 } from '../src/exams/index.js';
-import { deckPdf, operatingSystemsDeck, type Deck, type DeckSlide } from '../scripts/slide-decks.js';
+import { deckPdf, operatingSystemsDeck, slide, type Deck } from '../scripts/slide-decks.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /** EX14–EX23, EG28 (test/SPEC.md, "Exams: generation"): the offline Planner, Writer and Validator on three decks a newcomer made. */
-
-const slide = (section: string, title: string, ...lines: string[]): DeckSlide => ({ section, title, lines });
 
 const econHandout: Deck = {
   name: 'ko-econ',

@@ -154,7 +154,7 @@ const ASKS_PER_THING = /각각|다른가|다릅니까|차이|\brespectively\b|\b
  * answers it in 개조식; what the keyword-list rules are for is more items than the question asks, the reference's
  * words dumped.
  */
-export function questionParts(question: string): number {
+function questionParts(question: string): number {
   const text = question.normalize('NFKC').toLowerCase();
   const korean = text.match(KOREAN_ASKING) ?? [];
   const english = [...text.matchAll(ENGLISH_ASKING)].map((match) => match[1]);

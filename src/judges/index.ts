@@ -62,7 +62,6 @@ export {
   isKeywordList,
   isPastedPassage,
   listAnswersQuestion,
-  questionParts,
   statesRelationBySymbol,
 } from './answer-flags.js';
 export { namedLabels, namesOtherLabels, statedNumbers, statesOtherNumber } from './answer-labels.js';
